@@ -1,0 +1,80 @@
+# Helpers for the batchdiff test suite (included from tests/CMakeLists.txt).
+#
+# bd_add_plugin_test(NAME <name> SOURCES <file.c>...
+#                    [CFLAGS <flag>...] [SSE2]
+#                    [LABELS <label>...] [LIBS <lib>...] [ARGS <arg>...]
+#                    [TIMEOUT <seconds>])
+#
+# Builds the CMocka executable <name> from SOURCES, compiled by the project's
+# C compiler (must be clang-19) with -fplugin=<the in-tree batchdiff.so>,
+# -O2 -march=native and CFLAGS, with annotations/ and runtime/include on the
+# include path, linked with batchdiff_rt, cmocka, m and LIBS; registers it
+# with CTest under labels "plugin" + LABELS. The sources are recompiled when
+# the plugin is rebuilt.
+# SSE2 adds a second variant <name>_sse2 compiled with -O2 and no -m flags
+# (the x86-64 baseline ISA, SSE2), labelled "sse2" too.
+
+if(NOT CMAKE_C_COMPILER_ID STREQUAL "Clang"
+   OR NOT CMAKE_C_COMPILER_VERSION MATCHES "^19\\.")
+  message(FATAL_ERROR "The batchdiff tests compile C with the clang-19 plugin, "
+    "but the C compiler is ${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION} "
+    "(${CMAKE_C_COMPILER}). Configure a fresh build directory with "
+    "-DCMAKE_C_COMPILER=clang-19, or -DBATCHDIFF_BUILD_TESTS=OFF.")
+endif()
+
+if(NOT TARGET PkgConfig::CMOCKA)
+  pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET GLOBAL cmocka)
+endif()
+
+set(BD_TESTING_INCLUDE_DIRS
+  ${PROJECT_SOURCE_DIR}/annotations
+  ${PROJECT_SOURCE_DIR}/runtime/include)
+
+# Internal: one executable + one CTest test.
+function(_bd_add_plugin_test_variant name opts)
+  cmake_parse_arguments(PARSE_ARGV 2 V "" "TIMEOUT" "SOURCES;LABELS;LIBS;ARGS")
+  add_executable(${name} ${V_SOURCES})
+  target_compile_options(${name} PRIVATE
+    "$<$<COMPILE_LANGUAGE:C>:-fplugin=$<TARGET_FILE:batchdiff>>" ${opts})
+  target_include_directories(${name} PRIVATE ${BD_TESTING_INCLUDE_DIRS})
+  target_link_libraries(${name} PRIVATE batchdiff_rt PkgConfig::CMOCKA m
+    ${V_LIBS})
+  add_dependencies(${name} batchdiff)
+  add_test(NAME ${name} COMMAND ${name} ${V_ARGS})
+  set_tests_properties(${name} PROPERTIES LABELS "plugin;${V_LABELS}")
+  if(V_TIMEOUT)
+    set_tests_properties(${name} PROPERTIES TIMEOUT ${V_TIMEOUT})
+  endif()
+endfunction()
+
+function(bd_add_plugin_test)
+  cmake_parse_arguments(PARSE_ARGV 0 BD "SSE2" "NAME;TIMEOUT"
+    "SOURCES;CFLAGS;LABELS;LIBS;ARGS")
+  if(BD_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "bd_add_plugin_test: unexpected arguments: "
+      "${BD_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT BD_NAME OR NOT BD_SOURCES)
+    message(FATAL_ERROR "bd_add_plugin_test: NAME and SOURCES are required")
+  endif()
+  # Object files depend on the plugin binary, so rebuilding the plugin
+  # recompiles every test (add_dependencies only orders the build).
+  # (OBJECT_DEPENDS takes no generator expressions: spell out the path.)
+  get_target_property(plugin_dir batchdiff LIBRARY_OUTPUT_DIRECTORY)
+  set(plugin_file
+    "${plugin_dir}/batchdiff${CMAKE_SHARED_MODULE_SUFFIX}")
+  foreach(src IN LISTS BD_SOURCES)
+    if(src MATCHES "\\.c$")
+      set_property(SOURCE ${src} APPEND PROPERTY OBJECT_DEPENDS
+        "${plugin_file}")
+    endif()
+  endforeach()
+  set(common SOURCES ${BD_SOURCES} LIBS ${BD_LIBS} ARGS ${BD_ARGS}
+    TIMEOUT ${BD_TIMEOUT})
+  _bd_add_plugin_test_variant(${BD_NAME} "-O2;-march=native;${BD_CFLAGS}"
+    ${common} LABELS ${BD_LABELS})
+  if(BD_SSE2)
+    _bd_add_plugin_test_variant(${BD_NAME}_sse2 "-O2;${BD_CFLAGS}"
+      ${common} LABELS sse2 ${BD_LABELS})
+  endif()
+endfunction()

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The demo, from a fresh Debian 12 machine: installs missing Debian packages,
+# builds batchdiff (_build/release), installs it to ./_install, then builds
+# examples/blackscholes/ against the *installed* plugin and runtime with
+# pkg-config, exactly as a user would, and runs it.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=$root/_build/release
+prefix=${BATCHDIFF_PREFIX:-$root/_install}
+example=$root/examples/blackscholes
+jobs=$(nproc 2>/dev/null || echo 2)
+
+"$root/scripts/deps.sh"
+cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER=clang-19 \
+  -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=Release \
+  -DBATCHDIFF_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX="$prefix"
+cmake --build "$build" --parallel "$jobs"
+cmake --install "$build"
+
+pc=$(find "$prefix" -path '*/pkgconfig/batchdiff.pc' -print -quit)
+[[ -n $pc ]] || { echo "demo: no batchdiff.pc under $prefix" >&2; exit 1; }
+export PKG_CONFIG_PATH=$(dirname "$pc")
+
+shopt -s nullglob
+srcs=("$example"/*.c)
+if ((${#srcs[@]} == 0)); then
+  echo "demo: no C sources in $example yet" >&2
+  exit 1
+fi
+
+# What a user types (see README.md): every .c of the example compiled with
+# the plugin, then linked with the runtime.
+out=$build/demo
+mkdir -p "$out"
+objs=()
+for src in "${srcs[@]}"; do
+  obj=$out/$(basename "${src%.c}").o
+  echo "+ clang-19 -O2 -march=native \$(pkg-config --cflags batchdiff) -c ${src#$root/}"
+  clang-19 -O2 -march=native $(pkg-config --cflags batchdiff) -c "$src" -o "$obj"
+  objs+=("$obj")
+done
+echo "+ clang-19 *.o \$(pkg-config --libs batchdiff) -o blackscholes"
+clang-19 "${objs[@]}" $(pkg-config --libs batchdiff) -o "$out/blackscholes"
+echo "+ ./blackscholes"
+"$out/blackscholes"
