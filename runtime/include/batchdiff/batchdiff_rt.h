@@ -1,0 +1,13 @@
+#pragma clang system_header
+/* batchdiff runtime: the vector API that generated code calls.
+ *
+ * Usage: #include <batchdiff/batchdiff_rt.h>, link with -lbatchdiff_rt -lm.
+ * Vector width follows the compile flags (BD_VBYTES = 32 with AVX2, else 16);
+ * see docs/runtime.md for the API, the width rules and math error bounds. */
+#ifndef BATCHDIFF_RT_H
+#define BATCHDIFF_RT_H
+
+#include <batchdiff/simd.h>
+#include <batchdiff/vmath.h>
+
+#endif /* BATCHDIFF_RT_H */

@@ -1,0 +1,520 @@
+#pragma clang system_header
+/* batchdiff vector API: types, memory, arithmetic, compares, masks,
+ * conversions.
+ *
+ * Usage: #include <batchdiff/batchdiff_rt.h>; generated code calls
+ * bd_<op>_<type>(...). Width follows the compile flags: 32-byte vectors when
+ * __AVX2__ is defined, else 16-byte (SSE2). Everything here is static inline
+ * over clang vector extensions, with SIMDe where one x86 instruction is
+ * needed (movemask, cvtt, maskload/maskstore, gather). See docs/runtime.md. */
+#ifndef BATCHDIFF_SIMD_H
+#define BATCHDIFF_SIMD_H
+
+#if !defined(__clang__)
+#error                                                                         \
+    "batchdiff/simd.h needs clang (vector extensions, __builtin_elementwise_*)"
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__AVX2__)
+#include <simde/x86/avx2.h>
+#define BD_VBYTES 32
+#else
+#include <simde/x86/sse2.h>
+#define BD_VBYTES 16
+#endif
+#define BD_WN (BD_VBYTES / 4)
+#define BD_WD (BD_VBYTES / 8)
+
+#define BD_INL static __inline__ __attribute__((__always_inline__, __unused__))
+#define BD__V(E, N) E __attribute__((__vector_size__(N)))
+
+/* Shape n: 32-bit lanes, full register. */
+typedef BD__V(float, BD_VBYTES) bd_f32n;
+typedef BD__V(int32_t, BD_VBYTES) bd_i32n;
+typedef BD__V(uint32_t, BD_VBYTES) bd_u32n;
+typedef BD__V(int32_t, BD_VBYTES) bd_mn;
+/* Shape d: BD_WD lanes; 64-bit lanes fill a register, 32-bit lanes half. */
+typedef BD__V(double, BD_VBYTES) bd_f64d;
+typedef BD__V(int64_t, BD_VBYTES) bd_i64d;
+typedef BD__V(uint64_t, BD_VBYTES) bd_u64d;
+typedef BD__V(float, BD_VBYTES / 2) bd_f32d;
+typedef BD__V(int32_t, BD_VBYTES / 2) bd_i32d;
+typedef BD__V(uint32_t, BD_VBYTES / 2) bd_u32d;
+typedef BD__V(int64_t, BD_VBYTES) bd_md;
+/* Fixed-width helpers (wrapper ABI, half-width math). */
+typedef BD__V(float, 16) bd__v4f;
+typedef BD__V(double, 16) bd__v2d;
+typedef BD__V(int32_t, 16) bd__v4i;
+#if BD_VBYTES == 32
+typedef BD__V(float, 32) bd__v8f;
+typedef BD__V(double, 32) bd__v4d;
+typedef BD__V(int32_t, 32) bd__v8i;
+#endif
+/* Doubles with one lane per 32-bit lane: exact 32-bit integer division. */
+typedef BD__V(double, BD_VBYTES * 2) bd__dn;
+typedef BD__V(double, BD_VBYTES) bd__dd;
+
+/* Mask <-> element-width integer vector of each type ("narrow" the mask to
+ * the element width, "widen" a compare result to the shape's mask). Only the
+ * 32-bit types of shape d differ in width from their mask. */
+#define BD__NARROW_f32n(m) ((bd_i32n)(m))
+#define BD__NARROW_i32n(m) ((bd_i32n)(m))
+#define BD__NARROW_u32n(m) ((bd_i32n)(m))
+#define BD__NARROW_f64d(m) ((bd_i64d)(m))
+#define BD__NARROW_i64d(m) ((bd_i64d)(m))
+#define BD__NARROW_u64d(m) ((bd_i64d)(m))
+#define BD__NARROW_f32d(m) __builtin_convertvector((m), bd_i32d)
+#define BD__NARROW_i32d(m) __builtin_convertvector((m), bd_i32d)
+#define BD__NARROW_u32d(m) __builtin_convertvector((m), bd_i32d)
+#define BD__WIDEN_n(c) ((bd_mn)(c))
+#define BD__WIDEN_d64(c) ((bd_md)(c))
+#define BD__WIDEN_d32(c) __builtin_convertvector((c), bd_md)
+
+/* ---- per-type operations common to all element types ---- */
+#define BD__COMMON(T, E, M, S, W, SI)                                          \
+  BD_INL bd_##T bd_splat_##T(E x) {                                            \
+    bd_##T r = {0};                                                            \
+    for (int i = 0; i < (W); i++)                                              \
+      r[i] = x;                                                                \
+    return r;                                                                  \
+  }                                                                            \
+  BD_INL bd_##T bd_load_##T(const E *p) {                                      \
+    bd_##T r;                                                                  \
+    memcpy(&r, p, sizeof r);                                                   \
+    return r;                                                                  \
+  }                                                                            \
+  BD_INL void bd_store_##T(E *p, bd_##T v) { memcpy(p, &v, sizeof v); }        \
+  BD_INL E bd_lane_##T(bd_##T v, int i) { return v[i]; }                       \
+  BD_INL bd_##T bd_insert_##T(bd_##T v, int i, E x) {                          \
+    v[i] = x;                                                                  \
+    return v;                                                                  \
+  }                                                                            \
+  BD_INL bd_##T bd_select_##T(M m, bd_##T a, bd_##T b) {                       \
+    SI mm = BD__NARROW_##T(m);                                                 \
+    return (bd_##T)(((SI)a & mm) | ((SI)b & ~mm));                             \
+  }                                                                            \
+  /* Lower lanes first, so colliding indices keep the highest lane. */         \
+  BD_INL void bd_scatter_##T(M m, E *base, bd_##S##idx idx, bd_##T v) {        \
+    for (int i = 0; i < (W); i++)                                              \
+      if (m[i])                                                                \
+        base[idx[i]] = v[i];                                                   \
+  }
+
+/* Index vector of gathers/scatters: i32 of shape n, i64 for shape d. */
+typedef bd_i32n bd_nidx;
+typedef bd_i64d bd_didx;
+
+#define BD__FLOAT(T, E, M, S, W, SI, WIDEN, ONEBITS)                           \
+  BD__COMMON(T, E, M, S, W, SI)                                                \
+  BD_INL bd_##T bd_add_##T(bd_##T a, bd_##T b) { return a + b; }               \
+  BD_INL bd_##T bd_sub_##T(bd_##T a, bd_##T b) { return a - b; }               \
+  BD_INL bd_##T bd_mul_##T(bd_##T a, bd_##T b) { return a * b; }               \
+  BD_INL bd_##T bd_div_##T(bd_##T a, bd_##T b) { return a / b; }               \
+  BD_INL bd_##T bd_neg_##T(bd_##T a) { return -a; }                            \
+  BD_INL bd_##T bd_fmuladd_##T(bd_##T a, bd_##T b, bd_##T c) {                 \
+    return BD__FMULADD(T, a, b, c);                                            \
+  }                                                                            \
+  BD_INL M bd_cmpeq_##T(bd_##T a, bd_##T b) { return WIDEN(a == b); }          \
+  BD_INL M bd_cmpne_##T(bd_##T a, bd_##T b) { return WIDEN(a != b); }          \
+  BD_INL M bd_cmplt_##T(bd_##T a, bd_##T b) { return WIDEN(a < b); }           \
+  BD_INL M bd_cmple_##T(bd_##T a, bd_##T b) { return WIDEN(a <= b); }          \
+  BD_INL M bd_cmpgt_##T(bd_##T a, bd_##T b) { return WIDEN(a > b); }           \
+  BD_INL M bd_cmpge_##T(bd_##T a, bd_##T b) { return WIDEN(a >= b); }          \
+  /* In lane order, so the result does not depend on the width's tree. */      \
+  BD_INL E bd_hsum_##T(bd_##T v) {                                             \
+    E s = v[0];                                                                \
+    for (int i = 1; i < (W); i++)                                              \
+      s += v[i];                                                               \
+    return s;                                                                  \
+  }                                                                            \
+  BD_INL bd_##T bd_cvt_m##S##_##T(M m) {                                       \
+    return (bd_##T)(BD__NARROW_##T(m) & ((SI){0} + ONEBITS));                  \
+  }
+
+/* llvm.fmuladd semantics: fused only where the target has FMA. */
+#if defined(__FMA__)
+#define BD__FMULADD(T, a, b, c) __builtin_elementwise_fma(a, b, c)
+#else
+#define BD__FMULADD(T, a, b, c) bd__mul_then_add_##T(a, b, c)
+#endif
+
+/* Integer arithmetic goes through the unsigned type so that it wraps. */
+#define BD__INT(T, E, M, S, W, SI, U, WIDEN, BITS)                             \
+  BD__COMMON(T, E, M, S, W, SI)                                                \
+  BD_INL bd_##T bd_add_##T(bd_##T a, bd_##T b) {                               \
+    return (bd_##T)((U)a + (U)b);                                              \
+  }                                                                            \
+  BD_INL bd_##T bd_sub_##T(bd_##T a, bd_##T b) {                               \
+    return (bd_##T)((U)a - (U)b);                                              \
+  }                                                                            \
+  BD_INL bd_##T bd_mul_##T(bd_##T a, bd_##T b) {                               \
+    return (bd_##T)((U)a * (U)b);                                              \
+  }                                                                            \
+  BD_INL bd_##T bd_neg_##T(bd_##T a) { return (bd_##T)(-(U)a); }               \
+  BD_INL bd_##T bd_and_##T(bd_##T a, bd_##T b) { return a & b; }               \
+  BD_INL bd_##T bd_or_##T(bd_##T a, bd_##T b) { return a | b; }                \
+  BD_INL bd_##T bd_xor_##T(bd_##T a, bd_##T b) { return a ^ b; }               \
+  BD_INL bd_##T bd_not_##T(bd_##T a) { return ~a; }                            \
+  BD_INL bd_##T bd_shl_##T(bd_##T a, bd_##T b) {                               \
+    return (bd_##T)((U)a << ((U)b & (BITS - 1)));                              \
+  }                                                                            \
+  BD_INL bd_##T bd_shr_##T(bd_##T a, bd_##T b) {                               \
+    return a >> (b & (BITS - 1));                                              \
+  }                                                                            \
+  BD_INL M bd_cmpeq_##T(bd_##T a, bd_##T b) { return WIDEN(a == b); }          \
+  BD_INL M bd_cmpne_##T(bd_##T a, bd_##T b) { return WIDEN(a != b); }          \
+  BD_INL M bd_cmplt_##T(bd_##T a, bd_##T b) { return WIDEN(a < b); }           \
+  BD_INL M bd_cmple_##T(bd_##T a, bd_##T b) { return WIDEN(a <= b); }          \
+  BD_INL M bd_cmpgt_##T(bd_##T a, bd_##T b) { return WIDEN(a > b); }           \
+  BD_INL M bd_cmpge_##T(bd_##T a, bd_##T b) { return WIDEN(a >= b); }          \
+  BD_INL bd_##T bd_cvt_m##S##_##T(M m) {                                       \
+    return (bd_##T)(BD__NARROW_##T(m) & 1);                                    \
+  }
+
+/* Separate statements: never contracted under -ffp-contract=on. */
+#define BD__MULADD_HELPER(T)                                                   \
+  BD_INL bd_##T bd__mul_then_add_##T(bd_##T a, bd_##T b, bd_##T c) {           \
+    bd_##T t = a * b;                                                          \
+    return t + c;                                                              \
+  }
+BD__MULADD_HELPER(f32n)
+BD__MULADD_HELPER(f32d)
+BD__MULADD_HELPER(f64d)
+
+BD__FLOAT(f32n, float, bd_mn, n, BD_WN, bd_i32n, BD__WIDEN_n, 0x3f800000)
+BD__FLOAT(f32d, float, bd_md, d, BD_WD, bd_i32d, BD__WIDEN_d32, 0x3f800000)
+BD__FLOAT(f64d, double, bd_md, d, BD_WD, bd_i64d, BD__WIDEN_d64,
+          0x3ff0000000000000LL)
+BD__INT(i32n, int32_t, bd_mn, n, BD_WN, bd_i32n, bd_u32n, BD__WIDEN_n, 32)
+BD__INT(u32n, uint32_t, bd_mn, n, BD_WN, bd_i32n, bd_u32n, BD__WIDEN_n, 32)
+BD__INT(i32d, int32_t, bd_md, d, BD_WD, bd_i32d, bd_u32d, BD__WIDEN_d32, 32)
+BD__INT(u32d, uint32_t, bd_md, d, BD_WD, bd_i32d, bd_u32d, BD__WIDEN_d32, 32)
+BD__INT(i64d, int64_t, bd_md, d, BD_WD, bd_i64d, bd_u64d, BD__WIDEN_d64, 64)
+BD__INT(u64d, uint64_t, bd_md, d, BD_WD, bd_i64d, bd_u64d, BD__WIDEN_d64, 64)
+
+/* ---- integer division: never traps ----
+ * A zero divisor gives 0 and MIN / -1 gives MIN (rem 0). 32-bit lanes divide
+ * in double: the quotient of two integers below 2^32 is rounded by less than
+ * its distance to the next integer, so truncating it is exact. */
+#define BD__DIV32(T, DV, SIGNED, MIN)                                          \
+  BD_INL bd_##T bd__safe_divisor_##T(bd_##T a, bd_##T b) {                     \
+    bd_##T bad = (bd_##T)(b == 0);                                             \
+    if (SIGNED)                                                                \
+      bad |= (bd_##T)((a == (MIN)) & (b == -1));                               \
+    return (b & ~bad) | (bad & 1);                                             \
+  }                                                                            \
+  BD_INL bd_##T bd_div_##T(bd_##T a, bd_##T b) {                               \
+    bd_##T bs = bd__safe_divisor_##T(a, b);                                    \
+    DV q = __builtin_convertvector(a, DV) / __builtin_convertvector(bs, DV);   \
+    return __builtin_convertvector(q, bd_##T) & (bd_##T)(b != 0);              \
+  }                                                                            \
+  BD_INL bd_##T bd_rem_##T(bd_##T a, bd_##T b) {                               \
+    bd_##T bs = bd__safe_divisor_##T(a, b);                                    \
+    bd_##T q = bd_div_##T(a, bs);                                              \
+    return bd_sub_##T(a, bd_mul_##T(q, bs)) & (bd_##T)(b != 0);                \
+  }
+BD__DIV32(i32n, bd__dn, 1, INT32_MIN)
+BD__DIV32(u32n, bd__dn, 0, 0)
+BD__DIV32(i32d, bd__dd, 1, INT32_MIN)
+BD__DIV32(u32d, bd__dd, 0, 0)
+
+/* 64-bit lanes have no vector divide; the compiler scalarizes. */
+#define BD__DIV64(T, SIGNED, MIN)                                              \
+  BD_INL bd_##T bd__safe_divisor_##T(bd_##T a, bd_##T b) {                     \
+    bd_##T bad = (bd_##T)(b == 0);                                             \
+    if (SIGNED)                                                                \
+      bad |= (bd_##T)((a == (MIN)) & (b == -1));                               \
+    return (b & ~bad) | (bad & 1);                                             \
+  }                                                                            \
+  BD_INL bd_##T bd_div_##T(bd_##T a, bd_##T b) {                               \
+    bd_##T bs = bd__safe_divisor_##T(a, b);                                    \
+    return (a / bs) & (bd_##T)(b != 0);                                        \
+  }                                                                            \
+  BD_INL bd_##T bd_rem_##T(bd_##T a, bd_##T b) {                               \
+    bd_##T bs = bd__safe_divisor_##T(a, b);                                    \
+    return (a % bs) & (bd_##T)(b != 0);                                        \
+  }
+BD__DIV64(i64d, 1, INT64_MIN)
+BD__DIV64(u64d, 0, 0)
+
+/* ---- narrow integers kept in 32-bit lanes (casts to char / short) ---- */
+#define BD__NARROWINT(T, SI)                                                   \
+  BD_INL bd_##T bd_sext8_##T(bd_##T a) {                                       \
+    return (bd_##T)(((SI)a << 24) >> 24);                                      \
+  }                                                                            \
+  BD_INL bd_##T bd_zext8_##T(bd_##T a) { return a & 0xff; }                    \
+  BD_INL bd_##T bd_sext16_##T(bd_##T a) {                                      \
+    return (bd_##T)(((SI)a << 16) >> 16);                                      \
+  }                                                                            \
+  BD_INL bd_##T bd_zext16_##T(bd_##T a) { return a & 0xffff; }
+BD__NARROWINT(i32n, bd_i32n)
+BD__NARROWINT(u32n, bd_i32n)
+BD__NARROWINT(i32d, bd_i32d)
+BD__NARROWINT(u32d, bd_i32d)
+
+/* ---- masks ---- */
+#if BD_VBYTES == 32
+#define BD__IOTA_N                                                             \
+  { 0, 1, 2, 3, 4, 5, 6, 7 }
+#define BD__IOTA_D                                                             \
+  { 0, 1, 2, 3 }
+#define BD__MOVEMASK_N(m) simde_mm256_movemask_ps(simde_mm256_castsi256_ps(m))
+#define BD__MOVEMASK_D(m) simde_mm256_movemask_pd(simde_mm256_castsi256_pd(m))
+#else
+#define BD__IOTA_N                                                             \
+  { 0, 1, 2, 3 }
+#define BD__IOTA_D                                                             \
+  { 0, 1 }
+#define BD__MOVEMASK_N(m) simde_mm_movemask_ps(simde_mm_castsi128_ps(m))
+#define BD__MOVEMASK_D(m) simde_mm_movemask_pd(simde_mm_castsi128_pd(m))
+#endif
+
+#define BD__MASK(S, M, W, LE, IOTA, MOVEMASK, SIV)                             \
+  BD_INL M bd_and_m##S(M a, M b) { return a & b; }                             \
+  BD_INL M bd_or_m##S(M a, M b) { return a | b; }                              \
+  BD_INL M bd_xor_m##S(M a, M b) { return a ^ b; }                             \
+  BD_INL M bd_andnot_m##S(M a, M b) { return a & ~b; }                         \
+  BD_INL M bd_not_m##S(M a) { return ~a; }                                     \
+  BD_INL M bd_select_m##S(M c, M a, M b) { return (a & c) | (b & ~c); }        \
+  BD_INL int bd_mbits_##S(M m) { return MOVEMASK((SIV)m); }                    \
+  BD_INL int bd_any_m##S(M m) { return bd_mbits_##S(m) != 0; }                 \
+  BD_INL int bd_all_m##S(M m) { return bd_mbits_##S(m) == (1 << (W)) - 1; }    \
+  BD_INL int bd_none_m##S(M m) { return bd_mbits_##S(m) == 0; }                \
+  BD_INL int bd_mcount_##S(M m) {                                              \
+    return __builtin_popcount(bd_mbits_##S(m));                                \
+  }                                                                            \
+  BD_INL M bd_mtrue_##S(void) { return (M)((M){0} == 0); }                     \
+  BD_INL M bd_mfalse_##S(void) { return (M){0}; }                              \
+  BD_INL M bd_mfirst_##S(size_t k) {                                           \
+    const M iota = IOTA;                                                       \
+    return (M)(iota < (LE)(k < (size_t)(W) ? k : (size_t)(W)));                \
+  }                                                                            \
+  BD_INL M bd_mfromint_##S(int bits) {                                         \
+    const M iota = IOTA;                                                       \
+    return (M)((((M){0} + (LE)bits) >> iota & 1) != 0);                        \
+  }
+#if BD_VBYTES == 32
+BD__MASK(n, bd_mn, BD_WN, int32_t, BD__IOTA_N, BD__MOVEMASK_N, simde__m256i)
+BD__MASK(d, bd_md, BD_WD, int64_t, BD__IOTA_D, BD__MOVEMASK_D, simde__m256i)
+#else
+BD__MASK(n, bd_mn, BD_WN, int32_t, BD__IOTA_N, BD__MOVEMASK_N, simde__m128i)
+BD__MASK(d, bd_md, BD_WD, int64_t, BD__IOTA_D, BD__MOVEMASK_D, simde__m128i)
+#endif
+
+/* ---- masked and partial memory access ----
+ * AVX2 has maskload/maskstore/gather that never fault on masked-off lanes;
+ * SSE2 gets one scalar access per active lane. */
+#if BD_VBYTES == 32
+#define BD__MLOAD_f32n(m, p) (bd_f32n) simde_mm256_maskload_ps(p, m)
+#define BD__MLOAD_i32n(m, p)                                                   \
+  (bd_i32n) simde_mm256_maskload_epi32((const int32_t *)(p), m)
+#define BD__MLOAD_u32n BD__MLOAD_i32n
+#define BD__MLOAD_f64d(m, p) (bd_f64d) simde_mm256_maskload_pd(p, m)
+#define BD__MLOAD_i64d(m, p)                                                   \
+  (bd_i64d) simde_mm256_maskload_epi64((const int64_t *)(p), m)
+#define BD__MLOAD_u64d BD__MLOAD_i64d
+#define BD__MLOAD_f32d(m, p)                                                   \
+  (bd_f32d) simde_mm_maskload_ps(p, (simde__m128i)BD__NARROW_f32d(m))
+#define BD__MLOAD_i32d(m, p)                                                   \
+  (bd_i32d) simde_mm_maskload_epi32((const int32_t *)(p),                      \
+                                    (simde__m128i)BD__NARROW_i32d(m))
+#define BD__MLOAD_u32d BD__MLOAD_i32d
+#define BD__MSTORE_f32n(m, p, v) simde_mm256_maskstore_ps(p, m, v)
+#define BD__MSTORE_i32n(m, p, v)                                               \
+  simde_mm256_maskstore_epi32((int32_t *)(p), m, (simde__m256i)(v))
+#define BD__MSTORE_u32n BD__MSTORE_i32n
+#define BD__MSTORE_f64d(m, p, v) simde_mm256_maskstore_pd(p, m, v)
+#define BD__MSTORE_i64d(m, p, v)                                               \
+  simde_mm256_maskstore_epi64((int64_t *)(p), m, (simde__m256i)(v))
+#define BD__MSTORE_u64d BD__MSTORE_i64d
+#define BD__MSTORE_f32d(m, p, v)                                               \
+  simde_mm_maskstore_ps(p, (simde__m128i)BD__NARROW_f32d(m), v)
+#define BD__MSTORE_i32d(m, p, v)                                               \
+  simde_mm_maskstore_epi32((int32_t *)(p), (simde__m128i)BD__NARROW_i32d(m),   \
+                           (simde__m128i)(v))
+#define BD__MSTORE_u32d BD__MSTORE_i32d
+#define BD__MEMOPS(T, E, M, S, W)                                              \
+  BD_INL bd_##T bd_maskload_##T(M m, const E *p) {                             \
+    return BD__MLOAD_##T(m, p);                                                \
+  }                                                                            \
+  BD_INL void bd_maskstore_##T(M m, E *p, bd_##T v) {                          \
+    BD__MSTORE_##T(m, p, v);                                                   \
+  }                                                                            \
+  BD_INL bd_##T bd_loadn_##T(const E *p, size_t k) {                           \
+    M m = bd_mfirst_##S(k);                                                    \
+    return bd_select_##T(m, bd_maskload_##T(m, p), bd_splat_##T(p[0]));        \
+  }                                                                            \
+  BD_INL void bd_storen_##T(E *p, bd_##T v, size_t k) {                        \
+    bd_maskstore_##T(bd_mfirst_##S(k), p, v);                                  \
+  }
+#else
+#define BD__MEMOPS(T, E, M, S, W)                                              \
+  BD_INL bd_##T bd_maskload_##T(M m, const E *p) {                             \
+    bd_##T r = {0};                                                            \
+    for (int i = 0; i < (W); i++)                                              \
+      if (m[i])                                                                \
+        r[i] = p[i];                                                           \
+    return r;                                                                  \
+  }                                                                            \
+  BD_INL void bd_maskstore_##T(M m, E *p, bd_##T v) {                          \
+    for (int i = 0; i < (W); i++)                                              \
+      if (m[i])                                                                \
+        p[i] = v[i];                                                           \
+  }                                                                            \
+  BD_INL bd_##T bd_loadn_##T(const E *p, size_t k) {                           \
+    bd_##T r = bd_splat_##T(p[0]);                                             \
+    for (size_t i = 1; i < k && i < (size_t)(W); i++)                          \
+      r[i] = p[i];                                                             \
+    return r;                                                                  \
+  }                                                                            \
+  BD_INL void bd_storen_##T(E *p, bd_##T v, size_t k) {                        \
+    for (size_t i = 0; i < k && i < (size_t)(W); i++)                          \
+      p[i] = v[i];                                                             \
+  }
+#endif
+BD__MEMOPS(f32n, float, bd_mn, n, BD_WN)
+BD__MEMOPS(i32n, int32_t, bd_mn, n, BD_WN)
+BD__MEMOPS(u32n, uint32_t, bd_mn, n, BD_WN)
+BD__MEMOPS(f64d, double, bd_md, d, BD_WD)
+BD__MEMOPS(f32d, float, bd_md, d, BD_WD)
+BD__MEMOPS(i32d, int32_t, bd_md, d, BD_WD)
+BD__MEMOPS(u32d, uint32_t, bd_md, d, BD_WD)
+BD__MEMOPS(i64d, int64_t, bd_md, d, BD_WD)
+BD__MEMOPS(u64d, uint64_t, bd_md, d, BD_WD)
+
+/* Gathers: masked-off lanes are 0 and read nothing. */
+#if BD_VBYTES == 32
+#define BD__GATHER_f32n(m, b, x)                                               \
+  (bd_f32n) simde_mm256_mask_i32gather_ps(simde_mm256_setzero_ps(), b, x,      \
+                                          simde_mm256_castsi256_ps(m), 4)
+#define BD__GATHER_i32n(m, b, x)                                               \
+  (bd_i32n) simde_mm256_mask_i32gather_epi32(simde_mm256_setzero_si256(),      \
+                                             (const int32_t *)(b), x, m, 4)
+#define BD__GATHER_u32n BD__GATHER_i32n
+#define BD__GATHER_f64d(m, b, x)                                               \
+  (bd_f64d) simde_mm256_mask_i64gather_pd(simde_mm256_setzero_pd(), b, x,      \
+                                          simde_mm256_castsi256_pd(m), 8)
+#define BD__GATHER_i64d(m, b, x)                                               \
+  (bd_i64d) simde_mm256_mask_i64gather_epi64(simde_mm256_setzero_si256(),      \
+                                             (const int64_t *)(b), x, m, 8)
+#define BD__GATHER_u64d BD__GATHER_i64d
+#define BD__GATHER_f32d(m, b, x)                                               \
+  (bd_f32d) simde_mm256_mask_i64gather_ps(                                     \
+      simde_mm_setzero_ps(), b, x,                                             \
+      simde_mm_castsi128_ps((simde__m128i)BD__NARROW_f32d(m)), 4)
+#define BD__GATHER_i32d(m, b, x)                                               \
+  (bd_i32d) simde_mm256_mask_i64gather_epi32(                                  \
+      simde_mm_setzero_si128(), (const int32_t *)(b), x,                       \
+      (simde__m128i)BD__NARROW_i32d(m), 4)
+#define BD__GATHER_u32d BD__GATHER_i32d
+#define BD__GATHER(T, E, M, S, W)                                              \
+  BD_INL bd_##T bd_gather_##T(M m, const E *base, bd_##S##idx idx) {           \
+    return BD__GATHER_##T(m, base, idx);                                       \
+  }
+#else
+#define BD__GATHER(T, E, M, S, W)                                              \
+  BD_INL bd_##T bd_gather_##T(M m, const E *base, bd_##S##idx idx) {           \
+    bd_##T r = {0};                                                            \
+    for (int i = 0; i < (W); i++)                                              \
+      if (m[i])                                                                \
+        r[i] = base[idx[i]];                                                   \
+    return r;                                                                  \
+  }
+#endif
+BD__GATHER(f32n, float, bd_mn, n, BD_WN)
+BD__GATHER(i32n, int32_t, bd_mn, n, BD_WN)
+BD__GATHER(u32n, uint32_t, bd_mn, n, BD_WN)
+BD__GATHER(f64d, double, bd_md, d, BD_WD)
+BD__GATHER(f32d, float, bd_md, d, BD_WD)
+BD__GATHER(i32d, int32_t, bd_md, d, BD_WD)
+BD__GATHER(u32d, uint32_t, bd_md, d, BD_WD)
+BD__GATHER(i64d, int64_t, bd_md, d, BD_WD)
+BD__GATHER(u64d, uint64_t, bd_md, d, BD_WD)
+
+/* ---- conversions (C semantics) ----
+ * Value-preserving and integer-to-integer conversions are plain vector
+ * conversions. Float to integer truncates; out-of-range lanes (and NaN) give
+ * MIN for signed and 0 for unsigned targets, without ever converting an
+ * out-of-range value (that would be poison). */
+#define BD__CVT(X, Y)                                                          \
+  BD_INL bd_##Y bd_cvt_##X##_##Y(bd_##X v) {                                   \
+    return __builtin_convertvector(v, bd_##Y);                                 \
+  }
+#define BD__CVTF2I(X, EX, SIX, Y, SIY, LO, HI, OOR)                            \
+  BD_INL bd_##Y bd_cvt_##X##_##Y(bd_##X v) {                                   \
+    SIX ok = (v > (EX)(LO)) & (v < (EX)(HI));                                  \
+    bd_##X safe = (bd_##X)((SIX)v & ok);                                       \
+    SIY r = (SIY) __builtin_convertvector(safe, bd_##Y);                       \
+    SIY oky = __builtin_convertvector(ok, SIY);                                \
+    return (bd_##Y)((r & oky) | ((SIY){0} + (OOR) & ~oky));                    \
+  }
+/* Exclusive upper bounds 2^B, exact in float and double. */
+#define BD__U32HI 4294967296.0
+#define BD__I64HI 9223372036854775808.0
+#define BD__U64HI 18446744073709551616.0
+
+BD_INL bd_i32n bd_cvt_f32n_i32n(bd_f32n v) {
+  /* cvttps2dq: INT32_MIN for out-of-range and NaN, like the generic path. */
+#if BD_VBYTES == 32
+  return (bd_i32n)simde_mm256_cvttps_epi32((simde__m256)v);
+#else
+  return (bd_i32n)simde_mm_cvttps_epi32((simde__m128)v);
+#endif
+}
+#define BD__F2I32(X, EX, SIX, Y, SIY)                                          \
+  BD_INL bd_##Y bd_cvt_##X##_##Y(bd_##X v) {                                   \
+    SIX ok = (v >= (EX)-2147483648.0) & (v < (EX)2147483648.0);                \
+    bd_##X safe = (bd_##X)((SIX)v & ok);                                       \
+    SIY r = (SIY) __builtin_convertvector(safe, bd_##Y);                       \
+    SIY oky = __builtin_convertvector(ok, SIY);                                \
+    return (bd_##Y)((r & oky) | ((SIY){0} + INT32_MIN & ~oky));                \
+  }
+#define BD__F2I64(X, EX, SIX, Y, SIY)                                          \
+  BD_INL bd_##Y bd_cvt_##X##_##Y(bd_##X v) {                                   \
+    SIX ok = (v >= (EX)-9223372036854775808.0) & (v < (EX)BD__I64HI);          \
+    bd_##X safe = (bd_##X)((SIX)v & ok);                                       \
+    SIY r = (SIY) __builtin_convertvector(safe, bd_##Y);                       \
+    SIY oky = __builtin_convertvector(ok, SIY);                                \
+    return (bd_##Y)((r & oky) | ((SIY){0} + INT64_MIN & ~oky));                \
+  }
+BD__CVTF2I(f32n, float, bd_i32n, u32n, bd_i32n, -1.0, BD__U32HI, 0)
+BD__CVT(i32n, f32n)
+BD__CVT(u32n, f32n)
+BD__CVT(i32n, u32n)
+BD__CVT(u32n, i32n)
+
+BD__CVT(f64d, f32d)
+BD__CVT(f32d, f64d)
+BD__F2I32(f64d, double, bd_i64d, i32d, bd_i32d)
+BD__F2I32(f32d, float, bd_i32d, i32d, bd_i32d)
+BD__CVTF2I(f64d, double, bd_i64d, u32d, bd_i32d, -1.0, BD__U32HI, 0)
+BD__CVTF2I(f32d, float, bd_i32d, u32d, bd_i32d, -1.0, BD__U32HI, 0)
+BD__F2I64(f64d, double, bd_i64d, i64d, bd_i64d)
+BD__F2I64(f32d, float, bd_i32d, i64d, bd_i64d)
+BD__CVTF2I(f64d, double, bd_i64d, u64d, bd_i64d, -1.0, BD__U64HI, 0)
+BD__CVTF2I(f32d, float, bd_i32d, u64d, bd_i64d, -1.0, BD__U64HI, 0)
+#define BD__CVT_FROM_INT(X)                                                    \
+  BD__CVT(X, f64d)                                                             \
+  BD__CVT(X, f32d)
+BD__CVT_FROM_INT(i32d)
+BD__CVT_FROM_INT(u32d)
+BD__CVT_FROM_INT(i64d)
+BD__CVT_FROM_INT(u64d)
+BD__CVT(i32d, u32d)
+BD__CVT(i32d, i64d)
+BD__CVT(i32d, u64d)
+BD__CVT(u32d, i32d)
+BD__CVT(u32d, i64d)
+BD__CVT(u32d, u64d)
+BD__CVT(i64d, i32d)
+BD__CVT(i64d, u32d)
+BD__CVT(i64d, u64d)
+BD__CVT(u64d, i32d)
+BD__CVT(u64d, u32d)
+BD__CVT(u64d, i64d)
+
+#endif /* BATCHDIFF_SIMD_H */

@@ -1,0 +1,150 @@
+#pragma clang system_header
+/* batchdiff vector math: bd_<fn>_<T> for T in f32n, f32d, f64d.
+ *
+ * Usage: included by <batchdiff/batchdiff_rt.h>. Functions that must be exact
+ * (sqrt, fabs, fmin, fmax, fma, floor, ceil, trunc, round, copysign) are
+ * inline clang builtins, which lower to the same instructions clang uses for
+ * the scalar calls. The others call bd_rt_<cname>_<lanes>() in
+ * libbatchdiff_rt, which wraps SLEEF, so users never link SLEEF themselves.
+ * Error bounds per function: docs/runtime.md. */
+#ifndef BATCHDIFF_VMATH_H
+#define BATCHDIFF_VMATH_H
+
+#include <batchdiff/simd.h>
+
+#if defined(__GNUC__)
+#define BD_RT_API __attribute__((__visibility__("default")))
+#else
+#define BD_RT_API
+#endif
+
+/* Library entry points. The 32-byte ones exist only for AVX2 builds so that
+ * SSE2 code never sees a 256-bit vector in a signature (-Wpsabi). */
+#if BD_VBYTES == 32
+#define BD__RTDECL_WIDE(cf, cd, ...)                                           \
+  BD_RT_API bd__v8f bd_rt_##cf##_8(__VA_ARGS__(bd__v8f));                      \
+  BD_RT_API bd__v4d bd_rt_##cd##_4(__VA_ARGS__(bd__v4d));
+#else
+#define BD__RTDECL_WIDE(cf, cd, ...)
+#endif
+#define BD__ARGS1(V) V
+#define BD__ARGS2(V) V, V
+#define BD__RTDECL(cf, cd, ARGS)                                               \
+  BD_RT_API bd__v4f bd_rt_##cf##_4(ARGS(bd__v4f));                             \
+  BD_RT_API bd__v2d bd_rt_##cd##_2(ARGS(bd__v2d));                             \
+  BD__RTDECL_WIDE(cf, cd, ARGS)
+
+/* f32d is half a register: SSE2 pads its 2 lanes to 4 for the call. */
+#if BD_VBYTES == 32
+#define BD__MATH1(fn, cf, cd)                                                  \
+  BD__RTDECL(cf, cd, BD__ARGS1)                                                \
+  BD_INL bd_f32n bd_##fn##_f32n(bd_f32n x) { return bd_rt_##cf##_8(x); }       \
+  BD_INL bd_f32d bd_##fn##_f32d(bd_f32d x) { return bd_rt_##cf##_4(x); }       \
+  BD_INL bd_f64d bd_##fn##_f64d(bd_f64d x) { return bd_rt_##cd##_4(x); }
+#define BD__MATH2(fn, cf, cd)                                                  \
+  BD__RTDECL(cf, cd, BD__ARGS2)                                                \
+  BD_INL bd_f32n bd_##fn##_f32n(bd_f32n x, bd_f32n y) {                        \
+    return bd_rt_##cf##_8(x, y);                                               \
+  }                                                                            \
+  BD_INL bd_f32d bd_##fn##_f32d(bd_f32d x, bd_f32d y) {                        \
+    return bd_rt_##cf##_4(x, y);                                               \
+  }                                                                            \
+  BD_INL bd_f64d bd_##fn##_f64d(bd_f64d x, bd_f64d y) {                        \
+    return bd_rt_##cd##_4(x, y);                                               \
+  }
+#else
+#define BD__PAD(x) __builtin_shufflevector(x, x, 0, 1, 0, 1)
+#define BD__UNPAD(x) __builtin_shufflevector(x, x, 0, 1)
+#define BD__MATH1(fn, cf, cd)                                                  \
+  BD__RTDECL(cf, cd, BD__ARGS1)                                                \
+  BD_INL bd_f32n bd_##fn##_f32n(bd_f32n x) { return bd_rt_##cf##_4(x); }       \
+  BD_INL bd_f32d bd_##fn##_f32d(bd_f32d x) {                                   \
+    bd__v4f r = bd_rt_##cf##_4(BD__PAD(x));                                    \
+    return BD__UNPAD(r);                                                       \
+  }                                                                            \
+  BD_INL bd_f64d bd_##fn##_f64d(bd_f64d x) { return bd_rt_##cd##_2(x); }
+#define BD__MATH2(fn, cf, cd)                                                  \
+  BD__RTDECL(cf, cd, BD__ARGS2)                                                \
+  BD_INL bd_f32n bd_##fn##_f32n(bd_f32n x, bd_f32n y) {                        \
+    return bd_rt_##cf##_4(x, y);                                               \
+  }                                                                            \
+  BD_INL bd_f32d bd_##fn##_f32d(bd_f32d x, bd_f32d y) {                        \
+    bd__v4f r = bd_rt_##cf##_4(BD__PAD(x), BD__PAD(y));                        \
+    return BD__UNPAD(r);                                                       \
+  }                                                                            \
+  BD_INL bd_f64d bd_##fn##_f64d(bd_f64d x, bd_f64d y) {                        \
+    return bd_rt_##cd##_2(x, y);                                               \
+  }
+#endif
+
+/* X-macro lists, also used by runtime/src to define the wrappers. */
+#define BD_MATH1_LIST(X)                                                       \
+  X(cbrt, cbrtf, cbrt)                                                         \
+  X(exp, expf, exp)                                                            \
+  X(exp2, exp2f, exp2)                                                         \
+  X(expm1, expm1f, expm1)                                                      \
+  X(log, logf, log)                                                            \
+  X(log2, log2f, log2)                                                         \
+  X(log10, log10f, log10)                                                      \
+  X(log1p, log1pf, log1p)                                                      \
+  X(sin, sinf, sin)                                                            \
+  X(cos, cosf, cos)                                                            \
+  X(tan, tanf, tan)                                                            \
+  X(asin, asinf, asin)                                                         \
+  X(acos, acosf, acos)                                                         \
+  X(atan, atanf, atan)                                                         \
+  X(sinh, sinhf, sinh)                                                         \
+  X(cosh, coshf, cosh)                                                         \
+  X(tanh, tanhf, tanh)                                                         \
+  X(asinh, asinhf, asinh)                                                      \
+  X(acosh, acoshf, acosh)                                                      \
+  X(atanh, atanhf, atanh)                                                      \
+  X(erf, erff, erf)                                                            \
+  X(erfc, erfcf, erfc)                                                         \
+  X(lgamma, lgammaf, lgamma)                                                   \
+  X(tgamma, tgammaf, tgamma)
+#define BD_MATH2_LIST(X)                                                       \
+  X(pow, powf, pow)                                                            \
+  X(atan2, atan2f, atan2)                                                      \
+  X(hypot, hypotf, hypot)                                                      \
+  X(fmod, fmodf, fmod)
+
+BD_MATH1_LIST(BD__MATH1)
+BD_MATH2_LIST(BD__MATH2)
+
+/* Exact functions: the builtins are the LLVM intrinsics clang emits for the
+ * scalar libm calls (llvm.sqrt, llvm.minnum, llvm.round, ...). */
+#define BD__EXACT(T)                                                           \
+  BD_INL bd_##T bd_sqrt_##T(bd_##T x) {                                        \
+    return __builtin_elementwise_sqrt(x);                                      \
+  }                                                                            \
+  BD_INL bd_##T bd_fabs_##T(bd_##T x) { return __builtin_elementwise_abs(x); } \
+  BD_INL bd_##T bd_floor_##T(bd_##T x) {                                       \
+    return __builtin_elementwise_floor(x);                                     \
+  }                                                                            \
+  BD_INL bd_##T bd_ceil_##T(bd_##T x) {                                        \
+    return __builtin_elementwise_ceil(x);                                      \
+  }                                                                            \
+  BD_INL bd_##T bd_trunc_##T(bd_##T x) {                                       \
+    return __builtin_elementwise_trunc(x);                                     \
+  }                                                                            \
+  BD_INL bd_##T bd_round_##T(bd_##T x) {                                       \
+    return __builtin_elementwise_round(x);                                     \
+  }                                                                            \
+  BD_INL bd_##T bd_fmin_##T(bd_##T x, bd_##T y) {                              \
+    return __builtin_elementwise_min(x, y);                                    \
+  }                                                                            \
+  BD_INL bd_##T bd_fmax_##T(bd_##T x, bd_##T y) {                              \
+    return __builtin_elementwise_max(x, y);                                    \
+  }                                                                            \
+  BD_INL bd_##T bd_copysign_##T(bd_##T x, bd_##T y) {                          \
+    return __builtin_elementwise_copysign(x, y);                               \
+  }                                                                            \
+  BD_INL bd_##T bd_fma_##T(bd_##T x, bd_##T y, bd_##T z) {                     \
+    return __builtin_elementwise_fma(x, y, z);                                 \
+  }
+BD__EXACT(f32n)
+BD__EXACT(f32d)
+BD__EXACT(f64d)
+
+#endif /* BATCHDIFF_VMATH_H */
