@@ -1,0 +1,165 @@
+//===- Plugin.cpp - the batchdiff clang plugin ----------------------------===//
+//
+// Registered as "batchdiff", run before the main action (-fplugin= runs
+// AddBeforeMainAction plugins automatically). The action parses options and
+// prepares the preprocessor; the consumer generates code for each annotated
+// definition as the parser completes it and injects the code right after.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Generate.h"
+#include "attributes/Attributes.h"
+#include "diagnostics/Diagnostics.h"
+#include "inject/Inject.h"
+#include "inject/Outputs.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/Decl.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Lex/HeaderSearch.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Sema/Sema.h"
+#include "clang/Sema/SemaConsumer.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <dlfcn.h>
+
+using namespace clang;
+
+namespace batchdiff {
+namespace {
+
+class BatchDiffConsumer : public SemaConsumer {
+public:
+  explicit BatchDiffConsumer(Options Opts) : Opts(std::move(Opts)) {
+    resetAttributeState();
+  }
+
+  void InitializeSema(Sema &SemaRef) override { S = &SemaRef; }
+  void ForgetSema() override { S = nullptr; }
+
+  // Runs before CodeGen's HandleTopLevelDecl for the same group (we are
+  // first in the multiplexer), while the parser holds one lookahead token.
+  bool HandleTopLevelDecl(DeclGroupRef DG) override {
+    for (Decl *D : DG)
+      if (auto *FD = dyn_cast<FunctionDecl>(D))
+        handleFunction(FD);
+    return true;
+  }
+
+  void HandleTranslationUnit(ASTContext &) override {
+    if (!S)
+      return;
+    diagnoseParamAttributes(*S);
+    writeOutputs(S->getDiagnostics(), S->getSourceManager(), Opts, All);
+  }
+
+private:
+  void handleFunction(FunctionDecl *FD) {
+    if (!S || !FD->doesThisDeclarationHaveABody() || FD->isInvalidDecl())
+      return;
+    bool WantBatch = hasBatch(FD), WantGrad = hasDiff(FD);
+    if (!WantBatch && !WantGrad)
+      return;
+    // After an error the AST may be partial; generating from it could only
+    // add confusing follow-on errors.
+    if (S->getDiagnostics().hasErrorOccurred())
+      return;
+    Generated Out;
+    if (!generateForFunction(FD, *S, Opts, WantBatch, WantGrad, Out) ||
+        Out.Code.empty())
+      return;
+    std::string Name = "<batchdiff:" + FD->getNameAsString() + ">";
+    if (injectAfterDefinition(*S, FD, Out.Code, Name))
+      All.push_back(std::move(Out));
+  }
+
+  Options Opts;
+  Sema *S = nullptr;
+  std::vector<Generated> All; // in definition order, for emit= / header=
+};
+
+/// Directory of batchdiff.so itself, found through a function of ours.
+std::string pluginDirectory() {
+  Dl_info Info;
+  if (!dladdr(reinterpret_cast<void *>(&pluginDirectory), &Info) ||
+      !Info.dli_fname)
+    return "";
+  llvm::SmallString<256> Path(Info.dli_fname);
+  llvm::sys::fs::make_absolute(Path);
+  llvm::sys::path::remove_filename(Path);
+  return Path.str().str();
+}
+
+/// Directories that hold <batchdiff.h> and <batchdiff/batchdiff_rt.h>: the
+/// installed prefix/include next to prefix/lib/batchdiff/batchdiff.so, else
+/// (running from the build tree) the source tree's own directories.
+std::vector<std::string> headerDirectories() {
+  llvm::SmallString<256> Installed(pluginDirectory());
+  llvm::sys::path::append(Installed, "..", "..", "include");
+  llvm::sys::path::remove_dots(Installed, /*remove_dot_dot=*/true);
+  llvm::SmallString<256> Probe(Installed);
+  llvm::sys::path::append(Probe, "batchdiff.h");
+  if (llvm::sys::fs::exists(Probe))
+    return {Installed.str().str()};
+#ifdef BATCHDIFF_SOURCE_DIR
+  return {BATCHDIFF_SOURCE_DIR "/annotations",
+          BATCHDIFF_SOURCE_DIR "/runtime/include"};
+#else
+  return {};
+#endif
+}
+
+class BatchDiffAction : public PluginASTAction {
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 StringRef) override {
+    Preprocessor &PP = CI.getPreprocessor();
+    // annotations/batchdiff.h expands its macros only when this is set.
+    PP.setPredefines(PP.getPredefines() + "#define __BATCHDIFF__ 1\n");
+    // Last in the search list, as system directories: user -I paths win
+    // and warnings in our headers stay quiet.
+    HeaderSearch &HS = PP.getHeaderSearchInfo();
+    for (const std::string &Dir : headerDirectories())
+      if (auto Ref = CI.getFileManager().getOptionalDirectoryRef(Dir))
+        HS.AddSystemSearchPath(DirectoryLookup(*Ref, SrcMgr::C_System,
+                                               /*isFramework=*/false));
+    // The action dies after this call; the consumer keeps its own copy.
+    return std::make_unique<BatchDiffConsumer>(Opts);
+  }
+
+  bool ParseArgs(const CompilerInstance &CI,
+                 const std::vector<std::string> &Args) override {
+    bool OK = true;
+    for (const std::string &A : Args) {
+      StringRef Arg(A);
+      if (Arg.consume_front("emit=") && !Arg.empty())
+        Opts.EmitDir = Arg.str();
+      else if (Arg.consume_front("header=") && !Arg.empty())
+        Opts.HeaderFile = Arg.str();
+      else if (A == "remarks")
+        Opts.Remarks = true;
+      else {
+        report(CI.getDiagnostics(), DiagnosticsEngine::Error, SourceLocation(),
+               "unknown batchdiff option '%0' (expected emit=DIR, "
+               "header=FILE or remarks)")
+            << A;
+        OK = false;
+      }
+    }
+    return OK;
+  }
+
+  ActionType getActionType() override { return AddBeforeMainAction; }
+
+private:
+  Options Opts;
+};
+
+} // namespace
+} // namespace batchdiff
+
+static FrontendPluginRegistry::Add<batchdiff::BatchDiffAction>
+    X("batchdiff", "batch and differentiate annotated C functions");

@@ -1,0 +1,201 @@
+//===- Attributes.cpp - the batch/diff/uniform/nodiff attributes ----------===//
+//
+// Split as in clang/examples/Attribute: diagAppertainsToDecl says where an
+// attribute may appear, handleDeclAttribute checks what it says and records
+// it. Argument counts are checked by clang itself (NumArgs = OptArgs = 0).
+//
+//===----------------------------------------------------------------------===//
+
+#include "attributes/Attributes.h"
+#include "diagnostics/Diagnostics.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/Basic/DiagnosticSema.h"
+#include "clang/Sema/ParsedAttr.h"
+#include "clang/Sema/Sema.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <vector>
+
+using namespace clang;
+
+namespace batchdiff {
+namespace {
+
+enum AttrKindBD { KBatch, KDiff, KUniform, KNoDiff, NumKinds };
+
+struct ParamUse {
+  const ParmVarDecl *Param;
+  SourceLocation Loc;
+  AttrKindBD Kind;
+};
+
+struct AttrState {
+  llvm::DenseSet<const Decl *> Marked[NumKinds];
+  std::vector<ParamUse> ParamUses;
+};
+
+AttrState &state() {
+  // One translation unit per cc1 process; reset at its start anyway.
+  static AttrState S;
+  return S;
+}
+
+const char *attrName(AttrKindBD K) {
+  static const char *const Names[NumKinds] = {"batch", "diff", "uniform",
+                                              "nodiff"};
+  return Names[K];
+}
+
+bool marked(const Decl *D, AttrKindBD K) { return state().Marked[K].count(D); }
+
+bool functionMarked(const FunctionDecl *FD, AttrKindBD K) {
+  if (!FD)
+    return false;
+  for (const FunctionDecl *R : FD->redecls())
+    if (marked(R, K))
+      return true;
+  return false;
+}
+
+/// The function \p P is a parameter of, or null (e.g. a parameter of a
+/// function type inside a typedef).
+const FunctionDecl *owningFunction(const ParmVarDecl *P) {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(P->getDeclContext());
+  if (!FD)
+    return nullptr;
+  unsigned I = P->getFunctionScopeIndex();
+  if (I >= FD->getNumParams() || FD->getParamDecl(I) != P)
+    return nullptr;
+  return FD;
+}
+
+bool paramMarked(const ParmVarDecl *P, AttrKindBD K) {
+  if (!P)
+    return false;
+  if (marked(P, K))
+    return true;
+  const FunctionDecl *FD = owningFunction(P);
+  if (!FD)
+    return false;
+  unsigned I = P->getFunctionScopeIndex();
+  for (const FunctionDecl *R : FD->redecls())
+    if (I < R->getNumParams() && marked(R->getParamDecl(I), K))
+      return true;
+  return false;
+}
+
+/// Strips pointers and arrays: `const float *` and `float[3]` are
+/// differentiable just like `float`.
+bool hasFloatingElements(QualType T) {
+  for (;;) {
+    if (const auto *PT = T->getAs<PointerType>())
+      T = PT->getPointeeType();
+    else if (const ArrayType *AT = T->getAsArrayTypeUnsafe())
+      T = AT->getElementType();
+    else
+      return T->isRealFloatingType();
+  }
+}
+
+template <AttrKindBD K> struct BDAttrInfo : public ParsedAttrInfo {
+  static constexpr bool OnFunctions = K == KBatch || K == KDiff;
+
+  BDAttrInfo() {
+    static constexpr Spelling S[] = {
+        {ParsedAttr::AS_GNU, K == KBatch     ? "batch"
+                             : K == KDiff    ? "diff"
+                             : K == KUniform ? "uniform"
+                                             : "nodiff"},
+        {ParsedAttr::AS_C23, K == KBatch     ? "batchdiff::batch"
+                             : K == KDiff    ? "batchdiff::diff"
+                             : K == KUniform ? "batchdiff::uniform"
+                                             : "batchdiff::nodiff"},
+        {ParsedAttr::AS_CXX11, K == KBatch     ? "batchdiff::batch"
+                               : K == KDiff    ? "batchdiff::diff"
+                               : K == KUniform ? "batchdiff::uniform"
+                                               : "batchdiff::nodiff"}};
+    Spellings = S;
+  }
+
+  // Where it may appear: batch/diff on functions, uniform/nodiff on
+  // parameters. A misplaced attribute is an error, because the user asked
+  // for generated code (or an ABI) that would silently not exist.
+  bool diagAppertainsToDecl(Sema &S, const ParsedAttr &Attr,
+                            const Decl *D) const override {
+    bool OK = OnFunctions ? isa<FunctionDecl>(D) : isa<ParmVarDecl>(D);
+    if (!OK)
+      S.Diag(Attr.getLoc(), diag::err_attribute_wrong_decl_type_str)
+          << Attr << Attr.isRegularKeywordAttribute()
+          << (OnFunctions ? "functions" : "parameters");
+    return OK;
+  }
+
+  bool diagAppertainsToStmt(Sema &S, const ParsedAttr &Attr,
+                            const Stmt *) const override {
+    S.Diag(Attr.getLoc(), diag::err_attribute_wrong_decl_type_str)
+        << Attr << Attr.isRegularKeywordAttribute()
+        << (OnFunctions ? "functions" : "parameters");
+    return false;
+  }
+
+  // What it says: no arguments (clang checks the count before calling us),
+  // and nodiff only means something on floating-point data.
+  AttrHandling handleDeclAttribute(Sema &S, Decl *D,
+                                   const ParsedAttr &Attr) const override {
+    if (Attr.getNumArgs() != 0) {
+      S.Diag(Attr.getLoc(), diag::err_attribute_wrong_number_arguments)
+          << Attr << 0;
+      return AttributeNotApplied;
+    }
+    state().Marked[K].insert(D);
+    if constexpr (!OnFunctions) {
+      const auto *P = cast<ParmVarDecl>(D);
+      state().ParamUses.push_back({P, Attr.getLoc(), K});
+      if (K == KNoDiff && !P->getType()->isDependentType() &&
+          !hasFloatingElements(P->getType()))
+        report(S.getDiagnostics(), DiagnosticsEngine::Warning, Attr.getLoc(),
+               "'nodiff' has no effect on parameter %0 of non-floating type "
+               "%1")
+            << P << P->getType();
+    }
+    return AttributeApplied;
+  }
+};
+
+ParsedAttrInfoRegistry::Add<BDAttrInfo<KBatch>>
+    XBatch("batch", "batchdiff: NAME_batched");
+ParsedAttrInfoRegistry::Add<BDAttrInfo<KDiff>> XDiff("diff",
+                                                     "batchdiff: NAME_grad");
+ParsedAttrInfoRegistry::Add<BDAttrInfo<KUniform>>
+    XUniform("uniform", "batchdiff: same value for the whole batch");
+ParsedAttrInfoRegistry::Add<BDAttrInfo<KNoDiff>>
+    XNoDiff("nodiff", "batchdiff: not differentiated");
+
+} // namespace
+
+bool hasBatch(const FunctionDecl *FD) { return functionMarked(FD, KBatch); }
+bool hasDiff(const FunctionDecl *FD) { return functionMarked(FD, KDiff); }
+bool isUniform(const ParmVarDecl *P) { return paramMarked(P, KUniform); }
+bool isNoDiff(const ParmVarDecl *P) { return paramMarked(P, KNoDiff); }
+
+void diagnoseParamAttributes(Sema &S) {
+  for (const ParamUse &U : state().ParamUses) {
+    const FunctionDecl *FD = owningFunction(U.Param);
+    if (FD && (hasBatch(FD) || hasDiff(FD)))
+      continue;
+    report(S.getDiagnostics(), DiagnosticsEngine::Warning, U.Loc,
+           "'%0' has no effect on a function that is not marked batch or "
+           "diff")
+        << attrName(U.Kind);
+  }
+  state().ParamUses.clear();
+}
+
+void resetAttributeState() {
+  for (auto &M : state().Marked)
+    M.clear();
+  state().ParamUses.clear();
+}
+
+} // namespace batchdiff

@@ -1,0 +1,44 @@
+//===- Attributes.h - the batch/diff/uniform/nodiff attributes --*- C++ -*-===//
+//
+// The four attributes are registered as plugin ParsedAttrInfos. Clang has no
+// Attr class for plugin attributes, so which declaration carries which
+// attribute is kept in a side table owned by this file: CodeGen never sees a
+// marker, so unannotated and annotated code compiles exactly as without the
+// plugin (an AnnotateAttr marker would leak into llvm.global.annotations).
+//
+// The accessors look through all redeclarations: an attribute written on a
+// prototype applies to the later definition (and its parameters).
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATCHDIFF_ATTRIBUTES_H
+#define BATCHDIFF_ATTRIBUTES_H
+
+namespace clang {
+class FunctionDecl;
+class ParmVarDecl;
+class Sema;
+} // namespace clang
+
+namespace batchdiff {
+
+/// `__attribute__((batch))` on any declaration of \p FD.
+bool hasBatch(const clang::FunctionDecl *FD);
+/// `__attribute__((diff))` on any declaration of \p FD.
+bool hasDiff(const clang::FunctionDecl *FD);
+/// `__attribute__((uniform))` on \p P or on the same parameter of another
+/// declaration of its function.
+bool isUniform(const clang::ParmVarDecl *P);
+/// `__attribute__((nodiff))`, looked up like isUniform.
+bool isNoDiff(const clang::ParmVarDecl *P);
+
+/// Warns about `uniform`/`nodiff` on parameters of functions that carry
+/// neither `batch` nor `diff`. Run once at the end of the translation unit,
+/// when every redeclaration has been seen.
+void diagnoseParamAttributes(clang::Sema &S);
+
+/// Forgets every recorded attribute (start of a translation unit).
+void resetAttributeState();
+
+} // namespace batchdiff
+
+#endif

@@ -1,0 +1,31 @@
+//===- Inject.h - parse generated C right after a definition ----*- C++ -*-===//
+//
+// Inline token injection (see docs / INJECTION.md): called from
+// HandleTopLevelDecl, while the parser holds exactly one lookahead token.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATCHDIFF_INJECT_H
+#define BATCHDIFF_INJECT_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace clang {
+class FunctionDecl;
+class Sema;
+} // namespace clang
+
+namespace batchdiff {
+
+/// Makes \p Code the next text the live parser reads, as if it had been
+/// #included right after \p FD's definition; the lookahead token follows it.
+/// The text is a memory buffer named \p BufferName and treated as a system
+/// header (no user -W flags fire on generated code). Nothing is parsed here:
+/// the ordinary ParseAST loop parses the generated declarations next and
+/// hands each to every consumer in order, after \p FD. Returns false, with
+/// an error reported, when no parser is live (e.g. an AST file as input).
+bool injectAfterDefinition(clang::Sema &S, const clang::FunctionDecl *FD,
+                           llvm::StringRef Code, llvm::StringRef BufferName);
+
+} // namespace batchdiff
+
+#endif
