@@ -1,0 +1,36 @@
+/* Every accepted spelling and placement of the attributes; must compile
+ * with -Wall -Wextra -Werror and define every generated function. */
+#include <batchdiff.h>
+
+/* Separate attribute lists. */
+BD_BATCH BD_DIFF float sq(float x) { return x * x; }
+
+/* One list with both. */
+__attribute__((batch, diff)) float cube(float x) { return x * x * x; }
+
+/* The macro that means both. */
+BATCHDIFF float scale(float x, int n BD_UNIFORM) { return x * (float)n; }
+
+/* On a prototype only: carries to the definition, parameters included. */
+float weighted(float x, float w BD_UNIFORM) __attribute__((batch));
+float weighted(float x, float w) { return x * w; }
+
+/* Prototype says batch, definition adds diff. */
+BD_BATCH double mixed(double x, double y);
+BD_DIFF double mixed(double x, double y BD_NODIFF) { return x * y; }
+
+/* C23 / C++11-style spelling. */
+[[batchdiff::batch]] [[batchdiff::diff]] double
+c23(double x, double y [[batchdiff::nodiff]]) {
+  return x + y;
+}
+
+/* static stays static; the generated function is used below. */
+static BD_BATCH float internal(float x) { return x + 1.0f; }
+
+/* Later code calls the generated functions with no hand-written prototype. */
+float use_generated(const float *x, float *out) {
+  internal_batched(4, x, out);
+  sq_batched(4, x, out);
+  return out[0];
+}

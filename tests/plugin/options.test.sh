@@ -1,0 +1,41 @@
+# -fplugin-arg-batchdiff-*: unknown options fail the compile; emit=DIR and
+# header=FILE write their files; I/O failures are errors.
+. "$SRC/lib.sh"
+
+run_rc 1 bdcc -fplugin-arg-batchdiff-bogus -c "$IN/accepted.c" -o x.o
+grep -q "error: unknown batchdiff option 'bogus'" last.out ||
+  fail "no unknown-option error"
+[ ! -e x.o ] || fail "object written despite unknown option"
+run_rc 1 bdcc -fplugin-arg-batchdiff-emit= -fsyntax-only "$IN/accepted.c"
+grep -q "unknown batchdiff option 'emit='" last.out || fail "empty emit="
+
+# Options for other plugins are none of our business.
+expect_ok bdcc -fplugin-arg-otherplugin-x -c "$IN/accepted.c" -o o.o
+
+expect_ok bdcc -fplugin-arg-batchdiff-emit=out/gen \
+  -fplugin-arg-batchdiff-header=out/acc.h -fplugin-arg-batchdiff-remarks \
+  -c "$IN/accepted.c" -o acc.o
+[ -s out/gen/accepted.c.batchdiff.c ] || fail "emit=DIR wrote nothing"
+grep -q sq_batched out/gen/accepted.c.batchdiff.c || fail "emit misses sq"
+grep -q c23_grad out/gen/accepted.c.batchdiff.c || fail "emit misses c23"
+grep -q '#include <stddef.h>' out/acc.h || fail "header lacks stddef.h"
+grep -q '#ifndef BATCHDIFF_GENERATED_ACC_H' out/acc.h || fail "no guard"
+grep -q 'cube_grad' out/acc.h || fail "header misses cube_grad"
+# The header is valid C and matches the generated definitions.
+printf '#include "out/acc.h"\n#include "out/acc.h"\n' >use.c
+cat "$IN/accepted.c" >>use.c
+expect_ok bdcc -Wall -Werror -I. -c use.c -o use.o
+
+# stdin: the emitted file is named after "stdin".
+expect_ok bdcc -fplugin-arg-batchdiff-emit=out/stdin -x c -c - -o stdin.o \
+  <"$IN/accepted.c"
+[ -s out/stdin/stdin.batchdiff.c ] || fail "emit for stdin"
+
+# Unwritable destinations are errors, not crashes.
+: >plainfile
+run_rc 1 bdcc -fplugin-arg-batchdiff-emit=plainfile/sub -c "$IN/accepted.c" \
+  -o bad.o
+grep -q "error: batchdiff cannot create directory" last.out || fail "emit err"
+run_rc 1 bdcc -fplugin-arg-batchdiff-header=plainfile/x.h \
+  -c "$IN/accepted.c" -o bad.o
+grep -q "error: batchdiff cannot write" last.out || fail "header err"
