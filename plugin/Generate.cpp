@@ -1,0 +1,91 @@
+//===- Generate.cpp - the per-function pipeline ---------------------------===//
+//
+//   clang AST --lower--> IR --activity--> reverse AD --> batch plan --> C
+//
+// The same batch planner and emitter serve the primal and the adjoint.
+//
+//===----------------------------------------------------------------------===//
+#include "Generate.h"
+
+#include "analysis/Activity.h"
+#include "diagnostics/Diagnostics.h"
+#include "emit/EmitC.h"
+#include "lower/Lower.h"
+#include "transforms/ad/Reverse.h"
+#include "transforms/batch/Batch.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/Sema/Sema.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+namespace batchdiff {
+
+static void remarks(clang::FunctionDecl *FD, clang::Sema &S,
+                    const ir::Function &F, const BatchPlan &P,
+                    const char *What) {
+  auto &D = S.getDiagnostics();
+  for (unsigned I = 0; I < FD->getNumParams() && I < F.Params.size(); ++I) {
+    const ir::Param &Pa = F.Params[I];
+    std::string Msg = Pa.Uniform ? "uniform (one value for the whole batch)"
+                                 : "varying (one value per example)";
+    if (ir::isFloat(Pa.Ty))
+      Msg += Pa.NoDiff ? ", not differentiated" : ", differentiated";
+    report(D, clang::DiagnosticsEngine::Remark,
+           FD->getParamDecl(I)->getLocation(),
+           "batchdiff: parameter '%0' is %1; scalar, no dims")
+        << Pa.Name << Msg;
+  }
+  unsigned Masked = 0;
+  for (const auto &KV : P.VaryingCond)
+    Masked += KV.second;
+  report(D, clang::DiagnosticsEngine::Remark, FD->getLocation(),
+         "batchdiff: %0: %1 lanes of %2 bits; %3 branch(es) need an "
+         "execution mask")
+      << What << (P.Wide ? "BD_WD" : "BD_WN") << (P.Wide ? "64" : "32")
+      << Masked;
+}
+
+bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
+                         const Options &Opts, bool WantBatch, bool WantGrad,
+                         Generated &Out) {
+  ir::Function Primal;
+  if (!lowerFunction(FD, S, WantGrad, Primal))
+    return false;
+  bool Dump = std::getenv("BATCHDIFF_DUMP_IR") != nullptr;
+  if (Dump)
+    llvm::errs() << ir::print(Primal);
+
+  EmitInput In;
+  In.Static = !FD->isExternallyVisible() ||
+              FD->getStorageClass() == clang::SC_Static;
+  BatchPlan PP, GP;
+  ir::Function Grad;
+  if (WantBatch) {
+    PP = planBatch(Primal);
+    In.Primal = &Primal;
+    In.PrimalPlan = &PP;
+    if (Opts.Remarks)
+      remarks(FD, S, Primal, PP, "batched");
+    if (Dump)
+      llvm::errs() << PP.print(Primal);
+  }
+  if (WantGrad) {
+    Activity A = analyzeActivity(Primal);
+    Grad = differentiate(Primal, A);
+    GP = planBatch(Grad);
+    In.Grad = &Grad;
+    In.GradPlan = &GP;
+    if (Opts.Remarks && !WantBatch)
+      remarks(FD, S, Primal, GP, "gradient");
+    if (Dump)
+      llvm::errs() << A.print(Primal) << ir::print(Grad) << GP.print(Grad);
+  }
+  EmitOutput E = emitC(In);
+  Out.Code = std::move(E.Code);
+  Out.Prototypes = std::move(E.Prototypes);
+  return true;
+}
+
+} // namespace batchdiff

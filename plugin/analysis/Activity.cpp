@@ -1,0 +1,104 @@
+//===- Activity.cpp - which values carry derivatives ----------------------===//
+#include "analysis/Activity.h"
+
+#include <sstream>
+
+namespace batchdiff {
+
+using ir::Op;
+
+bool isDifferentiable(const ir::Param &P) {
+  return P.Kind == ir::ParamKind::User && ir::isFloat(P.Ty) && !P.NoDiff;
+}
+
+/// Ops whose result does not change under small changes of their inputs
+/// (rounding functions) pass no derivative.
+static bool zeroDerivative(const ir::Stmt &S) {
+  if (S.Opc != Op::Math)
+    return false;
+  switch (S.Fn) {
+  case ir::MathFn::Floor:
+  case ir::MathFn::Ceil:
+  case ir::MathFn::Trunc:
+  case ir::MathFn::Round:
+    return true;
+  default:
+    return false;
+  }
+}
+
+Activity analyzeActivity(const ir::Function &F) {
+  std::vector<bool> Varied(F.Temps.size()), VarVaried(F.Vars.size());
+  std::vector<bool> Useful(F.Temps.size()), VarUseful(F.Vars.size());
+  for (const ir::Output &O : F.Outputs)
+    if (O.Kind == ir::OutKind::Ret)
+      VarUseful[O.Var] = true;
+  bool Changed = true;
+  auto Mark = [&](std::vector<bool> &V, int I) {
+    if (I >= 0 && !V[I]) {
+      V[I] = true;
+      Changed = true;
+    }
+  };
+  while (Changed) {
+    Changed = false;
+    ir::walk(F.Body, [&](const ir::Stmt &S, int) {
+      if (S.K != ir::Stmt::Inst)
+        return;
+      switch (S.Opc) {
+      case Op::Param:
+        if (isDifferentiable(F.Params[S.IVal]))
+          Mark(Varied, S.Dst);
+        return;
+      case Op::GetVar:
+        if (VarVaried[S.Var])
+          Mark(Varied, S.Dst);
+        if (Useful[S.Dst])
+          Mark(VarUseful, S.Var);
+        return;
+      case Op::SetVar:
+        if (Varied[S.Args[0]])
+          Mark(VarVaried, S.Var);
+        if (VarUseful[S.Var] && ir::isFloat(F.Temps[S.Args[0]]))
+          Mark(Useful, S.Args[0]);
+        return;
+      default:
+        break;
+      }
+      if (S.Dst < 0 || !ir::isFloat(F.Temps[S.Dst]) || zeroDerivative(S))
+        return;
+      for (int A : S.Args) {
+        if (!ir::isFloat(F.Temps[A]))
+          continue;
+        if (Varied[A])
+          Mark(Varied, S.Dst);
+        if (Useful[S.Dst])
+          Mark(Useful, A);
+      }
+    });
+  }
+  Activity R;
+  R.Temp.resize(F.Temps.size());
+  R.Var.resize(F.Vars.size());
+  for (size_t I = 0; I < F.Temps.size(); ++I)
+    R.Temp[I] = Varied[I] && Useful[I];
+  for (size_t I = 0; I < F.Vars.size(); ++I)
+    R.Var[I] = VarVaried[I] && VarUseful[I];
+  return R;
+}
+
+std::string Activity::print(const ir::Function &F) const {
+  std::ostringstream OS;
+  OS << "active temps:";
+  for (size_t I = 0; I < Temp.size(); ++I)
+    if (Temp[I])
+      OS << " %" << I;
+  OS << "\nactive vars:";
+  for (size_t I = 0; I < Var.size(); ++I)
+    if (Var[I])
+      OS << " $" << I << "." << F.Vars[I].Name;
+  OS << "\n";
+  return OS.str();
+}
+
+} // namespace batchdiff

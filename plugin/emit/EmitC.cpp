@@ -1,0 +1,741 @@
+//===- EmitC.cpp - batched IR to C over the bd_ vector API ----------------===//
+#include "emit/EmitC.h"
+
+#include <cassert>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace batchdiff {
+namespace {
+
+using ir::Op;
+using ir::Type;
+
+const char *scalarType(Type T) {
+  switch (T) {
+  case Type::Void:
+    return "void";
+  case Type::Bool:
+    return "_Bool";
+  case Type::I32:
+    return "int32_t";
+  case Type::U32:
+    return "uint32_t";
+  case Type::I64:
+    return "int64_t";
+  case Type::U64:
+    return "uint64_t";
+  case Type::F32:
+    return "float";
+  case Type::F64:
+    return "double";
+  }
+  return "void";
+}
+
+const char *unsignedOf(Type T) {
+  return ir::bitWidth(T) == 64 ? "uint64_t" : "uint32_t";
+}
+
+std::string floatLiteral(Type T, double V) {
+  const char *Suf = T == Type::F32 ? "f" : "";
+  if (std::isnan(V))
+    return std::string(std::signbit(V) ? "(-" : "(") + "__builtin_nan" + Suf +
+           "(\"\"))";
+  if (std::isinf(V))
+    return std::string(V < 0 ? "(-" : "(") + "__builtin_inf" + Suf + "())";
+  char Buf[64];
+  std::snprintf(Buf, sizeof Buf, "%a%s", V, Suf);
+  return std::string(V < 0 || std::signbit(V) ? "(" : "") + Buf +
+         (V < 0 || std::signbit(V) ? ")" : "");
+}
+
+std::string intLiteral(Type T, int64_t V) {
+  char Buf[64];
+  switch (T) {
+  case Type::I32:
+    std::snprintf(Buf, sizeof Buf, "((int32_t)0x%xu)", (uint32_t)V);
+    break;
+  case Type::U32:
+    std::snprintf(Buf, sizeof Buf, "0x%xu", (uint32_t)V);
+    break;
+  case Type::I64:
+    std::snprintf(Buf, sizeof Buf, "((int64_t)0x%llxull)",
+                  (unsigned long long)V);
+    break;
+  default:
+    std::snprintf(Buf, sizeof Buf, "0x%llxull", (unsigned long long)V);
+    break;
+  }
+  return Buf;
+}
+
+const char *vecOpName(Op O) {
+  switch (O) {
+  case Op::Add:
+    return "add";
+  case Op::Sub:
+    return "sub";
+  case Op::Mul:
+    return "mul";
+  case Op::Div:
+    return "div";
+  case Op::Rem:
+    return "rem";
+  case Op::Shl:
+    return "shl";
+  case Op::Shr:
+    return "shr";
+  case Op::BitAnd:
+  case Op::And:
+    return "and";
+  case Op::BitOr:
+  case Op::Or:
+    return "or";
+  case Op::BitXor:
+    return "xor";
+  case Op::Neg:
+    return "neg";
+  case Op::BitNot:
+  case Op::Not:
+    return "not";
+  case Op::CmpEQ:
+    return "cmpeq";
+  case Op::CmpNE:
+    return "cmpne";
+  case Op::CmpLT:
+    return "cmplt";
+  case Op::CmpLE:
+    return "cmple";
+  case Op::CmpGT:
+    return "cmpgt";
+  case Op::CmpGE:
+    return "cmpge";
+  case Op::FMulAdd:
+    return "fmuladd";
+  case Op::Select:
+    return "select";
+  case Op::SExt8:
+    return "sext8";
+  case Op::ZExt8:
+    return "zext8";
+  case Op::SExt16:
+    return "sext16";
+  case Op::ZExt16:
+    return "zext16";
+  default:
+    return "?";
+  }
+}
+
+const char *scalarOp(Op O) {
+  switch (O) {
+  case Op::Add:
+    return "+";
+  case Op::Sub:
+    return "-";
+  case Op::Mul:
+    return "*";
+  case Op::Div:
+    return "/";
+  case Op::BitAnd:
+    return "&";
+  case Op::BitOr:
+    return "|";
+  case Op::BitXor:
+    return "^";
+  case Op::And:
+    return "&&";
+  case Op::Or:
+    return "||";
+  case Op::CmpEQ:
+    return "==";
+  case Op::CmpNE:
+    return "!=";
+  case Op::CmpLT:
+    return "<";
+  case Op::CmpLE:
+    return "<=";
+  case Op::CmpGT:
+    return ">";
+  case Op::CmpGE:
+    return ">=";
+  default:
+    return "?";
+  }
+}
+
+/// Naming and typing shared by kernels and wrappers of one function.
+struct Shape {
+  bool Wide;
+  std::string S() const { return Wide ? "d" : "n"; }
+  std::string W() const { return Wide ? "BD_WD" : "BD_WN"; }
+  std::string mask() const { return "bd_m" + S(); }
+  /// "f64d", "i32n", or "md" for Bool.
+  std::string sfx(Type T) const {
+    if (T == Type::Bool)
+      return "m" + S();
+    return std::string(ir::typeName(T)) + S();
+  }
+  std::string vtype(Type T) const { return "bd_" + sfx(T); }
+  std::string zero(Type T) const {
+    if (T == Type::Bool)
+      return "bd_mfalse_" + S() + "()";
+    return "bd_splat_" + sfx(T) + "(0)";
+  }
+};
+
+class KernelEmitter {
+public:
+  KernelEmitter(const ir::Function &F, const BatchPlan &P, std::string Name)
+      : F(F), P(P), Sh{P.Wide}, Name(std::move(Name)) {}
+
+  std::string run();
+
+private:
+  struct Mask {
+    std::string Expr;
+    bool AllOn;
+  };
+
+  std::string temp(int T) const { return "__bd_t" + std::to_string(T); }
+  std::string var(int V) const {
+    std::string N = F.Vars[V].Name;
+    while (!N.empty() && N[0] == '_')
+      N.erase(0, 1);
+    return "__bd_v" + std::to_string(V) + (N.empty() ? "" : "_" + N);
+  }
+  /// The temp as a vector of its shape, broadcasting uniform values.
+  std::string vec(int T) const {
+    if (P.VaryingTemp[T])
+      return temp(T);
+    Type Ty = F.Temps[T];
+    if (Ty == Type::Bool)
+      return "(" + temp(T) + " ? bd_mtrue_" + Sh.S() + "() : bd_mfalse_" +
+             Sh.S() + "())";
+    return "bd_splat_" + Sh.sfx(Ty) + "(" + temp(T) + ")";
+  }
+  std::string line() const { return std::string(Ind * 2, ' '); }
+  std::string vectorExpr(const ir::Stmt &S);
+  std::string scalarExpr(const ir::Stmt &S);
+  void inst(const ir::Stmt &S, const Mask &M);
+  void block(const ir::Block &B, const Mask &M);
+  void ifStmt(const ir::Stmt &S, const Mask &M);
+  void loop(const ir::Stmt &S, const Mask &M);
+
+  const ir::Function &F;
+  const BatchPlan &P;
+  Shape Sh;
+  std::string Name;
+  std::ostringstream OS;
+  int Ind = 1;
+  int MaskCount = 0;
+};
+
+std::string KernelEmitter::vectorExpr(const ir::Stmt &S) {
+  const auto &A = S.Args;
+  auto Call = [&](const std::string &Fn, std::vector<std::string> Args) {
+    std::string R = Fn + "(";
+    for (size_t I = 0; I < Args.size(); ++I)
+      R += (I ? ", " : "") + Args[I];
+    return R + ")";
+  };
+  Type Ty = F.Temps[S.Dst];
+  switch (S.Opc) {
+  case Op::Param:
+    return "__bd_p" + std::to_string(S.IVal);
+  case Op::GetVar:
+    return var(S.Var);
+  case Op::Cast: {
+    Type From = F.Temps[A[0]];
+    if (From == Type::Bool)
+      return Call("bd_cvt_m" + Sh.S() + "_" + Sh.sfx(Ty), {vec(A[0])});
+    return Call("bd_cvt_" + Sh.sfx(From) + "_" + Sh.sfx(Ty), {vec(A[0])});
+  }
+  case Op::CmpEQ:
+  case Op::CmpNE:
+  case Op::CmpLT:
+  case Op::CmpLE:
+  case Op::CmpGT:
+  case Op::CmpGE:
+    if (F.Temps[A[0]] == Type::Bool) {
+      std::string X = Call("bd_xor_m" + Sh.S(), {vec(A[0]), vec(A[1])});
+      return S.Opc == Op::CmpNE ? X : Call("bd_not_m" + Sh.S(), {X});
+    }
+    return Call(std::string("bd_") + vecOpName(S.Opc) + "_" +
+                    Sh.sfx(F.Temps[A[0]]),
+                {vec(A[0]), vec(A[1])});
+  case Op::Math: {
+    std::vector<std::string> Args;
+    for (int X : A)
+      Args.push_back(vec(X));
+    return Call(std::string("bd_") + ir::mathName(S.Fn) + "_" + Sh.sfx(Ty),
+                Args);
+  }
+  default: {
+    std::vector<std::string> Args;
+    for (int X : A)
+      Args.push_back(vec(X));
+    return Call(std::string("bd_") + vecOpName(S.Opc) + "_" + Sh.sfx(Ty),
+                Args);
+  }
+  }
+}
+
+std::string KernelEmitter::scalarExpr(const ir::Stmt &S) {
+  const auto &A = S.Args;
+  Type Ty = F.Temps[S.Dst];
+  std::string T = scalarType(Ty);
+  auto X = [&](int I) { return temp(A[I]); };
+  bool Int = ir::isInt(Ty);
+  switch (S.Opc) {
+  case Op::ConstF:
+    return floatLiteral(Ty, S.FVal);
+  case Op::ConstI:
+    return intLiteral(Ty, S.IVal);
+  case Op::ConstB:
+    return S.IVal ? "1" : "0";
+  case Op::Param:
+    return "__bd_p" + std::to_string(S.IVal);
+  case Op::GetVar:
+    return var(S.Var);
+  case Op::Neg:
+    if (Int)
+      return "(" + T + ")(0u - (" + unsignedOf(Ty) + ")" + X(0) + ")";
+    return "-" + X(0);
+  case Op::Not:
+    return "!" + X(0);
+  case Op::BitNot:
+    return "~" + X(0);
+  case Op::Cast:
+    return "(" + T + ")" + X(0);
+  case Op::SExt8:
+    return "(" + T + ")(int8_t)" + X(0);
+  case Op::ZExt8:
+    return "(" + T + ")(uint8_t)" + X(0);
+  case Op::SExt16:
+    return "(" + T + ")(int16_t)" + X(0);
+  case Op::ZExt16:
+    return "(" + T + ")(uint16_t)" + X(0);
+  case Op::Add:
+  case Op::Sub:
+  case Op::Mul:
+    if (Int)
+      return "(" + T + ")((" + unsignedOf(Ty) + ")" + X(0) + " " +
+             scalarOp(S.Opc) + " (" + unsignedOf(Ty) + ")" + X(1) + ")";
+    return X(0) + " " + scalarOp(S.Opc) + " " + X(1);
+  case Op::Div:
+  case Op::Rem:
+    if (Int)
+      return std::string("bd_s") + (S.Opc == Op::Div ? "div" : "rem") + "_" +
+             ir::typeName(Ty) + "(" + X(0) + ", " + X(1) + ")";
+    return X(0) + " / " + X(1);
+  case Op::Shl:
+  case Op::Shr: {
+    std::string Cnt = "(" + X(1) + " & " +
+                      (ir::bitWidth(Ty) == 64 ? "63" : "31") + ")";
+    if (S.Opc == Op::Shl)
+      return "(" + T + ")((" + unsignedOf(Ty) + ")" + X(0) + " << " + Cnt +
+             ")";
+    return X(0) + " >> " + Cnt;
+  }
+  case Op::FMulAdd:
+    return std::string("bd_sfmuladd_") + ir::typeName(Ty) + "(" + X(0) +
+           ", " + X(1) + ", " + X(2) + ")";
+  case Op::Select:
+    return X(0) + " ? " + X(1) + " : " + X(2);
+  case Op::Math: {
+    std::string R = std::string(ir::mathName(S.Fn)) +
+                    (Ty == Type::F32 ? "f" : "") + "(";
+    for (size_t I = 0; I < A.size(); ++I)
+      R += (I ? ", " : "") + X(I);
+    return R + ")";
+  }
+  default:
+    return X(0) + " " + scalarOp(S.Opc) + " " + X(1);
+  }
+}
+
+void KernelEmitter::inst(const ir::Stmt &S, const Mask &M) {
+  if (S.Opc == Op::SetVar) {
+    int V = S.Var, A = S.Args[0];
+    Type Ty = F.Vars[V].Ty;
+    if (!P.VaryingVar[V]) {
+      OS << line() << var(V) << " = " << temp(A) << ";\n";
+    } else if (P.NeedsBlend.count(&S) && P.NeedsBlend.at(&S) && !M.AllOn) {
+      OS << line() << var(V) << " = bd_select_" << Sh.sfx(Ty) << "(" << M.Expr
+         << ", " << vec(A) << ", " << var(V) << ");\n";
+    } else {
+      OS << line() << var(V) << " = " << vec(A) << ";\n";
+    }
+    return;
+  }
+  bool Vary = P.VaryingTemp[S.Dst];
+  Type Ty = F.Temps[S.Dst];
+  OS << line();
+  if (!P.Hoisted[S.Dst])
+    OS << (Vary ? Sh.vtype(Ty) : std::string(scalarType(Ty))) << " ";
+  OS << temp(S.Dst) << " = " << (Vary ? vectorExpr(S) : scalarExpr(S))
+     << ";\n";
+}
+
+void KernelEmitter::ifStmt(const ir::Stmt &S, const Mask &M) {
+  bool Vary = P.VaryingCond.count(&S) && P.VaryingCond.at(&S);
+  if (!Vary) {
+    OS << line() << "if (" << temp(S.Cond) << ") {\n";
+    ++Ind;
+    block(S.Then, M);
+    --Ind;
+    if (!S.Else.empty()) {
+      OS << line() << "} else {\n";
+      ++Ind;
+      block(S.Else, M);
+      --Ind;
+    }
+    OS << line() << "}\n";
+    return;
+  }
+  // Each side runs under its own mask and is skipped when no lane takes it.
+  std::string MT = "__bd_m" + std::to_string(++MaskCount);
+  std::string MK = Sh.mask();
+  OS << line() << MK << " " << MT << " = bd_and_m" << Sh.S() << "(" << M.Expr
+     << ", " << temp(S.Cond) << ");\n";
+  OS << line() << "if (bd_any_m" << Sh.S() << "(" << MT << ")) {\n";
+  ++Ind;
+  block(S.Then, {MT, false});
+  --Ind;
+  OS << line() << "}\n";
+  if (S.Else.empty())
+    return;
+  std::string ME = "__bd_m" + std::to_string(++MaskCount);
+  OS << line() << MK << " " << ME << " = bd_andnot_m" << Sh.S() << "("
+     << M.Expr << ", " << temp(S.Cond) << ");\n";
+  OS << line() << "if (bd_any_m" << Sh.S() << "(" << ME << ")) {\n";
+  ++Ind;
+  block(S.Else, {ME, false});
+  --Ind;
+  OS << line() << "}\n";
+}
+
+void KernelEmitter::loop(const ir::Stmt &S, const Mask &M) {
+  bool Vary = P.VaryingCond.count(&S) && P.VaryingCond.at(&S);
+  if (!Vary) {
+    OS << line() << "do {\n";
+    ++Ind;
+    block(S.Body, M);
+    --Ind;
+    OS << line() << "} while (" << temp(S.Cond) << ");\n";
+    return;
+  }
+  // Lanes leave the loop one by one; it ends when none is left.
+  std::string ML = "__bd_m" + std::to_string(++MaskCount);
+  OS << line() << Sh.mask() << " " << ML << " = " << M.Expr << ";\n";
+  OS << line() << "do {\n";
+  ++Ind;
+  block(S.Body, {ML, false});
+  OS << line() << ML << " = bd_and_m" << Sh.S() << "(" << ML << ", "
+     << vec(S.Cond) << ");\n";
+  --Ind;
+  OS << line() << "} while (bd_any_m" << Sh.S() << "(" << ML << "));\n";
+}
+
+void KernelEmitter::block(const ir::Block &B, const Mask &M) {
+  for (const auto &SP : B) {
+    switch (SP->K) {
+    case ir::Stmt::Inst:
+      inst(*SP, M);
+      break;
+    case ir::Stmt::If:
+      ifStmt(*SP, M);
+      break;
+    case ir::Stmt::Loop:
+      loop(*SP, M);
+      break;
+    }
+  }
+}
+
+std::string KernelEmitter::run() {
+  OS << "static inline __attribute__((always_inline, unused)) void " << Name
+     << "(" << Sh.mask() << " __bd_m";
+  for (size_t I = 0; I < F.Params.size(); ++I) {
+    const ir::Param &Pa = F.Params[I];
+    OS << ", "
+       << (Pa.Uniform ? std::string(scalarType(Pa.Ty)) : Sh.vtype(Pa.Ty))
+       << " __bd_p" << I;
+  }
+  for (size_t I = 0; I < F.Outputs.size(); ++I)
+    OS << ", " << Sh.vtype(F.Vars[F.Outputs[I].Var].Ty) << " *__bd_o" << I;
+  OS << ") {\n";
+  for (size_t V = 0; V < F.Vars.size(); ++V) {
+    Type Ty = F.Vars[V].Ty;
+    if (P.VaryingVar[V])
+      OS << "  " << Sh.vtype(Ty) << " " << var(V) << " = " << Sh.zero(Ty)
+         << ";\n";
+    else
+      OS << "  " << scalarType(Ty) << " " << var(V) << " = 0;\n";
+  }
+  for (size_t T = 0; T < F.Temps.size(); ++T) {
+    if (!P.Hoisted[T])
+      continue;
+    Type Ty = F.Temps[T];
+    if (P.VaryingTemp[T])
+      OS << "  " << Sh.vtype(Ty) << " " << temp(T) << " = " << Sh.zero(Ty)
+         << ";\n";
+    else
+      OS << "  " << scalarType(Ty) << " " << temp(T) << " = 0;\n";
+  }
+  OS << "  (void)__bd_m;\n";
+  block(F.Body, {"__bd_m", true});
+  for (size_t I = 0; I < F.Outputs.size(); ++I) {
+    int V = F.Outputs[I].Var;
+    std::string Val = var(V);
+    if (!P.VaryingVar[V]) {
+      Type Ty = F.Vars[V].Ty;
+      Val = Ty == Type::Bool ? "(" + Val + " ? bd_mtrue_" + Sh.S() +
+                                   "() : bd_mfalse_" + Sh.S() + "())"
+                             : "bd_splat_" + Sh.sfx(Ty) + "(" + Val + ")";
+    }
+    OS << "  *__bd_o" << I << " = " << Val << ";\n";
+  }
+  OS << "}\n";
+  return OS.str();
+}
+
+/// Writes the exported wrapper that walks the batch in chunks of W lanes.
+class WrapperEmitter {
+public:
+  WrapperEmitter(const ir::Function &F, const BatchPlan &P, bool Grad,
+                 bool Static, std::string Kernel)
+      : F(F), Sh{P.Wide}, Grad(Grad), Static(Static),
+        Kernel(std::move(Kernel)) {}
+
+  std::string prototype(bool Reserved) const;
+  std::string run();
+
+private:
+  std::string arg(size_t I) const { return "__bd_a" + std::to_string(I); }
+  std::string shadow(size_t I) const { return "__bd_d" + std::to_string(I); }
+  std::string load(const std::string &Ptr, Type T, bool Native,
+                   const std::string &Count, bool Tail, const std::string &Dst);
+  std::string store(const std::string &Ptr, Type T, bool Native,
+                    const std::string &CType, const std::string &Val,
+                    bool Tail);
+  std::string chunk(bool Tail);
+
+  const ir::Function &F;
+  Shape Sh;
+  bool Grad, Static;
+  std::string Kernel;
+  int Buf = 0;
+};
+
+std::string WrapperEmitter::prototype(bool Reserved) const {
+  std::ostringstream OS;
+  OS << (Static ? "static __attribute__((unused)) " : "") << "void " << F.Name
+     << (Grad ? "_grad" : "_batched") << "(size_t "
+     << (Reserved ? "__bd_n" : "n");
+  auto Nm = [&](const std::string &R, const std::string &U) {
+    return Reserved ? R : U;
+  };
+  size_t NUser = 0;
+  for (size_t I = 0; I < F.Params.size(); ++I) {
+    const ir::Param &P = F.Params[I];
+    if (P.Kind != ir::ParamKind::User)
+      continue;
+    ++NUser;
+    if (P.Uniform)
+      OS << ", " << P.CType << " " << Nm(arg(I), P.Name);
+    else
+      OS << ", const " << P.CType << " *" << Nm(arg(I), P.Name);
+  }
+  (void)NUser;
+  if (F.RetTy != Type::Void)
+    OS << ", " << F.RetCType << " *" << Nm("__bd_ret", "ret");
+  if (Grad) {
+    if (F.RetTy != Type::Void)
+      OS << ", const " << F.RetCType << " *" << Nm("__bd_dret", "d_ret");
+    for (const ir::Output &O : F.Outputs)
+      if (O.Kind == ir::OutKind::ParamAdjoint)
+        OS << ", " << F.Params[O.Param].CType << " *"
+           << Nm(shadow(O.Param), "d_" + F.Params[O.Param].Name);
+  }
+  OS << ")";
+  return OS.str();
+}
+
+std::string WrapperEmitter::load(const std::string &Ptr, Type T, bool Native,
+                                 const std::string &Count, bool Tail,
+                                 const std::string &Dst) {
+  std::ostringstream OS;
+  std::string Sfx = Sh.sfx(T);
+  if (Native) {
+    OS << "    " << Sh.vtype(T) << " " << Dst << " = bd_load"
+       << (Tail ? "n_" : "_") << Sfx << "((const " << scalarType(T) << " *)("
+       << Ptr << ")" << (Tail ? ", " + Count : "") << ");\n";
+    return OS.str();
+  }
+  // Narrow and _Bool elements: widen through a lane buffer.
+  Type Lane = T == Type::Bool ? (Sh.Wide ? Type::I64 : Type::I32) : T;
+  std::string B = "__bd_buf" + std::to_string(++Buf);
+  OS << "    " << scalarType(Lane) << " " << B << "[" << Sh.W() << "];\n"
+     << "    for (size_t __bd_j = 0; __bd_j < " << Sh.W() << "; __bd_j++)\n"
+     << "      " << B << "[__bd_j] = (" << scalarType(Lane) << ")(" << Ptr
+     << ")[__bd_j < " << Count << " ? __bd_j : 0];\n";
+  if (T == Type::Bool)
+    OS << "    " << Sh.vtype(T) << " " << Dst << " = bd_cmpne_" << Sh.sfx(Lane)
+       << "(bd_load_" << Sh.sfx(Lane) << "(" << B << "), bd_splat_"
+       << Sh.sfx(Lane) << "(0));\n";
+  else
+    OS << "    " << Sh.vtype(T) << " " << Dst << " = bd_load_" << Sfx << "("
+       << B << ");\n";
+  return OS.str();
+}
+
+std::string WrapperEmitter::store(const std::string &Ptr, Type T, bool Native,
+                                  const std::string &CType,
+                                  const std::string &Val, bool Tail) {
+  std::ostringstream OS;
+  if (Native) {
+    OS << "bd_store" << (Tail ? "n_" : "_") << Sh.sfx(T) << "(("
+       << scalarType(T) << " *)(" << Ptr << "), " << Val
+       << (Tail ? ", __bd_k" : "") << ");";
+    return OS.str();
+  }
+  Type Lane = T == Type::Bool ? (Sh.Wide ? Type::I64 : Type::I32) : T;
+  std::string B = "__bd_buf" + std::to_string(++Buf);
+  std::string V = T == Type::Bool
+                      ? "bd_cvt_m" + Sh.S() + "_" + Sh.sfx(Lane) + "(" + Val +
+                            ")"
+                      : Val;
+  OS << "{ " << scalarType(Lane) << " " << B << "[" << Sh.W() << "]; bd_store_"
+     << Sh.sfx(Lane) << "(" << B << ", " << V
+     << "); for (size_t __bd_j = 0; __bd_j < " << (Tail ? "__bd_k" : Sh.W())
+     << "; __bd_j++) (" << Ptr << ")[__bd_j] = (" << CType << ")" << B
+     << "[__bd_j]; }";
+  return OS.str();
+}
+
+std::string WrapperEmitter::chunk(bool Tail) {
+  std::ostringstream OS;
+  std::string Cnt = Tail ? "__bd_k" : Sh.W();
+  std::string Mask = Tail ? "bd_mfirst_" + Sh.S() + "(__bd_k)"
+                          : "bd_mtrue_" + Sh.S() + "()";
+  std::vector<std::string> KArgs;
+  for (size_t I = 0; I < F.Params.size(); ++I) {
+    const ir::Param &P = F.Params[I];
+    if (P.Kind == ir::ParamKind::Seed) {
+      std::string T = Sh.vtype(P.Ty);
+      OS << "    " << T << " __bd_seed = __bd_dret ? "
+         << "bd_load" << (Tail ? "n_" : "_") << Sh.sfx(P.Ty) << "((const "
+         << scalarType(P.Ty) << " *)(__bd_dret + __bd_i)"
+         << (Tail ? ", __bd_k" : "") << ") : bd_splat_" << Sh.sfx(P.Ty)
+         << "(1);\n";
+      KArgs.push_back("__bd_seed");
+    } else if (P.Uniform) {
+      KArgs.push_back(P.Ty == Type::Bool ? "(_Bool)" + arg(I)
+                                         : "(" + std::string(scalarType(P.Ty)) +
+                                               ")" + arg(I));
+    } else {
+      std::string Dst = "__bd_x" + std::to_string(I);
+      OS << load(arg(I) + " + __bd_i", P.Ty, P.NativeLayout, Cnt, Tail, Dst);
+      KArgs.push_back(Dst);
+    }
+  }
+  for (size_t I = 0; I < F.Outputs.size(); ++I) {
+    OS << "    " << Sh.vtype(F.Vars[F.Outputs[I].Var].Ty) << " __bd_o" << I
+       << ";\n";
+    KArgs.push_back("&__bd_o" + std::to_string(I));
+  }
+  OS << "    " << Kernel << "(" << Mask;
+  for (const std::string &A : KArgs)
+    OS << ", " << A;
+  OS << ");\n";
+  for (size_t I = 0; I < F.Outputs.size(); ++I) {
+    const ir::Output &O = F.Outputs[I];
+    std::string Val = "__bd_o" + std::to_string(I);
+    if (O.Kind == ir::OutKind::Ret) {
+      std::string St = store("__bd_ret + __bd_i", F.RetTy, F.RetNativeLayout,
+                             F.RetCType, Val, Tail);
+      OS << "    " << (Grad ? "if (__bd_ret) " : "") << St << "\n";
+      continue;
+    }
+    const ir::Param &P = F.Params[O.Param];
+    std::string Sfx = Sh.sfx(P.Ty);
+    if (P.Uniform) {
+      std::string Acc = "__bd_acc" + std::to_string(O.Param);
+      if (Tail)
+        Val = "bd_select_" + Sfx + "(bd_mfirst_" + Sh.S() + "(__bd_k), " +
+              Val + ", bd_splat_" + Sfx + "(0))";
+      OS << "    " << Acc << " = bd_add_" << Sfx << "(" << Acc << ", " << Val
+         << ");\n";
+      continue;
+    }
+    std::string Ptr = shadow(O.Param) + " + __bd_i";
+    std::string Old = std::string("bd_load") + (Tail ? "n_" : "_") + Sfx +
+                      "(" + Ptr + (Tail ? ", __bd_k" : "") + ")";
+    OS << "    if (" << shadow(O.Param) << ") "
+       << store(Ptr, P.Ty, true, P.CType,
+                "bd_add_" + Sfx + "(" + Old + ", " + Val + ")", Tail)
+       << "\n";
+  }
+  return OS.str();
+}
+
+std::string WrapperEmitter::run() {
+  std::ostringstream OS;
+  OS << prototype(true) << ";\n";
+  OS << prototype(true) << " {\n";
+  for (const ir::Output &O : F.Outputs)
+    if (O.Kind == ir::OutKind::ParamAdjoint && F.Params[O.Param].Uniform)
+      OS << "  " << Sh.vtype(F.Params[O.Param].Ty) << " __bd_acc" << O.Param
+         << " = bd_splat_" << Sh.sfx(F.Params[O.Param].Ty) << "(0);\n";
+  OS << "  size_t __bd_i = 0;\n";
+  OS << "  for (; __bd_i + " << Sh.W() << " <= __bd_n; __bd_i += " << Sh.W()
+     << ") {\n";
+  OS << chunk(false);
+  OS << "  }\n";
+  OS << "  if (__bd_i < __bd_n) {\n";
+  OS << "    size_t __bd_k = __bd_n - __bd_i;\n";
+  OS << chunk(true);
+  OS << "  }\n";
+  for (const ir::Output &O : F.Outputs)
+    if (O.Kind == ir::OutKind::ParamAdjoint && F.Params[O.Param].Uniform)
+      OS << "  if (" << shadow(O.Param) << ") *" << shadow(O.Param)
+         << " += bd_hsum_" << Sh.sfx(F.Params[O.Param].Ty) << "(__bd_acc"
+         << O.Param << ");\n";
+  OS << "}\n";
+  return OS.str();
+}
+
+} // namespace
+
+EmitOutput emitC(const EmitInput &In) {
+  EmitOutput Out;
+  std::ostringstream OS;
+  auto One = [&](const ir::Function &F, const BatchPlan &P, bool Grad) {
+    std::string K = "__bd_" + F.Name + (Grad ? "_gk" : "_bk");
+    OS << "\n/* " << F.Name << (Grad ? "_grad" : "_batched") << ": "
+       << (P.Wide ? "shape d, BD_WD lanes" : "shape n, BD_WN lanes")
+       << " */\n";
+    KernelEmitter KE(F, P, K);
+    OS << KE.run();
+    WrapperEmitter WE(F, P, Grad, In.Static, K);
+    OS << WE.run();
+    Out.Prototypes += WE.prototype(false) + ";\n";
+  };
+  OS << "/* Generated by batchdiff from " << (In.Primal ? In.Primal->Name
+                                                        : In.Grad->Name)
+     << "(); do not edit. */\n";
+  OS << "#include <batchdiff/batchdiff_rt.h>\n";
+  OS << "#include <batchdiff/gen_support.h>\n";
+  if (In.Primal)
+    One(*In.Primal, *In.PrimalPlan, false);
+  if (In.Grad)
+    One(*In.Grad, *In.GradPlan, true);
+  Out.Code = OS.str();
+  return Out;
+}
+
+} // namespace batchdiff

@@ -1,0 +1,37 @@
+//===- EmitC.h - batched IR to C over the bd_ vector API -------*- C++ -*-===//
+//
+// Prints readable C: one always-inline kernel per function that works on one
+// SIMD chunk under an execution mask, and the exported wrappers with the ABI
+// of the contract (NAME_batched, NAME_grad) that loop over chunks and handle
+// the tail. The vector width comes from the compile flags through the
+// runtime's BD_WN/BD_WD, so the text is the same for every ISA.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATCHDIFF_EMIT_EMITC_H
+#define BATCHDIFF_EMIT_EMITC_H
+
+#include "ir/IR.h"
+#include "transforms/batch/Batch.h"
+
+#include <string>
+
+namespace batchdiff {
+
+struct EmitInput {
+  const ir::Function *Primal = nullptr; // batched primal, or null
+  const BatchPlan *PrimalPlan = nullptr;
+  const ir::Function *Grad = nullptr;   // adjoint, or null
+  const BatchPlan *GradPlan = nullptr;
+  bool Static = false;                  // original function has internal linkage
+};
+
+struct EmitOutput {
+  std::string Code;       // definitions to inject
+  std::string Prototypes; // declarations for a header
+};
+
+EmitOutput emitC(const EmitInput &In);
+
+} // namespace batchdiff
+
+#endif

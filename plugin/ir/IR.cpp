@@ -1,0 +1,281 @@
+//===- IR.cpp - IR helpers, builder and printer ---------------------------===//
+#include "ir/IR.h"
+
+#include <cassert>
+#include <cstdio>
+#include <sstream>
+
+namespace batchdiff {
+namespace ir {
+
+bool isFloat(Type T) { return T == Type::F32 || T == Type::F64; }
+bool isInt(Type T) {
+  return T == Type::I32 || T == Type::U32 || T == Type::I64 || T == Type::U64;
+}
+bool isSigned(Type T) { return T == Type::I32 || T == Type::I64; }
+unsigned bitWidth(Type T) {
+  switch (T) {
+  case Type::Void:
+    return 0;
+  case Type::Bool:
+    return 1;
+  case Type::I32:
+  case Type::U32:
+  case Type::F32:
+    return 32;
+  case Type::I64:
+  case Type::U64:
+  case Type::F64:
+    return 64;
+  }
+  return 0;
+}
+
+const char *typeName(Type T) {
+  static const char *Names[] = {"void", "bool", "i32", "u32",
+                                "i64",  "u64",  "f32", "f64"};
+  return Names[(int)T];
+}
+
+const char *opName(Op O) {
+  static const char *Names[] = {
+#define BD_IR_OP(Name, NumArgs, PrintName) PrintName,
+#include "ir/Ops.def"
+  };
+  return Names[(int)O];
+}
+
+int opNumArgs(Op O) {
+  static const int N[] = {
+#define BD_IR_OP(Name, NumArgs, PrintName) NumArgs,
+#include "ir/Ops.def"
+  };
+  return N[(int)O];
+}
+
+const char *mathName(MathFn F) {
+  static const char *Names[] = {
+#define BD_MATH(Name, NumArgs, CName) CName,
+#include "ir/Math.def"
+  };
+  return Names[(int)F];
+}
+
+int mathNumArgs(MathFn F) {
+  static const int N[] = {
+#define BD_MATH(Name, NumArgs, CName) NumArgs,
+#include "ir/Math.def"
+  };
+  return N[(int)F];
+}
+
+Stmt &Builder::push(Op O, int Dst, std::vector<int> Args) {
+  auto S = std::make_unique<Stmt>();
+  S->K = Stmt::Inst;
+  S->Opc = O;
+  S->Dst = Dst;
+  S->Args = std::move(Args);
+  Cur->push_back(std::move(S));
+  return *Cur->back();
+}
+
+int Builder::constF(Type T, double V) {
+  int D = F.newTemp(T);
+  push(Op::ConstF, D, {}).FVal = V;
+  return D;
+}
+int Builder::constI(Type T, int64_t V) {
+  int D = F.newTemp(T);
+  push(Op::ConstI, D, {}).IVal = V;
+  return D;
+}
+int Builder::constB(bool V) {
+  int D = F.newTemp(Type::Bool);
+  push(Op::ConstB, D, {}).IVal = V;
+  return D;
+}
+int Builder::param(int Index) {
+  int D = F.newTemp(F.Params[Index].Ty);
+  push(Op::Param, D, {}).IVal = Index;
+  return D;
+}
+int Builder::get(int V) {
+  int D = F.newTemp(F.Vars[V].Ty);
+  push(Op::GetVar, D, {}).Var = V;
+  return D;
+}
+void Builder::set(int V, int Value) {
+  assert(F.Temps[Value] == F.Vars[V].Ty && "set of mismatched type");
+  push(Op::SetVar, -1, {Value}).Var = V;
+}
+int Builder::un(Op O, int A) {
+  Type T = O == Op::Not ? Type::Bool : F.Temps[A];
+  int D = F.newTemp(T);
+  push(O, D, {A});
+  return D;
+}
+int Builder::cast(Type To, int A) {
+  if (F.Temps[A] == To)
+    return A;
+  int D = F.newTemp(To);
+  push(Op::Cast, D, {A});
+  return D;
+}
+int Builder::bin(Op O, int A, int B) {
+  Type T = F.Temps[A];
+  if (O == Op::And || O == Op::Or)
+    T = Type::Bool;
+  int D = F.newTemp(T);
+  push(O, D, {A, B});
+  return D;
+}
+int Builder::cmp(Op O, int A, int B) {
+  int D = F.newTemp(Type::Bool);
+  push(O, D, {A, B});
+  return D;
+}
+int Builder::fmuladd(int A, int B, int C) {
+  int D = F.newTemp(F.Temps[C]);
+  push(Op::FMulAdd, D, {A, B, C});
+  return D;
+}
+int Builder::select(int C, int A, int B) {
+  int D = F.newTemp(F.Temps[A]);
+  push(Op::Select, D, {C, A, B});
+  return D;
+}
+int Builder::math(MathFn Fn, std::vector<int> Args) {
+  int D = F.newTemp(F.Temps[Args[0]]);
+  push(Op::Math, D, std::move(Args)).Fn = Fn;
+  return D;
+}
+Stmt &Builder::ifStmt(int Cond) {
+  auto S = std::make_unique<Stmt>();
+  S->K = Stmt::If;
+  S->Cond = Cond;
+  Cur->push_back(std::move(S));
+  return *Cur->back();
+}
+Stmt &Builder::loop() {
+  auto S = std::make_unique<Stmt>();
+  S->K = Stmt::Loop;
+  Cur->push_back(std::move(S));
+  return *Cur->back();
+}
+
+std::unique_ptr<Stmt> cloneStmt(const Stmt &S) {
+  auto C = std::make_unique<Stmt>();
+  C->K = S.K;
+  C->Opc = S.Opc;
+  C->Dst = S.Dst;
+  C->Args = S.Args;
+  C->FVal = S.FVal;
+  C->IVal = S.IVal;
+  C->Var = S.Var;
+  C->Fn = S.Fn;
+  C->Cond = S.Cond;
+  C->Then = cloneBlock(S.Then);
+  C->Else = cloneBlock(S.Else);
+  C->Body = cloneBlock(S.Body);
+  return C;
+}
+
+Block cloneBlock(const Block &B) {
+  Block R;
+  for (const auto &S : B)
+    R.push_back(cloneStmt(*S));
+  return R;
+}
+
+static void printBlock(std::ostringstream &OS, const Function &F,
+                       const Block &B, int Ind);
+
+static void printInst(std::ostringstream &OS, const Function &F,
+                      const Stmt &S) {
+  if (S.Dst >= 0)
+    OS << "%" << S.Dst << ":" << typeName(F.Temps[S.Dst]) << " = ";
+  OS << opName(S.Opc);
+  switch (S.Opc) {
+  case Op::ConstF: {
+    char Buf[64];
+    std::snprintf(Buf, sizeof Buf, " %a", S.FVal);
+    OS << Buf;
+    break;
+  }
+  case Op::ConstI:
+  case Op::ConstB:
+    OS << " " << S.IVal;
+    break;
+  case Op::Param:
+    OS << " " << F.Params[S.IVal].Name;
+    break;
+  case Op::GetVar:
+  case Op::SetVar:
+    OS << " $" << S.Var << "." << F.Vars[S.Var].Name;
+    break;
+  case Op::Math:
+    OS << "." << mathName(S.Fn);
+    break;
+  default:
+    break;
+  }
+  for (size_t I = 0; I < S.Args.size(); ++I)
+    OS << (I ? ", " : " ") << "%" << S.Args[I];
+  OS << "\n";
+}
+
+static void printBlock(std::ostringstream &OS, const Function &F,
+                       const Block &B, int Ind) {
+  std::string Pad(Ind * 2, ' ');
+  for (const auto &S : B) {
+    OS << Pad;
+    switch (S->K) {
+    case Stmt::Inst:
+      printInst(OS, F, *S);
+      break;
+    case Stmt::If:
+      OS << "if %" << S->Cond << " {\n";
+      printBlock(OS, F, S->Then, Ind + 1);
+      if (!S->Else.empty()) {
+        OS << Pad << "} else {\n";
+        printBlock(OS, F, S->Else, Ind + 1);
+      }
+      OS << Pad << "}\n";
+      break;
+    case Stmt::Loop:
+      OS << "loop {\n";
+      printBlock(OS, F, S->Body, Ind + 1);
+      OS << Pad << "} while %" << S->Cond << "\n";
+      break;
+    }
+  }
+}
+
+std::string print(const Function &F) {
+  std::ostringstream OS;
+  OS << "func " << F.Name << "(";
+  for (size_t I = 0; I < F.Params.size(); ++I) {
+    const Param &P = F.Params[I];
+    OS << (I ? ", " : "") << P.Name << ":" << typeName(P.Ty);
+    if (P.Kind == ParamKind::Seed)
+      OS << " seed";
+    if (P.Uniform)
+      OS << " uniform";
+    if (P.NoDiff)
+      OS << " nodiff";
+  }
+  OS << ") -> " << typeName(F.RetTy) << " {\n";
+  printBlock(OS, F, F.Body, 1);
+  OS << "}";
+  for (const Output &O : F.Outputs) {
+    OS << (O.Kind == OutKind::Ret ? " ret=" : " d_") ;
+    if (O.Kind == OutKind::ParamAdjoint)
+      OS << F.Params[O.Param].Name << "=";
+    OS << "$" << O.Var;
+  }
+  OS << "\n";
+  return OS.str();
+}
+
+} // namespace ir
+} // namespace batchdiff

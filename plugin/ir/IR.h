@@ -1,0 +1,168 @@
+//===- IR.h - the batchdiff IR ---------------------------------*- C++ -*-===//
+//
+// A small, typed, structured IR. Values are single-assignment temps; mutable
+// C variables are Vars read and written by GetVar/SetVar. Control flow is
+// structured: If and Loop only. `return`, `break` and `continue` are lowered
+// into flag variables, so every later pass (AD, batching) sees two control
+// constructs and no jumps; for the batcher a flag is just another masked var.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATCHDIFF_IR_IR_H
+#define BATCHDIFF_IR_IR_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace batchdiff {
+namespace ir {
+
+enum class Type : uint8_t { Void, Bool, I32, U32, I64, U64, F32, F64 };
+
+enum class Op : uint8_t {
+#define BD_IR_OP(Name, NumArgs, PrintName) Name,
+#include "ir/Ops.def"
+};
+
+enum class MathFn : uint8_t {
+#define BD_MATH(Name, NumArgs, CName) Name,
+#include "ir/Math.def"
+};
+
+bool isFloat(Type T);
+bool isInt(Type T);
+bool isSigned(Type T);
+unsigned bitWidth(Type T);
+const char *typeName(Type T);
+const char *opName(Op O);
+int opNumArgs(Op O);
+const char *mathName(MathFn F);
+int mathNumArgs(MathFn F);
+
+struct Stmt;
+using Block = std::vector<std::unique_ptr<Stmt>>;
+
+struct Stmt {
+  enum Kind : uint8_t { Inst, If, Loop } K = Inst;
+
+  // Inst: Dst = Opc(Args...). Dst is -1 for SetVar.
+  Op Opc = Op::ConstI;
+  int Dst = -1;
+  std::vector<int> Args;
+  double FVal = 0;   // ConstF
+  int64_t IVal = 0;  // ConstI / ConstB / Param index
+  int Var = -1;      // GetVar / SetVar
+  MathFn Fn = MathFn::Sqrt;
+
+  // If: Cond (a Bool temp) selects Then or Else.
+  // Loop: runs Body, then repeats while Cond (a Bool temp computed in Body).
+  int Cond = -1;
+  Block Then, Else, Body;
+};
+
+enum class ParamKind : uint8_t { User, Seed };
+
+struct Param {
+  std::string Name;
+  Type Ty = Type::F64;
+  ParamKind Kind = ParamKind::User;
+  bool Uniform = false;
+  bool NoDiff = false;
+  // What the declared C type was, for the ABI (e.g. "short", "unsigned char").
+  std::string CType;
+  // The C type has the size of its lane element, so arrays of it load as
+  // vectors directly (false for _Bool, char, short).
+  bool NativeLayout = true;
+};
+
+struct Var {
+  std::string Name;
+  Type Ty = Type::F64;
+};
+
+enum class OutKind : uint8_t { Ret, ParamAdjoint };
+
+struct Output {
+  OutKind Kind = OutKind::Ret;
+  int Param = -1; // ParamAdjoint: which parameter
+  int Var = -1;   // its final value
+};
+
+struct Function {
+  std::string Name;
+  std::vector<Param> Params;
+  std::vector<Type> Temps;
+  std::vector<Var> Vars;
+  std::vector<Output> Outputs;
+  Type RetTy = Type::Void;
+  std::string RetCType;
+  bool RetNativeLayout = true;
+  Block Body;
+
+  int newTemp(Type T) {
+    Temps.push_back(T);
+    return (int)Temps.size() - 1;
+  }
+  int newVar(std::string N, Type T) {
+    Vars.push_back({std::move(N), T});
+    return (int)Vars.size() - 1;
+  }
+};
+
+/// Appends instructions to a block; every helper returns the new temp.
+class Builder {
+public:
+  Builder(Function &F, Block *B) : F(F), Cur(B) {}
+  Function &func() { return F; }
+  Block *block() { return Cur; }
+  void setBlock(Block *B) { Cur = B; }
+
+  int constF(Type T, double V);
+  int constI(Type T, int64_t V);
+  int constB(bool V);
+  int param(int Index);
+  int get(int Var);
+  void set(int Var, int Value);
+  int un(Op O, int A);
+  int cast(Type To, int A);
+  int bin(Op O, int A, int B);
+  int cmp(Op O, int A, int B);
+  int fmuladd(int A, int B, int C);
+  int select(int C, int A, int B);
+  int math(MathFn Fn, std::vector<int> Args);
+  Stmt &ifStmt(int Cond);
+  Stmt &loop();
+
+  // Shorthands used by the derivative table.
+  int add(int A, int B) { return bin(Op::Add, A, B); }
+  int sub(int A, int B) { return bin(Op::Sub, A, B); }
+  int mul(int A, int B) { return bin(Op::Mul, A, B); }
+  int div(int A, int B) { return bin(Op::Div, A, B); }
+  int neg(int A) { return un(Op::Neg, A); }
+
+private:
+  Stmt &push(Op O, int Dst, std::vector<int> Args);
+  Function &F;
+  Block *Cur;
+};
+
+std::unique_ptr<Stmt> cloneStmt(const Stmt &S);
+Block cloneBlock(const Block &B);
+
+/// Calls \p Fn on every statement, pre-order, with the nesting depth.
+template <typename FnT> void walk(const Block &B, FnT &&Fn, int Depth = 0) {
+  for (const auto &S : B) {
+    Fn(*S, Depth);
+    walk(S->Then, Fn, Depth + 1);
+    walk(S->Else, Fn, Depth + 1);
+    walk(S->Body, Fn, Depth + 1);
+  }
+}
+
+std::string print(const Function &F);
+
+} // namespace ir
+} // namespace batchdiff
+
+#endif
