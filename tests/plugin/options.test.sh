@@ -39,3 +39,16 @@ grep -q "error: batchdiff cannot create directory" last.out || fail "emit err"
 run_rc 1 bdcc -fplugin-arg-batchdiff-header=plainfile/x.h \
   -c "$IN/accepted.c" -o bad.o
 grep -q "error: batchdiff cannot write" last.out || fail "header err"
+
+# Header search without -I: an installed plugin (prefix/lib/batchdiff/) finds
+# prefix/include first; a build-tree plugin falls back to the source tree.
+mkdir -p prefix/lib/batchdiff prefix/include
+cp "$PLUGIN" prefix/lib/batchdiff/batchdiff.so
+printf '#define FROM_PREFIX 1\n' >prefix/include/batchdiff.h
+printf '#include <batchdiff.h>\n#ifndef FROM_PREFIX\n#error wrong\n#endif\n' \
+  >which.c
+expect_ok "$CLANG" -fplugin=prefix/lib/batchdiff/batchdiff.so -fsyntax-only \
+  which.c
+printf '#include <batchdiff.h>\n#ifndef __BATCHDIFF__\n#error no\n#endif\n' \
+  >pre.c
+expect_ok bdcc -fsyntax-only pre.c

@@ -28,9 +28,13 @@ c23(double x, double y [[batchdiff::nodiff]]) {
 /* static stays static; the generated function is used below. */
 static BD_BATCH float internal(float x) { return x + 1.0f; }
 
+/* static; its generated functions are never used and must not warn. */
+static BD_BATCH BD_DIFF float lonely(float x) { return x * 0.5f; }
+
 /* Later code calls the generated functions with no hand-written prototype. */
 float use_generated(const float *x, float *out) {
   internal_batched(4, x, out);
   sq_batched(4, x, out);
+  out[1] = lonely(x[1]);
   return out[0];
 }
