@@ -53,6 +53,7 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
   ir::Function Primal;
   if (!lowerFunction(FD, S, WantGrad, Primal))
     return false;
+  ir::pruneDeadStores(Primal);
   bool Dump = std::getenv("BATCHDIFF_DUMP_IR") != nullptr;
   if (Dump)
     llvm::errs() << ir::print(Primal);
@@ -74,6 +75,7 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
   if (WantGrad) {
     Activity A = analyzeActivity(Primal);
     Grad = differentiate(Primal, A);
+    ir::pruneDeadStores(Grad);
     GP = planBatch(Grad);
     In.Grad = &Grad;
     In.GradPlan = &GP;

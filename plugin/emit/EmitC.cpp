@@ -199,7 +199,11 @@ private:
     bool AllOn;
   };
 
-  std::string temp(int T) const { return "__bd_t" + std::to_string(T); }
+  std::string temp(int T) const {
+    if (!Lit[T].empty())
+      return Lit[T];
+    return "__bd_t" + std::to_string(T);
+  }
   std::string var(int V) const {
     std::string N = F.Vars[V].Name;
     while (!N.empty() && N[0] == '_')
@@ -211,6 +215,9 @@ private:
     if (P.VaryingTemp[T])
       return temp(T);
     Type Ty = F.Temps[T];
+    if (Ty == Type::Bool && !Lit[T].empty())
+      return std::string(Lit[T] == "1" ? "bd_mtrue_" : "bd_mfalse_") +
+             Sh.S() + "()";
     if (Ty == Type::Bool)
       return "(" + temp(T) + " ? bd_mtrue_" + Sh.S() + "() : bd_mfalse_" +
              Sh.S() + "())";
@@ -231,6 +238,8 @@ private:
   std::ostringstream OS;
   int Ind = 1;
   int MaskCount = 0;
+  /// Constants are printed where they are used, not as temps.
+  std::vector<std::string> Lit;
 };
 
 std::string KernelEmitter::vectorExpr(const ir::Stmt &S) {
@@ -371,6 +380,8 @@ void KernelEmitter::inst(const ir::Stmt &S, const Mask &M) {
     }
     return;
   }
+  if (!Lit[S.Dst].empty())
+    return;
   bool Vary = P.VaryingTemp[S.Dst];
   Type Ty = F.Temps[S.Dst];
   OS << line();
@@ -457,6 +468,12 @@ void KernelEmitter::block(const ir::Block &B, const Mask &M) {
 }
 
 std::string KernelEmitter::run() {
+  Lit.assign(F.Temps.size(), "");
+  ir::walk(F.Body, [&](const ir::Stmt &S, int) {
+    if (S.K == ir::Stmt::Inst &&
+        (S.Opc == Op::ConstF || S.Opc == Op::ConstI || S.Opc == Op::ConstB))
+      Lit[S.Dst] = scalarExpr(S);
+  });
   OS << "static inline __attribute__((always_inline, unused)) void " << Name
      << "(" << Sh.mask() << " __bd_m";
   for (size_t I = 0; I < F.Params.size(); ++I) {
@@ -477,7 +494,7 @@ std::string KernelEmitter::run() {
       OS << "  " << scalarType(Ty) << " " << var(V) << " = 0;\n";
   }
   for (size_t T = 0; T < F.Temps.size(); ++T) {
-    if (!P.Hoisted[T])
+    if (!P.Hoisted[T] || !Lit[T].empty())
       continue;
     Type Ty = F.Temps[T];
     if (P.VaryingTemp[T])

@@ -163,6 +163,30 @@ Stmt &Builder::loop() {
   return *Cur->back();
 }
 
+static void pruneBlock(Block &B, const std::vector<bool> &Live) {
+  Block Kept;
+  for (auto &S : B) {
+    if (S->K == Stmt::Inst && S->Opc == Op::SetVar && !Live[S->Var])
+      continue;
+    pruneBlock(S->Then, Live);
+    pruneBlock(S->Else, Live);
+    pruneBlock(S->Body, Live);
+    Kept.push_back(std::move(S));
+  }
+  B = std::move(Kept);
+}
+
+void pruneDeadStores(Function &F) {
+  std::vector<bool> Live(F.Vars.size(), false);
+  for (const Output &O : F.Outputs)
+    Live[O.Var] = true;
+  walk(F.Body, [&](const Stmt &S, int) {
+    if (S.K == Stmt::Inst && S.Opc == Op::GetVar)
+      Live[S.Var] = true;
+  });
+  pruneBlock(F.Body, Live);
+}
+
 std::unique_ptr<Stmt> cloneStmt(const Stmt &S) {
   auto C = std::make_unique<Stmt>();
   C->K = S.K;

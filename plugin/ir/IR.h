@@ -160,6 +160,10 @@ template <typename FnT> void walk(const Block &B, FnT &&Fn, int Depth = 0) {
   }
 }
 
+/// Removes writes to variables nothing reads (and that are not outputs),
+/// such as the return flag of a function without early returns.
+void pruneDeadStores(Function &F);
+
 std::string print(const Function &F);
 
 } // namespace ir

@@ -155,6 +155,36 @@ bool hasCall(const Stmt *S) {
   return false;
 }
 
+bool mayReturn(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt>(S))
+    return true;
+  for (const Stmt *C : S->children())
+    if (mayReturn(C))
+      return true;
+  return false;
+}
+
+/// Syntactic, like the return-state the lowering computes.
+bool alwaysReturns(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt>(S))
+    return true;
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    for (const Stmt *C : CS->body())
+      if (alwaysReturns(C))
+        return true;
+    return false;
+  }
+  if (const auto *IS = dyn_cast<IfStmt>(S))
+    return alwaysReturns(IS->getThen()) && alwaysReturns(IS->getElse());
+  if (const auto *AS = dyn_cast<AttributedStmt>(S))
+    return alwaysReturns(AS->getSubStmt());
+  return false;
+}
+
 class Lowerer {
 public:
   Lowerer(const FunctionDecl *Top, Sema &S, bool WantGrad, ir::Function &F)
@@ -185,6 +215,8 @@ private:
   Ret stmtList(llvm::ArrayRef<const Stmt *> List);
   Ret declStmt(const DeclStmt *DS);
   Ret ifStmt(const IfStmt *IS);
+  std::optional<Ret> guardClause(const IfStmt *IS,
+                                 llvm::ArrayRef<const Stmt *> Rest);
   Ret returnStmt(const ReturnStmt *RS);
   Ret body(const FunctionDecl *FD, const Stmt *Body, Frame &Fr);
 
@@ -202,6 +234,7 @@ private:
   int call(const CallExpr *CE);
   int inlineCall(const CallExpr *CE, const FunctionDecl *Callee);
   int cond(const Expr *E);
+  int compare(const BinaryOperator *BO);
   int readLValue(const Expr *E);
   int varOf(const Expr *LV, llvm::StringRef Action);
   int convert(int T, QualType From, QualType To);
@@ -328,6 +361,12 @@ Ret Lowerer::body(const FunctionDecl *FD, const Stmt *Body, Frame &Fr) {
 Ret Lowerer::stmtList(llvm::ArrayRef<const Stmt *> List) {
   Ret Acc = Ret::Never;
   for (size_t I = 0; I < List.size(); ++I) {
+    // `if (c) return a; rest` lowers as `if (c) return a; else rest`, so
+    // guard clauses need no return flag and the rest runs under the
+    // complement mask.
+    if (const auto *IS = dyn_cast<IfStmt>(List[I]); IS && I + 1 < List.size())
+      if (auto R = guardClause(IS, List.drop_front(I + 1)))
+        return *R;
     Ret R = stmt(List[I]);
     if (Failed)
       return Ret::Never;
@@ -428,6 +467,34 @@ Ret Lowerer::declStmt(const DeclStmt *DS) {
     B.set(V, Init);
   }
   return Ret::Never;
+}
+
+std::optional<Ret> Lowerer::guardClause(const IfStmt *IS,
+                                        llvm::ArrayRef<const Stmt *> Rest) {
+  bool ThenAlways = alwaysReturns(IS->getThen());
+  bool ElseAlways = IS->getElse() && alwaysReturns(IS->getElse());
+  bool RestInElse = ThenAlways && !mayReturn(IS->getElse());
+  bool RestInThen = ElseAlways && !mayReturn(IS->getThen());
+  if (!RestInElse && !RestInThen)
+    return std::nullopt;
+  if (IS->isConsteval() || IS->hasInitStorage() || IS->hasVarStorage())
+    return std::nullopt;
+  int C = cond(IS->getCond());
+  if (C < 0)
+    return Ret::Never;
+  ir::Stmt &If = B.ifStmt(C);
+  ir::Block *Saved = B.block();
+  B.setBlock(&If.Then);
+  stmt(IS->getThen());
+  if (RestInThen)
+    stmtList(Rest);
+  B.setBlock(&If.Else);
+  stmt(IS->getElse());
+  Ret R = Ret::Maybe;
+  if (RestInElse)
+    R = stmtList(Rest);
+  B.setBlock(Saved);
+  return R == Ret::Always ? Ret::Always : Ret::Maybe;
 }
 
 Ret Lowerer::ifStmt(const IfStmt *IS) {
@@ -812,13 +879,8 @@ int Lowerer::binary(const BinaryOperator *BO) {
   if (K == BO_LAnd || K == BO_LOr)
     return convert(logical(BO), Ctx.BoolTy, BO->getType());
   if (BO->isComparisonOp()) {
-    int L = expr(BO->getLHS()), R = expr(BO->getRHS());
-    if (L < 0 || R < 0)
-      return -1;
-    static const Op Cmp[] = {Op::CmpLT, Op::CmpGT, Op::CmpLE,
-                             Op::CmpGE, Op::CmpEQ, Op::CmpNE};
-    int C = B.cmp(Cmp[K - BO_LT], L, R);
-    return convert(C, Ctx.BoolTy, BO->getType());
+    int C = compare(BO);
+    return C < 0 ? -1 : convert(C, Ctx.BoolTy, BO->getType());
   }
   if (K == BO_Add || K == BO_Sub)
     return addSub(BO, BO->getLHS(), BO->getRHS(), K == BO_Sub, -1);
@@ -859,15 +921,22 @@ int Lowerer::compoundAssign(const CompoundAssignOperator *CAO) {
   return New;
 }
 
+int Lowerer::compare(const BinaryOperator *BO) {
+  int L = expr(BO->getLHS()), R = expr(BO->getRHS());
+  if (L < 0 || R < 0)
+    return -1;
+  static const Op Cmp[] = {Op::CmpLT, Op::CmpGT, Op::CmpLE,
+                           Op::CmpGE, Op::CmpEQ, Op::CmpNE};
+  return B.cmp(Cmp[BO->getOpcode() - BO_LT], L, R);
+}
+
 int Lowerer::cond(const Expr *E) {
   E = E->IgnoreParens();
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr)
       return logical(BO);
-    if (BO->isComparisonOp()) {
-      int C = expr(E);
-      return C < 0 ? -1 : convert(C, E->getType(), Ctx.BoolTy);
-    }
+    if (BO->isComparisonOp())
+      return compare(BO);
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
     if (UO->getOpcode() == UO_LNot) {
