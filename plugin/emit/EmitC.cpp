@@ -650,6 +650,8 @@ std::string WrapperEmitter::chunk(bool Tail) {
          << (Tail ? ", __bd_k" : "") << ") : bd_splat_" << Sh.sfx(P.Ty)
          << "(1);\n";
       KArgs.push_back("__bd_seed");
+    } else if (P.Kind == ir::ParamKind::Need) {
+      KArgs.push_back("(" + shadow(P.Of) + " != 0)");
     } else if (P.Uniform) {
       KArgs.push_back(P.Ty == Type::Bool ? "(_Bool)" + arg(I)
                                          : "(" + std::string(scalarType(P.Ty)) +

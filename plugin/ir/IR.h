@@ -61,7 +61,10 @@ struct Stmt {
   Block Then, Else, Body;
 };
 
-enum class ParamKind : uint8_t { User, Seed };
+/// User: a parameter of the C function. Seed: the return value's cotangent.
+/// Need: a uniform flag, true when the gradient of parameter `Of` is wanted
+/// (its shadow pointer is not NULL), so work feeding only it can be skipped.
+enum class ParamKind : uint8_t { User, Seed, Need };
 
 struct Param {
   std::string Name;
@@ -69,6 +72,7 @@ struct Param {
   ParamKind Kind = ParamKind::User;
   bool Uniform = false;
   bool NoDiff = false;
+  int Of = -1;
   // What the declared C type was, for the ABI (e.g. "short", "unsigned char").
   std::string CType;
   // The C type has the size of its lane element, so arrays of it load as

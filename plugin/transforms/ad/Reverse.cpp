@@ -2,6 +2,7 @@
 #include "transforms/ad/Reverse.h"
 
 #include <cassert>
+#include <map>
 
 namespace batchdiff {
 namespace {
@@ -30,6 +31,10 @@ private:
     return V;
   }
   void accumVar(int V, int C) { B.set(V, B.add(B.get(V), C)); }
+  void computeDeps();
+  uint64_t instDeps(const ir::Stmt &S) const;
+  void guard(uint64_t Mask);
+  void closeGuard();
   void reverseBlock(const ir::Block &Blk);
   void reverseInst(const ir::Stmt &S);
   int rule(const ir::Stmt &S, unsigned K, int Gt);
@@ -39,7 +44,96 @@ private:
   ir::Function &G;
   ir::Builder B;
   std::vector<int> DT, DV, DP;
+  // Which differentiable parameters each temp / var depends on (bit i =
+  // parameter i), and the open `if (need...)` guard of the reverse sweep.
+  std::vector<uint64_t> DepT, DepV;
+  std::vector<int> NeedParam;
+  std::map<uint64_t, int> NeedTemp;
+  uint64_t GuardMask = 0;
+  ir::Block *GuardOuter = nullptr;
+  ir::Block *Top = nullptr;
 };
+
+void Reverser::computeDeps() {
+  DepT.assign(P.Temps.size(), 0);
+  DepV.assign(P.Vars.size(), 0);
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    ir::walk(P.Body, [&](const ir::Stmt &S, int) {
+      if (S.K != ir::Stmt::Inst)
+        return;
+      uint64_t D = 0;
+      if (S.Opc == Op::Param) {
+        if (S.IVal < 64 && isDifferentiable(P.Params[S.IVal]))
+          D = uint64_t(1) << S.IVal;
+      } else if (S.Opc == Op::GetVar) {
+        D = DepV[S.Var];
+      } else {
+        for (int A : S.Args)
+          D |= DepT[A];
+      }
+      if (S.Opc == Op::SetVar) {
+        if ((DepV[S.Var] | D) != DepV[S.Var]) {
+          DepV[S.Var] |= D;
+          Changed = true;
+        }
+        return;
+      }
+      if ((DepT[S.Dst] | D) != DepT[S.Dst]) {
+        DepT[S.Dst] |= D;
+        Changed = true;
+      }
+    });
+  }
+}
+
+uint64_t Reverser::instDeps(const ir::Stmt &S) const {
+  if (S.Opc == Op::SetVar)
+    return DepV[S.Var];
+  return S.Dst >= 0 ? DepT[S.Dst] : 0;
+}
+
+void Reverser::closeGuard() {
+  if (!GuardOuter)
+    return;
+  if (GuardOuter->back()->Then.empty())
+    GuardOuter->pop_back();
+  B.setBlock(GuardOuter);
+  GuardOuter = nullptr;
+  GuardMask = 0;
+}
+
+/// Adjoint work for values that only feed some parameters runs under
+/// `if (need_a || need_b)`; a NULL shadow switches its work off.
+void Reverser::guard(uint64_t Mask) {
+  if (Mask == GuardMask && GuardOuter)
+    return;
+  closeGuard();
+  if (!Mask || NeedParam.empty())
+    return;
+  auto It = NeedTemp.find(Mask);
+  int C;
+  if (It != NeedTemp.end()) {
+    C = It->second;
+  } else {
+    ir::Block *Saved = B.block();
+    B.setBlock(Top);
+    int Acc = -1;
+    for (size_t I = 0; I < NeedParam.size(); ++I)
+      if (NeedParam[I] >= 0 && (Mask >> I & 1)) {
+        int N = B.param(NeedParam[I]);
+        Acc = Acc < 0 ? N : B.bin(Op::Or, Acc, N);
+      }
+    C = Acc;
+    NeedTemp[Mask] = C;
+    B.setBlock(Saved);
+  }
+  GuardOuter = B.block();
+  GuardMask = Mask;
+  ir::Stmt &If = B.ifStmt(C);
+  B.setBlock(&If.Then);
+}
 
 int Reverser::rule(const ir::Stmt &S, unsigned K, int Gt) {
   Type Ty = G.Temps[S.Dst];
@@ -123,8 +217,11 @@ void Reverser::reverseInst(const ir::Stmt &S) {
 void Reverser::reverseBlock(const ir::Block &Blk) {
   for (auto It = Blk.rbegin(); It != Blk.rend(); ++It) {
     const ir::Stmt &S = **It;
+    if (S.K != ir::Stmt::Inst)
+      closeGuard();
     switch (S.K) {
     case ir::Stmt::Inst:
+      guard(instDeps(S));
       reverseInst(S);
       break;
     case ir::Stmt::If: {
@@ -144,6 +241,7 @@ void Reverser::reverseBlock(const ir::Block &Blk) {
       break;
     }
   }
+  closeGuard();
 }
 
 void Reverser::run() {
@@ -174,6 +272,22 @@ void Reverser::run() {
     G.Params.push_back(SP);
     Seed = (int)G.Params.size() - 1;
   }
+  computeDeps();
+  NeedParam.assign(P.Params.size(), -1);
+  bool Guards = P.Params.size() <= 64;
+  for (size_t I = 0; Guards && I < P.Params.size(); ++I)
+    if (isDifferentiable(P.Params[I])) {
+      ir::Param NP;
+      NP.Name = "need_" + P.Params[I].Name;
+      NP.Ty = Type::Bool;
+      NP.Kind = ir::ParamKind::Need;
+      NP.Uniform = true;
+      NP.Of = (int)I;
+      G.Params.push_back(NP);
+      NeedParam[I] = (int)G.Params.size() - 1;
+    }
+  if (!Guards)
+    NeedParam.clear();
   // Adjoints start at zero; the return value's adjoint starts at the seed.
   for (size_t I = 0; I < P.Params.size(); ++I)
     if (isDifferentiable(P.Params[I])) {
@@ -189,7 +303,21 @@ void Reverser::run() {
   if (RetVar >= 0 && A.Var[RetVar])
     B.set(adjVar(RetVar), B.param(Seed));
 
+  // Guard conditions are computed once, here, before the reverse sweep.
+  B.ifStmt(-1);
+  Top = &G.Body.back()->Then;
+  size_t HolderIdx = G.Body.size() - 1;
+  ir::Block Sweep;
+  B.setBlock(&Sweep);
   reverseBlock(P.Body);
+  // Splice: needs computations, then the sweep, replace the placeholder.
+  ir::Block Needs = std::move(G.Body[HolderIdx]->Then);
+  G.Body.erase(G.Body.begin() + HolderIdx);
+  for (auto &St : Needs)
+    G.Body.push_back(std::move(St));
+  for (auto &St : Sweep)
+    G.Body.push_back(std::move(St));
+  B.setBlock(&G.Body);
 
   if (RetVar >= 0)
     G.Outputs.push_back({ir::OutKind::Ret, -1, RetVar});
