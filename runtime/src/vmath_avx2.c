@@ -10,21 +10,28 @@
 #error "vmath_avx2.c must be compiled with -mavx2 -mfma"
 #endif
 
+#define NF 8
+#define ND 4
+typedef bd__v8f VF;
+typedef bd__v4d VD;
+typedef bd__v8i VFI;
+#define SLF(base, acc) Sleef_##base##f8_##acc##avx2
+#define SLD(base, acc) Sleef_##base##d4_##acc##avx2
+#define SLF0(base) Sleef_##base##f8_avx2
+#define SLD0(base) Sleef_##base##d4_avx2
+#define SLD_HALVES(fn, d)                                                      \
+  __builtin_shufflevector(fn(__builtin_shufflevector(d, d, 0, 1, 2, 3)),       \
+                          fn(__builtin_shufflevector(d, d, 4, 5, 6, 7)), 0, 1, \
+                          2, 3, 4, 5, 6, 7)
+
 #define BD__W1(cf, cd, base, acc)                                              \
-  bd__v8f bd_rt_##cf##_8(bd__v8f x) {                                          \
-    return Sleef_##base##f8_##acc##avx2(x);                                    \
-  }                                                                            \
-  bd__v4d bd_rt_##cd##_4(bd__v4d x) { return Sleef_##base##d4_##acc##avx2(x); }
+  VF bd_rt_##cf##_8(VF x) { return SLF(base, acc)(x); }                        \
+  VD bd_rt_##cd##_4(VD x) { return SLD(base, acc)(x); }
 #define BD__W2(cf, cd, base, acc)                                              \
-  bd__v8f bd_rt_##cf##_8(bd__v8f x, bd__v8f y) {                               \
-    return Sleef_##base##f8_##acc##avx2(x, y);                                 \
-  }                                                                            \
-  bd__v4d bd_rt_##cd##_4(bd__v4d x, bd__v4d y) {                               \
-    return Sleef_##base##d4_##acc##avx2(x, y);                                 \
-  }
+  VF bd_rt_##cf##_8(VF x, VF y) { return SLF(base, acc)(x, y); }               \
+  VD bd_rt_##cd##_4(VD x, VD y) { return SLD(base, acc)(x, y); }
 
 BD_SLEEF1_LIST(BD__W1)
 BD_SLEEF2_LIST(BD__W2)
 
-bd__v8f bd_rt_fmodf_8(bd__v8f x, bd__v8f y) { return Sleef_fmodf8_avx2(x, y); }
-bd__v4d bd_rt_fmod_4(bd__v4d x, bd__v4d y) { return Sleef_fmodd4_avx2(x, y); }
+#include "vmath_impl.h"

@@ -6,20 +6,27 @@
 
 #include "sleef_map.h"
 
+#define NF 4
+#define ND 2
+typedef bd__v4f VF;
+typedef bd__v2d VD;
+typedef bd__v4i VFI;
+#define SLF(base, acc) Sleef_##base##f4_##acc
+#define SLD(base, acc) Sleef_##base##d2_##acc
+#define SLF0(base) Sleef_##base##f4
+#define SLD0(base) Sleef_##base##d2
+#define SLD_HALVES(fn, d)                                                      \
+  __builtin_shufflevector(fn(__builtin_shufflevector(d, d, 0, 1)),             \
+                          fn(__builtin_shufflevector(d, d, 2, 3)), 0, 1, 2, 3)
+
 #define BD__W1(cf, cd, base, acc)                                              \
-  bd__v4f bd_rt_##cf##_4(bd__v4f x) { return Sleef_##base##f4_##acc(x); }      \
-  bd__v2d bd_rt_##cd##_2(bd__v2d x) { return Sleef_##base##d2_##acc(x); }
+  VF bd_rt_##cf##_4(VF x) { return SLF(base, acc)(x); }                        \
+  VD bd_rt_##cd##_2(VD x) { return SLD(base, acc)(x); }
 #define BD__W2(cf, cd, base, acc)                                              \
-  bd__v4f bd_rt_##cf##_4(bd__v4f x, bd__v4f y) {                               \
-    return Sleef_##base##f4_##acc(x, y);                                       \
-  }                                                                            \
-  bd__v2d bd_rt_##cd##_2(bd__v2d x, bd__v2d y) {                               \
-    return Sleef_##base##d2_##acc(x, y);                                       \
-  }
+  VF bd_rt_##cf##_4(VF x, VF y) { return SLF(base, acc)(x, y); }               \
+  VD bd_rt_##cd##_2(VD x, VD y) { return SLD(base, acc)(x, y); }
 
 BD_SLEEF1_LIST(BD__W1)
 BD_SLEEF2_LIST(BD__W2)
 
-/* SLEEF fmod is exact, like C fmod. */
-bd__v4f bd_rt_fmodf_4(bd__v4f x, bd__v4f y) { return Sleef_fmodf4(x, y); }
-bd__v2d bd_rt_fmod_2(bd__v2d x, bd__v2d y) { return Sleef_fmodd2(x, y); }
+#include "vmath_impl.h"

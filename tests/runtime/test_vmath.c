@@ -1,0 +1,297 @@
+/* Vector math (bd_<fn>_f32n / _f32d / _f64d) in ULP against a long double
+ * reference, on edge values and random samples (uniform over each function's
+ * interesting domain, log-uniform magnitudes, random bit patterns). Asserts
+ * the bounds documented in docs/runtime.md; exact functions must equal glibc
+ * bit for bit (any NaN equals any NaN). NaN results, and the sign of zero
+ * results, must match glibc's scalar function.
+ *
+ *   rt_test_vmath_avx2            run the CMocka tests
+ *   rt_test_vmath_avx2 --table    print the measured max ULP as markdown */
+#include <batchdiff/batchdiff_rt.h>
+
+#include "test_util.h"
+#include "ulp.h"
+
+typedef long double (*rl1_t)(long double);
+typedef long double (*rl2_t)(long double, long double);
+
+typedef struct {
+  const char *name;
+  int nargs;
+  double lo, hi, lo2, hi2; /* focused domain (second argument: lo2..hi2) */
+  double lod, hid;         /* first argument's domain for double */
+  double bound_f, bound_d; /* documented max ULP error; 0 = exact */
+  rl1_t rl1;
+  rl2_t rl2;
+  float (*sf1)(float);
+  float (*sf2)(float, float);
+  double (*sd1)(double);
+  double (*sd2)(double, double);
+  bd_f32n (*n1)(bd_f32n);
+  bd_f32n (*n2)(bd_f32n, bd_f32n);
+  bd_f32d (*h1)(bd_f32d);
+  bd_f32d (*h2)(bd_f32d, bd_f32d);
+  bd_f64d (*d1)(bd_f64d);
+  bd_f64d (*d2)(bd_f64d, bd_f64d);
+} fninfo;
+
+#define F1(fn, lo, hi, lod, hid, bf, bd)                                       \
+  {                                                                            \
+#fn, 1, lo, hi, 0, 0, lod, hid, bf, bd, fn##l, NULL, fn##f, NULL, fn,      \
+        NULL, bd_##fn##_f32n, NULL, bd_##fn##_f32d, NULL, bd_##fn##_f64d, NULL \
+  }
+#define F2(fn, lo, hi, lo2, hi2, bf, bd)                                       \
+  {                                                                            \
+#fn, 2, lo, hi, lo2, hi2, lo, hi, bf, bd, NULL, fn##l, NULL, fn##f, NULL,  \
+        fn, NULL, bd_##fn##_f32n, NULL, bd_##fn##_f32d, NULL, bd_##fn##_f64d   \
+  }
+
+/* Bounds: the SLEEF variant's documented bound (u10 = 1.0 ULP, hypot u05,
+ * erfc u15), see docs/runtime.md for measured values. */
+/* The scalar fmin/fmax that clang emits inline (llvm.minnum/maxnum), which is
+ * what generated code must match; glibc's out-of-line fminf may pick the
+ * other zero for fmin(-0, +0). */
+static float clang_fminf(float a, float b) { return __builtin_fminf(a, b); }
+static float clang_fmaxf(float a, float b) { return __builtin_fmaxf(a, b); }
+static double clang_fmin(double a, double b) { return __builtin_fmin(a, b); }
+static double clang_fmax(double a, double b) { return __builtin_fmax(a, b); }
+#define clang_fminl fminl
+#define clang_fmaxl fmaxl
+#define bd_clang_fmin_f32n bd_fmin_f32n
+#define bd_clang_fmin_f32d bd_fmin_f32d
+#define bd_clang_fmin_f64d bd_fmin_f64d
+#define bd_clang_fmax_f32n bd_fmax_f32n
+#define bd_clang_fmax_f32d bd_fmax_f32d
+#define bd_clang_fmax_f64d bd_fmax_f64d
+
+static const fninfo fns[] = {
+    F1(cbrt, -1e3, 1e3, -1e3, 1e3, 1.0, 1.0),
+    F1(exp, -104, 89, -746, 710, 1.0, 1.0),
+    F1(exp2, -150, 128, -1075, 1024, 1.0, 1.0),
+    F1(expm1, -20, 89, -40, 710, 1.0, 1.0),
+    F1(log, 0, 1e6, 0, 1e6, 1.0, 1.0),
+    F1(log2, 0, 1e6, 0, 1e6, 1.0, 1.0),
+    F1(log10, 0, 1e6, 0, 1e6, 1.0, 1.0),
+    F1(log1p, -1, 1e4, -1, 1e4, 1.0, 1.0),
+    F1(sin, -10, 10, -10, 10, 1.0, 1.0),
+    F1(cos, -10, 10, -10, 10, 1.0, 1.0),
+    F1(tan, -10, 10, -10, 10, 1.0, 1.0),
+    F1(asin, -1, 1, -1, 1, 1.0, 1.0),
+    F1(acos, -1, 1, -1, 1, 1.0, 1.0),
+    F1(atan, -100, 100, -100, 100, 1.0, 1.0),
+    F1(sinh, -89, 89, -710, 710, 1.0, 1.0),
+    F1(cosh, -89, 89, -710, 710, 1.0, 1.0),
+    F1(tanh, -10, 10, -20, 20, 1.0, 1.0),
+    F1(asinh, -1e4, 1e4, -1e4, 1e4, 1.0, 1.0),
+    F1(acosh, 1, 1e4, 1, 1e4, 1.0, 1.0),
+    F1(atanh, -1, 1, -1, 1, 1.0, 1.0),
+    F1(erf, -5, 5, -7, 7, 1.0, 1.0),
+    F1(erfc, -5, 12, -7, 27, 1.5, 1.5),
+    F1(lgamma, -20, 40, -50, 200, 1.0, 1.0),
+    F1(tgamma, -20, 36, -50, 172, 1.0, 1.0),
+    F2(pow, 0, 4, -60, 60, 1.0, 1.0),
+    F2(atan2, -10, 10, -10, 10, 1.0, 1.0),
+    F2(hypot, -1e3, 1e3, -1e3, 1e3, 0.5001, 0.5001),
+    F2(fmod, -100, 100, -10, 10, 0, 0),
+    F1(sqrt, 0, 1e6, 0, 1e6, 0, 0),
+    F1(fabs, -10, 10, -10, 10, 0, 0),
+    F1(floor, -10, 10, -10, 10, 0, 0),
+    F1(ceil, -10, 10, -10, 10, 0, 0),
+    F1(trunc, -10, 10, -10, 10, 0, 0),
+    F1(round, -10, 10, -10, 10, 0, 0),
+    F2(clang_fmin, -10, 10, -10, 10, 0, 0),
+    F2(clang_fmax, -10, 10, -10, 10, 0, 0),
+    F2(copysign, -10, 10, -10, 10, 0, 0),
+};
+#define NFNS (sizeof fns / sizeof fns[0])
+
+static const double edges[] = {
+    0.0,      -0.0,      1.0,   -1.0,   0.5,    -0.5,     2.0,    -2.0,
+    3.0,      -3.0,      10.0,  -100.0, 1e-5,   0.75,     -2.5,   1.5,
+    INFINITY, -INFINITY, NAN,   1e-40,  -1e-40, 1e300,    -1e300, 3.4e38,
+    -3.4e38,  89.0,      710.0, -745.0, 5e-324, 0x1p-1022};
+#define NEDGES (sizeof edges / sizeof edges[0])
+
+/* Sample i of a function's argument (arg 0 or 1) for a type with maximal
+ * binary exponent emax and mantissa bits p. Edge values (and for two-argument
+ * functions every pair of them) come first. */
+static double sample(const fninfo *f, int arg, size_t i, uint64_t *rng,
+                     int is_double) {
+  size_t ne = f->nargs == 2 ? NEDGES * NEDGES : NEDGES;
+  if (i < ne)
+    return edges[arg == 0 ? i % NEDGES : i / NEDGES % NEDGES];
+  double lo = arg ? f->lo2 : (is_double ? f->lod : f->lo);
+  double hi = arg ? f->hi2 : (is_double ? f->hid : f->hi);
+  uint64_t r = tu_next(rng);
+  switch (r % 4) {
+  case 1: {
+    int emax = is_double ? 1024 : 128;
+    double m = ldexp(1.0 + tu_unit(rng), (int)(r >> 8) % (2 * emax) - emax);
+    return (r >> 4 & 1) ? -m : m;
+  }
+  case 2: {
+    /* Quiet NaNs only: for signaling ones glibc follows TS 18661
+     * (pow(sNaN, 0) = NaN), the vector code C99 Annex F (1). */
+    double v = is_double ? tu_f64_bits(tu_next(rng))
+                         : (double)tu_f32_bits((uint32_t)(r >> 11));
+    return v != v ? NAN : v;
+  }
+  default:
+    return lo + (hi - lo) * tu_unit(rng);
+  }
+}
+
+typedef struct {
+  double max_ulp;
+  double at_x, at_y;
+  double glibc_max_ulp;
+} result;
+
+/* NaN-ness and the sign of a zero result must agree with glibc. */
+static int same_class(double got, double libm) {
+  if (isnan(libm) || isnan(got))
+    return isnan(libm) && isnan(got);
+  if (got == 0 && libm == 0)
+    return signbit(got) == signbit(libm);
+  return 1;
+}
+
+static void record(result *r, double err, double x, double y) {
+  if (err > r->max_ulp || (isnan(err) && !isnan(r->max_ulp))) {
+    r->max_ulp = err;
+    r->at_x = x;
+    r->at_y = y;
+  }
+}
+
+/* One lane: ULP error (or exactness) and class against glibc. */
+static void check_lane_f(const fninfo *f, result *r, float x, float y,
+                         float got) {
+  float libm = f->nargs == 2 ? f->sf2(x, y) : f->sf1(x);
+  long double ref = f->nargs == 2 ? f->rl2(x, y) : f->rl1(x);
+  double err, gerr = ulp_error_f(libm, ref);
+  if (f->bound_f == 0)
+    err = (tu_bits_f32(got) == tu_bits_f32(libm) || (isnan(got) && isnan(libm)))
+              ? 0.0
+              : INFINITY;
+  else
+    err = same_class(got, libm) ? ulp_error_f(got, ref) : INFINITY;
+  record(r, err, x, y);
+  if (gerr > r->glibc_max_ulp && isfinite(gerr))
+    r->glibc_max_ulp = gerr;
+}
+
+static void check_lane_d(const fninfo *f, result *r, double x, double y,
+                         double got) {
+  double libm = f->nargs == 2 ? f->sd2(x, y) : f->sd1(x);
+  long double ref = f->nargs == 2 ? f->rl2(x, y) : f->rl1(x);
+  double err, gerr = ulp_error_d(libm, ref);
+  if (f->bound_d == 0)
+    err = (tu_bits_f64(got) == tu_bits_f64(libm) || (isnan(got) && isnan(libm)))
+              ? 0.0
+              : INFINITY;
+  else
+    err = same_class(got, libm) ? ulp_error_d(got, ref) : INFINITY;
+  record(r, err, x, y);
+  if (gerr > r->glibc_max_ulp && isfinite(gerr))
+    r->glibc_max_ulp = gerr;
+}
+
+#define NSAMPLES 200000
+
+/* Runs one function over NSAMPLES lanes of vector type T (E elements). */
+#define MEASURE(T, E, W, FN1, FN2, CHECK, IS_D)                                \
+  static result measure_##T(const fninfo *f) {                                 \
+    result r = {0, 0, 0, 0};                                                   \
+    uint64_t rng = 1234;                                                       \
+    for (size_t i = 0; i < NSAMPLES; i += (W)) {                               \
+      bd_##T x, y, v;                                                          \
+      for (int l = 0; l < (W); l++) {                                          \
+        x[l] = (E)sample(f, 0, i + (size_t)l, &rng, IS_D);                     \
+        y[l] = (E)sample(f, 1, i + (size_t)l, &rng, IS_D);                     \
+      }                                                                        \
+      v = f->nargs == 2 ? f->FN2(x, y) : f->FN1(x);                            \
+      for (int l = 0; l < (W); l++)                                            \
+        CHECK(f, &r, x[l], y[l], v[l]);                                        \
+    }                                                                          \
+    return r;                                                                  \
+  }
+MEASURE(f32n, float, BD_WN, n1, n2, check_lane_f, 0)
+MEASURE(f32d, float, BD_WD, h1, h2, check_lane_f, 0)
+MEASURE(f64d, double, BD_WD, d1, d2, check_lane_d, 1)
+
+static void check(const fninfo *f, const char *type, result r, double bound) {
+  if (!(r.max_ulp <= bound))
+    fail_msg("%s_%s: %.3f ULP at (%a, %a), bound %.3f", f->name, type,
+             r.max_ulp, r.at_x, r.at_y, bound);
+}
+
+static void test_fn(void **state) {
+  const fninfo *f = *state;
+  check(f, "f32n", measure_f32n(f), f->bound_f);
+  check(f, "f32d", measure_f32d(f), f->bound_f);
+  check(f, "f64d", measure_f64d(f), f->bound_d);
+}
+
+/* fma has three arguments: checked separately, exact. */
+static void test_fma(void **state) {
+  (void)state;
+  uint64_t rng = 99;
+  const fninfo dom = F2(pow, -10, 10, -10, 10, 0, 0);
+  for (size_t i = 0; i < NSAMPLES; i += BD_WN) {
+    bd_f32n a, b, c, r;
+    for (int l = 0; l < BD_WN; l++) {
+      a[l] = (float)sample(&dom, 0, i + (size_t)l, &rng, 0);
+      b[l] = (float)sample(&dom, 1, i + (size_t)l, &rng, 0);
+      c[l] = (float)sample(&dom, 0, i + 7 * (size_t)l, &rng, 0);
+    }
+    r = bd_fma_f32n(a, b, c);
+    for (int l = 0; l < BD_WN; l++)
+      tu_check(fmaf(a[l], b[l], c[l]), r[l], "fma_f32n", i);
+  }
+  for (size_t i = 0; i < NSAMPLES; i += BD_WD) {
+    bd_f64d a, b, c, r;
+    for (int l = 0; l < BD_WD; l++) {
+      a[l] = sample(&dom, 0, i + (size_t)l, &rng, 1);
+      b[l] = sample(&dom, 1, i + (size_t)l, &rng, 1);
+      c[l] = sample(&dom, 0, i + 7 * (size_t)l, &rng, 1);
+    }
+    r = bd_fma_f64d(a, b, c);
+    for (int l = 0; l < BD_WD; l++)
+      tu_check(fma(a[l], b[l], c[l]), r[l], "fma_f64d", i);
+  }
+}
+
+static void print_table(int verbose) {
+  printf("| function | f32n | f32d | f64d | bound f/d | glibc float | glibc "
+         "double |\n|---|---|---|---|---|---|---|\n");
+  for (size_t i = 0; i < NFNS; i++) {
+    const fninfo *f = &fns[i];
+    result n = measure_f32n(f), h = measure_f32d(f), d = measure_f64d(f);
+    printf("| %s | %.3f | %.3f | %.3f | %.2g / %.2g | %.3f | %.3f |", f->name,
+           n.max_ulp, h.max_ulp, d.max_ulp, f->bound_f, f->bound_d,
+           n.glibc_max_ulp, d.glibc_max_ulp);
+    if (verbose)
+      printf(" f32n at (%a, %a); f64d at (%a, %a)", n.at_x, n.at_y, d.at_x,
+             d.at_y);
+    printf("\n");
+    fflush(stdout);
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "--table") == 0) {
+    printf("BD_VBYTES=%d, %d samples per function and type\n\n", BD_VBYTES,
+           NSAMPLES);
+    print_table(argc > 2);
+    return 0;
+  }
+  struct CMUnitTest tests[NFNS + 1];
+  for (size_t i = 0; i < NFNS; i++) {
+    struct CMUnitTest t = {fns[i].name, test_fn, NULL, NULL, (void *)&fns[i]};
+    tests[i] = t;
+  }
+  struct CMUnitTest t = {"fma", test_fma, NULL, NULL, NULL};
+  tests[NFNS] = t;
+  return _cmocka_run_group_tests("vmath", tests, NFNS + 1, NULL, NULL);
+}
