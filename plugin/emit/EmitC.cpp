@@ -1,6 +1,7 @@
 //===- EmitC.cpp - batched IR to C over the bd_ vector API ----------------===//
 #include "emit/EmitC.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <cstdio>
@@ -550,22 +551,33 @@ private:
 
 std::string WrapperEmitter::prototype(bool Reserved) const {
   std::ostringstream OS;
-  OS << (Static ? "static __attribute__((unused)) " : "") << "void " << F.Name
-     << (Grad ? "_grad" : "_batched") << "(size_t "
-     << (Reserved ? "__bd_n" : "n");
-  auto Nm = [&](const std::string &R, const std::string &U) {
-    return Reserved ? R : U;
+  // User-facing names must not collide with the parameters' own names.
+  std::vector<std::string> Taken;
+  for (const ir::Param &P : F.Params)
+    if (P.Kind == ir::ParamKind::User)
+      Taken.push_back(P.Name);
+  auto Fresh = [&](std::string N) {
+    while (std::find(Taken.begin(), Taken.end(), N) != Taken.end())
+      N += "_";
+    Taken.push_back(N);
+    return N;
   };
+  auto Nm = [&](const std::string &R, const std::string &U) {
+    return Reserved ? R : Fresh(U);
+  };
+  OS << (Static ? "static __attribute__((unused)) " : "") << "void " << F.Name
+     << (Grad ? "_grad" : "_batched") << "(size_t " << Nm("__bd_n", "n");
   size_t NUser = 0;
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const ir::Param &P = F.Params[I];
     if (P.Kind != ir::ParamKind::User)
       continue;
     ++NUser;
+    std::string N = Reserved ? arg(I) : P.Name;
     if (P.Uniform)
-      OS << ", " << P.CType << " " << Nm(arg(I), P.Name);
+      OS << ", " << P.CType << " " << N;
     else
-      OS << ", const " << P.CType << " *" << Nm(arg(I), P.Name);
+      OS << ", const " << P.CType << " *" << N;
   }
   (void)NUser;
   if (F.RetTy != Type::Void)
