@@ -9,6 +9,7 @@
 
 #include "Generate.h"
 #include "attributes/Attributes.h"
+#include "diagnostics/Diagnostics.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -61,7 +62,9 @@ static void emitOne(const FunctionDecl *FD, StringRef Suffix, bool Grad,
   Sig += Shadows + ")";
   std::string Static = FD->getStorageClass() == SC_Static ? "static " : "";
   std::string Proto = Static + Sig + ";\n";
-  Out.Prototypes += Proto;
+  // header=FILE is for other translation units: static ones are no use there.
+  if (Static.empty())
+    Out.Prototypes += Proto;
   std::string Call = FD->getNameAsString() + "(" + Args + ")";
   Out.Code += Proto + Static + "__attribute__((unused)) " + Sig + " {\n" +
               "  for (__SIZE_TYPE__ __bd_i = 0; __bd_i < __bd_n; __bd_i++)\n" +
@@ -70,8 +73,12 @@ static void emitOne(const FunctionDecl *FD, StringRef Suffix, bool Grad,
               "}\n";
 }
 
-bool generateForFunction(FunctionDecl *FD, Sema &, const Options &,
+bool generateForFunction(FunctionDecl *FD, Sema &S, const Options &Opts,
                          bool WantBatch, bool WantGrad, Generated &Out) {
+  if (Opts.Remarks)
+    report(S.getDiagnostics(), DiagnosticsEngine::Remark, FD->getLocation(),
+           "batchdiff (stub generator): no inference, plain loops for %0")
+        << FD;
   if (WantBatch)
     emitOne(FD, "_batched", false, Out);
   if (WantGrad)

@@ -34,14 +34,6 @@ done
 expect_ok bdcc $FLAGS -S "$IN/next_token.c" -o nt.s
 grep -q '^f_eof_grad:' nt.s || fail "nt.s lacks f_eof_grad"
 
-# -save-temps: the driver preprocesses first, then compiles the .i.
-mkdir -p temps
-# shellcheck disable=SC2086
-(cd temps && expect_ok bdcc $FLAGS -save-temps -c "$IN/next_token.c" -o nt.o)
-# shellcheck disable=SC2086
-expect_syms temps/nt.o $SYMS
-[ -s temps/next_token.i ] || fail "-save-temps left no .i"
-
 # -MD: dependencies name real files only, not the generated buffers.
 # shellcheck disable=SC2086
 expect_ok bdcc $FLAGS -MD -MF nt.d -c "$IN/next_token.c" -o nt.o
