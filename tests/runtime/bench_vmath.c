@@ -1,0 +1,247 @@
+/* Speed and accuracy of the vector math candidates, AVX2 only: SLEEF u10 and
+ * u35, glibc's scalar libm in a loop, glibc libmvec (4 ULP), and batchdiff's
+ * own bd_<fn>_f32n / _f64d (SLEEF u10 behind a call into libbatchdiff_rt).
+ * Prints a markdown table (ns per element, max ULP over random inputs of the
+ * function's usual domain). Not a test: timings are machine-dependent.
+ *
+ *   rt_bench_vmath */
+#include <batchdiff/batchdiff_rt.h>
+#include <immintrin.h>
+#include <sleef.h>
+#include <time.h>
+
+#include "test_util.h"
+#include "ulp.h"
+
+#define N 4096
+#define REPS 400
+
+__m256 _ZGVdN8v_expf(__m256);
+__m256 _ZGVdN8v_logf(__m256);
+__m256 _ZGVdN8v_sinf(__m256);
+__m256 _ZGVdN8vv_powf(__m256, __m256);
+__m256d _ZGVdN4v_exp(__m256d);
+__m256d _ZGVdN4v_log(__m256d);
+
+typedef __m256 (*vf1)(__m256);
+typedef __m256 (*vf2)(__m256, __m256);
+typedef __m256d (*vd1)(__m256d);
+typedef __m256d (*vd2)(__m256d, __m256d);
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Candidates are adapted to one signature each (x, y; y unused if unary). */
+#define CAND_F(name, call)                                                     \
+  static __m256 name(__m256 x, __m256 y) {                                     \
+    (void)y;                                                                   \
+    return call;                                                               \
+  }
+#define CAND_D(name, call)                                                     \
+  static __m256d name(__m256d x, __m256d y) {                                  \
+    (void)y;                                                                   \
+    return call;                                                               \
+  }
+#define SCALAR_F(name, expr)                                                   \
+  static __m256 name(__m256 x, __m256 y) {                                     \
+    float a[8], b[8];                                                          \
+    _mm256_storeu_ps(a, x);                                                    \
+    _mm256_storeu_ps(b, y);                                                    \
+    for (int i = 0; i < 8; i++)                                                \
+      a[i] = expr;                                                             \
+    return _mm256_loadu_ps(a);                                                 \
+  }
+#define SCALAR_D(name, expr)                                                   \
+  static __m256d name(__m256d x, __m256d y) {                                  \
+    double a[4], b[4];                                                         \
+    _mm256_storeu_pd(a, x);                                                    \
+    _mm256_storeu_pd(b, y);                                                    \
+    for (int i = 0; i < 4; i++)                                                \
+      a[i] = expr;                                                             \
+    return _mm256_loadu_pd(a);                                                 \
+  }
+
+CAND_F(expf_u10, Sleef_expf8_u10avx2(x))
+CAND_F(expf_mvec, _ZGVdN8v_expf(x))
+CAND_F(expf_bd, (__m256)bd_exp_f32n((bd_f32n)x))
+SCALAR_F(expf_glibc, expf(a[i]))
+CAND_F(logf_u10, Sleef_logf8_u10avx2(x))
+CAND_F(logf_u35, Sleef_logf8_u35avx2(x))
+CAND_F(logf_mvec, _ZGVdN8v_logf(x))
+CAND_F(logf_bd, (__m256)bd_log_f32n((bd_f32n)x))
+SCALAR_F(logf_glibc, logf(a[i]))
+CAND_F(sinf_u10, Sleef_sinf8_u10avx2(x))
+CAND_F(sinf_u35, Sleef_sinf8_u35avx2(x))
+CAND_F(sinf_mvec, _ZGVdN8v_sinf(x))
+CAND_F(sinf_bd, (__m256)bd_sin_f32n((bd_f32n)x))
+SCALAR_F(sinf_glibc, sinf(a[i]))
+CAND_F(powf_u10, Sleef_powf8_u10avx2(x, y))
+CAND_F(powf_mvec, _ZGVdN8vv_powf(x, y))
+CAND_F(powf_bd, (__m256)bd_pow_f32n((bd_f32n)x, (bd_f32n)y))
+SCALAR_F(powf_glibc, powf(a[i], b[i]))
+CAND_D(exp_u10, Sleef_expd4_u10avx2(x))
+CAND_D(exp_mvec, _ZGVdN4v_exp(x))
+CAND_D(exp_bd, (__m256d)bd_exp_f64d((bd_f64d)x))
+SCALAR_D(exp_glibc, exp(a[i]))
+CAND_D(log_u10, Sleef_logd4_u10avx2(x))
+CAND_D(log_u35, Sleef_logd4_u35avx2(x))
+CAND_D(log_mvec, _ZGVdN4v_log(x))
+CAND_D(log_bd, (__m256d)bd_log_f64d((bd_f64d)x))
+SCALAR_D(log_glibc, log(a[i]))
+
+typedef struct {
+  const char *label;
+  vf2 f;
+  vd2 d;
+} cand;
+
+typedef struct {
+  const char *name;
+  long double (*r1)(long double);
+  long double (*r2)(long double, long double);
+  double lo, hi, lo2, hi2;
+  cand c[5];
+} bench;
+
+static const bench benches[] = {
+    {"expf",
+     expl,
+     NULL,
+     -87,
+     88,
+     0,
+     0,
+     {{"SLEEF u10", expf_u10, NULL},
+      {"SLEEF u35", NULL, NULL},
+      {"glibc scalar", expf_glibc, NULL},
+      {"glibc libmvec", expf_mvec, NULL},
+      {"bd_exp_f32n", expf_bd, NULL}}},
+    {"logf",
+     logl,
+     NULL,
+     1e-30,
+     1e30,
+     0,
+     0,
+     {{"SLEEF u10", logf_u10, NULL},
+      {"SLEEF u35", logf_u35, NULL},
+      {"glibc scalar", logf_glibc, NULL},
+      {"glibc libmvec", logf_mvec, NULL},
+      {"bd_log_f32n", logf_bd, NULL}}},
+    {"sinf",
+     sinl,
+     NULL,
+     -100,
+     100,
+     0,
+     0,
+     {{"SLEEF u10", sinf_u10, NULL},
+      {"SLEEF u35", sinf_u35, NULL},
+      {"glibc scalar", sinf_glibc, NULL},
+      {"glibc libmvec", sinf_mvec, NULL},
+      {"bd_sin_f32n", sinf_bd, NULL}}},
+    {"powf",
+     NULL,
+     powl,
+     0,
+     10,
+     -20,
+     20,
+     {{"SLEEF u10", powf_u10, NULL},
+      {"SLEEF u35", NULL, NULL},
+      {"glibc scalar", powf_glibc, NULL},
+      {"glibc libmvec", powf_mvec, NULL},
+      {"bd_pow_f32n", powf_bd, NULL}}},
+    {"exp",
+     expl,
+     NULL,
+     -700,
+     700,
+     0,
+     0,
+     {{"SLEEF u10", NULL, exp_u10},
+      {"SLEEF u35", NULL, NULL},
+      {"glibc scalar", NULL, exp_glibc},
+      {"glibc libmvec", NULL, exp_mvec},
+      {"bd_exp_f64d", NULL, exp_bd}}},
+    {"log",
+     logl,
+     NULL,
+     1e-300,
+     1e300,
+     0,
+     0,
+     {{"SLEEF u10", NULL, log_u10},
+      {"SLEEF u35", NULL, log_u35},
+      {"glibc scalar", NULL, log_glibc},
+      {"glibc libmvec", NULL, log_mvec},
+      {"bd_log_f64d", NULL, log_bd}}},
+};
+
+/* Log-uniform when the domain spans decades (log), else uniform. */
+static double draw(uint64_t *rng, double lo, double hi) {
+  if (lo > 0 && hi / lo > 1e6)
+    return exp(log(lo) + (log(hi) - log(lo)) * tu_unit(rng));
+  return lo + (hi - lo) * tu_unit(rng);
+}
+
+int main(void) {
+  static float xf[N], yf[N], of[N];
+  static double xd[N], yd[N], od[N];
+  printf("| function | implementation | ns/element | max ULP |\n"
+         "|---|---|---|---|\n");
+  for (size_t b = 0; b < sizeof benches / sizeof benches[0]; b++) {
+    const bench *be = &benches[b];
+    uint64_t rng = 5;
+    for (int i = 0; i < N; i++) {
+      xd[i] = draw(&rng, be->lo, be->hi);
+      yd[i] = be->r2 ? draw(&rng, be->lo2, be->hi2) : 0;
+      xf[i] = (float)xd[i];
+      yf[i] = (float)yd[i];
+    }
+    for (int c = 0; c < 5; c++) {
+      const cand *ca = &be->c[c];
+      if (!ca->f && !ca->d) {
+        printf("| %s | %s | n/a | n/a |\n", be->name, ca->label);
+        continue;
+      }
+      double best = INFINITY; /* best of 5: the machine may be shared */
+      for (int trial = 0; trial < 5; trial++) {
+        double t0 = now();
+        for (int r = 0; r < REPS; r++) {
+          if (ca->f)
+            for (int i = 0; i < N; i += 8)
+              _mm256_storeu_ps(of + i, ca->f(_mm256_loadu_ps(xf + i),
+                                             _mm256_loadu_ps(yf + i)));
+          else
+            for (int i = 0; i < N; i += 4)
+              _mm256_storeu_pd(od + i, ca->d(_mm256_loadu_pd(xd + i),
+                                             _mm256_loadu_pd(yd + i)));
+          __asm__ volatile("" ::: "memory");
+        }
+        double ns = (now() - t0) * 1e9 / ((double)N * REPS);
+        best = ns < best ? ns : best;
+      }
+      double maxu = 0;
+      for (int i = 0; i < N; i++) {
+        long double ref;
+        double u;
+        if (ca->f) {
+          ref = be->r2 ? be->r2(xf[i], yf[i]) : be->r1(xf[i]);
+          u = ulp_error_f(of[i], ref);
+        } else {
+          ref = be->r2 ? be->r2(xd[i], yd[i]) : be->r1(xd[i]);
+          u = ulp_error_d(od[i], ref);
+        }
+        if (u > maxu)
+          maxu = u;
+      }
+      printf("| %s | %s | %.2f | %.3f |\n", be->name, ca->label, best, maxu);
+      fflush(stdout);
+    }
+  }
+  return 0;
+}
