@@ -67,6 +67,17 @@ private:
     // add confusing follow-on errors.
     if (S->getDiagnostics().hasErrorOccurred())
       return;
+    // The generated code and the runtime headers are C99 (inline, for-loop
+    // declarations); in C89 they would fail with errors inside our headers.
+    // C++ would parse them with different rules.
+    const LangOptions &LO = S->getLangOpts();
+    if (!LO.C99 || LO.CPlusPlus) {
+      report(S->getDiagnostics(), DiagnosticsEngine::Error, FD->getLocation(),
+             "batchdiff generates C99: compile %0 as C99 or later "
+             "(-std=c99, gnu99, c11, ...), not as %1")
+          << FD << (LO.CPlusPlus ? "C++" : "C89/C90");
+      return;
+    }
     Generated Out;
     if (!generateForFunction(FD, *S, Opts, WantBatch, WantGrad, Out) ||
         Out.Code.empty())

@@ -200,6 +200,12 @@ private:
     int RetVar = -1;
     int RetFlag = -1;
   };
+  /// break/continue lower to flags of the innermost loop; statements after
+  /// one run under `if (!flag)`, exactly as after an early return.
+  struct LoopCtx {
+    int BrkVar = -1;
+    int CntVar = -1;
+  };
 
   void error(SourceLocation Loc, llvm::StringRef What, llvm::StringRef Instead);
   void error(SourceRange R, llvm::StringRef What, llvm::StringRef Instead) {
@@ -219,6 +225,10 @@ private:
                                  llvm::ArrayRef<const Stmt *> Rest);
   Ret returnStmt(const ReturnStmt *RS);
   Ret body(const FunctionDecl *FD, const Stmt *Body, Frame &Fr);
+  Ret loopStmt(const Stmt *Init, const Expr *Cond, const Expr *Inc,
+               const Stmt *Body, bool CondFirst);
+  Ret jumpStmt(const Stmt *St);
+  int exitFlags(const Stmt *St, bool Ret, bool Brk, bool Cnt);
 
   // Expressions. Each returns a temp, or -1 after an error.
   int expr(const Expr *E);
@@ -248,7 +258,11 @@ private:
   ir::Function &F;
   ir::Builder B;
   std::vector<Frame> Frames;
+  std::vector<LoopCtx> Loops;
   bool Failed = false;
+  /// Where convert() reports an unsupported conversion: the expression
+  /// being lowered (or the cast being applied).
+  SourceLocation Where;
 };
 
 void Lowerer::error(SourceLocation Loc, llvm::StringRef What,
@@ -373,8 +387,8 @@ Ret Lowerer::stmtList(llvm::ArrayRef<const Stmt *> List) {
     if (R == Ret::Always)
       return Ret::Always;
     if (R == Ret::Maybe && I + 1 < List.size()) {
-      // The rest runs only where no return happened yet.
-      int Done = B.get(Frames.back().RetFlag);
+      // The rest runs only where no return, break or continue happened.
+      int Done = exitFlags(List[I], true, true, true);
       ir::Stmt &If = B.ifStmt(B.un(Op::Not, Done));
       ir::Block *Saved = B.block();
       B.setBlock(&If.Then);
@@ -409,10 +423,29 @@ Ret Lowerer::stmt(const Stmt *St) {
     expr(E);
     return Ret::Never;
   }
+  if (const auto *FS = dyn_cast<ForStmt>(St)) {
+    if (FS->getConditionVariable()) {
+      error(FS->getBeginLoc(), "a declaration in a for condition",
+            "declare the variable before the loop");
+      return Ret::Never;
+    }
+    return loopStmt(FS->getInit(), FS->getCond(), FS->getInc(),
+                    FS->getBody(), true);
+  }
+  if (const auto *WS = dyn_cast<WhileStmt>(St)) {
+    if (WS->getConditionVariable()) {
+      error(WS->getBeginLoc(), "a declaration in a while condition",
+            "declare the variable before the loop");
+      return Ret::Never;
+    }
+    return loopStmt(nullptr, WS->getCond(), nullptr, WS->getBody(), true);
+  }
+  if (const auto *DS = dyn_cast<DoStmt>(St))
+    return loopStmt(nullptr, DS->getCond(), nullptr, DS->getBody(), false);
+  if ((isa<BreakStmt>(St) || isa<ContinueStmt>(St)) && !Loops.empty())
+    return jumpStmt(St);
   SourceLocation Loc = St->getBeginLoc();
-  if (isa<ForStmt>(St) || isa<WhileStmt>(St) || isa<DoStmt>(St))
-    error(Loc, "a loop", "loops are not supported yet; unroll it by hand");
-  else if (isa<GotoStmt>(St) || isa<IndirectGotoStmt>(St))
+  if (isa<GotoStmt>(St) || isa<IndirectGotoStmt>(St))
     error(Loc, "'goto'", "use if/else and early returns");
   else if (isa<LabelStmt>(St))
     error(Loc, "a label", "use if/else and early returns");
@@ -421,11 +454,136 @@ Ret Lowerer::stmt(const Stmt *St) {
   else if (isa<AsmStmt>(St))
     error(Loc, "inline assembly", "write the computation in C");
   else if (isa<BreakStmt>(St) || isa<ContinueStmt>(St))
-    error(Loc, "'break'/'continue'", "loops are not supported yet");
+    error(Loc, "'break'/'continue' outside a loop", "use if/else");
   else
     error(Loc, std::string("the statement '") + St->getStmtClassName() + "'",
           "use assignments, if/else and return");
   return Ret::Never;
+}
+
+/// Whether a break/continue in \p S leaves S (not caught by an inner loop).
+bool escapes(const Stmt *S, bool Break) {
+  if (!S)
+    return false;
+  if (Break ? isa<BreakStmt>(S) : isa<ContinueStmt>(S))
+    return true;
+  if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S))
+    return false;
+  if (Break && isa<SwitchStmt>(S))
+    return false;
+  for (const Stmt *C : S->children())
+    if (escapes(C, Break))
+      return true;
+  return false;
+}
+
+/// OR of the exit flags \p St may have set (return, break, continue).
+int Lowerer::exitFlags(const Stmt *St, bool Ret, bool Brk, bool Cnt) {
+  int Acc = -1;
+  auto Add = [&](int Var) {
+    if (Var < 0)
+      return;
+    int V = B.get(Var);
+    Acc = Acc < 0 ? V : B.bin(Op::Or, Acc, V);
+  };
+  if (Ret && mayReturn(St))
+    Add(Frames.back().RetFlag);
+  if (!Loops.empty()) {
+    if (Brk && escapes(St, true))
+      Add(Loops.back().BrkVar);
+    if (Cnt && escapes(St, false))
+      Add(Loops.back().CntVar);
+  }
+  return Acc < 0 ? B.constB(false) : Acc;
+}
+
+Ret Lowerer::jumpStmt(const Stmt *St) {
+  const LoopCtx &L = Loops.back();
+  int Flag = isa<BreakStmt>(St) ? L.BrkVar : L.CntVar;
+  B.set(Flag, B.constB(true));
+  return Ret::Always;
+}
+
+/// for/while (CondFirst) and do/while as one IR loop whose continue
+/// condition is computed at the end of the body:
+///   loop { cnt = 0; c = Cond; if (c) { Body; if (!brk) Inc; } }
+///   while (c && !brk && !returned)
+Ret Lowerer::loopStmt(const Stmt *Init, const Expr *Cond, const Expr *Inc,
+                      const Stmt *Body, bool CondFirst) {
+  if (Init)
+    stmt(Init);
+  if (Failed)
+    return Ret::Never;
+  LoopCtx L;
+  if (escapes(Body, true)) {
+    L.BrkVar = F.newVar("__break", Type::Bool);
+    B.set(L.BrkVar, B.constB(false));
+  }
+  if (escapes(Body, false))
+    L.CntVar = F.newVar("__continue", Type::Bool);
+  bool Returns = mayReturn(Body);
+  ir::Stmt &Loop = B.loop();
+  ir::Block *Saved = B.block();
+  B.setBlock(&Loop.Body);
+  if (L.CntVar >= 0)
+    B.set(L.CntVar, B.constB(false));
+  Loops.push_back(L);
+  auto Left = [&]() { // broke or returned in this iteration
+    int A = -1;
+    if (L.BrkVar >= 0)
+      A = B.get(L.BrkVar);
+    if (Returns) {
+      int R = B.get(Frames.back().RetFlag);
+      A = A < 0 ? R : B.bin(Op::Or, A, R);
+    }
+    return A;
+  };
+  int Go = -1;
+  if (CondFirst) {
+    Go = Cond ? cond(Cond) : B.constB(true);
+    if (Go < 0) {
+      Loops.pop_back();
+      B.setBlock(Saved);
+      return Ret::Never;
+    }
+    ir::Stmt &If = B.ifStmt(Go);
+    B.setBlock(&If.Then);
+    stmt(Body);
+    if (Inc) {
+      int Out = Left();
+      if (Out >= 0) {
+        ir::Stmt &IfInc = B.ifStmt(B.un(Op::Not, Out));
+        B.setBlock(&IfInc.Then);
+      }
+      expr(Inc);
+    }
+    B.setBlock(&Loop.Body);
+  } else {
+    stmt(Body);
+    int Out = Left();
+    if (Out < 0 || pure(Cond)) {
+      Go = cond(Cond);
+    } else {
+      int V = F.newVar("__while", Type::Bool);
+      B.set(V, B.constB(false));
+      ir::Stmt &If = B.ifStmt(B.un(Op::Not, Out));
+      B.setBlock(&If.Then);
+      int C = cond(Cond);
+      if (C >= 0)
+        B.set(V, C);
+      B.setBlock(&Loop.Body);
+      Go = B.get(V);
+    }
+  }
+  Loops.pop_back();
+  if (Failed || Go < 0) {
+    B.setBlock(Saved);
+    return Ret::Never;
+  }
+  int Out = Left();
+  Loop.Cond = Out < 0 ? Go : B.bin(Op::And, Go, B.un(Op::Not, Out));
+  B.setBlock(Saved);
+  return Returns ? Ret::Maybe : Ret::Never;
 }
 
 Ret Lowerer::declStmt(const DeclStmt *DS) {
@@ -564,6 +722,7 @@ int Lowerer::expr(const Expr *E) {
   if (Failed)
     return -1;
   E = E->IgnoreParens();
+  Where = E->getBeginLoc();
   if (int C = constant(E); C >= 0)
     return C;
   if (const auto *CE = dyn_cast<CastExpr>(E))
@@ -604,7 +763,7 @@ int Lowerer::convert(int T, QualType From, QualType To) {
     return -1;
   auto FT = irType(From), TT = irType(To);
   if (!FT || !TT) {
-    error(SourceLocation(), "a conversion to '" + To.getAsString() + "'",
+    error(Where, "a conversion to '" + To.getAsString() + "'",
           "use arithmetic types");
     return -1;
   }
@@ -639,8 +798,16 @@ int Lowerer::castExpr(const CastExpr *CE) {
   case CK_FloatingCast:
   case CK_IntegralToBoolean:
   case CK_FloatingToBoolean:
-    return convert(expr(Sub), Sub->getType(), CE->getType());
+  {
+    int T = expr(Sub);
+    Where = CE->getBeginLoc();
+    return convert(T, Sub->getType(), CE->getType());
+  }
   default:
+    if (isa<StringLiteral>(Sub->IgnoreParens())) {
+      error(Sub->getBeginLoc(), "a string literal", "use numbers");
+      return -1;
+    }
     error(CE->getBeginLoc(),
           std::string("the conversion '") + CE->getCastKindName() + "'",
           "use conversions between arithmetic types");
@@ -652,8 +819,20 @@ int Lowerer::varOf(const Expr *LV, llvm::StringRef Action) {
   LV = LV->IgnoreParens();
   const auto *DRE = dyn_cast<DeclRefExpr>(LV);
   if (!DRE) {
-    error(LV->getBeginLoc(), std::string(Action) + " through a pointer",
-          "pointer and array parameters are not supported yet");
+    // Name the construct: `t[i]`, `s.x` and `(T){v}` are not pointers.
+    const auto *UO = dyn_cast<UnaryOperator>(LV);
+    if (isa<ArraySubscriptExpr>(LV))
+      error(LV->getBeginLoc(), "array subscripting",
+            "pointer and array parameters are not supported yet");
+    else if (isa<MemberExpr>(LV))
+      error(LV->getBeginLoc(), "struct member access", "pass scalars");
+    else if (UO && UO->getOpcode() == UO_Deref)
+      error(LV->getBeginLoc(), std::string(Action) + " through a pointer",
+            "pointer and array parameters are not supported yet");
+    else
+      error(LV->getBeginLoc(),
+            std::string("the expression '") + LV->getStmtClassName() + "'",
+            "use arithmetic on scalar locals and parameters");
     return -1;
   }
   const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
