@@ -231,6 +231,10 @@ private:
   void block(const ir::Block &B, const Mask &M);
   void ifStmt(const ir::Stmt &S, const Mask &M);
   void loop(const ir::Stmt &S, const Mask &M);
+  void revLoop(const ir::Stmt &S, const Mask &M);
+  bool tapeOp(const ir::Stmt &S);
+  std::string tapeAt(const ir::Stmt &S, int Value) const;
+  std::string counter(int Id) const { return "__bd_k" + std::to_string(Id); }
 
   const ir::Function &F;
   const BatchPlan &P;
@@ -257,6 +261,8 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) {
     return "__bd_p" + std::to_string(S.IVal);
   case Op::GetVar:
     return var(S.Var);
+  case Op::TapeLoad:
+    return tapeAt(S, S.Dst);
   case Op::Cast: {
     Type From = F.Temps[A[0]];
     if (From == Type::Bool)
@@ -310,6 +316,11 @@ std::string KernelEmitter::scalarExpr(const ir::Stmt &S) {
     return "__bd_p" + std::to_string(S.IVal);
   case Op::GetVar:
     return var(S.Var);
+  case Op::LoopIndex:
+  case Op::LoopCount:
+    return counter((int)S.IVal);
+  case Op::TapeLoad:
+    return tapeAt(S, S.Dst);
   case Op::Neg:
     if (Int)
       return "(" + T + ")(0u - (" + unsignedOf(Ty) + ")" + X(0) + ")";
@@ -367,7 +378,41 @@ std::string KernelEmitter::scalarExpr(const ir::Stmt &S) {
   }
 }
 
+std::string KernelEmitter::tapeAt(const ir::Stmt &S, int Value) const {
+  Type Ty = F.Temps[Value];
+  std::string T = P.VaryingTemp[Value] ? Sh.vtype(Ty) : scalarType(Ty);
+  return "BD_TAPE_AT(&__bd_tp[" + std::to_string(S.IVal) + "], " +
+         temp(S.Args[0]) + ", " + std::to_string(S.Var) + ", " + T + ")";
+}
+
+/// Tape bookkeeping: uniform scalar code, the same for every lane.
+bool KernelEmitter::tapeOp(const ir::Stmt &S) {
+  std::string Tp = "&__bd_tp[" + std::to_string(S.IVal) + "]";
+  switch (S.Opc) {
+  case Op::TapeReserve:
+    if (S.IVal >= 0)
+      OS << line() << "BD_TAPE_RESERVE(__bd_ar, " << Tp << ", "
+         << temp(S.Args[0]) << ");\n";
+    return true;
+  case Op::TapeStore:
+    OS << line() << tapeAt(S, S.Args[1]) << " = " << temp(S.Args[1])
+       << ";\n";
+    return true;
+  case Op::TapeCommit:
+  case Op::TapeRewind:
+    if (S.IVal >= 0)
+      OS << line() << "__bd_tp[" << S.IVal << "].top "
+         << (S.Opc == Op::TapeCommit ? "+" : "-") << "= (size_t)"
+         << temp(S.Args[0]) << ";\n";
+    return true;
+  default:
+    return false;
+  }
+}
+
 void KernelEmitter::inst(const ir::Stmt &S, const Mask &M) {
+  if (tapeOp(S))
+    return;
   if (S.Opc == Op::SetVar) {
     int V = S.Var, A = S.Args[0];
     Type Ty = F.Vars[V].Ty;
@@ -432,12 +477,16 @@ void KernelEmitter::ifStmt(const ir::Stmt &S, const Mask &M) {
 
 void KernelEmitter::loop(const ir::Stmt &S, const Mask &M) {
   bool Vary = P.VaryingCond.count(&S) && P.VaryingCond.at(&S);
+  std::string Inc =
+      S.Id >= 0 ? line() + "  " + counter(S.Id) + "++;\n" : std::string();
+  if (S.Id >= 0)
+    OS << line() << counter(S.Id) << " = 0;\n";
   if (!Vary) {
     OS << line() << "do {\n";
     ++Ind;
     block(S.Body, M);
     --Ind;
-    OS << line() << "} while (" << temp(S.Cond) << ");\n";
+    OS << Inc << line() << "} while (" << temp(S.Cond) << ");\n";
     return;
   }
   // Lanes leave the loop one by one; it ends when none is left.
@@ -449,7 +498,34 @@ void KernelEmitter::loop(const ir::Stmt &S, const Mask &M) {
   OS << line() << ML << " = bd_and_m" << Sh.S() << "(" << ML << ", "
      << vec(S.Cond) << ");\n";
   --Ind;
-  OS << line() << "} while (bd_any_m" << Sh.S() << "(" << ML << "));\n";
+  OS << Inc << line() << "} while (bd_any_m" << Sh.S() << "(" << ML
+     << "));\n";
+}
+
+/// Iterations count-1 .. 0 of a forward loop; an example takes part in
+/// iteration k only if its own loop ran more than k times.
+void KernelEmitter::revLoop(const ir::Stmt &S, const Mask &M) {
+  std::string K = counter(S.Id);
+  OS << line() << "for (" << K << " = " << temp(S.Args[0]) << " - 1; " << K
+     << " >= 0; --" << K << ") {\n";
+  ++Ind;
+  bool Vary = P.VaryingTemp[S.Args[1]];
+  if (!Vary) {
+    block(S.Body, M);
+  } else {
+    std::string MR = "__bd_m" + std::to_string(++MaskCount);
+    OS << line() << Sh.mask() << " " << MR << " = bd_and_m" << Sh.S() << "("
+       << M.Expr << ", bd_cmpgt_" << Sh.sfx(Type::I32) << "("
+       << temp(S.Args[1]) << ", bd_splat_" << Sh.sfx(Type::I32) << "(" << K
+       << ")));\n";
+    OS << line() << "if (bd_any_m" << Sh.S() << "(" << MR << ")) {\n";
+    ++Ind;
+    block(S.Body, {MR, false});
+    --Ind;
+    OS << line() << "}\n";
+  }
+  --Ind;
+  OS << line() << "}\n";
 }
 
 void KernelEmitter::block(const ir::Block &B, const Mask &M) {
@@ -463,6 +539,9 @@ void KernelEmitter::block(const ir::Block &B, const Mask &M) {
       break;
     case ir::Stmt::Loop:
       loop(*SP, M);
+      break;
+    case ir::Stmt::RevLoop:
+      revLoop(*SP, M);
       break;
     }
   }
@@ -485,7 +564,14 @@ std::string KernelEmitter::run() {
   }
   for (size_t I = 0; I < F.Outputs.size(); ++I)
     OS << ", " << Sh.vtype(F.Vars[F.Outputs[I].Var].Ty) << " *__bd_o" << I;
+  if (!F.TapeSlots.empty())
+    OS << ", bd_arena *__bd_ar, bd_tape *__bd_tp";
   OS << ") {\n";
+  for (int L = 0; L < F.NumLoopIds; ++L)
+    OS << "  int32_t " << counter(L) << " = 0;\n";
+  // Each chunk starts its tapes afresh; the memory is reused.
+  for (size_t T = 0; T < F.TapeSlots.size(); ++T)
+    OS << "  __bd_tp[" << T << "].top = 0;\n";
   for (size_t V = 0; V < F.Vars.size(); ++V) {
     Type Ty = F.Vars[V].Ty;
     if (P.VaryingVar[V])
@@ -679,6 +765,10 @@ std::string WrapperEmitter::chunk(bool Tail) {
        << ";\n";
     KArgs.push_back("&__bd_o" + std::to_string(I));
   }
+  if (!F.TapeSlots.empty()) {
+    KArgs.push_back("__bd_ar");
+    KArgs.push_back("__bd_tp");
+  }
   OS << "    " << Kernel << "(" << Mask;
   for (const std::string &A : KArgs)
     OS << ", " << A;
@@ -722,6 +812,15 @@ std::string WrapperEmitter::run() {
     if (O.Kind == ir::OutKind::ParamAdjoint && F.Params[O.Param].Uniform)
       OS << "  " << Sh.vtype(F.Params[O.Param].Ty) << " __bd_acc" << O.Param
          << " = bd_splat_" << Sh.sfx(F.Params[O.Param].Ty) << "(0);\n";
+  bool Tapes = !F.TapeSlots.empty();
+  if (Tapes) {
+    OS << "  bd_arena *__bd_ar = bd_arena_get();\n"
+       << "  bd_arena_pos __bd_pos = bd_arena_save(__bd_ar);\n"
+       << "  bd_tape __bd_tp[" << F.TapeSlots.size() << "] = {";
+    for (size_t T = 0; T < F.TapeSlots.size(); ++T)
+      OS << (T ? ", " : "") << "{0, 0, 0, " << F.TapeSlots[T] << "}";
+    OS << "};\n";
+  }
   OS << "  size_t __bd_i = 0;\n";
   OS << "  for (; __bd_i + " << Sh.W() << " <= __bd_n; __bd_i += " << Sh.W()
      << ") {\n";
@@ -731,6 +830,8 @@ std::string WrapperEmitter::run() {
   OS << "    size_t __bd_k = __bd_n - __bd_i;\n";
   OS << chunk(true);
   OS << "  }\n";
+  if (Tapes)
+    OS << "  bd_arena_restore(__bd_ar, __bd_pos);\n";
   for (const ir::Output &O : F.Outputs)
     if (O.Kind == ir::OutKind::ParamAdjoint && F.Params[O.Param].Uniform)
       OS << "  if (" << shadow(O.Param) << ") *" << shadow(O.Param)

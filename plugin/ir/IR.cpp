@@ -171,6 +171,8 @@ static void pruneBlock(Block &B, const std::vector<bool> &Live) {
     pruneBlock(S->Then, Live);
     pruneBlock(S->Else, Live);
     pruneBlock(S->Body, Live);
+    if (S->K == Stmt::If && S->Then.empty() && S->Else.empty())
+      continue;
     Kept.push_back(std::move(S));
   }
   B = std::move(Kept);
@@ -198,6 +200,8 @@ std::unique_ptr<Stmt> cloneStmt(const Stmt &S) {
   C->Var = S.Var;
   C->Fn = S.Fn;
   C->Cond = S.Cond;
+  C->Id = S.Id;
+  C->Aux = S.Aux;
   C->Then = cloneBlock(S.Then);
   C->Else = cloneBlock(S.Else);
   C->Body = cloneBlock(S.Body);
@@ -240,6 +244,19 @@ static void printInst(std::ostringstream &OS, const Function &F,
   case Op::Math:
     OS << "." << mathName(S.Fn);
     break;
+  case Op::LoopIndex:
+  case Op::LoopCount:
+    OS << " L" << S.IVal;
+    break;
+  case Op::TapeReserve:
+  case Op::TapeCommit:
+  case Op::TapeRewind:
+    OS << " T" << S.IVal;
+    break;
+  case Op::TapeStore:
+  case Op::TapeLoad:
+    OS << " T" << S.IVal << "[" << S.Var << "]";
+    break;
   default:
     break;
   }
@@ -267,9 +284,18 @@ static void printBlock(std::ostringstream &OS, const Function &F,
       OS << Pad << "}\n";
       break;
     case Stmt::Loop:
-      OS << "loop {\n";
+      OS << "loop";
+      if (S->Id >= 0)
+        OS << " L" << S->Id;
+      OS << " {\n";
       printBlock(OS, F, S->Body, Ind + 1);
       OS << Pad << "} while %" << S->Cond << "\n";
+      break;
+    case Stmt::RevLoop:
+      OS << "revloop L" << S->Id << " count %" << S->Args[0] << " trip %"
+         << S->Args[1] << " {\n";
+      printBlock(OS, F, S->Body, Ind + 1);
+      OS << Pad << "}\n";
       break;
     }
   }

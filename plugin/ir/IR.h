@@ -44,7 +44,7 @@ struct Stmt;
 using Block = std::vector<std::unique_ptr<Stmt>>;
 
 struct Stmt {
-  enum Kind : uint8_t { Inst, If, Loop } K = Inst;
+  enum Kind : uint8_t { Inst, If, Loop, RevLoop } K = Inst;
 
   // Inst: Dst = Opc(Args...). Dst is -1 for SetVar.
   Op Opc = Op::ConstI;
@@ -55,9 +55,16 @@ struct Stmt {
   int Var = -1;      // GetVar / SetVar
   MathFn Fn = MathFn::Sqrt;
 
+  int Aux = -1;      // TapeLoad: the temp whose value was stored
+
   // If: Cond (a Bool temp) selects Then or Else.
   // Loop: runs Body, then repeats while Cond (a Bool temp computed in Body).
+  // RevLoop: runs Body for iterations Args[0]-1 down to 0 of loop Id, each
+  //   example only while the iteration is below its own count Args[1]; the
+  //   reverse sweep of a Loop.
+  // Loop and RevLoop number their iterations as loop Id (-1: nobody asks).
   int Cond = -1;
+  int Id = -1;
   Block Then, Else, Body;
 };
 
@@ -99,6 +106,9 @@ struct Function {
   std::vector<Type> Temps;
   std::vector<Var> Vars;
   std::vector<Output> Outputs;
+  /// Slots per iteration of each tape (indexed by tape id).
+  std::vector<int> TapeSlots;
+  int NumLoopIds = 0;
   Type RetTy = Type::Void;
   std::string RetCType;
   bool RetNativeLayout = true;
@@ -145,8 +155,9 @@ public:
   int div(int A, int B) { return bin(Op::Div, A, B); }
   int neg(int A) { return un(Op::Neg, A); }
 
-private:
   Stmt &push(Op O, int Dst, std::vector<int> Args);
+
+private:
   Function &F;
   Block *Cur;
 };

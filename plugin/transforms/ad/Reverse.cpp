@@ -31,6 +31,17 @@ private:
     return V;
   }
   void accumVar(int V, int C) { B.set(V, B.add(B.get(V), C)); }
+  bool act(int T) const { return T >= 0 && T < (int)A.Temp.size() && A.Temp[T]; }
+  bool actV(int V) const { return V >= 0 && V < (int)A.Var.size() && A.Var[V]; }
+  ir::Block fwd(const ir::Block &Src);
+  void defLoops(const ir::Block &Blk, int Cur);
+  void insertStores(ir::Block &Blk, int Idx);
+  void reverseLoop(const ir::Stmt &S);
+  int R(int T);
+  void resetAdj(int T) {
+    if (T < (int)DefLoop.size() && DefLoop[T] >= 0)
+      B.set(adjTemp(T), B.constF(G.Temps[T], 0.0));
+  }
   void computeDeps();
   uint64_t instDeps(const ir::Stmt &S) const;
   void guard(uint64_t Mask);
@@ -52,7 +63,162 @@ private:
   uint64_t GuardMask = 0;
   ir::Block *GuardOuter = nullptr;
   ir::Block *Top = nullptr;
+
+  // Loops: each forward loop counts its iterations per example (TripVar),
+  // and the values its reverse sweep reads are stored on its tape.
+  struct LoopInfo {
+    int Id = -1, TripVar = -1, Cnt = -1, Tr = -1, KFwd = -1, Tape = -1;
+    ir::Stmt *Reserve = nullptr, *Commit = nullptr, *Loop = nullptr;
+    std::map<int, int> Slot; // temp -> slot on the tape
+  };
+  std::vector<LoopInfo> Infos;
+  std::map<const ir::Stmt *, int> LoopOf;
+  std::vector<int> DefLoop; // temp -> innermost loop (index into Infos)
+  struct RevCtx {
+    int Info;
+    std::vector<std::pair<int, int>> Loaded; // temp -> its reloaded copy
+  };
+  std::vector<RevCtx> RevStack;
 };
+
+ir::Block Reverser::fwd(const ir::Block &Src) {
+  ir::Block Out;
+  ir::Builder FB(G, &Out);
+  for (const auto &SP : Src) {
+    const ir::Stmt &S = *SP;
+    if (S.K == ir::Stmt::Inst) {
+      Out.push_back(ir::cloneStmt(S));
+      continue;
+    }
+    if (S.K == ir::Stmt::If) {
+      ir::Stmt &If = FB.ifStmt(S.Cond);
+      If.Then = fwd(S.Then);
+      If.Else = fwd(S.Else);
+      continue;
+    }
+    int Idx = (int)Infos.size();
+    Infos.emplace_back();
+    LoopInfo &I = Infos.back();
+    I.Id = G.NumLoopIds++;
+    I.TripVar = G.newVar("__trip", Type::I32);
+    FB.set(I.TripVar, FB.constI(Type::I32, 0));
+    ir::Stmt &L = FB.loop();
+    L.Id = I.Id;
+    L.Cond = S.Cond;
+    ir::Builder BB(G, &L.Body);
+    I.KFwd = G.newTemp(Type::I32);
+    BB.push(Op::LoopIndex, I.KFwd, {}).IVal = I.Id;
+    I.Reserve = &BB.push(Op::TapeReserve, -1, {I.KFwd});
+    I.Reserve->IVal = -1;
+    // Nested loops append to Infos: refer to this loop by index from here.
+    for (auto &St : fwd(S.Body))
+      L.Body.push_back(std::move(St));
+    LoopInfo &J = Infos[Idx];
+    BB.set(J.TripVar, BB.bin(Op::Add, J.KFwd, BB.constI(Type::I32, 1)));
+    J.Loop = &L;
+    LoopOf[&L] = Idx;
+    J.Cnt = G.newTemp(Type::I32);
+    FB.push(Op::LoopCount, J.Cnt, {}).IVal = J.Id;
+    J.Tr = FB.get(J.TripVar);
+    J.Commit = &FB.push(Op::TapeCommit, -1, {J.Cnt});
+    J.Commit->IVal = -1;
+  }
+  return Out;
+}
+
+void Reverser::defLoops(const ir::Block &Blk, int Cur) {
+  for (const auto &SP : Blk) {
+    if (SP->Dst >= 0 && SP->K == ir::Stmt::Inst)
+      DefLoop[SP->Dst] = Cur;
+    defLoops(SP->Then, Cur);
+    defLoops(SP->Else, Cur);
+    if (SP->K == ir::Stmt::Loop)
+      defLoops(SP->Body, LoopOf.at(SP.get()));
+  }
+}
+
+/// Stores each taped temp right after its definition, at this iteration.
+void Reverser::insertStores(ir::Block &Blk, int Idx) {
+  const LoopInfo &I = Infos[Idx];
+  ir::Block Out;
+  for (auto &SP : Blk) {
+    int D = SP->K == ir::Stmt::Inst ? SP->Dst : -1;
+    insertStores(SP->Then, Idx);
+    insertStores(SP->Else, Idx);
+    Out.push_back(std::move(SP));
+    auto It = D >= 0 ? I.Slot.find(D) : I.Slot.end();
+    if (It == I.Slot.end())
+      continue;
+    auto St = std::make_unique<ir::Stmt>();
+    St->Opc = Op::TapeStore;
+    St->IVal = I.Tape;
+    St->Var = It->second;
+    St->Args = {I.KFwd, D};
+    Out.push_back(std::move(St));
+  }
+  Blk = std::move(Out);
+}
+
+/// The value of primal temp \p T as the reverse sweep sees it: temps of a
+/// loop body are reloaded from that loop's tape for the current iteration.
+int Reverser::R(int T) {
+  if (T < 0 || T >= (int)DefLoop.size() || DefLoop[T] < 0)
+    return T;
+  for (auto It = RevStack.rbegin(); It != RevStack.rend(); ++It) {
+    if (It->Info != DefLoop[T])
+      continue;
+    for (auto &KV : It->Loaded)
+      if (KV.first == T)
+        return KV.second;
+    int L = G.newTemp(G.Temps[T]);
+    It->Loaded.push_back({T, L});
+    return L;
+  }
+  return T;
+}
+
+/// for k = count-1 .. 0 (each example while k < its trip count): reload the
+/// iteration's values, then run the reversed body.
+void Reverser::reverseLoop(const ir::Stmt &S) {
+  int Idx = LoopOf.at(&S);
+  int Cnt = R(Infos[Idx].Cnt), Tr = R(Infos[Idx].Tr);
+  ir::Stmt &Rew = B.push(Op::TapeRewind, -1, {Cnt});
+  Rew.IVal = -1;
+  auto RL = std::make_unique<ir::Stmt>();
+  RL->K = ir::Stmt::RevLoop;
+  RL->Id = G.NumLoopIds++;
+  RL->Args = {Cnt, Tr};
+  ir::Block *Saved = B.block();
+  ir::Block Inner;
+  B.setBlock(&Inner);
+  RevStack.push_back({Idx, {}});
+  reverseBlock(S.Body);
+  RevCtx Done = std::move(RevStack.back());
+  RevStack.pop_back();
+  LoopInfo &I = Infos[Idx];
+  ir::Builder HB(G, &RL->Body);
+  int K = G.newTemp(Type::I32);
+  HB.push(Op::LoopIndex, K, {}).IVal = RL->Id;
+  if (!Done.Loaded.empty()) {
+    I.Tape = (int)G.TapeSlots.size();
+    G.TapeSlots.push_back((int)Done.Loaded.size());
+    Rew.IVal = I.Tape;
+    I.Reserve->IVal = I.Tape;
+    I.Commit->IVal = I.Tape;
+  }
+  for (size_t Sl = 0; Sl < Done.Loaded.size(); ++Sl) {
+    auto [T, L] = Done.Loaded[Sl];
+    I.Slot[T] = (int)Sl;
+    ir::Stmt &Ld = HB.push(Op::TapeLoad, L, {K});
+    Ld.IVal = I.Tape;
+    Ld.Var = (int)Sl;
+    Ld.Aux = T;
+  }
+  for (auto &St : Inner)
+    RL->Body.push_back(std::move(St));
+  B.setBlock(Saved);
+  Saved->push_back(std::move(RL));
+}
 
 void Reverser::computeDeps() {
   DepT.assign(P.Temps.size(), 0);
@@ -90,8 +256,8 @@ void Reverser::computeDeps() {
 
 uint64_t Reverser::instDeps(const ir::Stmt &S) const {
   if (S.Opc == Op::SetVar)
-    return DepV[S.Var];
-  return S.Dst >= 0 ? DepT[S.Dst] : 0;
+    return S.Var < (int)DepV.size() ? DepV[S.Var] : 0;
+  return S.Dst >= 0 && S.Dst < (int)DepT.size() ? DepT[S.Dst] : 0;
 }
 
 void Reverser::closeGuard() {
@@ -138,11 +304,9 @@ void Reverser::guard(uint64_t Mask) {
 int Reverser::rule(const ir::Stmt &S, unsigned K, int Gt) {
   Type Ty = G.Temps[S.Dst];
   bool IsMath = S.Opc == Op::Math;
-  int X0 = S.Args.size() > 0 ? S.Args[0] : -1;
-  int X1 = S.Args.size() > 1 ? S.Args[1] : -1;
-  int Y = S.Dst;
-  (void)X1;
-  (void)Y;
+#define X0 R(S.Args[0])
+#define X1 R(S.Args[1])
+#define Y R(S.Dst)
 #define G Gt
 #define C(V) B.constF(Ty, V)
 #define ZERO B.constF(Ty, 0.0)
@@ -163,6 +327,9 @@ int Reverser::rule(const ir::Stmt &S, unsigned K, int Gt) {
     return E;
 #include "transforms/ad/Derivatives.def"
 #undef G
+#undef X0
+#undef X1
+#undef Y
 #undef C
 #undef ZERO
 #undef ADD
@@ -180,31 +347,33 @@ int Reverser::rule(const ir::Stmt &S, unsigned K, int Gt) {
 void Reverser::reverseInst(const ir::Stmt &S) {
   switch (S.Opc) {
   case Op::SetVar: {
-    if (!A.Var[S.Var])
+    if (!actV(S.Var))
       return;
     int DVv = adjVar(S.Var);
     int Arg = S.Args[0];
-    if (A.Temp[Arg])
+    if (act(Arg))
       accumVar(adjTemp(Arg), B.get(DVv));
     B.set(DVv, B.constF(G.Vars[S.Var].Ty, 0.0));
     return;
   }
   case Op::GetVar:
-    if (A.Temp[S.Dst])
+    if (act(S.Dst)) {
       accumVar(adjVar(S.Var), B.get(adjTemp(S.Dst)));
+      resetAdj(S.Dst);
+    }
     return;
   case Op::Param:
-    if (A.Temp[S.Dst] && DP[S.IVal] >= 0)
+    if (act(S.Dst) && DP[S.IVal] >= 0)
       accumVar(DP[S.IVal], B.get(adjTemp(S.Dst)));
     return;
   default:
     break;
   }
-  if (S.Dst < 0 || !A.Temp[S.Dst])
+  if (S.Dst < 0 || !act(S.Dst))
     return;
   int Gt = -1;
   for (unsigned K = 0; K < S.Args.size(); ++K) {
-    if (!A.Temp[S.Args[K]])
+    if (!act(S.Args[K]))
       continue;
     if (Gt < 0)
       Gt = B.get(adjTemp(S.Dst));
@@ -212,6 +381,7 @@ void Reverser::reverseInst(const ir::Stmt &S) {
     if (C >= 0)
       accumVar(adjTemp(S.Args[K]), C);
   }
+  resetAdj(S.Dst);
 }
 
 void Reverser::reverseBlock(const ir::Block &Blk) {
@@ -225,7 +395,7 @@ void Reverser::reverseBlock(const ir::Block &Blk) {
       reverseInst(S);
       break;
     case ir::Stmt::If: {
-      ir::Stmt &If = B.ifStmt(S.Cond);
+      ir::Stmt &If = B.ifStmt(R(S.Cond));
       ir::Block *Saved = B.block();
       B.setBlock(&If.Then);
       reverseBlock(S.Then);
@@ -237,7 +407,10 @@ void Reverser::reverseBlock(const ir::Block &Blk) {
       break;
     }
     case ir::Stmt::Loop:
-      assert(false && "loops are rejected by lowering");
+      reverseLoop(S);
+      break;
+    case ir::Stmt::RevLoop:
+      assert(false && "the primal has no reverse loops");
       break;
     }
   }
@@ -252,7 +425,9 @@ void Reverser::run() {
   G.RetTy = P.RetTy;
   G.RetCType = P.RetCType;
   G.RetNativeLayout = P.RetNativeLayout;
-  G.Body = ir::cloneBlock(P.Body);
+  ir::Block Fwd = fwd(P.Body);
+  DefLoop.assign(G.Temps.size(), -1);
+  defLoops(Fwd, -1);
   DT.assign(P.Temps.size(), -1);
   DV.assign(P.Vars.size(), -1);
   DP.assign(P.Params.size(), -1);
@@ -295,12 +470,12 @@ void Reverser::run() {
       B.set(DP[I], B.constF(P.Params[I].Ty, 0.0));
     }
   for (size_t T = 0; T < P.Temps.size(); ++T)
-    if (A.Temp[T])
+    if (act(T))
       B.set(adjTemp(T), B.constF(P.Temps[T], 0.0));
   for (size_t V = 0; V < P.Vars.size(); ++V)
-    if (A.Var[V])
+    if (actV(V))
       B.set(adjVar(V), B.constF(P.Vars[V].Ty, 0.0));
-  if (RetVar >= 0 && A.Var[RetVar])
+  if (RetVar >= 0 && actV(RetVar))
     B.set(adjVar(RetVar), B.param(Seed));
 
   // Guard conditions are computed once, here, before the reverse sweep.
@@ -309,14 +484,20 @@ void Reverser::run() {
   size_t HolderIdx = G.Body.size() - 1;
   ir::Block Sweep;
   B.setBlock(&Sweep);
-  reverseBlock(P.Body);
-  // Splice: needs computations, then the sweep, replace the placeholder.
+  reverseBlock(Fwd);
+  for (size_t I = 0; I < Infos.size(); ++I)
+    if (Infos[I].Tape >= 0)
+      insertStores(Infos[I].Loop->Body, (int)I);
+  // Splice: forward sweep, adjoint initialisation, need flags, reverse sweep.
   ir::Block Needs = std::move(G.Body[HolderIdx]->Then);
   G.Body.erase(G.Body.begin() + HolderIdx);
+  for (auto &St : G.Body)
+    Fwd.push_back(std::move(St));
   for (auto &St : Needs)
-    G.Body.push_back(std::move(St));
+    Fwd.push_back(std::move(St));
   for (auto &St : Sweep)
-    G.Body.push_back(std::move(St));
+    Fwd.push_back(std::move(St));
+  G.Body = std::move(Fwd);
   B.setBlock(&G.Body);
 
   if (RetVar >= 0)

@@ -31,6 +31,9 @@ struct Planner {
         } else if (S.Opc == Op::GetVar) {
           if (P.VaryingVar[S.Var])
             mark(P.VaryingTemp, S.Dst);
+        } else if (S.Opc == Op::TapeLoad) {
+          if (P.VaryingTemp[S.Aux])
+            mark(P.VaryingTemp, S.Dst);
         } else if (S.Opc == Op::SetVar) {
           if (UnderVarying || P.VaryingTemp[S.Args[0]])
             mark(P.VaryingVar, S.Var);
@@ -43,7 +46,8 @@ struct Planner {
       }
       // A loop's condition is computed in its body: a varying condition
       // makes the whole body run under a mask on the next pass.
-      bool V = S.Cond >= 0 && P.VaryingTemp[S.Cond];
+      bool V = S.K == ir::Stmt::RevLoop ? P.VaryingTemp[S.Args[1]]
+                                         : S.Cond >= 0 && P.VaryingTemp[S.Cond];
       P.VaryingCond[&S] = V;
       varying(S.Then, UnderVarying || V);
       varying(S.Else, UnderVarying || V);
@@ -129,6 +133,9 @@ struct Planner {
       }
       if (S.K == ir::Stmt::If)
         Use(S.Cond);
+      if (S.K == ir::Stmt::RevLoop)
+        for (int A : S.Args)
+          Use(A);
       scopes(S.Then, Open);
       scopes(S.Else, Open);
       scopes(S.Body, Open);

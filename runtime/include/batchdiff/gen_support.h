@@ -9,6 +9,8 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "batchdiff/tape.h"
+
 #define BD_GS_INL static inline __attribute__((always_inline, unused))
 
 /* clang turns a contracted a*b+c into llvm.fmuladd: fused when the target
@@ -51,5 +53,16 @@ BD_GS_DIV(int64_t, i64, INT64_MIN)
 BD_GS_DIV(uint32_t, u32, 0)
 BD_GS_DIV(uint64_t, u64, 0)
 #undef BD_GS_DIV
+
+/* Tape rows for iteration k of the current execution of a loop. */
+#define BD_TAPE_RESERVE(ar, tp, k)                                             \
+  do {                                                                         \
+    if ((tp)->top + (size_t)(k) >= (tp)->cap)                                  \
+      bd_tape_grow((ar), (tp), (tp)->top + (size_t)(k) + 1);                   \
+  } while (0)
+#define BD_TAPE_AT(tp, k, slot, T)                                             \
+  (*(T *)((tp)->data +                                                         \
+          (((tp)->top + (size_t)(k)) * (tp)->row + (size_t)(slot)) *           \
+              BD_TAPE_SLOT))
 
 #endif

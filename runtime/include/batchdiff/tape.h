@@ -1,0 +1,78 @@
+/* Tape memory for gradients of loops.
+ *
+ * Usage: generated NAME_grad code takes this thread's arena with
+ * bd_arena_get(), saves its position, grows one bd_tape per loop while the
+ * forward sweep runs and restores the position before returning. Blocks are
+ * kept, so once an arena has grown to the largest tape a thread needed, later
+ * calls allocate nothing. Users normally never call these; bd_set_alloc_hooks
+ * lets them route (or count, or fail) the arena's allocations. */
+#ifndef BATCHDIFF_TAPE_H
+#define BATCHDIFF_TAPE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BD_TAPE_API __attribute__((__visibility__("default")))
+
+typedef struct bd_arena bd_arena;
+
+/* Bytes per tape slot: the widest vector register the runtime uses. */
+#define BD_TAPE_SLOT 32
+
+/* A saved arena position (for bd_arena_restore). */
+typedef struct bd_arena_pos {
+  size_t block;
+  size_t used;
+} bd_arena_pos;
+
+/* One loop's tape: rows of `row` slots of BD_TAPE_SLOT bytes; `top` rows
+ * belong to earlier executions of the loop, `cap` rows are allocated. */
+typedef struct bd_tape {
+  char *data;
+  size_t cap;
+  size_t top;
+  size_t row;
+} bd_tape;
+
+/* Allocation hooks for the calling thread's arena. alloc returns NULL on
+ * failure; fail is then called with a message and must not return (the
+ * default prints it and aborts). */
+typedef struct bd_alloc_hooks {
+  void *(*alloc)(size_t bytes, void *ctx);
+  void (*free)(void *p, void *ctx);
+  void (*fail)(const char *msg, void *ctx);
+  void *ctx;
+} bd_alloc_hooks;
+
+/* Usage: bd_set_alloc_hooks(&h) before the first gradient call of a thread;
+ * NULL restores malloc/free/abort. Affects only the calling thread and only
+ * blocks allocated afterwards. */
+BD_TAPE_API void bd_set_alloc_hooks(const bd_alloc_hooks *hooks);
+
+/* Usage: bd_arena *a = bd_arena_get(); -- this thread's arena, created on
+ * first use and freed when the thread exits. */
+BD_TAPE_API bd_arena *bd_arena_get(void);
+
+/* Usage: bd_arena_pos p = bd_arena_save(a); ... bd_arena_restore(a, p); */
+BD_TAPE_API bd_arena_pos bd_arena_save(const bd_arena *a);
+BD_TAPE_API void bd_arena_restore(bd_arena *a, bd_arena_pos pos);
+
+/* Usage: void *p = bd_arena_alloc(a, bytes); -- 64-byte aligned, valid until
+ * the arena is restored to a position before it. Never returns NULL. */
+BD_TAPE_API void *bd_arena_alloc(bd_arena *a, size_t bytes);
+
+/* Usage: bd_tape_grow(a, &t, rows); -- makes room for at least `rows` rows,
+ * keeping the contents. */
+BD_TAPE_API void bd_tape_grow(bd_arena *a, bd_tape *t, size_t rows);
+
+/* Bytes the arena holds (for tests and for sizing). */
+BD_TAPE_API size_t bd_arena_capacity(const bd_arena *a);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
