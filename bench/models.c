@@ -1,0 +1,206 @@
+/* Benchmark models: ordinary C with batchdiff annotations, plus the baselines
+ * a user would write by hand, compiled in this same file with the same flags
+ * (-O3 -march=native): clang may inline the scalar function into each loop
+ * and vectorize it where it can. See models.h. */
+#include "models.h"
+
+#include <batchdiff.h>
+#include <math.h>
+
+/* ---- float ---------------------------------------------------------------- */
+
+BATCHDIFF float logistic_loss(float z, float y) {
+  float m = z > 0.0f ? z : 0.0f;
+  return m + log1pf(expf(-fabsf(z))) - y * z;
+}
+
+BATCHDIFF float gelu(float x) {
+  float u = 0.7978845608f * (x + 0.044715f * x * x * x);
+  return 0.5f * x * (1.0f + tanhf(u));
+}
+
+BATCHDIFF float softplus(float x) { return x > 20.0f ? x : log1pf(expf(x)); }
+
+BATCHDIFF float piecewise(float x) {
+  if (x < -1.0f)
+    return expf(x + 1.0f) - 2.0f;
+  if (x < 1.0f)
+    return x * (1.0f + x * x * (0.25f - 0.05f * x * x)) - 0.8f;
+  return logf(x) * sqrtf(x) + 0.4f;
+}
+
+/* ---- double --------------------------------------------------------------- */
+
+BATCHDIFF double bs_call(double S, BD_UNIFORM double K, BD_UNIFORM double r,
+                         double sigma, double T) {
+  if (T <= 0.0)
+    return fmax(S - K, 0.0);
+  double vol = sigma * sqrt(T);
+  double d1 = (log(S / K) + (r + 0.5 * sigma * sigma) * T) / vol;
+  if (d1 < -9.0)
+    return 0.0;
+  double d2 = d1 - vol;
+  double nd1 = 0.5 * erfc(-d1 * 0.70710678118654752);
+  double nd2 = 0.5 * erfc(-d2 * 0.70710678118654752);
+  return S * nd1 - K * exp(-r * T) * nd2;
+}
+
+BATCHDIFF double lognormal_nll(double x, double mu, double sigma) {
+  double t = (log(x) - mu) / sigma;
+  return 0.5 * t * t + log(sigma * x) + 0.91893853320467274;
+}
+
+/* ---- baselines: the loops a user writes ---------------------------------- */
+
+void bd_loop_logistic_loss(size_t n, const float *z, const float *y,
+                           float *ret) {
+  for (size_t i = 0; i < n; i++)
+    ret[i] = logistic_loss(z[i], y[i]);
+}
+void bd_loop_gelu(size_t n, const float *x, float *ret) {
+  for (size_t i = 0; i < n; i++)
+    ret[i] = gelu(x[i]);
+}
+void bd_loop_softplus(size_t n, const float *x, float *ret) {
+  for (size_t i = 0; i < n; i++)
+    ret[i] = softplus(x[i]);
+}
+void bd_loop_piecewise(size_t n, const float *x, float *ret) {
+  for (size_t i = 0; i < n; i++)
+    ret[i] = piecewise(x[i]);
+}
+void bd_loop_bs_call(size_t n, const double *S, double K, double r,
+                     const double *sigma, const double *T, double *ret) {
+  for (size_t i = 0; i < n; i++)
+    ret[i] = bs_call(S[i], K, r, sigma[i], T[i]);
+}
+void bd_loop_lognormal_nll(size_t n, const double *x, const double *mu,
+                           const double *sigma, double *ret) {
+  for (size_t i = 0; i < n; i++)
+    ret[i] = lognormal_nll(x[i], mu[i], sigma[i]);
+}
+
+/* ---- baselines: scalar forward mode with dual numbers -------------------- */
+
+enum { BD_ND = 5 }; /* up to 5 partials */
+typedef struct {
+  double v, d[BD_ND];
+} bd_dual;
+
+static inline bd_dual bd_dc(double v) {
+  bd_dual r = {v, {0}};
+  return r;
+}
+static inline bd_dual bd_dv(double v, int i) {
+  bd_dual r = bd_dc(v);
+  r.d[i] = 1.0;
+  return r;
+}
+static inline bd_dual bd_dadd(bd_dual a, bd_dual b) {
+  a.v += b.v;
+  for (int i = 0; i < BD_ND; i++)
+    a.d[i] += b.d[i];
+  return a;
+}
+static inline bd_dual bd_dsub(bd_dual a, bd_dual b) {
+  a.v -= b.v;
+  for (int i = 0; i < BD_ND; i++)
+    a.d[i] -= b.d[i];
+  return a;
+}
+static inline bd_dual bd_dmul(bd_dual a, bd_dual b) {
+  bd_dual r;
+  r.v = a.v * b.v;
+  for (int i = 0; i < BD_ND; i++)
+    r.d[i] = a.d[i] * b.v + a.v * b.d[i];
+  return r;
+}
+static inline bd_dual bd_ddiv(bd_dual a, bd_dual b) {
+  bd_dual r;
+  r.v = a.v / b.v;
+  for (int i = 0; i < BD_ND; i++)
+    r.d[i] = (a.d[i] - r.v * b.d[i]) / b.v;
+  return r;
+}
+static inline bd_dual bd_dscale(bd_dual a, double s) {
+  a.v *= s;
+  for (int i = 0; i < BD_ND; i++)
+    a.d[i] *= s;
+  return a;
+}
+static inline bd_dual bd_dchain(bd_dual a, double f, double df) {
+  a.v = f;
+  for (int i = 0; i < BD_ND; i++)
+    a.d[i] *= df;
+  return a;
+}
+static inline bd_dual bd_dlog(bd_dual a) {
+  return bd_dchain(a, log(a.v), 1.0 / a.v);
+}
+static inline bd_dual bd_dexp(bd_dual a) {
+  double e = exp(a.v);
+  return bd_dchain(a, e, e);
+}
+static inline bd_dual bd_dsqrt(bd_dual a) {
+  double s = sqrt(a.v);
+  return bd_dchain(a, s, 0.5 / s);
+}
+static inline bd_dual bd_derfc(bd_dual a) {
+  return bd_dchain(a, erfc(a.v), -1.1283791670955126 * exp(-a.v * a.v));
+}
+
+static bd_dual bd_bs_dual(double S_, double K_, double r_, double sigma_,
+                          double T_) {
+  bd_dual S = bd_dv(S_, 0), K = bd_dv(K_, 1), r = bd_dv(r_, 2);
+  bd_dual sigma = bd_dv(sigma_, 3), T = bd_dv(T_, 4);
+  if (T.v <= 0.0) {
+    bd_dual x = bd_dsub(S, K);
+    return x.v > 0.0 ? x : bd_dc(0.0);
+  }
+  bd_dual vol = bd_dmul(sigma, bd_dsqrt(T));
+  bd_dual d1 = bd_ddiv(
+      bd_dadd(bd_dlog(bd_ddiv(S, K)),
+              bd_dmul(bd_dadd(r, bd_dscale(bd_dmul(sigma, sigma), 0.5)), T)),
+      vol);
+  if (d1.v < -9.0)
+    return bd_dc(0.0);
+  bd_dual d2 = bd_dsub(d1, vol);
+  bd_dual nd1 = bd_dscale(bd_derfc(bd_dscale(d1, -0.70710678118654752)), 0.5);
+  bd_dual nd2 = bd_dscale(bd_derfc(bd_dscale(d2, -0.70710678118654752)), 0.5);
+  bd_dual disc = bd_dexp(bd_dscale(bd_dmul(r, T), -1.0));
+  return bd_dsub(bd_dmul(S, nd1), bd_dmul(bd_dmul(K, disc), nd2));
+}
+
+void bd_dual_bs_call(size_t n, const double *S, double K, double r,
+                     const double *sigma, const double *T, double *ret,
+                     double *d_S, double *d_K, double *d_r, double *d_sigma,
+                     double *d_T) {
+  double sk = 0.0, sr = 0.0;
+  for (size_t i = 0; i < n; i++) {
+    bd_dual p = bd_bs_dual(S[i], K, r, sigma[i], T[i]);
+    ret[i] = p.v;
+    d_S[i] = p.d[0];
+    sk += p.d[1];
+    sr += p.d[2];
+    d_sigma[i] = p.d[3];
+    d_T[i] = p.d[4];
+  }
+  *d_K = sk;
+  *d_r = sr;
+}
+
+void bd_dual_lognormal_nll(size_t n, const double *x, const double *mu,
+                           const double *sigma, double *ret, double *d_x,
+                           double *d_mu, double *d_sigma) {
+  for (size_t i = 0; i < n; i++) {
+    bd_dual X = bd_dv(x[i], 0), M = bd_dv(mu[i], 1), S = bd_dv(sigma[i], 2);
+    bd_dual t = bd_ddiv(bd_dsub(bd_dlog(X), M), S);
+    bd_dual p = bd_dadd(bd_dadd(bd_dscale(bd_dmul(t, t), 0.5),
+                                bd_dlog(bd_dmul(S, X))),
+                        bd_dc(0.91893853320467274));
+    ret[i] = p.v;
+    d_x[i] = p.d[0];
+    d_mu[i] = p.d[1];
+    d_sigma[i] = p.d[2];
+  }
+}

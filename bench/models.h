@@ -1,0 +1,76 @@
+/* The functions the benchmarks measure (bench/models.c, compiled with the
+ * batchdiff plugin at -O3 -march=native), their generated batched and
+ * gradient versions, and the baselines compiled in the same file: the plain
+ * loop a user would write over the scalar function, and scalar forward mode
+ * with hand-written dual numbers. */
+#ifndef BD_BENCH_MODELS_H
+#define BD_BENCH_MODELS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- float, math-heavy ---- */
+float logistic_loss(float z, float y); /* expf, log1pf */
+void logistic_loss_batched(size_t n, const float *z, const float *y,
+                           float *ret);
+void logistic_loss_grad(size_t n, const float *z, const float *y, float *ret,
+                        const float *d_ret, float *d_z, float *d_y);
+float gelu(float x); /* tanhf */
+void gelu_batched(size_t n, const float *x, float *ret);
+void gelu_grad(size_t n, const float *x, float *ret, const float *d_ret,
+               float *d_x);
+float softplus(float x); /* expf, log1pf, a rarely divergent branch */
+void softplus_batched(size_t n, const float *x, float *ret);
+void softplus_grad(size_t n, const float *x, float *ret, const float *d_ret,
+                   float *d_x);
+/* three paths (expf / polynomial / logf*sqrtf) chosen per example */
+float piecewise(float x);
+void piecewise_batched(size_t n, const float *x, float *ret);
+void piecewise_grad(size_t n, const float *x, float *ret, const float *d_ret,
+                    float *d_x);
+
+/* ---- double ---- */
+double bs_call(double S, double K, double r, double sigma, double T);
+void bs_call_batched(size_t n, const double *S, double K, double r,
+                     const double *sigma, const double *T, double *ret);
+void bs_call_grad(size_t n, const double *S, double K, double r,
+                  const double *sigma, const double *T, double *ret,
+                  const double *d_ret, double *d_S, double *d_K, double *d_r,
+                  double *d_sigma, double *d_T);
+double lognormal_nll(double x, double mu, double sigma); /* log, log */
+void lognormal_nll_batched(size_t n, const double *x, const double *mu,
+                           const double *sigma, double *ret);
+void lognormal_nll_grad(size_t n, const double *x, const double *mu,
+                        const double *sigma, double *ret, const double *d_ret,
+                        double *d_x, double *d_mu, double *d_sigma);
+
+/* ---- baselines: plain loops over the scalar functions ---- */
+void bd_loop_logistic_loss(size_t n, const float *z, const float *y,
+                           float *ret);
+void bd_loop_gelu(size_t n, const float *x, float *ret);
+void bd_loop_softplus(size_t n, const float *x, float *ret);
+void bd_loop_piecewise(size_t n, const float *x, float *ret);
+void bd_loop_bs_call(size_t n, const double *S, double K, double r,
+                     const double *sigma, const double *T, double *ret);
+void bd_loop_lognormal_nll(size_t n, const double *x, const double *mu,
+                           const double *sigma, double *ret);
+
+/* ---- baselines: value + gradient with scalar dual numbers ----
+ * Same outputs as the _grad functions with ret (d_K, d_r: batch sums), but
+ * shadows are assigned, not incremented. */
+void bd_dual_bs_call(size_t n, const double *S, double K, double r,
+                     const double *sigma, const double *T, double *ret,
+                     double *d_S, double *d_K, double *d_r, double *d_sigma,
+                     double *d_T);
+void bd_dual_lognormal_nll(size_t n, const double *x, const double *mu,
+                           const double *sigma, double *ret, double *d_x,
+                           double *d_mu, double *d_sigma);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BD_BENCH_MODELS_H */

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds the benchmarks (Release, -O3 -march=native, in-tree plugin) in
+# _build/bench and runs them all, then prints one table of ratios.
+#   bench/run.sh [n] [reps]      defaults: each program's own (about 1M
+#                                examples, 7-11 repetitions, median)
+# Environment: BATCHDIFF_BENCH_BUILD_DIR (build directory), BATCHDIFF_BENCH_SKIP_BUILD=1.
+# Ratios are baseline time / batchdiff time (higher is better) except rows
+# marked "cost" (batchdiff time / reference time, lower is better).
+# Each program also checks its results and exits nonzero on disagreement.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${BATCHDIFF_BENCH_BUILD_DIR:-$root/_build/bench}
+jobs=$(nproc 2>/dev/null || echo 2)
+progs=(bench_float bench_double bench_divergent bench_grad bench_peers)
+
+if [[ ${BATCHDIFF_BENCH_SKIP_BUILD:-0} != 1 ]]; then
+  cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER=clang-19 \
+    -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=Release \
+    -DBATCHDIFF_BUILD_TESTS=OFF -DBATCHDIFF_BUILD_BENCH=ON >/dev/null
+  cmake --build "$build" --parallel "$jobs" --target "${progs[@]}" >/dev/null
+fi
+
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+status=0
+for p in "${progs[@]}"; do
+  exe=$build/bench/$p
+  echo "== $p $*" >&2
+  if ! "$exe" "$@" | tee -a "$out" | grep -v '^ROW|' >&2; then
+    echo "run.sh: $p reported a failed check" >&2
+    status=1
+  fi
+done
+
+echo
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')" \
+  "($(nproc) cpus); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+awk -F'|' '
+  BEGIN { printf "%-12s %-52s %11s %11s %8s  %s\n", "group", "case",
+          "base ns/ex", "ours ns/ex", "ratio", "target";
+          printf "%s\n", "-----------------------------------------------------------------------------------------------------------" }
+  $1 == "ROW" { printf "%-12s %-52s %11s %11s %7sx  %s\n", $2, $3, $4, $5, $6, $7 }
+' "$out"
+exit $status
