@@ -62,6 +62,20 @@ Activity analyzeActivity(const ir::Function &F) {
         if (VarUseful[S.Var] && ir::isFloat(F.Temps[S.Args[0]]))
           Mark(Useful, S.Args[0]);
         return;
+      case Op::LoadElem:
+        if (VarVaried[S.Var])
+          Mark(Varied, S.Dst);
+        if (Useful[S.Dst])
+          Mark(VarUseful, S.Var);
+        return;
+      case Op::StoreElem:
+        if (Varied[S.Args[1]])
+          Mark(VarVaried, S.Var);
+        if (VarUseful[S.Var] && ir::isFloat(F.Temps[S.Args[1]]))
+          Mark(Useful, S.Args[1]);
+        return;
+      case Op::ZeroArr:
+        return;
       default:
         break;
       }

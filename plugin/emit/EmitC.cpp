@@ -225,6 +225,15 @@ private:
     return "bd_splat_" + Sh.sfx(Ty) + "(" + temp(T) + ")";
   }
   std::string line() const { return std::string(Ind * 2, ' '); }
+  /// \p E is a vector already when \p IsVec, else a scalar to broadcast.
+  std::string vecOfScalar(Type Ty, const std::string &E, bool IsVec) const {
+    if (IsVec)
+      return E;
+    if (Ty == Type::Bool)
+      return "(" + E + " ? bd_mtrue_" + Sh.S() + "() : bd_mfalse_" + Sh.S() +
+             "())";
+    return "bd_splat_" + Sh.sfx(Ty) + "(" + E + ")";
+  }
   std::string vectorExpr(const ir::Stmt &S);
   std::string scalarExpr(const ir::Stmt &S);
   void inst(const ir::Stmt &S, const Mask &M);
@@ -233,6 +242,7 @@ private:
   void loop(const ir::Stmt &S, const Mask &M);
   void revLoop(const ir::Stmt &S, const Mask &M);
   bool tapeOp(const ir::Stmt &S);
+  bool arrayOp(const ir::Stmt &S, const Mask &M);
   std::string tapeAt(const ir::Stmt &S, int Value) const;
   std::string counter(int Id) const { return "__bd_k" + std::to_string(Id); }
 
@@ -263,6 +273,17 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) {
     return var(S.Var);
   case Op::TapeLoad:
     return tapeAt(S, S.Dst);
+  case Op::LoadElem: {
+    std::string Len = std::to_string(F.Vars[S.Var].Len);
+    if (!P.VaryingTemp[A[0]])
+      return vecOfScalar(Ty, var(S.Var) + "[bd_sclamp_idx(" + temp(A[0]) +
+                                 ", " + Len + ")]",
+                         P.VaryingVar[S.Var]);
+    return Call(std::string(P.VaryingVar[S.Var] ? "bd_agather_"
+                                                : "bd_sgather_") +
+                    Sh.sfx(Ty),
+                {var(S.Var), Len, temp(A[0])});
+  }
   case Op::Cast: {
     Type From = F.Temps[A[0]];
     if (From == Type::Bool)
@@ -319,6 +340,9 @@ std::string KernelEmitter::scalarExpr(const ir::Stmt &S) {
   case Op::LoopIndex:
   case Op::LoopCount:
     return counter((int)S.IVal);
+  case Op::LoadElem:
+    return var(S.Var) + "[bd_sclamp_idx(" + X(0) + ", " +
+           std::to_string(F.Vars[S.Var].Len) + ")]";
   case Op::TapeLoad:
     return tapeAt(S, S.Dst);
   case Op::Neg:
@@ -410,8 +434,46 @@ bool KernelEmitter::tapeOp(const ir::Stmt &S) {
   }
 }
 
+/// Stores into local arrays; see gen_support.h for the lane layout.
+bool KernelEmitter::arrayOp(const ir::Stmt &S, const Mask &M) {
+  if (S.Opc != Op::StoreElem && S.Opc != Op::ZeroArr)
+    return false;
+  int V = S.Var;
+  Type Ty = F.Vars[V].Ty;
+  std::string Len = std::to_string(F.Vars[V].Len);
+  bool Blend = P.NeedsBlend.count(&S) && P.NeedsBlend.at(&S) && !M.AllOn;
+  if (S.Opc == Op::ZeroArr) {
+    std::string Z = P.VaryingVar[V] ? Sh.zero(Ty) : "0";
+    std::string El = var(V) + "[__bd_j]";
+    if (Blend)
+      Z = "bd_select_" + Sh.sfx(Ty) + "(" + M.Expr + ", " + Z + ", " + El +
+          ")";
+    OS << line() << "for (int32_t __bd_j = 0; __bd_j < " << Len
+       << "; __bd_j++) " << El << " = " << Z << ";\n";
+    return true;
+  }
+  int I = S.Args[0], X = S.Args[1];
+  if (!P.VaryingVar[V]) {
+    OS << line() << var(V) << "[bd_sclamp_idx(" << temp(I) << ", " << Len
+       << ")] = " << temp(X) << ";\n";
+  } else if (!P.VaryingTemp[I]) {
+    std::string El = var(V) + "[bd_sclamp_idx(" + temp(I) + ", " + Len + ")]";
+    std::string Val = vec(X);
+    if (Blend)
+      Val = "bd_select_" + Sh.sfx(Ty) + "(" + M.Expr + ", " + Val + ", " +
+            El + ")";
+    OS << line() << El << " = " << Val << ";\n";
+  } else {
+    OS << line() << "bd_ascatter_" << Sh.sfx(Ty) << "(" << var(V) << ", "
+       << Len << ", " << temp(I) << ", "
+       << (Blend ? M.Expr : "bd_mtrue_" + Sh.S() + "()") << ", " << vec(X)
+       << ");\n";
+  }
+  return true;
+}
+
 void KernelEmitter::inst(const ir::Stmt &S, const Mask &M) {
-  if (tapeOp(S))
+  if (tapeOp(S) || arrayOp(S, M))
     return;
   if (S.Opc == Op::SetVar) {
     int V = S.Var, A = S.Args[0];
@@ -574,6 +636,12 @@ std::string KernelEmitter::run() {
     OS << "  __bd_tp[" << T << "].top = 0;\n";
   for (size_t V = 0; V < F.Vars.size(); ++V) {
     Type Ty = F.Vars[V].Ty;
+    if (F.Vars[V].Len > 0) {
+      OS << "  "
+         << (P.VaryingVar[V] ? Sh.vtype(Ty) : std::string(scalarType(Ty)))
+         << " " << var(V) << "[" << F.Vars[V].Len << "];\n";
+      continue;
+    }
     if (P.VaryingVar[V])
       OS << "  " << Sh.vtype(Ty) << " " << var(V) << " = " << Sh.zero(Ty)
          << ";\n";

@@ -149,6 +149,17 @@ int Builder::math(MathFn Fn, std::vector<int> Args) {
   push(Op::Math, D, std::move(Args)).Fn = Fn;
   return D;
 }
+int Builder::loadElem(int V, int Idx) {
+  int D = F.newTemp(F.Vars[V].Ty);
+  push(Op::LoadElem, D, {Idx}).Var = V;
+  return D;
+}
+void Builder::storeElem(int V, int Idx, int Value) {
+  assert(F.Temps[Value] == F.Vars[V].Ty && "store of mismatched type");
+  push(Op::StoreElem, -1, {Idx, Value}).Var = V;
+}
+void Builder::zeroArr(int V) { push(Op::ZeroArr, -1, {}).Var = V; }
+
 Stmt &Builder::ifStmt(int Cond) {
   auto S = std::make_unique<Stmt>();
   S->K = Stmt::If;
@@ -166,7 +177,10 @@ Stmt &Builder::loop() {
 static void pruneBlock(Block &B, const std::vector<bool> &Live) {
   Block Kept;
   for (auto &S : B) {
-    if (S->K == Stmt::Inst && S->Opc == Op::SetVar && !Live[S->Var])
+    if (S->K == Stmt::Inst &&
+        (S->Opc == Op::SetVar || S->Opc == Op::StoreElem ||
+         S->Opc == Op::ZeroArr) &&
+        !Live[S->Var])
       continue;
     pruneBlock(S->Then, Live);
     pruneBlock(S->Else, Live);
@@ -183,7 +197,7 @@ void pruneDeadStores(Function &F) {
   for (const Output &O : F.Outputs)
     Live[O.Var] = true;
   walk(F.Body, [&](const Stmt &S, int) {
-    if (S.K == Stmt::Inst && S.Opc == Op::GetVar)
+    if (S.K == Stmt::Inst && (S.Opc == Op::GetVar || S.Opc == Op::LoadElem))
       Live[S.Var] = true;
   });
   pruneBlock(F.Body, Live);
@@ -239,6 +253,9 @@ static void printInst(std::ostringstream &OS, const Function &F,
     break;
   case Op::GetVar:
   case Op::SetVar:
+  case Op::LoadElem:
+  case Op::StoreElem:
+  case Op::ZeroArr:
     OS << " $" << S.Var << "." << F.Vars[S.Var].Name;
     break;
   case Op::Math:

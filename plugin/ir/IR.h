@@ -90,6 +90,7 @@ struct Param {
 struct Var {
   std::string Name;
   Type Ty = Type::F64;
+  int Len = 0; // > 0: a fixed-size array of Len elements of Ty
 };
 
 enum class OutKind : uint8_t { Ret, ParamAdjoint };
@@ -145,6 +146,9 @@ public:
   int fmuladd(int A, int B, int C);
   int select(int C, int A, int B);
   int math(MathFn Fn, std::vector<int> Args);
+  int loadElem(int Var, int Idx);
+  void storeElem(int Var, int Idx, int Value);
+  void zeroArr(int Var);
   Stmt &ifStmt(int Cond);
   Stmt &loop();
 

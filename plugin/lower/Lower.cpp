@@ -247,6 +247,22 @@ private:
   int compare(const BinaryOperator *BO);
   int readLValue(const Expr *E);
   int varOf(const Expr *LV, llvm::StringRef Action);
+  /// A variable, or an element of a local array (Idx >= 0).
+  struct LValue {
+    int Var = -1;
+    int Idx = -1;
+  };
+  LValue lvalue(const Expr *E, llvm::StringRef Action);
+  int load(LValue L) {
+    return L.Idx >= 0 ? B.loadElem(L.Var, L.Idx) : B.get(L.Var);
+  }
+  void store(LValue L, int V) {
+    if (L.Idx >= 0)
+      B.storeElem(L.Var, L.Idx, V);
+    else
+      B.set(L.Var, V);
+  }
+  bool arrayDecl(const VarDecl *VD);
   int convert(int T, QualType From, QualType To);
   int constant(const Expr *E);
   int zeroOf(Type T);
@@ -604,13 +620,20 @@ Ret Lowerer::declStmt(const DeclStmt *DS) {
       continue;
     }
     QualType T = VD->getType();
+    if (T.isVolatileQualified()) {
+      error(VD->getLocation(), "a volatile variable", "remove 'volatile'");
+      continue;
+    }
+    if (arrayDecl(VD))
+      continue;
     auto IT = irType(T);
     if (!IT) {
       error(VD->getLocation(),
             "local variable '" + VD->getNameAsString() + "' of type '" +
                 T.getAsString() + "'",
-            T->isArrayType() ? "local arrays are not supported yet"
-                             : "use float, double, integer or _Bool locals");
+            T->isArrayType()
+                ? "only one-dimensional arrays of constant size are supported"
+                : "use float, double, integer or _Bool locals");
       continue;
     }
     if (T.isVolatileQualified()) {
@@ -815,6 +838,74 @@ int Lowerer::castExpr(const CastExpr *CE) {
   }
 }
 
+Lowerer::LValue Lowerer::lvalue(const Expr *E, llvm::StringRef Action) {
+  E = E->IgnoreParens();
+  const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
+  if (!AS) {
+    int V = varOf(E, Action);
+    if (V >= 0 && F.Vars[V].Len > 0) {
+      error(E->getBeginLoc(), "using a local array as a whole",
+            "index its elements");
+      V = -1;
+    }
+    return {V, -1};
+  }
+  const auto *DRE =
+      dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  auto It = VD ? Frames.back().Vars.find(VD) : Frames.back().Vars.end();
+  if (It == Frames.back().Vars.end() || F.Vars[It->second].Len == 0) {
+    error(E->getBeginLoc(), "array subscripting of anything but a local array",
+          "pointer and array parameters are not supported yet; copy into a "
+          "local array");
+    return {};
+  }
+  int I = expr(AS->getIdx());
+  if (I < 0)
+    return {};
+  return {It->second, B.cast(Type::I32, I)};
+}
+
+/// `T a[N]` (one dimension, constant N) with an optional initializer list;
+/// elements not initialised are zero, as for static storage.
+bool Lowerer::arrayDecl(const VarDecl *VD) {
+  const auto *CAT = Ctx.getAsConstantArrayType(VD->getType());
+  if (!CAT)
+    return false;
+  auto ET = irType(CAT->getElementType());
+  uint64_t N = CAT->getSize().getZExtValue();
+  if (!ET || N == 0 || N > 65536) {
+    error(VD->getLocation(),
+          "local array '" + VD->getNameAsString() + "' of type '" +
+              VD->getType().getAsString() + "'",
+          "use a one-dimensional array of 1..65536 scalars");
+    return true;
+  }
+  int V = F.newVar(VD->getNameAsString(), *ET);
+  F.Vars[V].Len = (int)N;
+  Frames.back().Vars[VD] = V;
+  B.zeroArr(V);
+  const Expr *Init = VD->getInit();
+  if (!Init)
+    return true;
+  const auto *IL = dyn_cast<InitListExpr>(Init->IgnoreParens());
+  if (!IL) {
+    error(Init->getBeginLoc(), "this array initializer",
+          "initialise with a brace list of values");
+    return true;
+  }
+  for (unsigned I = 0; I < IL->getNumInits() && I < N; ++I) {
+    const Expr *E = IL->getInit(I);
+    if (isa<ImplicitValueInitExpr>(E))
+      continue;
+    int T = expr(E);
+    if (T < 0)
+      return true;
+    B.storeElem(V, B.constI(Type::I32, I), T);
+  }
+  return true;
+}
+
 int Lowerer::varOf(const Expr *LV, llvm::StringRef Action) {
   LV = LV->IgnoreParens();
   const auto *DRE = dyn_cast<DeclRefExpr>(LV);
@@ -881,8 +972,8 @@ int Lowerer::readLValue(const Expr *E) {
       }
     }
   }
-  int V = varOf(E, "reading");
-  return V < 0 ? -1 : B.get(V);
+  LValue L = lvalue(E, "reading");
+  return L.Var < 0 ? -1 : load(L);
 }
 
 int Lowerer::unary(const UnaryOperator *UO) {
@@ -909,12 +1000,12 @@ int Lowerer::unary(const UnaryOperator *UO) {
   case UO_PreDec:
   case UO_PostInc:
   case UO_PostDec: {
-    int V = varOf(Sub, "writing");
-    if (V < 0)
+    LValue LV = lvalue(Sub, "writing");
+    if (LV.Var < 0)
       return -1;
     bool Inc = UO->isIncrementOp();
-    int Old = B.get(V);
-    Type T = F.Vars[V].Ty;
+    int Old = load(LV);
+    Type T = F.Vars[LV.Var].Ty;
     int New;
     if (T == Type::Bool) {
       New = Inc ? B.constB(true) : B.un(Op::Not, Old);
@@ -924,7 +1015,7 @@ int Lowerer::unary(const UnaryOperator *UO) {
       if (auto N = narrowing(Sub->getType()))
         New = B.un(*N, New);
     }
-    B.set(V, New);
+    store(LV, New);
     return UO->isPrefix() ? New : Old;
   }
   case UO_AddrOf:
@@ -1042,13 +1133,13 @@ int Lowerer::binary(const BinaryOperator *BO) {
     return -1;
   }
   if (K == BO_Assign) {
-    int V = varOf(BO->getLHS(), "writing");
-    if (V < 0)
+    LValue LV = lvalue(BO->getLHS(), "writing");
+    if (LV.Var < 0)
       return -1;
     int R = expr(BO->getRHS());
     if (R < 0)
       return -1;
-    B.set(V, R);
+    store(LV, R);
     return R;
   }
   if (K == BO_Comma) {
@@ -1071,12 +1162,12 @@ int Lowerer::binary(const BinaryOperator *BO) {
 }
 
 int Lowerer::compoundAssign(const CompoundAssignOperator *CAO) {
-  int V = varOf(CAO->getLHS(), "writing");
-  if (V < 0)
+  LValue LV = lvalue(CAO->getLHS(), "writing");
+  if (LV.Var < 0)
     return -1;
   QualType LT = CAO->getLHS()->getType();
   QualType CT = CAO->getComputationLHSType();
-  int Old = convert(B.get(V), LT, CT);
+  int Old = convert(load(LV), LT, CT);
   if (Old < 0)
     return -1;
   int R;
@@ -1096,7 +1187,7 @@ int Lowerer::compoundAssign(const CompoundAssignOperator *CAO) {
   int New = convert(R, CAO->getComputationResultType(), LT);
   if (New < 0)
     return -1;
-  B.set(V, New);
+  store(LV, New);
   return New;
 }
 

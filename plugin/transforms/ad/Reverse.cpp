@@ -26,8 +26,10 @@ private:
   }
   int adjVar(int X) {
     int &V = DV[X];
-    if (V < 0)
+    if (V < 0) {
       V = G.newVar("d_" + G.Vars[X].Name, G.Vars[X].Ty);
+      G.Vars[V].Len = G.Vars[X].Len;
+    }
     return V;
   }
   void accumVar(int V, int C) { B.set(V, B.add(B.get(V), C)); }
@@ -233,19 +235,21 @@ void Reverser::computeDeps() {
       if (S.Opc == Op::Param) {
         if (S.IVal < 64 && isDifferentiable(P.Params[S.IVal]))
           D = uint64_t(1) << S.IVal;
-      } else if (S.Opc == Op::GetVar) {
+      } else if (S.Opc == Op::GetVar || S.Opc == Op::LoadElem) {
         D = DepV[S.Var];
       } else {
         for (int A : S.Args)
           D |= DepT[A];
       }
-      if (S.Opc == Op::SetVar) {
+      if (S.Opc == Op::SetVar || S.Opc == Op::StoreElem) {
         if ((DepV[S.Var] | D) != DepV[S.Var]) {
           DepV[S.Var] |= D;
           Changed = true;
         }
         return;
       }
+      if (S.Dst < 0)
+        return;
       if ((DepT[S.Dst] | D) != DepT[S.Dst]) {
         DepT[S.Dst] |= D;
         Changed = true;
@@ -255,7 +259,7 @@ void Reverser::computeDeps() {
 }
 
 uint64_t Reverser::instDeps(const ir::Stmt &S) const {
-  if (S.Opc == Op::SetVar)
+  if (S.Opc == Op::SetVar || S.Opc == Op::StoreElem || S.Opc == Op::ZeroArr)
     return S.Var < (int)DepV.size() ? DepV[S.Var] : 0;
   return S.Dst >= 0 && S.Dst < (int)DepT.size() ? DepT[S.Dst] : 0;
 }
@@ -361,6 +365,27 @@ void Reverser::reverseInst(const ir::Stmt &S) {
       accumVar(adjVar(S.Var), B.get(adjTemp(S.Dst)));
       resetAdj(S.Dst);
     }
+    return;
+  case Op::LoadElem:
+    if (act(S.Dst)) {
+      int DA = adjVar(S.Var), I = R(S.Args[0]);
+      B.storeElem(DA, I, B.add(B.loadElem(DA, I), B.get(adjTemp(S.Dst))));
+      resetAdj(S.Dst);
+    }
+    return;
+  case Op::StoreElem:
+    if (actV(S.Var)) {
+      // The stored value gets the element's adjoint; what was there before
+      // was overwritten, so the element's adjoint starts again from zero.
+      int DA = adjVar(S.Var), I = R(S.Args[0]);
+      if (act(S.Args[1]))
+        accumVar(adjTemp(S.Args[1]), B.loadElem(DA, I));
+      B.storeElem(DA, I, B.constF(G.Vars[S.Var].Ty, 0.0));
+    }
+    return;
+  case Op::ZeroArr:
+    if (actV(S.Var))
+      B.zeroArr(adjVar(S.Var));
     return;
   case Op::Param:
     if (act(S.Dst) && DP[S.IVal] >= 0)
@@ -472,9 +497,14 @@ void Reverser::run() {
   for (size_t T = 0; T < P.Temps.size(); ++T)
     if (act(T))
       B.set(adjTemp(T), B.constF(P.Temps[T], 0.0));
-  for (size_t V = 0; V < P.Vars.size(); ++V)
-    if (actV(V))
+  for (size_t V = 0; V < P.Vars.size(); ++V) {
+    if (!actV(V))
+      continue;
+    if (P.Vars[V].Len > 0)
+      B.zeroArr(adjVar(V));
+    else
       B.set(adjVar(V), B.constF(P.Vars[V].Ty, 0.0));
+  }
   if (RetVar >= 0 && actV(RetVar))
     B.set(adjVar(RetVar), B.param(Seed));
 

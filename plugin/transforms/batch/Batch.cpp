@@ -37,6 +37,18 @@ struct Planner {
         } else if (S.Opc == Op::SetVar) {
           if (UnderVarying || P.VaryingTemp[S.Args[0]])
             mark(P.VaryingVar, S.Var);
+        } else if (S.Opc == Op::LoadElem) {
+          if (P.VaryingVar[S.Var] || P.VaryingTemp[S.Args[0]])
+            mark(P.VaryingTemp, S.Dst);
+        } else if (S.Opc == Op::StoreElem) {
+          // Different lanes writing different elements make the whole
+          // array per-lane.
+          if (UnderVarying || P.VaryingTemp[S.Args[0]] ||
+              P.VaryingTemp[S.Args[1]])
+            mark(P.VaryingVar, S.Var);
+        } else if (S.Opc == Op::ZeroArr) {
+          if (UnderVarying)
+            mark(P.VaryingVar, S.Var);
         } else {
           for (int A : S.Args)
             if (P.VaryingTemp[A])
@@ -72,7 +84,9 @@ struct Planner {
     for (const auto &SP : B) {
       const ir::Stmt &S = *SP;
       if (S.K == ir::Stmt::Inst) {
-        if (S.Opc == Op::GetVar || S.Opc == Op::SetVar) {
+        if (S.Opc == Op::GetVar || S.Opc == Op::SetVar ||
+            S.Opc == Op::LoadElem || S.Opc == Op::StoreElem ||
+            S.Opc == Op::ZeroArr) {
           if (!VarSeen[S.Var]) {
             VarHome[S.Var] = Cur;
             VarSeen[S.Var] = true;
@@ -96,7 +110,8 @@ struct Planner {
     for (const auto &SP : B) {
       const ir::Stmt &S = *SP;
       if (S.K == ir::Stmt::Inst) {
-        if (S.Opc == Op::SetVar) {
+        if (S.Opc == Op::SetVar || S.Opc == Op::StoreElem ||
+            S.Opc == Op::ZeroArr) {
           const Path &H = VarHome[S.Var];
           bool Need = false;
           for (size_t I = H.size(); I < Cur.size(); ++I)

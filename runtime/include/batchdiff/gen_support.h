@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "batchdiff/batchdiff_rt.h"
 #include "batchdiff/tape.h"
 
 #define BD_GS_INL static inline __attribute__((always_inline, unused))
@@ -53,6 +54,67 @@ BD_GS_DIV(int64_t, i64, INT64_MIN)
 BD_GS_DIV(uint32_t, u32, 0)
 BD_GS_DIV(uint64_t, u64, 0)
 #undef BD_GS_DIV
+
+/* Local arrays. An index outside the array is undefined in C; here it is
+ * clamped, so a masked-off lane holding garbage never touches memory
+ * outside the array. Varying arrays are arrays of vectors: lane l of
+ * element i lives in a[i][l]. */
+BD_GS_INL int32_t bd_sclamp_idx(int32_t i, int32_t n) {
+  return i < 0 ? 0 : (i >= n ? n - 1 : i);
+}
+#define BD_GS_ARR(T, E, W, IDX, M)                                             \
+  BD_GS_INL bd_##T bd_agather_##T(const bd_##T *a, int32_t n, bd_##IDX idx) {  \
+    bd_##T r = a[0];                                                           \
+    for (int l = 0; l < W; l++)                                                \
+      r[l] = a[bd_sclamp_idx(idx[l], n)][l];                                   \
+    return r;                                                                  \
+  }                                                                            \
+  BD_GS_INL void bd_ascatter_##T(bd_##T *a, int32_t n, bd_##IDX idx,           \
+                                 bd_##M m, bd_##T v) {                         \
+    for (int l = 0; l < W; l++)                                                \
+      if (m[l])                                                                \
+        a[bd_sclamp_idx(idx[l], n)][l] = v[l];                                 \
+  }                                                                            \
+  BD_GS_INL bd_##T bd_sgather_##T(const E *a, int32_t n, bd_##IDX idx) {       \
+    bd_##T r = {0};                                                            \
+    for (int l = 0; l < W; l++)                                                \
+      r[l] = a[bd_sclamp_idx(idx[l], n)];                                      \
+    return r;                                                                  \
+  }
+BD_GS_ARR(f32n, float, BD_WN, i32n, mn)
+BD_GS_ARR(i32n, int32_t, BD_WN, i32n, mn)
+BD_GS_ARR(u32n, uint32_t, BD_WN, i32n, mn)
+BD_GS_ARR(f64d, double, BD_WD, i32d, md)
+BD_GS_ARR(f32d, float, BD_WD, i32d, md)
+BD_GS_ARR(i32d, int32_t, BD_WD, i32d, md)
+BD_GS_ARR(u32d, uint32_t, BD_WD, i32d, md)
+BD_GS_ARR(i64d, int64_t, BD_WD, i32d, md)
+BD_GS_ARR(u64d, uint64_t, BD_WD, i32d, md)
+#undef BD_GS_ARR
+/* _Bool arrays: masks (all-ones lanes) when varying, _Bool when uniform. */
+#define BD_GS_MARR(S, W, IDX)                                                  \
+  BD_GS_INL bd_m##S bd_agather_m##S(const bd_m##S *a, int32_t n,               \
+                                    bd_##IDX idx) {                            \
+    bd_m##S r = a[0];                                                          \
+    for (int l = 0; l < W; l++)                                                \
+      r[l] = a[bd_sclamp_idx(idx[l], n)][l];                                   \
+    return r;                                                                  \
+  }                                                                            \
+  BD_GS_INL void bd_ascatter_m##S(bd_m##S *a, int32_t n, bd_##IDX idx,         \
+                                  bd_m##S m, bd_m##S v) {                      \
+    for (int l = 0; l < W; l++)                                                \
+      if (m[l])                                                                \
+        a[bd_sclamp_idx(idx[l], n)][l] = v[l];                                 \
+  }                                                                            \
+  BD_GS_INL bd_m##S bd_sgather_m##S(const _Bool *a, int32_t n, bd_##IDX idx) { \
+    bd_m##S r = {0};                                                           \
+    for (int l = 0; l < W; l++)                                                \
+      r[l] = a[bd_sclamp_idx(idx[l], n)] ? -1 : 0;                             \
+    return r;                                                                  \
+  }
+BD_GS_MARR(n, BD_WN, i32n)
+BD_GS_MARR(d, BD_WD, i32d)
+#undef BD_GS_MARR
 
 /* Tape rows for iteration k of the current execution of a loop. */
 #define BD_TAPE_RESERVE(ar, tp, k)                                             \
