@@ -1,0 +1,7 @@
+/* Reading a member of a global struct. */
+struct coef { float a, b; };
+const struct coef k = {2.0f, 1.0f};
+__attribute__((batch, diff)) float f(float x) {
+  return k.a * x;
+  // CHECK: expr-member.c:[[@LINE-1]]:10: error: struct member access is not supported in a batch/diff function; pass scalars
+}

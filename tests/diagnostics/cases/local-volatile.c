@@ -1,0 +1,6 @@
+/* A volatile local. */
+__attribute__((batch, diff)) float f(float x) {
+  volatile float y = x;
+  // CHECK: local-volatile.c:[[@LINE-1]]:18: error: a volatile variable is not supported in a batch/diff function; remove 'volatile'
+  return y;
+}

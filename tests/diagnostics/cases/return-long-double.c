@@ -1,0 +1,5 @@
+/* Returning long double. */
+__attribute__((batch)) long double f(double x) {
+  // CHECK: return-long-double.c:[[@LINE-1]]:24: error: returning type 'long double' is not supported in a batch/diff function; return a float, double, integer or _Bool scalar
+  return x;
+}

@@ -1,0 +1,48 @@
+# One diagnostics case: sh run_case.sh NAME compiles cases/NAME.c with the
+# plugin and checks, from directives in the file:
+#   // FLAGS: ...      extra clang flags (default none)
+#   // EXIT: N         expected exit status (default 1: a compile error)
+#   // DEFINES: S...   symbols the object must define (only when EXIT is 0)
+#   // GENERATED: why  the error comes after code generation (output files),
+#                      so skip the check that the AST holds nothing generated
+#   // CHECK: ...      FileCheck lines; every diagnostic line is matched in
+#                      full (--match-full-lines) and no other error or
+#                      warning may appear.
+# With EXIT 1 it also checks that `-c` writes no object and that nothing
+# generated (no *_batched / *_grad declaration) entered the AST.
+. "$SRC/../plugin/lib.sh"
+name=$1
+case_file="$SRC/cases/$name.c"
+[ -f "$case_file" ] || fail "no case $case_file"
+# Compiled under its own short name so diagnostics read "NAME.c:L:C: ...".
+cp "$case_file" "$name.c"
+flags=$(sed -n 's|^// FLAGS: ||p' "$name.c")
+want=$(sed -n 's|^// EXIT: ||p' "$name.c")
+want=${want:-1}
+defines=$(sed -n 's|^// DEFINES: ||p' "$name.c")
+: >plainfile # for cases whose outputs must fail to be written
+
+# shellcheck disable=SC2086 # flags are words
+run_rc "$want" bdcc -fsyntax-only -fno-color-diagnostics \
+  -fno-caret-diagnostics -fno-diagnostics-show-option $flags "$name.c"
+expect_no_text last.out "PLEASE submit a bug report"
+"$FILECHECK" --match-full-lines --implicit-check-not=error: \
+  --implicit-check-not=warning: --implicit-check-not=remark: \
+  --input-file=last.out "$name.c"
+
+if [ "$want" -eq 1 ]; then
+  run_rc 1 bdcc -c $flags "$name.c" -o "$name.o"
+  [ ! -e "$name.o" ] || fail "object written despite errors"
+  if grep -q '^// GENERATED: ' "$name.c"; then exit 0; fi
+  set +e
+  bdcc -fsyntax-only -Xclang -ast-dump -fno-color-diagnostics $flags \
+    "$name.c" >ast.txt 2>&1
+  set -e
+  if grep -E '[A-Za-z0-9]_(batched|grad)\b' ast.txt >/dev/null; then
+    grep -E '[A-Za-z0-9]_(batched|grad)\b' ast.txt | head >&2
+    fail "generated declarations despite the error"
+  fi
+else
+  run_rc "$want" bdcc -c $flags "$name.c" -o "$name.o"
+  [ -z "$defines" ] || expect_syms "$name.o" $defines
+fi
