@@ -239,6 +239,30 @@ static double ulp_dist_d(double a, double b) {
   _Generic((a), float: ulp_dist_f((float)(a), (float)(b)),                     \
            default: ulp_dist_d((double)(a), (double)(b)))
 
+/* Error of a float/double result in ULPs of the exact value, approximated
+ * by a long double (x87, 64-bit mantissa) reference. p: precision in bits;
+ * emin: exponent of the smallest normal. Inf/NaN must match exactly (after
+ * rounding the reference to the result type). */
+static double ulp_err(long double got, long double ref, int p, int emin,
+                      long double rounded_ref) {
+  if (isnan(ref))
+    return isnan(got) ? 0.0 : INFINITY;
+  if (isnan(got))
+    return INFINITY;
+  if (isinf(got) || isinf(rounded_ref))
+    return got == rounded_ref ? 0.0 : INFINITY;
+  int e = ref == 0 ? emin : ilogbl(ref);
+  if (e < emin)
+    e = emin;
+  return (double)(fabsl(got - ref) / ldexpl(1.0L, e - p + 1));
+}
+static double ulp_err_f(float got, long double ref) {
+  return ulp_err(got, ref, 24, -126, (float)ref);
+}
+static double ulp_err_d(double got, long double ref) {
+  return ulp_err(got, ref, 53, -1022, (double)ref);
+}
+
 /* Values printed in failure messages: decimal and hex bits. */
 static void print_bits(const char *what, const void *p, size_t sz) {
   uint64_t u = 0;
@@ -305,10 +329,12 @@ static int same_bits_or_nan(const void *a, const void *b, size_t sz,
   return isnan(x) && isnan(y);
 }
 #define IS_FP(v) _Generic((v), float: 1, double: 1, default: 0)
-#define CMP_STRICT(got, want) (memcmp(&(got), &(want), sizeof(want)) == 0)
-#define CMP_BITS(got, want)                                                    \
+/* CMP(got, want, <the scalar arguments>): a macro or a function. */
+#define CMP_STRICT(got, want, ...)                                             \
+  (memcmp(&(got), &(want), sizeof(want)) == 0)
+#define CMP_BITS(got, want, ...)                                               \
   same_bits_or_nan(&(got), &(want), sizeof(want), IS_FP(want))
-#define CMP_ULP(got, want) (ULP_DIST(got, want) <= ulp_bound)
+#define CMP_ULP(got, want, ...) (ULP_DIST(got, want) <= ulp_bound)
 
 /* Number of input sets per n. */
 #ifndef DIFF_REPS
@@ -343,7 +369,7 @@ static int same_bits_or_nan(const void *a, const void *b, size_t sz,
       for (size_t b = 0; b < n; b++) {                                         \
         R want = fn(SARGS);                                                    \
         R got = out[b];                                                        \
-        if (!(CMP(got, want)) ||                                               \
+        if (!(CMP(got, want, SARGS)) ||                                               \
             memcmp(&frame[SENT + b], &got, sizeof got) != 0) {                 \
           print_error("%s_batched mismatch n=%zu b=%zu: ", #fn, n, b);         \
           PRINTS PV("got", got);                                               \
