@@ -7,7 +7,6 @@
 
 #define BD_SLEEF1_LIST(X)                                                      \
   X(cbrtf, cbrt, cbrt, u10)                                                    \
-  X(expf, exp, exp, u10)                                                       \
   X(exp2f, exp2, exp2, u10)                                                    \
   X(expm1f, expm1, expm1, u10)                                                 \
   X(logf, log, log, u10)                                                       \
@@ -20,7 +19,6 @@
   X(atanf, atan, atan, u10)
 
 #define BD_SLEEF2_LIST(X)                                                      \
-  X(powf, pow, pow, u10)                                                       \
   X(atan2f, atan2, atan2, u10)
 
 #endif

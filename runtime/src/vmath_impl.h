@@ -73,6 +73,26 @@ BD__ODD(tan, 1.0 / 3)
 BD__ODD(tanh, -1.0 / 3)
 BD__ODD(atanh, 1.0 / 3)
 
+/* exp, pow (double): SLEEF returns +-inf for finite results in the top
+ * ~2.5e-6 of the range (exp(x) for x in (0x1.62e42fe102c83p+9,
+ * log(DBL_MAX)], pow(DBL_MAX, 1), pow(2, 1023.99999)); such lanes are
+ * recomputed in long double. Float exp/pow overflow exactly where they should. */
+VF BD__NAME(expf, NF)(VF x) { return SLF(exp, u10)(x); }
+VD BD__NAME(exp, ND)(VD x) {
+  VD r = SLD(exp, u10)(x);
+  BD__FIX(double, ND, r, (r == __builtin_inf()) & (x < 710.0), expl(x[i]));
+  return r;
+}
+VF BD__NAME(powf, NF)(VF x, VF y) { return SLF(pow, u10)(x, y); }
+VD BD__NAME(pow, ND)(VD x, VD y) {
+  VD r = SLD(pow, u10)(x, y);
+  BD__FIX(double, ND, r,
+          (BD__ABS(r) == __builtin_inf()) & (BD__ABS(x) < __builtin_inf()) &
+              (BD__ABS(y) < __builtin_inf()) & (x != 0),
+          powl(x[i], y[i]));
+  return r;
+}
+
 /* log1p overflows to inf for huge x in SLEEF. */
 VF BD__NAME(log1pf, NF)(VF x) {
   VF r = SLF(log1p, u10)(x);
