@@ -2,20 +2,19 @@
  * polynomial / logf*sqrtf) per example. With shuffled inputs nearly every
  * vector holds all three paths, so the batched code runs all of them under
  * masks; with sorted inputs a vector takes one path.
- * Usage: bench_divergent [n] [reps] */
+ * Usage: bench_divergent [n] [reps] [pool]
+ * Each timed run covers the next n examples of a pool (see bench_util.h). */
 #include "bench_util.h"
 #include "models.h"
 
-#include <string.h>
-
 typedef struct {
-  size_t n;
+  size_t n, off;
   float *x, *out;
 } ctx_t;
 
 #define BD_CTX(v) ctx_t *c = (ctx_t *)(v)
-static void loop_pw(void *v) { BD_CTX(v); bd_loop_piecewise(c->n, c->x, c->out); }
-static void batch_pw(void *v) { BD_CTX(v); piecewise_batched(c->n, c->x, c->out); }
+static void loop_pw(void *v) { BD_CTX(v); bd_loop_piecewise(c->n, c->x + c->off, c->out + c->off); }
+static void batch_pw(void *v) { BD_CTX(v); piecewise_batched(c->n, c->x + c->off, c->out + c->off); }
 
 static int cmp_float(const void *a, const void *b) {
   float x = *(const float *)a, y = *(const float *)b;
@@ -23,29 +22,34 @@ static int cmp_float(const void *a, const void *b) {
 }
 
 int main(int argc, char **argv) {
-  size_t n = 1u << 20;
-  int reps = 11, bad = 0;
-  bd_bench_args(argc, argv, &n, &reps);
-  ctx_t c = {n, bd_bench_alloc(n, 4), bd_bench_alloc(n, 4)};
-  float *ref = bd_bench_alloc(n, 4);
+  size_t n = 1u << 15, pool = 1u << 20;
+  int reps = 51, bad = 0;
+  bd_bench_args(argc, argv, &n, &reps, &pool);
+  ctx_t c = {pool, 0, bd_bench_alloc(pool, 4), bd_bench_alloc(pool, 4)};
+  float *ref = bd_bench_alloc(pool, 4), *res = c.out;
+  bd_bench_slices sl = {&c.off, n, pool};
   bd_bench_rng g = {3};
-  for (size_t i = 0; i < n; i++) /* about 1/3 of the examples on each path */
+  for (size_t i = 0; i < pool; i++) /* about 1/3 of the examples on each path */
     c.x[i] = (float)bd_bench_uniform(&g, -4.0, 4.0);
-  printf("bench_divergent: n = %zu, median of %d runs\n", n, reps);
+  printf("bench_divergent: n = %zu per run (pool %zu), median of %d runs\n",
+         n, pool, reps);
 
   double t[2][2]; /* [shuffled, sorted][loop, batched] */
   for (int sorted = 0; sorted < 2; sorted++) {
-    if (sorted)
-      qsort(c.x, n, sizeof c.x[0], cmp_float);
-    float *out = c.out;
+    if (sorted) /* sorted within each run's slice: a run sees all 3 paths */
+      for (size_t o = 0; o < pool; o += n)
+        qsort(c.x + o, n, sizeof c.x[0], cmp_float);
+    c.n = pool;
+    c.off = 0;
     c.out = ref;
     loop_pw(&c);
-    c.out = out;
+    c.out = res;
     batch_pw(&c);
     bad |= bd_bench_check(sorted ? "piecewise (sorted)" : "piecewise (shuffled)",
-                          bd_bench_maxrel_f(c.out, ref, n, 1.0), 1e-6);
-    t[sorted][0] = bd_bench_time(loop_pw, &c, reps);
-    t[sorted][1] = bd_bench_time(batch_pw, &c, reps);
+                          bd_bench_maxrel_f(res, ref, pool, 1.0), 1e-6);
+    c.n = n;
+    bd_bench_pair(loop_pw, &c, batch_pw, &c, reps, bd_bench_next_slice, &sl,
+                  &t[sorted][0], &t[sorted][1]);
   }
   bd_bench_row("c divergent", "piecewise, shuffled (3 paths per vector)",
                t[0][0], t[0][1], n, "-");

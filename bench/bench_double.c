@@ -1,57 +1,68 @@
 /* (b) double, math-heavy: NAME_batched against the plain scalar loop.
- * Usage: bench_double [n] [reps]     Target: >= 5x with AVX2 (4 lanes). */
+ * Usage: bench_double [n] [reps] [pool]    Target: >= 5x with AVX2 (4 lanes).
+ * Each timed run covers the next n examples of a pool (see bench_util.h). */
 #include "bench_util.h"
 #include "models.h"
 
 typedef struct {
-  size_t n;
+  size_t n, off;
   double K, r;
   double *a, *b, *c, *out;
 } ctx_t;
 
 #define BD_CTX(v) ctx_t *c = (ctx_t *)(v)
-static void loop_bs(void *v) { BD_CTX(v); bd_loop_bs_call(c->n, c->a, c->K, c->r, c->b, c->c, c->out); }
-static void batch_bs(void *v) { BD_CTX(v); bs_call_batched(c->n, c->a, c->K, c->r, c->b, c->c, c->out); }
-static void loop_ln(void *v) { BD_CTX(v); bd_loop_lognormal_nll(c->n, c->a, c->b, c->c, c->out); }
-static void batch_ln(void *v) { BD_CTX(v); lognormal_nll_batched(c->n, c->a, c->b, c->c, c->out); }
+#define A (c->a + c->off)
+#define B (c->b + c->off)
+#define C (c->c + c->off)
+#define OUT (c->out + c->off)
+static void loop_bs(void *v) { BD_CTX(v); bd_loop_bs_call(c->n, A, c->K, c->r, B, C, OUT); }
+static void batch_bs(void *v) { BD_CTX(v); bs_call_batched(c->n, A, c->K, c->r, B, C, OUT); }
+static void loop_ln(void *v) { BD_CTX(v); bd_loop_lognormal_nll(c->n, A, B, C, OUT); }
+static void batch_ln(void *v) { BD_CTX(v); lognormal_nll_batched(c->n, A, B, C, OUT); }
 
 int main(int argc, char **argv) {
-  size_t n = 1u << 20;
-  int reps = 11, bad = 0;
-  bd_bench_args(argc, argv, &n, &reps);
-  double *ref = bd_bench_alloc(n, 8);
-  ctx_t c = {n, 100.0, 0.03, bd_bench_alloc(n, 8), bd_bench_alloc(n, 8),
-             bd_bench_alloc(n, 8), bd_bench_alloc(n, 8)};
+  size_t n = 1u << 14, pool = 1u << 19;
+  int reps = 51, bad = 0;
+  bd_bench_args(argc, argv, &n, &reps, &pool);
+  double *ref = bd_bench_alloc(pool, 8), *res = bd_bench_alloc(pool, 8);
+  ctx_t c = {pool, 0, 100.0, 0.03, bd_bench_alloc(pool, 8),
+             bd_bench_alloc(pool, 8), bd_bench_alloc(pool, 8), res};
+  bd_bench_slices sl = {&c.off, n, pool};
   bd_bench_rng g = {7};
-  printf("bench_double: n = %zu, median of %d runs\n", n, reps);
+  double tl, tb;
+  printf("bench_double: n = %zu per run (pool %zu), median of %d runs\n", n,
+         pool, reps);
 
   /* Black-Scholes: S, sigma, T (about 3% expired, some deep OTM) */
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < pool; i++) {
     c.a[i] = bd_bench_uniform(&g, 40.0, 160.0);
     c.b[i] = bd_bench_uniform(&g, 0.05, 0.6);
     c.c[i] = bd_bench_uniform(&g, -0.06, 2.0);
   }
   c.out = ref;
   loop_bs(&c);
-  c.out = bd_bench_alloc(n, 8);
+  c.out = res;
   batch_bs(&c);
-  bad |= bd_bench_check("bs_call", bd_bench_maxrel_d(c.out, ref, n, 1.0), 1e-13);
-  bd_bench_row("b double", "bs_call (erfc x2, exp, log, sqrt)",
-               bd_bench_time(loop_bs, &c, reps), bd_bench_time(batch_bs, &c, reps), n, ">= 5x");
+  bad |= bd_bench_check("bs_call", bd_bench_maxrel_d(res, ref, pool, 1.0), 1e-13);
+  c.n = n;
+  bd_bench_pair(loop_bs, &c, batch_bs, &c, reps, bd_bench_next_slice, &sl, &tl, &tb);
+  bd_bench_row("b double", "bs_call (erfc x2, exp, log, sqrt)", tl, tb, n, ">= 5x");
 
   /* log-normal negative log-likelihood: x, mu, sigma */
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < pool; i++) {
     c.a[i] = bd_bench_uniform(&g, 0.01, 50.0);
     c.b[i] = bd_bench_uniform(&g, -1.0, 2.0);
     c.c[i] = bd_bench_uniform(&g, 0.2, 3.0);
   }
-  double *out = c.out;
+  c.n = pool;
+  c.off = 0;
   c.out = ref;
   loop_ln(&c);
-  c.out = out;
+  c.out = res;
   batch_ln(&c);
-  bad |= bd_bench_check("lognormal_nll", bd_bench_maxrel_d(c.out, ref, n, 1.0), 1e-14);
-  bd_bench_row("b double", "lognormal_nll (log x2)",
-               bd_bench_time(loop_ln, &c, reps), bd_bench_time(batch_ln, &c, reps), n, ">= 5x");
+  bad |= bd_bench_check("lognormal_nll", bd_bench_maxrel_d(res, ref, pool, 1.0), 1e-14);
+  c.n = n;
+  bd_bench_pair(loop_ln, &c, batch_ln, &c, reps, bd_bench_next_slice, &sl, &tl, &tb);
+  bd_bench_row("b double", "lognormal_nll (log x2)", tl, tb, n, ">= 5x");
   return bad;
 }

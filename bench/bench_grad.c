@@ -2,7 +2,8 @@
  * against NAME_batched on the same inputs. Target: <= 3x.
  * Gradients are checked against scalar dual numbers (double models) and
  * central differences of the scalar function (float models).
- * Usage: bench_grad [n] [reps] */
+ * Usage: bench_grad [n] [reps] [pool]
+ * Each timed run covers the next n examples of a pool (see bench_util.h). */
 #include "bench_util.h"
 #include "models.h"
 
@@ -10,28 +11,29 @@
 #include <string.h>
 
 typedef struct {
-  size_t n;
+  size_t n, off;
   double K, r;
   float *fx, *fy, *fout, *fdx, *fdy;
   double *a, *b, *c, *out, *da, *db, *dc, *ea, *eb, *ec, dK, dr;
 } ctx_t;
 
 #define BD_CTX(v) ctx_t *c = (ctx_t *)(v)
-static void p_logistic(void *v) { BD_CTX(v); logistic_loss_batched(c->n, c->fx, c->fy, c->fout); }
-static void g_logistic(void *v) { BD_CTX(v); logistic_loss_grad(c->n, c->fx, c->fy, NULL, NULL, c->fdx, c->fdy); }
-static void p_gelu(void *v) { BD_CTX(v); gelu_batched(c->n, c->fx, c->fout); }
-static void g_gelu(void *v) { BD_CTX(v); gelu_grad(c->n, c->fx, NULL, NULL, c->fdx); }
-static void p_softplus(void *v) { BD_CTX(v); softplus_batched(c->n, c->fx, c->fout); }
-static void g_softplus(void *v) { BD_CTX(v); softplus_grad(c->n, c->fx, NULL, NULL, c->fdx); }
-static void p_piecewise(void *v) { BD_CTX(v); piecewise_batched(c->n, c->fx, c->fout); }
-static void g_piecewise(void *v) { BD_CTX(v); piecewise_grad(c->n, c->fx, NULL, NULL, c->fdx); }
-static void p_bs(void *v) { BD_CTX(v); bs_call_batched(c->n, c->a, c->K, c->r, c->b, c->c, c->out); }
+#define O(p) (c->p + c->off)
+static void p_logistic(void *v) { BD_CTX(v); logistic_loss_batched(c->n, O(fx), O(fy), O(fout)); }
+static void g_logistic(void *v) { BD_CTX(v); logistic_loss_grad(c->n, O(fx), O(fy), NULL, NULL, O(fdx), O(fdy)); }
+static void p_gelu(void *v) { BD_CTX(v); gelu_batched(c->n, O(fx), O(fout)); }
+static void g_gelu(void *v) { BD_CTX(v); gelu_grad(c->n, O(fx), NULL, NULL, O(fdx)); }
+static void p_softplus(void *v) { BD_CTX(v); softplus_batched(c->n, O(fx), O(fout)); }
+static void g_softplus(void *v) { BD_CTX(v); softplus_grad(c->n, O(fx), NULL, NULL, O(fdx)); }
+static void p_piecewise(void *v) { BD_CTX(v); piecewise_batched(c->n, O(fx), O(fout)); }
+static void g_piecewise(void *v) { BD_CTX(v); piecewise_grad(c->n, O(fx), NULL, NULL, O(fdx)); }
+static void p_bs(void *v) { BD_CTX(v); bs_call_batched(c->n, O(a), c->K, c->r, O(b), O(c), O(out)); }
 static void g_bs(void *v) {
   BD_CTX(v);
-  bs_call_grad(c->n, c->a, c->K, c->r, c->b, c->c, NULL, NULL, c->da, &c->dK, &c->dr, c->db, c->dc);
+  bs_call_grad(c->n, O(a), c->K, c->r, O(b), O(c), NULL, NULL, O(da), &c->dK, &c->dr, O(db), O(dc));
 }
-static void p_ln(void *v) { BD_CTX(v); lognormal_nll_batched(c->n, c->ea, c->eb, c->ec, c->out); }
-static void g_ln(void *v) { BD_CTX(v); lognormal_nll_grad(c->n, c->ea, c->eb, c->ec, NULL, NULL, c->da, c->db, c->dc); }
+static void p_ln(void *v) { BD_CTX(v); lognormal_nll_batched(c->n, O(ea), O(eb), O(ec), O(out)); }
+static void g_ln(void *v) { BD_CTX(v); lognormal_nll_grad(c->n, O(ea), O(eb), O(ec), NULL, NULL, O(da), O(db), O(dc)); }
 
 typedef struct {
   const char *name;
@@ -69,22 +71,23 @@ static double fd_err(float (*f)(float), const float *x, const float *g,
 }
 
 int main(int argc, char **argv) {
-  size_t n = 1u << 20;
-  int reps = 11, bad = 0;
-  bd_bench_args(argc, argv, &n, &reps);
+  size_t n = 1u << 14, pool = 1u << 19;
+  int reps = 51, bad = 0;
+  bd_bench_args(argc, argv, &n, &reps, &pool);
   ctx_t c;
   memset(&c, 0, sizeof c);
-  c.n = n;
+  c.n = pool; /* checks run on the whole pool */
+  bd_bench_slices sl = {&c.off, n, pool};
   c.K = 100.0;
   c.r = 0.03;
   float **fv[] = {&c.fx, &c.fy, &c.fout, &c.fdx, &c.fdy};
   double **dv[] = {&c.a, &c.b, &c.c, &c.out, &c.da, &c.db, &c.dc, &c.ea, &c.eb, &c.ec};
   for (size_t i = 0; i < sizeof fv / sizeof fv[0]; i++)
-    *fv[i] = bd_bench_alloc(n, 4);
+    *fv[i] = bd_bench_alloc(pool, 4);
   for (size_t i = 0; i < sizeof dv / sizeof dv[0]; i++)
-    *dv[i] = bd_bench_alloc(n, 8);
+    *dv[i] = bd_bench_alloc(pool, 8);
   bd_bench_rng g = {11};
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < pool; i++) {
     c.fx[i] = (float)bd_bench_uniform(&g, -4.0, 4.0);
     c.fy[i] = bd_bench_uniform(&g, 0.0, 1.0) < 0.5 ? 0.0f : 1.0f;
     c.a[i] = bd_bench_uniform(&g, 40.0, 160.0);
@@ -94,10 +97,12 @@ int main(int argc, char **argv) {
     c.eb[i] = bd_bench_uniform(&g, -1.0, 2.0);
     c.ec[i] = bd_bench_uniform(&g, 0.2, 3.0);
   }
-  printf("bench_grad: n = %zu, median of %d runs\n", n, reps);
+  printf("bench_grad: n = %zu per run (pool %zu), median of %d runs\n", n,
+         pool, reps);
 
-  /* checks */
+  /* checks, on the whole pool */
   {
+    size_t n = pool;
     double *r = bd_bench_alloc(n, 8), *x = bd_bench_alloc(n, 8),
            *y = bd_bench_alloc(n, 8), *z = bd_bench_alloc(n, 8), k, q;
     zero(&c);
@@ -136,15 +141,20 @@ int main(int argc, char **argv) {
       {"lognormal_nll (double)", p_ln, g_ln, NULL},
   };
   for (size_t k = 0; k < sizeof b / sizeof b[0]; k++) {
+    c.n = pool;
+    c.off = 0;
     if (b[k].f) {
       zero(&c);
       b[k].grad(&c);
       char what[96];
       snprintf(what, sizeof what, "%s grad vs differences", b[k].name);
-      bad |= bd_bench_check(what, fd_err(b[k].f, c.fx, c.fdx, n), 1e-2);
+      bad |= bd_bench_check(what, fd_err(b[k].f, c.fx, c.fdx, pool), 1e-2);
     }
-    double tp = bd_bench_time(b[k].primal, &c, reps);
-    double tg = bd_bench_time(b[k].grad, &c, reps); /* shadows keep adding */
+    c.n = n;
+    c.off = 0;
+    double tp, tg; /* (shadows keep adding up: only timed here) */
+    bd_bench_pair(b[k].primal, &c, b[k].grad, &c, reps, bd_bench_next_slice,
+                  &sl, &tp, &tg);
     bd_bench_cost_row("d gradient", b[k].name, tp, tg, n, "<= 3x (cost)");
   }
   return bad;

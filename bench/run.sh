@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the benchmarks (Release, -O3 -march=native, in-tree plugin) in
 # _build/bench and runs them all, then prints one table of ratios.
-#   bench/run.sh [n] [reps]      defaults: each program's own (about 1M
-#                                examples, 7-11 repetitions, median)
+#   bench/run.sh [n] [reps]      defaults: 32768 examples (the data stays in
+#                                cache: this measures compute), median of 51
+#                                runs, baseline and batchdiff alternating
 # Environment: BATCHDIFF_BENCH_BUILD_DIR (build directory), BATCHDIFF_BENCH_SKIP_BUILD=1.
 # Ratios are baseline time / batchdiff time (higher is better) except rows
 # marked "cost" (batchdiff time / reference time, lower is better).
