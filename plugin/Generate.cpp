@@ -15,6 +15,7 @@
 #include "transforms/batch/Batch.h"
 
 #include "clang/AST/Decl.h"
+#include "clang/Sema/Lookup.h"
 #include "clang/Sema/Sema.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -47,6 +48,14 @@ static void remarks(clang::FunctionDecl *FD, clang::Sema &S,
       << Masked;
 }
 
+/// True once the translation unit declares \p Name (say, because
+/// batchdiff.h included the runtime, or a preprocessed file carries it).
+static bool declared(clang::Sema &S, llvm::StringRef Name) {
+  clang::IdentifierInfo &II = S.getASTContext().Idents.get(Name);
+  return S.LookupSingleName(S.TUScope, &II, clang::SourceLocation(),
+                            clang::Sema::LookupOrdinaryName) != nullptr;
+}
+
 bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
                          const Options &Opts, bool WantBatch, bool WantGrad,
                          Generated &Out) {
@@ -59,6 +68,10 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
     llvm::errs() << ir::print(Primal);
 
   EmitInput In;
+  // In a preprocessed file (-save-temps) include guards are gone, so the
+  // runtime must not be included a second time.
+  In.IncludeRuntime = !(declared(S, "bd_sclamp_idx") &&
+                        declared(S, "bd_arena_get"));
   In.Static = !FD->isExternallyVisible() ||
               FD->getStorageClass() == clang::SC_Static;
   BatchPlan PP, GP;

@@ -23,6 +23,7 @@ struct EmitInput {
   const ir::Function *Grad = nullptr;   // adjoint, or null
   const BatchPlan *GradPlan = nullptr;
   bool Static = false;                  // original function has internal linkage
+  bool IncludeRuntime = true;           // emit #include of the runtime headers
 };
 
 struct EmitOutput {

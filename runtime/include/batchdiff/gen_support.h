@@ -116,6 +116,11 @@ BD_GS_MARR(n, BD_WN, i32n)
 BD_GS_MARR(d, BD_WD, i32d)
 #undef BD_GS_MARR
 
+/* Makes room for row k of the current execution of a loop. */
+BD_GS_INL void bd_tape_reserve(bd_arena *ar, bd_tape *tp, int32_t k) {
+  if (tp->top + (size_t)k >= tp->cap)
+    bd_tape_grow(ar, tp, tp->top + (size_t)k + 1);
+}
 /* Tape rows for iteration k of the current execution of a loop. */
 #define BD_TAPE_RESERVE(ar, tp, k)                                             \
   do {                                                                         \
