@@ -192,6 +192,40 @@ static void pruneBlock(Block &B, const std::vector<bool> &Live) {
   B = std::move(Kept);
 }
 
+static bool sideEffectFree(Op O) {
+  switch (O) {
+  case Op::SetVar:
+  case Op::StoreElem:
+  case Op::ZeroArr:
+  case Op::TapeReserve:
+  case Op::TapeStore:
+  case Op::TapeLoad:
+  case Op::TapeCommit:
+  case Op::TapeRewind:
+    return false;
+  default:
+    return true;
+  }
+}
+
+static bool pruneUnusedTemps(Block &B, const std::vector<int> &Uses) {
+  bool Changed = false;
+  Block Kept;
+  for (auto &S : B) {
+    if (S->K == Stmt::Inst && S->Dst >= 0 && !Uses[S->Dst] &&
+        sideEffectFree(S->Opc)) {
+      Changed = true;
+      continue;
+    }
+    Changed |= pruneUnusedTemps(S->Then, Uses);
+    Changed |= pruneUnusedTemps(S->Else, Uses);
+    Changed |= pruneUnusedTemps(S->Body, Uses);
+    Kept.push_back(std::move(S));
+  }
+  B = std::move(Kept);
+  return Changed;
+}
+
 void pruneDeadStores(Function &F) {
   std::vector<bool> Live(F.Vars.size(), false);
   for (const Output &O : F.Outputs)
@@ -201,6 +235,22 @@ void pruneDeadStores(Function &F) {
       Live[S.Var] = true;
   });
   pruneBlock(F.Body, Live);
+  // Then instructions without side effects whose result nobody reads (e.g.
+  // need-flag ORs of guards that ended up empty), to a fixpoint: emitted,
+  // they would be unused variables (-Wunused-variable in emit=DIR output).
+  for (bool Changed = true; Changed;) {
+    std::vector<int> Uses(F.Temps.size(), 0);
+    walk(F.Body, [&](const Stmt &S, int) {
+      for (int A : S.Args)
+        if (A >= 0)
+          ++Uses[A];
+      if (S.Cond >= 0)
+        ++Uses[S.Cond];
+      if (S.Aux >= 0)
+        ++Uses[S.Aux];
+    });
+    Changed = pruneUnusedTemps(F.Body, Uses);
+  }
 }
 
 std::unique_ptr<Stmt> cloneStmt(const Stmt &S) {
