@@ -15,6 +15,7 @@
 #include "transforms/batch/Batch.h"
 
 #include "clang/AST/Decl.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Sema/Lookup.h"
 #include "clang/Sema/Sema.h"
 #include "llvm/Support/raw_ostream.h"
@@ -72,8 +73,12 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
   // runtime must not be included a second time.
   In.IncludeRuntime = !(declared(S, "bd_sclamp_idx") &&
                         declared(S, "bd_arena_get"));
+  // A definition in a header would otherwise define NAME_batched in every
+  // file that includes it.
+  const clang::SourceManager &SM = S.getSourceManager();
   In.Static = !FD->isExternallyVisible() ||
-              FD->getStorageClass() == clang::SC_Static;
+              FD->getStorageClass() == clang::SC_Static ||
+              !SM.isInMainFile(SM.getExpansionLoc(FD->getLocation()));
   BatchPlan PP, GP;
   ir::Function Grad;
   if (WantBatch) {
