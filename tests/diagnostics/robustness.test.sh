@@ -194,6 +194,24 @@ __attribute__((batch, diff)) float f(float x) { return x; }
 int unused;
 EOF
 
+try 0 loop-shapes <<'EOF'
+static inline float halve(float x) { while (x > 1.0f) { x *= 0.5f; if (x < 3.0f) break; } return x; }
+__attribute__((batch, diff)) float f(float x, int n) {
+  float s = 0.0f;
+  for (;;) { if (s > 4.0f) break; s += x * x + 0.5f; }
+  while (1) { if (x > 2.0f) return s + halve(x); x += 1.0f; }
+}
+__attribute__((batch, diff)) float g(float x, int n) {
+  float s = 0.0f;
+  do { s += x; } while (0);
+  for (int i = 0; i < 0; i++) s = -s;
+  for (int i = 0; i < n; i++)
+    for (int j = i; j < n; j++) { if ((i + j) % 2) continue; s += x / (float)(j + 1); }
+  for (unsigned u = 3; u < 10; u--) s *= 1.0f + x;
+  return s;
+}
+EOF
+
 # Huge inputs, generated: deep ?:, long sums, deep parentheses, long
 # else-if chains, many locals.
 awk 'BEGIN {
