@@ -55,7 +55,7 @@ typedef struct {
   size_t bytes;
 } gp_block;
 
-static gp_block gp_blocks[64];
+static gp_block gp_blocks[256];
 static int gp_nblocks;
 
 static size_t gp_page(void) { return (size_t)sysconf(_SC_PAGESIZE); }
@@ -77,7 +77,7 @@ static void *gp_alloc(size_t bytes) {
     perror("mprotect");
     abort();
   }
-  assert_true(gp_nblocks < 64);
+  assert_true(gp_nblocks < 256);
   void *user = base + data - bytes;
   gp_blocks[gp_nblocks++] = (gp_block){base, len, user, bytes};
   return user;
