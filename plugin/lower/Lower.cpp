@@ -1310,6 +1310,15 @@ int Lowerer::call(const CallExpr *CE) {
           "mark it 'static inline' or batch/diff so its body can be batched");
     return -1;
   }
+  // A C library function (lgamma, rint, ldexp, ...) outside the table: say
+  // so, rather than calling it unknown.
+  if (Callee->getBuiltinID() ||
+      Ctx.getSourceManager().isInSystemHeader(Callee->getLocation())) {
+    error(CE->getBeginLoc(), "the library function '" + Name + "'",
+          "it has no batched version yet (docs/subset.md lists the <math.h> "
+          "functions that have one)");
+    return -1;
+  }
   error(CE->getBeginLoc(), "call to unknown function '" + Name + "'",
         "only <math.h> functions, batch/diff functions and static inline "
         "helpers defined earlier in this file can be called");
