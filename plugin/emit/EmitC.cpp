@@ -243,6 +243,7 @@ private:
   void inst(const ir::Stmt &S, const Mask &M);
   void block(const ir::Block &B, const Mask &M);
   void ifStmt(const ir::Stmt &S, const Mask &M);
+  void maskedIf(const ir::Stmt &S, const Mask &M);
   void loop(const ir::Stmt &S, const Mask &M);
   void revLoop(const ir::Stmt &S, const Mask &M);
   bool tapeOp(const ir::Stmt &S);
@@ -257,6 +258,7 @@ private:
   std::ostringstream OS;
   int Ind = 1;
   int MaskCount = 0;
+  int FastDepth = 0;
   /// Constants are printed where they are used, not as temps.
   std::vector<std::string> Lit;
 };
@@ -522,7 +524,37 @@ void KernelEmitter::ifStmt(const ir::Stmt &S, const Mask &M) {
     OS << line() << "}\n";
     return;
   }
-  // Each side runs under its own mask and is skipped when no lane takes it.
+  // All-on fast path: where every lane takes the same side, that side runs
+  // without blends. Each level doubles the code, so only shallow, small
+  // branches get it.
+  size_t Size = 0;
+  ir::walk(S.Then, [&](const ir::Stmt &, int) { ++Size; });
+  ir::walk(S.Else, [&](const ir::Stmt &, int) { ++Size; });
+  if (M.AllOn && FastDepth < 2 && Size < 300) {
+    ++FastDepth;
+    OS << line() << "if (bd_all_m" << Sh.S() << "(" << temp(S.Cond)
+       << ")) {\n";
+    ++Ind;
+    block(S.Then, M);
+    --Ind;
+    OS << line() << "} else if (bd_none_m" << Sh.S() << "(" << temp(S.Cond)
+       << ")) {\n";
+    ++Ind;
+    block(S.Else, M);
+    --Ind;
+    OS << line() << "} else {\n";
+    ++Ind;
+    maskedIf(S, M);
+    --Ind;
+    OS << line() << "}\n";
+    --FastDepth;
+    return;
+  }
+  maskedIf(S, M);
+}
+
+/// Each side runs under its own mask and is skipped when no lane takes it.
+void KernelEmitter::maskedIf(const ir::Stmt &S, const Mask &M) {
   std::string MT = "__bd_m" + std::to_string(++MaskCount);
   std::string MK = Sh.mask();
   OS << line() << MK << " " << MT << " = bd_and_m" << Sh.S() << "(" << M.Expr
