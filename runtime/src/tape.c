@@ -13,6 +13,10 @@ typedef struct bd_block {
   char *base; /* aligned start */
   void *raw;  /* what the hook returned */
   size_t size;
+  /* The free hook of the hooks that allocated this block: hooks set later
+   * apply only to blocks allocated afterwards (tape.h). */
+  void (*free)(void *p, void *ctx);
+  void *free_ctx;
 } bd_block;
 
 struct bd_arena {
@@ -47,7 +51,7 @@ static pthread_once_t bd_once = PTHREAD_ONCE_INIT;
 static void bd_arena_destroy(void *p) {
   bd_arena *a = p;
   for (size_t i = 0; i < a->nblocks; i++)
-    a->hooks.free(a->blocks[i].raw, a->hooks.ctx);
+    a->blocks[i].free(a->blocks[i].raw, a->blocks[i].free_ctx);
   free(a);
 }
 static void bd_make_key(void) { pthread_key_create(&bd_key, bd_arena_destroy); }
@@ -108,7 +112,7 @@ void *bd_arena_alloc(bd_arena *a, size_t bytes) {
     }
     if (a->nblocks > 0 && a->cur + 1 < a->nblocks) {
       for (size_t i = a->cur + 1; i < a->nblocks; i++)
-        a->hooks.free(a->blocks[i].raw, a->hooks.ctx);
+        a->blocks[i].free(a->blocks[i].raw, a->blocks[i].free_ctx);
       a->nblocks = a->cur + 1;
     }
     if (a->nblocks == BD_MAX_BLOCKS) {
@@ -136,6 +140,8 @@ void *bd_arena_alloc(bd_arena *a, size_t bytes) {
     b->raw = raw;
     b->base = (char *)u;
     b->size = size;
+    b->free = a->hooks.free;
+    b->free_ctx = a->hooks.ctx;
     if (a->nblocks > 0)
       a->cur++;
     a->nblocks++;
