@@ -755,7 +755,7 @@ private:
   std::string store(const std::string &Ptr, Type T, bool Native,
                     const std::string &CType, const std::string &Val,
                     bool Tail);
-  std::string chunk(bool Tail);
+  std::string chunk();
 
   const ir::Function &F;
   Shape Sh;
@@ -815,11 +815,13 @@ std::string WrapperEmitter::load(const std::string &Ptr, Type T, bool Native,
   std::ostringstream OS;
   std::string Sfx = Sh.sfx(T);
   if (Native) {
-    OS << "    " << Sh.vtype(T) << " " << Dst << " = bd_load"
-       << (Tail ? "n_" : "_") << Sfx << "((const " << scalarType(T) << " *)("
-       << Ptr << ")" << (Tail ? ", " + Count : "") << ");\n";
+    std::string P = "(const " + std::string(scalarType(T)) + " *)(" + Ptr + ")";
+    OS << "    " << Sh.vtype(T) << " " << Dst << " = __bd_full ? bd_load_" << Sfx
+       << "(" << P << ") : bd_loadn_" << Sfx << "(" << P << ", " << Count
+       << ");\n";
     return OS.str();
   }
+  (void)Tail;
   // Narrow and _Bool elements: widen through a lane buffer.
   Type Lane = T == Type::Bool ? (Sh.Wide ? Type::I64 : Type::I32) : T;
   std::string B = "__bd_buf" + std::to_string(++Buf);
@@ -841,10 +843,12 @@ std::string WrapperEmitter::store(const std::string &Ptr, Type T, bool Native,
                                   const std::string &CType,
                                   const std::string &Val, bool Tail) {
   std::ostringstream OS;
+  (void)Tail;
   if (Native) {
-    OS << "bd_store" << (Tail ? "n_" : "_") << Sh.sfx(T) << "(("
-       << scalarType(T) << " *)(" << Ptr << "), " << Val
-       << (Tail ? ", __bd_k" : "") << ");";
+    std::string P = "(" + std::string(scalarType(T)) + " *)(" + Ptr + ")";
+    OS << "{ if (__bd_full) bd_store_" << Sh.sfx(T) << "(" << P << ", " << Val
+       << "); else bd_storen_" << Sh.sfx(T) << "(" << P << ", " << Val
+       << ", __bd_k); }";
     return OS.str();
   }
   Type Lane = T == Type::Bool ? (Sh.Wide ? Type::I64 : Type::I32) : T;
@@ -855,28 +859,33 @@ std::string WrapperEmitter::store(const std::string &Ptr, Type T, bool Native,
                       : Val;
   OS << "{ " << scalarType(Lane) << " " << B << "[" << Sh.W() << "]; bd_store_"
      << Sh.sfx(Lane) << "(" << B << ", " << V
-     << "); for (size_t __bd_j = 0; __bd_j < " << (Tail ? "__bd_k" : Sh.W())
+     << "); for (size_t __bd_j = 0; __bd_j < __bd_k"
      << "; __bd_j++) (" << Ptr << ")[__bd_j] = (" << CType << ")" << B
      << "[__bd_j]; }";
   return OS.str();
 }
 
-std::string WrapperEmitter::chunk(bool Tail) {
+/// One chunk of W examples; the last one may be partial (__bd_full == 0):
+/// then only its first __bd_k examples are read and written. One kernel
+/// call site keeps the code small.
+std::string WrapperEmitter::chunk() {
   std::ostringstream OS;
-  std::string Cnt = Tail ? "__bd_k" : Sh.W();
-  std::string Mask = Tail ? "bd_mfirst_" + Sh.S() + "(__bd_k)"
-                          : "bd_mtrue_" + Sh.S() + "()";
+  std::string M = Sh.mask();
+  OS << "    " << M << " __bd_mk = __bd_full ? bd_mtrue_" << Sh.S()
+     << "() : bd_mfirst_" << Sh.S() << "(__bd_k);\n";
   std::vector<std::string> KArgs;
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const ir::Param &P = F.Params[I];
     if (P.Kind == ir::ParamKind::Seed) {
-      std::string T = Sh.vtype(P.Ty);
-      OS << "    " << T << " __bd_seed = __bd_dret ? "
-         << "bd_load" << (Tail ? "n_" : "_") << Sh.sfx(P.Ty) << "((const "
-         << scalarType(P.Ty) << " *)(__bd_dret + __bd_i)"
-         << (Tail ? ", __bd_k" : "") << ") : bd_splat_" << Sh.sfx(P.Ty)
-         << "(1);\n";
-      KArgs.push_back("__bd_seed");
+      std::string Ld = "__bd_seed";
+      OS << load("__bd_dret + __bd_i", P.Ty, true, "__bd_k", true, Ld);
+      // The seed was read only if given; NULL means ones.
+      std::string Txt = OS.str();
+      size_t Pos = Txt.rfind(" = __bd_full ?");
+      Txt.insert(Pos + 3, "!__bd_dret ? bd_splat_" + Sh.sfx(P.Ty) + "(1) : ");
+      OS.str("");
+      OS << Txt;
+      KArgs.push_back(Ld);
     } else if (P.Kind == ir::ParamKind::Need) {
       KArgs.push_back("(" + shadow(P.Of) + " != 0)");
     } else if (P.Uniform) {
@@ -885,7 +894,8 @@ std::string WrapperEmitter::chunk(bool Tail) {
                                                ")" + arg(I));
     } else {
       std::string Dst = "__bd_x" + std::to_string(I);
-      OS << load(arg(I) + " + __bd_i", P.Ty, P.NativeLayout, Cnt, Tail, Dst);
+      OS << load(arg(I) + " + __bd_i", P.Ty, P.NativeLayout, "__bd_k", true,
+                 Dst);
       KArgs.push_back(Dst);
     }
   }
@@ -898,7 +908,7 @@ std::string WrapperEmitter::chunk(bool Tail) {
     KArgs.push_back("__bd_ar");
     KArgs.push_back("__bd_tp");
   }
-  OS << "    " << Kernel << "(" << Mask;
+  OS << "    " << Kernel << "(__bd_mk";
   for (const std::string &A : KArgs)
     OS << ", " << A;
   OS << ");\n";
@@ -907,28 +917,26 @@ std::string WrapperEmitter::chunk(bool Tail) {
     std::string Val = "__bd_o" + std::to_string(I);
     if (O.Kind == ir::OutKind::Ret) {
       std::string St = store("__bd_ret + __bd_i", F.RetTy, F.RetNativeLayout,
-                             F.RetCType, Val, Tail);
+                             F.RetCType, Val, true);
       OS << "    " << (Grad ? "if (__bd_ret) " : "") << St << "\n";
       continue;
     }
     const ir::Param &P = F.Params[O.Param];
     std::string Sfx = Sh.sfx(P.Ty);
     if (P.Uniform) {
+      // Lanes past the end hold garbage: only active lanes are summed.
       std::string Acc = "__bd_acc" + std::to_string(O.Param);
-      if (Tail)
-        Val = "bd_select_" + Sfx + "(bd_mfirst_" + Sh.S() + "(__bd_k), " +
-              Val + ", bd_splat_" + Sfx + "(0))";
-      OS << "    " << Acc << " = bd_add_" << Sfx << "(" << Acc << ", " << Val
-         << ");\n";
+      OS << "    " << Acc << " = bd_add_" << Sfx << "(" << Acc << ", bd_select_"
+         << Sfx << "(__bd_mk, " << Val << ", bd_splat_" << Sfx << "(0)));\n";
       continue;
     }
     std::string Ptr = shadow(O.Param) + " + __bd_i";
-    std::string Old = std::string("bd_load") + (Tail ? "n_" : "_") + Sfx +
-                      "(" + Ptr + (Tail ? ", __bd_k" : "") + ")";
-    OS << "    if (" << shadow(O.Param) << ") "
+    OS << "    if (" << shadow(O.Param) << ") {\n";
+    OS << load(Ptr, P.Ty, true, "__bd_k", true, "__bd_old");
+    OS << "      "
        << store(Ptr, P.Ty, true, P.CType,
-                "bd_add_" + Sfx + "(" + Old + ", " + Val + ")", Tail)
-       << "\n";
+                "bd_add_" + Sfx + "(__bd_old, " + Val + ")", true)
+       << "\n    }\n";
   }
   return OS.str();
 }
@@ -950,14 +958,12 @@ std::string WrapperEmitter::run() {
       OS << (T ? ", " : "") << "{0, 0, 0, " << F.TapeSlots[T] << "}";
     OS << "};\n";
   }
-  OS << "  size_t __bd_i = 0;\n";
-  OS << "  for (; __bd_i + " << Sh.W() << " <= __bd_n; __bd_i += " << Sh.W()
+  OS << "  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += " << Sh.W()
      << ") {\n";
-  OS << chunk(false);
-  OS << "  }\n";
-  OS << "  if (__bd_i < __bd_n) {\n";
-  OS << "    size_t __bd_k = __bd_n - __bd_i;\n";
-  OS << chunk(true);
+  OS << "    size_t __bd_k = __bd_n - __bd_i < " << Sh.W() << " ? __bd_n - __bd_i : "
+     << Sh.W() << ";\n";
+  OS << "    int __bd_full = __bd_k == " << Sh.W() << ";\n";
+  OS << chunk();
   OS << "  }\n";
   if (Tapes)
     OS << "  bd_arena_restore(__bd_ar, __bd_pos);\n";

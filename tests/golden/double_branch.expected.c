@@ -102,21 +102,15 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_bk(bd_md __
 }
 void huber_batched(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, double *__bd_ret);
 void huber_batched(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, double *__bd_ret) {
-  size_t __bd_i = 0;
-  for (; __bd_i + (sizeof(bd_md) / 8) <= __bd_n; __bd_i += (sizeof(bd_md) / 8)) {
-    bd_f64d __bd_x0 = bd_load_f64d((const double *)(__bd_a0 + __bd_i));
-    bd_f64d __bd_x1 = bd_load_f64d((const double *)(__bd_a1 + __bd_i));
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_md) / 8)) {
+    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_md) / 8) ? __bd_n - __bd_i : (sizeof(bd_md) / 8);
+    int __bd_full = __bd_k == (sizeof(bd_md) / 8);
+    bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
+    bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
+    bd_f64d __bd_x1 = __bd_full ? bd_load_f64d((const double *)(__bd_a1 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a1 + __bd_i), __bd_k);
     bd_f64d __bd_o0;
-    __bd_huber_bk(bd_mtrue_d(), __bd_x0, __bd_x1, &__bd_o0);
-    bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0);
-  }
-  if (__bd_i < __bd_n) {
-    size_t __bd_k = __bd_n - __bd_i;
-    bd_f64d __bd_x0 = bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
-    bd_f64d __bd_x1 = bd_loadn_f64d((const double *)(__bd_a1 + __bd_i), __bd_k);
-    bd_f64d __bd_o0;
-    __bd_huber_bk(bd_mfirst_d(__bd_k), __bd_x0, __bd_x1, &__bd_o0);
-    bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k);
+    __bd_huber_bk(__bd_mk, __bd_x0, __bd_x1, &__bd_o0);
+    { if (__bd_full) bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
   }
 }
 
@@ -129,25 +123,25 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
   bd_f64d __bd_v5_out = bd_splat_f64d(0);
   bd_f64d __bd_v6_d_r = bd_splat_f64d(0);
   bd_f64d __bd_v7_d_delta = bd_splat_f64d(0);
-  bd_f64d __bd_v8_d0 = bd_splat_f64d(0);
-  bd_f64d __bd_v9_d1 = bd_splat_f64d(0);
-  bd_f64d __bd_v10_d9 = bd_splat_f64d(0);
-  bd_f64d __bd_v11_d10 = bd_splat_f64d(0);
-  bd_f64d __bd_v12_d16 = bd_splat_f64d(0);
-  bd_f64d __bd_v13_d17 = bd_splat_f64d(0);
-  bd_f64d __bd_v14_d18 = bd_splat_f64d(0);
-  bd_f64d __bd_v15_d19 = bd_splat_f64d(0);
-  bd_f64d __bd_v16_d20 = bd_splat_f64d(0);
-  bd_f64d __bd_v17_d21 = bd_splat_f64d(0);
-  bd_f64d __bd_v18_d23 = bd_splat_f64d(0);
-  bd_f64d __bd_v19_d25 = bd_splat_f64d(0);
-  bd_f64d __bd_v20_d26 = bd_splat_f64d(0);
-  bd_f64d __bd_v21_d27 = bd_splat_f64d(0);
-  bd_f64d __bd_v22_d_r = bd_splat_f64d(0);
-  bd_f64d __bd_v23_d_delta = bd_splat_f64d(0);
-  bd_f64d __bd_v24_d___ret = bd_splat_f64d(0);
-  bd_f64d __bd_v25_d_a = bd_splat_f64d(0);
-  bd_f64d __bd_v26_d_out = bd_splat_f64d(0);
+  bd_f64d __bd_v8_d_r = bd_splat_f64d(0);
+  bd_f64d __bd_v9_d_delta = bd_splat_f64d(0);
+  bd_f64d __bd_v10_d___ret = bd_splat_f64d(0);
+  bd_f64d __bd_v11_d_a = bd_splat_f64d(0);
+  bd_f64d __bd_v12_d_out = bd_splat_f64d(0);
+  bd_f64d __bd_v13_d0 = bd_splat_f64d(0);
+  bd_f64d __bd_v14_d1 = bd_splat_f64d(0);
+  bd_f64d __bd_v15_d9 = bd_splat_f64d(0);
+  bd_f64d __bd_v16_d10 = bd_splat_f64d(0);
+  bd_f64d __bd_v17_d27 = bd_splat_f64d(0);
+  bd_f64d __bd_v18_d16 = bd_splat_f64d(0);
+  bd_f64d __bd_v19_d17 = bd_splat_f64d(0);
+  bd_f64d __bd_v20_d18 = bd_splat_f64d(0);
+  bd_f64d __bd_v21_d19 = bd_splat_f64d(0);
+  bd_f64d __bd_v22_d20 = bd_splat_f64d(0);
+  bd_f64d __bd_v23_d21 = bd_splat_f64d(0);
+  bd_f64d __bd_v24_d23 = bd_splat_f64d(0);
+  bd_f64d __bd_v25_d25 = bd_splat_f64d(0);
+  bd_f64d __bd_v26_d26 = bd_splat_f64d(0);
   bd_f64d __bd_t9 = bd_splat_f64d(0);
   bd_md __bd_t14 = bd_mfalse_d();
   bd_f64d __bd_t17 = bd_splat_f64d(0);
@@ -247,368 +241,389 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
   }
   __bd_v6_d_r = bd_splat_f64d(0x0p+0);
   __bd_v7_d_delta = bd_splat_f64d(0x0p+0);
-  __bd_v8_d0 = bd_splat_f64d(0x0p+0);
-  __bd_v9_d1 = bd_splat_f64d(0x0p+0);
-  __bd_v10_d9 = bd_splat_f64d(0x0p+0);
-  __bd_v11_d10 = bd_splat_f64d(0x0p+0);
-  __bd_v12_d16 = bd_splat_f64d(0x0p+0);
-  __bd_v13_d17 = bd_splat_f64d(0x0p+0);
-  __bd_v14_d18 = bd_splat_f64d(0x0p+0);
-  __bd_v15_d19 = bd_splat_f64d(0x0p+0);
-  __bd_v16_d20 = bd_splat_f64d(0x0p+0);
-  __bd_v17_d21 = bd_splat_f64d(0x0p+0);
-  __bd_v18_d23 = bd_splat_f64d(0x0p+0);
-  __bd_v19_d25 = bd_splat_f64d(0x0p+0);
-  __bd_v20_d26 = bd_splat_f64d(0x0p+0);
-  __bd_v21_d27 = bd_splat_f64d(0x0p+0);
-  __bd_v22_d_r = bd_splat_f64d(0x0p+0);
-  __bd_v23_d_delta = bd_splat_f64d(0x0p+0);
-  __bd_v24_d___ret = bd_splat_f64d(0x0p+0);
-  __bd_v25_d_a = bd_splat_f64d(0x0p+0);
-  __bd_v26_d_out = bd_splat_f64d(0x0p+0);
-  bd_f64d __bd_t50 = __bd_p2;
-  __bd_v24_d___ret = __bd_t50;
-  _Bool __bd_t51 = __bd_p3;
-  _Bool __bd_t52 = __bd_p4;
-  _Bool __bd_t53 = __bd_t51 || __bd_t52;
-  _Bool __bd_t66 = __bd_p3;
+  __bd_v8_d_r = bd_splat_f64d(0x0p+0);
+  __bd_v9_d_delta = bd_splat_f64d(0x0p+0);
+  __bd_v10_d___ret = bd_splat_f64d(0x0p+0);
+  __bd_v11_d_a = bd_splat_f64d(0x0p+0);
+  __bd_v12_d_out = bd_splat_f64d(0x0p+0);
+  bd_f64d __bd_t36 = __bd_p2;
+  __bd_v10_d___ret = __bd_t36;
+  _Bool __bd_t39 = __bd_p3;
+  _Bool __bd_t40 = __bd_p4;
+  _Bool __bd_t41 = __bd_t39 || __bd_t40;
+  _Bool __bd_t61 = __bd_p3;
   _Bool __bd_t101 = __bd_p4;
+  __bd_v13_d0 = bd_splat_f64d(0x0p+0);
+  __bd_v14_d1 = bd_splat_f64d(0x0p+0);
   if (bd_all_md(__bd_t6)) {
-    if (__bd_t53) {
-      __bd_v24_d___ret = bd_splat_f64d(0x0p+0);
+    if (__bd_t41) {
+      __bd_v10_d___ret = bd_splat_f64d(0x0p+0);
     }
   } else if (bd_none_md(__bd_t6)) {
-    if (__bd_t53) {
-      bd_f64d __bd_t55 = __bd_v24_d___ret;
-      bd_f64d __bd_t56 = __bd_v21_d27;
-      bd_f64d __bd_t57 = bd_add_f64d(__bd_t56, __bd_t55);
-      __bd_v21_d27 = __bd_t57;
-      __bd_v24_d___ret = bd_splat_f64d(0x0p+0);
-      bd_f64d __bd_t59 = __bd_v21_d27;
-      bd_f64d __bd_t60 = __bd_v26_d_out;
-      bd_f64d __bd_t61 = bd_add_f64d(__bd_t60, __bd_t59);
-      __bd_v26_d_out = __bd_t61;
+    __bd_v15_d9 = bd_splat_f64d(0x0p+0);
+    __bd_v16_d10 = bd_splat_f64d(0x0p+0);
+    __bd_v17_d27 = bd_splat_f64d(0x0p+0);
+    if (__bd_t41) {
+      bd_f64d __bd_t46 = __bd_v10_d___ret;
+      bd_f64d __bd_t47 = __bd_v17_d27;
+      bd_f64d __bd_t48 = bd_add_f64d(__bd_t47, __bd_t46);
+      __bd_v17_d27 = __bd_t48;
+      __bd_v10_d___ret = bd_splat_f64d(0x0p+0);
+      bd_f64d __bd_t50 = __bd_v17_d27;
+      bd_f64d __bd_t51 = __bd_v12_d_out;
+      bd_f64d __bd_t52 = bd_add_f64d(__bd_t51, __bd_t50);
+      __bd_v12_d_out = __bd_t52;
     }
     if (bd_all_md(__bd_t14)) {
-      if (__bd_t53) {
-        bd_f64d __bd_t62 = __bd_v26_d_out;
-        bd_f64d __bd_t63 = __bd_v15_d19;
-        bd_f64d __bd_t64 = bd_add_f64d(__bd_t63, __bd_t62);
-        __bd_v15_d19 = __bd_t64;
-        __bd_v26_d_out = bd_splat_f64d(0x0p+0);
+      __bd_v18_d16 = bd_splat_f64d(0x0p+0);
+      __bd_v19_d17 = bd_splat_f64d(0x0p+0);
+      __bd_v20_d18 = bd_splat_f64d(0x0p+0);
+      __bd_v21_d19 = bd_splat_f64d(0x0p+0);
+      if (__bd_t41) {
+        bd_f64d __bd_t57 = __bd_v12_d_out;
+        bd_f64d __bd_t58 = __bd_v21_d19;
+        bd_f64d __bd_t59 = bd_add_f64d(__bd_t58, __bd_t57);
+        __bd_v21_d19 = __bd_t59;
+        __bd_v12_d_out = bd_splat_f64d(0x0p+0);
       }
-      if (__bd_t66) {
-        bd_f64d __bd_t67 = __bd_v15_d19;
-        bd_f64d __bd_t68 = bd_mul_f64d(__bd_t67, __bd_t18);
-        bd_f64d __bd_t69 = __bd_v13_d17;
-        bd_f64d __bd_t70 = bd_add_f64d(__bd_t69, __bd_t68);
-        __bd_v13_d17 = __bd_t70;
-        bd_f64d __bd_t71 = bd_mul_f64d(__bd_t67, __bd_t17);
-        bd_f64d __bd_t72 = __bd_v14_d18;
-        bd_f64d __bd_t73 = bd_add_f64d(__bd_t72, __bd_t71);
-        __bd_v14_d18 = __bd_t73;
-        bd_f64d __bd_t74 = __bd_v14_d18;
-        bd_f64d __bd_t75 = __bd_v22_d_r;
-        bd_f64d __bd_t76 = bd_add_f64d(__bd_t75, __bd_t74);
-        __bd_v22_d_r = __bd_t76;
-        bd_f64d __bd_t77 = __bd_v13_d17;
-        bd_f64d __bd_t78 = bd_mul_f64d(__bd_t77, bd_splat_f64d(0x1p-1));
-        bd_f64d __bd_t79 = __bd_v12_d16;
-        bd_f64d __bd_t80 = bd_add_f64d(__bd_t79, __bd_t78);
-        __bd_v12_d16 = __bd_t80;
-        bd_f64d __bd_t81 = __bd_v12_d16;
-        bd_f64d __bd_t82 = __bd_v22_d_r;
-        bd_f64d __bd_t83 = bd_add_f64d(__bd_t82, __bd_t81);
-        __bd_v22_d_r = __bd_t83;
+      if (__bd_t61) {
+        bd_f64d __bd_t62 = __bd_v21_d19;
+        bd_f64d __bd_t63 = bd_mul_f64d(__bd_t62, __bd_t18);
+        bd_f64d __bd_t64 = __bd_v19_d17;
+        bd_f64d __bd_t65 = bd_add_f64d(__bd_t64, __bd_t63);
+        __bd_v19_d17 = __bd_t65;
+        bd_f64d __bd_t66 = bd_mul_f64d(__bd_t62, __bd_t17);
+        bd_f64d __bd_t67 = __bd_v20_d18;
+        bd_f64d __bd_t68 = bd_add_f64d(__bd_t67, __bd_t66);
+        __bd_v20_d18 = __bd_t68;
+        bd_f64d __bd_t69 = __bd_v20_d18;
+        bd_f64d __bd_t70 = __bd_v8_d_r;
+        bd_f64d __bd_t71 = bd_add_f64d(__bd_t70, __bd_t69);
+        __bd_v8_d_r = __bd_t71;
+        bd_f64d __bd_t72 = __bd_v19_d17;
+        bd_f64d __bd_t73 = bd_mul_f64d(__bd_t72, bd_splat_f64d(0x1p-1));
+        bd_f64d __bd_t74 = __bd_v18_d16;
+        bd_f64d __bd_t75 = bd_add_f64d(__bd_t74, __bd_t73);
+        __bd_v18_d16 = __bd_t75;
+        bd_f64d __bd_t76 = __bd_v18_d16;
+        bd_f64d __bd_t77 = __bd_v8_d_r;
+        bd_f64d __bd_t78 = bd_add_f64d(__bd_t77, __bd_t76);
+        __bd_v8_d_r = __bd_t78;
       }
     } else if (bd_none_md(__bd_t14)) {
-      if (__bd_t53) {
-        bd_f64d __bd_t84 = __bd_v26_d_out;
-        bd_f64d __bd_t85 = __bd_v20_d26;
+      __bd_v22_d20 = bd_splat_f64d(0x0p+0);
+      __bd_v23_d21 = bd_splat_f64d(0x0p+0);
+      __bd_v24_d23 = bd_splat_f64d(0x0p+0);
+      __bd_v25_d25 = bd_splat_f64d(0x0p+0);
+      __bd_v26_d26 = bd_splat_f64d(0x0p+0);
+      if (__bd_t41) {
+        bd_f64d __bd_t84 = __bd_v12_d_out;
+        bd_f64d __bd_t85 = __bd_v26_d26;
         bd_f64d __bd_t86 = bd_add_f64d(__bd_t85, __bd_t84);
-        __bd_v20_d26 = __bd_t86;
-        __bd_v26_d_out = bd_splat_f64d(0x0p+0);
-        bd_f64d __bd_t88 = __bd_v20_d26;
+        __bd_v26_d26 = __bd_t86;
+        __bd_v12_d_out = bd_splat_f64d(0x0p+0);
+        bd_f64d __bd_t88 = __bd_v26_d26;
         bd_f64d __bd_t89 = bd_mul_f64d(__bd_t88, __bd_t25);
-        bd_f64d __bd_t90 = __bd_v16_d20;
+        bd_f64d __bd_t90 = __bd_v22_d20;
         bd_f64d __bd_t91 = bd_add_f64d(__bd_t90, __bd_t89);
-        __bd_v16_d20 = __bd_t91;
+        __bd_v22_d20 = __bd_t91;
         bd_f64d __bd_t92 = bd_mul_f64d(__bd_t88, __bd_t20);
-        bd_f64d __bd_t93 = __bd_v19_d25;
+        bd_f64d __bd_t93 = __bd_v25_d25;
         bd_f64d __bd_t94 = bd_add_f64d(__bd_t93, __bd_t92);
-        __bd_v19_d25 = __bd_t94;
-        bd_f64d __bd_t95 = __bd_v19_d25;
+        __bd_v25_d25 = __bd_t94;
+        bd_f64d __bd_t95 = __bd_v25_d25;
         bd_f64d __bd_t96 = bd_mul_f64d(__bd_t95, bd_splat_f64d(__bd_t24));
-        bd_f64d __bd_t97 = __bd_v18_d23;
+        bd_f64d __bd_t97 = __bd_v24_d23;
         bd_f64d __bd_t98 = bd_add_f64d(__bd_t97, __bd_t96);
-        __bd_v18_d23 = __bd_t98;
-        bd_f64d __bd_t99 = __bd_v17_d21;
+        __bd_v24_d23 = __bd_t98;
+        bd_f64d __bd_t99 = __bd_v23_d21;
         bd_f64d __bd_t100 = bd_add_f64d(__bd_t99, __bd_t95);
-        __bd_v17_d21 = __bd_t100;
+        __bd_v23_d21 = __bd_t100;
       }
       if (__bd_t101) {
-        bd_f64d __bd_t102 = __bd_v18_d23;
-        bd_f64d __bd_t103 = __bd_v23_d_delta;
+        bd_f64d __bd_t102 = __bd_v24_d23;
+        bd_f64d __bd_t103 = __bd_v9_d_delta;
         bd_f64d __bd_t104 = bd_add_f64d(__bd_t103, __bd_t102);
-        __bd_v23_d_delta = __bd_t104;
+        __bd_v9_d_delta = __bd_t104;
       }
-      if (__bd_t66) {
-        bd_f64d __bd_t105 = __bd_v17_d21;
-        bd_f64d __bd_t106 = __bd_v25_d_a;
+      if (__bd_t61) {
+        bd_f64d __bd_t105 = __bd_v23_d21;
+        bd_f64d __bd_t106 = __bd_v11_d_a;
         bd_f64d __bd_t107 = bd_add_f64d(__bd_t106, __bd_t105);
-        __bd_v25_d_a = __bd_t107;
+        __bd_v11_d_a = __bd_t107;
       }
       if (__bd_t101) {
-        bd_f64d __bd_t108 = __bd_v16_d20;
-        bd_f64d __bd_t109 = __bd_v23_d_delta;
+        bd_f64d __bd_t108 = __bd_v22_d20;
+        bd_f64d __bd_t109 = __bd_v9_d_delta;
         bd_f64d __bd_t110 = bd_add_f64d(__bd_t109, __bd_t108);
-        __bd_v23_d_delta = __bd_t110;
+        __bd_v9_d_delta = __bd_t110;
       }
     } else {
       bd_md __bd_m7 = bd_and_md(__bd_m, __bd_t14);
       if (bd_any_md(__bd_m7)) {
-        if (__bd_t53) {
-          bd_f64d __bd_t62 = __bd_v26_d_out;
-          bd_f64d __bd_t63 = __bd_v15_d19;
-          bd_f64d __bd_t64 = bd_add_f64d(__bd_t63, __bd_t62);
-          __bd_v15_d19 = bd_select_f64d(__bd_m7, __bd_t64, __bd_v15_d19);
-          __bd_v26_d_out = bd_select_f64d(__bd_m7, bd_splat_f64d(0x0p+0), __bd_v26_d_out);
+        __bd_v18_d16 = bd_splat_f64d(0x0p+0);
+        __bd_v19_d17 = bd_splat_f64d(0x0p+0);
+        __bd_v20_d18 = bd_splat_f64d(0x0p+0);
+        __bd_v21_d19 = bd_splat_f64d(0x0p+0);
+        if (__bd_t41) {
+          bd_f64d __bd_t57 = __bd_v12_d_out;
+          bd_f64d __bd_t58 = __bd_v21_d19;
+          bd_f64d __bd_t59 = bd_add_f64d(__bd_t58, __bd_t57);
+          __bd_v21_d19 = __bd_t59;
+          __bd_v12_d_out = bd_select_f64d(__bd_m7, bd_splat_f64d(0x0p+0), __bd_v12_d_out);
         }
-        if (__bd_t66) {
-          bd_f64d __bd_t67 = __bd_v15_d19;
-          bd_f64d __bd_t68 = bd_mul_f64d(__bd_t67, __bd_t18);
-          bd_f64d __bd_t69 = __bd_v13_d17;
-          bd_f64d __bd_t70 = bd_add_f64d(__bd_t69, __bd_t68);
-          __bd_v13_d17 = bd_select_f64d(__bd_m7, __bd_t70, __bd_v13_d17);
-          bd_f64d __bd_t71 = bd_mul_f64d(__bd_t67, __bd_t17);
-          bd_f64d __bd_t72 = __bd_v14_d18;
-          bd_f64d __bd_t73 = bd_add_f64d(__bd_t72, __bd_t71);
-          __bd_v14_d18 = bd_select_f64d(__bd_m7, __bd_t73, __bd_v14_d18);
-          bd_f64d __bd_t74 = __bd_v14_d18;
-          bd_f64d __bd_t75 = __bd_v22_d_r;
-          bd_f64d __bd_t76 = bd_add_f64d(__bd_t75, __bd_t74);
-          __bd_v22_d_r = bd_select_f64d(__bd_m7, __bd_t76, __bd_v22_d_r);
-          bd_f64d __bd_t77 = __bd_v13_d17;
-          bd_f64d __bd_t78 = bd_mul_f64d(__bd_t77, bd_splat_f64d(0x1p-1));
-          bd_f64d __bd_t79 = __bd_v12_d16;
-          bd_f64d __bd_t80 = bd_add_f64d(__bd_t79, __bd_t78);
-          __bd_v12_d16 = bd_select_f64d(__bd_m7, __bd_t80, __bd_v12_d16);
-          bd_f64d __bd_t81 = __bd_v12_d16;
-          bd_f64d __bd_t82 = __bd_v22_d_r;
-          bd_f64d __bd_t83 = bd_add_f64d(__bd_t82, __bd_t81);
-          __bd_v22_d_r = bd_select_f64d(__bd_m7, __bd_t83, __bd_v22_d_r);
+        if (__bd_t61) {
+          bd_f64d __bd_t62 = __bd_v21_d19;
+          bd_f64d __bd_t63 = bd_mul_f64d(__bd_t62, __bd_t18);
+          bd_f64d __bd_t64 = __bd_v19_d17;
+          bd_f64d __bd_t65 = bd_add_f64d(__bd_t64, __bd_t63);
+          __bd_v19_d17 = __bd_t65;
+          bd_f64d __bd_t66 = bd_mul_f64d(__bd_t62, __bd_t17);
+          bd_f64d __bd_t67 = __bd_v20_d18;
+          bd_f64d __bd_t68 = bd_add_f64d(__bd_t67, __bd_t66);
+          __bd_v20_d18 = __bd_t68;
+          bd_f64d __bd_t69 = __bd_v20_d18;
+          bd_f64d __bd_t70 = __bd_v8_d_r;
+          bd_f64d __bd_t71 = bd_add_f64d(__bd_t70, __bd_t69);
+          __bd_v8_d_r = bd_select_f64d(__bd_m7, __bd_t71, __bd_v8_d_r);
+          bd_f64d __bd_t72 = __bd_v19_d17;
+          bd_f64d __bd_t73 = bd_mul_f64d(__bd_t72, bd_splat_f64d(0x1p-1));
+          bd_f64d __bd_t74 = __bd_v18_d16;
+          bd_f64d __bd_t75 = bd_add_f64d(__bd_t74, __bd_t73);
+          __bd_v18_d16 = __bd_t75;
+          bd_f64d __bd_t76 = __bd_v18_d16;
+          bd_f64d __bd_t77 = __bd_v8_d_r;
+          bd_f64d __bd_t78 = bd_add_f64d(__bd_t77, __bd_t76);
+          __bd_v8_d_r = bd_select_f64d(__bd_m7, __bd_t78, __bd_v8_d_r);
         }
       }
       bd_md __bd_m8 = bd_andnot_md(__bd_m, __bd_t14);
       if (bd_any_md(__bd_m8)) {
-        if (__bd_t53) {
-          bd_f64d __bd_t84 = __bd_v26_d_out;
-          bd_f64d __bd_t85 = __bd_v20_d26;
+        __bd_v22_d20 = bd_splat_f64d(0x0p+0);
+        __bd_v23_d21 = bd_splat_f64d(0x0p+0);
+        __bd_v24_d23 = bd_splat_f64d(0x0p+0);
+        __bd_v25_d25 = bd_splat_f64d(0x0p+0);
+        __bd_v26_d26 = bd_splat_f64d(0x0p+0);
+        if (__bd_t41) {
+          bd_f64d __bd_t84 = __bd_v12_d_out;
+          bd_f64d __bd_t85 = __bd_v26_d26;
           bd_f64d __bd_t86 = bd_add_f64d(__bd_t85, __bd_t84);
-          __bd_v20_d26 = bd_select_f64d(__bd_m8, __bd_t86, __bd_v20_d26);
-          __bd_v26_d_out = bd_select_f64d(__bd_m8, bd_splat_f64d(0x0p+0), __bd_v26_d_out);
-          bd_f64d __bd_t88 = __bd_v20_d26;
+          __bd_v26_d26 = __bd_t86;
+          __bd_v12_d_out = bd_select_f64d(__bd_m8, bd_splat_f64d(0x0p+0), __bd_v12_d_out);
+          bd_f64d __bd_t88 = __bd_v26_d26;
           bd_f64d __bd_t89 = bd_mul_f64d(__bd_t88, __bd_t25);
-          bd_f64d __bd_t90 = __bd_v16_d20;
+          bd_f64d __bd_t90 = __bd_v22_d20;
           bd_f64d __bd_t91 = bd_add_f64d(__bd_t90, __bd_t89);
-          __bd_v16_d20 = bd_select_f64d(__bd_m8, __bd_t91, __bd_v16_d20);
+          __bd_v22_d20 = __bd_t91;
           bd_f64d __bd_t92 = bd_mul_f64d(__bd_t88, __bd_t20);
-          bd_f64d __bd_t93 = __bd_v19_d25;
+          bd_f64d __bd_t93 = __bd_v25_d25;
           bd_f64d __bd_t94 = bd_add_f64d(__bd_t93, __bd_t92);
-          __bd_v19_d25 = bd_select_f64d(__bd_m8, __bd_t94, __bd_v19_d25);
-          bd_f64d __bd_t95 = __bd_v19_d25;
+          __bd_v25_d25 = __bd_t94;
+          bd_f64d __bd_t95 = __bd_v25_d25;
           bd_f64d __bd_t96 = bd_mul_f64d(__bd_t95, bd_splat_f64d(__bd_t24));
-          bd_f64d __bd_t97 = __bd_v18_d23;
+          bd_f64d __bd_t97 = __bd_v24_d23;
           bd_f64d __bd_t98 = bd_add_f64d(__bd_t97, __bd_t96);
-          __bd_v18_d23 = bd_select_f64d(__bd_m8, __bd_t98, __bd_v18_d23);
-          bd_f64d __bd_t99 = __bd_v17_d21;
+          __bd_v24_d23 = __bd_t98;
+          bd_f64d __bd_t99 = __bd_v23_d21;
           bd_f64d __bd_t100 = bd_add_f64d(__bd_t99, __bd_t95);
-          __bd_v17_d21 = bd_select_f64d(__bd_m8, __bd_t100, __bd_v17_d21);
+          __bd_v23_d21 = __bd_t100;
         }
         if (__bd_t101) {
-          bd_f64d __bd_t102 = __bd_v18_d23;
-          bd_f64d __bd_t103 = __bd_v23_d_delta;
+          bd_f64d __bd_t102 = __bd_v24_d23;
+          bd_f64d __bd_t103 = __bd_v9_d_delta;
           bd_f64d __bd_t104 = bd_add_f64d(__bd_t103, __bd_t102);
-          __bd_v23_d_delta = bd_select_f64d(__bd_m8, __bd_t104, __bd_v23_d_delta);
+          __bd_v9_d_delta = bd_select_f64d(__bd_m8, __bd_t104, __bd_v9_d_delta);
         }
-        if (__bd_t66) {
-          bd_f64d __bd_t105 = __bd_v17_d21;
-          bd_f64d __bd_t106 = __bd_v25_d_a;
+        if (__bd_t61) {
+          bd_f64d __bd_t105 = __bd_v23_d21;
+          bd_f64d __bd_t106 = __bd_v11_d_a;
           bd_f64d __bd_t107 = bd_add_f64d(__bd_t106, __bd_t105);
-          __bd_v25_d_a = bd_select_f64d(__bd_m8, __bd_t107, __bd_v25_d_a);
+          __bd_v11_d_a = bd_select_f64d(__bd_m8, __bd_t107, __bd_v11_d_a);
         }
         if (__bd_t101) {
-          bd_f64d __bd_t108 = __bd_v16_d20;
-          bd_f64d __bd_t109 = __bd_v23_d_delta;
+          bd_f64d __bd_t108 = __bd_v22_d20;
+          bd_f64d __bd_t109 = __bd_v9_d_delta;
           bd_f64d __bd_t110 = bd_add_f64d(__bd_t109, __bd_t108);
-          __bd_v23_d_delta = bd_select_f64d(__bd_m8, __bd_t110, __bd_v23_d_delta);
+          __bd_v9_d_delta = bd_select_f64d(__bd_m8, __bd_t110, __bd_v9_d_delta);
         }
       }
     }
-    if (__bd_t53) {
-      __bd_v26_d_out = bd_splat_f64d(0x0p+0);
+    if (__bd_t41) {
+      __bd_v12_d_out = bd_splat_f64d(0x0p+0);
     }
-    if (__bd_t66) {
-      bd_f64d __bd_t112 = __bd_v25_d_a;
-      bd_f64d __bd_t113 = __bd_v11_d10;
+    if (__bd_t61) {
+      bd_f64d __bd_t112 = __bd_v11_d_a;
+      bd_f64d __bd_t113 = __bd_v16_d10;
       bd_f64d __bd_t114 = bd_add_f64d(__bd_t113, __bd_t112);
-      __bd_v11_d10 = __bd_t114;
-      __bd_v25_d_a = bd_splat_f64d(0x0p+0);
-      bd_f64d __bd_t116 = __bd_v11_d10;
+      __bd_v16_d10 = __bd_t114;
+      __bd_v11_d_a = bd_splat_f64d(0x0p+0);
+      bd_f64d __bd_t116 = __bd_v16_d10;
       bd_md __bd_t118 = bd_cmplt_f64d(__bd_t9, bd_splat_f64d(0x0p+0));
       bd_f64d __bd_t119 = bd_neg_f64d(__bd_t116);
       bd_f64d __bd_t120 = bd_select_f64d(__bd_t118, __bd_t119, __bd_t116);
-      bd_f64d __bd_t121 = __bd_v10_d9;
+      bd_f64d __bd_t121 = __bd_v15_d9;
       bd_f64d __bd_t122 = bd_add_f64d(__bd_t121, __bd_t120);
-      __bd_v10_d9 = __bd_t122;
-      bd_f64d __bd_t123 = __bd_v10_d9;
-      bd_f64d __bd_t124 = __bd_v22_d_r;
+      __bd_v15_d9 = __bd_t122;
+      bd_f64d __bd_t123 = __bd_v15_d9;
+      bd_f64d __bd_t124 = __bd_v8_d_r;
       bd_f64d __bd_t125 = bd_add_f64d(__bd_t124, __bd_t123);
-      __bd_v22_d_r = __bd_t125;
+      __bd_v8_d_r = __bd_t125;
     }
   } else {
     bd_md __bd_m9 = bd_and_md(__bd_m, __bd_t6);
     if (bd_any_md(__bd_m9)) {
-      if (__bd_t53) {
-        __bd_v24_d___ret = bd_select_f64d(__bd_m9, bd_splat_f64d(0x0p+0), __bd_v24_d___ret);
+      if (__bd_t41) {
+        __bd_v10_d___ret = bd_select_f64d(__bd_m9, bd_splat_f64d(0x0p+0), __bd_v10_d___ret);
       }
     }
     bd_md __bd_m10 = bd_andnot_md(__bd_m, __bd_t6);
     if (bd_any_md(__bd_m10)) {
-      if (__bd_t53) {
-        bd_f64d __bd_t55 = __bd_v24_d___ret;
-        bd_f64d __bd_t56 = __bd_v21_d27;
-        bd_f64d __bd_t57 = bd_add_f64d(__bd_t56, __bd_t55);
-        __bd_v21_d27 = bd_select_f64d(__bd_m10, __bd_t57, __bd_v21_d27);
-        __bd_v24_d___ret = bd_select_f64d(__bd_m10, bd_splat_f64d(0x0p+0), __bd_v24_d___ret);
-        bd_f64d __bd_t59 = __bd_v21_d27;
-        bd_f64d __bd_t60 = __bd_v26_d_out;
-        bd_f64d __bd_t61 = bd_add_f64d(__bd_t60, __bd_t59);
-        __bd_v26_d_out = bd_select_f64d(__bd_m10, __bd_t61, __bd_v26_d_out);
+      __bd_v15_d9 = bd_splat_f64d(0x0p+0);
+      __bd_v16_d10 = bd_splat_f64d(0x0p+0);
+      __bd_v17_d27 = bd_splat_f64d(0x0p+0);
+      if (__bd_t41) {
+        bd_f64d __bd_t46 = __bd_v10_d___ret;
+        bd_f64d __bd_t47 = __bd_v17_d27;
+        bd_f64d __bd_t48 = bd_add_f64d(__bd_t47, __bd_t46);
+        __bd_v17_d27 = __bd_t48;
+        __bd_v10_d___ret = bd_select_f64d(__bd_m10, bd_splat_f64d(0x0p+0), __bd_v10_d___ret);
+        bd_f64d __bd_t50 = __bd_v17_d27;
+        bd_f64d __bd_t51 = __bd_v12_d_out;
+        bd_f64d __bd_t52 = bd_add_f64d(__bd_t51, __bd_t50);
+        __bd_v12_d_out = bd_select_f64d(__bd_m10, __bd_t52, __bd_v12_d_out);
       }
       bd_md __bd_m11 = bd_and_md(__bd_m10, __bd_t14);
       if (bd_any_md(__bd_m11)) {
-        if (__bd_t53) {
-          bd_f64d __bd_t62 = __bd_v26_d_out;
-          bd_f64d __bd_t63 = __bd_v15_d19;
-          bd_f64d __bd_t64 = bd_add_f64d(__bd_t63, __bd_t62);
-          __bd_v15_d19 = bd_select_f64d(__bd_m11, __bd_t64, __bd_v15_d19);
-          __bd_v26_d_out = bd_select_f64d(__bd_m11, bd_splat_f64d(0x0p+0), __bd_v26_d_out);
+        __bd_v18_d16 = bd_splat_f64d(0x0p+0);
+        __bd_v19_d17 = bd_splat_f64d(0x0p+0);
+        __bd_v20_d18 = bd_splat_f64d(0x0p+0);
+        __bd_v21_d19 = bd_splat_f64d(0x0p+0);
+        if (__bd_t41) {
+          bd_f64d __bd_t57 = __bd_v12_d_out;
+          bd_f64d __bd_t58 = __bd_v21_d19;
+          bd_f64d __bd_t59 = bd_add_f64d(__bd_t58, __bd_t57);
+          __bd_v21_d19 = __bd_t59;
+          __bd_v12_d_out = bd_select_f64d(__bd_m11, bd_splat_f64d(0x0p+0), __bd_v12_d_out);
         }
-        if (__bd_t66) {
-          bd_f64d __bd_t67 = __bd_v15_d19;
-          bd_f64d __bd_t68 = bd_mul_f64d(__bd_t67, __bd_t18);
-          bd_f64d __bd_t69 = __bd_v13_d17;
-          bd_f64d __bd_t70 = bd_add_f64d(__bd_t69, __bd_t68);
-          __bd_v13_d17 = bd_select_f64d(__bd_m11, __bd_t70, __bd_v13_d17);
-          bd_f64d __bd_t71 = bd_mul_f64d(__bd_t67, __bd_t17);
-          bd_f64d __bd_t72 = __bd_v14_d18;
-          bd_f64d __bd_t73 = bd_add_f64d(__bd_t72, __bd_t71);
-          __bd_v14_d18 = bd_select_f64d(__bd_m11, __bd_t73, __bd_v14_d18);
-          bd_f64d __bd_t74 = __bd_v14_d18;
-          bd_f64d __bd_t75 = __bd_v22_d_r;
-          bd_f64d __bd_t76 = bd_add_f64d(__bd_t75, __bd_t74);
-          __bd_v22_d_r = bd_select_f64d(__bd_m11, __bd_t76, __bd_v22_d_r);
-          bd_f64d __bd_t77 = __bd_v13_d17;
-          bd_f64d __bd_t78 = bd_mul_f64d(__bd_t77, bd_splat_f64d(0x1p-1));
-          bd_f64d __bd_t79 = __bd_v12_d16;
-          bd_f64d __bd_t80 = bd_add_f64d(__bd_t79, __bd_t78);
-          __bd_v12_d16 = bd_select_f64d(__bd_m11, __bd_t80, __bd_v12_d16);
-          bd_f64d __bd_t81 = __bd_v12_d16;
-          bd_f64d __bd_t82 = __bd_v22_d_r;
-          bd_f64d __bd_t83 = bd_add_f64d(__bd_t82, __bd_t81);
-          __bd_v22_d_r = bd_select_f64d(__bd_m11, __bd_t83, __bd_v22_d_r);
+        if (__bd_t61) {
+          bd_f64d __bd_t62 = __bd_v21_d19;
+          bd_f64d __bd_t63 = bd_mul_f64d(__bd_t62, __bd_t18);
+          bd_f64d __bd_t64 = __bd_v19_d17;
+          bd_f64d __bd_t65 = bd_add_f64d(__bd_t64, __bd_t63);
+          __bd_v19_d17 = __bd_t65;
+          bd_f64d __bd_t66 = bd_mul_f64d(__bd_t62, __bd_t17);
+          bd_f64d __bd_t67 = __bd_v20_d18;
+          bd_f64d __bd_t68 = bd_add_f64d(__bd_t67, __bd_t66);
+          __bd_v20_d18 = __bd_t68;
+          bd_f64d __bd_t69 = __bd_v20_d18;
+          bd_f64d __bd_t70 = __bd_v8_d_r;
+          bd_f64d __bd_t71 = bd_add_f64d(__bd_t70, __bd_t69);
+          __bd_v8_d_r = bd_select_f64d(__bd_m11, __bd_t71, __bd_v8_d_r);
+          bd_f64d __bd_t72 = __bd_v19_d17;
+          bd_f64d __bd_t73 = bd_mul_f64d(__bd_t72, bd_splat_f64d(0x1p-1));
+          bd_f64d __bd_t74 = __bd_v18_d16;
+          bd_f64d __bd_t75 = bd_add_f64d(__bd_t74, __bd_t73);
+          __bd_v18_d16 = __bd_t75;
+          bd_f64d __bd_t76 = __bd_v18_d16;
+          bd_f64d __bd_t77 = __bd_v8_d_r;
+          bd_f64d __bd_t78 = bd_add_f64d(__bd_t77, __bd_t76);
+          __bd_v8_d_r = bd_select_f64d(__bd_m11, __bd_t78, __bd_v8_d_r);
         }
       }
       bd_md __bd_m12 = bd_andnot_md(__bd_m10, __bd_t14);
       if (bd_any_md(__bd_m12)) {
-        if (__bd_t53) {
-          bd_f64d __bd_t84 = __bd_v26_d_out;
-          bd_f64d __bd_t85 = __bd_v20_d26;
+        __bd_v22_d20 = bd_splat_f64d(0x0p+0);
+        __bd_v23_d21 = bd_splat_f64d(0x0p+0);
+        __bd_v24_d23 = bd_splat_f64d(0x0p+0);
+        __bd_v25_d25 = bd_splat_f64d(0x0p+0);
+        __bd_v26_d26 = bd_splat_f64d(0x0p+0);
+        if (__bd_t41) {
+          bd_f64d __bd_t84 = __bd_v12_d_out;
+          bd_f64d __bd_t85 = __bd_v26_d26;
           bd_f64d __bd_t86 = bd_add_f64d(__bd_t85, __bd_t84);
-          __bd_v20_d26 = bd_select_f64d(__bd_m12, __bd_t86, __bd_v20_d26);
-          __bd_v26_d_out = bd_select_f64d(__bd_m12, bd_splat_f64d(0x0p+0), __bd_v26_d_out);
-          bd_f64d __bd_t88 = __bd_v20_d26;
+          __bd_v26_d26 = __bd_t86;
+          __bd_v12_d_out = bd_select_f64d(__bd_m12, bd_splat_f64d(0x0p+0), __bd_v12_d_out);
+          bd_f64d __bd_t88 = __bd_v26_d26;
           bd_f64d __bd_t89 = bd_mul_f64d(__bd_t88, __bd_t25);
-          bd_f64d __bd_t90 = __bd_v16_d20;
+          bd_f64d __bd_t90 = __bd_v22_d20;
           bd_f64d __bd_t91 = bd_add_f64d(__bd_t90, __bd_t89);
-          __bd_v16_d20 = bd_select_f64d(__bd_m12, __bd_t91, __bd_v16_d20);
+          __bd_v22_d20 = __bd_t91;
           bd_f64d __bd_t92 = bd_mul_f64d(__bd_t88, __bd_t20);
-          bd_f64d __bd_t93 = __bd_v19_d25;
+          bd_f64d __bd_t93 = __bd_v25_d25;
           bd_f64d __bd_t94 = bd_add_f64d(__bd_t93, __bd_t92);
-          __bd_v19_d25 = bd_select_f64d(__bd_m12, __bd_t94, __bd_v19_d25);
-          bd_f64d __bd_t95 = __bd_v19_d25;
+          __bd_v25_d25 = __bd_t94;
+          bd_f64d __bd_t95 = __bd_v25_d25;
           bd_f64d __bd_t96 = bd_mul_f64d(__bd_t95, bd_splat_f64d(__bd_t24));
-          bd_f64d __bd_t97 = __bd_v18_d23;
+          bd_f64d __bd_t97 = __bd_v24_d23;
           bd_f64d __bd_t98 = bd_add_f64d(__bd_t97, __bd_t96);
-          __bd_v18_d23 = bd_select_f64d(__bd_m12, __bd_t98, __bd_v18_d23);
-          bd_f64d __bd_t99 = __bd_v17_d21;
+          __bd_v24_d23 = __bd_t98;
+          bd_f64d __bd_t99 = __bd_v23_d21;
           bd_f64d __bd_t100 = bd_add_f64d(__bd_t99, __bd_t95);
-          __bd_v17_d21 = bd_select_f64d(__bd_m12, __bd_t100, __bd_v17_d21);
+          __bd_v23_d21 = __bd_t100;
         }
         if (__bd_t101) {
-          bd_f64d __bd_t102 = __bd_v18_d23;
-          bd_f64d __bd_t103 = __bd_v23_d_delta;
+          bd_f64d __bd_t102 = __bd_v24_d23;
+          bd_f64d __bd_t103 = __bd_v9_d_delta;
           bd_f64d __bd_t104 = bd_add_f64d(__bd_t103, __bd_t102);
-          __bd_v23_d_delta = bd_select_f64d(__bd_m12, __bd_t104, __bd_v23_d_delta);
+          __bd_v9_d_delta = bd_select_f64d(__bd_m12, __bd_t104, __bd_v9_d_delta);
         }
-        if (__bd_t66) {
-          bd_f64d __bd_t105 = __bd_v17_d21;
-          bd_f64d __bd_t106 = __bd_v25_d_a;
+        if (__bd_t61) {
+          bd_f64d __bd_t105 = __bd_v23_d21;
+          bd_f64d __bd_t106 = __bd_v11_d_a;
           bd_f64d __bd_t107 = bd_add_f64d(__bd_t106, __bd_t105);
-          __bd_v25_d_a = bd_select_f64d(__bd_m12, __bd_t107, __bd_v25_d_a);
+          __bd_v11_d_a = bd_select_f64d(__bd_m12, __bd_t107, __bd_v11_d_a);
         }
         if (__bd_t101) {
-          bd_f64d __bd_t108 = __bd_v16_d20;
-          bd_f64d __bd_t109 = __bd_v23_d_delta;
+          bd_f64d __bd_t108 = __bd_v22_d20;
+          bd_f64d __bd_t109 = __bd_v9_d_delta;
           bd_f64d __bd_t110 = bd_add_f64d(__bd_t109, __bd_t108);
-          __bd_v23_d_delta = bd_select_f64d(__bd_m12, __bd_t110, __bd_v23_d_delta);
+          __bd_v9_d_delta = bd_select_f64d(__bd_m12, __bd_t110, __bd_v9_d_delta);
         }
       }
-      if (__bd_t53) {
-        __bd_v26_d_out = bd_select_f64d(__bd_m10, bd_splat_f64d(0x0p+0), __bd_v26_d_out);
+      if (__bd_t41) {
+        __bd_v12_d_out = bd_select_f64d(__bd_m10, bd_splat_f64d(0x0p+0), __bd_v12_d_out);
       }
-      if (__bd_t66) {
-        bd_f64d __bd_t112 = __bd_v25_d_a;
-        bd_f64d __bd_t113 = __bd_v11_d10;
+      if (__bd_t61) {
+        bd_f64d __bd_t112 = __bd_v11_d_a;
+        bd_f64d __bd_t113 = __bd_v16_d10;
         bd_f64d __bd_t114 = bd_add_f64d(__bd_t113, __bd_t112);
-        __bd_v11_d10 = bd_select_f64d(__bd_m10, __bd_t114, __bd_v11_d10);
-        __bd_v25_d_a = bd_select_f64d(__bd_m10, bd_splat_f64d(0x0p+0), __bd_v25_d_a);
-        bd_f64d __bd_t116 = __bd_v11_d10;
+        __bd_v16_d10 = __bd_t114;
+        __bd_v11_d_a = bd_select_f64d(__bd_m10, bd_splat_f64d(0x0p+0), __bd_v11_d_a);
+        bd_f64d __bd_t116 = __bd_v16_d10;
         bd_md __bd_t118 = bd_cmplt_f64d(__bd_t9, bd_splat_f64d(0x0p+0));
         bd_f64d __bd_t119 = bd_neg_f64d(__bd_t116);
         bd_f64d __bd_t120 = bd_select_f64d(__bd_t118, __bd_t119, __bd_t116);
-        bd_f64d __bd_t121 = __bd_v10_d9;
+        bd_f64d __bd_t121 = __bd_v15_d9;
         bd_f64d __bd_t122 = bd_add_f64d(__bd_t121, __bd_t120);
-        __bd_v10_d9 = bd_select_f64d(__bd_m10, __bd_t122, __bd_v10_d9);
-        bd_f64d __bd_t123 = __bd_v10_d9;
-        bd_f64d __bd_t124 = __bd_v22_d_r;
+        __bd_v15_d9 = __bd_t122;
+        bd_f64d __bd_t123 = __bd_v15_d9;
+        bd_f64d __bd_t124 = __bd_v8_d_r;
         bd_f64d __bd_t125 = bd_add_f64d(__bd_t124, __bd_t123);
-        __bd_v22_d_r = bd_select_f64d(__bd_m10, __bd_t125, __bd_v22_d_r);
+        __bd_v8_d_r = bd_select_f64d(__bd_m10, __bd_t125, __bd_v8_d_r);
       }
     }
   }
-  if (__bd_t53) {
-    __bd_v24_d___ret = bd_splat_f64d(0x0p+0);
+  if (__bd_t41) {
+    __bd_v10_d___ret = bd_splat_f64d(0x0p+0);
   }
   if (__bd_t101) {
-    bd_f64d __bd_t127 = __bd_v23_d_delta;
-    bd_f64d __bd_t128 = __bd_v9_d1;
+    bd_f64d __bd_t127 = __bd_v9_d_delta;
+    bd_f64d __bd_t128 = __bd_v14_d1;
     bd_f64d __bd_t129 = bd_add_f64d(__bd_t128, __bd_t127);
-    __bd_v9_d1 = __bd_t129;
-    __bd_v23_d_delta = bd_splat_f64d(0x0p+0);
-    bd_f64d __bd_t131 = __bd_v9_d1;
+    __bd_v14_d1 = __bd_t129;
+    __bd_v9_d_delta = bd_splat_f64d(0x0p+0);
+    bd_f64d __bd_t131 = __bd_v14_d1;
     bd_f64d __bd_t132 = __bd_v7_d_delta;
     bd_f64d __bd_t133 = bd_add_f64d(__bd_t132, __bd_t131);
     __bd_v7_d_delta = __bd_t133;
   }
-  if (__bd_t66) {
-    bd_f64d __bd_t134 = __bd_v22_d_r;
-    bd_f64d __bd_t135 = __bd_v8_d0;
+  if (__bd_t61) {
+    bd_f64d __bd_t134 = __bd_v8_d_r;
+    bd_f64d __bd_t135 = __bd_v13_d0;
     bd_f64d __bd_t136 = bd_add_f64d(__bd_t135, __bd_t134);
-    __bd_v8_d0 = __bd_t136;
-    __bd_v22_d_r = bd_splat_f64d(0x0p+0);
-    bd_f64d __bd_t138 = __bd_v8_d0;
+    __bd_v13_d0 = __bd_t136;
+    __bd_v8_d_r = bd_splat_f64d(0x0p+0);
+    bd_f64d __bd_t138 = __bd_v13_d0;
     bd_f64d __bd_t139 = __bd_v6_d_r;
     bd_f64d __bd_t140 = bd_add_f64d(__bd_t139, __bd_t138);
     __bd_v6_d_r = __bd_t140;
@@ -619,31 +634,26 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
 }
 void huber_grad(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0, double *__bd_d1);
 void huber_grad(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0, double *__bd_d1) {
-  size_t __bd_i = 0;
-  for (; __bd_i + (sizeof(bd_md) / 8) <= __bd_n; __bd_i += (sizeof(bd_md) / 8)) {
-    bd_f64d __bd_x0 = bd_load_f64d((const double *)(__bd_a0 + __bd_i));
-    bd_f64d __bd_x1 = bd_load_f64d((const double *)(__bd_a1 + __bd_i));
-    bd_f64d __bd_seed = __bd_dret ? bd_load_f64d((const double *)(__bd_dret + __bd_i)) : bd_splat_f64d(1);
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_md) / 8)) {
+    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_md) / 8) ? __bd_n - __bd_i : (sizeof(bd_md) / 8);
+    int __bd_full = __bd_k == (sizeof(bd_md) / 8);
+    bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
+    bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
+    bd_f64d __bd_x1 = __bd_full ? bd_load_f64d((const double *)(__bd_a1 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a1 + __bd_i), __bd_k);
+    bd_f64d __bd_seed = !__bd_dret ? bd_splat_f64d(1) : __bd_full ? bd_load_f64d((const double *)(__bd_dret + __bd_i)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i), __bd_k);
     bd_f64d __bd_o0;
     bd_f64d __bd_o1;
     bd_f64d __bd_o2;
-    __bd_huber_gk(bd_mtrue_d(), __bd_x0, __bd_x1, __bd_seed, (__bd_d0 != 0), (__bd_d1 != 0), &__bd_o0, &__bd_o1, &__bd_o2);
-    if (__bd_ret) bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0);
-    if (__bd_d0) bd_store_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(bd_load_f64d(__bd_d0 + __bd_i), __bd_o1));
-    if (__bd_d1) bd_store_f64d((double *)(__bd_d1 + __bd_i), bd_add_f64d(bd_load_f64d(__bd_d1 + __bd_i), __bd_o2));
-  }
-  if (__bd_i < __bd_n) {
-    size_t __bd_k = __bd_n - __bd_i;
-    bd_f64d __bd_x0 = bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
-    bd_f64d __bd_x1 = bd_loadn_f64d((const double *)(__bd_a1 + __bd_i), __bd_k);
-    bd_f64d __bd_seed = __bd_dret ? bd_loadn_f64d((const double *)(__bd_dret + __bd_i), __bd_k) : bd_splat_f64d(1);
-    bd_f64d __bd_o0;
-    bd_f64d __bd_o1;
-    bd_f64d __bd_o2;
-    __bd_huber_gk(bd_mfirst_d(__bd_k), __bd_x0, __bd_x1, __bd_seed, (__bd_d0 != 0), (__bd_d1 != 0), &__bd_o0, &__bd_o1, &__bd_o2);
-    if (__bd_ret) bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k);
-    if (__bd_d0) bd_storen_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(bd_loadn_f64d(__bd_d0 + __bd_i, __bd_k), __bd_o1), __bd_k);
-    if (__bd_d1) bd_storen_f64d((double *)(__bd_d1 + __bd_i), bd_add_f64d(bd_loadn_f64d(__bd_d1 + __bd_i, __bd_k), __bd_o2), __bd_k);
+    __bd_huber_gk(__bd_mk, __bd_x0, __bd_x1, __bd_seed, (__bd_d0 != 0), (__bd_d1 != 0), &__bd_o0, &__bd_o1, &__bd_o2);
+    if (__bd_ret) { if (__bd_full) bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
+    if (__bd_d0) {
+    bd_f64d __bd_old = __bd_full ? bd_load_f64d((const double *)(__bd_d0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_d0 + __bd_i), __bd_k);
+      { if (__bd_full) bd_store_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(__bd_old, __bd_o1)); else bd_storen_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(__bd_old, __bd_o1), __bd_k); }
+    }
+    if (__bd_d1) {
+    bd_f64d __bd_old = __bd_full ? bd_load_f64d((const double *)(__bd_d1 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_d1 + __bd_i), __bd_k);
+      { if (__bd_full) bd_store_f64d((double *)(__bd_d1 + __bd_i), bd_add_f64d(__bd_old, __bd_o2)); else bd_storen_f64d((double *)(__bd_d1 + __bd_i), bd_add_f64d(__bd_old, __bd_o2), __bd_k); }
+    }
   }
 }
 

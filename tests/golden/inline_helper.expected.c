@@ -32,21 +32,15 @@ static inline __attribute__((always_inline, unused)) void __bd_gate_bk(bd_mn __b
 }
 void gate_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret);
 void gate_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret) {
-  size_t __bd_i = 0;
-  for (; __bd_i + (sizeof(bd_mn) / 4) <= __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
-    bd_f32n __bd_x0 = bd_load_f32n((const float *)(__bd_a0 + __bd_i));
-    bd_f32n __bd_x1 = bd_load_f32n((const float *)(__bd_a1 + __bd_i));
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
+    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_mn) / 4) ? __bd_n - __bd_i : (sizeof(bd_mn) / 4);
+    int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
+    bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
+    bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
+    bd_f32n __bd_x1 = __bd_full ? bd_load_f32n((const float *)(__bd_a1 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a1 + __bd_i), __bd_k);
     bd_f32n __bd_o0;
-    __bd_gate_bk(bd_mtrue_n(), __bd_x0, __bd_x1, &__bd_o0);
-    bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0);
-  }
-  if (__bd_i < __bd_n) {
-    size_t __bd_k = __bd_n - __bd_i;
-    bd_f32n __bd_x0 = bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
-    bd_f32n __bd_x1 = bd_loadn_f32n((const float *)(__bd_a1 + __bd_i), __bd_k);
-    bd_f32n __bd_o0;
-    __bd_gate_bk(bd_mfirst_n(__bd_k), __bd_x0, __bd_x1, &__bd_o0);
-    bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k);
+    __bd_gate_bk(__bd_mk, __bd_x0, __bd_x1, &__bd_o0);
+    { if (__bd_full) bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
   }
 }
 
@@ -59,23 +53,23 @@ static inline __attribute__((always_inline, unused)) void __bd_gate_gk(bd_mn __b
   bd_f32n __bd_v5_ret = bd_splat_f32n(0);
   bd_f32n __bd_v7_d_x = bd_splat_f32n(0);
   bd_f32n __bd_v8_d_h = bd_splat_f32n(0);
-  bd_f32n __bd_v9_d0 = bd_splat_f32n(0);
-  bd_f32n __bd_v10_d1 = bd_splat_f32n(0);
-  bd_f32n __bd_v11_d4 = bd_splat_f32n(0);
-  bd_f32n __bd_v12_d9 = bd_splat_f32n(0);
-  bd_f32n __bd_v13_d10 = bd_splat_f32n(0);
-  bd_f32n __bd_v14_d11 = bd_splat_f32n(0);
-  bd_f32n __bd_v15_d12 = bd_splat_f32n(0);
-  bd_f32n __bd_v16_d13 = bd_splat_f32n(0);
-  bd_f32n __bd_v17_d15 = bd_splat_f32n(0);
-  bd_f32n __bd_v18_d16 = bd_splat_f32n(0);
-  bd_f32n __bd_v19_d17 = bd_splat_f32n(0);
-  bd_f32n __bd_v20_d18 = bd_splat_f32n(0);
-  bd_f32n __bd_v21_d_x = bd_splat_f32n(0);
-  bd_f32n __bd_v22_d_h = bd_splat_f32n(0);
-  bd_f32n __bd_v23_d___ret = bd_splat_f32n(0);
-  bd_f32n __bd_v24_d_z = bd_splat_f32n(0);
-  bd_f32n __bd_v25_d___ret = bd_splat_f32n(0);
+  bd_f32n __bd_v9_d_x = bd_splat_f32n(0);
+  bd_f32n __bd_v10_d_h = bd_splat_f32n(0);
+  bd_f32n __bd_v11_d___ret = bd_splat_f32n(0);
+  bd_f32n __bd_v12_d_z = bd_splat_f32n(0);
+  bd_f32n __bd_v13_d___ret = bd_splat_f32n(0);
+  bd_f32n __bd_v14_d0 = bd_splat_f32n(0);
+  bd_f32n __bd_v15_d1 = bd_splat_f32n(0);
+  bd_f32n __bd_v16_d4 = bd_splat_f32n(0);
+  bd_f32n __bd_v17_d9 = bd_splat_f32n(0);
+  bd_f32n __bd_v18_d10 = bd_splat_f32n(0);
+  bd_f32n __bd_v19_d11 = bd_splat_f32n(0);
+  bd_f32n __bd_v20_d12 = bd_splat_f32n(0);
+  bd_f32n __bd_v21_d13 = bd_splat_f32n(0);
+  bd_f32n __bd_v22_d15 = bd_splat_f32n(0);
+  bd_f32n __bd_v23_d16 = bd_splat_f32n(0);
+  bd_f32n __bd_v24_d17 = bd_splat_f32n(0);
+  bd_f32n __bd_v25_d18 = bd_splat_f32n(0);
   (void)__bd_m;
   bd_f32n __bd_t0 = __bd_p0;
   __bd_v0_x = __bd_t0;
@@ -98,130 +92,130 @@ static inline __attribute__((always_inline, unused)) void __bd_gate_gk(bd_mn __b
   __bd_v2_ret = __bd_t18;
   __bd_v7_d_x = bd_splat_f32n(0x0p+0f);
   __bd_v8_d_h = bd_splat_f32n(0x0p+0f);
-  __bd_v9_d0 = bd_splat_f32n(0x0p+0f);
-  __bd_v10_d1 = bd_splat_f32n(0x0p+0f);
-  __bd_v11_d4 = bd_splat_f32n(0x0p+0f);
-  __bd_v12_d9 = bd_splat_f32n(0x0p+0f);
-  __bd_v13_d10 = bd_splat_f32n(0x0p+0f);
-  __bd_v14_d11 = bd_splat_f32n(0x0p+0f);
-  __bd_v15_d12 = bd_splat_f32n(0x0p+0f);
-  __bd_v16_d13 = bd_splat_f32n(0x0p+0f);
-  __bd_v17_d15 = bd_splat_f32n(0x0p+0f);
-  __bd_v18_d16 = bd_splat_f32n(0x0p+0f);
-  __bd_v19_d17 = bd_splat_f32n(0x0p+0f);
-  __bd_v20_d18 = bd_splat_f32n(0x0p+0f);
-  __bd_v21_d_x = bd_splat_f32n(0x0p+0f);
-  __bd_v22_d_h = bd_splat_f32n(0x0p+0f);
-  __bd_v23_d___ret = bd_splat_f32n(0x0p+0f);
-  __bd_v24_d_z = bd_splat_f32n(0x0p+0f);
-  __bd_v25_d___ret = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t39 = __bd_p2;
-  __bd_v23_d___ret = __bd_t39;
+  __bd_v9_d_x = bd_splat_f32n(0x0p+0f);
+  __bd_v10_d_h = bd_splat_f32n(0x0p+0f);
+  __bd_v11_d___ret = bd_splat_f32n(0x0p+0f);
+  __bd_v12_d_z = bd_splat_f32n(0x0p+0f);
+  __bd_v13_d___ret = bd_splat_f32n(0x0p+0f);
+  bd_f32n __bd_t27 = __bd_p2;
+  __bd_v11_d___ret = __bd_t27;
   _Bool __bd_t40 = __bd_p3;
   _Bool __bd_t41 = __bd_p4;
   _Bool __bd_t42 = __bd_t40 || __bd_t41;
   _Bool __bd_t54 = __bd_p4;
   _Bool __bd_t65 = __bd_p3;
+  __bd_v14_d0 = bd_splat_f32n(0x0p+0f);
+  __bd_v15_d1 = bd_splat_f32n(0x0p+0f);
+  __bd_v16_d4 = bd_splat_f32n(0x0p+0f);
+  __bd_v17_d9 = bd_splat_f32n(0x0p+0f);
+  __bd_v18_d10 = bd_splat_f32n(0x0p+0f);
+  __bd_v19_d11 = bd_splat_f32n(0x0p+0f);
+  __bd_v20_d12 = bd_splat_f32n(0x0p+0f);
+  __bd_v21_d13 = bd_splat_f32n(0x0p+0f);
+  __bd_v22_d15 = bd_splat_f32n(0x0p+0f);
+  __bd_v23_d16 = bd_splat_f32n(0x0p+0f);
+  __bd_v24_d17 = bd_splat_f32n(0x0p+0f);
+  __bd_v25_d18 = bd_splat_f32n(0x0p+0f);
   if (__bd_t42) {
-    bd_f32n __bd_t43 = __bd_v23_d___ret;
-    bd_f32n __bd_t44 = __bd_v20_d18;
+    bd_f32n __bd_t43 = __bd_v11_d___ret;
+    bd_f32n __bd_t44 = __bd_v25_d18;
     bd_f32n __bd_t45 = bd_add_f32n(__bd_t44, __bd_t43);
-    __bd_v20_d18 = __bd_t45;
-    __bd_v23_d___ret = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t47 = __bd_v20_d18;
+    __bd_v25_d18 = __bd_t45;
+    __bd_v11_d___ret = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t47 = __bd_v25_d18;
     bd_f32n __bd_t48 = bd_mul_f32n(__bd_t47, __bd_t17);
-    bd_f32n __bd_t49 = __bd_v17_d15;
+    bd_f32n __bd_t49 = __bd_v22_d15;
     bd_f32n __bd_t50 = bd_add_f32n(__bd_t49, __bd_t48);
-    __bd_v17_d15 = __bd_t50;
+    __bd_v22_d15 = __bd_t50;
     bd_f32n __bd_t51 = bd_mul_f32n(__bd_t47, __bd_t15);
-    bd_f32n __bd_t52 = __bd_v19_d17;
+    bd_f32n __bd_t52 = __bd_v24_d17;
     bd_f32n __bd_t53 = bd_add_f32n(__bd_t52, __bd_t51);
-    __bd_v19_d17 = __bd_t53;
+    __bd_v24_d17 = __bd_t53;
   }
   if (__bd_t54) {
-    bd_f32n __bd_t55 = __bd_v19_d17;
+    bd_f32n __bd_t55 = __bd_v24_d17;
     bd_f32n __bd_t57 = bd_mul_f32n(__bd_t17, __bd_t17);
     bd_f32n __bd_t58 = bd_sub_f32n(bd_splat_f32n(0x1p+0f), __bd_t57);
     bd_f32n __bd_t59 = bd_mul_f32n(__bd_t55, __bd_t58);
-    bd_f32n __bd_t60 = __bd_v18_d16;
+    bd_f32n __bd_t60 = __bd_v23_d16;
     bd_f32n __bd_t61 = bd_add_f32n(__bd_t60, __bd_t59);
-    __bd_v18_d16 = __bd_t61;
-    bd_f32n __bd_t62 = __bd_v18_d16;
-    bd_f32n __bd_t63 = __bd_v22_d_h;
+    __bd_v23_d16 = __bd_t61;
+    bd_f32n __bd_t62 = __bd_v23_d16;
+    bd_f32n __bd_t63 = __bd_v10_d_h;
     bd_f32n __bd_t64 = bd_add_f32n(__bd_t63, __bd_t62);
-    __bd_v22_d_h = __bd_t64;
+    __bd_v10_d_h = __bd_t64;
   }
   if (__bd_t65) {
-    bd_f32n __bd_t66 = __bd_v17_d15;
-    bd_f32n __bd_t67 = __bd_v25_d___ret;
+    bd_f32n __bd_t66 = __bd_v22_d15;
+    bd_f32n __bd_t67 = __bd_v13_d___ret;
     bd_f32n __bd_t68 = bd_add_f32n(__bd_t67, __bd_t66);
-    __bd_v25_d___ret = __bd_t68;
-    bd_f32n __bd_t69 = __bd_v25_d___ret;
-    bd_f32n __bd_t70 = __bd_v16_d13;
+    __bd_v13_d___ret = __bd_t68;
+    bd_f32n __bd_t69 = __bd_v13_d___ret;
+    bd_f32n __bd_t70 = __bd_v21_d13;
     bd_f32n __bd_t71 = bd_add_f32n(__bd_t70, __bd_t69);
-    __bd_v16_d13 = __bd_t71;
-    __bd_v25_d___ret = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t73 = __bd_v16_d13;
+    __bd_v21_d13 = __bd_t71;
+    __bd_v13_d___ret = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t73 = __bd_v21_d13;
     bd_f32n __bd_t74 = bd_mul_f32n(__bd_t73, __bd_t13);
     bd_f32n __bd_t75 = bd_div_f32n(__bd_t74, __bd_t12);
     bd_f32n __bd_t76 = bd_neg_f32n(__bd_t75);
-    bd_f32n __bd_t77 = __bd_v15_d12;
+    bd_f32n __bd_t77 = __bd_v20_d12;
     bd_f32n __bd_t78 = bd_add_f32n(__bd_t77, __bd_t76);
-    __bd_v15_d12 = __bd_t78;
-    bd_f32n __bd_t79 = __bd_v15_d12;
-    bd_f32n __bd_t80 = __bd_v14_d11;
+    __bd_v20_d12 = __bd_t78;
+    bd_f32n __bd_t79 = __bd_v20_d12;
+    bd_f32n __bd_t80 = __bd_v19_d11;
     bd_f32n __bd_t81 = bd_add_f32n(__bd_t80, __bd_t79);
-    __bd_v14_d11 = __bd_t81;
-    bd_f32n __bd_t82 = __bd_v14_d11;
+    __bd_v19_d11 = __bd_t81;
+    bd_f32n __bd_t82 = __bd_v19_d11;
     bd_f32n __bd_t83 = bd_mul_f32n(__bd_t82, __bd_t11);
-    bd_f32n __bd_t84 = __bd_v13_d10;
+    bd_f32n __bd_t84 = __bd_v18_d10;
     bd_f32n __bd_t85 = bd_add_f32n(__bd_t84, __bd_t83);
-    __bd_v13_d10 = __bd_t85;
-    bd_f32n __bd_t86 = __bd_v13_d10;
+    __bd_v18_d10 = __bd_t85;
+    bd_f32n __bd_t86 = __bd_v18_d10;
     bd_f32n __bd_t87 = bd_neg_f32n(__bd_t86);
-    bd_f32n __bd_t88 = __bd_v12_d9;
+    bd_f32n __bd_t88 = __bd_v17_d9;
     bd_f32n __bd_t89 = bd_add_f32n(__bd_t88, __bd_t87);
-    __bd_v12_d9 = __bd_t89;
-    bd_f32n __bd_t90 = __bd_v12_d9;
-    bd_f32n __bd_t91 = __bd_v24_d_z;
+    __bd_v17_d9 = __bd_t89;
+    bd_f32n __bd_t90 = __bd_v17_d9;
+    bd_f32n __bd_t91 = __bd_v12_d_z;
     bd_f32n __bd_t92 = bd_add_f32n(__bd_t91, __bd_t90);
-    __bd_v24_d_z = __bd_t92;
+    __bd_v12_d_z = __bd_t92;
   }
   if (__bd_t65) {
-    __bd_v25_d___ret = bd_splat_f32n(0x0p+0f);
+    __bd_v13_d___ret = bd_splat_f32n(0x0p+0f);
   }
   if (__bd_t65) {
-    bd_f32n __bd_t94 = __bd_v24_d_z;
-    bd_f32n __bd_t95 = __bd_v11_d4;
+    bd_f32n __bd_t94 = __bd_v12_d_z;
+    bd_f32n __bd_t95 = __bd_v16_d4;
     bd_f32n __bd_t96 = bd_add_f32n(__bd_t95, __bd_t94);
-    __bd_v11_d4 = __bd_t96;
-    __bd_v24_d_z = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t98 = __bd_v11_d4;
-    bd_f32n __bd_t99 = __bd_v21_d_x;
+    __bd_v16_d4 = __bd_t96;
+    __bd_v12_d_z = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t98 = __bd_v16_d4;
+    bd_f32n __bd_t99 = __bd_v9_d_x;
     bd_f32n __bd_t100 = bd_add_f32n(__bd_t99, __bd_t98);
-    __bd_v21_d_x = __bd_t100;
+    __bd_v9_d_x = __bd_t100;
   }
   if (__bd_t42) {
-    __bd_v23_d___ret = bd_splat_f32n(0x0p+0f);
+    __bd_v11_d___ret = bd_splat_f32n(0x0p+0f);
   }
   if (__bd_t54) {
-    bd_f32n __bd_t102 = __bd_v22_d_h;
-    bd_f32n __bd_t103 = __bd_v10_d1;
+    bd_f32n __bd_t102 = __bd_v10_d_h;
+    bd_f32n __bd_t103 = __bd_v15_d1;
     bd_f32n __bd_t104 = bd_add_f32n(__bd_t103, __bd_t102);
-    __bd_v10_d1 = __bd_t104;
-    __bd_v22_d_h = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t106 = __bd_v10_d1;
+    __bd_v15_d1 = __bd_t104;
+    __bd_v10_d_h = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t106 = __bd_v15_d1;
     bd_f32n __bd_t107 = __bd_v8_d_h;
     bd_f32n __bd_t108 = bd_add_f32n(__bd_t107, __bd_t106);
     __bd_v8_d_h = __bd_t108;
   }
   if (__bd_t65) {
-    bd_f32n __bd_t109 = __bd_v21_d_x;
-    bd_f32n __bd_t110 = __bd_v9_d0;
+    bd_f32n __bd_t109 = __bd_v9_d_x;
+    bd_f32n __bd_t110 = __bd_v14_d0;
     bd_f32n __bd_t111 = bd_add_f32n(__bd_t110, __bd_t109);
-    __bd_v9_d0 = __bd_t111;
-    __bd_v21_d_x = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t113 = __bd_v9_d0;
+    __bd_v14_d0 = __bd_t111;
+    __bd_v9_d_x = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t113 = __bd_v14_d0;
     bd_f32n __bd_t114 = __bd_v7_d_x;
     bd_f32n __bd_t115 = bd_add_f32n(__bd_t114, __bd_t113);
     __bd_v7_d_x = __bd_t115;
@@ -232,31 +226,26 @@ static inline __attribute__((always_inline, unused)) void __bd_gate_gk(bd_mn __b
 }
 void gate_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1);
 void gate_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1) {
-  size_t __bd_i = 0;
-  for (; __bd_i + (sizeof(bd_mn) / 4) <= __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
-    bd_f32n __bd_x0 = bd_load_f32n((const float *)(__bd_a0 + __bd_i));
-    bd_f32n __bd_x1 = bd_load_f32n((const float *)(__bd_a1 + __bd_i));
-    bd_f32n __bd_seed = __bd_dret ? bd_load_f32n((const float *)(__bd_dret + __bd_i)) : bd_splat_f32n(1);
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
+    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_mn) / 4) ? __bd_n - __bd_i : (sizeof(bd_mn) / 4);
+    int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
+    bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
+    bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
+    bd_f32n __bd_x1 = __bd_full ? bd_load_f32n((const float *)(__bd_a1 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a1 + __bd_i), __bd_k);
+    bd_f32n __bd_seed = !__bd_dret ? bd_splat_f32n(1) : __bd_full ? bd_load_f32n((const float *)(__bd_dret + __bd_i)) : bd_loadn_f32n((const float *)(__bd_dret + __bd_i), __bd_k);
     bd_f32n __bd_o0;
     bd_f32n __bd_o1;
     bd_f32n __bd_o2;
-    __bd_gate_gk(bd_mtrue_n(), __bd_x0, __bd_x1, __bd_seed, (__bd_d0 != 0), (__bd_d1 != 0), &__bd_o0, &__bd_o1, &__bd_o2);
-    if (__bd_ret) bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0);
-    if (__bd_d0) bd_store_f32n((float *)(__bd_d0 + __bd_i), bd_add_f32n(bd_load_f32n(__bd_d0 + __bd_i), __bd_o1));
-    if (__bd_d1) bd_store_f32n((float *)(__bd_d1 + __bd_i), bd_add_f32n(bd_load_f32n(__bd_d1 + __bd_i), __bd_o2));
-  }
-  if (__bd_i < __bd_n) {
-    size_t __bd_k = __bd_n - __bd_i;
-    bd_f32n __bd_x0 = bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
-    bd_f32n __bd_x1 = bd_loadn_f32n((const float *)(__bd_a1 + __bd_i), __bd_k);
-    bd_f32n __bd_seed = __bd_dret ? bd_loadn_f32n((const float *)(__bd_dret + __bd_i), __bd_k) : bd_splat_f32n(1);
-    bd_f32n __bd_o0;
-    bd_f32n __bd_o1;
-    bd_f32n __bd_o2;
-    __bd_gate_gk(bd_mfirst_n(__bd_k), __bd_x0, __bd_x1, __bd_seed, (__bd_d0 != 0), (__bd_d1 != 0), &__bd_o0, &__bd_o1, &__bd_o2);
-    if (__bd_ret) bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k);
-    if (__bd_d0) bd_storen_f32n((float *)(__bd_d0 + __bd_i), bd_add_f32n(bd_loadn_f32n(__bd_d0 + __bd_i, __bd_k), __bd_o1), __bd_k);
-    if (__bd_d1) bd_storen_f32n((float *)(__bd_d1 + __bd_i), bd_add_f32n(bd_loadn_f32n(__bd_d1 + __bd_i, __bd_k), __bd_o2), __bd_k);
+    __bd_gate_gk(__bd_mk, __bd_x0, __bd_x1, __bd_seed, (__bd_d0 != 0), (__bd_d1 != 0), &__bd_o0, &__bd_o1, &__bd_o2);
+    if (__bd_ret) { if (__bd_full) bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
+    if (__bd_d0) {
+    bd_f32n __bd_old = __bd_full ? bd_load_f32n((const float *)(__bd_d0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_d0 + __bd_i), __bd_k);
+      { if (__bd_full) bd_store_f32n((float *)(__bd_d0 + __bd_i), bd_add_f32n(__bd_old, __bd_o1)); else bd_storen_f32n((float *)(__bd_d0 + __bd_i), bd_add_f32n(__bd_old, __bd_o1), __bd_k); }
+    }
+    if (__bd_d1) {
+    bd_f32n __bd_old = __bd_full ? bd_load_f32n((const float *)(__bd_d1 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_d1 + __bd_i), __bd_k);
+      { if (__bd_full) bd_store_f32n((float *)(__bd_d1 + __bd_i), bd_add_f32n(__bd_old, __bd_o2)); else bd_storen_f32n((float *)(__bd_d1 + __bd_i), bd_add_f32n(__bd_old, __bd_o2), __bd_k); }
+    }
   }
 }
 

@@ -66,21 +66,15 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_bk(bd_mn 
 }
 void clipped_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret);
 void clipped_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret) {
-  size_t __bd_i = 0;
-  for (; __bd_i + (sizeof(bd_mn) / 4) <= __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
-    bd_f32n __bd_x0 = bd_load_f32n((const float *)(__bd_a0 + __bd_i));
-    bd_f32n __bd_x1 = bd_load_f32n((const float *)(__bd_a1 + __bd_i));
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
+    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_mn) / 4) ? __bd_n - __bd_i : (sizeof(bd_mn) / 4);
+    int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
+    bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
+    bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
+    bd_f32n __bd_x1 = __bd_full ? bd_load_f32n((const float *)(__bd_a1 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a1 + __bd_i), __bd_k);
     bd_f32n __bd_o0;
-    __bd_clipped_bk(bd_mtrue_n(), __bd_x0, __bd_x1, &__bd_o0);
-    bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0);
-  }
-  if (__bd_i < __bd_n) {
-    size_t __bd_k = __bd_n - __bd_i;
-    bd_f32n __bd_x0 = bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
-    bd_f32n __bd_x1 = bd_loadn_f32n((const float *)(__bd_a1 + __bd_i), __bd_k);
-    bd_f32n __bd_o0;
-    __bd_clipped_bk(bd_mfirst_n(__bd_k), __bd_x0, __bd_x1, &__bd_o0);
-    bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k);
+    __bd_clipped_bk(__bd_mk, __bd_x0, __bd_x1, &__bd_o0);
+    { if (__bd_full) bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
   }
 }
 
@@ -93,17 +87,17 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_gk(bd_mn 
   bd_mn __bd_v5_sc = bd_mfalse_n();
   bd_f32n __bd_v6_d_x = bd_splat_f32n(0);
   float __bd_v7_d_lim = 0;
-  bd_f32n __bd_v8_d0 = bd_splat_f32n(0);
-  bd_f32n __bd_v9_d8 = bd_splat_f32n(0);
-  bd_f32n __bd_v10_d9 = bd_splat_f32n(0);
-  bd_f32n __bd_v11_d10 = bd_splat_f32n(0);
+  bd_f32n __bd_v8_d_x = bd_splat_f32n(0);
+  bd_f32n __bd_v9_d___ret = bd_splat_f32n(0);
+  bd_f32n __bd_v10_d_n = bd_splat_f32n(0);
+  bd_f32n __bd_v11_d0 = bd_splat_f32n(0);
   bd_f32n __bd_v12_d14 = bd_splat_f32n(0);
   bd_f32n __bd_v13_d16 = bd_splat_f32n(0);
   bd_f32n __bd_v14_d17 = bd_splat_f32n(0);
   bd_f32n __bd_v15_d18 = bd_splat_f32n(0);
-  bd_f32n __bd_v16_d_x = bd_splat_f32n(0);
-  bd_f32n __bd_v17_d___ret = bd_splat_f32n(0);
-  bd_f32n __bd_v18_d_n = bd_splat_f32n(0);
+  bd_f32n __bd_v16_d8 = bd_splat_f32n(0);
+  bd_f32n __bd_v17_d9 = bd_splat_f32n(0);
+  bd_f32n __bd_v18_d10 = bd_splat_f32n(0);
   bd_f32n __bd_t8 = bd_splat_f32n(0);
   bd_f32n __bd_t9 = bd_splat_f32n(0);
   (void)__bd_m;
@@ -163,164 +157,171 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_gk(bd_mn 
   }
   __bd_v6_d_x = bd_splat_f32n(0x0p+0f);
   __bd_v7_d_lim = 0x0p+0f;
-  __bd_v8_d0 = bd_splat_f32n(0x0p+0f);
-  __bd_v9_d8 = bd_splat_f32n(0x0p+0f);
-  __bd_v10_d9 = bd_splat_f32n(0x0p+0f);
-  __bd_v11_d10 = bd_splat_f32n(0x0p+0f);
-  __bd_v12_d14 = bd_splat_f32n(0x0p+0f);
-  __bd_v13_d16 = bd_splat_f32n(0x0p+0f);
-  __bd_v14_d17 = bd_splat_f32n(0x0p+0f);
-  __bd_v15_d18 = bd_splat_f32n(0x0p+0f);
-  __bd_v16_d_x = bd_splat_f32n(0x0p+0f);
-  __bd_v17_d___ret = bd_splat_f32n(0x0p+0f);
-  __bd_v18_d_n = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t33 = __bd_p2;
-  __bd_v17_d___ret = __bd_t33;
-  _Bool __bd_t34 = __bd_p3;
+  __bd_v8_d_x = bd_splat_f32n(0x0p+0f);
+  __bd_v9_d___ret = bd_splat_f32n(0x0p+0f);
+  __bd_v10_d_n = bd_splat_f32n(0x0p+0f);
+  bd_f32n __bd_t25 = __bd_p2;
+  __bd_v9_d___ret = __bd_t25;
+  _Bool __bd_t28 = __bd_p3;
+  __bd_v11_d0 = bd_splat_f32n(0x0p+0f);
   if (bd_all_mn(__bd_t13)) {
-    if (__bd_t34) {
-      bd_f32n __bd_t35 = __bd_v17_d___ret;
-      bd_f32n __bd_t36 = __bd_v12_d14;
-      bd_f32n __bd_t37 = bd_add_f32n(__bd_t36, __bd_t35);
-      __bd_v12_d14 = __bd_t37;
-      __bd_v17_d___ret = bd_splat_f32n(0x0p+0f);
-      bd_f32n __bd_t39 = __bd_v12_d14;
-      bd_f32n __bd_t40 = __bd_v18_d_n;
-      bd_f32n __bd_t41 = bd_add_f32n(__bd_t40, __bd_t39);
-      __bd_v18_d_n = __bd_t41;
+    __bd_v12_d14 = bd_splat_f32n(0x0p+0f);
+    if (__bd_t28) {
+      bd_f32n __bd_t29 = __bd_v9_d___ret;
+      bd_f32n __bd_t30 = __bd_v12_d14;
+      bd_f32n __bd_t31 = bd_add_f32n(__bd_t30, __bd_t29);
+      __bd_v12_d14 = __bd_t31;
+      __bd_v9_d___ret = bd_splat_f32n(0x0p+0f);
+      bd_f32n __bd_t33 = __bd_v12_d14;
+      bd_f32n __bd_t34 = __bd_v10_d_n;
+      bd_f32n __bd_t35 = bd_add_f32n(__bd_t34, __bd_t33);
+      __bd_v10_d_n = __bd_t35;
     }
   } else if (bd_none_mn(__bd_t13)) {
-    if (__bd_t34) {
-      bd_f32n __bd_t42 = __bd_v17_d___ret;
+    __bd_v13_d16 = bd_splat_f32n(0x0p+0f);
+    __bd_v14_d17 = bd_splat_f32n(0x0p+0f);
+    __bd_v15_d18 = bd_splat_f32n(0x0p+0f);
+    if (__bd_t28) {
+      bd_f32n __bd_t39 = __bd_v9_d___ret;
+      bd_f32n __bd_t40 = __bd_v15_d18;
+      bd_f32n __bd_t41 = bd_add_f32n(__bd_t40, __bd_t39);
+      __bd_v15_d18 = __bd_t41;
+      __bd_v9_d___ret = bd_splat_f32n(0x0p+0f);
       bd_f32n __bd_t43 = __bd_v15_d18;
-      bd_f32n __bd_t44 = bd_add_f32n(__bd_t43, __bd_t42);
-      __bd_v15_d18 = __bd_t44;
-      __bd_v17_d___ret = bd_splat_f32n(0x0p+0f);
-      bd_f32n __bd_t46 = __bd_v15_d18;
-      bd_f32n __bd_t47 = __bd_v13_d16;
-      bd_f32n __bd_t48 = bd_add_f32n(__bd_t47, __bd_t46);
-      __bd_v13_d16 = __bd_t48;
-      bd_f32n __bd_t49 = __bd_v14_d17;
-      bd_f32n __bd_t50 = bd_add_f32n(__bd_t49, __bd_t46);
-      __bd_v14_d17 = __bd_t50;
-      bd_f32n __bd_t51 = __bd_v14_d17;
-      bd_f32n __bd_t52 = __bd_v18_d_n;
+      bd_f32n __bd_t44 = __bd_v13_d16;
+      bd_f32n __bd_t45 = bd_add_f32n(__bd_t44, __bd_t43);
+      __bd_v13_d16 = __bd_t45;
+      bd_f32n __bd_t46 = __bd_v14_d17;
+      bd_f32n __bd_t47 = bd_add_f32n(__bd_t46, __bd_t43);
+      __bd_v14_d17 = __bd_t47;
+      bd_f32n __bd_t48 = __bd_v14_d17;
+      bd_f32n __bd_t49 = __bd_v10_d_n;
+      bd_f32n __bd_t50 = bd_add_f32n(__bd_t49, __bd_t48);
+      __bd_v10_d_n = __bd_t50;
+      bd_f32n __bd_t51 = __bd_v13_d16;
+      bd_f32n __bd_t52 = __bd_v8_d_x;
       bd_f32n __bd_t53 = bd_add_f32n(__bd_t52, __bd_t51);
-      __bd_v18_d_n = __bd_t53;
-      bd_f32n __bd_t54 = __bd_v13_d16;
-      bd_f32n __bd_t55 = __bd_v16_d_x;
-      bd_f32n __bd_t56 = bd_add_f32n(__bd_t55, __bd_t54);
-      __bd_v16_d_x = __bd_t56;
+      __bd_v8_d_x = __bd_t53;
     }
   } else {
     bd_mn __bd_m4 = bd_and_mn(__bd_m, __bd_t13);
     if (bd_any_mn(__bd_m4)) {
-      if (__bd_t34) {
-        bd_f32n __bd_t35 = __bd_v17_d___ret;
-        bd_f32n __bd_t36 = __bd_v12_d14;
-        bd_f32n __bd_t37 = bd_add_f32n(__bd_t36, __bd_t35);
-        __bd_v12_d14 = bd_select_f32n(__bd_m4, __bd_t37, __bd_v12_d14);
-        __bd_v17_d___ret = bd_select_f32n(__bd_m4, bd_splat_f32n(0x0p+0f), __bd_v17_d___ret);
-        bd_f32n __bd_t39 = __bd_v12_d14;
-        bd_f32n __bd_t40 = __bd_v18_d_n;
-        bd_f32n __bd_t41 = bd_add_f32n(__bd_t40, __bd_t39);
-        __bd_v18_d_n = bd_select_f32n(__bd_m4, __bd_t41, __bd_v18_d_n);
+      __bd_v12_d14 = bd_splat_f32n(0x0p+0f);
+      if (__bd_t28) {
+        bd_f32n __bd_t29 = __bd_v9_d___ret;
+        bd_f32n __bd_t30 = __bd_v12_d14;
+        bd_f32n __bd_t31 = bd_add_f32n(__bd_t30, __bd_t29);
+        __bd_v12_d14 = __bd_t31;
+        __bd_v9_d___ret = bd_select_f32n(__bd_m4, bd_splat_f32n(0x0p+0f), __bd_v9_d___ret);
+        bd_f32n __bd_t33 = __bd_v12_d14;
+        bd_f32n __bd_t34 = __bd_v10_d_n;
+        bd_f32n __bd_t35 = bd_add_f32n(__bd_t34, __bd_t33);
+        __bd_v10_d_n = bd_select_f32n(__bd_m4, __bd_t35, __bd_v10_d_n);
       }
     }
     bd_mn __bd_m5 = bd_andnot_mn(__bd_m, __bd_t13);
     if (bd_any_mn(__bd_m5)) {
-      if (__bd_t34) {
-        bd_f32n __bd_t42 = __bd_v17_d___ret;
+      __bd_v13_d16 = bd_splat_f32n(0x0p+0f);
+      __bd_v14_d17 = bd_splat_f32n(0x0p+0f);
+      __bd_v15_d18 = bd_splat_f32n(0x0p+0f);
+      if (__bd_t28) {
+        bd_f32n __bd_t39 = __bd_v9_d___ret;
+        bd_f32n __bd_t40 = __bd_v15_d18;
+        bd_f32n __bd_t41 = bd_add_f32n(__bd_t40, __bd_t39);
+        __bd_v15_d18 = __bd_t41;
+        __bd_v9_d___ret = bd_select_f32n(__bd_m5, bd_splat_f32n(0x0p+0f), __bd_v9_d___ret);
         bd_f32n __bd_t43 = __bd_v15_d18;
-        bd_f32n __bd_t44 = bd_add_f32n(__bd_t43, __bd_t42);
-        __bd_v15_d18 = bd_select_f32n(__bd_m5, __bd_t44, __bd_v15_d18);
-        __bd_v17_d___ret = bd_select_f32n(__bd_m5, bd_splat_f32n(0x0p+0f), __bd_v17_d___ret);
-        bd_f32n __bd_t46 = __bd_v15_d18;
-        bd_f32n __bd_t47 = __bd_v13_d16;
-        bd_f32n __bd_t48 = bd_add_f32n(__bd_t47, __bd_t46);
-        __bd_v13_d16 = bd_select_f32n(__bd_m5, __bd_t48, __bd_v13_d16);
-        bd_f32n __bd_t49 = __bd_v14_d17;
-        bd_f32n __bd_t50 = bd_add_f32n(__bd_t49, __bd_t46);
-        __bd_v14_d17 = bd_select_f32n(__bd_m5, __bd_t50, __bd_v14_d17);
-        bd_f32n __bd_t51 = __bd_v14_d17;
-        bd_f32n __bd_t52 = __bd_v18_d_n;
+        bd_f32n __bd_t44 = __bd_v13_d16;
+        bd_f32n __bd_t45 = bd_add_f32n(__bd_t44, __bd_t43);
+        __bd_v13_d16 = __bd_t45;
+        bd_f32n __bd_t46 = __bd_v14_d17;
+        bd_f32n __bd_t47 = bd_add_f32n(__bd_t46, __bd_t43);
+        __bd_v14_d17 = __bd_t47;
+        bd_f32n __bd_t48 = __bd_v14_d17;
+        bd_f32n __bd_t49 = __bd_v10_d_n;
+        bd_f32n __bd_t50 = bd_add_f32n(__bd_t49, __bd_t48);
+        __bd_v10_d_n = bd_select_f32n(__bd_m5, __bd_t50, __bd_v10_d_n);
+        bd_f32n __bd_t51 = __bd_v13_d16;
+        bd_f32n __bd_t52 = __bd_v8_d_x;
         bd_f32n __bd_t53 = bd_add_f32n(__bd_t52, __bd_t51);
-        __bd_v18_d_n = bd_select_f32n(__bd_m5, __bd_t53, __bd_v18_d_n);
-        bd_f32n __bd_t54 = __bd_v13_d16;
-        bd_f32n __bd_t55 = __bd_v16_d_x;
-        bd_f32n __bd_t56 = bd_add_f32n(__bd_t55, __bd_t54);
-        __bd_v16_d_x = bd_select_f32n(__bd_m5, __bd_t56, __bd_v16_d_x);
+        __bd_v8_d_x = bd_select_f32n(__bd_m5, __bd_t53, __bd_v8_d_x);
       }
     }
   }
   if (bd_all_mn(__bd_t7)) {
-    if (__bd_t34) {
-      bd_f32n __bd_t61 = __bd_v18_d_n;
-      bd_f32n __bd_t62 = __bd_v11_d10;
+    __bd_v16_d8 = bd_splat_f32n(0x0p+0f);
+    __bd_v17_d9 = bd_splat_f32n(0x0p+0f);
+    __bd_v18_d10 = bd_splat_f32n(0x0p+0f);
+    if (__bd_t28) {
+      bd_f32n __bd_t61 = __bd_v10_d_n;
+      bd_f32n __bd_t62 = __bd_v18_d10;
       bd_f32n __bd_t63 = bd_add_f32n(__bd_t62, __bd_t61);
-      __bd_v11_d10 = __bd_t63;
-      __bd_v18_d_n = bd_splat_f32n(0x0p+0f);
-      bd_f32n __bd_t65 = __bd_v11_d10;
+      __bd_v18_d10 = __bd_t63;
+      __bd_v10_d_n = bd_splat_f32n(0x0p+0f);
+      bd_f32n __bd_t65 = __bd_v18_d10;
       bd_f32n __bd_t66 = bd_mul_f32n(__bd_t65, __bd_t9);
-      bd_f32n __bd_t67 = __bd_v9_d8;
+      bd_f32n __bd_t67 = __bd_v16_d8;
       bd_f32n __bd_t68 = bd_add_f32n(__bd_t67, __bd_t66);
-      __bd_v9_d8 = __bd_t68;
+      __bd_v16_d8 = __bd_t68;
       bd_f32n __bd_t69 = bd_mul_f32n(__bd_t65, __bd_t8);
-      bd_f32n __bd_t70 = __bd_v10_d9;
+      bd_f32n __bd_t70 = __bd_v17_d9;
       bd_f32n __bd_t71 = bd_add_f32n(__bd_t70, __bd_t69);
-      __bd_v10_d9 = __bd_t71;
-      bd_f32n __bd_t72 = __bd_v10_d9;
-      bd_f32n __bd_t73 = __bd_v16_d_x;
+      __bd_v17_d9 = __bd_t71;
+      bd_f32n __bd_t72 = __bd_v17_d9;
+      bd_f32n __bd_t73 = __bd_v8_d_x;
       bd_f32n __bd_t74 = bd_add_f32n(__bd_t73, __bd_t72);
-      __bd_v16_d_x = __bd_t74;
-      bd_f32n __bd_t75 = __bd_v9_d8;
-      bd_f32n __bd_t76 = __bd_v16_d_x;
+      __bd_v8_d_x = __bd_t74;
+      bd_f32n __bd_t75 = __bd_v16_d8;
+      bd_f32n __bd_t76 = __bd_v8_d_x;
       bd_f32n __bd_t77 = bd_add_f32n(__bd_t76, __bd_t75);
-      __bd_v16_d_x = __bd_t77;
+      __bd_v8_d_x = __bd_t77;
     }
   } else if (bd_none_mn(__bd_t7)) {
   } else {
     bd_mn __bd_m6 = bd_and_mn(__bd_m, __bd_t7);
     if (bd_any_mn(__bd_m6)) {
-      if (__bd_t34) {
-        bd_f32n __bd_t61 = __bd_v18_d_n;
-        bd_f32n __bd_t62 = __bd_v11_d10;
+      __bd_v16_d8 = bd_splat_f32n(0x0p+0f);
+      __bd_v17_d9 = bd_splat_f32n(0x0p+0f);
+      __bd_v18_d10 = bd_splat_f32n(0x0p+0f);
+      if (__bd_t28) {
+        bd_f32n __bd_t61 = __bd_v10_d_n;
+        bd_f32n __bd_t62 = __bd_v18_d10;
         bd_f32n __bd_t63 = bd_add_f32n(__bd_t62, __bd_t61);
-        __bd_v11_d10 = bd_select_f32n(__bd_m6, __bd_t63, __bd_v11_d10);
-        __bd_v18_d_n = bd_select_f32n(__bd_m6, bd_splat_f32n(0x0p+0f), __bd_v18_d_n);
-        bd_f32n __bd_t65 = __bd_v11_d10;
+        __bd_v18_d10 = __bd_t63;
+        __bd_v10_d_n = bd_select_f32n(__bd_m6, bd_splat_f32n(0x0p+0f), __bd_v10_d_n);
+        bd_f32n __bd_t65 = __bd_v18_d10;
         bd_f32n __bd_t66 = bd_mul_f32n(__bd_t65, __bd_t9);
-        bd_f32n __bd_t67 = __bd_v9_d8;
+        bd_f32n __bd_t67 = __bd_v16_d8;
         bd_f32n __bd_t68 = bd_add_f32n(__bd_t67, __bd_t66);
-        __bd_v9_d8 = bd_select_f32n(__bd_m6, __bd_t68, __bd_v9_d8);
+        __bd_v16_d8 = __bd_t68;
         bd_f32n __bd_t69 = bd_mul_f32n(__bd_t65, __bd_t8);
-        bd_f32n __bd_t70 = __bd_v10_d9;
+        bd_f32n __bd_t70 = __bd_v17_d9;
         bd_f32n __bd_t71 = bd_add_f32n(__bd_t70, __bd_t69);
-        __bd_v10_d9 = bd_select_f32n(__bd_m6, __bd_t71, __bd_v10_d9);
-        bd_f32n __bd_t72 = __bd_v10_d9;
-        bd_f32n __bd_t73 = __bd_v16_d_x;
+        __bd_v17_d9 = __bd_t71;
+        bd_f32n __bd_t72 = __bd_v17_d9;
+        bd_f32n __bd_t73 = __bd_v8_d_x;
         bd_f32n __bd_t74 = bd_add_f32n(__bd_t73, __bd_t72);
-        __bd_v16_d_x = bd_select_f32n(__bd_m6, __bd_t74, __bd_v16_d_x);
-        bd_f32n __bd_t75 = __bd_v9_d8;
-        bd_f32n __bd_t76 = __bd_v16_d_x;
+        __bd_v8_d_x = bd_select_f32n(__bd_m6, __bd_t74, __bd_v8_d_x);
+        bd_f32n __bd_t75 = __bd_v16_d8;
+        bd_f32n __bd_t76 = __bd_v8_d_x;
         bd_f32n __bd_t77 = bd_add_f32n(__bd_t76, __bd_t75);
-        __bd_v16_d_x = bd_select_f32n(__bd_m6, __bd_t77, __bd_v16_d_x);
+        __bd_v8_d_x = bd_select_f32n(__bd_m6, __bd_t77, __bd_v8_d_x);
       }
     }
   }
-  if (__bd_t34) {
-    __bd_v18_d_n = bd_splat_f32n(0x0p+0f);
+  if (__bd_t28) {
+    __bd_v10_d_n = bd_splat_f32n(0x0p+0f);
   }
-  if (__bd_t34) {
-    __bd_v17_d___ret = bd_splat_f32n(0x0p+0f);
+  if (__bd_t28) {
+    __bd_v9_d___ret = bd_splat_f32n(0x0p+0f);
   }
-  if (__bd_t34) {
-    bd_f32n __bd_t80 = __bd_v16_d_x;
-    bd_f32n __bd_t81 = __bd_v8_d0;
+  if (__bd_t28) {
+    bd_f32n __bd_t80 = __bd_v8_d_x;
+    bd_f32n __bd_t81 = __bd_v11_d0;
     bd_f32n __bd_t82 = bd_add_f32n(__bd_t81, __bd_t80);
-    __bd_v8_d0 = __bd_t82;
-    __bd_v16_d_x = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t84 = __bd_v8_d0;
+    __bd_v11_d0 = __bd_t82;
+    __bd_v8_d_x = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t84 = __bd_v11_d0;
     bd_f32n __bd_t85 = __bd_v6_d_x;
     bd_f32n __bd_t86 = bd_add_f32n(__bd_t85, __bd_t84);
     __bd_v6_d_x = __bd_t86;
@@ -331,31 +332,26 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_gk(bd_mn 
 }
 void clipped_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1);
 void clipped_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1) {
-  size_t __bd_i = 0;
-  for (; __bd_i + (sizeof(bd_mn) / 4) <= __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
-    bd_f32n __bd_x0 = bd_load_f32n((const float *)(__bd_a0 + __bd_i));
-    bd_f32n __bd_x1 = bd_load_f32n((const float *)(__bd_a1 + __bd_i));
-    bd_f32n __bd_seed = __bd_dret ? bd_load_f32n((const float *)(__bd_dret + __bd_i)) : bd_splat_f32n(1);
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
+    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_mn) / 4) ? __bd_n - __bd_i : (sizeof(bd_mn) / 4);
+    int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
+    bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
+    bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
+    bd_f32n __bd_x1 = __bd_full ? bd_load_f32n((const float *)(__bd_a1 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a1 + __bd_i), __bd_k);
+    bd_f32n __bd_seed = !__bd_dret ? bd_splat_f32n(1) : __bd_full ? bd_load_f32n((const float *)(__bd_dret + __bd_i)) : bd_loadn_f32n((const float *)(__bd_dret + __bd_i), __bd_k);
     bd_f32n __bd_o0;
     bd_f32n __bd_o1;
     bd_f32n __bd_o2;
-    __bd_clipped_gk(bd_mtrue_n(), __bd_x0, __bd_x1, __bd_seed, (__bd_d0 != 0), (__bd_d1 != 0), &__bd_o0, &__bd_o1, &__bd_o2);
-    if (__bd_ret) bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0);
-    if (__bd_d0) bd_store_f32n((float *)(__bd_d0 + __bd_i), bd_add_f32n(bd_load_f32n(__bd_d0 + __bd_i), __bd_o1));
-    if (__bd_d1) bd_store_f32n((float *)(__bd_d1 + __bd_i), bd_add_f32n(bd_load_f32n(__bd_d1 + __bd_i), __bd_o2));
-  }
-  if (__bd_i < __bd_n) {
-    size_t __bd_k = __bd_n - __bd_i;
-    bd_f32n __bd_x0 = bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
-    bd_f32n __bd_x1 = bd_loadn_f32n((const float *)(__bd_a1 + __bd_i), __bd_k);
-    bd_f32n __bd_seed = __bd_dret ? bd_loadn_f32n((const float *)(__bd_dret + __bd_i), __bd_k) : bd_splat_f32n(1);
-    bd_f32n __bd_o0;
-    bd_f32n __bd_o1;
-    bd_f32n __bd_o2;
-    __bd_clipped_gk(bd_mfirst_n(__bd_k), __bd_x0, __bd_x1, __bd_seed, (__bd_d0 != 0), (__bd_d1 != 0), &__bd_o0, &__bd_o1, &__bd_o2);
-    if (__bd_ret) bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k);
-    if (__bd_d0) bd_storen_f32n((float *)(__bd_d0 + __bd_i), bd_add_f32n(bd_loadn_f32n(__bd_d0 + __bd_i, __bd_k), __bd_o1), __bd_k);
-    if (__bd_d1) bd_storen_f32n((float *)(__bd_d1 + __bd_i), bd_add_f32n(bd_loadn_f32n(__bd_d1 + __bd_i, __bd_k), __bd_o2), __bd_k);
+    __bd_clipped_gk(__bd_mk, __bd_x0, __bd_x1, __bd_seed, (__bd_d0 != 0), (__bd_d1 != 0), &__bd_o0, &__bd_o1, &__bd_o2);
+    if (__bd_ret) { if (__bd_full) bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
+    if (__bd_d0) {
+    bd_f32n __bd_old = __bd_full ? bd_load_f32n((const float *)(__bd_d0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_d0 + __bd_i), __bd_k);
+      { if (__bd_full) bd_store_f32n((float *)(__bd_d0 + __bd_i), bd_add_f32n(__bd_old, __bd_o1)); else bd_storen_f32n((float *)(__bd_d0 + __bd_i), bd_add_f32n(__bd_old, __bd_o1), __bd_k); }
+    }
+    if (__bd_d1) {
+    bd_f32n __bd_old = __bd_full ? bd_load_f32n((const float *)(__bd_d1 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_d1 + __bd_i), __bd_k);
+      { if (__bd_full) bd_store_f32n((float *)(__bd_d1 + __bd_i), bd_add_f32n(__bd_old, __bd_o2)); else bd_storen_f32n((float *)(__bd_d1 + __bd_i), bd_add_f32n(__bd_old, __bd_o2), __bd_k); }
+    }
   }
 }
 

@@ -37,21 +37,15 @@ static inline __attribute__((always_inline, unused)) void __bd_poly_bk(bd_mn __b
 }
 void poly_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret);
 void poly_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret) {
-  size_t __bd_i = 0;
-  for (; __bd_i + (sizeof(bd_mn) / 4) <= __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
-    bd_f32n __bd_x0 = bd_load_f32n((const float *)(__bd_a0 + __bd_i));
-    bd_f32n __bd_x1 = bd_load_f32n((const float *)(__bd_a1 + __bd_i));
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
+    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_mn) / 4) ? __bd_n - __bd_i : (sizeof(bd_mn) / 4);
+    int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
+    bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
+    bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
+    bd_f32n __bd_x1 = __bd_full ? bd_load_f32n((const float *)(__bd_a1 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a1 + __bd_i), __bd_k);
     bd_f32n __bd_o0;
-    __bd_poly_bk(bd_mtrue_n(), __bd_x0, __bd_x1, &__bd_o0);
-    bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0);
-  }
-  if (__bd_i < __bd_n) {
-    size_t __bd_k = __bd_n - __bd_i;
-    bd_f32n __bd_x0 = bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
-    bd_f32n __bd_x1 = bd_loadn_f32n((const float *)(__bd_a1 + __bd_i), __bd_k);
-    bd_f32n __bd_o0;
-    __bd_poly_bk(bd_mfirst_n(__bd_k), __bd_x0, __bd_x1, &__bd_o0);
-    bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k);
+    __bd_poly_bk(__bd_mk, __bd_x0, __bd_x1, &__bd_o0);
+    { if (__bd_full) bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
   }
 }
 
@@ -64,28 +58,28 @@ static inline __attribute__((always_inline, unused)) void __bd_poly_gk(bd_mn __b
   bd_f32n __bd_v5_u = bd_splat_f32n(0);
   bd_f32n __bd_v6_d_x = bd_splat_f32n(0);
   bd_f32n __bd_v7_d_y = bd_splat_f32n(0);
-  bd_f32n __bd_v8_d0 = bd_splat_f32n(0);
-  bd_f32n __bd_v9_d1 = bd_splat_f32n(0);
-  bd_f32n __bd_v10_d4 = bd_splat_f32n(0);
-  bd_f32n __bd_v11_d5 = bd_splat_f32n(0);
-  bd_f32n __bd_v12_d7 = bd_splat_f32n(0);
-  bd_f32n __bd_v13_d8 = bd_splat_f32n(0);
-  bd_f32n __bd_v14_d9 = bd_splat_f32n(0);
-  bd_f32n __bd_v15_d10 = bd_splat_f32n(0);
-  bd_f32n __bd_v16_d12 = bd_splat_f32n(0);
-  bd_f32n __bd_v17_d13 = bd_splat_f32n(0);
-  bd_f32n __bd_v18_d14 = bd_splat_f32n(0);
-  bd_f32n __bd_v19_d15 = bd_splat_f32n(0);
-  bd_f32n __bd_v20_d16 = bd_splat_f32n(0);
-  bd_f32n __bd_v21_d17 = bd_splat_f32n(0);
-  bd_f32n __bd_v22_d18 = bd_splat_f32n(0);
-  bd_f32n __bd_v23_d20 = bd_splat_f32n(0);
-  bd_f32n __bd_v24_d22 = bd_splat_f32n(0);
-  bd_f32n __bd_v25_d_x = bd_splat_f32n(0);
-  bd_f32n __bd_v26_d_y = bd_splat_f32n(0);
-  bd_f32n __bd_v27_d___ret = bd_splat_f32n(0);
-  bd_f32n __bd_v28_d_t = bd_splat_f32n(0);
-  bd_f32n __bd_v29_d_u = bd_splat_f32n(0);
+  bd_f32n __bd_v8_d_x = bd_splat_f32n(0);
+  bd_f32n __bd_v9_d_y = bd_splat_f32n(0);
+  bd_f32n __bd_v10_d___ret = bd_splat_f32n(0);
+  bd_f32n __bd_v11_d_t = bd_splat_f32n(0);
+  bd_f32n __bd_v12_d_u = bd_splat_f32n(0);
+  bd_f32n __bd_v13_d0 = bd_splat_f32n(0);
+  bd_f32n __bd_v14_d1 = bd_splat_f32n(0);
+  bd_f32n __bd_v15_d4 = bd_splat_f32n(0);
+  bd_f32n __bd_v16_d5 = bd_splat_f32n(0);
+  bd_f32n __bd_v17_d7 = bd_splat_f32n(0);
+  bd_f32n __bd_v18_d8 = bd_splat_f32n(0);
+  bd_f32n __bd_v19_d9 = bd_splat_f32n(0);
+  bd_f32n __bd_v20_d10 = bd_splat_f32n(0);
+  bd_f32n __bd_v21_d12 = bd_splat_f32n(0);
+  bd_f32n __bd_v22_d13 = bd_splat_f32n(0);
+  bd_f32n __bd_v23_d14 = bd_splat_f32n(0);
+  bd_f32n __bd_v24_d15 = bd_splat_f32n(0);
+  bd_f32n __bd_v25_d16 = bd_splat_f32n(0);
+  bd_f32n __bd_v26_d17 = bd_splat_f32n(0);
+  bd_f32n __bd_v27_d18 = bd_splat_f32n(0);
+  bd_f32n __bd_v28_d20 = bd_splat_f32n(0);
+  bd_f32n __bd_v29_d22 = bd_splat_f32n(0);
   (void)__bd_m;
   bd_f32n __bd_t0 = __bd_p0;
   __bd_v0_x = __bd_t0;
@@ -113,182 +107,182 @@ static inline __attribute__((always_inline, unused)) void __bd_poly_gk(bd_mn __b
   __bd_v2_ret = __bd_t22;
   __bd_v6_d_x = bd_splat_f32n(0x0p+0f);
   __bd_v7_d_y = bd_splat_f32n(0x0p+0f);
-  __bd_v8_d0 = bd_splat_f32n(0x0p+0f);
-  __bd_v9_d1 = bd_splat_f32n(0x0p+0f);
-  __bd_v10_d4 = bd_splat_f32n(0x0p+0f);
-  __bd_v11_d5 = bd_splat_f32n(0x0p+0f);
-  __bd_v12_d7 = bd_splat_f32n(0x0p+0f);
-  __bd_v13_d8 = bd_splat_f32n(0x0p+0f);
-  __bd_v14_d9 = bd_splat_f32n(0x0p+0f);
-  __bd_v15_d10 = bd_splat_f32n(0x0p+0f);
-  __bd_v16_d12 = bd_splat_f32n(0x0p+0f);
-  __bd_v17_d13 = bd_splat_f32n(0x0p+0f);
-  __bd_v18_d14 = bd_splat_f32n(0x0p+0f);
-  __bd_v19_d15 = bd_splat_f32n(0x0p+0f);
-  __bd_v20_d16 = bd_splat_f32n(0x0p+0f);
-  __bd_v21_d17 = bd_splat_f32n(0x0p+0f);
-  __bd_v22_d18 = bd_splat_f32n(0x0p+0f);
-  __bd_v23_d20 = bd_splat_f32n(0x0p+0f);
-  __bd_v24_d22 = bd_splat_f32n(0x0p+0f);
-  __bd_v25_d_x = bd_splat_f32n(0x0p+0f);
-  __bd_v26_d_y = bd_splat_f32n(0x0p+0f);
-  __bd_v27_d___ret = bd_splat_f32n(0x0p+0f);
-  __bd_v28_d_t = bd_splat_f32n(0x0p+0f);
-  __bd_v29_d_u = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t48 = __bd_p2;
-  __bd_v27_d___ret = __bd_t48;
+  __bd_v8_d_x = bd_splat_f32n(0x0p+0f);
+  __bd_v9_d_y = bd_splat_f32n(0x0p+0f);
+  __bd_v10_d___ret = bd_splat_f32n(0x0p+0f);
+  __bd_v11_d_t = bd_splat_f32n(0x0p+0f);
+  __bd_v12_d_u = bd_splat_f32n(0x0p+0f);
+  bd_f32n __bd_t31 = __bd_p2;
+  __bd_v10_d___ret = __bd_t31;
   _Bool __bd_t49 = __bd_p3;
   _Bool __bd_t50 = __bd_p4;
   _Bool __bd_t51 = __bd_t49 || __bd_t50;
   _Bool __bd_t80 = __bd_p3;
   _Bool __bd_t103 = __bd_p4;
+  __bd_v13_d0 = bd_splat_f32n(0x0p+0f);
+  __bd_v14_d1 = bd_splat_f32n(0x0p+0f);
+  __bd_v15_d4 = bd_splat_f32n(0x0p+0f);
+  __bd_v16_d5 = bd_splat_f32n(0x0p+0f);
+  __bd_v17_d7 = bd_splat_f32n(0x0p+0f);
+  __bd_v18_d8 = bd_splat_f32n(0x0p+0f);
+  __bd_v19_d9 = bd_splat_f32n(0x0p+0f);
+  __bd_v20_d10 = bd_splat_f32n(0x0p+0f);
+  __bd_v21_d12 = bd_splat_f32n(0x0p+0f);
+  __bd_v22_d13 = bd_splat_f32n(0x0p+0f);
+  __bd_v23_d14 = bd_splat_f32n(0x0p+0f);
+  __bd_v24_d15 = bd_splat_f32n(0x0p+0f);
+  __bd_v25_d16 = bd_splat_f32n(0x0p+0f);
+  __bd_v26_d17 = bd_splat_f32n(0x0p+0f);
+  __bd_v27_d18 = bd_splat_f32n(0x0p+0f);
+  __bd_v28_d20 = bd_splat_f32n(0x0p+0f);
+  __bd_v29_d22 = bd_splat_f32n(0x0p+0f);
   if (__bd_t51) {
-    bd_f32n __bd_t52 = __bd_v27_d___ret;
-    bd_f32n __bd_t53 = __bd_v24_d22;
+    bd_f32n __bd_t52 = __bd_v10_d___ret;
+    bd_f32n __bd_t53 = __bd_v29_d22;
     bd_f32n __bd_t54 = bd_add_f32n(__bd_t53, __bd_t52);
-    __bd_v24_d22 = __bd_t54;
-    __bd_v27_d___ret = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t56 = __bd_v24_d22;
+    __bd_v29_d22 = __bd_t54;
+    __bd_v10_d___ret = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t56 = __bd_v29_d22;
     bd_f32n __bd_t57 = bd_mul_f32n(__bd_t56, bd_splat_f32n(__bd_t21));
-    bd_f32n __bd_t58 = __bd_v23_d20;
+    bd_f32n __bd_t58 = __bd_v28_d20;
     bd_f32n __bd_t59 = bd_add_f32n(__bd_t58, __bd_t57);
-    __bd_v23_d20 = __bd_t59;
-    bd_f32n __bd_t60 = __bd_v22_d18;
+    __bd_v28_d20 = __bd_t59;
+    bd_f32n __bd_t60 = __bd_v27_d18;
     bd_f32n __bd_t61 = bd_add_f32n(__bd_t60, __bd_t56);
-    __bd_v22_d18 = __bd_t61;
+    __bd_v27_d18 = __bd_t61;
   }
   if (__bd_t51) {
-    bd_f32n __bd_t62 = __bd_v23_d20;
-    bd_f32n __bd_t63 = __bd_v28_d_t;
+    bd_f32n __bd_t62 = __bd_v28_d20;
+    bd_f32n __bd_t63 = __bd_v11_d_t;
     bd_f32n __bd_t64 = bd_add_f32n(__bd_t63, __bd_t62);
-    __bd_v28_d_t = __bd_t64;
+    __bd_v11_d_t = __bd_t64;
   }
   if (__bd_t51) {
-    bd_f32n __bd_t65 = __bd_v22_d18;
+    bd_f32n __bd_t65 = __bd_v27_d18;
     bd_f32n __bd_t67 = bd_mul_f32n(bd_splat_f32n(0x1p+1f), __bd_t18);
     bd_f32n __bd_t68 = bd_div_f32n(__bd_t65, __bd_t67);
-    bd_f32n __bd_t69 = __bd_v21_d17;
+    bd_f32n __bd_t69 = __bd_v26_d17;
     bd_f32n __bd_t70 = bd_add_f32n(__bd_t69, __bd_t68);
-    __bd_v21_d17 = __bd_t70;
-    bd_f32n __bd_t71 = __bd_v21_d17;
+    __bd_v26_d17 = __bd_t70;
+    bd_f32n __bd_t71 = __bd_v26_d17;
     bd_f32n __bd_t72 = bd_mul_f32n(__bd_t71, __bd_t15);
-    bd_f32n __bd_t73 = __bd_v18_d14;
+    bd_f32n __bd_t73 = __bd_v23_d14;
     bd_f32n __bd_t74 = bd_add_f32n(__bd_t73, __bd_t72);
-    __bd_v18_d14 = __bd_t74;
+    __bd_v23_d14 = __bd_t74;
     bd_f32n __bd_t75 = bd_mul_f32n(__bd_t71, __bd_t14);
-    bd_f32n __bd_t76 = __bd_v19_d15;
+    bd_f32n __bd_t76 = __bd_v24_d15;
     bd_f32n __bd_t77 = bd_add_f32n(__bd_t76, __bd_t75);
-    __bd_v19_d15 = __bd_t77;
-    bd_f32n __bd_t78 = __bd_v20_d16;
+    __bd_v24_d15 = __bd_t77;
+    bd_f32n __bd_t78 = __bd_v25_d16;
     bd_f32n __bd_t79 = bd_add_f32n(__bd_t78, __bd_t71);
-    __bd_v20_d16 = __bd_t79;
+    __bd_v25_d16 = __bd_t79;
   }
   if (__bd_t80) {
-    bd_f32n __bd_t81 = __bd_v20_d16;
-    bd_f32n __bd_t82 = __bd_v25_d_x;
+    bd_f32n __bd_t81 = __bd_v25_d16;
+    bd_f32n __bd_t82 = __bd_v8_d_x;
     bd_f32n __bd_t83 = bd_add_f32n(__bd_t82, __bd_t81);
-    __bd_v25_d_x = __bd_t83;
+    __bd_v8_d_x = __bd_t83;
   }
   if (__bd_t51) {
-    bd_f32n __bd_t84 = __bd_v19_d15;
-    bd_f32n __bd_t85 = __bd_v29_d_u;
+    bd_f32n __bd_t84 = __bd_v24_d15;
+    bd_f32n __bd_t85 = __bd_v12_d_u;
     bd_f32n __bd_t86 = bd_add_f32n(__bd_t85, __bd_t84);
-    __bd_v29_d_u = __bd_t86;
-    bd_f32n __bd_t87 = __bd_v18_d14;
-    bd_f32n __bd_t88 = __bd_v29_d_u;
+    __bd_v12_d_u = __bd_t86;
+    bd_f32n __bd_t87 = __bd_v23_d14;
+    bd_f32n __bd_t88 = __bd_v12_d_u;
     bd_f32n __bd_t89 = bd_add_f32n(__bd_t88, __bd_t87);
-    __bd_v29_d_u = __bd_t89;
-    bd_f32n __bd_t90 = __bd_v29_d_u;
-    bd_f32n __bd_t91 = __bd_v17_d13;
+    __bd_v12_d_u = __bd_t89;
+    bd_f32n __bd_t90 = __bd_v12_d_u;
+    bd_f32n __bd_t91 = __bd_v22_d13;
     bd_f32n __bd_t92 = bd_add_f32n(__bd_t91, __bd_t90);
-    __bd_v17_d13 = __bd_t92;
-    __bd_v29_d_u = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t94 = __bd_v17_d13;
+    __bd_v22_d13 = __bd_t92;
+    __bd_v12_d_u = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t94 = __bd_v22_d13;
     bd_f32n __bd_t95 = bd_div_f32n(__bd_t94, __bd_t12);
-    bd_f32n __bd_t96 = __bd_v13_d8;
+    bd_f32n __bd_t96 = __bd_v18_d8;
     bd_f32n __bd_t97 = bd_add_f32n(__bd_t96, __bd_t95);
-    __bd_v13_d8 = __bd_t97;
+    __bd_v18_d8 = __bd_t97;
     bd_f32n __bd_t98 = bd_mul_f32n(__bd_t94, __bd_t13);
     bd_f32n __bd_t99 = bd_div_f32n(__bd_t98, __bd_t12);
     bd_f32n __bd_t100 = bd_neg_f32n(__bd_t99);
-    bd_f32n __bd_t101 = __bd_v16_d12;
+    bd_f32n __bd_t101 = __bd_v21_d12;
     bd_f32n __bd_t102 = bd_add_f32n(__bd_t101, __bd_t100);
-    __bd_v16_d12 = __bd_t102;
+    __bd_v21_d12 = __bd_t102;
   }
   if (__bd_t103) {
-    bd_f32n __bd_t104 = __bd_v16_d12;
+    bd_f32n __bd_t104 = __bd_v21_d12;
     bd_f32n __bd_t105 = bd_mul_f32n(__bd_t104, __bd_t10);
-    bd_f32n __bd_t106 = __bd_v14_d9;
+    bd_f32n __bd_t106 = __bd_v19_d9;
     bd_f32n __bd_t107 = bd_add_f32n(__bd_t106, __bd_t105);
-    __bd_v14_d9 = __bd_t107;
+    __bd_v19_d9 = __bd_t107;
     bd_f32n __bd_t108 = bd_mul_f32n(__bd_t104, __bd_t9);
-    bd_f32n __bd_t109 = __bd_v15_d10;
+    bd_f32n __bd_t109 = __bd_v20_d10;
     bd_f32n __bd_t110 = bd_add_f32n(__bd_t109, __bd_t108);
-    __bd_v15_d10 = __bd_t110;
+    __bd_v20_d10 = __bd_t110;
   }
   if (__bd_t103) {
-    bd_f32n __bd_t111 = __bd_v15_d10;
-    bd_f32n __bd_t112 = __bd_v26_d_y;
+    bd_f32n __bd_t111 = __bd_v20_d10;
+    bd_f32n __bd_t112 = __bd_v9_d_y;
     bd_f32n __bd_t113 = bd_add_f32n(__bd_t112, __bd_t111);
-    __bd_v26_d_y = __bd_t113;
-    bd_f32n __bd_t114 = __bd_v14_d9;
-    bd_f32n __bd_t115 = __bd_v26_d_y;
+    __bd_v9_d_y = __bd_t113;
+    bd_f32n __bd_t114 = __bd_v19_d9;
+    bd_f32n __bd_t115 = __bd_v9_d_y;
     bd_f32n __bd_t116 = bd_add_f32n(__bd_t115, __bd_t114);
-    __bd_v26_d_y = __bd_t116;
+    __bd_v9_d_y = __bd_t116;
   }
   if (__bd_t51) {
-    bd_f32n __bd_t117 = __bd_v13_d8;
-    bd_f32n __bd_t118 = __bd_v28_d_t;
+    bd_f32n __bd_t117 = __bd_v18_d8;
+    bd_f32n __bd_t118 = __bd_v11_d_t;
     bd_f32n __bd_t119 = bd_add_f32n(__bd_t118, __bd_t117);
-    __bd_v28_d_t = __bd_t119;
-    bd_f32n __bd_t120 = __bd_v28_d_t;
-    bd_f32n __bd_t121 = __bd_v12_d7;
+    __bd_v11_d_t = __bd_t119;
+    bd_f32n __bd_t120 = __bd_v11_d_t;
+    bd_f32n __bd_t121 = __bd_v17_d7;
     bd_f32n __bd_t122 = bd_add_f32n(__bd_t121, __bd_t120);
-    __bd_v12_d7 = __bd_t122;
-    __bd_v28_d_t = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t124 = __bd_v12_d7;
+    __bd_v17_d7 = __bd_t122;
+    __bd_v11_d_t = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t124 = __bd_v17_d7;
     bd_f32n __bd_t125 = bd_mul_f32n(__bd_t124, __bd_t5);
-    bd_f32n __bd_t126 = __bd_v10_d4;
+    bd_f32n __bd_t126 = __bd_v15_d4;
     bd_f32n __bd_t127 = bd_add_f32n(__bd_t126, __bd_t125);
-    __bd_v10_d4 = __bd_t127;
+    __bd_v15_d4 = __bd_t127;
     bd_f32n __bd_t128 = bd_mul_f32n(__bd_t124, __bd_t4);
-    bd_f32n __bd_t129 = __bd_v11_d5;
+    bd_f32n __bd_t129 = __bd_v16_d5;
     bd_f32n __bd_t130 = bd_add_f32n(__bd_t129, __bd_t128);
-    __bd_v11_d5 = __bd_t130;
+    __bd_v16_d5 = __bd_t130;
   }
   if (__bd_t103) {
-    bd_f32n __bd_t131 = __bd_v11_d5;
-    bd_f32n __bd_t132 = __bd_v26_d_y;
+    bd_f32n __bd_t131 = __bd_v16_d5;
+    bd_f32n __bd_t132 = __bd_v9_d_y;
     bd_f32n __bd_t133 = bd_add_f32n(__bd_t132, __bd_t131);
-    __bd_v26_d_y = __bd_t133;
+    __bd_v9_d_y = __bd_t133;
   }
   if (__bd_t80) {
-    bd_f32n __bd_t134 = __bd_v10_d4;
-    bd_f32n __bd_t135 = __bd_v25_d_x;
+    bd_f32n __bd_t134 = __bd_v15_d4;
+    bd_f32n __bd_t135 = __bd_v8_d_x;
     bd_f32n __bd_t136 = bd_add_f32n(__bd_t135, __bd_t134);
-    __bd_v25_d_x = __bd_t136;
+    __bd_v8_d_x = __bd_t136;
   }
   if (__bd_t51) {
-    __bd_v27_d___ret = bd_splat_f32n(0x0p+0f);
+    __bd_v10_d___ret = bd_splat_f32n(0x0p+0f);
   }
   if (__bd_t103) {
-    bd_f32n __bd_t138 = __bd_v26_d_y;
-    bd_f32n __bd_t139 = __bd_v9_d1;
+    bd_f32n __bd_t138 = __bd_v9_d_y;
+    bd_f32n __bd_t139 = __bd_v14_d1;
     bd_f32n __bd_t140 = bd_add_f32n(__bd_t139, __bd_t138);
-    __bd_v9_d1 = __bd_t140;
-    __bd_v26_d_y = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t142 = __bd_v9_d1;
+    __bd_v14_d1 = __bd_t140;
+    __bd_v9_d_y = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t142 = __bd_v14_d1;
     bd_f32n __bd_t143 = __bd_v7_d_y;
     bd_f32n __bd_t144 = bd_add_f32n(__bd_t143, __bd_t142);
     __bd_v7_d_y = __bd_t144;
   }
   if (__bd_t80) {
-    bd_f32n __bd_t145 = __bd_v25_d_x;
-    bd_f32n __bd_t146 = __bd_v8_d0;
+    bd_f32n __bd_t145 = __bd_v8_d_x;
+    bd_f32n __bd_t146 = __bd_v13_d0;
     bd_f32n __bd_t147 = bd_add_f32n(__bd_t146, __bd_t145);
-    __bd_v8_d0 = __bd_t147;
-    __bd_v25_d_x = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t149 = __bd_v8_d0;
+    __bd_v13_d0 = __bd_t147;
+    __bd_v8_d_x = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t149 = __bd_v13_d0;
     bd_f32n __bd_t150 = __bd_v6_d_x;
     bd_f32n __bd_t151 = bd_add_f32n(__bd_t150, __bd_t149);
     __bd_v6_d_x = __bd_t151;
@@ -299,31 +293,26 @@ static inline __attribute__((always_inline, unused)) void __bd_poly_gk(bd_mn __b
 }
 void poly_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1);
 void poly_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1) {
-  size_t __bd_i = 0;
-  for (; __bd_i + (sizeof(bd_mn) / 4) <= __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
-    bd_f32n __bd_x0 = bd_load_f32n((const float *)(__bd_a0 + __bd_i));
-    bd_f32n __bd_x1 = bd_load_f32n((const float *)(__bd_a1 + __bd_i));
-    bd_f32n __bd_seed = __bd_dret ? bd_load_f32n((const float *)(__bd_dret + __bd_i)) : bd_splat_f32n(1);
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
+    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_mn) / 4) ? __bd_n - __bd_i : (sizeof(bd_mn) / 4);
+    int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
+    bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
+    bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
+    bd_f32n __bd_x1 = __bd_full ? bd_load_f32n((const float *)(__bd_a1 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a1 + __bd_i), __bd_k);
+    bd_f32n __bd_seed = !__bd_dret ? bd_splat_f32n(1) : __bd_full ? bd_load_f32n((const float *)(__bd_dret + __bd_i)) : bd_loadn_f32n((const float *)(__bd_dret + __bd_i), __bd_k);
     bd_f32n __bd_o0;
     bd_f32n __bd_o1;
     bd_f32n __bd_o2;
-    __bd_poly_gk(bd_mtrue_n(), __bd_x0, __bd_x1, __bd_seed, (__bd_d0 != 0), (__bd_d1 != 0), &__bd_o0, &__bd_o1, &__bd_o2);
-    if (__bd_ret) bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0);
-    if (__bd_d0) bd_store_f32n((float *)(__bd_d0 + __bd_i), bd_add_f32n(bd_load_f32n(__bd_d0 + __bd_i), __bd_o1));
-    if (__bd_d1) bd_store_f32n((float *)(__bd_d1 + __bd_i), bd_add_f32n(bd_load_f32n(__bd_d1 + __bd_i), __bd_o2));
-  }
-  if (__bd_i < __bd_n) {
-    size_t __bd_k = __bd_n - __bd_i;
-    bd_f32n __bd_x0 = bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
-    bd_f32n __bd_x1 = bd_loadn_f32n((const float *)(__bd_a1 + __bd_i), __bd_k);
-    bd_f32n __bd_seed = __bd_dret ? bd_loadn_f32n((const float *)(__bd_dret + __bd_i), __bd_k) : bd_splat_f32n(1);
-    bd_f32n __bd_o0;
-    bd_f32n __bd_o1;
-    bd_f32n __bd_o2;
-    __bd_poly_gk(bd_mfirst_n(__bd_k), __bd_x0, __bd_x1, __bd_seed, (__bd_d0 != 0), (__bd_d1 != 0), &__bd_o0, &__bd_o1, &__bd_o2);
-    if (__bd_ret) bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k);
-    if (__bd_d0) bd_storen_f32n((float *)(__bd_d0 + __bd_i), bd_add_f32n(bd_loadn_f32n(__bd_d0 + __bd_i, __bd_k), __bd_o1), __bd_k);
-    if (__bd_d1) bd_storen_f32n((float *)(__bd_d1 + __bd_i), bd_add_f32n(bd_loadn_f32n(__bd_d1 + __bd_i, __bd_k), __bd_o2), __bd_k);
+    __bd_poly_gk(__bd_mk, __bd_x0, __bd_x1, __bd_seed, (__bd_d0 != 0), (__bd_d1 != 0), &__bd_o0, &__bd_o1, &__bd_o2);
+    if (__bd_ret) { if (__bd_full) bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
+    if (__bd_d0) {
+    bd_f32n __bd_old = __bd_full ? bd_load_f32n((const float *)(__bd_d0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_d0 + __bd_i), __bd_k);
+      { if (__bd_full) bd_store_f32n((float *)(__bd_d0 + __bd_i), bd_add_f32n(__bd_old, __bd_o1)); else bd_storen_f32n((float *)(__bd_d0 + __bd_i), bd_add_f32n(__bd_old, __bd_o1), __bd_k); }
+    }
+    if (__bd_d1) {
+    bd_f32n __bd_old = __bd_full ? bd_load_f32n((const float *)(__bd_d1 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_d1 + __bd_i), __bd_k);
+      { if (__bd_full) bd_store_f32n((float *)(__bd_d1 + __bd_i), bd_add_f32n(__bd_old, __bd_o2)); else bd_storen_f32n((float *)(__bd_d1 + __bd_i), bd_add_f32n(__bd_old, __bd_o2), __bd_k); }
+    }
   }
 }
 

@@ -24,19 +24,14 @@ static inline __attribute__((always_inline, unused)) void __bd_affine_bk(bd_mn _
 }
 void affine_batched(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_a2, float *__bd_ret);
 void affine_batched(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_a2, float *__bd_ret) {
-  size_t __bd_i = 0;
-  for (; __bd_i + (sizeof(bd_mn) / 4) <= __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
-    bd_f32n __bd_x0 = bd_load_f32n((const float *)(__bd_a0 + __bd_i));
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
+    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_mn) / 4) ? __bd_n - __bd_i : (sizeof(bd_mn) / 4);
+    int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
+    bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
+    bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
     bd_f32n __bd_o0;
-    __bd_affine_bk(bd_mtrue_n(), __bd_x0, (float)__bd_a1, (float)__bd_a2, &__bd_o0);
-    bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0);
-  }
-  if (__bd_i < __bd_n) {
-    size_t __bd_k = __bd_n - __bd_i;
-    bd_f32n __bd_x0 = bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
-    bd_f32n __bd_o0;
-    __bd_affine_bk(bd_mfirst_n(__bd_k), __bd_x0, (float)__bd_a1, (float)__bd_a2, &__bd_o0);
-    bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k);
+    __bd_affine_bk(__bd_mk, __bd_x0, (float)__bd_a1, (float)__bd_a2, &__bd_o0);
+    { if (__bd_full) bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
   }
 }
 
@@ -49,17 +44,17 @@ static inline __attribute__((always_inline, unused)) void __bd_affine_gk(bd_mn _
   bd_f32n __bd_v5_d_x = bd_splat_f32n(0);
   bd_f32n __bd_v6_d_w = bd_splat_f32n(0);
   bd_f32n __bd_v7_d_b = bd_splat_f32n(0);
-  bd_f32n __bd_v8_d0 = bd_splat_f32n(0);
-  bd_f32n __bd_v9_d1 = bd_splat_f32n(0);
-  bd_f32n __bd_v10_d2 = bd_splat_f32n(0);
-  bd_f32n __bd_v11_d5 = bd_splat_f32n(0);
-  bd_f32n __bd_v12_d6 = bd_splat_f32n(0);
-  bd_f32n __bd_v13_d7 = bd_splat_f32n(0);
-  bd_f32n __bd_v14_d8 = bd_splat_f32n(0);
-  bd_f32n __bd_v15_d_x = bd_splat_f32n(0);
-  bd_f32n __bd_v16_d_w = bd_splat_f32n(0);
-  bd_f32n __bd_v17_d_b = bd_splat_f32n(0);
-  bd_f32n __bd_v18_d___ret = bd_splat_f32n(0);
+  bd_f32n __bd_v8_d_x = bd_splat_f32n(0);
+  bd_f32n __bd_v9_d_w = bd_splat_f32n(0);
+  bd_f32n __bd_v10_d_b = bd_splat_f32n(0);
+  bd_f32n __bd_v11_d___ret = bd_splat_f32n(0);
+  bd_f32n __bd_v12_d0 = bd_splat_f32n(0);
+  bd_f32n __bd_v13_d1 = bd_splat_f32n(0);
+  bd_f32n __bd_v14_d2 = bd_splat_f32n(0);
+  bd_f32n __bd_v15_d5 = bd_splat_f32n(0);
+  bd_f32n __bd_v16_d6 = bd_splat_f32n(0);
+  bd_f32n __bd_v17_d7 = bd_splat_f32n(0);
+  bd_f32n __bd_v18_d8 = bd_splat_f32n(0);
   (void)__bd_m;
   bd_f32n __bd_t0 = __bd_p0;
   __bd_v0_x = __bd_t0;
@@ -76,19 +71,12 @@ static inline __attribute__((always_inline, unused)) void __bd_affine_gk(bd_mn _
   __bd_v5_d_x = bd_splat_f32n(0x0p+0f);
   __bd_v6_d_w = bd_splat_f32n(0x0p+0f);
   __bd_v7_d_b = bd_splat_f32n(0x0p+0f);
-  __bd_v8_d0 = bd_splat_f32n(0x0p+0f);
-  __bd_v9_d1 = bd_splat_f32n(0x0p+0f);
-  __bd_v10_d2 = bd_splat_f32n(0x0p+0f);
-  __bd_v11_d5 = bd_splat_f32n(0x0p+0f);
-  __bd_v12_d6 = bd_splat_f32n(0x0p+0f);
-  __bd_v13_d7 = bd_splat_f32n(0x0p+0f);
-  __bd_v14_d8 = bd_splat_f32n(0x0p+0f);
-  __bd_v15_d_x = bd_splat_f32n(0x0p+0f);
-  __bd_v16_d_w = bd_splat_f32n(0x0p+0f);
-  __bd_v17_d_b = bd_splat_f32n(0x0p+0f);
-  __bd_v18_d___ret = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t24 = __bd_p3;
-  __bd_v18_d___ret = __bd_t24;
+  __bd_v8_d_x = bd_splat_f32n(0x0p+0f);
+  __bd_v9_d_w = bd_splat_f32n(0x0p+0f);
+  __bd_v10_d_b = bd_splat_f32n(0x0p+0f);
+  __bd_v11_d___ret = bd_splat_f32n(0x0p+0f);
+  bd_f32n __bd_t17 = __bd_p3;
+  __bd_v11_d___ret = __bd_t17;
   _Bool __bd_t25 = __bd_p4;
   _Bool __bd_t26 = __bd_p5;
   _Bool __bd_t27 = __bd_t25 || __bd_t26;
@@ -97,75 +85,82 @@ static inline __attribute__((always_inline, unused)) void __bd_affine_gk(bd_mn _
   _Bool __bd_t43 = __bd_p6;
   _Bool __bd_t47 = __bd_p4;
   _Bool __bd_t51 = __bd_p5;
+  __bd_v12_d0 = bd_splat_f32n(0x0p+0f);
+  __bd_v13_d1 = bd_splat_f32n(0x0p+0f);
+  __bd_v14_d2 = bd_splat_f32n(0x0p+0f);
+  __bd_v15_d5 = bd_splat_f32n(0x0p+0f);
+  __bd_v16_d6 = bd_splat_f32n(0x0p+0f);
+  __bd_v17_d7 = bd_splat_f32n(0x0p+0f);
+  __bd_v18_d8 = bd_splat_f32n(0x0p+0f);
   if (__bd_t29) {
-    bd_f32n __bd_t30 = __bd_v18_d___ret;
-    bd_f32n __bd_t31 = __bd_v14_d8;
+    bd_f32n __bd_t30 = __bd_v11_d___ret;
+    bd_f32n __bd_t31 = __bd_v18_d8;
     bd_f32n __bd_t32 = bd_add_f32n(__bd_t31, __bd_t30);
-    __bd_v14_d8 = __bd_t32;
-    __bd_v18_d___ret = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t34 = __bd_v14_d8;
+    __bd_v18_d8 = __bd_t32;
+    __bd_v11_d___ret = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t34 = __bd_v18_d8;
     bd_f32n __bd_t35 = bd_mul_f32n(__bd_t34, __bd_t6);
-    bd_f32n __bd_t36 = __bd_v11_d5;
+    bd_f32n __bd_t36 = __bd_v15_d5;
     bd_f32n __bd_t37 = bd_add_f32n(__bd_t36, __bd_t35);
-    __bd_v11_d5 = __bd_t37;
+    __bd_v15_d5 = __bd_t37;
     bd_f32n __bd_t38 = bd_mul_f32n(__bd_t34, bd_splat_f32n(__bd_t5));
-    bd_f32n __bd_t39 = __bd_v12_d6;
+    bd_f32n __bd_t39 = __bd_v16_d6;
     bd_f32n __bd_t40 = bd_add_f32n(__bd_t39, __bd_t38);
-    __bd_v12_d6 = __bd_t40;
-    bd_f32n __bd_t41 = __bd_v13_d7;
+    __bd_v16_d6 = __bd_t40;
+    bd_f32n __bd_t41 = __bd_v17_d7;
     bd_f32n __bd_t42 = bd_add_f32n(__bd_t41, __bd_t34);
-    __bd_v13_d7 = __bd_t42;
+    __bd_v17_d7 = __bd_t42;
   }
   if (__bd_t43) {
-    bd_f32n __bd_t44 = __bd_v13_d7;
-    bd_f32n __bd_t45 = __bd_v17_d_b;
+    bd_f32n __bd_t44 = __bd_v17_d7;
+    bd_f32n __bd_t45 = __bd_v10_d_b;
     bd_f32n __bd_t46 = bd_add_f32n(__bd_t45, __bd_t44);
-    __bd_v17_d_b = __bd_t46;
+    __bd_v10_d_b = __bd_t46;
   }
   if (__bd_t47) {
-    bd_f32n __bd_t48 = __bd_v12_d6;
-    bd_f32n __bd_t49 = __bd_v15_d_x;
+    bd_f32n __bd_t48 = __bd_v16_d6;
+    bd_f32n __bd_t49 = __bd_v8_d_x;
     bd_f32n __bd_t50 = bd_add_f32n(__bd_t49, __bd_t48);
-    __bd_v15_d_x = __bd_t50;
+    __bd_v8_d_x = __bd_t50;
   }
   if (__bd_t51) {
-    bd_f32n __bd_t52 = __bd_v11_d5;
-    bd_f32n __bd_t53 = __bd_v16_d_w;
+    bd_f32n __bd_t52 = __bd_v15_d5;
+    bd_f32n __bd_t53 = __bd_v9_d_w;
     bd_f32n __bd_t54 = bd_add_f32n(__bd_t53, __bd_t52);
-    __bd_v16_d_w = __bd_t54;
+    __bd_v9_d_w = __bd_t54;
   }
   if (__bd_t29) {
-    __bd_v18_d___ret = bd_splat_f32n(0x0p+0f);
+    __bd_v11_d___ret = bd_splat_f32n(0x0p+0f);
   }
   if (__bd_t43) {
-    bd_f32n __bd_t56 = __bd_v17_d_b;
-    bd_f32n __bd_t57 = __bd_v10_d2;
+    bd_f32n __bd_t56 = __bd_v10_d_b;
+    bd_f32n __bd_t57 = __bd_v14_d2;
     bd_f32n __bd_t58 = bd_add_f32n(__bd_t57, __bd_t56);
-    __bd_v10_d2 = __bd_t58;
-    __bd_v17_d_b = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t60 = __bd_v10_d2;
+    __bd_v14_d2 = __bd_t58;
+    __bd_v10_d_b = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t60 = __bd_v14_d2;
     bd_f32n __bd_t61 = __bd_v7_d_b;
     bd_f32n __bd_t62 = bd_add_f32n(__bd_t61, __bd_t60);
     __bd_v7_d_b = __bd_t62;
   }
   if (__bd_t51) {
-    bd_f32n __bd_t63 = __bd_v16_d_w;
-    bd_f32n __bd_t64 = __bd_v9_d1;
+    bd_f32n __bd_t63 = __bd_v9_d_w;
+    bd_f32n __bd_t64 = __bd_v13_d1;
     bd_f32n __bd_t65 = bd_add_f32n(__bd_t64, __bd_t63);
-    __bd_v9_d1 = __bd_t65;
-    __bd_v16_d_w = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t67 = __bd_v9_d1;
+    __bd_v13_d1 = __bd_t65;
+    __bd_v9_d_w = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t67 = __bd_v13_d1;
     bd_f32n __bd_t68 = __bd_v6_d_w;
     bd_f32n __bd_t69 = bd_add_f32n(__bd_t68, __bd_t67);
     __bd_v6_d_w = __bd_t69;
   }
   if (__bd_t47) {
-    bd_f32n __bd_t70 = __bd_v15_d_x;
-    bd_f32n __bd_t71 = __bd_v8_d0;
+    bd_f32n __bd_t70 = __bd_v8_d_x;
+    bd_f32n __bd_t71 = __bd_v12_d0;
     bd_f32n __bd_t72 = bd_add_f32n(__bd_t71, __bd_t70);
-    __bd_v8_d0 = __bd_t72;
-    __bd_v15_d_x = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t74 = __bd_v8_d0;
+    __bd_v12_d0 = __bd_t72;
+    __bd_v8_d_x = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t74 = __bd_v12_d0;
     bd_f32n __bd_t75 = __bd_v5_d_x;
     bd_f32n __bd_t76 = bd_add_f32n(__bd_t75, __bd_t74);
     __bd_v5_d_x = __bd_t76;
@@ -179,33 +174,24 @@ void affine_grad(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_
 void affine_grad(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_a2, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1, float *__bd_d2) {
   bd_f32n __bd_acc1 = bd_splat_f32n(0);
   bd_f32n __bd_acc2 = bd_splat_f32n(0);
-  size_t __bd_i = 0;
-  for (; __bd_i + (sizeof(bd_mn) / 4) <= __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
-    bd_f32n __bd_x0 = bd_load_f32n((const float *)(__bd_a0 + __bd_i));
-    bd_f32n __bd_seed = __bd_dret ? bd_load_f32n((const float *)(__bd_dret + __bd_i)) : bd_splat_f32n(1);
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
+    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_mn) / 4) ? __bd_n - __bd_i : (sizeof(bd_mn) / 4);
+    int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
+    bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
+    bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
+    bd_f32n __bd_seed = !__bd_dret ? bd_splat_f32n(1) : __bd_full ? bd_load_f32n((const float *)(__bd_dret + __bd_i)) : bd_loadn_f32n((const float *)(__bd_dret + __bd_i), __bd_k);
     bd_f32n __bd_o0;
     bd_f32n __bd_o1;
     bd_f32n __bd_o2;
     bd_f32n __bd_o3;
-    __bd_affine_gk(bd_mtrue_n(), __bd_x0, (float)__bd_a1, (float)__bd_a2, __bd_seed, (__bd_d0 != 0), (__bd_d1 != 0), (__bd_d2 != 0), &__bd_o0, &__bd_o1, &__bd_o2, &__bd_o3);
-    if (__bd_ret) bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0);
-    if (__bd_d0) bd_store_f32n((float *)(__bd_d0 + __bd_i), bd_add_f32n(bd_load_f32n(__bd_d0 + __bd_i), __bd_o1));
-    __bd_acc1 = bd_add_f32n(__bd_acc1, __bd_o2);
-    __bd_acc2 = bd_add_f32n(__bd_acc2, __bd_o3);
-  }
-  if (__bd_i < __bd_n) {
-    size_t __bd_k = __bd_n - __bd_i;
-    bd_f32n __bd_x0 = bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
-    bd_f32n __bd_seed = __bd_dret ? bd_loadn_f32n((const float *)(__bd_dret + __bd_i), __bd_k) : bd_splat_f32n(1);
-    bd_f32n __bd_o0;
-    bd_f32n __bd_o1;
-    bd_f32n __bd_o2;
-    bd_f32n __bd_o3;
-    __bd_affine_gk(bd_mfirst_n(__bd_k), __bd_x0, (float)__bd_a1, (float)__bd_a2, __bd_seed, (__bd_d0 != 0), (__bd_d1 != 0), (__bd_d2 != 0), &__bd_o0, &__bd_o1, &__bd_o2, &__bd_o3);
-    if (__bd_ret) bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k);
-    if (__bd_d0) bd_storen_f32n((float *)(__bd_d0 + __bd_i), bd_add_f32n(bd_loadn_f32n(__bd_d0 + __bd_i, __bd_k), __bd_o1), __bd_k);
-    __bd_acc1 = bd_add_f32n(__bd_acc1, bd_select_f32n(bd_mfirst_n(__bd_k), __bd_o2, bd_splat_f32n(0)));
-    __bd_acc2 = bd_add_f32n(__bd_acc2, bd_select_f32n(bd_mfirst_n(__bd_k), __bd_o3, bd_splat_f32n(0)));
+    __bd_affine_gk(__bd_mk, __bd_x0, (float)__bd_a1, (float)__bd_a2, __bd_seed, (__bd_d0 != 0), (__bd_d1 != 0), (__bd_d2 != 0), &__bd_o0, &__bd_o1, &__bd_o2, &__bd_o3);
+    if (__bd_ret) { if (__bd_full) bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
+    if (__bd_d0) {
+    bd_f32n __bd_old = __bd_full ? bd_load_f32n((const float *)(__bd_d0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_d0 + __bd_i), __bd_k);
+      { if (__bd_full) bd_store_f32n((float *)(__bd_d0 + __bd_i), bd_add_f32n(__bd_old, __bd_o1)); else bd_storen_f32n((float *)(__bd_d0 + __bd_i), bd_add_f32n(__bd_old, __bd_o1), __bd_k); }
+    }
+    __bd_acc1 = bd_add_f32n(__bd_acc1, bd_select_f32n(__bd_mk, __bd_o2, bd_splat_f32n(0)));
+    __bd_acc2 = bd_add_f32n(__bd_acc2, bd_select_f32n(__bd_mk, __bd_o3, bd_splat_f32n(0)));
   }
   if (__bd_d1) *__bd_d1 += bd_hsum_f32n(__bd_acc1);
   if (__bd_d2) *__bd_d2 += bd_hsum_f32n(__bd_acc2);

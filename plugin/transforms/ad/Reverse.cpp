@@ -40,10 +40,7 @@ private:
   void insertStores(ir::Block &Blk, int Idx);
   void reverseLoop(const ir::Stmt &S);
   int R(int T);
-  void resetAdj(int T) {
-    if (T < (int)DefLoop.size() && DefLoop[T] >= 0)
-      B.set(adjTemp(T), B.constF(G.Temps[T], 0.0));
-  }
+
   void computeDeps();
   uint64_t instDeps(const ir::Stmt &S) const;
   void guard(uint64_t Mask);
@@ -363,14 +360,12 @@ void Reverser::reverseInst(const ir::Stmt &S) {
   case Op::GetVar:
     if (act(S.Dst)) {
       accumVar(adjVar(S.Var), B.get(adjTemp(S.Dst)));
-      resetAdj(S.Dst);
     }
     return;
   case Op::LoadElem:
     if (act(S.Dst)) {
       int DA = adjVar(S.Var), I = R(S.Args[0]);
       B.storeElem(DA, I, B.add(B.loadElem(DA, I), B.get(adjTemp(S.Dst))));
-      resetAdj(S.Dst);
     }
     return;
   case Op::StoreElem:
@@ -406,10 +401,15 @@ void Reverser::reverseInst(const ir::Stmt &S) {
     if (C >= 0)
       accumVar(adjTemp(S.Args[K]), C);
   }
-  resetAdj(S.Dst);
 }
 
 void Reverser::reverseBlock(const ir::Block &Blk) {
+  // A temp's uses sit in its defining block or deeper, so its adjoint can
+  // start at zero where the reverse of that block starts: writes to it in
+  // this block then need no mask blend.
+  for (const auto &SP : Blk)
+    if (SP->K == ir::Stmt::Inst && act(SP->Dst))
+      B.set(adjTemp(SP->Dst), B.constF(G.Temps[SP->Dst], 0.0));
   for (auto It = Blk.rbegin(); It != Blk.rend(); ++It) {
     const ir::Stmt &S = **It;
     if (S.K != ir::Stmt::Inst)
@@ -494,9 +494,6 @@ void Reverser::run() {
       DP[I] = G.newVar("d_" + P.Params[I].Name, P.Params[I].Ty);
       B.set(DP[I], B.constF(P.Params[I].Ty, 0.0));
     }
-  for (size_t T = 0; T < P.Temps.size(); ++T)
-    if (act(T))
-      B.set(adjTemp(T), B.constF(P.Temps[T], 0.0));
   for (size_t V = 0; V < P.Vars.size(); ++V) {
     if (!actV(V))
       continue;
