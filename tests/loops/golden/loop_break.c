@@ -1,0 +1,42 @@
+/* One loop with a per-example trip count and a break.
+ *
+ * Batched: the loop runs while any lane is active. Each lane's mask is the
+ * entry mask ANDed with "condition true and no break yet"; a break sets the
+ * lane's break flag under its mask, statements after it in the body run
+ * under "not broken", and the loop mask drops the lane at the end of the
+ * iteration. Gradient: the forward loop counts iterations (k) and records
+ * each lane's trip count; the reverse loop runs k = count-1 .. 0 with lane
+ * mask k < trip[lane].
+ *
+ * The CHECK lines (FileCheck, run by run_golden.sh) state that structure
+ * independently of the exact text in loop_break.expected.c. */
+#include <batchdiff.h>
+// DEFINES: first_over first_over_batched first_over_grad
+
+BATCHDIFF double first_over(double x, int n) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) {
+    s += x;
+    if (s > 10.0)
+      break;
+  }
+  return s;
+}
+
+// CHECK-LABEL: first_over_batched: shape d
+// CHECK: bd_md [[LM:__bd_m[0-9]+]] = __bd_m;
+// CHECK-NEXT: do {
+// CHECK: bd_md [[C:__bd_t[0-9]+]] = bd_cmplt_i32d(
+// CHECK-NEXT: bd_md [[BM:__bd_m[0-9]+]] = bd_and_md([[LM]], [[C]]);
+// CHECK-NEXT: if (bd_any_md([[BM]])) {
+// CHECK: bd_select_f64d([[BM]],
+// CHECK: [[BRK:__bd_v[0-9]+_break]] = bd_select_md({{__bd_m[0-9]+}}, bd_mtrue_d(), [[BRK]]);
+// CHECK: bd_not_md(
+// CHECK: [[LM]] = bd_and_md([[LM]], {{__bd_t[0-9]+}});
+// CHECK-NEXT: } while (bd_any_md([[LM]]));
+// CHECK-LABEL: first_over_grad: shape d
+// CHECK: bd_tape_reserve(
+// CHECK: [[TRIP:__bd_v[0-9]+_trip]] = bd_select_i32d({{__bd_m[0-9]+}}, bd_splat_i32d({{__bd_t[0-9]+}}), [[TRIP]]);
+// CHECK: } while (bd_any_md(
+// CHECK: for ([[K:__bd_k[0-9]+]] = {{__bd_t[0-9]+}} - 1; [[K]] >= 0; --[[K]]) {
+// CHECK-NEXT: bd_md {{__bd_m[0-9]+}} = bd_and_md(__bd_m, bd_cmpgt_i32d({{__bd_t[0-9]+}}, bd_splat_i32d([[K]])));
