@@ -26,13 +26,13 @@ namespace batchdiff {
 
 static void remarks(clang::FunctionDecl *FD, clang::Sema &S,
                     const ir::Function &F, const BatchPlan &P,
-                    const char *What) {
+                    const char *What, bool WantGrad) {
   auto &D = S.getDiagnostics();
   for (unsigned I = 0; I < FD->getNumParams() && I < F.Params.size(); ++I) {
     const ir::Param &Pa = F.Params[I];
     std::string Msg = Pa.Uniform ? "uniform (one value for the whole batch)"
                                  : "varying (one value per example)";
-    if (ir::isFloat(Pa.Ty))
+    if (ir::isFloat(Pa.Ty) && WantGrad)
       Msg += Pa.NoDiff ? ", not differentiated" : ", differentiated";
     report(D, clang::DiagnosticsEngine::Remark,
            FD->getParamDecl(I)->getLocation(),
@@ -55,6 +55,27 @@ static bool declared(clang::Sema &S, llvm::StringRef Name) {
   clang::IdentifierInfo &II = S.getASTContext().Idents.get(Name);
   return S.LookupSingleName(S.TUScope, &II, clang::SourceLocation(),
                             clang::Sema::LookupOrdinaryName) != nullptr;
+}
+
+/// Functions without a derivative rule may be batched but not
+/// differentiated through.
+static bool checkDerivatives(clang::Sema &S, const ir::Function &F,
+                             const Activity &A) {
+  bool Ok = true;
+  ir::walk(F.Body, [&](const ir::Stmt &St, int) {
+    if (St.K != ir::Stmt::Inst || St.Opc != ir::Op::Math ||
+        (St.Fn != ir::MathFn::Lgamma && St.Fn != ir::MathFn::Tgamma))
+      return;
+    if (!A.Temp[St.Args[0]] || !A.Temp[St.Dst])
+      return;
+    Ok = false;
+    report(S.getDiagnostics(), clang::DiagnosticsEngine::Error,
+           clang::SourceLocation::getFromRawEncoding(St.Loc),
+           "'%0' has no derivative rule in batchdiff; compute it from "
+           "BD_NODIFF inputs, or use 'batch' without 'diff'")
+        << ir::mathName(St.Fn);
+  });
+  return Ok;
 }
 
 bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
@@ -86,19 +107,21 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
     In.Primal = &Primal;
     In.PrimalPlan = &PP;
     if (Opts.Remarks)
-      remarks(FD, S, Primal, PP, "batched");
+      remarks(FD, S, Primal, PP, "batched", WantGrad);
     if (Dump)
       llvm::errs() << PP.print(Primal);
   }
   if (WantGrad) {
     Activity A = analyzeActivity(Primal);
+    if (!checkDerivatives(S, Primal, A))
+      return false;
     Grad = differentiate(Primal, A);
     ir::pruneDeadStores(Grad);
     GP = planBatch(Grad);
     In.Grad = &Grad;
     In.GradPlan = &GP;
     if (Opts.Remarks && !WantBatch)
-      remarks(FD, S, Primal, GP, "gradient");
+      remarks(FD, S, Primal, GP, "gradient", WantGrad);
     if (Dump)
       llvm::errs() << A.print(Primal) << ir::print(Grad) << GP.print(Grad);
   }

@@ -266,6 +266,7 @@ std::unique_ptr<Stmt> cloneStmt(const Stmt &S) {
   C->Cond = S.Cond;
   C->Id = S.Id;
   C->Aux = S.Aux;
+  C->Loc = S.Loc;
   C->Then = cloneBlock(S.Then);
   C->Else = cloneBlock(S.Else);
   C->Body = cloneBlock(S.Body);

@@ -56,6 +56,7 @@ struct Stmt {
   MathFn Fn = MathFn::Sqrt;
 
   int Aux = -1;      // TapeLoad: the temp whose value was stored
+  unsigned Loc = 0;  // Math: raw source location of the call, for diagnostics
 
   // If: Cond (a Bool temp) selects Then or Else.
   // Loop: runs Body, then repeats while Cond (a Bool temp computed in Body).

@@ -1299,7 +1299,9 @@ int Lowerer::call(const CallExpr *CE) {
         return -1;
       Args.push_back(B.cast(M.Ty, T));
     }
-    return B.math(M.Fn, Args);
+    int R = B.math(M.Fn, Args);
+    B.block()->back()->Loc = CE->getBeginLoc().getRawEncoding();
+    return R;
   }
   if (Def && Def->hasBody()) {
     bool Allowed = hasBatch(Def) || hasDiff(Def) ||
