@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # The demo, from a fresh Debian 12 machine: installs missing Debian packages,
 # builds batchdiff (_build/release), installs it to ./_install, then builds
-# examples/blackscholes/ against the *installed* plugin and runtime with
-# pkg-config, exactly as a user would, and runs it.
+# examples/blackscholes/ and examples/implied_vol/ against the *installed*
+# plugin and runtime with pkg-config, exactly as a user would, and runs them.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$root/_build/release
 prefix=${BATCHDIFF_PREFIX:-$root/_install}
-example=$root/examples/blackscholes
 jobs=$(nproc 2>/dev/null || echo 2)
 
 "$root/scripts/deps.sh"
@@ -22,24 +21,27 @@ pc=$(find "$prefix" -path '*/pkgconfig/batchdiff.pc' -print -quit)
 export PKG_CONFIG_PATH=$(dirname "$pc")
 
 shopt -s nullglob
-srcs=("$example"/*.c)
-if ((${#srcs[@]} == 0)); then
-  echo "demo: no C sources in $example yet" >&2
-  exit 1
-fi
-
-# What a user types (see README.md): every .c of the example compiled with
+# What a user types (see README.md): every .c of an example compiled with
 # the plugin, then linked with the runtime.
 out=$build/demo
 mkdir -p "$out"
-objs=()
-for src in "${srcs[@]}"; do
-  obj=$out/$(basename "${src%.c}").o
-  echo "+ clang-19 -O2 -march=native \$(pkg-config --cflags batchdiff) -c ${src#$root/}"
-  clang-19 -O2 -march=native $(pkg-config --cflags batchdiff) -c "$src" -o "$obj"
-  objs+=("$obj")
+for name in blackscholes implied_vol; do
+  example=$root/examples/$name
+  srcs=("$example"/*.c)
+  if ((${#srcs[@]} == 0)); then
+    echo "demo: no C sources in $example" >&2
+    exit 1
+  fi
+  objs=()
+  for src in "${srcs[@]}"; do
+    obj=$out/$(basename "${src%.c}").o
+    echo "+ clang-19 -O2 -march=native \$(pkg-config --cflags batchdiff) -c ${src#$root/}"
+    clang-19 -O2 -march=native $(pkg-config --cflags batchdiff) -c "$src" -o "$obj"
+    objs+=("$obj")
+  done
+  echo "+ clang-19 *.o \$(pkg-config --libs batchdiff) -o $name"
+  clang-19 "${objs[@]}" $(pkg-config --libs batchdiff) -o "$out/$name"
+  echo "+ ./$name"
+  "$out/$name"
+  echo
 done
-echo "+ clang-19 *.o \$(pkg-config --libs batchdiff) -o blackscholes"
-clang-19 "${objs[@]}" $(pkg-config --libs batchdiff) -o "$out/blackscholes"
-echo "+ ./blackscholes"
-"$out/blackscholes"
