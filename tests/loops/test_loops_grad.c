@@ -236,6 +236,23 @@ static dual zt_dual(dual x, int n) {
   return r;
 }
 
+/* do/while whose reverse needs nothing from the iterations (no tape at
+ * all): the body runs max(n, 1) times. */
+BATCHDIFF double dwl(double x, int n) {
+  double s = 0.0;
+  do {
+    s += x * x;
+  } while (--n > 0);
+  return s;
+}
+static dual dwl_dual(dual x, int n) {
+  dual s = dc(0.0);
+  do {
+    s = dadd(s, dmul(x, x));
+  } while (--n > 0);
+  return s;
+}
+
 /* Escape loop on a float condition, int counter used in the result. */
 BATCHDIFF double esc(double x, int n) {
   double y = x;
@@ -600,6 +617,10 @@ static void grad_esc(void **st) {
   (void)st;
   run_xn("esc", esc_grad, esc, esc_dual, NULL, g_x, g_n, 0.0, DUAL_TOL, 1);
 }
+static void grad_dwl(void **st) {
+  (void)st;
+  run_xn("dwl", dwl_grad, dwl, dwl_dual, NULL, g_x, g_n, 0.0, DUAL_TOL, 1);
+}
 static void grad_lib(void **st) {
   (void)st;
   run_xn("lib", lib_grad, lib, lib_dual, NULL, g_x, g_n, 0.0, DUAL_TOL, 1);
@@ -916,6 +937,7 @@ int main(void) {
       cmocka_unit_test(grad_nested),  cmocka_unit_test(grad_zt),
       cmocka_unit_test(grad_zero_trip_exact),
       cmocka_unit_test(grad_esc),     cmocka_unit_test(grad_lib),
+      cmocka_unit_test(grad_dwl),
       cmocka_unit_test(grad_uniform), cmocka_unit_test(grad_mixed),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -50,6 +50,16 @@ BATCHDIFF double tp_nested(double x, int n, int m) {
   return s;
 }
 
+/* Nothing is needed in reverse: s += x over a uniform trip count (the
+ * adjoint of x is d_s times the count). Issue 3: "Loops whose iterations
+ * need nothing stored (no values needed in reverse) store nothing." */
+BATCHDIFF double tp_nothing(double x, BD_UNIFORM int n) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++)
+    s += x;
+  return s;
+}
+
 /* ---- counting / checking hooks --------------------------------------------- */
 
 #define MAX_LIVE 256
@@ -519,6 +529,31 @@ static void tape_fail_default(void **st) {
   assert_non_null(strstr(err, "batchdiff: tape arena: out of memory"));
 }
 
+/* ---- a loop that needs nothing stored allocates no tape ------------------ */
+
+typedef struct {
+  counter_t c;
+  double d0;
+} nothing_t;
+
+static void *nothing_thread(void *arg) {
+  nothing_t *t = arg;
+  use_counter(&t->c, c_fail_longjmp);
+  double x[5] = {1, 2, 3, 4, 5}, ret[5], dx[5] = {0};
+  tp_nothing_grad(5, x, 1000, ret, NULL, dx);
+  t->d0 = dx[0];
+  return NULL;
+}
+
+static void tape_nothing_needed(void **st) {
+  (void)st;
+  nothing_t t = {0};
+  in_thread(nothing_thread, &t);
+  assert_true(t.d0 == 1000.0);
+  print_message("tp_nothing_grad allocated %zu blocks\n", t.c.allocs);
+  assert_int_equal(t.c.allocs, 0);
+}
+
 /* ---- changing hooks after blocks exist -------------------------------------- */
 
 typedef struct {
@@ -561,6 +596,7 @@ int main(void) {
       cmocka_unit_test(tape_fail_hook_returns),
       cmocka_unit_test(tape_fail_default),
       cmocka_unit_test(tape_hooks_changed_later),
+      cmocka_unit_test(tape_nothing_needed),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

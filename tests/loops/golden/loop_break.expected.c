@@ -56,21 +56,15 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_bk(bd_
 }
 void first_over_batched(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret);
 void first_over_batched(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret) {
-  size_t __bd_i = 0;
-  for (; __bd_i + (sizeof(bd_md) / 8) <= __bd_n; __bd_i += (sizeof(bd_md) / 8)) {
-    bd_f64d __bd_x0 = bd_load_f64d((const double *)(__bd_a0 + __bd_i));
-    bd_i32d __bd_x1 = bd_load_i32d((const int32_t *)(__bd_a1 + __bd_i));
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_md) / 8)) {
+    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_md) / 8) ? __bd_n - __bd_i : (sizeof(bd_md) / 8);
+    int __bd_full = __bd_k == (sizeof(bd_md) / 8);
+    bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
+    bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
+    bd_i32d __bd_x1 = __bd_full ? bd_load_i32d((const int32_t *)(__bd_a1 + __bd_i)) : bd_loadn_i32d((const int32_t *)(__bd_a1 + __bd_i), __bd_k);
     bd_f64d __bd_o0;
-    __bd_first_over_bk(bd_mtrue_d(), __bd_x0, __bd_x1, &__bd_o0);
-    bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0);
-  }
-  if (__bd_i < __bd_n) {
-    size_t __bd_k = __bd_n - __bd_i;
-    bd_f64d __bd_x0 = bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
-    bd_i32d __bd_x1 = bd_loadn_i32d((const int32_t *)(__bd_a1 + __bd_i), __bd_k);
-    bd_f64d __bd_o0;
-    __bd_first_over_bk(bd_mfirst_d(__bd_k), __bd_x0, __bd_x1, &__bd_o0);
-    bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k);
+    __bd_first_over_bk(__bd_mk, __bd_x0, __bd_x1, &__bd_o0);
+    { if (__bd_full) bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
   }
 }
 
@@ -87,14 +81,14 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
   bd_md __bd_v6_break = bd_mfalse_d();
   bd_i32d __bd_v7_trip = bd_splat_i32d(0);
   bd_f64d __bd_v8_d_x = bd_splat_f64d(0);
-  bd_f64d __bd_v9_d0 = bd_splat_f64d(0);
-  bd_f64d __bd_v10_d10 = bd_splat_f64d(0);
-  bd_f64d __bd_v11_d11 = bd_splat_f64d(0);
-  bd_f64d __bd_v12_d12 = bd_splat_f64d(0);
+  bd_f64d __bd_v9_d_x = bd_splat_f64d(0);
+  bd_f64d __bd_v10_d___ret = bd_splat_f64d(0);
+  bd_f64d __bd_v11_d_s = bd_splat_f64d(0);
+  bd_f64d __bd_v12_d0 = bd_splat_f64d(0);
   bd_f64d __bd_v13_d25 = bd_splat_f64d(0);
-  bd_f64d __bd_v14_d_x = bd_splat_f64d(0);
-  bd_f64d __bd_v15_d___ret = bd_splat_f64d(0);
-  bd_f64d __bd_v16_d_s = bd_splat_f64d(0);
+  bd_f64d __bd_v14_d10 = bd_splat_f64d(0);
+  bd_f64d __bd_v15_d11 = bd_splat_f64d(0);
+  bd_f64d __bd_v16_d12 = bd_splat_f64d(0);
   bd_md __bd_t24 = bd_mfalse_d();
   (void)__bd_m;
   bd_f64d __bd_t0 = __bd_p0;
@@ -152,82 +146,79 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
   bd_f64d __bd_t25 = __bd_v4_s;
   __bd_v2_ret = __bd_t25;
   __bd_v8_d_x = bd_splat_f64d(0x0p+0);
-  __bd_v9_d0 = bd_splat_f64d(0x0p+0);
-  __bd_v10_d10 = bd_splat_f64d(0x0p+0);
-  __bd_v11_d11 = bd_splat_f64d(0x0p+0);
-  __bd_v12_d12 = bd_splat_f64d(0x0p+0);
+  __bd_v9_d_x = bd_splat_f64d(0x0p+0);
+  __bd_v10_d___ret = bd_splat_f64d(0x0p+0);
+  __bd_v11_d_s = bd_splat_f64d(0x0p+0);
+  bd_f64d __bd_t37 = __bd_p2;
+  __bd_v10_d___ret = __bd_t37;
+  _Bool __bd_t40 = __bd_p3;
+  __bd_v12_d0 = bd_splat_f64d(0x0p+0);
   __bd_v13_d25 = bd_splat_f64d(0x0p+0);
-  __bd_v14_d_x = bd_splat_f64d(0x0p+0);
-  __bd_v15_d___ret = bd_splat_f64d(0x0p+0);
-  __bd_v16_d_s = bd_splat_f64d(0x0p+0);
-  bd_f64d __bd_t42 = __bd_p2;
-  __bd_v15_d___ret = __bd_t42;
-  _Bool __bd_t43 = __bd_p3;
-  if (__bd_t43) {
-    bd_f64d __bd_t44 = __bd_v15_d___ret;
+  if (__bd_t40) {
+    bd_f64d __bd_t41 = __bd_v10_d___ret;
+    bd_f64d __bd_t42 = __bd_v13_d25;
+    bd_f64d __bd_t43 = bd_add_f64d(__bd_t42, __bd_t41);
+    __bd_v13_d25 = __bd_t43;
+    __bd_v10_d___ret = bd_splat_f64d(0x0p+0);
     bd_f64d __bd_t45 = __bd_v13_d25;
-    bd_f64d __bd_t46 = bd_add_f64d(__bd_t45, __bd_t44);
-    __bd_v13_d25 = __bd_t46;
-    __bd_v15_d___ret = bd_splat_f64d(0x0p+0);
-    bd_f64d __bd_t48 = __bd_v13_d25;
-    bd_f64d __bd_t49 = __bd_v16_d_s;
-    bd_f64d __bd_t50 = bd_add_f64d(__bd_t49, __bd_t48);
-    __bd_v16_d_s = __bd_t50;
+    bd_f64d __bd_t46 = __bd_v11_d_s;
+    bd_f64d __bd_t47 = bd_add_f64d(__bd_t46, __bd_t45);
+    __bd_v11_d_s = __bd_t47;
   }
   __bd_tp[0].top -= (size_t)__bd_t31;
   for (__bd_k1 = __bd_t31 - 1; __bd_k1 >= 0; --__bd_k1) {
     bd_md __bd_m5 = bd_and_md(__bd_m, bd_cmpgt_i32d(__bd_t32, bd_splat_i32d(__bd_k1)));
     if (bd_any_md(__bd_m5)) {
-      int32_t __bd_t72 = __bd_k1;
-      bd_md __bd_t51 = (*(bd_md *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t72) * __bd_tp[0].row + 0) * 32));
-      bd_md __bd_t52 = (*(bd_md *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t72) * __bd_tp[0].row + 1) * 32));
-      bd_md __bd_t53 = (*(bd_md *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t72) * __bd_tp[0].row + 2) * 32));
-      bd_md __bd_m6 = bd_and_md(__bd_m5, __bd_t51);
+      int32_t __bd_t69 = __bd_k1;
+      bd_md __bd_t48 = (*(bd_md *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t69) * __bd_tp[0].row + 0) * 32));
+      bd_md __bd_t52 = (*(bd_md *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t69) * __bd_tp[0].row + 1) * 32));
+      bd_md __bd_t53 = (*(bd_md *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t69) * __bd_tp[0].row + 2) * 32));
+      bd_md __bd_m6 = bd_and_md(__bd_m5, __bd_t48);
       if (bd_any_md(__bd_m6)) {
-        if (__bd_t43) {
-          bd_f64d __bd_t54 = __bd_v16_d_s;
-          bd_f64d __bd_t55 = __bd_v12_d12;
+        __bd_v14_d10 = bd_splat_f64d(0x0p+0);
+        __bd_v15_d11 = bd_splat_f64d(0x0p+0);
+        __bd_v16_d12 = bd_splat_f64d(0x0p+0);
+        if (__bd_t40) {
+          bd_f64d __bd_t54 = __bd_v11_d_s;
+          bd_f64d __bd_t55 = __bd_v16_d12;
           bd_f64d __bd_t56 = bd_add_f64d(__bd_t55, __bd_t54);
-          __bd_v12_d12 = bd_select_f64d(__bd_m6, __bd_t56, __bd_v12_d12);
-          __bd_v16_d_s = bd_select_f64d(__bd_m6, bd_splat_f64d(0x0p+0), __bd_v16_d_s);
-          bd_f64d __bd_t58 = __bd_v12_d12;
-          bd_f64d __bd_t59 = __bd_v10_d10;
+          __bd_v16_d12 = __bd_t56;
+          __bd_v11_d_s = bd_select_f64d(__bd_m6, bd_splat_f64d(0x0p+0), __bd_v11_d_s);
+          bd_f64d __bd_t58 = __bd_v16_d12;
+          bd_f64d __bd_t59 = __bd_v14_d10;
           bd_f64d __bd_t60 = bd_add_f64d(__bd_t59, __bd_t58);
-          __bd_v10_d10 = bd_select_f64d(__bd_m6, __bd_t60, __bd_v10_d10);
-          bd_f64d __bd_t61 = __bd_v11_d11;
+          __bd_v14_d10 = __bd_t60;
+          bd_f64d __bd_t61 = __bd_v15_d11;
           bd_f64d __bd_t62 = bd_add_f64d(__bd_t61, __bd_t58);
-          __bd_v11_d11 = bd_select_f64d(__bd_m6, __bd_t62, __bd_v11_d11);
-          __bd_v12_d12 = bd_select_f64d(__bd_m6, bd_splat_f64d(0x0p+0), __bd_v12_d12);
-          bd_f64d __bd_t64 = __bd_v11_d11;
-          bd_f64d __bd_t65 = __bd_v14_d_x;
-          bd_f64d __bd_t66 = bd_add_f64d(__bd_t65, __bd_t64);
-          __bd_v14_d_x = bd_select_f64d(__bd_m6, __bd_t66, __bd_v14_d_x);
-          __bd_v11_d11 = bd_select_f64d(__bd_m6, bd_splat_f64d(0x0p+0), __bd_v11_d11);
-          bd_f64d __bd_t68 = __bd_v10_d10;
-          bd_f64d __bd_t69 = __bd_v16_d_s;
-          bd_f64d __bd_t70 = bd_add_f64d(__bd_t69, __bd_t68);
-          __bd_v16_d_s = bd_select_f64d(__bd_m6, __bd_t70, __bd_v16_d_s);
-          __bd_v10_d10 = bd_select_f64d(__bd_m6, bd_splat_f64d(0x0p+0), __bd_v10_d10);
+          __bd_v15_d11 = __bd_t62;
+          bd_f64d __bd_t63 = __bd_v15_d11;
+          bd_f64d __bd_t64 = __bd_v9_d_x;
+          bd_f64d __bd_t65 = bd_add_f64d(__bd_t64, __bd_t63);
+          __bd_v9_d_x = bd_select_f64d(__bd_m6, __bd_t65, __bd_v9_d_x);
+          bd_f64d __bd_t66 = __bd_v14_d10;
+          bd_f64d __bd_t67 = __bd_v11_d_s;
+          bd_f64d __bd_t68 = bd_add_f64d(__bd_t67, __bd_t66);
+          __bd_v11_d_s = bd_select_f64d(__bd_m6, __bd_t68, __bd_v11_d_s);
         }
       }
     }
   }
-  if (__bd_t43) {
-    __bd_v16_d_s = bd_splat_f64d(0x0p+0);
+  if (__bd_t40) {
+    __bd_v11_d_s = bd_splat_f64d(0x0p+0);
   }
-  if (__bd_t43) {
-    __bd_v15_d___ret = bd_splat_f64d(0x0p+0);
+  if (__bd_t40) {
+    __bd_v10_d___ret = bd_splat_f64d(0x0p+0);
   }
-  if (__bd_t43) {
-    bd_f64d __bd_t75 = __bd_v14_d_x;
-    bd_f64d __bd_t76 = __bd_v9_d0;
-    bd_f64d __bd_t77 = bd_add_f64d(__bd_t76, __bd_t75);
-    __bd_v9_d0 = __bd_t77;
-    __bd_v14_d_x = bd_splat_f64d(0x0p+0);
-    bd_f64d __bd_t79 = __bd_v9_d0;
-    bd_f64d __bd_t80 = __bd_v8_d_x;
-    bd_f64d __bd_t81 = bd_add_f64d(__bd_t80, __bd_t79);
-    __bd_v8_d_x = __bd_t81;
+  if (__bd_t40) {
+    bd_f64d __bd_t72 = __bd_v9_d_x;
+    bd_f64d __bd_t73 = __bd_v12_d0;
+    bd_f64d __bd_t74 = bd_add_f64d(__bd_t73, __bd_t72);
+    __bd_v12_d0 = __bd_t74;
+    __bd_v9_d_x = bd_splat_f64d(0x0p+0);
+    bd_f64d __bd_t76 = __bd_v12_d0;
+    bd_f64d __bd_t77 = __bd_v8_d_x;
+    bd_f64d __bd_t78 = bd_add_f64d(__bd_t77, __bd_t76);
+    __bd_v8_d_x = __bd_t78;
   }
   *__bd_o0 = __bd_v2_ret;
   *__bd_o1 = __bd_v8_d_x;
@@ -237,27 +228,21 @@ void first_over_grad(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, d
   bd_arena *__bd_ar = bd_arena_get();
   bd_arena_pos __bd_pos = bd_arena_save(__bd_ar);
   bd_tape __bd_tp[1] = {{0, 0, 0, 3}};
-  size_t __bd_i = 0;
-  for (; __bd_i + (sizeof(bd_md) / 8) <= __bd_n; __bd_i += (sizeof(bd_md) / 8)) {
-    bd_f64d __bd_x0 = bd_load_f64d((const double *)(__bd_a0 + __bd_i));
-    bd_i32d __bd_x1 = bd_load_i32d((const int32_t *)(__bd_a1 + __bd_i));
-    bd_f64d __bd_seed = __bd_dret ? bd_load_f64d((const double *)(__bd_dret + __bd_i)) : bd_splat_f64d(1);
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_md) / 8)) {
+    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_md) / 8) ? __bd_n - __bd_i : (sizeof(bd_md) / 8);
+    int __bd_full = __bd_k == (sizeof(bd_md) / 8);
+    bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
+    bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
+    bd_i32d __bd_x1 = __bd_full ? bd_load_i32d((const int32_t *)(__bd_a1 + __bd_i)) : bd_loadn_i32d((const int32_t *)(__bd_a1 + __bd_i), __bd_k);
+    bd_f64d __bd_seed = !__bd_dret ? bd_splat_f64d(1) : __bd_full ? bd_load_f64d((const double *)(__bd_dret + __bd_i)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i), __bd_k);
     bd_f64d __bd_o0;
     bd_f64d __bd_o1;
-    __bd_first_over_gk(bd_mtrue_d(), __bd_x0, __bd_x1, __bd_seed, (__bd_d0 != 0), &__bd_o0, &__bd_o1, __bd_ar, __bd_tp);
-    if (__bd_ret) bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0);
-    if (__bd_d0) bd_store_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(bd_load_f64d(__bd_d0 + __bd_i), __bd_o1));
-  }
-  if (__bd_i < __bd_n) {
-    size_t __bd_k = __bd_n - __bd_i;
-    bd_f64d __bd_x0 = bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
-    bd_i32d __bd_x1 = bd_loadn_i32d((const int32_t *)(__bd_a1 + __bd_i), __bd_k);
-    bd_f64d __bd_seed = __bd_dret ? bd_loadn_f64d((const double *)(__bd_dret + __bd_i), __bd_k) : bd_splat_f64d(1);
-    bd_f64d __bd_o0;
-    bd_f64d __bd_o1;
-    __bd_first_over_gk(bd_mfirst_d(__bd_k), __bd_x0, __bd_x1, __bd_seed, (__bd_d0 != 0), &__bd_o0, &__bd_o1, __bd_ar, __bd_tp);
-    if (__bd_ret) bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k);
-    if (__bd_d0) bd_storen_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(bd_loadn_f64d(__bd_d0 + __bd_i, __bd_k), __bd_o1), __bd_k);
+    __bd_first_over_gk(__bd_mk, __bd_x0, __bd_x1, __bd_seed, (__bd_d0 != 0), &__bd_o0, &__bd_o1, __bd_ar, __bd_tp);
+    if (__bd_ret) { if (__bd_full) bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
+    if (__bd_d0) {
+    bd_f64d __bd_old = __bd_full ? bd_load_f64d((const double *)(__bd_d0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_d0 + __bd_i), __bd_k);
+      { if (__bd_full) bd_store_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(__bd_old, __bd_o1)); else bd_storen_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(__bd_old, __bd_o1), __bd_k); }
+    }
   }
   bd_arena_restore(__bd_ar, __bd_pos);
 }

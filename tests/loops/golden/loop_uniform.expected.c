@@ -43,19 +43,14 @@ static inline __attribute__((always_inline, unused)) void __bd_geom_bk(bd_md __b
 }
 void geom_batched(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_ret);
 void geom_batched(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_ret) {
-  size_t __bd_i = 0;
-  for (; __bd_i + (sizeof(bd_md) / 8) <= __bd_n; __bd_i += (sizeof(bd_md) / 8)) {
-    bd_f64d __bd_x0 = bd_load_f64d((const double *)(__bd_a0 + __bd_i));
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_md) / 8)) {
+    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_md) / 8) ? __bd_n - __bd_i : (sizeof(bd_md) / 8);
+    int __bd_full = __bd_k == (sizeof(bd_md) / 8);
+    bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
+    bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
     bd_f64d __bd_o0;
-    __bd_geom_bk(bd_mtrue_d(), __bd_x0, (int32_t)__bd_a1, &__bd_o0);
-    bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0);
-  }
-  if (__bd_i < __bd_n) {
-    size_t __bd_k = __bd_n - __bd_i;
-    bd_f64d __bd_x0 = bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
-    bd_f64d __bd_o0;
-    __bd_geom_bk(bd_mfirst_d(__bd_k), __bd_x0, (int32_t)__bd_a1, &__bd_o0);
-    bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k);
+    __bd_geom_bk(__bd_mk, __bd_x0, (int32_t)__bd_a1, &__bd_o0);
+    { if (__bd_full) bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
   }
 }
 
@@ -72,18 +67,18 @@ static inline __attribute__((always_inline, unused)) void __bd_geom_gk(bd_md __b
   int32_t __bd_v6_i = 0;
   int32_t __bd_v7_trip = 0;
   bd_f64d __bd_v8_d_x = bd_splat_f64d(0);
-  bd_f64d __bd_v9_d0 = bd_splat_f64d(0);
-  bd_f64d __bd_v10_d10 = bd_splat_f64d(0);
-  bd_f64d __bd_v11_d11 = bd_splat_f64d(0);
-  bd_f64d __bd_v12_d12 = bd_splat_f64d(0);
-  bd_f64d __bd_v13_d13 = bd_splat_f64d(0);
-  bd_f64d __bd_v14_d14 = bd_splat_f64d(0);
-  bd_f64d __bd_v15_d15 = bd_splat_f64d(0);
-  bd_f64d __bd_v16_d19 = bd_splat_f64d(0);
-  bd_f64d __bd_v17_d_x = bd_splat_f64d(0);
-  bd_f64d __bd_v18_d___ret = bd_splat_f64d(0);
-  bd_f64d __bd_v19_d_s = bd_splat_f64d(0);
-  bd_f64d __bd_v20_d_p = bd_splat_f64d(0);
+  bd_f64d __bd_v9_d_x = bd_splat_f64d(0);
+  bd_f64d __bd_v10_d___ret = bd_splat_f64d(0);
+  bd_f64d __bd_v11_d_s = bd_splat_f64d(0);
+  bd_f64d __bd_v12_d_p = bd_splat_f64d(0);
+  bd_f64d __bd_v13_d0 = bd_splat_f64d(0);
+  bd_f64d __bd_v14_d19 = bd_splat_f64d(0);
+  bd_f64d __bd_v15_d10 = bd_splat_f64d(0);
+  bd_f64d __bd_v16_d11 = bd_splat_f64d(0);
+  bd_f64d __bd_v17_d12 = bd_splat_f64d(0);
+  bd_f64d __bd_v18_d13 = bd_splat_f64d(0);
+  bd_f64d __bd_v19_d14 = bd_splat_f64d(0);
+  bd_f64d __bd_v20_d15 = bd_splat_f64d(0);
   _Bool __bd_t9 = 0;
   (void)__bd_m;
   bd_f64d __bd_t0 = __bd_p0;
@@ -128,110 +123,104 @@ static inline __attribute__((always_inline, unused)) void __bd_geom_gk(bd_md __b
   bd_f64d __bd_t19 = __bd_v4_s;
   __bd_v2_ret = __bd_t19;
   __bd_v8_d_x = bd_splat_f64d(0x0p+0);
-  __bd_v9_d0 = bd_splat_f64d(0x0p+0);
-  __bd_v10_d10 = bd_splat_f64d(0x0p+0);
-  __bd_v11_d11 = bd_splat_f64d(0x0p+0);
-  __bd_v12_d12 = bd_splat_f64d(0x0p+0);
-  __bd_v13_d13 = bd_splat_f64d(0x0p+0);
-  __bd_v14_d14 = bd_splat_f64d(0x0p+0);
-  __bd_v15_d15 = bd_splat_f64d(0x0p+0);
-  __bd_v16_d19 = bd_splat_f64d(0x0p+0);
-  __bd_v17_d_x = bd_splat_f64d(0x0p+0);
-  __bd_v18_d___ret = bd_splat_f64d(0x0p+0);
-  __bd_v19_d_s = bd_splat_f64d(0x0p+0);
-  __bd_v20_d_p = bd_splat_f64d(0x0p+0);
-  bd_f64d __bd_t40 = __bd_p2;
-  __bd_v18_d___ret = __bd_t40;
-  _Bool __bd_t41 = __bd_p3;
-  if (__bd_t41) {
-    bd_f64d __bd_t42 = __bd_v18_d___ret;
-    bd_f64d __bd_t43 = __bd_v16_d19;
-    bd_f64d __bd_t44 = bd_add_f64d(__bd_t43, __bd_t42);
-    __bd_v16_d19 = __bd_t44;
-    __bd_v18_d___ret = bd_splat_f64d(0x0p+0);
-    bd_f64d __bd_t46 = __bd_v16_d19;
-    bd_f64d __bd_t47 = __bd_v19_d_s;
-    bd_f64d __bd_t48 = bd_add_f64d(__bd_t47, __bd_t46);
-    __bd_v19_d_s = __bd_t48;
+  __bd_v9_d_x = bd_splat_f64d(0x0p+0);
+  __bd_v10_d___ret = bd_splat_f64d(0x0p+0);
+  __bd_v11_d_s = bd_splat_f64d(0x0p+0);
+  __bd_v12_d_p = bd_splat_f64d(0x0p+0);
+  bd_f64d __bd_t32 = __bd_p2;
+  __bd_v10_d___ret = __bd_t32;
+  _Bool __bd_t35 = __bd_p3;
+  __bd_v13_d0 = bd_splat_f64d(0x0p+0);
+  __bd_v14_d19 = bd_splat_f64d(0x0p+0);
+  if (__bd_t35) {
+    bd_f64d __bd_t36 = __bd_v10_d___ret;
+    bd_f64d __bd_t37 = __bd_v14_d19;
+    bd_f64d __bd_t38 = bd_add_f64d(__bd_t37, __bd_t36);
+    __bd_v14_d19 = __bd_t38;
+    __bd_v10_d___ret = bd_splat_f64d(0x0p+0);
+    bd_f64d __bd_t40 = __bd_v14_d19;
+    bd_f64d __bd_t41 = __bd_v11_d_s;
+    bd_f64d __bd_t42 = bd_add_f64d(__bd_t41, __bd_t40);
+    __bd_v11_d_s = __bd_t42;
   }
   __bd_tp[0].top -= (size_t)__bd_t25;
   for (__bd_k1 = __bd_t25 - 1; __bd_k1 >= 0; --__bd_k1) {
-    int32_t __bd_t90 = __bd_k1;
-    _Bool __bd_t49 = (*(_Bool *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t90) * __bd_tp[0].row + 0) * 32));
-    bd_f64d __bd_t55 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t90) * __bd_tp[0].row + 1) * 32));
-    bd_f64d __bd_t59 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t90) * __bd_tp[0].row + 2) * 32));
-    if (__bd_t49) {
-      if (__bd_t41) {
-        bd_f64d __bd_t50 = __bd_v20_d_p;
-        bd_f64d __bd_t51 = __bd_v15_d15;
+    int32_t __bd_t84 = __bd_k1;
+    _Bool __bd_t43 = (*(_Bool *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t84) * __bd_tp[0].row + 0) * 32));
+    bd_f64d __bd_t55 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t84) * __bd_tp[0].row + 1) * 32));
+    bd_f64d __bd_t59 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t84) * __bd_tp[0].row + 2) * 32));
+    if (__bd_t43) {
+      __bd_v15_d10 = bd_splat_f64d(0x0p+0);
+      __bd_v16_d11 = bd_splat_f64d(0x0p+0);
+      __bd_v17_d12 = bd_splat_f64d(0x0p+0);
+      __bd_v18_d13 = bd_splat_f64d(0x0p+0);
+      __bd_v19_d14 = bd_splat_f64d(0x0p+0);
+      __bd_v20_d15 = bd_splat_f64d(0x0p+0);
+      if (__bd_t35) {
+        bd_f64d __bd_t50 = __bd_v12_d_p;
+        bd_f64d __bd_t51 = __bd_v20_d15;
         bd_f64d __bd_t52 = bd_add_f64d(__bd_t51, __bd_t50);
-        __bd_v15_d15 = __bd_t52;
-        __bd_v20_d_p = bd_splat_f64d(0x0p+0);
-        bd_f64d __bd_t54 = __bd_v15_d15;
+        __bd_v20_d15 = __bd_t52;
+        __bd_v12_d_p = bd_splat_f64d(0x0p+0);
+        bd_f64d __bd_t54 = __bd_v20_d15;
         bd_f64d __bd_t56 = bd_mul_f64d(__bd_t54, __bd_t55);
-        bd_f64d __bd_t57 = __bd_v13_d13;
+        bd_f64d __bd_t57 = __bd_v18_d13;
         bd_f64d __bd_t58 = bd_add_f64d(__bd_t57, __bd_t56);
-        __bd_v13_d13 = __bd_t58;
+        __bd_v18_d13 = __bd_t58;
         bd_f64d __bd_t60 = bd_mul_f64d(__bd_t54, __bd_t59);
-        bd_f64d __bd_t61 = __bd_v14_d14;
+        bd_f64d __bd_t61 = __bd_v19_d14;
         bd_f64d __bd_t62 = bd_add_f64d(__bd_t61, __bd_t60);
-        __bd_v14_d14 = __bd_t62;
-        __bd_v15_d15 = bd_splat_f64d(0x0p+0);
-        bd_f64d __bd_t64 = __bd_v14_d14;
-        bd_f64d __bd_t65 = __bd_v17_d_x;
-        bd_f64d __bd_t66 = bd_add_f64d(__bd_t65, __bd_t64);
-        __bd_v17_d_x = __bd_t66;
-        __bd_v14_d14 = bd_splat_f64d(0x0p+0);
-        bd_f64d __bd_t68 = __bd_v13_d13;
-        bd_f64d __bd_t69 = __bd_v20_d_p;
-        bd_f64d __bd_t70 = bd_add_f64d(__bd_t69, __bd_t68);
-        __bd_v20_d_p = __bd_t70;
-        __bd_v13_d13 = bd_splat_f64d(0x0p+0);
-        bd_f64d __bd_t72 = __bd_v19_d_s;
-        bd_f64d __bd_t73 = __bd_v12_d12;
-        bd_f64d __bd_t74 = bd_add_f64d(__bd_t73, __bd_t72);
-        __bd_v12_d12 = __bd_t74;
-        __bd_v19_d_s = bd_splat_f64d(0x0p+0);
-        bd_f64d __bd_t76 = __bd_v12_d12;
-        bd_f64d __bd_t77 = __bd_v10_d10;
-        bd_f64d __bd_t78 = bd_add_f64d(__bd_t77, __bd_t76);
-        __bd_v10_d10 = __bd_t78;
-        bd_f64d __bd_t79 = __bd_v11_d11;
-        bd_f64d __bd_t80 = bd_add_f64d(__bd_t79, __bd_t76);
-        __bd_v11_d11 = __bd_t80;
-        __bd_v12_d12 = bd_splat_f64d(0x0p+0);
-        bd_f64d __bd_t82 = __bd_v11_d11;
-        bd_f64d __bd_t83 = __bd_v20_d_p;
-        bd_f64d __bd_t84 = bd_add_f64d(__bd_t83, __bd_t82);
-        __bd_v20_d_p = __bd_t84;
-        __bd_v11_d11 = bd_splat_f64d(0x0p+0);
-        bd_f64d __bd_t86 = __bd_v10_d10;
-        bd_f64d __bd_t87 = __bd_v19_d_s;
-        bd_f64d __bd_t88 = bd_add_f64d(__bd_t87, __bd_t86);
-        __bd_v19_d_s = __bd_t88;
-        __bd_v10_d10 = bd_splat_f64d(0x0p+0);
+        __bd_v19_d14 = __bd_t62;
+        bd_f64d __bd_t63 = __bd_v19_d14;
+        bd_f64d __bd_t64 = __bd_v9_d_x;
+        bd_f64d __bd_t65 = bd_add_f64d(__bd_t64, __bd_t63);
+        __bd_v9_d_x = __bd_t65;
+        bd_f64d __bd_t66 = __bd_v18_d13;
+        bd_f64d __bd_t67 = __bd_v12_d_p;
+        bd_f64d __bd_t68 = bd_add_f64d(__bd_t67, __bd_t66);
+        __bd_v12_d_p = __bd_t68;
+        bd_f64d __bd_t69 = __bd_v11_d_s;
+        bd_f64d __bd_t70 = __bd_v17_d12;
+        bd_f64d __bd_t71 = bd_add_f64d(__bd_t70, __bd_t69);
+        __bd_v17_d12 = __bd_t71;
+        __bd_v11_d_s = bd_splat_f64d(0x0p+0);
+        bd_f64d __bd_t73 = __bd_v17_d12;
+        bd_f64d __bd_t74 = __bd_v15_d10;
+        bd_f64d __bd_t75 = bd_add_f64d(__bd_t74, __bd_t73);
+        __bd_v15_d10 = __bd_t75;
+        bd_f64d __bd_t76 = __bd_v16_d11;
+        bd_f64d __bd_t77 = bd_add_f64d(__bd_t76, __bd_t73);
+        __bd_v16_d11 = __bd_t77;
+        bd_f64d __bd_t78 = __bd_v16_d11;
+        bd_f64d __bd_t79 = __bd_v12_d_p;
+        bd_f64d __bd_t80 = bd_add_f64d(__bd_t79, __bd_t78);
+        __bd_v12_d_p = __bd_t80;
+        bd_f64d __bd_t81 = __bd_v15_d10;
+        bd_f64d __bd_t82 = __bd_v11_d_s;
+        bd_f64d __bd_t83 = bd_add_f64d(__bd_t82, __bd_t81);
+        __bd_v11_d_s = __bd_t83;
       }
     }
   }
-  if (__bd_t41) {
-    __bd_v20_d_p = bd_splat_f64d(0x0p+0);
+  if (__bd_t35) {
+    __bd_v12_d_p = bd_splat_f64d(0x0p+0);
   }
-  if (__bd_t41) {
-    __bd_v19_d_s = bd_splat_f64d(0x0p+0);
+  if (__bd_t35) {
+    __bd_v11_d_s = bd_splat_f64d(0x0p+0);
   }
-  if (__bd_t41) {
-    __bd_v18_d___ret = bd_splat_f64d(0x0p+0);
+  if (__bd_t35) {
+    __bd_v10_d___ret = bd_splat_f64d(0x0p+0);
   }
-  if (__bd_t41) {
-    bd_f64d __bd_t94 = __bd_v17_d_x;
-    bd_f64d __bd_t95 = __bd_v9_d0;
-    bd_f64d __bd_t96 = bd_add_f64d(__bd_t95, __bd_t94);
-    __bd_v9_d0 = __bd_t96;
-    __bd_v17_d_x = bd_splat_f64d(0x0p+0);
-    bd_f64d __bd_t98 = __bd_v9_d0;
-    bd_f64d __bd_t99 = __bd_v8_d_x;
-    bd_f64d __bd_t100 = bd_add_f64d(__bd_t99, __bd_t98);
-    __bd_v8_d_x = __bd_t100;
+  if (__bd_t35) {
+    bd_f64d __bd_t88 = __bd_v9_d_x;
+    bd_f64d __bd_t89 = __bd_v13_d0;
+    bd_f64d __bd_t90 = bd_add_f64d(__bd_t89, __bd_t88);
+    __bd_v13_d0 = __bd_t90;
+    __bd_v9_d_x = bd_splat_f64d(0x0p+0);
+    bd_f64d __bd_t92 = __bd_v13_d0;
+    bd_f64d __bd_t93 = __bd_v8_d_x;
+    bd_f64d __bd_t94 = bd_add_f64d(__bd_t93, __bd_t92);
+    __bd_v8_d_x = __bd_t94;
   }
   *__bd_o0 = __bd_v2_ret;
   *__bd_o1 = __bd_v8_d_x;
@@ -241,25 +230,20 @@ void geom_grad(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_r
   bd_arena *__bd_ar = bd_arena_get();
   bd_arena_pos __bd_pos = bd_arena_save(__bd_ar);
   bd_tape __bd_tp[1] = {{0, 0, 0, 3}};
-  size_t __bd_i = 0;
-  for (; __bd_i + (sizeof(bd_md) / 8) <= __bd_n; __bd_i += (sizeof(bd_md) / 8)) {
-    bd_f64d __bd_x0 = bd_load_f64d((const double *)(__bd_a0 + __bd_i));
-    bd_f64d __bd_seed = __bd_dret ? bd_load_f64d((const double *)(__bd_dret + __bd_i)) : bd_splat_f64d(1);
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_md) / 8)) {
+    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_md) / 8) ? __bd_n - __bd_i : (sizeof(bd_md) / 8);
+    int __bd_full = __bd_k == (sizeof(bd_md) / 8);
+    bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
+    bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
+    bd_f64d __bd_seed = !__bd_dret ? bd_splat_f64d(1) : __bd_full ? bd_load_f64d((const double *)(__bd_dret + __bd_i)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i), __bd_k);
     bd_f64d __bd_o0;
     bd_f64d __bd_o1;
-    __bd_geom_gk(bd_mtrue_d(), __bd_x0, (int32_t)__bd_a1, __bd_seed, (__bd_d0 != 0), &__bd_o0, &__bd_o1, __bd_ar, __bd_tp);
-    if (__bd_ret) bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0);
-    if (__bd_d0) bd_store_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(bd_load_f64d(__bd_d0 + __bd_i), __bd_o1));
-  }
-  if (__bd_i < __bd_n) {
-    size_t __bd_k = __bd_n - __bd_i;
-    bd_f64d __bd_x0 = bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
-    bd_f64d __bd_seed = __bd_dret ? bd_loadn_f64d((const double *)(__bd_dret + __bd_i), __bd_k) : bd_splat_f64d(1);
-    bd_f64d __bd_o0;
-    bd_f64d __bd_o1;
-    __bd_geom_gk(bd_mfirst_d(__bd_k), __bd_x0, (int32_t)__bd_a1, __bd_seed, (__bd_d0 != 0), &__bd_o0, &__bd_o1, __bd_ar, __bd_tp);
-    if (__bd_ret) bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k);
-    if (__bd_d0) bd_storen_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(bd_loadn_f64d(__bd_d0 + __bd_i, __bd_k), __bd_o1), __bd_k);
+    __bd_geom_gk(__bd_mk, __bd_x0, (int32_t)__bd_a1, __bd_seed, (__bd_d0 != 0), &__bd_o0, &__bd_o1, __bd_ar, __bd_tp);
+    if (__bd_ret) { if (__bd_full) bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
+    if (__bd_d0) {
+    bd_f64d __bd_old = __bd_full ? bd_load_f64d((const double *)(__bd_d0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_d0 + __bd_i), __bd_k);
+      { if (__bd_full) bd_store_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(__bd_old, __bd_o1)); else bd_storen_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(__bd_old, __bd_o1), __bd_k); }
+    }
   }
   bd_arena_restore(__bd_ar, __bd_pos);
 }
