@@ -55,7 +55,7 @@ typedef struct {
   size_t bytes;
 } gp_block;
 
-static gp_block gp_blocks[256];
+static gp_block gp_blocks[4096];
 static int gp_nblocks;
 
 static size_t gp_page(void) { return (size_t)sysconf(_SC_PAGESIZE); }
@@ -77,7 +77,7 @@ static void *gp_alloc(size_t bytes) {
     perror("mprotect");
     abort();
   }
-  assert_true(gp_nblocks < 256);
+  assert_true(gp_nblocks < 4096);
   void *user = base + data - bytes;
   gp_blocks[gp_nblocks++] = (gp_block){base, len, user, bytes};
   return user;
@@ -295,6 +295,8 @@ static uint64_t name_seed(const char *s) {
   gp_seal(a##i);
 #define U_DECL(i, T, G) T a##i = G(&rng);
 #define V_SARG(i) a##i[b]
+#define V_B1(i) (a##i + b)
+#define U_B1(i) a##i
 #define U_SARG(i) a##i
 #define V_PRINT(i) PV("arg" #i, a##i[b])
 #define U_PRINT(i) PV("uarg" #i, a##i)
@@ -341,9 +343,11 @@ static int same_bits_or_nan(const void *a, const void *b, size_t sz,
 #define DIFF_REPS 6
 #endif
 
-#define DIFF_BODY(fn, R, CMP, BOUND, DECLS, BARGS, SARGS, PRINTS)              \
+#define DIFF_BODY(fn, R, CMP, BOUND, DECLS, BARGS, B1ARGS, SARGS, PRINTS)      \
   double ulp_bound = (BOUND);                                                  \
   (void)ulp_bound;                                                             \
+  gp_reset(); /* in case an earlier test failed mid-way */                   \
+  int lane_dep = 0; /* reported once, failed at the end */                     \
   rng_t rng = {name_seed(#fn)};                                                \
   for (size_t ni = 0; ni < N_TEST_NS; ni++) {                                  \
     size_t n = test_ns[ni];                                                    \
@@ -380,23 +384,42 @@ static int same_bits_or_nan(const void *a, const void *b, size_t sz,
           gp_reset();                                                          \
           fail();                                                              \
         }                                                                      \
+        /* Every example independent: alone (n = 1) it gives the same bits \
+         * as inside the batch, whatever its neighbours are. */               \
+        if (b % (n > 40 ? 13 : 1) == 0) {                                      \
+          R one_;                                                              \
+          fn##_batched(1 B1ARGS, &one_);                                       \
+          if (memcmp(&one_, &got, sizeof got) != 0 && !lane_dep++) {           \
+            print_error("%s_batched: example %zu alone differs from the "      \
+                        "same example in a batch of %zu: ", #fn, b, n);        \
+            PRINTS PV("alone", one_);                                          \
+            PV("batch", got);                                                  \
+            print_error("\n");                                                 \
+          }                                                                    \
+        }                                                                      \
       }                                                                        \
       free(frame);                                                             \
       gp_reset();                                                              \
     }                                                                          \
+  }                                                                            \
+  if (lane_dep) {                                                              \
+    print_error("%s_batched: %d examples depend on their neighbours\n", #fn,  \
+                lane_dep);                                                     \
+    fail();                                                                    \
   }
 
 #define DIFF1_AS(tn, fn, R, CMP, BOUND, K1, T1, G1)                                   \
   static void diff_##tn(void **state_) {                                       \
     (void)state_;                                                              \
     DIFF_BODY(fn, R, CMP, BOUND, K1##_DECL(1, T1, G1), DIFF_COMMA a1,        \
-              K1##_SARG(1), K1##_PRINT(1);)                                                  \
+              DIFF_COMMA K1##_B1(1), K1##_SARG(1), K1##_PRINT(1);)                                                  \
   }
 #define DIFF2_AS(tn, fn, R, CMP, BOUND, K1, T1, G1, K2, T2, G2)                       \
   static void diff_##tn(void **state_) {                                       \
     (void)state_;                                                              \
     DIFF_BODY(fn, R, CMP, BOUND, K1##_DECL(1, T1, G1) K2##_DECL(2, T2, G2),    \
               DIFF_COMMA a1 DIFF_COMMA a2,                                     \
+              DIFF_COMMA K1##_B1(1) DIFF_COMMA K2##_B1(2),                     \
               K1##_SARG(1) DIFF_COMMA K2##_SARG(2),                            \
               K1##_PRINT(1); K2##_PRINT(2);)                                   \
   }
@@ -406,6 +429,8 @@ static int same_bits_or_nan(const void *a, const void *b, size_t sz,
     DIFF_BODY(fn, R, CMP, BOUND,                                               \
               K1##_DECL(1, T1, G1) K2##_DECL(2, T2, G2) K3##_DECL(3, T3, G3),  \
               DIFF_COMMA a1 DIFF_COMMA a2 DIFF_COMMA a3,                       \
+              DIFF_COMMA K1##_B1(1) DIFF_COMMA K2##_B1(2)                      \
+                  DIFF_COMMA K3##_B1(3),                                       \
               K1##_SARG(1) DIFF_COMMA K2##_SARG(2) DIFF_COMMA K3##_SARG(3),    \
               K1##_PRINT(1); K2##_PRINT(2); K3##_PRINT(3);)                    \
   }
@@ -417,6 +442,8 @@ static int same_bits_or_nan(const void *a, const void *b, size_t sz,
               K1##_DECL(1, T1, G1) K2##_DECL(2, T2, G2) K3##_DECL(3, T3, G3)   \
                   K4##_DECL(4, T4, G4),                                        \
               DIFF_COMMA a1 DIFF_COMMA a2 DIFF_COMMA a3 DIFF_COMMA a4,         \
+              DIFF_COMMA K1##_B1(1) DIFF_COMMA K2##_B1(2)                      \
+                  DIFF_COMMA K3##_B1(3) DIFF_COMMA K4##_B1(4),                 \
               K1##_SARG(1) DIFF_COMMA K2##_SARG(2) DIFF_COMMA K3##_SARG(3)     \
                   DIFF_COMMA K4##_SARG(4),                                     \
               K1##_PRINT(1); K2##_PRINT(2); K3##_PRINT(3); K4##_PRINT(4);)     \

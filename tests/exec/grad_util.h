@@ -248,6 +248,8 @@ static double fd_deriv(const gcase *c, const double *a, int j,
 }
 
 static void run_grad_case(const gcase *c) {
+  gp_reset(); /* in case an earlier test failed mid-way */
+  int lane_dep = 0; /* lane-independence failures: reported once, at the end */
   rng_t rng = {name_seed(c->name)};
   const double tol = c->is_float ? 2e-5 : 1e-12;
   const double fdtol = c->is_float ? 1e-2 : 1e-6;
@@ -387,6 +389,76 @@ static void run_grad_case(const gcase *c) {
         c->grad(n, A, NULL, ones ? NULL : seed, none);
       }
 
+      /* Lanes are independent: example b alone (n = 1, the masked tail
+       * path) gives the same ret and varying shadows, bit for bit. */
+      for (size_t b = 0; b < n; b += (n > 40 ? 37 : 1)) {
+        double *A1[GMAXP], *S4[GMAXP] = {0};
+        for (int j = 0; j < c->np; j++) {
+          A1[j] = is_unif(c->kind[j]) ? A[j] : A[j] + b;
+          if (is_diff(c->kind[j])) {
+            S4[j] = gbuf(1);
+            S4[j][0] = 0.0;
+          }
+        }
+        double *r1 = gbuf(1);
+        c->grad(1, A1, r1, ones ? NULL : seed + b, S4);
+        if (!same_val(r1[0], ret_g[b]) && !lane_dep++)
+          print_error("%s: example %zu alone: ret %.17g, in the batch %.17g "
+                      "(n=%zu)\n",
+                      c->name, b, r1[0], ret_g[b], n);
+        for (int j = 0; j < c->np; j++)
+          if (is_diff(c->kind[j]) && !is_unif(c->kind[j]) &&
+              !same_val(S4[j][0], S1[j][b]) && !lane_dep++) {
+            print_args(c, A, b);
+            print_error("%s: param %d: example %zu alone: gradient %.17g, in "
+                        "the batch %.17g (n=%zu)\n",
+                        c->name, j, b, S4[j][0], S1[j][b], n);
+          }
+      }
+
+      /* NaN / Inf in some lanes must not leak into the others. */
+      if (rep == 2 && n > 1) {
+        double *AP[GMAXP], *S5[GMAXP] = {0};
+        int pj = -1;
+        for (int j = 0; j < c->np && pj < 0; j++)
+          if (!is_unif(c->kind[j]) && is_diff(c->kind[j]))
+            pj = j;
+        if (pj >= 0) {
+          for (int j = 0; j < c->np; j++) {
+            AP[j] = A[j];
+            if (is_diff(c->kind[j])) {
+              size_t len = is_unif(c->kind[j]) ? 1 : n;
+              S5[j] = gbuf(len);
+              for (size_t b = 0; b < len; b++)
+                S5[j][b] = 0.0;
+            }
+          }
+          static const double poison[] = {NAN, INFINITY, -INFINITY, 1e308,
+                                           -1e308};
+          AP[pj] = gbuf(n);
+          for (size_t b = 0; b < n; b++)
+            AP[pj][b] = b % 3 == 1 ? poison[(b / 3) % 5] : A[pj][b];
+          c->grad(n, AP, NULL, seed, S5);
+          for (int j = 0; j < c->np; j++)
+            if (is_diff(c->kind[j]) && !is_unif(c->kind[j]))
+              for (size_t b = 0; b < n; b++)
+                if (b % 3 != 1 && !same_val(S5[j][b], S1[j][b]) &&
+                    !lane_dep++) {
+                  print_args(c, A, b);
+                  print_error("  seed %.17g; lane inputs of param %d:", seed[b],
+                              pj);
+                  for (size_t k = b - b % WF; k < n && k < b - b % WF + WF;
+                       k++)
+                    print_error(" %g", AP[pj][k]);
+                  print_error("\n");
+                  print_error("%s: param %d: example %zu's gradient changed "
+                              "from %.17g to %.17g when other lanes got "
+                              "NaN/Inf (n=%zu)\n",
+                              c->name, j, b, S1[j][b], S5[j][b], n);
+                }
+        }
+      }
+
       /* Against dual numbers (and finite differences). */
       for (int j = 0; j < c->np; j++) {
         if (!is_diff(c->kind[j]))
@@ -443,6 +515,9 @@ static void run_grad_case(const gcase *c) {
       gp_reset();
     }
   }
+  if (lane_dep)
+    GFAIL("%d examples' results depend on their neighbours in the batch",
+          lane_dep);
   /* The FD check must not have been skipped everywhere. */
   if (fd_checked < 4 * fd_skipped || fd_checked == 0)
     GFAIL("finite differences checked %zu points, skipped %zu", fd_checked,
