@@ -1,10 +1,11 @@
 /* Speed and accuracy of the vector math candidates, AVX2 only: SLEEF u10 and
  * u35, glibc's scalar libm in a loop, glibc libmvec (4 ULP), and batchdiff's
- * own bd_<fn>_f32n / _f64d (SLEEF u10 behind a call into libbatchdiff_rt).
+ * own bd_<fn>_f32n / _f64d: the library version (SLEEF u10 behind a call into
+ * libbatchdiff_rt, bd__lib_*) and the inline one (vmath_fast.h, bd__fast_*).
  * Prints a markdown table (ns per element, max ULP over random inputs of the
  * function's usual domain). Not a test: timings are machine-dependent.
  *
- *   rt_bench_vmath */
+ *   rt_bench_vmath [function...]   (e.g. rt_bench_vmath expf log) */
 #include <batchdiff/batchdiff_rt.h>
 #include <immintrin.h>
 #include <sleef.h>
@@ -14,7 +15,9 @@
 #include "ulp.h"
 
 #define N 4096
-#define REPS 400
+#define NCAND 6
+#define REPS 100
+#define TRIALS 21
 
 __m256 _ZGVdN8v_expf(__m256);
 __m256 _ZGVdN8v_logf(__m256);
@@ -66,17 +69,23 @@ static double now(void) {
 
 CAND_F(expf_u10, Sleef_expf8_u10avx2(x))
 CAND_F(expf_mvec, _ZGVdN8v_expf(x))
-CAND_F(expf_bd, (__m256)bd_exp_f32n((bd_f32n)x))
+CAND_F(expf_bd, (__m256)bd__lib_exp_f32n((bd_f32n)x))
+CAND_F(expf_fast, (__m256)bd__fast_exp_f32n((bd_f32n)x))
 SCALAR_F(expf_glibc, expf(a[i]))
 CAND_F(logf_u10, Sleef_logf8_u10avx2(x))
 CAND_F(logf_u35, Sleef_logf8_u35avx2(x))
 CAND_F(logf_mvec, _ZGVdN8v_logf(x))
-CAND_F(logf_bd, (__m256)bd_log_f32n((bd_f32n)x))
+CAND_F(logf_bd, (__m256)bd__lib_log_f32n((bd_f32n)x))
+CAND_F(logf_fast, (__m256)bd__fast_log_f32n((bd_f32n)x))
+CAND_F(log1pf_u10, Sleef_log1pf8_u10avx2(x))
+CAND_F(log1pf_bd, (__m256)bd__lib_log1p_f32n((bd_f32n)x))
+CAND_F(log1pf_fast, (__m256)bd__fast_log1p_f32n((bd_f32n)x))
+SCALAR_F(log1pf_glibc, log1pf(a[i]))
 SCALAR_F(logf_glibc, logf(a[i]))
 CAND_F(sinf_u10, Sleef_sinf8_u10avx2(x))
 CAND_F(sinf_u35, Sleef_sinf8_u35avx2(x))
 CAND_F(sinf_mvec, _ZGVdN8v_sinf(x))
-CAND_F(sinf_bd, (__m256)bd_sin_f32n((bd_f32n)x))
+CAND_F(sinf_bd, (__m256)bd__lib_sin_f32n((bd_f32n)x))
 SCALAR_F(sinf_glibc, sinf(a[i]))
 CAND_F(powf_u10, Sleef_powf8_u10avx2(x, y))
 CAND_F(powf_mvec, _ZGVdN8vv_powf(x, y))
@@ -84,12 +93,18 @@ CAND_F(powf_bd, (__m256)bd_pow_f32n((bd_f32n)x, (bd_f32n)y))
 SCALAR_F(powf_glibc, powf(a[i], b[i]))
 CAND_D(exp_u10, Sleef_expd4_u10avx2(x))
 CAND_D(exp_mvec, _ZGVdN4v_exp(x))
-CAND_D(exp_bd, (__m256d)bd_exp_f64d((bd_f64d)x))
+CAND_D(exp_bd, (__m256d)bd__lib_exp_f64d((bd_f64d)x))
+CAND_D(exp_fast, (__m256d)bd__fast_exp_f64d((bd_f64d)x))
 SCALAR_D(exp_glibc, exp(a[i]))
 CAND_D(log_u10, Sleef_logd4_u10avx2(x))
 CAND_D(log_u35, Sleef_logd4_u35avx2(x))
 CAND_D(log_mvec, _ZGVdN4v_log(x))
-CAND_D(log_bd, (__m256d)bd_log_f64d((bd_f64d)x))
+CAND_D(log_bd, (__m256d)bd__lib_log_f64d((bd_f64d)x))
+CAND_D(log_fast, (__m256d)bd__fast_log_f64d((bd_f64d)x))
+CAND_D(log1p_u10, Sleef_log1pd4_u10avx2(x))
+CAND_D(log1p_bd, (__m256d)bd__lib_log1p_f64d((bd_f64d)x))
+CAND_D(log1p_fast, (__m256d)bd__fast_log1p_f64d((bd_f64d)x))
+SCALAR_D(log1p_glibc, log1p(a[i]))
 SCALAR_D(log_glibc, log(a[i]))
 
 typedef struct {
@@ -103,7 +118,7 @@ typedef struct {
   long double (*r1)(long double);
   long double (*r2)(long double, long double);
   double lo, hi, lo2, hi2;
-  cand c[5];
+  cand c[NCAND];
 } bench;
 
 static const bench benches[] = {
@@ -118,7 +133,8 @@ static const bench benches[] = {
       {"SLEEF u35", NULL, NULL},
       {"glibc scalar", expf_glibc, NULL},
       {"glibc libmvec", expf_mvec, NULL},
-      {"bd_exp_f32n", expf_bd, NULL}}},
+      {"bd_ lib (SLEEF)", expf_bd, NULL},
+      {"bd_ inline", expf_fast, NULL}}},
     {"logf",
      logl,
      NULL,
@@ -130,7 +146,21 @@ static const bench benches[] = {
       {"SLEEF u35", logf_u35, NULL},
       {"glibc scalar", logf_glibc, NULL},
       {"glibc libmvec", logf_mvec, NULL},
-      {"bd_log_f32n", logf_bd, NULL}}},
+      {"bd_ lib (SLEEF)", logf_bd, NULL},
+      {"bd_ inline", logf_fast, NULL}}},
+    {"log1pf",
+     log1pl,
+     NULL,
+     -0.9,
+     100,
+     0,
+     0,
+     {{"SLEEF u10", log1pf_u10, NULL},
+      {"SLEEF u35", NULL, NULL},
+      {"glibc scalar", log1pf_glibc, NULL},
+      {"glibc libmvec", NULL, NULL},
+      {"bd_ lib (SLEEF)", log1pf_bd, NULL},
+      {"bd_ inline", log1pf_fast, NULL}}},
     {"sinf",
      sinl,
      NULL,
@@ -142,7 +172,8 @@ static const bench benches[] = {
       {"SLEEF u35", sinf_u35, NULL},
       {"glibc scalar", sinf_glibc, NULL},
       {"glibc libmvec", sinf_mvec, NULL},
-      {"bd_sin_f32n", sinf_bd, NULL}}},
+      {"bd_ lib (SLEEF)", sinf_bd, NULL},
+      {"bd_ inline", NULL, NULL}}},
     {"powf",
      NULL,
      powl,
@@ -154,7 +185,8 @@ static const bench benches[] = {
       {"SLEEF u35", NULL, NULL},
       {"glibc scalar", powf_glibc, NULL},
       {"glibc libmvec", powf_mvec, NULL},
-      {"bd_pow_f32n", powf_bd, NULL}}},
+      {"bd_ lib (SLEEF)", powf_bd, NULL},
+      {"bd_ inline", NULL, NULL}}},
     {"exp",
      expl,
      NULL,
@@ -166,7 +198,8 @@ static const bench benches[] = {
       {"SLEEF u35", NULL, NULL},
       {"glibc scalar", NULL, exp_glibc},
       {"glibc libmvec", NULL, exp_mvec},
-      {"bd_exp_f64d", NULL, exp_bd}}},
+      {"bd_ lib (SLEEF)", NULL, exp_bd},
+      {"bd_ inline", NULL, exp_fast}}},
     {"log",
      logl,
      NULL,
@@ -178,7 +211,21 @@ static const bench benches[] = {
       {"SLEEF u35", NULL, log_u35},
       {"glibc scalar", NULL, log_glibc},
       {"glibc libmvec", NULL, log_mvec},
-      {"bd_log_f64d", NULL, log_bd}}},
+      {"bd_ lib (SLEEF)", NULL, log_bd},
+      {"bd_ inline", NULL, log_fast}}},
+    {"log1p",
+     log1pl,
+     NULL,
+     -0.9,
+     100,
+     0,
+     0,
+     {{"SLEEF u10", NULL, log1p_u10},
+      {"SLEEF u35", NULL, NULL},
+      {"glibc scalar", NULL, log1p_glibc},
+      {"glibc libmvec", NULL, NULL},
+      {"bd_ lib (SLEEF)", NULL, log1p_bd},
+      {"bd_ inline", NULL, log1p_fast}}},
 };
 
 /* Log-uniform when the domain spans decades (log), else uniform. */
@@ -188,13 +235,30 @@ static double draw(uint64_t *rng, double lo, double hi) {
   return lo + (hi - lo) * tu_unit(rng);
 }
 
-int main(void) {
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Optional arguments: names of the functions to run (default: all). */
+static int wanted(int argc, char **argv, const char *name) {
+  if (argc < 2)
+    return 1;
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], name) == 0)
+      return 1;
+  return 0;
+}
+
+int main(int argc, char **argv) {
   static float xf[N], yf[N], of[N];
   static double xd[N], yd[N], od[N];
   printf("| function | implementation | ns/element | max ULP |\n"
          "|---|---|---|---|\n");
   for (size_t b = 0; b < sizeof benches / sizeof benches[0]; b++) {
     const bench *be = &benches[b];
+    if (!wanted(argc, argv, be->name))
+      continue;
     uint64_t rng = 5;
     for (int i = 0; i < N; i++) {
       xd[i] = draw(&rng, be->lo, be->hi);
@@ -202,14 +266,15 @@ int main(void) {
       xf[i] = (float)xd[i];
       yf[i] = (float)yd[i];
     }
-    for (int c = 0; c < 5; c++) {
+    for (int c = 0; c < NCAND; c++) {
       const cand *ca = &be->c[c];
       if (!ca->f && !ca->d) {
         printf("| %s | %s | n/a | n/a |\n", be->name, ca->label);
         continue;
       }
-      double best = INFINITY; /* best of 5: the machine may be shared */
-      for (int trial = 0; trial < 5; trial++) {
+      /* Median of TRIALS: the machine may be shared. */
+      double ts[TRIALS];
+      for (int trial = 0; trial < TRIALS; trial++) {
         double t0 = now();
         for (int r = 0; r < REPS; r++) {
           if (ca->f)
@@ -223,8 +288,10 @@ int main(void) {
           __asm__ volatile("" ::: "memory");
         }
         double ns = (now() - t0) * 1e9 / ((double)N * REPS);
-        best = ns < best ? ns : best;
+        ts[trial] = ns;
       }
+      qsort(ts, TRIALS, sizeof ts[0], cmp_double);
+      double med = ts[TRIALS / 2];
       double maxu = 0;
       for (int i = 0; i < N; i++) {
         long double ref;
@@ -239,7 +306,7 @@ int main(void) {
         if (u > maxu)
           maxu = u;
       }
-      printf("| %s | %s | %.2f | %.3f |\n", be->name, ca->label, best, maxu);
+      printf("| %s | %s | %.2f | %.3f |\n", be->name, ca->label, med, maxu);
       fflush(stdout);
     }
   }

@@ -106,10 +106,13 @@ static const fninfo fns[] = {
 #define NFNS (sizeof fns / sizeof fns[0])
 
 static const double edges[] = {
-    0.0,      -0.0,      1.0,   -1.0,   0.5,    -0.5,     2.0,    -2.0,
-    3.0,      -3.0,      10.0,  -100.0, 1e-5,   0.75,     -2.5,   1.5,
-    INFINITY, -INFINITY, NAN,   1e-40,  -1e-40, 1e300,    -1e300, 3.4e38,
-    -3.4e38,  89.0,      710.0, -745.0, 5e-324, 0x1p-1022};
+    0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0, -3.0, 10.0, -100.0, 1e-5,
+    0.75, -2.5, 1.5, INFINITY, -INFINITY, NAN, 1e-40, -1e-40, 1e300, -1e300,
+    3.4e38, -3.4e38, 89.0, 710.0, -745.0, 5e-324, 0x1p-1022,
+    /* exp/expm1 overflow and underflow thresholds, double and float */
+    0x1.62e42fefa39efp+9, 0x1.62e42fefa39fp+9, -0x1.74385446d71c3p+9,
+    -0x1.6232bdd7abcd2p+9, 0x1.62e42ep+6, 0x1.62e430p+6, -0x1.9fe368p+6,
+    -0x1.5d589ep+6};
 #define NEDGES (sizeof edges / sizeof edges[0])
 
 /* Sample i of a function's argument (arg 0 or 1) for a type with maximal

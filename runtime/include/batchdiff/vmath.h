@@ -4,13 +4,15 @@
  * Usage: included by <batchdiff/batchdiff_rt.h>. Functions that must be exact
  * (sqrt, fabs, fmin, fmax, fma, floor, ceil, trunc, round, copysign) are
  * inline clang builtins, which lower to the same instructions clang uses for
- * the scalar calls. The others call bd_rt_<cname>_<lanes>() in
- * libbatchdiff_rt, which wraps SLEEF, so users never link SLEEF themselves.
+ * the scalar calls. The others are either inline (vmath_fast.h) or call
+ * bd_rt_<cname>_<lanes>() in libbatchdiff_rt, which wraps SLEEF, so users
+ * never link SLEEF themselves (BD_MATH1_IMPL_LIST says which).
  * Error bounds per function: docs/runtime.md. */
 #ifndef BATCHDIFF_VMATH_H
 #define BATCHDIFF_VMATH_H
 
 #include <batchdiff/simd.h>
+#include <batchdiff/vmath_fast.h>
 
 #if defined(__GNUC__)
 #define BD_RT_API __attribute__((__visibility__("default")))
@@ -38,9 +40,9 @@
 #if BD_VBYTES == 32
 #define BD__MATH1(fn, cf, cd)                                                  \
   BD__RTDECL(cf, cd, BD__ARGS1)                                                \
-  BD_INL bd_f32n bd_##fn##_f32n(bd_f32n x) { return bd_rt_##cf##_8(x); }       \
-  BD_INL bd_f32d bd_##fn##_f32d(bd_f32d x) { return bd_rt_##cf##_4(x); }       \
-  BD_INL bd_f64d bd_##fn##_f64d(bd_f64d x) { return bd_rt_##cd##_4(x); }
+  BD_INL bd_f32n bd__lib_##fn##_f32n(bd_f32n x) { return bd_rt_##cf##_8(x); }  \
+  BD_INL bd_f32d bd__lib_##fn##_f32d(bd_f32d x) { return bd_rt_##cf##_4(x); }  \
+  BD_INL bd_f64d bd__lib_##fn##_f64d(bd_f64d x) { return bd_rt_##cd##_4(x); }
 #define BD__MATH2(fn, cf, cd)                                                  \
   BD__RTDECL(cf, cd, BD__ARGS2)                                                \
   BD_INL bd_f32n bd_##fn##_f32n(bd_f32n x, bd_f32n y) {                        \
@@ -57,12 +59,12 @@
 #define BD__UNPAD(x) __builtin_shufflevector(x, x, 0, 1)
 #define BD__MATH1(fn, cf, cd)                                                  \
   BD__RTDECL(cf, cd, BD__ARGS1)                                                \
-  BD_INL bd_f32n bd_##fn##_f32n(bd_f32n x) { return bd_rt_##cf##_4(x); }       \
-  BD_INL bd_f32d bd_##fn##_f32d(bd_f32d x) {                                   \
+  BD_INL bd_f32n bd__lib_##fn##_f32n(bd_f32n x) { return bd_rt_##cf##_4(x); }  \
+  BD_INL bd_f32d bd__lib_##fn##_f32d(bd_f32d x) {                              \
     bd__v4f r = bd_rt_##cf##_4(BD__PAD(x));                                    \
     return BD__UNPAD(r);                                                       \
   }                                                                            \
-  BD_INL bd_f64d bd_##fn##_f64d(bd_f64d x) { return bd_rt_##cd##_2(x); }
+  BD_INL bd_f64d bd__lib_##fn##_f64d(bd_f64d x) { return bd_rt_##cd##_2(x); }
 #define BD__MATH2(fn, cf, cd)                                                  \
   BD__RTDECL(cf, cd, BD__ARGS2)                                                \
   BD_INL bd_f32n bd_##fn##_f32n(bd_f32n x, bd_f32n y) {                        \
@@ -111,6 +113,45 @@
 
 BD_MATH1_LIST(BD__MATH1)
 BD_MATH2_LIST(BD__MATH2)
+
+/* Which implementation each one-argument function uses, float (f32n, f32d)
+ * and double (f64d): lib = bd__lib_* (libbatchdiff_rt, SLEEF), fast =
+ * bd__fast_* (inline, vmath_fast.h). A function moves to fast only when it
+ * is within its bound and measured faster (docs/runtime.md). */
+#define BD_MATH1_IMPL_LIST(X)                                                  \
+  X(cbrt, lib, lib)                                                            \
+  X(exp, fast, fast)                                                           \
+  X(exp2, lib, lib)                                                            \
+  X(expm1, lib, lib)                                                           \
+  X(log, fast, fast)                                                           \
+  X(log2, lib, lib)                                                            \
+  X(log10, lib, lib)                                                           \
+  X(log1p, fast, fast)                                                         \
+  X(sin, lib, lib)                                                             \
+  X(cos, lib, lib)                                                             \
+  X(tan, lib, lib)                                                             \
+  X(asin, lib, lib)                                                            \
+  X(acos, lib, lib)                                                            \
+  X(atan, lib, lib)                                                            \
+  X(sinh, lib, lib)                                                            \
+  X(cosh, lib, lib)                                                            \
+  X(tanh, lib, lib)                                                            \
+  X(asinh, lib, lib)                                                           \
+  X(acosh, lib, lib)                                                           \
+  X(atanh, lib, lib)                                                           \
+  X(erf, lib, lib)                                                             \
+  X(erfc, lib, lib)                                                            \
+  X(lgamma, lib, lib)                                                          \
+  X(tgamma, lib, lib)
+#define BD__PUB1(fn, fi, di)                                                   \
+  BD_INL bd_f32n bd_##fn##_f32n(bd_f32n x) {                                   \
+    return bd__##fi##_##fn##_f32n(x);                                          \
+  }                                                                            \
+  BD_INL bd_f32d bd_##fn##_f32d(bd_f32d x) {                                   \
+    return bd__##fi##_##fn##_f32d(x);                                          \
+  }                                                                            \
+  BD_INL bd_f64d bd_##fn##_f64d(bd_f64d x) { return bd__##di##_##fn##_f64d(x); }
+BD_MATH1_IMPL_LIST(BD__PUB1)
 
 /* Exact functions: the builtins are the LLVM intrinsics clang emits for the
  * scalar libm calls (llvm.sqrt, llvm.minnum, llvm.round, ...). */

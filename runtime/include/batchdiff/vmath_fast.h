@@ -1,0 +1,172 @@
+#pragma clang system_header
+/* batchdiff inline vector math: bd__fast_<fn>_<T> for T in f32n, f32d, f64d.
+ *
+ * Usage: included by <batchdiff/vmath.h>, which maps the public bd_<fn>_<T>
+ * to these or to the library (SLEEF) versions, per function. Everything is
+ * static inline over clang vector extensions, generic over the width: the
+ * double kernels (vmath_fast_body.h) are instantiated for BD_WN doubles (dn,
+ * the float functions of shape n, computed in double) and BD_WD doubles (dd:
+ * shape d). Float functions compute in double and round once to float.
+ * FMA is used where __FMA__ is defined; every function stays within its
+ * bound either way (tests/runtime/test_vmath.c runs both builds). Errors and
+ * speed: docs/runtime.md. */
+#ifndef BATCHDIFF_VMATH_FAST_H
+#define BATCHDIFF_VMATH_FAST_H
+
+#include <batchdiff/simd.h>
+
+/* The algorithms rely on IEEE evaluation as written (exact splits, rounding
+ * with 1.5 * 2^52): no reassociation or contraction, even under
+ * -ffast-math or -ffp-contract=fast in the including file. */
+#pragma float_control(push)
+#pragma float_control(precise, on)
+#pragma clang fp contract(off)
+
+#if defined(__FMA__)
+#define BD__FMA(a, b, c) __builtin_elementwise_fma(a, b, c)
+#else
+#define BD__FMA(a, b, c) ((a) * (b) + (c))
+#endif
+#define BD__FPASTE_(a, b) a##b
+#define BD__FPASTE(a, b) BD__FPASTE_(a, b)
+
+typedef BD__V(int64_t, BD_VBYTES * 2) bd__ln;
+typedef BD__V(uint64_t, BD_VBYTES * 2) bd__un;
+
+#define BD__S dn
+#define BD__VD bd__dn
+#define BD__VL bd__ln
+#define BD__VU bd__un
+#include <batchdiff/vmath_fast_body.h>
+#undef BD__S
+#undef BD__VD
+#undef BD__VL
+#undef BD__VU
+#define BD__S dd
+#define BD__VD bd_f64d
+#define BD__VL bd_i64d
+#define BD__VU bd_u64d
+#include <batchdiff/vmath_fast_body.h>
+#undef BD__S
+#undef BD__VD
+#undef BD__VL
+#undef BD__VU
+
+/* Per-lane select for any vector type: m is all-ones / 0 per lane of the
+ * integer type IT of the same element width as a and b. */
+#define BD__FSEL(IT, m, a, b)                                                  \
+  ((__typeof__(a))(((IT)(a) & (m)) | ((IT)(b) & ~(m))))
+
+/* ---- float functions in double, rounded once (bd__dbl_*): the float
+ * functions of builds without FMA, and the rare lanes of float exp ---- */
+#define BD__FASTF(T, IT, S, DT)                                                \
+  BD_INL bd_##T bd__dbl_exp_##T(bd_##T x) {                                    \
+    DT d = __builtin_convertvector(x, DT);                                     \
+    d = bd__vmin_##S(bd__vmax_##S(d, -150.0), 100.0);                          \
+    bd_##T r = __builtin_convertvector(bd__fexpk_##S(d), bd_##T);              \
+    return BD__FSEL(IT, (IT)(x != x), x + x, r);                               \
+  }                                                                            \
+  BD_INL bd_##T bd__dbl_log_##T(bd_##T x) {                                    \
+    DT d = __builtin_convertvector(x, DT);                                     \
+    bd_##T r = __builtin_convertvector(bd__flogk_##S(d), bd_##T);              \
+    IT special = ~((IT)(x > 0.0f) & (IT)(x < __builtin_inff()));               \
+    if (__builtin_reduce_or(special)) {                                        \
+      bd_##T nan = (bd_##T){0} + __builtin_nanf("");                           \
+      bd_##T sr = BD__FSEL(IT, (IT)(x < 0.0f), nan, x + x);                    \
+      sr = BD__FSEL(IT, (IT)(x == 0.0f), (bd_##T){0} - __builtin_inff(), sr);  \
+      r = BD__FSEL(IT, special, sr, r);                                        \
+    }                                                                          \
+    return r;                                                                  \
+  }                                                                            \
+  /* u = 1 + x rounds only when |x| < 2^-29 (then e = x - (u - 1) is its       \
+   * exact error and log1p(x) = log(u) + e to 2^-50) or when x > 2^29 (then    \
+   * e = 0 and the error of u is below 2^-53 relative). */                     \
+  BD_INL bd_##T bd__dbl_log1p_##T(bd_##T x) {                                  \
+    DT d = __builtin_convertvector(x, DT);                                     \
+    DT u = 1.0 + d;                                                            \
+    DT e = d - (u - 1.0);                                                      \
+    bd_##T r = __builtin_convertvector(bd__flogk_##S(u) + e, bd_##T);          \
+    IT special =                                                               \
+        ~((IT)(x > -1.0f) & (IT)(x < __builtin_inff())) | (IT)(x == 0.0f);     \
+    if (__builtin_reduce_or(special)) {                                        \
+      bd_##T nan = (bd_##T){0} + __builtin_nanf("");                           \
+      bd_##T sr = BD__FSEL(IT, (IT)(x < -1.0f), nan, x + x);                   \
+      sr = BD__FSEL(IT, (IT)(x == -1.0f), (bd_##T){0} - __builtin_inff(), sr); \
+      sr = BD__FSEL(IT, (IT)(x == 0.0f), x, sr);                               \
+      r = BD__FSEL(IT, special, sr, r);                                        \
+    }                                                                          \
+    return r;                                                                  \
+  }
+BD__FASTF(f32n, bd_i32n, dn, bd__dn)
+BD__FASTF(f32d, bd_i32d, dd, bd_f64d)
+
+#if defined(__FMA__)
+/* ---- float functions in float (FMA builds) ---- */
+#define BD__S f32n
+#define BD__VF bd_f32n
+#define BD__VI bd_i32n
+#include <batchdiff/vmath_fast_fbody.h>
+#undef BD__S
+#undef BD__VF
+#undef BD__VI
+#define BD__S f32d
+#define BD__VF bd_f32d
+#define BD__VI bd_i32d
+#include <batchdiff/vmath_fast_fbody.h>
+#undef BD__S
+#undef BD__VF
+#undef BD__VI
+
+#define BD__FASTF_FMA(T, IT)                                                   \
+  /* Lanes beyond |x| = 86.5 (or NaN) take the double path; the others         \
+   * keep the float result, so a lane never depends on its neighbours. */      \
+  BD_INL bd_##T bd__fast_exp_##T(bd_##T x) {                                   \
+    bd_##T r = bd__fexpf_##T(x);                                               \
+    IT big = ~(IT)(__builtin_elementwise_abs(x) <= 86.5f);                     \
+    if (__builtin_reduce_or(big))                                              \
+      r = BD__FSEL(IT, big, bd__dbl_exp_##T(x), r);                            \
+    return r;                                                                  \
+  }                                                                            \
+  BD_INL bd_##T bd__fast_log_##T(bd_##T x) {                                   \
+    bd_##T r = bd__flogf_##T(x);                                               \
+    IT special = ~((IT)(x > 0.0f) & (IT)(x < __builtin_inff()));               \
+    if (__builtin_reduce_or(special)) {                                        \
+      bd_##T nan = (bd_##T){0} + __builtin_nanf("");                           \
+      bd_##T sr = BD__FSEL(IT, (IT)(x < 0.0f), nan, x + x);                    \
+      sr = BD__FSEL(IT, (IT)(x == 0.0f), (bd_##T){0} - __builtin_inff(), sr);  \
+      r = BD__FSEL(IT, special, sr, r);                                        \
+    }                                                                          \
+    return r;                                                                  \
+  }                                                                            \
+  BD_INL bd_##T bd__fast_log1p_##T(bd_##T x) {                                 \
+    bd_##T r = bd__flog1pf_##T(x);                                             \
+    IT special =                                                               \
+        ~((IT)(x > -1.0f) & (IT)(x < __builtin_inff())) | (IT)(x == 0.0f);     \
+    if (__builtin_reduce_or(special)) {                                        \
+      bd_##T nan = (bd_##T){0} + __builtin_nanf("");                           \
+      bd_##T sr = BD__FSEL(IT, (IT)(x < -1.0f), nan, x + x);                   \
+      sr = BD__FSEL(IT, (IT)(x == -1.0f), (bd_##T){0} - __builtin_inff(), sr); \
+      sr = BD__FSEL(IT, (IT)(x == 0.0f), x, sr);                               \
+      r = BD__FSEL(IT, special, sr, r);                                        \
+    }                                                                          \
+    return r;                                                                  \
+  }
+BD__FASTF_FMA(f32n, bd_i32n)
+BD__FASTF_FMA(f32d, bd_i32d)
+#else
+#define BD__FASTF_DBL(T)                                                       \
+  BD_INL bd_##T bd__fast_exp_##T(bd_##T x) { return bd__dbl_exp_##T(x); }      \
+  BD_INL bd_##T bd__fast_log_##T(bd_##T x) { return bd__dbl_log_##T(x); }      \
+  BD_INL bd_##T bd__fast_log1p_##T(bd_##T x) { return bd__dbl_log1p_##T(x); }
+BD__FASTF_DBL(f32n)
+BD__FASTF_DBL(f32d)
+#endif
+
+/* ---- double functions ---- */
+BD_INL bd_f64d bd__fast_exp_f64d(bd_f64d x) { return bd__exp_dd(x); }
+BD_INL bd_f64d bd__fast_log_f64d(bd_f64d x) { return bd__log_dd(x); }
+BD_INL bd_f64d bd__fast_log1p_f64d(bd_f64d x) { return bd__log1p_dd(x); }
+
+#pragma float_control(pop)
+
+#endif /* BATCHDIFF_VMATH_FAST_H */

@@ -1,0 +1,196 @@
+/* batchdiff inline vector math: double-vector kernels. No include guard:
+ * vmath_fast.h includes this file once per double vector type after defining
+ *   BD__S   name suffix (dn: BD_WN doubles, dd: BD_WD doubles)
+ *   BD__VD  the double vector type, BD__VL / BD__VU the int64 / uint64
+ *           vectors of the same lanes
+ * Each kernel is written once, for any width. The bd__f*k kernels serve the
+ * float functions (relative error < 2^-28 in double, so the one rounding to
+ * float stays within 0.5 + 2^-4 ULP); the others are the double functions.
+ * Constants and error analyses: docs/runtime.md, "Inline vector math". */
+
+#define BD__K(name) BD__FPASTE(name, BD__S)
+
+BD_INL BD__VD BD__K(bd__vsel_)(BD__VL m, BD__VD a, BD__VD b) {
+  return (BD__VD)(((BD__VL)a & m) | ((BD__VL)b & ~m));
+}
+BD_INL BD__VD BD__K(bd__vspl_)(double c) { return (BD__VD){0} + c; }
+BD_INL BD__VD BD__K(bd__vmin_)(BD__VD a, double c) {
+  return __builtin_elementwise_min(a, BD__K(bd__vspl_)(c));
+}
+BD_INL BD__VD BD__K(bd__vmax_)(BD__VD a, double c) {
+  return __builtin_elementwise_max(a, BD__K(bd__vspl_)(c));
+}
+/* 2^n for integer n in [-1022, 1023] (wraps modulo 2^12 in the exponent). */
+BD_INL BD__VD BD__K(bd__vpow2_)(BD__VL n) {
+  return (BD__VD)((n << 52) + 0x3ff0000000000000LL);
+}
+
+/* exp(x) for the float functions, x in [-150, 100] (no special values):
+ * x = n ln2 + r, |r| <= ln2/2 + 2^-40, exp(r) by a degree-6 minimax
+ * polynomial (2^-28.8 relative), times 2^n (exact in double). */
+BD_INL BD__VD BD__K(bd__fexpk_)(BD__VD x) {
+  BD__VD z = x * 0x1.71547652b82fep0 + 0x1.8p52; /* n in the low bits */
+  BD__VL n = (BD__VL)z;
+  BD__VD kd = z - 0x1.8p52;
+  BD__VD r = BD__FMA(kd, BD__K(bd__vspl_)(-0x1.62e42fefa39efp-1), x);
+  BD__VD p = BD__K(bd__vspl_)(0x1.6d7c40355e704p-10);
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.1276b6cd5b1a0p-7));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.5554a60827e6ep-5));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.5553f68955eb9p-3));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.0000002af73ffp-1));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.000000abf7340p+0));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(1.0));
+  return p * BD__K(bd__vpow2_)(n);
+}
+
+/* Split a positive normal finite x into 2^k m, m in [sqrt(2)/2, sqrt(2)):
+ * returns m; *kd = k as a double. Integer ops only (no 64-bit shifts right
+ * of negative values, no int64 -> double conversion: neither is in AVX2). */
+BD_INL BD__VD BD__K(bd__vfrexp_)(BD__VD x, BD__VD *kd) {
+  BD__VL bits = (BD__VL)x;
+  BD__VL tmp = bits - 0x3fe6a09e667f3bcdLL;
+  BD__VL kb = tmp & (int64_t)0xfff0000000000000ULL;
+  BD__VL kk = (BD__VL)((BD__VU)tmp >> 52);
+  /* (k mod 4096) ^ 0x800 = k + 2048, placed in the mantissa of 2^52. */
+  *kd = (BD__VD)((kk ^ 0x800) | 0x4330000000000000LL) - (0x1p52 + 2048.0);
+  return (BD__VD)(bits - kb);
+}
+
+/* log(x) for the float functions, x positive, normal, finite (every float
+ * is normal as a double): k ln2 + f P(f), f = m - 1 exact, P of degree 10
+ * (2^-30.1 relative to log1p(f)). */
+BD_INL BD__VD BD__K(bd__flogk_)(BD__VD x) {
+  BD__VD kd;
+  BD__VD f = BD__K(bd__vfrexp_)(x, &kd) - 1.0;
+  BD__VD p = BD__K(bd__vspl_)(0x1.0d33d860b6dfcp-4);
+  p = BD__FMA(p, f, BD__K(bd__vspl_)(-0x1.dbfb5485ff03dp-4));
+  p = BD__FMA(p, f, BD__K(bd__vspl_)(0x1.e94d9cb15bff0p-4));
+  p = BD__FMA(p, f, BD__K(bd__vspl_)(-0x1.fcc1c03210548p-4));
+  p = BD__FMA(p, f, BD__K(bd__vspl_)(0x1.23115669be2f7p-3));
+  p = BD__FMA(p, f, BD__K(bd__vspl_)(-0x1.5554c03ac1ed9p-3));
+  p = BD__FMA(p, f, BD__K(bd__vspl_)(0x1.99a6e4e0efb7fp-3));
+  p = BD__FMA(p, f, BD__K(bd__vspl_)(-0x1.000029dbd8b37p-2));
+  p = BD__FMA(p, f, BD__K(bd__vspl_)(0x1.555540bfde981p-2));
+  p = BD__FMA(p, f, BD__K(bd__vspl_)(-0x1.ffffff9b54336p-2));
+  p = BD__FMA(p, f, BD__K(bd__vspl_)(0x1.0000000294d3fp+0));
+  return BD__FMA(kd, BD__K(bd__vspl_)(0x1.62e42fefa39efp-1), f * p);
+}
+
+/* ---- double exp ----
+ * x = n ln2 + r + rl: with FMA, r = x - n ln2 exact (ln2 rounded to double,
+ * |n| < 2^11) and rl = -n (ln2 - that) (|rl| < 2^-45); without, r = rh + rl0
+ * rounded (rh = x - n ln2hi exact: ln2hi has 32 bits) and rl its exact
+ * error. exp(r) = h + l + r^2 P(r) (h + l = 1 + r exactly, P of degree 9,
+ * 2^-56 absolute), times (1 + rl); one final rounding: ~0.65 ULP. Then 2^n:
+ * one multiply in the normal range; otherwise scaled in two steps, and for
+ * subnormal results rounded once at the subnormal grid (the 1 + y trick of
+ * glibc's exp). */
+BD_INL BD__VD BD__K(bd__exp_)(BD__VD x) {
+  BD__VD xc = BD__K(bd__vmin_)(BD__K(bd__vmax_)(x, -746.0), 710.0);
+  BD__VD z = xc * 0x1.71547652b82fep0 + 0x1.8p52;
+  BD__VL n = (BD__VL)z - 0x4338000000000000LL;
+  BD__VD kd = z - 0x1.8p52;
+#if defined(__FMA__)
+  BD__VD r = BD__FMA(kd, BD__K(bd__vspl_)(-0x1.62e42fefa39efp-1), xc);
+  BD__VD rl = kd * -0x1.abc9e3b39803fp-56;
+#else
+  BD__VD rh = xc - kd * 0x1.62e42feep-1;
+  BD__VD rl0 = kd * -0x1.a39ef35793c76p-33;
+  BD__VD r = rh + rl0;
+  BD__VD rl = (rh - r) + rl0;
+#endif
+  BD__VD p = BD__K(bd__vspl_)(0x1.af390ba7e6f47p-26);
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.2891d4ffbb0f9p-22));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.71de0d85293b8p-19));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.a019b8ca26fcfp-16));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.a01a01a7cebcdp-13));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.6c16c1789d1d7p-10));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.11111111109a6p-7));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.5555555553d37p-5));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.5555555555556p-3));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.0000000000001p-1));
+  BD__VD h = 1.0 + r;
+  BD__VD l = (1.0 - h) + r;
+  BD__VD r2 = r * r;
+  BD__VD em1 = BD__FMA(r2, p, r); /* exp(r) - 1, for the rl term only */
+  BD__VD tail = l + BD__FMA(r2, p, BD__FMA(rl, em1, rl));
+  BD__VL big = ~(BD__VL)(__builtin_elementwise_abs(x) <= 708.0);
+  if (!__builtin_reduce_or(big))
+    return (h + tail) * BD__K(bd__vpow2_)(n);
+  /* Rare: overflow, underflow, subnormal results, inf, NaN. */
+  BD__VL neg = (BD__VL)(n < 0);
+  BD__VD scale =
+      BD__K(bd__vpow2_)(n + ((neg & 1534) - 512)); /* n + 1022 or n - 512 */
+  BD__VD sh = scale * h, st = scale * tail;
+  BD__VD yh = sh + st;
+  BD__VD yl = (sh - yh) + st;
+  BD__VD hi = 1.0 + yh;
+  BD__VD lo = ((1.0 - hi) + yh) + yl;
+  BD__VD ysub = ((hi + lo) - 1.0) * 0x1p-1022;
+  BD__VD yneg = BD__K(bd__vsel_)((BD__VL)(yh < 1.0), ysub, yh * 0x1p-1022);
+  BD__VD y = BD__K(bd__vsel_)(neg, yneg, yh * 0x1p512);
+  return BD__K(bd__vsel_)((BD__VL)(x != x), x + x, y);
+}
+
+/* ---- double log, log1p ----
+ * fdlibm's e_log.c / s_log1p.c (< 1 ULP): f = m - 1, s = f / (2 + f),
+ * log(1 + f) = f - (hfsq - s (hfsq + R(s^2))), R of degree 7 in s^2. */
+BD_INL BD__VD BD__K(bd__logkern_)(BD__VD f, BD__VD kd, BD__VD c) {
+  BD__VD hfsq = 0.5 * f * f;
+  BD__VD s = f / (2.0 + f);
+  BD__VD z = s * s, w = z * z;
+  BD__VD t1 =
+      w * (3.999999999940941908e-01 +
+           w * (2.222219843214978396e-01 + w * 1.531383769920937332e-01));
+  BD__VD t2 =
+      z * (6.666666666666735130e-01 +
+           w * (2.857142874366239149e-01 +
+                w * (1.818357216161805012e-01 + w * 1.479819860511658591e-01)));
+  BD__VD R = t2 + t1;
+  return kd * 0x1.62e42feep-1 -
+         ((hfsq - (s * (hfsq + R) + (kd * 0x1.a39ef35793c76p-33 + c))) - f);
+}
+
+BD_INL BD__VD BD__K(bd__log_)(BD__VD x) {
+  BD__VL sub = (BD__VL)(x < 0x1p-1022);
+  BD__VD xs = BD__K(bd__vsel_)(sub, x * 0x1p54, x);
+  BD__VD kd;
+  BD__VD m = BD__K(bd__vfrexp_)(xs, &kd);
+  kd =
+      kd - BD__K(bd__vsel_)(sub, BD__K(bd__vspl_)(54.0), BD__K(bd__vspl_)(0.0));
+  BD__VD r = BD__K(bd__logkern_)(m - 1.0, kd, BD__K(bd__vspl_)(0.0));
+  BD__VL special = ~((BD__VL)(x > 0.0) & (BD__VL)(x < __builtin_inf()));
+  if (__builtin_reduce_or(special)) {
+    BD__VD sr = BD__K(bd__vsel_)((BD__VL)(x < 0.0),
+                                 BD__K(bd__vspl_)(__builtin_nan("")), x + x);
+    sr = BD__K(bd__vsel_)((BD__VL)(x == 0.0),
+                          BD__K(bd__vspl_)(-__builtin_inf()), sr);
+    r = BD__K(bd__vsel_)(special, sr, r);
+  }
+  return r;
+}
+
+BD_INL BD__VD BD__K(bd__log1p_)(BD__VD x) {
+  BD__VD u = 1.0 + x;
+  BD__VD kd;
+  BD__VD m = BD__K(bd__vfrexp_)(u, &kd);
+  BD__VL k0 = (BD__VL)(kd == 0.0);
+  BD__VD f = BD__K(bd__vsel_)(k0, x, m - 1.0);
+  /* 1 + x = u + c exactly (u >= 2: c = 1 - (u - x), else x - (u - 1)). */
+  BD__VD c = BD__K(bd__vsel_)((BD__VL)(u >= 2.0), 1.0 - (u - x), x - (u - 1.0));
+  c = BD__K(bd__vsel_)(k0, BD__K(bd__vspl_)(0.0), c / u);
+  BD__VD r = BD__K(bd__logkern_)(f, kd, c);
+  BD__VL special = ~((BD__VL)(x > -1.0) & (BD__VL)(x < __builtin_inf())) |
+                   (BD__VL)(x == 0.0);
+  if (__builtin_reduce_or(special)) {
+    BD__VD sr = BD__K(bd__vsel_)((BD__VL)(x < -1.0),
+                                 BD__K(bd__vspl_)(__builtin_nan("")), x + x);
+    sr = BD__K(bd__vsel_)((BD__VL)(x == -1.0),
+                          BD__K(bd__vspl_)(-__builtin_inf()), sr);
+    sr = BD__K(bd__vsel_)((BD__VL)(x == 0.0), x, sr);
+    r = BD__K(bd__vsel_)(special, sr, r);
+  }
+  return r;
+}
+
+#undef BD__K
