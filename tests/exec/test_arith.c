@@ -116,6 +116,67 @@ BITS1(negzero_d, double, double, gen_d)
 BITS2(inttimes_d, double, double, gen_d, int, gen_i32)
 BITS2(locals_d, double, double, gen_d, double, gen_d)
 
+/* ---- FP contraction: exactly where clang fuses, and nowhere else ------- */
+
+#define CONTRACT_FUNCS(T, S)                                                   \
+  BATCHDIFF T ct_addeq_##S(T x, T y, T z) {                                    \
+    z += x * y;                                                                \
+    return z;                                                                  \
+  }                                                                            \
+  BATCHDIFF T ct_subeq_##S(T x, T y, T z) {                                    \
+    z -= x * y;                                                                \
+    return z;                                                                  \
+  }                                                                            \
+  BATCHDIFF T ct_neg_##S(T x, T y, T z) { return -(x * y) + z; }              \
+  BATCHDIFF T ct_negb_##S(T x, T y, T z) { return z + -(x * y); }             \
+  BATCHDIFF T ct_msub_##S(T x, T y, T z) { return x * y - z; }                \
+  BATCHDIFF T ct_two_##S(T x, T y, T z) { return x * y + z * x; }             \
+  BATCHDIFF T ct_chain_##S(T x, T y, T z) { return x * y + z * z + x; }       \
+  BATCHDIFF T ct_paren_##S(T x, T y, T z) { return (x * y) + (z); }           \
+  BATCHDIFF T ct_const_##S(T x) { return (T)2 * (T)3 + x * (T)0.1; }          \
+  BATCHDIFF T ct_tern_##S(T x, T y, T z) {                                     \
+    return (x > y ? x * y : z) + z;                                            \
+  }                                                                            \
+  BATCHDIFF T ct_div_##S(T x, T y, T z) { return x / y + z; }                 \
+  BATCHDIFF T ct_mulmul_##S(T x, T y, T z) { return x * y * z + x; }          \
+  BATCHDIFF T ct_uni_##S(T x, BD_UNIFORM T w, BD_UNIFORM T u) {                \
+    T a = w * u + w;  /* uniform only: scalar fmuladd */                       \
+    return w * u + x + a * x - u;                                              \
+  }
+CONTRACT_FUNCS(float, f)
+CONTRACT_FUNCS(double, d)
+/* Float product promoted before the add: not contracted (different type). */
+BATCHDIFF double ct_promote(float x, float y, double z) {
+  return (double)(x * y) + z;
+}
+BATCHDIFF double ct_promote2(float x, float y, double z) { return x * y + z; }
+BATCHDIFF float ct_cast(double x, double y, float z) {
+  return (float)(x * y) + z;
+}
+
+#define CT3(fn, T, G) BITS3(fn, T, T, G, T, G, T, G)
+CT3(ct_addeq_f, float, gen_f) CT3(ct_subeq_f, float, gen_f)
+CT3(ct_neg_f, float, gen_f) CT3(ct_negb_f, float, gen_f)
+CT3(ct_msub_f, float, gen_f) CT3(ct_two_f, float, gen_f)
+CT3(ct_chain_f, float, gen_f) CT3(ct_paren_f, float, gen_f)
+BITS1(ct_const_f, float, float, gen_f)
+CT3(ct_tern_f, float, gen_f) CT3(ct_div_f, float, gen_f)
+CT3(ct_mulmul_f, float, gen_f)
+DIFF3(ct_uni_f, float, CMP_BITS, 0, V, float, gen_f, U, float, gen_f, U,
+      float, gen_f)
+CT3(ct_addeq_d, double, gen_d) CT3(ct_subeq_d, double, gen_d)
+CT3(ct_neg_d, double, gen_d) CT3(ct_negb_d, double, gen_d)
+CT3(ct_msub_d, double, gen_d) CT3(ct_two_d, double, gen_d)
+CT3(ct_chain_d, double, gen_d) CT3(ct_paren_d, double, gen_d)
+BITS1(ct_const_d, double, double, gen_d)
+CT3(ct_tern_d, double, gen_d) CT3(ct_div_d, double, gen_d)
+CT3(ct_mulmul_d, double, gen_d)
+DIFF3(ct_uni_d, double, CMP_BITS, 0, V, double, gen_d, U, double, gen_d, U,
+      double, gen_d)
+BITS3(ct_promote, double, float, gen_f, float, gen_f, double, gen_d)
+BITS3(ct_promote2, double, float, gen_f, float, gen_f, double, gen_d)
+BITS3(ct_cast, float, double, gen_d, double, gen_d, float, gen_f)
+
 /* ---- float <-> double mixes ------------------------------------------- */
 
 BATCHDIFF double mix_fd(double x, float y) { return x * y + y; }
@@ -266,6 +327,14 @@ int main(void) {
       T_(cvt_i16_f),   T_(cvt_u16_d),   T_(cvt_i8_f),    T_(cvt_u8_d),
       T_(cvt_c_f),     T_(cvt_b_d),     T_(uac_1),       T_(uac_2),
       T_(uac_3),
+      T_(ct_addeq_f),  T_(ct_subeq_f),  T_(ct_neg_f),    T_(ct_negb_f),
+      T_(ct_msub_f),   T_(ct_two_f),    T_(ct_chain_f),  T_(ct_paren_f),
+      T_(ct_const_f),  T_(ct_tern_f),   T_(ct_div_f),    T_(ct_mulmul_f),
+      T_(ct_uni_f),    T_(ct_addeq_d),  T_(ct_subeq_d),  T_(ct_neg_d),
+      T_(ct_negb_d),   T_(ct_msub_d),   T_(ct_two_d),    T_(ct_chain_d),
+      T_(ct_paren_d),  T_(ct_const_d),  T_(ct_tern_d),   T_(ct_div_d),
+      T_(ct_mulmul_d), T_(ct_uni_d),    T_(ct_promote),  T_(ct_promote2),
+      T_(ct_cast),
   };
   return cmocka_run_group_tests_name("exec_arith", tests, NULL, NULL);
 }
