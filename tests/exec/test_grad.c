@@ -448,13 +448,199 @@ static dual dual_g_ret_mix(dual x, dual y) {
 ADAPT2(g_ret_mix)
 CASE2(g_ret_mix, sm_sc)
 
+/* ---- 13. locals overwritten per lane, before and after their uses ------ */
+BATCHDIFF double g_overwrite(double x, double y) {
+  double t = x;
+  if (x > 0.0)
+    t = x * x;
+  double s = sin(t);
+  t = s * y;
+  if (y < 0.0) {
+    t = t * t;
+    s = t + s;
+  } else {
+    s = s * x;
+  }
+  t = t + s;
+  t *= t;
+  return t + s * y;
+}
+static dual dual_g_overwrite(dual x, dual y) {
+  dual t = x;
+  if (x.v > 0.0)
+    t = dmul(x, x);
+  dual s = dsin(t);
+  t = dmul(s, y);
+  if (y.v < 0.0) {
+    t = dmul(t, t);
+    s = dadd(t, s);
+  } else {
+    s = dmul(s, x);
+  }
+  t = dadd(t, s);
+  t = dmul(t, t);
+  return dadd(t, dmul(s, y));
+}
+ADAPT2(g_overwrite)
+CASE2(g_overwrite, sm_sc)
+
+/* ---- 14. nested helpers with early returns, annotated callees twice ----- */
+static inline double hb(double v) {
+  if (v > 1.0)
+    return log(v);
+  return v - 1.0;
+}
+static inline double ha(double v, double w) {
+  if (w < -1.0)
+    return hb(v * v + 1.0);
+  double r = hb(v + w);
+  if (r > 0.5)
+    return r * w;
+  return r + hb(w * w);
+}
+BATCHDIFF double g_nested(double x, double y) {
+  double a = ha(x, y);
+  double b = ha(y, a);
+  return g_branch(x, a) + g_branch(a, b) + a * b;
+}
+static dual dual_hb(dual v) {
+  if (v.v > 1.0)
+    return dlog(v);
+  return dsub(v, dc(1.0));
+}
+static dual dual_ha(dual v, dual w) {
+  if (w.v < -1.0) {
+    /* v * v + 1.0 is contracted in the scalar code: same value for the
+     * branch inside hb when the target fuses */
+    dual q = dadd(dmul(v, v), dc(1.0));
+#ifdef __FMA__
+    q.v = fma(v.v, v.v, 1.0);
+#endif
+    return dual_hb(q);
+  }
+  dual r = dual_hb(dadd(v, w));
+  if (r.v > 0.5)
+    return dmul(r, w);
+  return dadd(r, dual_hb(dmul(w, w)));
+}
+static dual dual_g_nested(dual x, dual y) {
+  dual a = dual_ha(x, y);
+  dual b = dual_ha(y, a);
+  return dadd(dadd(dual_g_branch(x, a), dual_g_branch(a, b)), dmul(a, b));
+}
+static void sm_nested(rng_t *r, double *a) {
+  a[0] = pick(r, -3, 3);
+  a[1] = pick(r, -3, 3);
+}
+ADAPT2(g_nested)
+static const gcase c_g_nested = {
+    "g_nested", 2, {P_VD, P_VD}, 0, 0, s_g_nested, d_g_nested, b_g_nested,
+    g_g_nested, sm_nested,
+    1e-13 /* sums of log/sin/exp terms of size ~1 that partly cancel */};
+GTEST(c_g_nested)
+
+/* ---- 15. branches on uniform values, guarded uniform int division ------- */
+BATCHDIFF double g_uni_branch(double x, BD_UNIFORM double w, BD_UNIFORM int k) {
+  double s = w;
+  if (k > 0)
+    s = w * w + 1.0;
+  else if (k < 0)
+    s = sqrt(w);
+  int q = k != 0 ? 10 / k : 0;
+  if (x > s)
+    return (x - s) * q;
+  return x * s + q;
+}
+static dual dual_g_uni_branch(dual x, dual w, int k) {
+  dual s = w;
+  if (k > 0) {
+    s = dadd(dmul(w, w), dc(1.0));
+#ifdef __FMA__
+    s.v = fma(w.v, w.v, 1.0);
+#endif
+  } else if (k < 0)
+    s = dsqrt(w);
+  int q = k != 0 ? 10 / k : 0;
+  if (x.v > s.v)
+    return dscale(dsub(x, s), q);
+  return dadd(dmul(x, s), dc(q));
+}
+static double s_g_uni_branch(const double *a) {
+  return g_uni_branch(a[0], a[1], (int)a[2]);
+}
+static void b_g_uni_branch(size_t n, double *const *A, double *r) {
+  g_uni_branch_batched(n, A[0], A[1][0], (int)A[2][0], r);
+}
+static void g_g_uni_branch(size_t n, double *const *A, double *r,
+                           const double *dr, double *const *S) {
+  g_uni_branch_grad(n, A[0], A[1][0], (int)A[2][0], r, dr, S[0], S[1]);
+}
+static double d_g_uni_branch(const double *a, int j) {
+  dual x = {a[0], j == 0}, w = {a[1], j == 1};
+  return dual_g_uni_branch(x, w, (int)a[2]).d;
+}
+static void sm_uni_branch(rng_t *r, double *a) {
+  a[0] = pick(r, -3, 4);
+  a[1] = pick(r, 0.25, 2);
+  a[2] = (double)(rng_below(r, 5) - 2);
+}
+static const gcase c_g_uni_branch = {
+    "g_uni_branch", 3,  {P_VD, P_UD, P_UN}, 0, 0, s_g_uni_branch,
+    d_g_uni_branch, b_g_uni_branch, g_g_uni_branch, sm_uni_branch};
+GTEST(c_g_uni_branch)
+
+/* ---- 16. casts: float promoted, float->int kills, double->float passes -- */
+BATCHDIFF double g_casts(float x, double y) {
+  double r = x * y;
+  int k = (int)(x * 2.0f);
+  float f = (float)(y * 0.5);
+  double z = r + k + f * x;
+  if (k > 1)
+    z = z * (double)f;
+  return z;
+}
+static dual dual_g_casts(dual x, dual y) {
+  dual r = dmul(x, y);
+  int k = (int)((float)x.v * 2.0f);
+  dual f = {(double)(float)(y.v * 0.5), y.d * 0.5};
+  dual fx = {(double)((float)f.v * (float)x.v), f.d * x.v + f.v * x.d};
+  dual z = dadd(dadd(r, dc(k)), fx);
+  if (k > 1)
+    z = dmul(z, f);
+  return z;
+}
+static double s_g_casts(const double *a) { return g_casts((float)a[0], a[1]); }
+static void b_g_casts(size_t n, double *const *A, double *r) {
+  g_casts_batched(n, to_f(A[0], n), A[1], r);
+}
+static void g_g_casts(size_t n, double *const *A, double *r, const double *dr,
+                      double *const *S) {
+  float *s0 = sh_f(S[0], n);
+  g_casts_grad(n, to_f(A[0], n), A[1], r, dr, s0, S[1]);
+  sh_back(S[0], s0, n);
+}
+static double d_g_casts(const double *a, int j) {
+  dual x = {a[0], j == 0}, y = {a[1], j == 1};
+  return dual_g_casts(x, y).d;
+}
+static void sm_casts(rng_t *r, double *a) {
+  a[0] = (float)pick(r, -3, 3);
+  a[1] = pick(r, -3, 3);
+}
+static const gcase c_g_casts = {"g_casts", 2,         {P_VD, P_VD}, 0,
+                                1u << 0,   s_g_casts, d_g_casts,    b_g_casts,
+                                g_g_casts, sm_casts,  0,            1e-6,
+                                1u << 1 /* (float)(y * 0.5) */};
+GTEST(c_g_casts)
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       GT_(c_g_poly),     GT_(c_g_branch),    GT_(c_g_early),
       GT_(c_g_math),     GT_(c_g_calls),     GT_(c_g_sc),
       GT_(c_g_compound), GT_(c_g_mixed),     GT_(c_g_uniform),
       GT_(c_g_tern),     GT_(c_gf_softplus), GT_(c_gf_branch),
-      GT_(c_g_ret_mix),
+      GT_(c_g_ret_mix),  GT_(c_g_overwrite), GT_(c_g_nested),
+      GT_(c_g_uni_branch), GT_(c_g_casts),
   };
   return cmocka_run_group_tests_name("exec_grad", tests, NULL, NULL);
 }
