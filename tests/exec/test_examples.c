@@ -7,6 +7,8 @@
  * Huber's clamp. */
 #include "grad_util.h"
 
+#include <pthread.h>
+
 /* ---- Black-Scholes ------------------------------------------------------ */
 
 BATCHDIFF double bs_call(double S, double K, double T, BD_UNIFORM double r,
@@ -282,6 +284,57 @@ static void test_huber_closed_form(void **state) {
   gp_reset();
 }
 
+/* ---- reentrancy: 4 threads at once give the sequential results --------- */
+
+enum { TN = 4099 };
+typedef struct {
+  double s[TN], k[TN], t[TN], ret[TN], dS[TN], dK[TN], dT[TN], dr, dsig;
+} bs_job;
+static void bs_fill(bs_job *j, unsigned seed) {
+  rng_t rng = {0x1234567ULL * (seed + 1)};
+  for (int b = 0; b < TN; b++) {
+    j->s[b] = rng_range(&rng, 50, 150);
+    j->k[b] = rng_range(&rng, 60, 140);
+    j->t[b] = b % 11 == 0 ? 0.0 : rng_range(&rng, 0.05, 3);
+    j->dS[b] = j->dK[b] = j->dT[b] = 0;
+  }
+  j->dr = j->dsig = 0;
+}
+static void bs_run(bs_job *j) {
+  for (int rep = 0; rep < 20; rep++) {
+    for (int b = 0; b < TN; b++)
+      j->dS[b] = j->dK[b] = j->dT[b] = 0;
+    j->dr = j->dsig = 0;
+    bs_call_grad(TN, j->s, j->k, j->t, 0.02, 0.3, j->ret, NULL, j->dS, j->dK,
+                 j->dT, &j->dr, &j->dsig);
+  }
+}
+static void *bs_thread(void *p) {
+  bs_run(p);
+  return NULL;
+}
+static void test_threads(void **state) {
+  (void)state;
+  static bs_job par[4], seq[4];
+  pthread_t th[4];
+  for (unsigned i = 0; i < 4; i++) {
+    bs_fill(&par[i], i);
+    bs_fill(&seq[i], i);
+    bs_run(&seq[i]);
+  }
+  for (int i = 0; i < 4; i++)
+    assert_int_equal(pthread_create(&th[i], NULL, bs_thread, &par[i]), 0);
+  for (int i = 0; i < 4; i++)
+    pthread_join(th[i], NULL);
+  for (int i = 0; i < 4; i++) {
+    assert_memory_equal(par[i].ret, seq[i].ret, sizeof par[i].ret);
+    assert_memory_equal(par[i].dS, seq[i].dS, sizeof par[i].dS);
+    assert_memory_equal(par[i].dK, seq[i].dK, sizeof par[i].dK);
+    assert_memory_equal(par[i].dT, seq[i].dT, sizeof par[i].dT);
+    assert_true(par[i].dr == seq[i].dr && par[i].dsig == seq[i].dsig);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       GT_(c_bs),
@@ -290,6 +343,7 @@ int main(void) {
       cmocka_unit_test(test_logloss_closed_form),
       GT_(c_hu),
       cmocka_unit_test(test_huber_closed_form),
+      cmocka_unit_test(test_threads),
   };
   return cmocka_run_group_tests_name("exec_examples", tests, NULL, NULL);
 }
