@@ -13,6 +13,9 @@
 #include "lower/Lower.h"
 #include "transforms/ad/Reverse.h"
 #include "transforms/batch/Batch.h"
+#include "transforms/simplify/CommonSubexpr.h"
+#include "transforms/simplify/ForwardVars.h"
+#include "transforms/simplify/HoistInvariants.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/Basic/SourceManager.h"
@@ -84,6 +87,9 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
   ir::Function Primal;
   if (!lowerFunction(FD, S, WantGrad, Primal))
     return false;
+  forwardVars(Primal);
+  hoistInvariants(Primal);
+  commonSubexpr(Primal);
   ir::pruneDeadStores(Primal);
   bool Dump = std::getenv("BATCHDIFF_DUMP_IR") != nullptr;
   if (Dump)

@@ -540,6 +540,8 @@ void KernelEmitter::ifStmt(const ir::Stmt &S, const Mask &M) {
     OS << line() << "} else if (bd_none_m" << Sh.S() << "(" << temp(S.Cond)
        << ")) {\n";
     ++Ind;
+    if (S.Else.empty())
+      OS << line() << "/* no lane takes the branch */\n";
     block(S.Else, M);
     --Ind;
     OS << line() << "} else {\n";
@@ -612,6 +614,8 @@ void KernelEmitter::revLoop(const ir::Stmt &S, const Mask &M) {
   ++Ind;
   bool Vary = P.VaryingTemp[S.Args[1]];
   if (!Vary) {
+    // Every lane ran the loop the same number of times.
+    OS << line() << "(void)" << temp(S.Args[1]) << ";\n";
     block(S.Body, M);
   } else {
     std::string MR = "__bd_m" + std::to_string(++MaskCount);
@@ -679,7 +683,11 @@ std::string KernelEmitter::run() {
   for (const ir::Output &O : F.Outputs)
     Used[O.Var] = true;
   ir::walk(F.Body, [&](const ir::Stmt &S, int) {
-    if (S.Var >= 0)
+    // (Tape ops use Var for their slot.)
+    if (S.K == ir::Stmt::Inst && S.Var >= 0 &&
+        (S.Opc == Op::GetVar || S.Opc == Op::SetVar ||
+         S.Opc == Op::LoadElem || S.Opc == Op::StoreElem ||
+         S.Opc == Op::ZeroArr))
       Used[S.Var] = true;
   });
   for (size_t V = 0; V < F.Vars.size(); ++V) {

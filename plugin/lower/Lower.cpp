@@ -520,10 +520,12 @@ Ret Lowerer::jumpStmt(const Stmt *St) {
   return Ret::Always;
 }
 
-/// for/while (CondFirst) and do/while as one IR loop whose continue
+/// for/while (CondFirst) and do/while as one rotated IR loop whose continue
 /// condition is computed at the end of the body:
-///   loop { cnt = 0; c = Cond; if (c) { Body; if (!brk) Inc; } }
-///   while (c && !brk && !returned)
+///   if (Cond) loop { cnt = 0; Body; if (!brk) Inc; c = Cond; }
+///             while (c && !brk && !returned)
+/// Rotation keeps the test out of the body, so the gradient's reverse sweep
+/// needs no per-iteration record of it: an example's trip count says it all.
 Ret Lowerer::loopStmt(const Stmt *Init, const Expr *Cond, const Expr *Inc,
                       const Stmt *Body, bool CondFirst) {
   if (Init)
@@ -538,8 +540,15 @@ Ret Lowerer::loopStmt(const Stmt *Init, const Expr *Cond, const Expr *Inc,
   if (escapes(Body, false))
     L.CntVar = F.newVar("__continue", Type::Bool);
   bool Returns = mayReturn(Body);
-  ir::Stmt &Loop = B.loop();
   ir::Block *Saved = B.block();
+  if (CondFirst && Cond) {
+    int Go0 = cond(Cond);
+    if (Go0 < 0)
+      return Ret::Never;
+    ir::Stmt &Guard = B.ifStmt(Go0);
+    B.setBlock(&Guard.Then);
+  }
+  ir::Stmt &Loop = B.loop();
   B.setBlock(&Loop.Body);
   if (L.CntVar >= 0)
     B.set(L.CntVar, B.constB(false));
@@ -554,32 +563,25 @@ Ret Lowerer::loopStmt(const Stmt *Init, const Expr *Cond, const Expr *Inc,
     }
     return A;
   };
-  int Go = -1;
-  if (CondFirst) {
-    Go = Cond ? cond(Cond) : B.constB(true);
-    if (Go < 0) {
-      Loops.pop_back();
-      B.setBlock(Saved);
-      return Ret::Never;
-    }
-    ir::Stmt &If = B.ifStmt(Go);
-    B.setBlock(&If.Then);
-    stmt(Body);
-    if (Inc) {
-      int Out = Left();
-      if (Out >= 0) {
-        ir::Stmt &IfInc = B.ifStmt(B.un(Op::Not, Out));
-        B.setBlock(&IfInc.Then);
-      }
-      expr(Inc);
-    }
-    B.setBlock(&Loop.Body);
-  } else {
-    stmt(Body);
+  stmt(Body);
+  if (Inc && !Failed) {
     int Out = Left();
-    if (Out < 0 || pure(Cond)) {
+    if (Out >= 0) {
+      ir::Stmt &IfInc = B.ifStmt(B.un(Op::Not, Out));
+      B.setBlock(&IfInc.Then);
+    }
+    expr(Inc);
+    B.setBlock(&Loop.Body);
+  }
+  int Go = -1, Out = -1;
+  if (!Failed) {
+    Out = Left();
+    if (!Cond) {
+      Go = B.constB(true);
+    } else if (Out < 0 || pure(Cond)) {
       Go = cond(Cond);
     } else {
+      // C evaluates the condition only if the body did not leave the loop.
       int V = F.newVar("__while", Type::Bool);
       B.set(V, B.constB(false));
       ir::Stmt &If = B.ifStmt(B.un(Op::Not, Out));
@@ -592,11 +594,10 @@ Ret Lowerer::loopStmt(const Stmt *Init, const Expr *Cond, const Expr *Inc,
     }
   }
   Loops.pop_back();
-  if (Failed || Go < 0) {
-    B.setBlock(Saved);
+  B.setBlock(Saved);
+  if (Failed || Go < 0)
     return Ret::Never;
-  }
-  int Out = Left();
+  B.setBlock(&Loop.Body);
   Loop.Cond = Out < 0 ? Go : B.bin(Op::And, Go, B.un(Op::Not, Out));
   B.setBlock(Saved);
   return Returns ? Ret::Maybe : Ret::Never;

@@ -3,60 +3,40 @@
 
 /* huber_batched: shape d, lanes of 64 bits */
 static inline __attribute__((always_inline, unused)) void __bd_huber_bk(bd_md __bd_m, bd_f64d __bd_p0, bd_f64d __bd_p1, bd_f64d *__bd_o0) {
-  bd_f64d __bd_v0_r = bd_splat_f64d(0);
-  bd_f64d __bd_v1_delta = bd_splat_f64d(0);
   bd_f64d __bd_v2_ret = bd_splat_f64d(0);
-  bd_f64d __bd_v4_a = bd_splat_f64d(0);
   bd_f64d __bd_v5_out = bd_splat_f64d(0);
   (void)__bd_m;
   bd_f64d __bd_t0 = __bd_p0;
-  __bd_v0_r = __bd_t0;
   bd_f64d __bd_t1 = __bd_p1;
-  __bd_v1_delta = __bd_t1;
   __bd_v2_ret = bd_splat_f64d(0x0p+0);
-  bd_f64d __bd_t4 = __bd_v1_delta;
-  bd_md __bd_t6 = bd_cmple_f64d(__bd_t4, bd_splat_f64d(0x0p+0));
+  bd_md __bd_t6 = bd_cmple_f64d(__bd_t1, bd_splat_f64d(0x0p+0));
   if (bd_all_md(__bd_t6)) {
     __bd_v2_ret = bd_splat_f64d(0x0p+0);
   } else if (bd_none_md(__bd_t6)) {
-    bd_f64d __bd_t9 = __bd_v0_r;
-    bd_f64d __bd_t10 = bd_fabs_f64d(__bd_t9);
-    __bd_v4_a = __bd_t10;
+    bd_f64d __bd_t10 = bd_fabs_f64d(__bd_t0);
     __bd_v5_out = bd_splat_f64d(0x0p+0);
-    bd_f64d __bd_t12 = __bd_v4_a;
-    bd_f64d __bd_t13 = __bd_v1_delta;
-    bd_md __bd_t14 = bd_cmple_f64d(__bd_t12, __bd_t13);
+    bd_md __bd_t14 = bd_cmple_f64d(__bd_t10, __bd_t1);
     if (bd_all_md(__bd_t14)) {
-      bd_f64d __bd_t16 = __bd_v0_r;
-      bd_f64d __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t16);
-      bd_f64d __bd_t18 = __bd_v0_r;
-      bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t18);
+      bd_f64d __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t0);
+      bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t0);
       __bd_v5_out = __bd_t19;
     } else if (bd_none_md(__bd_t14)) {
-      bd_f64d __bd_t20 = __bd_v1_delta;
-      bd_f64d __bd_t21 = __bd_v4_a;
-      bd_f64d __bd_t23 = __bd_v1_delta;
       double __bd_t24 = -0x1p-1;
-      bd_f64d __bd_t25 = bd_fmuladd_f64d(bd_splat_f64d(__bd_t24), __bd_t23, __bd_t21);
-      bd_f64d __bd_t26 = bd_mul_f64d(__bd_t20, __bd_t25);
+      bd_f64d __bd_t25 = bd_fmuladd_f64d(bd_splat_f64d(__bd_t24), __bd_t1, __bd_t10);
+      bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
       __bd_v5_out = __bd_t26;
     } else {
       bd_md __bd_m1 = bd_and_md(__bd_m, __bd_t14);
       if (bd_any_md(__bd_m1)) {
-        bd_f64d __bd_t16 = __bd_v0_r;
-        bd_f64d __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t16);
-        bd_f64d __bd_t18 = __bd_v0_r;
-        bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t18);
+        bd_f64d __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t0);
+        bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t0);
         __bd_v5_out = bd_select_f64d(__bd_m1, __bd_t19, __bd_v5_out);
       }
       bd_md __bd_m2 = bd_andnot_md(__bd_m, __bd_t14);
       if (bd_any_md(__bd_m2)) {
-        bd_f64d __bd_t20 = __bd_v1_delta;
-        bd_f64d __bd_t21 = __bd_v4_a;
-        bd_f64d __bd_t23 = __bd_v1_delta;
         double __bd_t24 = -0x1p-1;
-        bd_f64d __bd_t25 = bd_fmuladd_f64d(bd_splat_f64d(__bd_t24), __bd_t23, __bd_t21);
-        bd_f64d __bd_t26 = bd_mul_f64d(__bd_t20, __bd_t25);
+        bd_f64d __bd_t25 = bd_fmuladd_f64d(bd_splat_f64d(__bd_t24), __bd_t1, __bd_t10);
+        bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
         __bd_v5_out = bd_select_f64d(__bd_m2, __bd_t26, __bd_v5_out);
       }
     }
@@ -69,29 +49,20 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_bk(bd_md __
     }
     bd_md __bd_m4 = bd_andnot_md(__bd_m, __bd_t6);
     if (bd_any_md(__bd_m4)) {
-      bd_f64d __bd_t9 = __bd_v0_r;
-      bd_f64d __bd_t10 = bd_fabs_f64d(__bd_t9);
-      __bd_v4_a = __bd_t10;
+      bd_f64d __bd_t10 = bd_fabs_f64d(__bd_t0);
       __bd_v5_out = bd_splat_f64d(0x0p+0);
-      bd_f64d __bd_t12 = __bd_v4_a;
-      bd_f64d __bd_t13 = __bd_v1_delta;
-      bd_md __bd_t14 = bd_cmple_f64d(__bd_t12, __bd_t13);
+      bd_md __bd_t14 = bd_cmple_f64d(__bd_t10, __bd_t1);
       bd_md __bd_m5 = bd_and_md(__bd_m4, __bd_t14);
       if (bd_any_md(__bd_m5)) {
-        bd_f64d __bd_t16 = __bd_v0_r;
-        bd_f64d __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t16);
-        bd_f64d __bd_t18 = __bd_v0_r;
-        bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t18);
+        bd_f64d __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t0);
+        bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t0);
         __bd_v5_out = bd_select_f64d(__bd_m5, __bd_t19, __bd_v5_out);
       }
       bd_md __bd_m6 = bd_andnot_md(__bd_m4, __bd_t14);
       if (bd_any_md(__bd_m6)) {
-        bd_f64d __bd_t20 = __bd_v1_delta;
-        bd_f64d __bd_t21 = __bd_v4_a;
-        bd_f64d __bd_t23 = __bd_v1_delta;
         double __bd_t24 = -0x1p-1;
-        bd_f64d __bd_t25 = bd_fmuladd_f64d(bd_splat_f64d(__bd_t24), __bd_t23, __bd_t21);
-        bd_f64d __bd_t26 = bd_mul_f64d(__bd_t20, __bd_t25);
+        bd_f64d __bd_t25 = bd_fmuladd_f64d(bd_splat_f64d(__bd_t24), __bd_t1, __bd_t10);
+        bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
         __bd_v5_out = bd_select_f64d(__bd_m6, __bd_t26, __bd_v5_out);
       }
       bd_f64d __bd_t27 = __bd_v5_out;
@@ -116,88 +87,56 @@ void huber_batched(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, 
 
 /* huber_grad: shape d, lanes of 64 bits */
 static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __bd_m, bd_f64d __bd_p0, bd_f64d __bd_p1, bd_f64d __bd_p2, _Bool __bd_p3, _Bool __bd_p4, bd_f64d *__bd_o0, bd_f64d *__bd_o1, bd_f64d *__bd_o2) {
-  bd_f64d __bd_v0_r = bd_splat_f64d(0);
-  bd_f64d __bd_v1_delta = bd_splat_f64d(0);
   bd_f64d __bd_v2_ret = bd_splat_f64d(0);
-  bd_f64d __bd_v4_a = bd_splat_f64d(0);
   bd_f64d __bd_v5_out = bd_splat_f64d(0);
   bd_f64d __bd_v6_d_r = bd_splat_f64d(0);
   bd_f64d __bd_v7_d_delta = bd_splat_f64d(0);
-  bd_f64d __bd_v8_d_r = bd_splat_f64d(0);
-  bd_f64d __bd_v9_d_delta = bd_splat_f64d(0);
-  bd_f64d __bd_v10_d___ret = bd_splat_f64d(0);
-  bd_f64d __bd_v11_d_a = bd_splat_f64d(0);
-  bd_f64d __bd_v12_d_out = bd_splat_f64d(0);
-  bd_f64d __bd_v13_d0 = bd_splat_f64d(0);
-  bd_f64d __bd_v14_d1 = bd_splat_f64d(0);
-  bd_f64d __bd_v15_d9 = bd_splat_f64d(0);
-  bd_f64d __bd_v16_d10 = bd_splat_f64d(0);
-  bd_f64d __bd_v17_d27 = bd_splat_f64d(0);
-  bd_f64d __bd_v18_d16 = bd_splat_f64d(0);
-  bd_f64d __bd_v19_d17 = bd_splat_f64d(0);
-  bd_f64d __bd_v20_d18 = bd_splat_f64d(0);
-  bd_f64d __bd_v21_d19 = bd_splat_f64d(0);
-  bd_f64d __bd_v22_d20 = bd_splat_f64d(0);
-  bd_f64d __bd_v23_d21 = bd_splat_f64d(0);
-  bd_f64d __bd_v24_d23 = bd_splat_f64d(0);
-  bd_f64d __bd_v25_d25 = bd_splat_f64d(0);
-  bd_f64d __bd_v26_d26 = bd_splat_f64d(0);
-  bd_f64d __bd_t9 = bd_splat_f64d(0);
+  bd_f64d __bd_v8_d___ret = bd_splat_f64d(0);
+  bd_f64d __bd_v9_d_out = bd_splat_f64d(0);
+  bd_f64d __bd_v10_d0 = bd_splat_f64d(0);
+  bd_f64d __bd_v11_d1 = bd_splat_f64d(0);
+  bd_f64d __bd_v12_d10 = bd_splat_f64d(0);
+  bd_f64d __bd_v13_d27 = bd_splat_f64d(0);
+  bd_f64d __bd_v14_d17 = bd_splat_f64d(0);
+  bd_f64d __bd_v15_d19 = bd_splat_f64d(0);
+  bd_f64d __bd_v16_d25 = bd_splat_f64d(0);
+  bd_f64d __bd_v17_d26 = bd_splat_f64d(0);
   bd_md __bd_t14 = bd_mfalse_d();
   bd_f64d __bd_t17 = bd_splat_f64d(0);
-  bd_f64d __bd_t18 = bd_splat_f64d(0);
-  bd_f64d __bd_t20 = bd_splat_f64d(0);
   double __bd_t24 = 0;
   bd_f64d __bd_t25 = bd_splat_f64d(0);
   (void)__bd_m;
   bd_f64d __bd_t0 = __bd_p0;
-  __bd_v0_r = __bd_t0;
   bd_f64d __bd_t1 = __bd_p1;
-  __bd_v1_delta = __bd_t1;
   __bd_v2_ret = bd_splat_f64d(0x0p+0);
-  bd_f64d __bd_t4 = __bd_v1_delta;
-  bd_md __bd_t6 = bd_cmple_f64d(__bd_t4, bd_splat_f64d(0x0p+0));
+  bd_md __bd_t6 = bd_cmple_f64d(__bd_t1, bd_splat_f64d(0x0p+0));
   if (bd_all_md(__bd_t6)) {
     __bd_v2_ret = bd_splat_f64d(0x0p+0);
   } else if (bd_none_md(__bd_t6)) {
-    __bd_t9 = __bd_v0_r;
-    bd_f64d __bd_t10 = bd_fabs_f64d(__bd_t9);
-    __bd_v4_a = __bd_t10;
+    bd_f64d __bd_t10 = bd_fabs_f64d(__bd_t0);
     __bd_v5_out = bd_splat_f64d(0x0p+0);
-    bd_f64d __bd_t12 = __bd_v4_a;
-    bd_f64d __bd_t13 = __bd_v1_delta;
-    __bd_t14 = bd_cmple_f64d(__bd_t12, __bd_t13);
+    __bd_t14 = bd_cmple_f64d(__bd_t10, __bd_t1);
     if (bd_all_md(__bd_t14)) {
-      bd_f64d __bd_t16 = __bd_v0_r;
-      __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t16);
-      __bd_t18 = __bd_v0_r;
-      bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t18);
+      __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t0);
+      bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t0);
       __bd_v5_out = __bd_t19;
     } else if (bd_none_md(__bd_t14)) {
-      __bd_t20 = __bd_v1_delta;
-      bd_f64d __bd_t21 = __bd_v4_a;
-      bd_f64d __bd_t23 = __bd_v1_delta;
       __bd_t24 = -0x1p-1;
-      __bd_t25 = bd_fmuladd_f64d(bd_splat_f64d(__bd_t24), __bd_t23, __bd_t21);
-      bd_f64d __bd_t26 = bd_mul_f64d(__bd_t20, __bd_t25);
+      __bd_t25 = bd_fmuladd_f64d(bd_splat_f64d(__bd_t24), __bd_t1, __bd_t10);
+      bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
       __bd_v5_out = __bd_t26;
     } else {
       bd_md __bd_m1 = bd_and_md(__bd_m, __bd_t14);
       if (bd_any_md(__bd_m1)) {
-        bd_f64d __bd_t16 = __bd_v0_r;
-        __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t16);
-        __bd_t18 = __bd_v0_r;
-        bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t18);
+        __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t0);
+        bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t0);
         __bd_v5_out = bd_select_f64d(__bd_m1, __bd_t19, __bd_v5_out);
       }
       bd_md __bd_m2 = bd_andnot_md(__bd_m, __bd_t14);
       if (bd_any_md(__bd_m2)) {
-        __bd_t20 = __bd_v1_delta;
-        bd_f64d __bd_t21 = __bd_v4_a;
-        bd_f64d __bd_t23 = __bd_v1_delta;
         __bd_t24 = -0x1p-1;
-        __bd_t25 = bd_fmuladd_f64d(bd_splat_f64d(__bd_t24), __bd_t23, __bd_t21);
-        bd_f64d __bd_t26 = bd_mul_f64d(__bd_t20, __bd_t25);
+        __bd_t25 = bd_fmuladd_f64d(bd_splat_f64d(__bd_t24), __bd_t1, __bd_t10);
+        bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
         __bd_v5_out = bd_select_f64d(__bd_m2, __bd_t26, __bd_v5_out);
       }
     }
@@ -210,29 +149,20 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
     }
     bd_md __bd_m4 = bd_andnot_md(__bd_m, __bd_t6);
     if (bd_any_md(__bd_m4)) {
-      __bd_t9 = __bd_v0_r;
-      bd_f64d __bd_t10 = bd_fabs_f64d(__bd_t9);
-      __bd_v4_a = __bd_t10;
+      bd_f64d __bd_t10 = bd_fabs_f64d(__bd_t0);
       __bd_v5_out = bd_splat_f64d(0x0p+0);
-      bd_f64d __bd_t12 = __bd_v4_a;
-      bd_f64d __bd_t13 = __bd_v1_delta;
-      __bd_t14 = bd_cmple_f64d(__bd_t12, __bd_t13);
+      __bd_t14 = bd_cmple_f64d(__bd_t10, __bd_t1);
       bd_md __bd_m5 = bd_and_md(__bd_m4, __bd_t14);
       if (bd_any_md(__bd_m5)) {
-        bd_f64d __bd_t16 = __bd_v0_r;
-        __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t16);
-        __bd_t18 = __bd_v0_r;
-        bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t18);
+        __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t0);
+        bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t0);
         __bd_v5_out = bd_select_f64d(__bd_m5, __bd_t19, __bd_v5_out);
       }
       bd_md __bd_m6 = bd_andnot_md(__bd_m4, __bd_t14);
       if (bd_any_md(__bd_m6)) {
-        __bd_t20 = __bd_v1_delta;
-        bd_f64d __bd_t21 = __bd_v4_a;
-        bd_f64d __bd_t23 = __bd_v1_delta;
         __bd_t24 = -0x1p-1;
-        __bd_t25 = bd_fmuladd_f64d(bd_splat_f64d(__bd_t24), __bd_t23, __bd_t21);
-        bd_f64d __bd_t26 = bd_mul_f64d(__bd_t20, __bd_t25);
+        __bd_t25 = bd_fmuladd_f64d(bd_splat_f64d(__bd_t24), __bd_t1, __bd_t10);
+        bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
         __bd_v5_out = bd_select_f64d(__bd_m6, __bd_t26, __bd_v5_out);
       }
       bd_f64d __bd_t27 = __bd_v5_out;
@@ -241,392 +171,266 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
   }
   __bd_v6_d_r = bd_splat_f64d(0x0p+0);
   __bd_v7_d_delta = bd_splat_f64d(0x0p+0);
-  __bd_v8_d_r = bd_splat_f64d(0x0p+0);
-  __bd_v9_d_delta = bd_splat_f64d(0x0p+0);
-  __bd_v10_d___ret = bd_splat_f64d(0x0p+0);
-  __bd_v11_d_a = bd_splat_f64d(0x0p+0);
-  __bd_v12_d_out = bd_splat_f64d(0x0p+0);
-  bd_f64d __bd_t36 = __bd_p2;
-  __bd_v10_d___ret = __bd_t36;
-  _Bool __bd_t39 = __bd_p3;
-  _Bool __bd_t40 = __bd_p4;
-  _Bool __bd_t41 = __bd_t39 || __bd_t40;
-  _Bool __bd_t61 = __bd_p3;
-  _Bool __bd_t101 = __bd_p4;
-  __bd_v13_d0 = bd_splat_f64d(0x0p+0);
-  __bd_v14_d1 = bd_splat_f64d(0x0p+0);
+  __bd_v8_d___ret = bd_splat_f64d(0x0p+0);
+  __bd_v9_d_out = bd_splat_f64d(0x0p+0);
+  bd_f64d __bd_t33 = __bd_p2;
+  __bd_v8_d___ret = __bd_t33;
+  _Bool __bd_t36 = __bd_p3;
+  _Bool __bd_t37 = __bd_p4;
+  _Bool __bd_t38 = __bd_t36 || __bd_t37;
+  _Bool __bd_t55 = __bd_p3;
+  _Bool __bd_t94 = __bd_p4;
+  __bd_v10_d0 = bd_splat_f64d(0x0p+0);
+  __bd_v11_d1 = bd_splat_f64d(0x0p+0);
   if (bd_all_md(__bd_t6)) {
-    if (__bd_t41) {
-      __bd_v10_d___ret = bd_splat_f64d(0x0p+0);
+    if (__bd_t38) {
+      __bd_v8_d___ret = bd_splat_f64d(0x0p+0);
     }
   } else if (bd_none_md(__bd_t6)) {
-    __bd_v15_d9 = bd_splat_f64d(0x0p+0);
-    __bd_v16_d10 = bd_splat_f64d(0x0p+0);
-    __bd_v17_d27 = bd_splat_f64d(0x0p+0);
-    if (__bd_t41) {
-      bd_f64d __bd_t46 = __bd_v10_d___ret;
-      bd_f64d __bd_t47 = __bd_v17_d27;
+    __bd_v12_d10 = bd_splat_f64d(0x0p+0);
+    __bd_v13_d27 = bd_splat_f64d(0x0p+0);
+    if (__bd_t38) {
+      bd_f64d __bd_t42 = __bd_v8_d___ret;
+      bd_f64d __bd_t43 = __bd_v13_d27;
+      bd_f64d __bd_t44 = bd_add_f64d(__bd_t43, __bd_t42);
+      __bd_v13_d27 = __bd_t44;
+      __bd_v8_d___ret = bd_splat_f64d(0x0p+0);
+      bd_f64d __bd_t46 = __bd_v13_d27;
+      bd_f64d __bd_t47 = __bd_v9_d_out;
       bd_f64d __bd_t48 = bd_add_f64d(__bd_t47, __bd_t46);
-      __bd_v17_d27 = __bd_t48;
-      __bd_v10_d___ret = bd_splat_f64d(0x0p+0);
-      bd_f64d __bd_t50 = __bd_v17_d27;
-      bd_f64d __bd_t51 = __bd_v12_d_out;
-      bd_f64d __bd_t52 = bd_add_f64d(__bd_t51, __bd_t50);
-      __bd_v12_d_out = __bd_t52;
+      __bd_v9_d_out = __bd_t48;
     }
     if (bd_all_md(__bd_t14)) {
-      __bd_v18_d16 = bd_splat_f64d(0x0p+0);
-      __bd_v19_d17 = bd_splat_f64d(0x0p+0);
-      __bd_v20_d18 = bd_splat_f64d(0x0p+0);
-      __bd_v21_d19 = bd_splat_f64d(0x0p+0);
-      if (__bd_t41) {
-        bd_f64d __bd_t57 = __bd_v12_d_out;
-        bd_f64d __bd_t58 = __bd_v21_d19;
-        bd_f64d __bd_t59 = bd_add_f64d(__bd_t58, __bd_t57);
-        __bd_v21_d19 = __bd_t59;
-        __bd_v12_d_out = bd_splat_f64d(0x0p+0);
+      __bd_v14_d17 = bd_splat_f64d(0x0p+0);
+      __bd_v15_d19 = bd_splat_f64d(0x0p+0);
+      if (__bd_t38) {
+        bd_f64d __bd_t51 = __bd_v9_d_out;
+        bd_f64d __bd_t52 = __bd_v15_d19;
+        bd_f64d __bd_t53 = bd_add_f64d(__bd_t52, __bd_t51);
+        __bd_v15_d19 = __bd_t53;
+        __bd_v9_d_out = bd_splat_f64d(0x0p+0);
       }
-      if (__bd_t61) {
-        bd_f64d __bd_t62 = __bd_v21_d19;
-        bd_f64d __bd_t63 = bd_mul_f64d(__bd_t62, __bd_t18);
-        bd_f64d __bd_t64 = __bd_v19_d17;
-        bd_f64d __bd_t65 = bd_add_f64d(__bd_t64, __bd_t63);
-        __bd_v19_d17 = __bd_t65;
-        bd_f64d __bd_t66 = bd_mul_f64d(__bd_t62, __bd_t17);
-        bd_f64d __bd_t67 = __bd_v20_d18;
-        bd_f64d __bd_t68 = bd_add_f64d(__bd_t67, __bd_t66);
-        __bd_v20_d18 = __bd_t68;
-        bd_f64d __bd_t69 = __bd_v20_d18;
-        bd_f64d __bd_t70 = __bd_v8_d_r;
-        bd_f64d __bd_t71 = bd_add_f64d(__bd_t70, __bd_t69);
-        __bd_v8_d_r = __bd_t71;
-        bd_f64d __bd_t72 = __bd_v19_d17;
-        bd_f64d __bd_t73 = bd_mul_f64d(__bd_t72, bd_splat_f64d(0x1p-1));
-        bd_f64d __bd_t74 = __bd_v18_d16;
-        bd_f64d __bd_t75 = bd_add_f64d(__bd_t74, __bd_t73);
-        __bd_v18_d16 = __bd_t75;
-        bd_f64d __bd_t76 = __bd_v18_d16;
-        bd_f64d __bd_t77 = __bd_v8_d_r;
-        bd_f64d __bd_t78 = bd_add_f64d(__bd_t77, __bd_t76);
-        __bd_v8_d_r = __bd_t78;
+      if (__bd_t55) {
+        bd_f64d __bd_t56 = __bd_v15_d19;
+        bd_f64d __bd_t57 = bd_mul_f64d(__bd_t56, __bd_t0);
+        bd_f64d __bd_t58 = __bd_v14_d17;
+        bd_f64d __bd_t59 = bd_add_f64d(__bd_t58, __bd_t57);
+        __bd_v14_d17 = __bd_t59;
+        bd_f64d __bd_t60 = bd_mul_f64d(__bd_t56, __bd_t17);
+        bd_f64d __bd_t61 = __bd_v10_d0;
+        bd_f64d __bd_t62 = bd_add_f64d(__bd_t61, __bd_t60);
+        __bd_v10_d0 = __bd_t62;
+        bd_f64d __bd_t63 = __bd_v14_d17;
+        bd_f64d __bd_t64 = bd_mul_f64d(__bd_t63, bd_splat_f64d(0x1p-1));
+        bd_f64d __bd_t65 = __bd_v10_d0;
+        bd_f64d __bd_t66 = bd_add_f64d(__bd_t65, __bd_t64);
+        __bd_v10_d0 = __bd_t66;
       }
     } else if (bd_none_md(__bd_t14)) {
-      __bd_v22_d20 = bd_splat_f64d(0x0p+0);
-      __bd_v23_d21 = bd_splat_f64d(0x0p+0);
-      __bd_v24_d23 = bd_splat_f64d(0x0p+0);
-      __bd_v25_d25 = bd_splat_f64d(0x0p+0);
-      __bd_v26_d26 = bd_splat_f64d(0x0p+0);
-      if (__bd_t41) {
-        bd_f64d __bd_t84 = __bd_v12_d_out;
-        bd_f64d __bd_t85 = __bd_v26_d26;
-        bd_f64d __bd_t86 = bd_add_f64d(__bd_t85, __bd_t84);
-        __bd_v26_d26 = __bd_t86;
-        __bd_v12_d_out = bd_splat_f64d(0x0p+0);
-        bd_f64d __bd_t88 = __bd_v26_d26;
-        bd_f64d __bd_t89 = bd_mul_f64d(__bd_t88, __bd_t25);
-        bd_f64d __bd_t90 = __bd_v22_d20;
-        bd_f64d __bd_t91 = bd_add_f64d(__bd_t90, __bd_t89);
-        __bd_v22_d20 = __bd_t91;
-        bd_f64d __bd_t92 = bd_mul_f64d(__bd_t88, __bd_t20);
-        bd_f64d __bd_t93 = __bd_v25_d25;
-        bd_f64d __bd_t94 = bd_add_f64d(__bd_t93, __bd_t92);
-        __bd_v25_d25 = __bd_t94;
-        bd_f64d __bd_t95 = __bd_v25_d25;
-        bd_f64d __bd_t96 = bd_mul_f64d(__bd_t95, bd_splat_f64d(__bd_t24));
-        bd_f64d __bd_t97 = __bd_v24_d23;
-        bd_f64d __bd_t98 = bd_add_f64d(__bd_t97, __bd_t96);
-        __bd_v24_d23 = __bd_t98;
-        bd_f64d __bd_t99 = __bd_v23_d21;
-        bd_f64d __bd_t100 = bd_add_f64d(__bd_t99, __bd_t95);
-        __bd_v23_d21 = __bd_t100;
-      }
-      if (__bd_t101) {
-        bd_f64d __bd_t102 = __bd_v24_d23;
-        bd_f64d __bd_t103 = __bd_v9_d_delta;
-        bd_f64d __bd_t104 = bd_add_f64d(__bd_t103, __bd_t102);
-        __bd_v9_d_delta = __bd_t104;
-      }
-      if (__bd_t61) {
-        bd_f64d __bd_t105 = __bd_v23_d21;
-        bd_f64d __bd_t106 = __bd_v11_d_a;
-        bd_f64d __bd_t107 = bd_add_f64d(__bd_t106, __bd_t105);
-        __bd_v11_d_a = __bd_t107;
-      }
-      if (__bd_t101) {
-        bd_f64d __bd_t108 = __bd_v22_d20;
-        bd_f64d __bd_t109 = __bd_v9_d_delta;
-        bd_f64d __bd_t110 = bd_add_f64d(__bd_t109, __bd_t108);
-        __bd_v9_d_delta = __bd_t110;
+      __bd_v16_d25 = bd_splat_f64d(0x0p+0);
+      __bd_v17_d26 = bd_splat_f64d(0x0p+0);
+      if (__bd_t38) {
+        bd_f64d __bd_t69 = __bd_v9_d_out;
+        bd_f64d __bd_t70 = __bd_v17_d26;
+        bd_f64d __bd_t71 = bd_add_f64d(__bd_t70, __bd_t69);
+        __bd_v17_d26 = __bd_t71;
+        __bd_v9_d_out = bd_splat_f64d(0x0p+0);
+        bd_f64d __bd_t73 = __bd_v17_d26;
+        bd_f64d __bd_t74 = bd_mul_f64d(__bd_t73, __bd_t25);
+        bd_f64d __bd_t75 = __bd_v11_d1;
+        bd_f64d __bd_t76 = bd_add_f64d(__bd_t75, __bd_t74);
+        __bd_v11_d1 = __bd_t76;
+        bd_f64d __bd_t77 = bd_mul_f64d(__bd_t73, __bd_t1);
+        bd_f64d __bd_t78 = __bd_v16_d25;
+        bd_f64d __bd_t79 = bd_add_f64d(__bd_t78, __bd_t77);
+        __bd_v16_d25 = __bd_t79;
+        bd_f64d __bd_t80 = __bd_v16_d25;
+        bd_f64d __bd_t81 = bd_mul_f64d(__bd_t80, bd_splat_f64d(__bd_t24));
+        bd_f64d __bd_t82 = __bd_v11_d1;
+        bd_f64d __bd_t83 = bd_add_f64d(__bd_t82, __bd_t81);
+        __bd_v11_d1 = __bd_t83;
+        bd_f64d __bd_t84 = __bd_v12_d10;
+        bd_f64d __bd_t85 = bd_add_f64d(__bd_t84, __bd_t80);
+        __bd_v12_d10 = __bd_t85;
       }
     } else {
       bd_md __bd_m7 = bd_and_md(__bd_m, __bd_t14);
       if (bd_any_md(__bd_m7)) {
-        __bd_v18_d16 = bd_splat_f64d(0x0p+0);
-        __bd_v19_d17 = bd_splat_f64d(0x0p+0);
-        __bd_v20_d18 = bd_splat_f64d(0x0p+0);
-        __bd_v21_d19 = bd_splat_f64d(0x0p+0);
-        if (__bd_t41) {
-          bd_f64d __bd_t57 = __bd_v12_d_out;
-          bd_f64d __bd_t58 = __bd_v21_d19;
-          bd_f64d __bd_t59 = bd_add_f64d(__bd_t58, __bd_t57);
-          __bd_v21_d19 = __bd_t59;
-          __bd_v12_d_out = bd_select_f64d(__bd_m7, bd_splat_f64d(0x0p+0), __bd_v12_d_out);
+        __bd_v14_d17 = bd_splat_f64d(0x0p+0);
+        __bd_v15_d19 = bd_splat_f64d(0x0p+0);
+        if (__bd_t38) {
+          bd_f64d __bd_t51 = __bd_v9_d_out;
+          bd_f64d __bd_t52 = __bd_v15_d19;
+          bd_f64d __bd_t53 = bd_add_f64d(__bd_t52, __bd_t51);
+          __bd_v15_d19 = __bd_t53;
+          __bd_v9_d_out = bd_select_f64d(__bd_m7, bd_splat_f64d(0x0p+0), __bd_v9_d_out);
         }
-        if (__bd_t61) {
-          bd_f64d __bd_t62 = __bd_v21_d19;
-          bd_f64d __bd_t63 = bd_mul_f64d(__bd_t62, __bd_t18);
-          bd_f64d __bd_t64 = __bd_v19_d17;
-          bd_f64d __bd_t65 = bd_add_f64d(__bd_t64, __bd_t63);
-          __bd_v19_d17 = __bd_t65;
-          bd_f64d __bd_t66 = bd_mul_f64d(__bd_t62, __bd_t17);
-          bd_f64d __bd_t67 = __bd_v20_d18;
-          bd_f64d __bd_t68 = bd_add_f64d(__bd_t67, __bd_t66);
-          __bd_v20_d18 = __bd_t68;
-          bd_f64d __bd_t69 = __bd_v20_d18;
-          bd_f64d __bd_t70 = __bd_v8_d_r;
-          bd_f64d __bd_t71 = bd_add_f64d(__bd_t70, __bd_t69);
-          __bd_v8_d_r = bd_select_f64d(__bd_m7, __bd_t71, __bd_v8_d_r);
-          bd_f64d __bd_t72 = __bd_v19_d17;
-          bd_f64d __bd_t73 = bd_mul_f64d(__bd_t72, bd_splat_f64d(0x1p-1));
-          bd_f64d __bd_t74 = __bd_v18_d16;
-          bd_f64d __bd_t75 = bd_add_f64d(__bd_t74, __bd_t73);
-          __bd_v18_d16 = __bd_t75;
-          bd_f64d __bd_t76 = __bd_v18_d16;
-          bd_f64d __bd_t77 = __bd_v8_d_r;
-          bd_f64d __bd_t78 = bd_add_f64d(__bd_t77, __bd_t76);
-          __bd_v8_d_r = bd_select_f64d(__bd_m7, __bd_t78, __bd_v8_d_r);
+        if (__bd_t55) {
+          bd_f64d __bd_t56 = __bd_v15_d19;
+          bd_f64d __bd_t57 = bd_mul_f64d(__bd_t56, __bd_t0);
+          bd_f64d __bd_t58 = __bd_v14_d17;
+          bd_f64d __bd_t59 = bd_add_f64d(__bd_t58, __bd_t57);
+          __bd_v14_d17 = __bd_t59;
+          bd_f64d __bd_t60 = bd_mul_f64d(__bd_t56, __bd_t17);
+          bd_f64d __bd_t61 = __bd_v10_d0;
+          bd_f64d __bd_t62 = bd_add_f64d(__bd_t61, __bd_t60);
+          __bd_v10_d0 = bd_select_f64d(__bd_m7, __bd_t62, __bd_v10_d0);
+          bd_f64d __bd_t63 = __bd_v14_d17;
+          bd_f64d __bd_t64 = bd_mul_f64d(__bd_t63, bd_splat_f64d(0x1p-1));
+          bd_f64d __bd_t65 = __bd_v10_d0;
+          bd_f64d __bd_t66 = bd_add_f64d(__bd_t65, __bd_t64);
+          __bd_v10_d0 = bd_select_f64d(__bd_m7, __bd_t66, __bd_v10_d0);
         }
       }
       bd_md __bd_m8 = bd_andnot_md(__bd_m, __bd_t14);
       if (bd_any_md(__bd_m8)) {
-        __bd_v22_d20 = bd_splat_f64d(0x0p+0);
-        __bd_v23_d21 = bd_splat_f64d(0x0p+0);
-        __bd_v24_d23 = bd_splat_f64d(0x0p+0);
-        __bd_v25_d25 = bd_splat_f64d(0x0p+0);
-        __bd_v26_d26 = bd_splat_f64d(0x0p+0);
-        if (__bd_t41) {
-          bd_f64d __bd_t84 = __bd_v12_d_out;
-          bd_f64d __bd_t85 = __bd_v26_d26;
-          bd_f64d __bd_t86 = bd_add_f64d(__bd_t85, __bd_t84);
-          __bd_v26_d26 = __bd_t86;
-          __bd_v12_d_out = bd_select_f64d(__bd_m8, bd_splat_f64d(0x0p+0), __bd_v12_d_out);
-          bd_f64d __bd_t88 = __bd_v26_d26;
-          bd_f64d __bd_t89 = bd_mul_f64d(__bd_t88, __bd_t25);
-          bd_f64d __bd_t90 = __bd_v22_d20;
-          bd_f64d __bd_t91 = bd_add_f64d(__bd_t90, __bd_t89);
-          __bd_v22_d20 = __bd_t91;
-          bd_f64d __bd_t92 = bd_mul_f64d(__bd_t88, __bd_t20);
-          bd_f64d __bd_t93 = __bd_v25_d25;
-          bd_f64d __bd_t94 = bd_add_f64d(__bd_t93, __bd_t92);
-          __bd_v25_d25 = __bd_t94;
-          bd_f64d __bd_t95 = __bd_v25_d25;
-          bd_f64d __bd_t96 = bd_mul_f64d(__bd_t95, bd_splat_f64d(__bd_t24));
-          bd_f64d __bd_t97 = __bd_v24_d23;
-          bd_f64d __bd_t98 = bd_add_f64d(__bd_t97, __bd_t96);
-          __bd_v24_d23 = __bd_t98;
-          bd_f64d __bd_t99 = __bd_v23_d21;
-          bd_f64d __bd_t100 = bd_add_f64d(__bd_t99, __bd_t95);
-          __bd_v23_d21 = __bd_t100;
-        }
-        if (__bd_t101) {
-          bd_f64d __bd_t102 = __bd_v24_d23;
-          bd_f64d __bd_t103 = __bd_v9_d_delta;
-          bd_f64d __bd_t104 = bd_add_f64d(__bd_t103, __bd_t102);
-          __bd_v9_d_delta = bd_select_f64d(__bd_m8, __bd_t104, __bd_v9_d_delta);
-        }
-        if (__bd_t61) {
-          bd_f64d __bd_t105 = __bd_v23_d21;
-          bd_f64d __bd_t106 = __bd_v11_d_a;
-          bd_f64d __bd_t107 = bd_add_f64d(__bd_t106, __bd_t105);
-          __bd_v11_d_a = bd_select_f64d(__bd_m8, __bd_t107, __bd_v11_d_a);
-        }
-        if (__bd_t101) {
-          bd_f64d __bd_t108 = __bd_v22_d20;
-          bd_f64d __bd_t109 = __bd_v9_d_delta;
-          bd_f64d __bd_t110 = bd_add_f64d(__bd_t109, __bd_t108);
-          __bd_v9_d_delta = bd_select_f64d(__bd_m8, __bd_t110, __bd_v9_d_delta);
+        __bd_v16_d25 = bd_splat_f64d(0x0p+0);
+        __bd_v17_d26 = bd_splat_f64d(0x0p+0);
+        if (__bd_t38) {
+          bd_f64d __bd_t69 = __bd_v9_d_out;
+          bd_f64d __bd_t70 = __bd_v17_d26;
+          bd_f64d __bd_t71 = bd_add_f64d(__bd_t70, __bd_t69);
+          __bd_v17_d26 = __bd_t71;
+          __bd_v9_d_out = bd_select_f64d(__bd_m8, bd_splat_f64d(0x0p+0), __bd_v9_d_out);
+          bd_f64d __bd_t73 = __bd_v17_d26;
+          bd_f64d __bd_t74 = bd_mul_f64d(__bd_t73, __bd_t25);
+          bd_f64d __bd_t75 = __bd_v11_d1;
+          bd_f64d __bd_t76 = bd_add_f64d(__bd_t75, __bd_t74);
+          __bd_v11_d1 = bd_select_f64d(__bd_m8, __bd_t76, __bd_v11_d1);
+          bd_f64d __bd_t77 = bd_mul_f64d(__bd_t73, __bd_t1);
+          bd_f64d __bd_t78 = __bd_v16_d25;
+          bd_f64d __bd_t79 = bd_add_f64d(__bd_t78, __bd_t77);
+          __bd_v16_d25 = __bd_t79;
+          bd_f64d __bd_t80 = __bd_v16_d25;
+          bd_f64d __bd_t81 = bd_mul_f64d(__bd_t80, bd_splat_f64d(__bd_t24));
+          bd_f64d __bd_t82 = __bd_v11_d1;
+          bd_f64d __bd_t83 = bd_add_f64d(__bd_t82, __bd_t81);
+          __bd_v11_d1 = bd_select_f64d(__bd_m8, __bd_t83, __bd_v11_d1);
+          bd_f64d __bd_t84 = __bd_v12_d10;
+          bd_f64d __bd_t85 = bd_add_f64d(__bd_t84, __bd_t80);
+          __bd_v12_d10 = bd_select_f64d(__bd_m8, __bd_t85, __bd_v12_d10);
         }
       }
     }
-    if (__bd_t41) {
-      __bd_v12_d_out = bd_splat_f64d(0x0p+0);
+    if (__bd_t38) {
+      __bd_v9_d_out = bd_splat_f64d(0x0p+0);
     }
-    if (__bd_t61) {
-      bd_f64d __bd_t112 = __bd_v11_d_a;
-      bd_f64d __bd_t113 = __bd_v16_d10;
-      bd_f64d __bd_t114 = bd_add_f64d(__bd_t113, __bd_t112);
-      __bd_v16_d10 = __bd_t114;
-      __bd_v11_d_a = bd_splat_f64d(0x0p+0);
-      bd_f64d __bd_t116 = __bd_v16_d10;
-      bd_md __bd_t118 = bd_cmplt_f64d(__bd_t9, bd_splat_f64d(0x0p+0));
-      bd_f64d __bd_t119 = bd_neg_f64d(__bd_t116);
-      bd_f64d __bd_t120 = bd_select_f64d(__bd_t118, __bd_t119, __bd_t116);
-      bd_f64d __bd_t121 = __bd_v15_d9;
-      bd_f64d __bd_t122 = bd_add_f64d(__bd_t121, __bd_t120);
-      __bd_v15_d9 = __bd_t122;
-      bd_f64d __bd_t123 = __bd_v15_d9;
-      bd_f64d __bd_t124 = __bd_v8_d_r;
-      bd_f64d __bd_t125 = bd_add_f64d(__bd_t124, __bd_t123);
-      __bd_v8_d_r = __bd_t125;
+    if (__bd_t55) {
+      bd_f64d __bd_t87 = __bd_v12_d10;
+      bd_md __bd_t89 = bd_cmplt_f64d(__bd_t0, bd_splat_f64d(0x0p+0));
+      bd_f64d __bd_t90 = bd_neg_f64d(__bd_t87);
+      bd_f64d __bd_t91 = bd_select_f64d(__bd_t89, __bd_t90, __bd_t87);
+      bd_f64d __bd_t92 = __bd_v10_d0;
+      bd_f64d __bd_t93 = bd_add_f64d(__bd_t92, __bd_t91);
+      __bd_v10_d0 = __bd_t93;
     }
   } else {
     bd_md __bd_m9 = bd_and_md(__bd_m, __bd_t6);
     if (bd_any_md(__bd_m9)) {
-      if (__bd_t41) {
-        __bd_v10_d___ret = bd_select_f64d(__bd_m9, bd_splat_f64d(0x0p+0), __bd_v10_d___ret);
+      if (__bd_t38) {
+        __bd_v8_d___ret = bd_select_f64d(__bd_m9, bd_splat_f64d(0x0p+0), __bd_v8_d___ret);
       }
     }
     bd_md __bd_m10 = bd_andnot_md(__bd_m, __bd_t6);
     if (bd_any_md(__bd_m10)) {
-      __bd_v15_d9 = bd_splat_f64d(0x0p+0);
-      __bd_v16_d10 = bd_splat_f64d(0x0p+0);
-      __bd_v17_d27 = bd_splat_f64d(0x0p+0);
-      if (__bd_t41) {
-        bd_f64d __bd_t46 = __bd_v10_d___ret;
-        bd_f64d __bd_t47 = __bd_v17_d27;
+      __bd_v12_d10 = bd_splat_f64d(0x0p+0);
+      __bd_v13_d27 = bd_splat_f64d(0x0p+0);
+      if (__bd_t38) {
+        bd_f64d __bd_t42 = __bd_v8_d___ret;
+        bd_f64d __bd_t43 = __bd_v13_d27;
+        bd_f64d __bd_t44 = bd_add_f64d(__bd_t43, __bd_t42);
+        __bd_v13_d27 = __bd_t44;
+        __bd_v8_d___ret = bd_select_f64d(__bd_m10, bd_splat_f64d(0x0p+0), __bd_v8_d___ret);
+        bd_f64d __bd_t46 = __bd_v13_d27;
+        bd_f64d __bd_t47 = __bd_v9_d_out;
         bd_f64d __bd_t48 = bd_add_f64d(__bd_t47, __bd_t46);
-        __bd_v17_d27 = __bd_t48;
-        __bd_v10_d___ret = bd_select_f64d(__bd_m10, bd_splat_f64d(0x0p+0), __bd_v10_d___ret);
-        bd_f64d __bd_t50 = __bd_v17_d27;
-        bd_f64d __bd_t51 = __bd_v12_d_out;
-        bd_f64d __bd_t52 = bd_add_f64d(__bd_t51, __bd_t50);
-        __bd_v12_d_out = bd_select_f64d(__bd_m10, __bd_t52, __bd_v12_d_out);
+        __bd_v9_d_out = bd_select_f64d(__bd_m10, __bd_t48, __bd_v9_d_out);
       }
       bd_md __bd_m11 = bd_and_md(__bd_m10, __bd_t14);
       if (bd_any_md(__bd_m11)) {
-        __bd_v18_d16 = bd_splat_f64d(0x0p+0);
-        __bd_v19_d17 = bd_splat_f64d(0x0p+0);
-        __bd_v20_d18 = bd_splat_f64d(0x0p+0);
-        __bd_v21_d19 = bd_splat_f64d(0x0p+0);
-        if (__bd_t41) {
-          bd_f64d __bd_t57 = __bd_v12_d_out;
-          bd_f64d __bd_t58 = __bd_v21_d19;
-          bd_f64d __bd_t59 = bd_add_f64d(__bd_t58, __bd_t57);
-          __bd_v21_d19 = __bd_t59;
-          __bd_v12_d_out = bd_select_f64d(__bd_m11, bd_splat_f64d(0x0p+0), __bd_v12_d_out);
+        __bd_v14_d17 = bd_splat_f64d(0x0p+0);
+        __bd_v15_d19 = bd_splat_f64d(0x0p+0);
+        if (__bd_t38) {
+          bd_f64d __bd_t51 = __bd_v9_d_out;
+          bd_f64d __bd_t52 = __bd_v15_d19;
+          bd_f64d __bd_t53 = bd_add_f64d(__bd_t52, __bd_t51);
+          __bd_v15_d19 = __bd_t53;
+          __bd_v9_d_out = bd_select_f64d(__bd_m11, bd_splat_f64d(0x0p+0), __bd_v9_d_out);
         }
-        if (__bd_t61) {
-          bd_f64d __bd_t62 = __bd_v21_d19;
-          bd_f64d __bd_t63 = bd_mul_f64d(__bd_t62, __bd_t18);
-          bd_f64d __bd_t64 = __bd_v19_d17;
-          bd_f64d __bd_t65 = bd_add_f64d(__bd_t64, __bd_t63);
-          __bd_v19_d17 = __bd_t65;
-          bd_f64d __bd_t66 = bd_mul_f64d(__bd_t62, __bd_t17);
-          bd_f64d __bd_t67 = __bd_v20_d18;
-          bd_f64d __bd_t68 = bd_add_f64d(__bd_t67, __bd_t66);
-          __bd_v20_d18 = __bd_t68;
-          bd_f64d __bd_t69 = __bd_v20_d18;
-          bd_f64d __bd_t70 = __bd_v8_d_r;
-          bd_f64d __bd_t71 = bd_add_f64d(__bd_t70, __bd_t69);
-          __bd_v8_d_r = bd_select_f64d(__bd_m11, __bd_t71, __bd_v8_d_r);
-          bd_f64d __bd_t72 = __bd_v19_d17;
-          bd_f64d __bd_t73 = bd_mul_f64d(__bd_t72, bd_splat_f64d(0x1p-1));
-          bd_f64d __bd_t74 = __bd_v18_d16;
-          bd_f64d __bd_t75 = bd_add_f64d(__bd_t74, __bd_t73);
-          __bd_v18_d16 = __bd_t75;
-          bd_f64d __bd_t76 = __bd_v18_d16;
-          bd_f64d __bd_t77 = __bd_v8_d_r;
-          bd_f64d __bd_t78 = bd_add_f64d(__bd_t77, __bd_t76);
-          __bd_v8_d_r = bd_select_f64d(__bd_m11, __bd_t78, __bd_v8_d_r);
+        if (__bd_t55) {
+          bd_f64d __bd_t56 = __bd_v15_d19;
+          bd_f64d __bd_t57 = bd_mul_f64d(__bd_t56, __bd_t0);
+          bd_f64d __bd_t58 = __bd_v14_d17;
+          bd_f64d __bd_t59 = bd_add_f64d(__bd_t58, __bd_t57);
+          __bd_v14_d17 = __bd_t59;
+          bd_f64d __bd_t60 = bd_mul_f64d(__bd_t56, __bd_t17);
+          bd_f64d __bd_t61 = __bd_v10_d0;
+          bd_f64d __bd_t62 = bd_add_f64d(__bd_t61, __bd_t60);
+          __bd_v10_d0 = bd_select_f64d(__bd_m11, __bd_t62, __bd_v10_d0);
+          bd_f64d __bd_t63 = __bd_v14_d17;
+          bd_f64d __bd_t64 = bd_mul_f64d(__bd_t63, bd_splat_f64d(0x1p-1));
+          bd_f64d __bd_t65 = __bd_v10_d0;
+          bd_f64d __bd_t66 = bd_add_f64d(__bd_t65, __bd_t64);
+          __bd_v10_d0 = bd_select_f64d(__bd_m11, __bd_t66, __bd_v10_d0);
         }
       }
       bd_md __bd_m12 = bd_andnot_md(__bd_m10, __bd_t14);
       if (bd_any_md(__bd_m12)) {
-        __bd_v22_d20 = bd_splat_f64d(0x0p+0);
-        __bd_v23_d21 = bd_splat_f64d(0x0p+0);
-        __bd_v24_d23 = bd_splat_f64d(0x0p+0);
-        __bd_v25_d25 = bd_splat_f64d(0x0p+0);
-        __bd_v26_d26 = bd_splat_f64d(0x0p+0);
-        if (__bd_t41) {
-          bd_f64d __bd_t84 = __bd_v12_d_out;
-          bd_f64d __bd_t85 = __bd_v26_d26;
-          bd_f64d __bd_t86 = bd_add_f64d(__bd_t85, __bd_t84);
-          __bd_v26_d26 = __bd_t86;
-          __bd_v12_d_out = bd_select_f64d(__bd_m12, bd_splat_f64d(0x0p+0), __bd_v12_d_out);
-          bd_f64d __bd_t88 = __bd_v26_d26;
-          bd_f64d __bd_t89 = bd_mul_f64d(__bd_t88, __bd_t25);
-          bd_f64d __bd_t90 = __bd_v22_d20;
-          bd_f64d __bd_t91 = bd_add_f64d(__bd_t90, __bd_t89);
-          __bd_v22_d20 = __bd_t91;
-          bd_f64d __bd_t92 = bd_mul_f64d(__bd_t88, __bd_t20);
-          bd_f64d __bd_t93 = __bd_v25_d25;
-          bd_f64d __bd_t94 = bd_add_f64d(__bd_t93, __bd_t92);
-          __bd_v25_d25 = __bd_t94;
-          bd_f64d __bd_t95 = __bd_v25_d25;
-          bd_f64d __bd_t96 = bd_mul_f64d(__bd_t95, bd_splat_f64d(__bd_t24));
-          bd_f64d __bd_t97 = __bd_v24_d23;
-          bd_f64d __bd_t98 = bd_add_f64d(__bd_t97, __bd_t96);
-          __bd_v24_d23 = __bd_t98;
-          bd_f64d __bd_t99 = __bd_v23_d21;
-          bd_f64d __bd_t100 = bd_add_f64d(__bd_t99, __bd_t95);
-          __bd_v23_d21 = __bd_t100;
-        }
-        if (__bd_t101) {
-          bd_f64d __bd_t102 = __bd_v24_d23;
-          bd_f64d __bd_t103 = __bd_v9_d_delta;
-          bd_f64d __bd_t104 = bd_add_f64d(__bd_t103, __bd_t102);
-          __bd_v9_d_delta = bd_select_f64d(__bd_m12, __bd_t104, __bd_v9_d_delta);
-        }
-        if (__bd_t61) {
-          bd_f64d __bd_t105 = __bd_v23_d21;
-          bd_f64d __bd_t106 = __bd_v11_d_a;
-          bd_f64d __bd_t107 = bd_add_f64d(__bd_t106, __bd_t105);
-          __bd_v11_d_a = bd_select_f64d(__bd_m12, __bd_t107, __bd_v11_d_a);
-        }
-        if (__bd_t101) {
-          bd_f64d __bd_t108 = __bd_v22_d20;
-          bd_f64d __bd_t109 = __bd_v9_d_delta;
-          bd_f64d __bd_t110 = bd_add_f64d(__bd_t109, __bd_t108);
-          __bd_v9_d_delta = bd_select_f64d(__bd_m12, __bd_t110, __bd_v9_d_delta);
+        __bd_v16_d25 = bd_splat_f64d(0x0p+0);
+        __bd_v17_d26 = bd_splat_f64d(0x0p+0);
+        if (__bd_t38) {
+          bd_f64d __bd_t69 = __bd_v9_d_out;
+          bd_f64d __bd_t70 = __bd_v17_d26;
+          bd_f64d __bd_t71 = bd_add_f64d(__bd_t70, __bd_t69);
+          __bd_v17_d26 = __bd_t71;
+          __bd_v9_d_out = bd_select_f64d(__bd_m12, bd_splat_f64d(0x0p+0), __bd_v9_d_out);
+          bd_f64d __bd_t73 = __bd_v17_d26;
+          bd_f64d __bd_t74 = bd_mul_f64d(__bd_t73, __bd_t25);
+          bd_f64d __bd_t75 = __bd_v11_d1;
+          bd_f64d __bd_t76 = bd_add_f64d(__bd_t75, __bd_t74);
+          __bd_v11_d1 = bd_select_f64d(__bd_m12, __bd_t76, __bd_v11_d1);
+          bd_f64d __bd_t77 = bd_mul_f64d(__bd_t73, __bd_t1);
+          bd_f64d __bd_t78 = __bd_v16_d25;
+          bd_f64d __bd_t79 = bd_add_f64d(__bd_t78, __bd_t77);
+          __bd_v16_d25 = __bd_t79;
+          bd_f64d __bd_t80 = __bd_v16_d25;
+          bd_f64d __bd_t81 = bd_mul_f64d(__bd_t80, bd_splat_f64d(__bd_t24));
+          bd_f64d __bd_t82 = __bd_v11_d1;
+          bd_f64d __bd_t83 = bd_add_f64d(__bd_t82, __bd_t81);
+          __bd_v11_d1 = bd_select_f64d(__bd_m12, __bd_t83, __bd_v11_d1);
+          bd_f64d __bd_t84 = __bd_v12_d10;
+          bd_f64d __bd_t85 = bd_add_f64d(__bd_t84, __bd_t80);
+          __bd_v12_d10 = bd_select_f64d(__bd_m12, __bd_t85, __bd_v12_d10);
         }
       }
-      if (__bd_t41) {
-        __bd_v12_d_out = bd_select_f64d(__bd_m10, bd_splat_f64d(0x0p+0), __bd_v12_d_out);
+      if (__bd_t38) {
+        __bd_v9_d_out = bd_select_f64d(__bd_m10, bd_splat_f64d(0x0p+0), __bd_v9_d_out);
       }
-      if (__bd_t61) {
-        bd_f64d __bd_t112 = __bd_v11_d_a;
-        bd_f64d __bd_t113 = __bd_v16_d10;
-        bd_f64d __bd_t114 = bd_add_f64d(__bd_t113, __bd_t112);
-        __bd_v16_d10 = __bd_t114;
-        __bd_v11_d_a = bd_select_f64d(__bd_m10, bd_splat_f64d(0x0p+0), __bd_v11_d_a);
-        bd_f64d __bd_t116 = __bd_v16_d10;
-        bd_md __bd_t118 = bd_cmplt_f64d(__bd_t9, bd_splat_f64d(0x0p+0));
-        bd_f64d __bd_t119 = bd_neg_f64d(__bd_t116);
-        bd_f64d __bd_t120 = bd_select_f64d(__bd_t118, __bd_t119, __bd_t116);
-        bd_f64d __bd_t121 = __bd_v15_d9;
-        bd_f64d __bd_t122 = bd_add_f64d(__bd_t121, __bd_t120);
-        __bd_v15_d9 = __bd_t122;
-        bd_f64d __bd_t123 = __bd_v15_d9;
-        bd_f64d __bd_t124 = __bd_v8_d_r;
-        bd_f64d __bd_t125 = bd_add_f64d(__bd_t124, __bd_t123);
-        __bd_v8_d_r = bd_select_f64d(__bd_m10, __bd_t125, __bd_v8_d_r);
+      if (__bd_t55) {
+        bd_f64d __bd_t87 = __bd_v12_d10;
+        bd_md __bd_t89 = bd_cmplt_f64d(__bd_t0, bd_splat_f64d(0x0p+0));
+        bd_f64d __bd_t90 = bd_neg_f64d(__bd_t87);
+        bd_f64d __bd_t91 = bd_select_f64d(__bd_t89, __bd_t90, __bd_t87);
+        bd_f64d __bd_t92 = __bd_v10_d0;
+        bd_f64d __bd_t93 = bd_add_f64d(__bd_t92, __bd_t91);
+        __bd_v10_d0 = bd_select_f64d(__bd_m10, __bd_t93, __bd_v10_d0);
       }
     }
   }
-  if (__bd_t41) {
-    __bd_v10_d___ret = bd_splat_f64d(0x0p+0);
+  if (__bd_t38) {
+    __bd_v8_d___ret = bd_splat_f64d(0x0p+0);
   }
-  if (__bd_t101) {
-    bd_f64d __bd_t127 = __bd_v9_d_delta;
-    bd_f64d __bd_t128 = __bd_v14_d1;
-    bd_f64d __bd_t129 = bd_add_f64d(__bd_t128, __bd_t127);
-    __bd_v14_d1 = __bd_t129;
-    __bd_v9_d_delta = bd_splat_f64d(0x0p+0);
-    bd_f64d __bd_t131 = __bd_v14_d1;
-    bd_f64d __bd_t132 = __bd_v7_d_delta;
-    bd_f64d __bd_t133 = bd_add_f64d(__bd_t132, __bd_t131);
-    __bd_v7_d_delta = __bd_t133;
+  if (__bd_t94) {
+    bd_f64d __bd_t96 = __bd_v11_d1;
+    bd_f64d __bd_t97 = __bd_v7_d_delta;
+    bd_f64d __bd_t98 = bd_add_f64d(__bd_t97, __bd_t96);
+    __bd_v7_d_delta = __bd_t98;
   }
-  if (__bd_t61) {
-    bd_f64d __bd_t134 = __bd_v8_d_r;
-    bd_f64d __bd_t135 = __bd_v13_d0;
-    bd_f64d __bd_t136 = bd_add_f64d(__bd_t135, __bd_t134);
-    __bd_v13_d0 = __bd_t136;
-    __bd_v8_d_r = bd_splat_f64d(0x0p+0);
-    bd_f64d __bd_t138 = __bd_v13_d0;
-    bd_f64d __bd_t139 = __bd_v6_d_r;
-    bd_f64d __bd_t140 = bd_add_f64d(__bd_t139, __bd_t138);
-    __bd_v6_d_r = __bd_t140;
+  if (__bd_t55) {
+    bd_f64d __bd_t99 = __bd_v10_d0;
+    bd_f64d __bd_t100 = __bd_v6_d_r;
+    bd_f64d __bd_t101 = bd_add_f64d(__bd_t100, __bd_t99);
+    __bd_v6_d_r = __bd_t101;
   }
   *__bd_o0 = __bd_v2_ret;
   *__bd_o1 = __bd_v6_d_r;

@@ -3,30 +3,17 @@
 
 /* gate_batched: shape n, lanes of 32 bits */
 static inline __attribute__((always_inline, unused)) void __bd_gate_bk(bd_mn __bd_m, bd_f32n __bd_p0, bd_f32n __bd_p1, bd_f32n *__bd_o0) {
-  bd_f32n __bd_v0_x = bd_splat_f32n(0);
-  bd_f32n __bd_v1_h = bd_splat_f32n(0);
   bd_f32n __bd_v2_ret = bd_splat_f32n(0);
-  bd_f32n __bd_v4_z = bd_splat_f32n(0);
-  bd_f32n __bd_v5_ret = bd_splat_f32n(0);
   (void)__bd_m;
   bd_f32n __bd_t0 = __bd_p0;
-  __bd_v0_x = __bd_t0;
   bd_f32n __bd_t1 = __bd_p1;
-  __bd_v1_h = __bd_t1;
   __bd_v2_ret = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t4 = __bd_v0_x;
-  __bd_v4_z = __bd_t4;
-  __bd_v5_ret = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t9 = __bd_v4_z;
-  bd_f32n __bd_t10 = bd_neg_f32n(__bd_t9);
+  bd_f32n __bd_t10 = bd_neg_f32n(__bd_t0);
   bd_f32n __bd_t11 = bd_exp_f32n(__bd_t10);
   bd_f32n __bd_t12 = bd_add_f32n(bd_splat_f32n(0x1p+0f), __bd_t11);
   bd_f32n __bd_t13 = bd_div_f32n(bd_splat_f32n(0x1p+0f), __bd_t12);
-  __bd_v5_ret = __bd_t13;
-  bd_f32n __bd_t15 = __bd_v5_ret;
-  bd_f32n __bd_t16 = __bd_v1_h;
-  bd_f32n __bd_t17 = bd_tanh_f32n(__bd_t16);
-  bd_f32n __bd_t18 = bd_mul_f32n(__bd_t15, __bd_t17);
+  bd_f32n __bd_t17 = bd_tanh_f32n(__bd_t1);
+  bd_f32n __bd_t18 = bd_mul_f32n(__bd_t13, __bd_t17);
   __bd_v2_ret = __bd_t18;
   *__bd_o0 = __bd_v2_ret;
 }
@@ -46,179 +33,109 @@ void gate_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, flo
 
 /* gate_grad: shape n, lanes of 32 bits */
 static inline __attribute__((always_inline, unused)) void __bd_gate_gk(bd_mn __bd_m, bd_f32n __bd_p0, bd_f32n __bd_p1, bd_f32n __bd_p2, _Bool __bd_p3, _Bool __bd_p4, bd_f32n *__bd_o0, bd_f32n *__bd_o1, bd_f32n *__bd_o2) {
-  bd_f32n __bd_v0_x = bd_splat_f32n(0);
-  bd_f32n __bd_v1_h = bd_splat_f32n(0);
   bd_f32n __bd_v2_ret = bd_splat_f32n(0);
-  bd_f32n __bd_v4_z = bd_splat_f32n(0);
-  bd_f32n __bd_v5_ret = bd_splat_f32n(0);
   bd_f32n __bd_v7_d_x = bd_splat_f32n(0);
   bd_f32n __bd_v8_d_h = bd_splat_f32n(0);
-  bd_f32n __bd_v9_d_x = bd_splat_f32n(0);
-  bd_f32n __bd_v10_d_h = bd_splat_f32n(0);
-  bd_f32n __bd_v11_d___ret = bd_splat_f32n(0);
-  bd_f32n __bd_v12_d_z = bd_splat_f32n(0);
-  bd_f32n __bd_v13_d___ret = bd_splat_f32n(0);
-  bd_f32n __bd_v14_d0 = bd_splat_f32n(0);
-  bd_f32n __bd_v15_d1 = bd_splat_f32n(0);
-  bd_f32n __bd_v16_d4 = bd_splat_f32n(0);
-  bd_f32n __bd_v17_d9 = bd_splat_f32n(0);
-  bd_f32n __bd_v18_d10 = bd_splat_f32n(0);
-  bd_f32n __bd_v19_d11 = bd_splat_f32n(0);
-  bd_f32n __bd_v20_d12 = bd_splat_f32n(0);
-  bd_f32n __bd_v21_d13 = bd_splat_f32n(0);
-  bd_f32n __bd_v22_d15 = bd_splat_f32n(0);
-  bd_f32n __bd_v23_d16 = bd_splat_f32n(0);
-  bd_f32n __bd_v24_d17 = bd_splat_f32n(0);
-  bd_f32n __bd_v25_d18 = bd_splat_f32n(0);
+  bd_f32n __bd_v9_d___ret = bd_splat_f32n(0);
+  bd_f32n __bd_v10_d0 = bd_splat_f32n(0);
+  bd_f32n __bd_v11_d1 = bd_splat_f32n(0);
+  bd_f32n __bd_v12_d10 = bd_splat_f32n(0);
+  bd_f32n __bd_v13_d11 = bd_splat_f32n(0);
+  bd_f32n __bd_v14_d12 = bd_splat_f32n(0);
+  bd_f32n __bd_v15_d13 = bd_splat_f32n(0);
+  bd_f32n __bd_v16_d17 = bd_splat_f32n(0);
+  bd_f32n __bd_v17_d18 = bd_splat_f32n(0);
   (void)__bd_m;
   bd_f32n __bd_t0 = __bd_p0;
-  __bd_v0_x = __bd_t0;
   bd_f32n __bd_t1 = __bd_p1;
-  __bd_v1_h = __bd_t1;
   __bd_v2_ret = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t4 = __bd_v0_x;
-  __bd_v4_z = __bd_t4;
-  __bd_v5_ret = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t9 = __bd_v4_z;
-  bd_f32n __bd_t10 = bd_neg_f32n(__bd_t9);
+  bd_f32n __bd_t10 = bd_neg_f32n(__bd_t0);
   bd_f32n __bd_t11 = bd_exp_f32n(__bd_t10);
   bd_f32n __bd_t12 = bd_add_f32n(bd_splat_f32n(0x1p+0f), __bd_t11);
   bd_f32n __bd_t13 = bd_div_f32n(bd_splat_f32n(0x1p+0f), __bd_t12);
-  __bd_v5_ret = __bd_t13;
-  bd_f32n __bd_t15 = __bd_v5_ret;
-  bd_f32n __bd_t16 = __bd_v1_h;
-  bd_f32n __bd_t17 = bd_tanh_f32n(__bd_t16);
-  bd_f32n __bd_t18 = bd_mul_f32n(__bd_t15, __bd_t17);
+  bd_f32n __bd_t17 = bd_tanh_f32n(__bd_t1);
+  bd_f32n __bd_t18 = bd_mul_f32n(__bd_t13, __bd_t17);
   __bd_v2_ret = __bd_t18;
   __bd_v7_d_x = bd_splat_f32n(0x0p+0f);
   __bd_v8_d_h = bd_splat_f32n(0x0p+0f);
-  __bd_v9_d_x = bd_splat_f32n(0x0p+0f);
-  __bd_v10_d_h = bd_splat_f32n(0x0p+0f);
-  __bd_v11_d___ret = bd_splat_f32n(0x0p+0f);
-  __bd_v12_d_z = bd_splat_f32n(0x0p+0f);
-  __bd_v13_d___ret = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t27 = __bd_p2;
-  __bd_v11_d___ret = __bd_t27;
-  _Bool __bd_t40 = __bd_p3;
-  _Bool __bd_t41 = __bd_p4;
-  _Bool __bd_t42 = __bd_t40 || __bd_t41;
-  _Bool __bd_t54 = __bd_p4;
-  _Bool __bd_t65 = __bd_p3;
-  __bd_v14_d0 = bd_splat_f32n(0x0p+0f);
-  __bd_v15_d1 = bd_splat_f32n(0x0p+0f);
-  __bd_v16_d4 = bd_splat_f32n(0x0p+0f);
-  __bd_v17_d9 = bd_splat_f32n(0x0p+0f);
-  __bd_v18_d10 = bd_splat_f32n(0x0p+0f);
-  __bd_v19_d11 = bd_splat_f32n(0x0p+0f);
-  __bd_v20_d12 = bd_splat_f32n(0x0p+0f);
-  __bd_v21_d13 = bd_splat_f32n(0x0p+0f);
-  __bd_v22_d15 = bd_splat_f32n(0x0p+0f);
-  __bd_v23_d16 = bd_splat_f32n(0x0p+0f);
-  __bd_v24_d17 = bd_splat_f32n(0x0p+0f);
-  __bd_v25_d18 = bd_splat_f32n(0x0p+0f);
-  if (__bd_t42) {
-    bd_f32n __bd_t43 = __bd_v11_d___ret;
-    bd_f32n __bd_t44 = __bd_v25_d18;
+  __bd_v9_d___ret = bd_splat_f32n(0x0p+0f);
+  bd_f32n __bd_t23 = __bd_p2;
+  __bd_v9_d___ret = __bd_t23;
+  _Bool __bd_t32 = __bd_p3;
+  _Bool __bd_t33 = __bd_p4;
+  _Bool __bd_t34 = __bd_t32 || __bd_t33;
+  _Bool __bd_t46 = __bd_p4;
+  _Bool __bd_t54 = __bd_p3;
+  __bd_v10_d0 = bd_splat_f32n(0x0p+0f);
+  __bd_v11_d1 = bd_splat_f32n(0x0p+0f);
+  __bd_v12_d10 = bd_splat_f32n(0x0p+0f);
+  __bd_v13_d11 = bd_splat_f32n(0x0p+0f);
+  __bd_v14_d12 = bd_splat_f32n(0x0p+0f);
+  __bd_v15_d13 = bd_splat_f32n(0x0p+0f);
+  __bd_v16_d17 = bd_splat_f32n(0x0p+0f);
+  __bd_v17_d18 = bd_splat_f32n(0x0p+0f);
+  if (__bd_t34) {
+    bd_f32n __bd_t35 = __bd_v9_d___ret;
+    bd_f32n __bd_t36 = __bd_v17_d18;
+    bd_f32n __bd_t37 = bd_add_f32n(__bd_t36, __bd_t35);
+    __bd_v17_d18 = __bd_t37;
+    __bd_v9_d___ret = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t39 = __bd_v17_d18;
+    bd_f32n __bd_t40 = bd_mul_f32n(__bd_t39, __bd_t17);
+    bd_f32n __bd_t41 = __bd_v15_d13;
+    bd_f32n __bd_t42 = bd_add_f32n(__bd_t41, __bd_t40);
+    __bd_v15_d13 = __bd_t42;
+    bd_f32n __bd_t43 = bd_mul_f32n(__bd_t39, __bd_t13);
+    bd_f32n __bd_t44 = __bd_v16_d17;
     bd_f32n __bd_t45 = bd_add_f32n(__bd_t44, __bd_t43);
-    __bd_v25_d18 = __bd_t45;
-    __bd_v11_d___ret = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t47 = __bd_v25_d18;
-    bd_f32n __bd_t48 = bd_mul_f32n(__bd_t47, __bd_t17);
-    bd_f32n __bd_t49 = __bd_v22_d15;
-    bd_f32n __bd_t50 = bd_add_f32n(__bd_t49, __bd_t48);
-    __bd_v22_d15 = __bd_t50;
-    bd_f32n __bd_t51 = bd_mul_f32n(__bd_t47, __bd_t15);
-    bd_f32n __bd_t52 = __bd_v24_d17;
+    __bd_v16_d17 = __bd_t45;
+  }
+  if (__bd_t46) {
+    bd_f32n __bd_t47 = __bd_v16_d17;
+    bd_f32n __bd_t49 = bd_mul_f32n(__bd_t17, __bd_t17);
+    bd_f32n __bd_t50 = bd_sub_f32n(bd_splat_f32n(0x1p+0f), __bd_t49);
+    bd_f32n __bd_t51 = bd_mul_f32n(__bd_t47, __bd_t50);
+    bd_f32n __bd_t52 = __bd_v11_d1;
     bd_f32n __bd_t53 = bd_add_f32n(__bd_t52, __bd_t51);
-    __bd_v24_d17 = __bd_t53;
+    __bd_v11_d1 = __bd_t53;
   }
   if (__bd_t54) {
-    bd_f32n __bd_t55 = __bd_v24_d17;
-    bd_f32n __bd_t57 = bd_mul_f32n(__bd_t17, __bd_t17);
-    bd_f32n __bd_t58 = bd_sub_f32n(bd_splat_f32n(0x1p+0f), __bd_t57);
-    bd_f32n __bd_t59 = bd_mul_f32n(__bd_t55, __bd_t58);
-    bd_f32n __bd_t60 = __bd_v23_d16;
-    bd_f32n __bd_t61 = bd_add_f32n(__bd_t60, __bd_t59);
-    __bd_v23_d16 = __bd_t61;
-    bd_f32n __bd_t62 = __bd_v23_d16;
-    bd_f32n __bd_t63 = __bd_v10_d_h;
-    bd_f32n __bd_t64 = bd_add_f32n(__bd_t63, __bd_t62);
-    __bd_v10_d_h = __bd_t64;
-  }
-  if (__bd_t65) {
-    bd_f32n __bd_t66 = __bd_v22_d15;
-    bd_f32n __bd_t67 = __bd_v13_d___ret;
-    bd_f32n __bd_t68 = bd_add_f32n(__bd_t67, __bd_t66);
-    __bd_v13_d___ret = __bd_t68;
-    bd_f32n __bd_t69 = __bd_v13_d___ret;
-    bd_f32n __bd_t70 = __bd_v21_d13;
+    bd_f32n __bd_t55 = __bd_v15_d13;
+    bd_f32n __bd_t56 = bd_mul_f32n(__bd_t55, __bd_t13);
+    bd_f32n __bd_t57 = bd_div_f32n(__bd_t56, __bd_t12);
+    bd_f32n __bd_t58 = bd_neg_f32n(__bd_t57);
+    bd_f32n __bd_t59 = __bd_v14_d12;
+    bd_f32n __bd_t60 = bd_add_f32n(__bd_t59, __bd_t58);
+    __bd_v14_d12 = __bd_t60;
+    bd_f32n __bd_t61 = __bd_v14_d12;
+    bd_f32n __bd_t62 = __bd_v13_d11;
+    bd_f32n __bd_t63 = bd_add_f32n(__bd_t62, __bd_t61);
+    __bd_v13_d11 = __bd_t63;
+    bd_f32n __bd_t64 = __bd_v13_d11;
+    bd_f32n __bd_t65 = bd_mul_f32n(__bd_t64, __bd_t11);
+    bd_f32n __bd_t66 = __bd_v12_d10;
+    bd_f32n __bd_t67 = bd_add_f32n(__bd_t66, __bd_t65);
+    __bd_v12_d10 = __bd_t67;
+    bd_f32n __bd_t68 = __bd_v12_d10;
+    bd_f32n __bd_t69 = bd_neg_f32n(__bd_t68);
+    bd_f32n __bd_t70 = __bd_v10_d0;
     bd_f32n __bd_t71 = bd_add_f32n(__bd_t70, __bd_t69);
-    __bd_v21_d13 = __bd_t71;
-    __bd_v13_d___ret = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t73 = __bd_v21_d13;
-    bd_f32n __bd_t74 = bd_mul_f32n(__bd_t73, __bd_t13);
-    bd_f32n __bd_t75 = bd_div_f32n(__bd_t74, __bd_t12);
-    bd_f32n __bd_t76 = bd_neg_f32n(__bd_t75);
-    bd_f32n __bd_t77 = __bd_v20_d12;
-    bd_f32n __bd_t78 = bd_add_f32n(__bd_t77, __bd_t76);
-    __bd_v20_d12 = __bd_t78;
-    bd_f32n __bd_t79 = __bd_v20_d12;
-    bd_f32n __bd_t80 = __bd_v19_d11;
-    bd_f32n __bd_t81 = bd_add_f32n(__bd_t80, __bd_t79);
-    __bd_v19_d11 = __bd_t81;
-    bd_f32n __bd_t82 = __bd_v19_d11;
-    bd_f32n __bd_t83 = bd_mul_f32n(__bd_t82, __bd_t11);
-    bd_f32n __bd_t84 = __bd_v18_d10;
-    bd_f32n __bd_t85 = bd_add_f32n(__bd_t84, __bd_t83);
-    __bd_v18_d10 = __bd_t85;
-    bd_f32n __bd_t86 = __bd_v18_d10;
-    bd_f32n __bd_t87 = bd_neg_f32n(__bd_t86);
-    bd_f32n __bd_t88 = __bd_v17_d9;
-    bd_f32n __bd_t89 = bd_add_f32n(__bd_t88, __bd_t87);
-    __bd_v17_d9 = __bd_t89;
-    bd_f32n __bd_t90 = __bd_v17_d9;
-    bd_f32n __bd_t91 = __bd_v12_d_z;
-    bd_f32n __bd_t92 = bd_add_f32n(__bd_t91, __bd_t90);
-    __bd_v12_d_z = __bd_t92;
+    __bd_v10_d0 = __bd_t71;
   }
-  if (__bd_t65) {
-    __bd_v13_d___ret = bd_splat_f32n(0x0p+0f);
+  if (__bd_t34) {
+    __bd_v9_d___ret = bd_splat_f32n(0x0p+0f);
   }
-  if (__bd_t65) {
-    bd_f32n __bd_t94 = __bd_v12_d_z;
-    bd_f32n __bd_t95 = __bd_v16_d4;
-    bd_f32n __bd_t96 = bd_add_f32n(__bd_t95, __bd_t94);
-    __bd_v16_d4 = __bd_t96;
-    __bd_v12_d_z = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t98 = __bd_v16_d4;
-    bd_f32n __bd_t99 = __bd_v9_d_x;
-    bd_f32n __bd_t100 = bd_add_f32n(__bd_t99, __bd_t98);
-    __bd_v9_d_x = __bd_t100;
-  }
-  if (__bd_t42) {
-    __bd_v11_d___ret = bd_splat_f32n(0x0p+0f);
+  if (__bd_t46) {
+    bd_f32n __bd_t73 = __bd_v11_d1;
+    bd_f32n __bd_t74 = __bd_v8_d_h;
+    bd_f32n __bd_t75 = bd_add_f32n(__bd_t74, __bd_t73);
+    __bd_v8_d_h = __bd_t75;
   }
   if (__bd_t54) {
-    bd_f32n __bd_t102 = __bd_v10_d_h;
-    bd_f32n __bd_t103 = __bd_v15_d1;
-    bd_f32n __bd_t104 = bd_add_f32n(__bd_t103, __bd_t102);
-    __bd_v15_d1 = __bd_t104;
-    __bd_v10_d_h = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t106 = __bd_v15_d1;
-    bd_f32n __bd_t107 = __bd_v8_d_h;
-    bd_f32n __bd_t108 = bd_add_f32n(__bd_t107, __bd_t106);
-    __bd_v8_d_h = __bd_t108;
-  }
-  if (__bd_t65) {
-    bd_f32n __bd_t109 = __bd_v9_d_x;
-    bd_f32n __bd_t110 = __bd_v14_d0;
-    bd_f32n __bd_t111 = bd_add_f32n(__bd_t110, __bd_t109);
-    __bd_v14_d0 = __bd_t111;
-    __bd_v9_d_x = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t113 = __bd_v14_d0;
-    bd_f32n __bd_t114 = __bd_v7_d_x;
-    bd_f32n __bd_t115 = bd_add_f32n(__bd_t114, __bd_t113);
-    __bd_v7_d_x = __bd_t115;
+    bd_f32n __bd_t76 = __bd_v10_d0;
+    bd_f32n __bd_t77 = __bd_v7_d_x;
+    bd_f32n __bd_t78 = bd_add_f32n(__bd_t77, __bd_t76);
+    __bd_v7_d_x = __bd_t78;
   }
   *__bd_o0 = __bd_v2_ret;
   *__bd_o1 = __bd_v7_d_x;

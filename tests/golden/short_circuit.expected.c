@@ -3,39 +3,29 @@
 
 /* clipped_batched: shape n, lanes of 32 bits */
 static inline __attribute__((always_inline, unused)) void __bd_clipped_bk(bd_mn __bd_m, bd_f32n __bd_p0, bd_f32n __bd_p1, bd_f32n *__bd_o0) {
-  bd_f32n __bd_v0_x = bd_splat_f32n(0);
-  bd_f32n __bd_v1_lim = bd_splat_f32n(0);
   bd_f32n __bd_v2_ret = bd_splat_f32n(0);
   bd_f32n __bd_v4_n = bd_splat_f32n(0);
   bd_mn __bd_v5_sc = bd_mfalse_n();
   (void)__bd_m;
   bd_f32n __bd_t0 = __bd_p0;
-  __bd_v0_x = __bd_t0;
   bd_f32n __bd_t1 = __bd_p1;
-  __bd_v1_lim = __bd_t1;
   __bd_v2_ret = bd_splat_f32n(0x0p+0f);
   __bd_v4_n = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t5 = __bd_v0_x;
-  bd_mn __bd_t7 = bd_cmpgt_f32n(__bd_t5, bd_splat_f32n(0x0p+0f));
+  bd_mn __bd_t7 = bd_cmpgt_f32n(__bd_t0, bd_splat_f32n(0x0p+0f));
   __bd_v5_sc = __bd_t7;
   if (bd_all_mn(__bd_t7)) {
-    bd_f32n __bd_t8 = __bd_v0_x;
-    bd_f32n __bd_t9 = __bd_v0_x;
-    bd_f32n __bd_t10 = bd_mul_f32n(__bd_t8, __bd_t9);
+    bd_f32n __bd_t10 = bd_mul_f32n(__bd_t0, __bd_t0);
     __bd_v4_n = __bd_t10;
-    bd_f32n __bd_t11 = __bd_v1_lim;
-    bd_mn __bd_t12 = bd_cmplt_f32n(__bd_t10, __bd_t11);
+    bd_mn __bd_t12 = bd_cmplt_f32n(__bd_t10, __bd_t1);
     __bd_v5_sc = __bd_t12;
   } else if (bd_none_mn(__bd_t7)) {
+    /* no lane takes the branch */
   } else {
     bd_mn __bd_m1 = bd_and_mn(__bd_m, __bd_t7);
     if (bd_any_mn(__bd_m1)) {
-      bd_f32n __bd_t8 = __bd_v0_x;
-      bd_f32n __bd_t9 = __bd_v0_x;
-      bd_f32n __bd_t10 = bd_mul_f32n(__bd_t8, __bd_t9);
+      bd_f32n __bd_t10 = bd_mul_f32n(__bd_t0, __bd_t0);
       __bd_v4_n = bd_select_f32n(__bd_m1, __bd_t10, __bd_v4_n);
-      bd_f32n __bd_t11 = __bd_v1_lim;
-      bd_mn __bd_t12 = bd_cmplt_f32n(__bd_t10, __bd_t11);
+      bd_mn __bd_t12 = bd_cmplt_f32n(__bd_t10, __bd_t1);
       __bd_v5_sc = bd_select_mn(__bd_m1, __bd_t12, __bd_v5_sc);
     }
   }
@@ -44,9 +34,8 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_bk(bd_mn 
     bd_f32n __bd_t14 = __bd_v4_n;
     __bd_v2_ret = __bd_t14;
   } else if (bd_none_mn(__bd_t13)) {
-    bd_f32n __bd_t16 = __bd_v0_x;
     bd_f32n __bd_t17 = __bd_v4_n;
-    bd_f32n __bd_t18 = bd_add_f32n(__bd_t16, __bd_t17);
+    bd_f32n __bd_t18 = bd_add_f32n(__bd_t0, __bd_t17);
     __bd_v2_ret = __bd_t18;
   } else {
     bd_mn __bd_m2 = bd_and_mn(__bd_m, __bd_t13);
@@ -56,9 +45,8 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_bk(bd_mn 
     }
     bd_mn __bd_m3 = bd_andnot_mn(__bd_m, __bd_t13);
     if (bd_any_mn(__bd_m3)) {
-      bd_f32n __bd_t16 = __bd_v0_x;
       bd_f32n __bd_t17 = __bd_v4_n;
-      bd_f32n __bd_t18 = bd_add_f32n(__bd_t16, __bd_t17);
+      bd_f32n __bd_t18 = bd_add_f32n(__bd_t0, __bd_t17);
       __bd_v2_ret = bd_select_f32n(__bd_m3, __bd_t18, __bd_v2_ret);
     }
   }
@@ -80,55 +68,39 @@ void clipped_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, 
 
 /* clipped_grad: shape n, lanes of 32 bits */
 static inline __attribute__((always_inline, unused)) void __bd_clipped_gk(bd_mn __bd_m, bd_f32n __bd_p0, bd_f32n __bd_p1, bd_f32n __bd_p2, _Bool __bd_p3, _Bool __bd_p4, bd_f32n *__bd_o0, bd_f32n *__bd_o1, bd_f32n *__bd_o2) {
-  bd_f32n __bd_v0_x = bd_splat_f32n(0);
-  bd_f32n __bd_v1_lim = bd_splat_f32n(0);
   bd_f32n __bd_v2_ret = bd_splat_f32n(0);
   bd_f32n __bd_v4_n = bd_splat_f32n(0);
   bd_mn __bd_v5_sc = bd_mfalse_n();
   bd_f32n __bd_v6_d_x = bd_splat_f32n(0);
   float __bd_v7_d_lim = 0;
-  bd_f32n __bd_v8_d_x = bd_splat_f32n(0);
-  bd_f32n __bd_v9_d___ret = bd_splat_f32n(0);
-  bd_f32n __bd_v10_d_n = bd_splat_f32n(0);
-  bd_f32n __bd_v11_d0 = bd_splat_f32n(0);
-  bd_f32n __bd_v12_d14 = bd_splat_f32n(0);
-  bd_f32n __bd_v13_d16 = bd_splat_f32n(0);
-  bd_f32n __bd_v14_d17 = bd_splat_f32n(0);
-  bd_f32n __bd_v15_d18 = bd_splat_f32n(0);
-  bd_f32n __bd_v16_d8 = bd_splat_f32n(0);
-  bd_f32n __bd_v17_d9 = bd_splat_f32n(0);
-  bd_f32n __bd_v18_d10 = bd_splat_f32n(0);
-  bd_f32n __bd_t8 = bd_splat_f32n(0);
-  bd_f32n __bd_t9 = bd_splat_f32n(0);
+  bd_f32n __bd_v8_d___ret = bd_splat_f32n(0);
+  bd_f32n __bd_v9_d_n = bd_splat_f32n(0);
+  bd_f32n __bd_v10_d0 = bd_splat_f32n(0);
+  bd_f32n __bd_v11_d14 = bd_splat_f32n(0);
+  bd_f32n __bd_v12_d17 = bd_splat_f32n(0);
+  bd_f32n __bd_v13_d18 = bd_splat_f32n(0);
+  bd_f32n __bd_v14_d10 = bd_splat_f32n(0);
   (void)__bd_m;
   (void)__bd_p4;
   bd_f32n __bd_t0 = __bd_p0;
-  __bd_v0_x = __bd_t0;
   bd_f32n __bd_t1 = __bd_p1;
-  __bd_v1_lim = __bd_t1;
   __bd_v2_ret = bd_splat_f32n(0x0p+0f);
   __bd_v4_n = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t5 = __bd_v0_x;
-  bd_mn __bd_t7 = bd_cmpgt_f32n(__bd_t5, bd_splat_f32n(0x0p+0f));
+  bd_mn __bd_t7 = bd_cmpgt_f32n(__bd_t0, bd_splat_f32n(0x0p+0f));
   __bd_v5_sc = __bd_t7;
   if (bd_all_mn(__bd_t7)) {
-    __bd_t8 = __bd_v0_x;
-    __bd_t9 = __bd_v0_x;
-    bd_f32n __bd_t10 = bd_mul_f32n(__bd_t8, __bd_t9);
+    bd_f32n __bd_t10 = bd_mul_f32n(__bd_t0, __bd_t0);
     __bd_v4_n = __bd_t10;
-    bd_f32n __bd_t11 = __bd_v1_lim;
-    bd_mn __bd_t12 = bd_cmplt_f32n(__bd_t10, __bd_t11);
+    bd_mn __bd_t12 = bd_cmplt_f32n(__bd_t10, __bd_t1);
     __bd_v5_sc = __bd_t12;
   } else if (bd_none_mn(__bd_t7)) {
+    /* no lane takes the branch */
   } else {
     bd_mn __bd_m1 = bd_and_mn(__bd_m, __bd_t7);
     if (bd_any_mn(__bd_m1)) {
-      __bd_t8 = __bd_v0_x;
-      __bd_t9 = __bd_v0_x;
-      bd_f32n __bd_t10 = bd_mul_f32n(__bd_t8, __bd_t9);
+      bd_f32n __bd_t10 = bd_mul_f32n(__bd_t0, __bd_t0);
       __bd_v4_n = bd_select_f32n(__bd_m1, __bd_t10, __bd_v4_n);
-      bd_f32n __bd_t11 = __bd_v1_lim;
-      bd_mn __bd_t12 = bd_cmplt_f32n(__bd_t10, __bd_t11);
+      bd_mn __bd_t12 = bd_cmplt_f32n(__bd_t10, __bd_t1);
       __bd_v5_sc = bd_select_mn(__bd_m1, __bd_t12, __bd_v5_sc);
     }
   }
@@ -137,9 +109,8 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_gk(bd_mn 
     bd_f32n __bd_t14 = __bd_v4_n;
     __bd_v2_ret = __bd_t14;
   } else if (bd_none_mn(__bd_t13)) {
-    bd_f32n __bd_t16 = __bd_v0_x;
     bd_f32n __bd_t17 = __bd_v4_n;
-    bd_f32n __bd_t18 = bd_add_f32n(__bd_t16, __bd_t17);
+    bd_f32n __bd_t18 = bd_add_f32n(__bd_t0, __bd_t17);
     __bd_v2_ret = __bd_t18;
   } else {
     bd_mn __bd_m2 = bd_and_mn(__bd_m, __bd_t13);
@@ -149,182 +120,144 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_gk(bd_mn 
     }
     bd_mn __bd_m3 = bd_andnot_mn(__bd_m, __bd_t13);
     if (bd_any_mn(__bd_m3)) {
-      bd_f32n __bd_t16 = __bd_v0_x;
       bd_f32n __bd_t17 = __bd_v4_n;
-      bd_f32n __bd_t18 = bd_add_f32n(__bd_t16, __bd_t17);
+      bd_f32n __bd_t18 = bd_add_f32n(__bd_t0, __bd_t17);
       __bd_v2_ret = bd_select_f32n(__bd_m3, __bd_t18, __bd_v2_ret);
     }
   }
   __bd_v6_d_x = bd_splat_f32n(0x0p+0f);
   __bd_v7_d_lim = 0x0p+0f;
-  __bd_v8_d_x = bd_splat_f32n(0x0p+0f);
-  __bd_v9_d___ret = bd_splat_f32n(0x0p+0f);
-  __bd_v10_d_n = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t25 = __bd_p2;
-  __bd_v9_d___ret = __bd_t25;
-  _Bool __bd_t28 = __bd_p3;
-  __bd_v11_d0 = bd_splat_f32n(0x0p+0f);
+  __bd_v8_d___ret = bd_splat_f32n(0x0p+0f);
+  __bd_v9_d_n = bd_splat_f32n(0x0p+0f);
+  bd_f32n __bd_t24 = __bd_p2;
+  __bd_v8_d___ret = __bd_t24;
+  _Bool __bd_t27 = __bd_p3;
+  __bd_v10_d0 = bd_splat_f32n(0x0p+0f);
   if (bd_all_mn(__bd_t13)) {
-    __bd_v12_d14 = bd_splat_f32n(0x0p+0f);
-    if (__bd_t28) {
-      bd_f32n __bd_t29 = __bd_v9_d___ret;
-      bd_f32n __bd_t30 = __bd_v12_d14;
-      bd_f32n __bd_t31 = bd_add_f32n(__bd_t30, __bd_t29);
-      __bd_v12_d14 = __bd_t31;
-      __bd_v9_d___ret = bd_splat_f32n(0x0p+0f);
-      bd_f32n __bd_t33 = __bd_v12_d14;
-      bd_f32n __bd_t34 = __bd_v10_d_n;
-      bd_f32n __bd_t35 = bd_add_f32n(__bd_t34, __bd_t33);
-      __bd_v10_d_n = __bd_t35;
+    __bd_v11_d14 = bd_splat_f32n(0x0p+0f);
+    if (__bd_t27) {
+      bd_f32n __bd_t28 = __bd_v8_d___ret;
+      bd_f32n __bd_t29 = __bd_v11_d14;
+      bd_f32n __bd_t30 = bd_add_f32n(__bd_t29, __bd_t28);
+      __bd_v11_d14 = __bd_t30;
+      __bd_v8_d___ret = bd_splat_f32n(0x0p+0f);
+      bd_f32n __bd_t32 = __bd_v11_d14;
+      bd_f32n __bd_t33 = __bd_v9_d_n;
+      bd_f32n __bd_t34 = bd_add_f32n(__bd_t33, __bd_t32);
+      __bd_v9_d_n = __bd_t34;
     }
   } else if (bd_none_mn(__bd_t13)) {
-    __bd_v13_d16 = bd_splat_f32n(0x0p+0f);
-    __bd_v14_d17 = bd_splat_f32n(0x0p+0f);
-    __bd_v15_d18 = bd_splat_f32n(0x0p+0f);
-    if (__bd_t28) {
-      bd_f32n __bd_t39 = __bd_v9_d___ret;
-      bd_f32n __bd_t40 = __bd_v15_d18;
-      bd_f32n __bd_t41 = bd_add_f32n(__bd_t40, __bd_t39);
-      __bd_v15_d18 = __bd_t41;
-      __bd_v9_d___ret = bd_splat_f32n(0x0p+0f);
-      bd_f32n __bd_t43 = __bd_v15_d18;
-      bd_f32n __bd_t44 = __bd_v13_d16;
-      bd_f32n __bd_t45 = bd_add_f32n(__bd_t44, __bd_t43);
-      __bd_v13_d16 = __bd_t45;
-      bd_f32n __bd_t46 = __bd_v14_d17;
-      bd_f32n __bd_t47 = bd_add_f32n(__bd_t46, __bd_t43);
-      __bd_v14_d17 = __bd_t47;
-      bd_f32n __bd_t48 = __bd_v14_d17;
-      bd_f32n __bd_t49 = __bd_v10_d_n;
-      bd_f32n __bd_t50 = bd_add_f32n(__bd_t49, __bd_t48);
-      __bd_v10_d_n = __bd_t50;
-      bd_f32n __bd_t51 = __bd_v13_d16;
-      bd_f32n __bd_t52 = __bd_v8_d_x;
-      bd_f32n __bd_t53 = bd_add_f32n(__bd_t52, __bd_t51);
-      __bd_v8_d_x = __bd_t53;
+    __bd_v12_d17 = bd_splat_f32n(0x0p+0f);
+    __bd_v13_d18 = bd_splat_f32n(0x0p+0f);
+    if (__bd_t27) {
+      bd_f32n __bd_t37 = __bd_v8_d___ret;
+      bd_f32n __bd_t38 = __bd_v13_d18;
+      bd_f32n __bd_t39 = bd_add_f32n(__bd_t38, __bd_t37);
+      __bd_v13_d18 = __bd_t39;
+      __bd_v8_d___ret = bd_splat_f32n(0x0p+0f);
+      bd_f32n __bd_t41 = __bd_v13_d18;
+      bd_f32n __bd_t42 = __bd_v10_d0;
+      bd_f32n __bd_t43 = bd_add_f32n(__bd_t42, __bd_t41);
+      __bd_v10_d0 = __bd_t43;
+      bd_f32n __bd_t44 = __bd_v12_d17;
+      bd_f32n __bd_t45 = bd_add_f32n(__bd_t44, __bd_t41);
+      __bd_v12_d17 = __bd_t45;
+      bd_f32n __bd_t46 = __bd_v12_d17;
+      bd_f32n __bd_t47 = __bd_v9_d_n;
+      bd_f32n __bd_t48 = bd_add_f32n(__bd_t47, __bd_t46);
+      __bd_v9_d_n = __bd_t48;
     }
   } else {
     bd_mn __bd_m4 = bd_and_mn(__bd_m, __bd_t13);
     if (bd_any_mn(__bd_m4)) {
-      __bd_v12_d14 = bd_splat_f32n(0x0p+0f);
-      if (__bd_t28) {
-        bd_f32n __bd_t29 = __bd_v9_d___ret;
-        bd_f32n __bd_t30 = __bd_v12_d14;
-        bd_f32n __bd_t31 = bd_add_f32n(__bd_t30, __bd_t29);
-        __bd_v12_d14 = __bd_t31;
-        __bd_v9_d___ret = bd_select_f32n(__bd_m4, bd_splat_f32n(0x0p+0f), __bd_v9_d___ret);
-        bd_f32n __bd_t33 = __bd_v12_d14;
-        bd_f32n __bd_t34 = __bd_v10_d_n;
-        bd_f32n __bd_t35 = bd_add_f32n(__bd_t34, __bd_t33);
-        __bd_v10_d_n = bd_select_f32n(__bd_m4, __bd_t35, __bd_v10_d_n);
+      __bd_v11_d14 = bd_splat_f32n(0x0p+0f);
+      if (__bd_t27) {
+        bd_f32n __bd_t28 = __bd_v8_d___ret;
+        bd_f32n __bd_t29 = __bd_v11_d14;
+        bd_f32n __bd_t30 = bd_add_f32n(__bd_t29, __bd_t28);
+        __bd_v11_d14 = __bd_t30;
+        __bd_v8_d___ret = bd_select_f32n(__bd_m4, bd_splat_f32n(0x0p+0f), __bd_v8_d___ret);
+        bd_f32n __bd_t32 = __bd_v11_d14;
+        bd_f32n __bd_t33 = __bd_v9_d_n;
+        bd_f32n __bd_t34 = bd_add_f32n(__bd_t33, __bd_t32);
+        __bd_v9_d_n = bd_select_f32n(__bd_m4, __bd_t34, __bd_v9_d_n);
       }
     }
     bd_mn __bd_m5 = bd_andnot_mn(__bd_m, __bd_t13);
     if (bd_any_mn(__bd_m5)) {
-      __bd_v13_d16 = bd_splat_f32n(0x0p+0f);
-      __bd_v14_d17 = bd_splat_f32n(0x0p+0f);
-      __bd_v15_d18 = bd_splat_f32n(0x0p+0f);
-      if (__bd_t28) {
-        bd_f32n __bd_t39 = __bd_v9_d___ret;
-        bd_f32n __bd_t40 = __bd_v15_d18;
-        bd_f32n __bd_t41 = bd_add_f32n(__bd_t40, __bd_t39);
-        __bd_v15_d18 = __bd_t41;
-        __bd_v9_d___ret = bd_select_f32n(__bd_m5, bd_splat_f32n(0x0p+0f), __bd_v9_d___ret);
-        bd_f32n __bd_t43 = __bd_v15_d18;
-        bd_f32n __bd_t44 = __bd_v13_d16;
-        bd_f32n __bd_t45 = bd_add_f32n(__bd_t44, __bd_t43);
-        __bd_v13_d16 = __bd_t45;
-        bd_f32n __bd_t46 = __bd_v14_d17;
-        bd_f32n __bd_t47 = bd_add_f32n(__bd_t46, __bd_t43);
-        __bd_v14_d17 = __bd_t47;
-        bd_f32n __bd_t48 = __bd_v14_d17;
-        bd_f32n __bd_t49 = __bd_v10_d_n;
-        bd_f32n __bd_t50 = bd_add_f32n(__bd_t49, __bd_t48);
-        __bd_v10_d_n = bd_select_f32n(__bd_m5, __bd_t50, __bd_v10_d_n);
-        bd_f32n __bd_t51 = __bd_v13_d16;
-        bd_f32n __bd_t52 = __bd_v8_d_x;
-        bd_f32n __bd_t53 = bd_add_f32n(__bd_t52, __bd_t51);
-        __bd_v8_d_x = bd_select_f32n(__bd_m5, __bd_t53, __bd_v8_d_x);
+      __bd_v12_d17 = bd_splat_f32n(0x0p+0f);
+      __bd_v13_d18 = bd_splat_f32n(0x0p+0f);
+      if (__bd_t27) {
+        bd_f32n __bd_t37 = __bd_v8_d___ret;
+        bd_f32n __bd_t38 = __bd_v13_d18;
+        bd_f32n __bd_t39 = bd_add_f32n(__bd_t38, __bd_t37);
+        __bd_v13_d18 = __bd_t39;
+        __bd_v8_d___ret = bd_select_f32n(__bd_m5, bd_splat_f32n(0x0p+0f), __bd_v8_d___ret);
+        bd_f32n __bd_t41 = __bd_v13_d18;
+        bd_f32n __bd_t42 = __bd_v10_d0;
+        bd_f32n __bd_t43 = bd_add_f32n(__bd_t42, __bd_t41);
+        __bd_v10_d0 = bd_select_f32n(__bd_m5, __bd_t43, __bd_v10_d0);
+        bd_f32n __bd_t44 = __bd_v12_d17;
+        bd_f32n __bd_t45 = bd_add_f32n(__bd_t44, __bd_t41);
+        __bd_v12_d17 = __bd_t45;
+        bd_f32n __bd_t46 = __bd_v12_d17;
+        bd_f32n __bd_t47 = __bd_v9_d_n;
+        bd_f32n __bd_t48 = bd_add_f32n(__bd_t47, __bd_t46);
+        __bd_v9_d_n = bd_select_f32n(__bd_m5, __bd_t48, __bd_v9_d_n);
       }
     }
   }
   if (bd_all_mn(__bd_t7)) {
-    __bd_v16_d8 = bd_splat_f32n(0x0p+0f);
-    __bd_v17_d9 = bd_splat_f32n(0x0p+0f);
-    __bd_v18_d10 = bd_splat_f32n(0x0p+0f);
-    if (__bd_t28) {
-      bd_f32n __bd_t61 = __bd_v10_d_n;
-      bd_f32n __bd_t62 = __bd_v18_d10;
+    __bd_v14_d10 = bd_splat_f32n(0x0p+0f);
+    if (__bd_t27) {
+      bd_f32n __bd_t53 = __bd_v9_d_n;
+      bd_f32n __bd_t54 = __bd_v14_d10;
+      bd_f32n __bd_t55 = bd_add_f32n(__bd_t54, __bd_t53);
+      __bd_v14_d10 = __bd_t55;
+      __bd_v9_d_n = bd_splat_f32n(0x0p+0f);
+      bd_f32n __bd_t57 = __bd_v14_d10;
+      bd_f32n __bd_t58 = bd_mul_f32n(__bd_t57, __bd_t0);
+      bd_f32n __bd_t59 = __bd_v10_d0;
+      bd_f32n __bd_t60 = bd_add_f32n(__bd_t59, __bd_t58);
+      __bd_v10_d0 = __bd_t60;
+      bd_f32n __bd_t61 = bd_mul_f32n(__bd_t57, __bd_t0);
+      bd_f32n __bd_t62 = __bd_v10_d0;
       bd_f32n __bd_t63 = bd_add_f32n(__bd_t62, __bd_t61);
-      __bd_v18_d10 = __bd_t63;
-      __bd_v10_d_n = bd_splat_f32n(0x0p+0f);
-      bd_f32n __bd_t65 = __bd_v18_d10;
-      bd_f32n __bd_t66 = bd_mul_f32n(__bd_t65, __bd_t9);
-      bd_f32n __bd_t67 = __bd_v16_d8;
-      bd_f32n __bd_t68 = bd_add_f32n(__bd_t67, __bd_t66);
-      __bd_v16_d8 = __bd_t68;
-      bd_f32n __bd_t69 = bd_mul_f32n(__bd_t65, __bd_t8);
-      bd_f32n __bd_t70 = __bd_v17_d9;
-      bd_f32n __bd_t71 = bd_add_f32n(__bd_t70, __bd_t69);
-      __bd_v17_d9 = __bd_t71;
-      bd_f32n __bd_t72 = __bd_v17_d9;
-      bd_f32n __bd_t73 = __bd_v8_d_x;
-      bd_f32n __bd_t74 = bd_add_f32n(__bd_t73, __bd_t72);
-      __bd_v8_d_x = __bd_t74;
-      bd_f32n __bd_t75 = __bd_v16_d8;
-      bd_f32n __bd_t76 = __bd_v8_d_x;
-      bd_f32n __bd_t77 = bd_add_f32n(__bd_t76, __bd_t75);
-      __bd_v8_d_x = __bd_t77;
+      __bd_v10_d0 = __bd_t63;
     }
   } else if (bd_none_mn(__bd_t7)) {
+    /* no lane takes the branch */
   } else {
     bd_mn __bd_m6 = bd_and_mn(__bd_m, __bd_t7);
     if (bd_any_mn(__bd_m6)) {
-      __bd_v16_d8 = bd_splat_f32n(0x0p+0f);
-      __bd_v17_d9 = bd_splat_f32n(0x0p+0f);
-      __bd_v18_d10 = bd_splat_f32n(0x0p+0f);
-      if (__bd_t28) {
-        bd_f32n __bd_t61 = __bd_v10_d_n;
-        bd_f32n __bd_t62 = __bd_v18_d10;
+      __bd_v14_d10 = bd_splat_f32n(0x0p+0f);
+      if (__bd_t27) {
+        bd_f32n __bd_t53 = __bd_v9_d_n;
+        bd_f32n __bd_t54 = __bd_v14_d10;
+        bd_f32n __bd_t55 = bd_add_f32n(__bd_t54, __bd_t53);
+        __bd_v14_d10 = __bd_t55;
+        __bd_v9_d_n = bd_select_f32n(__bd_m6, bd_splat_f32n(0x0p+0f), __bd_v9_d_n);
+        bd_f32n __bd_t57 = __bd_v14_d10;
+        bd_f32n __bd_t58 = bd_mul_f32n(__bd_t57, __bd_t0);
+        bd_f32n __bd_t59 = __bd_v10_d0;
+        bd_f32n __bd_t60 = bd_add_f32n(__bd_t59, __bd_t58);
+        __bd_v10_d0 = bd_select_f32n(__bd_m6, __bd_t60, __bd_v10_d0);
+        bd_f32n __bd_t61 = bd_mul_f32n(__bd_t57, __bd_t0);
+        bd_f32n __bd_t62 = __bd_v10_d0;
         bd_f32n __bd_t63 = bd_add_f32n(__bd_t62, __bd_t61);
-        __bd_v18_d10 = __bd_t63;
-        __bd_v10_d_n = bd_select_f32n(__bd_m6, bd_splat_f32n(0x0p+0f), __bd_v10_d_n);
-        bd_f32n __bd_t65 = __bd_v18_d10;
-        bd_f32n __bd_t66 = bd_mul_f32n(__bd_t65, __bd_t9);
-        bd_f32n __bd_t67 = __bd_v16_d8;
-        bd_f32n __bd_t68 = bd_add_f32n(__bd_t67, __bd_t66);
-        __bd_v16_d8 = __bd_t68;
-        bd_f32n __bd_t69 = bd_mul_f32n(__bd_t65, __bd_t8);
-        bd_f32n __bd_t70 = __bd_v17_d9;
-        bd_f32n __bd_t71 = bd_add_f32n(__bd_t70, __bd_t69);
-        __bd_v17_d9 = __bd_t71;
-        bd_f32n __bd_t72 = __bd_v17_d9;
-        bd_f32n __bd_t73 = __bd_v8_d_x;
-        bd_f32n __bd_t74 = bd_add_f32n(__bd_t73, __bd_t72);
-        __bd_v8_d_x = bd_select_f32n(__bd_m6, __bd_t74, __bd_v8_d_x);
-        bd_f32n __bd_t75 = __bd_v16_d8;
-        bd_f32n __bd_t76 = __bd_v8_d_x;
-        bd_f32n __bd_t77 = bd_add_f32n(__bd_t76, __bd_t75);
-        __bd_v8_d_x = bd_select_f32n(__bd_m6, __bd_t77, __bd_v8_d_x);
+        __bd_v10_d0 = bd_select_f32n(__bd_m6, __bd_t63, __bd_v10_d0);
       }
     }
   }
-  if (__bd_t28) {
-    __bd_v10_d_n = bd_splat_f32n(0x0p+0f);
+  if (__bd_t27) {
+    __bd_v9_d_n = bd_splat_f32n(0x0p+0f);
+    __bd_v8_d___ret = bd_splat_f32n(0x0p+0f);
   }
-  if (__bd_t28) {
-    __bd_v9_d___ret = bd_splat_f32n(0x0p+0f);
-  }
-  if (__bd_t28) {
-    bd_f32n __bd_t80 = __bd_v8_d_x;
-    bd_f32n __bd_t81 = __bd_v11_d0;
-    bd_f32n __bd_t82 = bd_add_f32n(__bd_t81, __bd_t80);
-    __bd_v11_d0 = __bd_t82;
-    __bd_v8_d_x = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t84 = __bd_v11_d0;
-    bd_f32n __bd_t85 = __bd_v6_d_x;
-    bd_f32n __bd_t86 = bd_add_f32n(__bd_t85, __bd_t84);
-    __bd_v6_d_x = __bd_t86;
+  if (__bd_t27) {
+    bd_f32n __bd_t67 = __bd_v10_d0;
+    bd_f32n __bd_t68 = __bd_v6_d_x;
+    bd_f32n __bd_t69 = bd_add_f32n(__bd_t68, __bd_t67);
+    __bd_v6_d_x = __bd_t69;
   }
   *__bd_o0 = __bd_v2_ret;
   *__bd_o1 = __bd_v6_d_x;

@@ -3,35 +3,18 @@
 
 /* poly_batched: shape n, lanes of 32 bits */
 static inline __attribute__((always_inline, unused)) void __bd_poly_bk(bd_mn __bd_m, bd_f32n __bd_p0, bd_f32n __bd_p1, bd_f32n *__bd_o0) {
-  bd_f32n __bd_v0_x = bd_splat_f32n(0);
-  bd_f32n __bd_v1_y = bd_splat_f32n(0);
   bd_f32n __bd_v2_ret = bd_splat_f32n(0);
-  bd_f32n __bd_v4_t = bd_splat_f32n(0);
-  bd_f32n __bd_v5_u = bd_splat_f32n(0);
   (void)__bd_m;
   bd_f32n __bd_t0 = __bd_p0;
-  __bd_v0_x = __bd_t0;
   bd_f32n __bd_t1 = __bd_p1;
-  __bd_v1_y = __bd_t1;
   __bd_v2_ret = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t4 = __bd_v0_x;
-  bd_f32n __bd_t5 = __bd_v1_y;
-  bd_f32n __bd_t7 = bd_fmuladd_f32n(__bd_t4, __bd_t5, bd_splat_f32n(0x1p+0f));
-  __bd_v4_t = __bd_t7;
-  bd_f32n __bd_t8 = __bd_v4_t;
-  bd_f32n __bd_t9 = __bd_v1_y;
-  bd_f32n __bd_t10 = __bd_v1_y;
-  bd_f32n __bd_t12 = bd_fmuladd_f32n(__bd_t9, __bd_t10, bd_splat_f32n(0x1p+1f));
-  bd_f32n __bd_t13 = bd_div_f32n(__bd_t8, __bd_t12);
-  __bd_v5_u = __bd_t13;
-  bd_f32n __bd_t14 = __bd_v5_u;
-  bd_f32n __bd_t15 = __bd_v5_u;
-  bd_f32n __bd_t16 = __bd_v0_x;
-  bd_f32n __bd_t17 = bd_fmuladd_f32n(__bd_t14, __bd_t15, __bd_t16);
+  bd_f32n __bd_t7 = bd_fmuladd_f32n(__bd_t0, __bd_t1, bd_splat_f32n(0x1p+0f));
+  bd_f32n __bd_t12 = bd_fmuladd_f32n(__bd_t1, __bd_t1, bd_splat_f32n(0x1p+1f));
+  bd_f32n __bd_t13 = bd_div_f32n(__bd_t7, __bd_t12);
+  bd_f32n __bd_t17 = bd_fmuladd_f32n(__bd_t13, __bd_t13, __bd_t0);
   bd_f32n __bd_t18 = bd_sqrt_f32n(__bd_t17);
-  bd_f32n __bd_t20 = __bd_v4_t;
   float __bd_t21 = -0x1p-1f;
-  bd_f32n __bd_t22 = bd_fmuladd_f32n(bd_splat_f32n(__bd_t21), __bd_t20, __bd_t18);
+  bd_f32n __bd_t22 = bd_fmuladd_f32n(bd_splat_f32n(__bd_t21), __bd_t7, __bd_t18);
   __bd_v2_ret = __bd_t22;
   *__bd_o0 = __bd_v2_ret;
 }
@@ -51,241 +34,130 @@ void poly_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, flo
 
 /* poly_grad: shape n, lanes of 32 bits */
 static inline __attribute__((always_inline, unused)) void __bd_poly_gk(bd_mn __bd_m, bd_f32n __bd_p0, bd_f32n __bd_p1, bd_f32n __bd_p2, _Bool __bd_p3, _Bool __bd_p4, bd_f32n *__bd_o0, bd_f32n *__bd_o1, bd_f32n *__bd_o2) {
-  bd_f32n __bd_v0_x = bd_splat_f32n(0);
-  bd_f32n __bd_v1_y = bd_splat_f32n(0);
   bd_f32n __bd_v2_ret = bd_splat_f32n(0);
-  bd_f32n __bd_v4_t = bd_splat_f32n(0);
-  bd_f32n __bd_v5_u = bd_splat_f32n(0);
   bd_f32n __bd_v6_d_x = bd_splat_f32n(0);
   bd_f32n __bd_v7_d_y = bd_splat_f32n(0);
-  bd_f32n __bd_v8_d_x = bd_splat_f32n(0);
-  bd_f32n __bd_v9_d_y = bd_splat_f32n(0);
-  bd_f32n __bd_v10_d___ret = bd_splat_f32n(0);
-  bd_f32n __bd_v11_d_t = bd_splat_f32n(0);
-  bd_f32n __bd_v12_d_u = bd_splat_f32n(0);
-  bd_f32n __bd_v13_d0 = bd_splat_f32n(0);
-  bd_f32n __bd_v14_d1 = bd_splat_f32n(0);
-  bd_f32n __bd_v15_d4 = bd_splat_f32n(0);
-  bd_f32n __bd_v16_d5 = bd_splat_f32n(0);
-  bd_f32n __bd_v17_d7 = bd_splat_f32n(0);
-  bd_f32n __bd_v18_d8 = bd_splat_f32n(0);
-  bd_f32n __bd_v19_d9 = bd_splat_f32n(0);
-  bd_f32n __bd_v20_d10 = bd_splat_f32n(0);
-  bd_f32n __bd_v21_d12 = bd_splat_f32n(0);
-  bd_f32n __bd_v22_d13 = bd_splat_f32n(0);
-  bd_f32n __bd_v23_d14 = bd_splat_f32n(0);
-  bd_f32n __bd_v24_d15 = bd_splat_f32n(0);
-  bd_f32n __bd_v25_d16 = bd_splat_f32n(0);
-  bd_f32n __bd_v26_d17 = bd_splat_f32n(0);
-  bd_f32n __bd_v27_d18 = bd_splat_f32n(0);
-  bd_f32n __bd_v28_d20 = bd_splat_f32n(0);
-  bd_f32n __bd_v29_d22 = bd_splat_f32n(0);
+  bd_f32n __bd_v8_d___ret = bd_splat_f32n(0);
+  bd_f32n __bd_v9_d0 = bd_splat_f32n(0);
+  bd_f32n __bd_v10_d1 = bd_splat_f32n(0);
+  bd_f32n __bd_v11_d7 = bd_splat_f32n(0);
+  bd_f32n __bd_v12_d12 = bd_splat_f32n(0);
+  bd_f32n __bd_v13_d13 = bd_splat_f32n(0);
+  bd_f32n __bd_v14_d17 = bd_splat_f32n(0);
+  bd_f32n __bd_v15_d18 = bd_splat_f32n(0);
+  bd_f32n __bd_v16_d22 = bd_splat_f32n(0);
   (void)__bd_m;
   bd_f32n __bd_t0 = __bd_p0;
-  __bd_v0_x = __bd_t0;
   bd_f32n __bd_t1 = __bd_p1;
-  __bd_v1_y = __bd_t1;
   __bd_v2_ret = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t4 = __bd_v0_x;
-  bd_f32n __bd_t5 = __bd_v1_y;
-  bd_f32n __bd_t7 = bd_fmuladd_f32n(__bd_t4, __bd_t5, bd_splat_f32n(0x1p+0f));
-  __bd_v4_t = __bd_t7;
-  bd_f32n __bd_t8 = __bd_v4_t;
-  bd_f32n __bd_t9 = __bd_v1_y;
-  bd_f32n __bd_t10 = __bd_v1_y;
-  bd_f32n __bd_t12 = bd_fmuladd_f32n(__bd_t9, __bd_t10, bd_splat_f32n(0x1p+1f));
-  bd_f32n __bd_t13 = bd_div_f32n(__bd_t8, __bd_t12);
-  __bd_v5_u = __bd_t13;
-  bd_f32n __bd_t14 = __bd_v5_u;
-  bd_f32n __bd_t15 = __bd_v5_u;
-  bd_f32n __bd_t16 = __bd_v0_x;
-  bd_f32n __bd_t17 = bd_fmuladd_f32n(__bd_t14, __bd_t15, __bd_t16);
+  bd_f32n __bd_t7 = bd_fmuladd_f32n(__bd_t0, __bd_t1, bd_splat_f32n(0x1p+0f));
+  bd_f32n __bd_t12 = bd_fmuladd_f32n(__bd_t1, __bd_t1, bd_splat_f32n(0x1p+1f));
+  bd_f32n __bd_t13 = bd_div_f32n(__bd_t7, __bd_t12);
+  bd_f32n __bd_t17 = bd_fmuladd_f32n(__bd_t13, __bd_t13, __bd_t0);
   bd_f32n __bd_t18 = bd_sqrt_f32n(__bd_t17);
-  bd_f32n __bd_t20 = __bd_v4_t;
   float __bd_t21 = -0x1p-1f;
-  bd_f32n __bd_t22 = bd_fmuladd_f32n(bd_splat_f32n(__bd_t21), __bd_t20, __bd_t18);
+  bd_f32n __bd_t22 = bd_fmuladd_f32n(bd_splat_f32n(__bd_t21), __bd_t7, __bd_t18);
   __bd_v2_ret = __bd_t22;
   __bd_v6_d_x = bd_splat_f32n(0x0p+0f);
   __bd_v7_d_y = bd_splat_f32n(0x0p+0f);
-  __bd_v8_d_x = bd_splat_f32n(0x0p+0f);
-  __bd_v9_d_y = bd_splat_f32n(0x0p+0f);
-  __bd_v10_d___ret = bd_splat_f32n(0x0p+0f);
-  __bd_v11_d_t = bd_splat_f32n(0x0p+0f);
-  __bd_v12_d_u = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t31 = __bd_p2;
-  __bd_v10_d___ret = __bd_t31;
-  _Bool __bd_t49 = __bd_p3;
-  _Bool __bd_t50 = __bd_p4;
-  _Bool __bd_t51 = __bd_t49 || __bd_t50;
-  _Bool __bd_t80 = __bd_p3;
-  _Bool __bd_t103 = __bd_p4;
-  __bd_v13_d0 = bd_splat_f32n(0x0p+0f);
-  __bd_v14_d1 = bd_splat_f32n(0x0p+0f);
-  __bd_v15_d4 = bd_splat_f32n(0x0p+0f);
-  __bd_v16_d5 = bd_splat_f32n(0x0p+0f);
-  __bd_v17_d7 = bd_splat_f32n(0x0p+0f);
-  __bd_v18_d8 = bd_splat_f32n(0x0p+0f);
-  __bd_v19_d9 = bd_splat_f32n(0x0p+0f);
-  __bd_v20_d10 = bd_splat_f32n(0x0p+0f);
-  __bd_v21_d12 = bd_splat_f32n(0x0p+0f);
-  __bd_v22_d13 = bd_splat_f32n(0x0p+0f);
-  __bd_v23_d14 = bd_splat_f32n(0x0p+0f);
-  __bd_v24_d15 = bd_splat_f32n(0x0p+0f);
-  __bd_v25_d16 = bd_splat_f32n(0x0p+0f);
-  __bd_v26_d17 = bd_splat_f32n(0x0p+0f);
-  __bd_v27_d18 = bd_splat_f32n(0x0p+0f);
-  __bd_v28_d20 = bd_splat_f32n(0x0p+0f);
-  __bd_v29_d22 = bd_splat_f32n(0x0p+0f);
-  if (__bd_t51) {
-    bd_f32n __bd_t52 = __bd_v10_d___ret;
-    bd_f32n __bd_t53 = __bd_v29_d22;
+  __bd_v8_d___ret = bd_splat_f32n(0x0p+0f);
+  bd_f32n __bd_t27 = __bd_p2;
+  __bd_v8_d___ret = __bd_t27;
+  _Bool __bd_t36 = __bd_p3;
+  _Bool __bd_t37 = __bd_p4;
+  _Bool __bd_t38 = __bd_t36 || __bd_t37;
+  _Bool __bd_t73 = __bd_p4;
+  _Bool __bd_t92 = __bd_p3;
+  __bd_v9_d0 = bd_splat_f32n(0x0p+0f);
+  __bd_v10_d1 = bd_splat_f32n(0x0p+0f);
+  __bd_v11_d7 = bd_splat_f32n(0x0p+0f);
+  __bd_v12_d12 = bd_splat_f32n(0x0p+0f);
+  __bd_v13_d13 = bd_splat_f32n(0x0p+0f);
+  __bd_v14_d17 = bd_splat_f32n(0x0p+0f);
+  __bd_v15_d18 = bd_splat_f32n(0x0p+0f);
+  __bd_v16_d22 = bd_splat_f32n(0x0p+0f);
+  if (__bd_t38) {
+    bd_f32n __bd_t39 = __bd_v8_d___ret;
+    bd_f32n __bd_t40 = __bd_v16_d22;
+    bd_f32n __bd_t41 = bd_add_f32n(__bd_t40, __bd_t39);
+    __bd_v16_d22 = __bd_t41;
+    __bd_v8_d___ret = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t43 = __bd_v16_d22;
+    bd_f32n __bd_t44 = bd_mul_f32n(__bd_t43, bd_splat_f32n(__bd_t21));
+    bd_f32n __bd_t45 = __bd_v11_d7;
+    bd_f32n __bd_t46 = bd_add_f32n(__bd_t45, __bd_t44);
+    __bd_v11_d7 = __bd_t46;
+    bd_f32n __bd_t47 = __bd_v15_d18;
+    bd_f32n __bd_t48 = bd_add_f32n(__bd_t47, __bd_t43);
+    __bd_v15_d18 = __bd_t48;
+  }
+  if (__bd_t38) {
+    bd_f32n __bd_t49 = __bd_v15_d18;
+    bd_f32n __bd_t51 = bd_mul_f32n(bd_splat_f32n(0x1p+1f), __bd_t18);
+    bd_f32n __bd_t52 = bd_div_f32n(__bd_t49, __bd_t51);
+    bd_f32n __bd_t53 = __bd_v14_d17;
     bd_f32n __bd_t54 = bd_add_f32n(__bd_t53, __bd_t52);
-    __bd_v29_d22 = __bd_t54;
-    __bd_v10_d___ret = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t56 = __bd_v29_d22;
-    bd_f32n __bd_t57 = bd_mul_f32n(__bd_t56, bd_splat_f32n(__bd_t21));
-    bd_f32n __bd_t58 = __bd_v28_d20;
-    bd_f32n __bd_t59 = bd_add_f32n(__bd_t58, __bd_t57);
-    __bd_v28_d20 = __bd_t59;
-    bd_f32n __bd_t60 = __bd_v27_d18;
-    bd_f32n __bd_t61 = bd_add_f32n(__bd_t60, __bd_t56);
-    __bd_v27_d18 = __bd_t61;
+    __bd_v14_d17 = __bd_t54;
+    bd_f32n __bd_t55 = __bd_v14_d17;
+    bd_f32n __bd_t56 = bd_mul_f32n(__bd_t55, __bd_t13);
+    bd_f32n __bd_t57 = __bd_v13_d13;
+    bd_f32n __bd_t58 = bd_add_f32n(__bd_t57, __bd_t56);
+    __bd_v13_d13 = __bd_t58;
+    bd_f32n __bd_t59 = bd_mul_f32n(__bd_t55, __bd_t13);
+    bd_f32n __bd_t60 = __bd_v13_d13;
+    bd_f32n __bd_t61 = bd_add_f32n(__bd_t60, __bd_t59);
+    __bd_v13_d13 = __bd_t61;
+    bd_f32n __bd_t62 = __bd_v9_d0;
+    bd_f32n __bd_t63 = bd_add_f32n(__bd_t62, __bd_t55);
+    __bd_v9_d0 = __bd_t63;
+    bd_f32n __bd_t64 = __bd_v13_d13;
+    bd_f32n __bd_t65 = bd_div_f32n(__bd_t64, __bd_t12);
+    bd_f32n __bd_t66 = __bd_v11_d7;
+    bd_f32n __bd_t67 = bd_add_f32n(__bd_t66, __bd_t65);
+    __bd_v11_d7 = __bd_t67;
+    bd_f32n __bd_t68 = bd_mul_f32n(__bd_t64, __bd_t13);
+    bd_f32n __bd_t69 = bd_div_f32n(__bd_t68, __bd_t12);
+    bd_f32n __bd_t70 = bd_neg_f32n(__bd_t69);
+    bd_f32n __bd_t71 = __bd_v12_d12;
+    bd_f32n __bd_t72 = bd_add_f32n(__bd_t71, __bd_t70);
+    __bd_v12_d12 = __bd_t72;
   }
-  if (__bd_t51) {
-    bd_f32n __bd_t62 = __bd_v28_d20;
-    bd_f32n __bd_t63 = __bd_v11_d_t;
-    bd_f32n __bd_t64 = bd_add_f32n(__bd_t63, __bd_t62);
-    __bd_v11_d_t = __bd_t64;
-  }
-  if (__bd_t51) {
-    bd_f32n __bd_t65 = __bd_v27_d18;
-    bd_f32n __bd_t67 = bd_mul_f32n(bd_splat_f32n(0x1p+1f), __bd_t18);
-    bd_f32n __bd_t68 = bd_div_f32n(__bd_t65, __bd_t67);
-    bd_f32n __bd_t69 = __bd_v26_d17;
-    bd_f32n __bd_t70 = bd_add_f32n(__bd_t69, __bd_t68);
-    __bd_v26_d17 = __bd_t70;
-    bd_f32n __bd_t71 = __bd_v26_d17;
-    bd_f32n __bd_t72 = bd_mul_f32n(__bd_t71, __bd_t15);
-    bd_f32n __bd_t73 = __bd_v23_d14;
-    bd_f32n __bd_t74 = bd_add_f32n(__bd_t73, __bd_t72);
-    __bd_v23_d14 = __bd_t74;
-    bd_f32n __bd_t75 = bd_mul_f32n(__bd_t71, __bd_t14);
-    bd_f32n __bd_t76 = __bd_v24_d15;
+  if (__bd_t73) {
+    bd_f32n __bd_t74 = __bd_v12_d12;
+    bd_f32n __bd_t75 = bd_mul_f32n(__bd_t74, __bd_t1);
+    bd_f32n __bd_t76 = __bd_v10_d1;
     bd_f32n __bd_t77 = bd_add_f32n(__bd_t76, __bd_t75);
-    __bd_v24_d15 = __bd_t77;
-    bd_f32n __bd_t78 = __bd_v25_d16;
-    bd_f32n __bd_t79 = bd_add_f32n(__bd_t78, __bd_t71);
-    __bd_v25_d16 = __bd_t79;
+    __bd_v10_d1 = __bd_t77;
+    bd_f32n __bd_t78 = bd_mul_f32n(__bd_t74, __bd_t1);
+    bd_f32n __bd_t79 = __bd_v10_d1;
+    bd_f32n __bd_t80 = bd_add_f32n(__bd_t79, __bd_t78);
+    __bd_v10_d1 = __bd_t80;
   }
-  if (__bd_t80) {
-    bd_f32n __bd_t81 = __bd_v25_d16;
-    bd_f32n __bd_t82 = __bd_v8_d_x;
-    bd_f32n __bd_t83 = bd_add_f32n(__bd_t82, __bd_t81);
-    __bd_v8_d_x = __bd_t83;
+  if (__bd_t38) {
+    bd_f32n __bd_t81 = __bd_v11_d7;
+    bd_f32n __bd_t82 = bd_mul_f32n(__bd_t81, __bd_t1);
+    bd_f32n __bd_t83 = __bd_v9_d0;
+    bd_f32n __bd_t84 = bd_add_f32n(__bd_t83, __bd_t82);
+    __bd_v9_d0 = __bd_t84;
+    bd_f32n __bd_t85 = bd_mul_f32n(__bd_t81, __bd_t0);
+    bd_f32n __bd_t86 = __bd_v10_d1;
+    bd_f32n __bd_t87 = bd_add_f32n(__bd_t86, __bd_t85);
+    __bd_v10_d1 = __bd_t87;
   }
-  if (__bd_t51) {
-    bd_f32n __bd_t84 = __bd_v24_d15;
-    bd_f32n __bd_t85 = __bd_v12_d_u;
-    bd_f32n __bd_t86 = bd_add_f32n(__bd_t85, __bd_t84);
-    __bd_v12_d_u = __bd_t86;
-    bd_f32n __bd_t87 = __bd_v23_d14;
-    bd_f32n __bd_t88 = __bd_v12_d_u;
-    bd_f32n __bd_t89 = bd_add_f32n(__bd_t88, __bd_t87);
-    __bd_v12_d_u = __bd_t89;
-    bd_f32n __bd_t90 = __bd_v12_d_u;
-    bd_f32n __bd_t91 = __bd_v22_d13;
-    bd_f32n __bd_t92 = bd_add_f32n(__bd_t91, __bd_t90);
-    __bd_v22_d13 = __bd_t92;
-    __bd_v12_d_u = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t94 = __bd_v22_d13;
-    bd_f32n __bd_t95 = bd_div_f32n(__bd_t94, __bd_t12);
-    bd_f32n __bd_t96 = __bd_v18_d8;
-    bd_f32n __bd_t97 = bd_add_f32n(__bd_t96, __bd_t95);
-    __bd_v18_d8 = __bd_t97;
-    bd_f32n __bd_t98 = bd_mul_f32n(__bd_t94, __bd_t13);
-    bd_f32n __bd_t99 = bd_div_f32n(__bd_t98, __bd_t12);
-    bd_f32n __bd_t100 = bd_neg_f32n(__bd_t99);
-    bd_f32n __bd_t101 = __bd_v21_d12;
-    bd_f32n __bd_t102 = bd_add_f32n(__bd_t101, __bd_t100);
-    __bd_v21_d12 = __bd_t102;
+  if (__bd_t38) {
+    __bd_v8_d___ret = bd_splat_f32n(0x0p+0f);
   }
-  if (__bd_t103) {
-    bd_f32n __bd_t104 = __bd_v21_d12;
-    bd_f32n __bd_t105 = bd_mul_f32n(__bd_t104, __bd_t10);
-    bd_f32n __bd_t106 = __bd_v19_d9;
-    bd_f32n __bd_t107 = bd_add_f32n(__bd_t106, __bd_t105);
-    __bd_v19_d9 = __bd_t107;
-    bd_f32n __bd_t108 = bd_mul_f32n(__bd_t104, __bd_t9);
-    bd_f32n __bd_t109 = __bd_v20_d10;
-    bd_f32n __bd_t110 = bd_add_f32n(__bd_t109, __bd_t108);
-    __bd_v20_d10 = __bd_t110;
+  if (__bd_t73) {
+    bd_f32n __bd_t89 = __bd_v10_d1;
+    bd_f32n __bd_t90 = __bd_v7_d_y;
+    bd_f32n __bd_t91 = bd_add_f32n(__bd_t90, __bd_t89);
+    __bd_v7_d_y = __bd_t91;
   }
-  if (__bd_t103) {
-    bd_f32n __bd_t111 = __bd_v20_d10;
-    bd_f32n __bd_t112 = __bd_v9_d_y;
-    bd_f32n __bd_t113 = bd_add_f32n(__bd_t112, __bd_t111);
-    __bd_v9_d_y = __bd_t113;
-    bd_f32n __bd_t114 = __bd_v19_d9;
-    bd_f32n __bd_t115 = __bd_v9_d_y;
-    bd_f32n __bd_t116 = bd_add_f32n(__bd_t115, __bd_t114);
-    __bd_v9_d_y = __bd_t116;
-  }
-  if (__bd_t51) {
-    bd_f32n __bd_t117 = __bd_v18_d8;
-    bd_f32n __bd_t118 = __bd_v11_d_t;
-    bd_f32n __bd_t119 = bd_add_f32n(__bd_t118, __bd_t117);
-    __bd_v11_d_t = __bd_t119;
-    bd_f32n __bd_t120 = __bd_v11_d_t;
-    bd_f32n __bd_t121 = __bd_v17_d7;
-    bd_f32n __bd_t122 = bd_add_f32n(__bd_t121, __bd_t120);
-    __bd_v17_d7 = __bd_t122;
-    __bd_v11_d_t = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t124 = __bd_v17_d7;
-    bd_f32n __bd_t125 = bd_mul_f32n(__bd_t124, __bd_t5);
-    bd_f32n __bd_t126 = __bd_v15_d4;
-    bd_f32n __bd_t127 = bd_add_f32n(__bd_t126, __bd_t125);
-    __bd_v15_d4 = __bd_t127;
-    bd_f32n __bd_t128 = bd_mul_f32n(__bd_t124, __bd_t4);
-    bd_f32n __bd_t129 = __bd_v16_d5;
-    bd_f32n __bd_t130 = bd_add_f32n(__bd_t129, __bd_t128);
-    __bd_v16_d5 = __bd_t130;
-  }
-  if (__bd_t103) {
-    bd_f32n __bd_t131 = __bd_v16_d5;
-    bd_f32n __bd_t132 = __bd_v9_d_y;
-    bd_f32n __bd_t133 = bd_add_f32n(__bd_t132, __bd_t131);
-    __bd_v9_d_y = __bd_t133;
-  }
-  if (__bd_t80) {
-    bd_f32n __bd_t134 = __bd_v15_d4;
-    bd_f32n __bd_t135 = __bd_v8_d_x;
-    bd_f32n __bd_t136 = bd_add_f32n(__bd_t135, __bd_t134);
-    __bd_v8_d_x = __bd_t136;
-  }
-  if (__bd_t51) {
-    __bd_v10_d___ret = bd_splat_f32n(0x0p+0f);
-  }
-  if (__bd_t103) {
-    bd_f32n __bd_t138 = __bd_v9_d_y;
-    bd_f32n __bd_t139 = __bd_v14_d1;
-    bd_f32n __bd_t140 = bd_add_f32n(__bd_t139, __bd_t138);
-    __bd_v14_d1 = __bd_t140;
-    __bd_v9_d_y = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t142 = __bd_v14_d1;
-    bd_f32n __bd_t143 = __bd_v7_d_y;
-    bd_f32n __bd_t144 = bd_add_f32n(__bd_t143, __bd_t142);
-    __bd_v7_d_y = __bd_t144;
-  }
-  if (__bd_t80) {
-    bd_f32n __bd_t145 = __bd_v8_d_x;
-    bd_f32n __bd_t146 = __bd_v13_d0;
-    bd_f32n __bd_t147 = bd_add_f32n(__bd_t146, __bd_t145);
-    __bd_v13_d0 = __bd_t147;
-    __bd_v8_d_x = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t149 = __bd_v13_d0;
-    bd_f32n __bd_t150 = __bd_v6_d_x;
-    bd_f32n __bd_t151 = bd_add_f32n(__bd_t150, __bd_t149);
-    __bd_v6_d_x = __bd_t151;
+  if (__bd_t92) {
+    bd_f32n __bd_t93 = __bd_v9_d0;
+    bd_f32n __bd_t94 = __bd_v6_d_x;
+    bd_f32n __bd_t95 = bd_add_f32n(__bd_t94, __bd_t93);
+    __bd_v6_d_x = __bd_t95;
   }
   *__bd_o0 = __bd_v2_ret;
   *__bd_o1 = __bd_v6_d_x;

@@ -3,22 +3,13 @@
 
 /* affine_batched: shape n, lanes of 32 bits */
 static inline __attribute__((always_inline, unused)) void __bd_affine_bk(bd_mn __bd_m, bd_f32n __bd_p0, float __bd_p1, float __bd_p2, bd_f32n *__bd_o0) {
-  bd_f32n __bd_v0_x = bd_splat_f32n(0);
-  float __bd_v1_w = 0;
-  float __bd_v2_b = 0;
   bd_f32n __bd_v3_ret = bd_splat_f32n(0);
   (void)__bd_m;
   bd_f32n __bd_t0 = __bd_p0;
-  __bd_v0_x = __bd_t0;
   float __bd_t1 = __bd_p1;
-  __bd_v1_w = __bd_t1;
   float __bd_t2 = __bd_p2;
-  __bd_v2_b = __bd_t2;
   __bd_v3_ret = bd_splat_f32n(0x0p+0f);
-  float __bd_t5 = __bd_v1_w;
-  bd_f32n __bd_t6 = __bd_v0_x;
-  float __bd_t7 = __bd_v2_b;
-  bd_f32n __bd_t8 = bd_fmuladd_f32n(bd_splat_f32n(__bd_t5), __bd_t6, bd_splat_f32n(__bd_t7));
+  bd_f32n __bd_t8 = bd_fmuladd_f32n(bd_splat_f32n(__bd_t1), __bd_t0, bd_splat_f32n(__bd_t2));
   __bd_v3_ret = __bd_t8;
   *__bd_o0 = __bd_v3_ret;
 }
@@ -37,133 +28,77 @@ void affine_batched(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __
 
 /* affine_grad: shape n, lanes of 32 bits */
 static inline __attribute__((always_inline, unused)) void __bd_affine_gk(bd_mn __bd_m, bd_f32n __bd_p0, float __bd_p1, float __bd_p2, bd_f32n __bd_p3, _Bool __bd_p4, _Bool __bd_p5, _Bool __bd_p6, bd_f32n *__bd_o0, bd_f32n *__bd_o1, bd_f32n *__bd_o2, bd_f32n *__bd_o3) {
-  bd_f32n __bd_v0_x = bd_splat_f32n(0);
-  float __bd_v1_w = 0;
-  float __bd_v2_b = 0;
   bd_f32n __bd_v3_ret = bd_splat_f32n(0);
   bd_f32n __bd_v5_d_x = bd_splat_f32n(0);
   bd_f32n __bd_v6_d_w = bd_splat_f32n(0);
   bd_f32n __bd_v7_d_b = bd_splat_f32n(0);
-  bd_f32n __bd_v8_d_x = bd_splat_f32n(0);
-  bd_f32n __bd_v9_d_w = bd_splat_f32n(0);
-  bd_f32n __bd_v10_d_b = bd_splat_f32n(0);
-  bd_f32n __bd_v11_d___ret = bd_splat_f32n(0);
-  bd_f32n __bd_v12_d0 = bd_splat_f32n(0);
-  bd_f32n __bd_v13_d1 = bd_splat_f32n(0);
-  bd_f32n __bd_v14_d2 = bd_splat_f32n(0);
-  bd_f32n __bd_v15_d5 = bd_splat_f32n(0);
-  bd_f32n __bd_v16_d6 = bd_splat_f32n(0);
-  bd_f32n __bd_v17_d7 = bd_splat_f32n(0);
-  bd_f32n __bd_v18_d8 = bd_splat_f32n(0);
+  bd_f32n __bd_v8_d___ret = bd_splat_f32n(0);
+  bd_f32n __bd_v9_d0 = bd_splat_f32n(0);
+  bd_f32n __bd_v10_d1 = bd_splat_f32n(0);
+  bd_f32n __bd_v11_d2 = bd_splat_f32n(0);
+  bd_f32n __bd_v12_d8 = bd_splat_f32n(0);
   (void)__bd_m;
   bd_f32n __bd_t0 = __bd_p0;
-  __bd_v0_x = __bd_t0;
   float __bd_t1 = __bd_p1;
-  __bd_v1_w = __bd_t1;
   float __bd_t2 = __bd_p2;
-  __bd_v2_b = __bd_t2;
   __bd_v3_ret = bd_splat_f32n(0x0p+0f);
-  float __bd_t5 = __bd_v1_w;
-  bd_f32n __bd_t6 = __bd_v0_x;
-  float __bd_t7 = __bd_v2_b;
-  bd_f32n __bd_t8 = bd_fmuladd_f32n(bd_splat_f32n(__bd_t5), __bd_t6, bd_splat_f32n(__bd_t7));
+  bd_f32n __bd_t8 = bd_fmuladd_f32n(bd_splat_f32n(__bd_t1), __bd_t0, bd_splat_f32n(__bd_t2));
   __bd_v3_ret = __bd_t8;
   __bd_v5_d_x = bd_splat_f32n(0x0p+0f);
   __bd_v6_d_w = bd_splat_f32n(0x0p+0f);
   __bd_v7_d_b = bd_splat_f32n(0x0p+0f);
-  __bd_v8_d_x = bd_splat_f32n(0x0p+0f);
-  __bd_v9_d_w = bd_splat_f32n(0x0p+0f);
-  __bd_v10_d_b = bd_splat_f32n(0x0p+0f);
-  __bd_v11_d___ret = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t17 = __bd_p3;
-  __bd_v11_d___ret = __bd_t17;
-  _Bool __bd_t25 = __bd_p4;
-  _Bool __bd_t26 = __bd_p5;
-  _Bool __bd_t27 = __bd_t25 || __bd_t26;
-  _Bool __bd_t28 = __bd_p6;
-  _Bool __bd_t29 = __bd_t27 || __bd_t28;
-  _Bool __bd_t43 = __bd_p6;
-  _Bool __bd_t47 = __bd_p4;
-  _Bool __bd_t51 = __bd_p5;
-  __bd_v12_d0 = bd_splat_f32n(0x0p+0f);
-  __bd_v13_d1 = bd_splat_f32n(0x0p+0f);
-  __bd_v14_d2 = bd_splat_f32n(0x0p+0f);
-  __bd_v15_d5 = bd_splat_f32n(0x0p+0f);
-  __bd_v16_d6 = bd_splat_f32n(0x0p+0f);
-  __bd_v17_d7 = bd_splat_f32n(0x0p+0f);
-  __bd_v18_d8 = bd_splat_f32n(0x0p+0f);
-  if (__bd_t29) {
-    bd_f32n __bd_t30 = __bd_v11_d___ret;
-    bd_f32n __bd_t31 = __bd_v18_d8;
-    bd_f32n __bd_t32 = bd_add_f32n(__bd_t31, __bd_t30);
-    __bd_v18_d8 = __bd_t32;
-    __bd_v11_d___ret = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t34 = __bd_v18_d8;
-    bd_f32n __bd_t35 = bd_mul_f32n(__bd_t34, __bd_t6);
-    bd_f32n __bd_t36 = __bd_v15_d5;
-    bd_f32n __bd_t37 = bd_add_f32n(__bd_t36, __bd_t35);
-    __bd_v15_d5 = __bd_t37;
-    bd_f32n __bd_t38 = bd_mul_f32n(__bd_t34, bd_splat_f32n(__bd_t5));
-    bd_f32n __bd_t39 = __bd_v16_d6;
-    bd_f32n __bd_t40 = bd_add_f32n(__bd_t39, __bd_t38);
-    __bd_v16_d6 = __bd_t40;
-    bd_f32n __bd_t41 = __bd_v17_d7;
-    bd_f32n __bd_t42 = bd_add_f32n(__bd_t41, __bd_t34);
-    __bd_v17_d7 = __bd_t42;
+  __bd_v8_d___ret = bd_splat_f32n(0x0p+0f);
+  bd_f32n __bd_t14 = __bd_p3;
+  __bd_v8_d___ret = __bd_t14;
+  _Bool __bd_t19 = __bd_p4;
+  _Bool __bd_t20 = __bd_p5;
+  _Bool __bd_t21 = __bd_t19 || __bd_t20;
+  _Bool __bd_t22 = __bd_p6;
+  _Bool __bd_t23 = __bd_t21 || __bd_t22;
+  _Bool __bd_t38 = __bd_p6;
+  _Bool __bd_t42 = __bd_p5;
+  _Bool __bd_t46 = __bd_p4;
+  __bd_v9_d0 = bd_splat_f32n(0x0p+0f);
+  __bd_v10_d1 = bd_splat_f32n(0x0p+0f);
+  __bd_v11_d2 = bd_splat_f32n(0x0p+0f);
+  __bd_v12_d8 = bd_splat_f32n(0x0p+0f);
+  if (__bd_t23) {
+    bd_f32n __bd_t24 = __bd_v8_d___ret;
+    bd_f32n __bd_t25 = __bd_v12_d8;
+    bd_f32n __bd_t26 = bd_add_f32n(__bd_t25, __bd_t24);
+    __bd_v12_d8 = __bd_t26;
+    __bd_v8_d___ret = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t28 = __bd_v12_d8;
+    bd_f32n __bd_t29 = bd_mul_f32n(__bd_t28, __bd_t0);
+    bd_f32n __bd_t30 = __bd_v10_d1;
+    bd_f32n __bd_t31 = bd_add_f32n(__bd_t30, __bd_t29);
+    __bd_v10_d1 = __bd_t31;
+    bd_f32n __bd_t32 = bd_mul_f32n(__bd_t28, bd_splat_f32n(__bd_t1));
+    bd_f32n __bd_t33 = __bd_v9_d0;
+    bd_f32n __bd_t34 = bd_add_f32n(__bd_t33, __bd_t32);
+    __bd_v9_d0 = __bd_t34;
+    bd_f32n __bd_t35 = __bd_v11_d2;
+    bd_f32n __bd_t36 = bd_add_f32n(__bd_t35, __bd_t28);
+    __bd_v11_d2 = __bd_t36;
+    __bd_v8_d___ret = bd_splat_f32n(0x0p+0f);
   }
-  if (__bd_t43) {
-    bd_f32n __bd_t44 = __bd_v17_d7;
-    bd_f32n __bd_t45 = __bd_v10_d_b;
-    bd_f32n __bd_t46 = bd_add_f32n(__bd_t45, __bd_t44);
-    __bd_v10_d_b = __bd_t46;
+  if (__bd_t38) {
+    bd_f32n __bd_t39 = __bd_v11_d2;
+    bd_f32n __bd_t40 = __bd_v7_d_b;
+    bd_f32n __bd_t41 = bd_add_f32n(__bd_t40, __bd_t39);
+    __bd_v7_d_b = __bd_t41;
   }
-  if (__bd_t47) {
-    bd_f32n __bd_t48 = __bd_v16_d6;
-    bd_f32n __bd_t49 = __bd_v8_d_x;
-    bd_f32n __bd_t50 = bd_add_f32n(__bd_t49, __bd_t48);
-    __bd_v8_d_x = __bd_t50;
+  if (__bd_t42) {
+    bd_f32n __bd_t43 = __bd_v10_d1;
+    bd_f32n __bd_t44 = __bd_v6_d_w;
+    bd_f32n __bd_t45 = bd_add_f32n(__bd_t44, __bd_t43);
+    __bd_v6_d_w = __bd_t45;
   }
-  if (__bd_t51) {
-    bd_f32n __bd_t52 = __bd_v15_d5;
-    bd_f32n __bd_t53 = __bd_v9_d_w;
-    bd_f32n __bd_t54 = bd_add_f32n(__bd_t53, __bd_t52);
-    __bd_v9_d_w = __bd_t54;
-  }
-  if (__bd_t29) {
-    __bd_v11_d___ret = bd_splat_f32n(0x0p+0f);
-  }
-  if (__bd_t43) {
-    bd_f32n __bd_t56 = __bd_v10_d_b;
-    bd_f32n __bd_t57 = __bd_v14_d2;
-    bd_f32n __bd_t58 = bd_add_f32n(__bd_t57, __bd_t56);
-    __bd_v14_d2 = __bd_t58;
-    __bd_v10_d_b = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t60 = __bd_v14_d2;
-    bd_f32n __bd_t61 = __bd_v7_d_b;
-    bd_f32n __bd_t62 = bd_add_f32n(__bd_t61, __bd_t60);
-    __bd_v7_d_b = __bd_t62;
-  }
-  if (__bd_t51) {
-    bd_f32n __bd_t63 = __bd_v9_d_w;
-    bd_f32n __bd_t64 = __bd_v13_d1;
-    bd_f32n __bd_t65 = bd_add_f32n(__bd_t64, __bd_t63);
-    __bd_v13_d1 = __bd_t65;
-    __bd_v9_d_w = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t67 = __bd_v13_d1;
-    bd_f32n __bd_t68 = __bd_v6_d_w;
-    bd_f32n __bd_t69 = bd_add_f32n(__bd_t68, __bd_t67);
-    __bd_v6_d_w = __bd_t69;
-  }
-  if (__bd_t47) {
-    bd_f32n __bd_t70 = __bd_v8_d_x;
-    bd_f32n __bd_t71 = __bd_v12_d0;
-    bd_f32n __bd_t72 = bd_add_f32n(__bd_t71, __bd_t70);
-    __bd_v12_d0 = __bd_t72;
-    __bd_v8_d_x = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t74 = __bd_v12_d0;
-    bd_f32n __bd_t75 = __bd_v5_d_x;
-    bd_f32n __bd_t76 = bd_add_f32n(__bd_t75, __bd_t74);
-    __bd_v5_d_x = __bd_t76;
+  if (__bd_t46) {
+    bd_f32n __bd_t47 = __bd_v9_d0;
+    bd_f32n __bd_t48 = __bd_v5_d_x;
+    bd_f32n __bd_t49 = bd_add_f32n(__bd_t48, __bd_t47);
+    __bd_v5_d_x = __bd_t49;
   }
   *__bd_o0 = __bd_v3_ret;
   *__bd_o1 = __bd_v5_d_x;

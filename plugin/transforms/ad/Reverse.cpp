@@ -73,6 +73,7 @@ private:
   std::vector<LoopInfo> Infos;
   std::map<const ir::Stmt *, int> LoopOf;
   std::vector<int> DefLoop; // temp -> innermost loop (index into Infos)
+  std::vector<bool> IsConst; // constants are never taped
   struct RevCtx {
     int Info;
     std::vector<std::pair<int, int>> Loaded; // temp -> its reloaded copy
@@ -127,8 +128,11 @@ ir::Block Reverser::fwd(const ir::Block &Src) {
 
 void Reverser::defLoops(const ir::Block &Blk, int Cur) {
   for (const auto &SP : Blk) {
-    if (SP->Dst >= 0 && SP->K == ir::Stmt::Inst)
+    if (SP->Dst >= 0 && SP->K == ir::Stmt::Inst) {
       DefLoop[SP->Dst] = Cur;
+      IsConst[SP->Dst] = SP->Opc == Op::ConstF || SP->Opc == Op::ConstI ||
+                         SP->Opc == Op::ConstB;
+    }
     defLoops(SP->Then, Cur);
     defLoops(SP->Else, Cur);
     if (SP->K == ir::Stmt::Loop)
@@ -161,7 +165,7 @@ void Reverser::insertStores(ir::Block &Blk, int Idx) {
 /// The value of primal temp \p T as the reverse sweep sees it: temps of a
 /// loop body are reloaded from that loop's tape for the current iteration.
 int Reverser::R(int T) {
-  if (T < 0 || T >= (int)DefLoop.size() || DefLoop[T] < 0)
+  if (T < 0 || T >= (int)DefLoop.size() || DefLoop[T] < 0 || IsConst[T])
     return T;
   for (auto It = RevStack.rbegin(); It != RevStack.rend(); ++It) {
     if (It->Info != DefLoop[T])
@@ -420,15 +424,20 @@ void Reverser::reverseBlock(const ir::Block &Blk) {
       reverseInst(S);
       break;
     case ir::Stmt::If: {
-      ir::Stmt &If = B.ifStmt(R(S.Cond));
+      // Reverse both sides first: an if with nothing to undo is dropped, and
+      // then its condition is never reloaded from a tape.
       ir::Block *Saved = B.block();
-      B.setBlock(&If.Then);
+      ir::Block Then, Else;
+      B.setBlock(&Then);
       reverseBlock(S.Then);
-      B.setBlock(&If.Else);
+      B.setBlock(&Else);
       reverseBlock(S.Else);
       B.setBlock(Saved);
-      if (If.Then.empty() && If.Else.empty())
-        Saved->pop_back();
+      if (Then.empty() && Else.empty())
+        break;
+      ir::Stmt &If = B.ifStmt(R(S.Cond));
+      If.Then = std::move(Then);
+      If.Else = std::move(Else);
       break;
     }
     case ir::Stmt::Loop:
@@ -452,6 +461,7 @@ void Reverser::run() {
   G.RetNativeLayout = P.RetNativeLayout;
   ir::Block Fwd = fwd(P.Body);
   DefLoop.assign(G.Temps.size(), -1);
+  IsConst.assign(G.Temps.size(), false);
   defLoops(Fwd, -1);
   DT.assign(P.Temps.size(), -1);
   DV.assign(P.Vars.size(), -1);

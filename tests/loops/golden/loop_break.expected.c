@@ -3,55 +3,75 @@
 
 /* first_over_batched: shape d, lanes of 64 bits */
 static inline __attribute__((always_inline, unused)) void __bd_first_over_bk(bd_md __bd_m, bd_f64d __bd_p0, bd_i32d __bd_p1, bd_f64d *__bd_o0) {
-  bd_f64d __bd_v0_x = bd_splat_f64d(0);
-  bd_i32d __bd_v1_n = bd_splat_i32d(0);
   bd_f64d __bd_v2_ret = bd_splat_f64d(0);
   bd_f64d __bd_v4_s = bd_splat_f64d(0);
   bd_i32d __bd_v5_i = bd_splat_i32d(0);
   bd_md __bd_v6_break = bd_mfalse_d();
-  bd_md __bd_t24 = bd_mfalse_d();
+  bd_md __bd_t27 = bd_mfalse_d();
   (void)__bd_m;
   bd_f64d __bd_t0 = __bd_p0;
-  __bd_v0_x = __bd_t0;
   bd_i32d __bd_t1 = __bd_p1;
-  __bd_v1_n = __bd_t1;
   __bd_v2_ret = bd_splat_f64d(0x0p+0);
   __bd_v4_s = bd_splat_f64d(0x0p+0);
   __bd_v5_i = bd_splat_i32d(((int32_t)0x0u));
   __bd_v6_break = bd_mfalse_d();
-  bd_md __bd_m1 = __bd_m;
-  do {
-    bd_i32d __bd_t7 = __bd_v5_i;
-    bd_i32d __bd_t8 = __bd_v1_n;
-    bd_md __bd_t9 = bd_cmplt_i32d(__bd_t7, __bd_t8);
-    bd_md __bd_m2 = bd_and_md(__bd_m1, __bd_t9);
-    if (bd_any_md(__bd_m2)) {
+  bd_md __bd_t9 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t1);
+  if (bd_all_md(__bd_t9)) {
+    bd_md __bd_m1 = __bd_m;
+    do {
       bd_f64d __bd_t10 = __bd_v4_s;
-      bd_f64d __bd_t11 = __bd_v0_x;
-      bd_f64d __bd_t12 = bd_add_f64d(__bd_t10, __bd_t11);
-      __bd_v4_s = bd_select_f64d(__bd_m2, __bd_t12, __bd_v4_s);
-      bd_f64d __bd_t13 = __bd_v4_s;
-      bd_md __bd_t15 = bd_cmpgt_f64d(__bd_t13, bd_splat_f64d(0x1.4p+3));
-      bd_md __bd_m3 = bd_and_md(__bd_m2, __bd_t15);
-      if (bd_any_md(__bd_m3)) {
-        __bd_v6_break = bd_select_md(__bd_m3, bd_mtrue_d(), __bd_v6_break);
+      bd_f64d __bd_t12 = bd_add_f64d(__bd_t10, __bd_t0);
+      __bd_v4_s = bd_select_f64d(__bd_m1, __bd_t12, __bd_v4_s);
+      bd_md __bd_t15 = bd_cmpgt_f64d(__bd_t12, bd_splat_f64d(0x1.4p+3));
+      bd_md __bd_m2 = bd_and_md(__bd_m1, __bd_t15);
+      if (bd_any_md(__bd_m2)) {
+        __bd_v6_break = bd_select_md(__bd_m2, bd_mtrue_d(), __bd_v6_break);
       }
       bd_md __bd_t17 = __bd_v6_break;
       bd_md __bd_t18 = bd_not_md(__bd_t17);
-      bd_md __bd_m4 = bd_and_md(__bd_m2, __bd_t18);
-      if (bd_any_md(__bd_m4)) {
+      bd_md __bd_m3 = bd_and_md(__bd_m1, __bd_t18);
+      if (bd_any_md(__bd_m3)) {
         bd_i32d __bd_t19 = __bd_v5_i;
         bd_i32d __bd_t21 = bd_add_i32d(__bd_t19, bd_splat_i32d(((int32_t)0x1u)));
-        __bd_v5_i = bd_select_i32d(__bd_m4, __bd_t21, __bd_v5_i);
+        __bd_v5_i = bd_select_i32d(__bd_m3, __bd_t21, __bd_v5_i);
       }
+      bd_i32d __bd_t23 = __bd_v5_i;
+      bd_md __bd_t25 = bd_cmplt_i32d(__bd_t23, __bd_t1);
+      __bd_t27 = bd_and_md(__bd_t25, __bd_t18);
+      __bd_m1 = bd_and_md(__bd_m1, __bd_t27);
+    } while (bd_any_md(__bd_m1));
+  } else if (bd_none_md(__bd_t9)) {
+    /* no lane takes the branch */
+  } else {
+    bd_md __bd_m4 = bd_and_md(__bd_m, __bd_t9);
+    if (bd_any_md(__bd_m4)) {
+      bd_md __bd_m5 = __bd_m4;
+      do {
+        bd_f64d __bd_t10 = __bd_v4_s;
+        bd_f64d __bd_t12 = bd_add_f64d(__bd_t10, __bd_t0);
+        __bd_v4_s = bd_select_f64d(__bd_m5, __bd_t12, __bd_v4_s);
+        bd_md __bd_t15 = bd_cmpgt_f64d(__bd_t12, bd_splat_f64d(0x1.4p+3));
+        bd_md __bd_m6 = bd_and_md(__bd_m5, __bd_t15);
+        if (bd_any_md(__bd_m6)) {
+          __bd_v6_break = bd_select_md(__bd_m6, bd_mtrue_d(), __bd_v6_break);
+        }
+        bd_md __bd_t17 = __bd_v6_break;
+        bd_md __bd_t18 = bd_not_md(__bd_t17);
+        bd_md __bd_m7 = bd_and_md(__bd_m5, __bd_t18);
+        if (bd_any_md(__bd_m7)) {
+          bd_i32d __bd_t19 = __bd_v5_i;
+          bd_i32d __bd_t21 = bd_add_i32d(__bd_t19, bd_splat_i32d(((int32_t)0x1u)));
+          __bd_v5_i = bd_select_i32d(__bd_m7, __bd_t21, __bd_v5_i);
+        }
+        bd_i32d __bd_t23 = __bd_v5_i;
+        bd_md __bd_t25 = bd_cmplt_i32d(__bd_t23, __bd_t1);
+        __bd_t27 = bd_and_md(__bd_t25, __bd_t18);
+        __bd_m5 = bd_and_md(__bd_m5, __bd_t27);
+      } while (bd_any_md(__bd_m5));
     }
-    bd_md __bd_t22 = __bd_v6_break;
-    bd_md __bd_t23 = bd_not_md(__bd_t22);
-    __bd_t24 = bd_and_md(__bd_t9, __bd_t23);
-    __bd_m1 = bd_and_md(__bd_m1, __bd_t24);
-  } while (bd_any_md(__bd_m1));
-  bd_f64d __bd_t25 = __bd_v4_s;
-  __bd_v2_ret = __bd_t25;
+  }
+  bd_f64d __bd_t28 = __bd_v4_s;
+  __bd_v2_ret = __bd_t28;
   *__bd_o0 = __bd_v2_ret;
 }
 void first_over_batched(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret);
@@ -69,165 +89,198 @@ void first_over_batched(size_t __bd_n, const double *__bd_a0, const int *__bd_a1
 }
 
 /* first_over_grad: shape d, lanes of 64 bits */
-static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_md __bd_m, bd_f64d __bd_p0, bd_i32d __bd_p1, bd_f64d __bd_p2, _Bool __bd_p3, bd_f64d *__bd_o0, bd_f64d *__bd_o1, bd_arena *__bd_ar, bd_tape *__bd_tp) {
+static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_md __bd_m, bd_f64d __bd_p0, bd_i32d __bd_p1, bd_f64d __bd_p2, _Bool __bd_p3, bd_f64d *__bd_o0, bd_f64d *__bd_o1) {
   int32_t __bd_k0 = 0;
   int32_t __bd_k1 = 0;
-  __bd_tp[0].top = 0;
-  bd_f64d __bd_v0_x = bd_splat_f64d(0);
-  bd_i32d __bd_v1_n = bd_splat_i32d(0);
   bd_f64d __bd_v2_ret = bd_splat_f64d(0);
   bd_f64d __bd_v4_s = bd_splat_f64d(0);
   bd_i32d __bd_v5_i = bd_splat_i32d(0);
   bd_md __bd_v6_break = bd_mfalse_d();
   bd_i32d __bd_v7_trip = bd_splat_i32d(0);
   bd_f64d __bd_v8_d_x = bd_splat_f64d(0);
-  bd_f64d __bd_v9_d_x = bd_splat_f64d(0);
-  bd_f64d __bd_v10_d___ret = bd_splat_f64d(0);
-  bd_f64d __bd_v11_d_s = bd_splat_f64d(0);
-  bd_f64d __bd_v12_d0 = bd_splat_f64d(0);
-  bd_f64d __bd_v13_d25 = bd_splat_f64d(0);
-  bd_f64d __bd_v14_d10 = bd_splat_f64d(0);
-  bd_f64d __bd_v15_d11 = bd_splat_f64d(0);
-  bd_f64d __bd_v16_d12 = bd_splat_f64d(0);
-  bd_md __bd_t24 = bd_mfalse_d();
+  bd_f64d __bd_v9_d___ret = bd_splat_f64d(0);
+  bd_f64d __bd_v10_d_s = bd_splat_f64d(0);
+  bd_f64d __bd_v11_d0 = bd_splat_f64d(0);
+  bd_f64d __bd_v12_d28 = bd_splat_f64d(0);
+  bd_f64d __bd_v13_d10 = bd_splat_f64d(0);
+  bd_f64d __bd_v14_d12 = bd_splat_f64d(0);
+  bd_md __bd_t27 = bd_mfalse_d();
+  int32_t __bd_t34 = 0;
+  bd_i32d __bd_t35 = bd_splat_i32d(0);
   (void)__bd_m;
   bd_f64d __bd_t0 = __bd_p0;
-  __bd_v0_x = __bd_t0;
   bd_i32d __bd_t1 = __bd_p1;
-  __bd_v1_n = __bd_t1;
   __bd_v2_ret = bd_splat_f64d(0x0p+0);
   __bd_v4_s = bd_splat_f64d(0x0p+0);
   __bd_v5_i = bd_splat_i32d(((int32_t)0x0u));
   __bd_v6_break = bd_mfalse_d();
-  __bd_v7_trip = bd_splat_i32d(((int32_t)0x0u));
-  __bd_k0 = 0;
-  bd_md __bd_m1 = __bd_m;
-  do {
-    int32_t __bd_t28 = __bd_k0;
-    bd_tape_reserve(__bd_ar, &__bd_tp[0], __bd_t28);
-    bd_i32d __bd_t7 = __bd_v5_i;
-    bd_i32d __bd_t8 = __bd_v1_n;
-    bd_md __bd_t9 = bd_cmplt_i32d(__bd_t7, __bd_t8);
-    (*(bd_md *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t28) * __bd_tp[0].row + 0) * 32)) = __bd_t9;
-    bd_md __bd_m2 = bd_and_md(__bd_m1, __bd_t9);
-    if (bd_any_md(__bd_m2)) {
+  bd_md __bd_t9 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t1);
+  if (bd_all_md(__bd_t9)) {
+    __bd_v7_trip = bd_splat_i32d(((int32_t)0x0u));
+    __bd_k0 = 0;
+    bd_md __bd_m1 = __bd_m;
+    do {
+      int32_t __bd_t31 = __bd_k0;
       bd_f64d __bd_t10 = __bd_v4_s;
-      bd_f64d __bd_t11 = __bd_v0_x;
-      bd_f64d __bd_t12 = bd_add_f64d(__bd_t10, __bd_t11);
-      __bd_v4_s = bd_select_f64d(__bd_m2, __bd_t12, __bd_v4_s);
-      bd_f64d __bd_t13 = __bd_v4_s;
-      bd_md __bd_t15 = bd_cmpgt_f64d(__bd_t13, bd_splat_f64d(0x1.4p+3));
-      (*(bd_md *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t28) * __bd_tp[0].row + 2) * 32)) = __bd_t15;
-      bd_md __bd_m3 = bd_and_md(__bd_m2, __bd_t15);
-      if (bd_any_md(__bd_m3)) {
-        __bd_v6_break = bd_select_md(__bd_m3, bd_mtrue_d(), __bd_v6_break);
+      bd_f64d __bd_t12 = bd_add_f64d(__bd_t10, __bd_t0);
+      __bd_v4_s = bd_select_f64d(__bd_m1, __bd_t12, __bd_v4_s);
+      bd_md __bd_t15 = bd_cmpgt_f64d(__bd_t12, bd_splat_f64d(0x1.4p+3));
+      bd_md __bd_m2 = bd_and_md(__bd_m1, __bd_t15);
+      if (bd_any_md(__bd_m2)) {
+        __bd_v6_break = bd_select_md(__bd_m2, bd_mtrue_d(), __bd_v6_break);
       }
       bd_md __bd_t17 = __bd_v6_break;
       bd_md __bd_t18 = bd_not_md(__bd_t17);
-      (*(bd_md *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t28) * __bd_tp[0].row + 1) * 32)) = __bd_t18;
-      bd_md __bd_m4 = bd_and_md(__bd_m2, __bd_t18);
-      if (bd_any_md(__bd_m4)) {
+      bd_md __bd_m3 = bd_and_md(__bd_m1, __bd_t18);
+      if (bd_any_md(__bd_m3)) {
         bd_i32d __bd_t19 = __bd_v5_i;
         bd_i32d __bd_t21 = bd_add_i32d(__bd_t19, bd_splat_i32d(((int32_t)0x1u)));
-        __bd_v5_i = bd_select_i32d(__bd_m4, __bd_t21, __bd_v5_i);
+        __bd_v5_i = bd_select_i32d(__bd_m3, __bd_t21, __bd_v5_i);
+      }
+      bd_i32d __bd_t23 = __bd_v5_i;
+      bd_md __bd_t25 = bd_cmplt_i32d(__bd_t23, __bd_t1);
+      __bd_t27 = bd_and_md(__bd_t25, __bd_t18);
+      int32_t __bd_t33 = (int32_t)((uint32_t)__bd_t31 + (uint32_t)((int32_t)0x1u));
+      __bd_v7_trip = bd_select_i32d(__bd_m1, bd_splat_i32d(__bd_t33), __bd_v7_trip);
+      __bd_m1 = bd_and_md(__bd_m1, __bd_t27);
+      __bd_k0++;
+    } while (bd_any_md(__bd_m1));
+    __bd_t34 = __bd_k0;
+    __bd_t35 = __bd_v7_trip;
+  } else if (bd_none_md(__bd_t9)) {
+    /* no lane takes the branch */
+  } else {
+    bd_md __bd_m4 = bd_and_md(__bd_m, __bd_t9);
+    if (bd_any_md(__bd_m4)) {
+      __bd_v7_trip = bd_splat_i32d(((int32_t)0x0u));
+      __bd_k0 = 0;
+      bd_md __bd_m5 = __bd_m4;
+      do {
+        int32_t __bd_t31 = __bd_k0;
+        bd_f64d __bd_t10 = __bd_v4_s;
+        bd_f64d __bd_t12 = bd_add_f64d(__bd_t10, __bd_t0);
+        __bd_v4_s = bd_select_f64d(__bd_m5, __bd_t12, __bd_v4_s);
+        bd_md __bd_t15 = bd_cmpgt_f64d(__bd_t12, bd_splat_f64d(0x1.4p+3));
+        bd_md __bd_m6 = bd_and_md(__bd_m5, __bd_t15);
+        if (bd_any_md(__bd_m6)) {
+          __bd_v6_break = bd_select_md(__bd_m6, bd_mtrue_d(), __bd_v6_break);
+        }
+        bd_md __bd_t17 = __bd_v6_break;
+        bd_md __bd_t18 = bd_not_md(__bd_t17);
+        bd_md __bd_m7 = bd_and_md(__bd_m5, __bd_t18);
+        if (bd_any_md(__bd_m7)) {
+          bd_i32d __bd_t19 = __bd_v5_i;
+          bd_i32d __bd_t21 = bd_add_i32d(__bd_t19, bd_splat_i32d(((int32_t)0x1u)));
+          __bd_v5_i = bd_select_i32d(__bd_m7, __bd_t21, __bd_v5_i);
+        }
+        bd_i32d __bd_t23 = __bd_v5_i;
+        bd_md __bd_t25 = bd_cmplt_i32d(__bd_t23, __bd_t1);
+        __bd_t27 = bd_and_md(__bd_t25, __bd_t18);
+        int32_t __bd_t33 = (int32_t)((uint32_t)__bd_t31 + (uint32_t)((int32_t)0x1u));
+        __bd_v7_trip = bd_select_i32d(__bd_m5, bd_splat_i32d(__bd_t33), __bd_v7_trip);
+        __bd_m5 = bd_and_md(__bd_m5, __bd_t27);
+        __bd_k0++;
+      } while (bd_any_md(__bd_m5));
+      __bd_t34 = __bd_k0;
+      __bd_t35 = __bd_v7_trip;
+    }
+  }
+  bd_f64d __bd_t28 = __bd_v4_s;
+  __bd_v2_ret = __bd_t28;
+  __bd_v8_d_x = bd_splat_f64d(0x0p+0);
+  __bd_v9_d___ret = bd_splat_f64d(0x0p+0);
+  __bd_v10_d_s = bd_splat_f64d(0x0p+0);
+  bd_f64d __bd_t39 = __bd_p2;
+  __bd_v9_d___ret = __bd_t39;
+  _Bool __bd_t42 = __bd_p3;
+  __bd_v11_d0 = bd_splat_f64d(0x0p+0);
+  __bd_v12_d28 = bd_splat_f64d(0x0p+0);
+  if (__bd_t42) {
+    bd_f64d __bd_t43 = __bd_v9_d___ret;
+    bd_f64d __bd_t44 = __bd_v12_d28;
+    bd_f64d __bd_t45 = bd_add_f64d(__bd_t44, __bd_t43);
+    __bd_v12_d28 = __bd_t45;
+    __bd_v9_d___ret = bd_splat_f64d(0x0p+0);
+    bd_f64d __bd_t47 = __bd_v12_d28;
+    bd_f64d __bd_t48 = __bd_v10_d_s;
+    bd_f64d __bd_t49 = bd_add_f64d(__bd_t48, __bd_t47);
+    __bd_v10_d_s = __bd_t49;
+  }
+  if (bd_all_md(__bd_t9)) {
+    for (__bd_k1 = __bd_t34 - 1; __bd_k1 >= 0; --__bd_k1) {
+      bd_md __bd_m8 = bd_and_md(__bd_m, bd_cmpgt_i32d(__bd_t35, bd_splat_i32d(__bd_k1)));
+      if (bd_any_md(__bd_m8)) {
+        __bd_v13_d10 = bd_splat_f64d(0x0p+0);
+        __bd_v14_d12 = bd_splat_f64d(0x0p+0);
+        if (__bd_t42) {
+          bd_f64d __bd_t52 = __bd_v10_d_s;
+          bd_f64d __bd_t53 = __bd_v14_d12;
+          bd_f64d __bd_t54 = bd_add_f64d(__bd_t53, __bd_t52);
+          __bd_v14_d12 = __bd_t54;
+          __bd_v10_d_s = bd_select_f64d(__bd_m8, bd_splat_f64d(0x0p+0), __bd_v10_d_s);
+          bd_f64d __bd_t56 = __bd_v14_d12;
+          bd_f64d __bd_t57 = __bd_v13_d10;
+          bd_f64d __bd_t58 = bd_add_f64d(__bd_t57, __bd_t56);
+          __bd_v13_d10 = __bd_t58;
+          bd_f64d __bd_t59 = __bd_v11_d0;
+          bd_f64d __bd_t60 = bd_add_f64d(__bd_t59, __bd_t56);
+          __bd_v11_d0 = bd_select_f64d(__bd_m8, __bd_t60, __bd_v11_d0);
+          bd_f64d __bd_t61 = __bd_v13_d10;
+          bd_f64d __bd_t62 = __bd_v10_d_s;
+          bd_f64d __bd_t63 = bd_add_f64d(__bd_t62, __bd_t61);
+          __bd_v10_d_s = bd_select_f64d(__bd_m8, __bd_t63, __bd_v10_d_s);
+        }
       }
     }
-    bd_md __bd_t22 = __bd_v6_break;
-    bd_md __bd_t23 = bd_not_md(__bd_t22);
-    __bd_t24 = bd_and_md(__bd_t9, __bd_t23);
-    int32_t __bd_t30 = (int32_t)((uint32_t)__bd_t28 + (uint32_t)((int32_t)0x1u));
-    __bd_v7_trip = bd_select_i32d(__bd_m1, bd_splat_i32d(__bd_t30), __bd_v7_trip);
-    __bd_m1 = bd_and_md(__bd_m1, __bd_t24);
-    __bd_k0++;
-  } while (bd_any_md(__bd_m1));
-  int32_t __bd_t31 = __bd_k0;
-  bd_i32d __bd_t32 = __bd_v7_trip;
-  __bd_tp[0].top += (size_t)__bd_t31;
-  bd_f64d __bd_t25 = __bd_v4_s;
-  __bd_v2_ret = __bd_t25;
-  __bd_v8_d_x = bd_splat_f64d(0x0p+0);
-  __bd_v9_d_x = bd_splat_f64d(0x0p+0);
-  __bd_v10_d___ret = bd_splat_f64d(0x0p+0);
-  __bd_v11_d_s = bd_splat_f64d(0x0p+0);
-  bd_f64d __bd_t37 = __bd_p2;
-  __bd_v10_d___ret = __bd_t37;
-  _Bool __bd_t40 = __bd_p3;
-  __bd_v12_d0 = bd_splat_f64d(0x0p+0);
-  __bd_v13_d25 = bd_splat_f64d(0x0p+0);
-  if (__bd_t40) {
-    bd_f64d __bd_t41 = __bd_v10_d___ret;
-    bd_f64d __bd_t42 = __bd_v13_d25;
-    bd_f64d __bd_t43 = bd_add_f64d(__bd_t42, __bd_t41);
-    __bd_v13_d25 = __bd_t43;
-    __bd_v10_d___ret = bd_splat_f64d(0x0p+0);
-    bd_f64d __bd_t45 = __bd_v13_d25;
-    bd_f64d __bd_t46 = __bd_v11_d_s;
-    bd_f64d __bd_t47 = bd_add_f64d(__bd_t46, __bd_t45);
-    __bd_v11_d_s = __bd_t47;
-  }
-  __bd_tp[0].top -= (size_t)__bd_t31;
-  for (__bd_k1 = __bd_t31 - 1; __bd_k1 >= 0; --__bd_k1) {
-    bd_md __bd_m5 = bd_and_md(__bd_m, bd_cmpgt_i32d(__bd_t32, bd_splat_i32d(__bd_k1)));
-    if (bd_any_md(__bd_m5)) {
-      int32_t __bd_t69 = __bd_k1;
-      bd_md __bd_t48 = (*(bd_md *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t69) * __bd_tp[0].row + 0) * 32));
-      bd_md __bd_t52 = (*(bd_md *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t69) * __bd_tp[0].row + 1) * 32));
-      bd_md __bd_t53 = (*(bd_md *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t69) * __bd_tp[0].row + 2) * 32));
-      bd_md __bd_m6 = bd_and_md(__bd_m5, __bd_t48);
-      if (bd_any_md(__bd_m6)) {
-        __bd_v14_d10 = bd_splat_f64d(0x0p+0);
-        __bd_v15_d11 = bd_splat_f64d(0x0p+0);
-        __bd_v16_d12 = bd_splat_f64d(0x0p+0);
-        if (__bd_t40) {
-          bd_f64d __bd_t54 = __bd_v11_d_s;
-          bd_f64d __bd_t55 = __bd_v16_d12;
-          bd_f64d __bd_t56 = bd_add_f64d(__bd_t55, __bd_t54);
-          __bd_v16_d12 = __bd_t56;
-          __bd_v11_d_s = bd_select_f64d(__bd_m6, bd_splat_f64d(0x0p+0), __bd_v11_d_s);
-          bd_f64d __bd_t58 = __bd_v16_d12;
-          bd_f64d __bd_t59 = __bd_v14_d10;
-          bd_f64d __bd_t60 = bd_add_f64d(__bd_t59, __bd_t58);
-          __bd_v14_d10 = __bd_t60;
-          bd_f64d __bd_t61 = __bd_v15_d11;
-          bd_f64d __bd_t62 = bd_add_f64d(__bd_t61, __bd_t58);
-          __bd_v15_d11 = __bd_t62;
-          bd_f64d __bd_t63 = __bd_v15_d11;
-          bd_f64d __bd_t64 = __bd_v9_d_x;
-          bd_f64d __bd_t65 = bd_add_f64d(__bd_t64, __bd_t63);
-          __bd_v9_d_x = bd_select_f64d(__bd_m6, __bd_t65, __bd_v9_d_x);
-          bd_f64d __bd_t66 = __bd_v14_d10;
-          bd_f64d __bd_t67 = __bd_v11_d_s;
-          bd_f64d __bd_t68 = bd_add_f64d(__bd_t67, __bd_t66);
-          __bd_v11_d_s = bd_select_f64d(__bd_m6, __bd_t68, __bd_v11_d_s);
+  } else if (bd_none_md(__bd_t9)) {
+    /* no lane takes the branch */
+  } else {
+    bd_md __bd_m9 = bd_and_md(__bd_m, __bd_t9);
+    if (bd_any_md(__bd_m9)) {
+      for (__bd_k1 = __bd_t34 - 1; __bd_k1 >= 0; --__bd_k1) {
+        bd_md __bd_m10 = bd_and_md(__bd_m9, bd_cmpgt_i32d(__bd_t35, bd_splat_i32d(__bd_k1)));
+        if (bd_any_md(__bd_m10)) {
+          __bd_v13_d10 = bd_splat_f64d(0x0p+0);
+          __bd_v14_d12 = bd_splat_f64d(0x0p+0);
+          if (__bd_t42) {
+            bd_f64d __bd_t52 = __bd_v10_d_s;
+            bd_f64d __bd_t53 = __bd_v14_d12;
+            bd_f64d __bd_t54 = bd_add_f64d(__bd_t53, __bd_t52);
+            __bd_v14_d12 = __bd_t54;
+            __bd_v10_d_s = bd_select_f64d(__bd_m10, bd_splat_f64d(0x0p+0), __bd_v10_d_s);
+            bd_f64d __bd_t56 = __bd_v14_d12;
+            bd_f64d __bd_t57 = __bd_v13_d10;
+            bd_f64d __bd_t58 = bd_add_f64d(__bd_t57, __bd_t56);
+            __bd_v13_d10 = __bd_t58;
+            bd_f64d __bd_t59 = __bd_v11_d0;
+            bd_f64d __bd_t60 = bd_add_f64d(__bd_t59, __bd_t56);
+            __bd_v11_d0 = bd_select_f64d(__bd_m10, __bd_t60, __bd_v11_d0);
+            bd_f64d __bd_t61 = __bd_v13_d10;
+            bd_f64d __bd_t62 = __bd_v10_d_s;
+            bd_f64d __bd_t63 = bd_add_f64d(__bd_t62, __bd_t61);
+            __bd_v10_d_s = bd_select_f64d(__bd_m10, __bd_t63, __bd_v10_d_s);
+          }
         }
       }
     }
   }
-  if (__bd_t40) {
-    __bd_v11_d_s = bd_splat_f64d(0x0p+0);
+  if (__bd_t42) {
+    __bd_v10_d_s = bd_splat_f64d(0x0p+0);
   }
-  if (__bd_t40) {
-    __bd_v10_d___ret = bd_splat_f64d(0x0p+0);
+  if (__bd_t42) {
+    __bd_v9_d___ret = bd_splat_f64d(0x0p+0);
   }
-  if (__bd_t40) {
-    bd_f64d __bd_t72 = __bd_v9_d_x;
-    bd_f64d __bd_t73 = __bd_v12_d0;
-    bd_f64d __bd_t74 = bd_add_f64d(__bd_t73, __bd_t72);
-    __bd_v12_d0 = __bd_t74;
-    __bd_v9_d_x = bd_splat_f64d(0x0p+0);
-    bd_f64d __bd_t76 = __bd_v12_d0;
-    bd_f64d __bd_t77 = __bd_v8_d_x;
-    bd_f64d __bd_t78 = bd_add_f64d(__bd_t77, __bd_t76);
-    __bd_v8_d_x = __bd_t78;
+  if (__bd_t42) {
+    bd_f64d __bd_t67 = __bd_v11_d0;
+    bd_f64d __bd_t68 = __bd_v8_d_x;
+    bd_f64d __bd_t69 = bd_add_f64d(__bd_t68, __bd_t67);
+    __bd_v8_d_x = __bd_t69;
   }
   *__bd_o0 = __bd_v2_ret;
   *__bd_o1 = __bd_v8_d_x;
 }
 void first_over_grad(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0);
 void first_over_grad(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0) {
-  bd_arena *__bd_ar = bd_arena_get();
-  bd_arena_pos __bd_pos = bd_arena_save(__bd_ar);
-  bd_tape __bd_tp[1] = {{0, 0, 0, 3}};
   for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_md) / 8)) {
     size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_md) / 8) ? __bd_n - __bd_i : (sizeof(bd_md) / 8);
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
@@ -237,13 +290,12 @@ void first_over_grad(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, d
     bd_f64d __bd_seed = !__bd_dret ? bd_splat_f64d(1) : __bd_full ? bd_load_f64d((const double *)(__bd_dret + __bd_i)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i), __bd_k);
     bd_f64d __bd_o0;
     bd_f64d __bd_o1;
-    __bd_first_over_gk(__bd_mk, __bd_x0, __bd_x1, __bd_seed, (__bd_d0 != 0), &__bd_o0, &__bd_o1, __bd_ar, __bd_tp);
+    __bd_first_over_gk(__bd_mk, __bd_x0, __bd_x1, __bd_seed, (__bd_d0 != 0), &__bd_o0, &__bd_o1);
     if (__bd_ret) { if (__bd_full) bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
     if (__bd_d0) {
     bd_f64d __bd_old = __bd_full ? bd_load_f64d((const double *)(__bd_d0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_d0 + __bd_i), __bd_k);
       { if (__bd_full) bd_store_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(__bd_old, __bd_o1)); else bd_storen_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(__bd_old, __bd_o1), __bd_k); }
     }
   }
-  bd_arena_restore(__bd_ar, __bd_pos);
 }
 

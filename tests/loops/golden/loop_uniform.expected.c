@@ -3,42 +3,35 @@
 
 /* geom_batched: shape d, lanes of 64 bits */
 static inline __attribute__((always_inline, unused)) void __bd_geom_bk(bd_md __bd_m, bd_f64d __bd_p0, int32_t __bd_p1, bd_f64d *__bd_o0) {
-  bd_f64d __bd_v0_x = bd_splat_f64d(0);
-  int32_t __bd_v1_n = 0;
   bd_f64d __bd_v2_ret = bd_splat_f64d(0);
   bd_f64d __bd_v4_s = bd_splat_f64d(0);
   bd_f64d __bd_v5_p = bd_splat_f64d(0);
   int32_t __bd_v6_i = 0;
-  _Bool __bd_t9 = 0;
+  _Bool __bd_t21 = 0;
   (void)__bd_m;
   bd_f64d __bd_t0 = __bd_p0;
-  __bd_v0_x = __bd_t0;
   int32_t __bd_t1 = __bd_p1;
-  __bd_v1_n = __bd_t1;
   __bd_v2_ret = bd_splat_f64d(0x0p+0);
   __bd_v4_s = bd_splat_f64d(0x0p+0);
   __bd_v5_p = bd_splat_f64d(0x1p+0);
   __bd_v6_i = ((int32_t)0x0u);
-  do {
-    int32_t __bd_t7 = __bd_v6_i;
-    int32_t __bd_t8 = __bd_v1_n;
-    __bd_t9 = __bd_t7 < __bd_t8;
-    if (__bd_t9) {
+  _Bool __bd_t9 = ((int32_t)0x0u) < __bd_t1;
+  if (__bd_t9) {
+    do {
       bd_f64d __bd_t10 = __bd_v4_s;
       bd_f64d __bd_t11 = __bd_v5_p;
       bd_f64d __bd_t12 = bd_add_f64d(__bd_t10, __bd_t11);
       __bd_v4_s = __bd_t12;
-      bd_f64d __bd_t13 = __bd_v5_p;
-      bd_f64d __bd_t14 = __bd_v0_x;
-      bd_f64d __bd_t15 = bd_mul_f64d(__bd_t13, __bd_t14);
+      bd_f64d __bd_t15 = bd_mul_f64d(__bd_t11, __bd_t0);
       __bd_v5_p = __bd_t15;
       int32_t __bd_t16 = __bd_v6_i;
       int32_t __bd_t18 = (int32_t)((uint32_t)__bd_t16 + (uint32_t)((int32_t)0x1u));
       __bd_v6_i = __bd_t18;
-    }
-  } while (__bd_t9);
-  bd_f64d __bd_t19 = __bd_v4_s;
-  __bd_v2_ret = __bd_t19;
+      __bd_t21 = __bd_t18 < __bd_t1;
+    } while (__bd_t21);
+  }
+  bd_f64d __bd_t22 = __bd_v4_s;
+  __bd_v2_ret = __bd_t22;
   *__bd_o0 = __bd_v2_ret;
 }
 void geom_batched(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_ret);
@@ -59,168 +52,139 @@ static inline __attribute__((always_inline, unused)) void __bd_geom_gk(bd_md __b
   int32_t __bd_k0 = 0;
   int32_t __bd_k1 = 0;
   __bd_tp[0].top = 0;
-  bd_f64d __bd_v0_x = bd_splat_f64d(0);
-  int32_t __bd_v1_n = 0;
   bd_f64d __bd_v2_ret = bd_splat_f64d(0);
   bd_f64d __bd_v4_s = bd_splat_f64d(0);
   bd_f64d __bd_v5_p = bd_splat_f64d(0);
   int32_t __bd_v6_i = 0;
   int32_t __bd_v7_trip = 0;
   bd_f64d __bd_v8_d_x = bd_splat_f64d(0);
-  bd_f64d __bd_v9_d_x = bd_splat_f64d(0);
-  bd_f64d __bd_v10_d___ret = bd_splat_f64d(0);
-  bd_f64d __bd_v11_d_s = bd_splat_f64d(0);
-  bd_f64d __bd_v12_d_p = bd_splat_f64d(0);
-  bd_f64d __bd_v13_d0 = bd_splat_f64d(0);
-  bd_f64d __bd_v14_d19 = bd_splat_f64d(0);
-  bd_f64d __bd_v15_d10 = bd_splat_f64d(0);
-  bd_f64d __bd_v16_d11 = bd_splat_f64d(0);
-  bd_f64d __bd_v17_d12 = bd_splat_f64d(0);
-  bd_f64d __bd_v18_d13 = bd_splat_f64d(0);
-  bd_f64d __bd_v19_d14 = bd_splat_f64d(0);
-  bd_f64d __bd_v20_d15 = bd_splat_f64d(0);
-  _Bool __bd_t9 = 0;
+  bd_f64d __bd_v9_d___ret = bd_splat_f64d(0);
+  bd_f64d __bd_v10_d_s = bd_splat_f64d(0);
+  bd_f64d __bd_v11_d_p = bd_splat_f64d(0);
+  bd_f64d __bd_v12_d0 = bd_splat_f64d(0);
+  bd_f64d __bd_v13_d22 = bd_splat_f64d(0);
+  bd_f64d __bd_v14_d10 = bd_splat_f64d(0);
+  bd_f64d __bd_v15_d11 = bd_splat_f64d(0);
+  bd_f64d __bd_v16_d12 = bd_splat_f64d(0);
+  bd_f64d __bd_v17_d15 = bd_splat_f64d(0);
+  _Bool __bd_t21 = 0;
+  int32_t __bd_t28 = 0;
+  int32_t __bd_t29 = 0;
   (void)__bd_m;
   bd_f64d __bd_t0 = __bd_p0;
-  __bd_v0_x = __bd_t0;
   int32_t __bd_t1 = __bd_p1;
-  __bd_v1_n = __bd_t1;
   __bd_v2_ret = bd_splat_f64d(0x0p+0);
   __bd_v4_s = bd_splat_f64d(0x0p+0);
   __bd_v5_p = bd_splat_f64d(0x1p+0);
   __bd_v6_i = ((int32_t)0x0u);
-  __bd_v7_trip = ((int32_t)0x0u);
-  __bd_k0 = 0;
-  do {
-    int32_t __bd_t22 = __bd_k0;
-    bd_tape_reserve(__bd_ar, &__bd_tp[0], __bd_t22);
-    int32_t __bd_t7 = __bd_v6_i;
-    int32_t __bd_t8 = __bd_v1_n;
-    __bd_t9 = __bd_t7 < __bd_t8;
-    (*(_Bool *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t22) * __bd_tp[0].row + 0) * 32)) = __bd_t9;
-    if (__bd_t9) {
+  _Bool __bd_t9 = ((int32_t)0x0u) < __bd_t1;
+  if (__bd_t9) {
+    __bd_v7_trip = ((int32_t)0x0u);
+    __bd_k0 = 0;
+    do {
+      int32_t __bd_t25 = __bd_k0;
+      bd_tape_reserve(__bd_ar, &__bd_tp[0], __bd_t25);
       bd_f64d __bd_t10 = __bd_v4_s;
       bd_f64d __bd_t11 = __bd_v5_p;
+      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t25) * __bd_tp[0].row + 0) * 32)) = __bd_t11;
       bd_f64d __bd_t12 = bd_add_f64d(__bd_t10, __bd_t11);
       __bd_v4_s = __bd_t12;
-      bd_f64d __bd_t13 = __bd_v5_p;
-      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t22) * __bd_tp[0].row + 2) * 32)) = __bd_t13;
-      bd_f64d __bd_t14 = __bd_v0_x;
-      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t22) * __bd_tp[0].row + 1) * 32)) = __bd_t14;
-      bd_f64d __bd_t15 = bd_mul_f64d(__bd_t13, __bd_t14);
+      bd_f64d __bd_t15 = bd_mul_f64d(__bd_t11, __bd_t0);
       __bd_v5_p = __bd_t15;
       int32_t __bd_t16 = __bd_v6_i;
       int32_t __bd_t18 = (int32_t)((uint32_t)__bd_t16 + (uint32_t)((int32_t)0x1u));
       __bd_v6_i = __bd_t18;
-    }
-    int32_t __bd_t24 = (int32_t)((uint32_t)__bd_t22 + (uint32_t)((int32_t)0x1u));
-    __bd_v7_trip = __bd_t24;
-    __bd_k0++;
-  } while (__bd_t9);
-  int32_t __bd_t25 = __bd_k0;
-  int32_t __bd_t26 = __bd_v7_trip;
-  __bd_tp[0].top += (size_t)__bd_t25;
-  bd_f64d __bd_t19 = __bd_v4_s;
-  __bd_v2_ret = __bd_t19;
-  __bd_v8_d_x = bd_splat_f64d(0x0p+0);
-  __bd_v9_d_x = bd_splat_f64d(0x0p+0);
-  __bd_v10_d___ret = bd_splat_f64d(0x0p+0);
-  __bd_v11_d_s = bd_splat_f64d(0x0p+0);
-  __bd_v12_d_p = bd_splat_f64d(0x0p+0);
-  bd_f64d __bd_t32 = __bd_p2;
-  __bd_v10_d___ret = __bd_t32;
-  _Bool __bd_t35 = __bd_p3;
-  __bd_v13_d0 = bd_splat_f64d(0x0p+0);
-  __bd_v14_d19 = bd_splat_f64d(0x0p+0);
-  if (__bd_t35) {
-    bd_f64d __bd_t36 = __bd_v10_d___ret;
-    bd_f64d __bd_t37 = __bd_v14_d19;
-    bd_f64d __bd_t38 = bd_add_f64d(__bd_t37, __bd_t36);
-    __bd_v14_d19 = __bd_t38;
-    __bd_v10_d___ret = bd_splat_f64d(0x0p+0);
-    bd_f64d __bd_t40 = __bd_v14_d19;
-    bd_f64d __bd_t41 = __bd_v11_d_s;
-    bd_f64d __bd_t42 = bd_add_f64d(__bd_t41, __bd_t40);
-    __bd_v11_d_s = __bd_t42;
+      __bd_t21 = __bd_t18 < __bd_t1;
+      int32_t __bd_t27 = (int32_t)((uint32_t)__bd_t25 + (uint32_t)((int32_t)0x1u));
+      __bd_v7_trip = __bd_t27;
+      __bd_k0++;
+    } while (__bd_t21);
+    __bd_t28 = __bd_k0;
+    __bd_t29 = __bd_v7_trip;
+    __bd_tp[0].top += (size_t)__bd_t28;
   }
-  __bd_tp[0].top -= (size_t)__bd_t25;
-  for (__bd_k1 = __bd_t25 - 1; __bd_k1 >= 0; --__bd_k1) {
-    int32_t __bd_t84 = __bd_k1;
-    _Bool __bd_t43 = (*(_Bool *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t84) * __bd_tp[0].row + 0) * 32));
-    bd_f64d __bd_t55 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t84) * __bd_tp[0].row + 1) * 32));
-    bd_f64d __bd_t59 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t84) * __bd_tp[0].row + 2) * 32));
-    if (__bd_t43) {
-      __bd_v15_d10 = bd_splat_f64d(0x0p+0);
-      __bd_v16_d11 = bd_splat_f64d(0x0p+0);
-      __bd_v17_d12 = bd_splat_f64d(0x0p+0);
-      __bd_v18_d13 = bd_splat_f64d(0x0p+0);
-      __bd_v19_d14 = bd_splat_f64d(0x0p+0);
-      __bd_v20_d15 = bd_splat_f64d(0x0p+0);
-      if (__bd_t35) {
-        bd_f64d __bd_t50 = __bd_v12_d_p;
-        bd_f64d __bd_t51 = __bd_v20_d15;
-        bd_f64d __bd_t52 = bd_add_f64d(__bd_t51, __bd_t50);
-        __bd_v20_d15 = __bd_t52;
-        __bd_v12_d_p = bd_splat_f64d(0x0p+0);
-        bd_f64d __bd_t54 = __bd_v20_d15;
-        bd_f64d __bd_t56 = bd_mul_f64d(__bd_t54, __bd_t55);
-        bd_f64d __bd_t57 = __bd_v18_d13;
-        bd_f64d __bd_t58 = bd_add_f64d(__bd_t57, __bd_t56);
-        __bd_v18_d13 = __bd_t58;
-        bd_f64d __bd_t60 = bd_mul_f64d(__bd_t54, __bd_t59);
-        bd_f64d __bd_t61 = __bd_v19_d14;
-        bd_f64d __bd_t62 = bd_add_f64d(__bd_t61, __bd_t60);
-        __bd_v19_d14 = __bd_t62;
-        bd_f64d __bd_t63 = __bd_v19_d14;
-        bd_f64d __bd_t64 = __bd_v9_d_x;
-        bd_f64d __bd_t65 = bd_add_f64d(__bd_t64, __bd_t63);
-        __bd_v9_d_x = __bd_t65;
-        bd_f64d __bd_t66 = __bd_v18_d13;
-        bd_f64d __bd_t67 = __bd_v12_d_p;
-        bd_f64d __bd_t68 = bd_add_f64d(__bd_t67, __bd_t66);
-        __bd_v12_d_p = __bd_t68;
-        bd_f64d __bd_t69 = __bd_v11_d_s;
-        bd_f64d __bd_t70 = __bd_v17_d12;
-        bd_f64d __bd_t71 = bd_add_f64d(__bd_t70, __bd_t69);
-        __bd_v17_d12 = __bd_t71;
-        __bd_v11_d_s = bd_splat_f64d(0x0p+0);
-        bd_f64d __bd_t73 = __bd_v17_d12;
-        bd_f64d __bd_t74 = __bd_v15_d10;
+  bd_f64d __bd_t22 = __bd_v4_s;
+  __bd_v2_ret = __bd_t22;
+  __bd_v8_d_x = bd_splat_f64d(0x0p+0);
+  __bd_v9_d___ret = bd_splat_f64d(0x0p+0);
+  __bd_v10_d_s = bd_splat_f64d(0x0p+0);
+  __bd_v11_d_p = bd_splat_f64d(0x0p+0);
+  bd_f64d __bd_t34 = __bd_p2;
+  __bd_v9_d___ret = __bd_t34;
+  _Bool __bd_t37 = __bd_p3;
+  __bd_v12_d0 = bd_splat_f64d(0x0p+0);
+  __bd_v13_d22 = bd_splat_f64d(0x0p+0);
+  if (__bd_t37) {
+    bd_f64d __bd_t38 = __bd_v9_d___ret;
+    bd_f64d __bd_t39 = __bd_v13_d22;
+    bd_f64d __bd_t40 = bd_add_f64d(__bd_t39, __bd_t38);
+    __bd_v13_d22 = __bd_t40;
+    __bd_v9_d___ret = bd_splat_f64d(0x0p+0);
+    bd_f64d __bd_t42 = __bd_v13_d22;
+    bd_f64d __bd_t43 = __bd_v10_d_s;
+    bd_f64d __bd_t44 = bd_add_f64d(__bd_t43, __bd_t42);
+    __bd_v10_d_s = __bd_t44;
+  }
+  if (__bd_t9) {
+    __bd_tp[0].top -= (size_t)__bd_t28;
+    for (__bd_k1 = __bd_t28 - 1; __bd_k1 >= 0; --__bd_k1) {
+      (void)__bd_t29;
+      int32_t __bd_t76 = __bd_k1;
+      bd_f64d __bd_t57 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t76) * __bd_tp[0].row + 0) * 32));
+      __bd_v14_d10 = bd_splat_f64d(0x0p+0);
+      __bd_v15_d11 = bd_splat_f64d(0x0p+0);
+      __bd_v16_d12 = bd_splat_f64d(0x0p+0);
+      __bd_v17_d15 = bd_splat_f64d(0x0p+0);
+      if (__bd_t37) {
+        bd_f64d __bd_t49 = __bd_v11_d_p;
+        bd_f64d __bd_t50 = __bd_v17_d15;
+        bd_f64d __bd_t51 = bd_add_f64d(__bd_t50, __bd_t49);
+        __bd_v17_d15 = __bd_t51;
+        __bd_v11_d_p = bd_splat_f64d(0x0p+0);
+        bd_f64d __bd_t53 = __bd_v17_d15;
+        bd_f64d __bd_t54 = bd_mul_f64d(__bd_t53, __bd_t0);
+        bd_f64d __bd_t55 = __bd_v15_d11;
+        bd_f64d __bd_t56 = bd_add_f64d(__bd_t55, __bd_t54);
+        __bd_v15_d11 = __bd_t56;
+        bd_f64d __bd_t58 = bd_mul_f64d(__bd_t53, __bd_t57);
+        bd_f64d __bd_t59 = __bd_v12_d0;
+        bd_f64d __bd_t60 = bd_add_f64d(__bd_t59, __bd_t58);
+        __bd_v12_d0 = __bd_t60;
+        bd_f64d __bd_t61 = __bd_v10_d_s;
+        bd_f64d __bd_t62 = __bd_v16_d12;
+        bd_f64d __bd_t63 = bd_add_f64d(__bd_t62, __bd_t61);
+        __bd_v16_d12 = __bd_t63;
+        __bd_v10_d_s = bd_splat_f64d(0x0p+0);
+        bd_f64d __bd_t65 = __bd_v16_d12;
+        bd_f64d __bd_t66 = __bd_v14_d10;
+        bd_f64d __bd_t67 = bd_add_f64d(__bd_t66, __bd_t65);
+        __bd_v14_d10 = __bd_t67;
+        bd_f64d __bd_t68 = __bd_v15_d11;
+        bd_f64d __bd_t69 = bd_add_f64d(__bd_t68, __bd_t65);
+        __bd_v15_d11 = __bd_t69;
+        bd_f64d __bd_t70 = __bd_v15_d11;
+        bd_f64d __bd_t71 = __bd_v11_d_p;
+        bd_f64d __bd_t72 = bd_add_f64d(__bd_t71, __bd_t70);
+        __bd_v11_d_p = __bd_t72;
+        bd_f64d __bd_t73 = __bd_v14_d10;
+        bd_f64d __bd_t74 = __bd_v10_d_s;
         bd_f64d __bd_t75 = bd_add_f64d(__bd_t74, __bd_t73);
-        __bd_v15_d10 = __bd_t75;
-        bd_f64d __bd_t76 = __bd_v16_d11;
-        bd_f64d __bd_t77 = bd_add_f64d(__bd_t76, __bd_t73);
-        __bd_v16_d11 = __bd_t77;
-        bd_f64d __bd_t78 = __bd_v16_d11;
-        bd_f64d __bd_t79 = __bd_v12_d_p;
-        bd_f64d __bd_t80 = bd_add_f64d(__bd_t79, __bd_t78);
-        __bd_v12_d_p = __bd_t80;
-        bd_f64d __bd_t81 = __bd_v15_d10;
-        bd_f64d __bd_t82 = __bd_v11_d_s;
-        bd_f64d __bd_t83 = bd_add_f64d(__bd_t82, __bd_t81);
-        __bd_v11_d_s = __bd_t83;
+        __bd_v10_d_s = __bd_t75;
       }
     }
   }
-  if (__bd_t35) {
-    __bd_v12_d_p = bd_splat_f64d(0x0p+0);
+  if (__bd_t37) {
+    __bd_v11_d_p = bd_splat_f64d(0x0p+0);
   }
-  if (__bd_t35) {
-    __bd_v11_d_s = bd_splat_f64d(0x0p+0);
+  if (__bd_t37) {
+    __bd_v10_d_s = bd_splat_f64d(0x0p+0);
+    __bd_v9_d___ret = bd_splat_f64d(0x0p+0);
   }
-  if (__bd_t35) {
-    __bd_v10_d___ret = bd_splat_f64d(0x0p+0);
-  }
-  if (__bd_t35) {
-    bd_f64d __bd_t88 = __bd_v9_d_x;
-    bd_f64d __bd_t89 = __bd_v13_d0;
-    bd_f64d __bd_t90 = bd_add_f64d(__bd_t89, __bd_t88);
-    __bd_v13_d0 = __bd_t90;
-    __bd_v9_d_x = bd_splat_f64d(0x0p+0);
-    bd_f64d __bd_t92 = __bd_v13_d0;
-    bd_f64d __bd_t93 = __bd_v8_d_x;
-    bd_f64d __bd_t94 = bd_add_f64d(__bd_t93, __bd_t92);
-    __bd_v8_d_x = __bd_t94;
+  if (__bd_t37) {
+    bd_f64d __bd_t80 = __bd_v12_d0;
+    bd_f64d __bd_t81 = __bd_v8_d_x;
+    bd_f64d __bd_t82 = bd_add_f64d(__bd_t81, __bd_t80);
+    __bd_v8_d_x = __bd_t82;
   }
   *__bd_o0 = __bd_v2_ret;
   *__bd_o1 = __bd_v8_d_x;
@@ -229,7 +193,7 @@ void geom_grad(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_r
 void geom_grad(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0) {
   bd_arena *__bd_ar = bd_arena_get();
   bd_arena_pos __bd_pos = bd_arena_save(__bd_ar);
-  bd_tape __bd_tp[1] = {{0, 0, 0, 3}};
+  bd_tape __bd_tp[1] = {{0, 0, 0, 1}};
   for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_md) / 8)) {
     size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_md) / 8) ? __bd_n - __bd_i : (sizeof(bd_md) / 8);
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);

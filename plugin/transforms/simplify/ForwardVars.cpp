@@ -1,0 +1,81 @@
+//===- ForwardVars.cpp - reuse known values of variables ------------------===//
+#include "transforms/simplify/ForwardVars.h"
+
+#include <map>
+#include <set>
+
+namespace batchdiff {
+namespace {
+
+using ir::Op;
+
+struct Forwarder {
+  ir::Function &F;
+  std::vector<int> Repl; // temp -> the temp that replaces it (or itself)
+
+  int rep(int T) const { return T >= 0 ? Repl[T] : T; }
+
+  static void setsIn(const ir::Block &B, std::set<int> &Out) {
+    ir::walk(B, [&](const ir::Stmt &S, int) {
+      if (S.K == ir::Stmt::Inst && S.Opc == Op::SetVar)
+        Out.insert(S.Var);
+    });
+  }
+
+  /// \p Known maps a scalar variable to the temp holding its value here.
+  void block(ir::Block &B, std::map<int, int> Known) {
+    ir::Block Kept;
+    for (auto &SP : B) {
+      ir::Stmt &S = *SP;
+      for (int &A : S.Args)
+        A = rep(A);
+      if (S.K == ir::Stmt::Inst) {
+        if (S.Opc == Op::GetVar && F.Vars[S.Var].Len == 0) {
+          auto It = Known.find(S.Var);
+          if (It != Known.end()) {
+            Repl[S.Dst] = It->second;
+            continue; // the read is redundant
+          }
+          Known[S.Var] = S.Dst;
+        } else if (S.Opc == Op::SetVar) {
+          Known[S.Var] = S.Args[0];
+        }
+        Kept.push_back(std::move(SP));
+        continue;
+      }
+      std::set<int> Written;
+      setsIn(S.Then, Written);
+      setsIn(S.Else, Written);
+      setsIn(S.Body, Written);
+      if (S.K == ir::Stmt::If) {
+        S.Cond = rep(S.Cond);
+        block(S.Then, Known);
+        block(S.Else, Known);
+      } else {
+        // The body runs again after its own stores: only values of
+        // variables the loop never writes stay known inside.
+        std::map<int, int> Inner = Known;
+        for (int V : Written)
+          Inner.erase(V);
+        block(S.Body, Inner);
+        S.Cond = rep(S.Cond);
+      }
+      for (int V : Written)
+        Known.erase(V);
+      Kept.push_back(std::move(SP));
+    }
+    B = std::move(Kept);
+  }
+};
+
+} // namespace
+
+void forwardVars(ir::Function &F) {
+  Forwarder Fw{F, {}};
+  Fw.Repl.resize(F.Temps.size());
+  for (size_t T = 0; T < F.Temps.size(); ++T)
+    Fw.Repl[T] = (int)T;
+  Fw.block(F.Body, {});
+}
+
+} // namespace batchdiff

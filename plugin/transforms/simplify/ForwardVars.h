@@ -1,0 +1,20 @@
+//===- ForwardVars.h - reuse known values of variables ---------*- C++ -*-===//
+//
+// Every read of a C variable lowers to a GetVar. Where the variable's value
+// is already a temp (an earlier read or the value just stored, with no store
+// in between), the read is dropped and its uses take that temp. Fewer temps
+// mean less code, and in loops fewer values on the gradient's tape.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATCHDIFF_TRANSFORMS_SIMPLIFY_FORWARDVARS_H
+#define BATCHDIFF_TRANSFORMS_SIMPLIFY_FORWARDVARS_H
+
+#include "ir/IR.h"
+
+namespace batchdiff {
+
+void forwardVars(ir::Function &F);
+
+} // namespace batchdiff
+
+#endif
