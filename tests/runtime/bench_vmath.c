@@ -107,6 +107,45 @@ CAND_D(log1p_fast, (__m256d)bd__fast_log1p_f64d((bd_f64d)x))
 SCALAR_D(log1p_glibc, log1p(a[i]))
 SCALAR_D(log_glibc, log(a[i]))
 
+/* One-argument functions with SLEEF u10, glibc, lib and inline rows. */
+#define CANDS1(fn, acc)                                                        \
+  CAND_F(fn##f_u10, Sleef_##fn##f8_##acc##avx2(x))                             \
+  CAND_F(fn##f_bd, (__m256)bd__lib_##fn##_f32n((bd_f32n)x))                    \
+  CAND_F(fn##f_fast, (__m256)bd__fast_##fn##_f32n((bd_f32n)x))                 \
+  SCALAR_F(fn##f_glibc, fn##f(a[i]))                                           \
+  CAND_D(fn##_u10, Sleef_##fn##d4_##acc##avx2(x))                              \
+  CAND_D(fn##_bd, (__m256d)bd__lib_##fn##_f64d((bd_f64d)x))                    \
+  CAND_D(fn##_fast, (__m256d)bd__fast_##fn##_f64d((bd_f64d)x))                 \
+  SCALAR_D(fn##_glibc, fn(a[i]))
+CANDS1(expm1, u10)
+#define BENCH1(fn, acc, lo, hi)                                                \
+  {#fn "f",                                                                    \
+   fn##l,                                                                      \
+   NULL,                                                                       \
+   lo,                                                                         \
+   hi,                                                                         \
+   0,                                                                          \
+   0,                                                                          \
+   {{"SLEEF " #acc, fn##f_u10, NULL},                                          \
+    {"SLEEF u35", NULL, NULL},                                                 \
+    {"glibc scalar", fn##f_glibc, NULL},                                       \
+    {"glibc libmvec", NULL, NULL},                                             \
+    {"bd_ lib (SLEEF)", fn##f_bd, NULL},                                       \
+    {"bd_ inline", fn##f_fast, NULL}}},                                        \
+      {#fn,                                                                    \
+       fn##l,                                                                  \
+       NULL,                                                                   \
+       lo,                                                                     \
+       hi,                                                                     \
+       0,                                                                      \
+       0,                                                                      \
+       {{"SLEEF " #acc, NULL, fn##_u10},                                       \
+        {"SLEEF u35", NULL, NULL},                                             \
+        {"glibc scalar", NULL, fn##_glibc},                                    \
+        {"glibc libmvec", NULL, NULL},                                         \
+        {"bd_ lib (SLEEF)", NULL, fn##_bd},                                    \
+        {"bd_ inline", NULL, fn##_fast}}},
+
 typedef struct {
   const char *label;
   vf2 f;
@@ -121,112 +160,111 @@ typedef struct {
   cand c[NCAND];
 } bench;
 
-static const bench benches[] = {
-    {"expf",
-     expl,
-     NULL,
-     -87,
-     88,
-     0,
-     0,
-     {{"SLEEF u10", expf_u10, NULL},
-      {"SLEEF u35", NULL, NULL},
-      {"glibc scalar", expf_glibc, NULL},
-      {"glibc libmvec", expf_mvec, NULL},
-      {"bd_ lib (SLEEF)", expf_bd, NULL},
-      {"bd_ inline", expf_fast, NULL}}},
-    {"logf",
-     logl,
-     NULL,
-     1e-30,
-     1e30,
-     0,
-     0,
-     {{"SLEEF u10", logf_u10, NULL},
-      {"SLEEF u35", logf_u35, NULL},
-      {"glibc scalar", logf_glibc, NULL},
-      {"glibc libmvec", logf_mvec, NULL},
-      {"bd_ lib (SLEEF)", logf_bd, NULL},
-      {"bd_ inline", logf_fast, NULL}}},
-    {"log1pf",
-     log1pl,
-     NULL,
-     -0.9,
-     100,
-     0,
-     0,
-     {{"SLEEF u10", log1pf_u10, NULL},
-      {"SLEEF u35", NULL, NULL},
-      {"glibc scalar", log1pf_glibc, NULL},
-      {"glibc libmvec", NULL, NULL},
-      {"bd_ lib (SLEEF)", log1pf_bd, NULL},
-      {"bd_ inline", log1pf_fast, NULL}}},
-    {"sinf",
-     sinl,
-     NULL,
-     -100,
-     100,
-     0,
-     0,
-     {{"SLEEF u10", sinf_u10, NULL},
-      {"SLEEF u35", sinf_u35, NULL},
-      {"glibc scalar", sinf_glibc, NULL},
-      {"glibc libmvec", sinf_mvec, NULL},
-      {"bd_ lib (SLEEF)", sinf_bd, NULL},
-      {"bd_ inline", NULL, NULL}}},
-    {"powf",
-     NULL,
-     powl,
-     0,
-     10,
-     -20,
-     20,
-     {{"SLEEF u10", powf_u10, NULL},
-      {"SLEEF u35", NULL, NULL},
-      {"glibc scalar", powf_glibc, NULL},
-      {"glibc libmvec", powf_mvec, NULL},
-      {"bd_ lib (SLEEF)", powf_bd, NULL},
-      {"bd_ inline", NULL, NULL}}},
-    {"exp",
-     expl,
-     NULL,
-     -700,
-     700,
-     0,
-     0,
-     {{"SLEEF u10", NULL, exp_u10},
-      {"SLEEF u35", NULL, NULL},
-      {"glibc scalar", NULL, exp_glibc},
-      {"glibc libmvec", NULL, exp_mvec},
-      {"bd_ lib (SLEEF)", NULL, exp_bd},
-      {"bd_ inline", NULL, exp_fast}}},
-    {"log",
-     logl,
-     NULL,
-     1e-300,
-     1e300,
-     0,
-     0,
-     {{"SLEEF u10", NULL, log_u10},
-      {"SLEEF u35", NULL, log_u35},
-      {"glibc scalar", NULL, log_glibc},
-      {"glibc libmvec", NULL, log_mvec},
-      {"bd_ lib (SLEEF)", NULL, log_bd},
-      {"bd_ inline", NULL, log_fast}}},
-    {"log1p",
-     log1pl,
-     NULL,
-     -0.9,
-     100,
-     0,
-     0,
-     {{"SLEEF u10", NULL, log1p_u10},
-      {"SLEEF u35", NULL, NULL},
-      {"glibc scalar", NULL, log1p_glibc},
-      {"glibc libmvec", NULL, NULL},
-      {"bd_ lib (SLEEF)", NULL, log1p_bd},
-      {"bd_ inline", NULL, log1p_fast}}},
-};
+static const bench benches[] = {{"expf",
+                                 expl,
+                                 NULL,
+                                 -87,
+                                 88,
+                                 0,
+                                 0,
+                                 {{"SLEEF u10", expf_u10, NULL},
+                                  {"SLEEF u35", NULL, NULL},
+                                  {"glibc scalar", expf_glibc, NULL},
+                                  {"glibc libmvec", expf_mvec, NULL},
+                                  {"bd_ lib (SLEEF)", expf_bd, NULL},
+                                  {"bd_ inline", expf_fast, NULL}}},
+                                {"logf",
+                                 logl,
+                                 NULL,
+                                 1e-30,
+                                 1e30,
+                                 0,
+                                 0,
+                                 {{"SLEEF u10", logf_u10, NULL},
+                                  {"SLEEF u35", logf_u35, NULL},
+                                  {"glibc scalar", logf_glibc, NULL},
+                                  {"glibc libmvec", logf_mvec, NULL},
+                                  {"bd_ lib (SLEEF)", logf_bd, NULL},
+                                  {"bd_ inline", logf_fast, NULL}}},
+                                {"log1pf",
+                                 log1pl,
+                                 NULL,
+                                 -0.9,
+                                 100,
+                                 0,
+                                 0,
+                                 {{"SLEEF u10", log1pf_u10, NULL},
+                                  {"SLEEF u35", NULL, NULL},
+                                  {"glibc scalar", log1pf_glibc, NULL},
+                                  {"glibc libmvec", NULL, NULL},
+                                  {"bd_ lib (SLEEF)", log1pf_bd, NULL},
+                                  {"bd_ inline", log1pf_fast, NULL}}},
+                                {"sinf",
+                                 sinl,
+                                 NULL,
+                                 -100,
+                                 100,
+                                 0,
+                                 0,
+                                 {{"SLEEF u10", sinf_u10, NULL},
+                                  {"SLEEF u35", sinf_u35, NULL},
+                                  {"glibc scalar", sinf_glibc, NULL},
+                                  {"glibc libmvec", sinf_mvec, NULL},
+                                  {"bd_ lib (SLEEF)", sinf_bd, NULL},
+                                  {"bd_ inline", NULL, NULL}}},
+                                {"powf",
+                                 NULL,
+                                 powl,
+                                 0,
+                                 10,
+                                 -20,
+                                 20,
+                                 {{"SLEEF u10", powf_u10, NULL},
+                                  {"SLEEF u35", NULL, NULL},
+                                  {"glibc scalar", powf_glibc, NULL},
+                                  {"glibc libmvec", powf_mvec, NULL},
+                                  {"bd_ lib (SLEEF)", powf_bd, NULL},
+                                  {"bd_ inline", NULL, NULL}}},
+                                {"exp",
+                                 expl,
+                                 NULL,
+                                 -700,
+                                 700,
+                                 0,
+                                 0,
+                                 {{"SLEEF u10", NULL, exp_u10},
+                                  {"SLEEF u35", NULL, NULL},
+                                  {"glibc scalar", NULL, exp_glibc},
+                                  {"glibc libmvec", NULL, exp_mvec},
+                                  {"bd_ lib (SLEEF)", NULL, exp_bd},
+                                  {"bd_ inline", NULL, exp_fast}}},
+                                {"log",
+                                 logl,
+                                 NULL,
+                                 1e-300,
+                                 1e300,
+                                 0,
+                                 0,
+                                 {{"SLEEF u10", NULL, log_u10},
+                                  {"SLEEF u35", NULL, log_u35},
+                                  {"glibc scalar", NULL, log_glibc},
+                                  {"glibc libmvec", NULL, log_mvec},
+                                  {"bd_ lib (SLEEF)", NULL, log_bd},
+                                  {"bd_ inline", NULL, log_fast}}},
+                                {"log1p",
+                                 log1pl,
+                                 NULL,
+                                 -0.9,
+                                 100,
+                                 0,
+                                 0,
+                                 {{"SLEEF u10", NULL, log1p_u10},
+                                  {"SLEEF u35", NULL, NULL},
+                                  {"glibc scalar", NULL, log1p_glibc},
+                                  {"glibc libmvec", NULL, NULL},
+                                  {"bd_ lib (SLEEF)", NULL, log1p_bd},
+                                  {"bd_ inline", NULL, log1p_fast}}},
+                                BENCH1(expm1, u10, -10, 10)};
 
 /* Log-uniform when the domain spans decades (log), else uniform. */
 static double draw(uint64_t *rng, double lo, double hi) {

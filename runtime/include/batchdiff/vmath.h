@@ -122,7 +122,7 @@ BD_MATH2_LIST(BD__MATH2)
   X(cbrt, lib, lib)                                                            \
   X(exp, fast, fast)                                                           \
   X(exp2, lib, lib)                                                            \
-  X(expm1, lib, lib)                                                           \
+  X(expm1, fast, fast)                                                         \
   X(log, fast, fast)                                                           \
   X(log2, lib, lib)                                                            \
   X(log10, lib, lib)                                                           \

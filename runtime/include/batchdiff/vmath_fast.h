@@ -78,6 +78,10 @@ typedef BD__V(uint64_t, BD_VBYTES * 2) bd__un;
     }                                                                          \
     return r;                                                                  \
   }                                                                            \
+  BD_INL bd_##T bd__dbl_expm1_##T(bd_##T x) {                                  \
+    DT d = __builtin_convertvector(x, DT);                                     \
+    return __builtin_convertvector(bd__expm1_##S(d), bd_##T);                  \
+  }                                                                            \
   /* u = 1 + x rounds only when |x| < 2^-29 (then e = x - (u - 1) is its       \
    * exact error and log1p(x) = log(u) + e to 2^-50) or when x > 2^29 (then    \
    * e = 0 and the error of u is below 2^-53 relative). */                     \
@@ -127,6 +131,7 @@ BD__FASTF(f32d, bd_i32d, dd, bd_f64d)
       r = BD__FSEL(IT, big, bd__dbl_exp_##T(x), r);                            \
     return r;                                                                  \
   }                                                                            \
+  BD_INL bd_##T bd__fast_expm1_##T(bd_##T x) { return bd__fexpm1f_##T(x); }    \
   BD_INL bd_##T bd__fast_log_##T(bd_##T x) {                                   \
     bd_##T r = bd__flogf_##T(x);                                               \
     IT special = ~((IT)(x > 0.0f) & (IT)(x < __builtin_inff()));               \
@@ -156,6 +161,7 @@ BD__FASTF_FMA(f32d, bd_i32d)
 #else
 #define BD__FASTF_DBL(T)                                                       \
   BD_INL bd_##T bd__fast_exp_##T(bd_##T x) { return bd__dbl_exp_##T(x); }      \
+  BD_INL bd_##T bd__fast_expm1_##T(bd_##T x) { return bd__dbl_expm1_##T(x); }  \
   BD_INL bd_##T bd__fast_log_##T(bd_##T x) { return bd__dbl_log_##T(x); }      \
   BD_INL bd_##T bd__fast_log1p_##T(bd_##T x) { return bd__dbl_log1p_##T(x); }
 BD__FASTF_DBL(f32n)
@@ -164,6 +170,7 @@ BD__FASTF_DBL(f32d)
 
 /* ---- double functions ---- */
 BD_INL bd_f64d bd__fast_exp_f64d(bd_f64d x) { return bd__exp_dd(x); }
+BD_INL bd_f64d bd__fast_expm1_f64d(bd_f64d x) { return bd__expm1_dd(x); }
 BD_INL bd_f64d bd__fast_log_f64d(bd_f64d x) { return bd__log_dd(x); }
 BD_INL bd_f64d bd__fast_log1p_f64d(bd_f64d x) { return bd__log1p_dd(x); }
 

@@ -80,13 +80,17 @@ BD_INL BD__VD BD__K(bd__flogk_)(BD__VD x) {
  * x = n ln2 + r + rl: with FMA, r = x - n ln2 exact (ln2 rounded to double,
  * |n| < 2^11) and rl = -n (ln2 - that) (|rl| < 2^-45); without, r = rh + rl0
  * rounded (rh = x - n ln2hi exact: ln2hi has 32 bits) and rl its exact
- * error. exp(r) = h + l + r^2 P(r) (h + l = 1 + r exactly, P of degree 9,
- * 2^-56 absolute), times (1 + rl); one final rounding: ~0.65 ULP. Then 2^n:
+ * error. exp(r) = h + l + r^2 P(r) (h + l = 1 + r exactly, P of degree 10,
+ * 2^-59 absolute: expm1 needs it near 0), times (1 + rl); one final rounding: ~0.7 ULP. Then 2^n:
  * one multiply in the normal range; otherwise scaled in two steps, and for
  * subnormal results rounded once at the subnormal grid (the 1 + y trick of
  * glibc's exp). */
-BD_INL BD__VD BD__K(bd__exp_)(BD__VD x) {
-  BD__VD xc = BD__K(bd__vmin_)(BD__K(bd__vmax_)(x, -746.0), 710.0);
+/* exp(xc) = 2^n (1 + r + r2 (1/2 + r q) + c) = 2^n (h + t): r2 = r^2
+ * rounded, c = its error / 2 (with FMA) + rl (1 + exp(r) - 1), h = 1 + r
+ * rounded, t the rest (|t| < 0.08); xc in [-746, 710]. Returns n. */
+BD_INL BD__VL BD__K(bd__expcore_)(BD__VD xc, BD__VD *rp, BD__VD *r2p,
+                                  BD__VD *qp, BD__VD *cp, BD__VD *hp,
+                                  BD__VD *tp) {
   BD__VD z = xc * 0x1.71547652b82fep0 + 0x1.8p52;
   BD__VL n = (BD__VL)z - 0x4338000000000000LL;
   BD__VD kd = z - 0x1.8p52;
@@ -99,21 +103,38 @@ BD_INL BD__VD BD__K(bd__exp_)(BD__VD x) {
   BD__VD r = rh + rl0;
   BD__VD rl = (rh - r) + rl0;
 #endif
-  BD__VD p = BD__K(bd__vspl_)(0x1.af390ba7e6f47p-26);
-  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.2891d4ffbb0f9p-22));
-  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.71de0d85293b8p-19));
-  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.a019b8ca26fcfp-16));
-  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.a01a01a7cebcdp-13));
-  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.6c16c1789d1d7p-10));
-  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.11111111109a6p-7));
-  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.5555555553d37p-5));
-  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.5555555555556p-3));
-  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.0000000000001p-1));
+  BD__VD p = BD__K(bd__vspl_)(0x1.1f75aba0b1e2ep-29);
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.af52906239de4p-26));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.27e4da1a3bf04p-22));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.71ddffef9e7b1p-19));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.a01a01a741b3cp-16));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.a01a01aca0134p-13));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.6c16c16c16212p-10));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.111111110ff87p-7));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.5555555555556p-5));
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.5555555555557p-3));
+  *qp = p;
+  p = BD__FMA(p, r, BD__K(bd__vspl_)(0.5));
   BD__VD h = 1.0 + r;
   BD__VD l = (1.0 - h) + r;
   BD__VD r2 = r * r;
   BD__VD em1 = BD__FMA(r2, p, r); /* exp(r) - 1, for the rl term only */
-  BD__VD tail = l + BD__FMA(r2, p, BD__FMA(rl, em1, rl));
+  BD__VD c = BD__FMA(rl, em1, rl);
+#if defined(__FMA__)
+  c = BD__FMA(BD__FMA(r, r, -r2), BD__K(bd__vspl_)(0.5), c);
+#endif
+  *rp = r;
+  *r2p = r2;
+  *cp = c;
+  *hp = h;
+  *tp = l + BD__FMA(r2, p, c);
+  return n;
+}
+
+BD_INL BD__VD BD__K(bd__exp_)(BD__VD x) {
+  BD__VD xc = BD__K(bd__vmin_)(BD__K(bd__vmax_)(x, -746.0), 710.0);
+  BD__VD r, r2, q, c, h, tail;
+  BD__VL n = BD__K(bd__expcore_)(xc, &r, &r2, &q, &c, &h, &tail);
   BD__VL big = ~(BD__VL)(__builtin_elementwise_abs(x) <= 708.0);
   if (!__builtin_reduce_or(big))
     return (h + tail) * BD__K(bd__vpow2_)(n);
@@ -130,6 +151,31 @@ BD_INL BD__VD BD__K(bd__exp_)(BD__VD x) {
   BD__VD yneg = BD__K(bd__vsel_)((BD__VL)(yh < 1.0), ysub, yh * 0x1p-1022);
   BD__VD y = BD__K(bd__vsel_)(neg, yneg, yh * 0x1p512);
   return BD__K(bd__vsel_)((BD__VL)(x != x), x + x, y);
+}
+
+/* expm1 = (2^n - 1) + 2^n (r + r2/2 + r2 r q + c): for |n| <= 52 the first
+ * three terms are exact and summed by Fast2Sum (|2^n - 1| >= |2^n r| >=
+ * 2^n r2/2, or 2^n - 1 = 0), the rest added last; n > 52: 2^n h + (2^n t - 1),
+ * scaled in two steps for overflow; n < -52: 2^n (h + t) - 1 (-1 below x =
+ * -38). */
+BD_INL BD__VD BD__K(bd__expm1_)(BD__VD x) {
+  BD__VD xc = BD__K(bd__vmin_)(BD__K(bd__vmax_)(x, -40.0), 710.0);
+  BD__VD r, r2, q, c, h, t;
+  BD__VL n = BD__K(bd__expcore_)(xc, &r, &r2, &q, &c, &h, &t);
+  BD__VD s2n = BD__K(bd__vpow2_)(n);
+  BD__VD a = s2n - 1.0, b = s2n * r;
+  BD__VD s = a + b;
+  BD__VD hr2 = s2n * r2 * 0.5; /* exact */
+  BD__VD s2 = s + hr2;
+  BD__VD e = ((a - s) + b) + ((s - s2) + hr2);
+  BD__VD y = s2 + BD__FMA(s2n * r2 * r, q, e + s2n * c);
+  BD__VD s1 = BD__K(bd__vpow2_)(n - 1);
+  BD__VD ybig = (s1 * h + BD__FMA(s1, t, BD__K(bd__vspl_)(-0.5))) * 2.0;
+  BD__VD ysmall = BD__FMA(s2n, h + t, BD__K(bd__vspl_)(-1.0));
+  y = BD__K(bd__vsel_)((BD__VL)(n > 52), ybig, y);
+  y = BD__K(bd__vsel_)((BD__VL)(n < -52), ysmall, y);
+  /* expm1(-0) = -0; NaN. */
+  return BD__K(bd__vsel_)((BD__VL)(x == 0.0) | (BD__VL)(x != x), x + x, y);
 }
 
 /* ---- double log, log1p ----

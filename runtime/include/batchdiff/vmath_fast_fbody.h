@@ -18,7 +18,12 @@ BD_INL BD__VF BD__K(bd__fsel_)(BD__VI m, BD__VF a, BD__VF b) {
  * |n| < 2^7), |rl| < 2^-22; exp(r) = h + l + r^2 Q(r) with h + l = 1 + r
  * exactly, Q of degree 5 (2^-27.7), times 1 + rl (rl^2 < 2^-44); one
  * final rounding (~0.56 ULP). 2^n is added to the exponent. */
-BD_INL BD__VF BD__K(bd__fexpf_)(BD__VF x) {
+/* exp(x) = 2^n (1 + r + r2 Q + c) = 2^n (h + t), r2 + r2e = r^2 exactly,
+ * c = r2e/2 + rl (1 + exp(r) - 1), h = 1 + r rounded, t the rest;
+ * *qp = (Q - 1/2) / r. */
+BD_INL BD__VI BD__K(bd__fexpcore_)(BD__VF x, BD__VF *rp, BD__VF *r2p,
+                                   BD__VF *qp, BD__VF *cp, BD__VF *hp,
+                                   BD__VF *tp) {
   BD__VF z =
       BD__FMA(x, BD__K(bd__fspl_)(0x1.715476p+0f), BD__K(bd__fspl_)(0x1.8p23f));
   BD__VI n = (BD__VI)z - 0x4b400000;
@@ -30,14 +35,56 @@ BD_INL BD__VF BD__K(bd__fexpf_)(BD__VF x) {
   q = BD__FMA(q, r, BD__K(bd__fspl_)(0x1.1110e0p-7f));
   q = BD__FMA(q, r, BD__K(bd__fspl_)(0x1.5554e4p-5f));
   q = BD__FMA(q, r, BD__K(bd__fspl_)(0x1.555556p-3f));
+  *qp = q; /* Q(r) = 1/2 + r q */
   q = BD__FMA(q, r, BD__K(bd__fspl_)(0.5f));
   BD__VF h = 1.0f + r;
   BD__VF l = (1.0f - h) + r;
   BD__VF r2 = r * r;
+  BD__VF r2e = BD__FMA(r, r, -r2);
   BD__VF em1 = BD__FMA(r2, q, r); /* exp(r) - 1, for the rl term only */
-  BD__VF tail = l + BD__FMA(r2, q, BD__FMA(rl, em1, rl));
-  BD__VF y = h + tail;
-  return (BD__VF)((BD__VI)y + (n << 23));
+  BD__VF c = BD__FMA(r2e, BD__K(bd__fspl_)(0.5f), BD__FMA(rl, em1, rl));
+  *rp = r;
+  *r2p = r2;
+  *cp = c;
+  *hp = h;
+  *tp = l + BD__FMA(r2, q, c);
+  return n;
+}
+
+BD_INL BD__VF BD__K(bd__fexpf_)(BD__VF x) {
+  BD__VF r, r2, q, c, h, t;
+  BD__VI n = BD__K(bd__fexpcore_)(x, &r, &r2, &q, &c, &h, &t);
+  return (BD__VF)((BD__VI)(h + t) + (n << 23));
+}
+
+/* 2^n for n in [-126, 127]. */
+BD_INL BD__VF BD__K(bd__fpow2_)(BD__VI n) {
+  return (BD__VF)((n << 23) + 0x3f800000);
+}
+
+/* expm1 = (2^n - 1) + 2^n (r + r2/2 + r2 r q + c): for |n| <= 24 the first
+ * three terms are exact and summed by Fast2Sum (each sum's first term is the
+ * larger, or 0), the rest added last; n > 24: 2^n h
+ * + (2^n t - 1) in two steps, n < -24: 2^n (h + t) - 1; -1 below x = -17.4. */
+BD_INL BD__VF BD__K(bd__fexpm1f_)(BD__VF x) {
+  BD__VF xc = __builtin_elementwise_min(
+      __builtin_elementwise_max(x, BD__K(bd__fspl_)(-30.0f)),
+      BD__K(bd__fspl_)(89.0f));
+  BD__VF r, r2, q, c, h, t;
+  BD__VI n = BD__K(bd__fexpcore_)(xc, &r, &r2, &q, &c, &h, &t);
+  BD__VF s2n = BD__K(bd__fpow2_)(n);
+  BD__VF a = s2n - 1.0f, b = s2n * r;
+  BD__VF s = a + b;
+  BD__VF hr2 = s2n * r2 * 0.5f; /* exact */
+  BD__VF s2 = s + hr2;
+  BD__VF e = ((a - s) + b) + ((s - s2) + hr2);
+  BD__VF y = s2 + BD__FMA(s2n * r2 * r, q, e + s2n * c);
+  BD__VF s1 = BD__K(bd__fpow2_)(n - 1);
+  BD__VF ybig = (s1 * h + BD__FMA(s1, t, BD__K(bd__fspl_)(-0.5f))) * 2.0f;
+  BD__VF ysmall = BD__FMA(s2n, h + t, BD__K(bd__fspl_)(-1.0f));
+  y = BD__K(bd__fsel_)((BD__VI)(n > 24), ybig, y);
+  y = BD__K(bd__fsel_)((BD__VI)(n < -24), ysmall, y);
+  return BD__K(bd__fsel_)((BD__VI)(x == 0.0f) | (BD__VI)(x != x), x + x, y);
 }
 
 /* log(1 + f) + k ln2 + c for f = m - 1 (or x), |f| <= sqrt(2) - 1:
