@@ -86,6 +86,11 @@ CAND_F(sinf_u10, Sleef_sinf8_u10avx2(x))
 CAND_F(sinf_u35, Sleef_sinf8_u35avx2(x))
 CAND_F(sinf_mvec, _ZGVdN8v_sinf(x))
 CAND_F(sinf_bd, (__m256)bd__lib_sin_f32n((bd_f32n)x))
+CAND_F(sinf_fast, (__m256)bd__fast_sin_f32n((bd_f32n)x))
+CAND_D(sin_u10, Sleef_sind4_u10avx2(x))
+CAND_D(sin_bd, (__m256d)bd__lib_sin_f64d((bd_f64d)x))
+CAND_D(sin_fast, (__m256d)bd__fast_sin_f64d((bd_f64d)x))
+SCALAR_D(sin_glibc, sin(a[i]))
 SCALAR_F(sinf_glibc, sinf(a[i]))
 CAND_F(powf_u10, Sleef_powf8_u10avx2(x, y))
 CAND_F(powf_mvec, _ZGVdN8vv_powf(x, y))
@@ -118,6 +123,7 @@ SCALAR_D(log_glibc, log(a[i]))
   CAND_D(fn##_fast, (__m256d)bd__fast_##fn##_f64d((bd_f64d)x))                 \
   SCALAR_D(fn##_glibc, fn(a[i]))
 CANDS1(expm1, u10)
+CANDS1(cos, u10)
 #define BENCH1(fn, acc, lo, hi)                                                \
   {#fn "f",                                                                    \
    fn##l,                                                                      \
@@ -211,7 +217,20 @@ static const bench benches[] = {{"expf",
                                   {"glibc scalar", sinf_glibc, NULL},
                                   {"glibc libmvec", sinf_mvec, NULL},
                                   {"bd_ lib (SLEEF)", sinf_bd, NULL},
-                                  {"bd_ inline", NULL, NULL}}},
+                                  {"bd_ inline", sinf_fast, NULL}}},
+                                {"sin",
+                                 sinl,
+                                 NULL,
+                                 -100,
+                                 100,
+                                 0,
+                                 0,
+                                 {{"SLEEF u10", NULL, sin_u10},
+                                  {"SLEEF u35", NULL, NULL},
+                                  {"glibc scalar", NULL, sin_glibc},
+                                  {"glibc libmvec", NULL, NULL},
+                                  {"bd_ lib (SLEEF)", NULL, sin_bd},
+                                  {"bd_ inline", NULL, sin_fast}}},
                                 {"powf",
                                  NULL,
                                  powl,
@@ -264,7 +283,8 @@ static const bench benches[] = {{"expf",
                                   {"glibc libmvec", NULL, NULL},
                                   {"bd_ lib (SLEEF)", NULL, log1p_bd},
                                   {"bd_ inline", NULL, log1p_fast}}},
-                                BENCH1(expm1, u10, -10, 10)};
+                                BENCH1(expm1, u10, -10, 10)
+                                    BENCH1(cos, u10, -100, 100)};
 
 /* Log-uniform when the domain spans decades (log), else uniform. */
 static double draw(uint64_t *rng, double lo, double hi) {

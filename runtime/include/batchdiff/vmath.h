@@ -127,8 +127,8 @@ BD_MATH2_LIST(BD__MATH2)
   X(log2, lib, lib)                                                            \
   X(log10, lib, lib)                                                           \
   X(log1p, fast, fast)                                                         \
-  X(sin, lib, lib)                                                             \
-  X(cos, lib, lib)                                                             \
+  X(sin, lib, fast)                                                            \
+  X(cos, lib, fast)                                                            \
   X(tan, lib, lib)                                                             \
   X(asin, lib, lib)                                                            \
   X(acos, lib, lib)                                                            \

@@ -174,6 +174,41 @@ BD_INL bd_f64d bd__fast_expm1_f64d(bd_f64d x) { return bd__expm1_dd(x); }
 BD_INL bd_f64d bd__fast_log_f64d(bd_f64d x) { return bd__log_dd(x); }
 BD_INL bd_f64d bd__fast_log1p_f64d(bd_f64d x) { return bd__log1p_dd(x); }
 
+/* ---- sin, cos: fdlibm in double (float: rounded once); lanes beyond
+ * |x| = 2^19 pi/2, inf and NaN use the scalar libm function ---- */
+#define BD__SINCOS(fn, c)                                                      \
+  BD_INL bd_f64d bd__fast_##fn##_f64d(bd_f64d x) {                             \
+    bd_f64d r = bd__sincos_dd(x, c);                                           \
+    bd_i64d big = ~(bd_i64d)(__builtin_elementwise_abs(x) <= 823549.6);        \
+    if (__builtin_reduce_or(big))                                              \
+      for (int i = 0; i < BD_WD; i++)                                          \
+        if (big[i])                                                            \
+          r[i] = __builtin_##fn(x[i]);                                         \
+    return r;                                                                  \
+  }                                                                            \
+  BD_INL bd_f32n bd__fast_##fn##_f32n(bd_f32n x) {                             \
+    bd__dn d = __builtin_convertvector(x, bd__dn);                             \
+    bd_f32n r = __builtin_convertvector(bd__sincos_dn(d, c), bd_f32n);         \
+    bd_i32n big = ~(bd_i32n)(__builtin_elementwise_abs(x) <= 823549.6f);       \
+    if (__builtin_reduce_or(big))                                              \
+      for (int i = 0; i < BD_WN; i++)                                          \
+        if (big[i])                                                            \
+          r[i] = __builtin_##fn##f(x[i]);                                      \
+    return r;                                                                  \
+  }                                                                            \
+  BD_INL bd_f32d bd__fast_##fn##_f32d(bd_f32d x) {                             \
+    bd_f64d d = __builtin_convertvector(x, bd_f64d);                           \
+    bd_f32d r = __builtin_convertvector(bd__sincos_dd(d, c), bd_f32d);         \
+    bd_i32d big = ~(bd_i32d)(__builtin_elementwise_abs(x) <= 823549.6f);       \
+    if (__builtin_reduce_or(big))                                              \
+      for (int i = 0; i < BD_WD; i++)                                          \
+        if (big[i])                                                            \
+          r[i] = __builtin_##fn##f(x[i]);                                      \
+    return r;                                                                  \
+  }
+BD__SINCOS(sin, 0)
+BD__SINCOS(cos, 1)
+
 #pragma float_control(pop)
 
 #endif /* BATCHDIFF_VMATH_FAST_H */

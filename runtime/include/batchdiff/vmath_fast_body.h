@@ -81,10 +81,10 @@ BD_INL BD__VD BD__K(bd__flogk_)(BD__VD x) {
  * |n| < 2^11) and rl = -n (ln2 - that) (|rl| < 2^-45); without, r = rh + rl0
  * rounded (rh = x - n ln2hi exact: ln2hi has 32 bits) and rl its exact
  * error. exp(r) = h + l + r^2 P(r) (h + l = 1 + r exactly, P of degree 10,
- * 2^-59 absolute: expm1 needs it near 0), times (1 + rl); one final rounding: ~0.7 ULP. Then 2^n:
- * one multiply in the normal range; otherwise scaled in two steps, and for
- * subnormal results rounded once at the subnormal grid (the 1 + y trick of
- * glibc's exp). */
+ * 2^-59 absolute: expm1 needs it near 0), times (1 + rl); one final rounding:
+ * ~0.7 ULP. Then 2^n: one multiply in the normal range; otherwise scaled in two
+ * steps, and for subnormal results rounded once at the subnormal grid (the 1 +
+ * y trick of glibc's exp). */
 /* exp(xc) = 2^n (1 + r + r2 (1/2 + r q) + c) = 2^n (h + t): r2 = r^2
  * rounded, c = its error / 2 (with FMA) + rl (1 + exp(r) - 1), h = 1 + r
  * rounded, t the rest (|t| < 0.08); xc in [-746, 710]. Returns n. */
@@ -237,6 +237,69 @@ BD_INL BD__VD BD__K(bd__log1p_)(BD__VD x) {
     r = BD__K(bd__vsel_)(special, sr, r);
   }
   return r;
+}
+
+/* ---- sin, cos (double) ----
+ * fdlibm: x = n pi/2 + y0 + y1 (__ieee754_rem_pio2's medium case: pi/2 to
+ * 118 bits, or 151 where the result lost more than 49 bits; exact products
+ * for |n| < 2^20), then __kernel_sin / __kernel_cos (FreeBSD, < 1 ULP) on the
+ * double-double y0 + y1 and the quadrant n & 3. Lanes with |x| > 2^19 pi/2
+ * (and inf, NaN) are recomputed with the scalar libm sin / cos. */
+BD_INL BD__VL BD__K(bd__rempio2_)(BD__VD x, BD__VD *y0, BD__VD *y1) {
+  BD__VD z = x * 6.36619772367581382433e-01 + 0x1.8p52;
+  BD__VL n = (BD__VL)z;
+  BD__VD fn = z - 0x1.8p52;
+  BD__VD r = x - fn * 1.57079632673412561417e+00;
+  BD__VD t = r;
+  BD__VD w = fn * 6.07710050630396597660e-11;
+  r = t - w;
+  w = fn * 2.02226624879595063154e-21 - ((t - r) - w);
+  BD__VD y = r - w;
+  /* Third round where y lost more than 49 bits to cancellation (then the
+   * second round's subtraction was exact). */
+  BD__VL i =
+      (BD__VL)(((BD__VU)x >> 52) & 0x7ff) - (BD__VL)(((BD__VU)y >> 52) & 0x7ff);
+  BD__VL third = (BD__VL)(i > 49);
+  t = r;
+  BD__VD w3 = fn * 2.02226624871116645580e-21;
+  BD__VD r3 = t - w3;
+  w3 = fn * 8.47842766036889956997e-32 - ((t - r3) - w3);
+  r = BD__K(bd__vsel_)(third, r3, r);
+  w = BD__K(bd__vsel_)(third, w3, w);
+  *y0 = r - w;
+  *y1 = (r - *y0) - w;
+  return n;
+}
+
+BD_INL BD__VD BD__K(bd__ksin_)(BD__VD x, BD__VD y) {
+  BD__VD z = x * x, v = z * x;
+  BD__VD r = 8.33333333332248946124e-03 +
+             z * (-1.98412698298579493134e-04 +
+                  z * (2.75573137070700676789e-06 +
+                       z * (-2.50507602534068634195e-08 +
+                            z * 1.58969099521155010221e-10)));
+  return x - ((z * (0.5 * y - v * r) - y) - v * -1.66666666666666324348e-01);
+}
+
+BD_INL BD__VD BD__K(bd__kcos_)(BD__VD x, BD__VD y) {
+  BD__VD z = x * x;
+  BD__VD r = z * (4.16666666666666019037e-02 +
+                  z * (-1.38888888888741095749e-03 +
+                       z * (2.48015872894767294178e-05 +
+                            z * (-2.75573143513906633035e-07 +
+                                 z * (2.08757232129817482790e-09 +
+                                      z * -1.13596475577881948265e-11)))));
+  BD__VD hz = 0.5 * z, w = 1.0 - hz;
+  return w + (((1.0 - w) - hz) + (z * r - x * y));
+}
+
+/* sin (c = 0) or cos (c = 1) of x, |x| <= 2^19 pi/2; other lanes garbage. */
+BD_INL BD__VD BD__K(bd__sincos_)(BD__VD x, int c) {
+  BD__VD y0, y1;
+  BD__VL n = BD__K(bd__rempio2_)(x, &y0, &y1) + c;
+  BD__VD s = BD__K(bd__ksin_)(y0, y1), k = BD__K(bd__kcos_)(y0, y1);
+  BD__VD v = BD__K(bd__vsel_)((BD__VL)((n & 1) != 0), k, s);
+  return (BD__VD)((BD__VL)v ^ ((n & 2) << 62));
 }
 
 #undef BD__K
