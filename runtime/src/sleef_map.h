@@ -12,8 +12,6 @@
   X(logf, log, log, u10)                                                       \
   X(log2f, log2, log2, u10)                                                    \
   X(log10f, log10, log10, u10)                                                 \
-  X(sinf, sin, sin, u10)                                                       \
-  X(cosf, cos, cos, u10)                                                       \
   X(asinf, asin, asin, u10)                                                    \
   X(acosf, acos, acos, u10)                                                    \
   X(atanf, atan, atan, u10)

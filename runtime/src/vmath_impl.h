@@ -58,6 +58,65 @@ typedef double VDW __attribute__((vector_size(NF * 8))); /* NF doubles */
 #define BD__TEF 0x1p-16f /* even-term threshold, float */
 #define BD__TED 0x1p-30  /* even-term threshold, double */
 
+/* sin/cos/tan: SLEEF picks its argument reduction for the whole vector
+ * (every lane below TRIGRANGEMAX2: the fast path; every lane below
+ * TRIGRANGEMAX: the middle one; else Payne-Hanek), so one large or
+ * non-finite lane changed the other lanes' results by an ulp and examples
+ * were not independent. Each range is evaluated in a call of its own, with
+ * the other lanes replaced by a value of the same range. */
+#define BD__SEL(m, a, b)                                                       \
+  ((__typeof__(a))(((__typeof__(m))(a) & (m)) | ((__typeof__(m))(b) & ~(m))))
+#define BD__TRIG(r, x, F, R2, RMAX, BIG)                                       \
+  do {                                                                         \
+    __typeof__(x) ax_ = BD__ABS(x);                                            \
+    __typeof__(x < 0) a_ = ax_ < (R2);                                         \
+    __typeof__(x < 0) b_ = (ax_ >= (R2)) & (ax_ < (RMAX));                     \
+    __typeof__(x < 0) c_ = ~(a_ | b_);                                         \
+    (r) = F(BD__SEL(a_, x, (__typeof__(x)){0}));                                          \
+    if (__builtin_reduce_or(b_)) {                                             \
+      __typeof__(x) rb_ = F(BD__SEL(b_, x, (__typeof__(x)){0} + (R2)));                   \
+      (r) = BD__SEL(b_, rb_, r);                                               \
+    }                                                                          \
+    if (__builtin_reduce_or(c_)) {                                             \
+      __typeof__(x) rc_ = F(BD__SEL(c_, x, (__typeof__(x)){0} + (BIG)));                  \
+      (r) = BD__SEL(c_, rc_, r);                                               \
+    }                                                                          \
+  } while (0)
+#define BD__TRIGF(r, x, F) BD__TRIG(r, x, F, 125.0f, 39000.0f, 1e30f)
+#define BD__TRIGD(r, x, F) BD__TRIG(r, x, F, 15.0, 1e14, 1e300)
+VF BD__NAME(sinf, NF)(VF x) {
+  VF r;
+  BD__TRIGF(r, x, SLF(sin, u10));
+  return r;
+}
+VD BD__NAME(sin, ND)(VD x) {
+  VD r;
+  BD__TRIGD(r, x, SLD(sin, u10));
+  return r;
+}
+VF BD__NAME(cosf, NF)(VF x) {
+  VF r;
+  BD__TRIGF(r, x, SLF(cos, u10));
+  return r;
+}
+VD BD__NAME(cos, ND)(VD x) {
+  VD r;
+  BD__TRIGD(r, x, SLD(cos, u10));
+  return r;
+}
+VF BD__NAME(tanf, NF)(VF x) {
+  VF r;
+  BD__TRIGF(r, x, SLF(tan, u10));
+  BD__TINY_ODD(r, x, BD__TF, (float)(1.0 / 3));
+  return r;
+}
+VD BD__NAME(tan, ND)(VD x) {
+  VD r;
+  BD__TRIGD(r, x, SLD(tan, u10));
+  BD__TINY_ODD(r, x, BD__TD, (double)(1.0 / 3));
+  return r;
+}
+
 #define BD__ODD(fn, cf)                                                        \
   VF BD__NAME(fn##f, NF)(VF x) {                                               \
     VF r = SLF(fn, u10)(x);                                                    \
@@ -69,7 +128,6 @@ typedef double VDW __attribute__((vector_size(NF * 8))); /* NF doubles */
     BD__TINY_ODD(r, x, BD__TD, (double)(cf));                                  \
     return r;                                                                  \
   }
-BD__ODD(tan, 1.0 / 3)
 BD__ODD(tanh, -1.0 / 3)
 BD__ODD(atanh, 1.0 / 3)
 

@@ -69,8 +69,8 @@ BD_GS_INL int32_t bd_sclamp_idx(int32_t i, int32_t n) {
       r[l] = a[bd_sclamp_idx(idx[l], n)][l];                                   \
     return r;                                                                  \
   }                                                                            \
-  BD_GS_INL void bd_ascatter_##T(bd_##T *a, int32_t n, bd_##IDX idx,           \
-                                 bd_##M m, bd_##T v) {                         \
+  BD_GS_INL void bd_ascatter_##T(bd_##T *a, int32_t n, bd_##IDX idx, bd_##M m, \
+                                 bd_##T v) {                                   \
     for (int l = 0; l < W; l++)                                                \
       if (m[l])                                                                \
         a[bd_sclamp_idx(idx[l], n)][l] = v[l];                                 \
