@@ -28,8 +28,8 @@
 namespace batchdiff {
 
 static void remarks(clang::FunctionDecl *FD, clang::Sema &S,
-                    const ir::Function &F, const BatchPlan &P,
-                    const char *What, bool WantGrad) {
+                    const ir::Function &F, const BatchPlan &P, const char *What,
+                    bool WantGrad) {
   auto &D = S.getDiagnostics();
   for (unsigned I = 0; I < FD->getNumParams() && I < F.Params.size(); ++I) {
     const ir::Param &Pa = F.Params[I];
@@ -98,8 +98,8 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
   EmitInput In;
   // In a preprocessed file (-save-temps) include guards are gone, so the
   // runtime must not be included a second time.
-  In.IncludeRuntime = !(declared(S, "bd_sclamp_idx") &&
-                        declared(S, "bd_arena_get"));
+  In.IncludeRuntime =
+      !(declared(S, "bd_sclamp_idx") && declared(S, "bd_arena_get"));
   // A definition in a header would otherwise define NAME_batched in every
   // file that includes it.
   const clang::SourceManager &SM = S.getSourceManager();

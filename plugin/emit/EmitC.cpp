@@ -221,8 +221,8 @@ private:
       return temp(T);
     Type Ty = F.Temps[T];
     if (Ty == Type::Bool && !Lit[T].empty())
-      return std::string(Lit[T] == "1" ? "bd_mtrue_" : "bd_mfalse_") +
-             Sh.S() + "()";
+      return std::string(Lit[T] == "1" ? "bd_mtrue_" : "bd_mfalse_") + Sh.S() +
+             "()";
     if (Ty == Type::Bool)
       return "(" + temp(T) + " ? bd_mtrue_" + Sh.S() + "() : bd_mfalse_" +
              Sh.S() + "())";
@@ -282,13 +282,13 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) {
   case Op::LoadElem: {
     std::string Len = std::to_string(F.Vars[S.Var].Len);
     if (!P.VaryingTemp[A[0]])
-      return vecOfScalar(Ty, var(S.Var) + "[bd_sclamp_idx(" + temp(A[0]) +
-                                 ", " + Len + ")]",
-                         P.VaryingVar[S.Var]);
-    return Call(std::string(P.VaryingVar[S.Var] ? "bd_agather_"
-                                                : "bd_sgather_") +
-                    Sh.sfx(Ty),
-                {var(S.Var), Len, temp(A[0])});
+      return vecOfScalar(
+          Ty, var(S.Var) + "[bd_sclamp_idx(" + temp(A[0]) + ", " + Len + ")]",
+          P.VaryingVar[S.Var]);
+    return Call(
+        std::string(P.VaryingVar[S.Var] ? "bd_agather_" : "bd_sgather_") +
+            Sh.sfx(Ty),
+        {var(S.Var), Len, temp(A[0])});
   }
   case Op::Cast: {
     Type From = F.Temps[A[0]];
@@ -320,8 +320,7 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) {
     std::vector<std::string> Args;
     for (int X : A)
       Args.push_back(vec(X));
-    return Call(std::string("bd_") + vecOpName(S.Opc) + "_" + Sh.sfx(Ty),
-                Args);
+    return Call(std::string("bd_") + vecOpName(S.Opc) + "_" + Sh.sfx(Ty), Args);
   }
   }
 }
@@ -384,21 +383,20 @@ std::string KernelEmitter::scalarExpr(const ir::Stmt &S) {
     return X(0) + " / " + X(1);
   case Op::Shl:
   case Op::Shr: {
-    std::string Cnt = "(" + X(1) + " & " +
-                      (ir::bitWidth(Ty) == 64 ? "63" : "31") + ")";
+    std::string Cnt =
+        "(" + X(1) + " & " + (ir::bitWidth(Ty) == 64 ? "63" : "31") + ")";
     if (S.Opc == Op::Shl)
-      return "(" + T + ")((" + unsignedOf(Ty) + ")" + X(0) + " << " + Cnt +
-             ")";
+      return "(" + T + ")((" + unsignedOf(Ty) + ")" + X(0) + " << " + Cnt + ")";
     return X(0) + " >> " + Cnt;
   }
   case Op::FMulAdd:
-    return std::string("bd_sfmuladd_") + ir::typeName(Ty) + "(" + X(0) +
-           ", " + X(1) + ", " + X(2) + ")";
+    return std::string("bd_sfmuladd_") + ir::typeName(Ty) + "(" + X(0) + ", " +
+           X(1) + ", " + X(2) + ")";
   case Op::Select:
     return X(0) + " ? " + X(1) + " : " + X(2);
   case Op::Math: {
-    std::string R = std::string(ir::mathName(S.Fn)) +
-                    (Ty == Type::F32 ? "f" : "") + "(";
+    std::string R =
+        std::string(ir::mathName(S.Fn)) + (Ty == Type::F32 ? "f" : "") + "(";
     for (size_t I = 0; I < A.size(); ++I)
       R += (I ? ", " : "") + X(I);
     return R + ")";
@@ -428,8 +426,7 @@ bool KernelEmitter::tapeOp(const ir::Stmt &S) {
          << temp(S.Args[0]) << ");\n";
     return true;
   case Op::TapeStore:
-    OS << line() << tapeAt(S, S.Args[1]) << " = " << temp(S.Args[1])
-       << ";\n";
+    OS << line() << tapeAt(S, S.Args[1]) << " = " << temp(S.Args[1]) << ";\n";
     return true;
   case Op::TapeCommit:
   case Op::TapeRewind:
@@ -455,8 +452,7 @@ bool KernelEmitter::arrayOp(const ir::Stmt &S, const Mask &M) {
     std::string Z = P.VaryingVar[V] ? Sh.zero(Ty) : "0";
     std::string El = var(V) + "[__bd_j]";
     if (Blend)
-      Z = "bd_select_" + Sh.sfx(Ty) + "(" + M.Expr + ", " + Z + ", " + El +
-          ")";
+      Z = "bd_select_" + Sh.sfx(Ty) + "(" + M.Expr + ", " + Z + ", " + El + ")";
     OS << line() << "for (int32_t __bd_j = 0; __bd_j < " << Len
        << "; __bd_j++) " << El << " = " << Z << ";\n";
     return true;
@@ -469,12 +465,12 @@ bool KernelEmitter::arrayOp(const ir::Stmt &S, const Mask &M) {
     std::string El = var(V) + "[bd_sclamp_idx(" + temp(I) + ", " + Len + ")]";
     std::string Val = vec(X);
     if (Blend)
-      Val = "bd_select_" + Sh.sfx(Ty) + "(" + M.Expr + ", " + Val + ", " +
-            El + ")";
+      Val = "bd_select_" + Sh.sfx(Ty) + "(" + M.Expr + ", " + Val + ", " + El +
+            ")";
     OS << line() << El << " = " << Val << ";\n";
   } else {
-    OS << line() << "bd_ascatter_" << Sh.sfx(Ty) << "(" << var(V) << ", "
-       << Len << ", " << temp(I) << ", "
+    OS << line() << "bd_ascatter_" << Sh.sfx(Ty) << "(" << var(V) << ", " << Len
+       << ", " << temp(I) << ", "
        << (Blend ? M.Expr : "bd_mtrue_" + Sh.S() + "()") << ", " << vec(X)
        << ");\n";
   }
@@ -504,8 +500,7 @@ void KernelEmitter::inst(const ir::Stmt &S, const Mask &M) {
   OS << line();
   if (!P.Hoisted[S.Dst])
     OS << (Vary ? Sh.vtype(Ty) : std::string(scalarType(Ty))) << " ";
-  OS << temp(S.Dst) << " = " << (Vary ? vectorExpr(S) : scalarExpr(S))
-     << ";\n";
+  OS << temp(S.Dst) << " = " << (Vary ? vectorExpr(S) : scalarExpr(S)) << ";\n";
 }
 
 void KernelEmitter::ifStmt(const ir::Stmt &S, const Mask &M) {
@@ -532,8 +527,7 @@ void KernelEmitter::ifStmt(const ir::Stmt &S, const Mask &M) {
   ir::walk(S.Else, [&](const ir::Stmt &, int) { ++Size; });
   if (M.AllOn && FastDepth < 2 && Size < 300) {
     ++FastDepth;
-    OS << line() << "if (bd_all_m" << Sh.S() << "(" << temp(S.Cond)
-       << ")) {\n";
+    OS << line() << "if (bd_all_m" << Sh.S() << "(" << temp(S.Cond) << ")) {\n";
     ++Ind;
     block(S.Then, M);
     --Ind;
@@ -569,8 +563,8 @@ void KernelEmitter::maskedIf(const ir::Stmt &S, const Mask &M) {
   if (S.Else.empty())
     return;
   std::string ME = "__bd_m" + std::to_string(++MaskCount);
-  OS << line() << MK << " " << ME << " = bd_andnot_m" << Sh.S() << "("
-     << M.Expr << ", " << temp(S.Cond) << ");\n";
+  OS << line() << MK << " " << ME << " = bd_andnot_m" << Sh.S() << "(" << M.Expr
+     << ", " << temp(S.Cond) << ");\n";
   OS << line() << "if (bd_any_m" << Sh.S() << "(" << ME << ")) {\n";
   ++Ind;
   block(S.Else, {ME, false});
@@ -601,8 +595,7 @@ void KernelEmitter::loop(const ir::Stmt &S, const Mask &M) {
   OS << line() << ML << " = bd_and_m" << Sh.S() << "(" << ML << ", "
      << vec(S.Cond) << ");\n";
   --Ind;
-  OS << Inc << line() << "} while (bd_any_m" << Sh.S() << "(" << ML
-     << "));\n";
+  OS << Inc << line() << "} while (bd_any_m" << Sh.S() << "(" << ML << "));\n";
 }
 
 /// Iterations count-1 .. 0 of a forward loop; an example takes part in
@@ -620,9 +613,8 @@ void KernelEmitter::revLoop(const ir::Stmt &S, const Mask &M) {
   } else {
     std::string MR = "__bd_m" + std::to_string(++MaskCount);
     OS << line() << Sh.mask() << " " << MR << " = bd_and_m" << Sh.S() << "("
-       << M.Expr << ", bd_cmpgt_" << Sh.sfx(Type::I32) << "("
-       << temp(S.Args[1]) << ", bd_splat_" << Sh.sfx(Type::I32) << "(" << K
-       << ")));\n";
+       << M.Expr << ", bd_cmpgt_" << Sh.sfx(Type::I32) << "(" << temp(S.Args[1])
+       << ", bd_splat_" << Sh.sfx(Type::I32) << "(" << K << ")));\n";
     OS << line() << "if (bd_any_m" << Sh.S() << "(" << MR << ")) {\n";
     ++Ind;
     block(S.Body, {MR, false});
@@ -685,9 +677,8 @@ std::string KernelEmitter::run() {
   ir::walk(F.Body, [&](const ir::Stmt &S, int) {
     // (Tape ops use Var for their slot.)
     if (S.K == ir::Stmt::Inst && S.Var >= 0 &&
-        (S.Opc == Op::GetVar || S.Opc == Op::SetVar ||
-         S.Opc == Op::LoadElem || S.Opc == Op::StoreElem ||
-         S.Opc == Op::ZeroArr))
+        (S.Opc == Op::GetVar || S.Opc == Op::SetVar || S.Opc == Op::LoadElem ||
+         S.Opc == Op::StoreElem || S.Opc == Op::ZeroArr))
       Used[S.Var] = true;
   });
   for (size_t V = 0; V < F.Vars.size(); ++V) {
@@ -824,8 +815,8 @@ std::string WrapperEmitter::load(const std::string &Ptr, Type T, bool Native,
   std::string Sfx = Sh.sfx(T);
   if (Native) {
     std::string P = "(const " + std::string(scalarType(T)) + " *)(" + Ptr + ")";
-    OS << "    " << Sh.vtype(T) << " " << Dst << " = __bd_full ? bd_load_" << Sfx
-       << "(" << P << ") : bd_loadn_" << Sfx << "(" << P << ", " << Count
+    OS << "    " << Sh.vtype(T) << " " << Dst << " = __bd_full ? bd_load_"
+       << Sfx << "(" << P << ") : bd_loadn_" << Sfx << "(" << P << ", " << Count
        << ");\n";
     return OS.str();
   }
@@ -861,10 +852,9 @@ std::string WrapperEmitter::store(const std::string &Ptr, Type T, bool Native,
   }
   Type Lane = T == Type::Bool ? (Sh.Wide ? Type::I64 : Type::I32) : T;
   std::string B = "__bd_buf" + std::to_string(++Buf);
-  std::string V = T == Type::Bool
-                      ? "bd_cvt_m" + Sh.S() + "_" + Sh.sfx(Lane) + "(" + Val +
-                            ")"
-                      : Val;
+  std::string V = T == Type::Bool ? "bd_cvt_m" + Sh.S() + "_" + Sh.sfx(Lane) +
+                                        "(" + Val + ")"
+                                  : Val;
   OS << "{ " << scalarType(Lane) << " " << B << "[" << Sh.W() << "]; bd_store_"
      << Sh.sfx(Lane) << "(" << B << ", " << V
      << "); for (size_t __bd_j = 0; __bd_j < __bd_k"
@@ -897,9 +887,9 @@ std::string WrapperEmitter::chunk() {
     } else if (P.Kind == ir::ParamKind::Need) {
       KArgs.push_back("(" + shadow(P.Of) + " != 0)");
     } else if (P.Uniform) {
-      KArgs.push_back(P.Ty == Type::Bool ? "(_Bool)" + arg(I)
-                                         : "(" + std::string(scalarType(P.Ty)) +
-                                               ")" + arg(I));
+      KArgs.push_back(P.Ty == Type::Bool
+                          ? "(_Bool)" + arg(I)
+                          : "(" + std::string(scalarType(P.Ty)) + ")" + arg(I));
     } else {
       std::string Dst = "__bd_x" + std::to_string(I);
       OS << load(arg(I) + " + __bd_i", P.Ty, P.NativeLayout, "__bd_k", true,
@@ -968,8 +958,8 @@ std::string WrapperEmitter::run() {
   }
   OS << "  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += " << Sh.W()
      << ") {\n";
-  OS << "    size_t __bd_k = __bd_n - __bd_i < " << Sh.W() << " ? __bd_n - __bd_i : "
-     << Sh.W() << ";\n";
+  OS << "    size_t __bd_k = __bd_n - __bd_i < " << Sh.W()
+     << " ? __bd_n - __bd_i : " << Sh.W() << ";\n";
   OS << "    int __bd_full = __bd_k == " << Sh.W() << ";\n";
   OS << chunk();
   OS << "  }\n";
@@ -1000,8 +990,8 @@ EmitOutput emitC(const EmitInput &In) {
     OS << WE.run();
     Out.Prototypes += WE.prototype(false) + ";\n";
   };
-  OS << "/* Generated by batchdiff from " << (In.Primal ? In.Primal->Name
-                                                        : In.Grad->Name)
+  OS << "/* Generated by batchdiff from "
+     << (In.Primal ? In.Primal->Name : In.Grad->Name)
      << "(); do not edit. */\n";
   if (In.IncludeRuntime) {
     OS << "#include <batchdiff/batchdiff_rt.h>\n";

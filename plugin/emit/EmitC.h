@@ -20,10 +20,10 @@ namespace batchdiff {
 struct EmitInput {
   const ir::Function *Primal = nullptr; // batched primal, or null
   const BatchPlan *PrimalPlan = nullptr;
-  const ir::Function *Grad = nullptr;   // adjoint, or null
+  const ir::Function *Grad = nullptr; // adjoint, or null
   const BatchPlan *GradPlan = nullptr;
-  bool Static = false;                  // original function has internal linkage
-  bool IncludeRuntime = true;           // emit #include of the runtime headers
+  bool Static = false;        // original function has internal linkage
+  bool IncludeRuntime = true; // emit #include of the runtime headers
 };
 
 struct EmitOutput {

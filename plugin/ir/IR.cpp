@@ -386,7 +386,7 @@ std::string print(const Function &F) {
   printBlock(OS, F, F.Body, 1);
   OS << "}";
   for (const Output &O : F.Outputs) {
-    OS << (O.Kind == OutKind::Ret ? " ret=" : " d_") ;
+    OS << (O.Kind == OutKind::Ret ? " ret=" : " d_");
     if (O.Kind == OutKind::ParamAdjoint)
       OS << F.Params[O.Param].Name << "=";
     OS << "$" << O.Var;

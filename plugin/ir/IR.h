@@ -50,13 +50,13 @@ struct Stmt {
   Op Opc = Op::ConstI;
   int Dst = -1;
   std::vector<int> Args;
-  double FVal = 0;   // ConstF
-  int64_t IVal = 0;  // ConstI / ConstB / Param index
-  int Var = -1;      // GetVar / SetVar
+  double FVal = 0;  // ConstF
+  int64_t IVal = 0; // ConstI / ConstB / Param index
+  int Var = -1;     // GetVar / SetVar
   MathFn Fn = MathFn::Sqrt;
 
-  int Aux = -1;      // TapeLoad: the temp whose value was stored
-  unsigned Loc = 0;  // Math: raw source location of the call, for diagnostics
+  int Aux = -1;     // TapeLoad: the temp whose value was stored
+  unsigned Loc = 0; // Math: raw source location of the call, for diagnostics
 
   // If: Cond (a Bool temp) selects Then or Else.
   // Loop: runs Body, then repeats while Cond (a Bool temp computed in Body).

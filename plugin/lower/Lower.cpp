@@ -307,8 +307,8 @@ bool Lowerer::run() {
     F.RetCType = RT.getUnqualifiedType().getAsString();
     F.RetNativeLayout = nativeLayout(Ctx, RT, *T);
   } else {
-    error(Top->getReturnTypeSourceRange(), "returning type '" +
-                                               RT.getAsString() + "'",
+    error(Top->getReturnTypeSourceRange(),
+          "returning type '" + RT.getAsString() + "'",
           "return a float, double, integer or _Bool scalar");
     return false;
   }
@@ -445,8 +445,8 @@ Ret Lowerer::stmt(const Stmt *St) {
             "declare the variable before the loop");
       return Ret::Never;
     }
-    return loopStmt(FS->getInit(), FS->getCond(), FS->getInc(),
-                    FS->getBody(), true);
+    return loopStmt(FS->getInit(), FS->getCond(), FS->getInc(), FS->getBody(),
+                    true);
   }
   if (const auto *WS = dyn_cast<WhileStmt>(St)) {
     if (WS->getConditionVariable()) {
@@ -821,8 +821,7 @@ int Lowerer::castExpr(const CastExpr *CE) {
   case CK_FloatingToIntegral:
   case CK_FloatingCast:
   case CK_IntegralToBoolean:
-  case CK_FloatingToBoolean:
-  {
+  case CK_FloatingToBoolean: {
     int T = expr(Sub);
     Where = CE->getBeginLoc();
     return convert(T, Sub->getType(), CE->getType());
@@ -851,8 +850,7 @@ Lowerer::LValue Lowerer::lvalue(const Expr *E, llvm::StringRef Action) {
     }
     return {V, -1};
   }
-  const auto *DRE =
-      dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts());
+  const auto *DRE = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts());
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   auto It = VD ? Frames.back().Vars.find(VD) : Frames.back().Vars.end();
   if (It == Frames.back().Vars.end() || F.Vars[It->second].Len == 0) {
@@ -929,8 +927,8 @@ int Lowerer::varOf(const Expr *LV, llvm::StringRef Action) {
   }
   const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
   if (VD && VD->getType().isVolatileQualified()) {
-    error(LV->getBeginLoc(), "access to volatile '" + VD->getNameAsString() +
-                                 "'",
+    error(LV->getBeginLoc(),
+          "access to volatile '" + VD->getNameAsString() + "'",
           "remove 'volatile'");
     return -1;
   }
@@ -1050,11 +1048,10 @@ const BinaryOperator *mulOperand(const Expr *E, bool &Neg) {
   return nullptr;
 }
 
-int Lowerer::addSub(const BinaryOperator *BO, const Expr *LHS,
-                    const Expr *RHS, bool IsSub, int OldLHS) {
+int Lowerer::addSub(const BinaryOperator *BO, const Expr *LHS, const Expr *RHS,
+                    bool IsSub, int OldLHS) {
   bool NegL = false, NegR = false;
-  const BinaryOperator *ML =
-      OldLHS < 0 ? mulOperand(LHS, NegL) : nullptr;
+  const BinaryOperator *ML = OldLHS < 0 ? mulOperand(LHS, NegL) : nullptr;
   const BinaryOperator *MR = mulOperand(RHS, NegR);
   bool Contract = BO->getType()->isRealFloatingType() &&
                   BO->getFPFeaturesInEffect(Ctx.getLangOpts())
@@ -1283,8 +1280,8 @@ int Lowerer::call(const CallExpr *CE) {
   llvm::StringRef N(Name);
   N.consume_front("__builtin_");
   const FunctionDecl *Def = Callee->getDefinition();
-  bool UserDefined = Def && !Ctx.getSourceManager().isInSystemHeader(
-                                Def->getLocation());
+  bool UserDefined =
+      Def && !Ctx.getSourceManager().isInSystemHeader(Def->getLocation());
   auto It = mathTable().find(N);
   if (It != mathTable().end() && !UserDefined) {
     const MathEntry &M = It->second;
@@ -1354,8 +1351,7 @@ int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
     const ParmVarDecl *P = Callee->getParamDecl(I);
     auto T = irType(P->getType());
     if (!T || I >= Args.size()) {
-      error(P->getLocation(),
-            "helper parameter '" + P->getNameAsString() + "'",
+      error(P->getLocation(), "helper parameter '" + P->getNameAsString() + "'",
             "helpers take scalar parameters");
       return -1;
     }
@@ -1363,7 +1359,8 @@ int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
     Fr.Vars[P] = V;
     B.set(V, B.cast(*T, Args[I]));
   }
-  if (Callee->getReturnType()->isVoidType() || irType(Callee->getReturnType())) {
+  if (Callee->getReturnType()->isVoidType() ||
+      irType(Callee->getReturnType())) {
     body(Callee, Callee->getBody(), Fr);
   } else {
     error(CE->getBeginLoc(), "a helper returning a non-scalar",

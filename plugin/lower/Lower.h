@@ -20,8 +20,8 @@ namespace batchdiff {
 /// Lowers the definition \p FD into \p Out. Calls to other annotated
 /// functions and to static (inline) helpers are inlined. Returns false after
 /// reporting at least one error.
-bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S,
-                   bool WantGrad, ir::Function &Out);
+bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
+                   ir::Function &Out);
 
 } // namespace batchdiff
 

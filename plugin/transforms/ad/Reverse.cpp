@@ -33,7 +33,9 @@ private:
     return V;
   }
   void accumVar(int V, int C) { B.set(V, B.add(B.get(V), C)); }
-  bool act(int T) const { return T >= 0 && T < (int)A.Temp.size() && A.Temp[T]; }
+  bool act(int T) const {
+    return T >= 0 && T < (int)A.Temp.size() && A.Temp[T];
+  }
   bool actV(int V) const { return V >= 0 && V < (int)A.Var.size() && A.Var[V]; }
   ir::Block fwd(const ir::Block &Src);
   void defLoops(const ir::Block &Blk, int Cur);
@@ -72,7 +74,7 @@ private:
   };
   std::vector<LoopInfo> Infos;
   std::map<const ir::Stmt *, int> LoopOf;
-  std::vector<int> DefLoop; // temp -> innermost loop (index into Infos)
+  std::vector<int> DefLoop;  // temp -> innermost loop (index into Infos)
   std::vector<bool> IsConst; // constants are never taped
   struct RevCtx {
     int Info;

@@ -59,7 +59,7 @@ struct Planner {
       // A loop's condition is computed in its body: a varying condition
       // makes the whole body run under a mask on the next pass.
       bool V = S.K == ir::Stmt::RevLoop ? P.VaryingTemp[S.Args[1]]
-                                         : S.Cond >= 0 && P.VaryingTemp[S.Cond];
+                                        : S.Cond >= 0 && P.VaryingTemp[S.Cond];
       P.VaryingCond[&S] = V;
       varying(S.Then, UnderVarying || V);
       varying(S.Else, UnderVarying || V);
@@ -135,8 +135,8 @@ struct Planner {
     for (const auto &SP : B) {
       const ir::Stmt &S = *SP;
       auto Use = [&](int T) {
-        if (T >= 0 && std::find(Open.begin(), Open.end(), TempDef[T]) ==
-                          Open.end())
+        if (T >= 0 &&
+            std::find(Open.begin(), Open.end(), TempDef[T]) == Open.end())
           P.Hoisted[T] = true;
       };
       if (S.K == ir::Stmt::Inst) {

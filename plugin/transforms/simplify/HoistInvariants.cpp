@@ -40,8 +40,7 @@ void extract(ir::Block &B, std::set<int> &Defined, ir::Block &Out) {
       extract(XP->Then, Defined, Out);
       extract(XP->Else, Defined, Out);
     }
-    bool Invariant =
-        XP->K == ir::Stmt::Inst && XP->Dst >= 0 && pureOp(XP->Opc);
+    bool Invariant = XP->K == ir::Stmt::Inst && XP->Dst >= 0 && pureOp(XP->Opc);
     for (int A : XP->Args)
       Invariant = Invariant && !Defined.count(A);
     if (Invariant) {
