@@ -955,6 +955,13 @@ std::string WrapperEmitter::run() {
     for (size_t T = 0; T < F.TapeSlots.size(); ++T)
       OS << (T ? ", " : "") << "{0, 0, 0, " << F.TapeSlots[T] << "}";
     OS << "};\n";
+    // Identities of the tapes: the arena remembers how many rows each
+    // needed, so the next call allocates them at once.
+    OS << "  static const char __bd_tapekey[" << F.TapeSlots.size() << "];\n"
+       << "  for (int __bd_t = 0; __bd_t < " << F.TapeSlots.size()
+       << "; __bd_t++)\n"
+       << "    bd_tape_begin(__bd_ar, &__bd_tp[__bd_t], "
+          "&__bd_tapekey[__bd_t]);\n";
   }
   OS << "  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += " << Sh.W()
      << ") {\n";
@@ -964,7 +971,10 @@ std::string WrapperEmitter::run() {
   OS << chunk();
   OS << "  }\n";
   if (Tapes)
-    OS << "  bd_arena_restore(__bd_ar, __bd_pos);\n";
+    OS << "  for (int __bd_t = 0; __bd_t < " << F.TapeSlots.size()
+       << "; __bd_t++)\n"
+       << "    bd_tape_end(__bd_ar, &__bd_tp[__bd_t], &__bd_tapekey[__bd_t]);\n"
+       << "  bd_arena_restore(__bd_ar, __bd_pos);\n";
   for (const ir::Output &O : F.Outputs)
     if (O.Kind == ir::OutKind::ParamAdjoint && F.Params[O.Param].Uniform)
       OS << "  if (" << shadow(O.Param) << ") *" << shadow(O.Param)

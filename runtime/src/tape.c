@@ -19,12 +19,21 @@ typedef struct bd_block {
   void *free_ctx;
 } bd_block;
 
+enum { BD_HINTS = 64 };
+
+/* Rows a tape needed in an earlier call on this thread, by tape identity. */
+typedef struct bd_hint {
+  const void *key;
+  size_t rows;
+} bd_hint;
+
 struct bd_arena {
   bd_block blocks[BD_MAX_BLOCKS];
   size_t nblocks; /* blocks allocated (kept for reuse) */
   size_t cur;     /* block being filled */
   size_t used;    /* bytes used in blocks[cur] */
   bd_alloc_hooks hooks;
+  bd_hint hints[BD_HINTS];
 };
 
 static void *bd_default_alloc(size_t bytes, void *ctx) {
@@ -103,10 +112,13 @@ void *bd_arena_alloc(bd_arena *a, size_t bytes) {
       a->used += bytes;
       return p;
     }
-    /* Move to the next kept block if it is big enough, else drop the kept
-     * blocks after the current one and allocate a bigger one. */
-    if (a->cur + 1 < a->nblocks && a->blocks[a->cur + 1].size >= bytes) {
-      a->cur++;
+    /* Move to the next kept block big enough, else drop the kept blocks
+     * after the current one (all too small) and allocate a bigger one. */
+    size_t next = a->cur + 1;
+    while (next < a->nblocks && a->blocks[next].size < bytes)
+      next++; /* smaller kept blocks are skipped for now, not freed */
+    if (next < a->nblocks) {
+      a->cur = next;
       a->used = 0;
       continue;
     }
@@ -153,6 +165,8 @@ void bd_tape_grow(bd_arena *a, bd_tape *t, size_t rows) {
   size_t cap = t->cap ? t->cap * 2 : 64;
   while (cap < rows)
     cap *= 2;
+  if (!t->cap && rows > 64)
+    cap = rows; /* sized from an earlier call's need: no doubling slack */
   size_t rowbytes = t->row * (size_t)BD_TAPE_SLOT;
   if (rowbytes && cap > SIZE_MAX / rowbytes) {
     a->hooks.fail("tape arena: tape size overflows", a->hooks.ctx);
@@ -163,4 +177,33 @@ void bd_tape_grow(bd_arena *a, bd_tape *t, size_t rows) {
     memcpy(data, t->data, t->cap * rowbytes);
   t->data = data;
   t->cap = cap;
+}
+
+static bd_hint *bd_hint_slot(bd_arena *a, const void *key, int insert) {
+  size_t h = ((uintptr_t)key >> 4) * 0x9E3779B97F4A7C15ull;
+  for (size_t i = 0; i < BD_HINTS; i++) {
+    bd_hint *e = &a->hints[(h + i) % BD_HINTS];
+    if (e->key == key)
+      return e;
+    if (!e->key) {
+      if (!insert)
+        return NULL;
+      e->key = key;
+      e->rows = 0;
+      return e;
+    }
+  }
+  return NULL; /* table full: no hint, tapes just grow */
+}
+
+void bd_tape_begin(bd_arena *a, bd_tape *t, const void *key) {
+  bd_hint *e = bd_hint_slot(a, key, 0);
+  if (e && e->rows > t->cap)
+    bd_tape_grow(a, t, e->rows);
+}
+
+void bd_tape_end(bd_arena *a, bd_tape *t, const void *key) {
+  bd_hint *e = bd_hint_slot(a, key, 1);
+  if (e && t->cap > e->rows)
+    e->rows = t->cap;
 }

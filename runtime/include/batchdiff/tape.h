@@ -68,6 +68,14 @@ BD_TAPE_API void *bd_arena_alloc(bd_arena *a, size_t bytes);
  * keeping the contents. */
 BD_TAPE_API void bd_tape_grow(bd_arena *a, bd_tape *t, size_t rows);
 
+/* Usage: bd_tape_begin(a, &t, key) when a call starts; bd_tape_end(a, &t,
+ * key) before it restores the arena. `key` is any address unique to the
+ * tape (generated code uses a static const object). A tape that needed R
+ * rows in an earlier call on this thread starts with R rows at once, so
+ * steady-state calls neither grow nor copy it. */
+BD_TAPE_API void bd_tape_begin(bd_arena *a, bd_tape *t, const void *key);
+BD_TAPE_API void bd_tape_end(bd_arena *a, bd_tape *t, const void *key);
+
 /* Bytes the arena holds (for tests and for sizing). */
 BD_TAPE_API size_t bd_arena_capacity(const bd_arena *a);
 

@@ -194,6 +194,9 @@ void geom_grad(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_r
   bd_arena *__bd_ar = bd_arena_get();
   bd_arena_pos __bd_pos = bd_arena_save(__bd_ar);
   bd_tape __bd_tp[1] = {{0, 0, 0, 1}};
+  static const char __bd_tapekey[1];
+  for (int __bd_t = 0; __bd_t < 1; __bd_t++)
+    bd_tape_begin(__bd_ar, &__bd_tp[__bd_t], &__bd_tapekey[__bd_t]);
   for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_md) / 8)) {
     size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_md) / 8) ? __bd_n - __bd_i : (sizeof(bd_md) / 8);
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
@@ -209,6 +212,8 @@ void geom_grad(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_r
       { if (__bd_full) bd_store_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(__bd_old, __bd_o1)); else bd_storen_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(__bd_old, __bd_o1), __bd_k); }
     }
   }
+  for (int __bd_t = 0; __bd_t < 1; __bd_t++)
+    bd_tape_end(__bd_ar, &__bd_tp[__bd_t], &__bd_tapekey[__bd_t]);
   bd_arena_restore(__bd_ar, __bd_pos);
 }
 
