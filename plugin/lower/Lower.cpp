@@ -655,8 +655,13 @@ std::optional<Ret> Lowerer::guardClause(const IfStmt *IS,
                                         llvm::ArrayRef<const Stmt *> Rest) {
   bool ThenAlways = alwaysReturns(IS->getThen());
   bool ElseAlways = IS->getElse() && alwaysReturns(IS->getElse());
-  bool RestInElse = ThenAlways && !mayReturn(IS->getElse());
-  bool RestInThen = ElseAlways && !mayReturn(IS->getThen());
+  // The side that gets the rest must fall through: no return, and no break
+  // or continue leaving it.
+  auto FallsThrough = [](const Stmt *S) {
+    return !mayReturn(S) && !escapes(S, true) && !escapes(S, false);
+  };
+  bool RestInElse = ThenAlways && FallsThrough(IS->getElse());
+  bool RestInThen = ElseAlways && FallsThrough(IS->getThen());
   if (!RestInElse && !RestInThen)
     return std::nullopt;
   if (IS->isConsteval() || IS->hasInitStorage() || IS->hasVarStorage())
