@@ -209,6 +209,19 @@ BD_INL bd_f64d bd__fast_log1p_f64d(bd_f64d x) { return bd__log1p_dd(x); }
 BD__SINCOS(sin, 0)
 BD__SINCOS(cos, 1)
 
+/* ---- erf, erfc (float): in double, rounded once ---- */
+#define BD__ERFF(T, S, DT)                                                     \
+  BD_INL bd_##T bd__fast_erf_##T(bd_##T x) {                                   \
+    DT d = __builtin_convertvector(x, DT);                                     \
+    return __builtin_convertvector(bd__ferfk_##S(d), bd_##T);                  \
+  }                                                                            \
+  BD_INL bd_##T bd__fast_erfc_##T(bd_##T x) {                                  \
+    DT d = __builtin_convertvector(x, DT);                                     \
+    return __builtin_convertvector(bd__ferfck_##S(d), bd_##T);                 \
+  }
+BD__ERFF(f32n, dn, bd__dn)
+BD__ERFF(f32d, dd, bd_f64d)
+
 #pragma float_control(pop)
 
 #endif /* BATCHDIFF_VMATH_FAST_H */

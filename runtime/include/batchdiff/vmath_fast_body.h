@@ -302,4 +302,56 @@ BD_INL BD__VD BD__K(bd__sincos_)(BD__VD x, int c) {
   return (BD__VD)((BD__VL)v ^ ((n & 2) << 62));
 }
 
+/* ---- erf, erfc for the float functions (2^-30 relative) ----
+ * |x| < 0.9: erf = x E(x^2), E of degree 6 (2^-31.6); erfc = 1 - erf.
+ * |x| >= 0.9: erfc(|x|) = exp(-x^2) t G(t), t = 1/|x|, G of degree 14 on
+ * [1/10.1, 1/0.9] (2^-30.8), exp to 2^-28.8 (bd__fexpk_); |x| > 10.1 is
+ * evaluated at 10.1 (erfcf(10.1) rounds to 0); erf = +-(1 - that),
+ * erfc(x < 0) = 2 - that. x^2 is exact for float x. */
+BD_INL BD__VD BD__K(bd__ferfsmall_)(BD__VD x) {
+  BD__VD z = x * x;
+  BD__VD e = BD__K(bd__vspl_)(0x1.65bfbfd4c0dc4p-14);
+  e = BD__FMA(e, z, BD__K(bd__vspl_)(-0x1.acd92a2b0dce3p-11));
+  e = BD__FMA(e, z, BD__K(bd__vspl_)(0x1.55106f735ce74p-8));
+  e = BD__FMA(e, z, BD__K(bd__vspl_)(-0x1.b815cb34e912dp-6));
+  e = BD__FMA(e, z, BD__K(bd__vspl_)(0x1.ce2e5c000be83p-4));
+  e = BD__FMA(e, z, BD__K(bd__vspl_)(-0x1.81274432fa93cp-2));
+  e = BD__FMA(e, z, BD__K(bd__vspl_)(0x1.20dd7502d8f1dp+0));
+  return x * e;
+}
+BD_INL BD__VD BD__K(bd__ferfcbig_)(BD__VD ax) {
+  BD__VD t = 1.0 / ax;
+  BD__VD g = BD__K(bd__vspl_)(-0x1.576b668445fb1p-5);
+  g = BD__FMA(g, t, BD__K(bd__vspl_)(0x1.be4c2cca6663ap-2));
+  g = BD__FMA(g, t, BD__K(bd__vspl_)(-0x1.0a53628fb7bf0p+1));
+  g = BD__FMA(g, t, BD__K(bd__vspl_)(0x1.821d9710a65edp+2));
+  g = BD__FMA(g, t, BD__K(bd__vspl_)(-0x1.7a6484297f5f3p+3));
+  g = BD__FMA(g, t, BD__K(bd__vspl_)(0x1.07325eebdc57dp+4));
+  g = BD__FMA(g, t, BD__K(bd__vspl_)(-0x1.07e99b3f0eb25p+4));
+  g = BD__FMA(g, t, BD__K(bd__vspl_)(0x1.766560c0a7fd0p+3));
+  g = BD__FMA(g, t, BD__K(bd__vspl_)(-0x1.58911959e01f4p+2));
+  g = BD__FMA(g, t, BD__K(bd__vspl_)(0x1.1aeebea74a129p+0));
+  g = BD__FMA(g, t, BD__K(bd__vspl_)(0x1.cc67e6b762224p-3));
+  g = BD__FMA(g, t, BD__K(bd__vspl_)(0x1.926184aa43fd4p-6));
+  g = BD__FMA(g, t, BD__K(bd__vspl_)(-0x1.22e7d88727f1cp-2));
+  g = BD__FMA(g, t, BD__K(bd__vspl_)(0x1.8e1917fa2f5bcp-14));
+  g = BD__FMA(g, t, BD__K(bd__vspl_)(0x1.20dd31e060a7ep-1));
+  return BD__K(bd__fexpk_)(-(ax * ax)) * (t * g);
+}
+BD_INL BD__VD BD__K(bd__ferfk_)(BD__VD x) {
+  BD__VD ax = __builtin_elementwise_abs(x);
+  BD__VD big = BD__K(bd__vmin_)(BD__K(bd__vmax_)(ax, 0.9), 10.1);
+  BD__VD e = __builtin_elementwise_copysign(1.0 - BD__K(bd__ferfcbig_)(big), x);
+  e = BD__K(bd__vsel_)((BD__VL)(ax < 0.9), BD__K(bd__ferfsmall_)(x), e);
+  return BD__K(bd__vsel_)((BD__VL)(x != x), x + x, e);
+}
+BD_INL BD__VD BD__K(bd__ferfck_)(BD__VD x) {
+  BD__VD ax = __builtin_elementwise_abs(x);
+  BD__VD c =
+      BD__K(bd__ferfcbig_)(BD__K(bd__vmin_)(BD__K(bd__vmax_)(ax, 0.9), 10.1));
+  c = BD__K(bd__vsel_)((BD__VL)(x < 0.0), 2.0 - c, c);
+  c = BD__K(bd__vsel_)((BD__VL)(ax < 0.9), 1.0 - BD__K(bd__ferfsmall_)(x), c);
+  return BD__K(bd__vsel_)((BD__VL)(x != x), x + x, c);
+}
+
 #undef BD__K
