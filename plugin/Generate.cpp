@@ -27,9 +27,8 @@
 
 namespace batchdiff {
 
-static void remarks(clang::FunctionDecl *FD, clang::Sema &S,
-                    const ir::Function &F, const BatchPlan &P, const char *What,
-                    bool WantGrad) {
+static void paramRemarks(clang::FunctionDecl *FD, clang::Sema &S,
+                         const ir::Function &F, bool WantGrad) {
   auto &D = S.getDiagnostics();
   for (unsigned I = 0; I < FD->getNumParams() && I < F.Params.size(); ++I) {
     const ir::Param &Pa = F.Params[I];
@@ -42,14 +41,35 @@ static void remarks(clang::FunctionDecl *FD, clang::Sema &S,
            "batchdiff: parameter '%0' is %1; scalar, no dims")
         << Pa.Name << Msg;
   }
-  unsigned Masked = 0;
-  for (const auto &KV : P.VaryingCond)
-    Masked += KV.second;
+}
+
+/// What batching decided for one generated function (primal or adjoint).
+static void planRemarks(clang::FunctionDecl *FD, clang::Sema &S,
+                        const ir::Function &F, const BatchPlan &P,
+                        const char *What) {
+  auto &D = S.getDiagnostics();
+  unsigned MaskedIf = 0, MaskedLoop = 0, Ifs = 0, Loops = 0;
+  for (const auto &KV : P.VaryingCond) {
+    bool IsIf = KV.first->K == ir::Stmt::If;
+    (IsIf ? Ifs : Loops) += 1;
+    if (KV.second)
+      (IsIf ? MaskedIf : MaskedLoop) += 1;
+  }
   report(D, clang::DiagnosticsEngine::Remark, FD->getLocation(),
-         "batchdiff: %0: %1 lanes of %2 bits; %3 branch(es) need an "
-         "execution mask")
-      << What << (P.Wide ? "BD_WD" : "BD_WN") << (P.Wide ? "64" : "32")
-      << Masked;
+         "batchdiff: %0: %1 lanes of %2 bits; %3 of %4 branch(es) and %5 of "
+         "%6 loop(s) differ per example and run under an execution mask; "
+         "the rest are uniform")
+      << (F.Name + What) << (P.Wide ? "BD_WD" : "BD_WN") << (P.Wide ? "64" : "32")
+      << MaskedIf << Ifs << MaskedLoop << Loops;
+  if (!F.TapeSlots.empty()) {
+    unsigned Slots = 0;
+    for (int N : F.TapeSlots)
+      Slots += N;
+    report(D, clang::DiagnosticsEngine::Remark, FD->getLocation(),
+           "batchdiff: %0: %1 loop tape(s), %2 value(s) stored per "
+           "iteration")
+        << (F.Name + What) << (unsigned)F.TapeSlots.size() << Slots;
+  }
 }
 
 /// True once the translation unit declares \p Name (say, because
@@ -95,6 +115,8 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
   if (Dump)
     llvm::errs() << ir::print(Primal);
 
+  if (Opts.Remarks)
+    paramRemarks(FD, S, Primal, WantGrad);
   EmitInput In;
   // In a preprocessed file (-save-temps) include guards are gone, so the
   // runtime must not be included a second time.
@@ -113,7 +135,7 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
     In.Primal = &Primal;
     In.PrimalPlan = &PP;
     if (Opts.Remarks)
-      remarks(FD, S, Primal, PP, "batched", WantGrad);
+      planRemarks(FD, S, Primal, PP, "_batched");
     if (Dump)
       llvm::errs() << PP.print(Primal);
   }
@@ -126,8 +148,8 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
     GP = planBatch(Grad);
     In.Grad = &Grad;
     In.GradPlan = &GP;
-    if (Opts.Remarks && !WantBatch)
-      remarks(FD, S, Primal, GP, "gradient", WantGrad);
+    if (Opts.Remarks)
+      planRemarks(FD, S, Grad, GP, "_grad");
     if (Dump)
       llvm::errs() << A.print(Primal) << ir::print(Grad) << GP.print(Grad);
   }
