@@ -146,6 +146,7 @@ CANDS1(cos, u10)
     {"bd_ inline", fn##f_fast, NULL}}},
 CANDS1F(erf, u10)
 CANDS1F(erfc, u15)
+CANDS1F(tanh, u10)
 #define BENCH1(fn, acc, lo, hi)                                                \
   {#fn "f",                                                                    \
    fn##l,                                                                      \
@@ -307,7 +308,8 @@ static const bench benches[] = {
       {"bd_ lib (SLEEF)", NULL, log1p_bd},
       {"bd_ inline", NULL, log1p_fast}}},
     BENCH1(expm1, u10, -10, 10) BENCH1(cos, u10, -100, 100)
-        BENCH1F(erf, u10, -5, 5) BENCH1F(erfc, u15, -5, 12)};
+        BENCH1F(erf, u10, -5, 5) BENCH1F(erfc, u15, -5, 12)
+            BENCH1F(tanh, u10, -10, 10)};
 
 /* Log-uniform when the domain spans decades (log), else uniform. */
 static double draw(uint64_t *rng, double lo, double hi) {

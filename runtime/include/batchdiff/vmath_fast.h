@@ -222,6 +222,15 @@ BD__SINCOS(cos, 1)
 BD__ERFF(f32n, dn, bd__dn)
 BD__ERFF(f32d, dd, bd_f64d)
 
+/* ---- tanh (float): in double (vmath_fast_body.h), rounded once ---- */
+#define BD__TANHF(T, S, DT)                                                    \
+  BD_INL bd_##T bd__fast_tanh_##T(bd_##T x) {                                  \
+    DT d = __builtin_convertvector(x, DT);                                     \
+    return __builtin_convertvector(bd__ftanhk_##S(d), bd_##T);                 \
+  }
+BD__TANHF(f32n, dn, bd__dn)
+BD__TANHF(f32d, dd, bd_f64d)
+
 #pragma float_control(pop)
 
 #endif /* BATCHDIFF_VMATH_FAST_H */

@@ -354,4 +354,24 @@ BD_INL BD__VD BD__K(bd__ferfck_)(BD__VD x) {
   return BD__K(bd__vsel_)((BD__VL)(x != x), x + x, c);
 }
 
+/* ---- tanh for the float functions (2^-27.8 relative) ----
+ * |x| < 0.35: x + x z T(z), z = x^2, T of degree 4 (2^-35.5);
+ * else +-(1 - 2 / (exp(2|x|) + 1)) (cancellation at most 2x), |x| capped
+ * at 10 (tanhf = 1 there). */
+BD_INL BD__VD BD__K(bd__ftanhk_)(BD__VD x) {
+  BD__VD ax = __builtin_elementwise_abs(x);
+  BD__VD z = x * x;
+  BD__VD p = BD__K(bd__vspl_)(-0x1.0113b3537cdfep-7);
+  p = BD__FMA(p, z, BD__K(bd__vspl_)(0x1.6490cbdefaf21p-6));
+  p = BD__FMA(p, z, BD__K(bd__vspl_)(-0x1.ba11f7863ccd3p-5));
+  p = BD__FMA(p, z, BD__K(bd__vspl_)(0x1.111107a286799p-3));
+  p = BD__FMA(p, z, BD__K(bd__vspl_)(-0x1.555555526020fp-2));
+  BD__VD small = __builtin_elementwise_copysign(BD__FMA(x, z * p, x), x);
+  BD__VD a = BD__K(bd__vmin_)(ax, 10.0);
+  BD__VD e = BD__K(bd__fexpk_)(a + a);
+  BD__VD big = __builtin_elementwise_copysign(1.0 - 2.0 / (e + 1.0), x);
+  BD__VD r = BD__K(bd__vsel_)((BD__VL)(ax < 0.35), small, big);
+  return BD__K(bd__vsel_)((BD__VL)(x != x), x + x, r);
+}
+
 #undef BD__K
