@@ -135,7 +135,7 @@ BD_MATH2_LIST(BD__MATH2)
   X(atan, lib, lib)                                                            \
   X(sinh, lib, lib)                                                            \
   X(cosh, lib, lib)                                                            \
-  X(tanh, fast, lib)                                                           \
+  X(tanh, fast, fast)                                                          \
   X(asinh, lib, lib)                                                           \
   X(acosh, lib, lib)                                                           \
   X(atanh, lib, lib)                                                           \

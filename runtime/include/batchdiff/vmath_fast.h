@@ -230,6 +230,13 @@ BD__ERFF(f32d, dd, bd_f64d)
   }
 BD__TANHF(f32n, dn, bd__dn)
 BD__TANHF(f32d, dd, bd_f64d)
+/* Double tanh: inline with FMA; SLEEF (the library) without. */
+BD_INL bd_f64d bd__lib_tanh_f64d(bd_f64d x);
+#if defined(__FMA__)
+BD_INL bd_f64d bd__fast_tanh_f64d(bd_f64d x) { return bd__tanh_dd(x); }
+#else
+BD_INL bd_f64d bd__fast_tanh_f64d(bd_f64d x) { return bd__lib_tanh_f64d(x); }
+#endif
 
 #pragma float_control(pop)
 

@@ -374,4 +374,38 @@ BD_INL BD__VD BD__K(bd__ftanhk_)(BD__VD x) {
   return BD__K(bd__vsel_)((BD__VL)(x != x), x + x, r);
 }
 
+#if defined(__FMA__)
+/* tanh (double, FMA builds) = e / (e + 2), e = expm1(2|x|) kept as hi + lo
+ * (the expm1 above before its last rounding); e + 2 by TwoSum, the quotient
+ * corrected once with the exact residual fma(-q, d, hi): ~0.6 ULP. |x| is
+ * capped at 20 (tanh = 1 beyond 19.1). */
+BD_INL BD__VD BD__K(bd__tanh_)(BD__VD x) {
+  BD__VD xc = BD__K(bd__vmin_)(__builtin_elementwise_abs(x), 20.0);
+  xc = xc + xc;
+  BD__VD r, r2, q, c, h, t;
+  BD__VL n = BD__K(bd__expcore_)(xc, &r, &r2, &q, &c, &h, &t);
+  BD__VD s2n = BD__K(bd__vpow2_)(n);
+  BD__VD a = s2n - 1.0, b = s2n * r;
+  BD__VD s = a + b;
+  BD__VD hr2 = s2n * r2 * 0.5; /* exact */
+  BD__VD s2 = s + hr2;
+  BD__VD e = ((a - s) + b) + ((s - s2) + hr2);
+  BD__VD in = BD__FMA(s2n * r2 * r, q, e + s2n * c);
+  BD__VD hi = s2 + in;
+  BD__VD lo = (s2 - hi) + in;
+  BD__VD s1 = BD__K(bd__vpow2_)(n - 1);
+  BD__VD ybig = (s1 * h + BD__FMA(s1, t, BD__K(bd__vspl_)(-0.5))) * 2.0;
+  BD__VL big = (BD__VL)(n > 52);
+  hi = BD__K(bd__vsel_)(big, ybig, hi);
+  lo = BD__K(bd__vsel_)(big, BD__K(bd__vspl_)(0.0), lo);
+  BD__VD dh = hi + 2.0;
+  BD__VD bb = dh - hi;
+  BD__VD dl = ((hi - (dh - bb)) + (2.0 - bb)) + lo;
+  BD__VD q0 = hi / dh;
+  BD__VD res = (BD__FMA(-q0, dh, hi) + lo) - q0 * dl;
+  BD__VD y = __builtin_elementwise_copysign(q0 + res / dh, x);
+  return BD__K(bd__vsel_)((BD__VL)(x != x), x + x, y);
+}
+#endif
+
 #undef BD__K
