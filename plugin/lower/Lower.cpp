@@ -757,7 +757,7 @@ int Lowerer::expr(const Expr *E) {
       return B.constI(*irType(E->getType()), EC->getInitVal().getSExtValue());
   if (isa<ArraySubscriptExpr>(E))
     error(E->getBeginLoc(), "array subscripting",
-          "pointer and array parameters are not supported yet");
+          "index array parameters and local arrays with [] instead");
   else if (isa<MemberExpr>(E))
     error(E->getBeginLoc(), "struct member access", "pass scalars");
   else if (isa<StmtExpr>(E))
@@ -876,8 +876,7 @@ Lowerer::LValue Lowerer::lvalue(const Expr *E, llvm::StringRef Action) {
   auto It = VD ? Frames.back().Vars.find(VD) : Frames.back().Vars.end();
   if (It == Frames.back().Vars.end() || F.Vars[It->second].Len == 0) {
     error(E->getBeginLoc(), "array subscripting of anything but a local array",
-          "pointer and array parameters are not supported yet; copy into a "
-          "local array");
+          "index a local array or an array parameter of the function");
     return {};
   }
   int I = expr(AS->getIdx());
@@ -934,12 +933,12 @@ int Lowerer::varOf(const Expr *LV, llvm::StringRef Action) {
     const auto *UO = dyn_cast<UnaryOperator>(LV);
     if (isa<ArraySubscriptExpr>(LV))
       error(LV->getBeginLoc(), "array subscripting",
-            "pointer and array parameters are not supported yet");
+            "index array parameters and local arrays with [] instead");
     else if (isa<MemberExpr>(LV))
       error(LV->getBeginLoc(), "struct member access", "pass scalars");
     else if (UO && UO->getOpcode() == UO_Deref)
       error(LV->getBeginLoc(), std::string(Action) + " through a pointer",
-            "pointer and array parameters are not supported yet");
+            "index array parameters and local arrays with [] instead");
     else
       error(LV->getBeginLoc(),
             std::string("the expression '") + LV->getStmtClassName() + "'",
@@ -1041,7 +1040,7 @@ int Lowerer::unary(const UnaryOperator *UO) {
   case UO_AddrOf:
   case UO_Deref:
     error(UO->getBeginLoc(), "taking addresses or dereferencing pointers",
-          "pointer and array parameters are not supported yet");
+          "index array parameters and local arrays with [] instead");
     return -1;
   default:
     error(UO->getBeginLoc(), "this unary operator", "use scalar arithmetic");
@@ -1148,7 +1147,7 @@ int Lowerer::binary(const BinaryOperator *BO) {
   if (!BO->getLHS()->getType()->isArithmeticType() && K != BO_Comma &&
       K != BO_Assign) {
     error(BO->getOperatorLoc(), "pointer arithmetic",
-          "pointer and array parameters are not supported yet");
+          "index array parameters and local arrays with [] instead");
     return -1;
   }
   if (K == BO_Assign) {
