@@ -36,10 +36,18 @@ static void paramRemarks(clang::FunctionDecl *FD, clang::Sema &S,
                                  : "varying (one value per example)";
     if (ir::isFloat(Pa.Ty) && WantGrad)
       Msg += Pa.NoDiff ? ", not differentiated" : ", differentiated";
+    std::string Dims = "scalar, no dims";
+    if (Pa.IsArray) {
+      Dims = std::string(Pa.Writable ? "output array" : "input array") +
+             ", dims " + Pa.DimHow;
+      if (Pa.DimParam >= 0 && !F.Params[Pa.DimParam].Uniform)
+        Dims += "; ragged: each example's extent differs, accesses are "
+                "masked per lane";
+    }
     report(D, clang::DiagnosticsEngine::Remark,
            FD->getParamDecl(I)->getLocation(),
-           "batchdiff: parameter '%0' is %1; scalar, no dims")
-        << Pa.Name << Msg;
+           "batchdiff: parameter '%0' is %1; %2")
+        << Pa.Name << Msg << Dims;
   }
 }
 
@@ -59,8 +67,8 @@ static void planRemarks(clang::FunctionDecl *FD, clang::Sema &S,
          "batchdiff: %0: %1 lanes of %2 bits; %3 of %4 branch(es) and %5 of "
          "%6 loop(s) differ per example and run under an execution mask; "
          "the rest are uniform")
-      << (F.Name + What) << (P.Wide ? "BD_WD" : "BD_WN") << (P.Wide ? "64" : "32")
-      << MaskedIf << Ifs << MaskedLoop << Loops;
+      << (F.Name + What) << (P.Wide ? "BD_WD" : "BD_WN")
+      << (P.Wide ? "64" : "32") << MaskedIf << Ifs << MaskedLoop << Loops;
   if (!F.TapeSlots.empty()) {
     unsigned Slots = 0;
     for (int N : F.TapeSlots)

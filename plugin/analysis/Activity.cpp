@@ -76,6 +76,16 @@ Activity analyzeActivity(const ir::Function &F) {
         return;
       case Op::ZeroArr:
         return;
+      case Op::LoadArg:
+        if (isDifferentiable(F.Params[S.IVal]))
+          Mark(Varied, S.Dst);
+        return;
+      case Op::StoreArg:
+        // What an output array receives is an output of the function.
+        if (isDifferentiable(F.Params[S.IVal]) &&
+            ir::isFloat(F.Temps[S.Args[1]]))
+          Mark(Useful, S.Args[1]);
+        return;
       default:
         break;
       }

@@ -193,8 +193,9 @@ struct Shape {
 
 class KernelEmitter {
 public:
-  KernelEmitter(const ir::Function &F, const BatchPlan &P, std::string Name)
-      : F(F), P(P), Sh{P.Wide}, Name(std::move(Name)) {}
+  KernelEmitter(const ir::Function &F, const BatchPlan &P, std::string Name,
+                bool Grad)
+      : F(F), P(P), Sh{P.Wide}, Name(std::move(Name)), Grad(Grad) {}
 
   std::string run();
 
@@ -247,6 +248,15 @@ private:
   void loop(const ir::Stmt &S, const Mask &M);
   void revLoop(const ir::Stmt &S, const Mask &M);
   bool tapeOp(const ir::Stmt &S);
+  bool memOp(const ir::Stmt &S, const Mask &M);
+  std::string addr(const ir::Stmt &S, bool Shadow) const;
+  /// Element offsets (in elements) of lane l: l * stride; index vectors.
+  std::string idxSfx() const { return Sh.Wide ? "i64d" : "i32n"; }
+  std::string elemType(Type T) const { return scalarType(T); }
+  bool hasShadow(const ir::Param &Pa) const {
+    return Grad && Pa.IsArray && ir::isFloat(Pa.Ty) && !Pa.NoDiff &&
+           Pa.Kind == ir::ParamKind::User;
+  }
   bool arrayOp(const ir::Stmt &S, const Mask &M);
   std::string tapeAt(const ir::Stmt &S, int Value) const;
   std::string counter(int Id) const { return "__bd_k" + std::to_string(Id); }
@@ -255,6 +265,7 @@ private:
   const BatchPlan &P;
   Shape Sh;
   std::string Name;
+  bool Grad;
   std::ostringstream OS;
   int Ind = 1;
   int MaskCount = 0;
@@ -477,8 +488,51 @@ bool KernelEmitter::arrayOp(const ir::Stmt &S, const Mask &M) {
   return true;
 }
 
+/// The per-lane element index vector of an array-parameter access: lane
+/// l's example starts l * stride elements after the chunk's first one.
+std::string KernelEmitter::addr(const ir::Stmt &S, bool Shadow) const {
+  int I = (int)S.IVal;
+  std::string Idx = vec(S.Args[0]);
+  if (Sh.Wide)
+    Idx = "bd_cvt_i32d_i64d(" + Idx + ")";
+  if (F.Params[I].Uniform)
+    return Idx;
+  return "bd_add_" + idxSfx() + "(" +
+         std::string(Shadow ? "__bd_qo" : "__bd_po") + std::to_string(I) +
+         ", " + Idx + ")";
+}
+
+/// Loads and stores of array parameters and their shadows: gathers and
+/// scatters under the current mask, so a lane that is off (past the end of
+/// the batch, or past its own extent in a ragged loop) touches no memory.
+bool KernelEmitter::memOp(const ir::Stmt &S, const Mask &M) {
+  bool Shadow = S.Opc == Op::ShadowLoad || S.Opc == Op::ShadowStore ||
+                S.Opc == Op::ShadowAdd;
+  if (!Shadow && S.Opc != Op::LoadArg && S.Opc != Op::StoreArg)
+    return false;
+  int I = (int)S.IVal;
+  Type Ty = F.Params[I].Ty;
+  std::string Base = (Shadow ? "__bd_q" : "__bd_p") + std::to_string(I);
+  if (S.Opc == Op::LoadArg || S.Opc == Op::ShadowLoad) {
+    OS << line();
+    if (!P.VaryingTemp[S.Dst]) {
+      OS << (P.Hoisted[S.Dst] ? "" : std::string(scalarType(Ty)) + " ")
+         << temp(S.Dst) << " = " << Base << "[" << temp(S.Args[0]) << "];\n";
+      return true;
+    }
+    OS << (P.Hoisted[S.Dst] ? "" : Sh.vtype(Ty) + " ") << temp(S.Dst)
+       << " = bd_gather_" << Sh.sfx(Ty) << "(" << M.Expr << ", " << Base << ", "
+       << addr(S, Shadow) << ");\n";
+    return true;
+  }
+  OS << line() << (S.Opc == Op::ShadowAdd ? "bd_scatteradd_" : "bd_scatter_")
+     << Sh.sfx(Ty) << "(" << M.Expr << ", " << Base << ", " << addr(S, Shadow)
+     << ", " << vec(S.Args[1]) << ");\n";
+  return true;
+}
+
 void KernelEmitter::inst(const ir::Stmt &S, const Mask &M) {
-  if (tapeOp(S) || arrayOp(S, M))
+  if (tapeOp(S) || arrayOp(S, M) || memOp(S, M))
     return;
   if (S.Opc == Op::SetVar) {
     int V = S.Var, A = S.Args[0];
@@ -655,6 +709,18 @@ std::string KernelEmitter::run() {
      << "(" << Sh.mask() << " __bd_m";
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const ir::Param &Pa = F.Params[I];
+    if (Pa.IsArray) {
+      OS << ", " << (Pa.Writable ? "" : "const ") << scalarType(Pa.Ty)
+         << " *__bd_p" << I;
+      if (!Pa.Uniform)
+        OS << ", ptrdiff_t __bd_ps" << I;
+      if (hasShadow(Pa)) {
+        OS << ", " << scalarType(Pa.Ty) << " *__bd_q" << I;
+        if (!Pa.Uniform)
+          OS << ", ptrdiff_t __bd_qs" << I;
+      }
+      continue;
+    }
     OS << ", "
        << (Pa.Uniform ? std::string(scalarType(Pa.Ty)) : Sh.vtype(Pa.Ty))
        << " __bd_p" << I;
@@ -666,6 +732,22 @@ std::string KernelEmitter::run() {
   OS << ") {\n";
   for (int L = 0; L < F.NumLoopIds; ++L)
     OS << "  int32_t " << counter(L) << " = 0;\n";
+  // Lane l's example starts l * stride elements after lane 0's.
+  std::string IT = Sh.Wide ? "int64_t" : "int32_t";
+  for (size_t I = 0; I < F.Params.size(); ++I) {
+    const ir::Param &Pa = F.Params[I];
+    if (!Pa.IsArray || Pa.Uniform)
+      continue;
+    for (int Q = 0; Q < (hasShadow(Pa) ? 2 : 1); ++Q) {
+      std::string N = (Q ? "__bd_q" : "__bd_p") + std::to_string(I);
+      std::string St = (Q ? "__bd_qs" : "__bd_ps") + std::to_string(I);
+      OS << "  " << IT << " " << N << "l[" << Sh.W() << "];\n"
+         << "  for (int __bd_l = 0; __bd_l < (int)" << Sh.W() << "; __bd_l++) "
+         << N << "l[__bd_l] = (" << IT << ")(__bd_l * " << St << ");\n"
+         << "  bd_" << idxSfx() << " " << (Q ? "__bd_qo" : "__bd_po") << I
+         << " = bd_load_" << idxSfx() << "(" << N << "l);\n";
+    }
+  }
   // Each chunk starts its tapes afresh; the memory is reused.
   for (size_t T = 0; T < F.TapeSlots.size(); ++T)
     OS << "  __bd_tp[" << T << "].top = 0;\n";
@@ -749,6 +831,13 @@ public:
 private:
   std::string arg(size_t I) const { return "__bd_a" + std::to_string(I); }
   std::string shadow(size_t I) const { return "__bd_d" + std::to_string(I); }
+  std::string stride(size_t I) const { return "__bd_as" + std::to_string(I); }
+  std::string shadowStride(size_t I) const {
+    return "__bd_ds" + std::to_string(I);
+  }
+  static bool hasShadowParam(const ir::Param &P) {
+    return P.Kind == ir::ParamKind::User && ir::isFloat(P.Ty) && !P.NoDiff;
+  }
   std::string load(const std::string &Ptr, Type T, bool Native,
                    const std::string &Count, bool Tail, const std::string &Dst);
   std::string store(const std::string &Ptr, Type T, bool Native,
@@ -788,10 +877,15 @@ std::string WrapperEmitter::prototype(bool Reserved) const {
       continue;
     ++NUser;
     std::string N = Reserved ? arg(I) : P.Name;
-    if (P.Uniform)
+    if (P.IsArray) {
+      OS << ", " << (P.Writable ? "" : "const ") << P.CType << " *" << N;
+      if (!P.Uniform)
+        OS << ", ptrdiff_t " << Nm(stride(I), P.Name + "_stride");
+    } else if (P.Uniform) {
       OS << ", " << P.CType << " " << N;
-    else
+    } else {
       OS << ", const " << P.CType << " *" << N;
+    }
   }
   (void)NUser;
   if (F.RetTy != Type::Void)
@@ -799,10 +893,15 @@ std::string WrapperEmitter::prototype(bool Reserved) const {
   if (Grad) {
     if (F.RetTy != Type::Void)
       OS << ", const " << F.RetCType << " *" << Nm("__bd_dret", "d_ret");
-    for (const ir::Output &O : F.Outputs)
-      if (O.Kind == ir::OutKind::ParamAdjoint)
-        OS << ", " << F.Params[O.Param].CType << " *"
-           << Nm(shadow(O.Param), "d_" + F.Params[O.Param].Name);
+    // One shadow per differentiable parameter, in parameter order.
+    for (size_t I = 0; I < F.Params.size(); ++I) {
+      const ir::Param &P = F.Params[I];
+      if (!hasShadowParam(P))
+        continue;
+      OS << ", " << P.CType << " *" << Nm(shadow(I), "d_" + P.Name);
+      if (P.IsArray && !P.Uniform)
+        OS << ", ptrdiff_t " << Nm(shadowStride(I), "d_" + P.Name + "_stride");
+    }
   }
   OS << ")";
   return OS.str();
@@ -886,6 +985,22 @@ std::string WrapperEmitter::chunk() {
       KArgs.push_back(Ld);
     } else if (P.Kind == ir::ParamKind::Need) {
       KArgs.push_back("(" + shadow(P.Of) + " != 0)");
+    } else if (P.IsArray) {
+      if (P.Uniform) {
+        KArgs.push_back(arg(I));
+      } else {
+        KArgs.push_back(arg(I) + " + (ptrdiff_t)__bd_i * " + stride(I));
+        KArgs.push_back(stride(I));
+      }
+      if (Grad && hasShadowParam(P)) {
+        if (P.Uniform) {
+          KArgs.push_back(shadow(I));
+        } else {
+          KArgs.push_back(shadow(I) + " ? " + shadow(I) +
+                          " + (ptrdiff_t)__bd_i * " + shadowStride(I) + " : 0");
+          KArgs.push_back(shadowStride(I));
+        }
+      }
     } else if (P.Uniform) {
       KArgs.push_back(P.Ty == Type::Bool
                           ? "(_Bool)" + arg(I)
@@ -994,7 +1109,7 @@ EmitOutput emitC(const EmitInput &In) {
     OS << "\n/* " << F.Name << (Grad ? "_grad" : "_batched") << ": "
        << (P.Wide ? "shape d, lanes of 64 bits" : "shape n, lanes of 32 bits")
        << " */\n";
-    KernelEmitter KE(F, P, K);
+    KernelEmitter KE(F, P, K, Grad);
     OS << KE.run();
     WrapperEmitter WE(F, P, Grad, In.Static, K);
     OS << WE.run();

@@ -149,6 +149,14 @@ int Builder::math(MathFn Fn, std::vector<int> Args) {
   push(Op::Math, D, std::move(Args)).Fn = Fn;
   return D;
 }
+int Builder::loadArg(int P, int Idx) {
+  int D = F.newTemp(F.Params[P].Ty);
+  push(Op::LoadArg, D, {Idx}).IVal = P;
+  return D;
+}
+void Builder::storeArg(int P, int Idx, int Value) {
+  push(Op::StoreArg, -1, {Idx, Value}).IVal = P;
+}
 int Builder::loadElem(int V, int Idx) {
   int D = F.newTemp(F.Vars[V].Ty);
   push(Op::LoadElem, D, {Idx}).Var = V;
@@ -197,6 +205,9 @@ static bool sideEffectFree(Op O) {
   case Op::SetVar:
   case Op::StoreElem:
   case Op::ZeroArr:
+  case Op::StoreArg:
+  case Op::ShadowStore:
+  case Op::ShadowAdd:
   case Op::TapeReserve:
   case Op::TapeStore:
   case Op::TapeLoad:
@@ -300,6 +311,11 @@ static void printInst(std::ostringstream &OS, const Function &F,
     OS << " " << S.IVal;
     break;
   case Op::Param:
+  case Op::LoadArg:
+  case Op::StoreArg:
+  case Op::ShadowLoad:
+  case Op::ShadowStore:
+  case Op::ShadowAdd:
     OS << " " << F.Params[S.IVal].Name;
     break;
   case Op::GetVar:

@@ -86,6 +86,14 @@ struct Param {
   // The C type has the size of its lane element, so arrays of it load as
   // vectors directly (false for _Bool, char, short).
   bool NativeLayout = true;
+  // Pointer or array parameter: elements of type Ty, per example (varying,
+  // with a stride) or shared (uniform). Extent: StaticLen > 0, or the
+  // integer parameter DimParam, as inference found (for remarks).
+  bool IsArray = false;
+  bool Writable = false;
+  int StaticLen = 0;
+  int DimParam = -1;
+  std::string DimHow; // how the extent was inferred, for remarks
 };
 
 struct Var {
@@ -147,6 +155,8 @@ public:
   int fmuladd(int A, int B, int C);
   int select(int C, int A, int B);
   int math(MathFn Fn, std::vector<int> Args);
+  int loadArg(int Param, int Idx);
+  void storeArg(int Param, int Idx, int Value);
   int loadElem(int Var, int Idx);
   void storeElem(int Var, int Idx, int Value);
   void zeroArr(int Var);

@@ -1,5 +1,7 @@
 //===- Lower.cpp - clang AST to batchdiff IR ------------------------------===//
 #include "lower/Lower.h"
+#include "lower/ArrayParams.h"
+#include "lower/Types.h"
 
 #include "attributes/Attributes.h"
 #include "diagnostics/Diagnostics.h"
@@ -13,6 +15,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <map>
 #include <optional>
 
 using namespace clang;
@@ -42,45 +45,6 @@ const llvm::StringMap<MathEntry> &mathTable() {
     return T;
   }();
   return Table;
-}
-
-std::optional<Type> irType(QualType QT) {
-  QT = QT.getCanonicalType();
-  if (const auto *ET = QT->getAs<EnumType>())
-    QT = ET->getDecl()->getIntegerType().getCanonicalType();
-  const auto *BT = QT->getAs<BuiltinType>();
-  if (!BT)
-    return std::nullopt;
-  switch (BT->getKind()) {
-  case BuiltinType::Bool:
-    return Type::Bool;
-  case BuiltinType::Char_S:
-  case BuiltinType::SChar:
-  case BuiltinType::Short:
-  case BuiltinType::Int:
-  case BuiltinType::Char_U:
-  case BuiltinType::UChar:
-  case BuiltinType::UShort:
-    return Type::I32;
-  case BuiltinType::UInt:
-    return Type::U32;
-  case BuiltinType::Long:
-  case BuiltinType::LongLong:
-    return Type::I64;
-  case BuiltinType::ULong:
-  case BuiltinType::ULongLong:
-    return Type::U64;
-  case BuiltinType::Float:
-    return Type::F32;
-  case BuiltinType::Double:
-    return Type::F64;
-  default:
-    return std::nullopt;
-  }
-}
-
-bool nativeLayout(ASTContext &Ctx, QualType QT, Type T) {
-  return T != Type::Bool && Ctx.getTypeSize(QT) == ir::bitWidth(T);
 }
 
 /// Narrow integer types live in 32-bit lanes; a conversion to one of them
@@ -251,17 +215,25 @@ private:
   struct LValue {
     int Var = -1;
     int Idx = -1;
+    int Arg = -1; // element Idx of array parameter Arg
+    bool ok() const { return Var >= 0 || Arg >= 0; }
   };
   LValue lvalue(const Expr *E, llvm::StringRef Action);
   int load(LValue L) {
+    if (L.Arg >= 0)
+      return B.loadArg(L.Arg, L.Idx);
     return L.Idx >= 0 ? B.loadElem(L.Var, L.Idx) : B.get(L.Var);
   }
   void store(LValue L, int V) {
-    if (L.Idx >= 0)
+    if (L.Arg >= 0)
+      B.storeArg(L.Arg, L.Idx, V);
+    else if (L.Idx >= 0)
       B.storeElem(L.Var, L.Idx, V);
     else
       B.set(L.Var, V);
   }
+  int arrayParam(const Expr *Base);
+  std::map<const ParmVarDecl *, int> ArgOf;
   bool arrayDecl(const VarDecl *VD);
   int convert(int T, QualType From, QualType To);
   int constant(const Expr *E);
@@ -322,6 +294,13 @@ bool Lowerer::run() {
     const ParmVarDecl *P = Top->getParamDecl(I);
     QualType PT = P->getType();
     auto T = irType(PT);
+    ir::Param AP;
+    if (!T && PT->isPointerType()) {
+      if (!lowerArrayParam(Top, I, Ctx, Diags, AP))
+        Failed = true;
+      F.Params.push_back(AP);
+      continue;
+    }
     if (!T) {
       bool Ptr = PT->isPointerType() || PT->isArrayType();
       error(P->getLocation(),
@@ -348,7 +327,10 @@ bool Lowerer::run() {
   }
   if (Failed)
     return false;
-  if (WantGrad && F.RetTy == Type::Void)
+  bool Outputs = false;
+  for (const ir::Param &P : F.Params)
+    Outputs |= P.IsArray && P.Writable && ir::isFloat(P.Ty) && !P.NoDiff;
+  if (WantGrad && F.RetTy == Type::Void && !Outputs)
     error(Top->getLocation(), "'diff' on a function returning void",
           "return the value to differentiate");
   if (WantGrad && !ir::isFloat(F.RetTy) && F.RetTy != Type::Void)
@@ -359,6 +341,10 @@ bool Lowerer::run() {
     return false;
   for (unsigned I = 0; I < Top->getNumParams(); ++I) {
     const ParmVarDecl *P = Top->getParamDecl(I);
+    if (F.Params[I].IsArray) {
+      ArgOf[P] = (int)I;
+      continue;
+    }
     int V = F.newVar(F.Params[I].Name, F.Params[I].Ty);
     Fr.Vars[P] = V;
     B.set(V, B.param(I));
@@ -771,7 +757,7 @@ int Lowerer::expr(const Expr *E) {
       return B.constI(*irType(E->getType()), EC->getInitVal().getSExtValue());
   if (isa<ArraySubscriptExpr>(E))
     error(E->getBeginLoc(), "array subscripting",
-          "pointer and array parameters are not supported yet");
+          "index array parameters and local arrays with [] instead");
   else if (isa<MemberExpr>(E))
     error(E->getBeginLoc(), "struct member access", "pass scalars");
   else if (isa<StmtExpr>(E))
@@ -843,9 +829,39 @@ int Lowerer::castExpr(const CastExpr *CE) {
   }
 }
 
+/// The array parameter \p Base names, or -1.
+int Lowerer::arrayParam(const Expr *Base) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
+  const auto *PD = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  auto It = PD ? ArgOf.find(PD) : ArgOf.end();
+  return It == ArgOf.end() || Frames.size() != 1 ? -1 : It->second;
+}
+
 Lowerer::LValue Lowerer::lvalue(const Expr *E, llvm::StringRef Action) {
   E = E->IgnoreParens();
   const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
+  const auto *UO = dyn_cast<UnaryOperator>(E);
+  if (UO && UO->getOpcode() == UO_Deref) {
+    int A = arrayParam(UO->getSubExpr());
+    if (A >= 0) {
+      LValue L;
+      L.Arg = A;
+      L.Idx = B.constI(Type::I32, 0);
+      return L;
+    }
+  }
+  if (AS) {
+    int A = arrayParam(AS->getBase());
+    if (A >= 0) {
+      int I = expr(AS->getIdx());
+      if (I < 0)
+        return {};
+      LValue L;
+      L.Arg = A;
+      L.Idx = B.cast(Type::I32, I);
+      return L;
+    }
+  }
   if (!AS) {
     int V = varOf(E, Action);
     if (V >= 0 && F.Vars[V].Len > 0) {
@@ -860,8 +876,7 @@ Lowerer::LValue Lowerer::lvalue(const Expr *E, llvm::StringRef Action) {
   auto It = VD ? Frames.back().Vars.find(VD) : Frames.back().Vars.end();
   if (It == Frames.back().Vars.end() || F.Vars[It->second].Len == 0) {
     error(E->getBeginLoc(), "array subscripting of anything but a local array",
-          "pointer and array parameters are not supported yet; copy into a "
-          "local array");
+          "index a local array or an array parameter of the function");
     return {};
   }
   int I = expr(AS->getIdx());
@@ -918,12 +933,12 @@ int Lowerer::varOf(const Expr *LV, llvm::StringRef Action) {
     const auto *UO = dyn_cast<UnaryOperator>(LV);
     if (isa<ArraySubscriptExpr>(LV))
       error(LV->getBeginLoc(), "array subscripting",
-            "pointer and array parameters are not supported yet");
+            "index array parameters and local arrays with [] instead");
     else if (isa<MemberExpr>(LV))
       error(LV->getBeginLoc(), "struct member access", "pass scalars");
     else if (UO && UO->getOpcode() == UO_Deref)
       error(LV->getBeginLoc(), std::string(Action) + " through a pointer",
-            "pointer and array parameters are not supported yet");
+            "index array parameters and local arrays with [] instead");
     else
       error(LV->getBeginLoc(),
             std::string("the expression '") + LV->getStmtClassName() + "'",
@@ -977,7 +992,7 @@ int Lowerer::readLValue(const Expr *E) {
     }
   }
   LValue L = lvalue(E, "reading");
-  return L.Var < 0 ? -1 : load(L);
+  return L.ok() ? load(L) : -1;
 }
 
 int Lowerer::unary(const UnaryOperator *UO) {
@@ -1005,11 +1020,11 @@ int Lowerer::unary(const UnaryOperator *UO) {
   case UO_PostInc:
   case UO_PostDec: {
     LValue LV = lvalue(Sub, "writing");
-    if (LV.Var < 0)
+    if (!LV.ok())
       return -1;
     bool Inc = UO->isIncrementOp();
     int Old = load(LV);
-    Type T = F.Vars[LV.Var].Ty;
+    Type T = LV.Arg >= 0 ? F.Params[LV.Arg].Ty : F.Vars[LV.Var].Ty;
     int New;
     if (T == Type::Bool) {
       New = Inc ? B.constB(true) : B.un(Op::Not, Old);
@@ -1025,7 +1040,7 @@ int Lowerer::unary(const UnaryOperator *UO) {
   case UO_AddrOf:
   case UO_Deref:
     error(UO->getBeginLoc(), "taking addresses or dereferencing pointers",
-          "pointer and array parameters are not supported yet");
+          "index array parameters and local arrays with [] instead");
     return -1;
   default:
     error(UO->getBeginLoc(), "this unary operator", "use scalar arithmetic");
@@ -1132,12 +1147,12 @@ int Lowerer::binary(const BinaryOperator *BO) {
   if (!BO->getLHS()->getType()->isArithmeticType() && K != BO_Comma &&
       K != BO_Assign) {
     error(BO->getOperatorLoc(), "pointer arithmetic",
-          "pointer and array parameters are not supported yet");
+          "index array parameters and local arrays with [] instead");
     return -1;
   }
   if (K == BO_Assign) {
     LValue LV = lvalue(BO->getLHS(), "writing");
-    if (LV.Var < 0)
+    if (!LV.ok())
       return -1;
     int R = expr(BO->getRHS());
     if (R < 0)
@@ -1166,7 +1181,7 @@ int Lowerer::binary(const BinaryOperator *BO) {
 
 int Lowerer::compoundAssign(const CompoundAssignOperator *CAO) {
   LValue LV = lvalue(CAO->getLHS(), "writing");
-  if (LV.Var < 0)
+  if (!LV.ok())
     return -1;
   QualType LT = CAO->getLHS()->getType();
   QualType CT = CAO->getComputationLHSType();

@@ -235,7 +235,7 @@ void Reverser::computeDeps() {
       if (S.K != ir::Stmt::Inst)
         return;
       uint64_t D = 0;
-      if (S.Opc == Op::Param) {
+      if (S.Opc == Op::Param || S.Opc == Op::LoadArg) {
         if (S.IVal < 64 && isDifferentiable(P.Params[S.IVal]))
           D = uint64_t(1) << S.IVal;
       } else if (S.Opc == Op::GetVar || S.Opc == Op::LoadElem) {
@@ -264,6 +264,8 @@ void Reverser::computeDeps() {
 uint64_t Reverser::instDeps(const ir::Stmt &S) const {
   if (S.Opc == Op::SetVar || S.Opc == Op::StoreElem || S.Opc == Op::ZeroArr)
     return S.Var < (int)DepV.size() ? DepV[S.Var] : 0;
+  if (S.Opc == Op::StoreArg) // reads the output's shadow: needs it non-NULL
+    return S.IVal < 64 ? uint64_t(1) << S.IVal : 0;
   return S.Dst >= 0 && S.Dst < (int)DepT.size() ? DepT[S.Dst] : 0;
 }
 
@@ -388,6 +390,23 @@ void Reverser::reverseInst(const ir::Stmt &S) {
     if (actV(S.Var))
       B.zeroArr(adjVar(S.Var));
     return;
+  case Op::LoadArg:
+    if (act(S.Dst))
+      B.push(Op::ShadowAdd, -1, {R(S.Args[0]), B.get(adjTemp(S.Dst))}).IVal =
+          S.IVal;
+    return;
+  case Op::StoreArg:
+    // The stored value gets the element's cotangent; the element held
+    // something else before, so its cotangent restarts from zero.
+    if (isDifferentiable(P.Params[S.IVal]) && act(S.Args[1])) {
+      int I = R(S.Args[0]);
+      int D = G.newTemp(P.Params[S.IVal].Ty);
+      B.push(Op::ShadowLoad, D, {I}).IVal = S.IVal;
+      accumVar(adjTemp(S.Args[1]), D);
+      B.push(Op::ShadowStore, -1, {I, B.constF(P.Params[S.IVal].Ty, 0.0)})
+          .IVal = S.IVal;
+    }
+    return;
   case Op::Param:
     if (act(S.Dst) && DP[S.IVal] >= 0)
       accumVar(DP[S.IVal], B.get(adjTemp(S.Dst)));
@@ -502,7 +521,7 @@ void Reverser::run() {
     NeedParam.clear();
   // Adjoints start at zero; the return value's adjoint starts at the seed.
   for (size_t I = 0; I < P.Params.size(); ++I)
-    if (isDifferentiable(P.Params[I])) {
+    if (isDifferentiable(P.Params[I]) && !P.Params[I].IsArray) {
       DP[I] = G.newVar("d_" + P.Params[I].Name, P.Params[I].Ty);
       B.set(DP[I], B.constF(P.Params[I].Ty, 0.0));
     }

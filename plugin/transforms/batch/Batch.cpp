@@ -31,6 +31,9 @@ struct Planner {
         } else if (S.Opc == Op::GetVar) {
           if (P.VaryingVar[S.Var])
             mark(P.VaryingTemp, S.Dst);
+        } else if (S.Opc == Op::LoadArg || S.Opc == Op::ShadowLoad) {
+          if (!F.Params[S.IVal].Uniform || P.VaryingTemp[S.Args[0]])
+            mark(P.VaryingTemp, S.Dst);
         } else if (S.Opc == Op::TapeLoad) {
           if (P.VaryingTemp[S.Aux])
             mark(P.VaryingTemp, S.Dst);

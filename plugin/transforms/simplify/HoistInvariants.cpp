@@ -13,6 +13,11 @@ using ir::Op;
 bool pureOp(Op O) {
   switch (O) {
   case Op::Param:
+  case Op::LoadArg:
+  case Op::StoreArg:
+  case Op::ShadowLoad:
+  case Op::ShadowStore:
+  case Op::ShadowAdd:
   case Op::GetVar:
   case Op::SetVar:
   case Op::LoadElem:

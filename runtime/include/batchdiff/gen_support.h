@@ -116,6 +116,21 @@ BD_GS_MARR(n, BD_WN, i32n)
 BD_GS_MARR(d, BD_WD, i32d)
 #undef BD_GS_MARR
 
+/* Gradient of a load from an array parameter: adds v into base[idx] lane
+ * by lane, in lane order, so lanes that share an element (a BD_UNIFORM
+ * array's shadow, or stride 0) all contribute. */
+#define BD_GS_SCATTERADD(T, E, W, IDX, M)                                      \
+  BD_GS_INL void bd_scatteradd_##T(bd_##M m, E *base, bd_##IDX idx,            \
+                                   bd_##T v) {                                 \
+    for (int l = 0; l < W; l++)                                                \
+      if (m[l])                                                                \
+        base[idx[l]] += v[l];                                                  \
+  }
+BD_GS_SCATTERADD(f32n, float, BD_WN, i32n, mn)
+BD_GS_SCATTERADD(f64d, double, BD_WD, i64d, md)
+BD_GS_SCATTERADD(f32d, float, BD_WD, i64d, md)
+#undef BD_GS_SCATTERADD
+
 /* Makes room for row k of the current execution of a loop. */
 BD_GS_INL void bd_tape_reserve(bd_arena *ar, bd_tape *tp, int32_t k) {
   if (tp->top + (size_t)k >= tp->cap)

@@ -2,5 +2,5 @@
 float *lo, *hi;
 __attribute__((batch)) long f(float x) {
   return hi - lo;
-  // CHECK: expr-pointer-arithmetic.c:[[@LINE-1]]:13: error: pointer arithmetic is not supported in a batch/diff function; pointer and array parameters are not supported yet
+  // CHECK: expr-pointer-arithmetic.c:[[@LINE-1]]:13: error: pointer arithmetic is not supported in a batch/diff function; index array parameters and local arrays with [] instead
 }

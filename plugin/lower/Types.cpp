@@ -1,0 +1,51 @@
+//===- Types.cpp - C types to IR types ------------------------------------===//
+#include "lower/Types.h"
+
+#include "clang/AST/ASTContext.h"
+
+using namespace clang;
+
+namespace batchdiff {
+
+using ir::Type;
+
+std::optional<Type> irType(QualType QT) {
+  QT = QT.getCanonicalType();
+  if (const auto *ET = QT->getAs<EnumType>())
+    QT = ET->getDecl()->getIntegerType().getCanonicalType();
+  const auto *BT = QT->getAs<BuiltinType>();
+  if (!BT)
+    return std::nullopt;
+  switch (BT->getKind()) {
+  case BuiltinType::Bool:
+    return Type::Bool;
+  case BuiltinType::Char_S:
+  case BuiltinType::SChar:
+  case BuiltinType::Short:
+  case BuiltinType::Int:
+  case BuiltinType::Char_U:
+  case BuiltinType::UChar:
+  case BuiltinType::UShort:
+    return Type::I32;
+  case BuiltinType::UInt:
+    return Type::U32;
+  case BuiltinType::Long:
+  case BuiltinType::LongLong:
+    return Type::I64;
+  case BuiltinType::ULong:
+  case BuiltinType::ULongLong:
+    return Type::U64;
+  case BuiltinType::Float:
+    return Type::F32;
+  case BuiltinType::Double:
+    return Type::F64;
+  default:
+    return std::nullopt;
+  }
+}
+
+bool nativeLayout(ASTContext &Ctx, QualType QT, Type T) {
+  return T != Type::Bool && Ctx.getTypeSize(QT) == ir::bitWidth(T);
+}
+
+} // namespace batchdiff
