@@ -15,6 +15,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <deque>
 #include <map>
 #include <optional>
 
@@ -245,7 +246,12 @@ private:
   bool WantGrad;
   ir::Function &F;
   ir::Builder B;
-  std::vector<Frame> Frames;
+  /// A deque: inlining a call pushes a frame while references to the
+  /// enclosing frames (and iterators into their Vars) are held, e.g. in
+  /// lvalue() while lowering an index that calls a helper; a vector would
+  /// copy the frames when it grows (DenseMap's move is not noexcept) and
+  /// leave those dangling.
+  std::deque<Frame> Frames;
   std::vector<LoopCtx> Loops;
   bool Failed = false;
   /// Where convert() reports an unsupported conversion: the expression
@@ -962,6 +968,14 @@ int Lowerer::varOf(const Expr *LV, llvm::StringRef Action) {
           Action == "writing" ? "return the value instead"
                               : "pass it as a BD_UNIFORM parameter or make "
                                 "it a 'const' with a constant initializer");
+    return -1;
+  }
+  if (const auto *PD = dyn_cast_or_null<ParmVarDecl>(VD);
+      PD && ArgOf.count(PD)) {
+    error(LV->getBeginLoc(),
+          "using the array parameter '" + PD->getNameAsString() +
+              "' as a whole (passing it on, pointer arithmetic)",
+          "index its elements; helpers take scalar parameters");
     return -1;
   }
   error(LV->getBeginLoc(), std::string(Action) + " of this entity",
