@@ -156,7 +156,7 @@ bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
          U.Unknown ? U.Unknown->getBeginLoc() : P->getLocation(),
          "cannot infer the extent of '%0' in a batch/diff function; declare "
          "it as '%1 %0[n]' with an integer parameter n, or '%1 %0[static N]'")
-      << Out.Name << (Out.Writable ? E.getAsString() : E.getAsString());
+      << Out.Name << E.getAsString();
   return false;
 }
 
