@@ -1,0 +1,50 @@
+/* -fplugin-arg-batchdiff-remarks for array parameters: the inferred dims
+ * of each extent form, and the ragged note when the extent parameter is
+ * varying (checked with FileCheck by the arrays.remarks test). */
+#include <batchdiff.h>
+
+/* static, declared */
+BATCHDIFF double r_decl(const double x[3]) { return x[0] + x[1] * x[2]; }
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-1]]:38: remark: batchdiff: parameter 'x' is varying (one value per example), differentiated; input array, dims static 3 (declared){{$}}
+
+/* static, declared with [static N] */
+BATCHDIFF float r_sdecl(const float v[static 4]) { return v[0] * v[3]; }
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-1]]:37: remark: batchdiff: parameter 'v' is varying (one value per example), differentiated; input array, dims static 4 (declared){{$}}
+
+/* static, from constant indices (the largest is 5) */
+BATCHDIFF double r_const(const double *c, double t) { return c[0] + t * c[5]; }
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-1]]:40: remark: batchdiff: parameter 'c' is varying (one value per example), differentiated; input array, dims static 6 (constant indices){{$}}
+
+/* dynamic, declared VLA; n varying: ragged */
+BATCHDIFF double r_vla(int n, const double x[n]) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++)
+    s += x[i];
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-6]]:44: remark: batchdiff: parameter 'x' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n' (declared); ragged: each example's extent differs, accesses are masked per lane{{$}}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-7]]:{{[0-9]+}}: remark: batchdiff: r_vla_batched: BD_WD lanes of 64 bits; 1 of 1 branch(es) and 1 of 1 loop(s) differ per example and run under an execution mask; the rest are uniform{{$}}
+
+/* dynamic, from a loop bound; n uniform: no mask, no ragged note */
+BATCHDIFF float r_loop(const float *x, BD_UNIFORM int n) {
+  float s = 0.0f;
+  for (int i = 0; i < n; i++)
+    s += x[i] * x[i];
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-6]]:37: remark: batchdiff: parameter 'x' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n' (loop bound){{$}}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-7]]:55: remark: batchdiff: parameter 'n' is uniform (one value for the whole batch); scalar, no dims{{$}}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-8]]:{{[0-9]+}}: remark: batchdiff: r_loop_batched: BD_WN lanes of 32 bits; {{[0-9]+}} of {{[0-9]+}} branch(es) and 0 of 1 loop(s) differ per example and run under an execution mask; the rest are uniform{{$}}
+
+/* dynamic from a loop bound, ragged; a uniform weight array and an output
+ * array with the same extent */
+BATCHDIFF void r_out(const double *w BD_UNIFORM, double *y, int n) {
+  for (int i = 0; i < n; i++)
+    y[i] = w[i] * 2.0;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-4]]:36: remark: batchdiff: parameter 'w' is uniform (one value for the whole batch), differentiated; input array, dims dynamic, from parameter 'n' (loop bound); ragged: each example's extent differs, accesses are masked per lane{{$}}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-5]]:58: remark: batchdiff: parameter 'y' is varying (one value per example), differentiated; output array, dims dynamic, from parameter 'n' (loop bound); ragged: each example's extent differs, accesses are masked per lane{{$}}
+
+/* int elements: not differentiated */
+__attribute__((batch)) int r_int(const int k[2]) { return k[0] - k[1]; }
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-1]]:44: remark: batchdiff: parameter 'k' is varying (one value per example); input array, dims static 2 (declared){{$}}
