@@ -355,6 +355,49 @@ static void t_stride0(void **st) {
   }
 }
 
+/* ---- negative strides: examples laid out backwards ------------------------ */
+
+static void t_negstride(void **st) {
+  (void)st;
+  rng_t rng = {name_seed("negstride")};
+  for (size_t ni = 0; ni < N_ARR_NS; ni++) {
+    size_t nb = arr_ns[ni];
+    enum { SS = 5 }; /* stride -5, extent 3 or up to 5 */
+    double *x = gp_alloc((nb ? nb : 1) * SS * sizeof(double));
+    float *xf = gp_alloc((nb ? nb : 1) * SS * sizeof(float));
+    float *w = gp_alloc(SS * sizeof(float));
+    for (size_t i = 0; i < (nb ? nb : 1) * SS; i++)
+      x[i] = gen_d(&rng), xf[i] = gen_f(&rng);
+    for (int i = 0; i < SS; i++)
+      w[i] = gen_f(&rng);
+    int *n = gp_alloc(nb * sizeof(int));
+    for (size_t b = 0; b < nb; b++)
+      n[b] = rng_below(&rng, SS + 1);
+    gp_seal(x), gp_seal(xf), gp_seal(w), gp_seal(n);
+    /* example b at last - b * SS: example 0 is the last block */
+    const double *x0 = x + (nb ? nb - 1 : 0) * SS;
+    const float *xf0 = xf + (nb ? nb - 1 : 0) * SS;
+    double *r = gp_alloc(nb * sizeof(double));
+    float *rf = gp_alloc(nb * sizeof(float));
+    sum3_batched(nb, x0, -SS, r);
+    dotw_batched(nb, xf0, -SS, w, n, rf);
+    for (size_t b = 0; b < nb; b++) {
+      double want = sum3(x0 - (ptrdiff_t)b * SS);
+      float wantf = dotw(xf0 - (ptrdiff_t)b * SS, w, n[b]);
+      if (!el_same(&r[b], &want, K_D) || !el_same(&rf[b], &wantf, K_F)) {
+        print_error("negative stride: n=%zu b=%zu: ", nb, b);
+        PV("sum3", r[b]);
+        PV("want", want);
+        PV("dotw", rf[b]);
+        PV("want", wantf);
+        print_error("\n");
+        fail();
+      }
+    }
+    gp_reset();
+  }
+}
+
 /* ---- a uniform array shorter than a lane's reach --------------------------
  * dotw's w has only max(n[b]) elements, ending at a guard page: covered in
  * run_dcase (U arrays are gp_alloc'd with exactly maxext elements). */
@@ -366,7 +409,7 @@ int main(void) {
       cmocka_unit_test(t_dotw),   cmocka_unit_test(t_scale),
       cmocka_unit_test(t_axpy),   cmocka_unit_test(t_isum),
       cmocka_unit_test(t_fimix),  cmocka_unit_test(t_iscale),
-      cmocka_unit_test(t_stride0),
+      cmocka_unit_test(t_stride0), cmocka_unit_test(t_negstride),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
