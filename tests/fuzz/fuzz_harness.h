@@ -1,0 +1,507 @@
+/* Differential checks for the random programs of tests/fuzz/gen.py.
+ *
+ * The generated file defines, per annotated function f, four adapters that
+ * take every argument as a double (floats and ints are stored exactly):
+ *   scalar(a)                 f(a...) converted to double
+ *   twin(a)                   the same body with every float made double (an
+ *                             unannotated copy): finite differences use it
+ *   batched(n, a, ret)        f_batched; a[p] is n values (1 if uniform)
+ *   grad(n, a, ret, d)        f_grad with d_ret NULL; d[p] is the shadow of
+ *                             parameter p (n values, 1 if uniform, NULL if
+ *                             p has none or the caller wants it NULL)
+ * and a fz_fn descriptor; main() calls fz_main() with the table.
+ *
+ * Checks, for n in fz_ns[] and several input patterns:
+ *  1. batched == loop over the scalar function, bit for bit (any NaN equals
+ *     any NaN) when f calls no transcendental function; otherwise within
+ *     FZ_TOL_D / FZ_TOL_F relative; a larger difference that the scalar
+ *     function itself shows under relative input perturbations of 2^-40
+ *     (double) / 2^-18 (float) is counted as "sensitive" (a math ULP can flip
+ *     a comparison) instead of failing;
+ *  2. grad's ret equals batched's bit for bit; shadows pre-filled with
+ *     nonzero values end as fl(pre + g) of a zero-filled call, bit for bit;
+ *     each example alone (n = 1) gives the bits it gets inside the batch;
+ *     a NULL shadow changes nothing else;
+ *     varying gradients agree with central finite differences of the twin
+ *     (in double) at points where the one-sided differences and two step
+ *     sizes agree (elsewhere: a kink, skipped and counted);
+ *  3. uniform shadows equal the sum over the batch of the n = 1 gradients
+ *     (to rounding), and the sum of per-example finite differences.
+ * Prints FAIL lines with the inputs in hex; exit status 1 on any failure. */
+#ifndef BATCHDIFF_FUZZ_HARNESS_H
+#define BATCHDIFF_FUZZ_HARNESS_H
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FZ_MAXP 8
+
+typedef struct {
+  const char *name;
+  int np;
+  const char *ptype;   /* per parameter: 'f' float, 'd' double, 'i' int */
+  const char *uniform; /* per parameter: '1' uniform, '0' varying */
+  const char *nodiff;  /* per parameter: '1' BD_NODIFF */
+  char rtype;          /* 'f' or 'd' */
+  int transcendental;  /* calls exp/log/sin/cos/tanh somewhere */
+  int twin_exact;      /* no float arithmetic: the twin is the same code */
+  double (*scalar)(const double *a);
+  double (*twin)(const double *a);
+  void (*batched)(size_t n, double *const *a, double *ret);
+  void (*grad)(size_t n, double *const *a, double *ret, double *const *d);
+} fz_fn;
+
+static const size_t fz_ns[] = {0, 1, 3, 4, 5, 8, 9, 17, 100};
+#define FZ_NNS (sizeof fz_ns / sizeof fz_ns[0])
+#define FZ_NPATS 6
+#define FZ_TOL_D 1e-12
+#define FZ_TOL_F 1e-5
+
+typedef struct {
+  long exact, tol, sensitive, grad_fd, kink, floatpath, nonfinite, uni_fd,
+      uni_skip, fails;
+} fz_stats;
+static fz_stats fz_st;
+static int fz_max_fail_print = 40;
+
+static uint64_t fz_rng_s = 88172645463325252ull;
+static uint64_t fz_rng(void) {
+  fz_rng_s ^= fz_rng_s << 13;
+  fz_rng_s ^= fz_rng_s >> 7;
+  fz_rng_s ^= fz_rng_s << 17;
+  return fz_rng_s;
+}
+static double fz_unif(double lo, double hi) {
+  return lo + (hi - lo) * ((double)(fz_rng() >> 11) * 0x1p-53);
+}
+
+static int fz_same(double a, double b) {
+  if (isnan(a) && isnan(b))
+    return 1;
+  return memcmp(&a, &b, sizeof a) == 0;
+}
+static int fz_samef(double a, double b) { /* values stored from floats */
+  return fz_same(a, b);
+}
+
+static double fz_round(char t, double v) {
+  if (t == 'f')
+    return (double)(float)v;
+  if (t == 'i')
+    return (double)(int)v;
+  return v;
+}
+
+static const double fz_specials[] = {
+    NAN,     INFINITY, -INFINITY, 0.0,   -0.0,  5e-324, -4e-320, 1e-310,
+    1e-40,   1e30,     -1e30,     1e300, 3.5,   -2.25,  0.5,     1e-8,
+};
+
+/* One input value for parameter type t under pattern pat, example b of n. */
+static double fz_input(char t, int pat, size_t b, size_t n) {
+  double v;
+  if (t == 'i') {
+    switch (pat) {
+    case 1: return (double)((long)(b % 11) - 2);
+    case 2: return b == n / 2 ? 19.0 : 3.0;
+    case 3: return (double)((long)(fz_rng() % 60) - 30);
+    default: return (double)((long)(fz_rng() % 24) - 3);
+    }
+  }
+  switch (pat) {
+  case 0: v = fz_unif(-3.0, 3.0); break;
+  case 1: /* spread over the lanes of a chunk: different paths/trips */
+    v = -3.0 + 6.0 * ((double)b + 0.5) / (double)(n ? n : 1) +
+        fz_unif(-0.05, 0.05);
+    break;
+  case 2: v = b == n / 2 ? fz_unif(1.0, 3.0) : 0.3125; break;
+  case 3: /* special values: bitwise primal checks only */
+    v = (fz_rng() % 3 == 0) ? fz_unif(-3.0, 3.0)
+                            : fz_specials[fz_rng() % (sizeof fz_specials /
+                                                      sizeof fz_specials[0])];
+    break;
+  case 4: v = fz_unif(-0.1, 0.1); break;
+  default: v = fz_unif(-8.0, 8.0); break;
+  }
+  return fz_round(t, v);
+}
+
+static void fz_print_args(const fz_fn *f, double *const *a, size_t b) {
+  fprintf(stderr, "    args:");
+  for (int p = 0; p < f->np; p++) {
+    double v = f->uniform[p] == '1' ? a[p][0] : a[p][b];
+    fprintf(stderr, " %a", v);
+  }
+  fprintf(stderr, "\n");
+}
+
+#define FZ_FAIL(f, a, b, ...)                                                 \
+  do {                                                                         \
+    fz_st.fails++;                                                             \
+    if (fz_max_fail_print-- > 0) {                                             \
+      fprintf(stderr, "FAIL %s n=%zu pat=%d b=%zu: ", (f)->name, n, pat,      \
+              (size_t)(b));                                                    \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fprintf(stderr, "\n");                                                   \
+      if ((a))                                                                 \
+        fz_print_args((f), (a), (b));                                          \
+    }                                                                          \
+  } while (0)
+
+static void fz_args_of(const fz_fn *f, double *const *a, size_t b,
+                       double *out) {
+  for (int p = 0; p < f->np; p++)
+    out[p] = f->uniform[p] == '1' ? a[p][0] : a[p][b];
+}
+
+/* Spread of the scalar function under tiny relative input perturbations. */
+static double fz_sensitivity(const fz_fn *f, const double *x, double y0) {
+  double spread = 0.0, xx[FZ_MAXP];
+  double rel = f->rtype == 'f' || !f->twin_exact ? 0x1p-18 : 0x1p-40;
+  for (int trial = 0; trial < 8; trial++) {
+    memcpy(xx, x, sizeof xx);
+    for (int p = 0; p < f->np; p++)
+      if (f->ptype[p] != 'i')
+        xx[p] = fz_round(f->ptype[p],
+                         x[p] * (1.0 + rel * (double)((long)(fz_rng() % 9) - 4)));
+    double y = f->scalar(xx);
+    if (isnan(y) != isnan(y0))
+      return INFINITY;
+    double d = fabs(y - y0);
+    if (d > spread)
+      spread = d;
+  }
+  return spread;
+}
+
+/* Central finite difference of the twin w.r.t. parameter p at x, or NAN
+ * when the point looks like a kink (the one-sided differences disagree, or
+ * two step sizes do). *noise gets a rounding-noise bound. */
+static double fz_fd(const fz_fn *f, const double *x0, int p, double *noise,
+                    int *why) {
+  double x[FZ_MAXP];
+  memcpy(x, x0, sizeof x);
+  double h = 1e-6 * fmax(1.0, fabs(x0[p]));
+  double fm, fp, fm2, fp2, f0, fmax_abs;
+  f0 = f->twin(x);
+  x[p] = x0[p] + h;
+  fp = f->twin(x);
+  x[p] = x0[p] - h;
+  fm = f->twin(x);
+  x[p] = x0[p] + h / 8;
+  fp2 = f->twin(x);
+  x[p] = x0[p] - h / 8;
+  fm2 = f->twin(x);
+  if (!isfinite(f0) || !isfinite(fp) || !isfinite(fm) || !isfinite(fp2) ||
+      !isfinite(fm2)) {
+    *why = 1;
+    return NAN;
+  }
+  fmax_abs = fmax(fmax(fabs(f0), fabs(fp)), fmax(fabs(fm), 1e-300));
+  double nz = 64 * DBL_EPSILON * fmax_abs;
+  double c1 = (fp - fm) / (2 * h), c2 = (fp2 - fm2) / (2 * (h / 8));
+  double fw = (fp - f0) / h, bw = (f0 - fm) / h;
+  double scale = fabs(c2) + 1.0;
+  /* one-sided differences differ by about h*f''; a jump in the derivative
+   * (or in the value) makes them differ by far more */
+  if (fabs(fw - bw) > 1e-3 * scale + 8 * nz / h) {
+    *why = 2;
+    return NAN;
+  }
+  if (fabs(c1 - c2) > 1e-5 * scale + 8 * nz / (h / 8)) {
+    *why = 2;
+    return NAN;
+  }
+  *noise = 8 * nz / (h / 8);
+  return c2;
+}
+
+static double *fz_alloc(size_t n) {
+  double *p = malloc((n ? n : 1) * sizeof(double));
+  if (!p) {
+    fprintf(stderr, "out of memory\n");
+    exit(2);
+  }
+  return p;
+}
+
+static void fz_check_fn(const fz_fn *f) {
+  for (size_t in = 0; in < FZ_NNS; in++) {
+    size_t n = fz_ns[in];
+    for (int pat = 0; pat < FZ_NPATS; pat++) {
+      double *a[FZ_MAXP], *d[FZ_MAXP], *d0[FZ_MAXP], *d1[FZ_MAXP],
+          *dn[FZ_MAXP];
+      double pre[FZ_MAXP];
+      int has_shadow[FZ_MAXP];
+      double *rb = fz_alloc(n), *rg = fz_alloc(n), *r1 = fz_alloc(1);
+      for (int p = 0; p < f->np; p++) {
+        int u = f->uniform[p] == '1';
+        size_t cnt = u ? 1 : n;
+        a[p] = fz_alloc(cnt);
+        for (size_t b = 0; b < cnt; b++)
+          a[p][b] = fz_input(f->ptype[p], pat, u ? (size_t)(fz_rng() % 16) : b,
+                             u ? 16 : n);
+        has_shadow[p] = f->ptype[p] != 'i' && f->nodiff[p] != '1';
+        d[p] = d0[p] = d1[p] = dn[p] = NULL;
+        if (has_shadow[p]) {
+          d[p] = fz_alloc(cnt);
+          d0[p] = fz_alloc(cnt);
+          d1[p] = fz_alloc(1);
+          dn[p] = fz_alloc(cnt);
+          pre[p] = fz_round(f->ptype[p], 0.375 + 0.25 * p);
+          for (size_t b = 0; b < cnt; b++) {
+            d[p][b] = pre[p] + (u ? 0.0 : 0.125 * (double)(b % 3));
+            d[p][b] = fz_round(f->ptype[p], d[p][b]);
+            d0[p][b] = 0.0;
+          }
+        }
+      }
+      /* 1. batched vs scalar */
+      f->batched(n, a, rb);
+      for (size_t b = 0; b < n; b++) {
+        double x[FZ_MAXP];
+        fz_args_of(f, a, b, x);
+        double y = f->scalar(x);
+        if (!f->transcendental) {
+          fz_st.exact++;
+          if (!fz_same(y, rb[b]))
+            FZ_FAIL(f, a, b, "batched %a != scalar %a (exact)", rb[b], y);
+        } else {
+          double tol =
+              f->rtype == 'f' || !f->twin_exact ? FZ_TOL_F : FZ_TOL_D;
+          fz_st.tol++;
+          int ok = (isnan(y) && isnan(rb[b])) || y == rb[b] ||
+                   fabs(y - rb[b]) <= tol * fmax(1.0, fabs(y));
+          if (!ok) {
+            double s = fz_sensitivity(f, x, y);
+            if (fabs(y - rb[b]) <= 4 * s || isinf(s))
+              fz_st.sensitive++;
+            else
+              FZ_FAIL(f, a, b,
+                      "batched %a != scalar %a (rel tol %g, sensitivity %g)",
+                      rb[b], y, tol, s);
+          }
+        }
+        /* each example alone gives the bits it gets in the batch */
+        double *a1[FZ_MAXP];
+        double one[FZ_MAXP];
+        for (int p = 0; p < f->np; p++) {
+          one[p] = x[p];
+          a1[p] = &one[p];
+        }
+        f->batched(1, a1, r1);
+        if (!fz_same(r1[0], rb[b]))
+          FZ_FAIL(f, a, b, "batched alone %a != in batch %a", r1[0], rb[b]);
+      }
+      /* 2. gradients: pre-filled, zero-filled, ret equals batched */
+      f->grad(n, a, rg, d);
+      for (size_t b = 0; b < n; b++)
+        if (!fz_same(rg[b], rb[b]))
+          FZ_FAIL(f, a, b, "grad ret %a != batched %a", rg[b], rb[b]);
+      f->grad(n, a, NULL, d0);
+      for (int p = 0; p < f->np; p++) {
+        if (!has_shadow[p])
+          continue;
+        size_t cnt = f->uniform[p] == '1' ? 1 : n;
+        for (size_t b = 0; b < cnt; b++) {
+          double start = fz_round(
+              f->ptype[p], pre[p] + (f->uniform[p] == '1'
+                                         ? 0.0
+                                         : 0.125 * (double)(b % 3)));
+          double want = f->ptype[p] == 'f'
+                            ? (double)((float)start + (float)d0[p][b])
+                            : start + d0[p][b];
+          if (f->uniform[p] == '1' && n == 0)
+            want = start + 0.0;
+          if (!fz_same(want, d[p][b]))
+            FZ_FAIL(f, a, b,
+                    "param %d: pre-filled shadow %a != pre %a + gradient %a",
+                    p, d[p][b], start, d0[p][b]);
+        }
+      }
+      /* a NULL shadow changes nothing else */
+      {
+        int first = -1;
+        for (int p = 0; p < f->np; p++) {
+          if (has_shadow[p]) {
+            size_t cnt = f->uniform[p] == '1' ? 1 : n;
+            for (size_t b = 0; b < cnt; b++)
+              dn[p][b] = 0.0;
+            if (first < 0)
+              first = p;
+          }
+        }
+        if (first >= 0) {
+          double *dd[FZ_MAXP];
+          for (int p = 0; p < f->np; p++)
+            dd[p] = p == first ? NULL : dn[p];
+          f->grad(n, a, NULL, dd);
+          for (int p = 0; p < f->np; p++) {
+            if (!has_shadow[p] || p == first)
+              continue;
+            size_t cnt = f->uniform[p] == '1' ? 1 : n;
+            for (size_t b = 0; b < cnt; b++)
+              if (!fz_same(dn[p][b], d0[p][b]))
+                FZ_FAIL(f, a, b,
+                        "param %d: gradient %a with param %d's shadow NULL, "
+                        "%a without",
+                        p, dn[p][b], first, d0[p][b]);
+          }
+        }
+      }
+      /* each example alone; uniform sums */
+      double usum[FZ_MAXP], uabs[FZ_MAXP], ufd[FZ_MAXP], ufd_abs[FZ_MAXP],
+          unoise[FZ_MAXP];
+      int uskip[FZ_MAXP];
+      for (int p = 0; p < f->np; p++) {
+        usum[p] = uabs[p] = ufd[p] = ufd_abs[p] = unoise[p] = 0.0;
+        uskip[p] = pat == 3;
+      }
+      for (size_t b = 0; b < n; b++) {
+        double x[FZ_MAXP], one[FZ_MAXP], *a1[FZ_MAXP], *g1[FZ_MAXP];
+        fz_args_of(f, a, b, x);
+        for (int p = 0; p < f->np; p++) {
+          one[p] = x[p];
+          a1[p] = &one[p];
+          g1[p] = has_shadow[p] ? d1[p] : NULL;
+          if (g1[p])
+            g1[p][0] = 0.0;
+        }
+        f->grad(1, a1, r1, g1);
+        if (!fz_same(r1[0], rb[b]))
+          FZ_FAIL(f, a, b, "grad ret alone %a != batched %a", r1[0], rb[b]);
+        for (int p = 0; p < f->np; p++) {
+          if (!has_shadow[p])
+            continue;
+          if (f->uniform[p] == '1') {
+            usum[p] += g1[p][0];
+            uabs[p] += fabs(g1[p][0]);
+          } else if (!fz_same(g1[p][0], d0[p][b])) {
+            FZ_FAIL(f, a, b, "param %d: gradient alone %a != in batch %a", p,
+                    g1[p][0], d0[p][b]);
+          }
+        }
+        /* finite differences (finite inputs only; varying parameters at
+         * some examples of n=100, uniform ones at all) */
+        if (pat == 3)
+          continue;
+        int sample = n <= 17 || b % 5 == 0;
+        int all_finite = isfinite(rb[b]);
+        for (int p = 0; p < f->np; p++)
+          all_finite &= isfinite(x[p]);
+        if (!all_finite) {
+          fz_st.nonfinite++;
+          for (int p = 0; p < f->np; p++)
+            uskip[p] = 1;
+          continue;
+        }
+        double yt = f->twin(x), y = rb[b];
+        int path_ok = f->twin_exact
+                          ? fz_same(yt, y)
+                          : fabs(yt - y) <= 1e-4 * (fabs(y) + 1.0);
+        if (!path_ok) {
+          fz_st.floatpath++;
+          for (int p = 0; p < f->np; p++)
+            uskip[p] = 1;
+          continue;
+        }
+        for (int p = 0; p < f->np; p++) {
+          if (!has_shadow[p] || (!sample && f->uniform[p] != '1'))
+            continue;
+          double noise = 0.0;
+          int why = 0;
+          double c = fz_fd(f, x, p, &noise, &why);
+          if (isnan(c)) {
+            if (why == 1)
+              fz_st.nonfinite++;
+            else
+              fz_st.kink++;
+            uskip[p] = 1;
+            continue;
+          }
+          if (!f->twin_exact && fabs(c) > 1e30) {
+            /* beyond what float arithmetic represents along the way */
+            fz_st.nonfinite++;
+            uskip[p] = 1;
+            continue;
+          }
+          double tol = f->twin_exact ? 1e-6 : 1e-2;
+          if (f->uniform[p] == '1') {
+            ufd[p] += c;
+            ufd_abs[p] += fabs(c);
+            unoise[p] += noise;
+            continue;
+          }
+          if (!sample)
+            continue;
+          fz_st.grad_fd++;
+          double g = d0[p][b];
+          if (!(fabs(g - c) <= tol * (fabs(c) + 1.0) + noise))
+            FZ_FAIL(f, a, b,
+                    "param %d: gradient %.17g, central difference %.17g "
+                    "(noise %g)",
+                    p, g, c, noise);
+        }
+      }
+      for (int p = 0; p < f->np; p++) {
+        if (!has_shadow[p] || f->uniform[p] != '1')
+          continue;
+        double tol = f->rtype == 'f' || f->ptype[p] == 'f' ? 2e-5 : 1e-12;
+        double g = d0[p][0];
+        if (!(fabs(g - usum[p]) <= 4 * tol * (uabs[p] + 1.0)) &&
+            !(isnan(g) && isnan(usum[p])) && !(g == usum[p]))
+          FZ_FAIL(f, a, (size_t)0,
+                  "param %d (uniform): shadow %.17g != sum of per-example "
+                  "gradients %.17g",
+                  p, g, usum[p]);
+        if (uskip[p] || n == 0) {
+          fz_st.uni_skip++;
+          continue;
+        }
+        fz_st.uni_fd++;
+        double ftol = f->twin_exact ? 1e-6 : 1e-2;
+        if (!(fabs(g - ufd[p]) <= ftol * (ufd_abs[p] + 1.0) + unoise[p]))
+          FZ_FAIL(f, a, (size_t)0,
+                  "param %d (uniform): shadow %.17g != sum of central "
+                  "differences %.17g",
+                  p, g, ufd[p]);
+      }
+      for (int p = 0; p < f->np; p++) {
+        free(a[p]);
+        free(d[p]);
+        free(d0[p]);
+        free(d1[p]);
+        free(dn[p]);
+      }
+      free(rb);
+      free(rg);
+      free(r1);
+    }
+  }
+}
+
+static int fz_main(const fz_fn *fns, int nf, unsigned long seed) {
+  fz_rng_s ^= seed * 0x9E3779B97F4A7C15ull;
+  if (!fz_rng_s)
+    fz_rng_s = 1;
+  for (int i = 0; i < nf; i++) {
+    long before = fz_st.fails;
+    fz_check_fn(&fns[i]);
+    if (fz_st.fails != before)
+      fprintf(stderr, "function %s: %ld failure(s)\n", fns[i].name,
+              fz_st.fails - before);
+  }
+  printf("STATS functions=%d exact=%ld tol=%ld sensitive=%ld grad_fd=%ld "
+         "kink=%ld floatpath=%ld nonfinite=%ld uni_fd=%ld uni_skip=%ld "
+         "fails=%ld\n",
+         nf, fz_st.exact, fz_st.tol, fz_st.sensitive, fz_st.grad_fd,
+         fz_st.kink, fz_st.floatpath, fz_st.nonfinite, fz_st.uni_fd,
+         fz_st.uni_skip, fz_st.fails);
+  return fz_st.fails ? 1 : 0;
+}
+
+#endif

@@ -1,0 +1,835 @@
+#!/usr/bin/env python3
+"""Random-program differential fuzzer for batchdiff (python3, stdlib only).
+
+  gen.py gen  --seed S [--k K] [-o FILE]       write one generated C file
+  gen.py run  --seeds 1-50 [--k K] [--build DIR] [--src DIR] [--out DIR]
+              [--time-limit SECONDS] [--jobs J] [--sse2-every M]
+
+`gen` writes K annotated functions (BATCHDIFF) plus, per function, an
+unannotated "twin" (the same body with every float made double, for finite
+differences) and adapters, then a main() that runs tests/fuzz/fuzz_harness.h
+over all of them.  `run` generates, compiles with the plugin, runs, and keeps
+the C file of every failing seed in --out.  See tests/fuzz/README.md.
+"""
+import argparse
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# Markers: rendered differently in the annotated function and in its twin.
+FLT = "@FLT"   # the type float (twin: double)
+MF = "@mf"     # math suffix for float (twin: none)
+LF = "@lf"     # literal suffix for float (twin: none)
+TW = "@tw"     # suffix of helper/function names (twin: _tw)
+
+
+def render(text, twin):
+    if twin:
+        return (text.replace(FLT, "double").replace(MF, "")
+                .replace(LF, "").replace(TW, "_tw"))
+    return (text.replace(FLT, "float").replace(MF, "f")
+            .replace(LF, "f").replace(TW, ""))
+
+
+def tname(t):
+    return FLT if t == "f" else ("double" if t == "d" else "int")
+
+
+class Scope:
+    def __init__(self, parent=None):
+        self.parent = parent
+        self.vars = {}  # name -> (kind, type, readonly, size)
+
+    def all(self):
+        s = self
+        out = {}
+        chain = []
+        while s:
+            chain.append(s)
+            s = s.parent
+        for sc in reversed(chain):
+            out.update(sc.vars)
+        return out
+
+
+class FnGen:
+    """Generates one function body (annotated function or helper)."""
+
+    def __init__(self, rng, rtype, params, callees, is_helper, counter):
+        self.r = rng
+        self.rtype = rtype
+        self.params = params  # list of (name, type, uniform, nodiff)
+        self.callees = callees  # list of (name, rtype, [ptypes], transc)
+        self.is_helper = is_helper
+        self.transc = False
+        self.types = "fd"  # floating types used in the body
+        self.allow_transc = True
+        self.hasfloat = False  # float arithmetic: the twin is not exact
+        self.counter = counter
+        self.loop_depth = 0
+        self.stmts_left = 16 if not is_helper else 6
+        self.calls_left = 2
+        self.lines = []
+        self.scope = Scope()
+        for (nm, t, _u, _nd) in params:
+            self.scope.vars[nm] = ("v", t, False, 0)
+
+    # ------------------------------------------------------------ utils
+    def fresh(self, base):
+        self.counter[0] += 1
+        return "%s%d" % (base, self.counter[0])
+
+    def vars_of(self, kind_types, writable=False):
+        out = []
+        for nm, (k, t, ro, sz) in self.scope.all().items():
+            if k == "v" and t in kind_types and not (writable and ro):
+                out.append((nm, t))
+        return out
+
+    def arrays(self):
+        return [(nm, t, sz) for nm, (k, t, ro, sz) in self.scope.all().items()
+                if k == "a"]
+
+    def lit(self, t, lo=-3.0, hi=3.0):
+        choices = [0.5, 1.5, 2.0, 0.25, 3.0, 0.75, 1.25, 0.125, 1.0, 0.1, 0.3]
+        v = self.r.choice(choices)
+        if self.r.random() < 0.3:
+            v = -v
+        s = repr(v) + (LF if t == "f" else "")
+        return "(%s)" % s if v < 0 else s
+
+    def m(self, fname, t):
+        return fname + (MF if t == "f" else "")
+
+    def conv(self, expr, frm, to):
+        if frm == to:
+            return expr
+        if to == "i":
+            # clamp first: no undefined float->int conversion
+            return "(int)%s(%s(%s, %s), %s)" % (
+                self.m("fmin", frm), self.m("fmax", frm), expr,
+                self.lit_exact(frm, -50.0), self.lit_exact(frm, 50.0))
+        return "(%s)(%s)" % (tname(to), expr)
+
+    def lit_exact(self, t, v):
+        s = repr(float(v)) + (LF if t == "f" else "")
+        return "(%s)" % s if v < 0 else s
+
+    # ------------------------------------------------------------ ints
+    def int_expr(self, depth=0):
+        r = self.r.random()
+        ints = self.vars_of("i")
+        if depth > 1 or r < 0.35:
+            if ints and self.r.random() < 0.8:
+                return self.r.choice(ints)[0]
+            return str(self.r.randint(0, 9))
+        if r < 0.5:
+            return "(%s + %s)" % (self.int_expr(depth + 1),
+                                  self.int_expr(depth + 1))
+        if r < 0.6:
+            return "(%s - %s)" % (self.int_expr(depth + 1),
+                                  self.int_expr(depth + 1))
+        if r < 0.7:
+            return "(%s * %d)" % (self.int_expr(depth + 1),
+                                  self.r.randint(-3, 3))
+        if r < 0.78:
+            return "(%s %% %d)" % (self.int_expr(depth + 1),
+                                   self.r.randint(2, 9))
+        if r < 0.85:
+            return "(%s / %d)" % (self.int_expr(depth + 1),
+                                  self.r.randint(2, 5))
+        if r < 0.92:
+            # float -> int, clamped
+            t = self.r.choice(self.types)
+            return self.conv(self.fexpr(t, depth + 1), t, "i")
+        return "(%s ? %s : %s)" % (self.cond(depth + 1),
+                                   self.int_expr(depth + 1),
+                                   self.int_expr(depth + 1))
+
+    def nonneg(self, e):
+        # a non-negative int in 0..999 from any small int expression
+        return "((%s) %% 1000 + 1000)" % e
+
+    def index(self, size):
+        r = self.r.random()
+        ints = self.vars_of("i")
+        if r < 0.3 or not ints:
+            return str(self.r.randint(0, size - 1))
+        return "(%s %% %d)" % (self.nonneg(self.int_expr(1)), size)
+
+    # ------------------------------------------------------------ floats
+    def fleaf(self, t):
+        r = self.r.random()
+        fl = self.vars_of("fd")
+        if r < 0.6 and fl:
+            nm, vt = self.r.choice(fl)
+            return self.conv(nm, vt, t) if vt != t else nm
+        if r < 0.7:
+            arrs = self.arrays()
+            if arrs:
+                nm, at, sz = self.r.choice(arrs)
+                e = "%s[%s]" % (nm, self.index(sz))
+                return self.conv(e, at, t) if at != t else e
+        if r < 0.8 and self.vars_of("i"):
+            return "(%s)%s" % (tname(t), self.r.choice(self.vars_of("i"))[0])
+        return self.lit(t)
+
+    def fexpr(self, t, depth=0):
+        if depth >= 3:
+            return self.fleaf(t)
+        r = self.r.random()
+        d = depth + 1
+        if r < 0.2:
+            return self.fleaf(t)
+        if r < 0.35:
+            op = self.r.choice("+-*")
+            return "(%s %s %s)" % (self.fexpr(t, d), op, self.fexpr(t, d))
+        if r < 0.45:
+            # contraction candidates: a*b + c, c - a*b, -(a*b) + c, a*b - c
+            a, b, c = self.fexpr(t, d + 1), self.fexpr(t, d + 1), \
+                self.fexpr(t, d)
+            form = self.r.randrange(4)
+            return ["(%s * %s + %s)", "(%s - %s * %s)", "(-(%s * %s) + %s)",
+                    "(%s * %s - %s)"][form] % (
+                ((a, b, c), (c, a, b), (a, b, c), (a, b, c))[form])
+        if r < 0.5:
+            # safe division
+            den = self.fexpr(t, d + 1)
+            return "(%s / (%s + %s(%s)))" % (self.fexpr(t, d),
+                                            self.lit_exact(t, 0.5),
+                                            self.m("fabs", t), den)
+        if r < 0.54:
+            return "(-%s)" % self.fexpr(t, d)
+        if r < 0.62:
+            return "(%s ? %s : %s)" % (self.cond(d), self.fexpr(t, d),
+                                       self.fexpr(t, d))
+        if r < 0.8:
+            return self.mathcall(t, d)
+        if r < 0.86 and len(self.types) > 1:
+            o = "d" if t == "f" else "f"
+            return self.conv(self.fexpr(o, d), o, t)
+        if r < 0.92 and self.callees and self.calls_left > 0:
+            self.calls_left -= 1
+            return self.call(t, d)
+        if r < 0.95:
+            # softsign squash (exact operations)
+            e = self.fexpr(t, d)
+            return "(%s / (%s + %s(%s)))" % (e, self.lit_exact(t, 1.0),
+                                            self.m("fabs", t), e)
+        return self.fleaf(t)
+
+    def mathcall(self, t, d):
+        k = self.r.randrange(13)
+        if not self.allow_transc:
+            k = self.r.choice([2, 6, 7, 8, 9, 11, 12])
+        e = self.fexpr(t, d)
+        if k == 0:
+            self.transc = True
+            return "%s(%s(%s, %s))" % (self.m("exp", t), self.m("fmin", t), e,
+                                       self.lit_exact(t, 4.0))
+        if k == 1:
+            self.transc = True
+            return "%s(%s * %s + %s)" % (self.m("log", t), e, e,
+                                         self.lit_exact(t, 0.25))
+        if k == 2:
+            return "%s(%s * %s + %s)" % (self.m("sqrt", t), e, e,
+                                         self.lit_exact(t, 0.125))
+        if k == 3:
+            self.transc = True
+            return "%s(%s)" % (self.m("sin", t), e)
+        if k == 4:
+            self.transc = True
+            return "%s(%s)" % (self.m("cos", t), e)
+        if k == 5:
+            self.transc = True
+            return "%s(%s)" % (self.m("tanh", t), e)
+        if k == 6:
+            return "%s(%s)" % (self.m("fabs", t), e)
+        if k == 7:
+            return "%s(%s, %s)" % (self.m("fmin", t), e, self.fexpr(t, d))
+        if k == 8:
+            return "%s(%s, %s)" % (self.m("fmax", t), e, self.fexpr(t, d))
+        if k == 9:
+            return "%s(%s)" % (self.m("floor", t), e)
+        if k == 10:
+            self.transc = True
+            return "%s(%s(%s) + %s)" % (self.m("log", t), self.m("fabs", t),
+                                        e, self.lit_exact(t, 0.5))
+        if k == 11:
+            # away from 0, where sqrt's derivative is infinite (AD gives
+            # inf * 0 = NaN where the true derivative may be finite)
+            return "%s(%s(%s) + %s)" % (self.m("sqrt", t), self.m("fabs", t),
+                                        e, self.lit_exact(t, 0.0625))
+        return "%s(%s(%s, %s), %s)" % (
+            self.m("fmin", t), self.m("fmax", t), e,
+            self.lit_exact(t, -4.0), self.lit_exact(t, 4.0))
+
+    def call(self, t, d):
+        ok = [c for c in self.callees
+              if (self.allow_transc or not c[3]) and
+              (self.types == "fd" or not c[4])]
+        if not ok:
+            return self.fleaf(t)
+        name, rt, ptypes, transc, hf, cost = self.r.choice(ok)
+        if transc:
+            self.transc = True
+        if hf:
+            self.hasfloat = True
+        args = []
+        for pt in ptypes:
+            if pt == "i":
+                args.append(self.int_expr(2))
+            else:
+                args.append(self.fexpr(pt, d + 1))
+        e = "%s%s(%s)" % (name, TW, ", ".join(args))
+        return self.conv(e, rt, t) if rt != t else e
+
+    # ------------------------------------------------------------ conditions
+    def cond(self, depth=0, side=False):
+        """A condition; side effects only where side (a statement's whole
+        condition, or the right operand of its top-level && / ||), so
+        that no full expression reads a variable it also writes unsequenced."""
+        r = self.r.random()
+        if r < 0.55 or depth >= 2:
+            t = self.r.choice(self.types)
+            op = self.r.choice(["<", ">", "<=", ">=", "<", ">", "!=", "=="]
+                               if self.r.random() < 0.2 else
+                               ["<", ">", "<=", ">="])
+            return "(%s %s %s)" % (self.fexpr(t, 2), op, self.fexpr(t, 2))
+        if r < 0.67:
+            op = self.r.choice(["<", ">", "==", "!=", ">=", "<="])
+            return "(%s %s %d)" % (self.int_expr(1), op,
+                                   self.r.randint(-2, 6))
+        if r < 0.82:
+            op = self.r.choice(["&&", "||"])
+            rhs = self.cond(depth + 1)
+            if side and self.r.random() < 0.35:
+                rhs = self.side_effect_cond()
+            return "(%s %s %s)" % (self.cond(depth + 1), op, rhs)
+        if r < 0.9:
+            return "(!%s)" % self.cond(depth + 1)
+        return self.side_effect_cond() if side else self.cond(2)
+
+    def side_effect_cond(self):
+        iw = self.vars_of("i", writable=True)
+        fw = self.vars_of("fd", writable=True)
+        r = self.r.random()
+        if iw and r < 0.5:
+            nm = self.r.choice(iw)[0]
+            return "(%s%s > %d)" % (nm, self.r.choice(["++", "--"]),
+                                    self.r.randint(-1, 4))
+        if fw:
+            nm, t = self.r.choice(fw)
+            return "((%s = %s * %s) > %s)" % (nm, nm, self.lit_exact(t, 0.5),
+                                              self.lit_exact(t, 0.125))
+        return self.cond(2)
+
+    # ------------------------------------------------------------ statements
+    def emit(self, ind, s):
+        self.lines.append("  " * ind + s)
+
+    def push(self):
+        self.scope = Scope(self.scope)
+
+    def pop(self):
+        self.scope = self.scope.parent
+
+    def ret_expr(self):
+        return self.fexpr(self.rtype, 1)
+
+    def stmt(self, ind, in_loop):
+        self.stmts_left -= 1
+        r = self.r.random()
+        fw = self.vars_of("fd", writable=True)
+        iw = self.vars_of("i", writable=True)
+        if r < 0.14:
+            t = self.r.choice(self.types)
+            nm = self.fresh("v")
+            self.emit(ind, "%s %s = %s;" % (tname(t), nm, self.fexpr(t)))
+            self.scope.vars[nm] = ("v", t, False, 0)
+        elif r < 0.16 and fw:
+            # an assignment used as a value (nothing else in the statement
+            # touches the assigned variable)
+            w, t = self.r.choice(fw)
+            nm = self.fresh("v")
+            self.emit(ind, "%s %s = (%s %s %s);" % (
+                tname(t), nm, w, self.r.choice(["+=", "-=", "="]),
+                self.fexpr(t, 1)))
+            self.scope.vars[nm] = ("v", t, False, 0)
+        elif r < 0.19:
+            nm = self.fresh("k")
+            self.emit(ind, "int %s = %s;" % (nm, self.int_expr()))
+            self.scope.vars[nm] = ("v", "i", False, 0)
+        elif r < 0.33 and fw:
+            nm, t = self.r.choice(fw)
+            op = self.r.choice(["=", "+=", "-=", "=", "*=", "/=", "++", "--"])
+            if op in ("++", "--"):
+                self.emit(ind, "%s%s;" % (nm, op) if self.r.random() < 0.5
+                          else "%s%s;" % (op, nm))
+            elif op == "*=":
+                self.emit(ind, "%s *= %s;" % (nm, self.lit(t)))
+            elif op == "/=":
+                self.emit(ind, "%s /= (%s + %s(%s));" % (
+                    nm, self.lit_exact(t, 1.0), self.m("fabs", t),
+                    self.fexpr(t, 1)))
+            elif op == "=" and self.r.random() < 0.3:
+                # bounded update (keeps loop values in range)
+                self.emit(ind, "%s = %s * %s + %s;" % (
+                    nm, nm, self.lit_exact(t, 0.5), self.fexpr(t, 1)))
+            else:
+                self.emit(ind, "%s %s %s;" % (nm, op, self.fexpr(t)))
+        elif r < 0.38 and iw:
+            nm = self.r.choice(iw)[0]
+            if self.r.random() < 0.4:
+                self.emit(ind, "%s%s;" % (nm, self.r.choice(["++", "--"])))
+            else:
+                self.emit(ind, "%s = (%s) %% 1000;" % (nm, self.int_expr()))
+        elif r < 0.45:
+            t = self.r.choice(self.types)
+            nm = self.fresh("arr")
+            sz = self.r.randint(2, 6)
+            inits = ", ".join(self.fexpr(t, 2)
+                              for _ in range(self.r.randint(0, sz)))
+            self.emit(ind, "%s %s[%d] = {%s};" % (tname(t), nm, sz,
+                                                  inits or "0"))
+            self.scope.vars[nm] = ("a", t, False, sz)
+        elif r < 0.5 and self.arrays():
+            nm, t, sz = self.r.choice(self.arrays())
+            op = self.r.choice(["=", "+=", "-="])
+            self.emit(ind, "%s[%s] %s %s;" % (nm, self.index(sz), op,
+                                              self.fexpr(t, 1)))
+        elif r < 0.64 and ind < 7:
+            self.if_stmt(ind, in_loop)
+        elif r < 0.7 and (ind < 7):
+            self.emit(ind, "if (%s)" % self.cond(side=True))
+            self.emit(ind + 1, "return %s;" % self.ret_expr())
+        elif r < 0.84 and self.loop_depth < 2 and not self.is_helper:
+            self.loop(ind)
+        elif r < 0.9 and in_loop:
+            kw = self.r.choice(["break", "continue", "return"])
+            self.emit(ind, "if (%s)" % self.cond(side=True))
+            if kw == "return":
+                self.emit(ind + 1, "return %s;" % self.ret_expr())
+            else:
+                self.emit(ind + 1, "%s;" % kw)
+        elif fw:
+            nm, t = self.r.choice(fw)
+            self.emit(ind, "%s = %s;" % (nm, self.fexpr(t)))
+        else:
+            nm = self.fresh("v")
+            self.emit(ind, "%s %s = %s;" % (tname(self.rtype), nm,
+                                            self.fexpr(self.rtype)))
+            self.scope.vars[nm] = ("v", self.rtype, False, 0)
+
+    def block(self, ind, in_loop, count):
+        self.push()
+        for _ in range(count):
+            if self.stmts_left <= 0:
+                break
+            self.stmt(ind, in_loop)
+        self.pop()
+
+    def if_stmt(self, ind, in_loop):
+        self.emit(ind, "if (%s) {" % self.cond(side=True))
+        self.block(ind + 1, in_loop, self.r.randint(1, 3))
+        if self.r.random() < 0.6:
+            if self.r.random() < 0.3 and ind < 6:
+                self.emit(ind, "} else if (%s) {" % self.cond(side=True))
+                self.block(ind + 1, in_loop, self.r.randint(1, 2))
+            self.emit(ind, "} else {")
+            self.block(ind + 1, in_loop, self.r.randint(1, 3))
+        self.emit(ind, "}")
+
+    def trip_expr(self):
+        r = self.r.random()
+        ints = [nm for (nm, t, u, nd) in self.params if t == "i"]
+        if r < 0.4 and ints:
+            return "%s %% %d" % (self.r.choice(ints), self.r.randint(5, 8))
+        if r < 0.75:
+            t = self.r.choice(self.types)
+            return "(int)%s(%s(%s * %s, %s), %s)" % (
+                self.m("fmin", t), self.m("fmax", t), self.fexpr(t, 2),
+                self.lit_exact(t, 2.0), self.lit_exact(t, -1.0),
+                self.lit_exact(t, float(self.r.randint(3, 8))))
+        return str(self.r.randint(0, 5))
+
+    def loop(self, ind):
+        self.loop_depth += 1
+        kind = self.r.randrange(4)
+        do_cond = None
+        self.emit(ind, "{")
+        self.push()
+        i1 = ind + 1
+        # a loop-carried float accumulator, updated in a bounded way
+        acc = None
+        fw = self.vars_of("fd", writable=True)
+        if fw and self.r.random() < 0.7:
+            acc = self.r.choice(fw)
+        if kind == 0:
+            k = self.fresh("n")
+            i = self.fresh("i")
+            self.emit(i1, "int %s = %s;" % (k, self.trip_expr()))
+            self.scope.vars[k] = ("v", "i", True, 0)
+            self.emit(i1, "for (int %s = 0; %s < %s; %s++) {" % (i, i, k, i))
+            self.push()
+            self.scope.vars[i] = ("v", "i", True, 0)
+        elif kind == 1:
+            # convergence loop with an iteration cap (it++ in the condition
+            # so that continue cannot skip it)
+            it = self.fresh("it")
+            t = self.r.choice(self.types)
+            dv = self.fresh("c")
+            self.emit(i1, "%s %s = %s;" % (tname(t), dv, self.fexpr(t, 1)))
+            self.scope.vars[dv] = ("v", t, False, 0)
+            self.emit(i1, "int %s = 0;" % it)
+            self.scope.vars[it] = ("v", "i", True, 0)
+            self.emit(i1, "while (%s++ < %d && %s(%s) > %s) {" % (
+                it, self.r.randint(3, 14), self.m("fabs", t), dv,
+                self.lit_exact(t, self.r.choice([0.01, 0.1, 1e-3]))))
+            self.push()
+            self.emit(i1 + 1, "%s = %s * %s + %s;" % (
+                dv, dv, self.lit_exact(t, self.r.choice([0.5, -0.5, 0.75])),
+                self.fexpr(t, 2)))
+        elif kind == 2:
+            it = self.fresh("it")
+            k = self.fresh("n")
+            self.emit(i1, "int %s = %s;" % (k, self.trip_expr()))
+            self.scope.vars[k] = ("v", "i", True, 0)
+            self.emit(i1, "int %s = 0;" % it)
+            self.scope.vars[it] = ("v", "i", True, 0)
+            self.emit(i1, "do {")
+            self.push()
+            do_cond = "while (++%s < %s && %s);" % (it, k,
+                                                     self.cond(1, side=True))
+        else:
+            # while with an explicit counter (decremented at the top)
+            k = self.fresh("n")
+            self.emit(i1, "int %s = %s;" % (k, self.trip_expr()))
+            self.scope.vars[k] = ("v", "i", True, 0)
+            self.emit(i1, "while (%s-- > 0) {" % k)
+            self.push()
+        if acc:
+            nm, t = acc
+            self.emit(i1 + 1, "%s = %s * %s + %s;" % (
+                nm, nm, self.lit_exact(t, self.r.choice([0.5, 0.25, -0.5])),
+                self.fexpr(t, 1)))
+        self.block(i1 + 1, True, self.r.randint(1, 4))
+        self.pop()
+        if kind == 2:
+            self.emit(i1, "} " + do_cond)
+        else:
+            self.emit(i1, "}")
+        self.pop()
+        self.emit(ind, "}")
+        self.loop_depth -= 1
+
+    def body(self):
+        self.block(1, False, 100)
+        self.emit(1, "return %s;" % self.fexpr(self.rtype))
+        return self.lines
+
+
+def gen_file(seed, K):
+    rng = random.Random(seed)
+    counter = [0]
+    out = []
+    twins = []
+    adapters = []
+    descs = []
+    callees = []  # (name, rtype, ptypes, transc) usable from later functions
+    # static inline helpers
+    for h in range(rng.randint(1, 2)):
+        types = rng.choice(["d", "f", "fd"])
+        rt = rng.choice(types)
+        np_ = rng.randint(1, 3)
+        params = [("h%d_%d" % (h, p), rng.choice(types), False, False)
+                  for p in range(np_)]
+        g = FnGen(rng, rt, params, [], True, counter)
+        g.types = types
+        g.allow_transc = rng.random() < 0.5
+        body = g.body()
+        name = "helper%d" % h
+        sig = ", ".join("%s %s" % (tname(t), nm) for nm, t, _, _ in params)
+        txt = ["static inline %s %s%s(%s) {" % (tname(rt), name, TW, sig)] + \
+            body + ["}"]
+        out.append(render("\n".join(txt), False))
+        twins.append(render("\n".join(txt), True))
+        callees.append((name, rt, [t for _, t, _, _ in params], g.transc,
+                        g.hasfloat or FLT in "\n".join(txt), len(txt)))
+    for k in range(K):
+        types = rng.choice(["d", "d", "f", "fd", "fd"])
+        rt = rng.choice(types)
+        params = []
+        np_ = rng.randint(1, 5)
+        for p in range(np_):
+            t = rng.choice(types + types + "i")
+            uni = rng.random() < 0.2
+            nodiff = t != "i" and rng.random() < 0.1
+            params.append(("p%d" % p, t, uni, nodiff))
+        if not any(t == "i" for _, t, _, _ in params) and rng.random() < 0.6:
+            params.append(("p%d" % np_, "i", rng.random() < 0.3, False))
+        if all(t == "i" or nd for _, t, _, nd in params):
+            params.append(("p%d" % len(params), rt, False, False))
+        g = FnGen(rng, rt, params, callees, False, counter)
+        g.stmts_left = rng.randint(6, 18)
+        g.types = types
+        g.allow_transc = rng.random() < 0.5
+        body = g.body()
+        name = "f%d" % k
+        sig = ", ".join("%s%s%s %s" % ("BD_UNIFORM " if u else "",
+                                         "BD_NODIFF " if nd else "",
+                                         tname(t), nm)
+                        for nm, t, u, nd in params)
+        head = "BATCHDIFF %s %s%s(%s) {" % (tname(rt), name, TW, sig)
+        txt = "\n".join([head] + body + ["}"])
+        out.append(render(txt, False))
+        twin_sig = ", ".join("%s %s" % (tname(t), nm)
+                             for nm, t, u, nd in params)
+        twins.append(render("\n".join(
+            ["static %s %s%s(%s) {" % (tname(rt), name, TW, twin_sig)] +
+            body + ["}"]), True))
+        hf = g.hasfloat or FLT in txt
+        if len(body) < 30:  # larger ones would blow up the inlined code
+            callees.append((name, rt, [t for _, t, _, _ in params], g.transc,
+                            hf, len(body)))
+        adapters.append(adapter(name, rt, params))
+        descs.append('  {"%s", %d, "%s", "%s", "%s", \'%s\', %d, %d, %s_s, '
+                     '%s_t, %s_b, %s_g},' % (
+                         name, len(params),
+                         "".join(t for _, t, _, _ in params),
+                         "".join("1" if u else "0" for _, _, u, _ in params),
+                         "".join("1" if nd else "0" for _, _, _, nd in params),
+                         rt, 1 if g.transc else 0, 0 if hf else 1,
+                         name, name, name, name))
+    src = ["/* generated by tests/fuzz/gen.py --seed %d --k %d */" % (seed, K),
+           "#include <batchdiff.h>", "#include <math.h>",
+           '#include "fuzz_harness.h"', ""]
+    src += out + [""] + ["/* twins: every float made double */"] + twins + \
+        [""] + adapters + ["", "static const fz_fn fz_fns[] = {"] + descs + \
+        ["};", "",
+         "int main(void) {",
+         "  return fz_main(fz_fns, (int)(sizeof fz_fns / sizeof fz_fns[0]), "
+         "%dul);" % seed, "}", ""]
+    return "\n".join(src)
+
+
+def ctype(t):
+    return {"f": "float", "d": "double", "i": "int"}[t]
+
+
+def adapter(name, rt, params):
+    L = []
+    args = []
+    for p, (nm, t, u, nd) in enumerate(params):
+        args.append("(%s)a[%d]" % (ctype(t), p))
+    L.append("static double %s_s(const double *a) { return %s(%s); }" % (
+        name, name, ", ".join(args)))
+    targs = ["(%s)a[%d]" % ("int" if t == "i" else "double", p)
+             for p, (nm, t, u, nd) in enumerate(params)]
+    L.append("static double %s_t(const double *a) { return %s_tw(%s); }" % (
+        name, name, ", ".join(targs)))
+    # batched
+    L.append("static void %s_b(size_t n, double *const *a, double *ret) {" %
+             name)
+    L.append("  size_t m = n ? n : 1;")
+    bargs = []
+    for p, (nm, t, u, nd) in enumerate(params):
+        if u:
+            bargs.append("(%s)a[%d][0]" % (ctype(t), p))
+        else:
+            L.append("  %s *x%d = malloc(m * sizeof *x%d);" % (ctype(t), p, p))
+            L.append("  for (size_t i = 0; i < n; i++) x%d[i] = (%s)a[%d][i];"
+                     % (p, ctype(t), p))
+            bargs.append("x%d" % p)
+    L.append("  %s *r = malloc(m * sizeof *r);" % ctype(rt))
+    L.append("  %s_batched(n, %s, r);" % (name, ", ".join(bargs)))
+    L.append("  for (size_t i = 0; i < n; i++) ret[i] = r[i];")
+    L.append("  free(r);")
+    for p, (nm, t, u, nd) in enumerate(params):
+        if not u:
+            L.append("  free(x%d);" % p)
+    L.append("}")
+    # grad
+    L.append("static void %s_g(size_t n, double *const *a, double *ret, "
+             "double *const *d) {" % name)
+    L.append("  size_t m = n ? n : 1;")
+    gargs = []
+    frees = []
+    for p, (nm, t, u, nd) in enumerate(params):
+        if u:
+            gargs.append("(%s)a[%d][0]" % (ctype(t), p))
+        else:
+            L.append("  %s *x%d = malloc(m * sizeof *x%d);" % (ctype(t), p, p))
+            L.append("  for (size_t i = 0; i < n; i++) x%d[i] = (%s)a[%d][i];"
+                     % (p, ctype(t), p))
+            gargs.append("x%d" % p)
+            frees.append("x%d" % p)
+    L.append("  %s *r = ret ? malloc(m * sizeof *r) : NULL;" % ctype(rt))
+    gargs.append("r")
+    gargs.append("NULL")
+    copyback = []
+    for p, (nm, t, u, nd) in enumerate(params):
+        if t == "i" or nd:
+            continue
+        cnt = "1" if u else "n"
+        L.append("  %s *s%d = d[%d] ? malloc(m * sizeof *s%d) : NULL;" % (
+            ctype(t), p, p, p))
+        L.append("  if (s%d) for (size_t i = 0; i < %s; i++) s%d[i] = "
+                 "(%s)d[%d][i];" % (p, cnt, p, ctype(t), p))
+        gargs.append("s%d" % p)
+        copyback.append("  if (s%d) for (size_t i = 0; i < %s; i++) d[%d][i] "
+                        "= s%d[i];" % (p, cnt, p, p))
+        frees.append("s%d" % p)
+    L.append("  %s_grad(n, %s);" % (name, ", ".join(gargs)))
+    L.append("  if (ret) for (size_t i = 0; i < n; i++) ret[i] = r[i];")
+    L += copyback
+    L.append("  free(r);")
+    for f in frees:
+        L.append("  free(%s);" % f)
+    L.append("}")
+    return "\n".join(L)
+
+
+def parse_seeds(s):
+    out = []
+    for part in s.split(","):
+        if "-" in part:
+            a, b = part.split("-")
+            out += list(range(int(a), int(b) + 1))
+        elif part:
+            out.append(int(part))
+    return out
+
+
+def run_one(seed, K, args, workdir):
+    src = gen_file(seed, K)
+    cfile = os.path.join(workdir, "fuzz_%d.c" % seed)
+    exe = os.path.join(workdir, "fuzz_%d" % seed)
+    with open(cfile, "w") as f:
+        f.write(src)
+    plugin = args.plugin or os.path.join(args.build, "lib", "batchdiff",
+                                         "batchdiff.so")
+    rtdir = args.rtdir or os.path.join(args.build, "runtime")
+    sse2 = args.sse2_every and seed % args.sse2_every == 0
+    cmd = [args.cc, "-std=c11", "-O2"] + ([] if sse2 else ["-march=native"]) \
+        + ["-fplugin=" + plugin, "-I", os.path.join(args.src, "annotations"),
+           "-I", os.path.join(args.src, "runtime", "include"), "-I", HERE,
+           "-w", cfile, "-o", exe, "-L", rtdir, "-Wl,-rpath," + rtdir,
+           "-lbatchdiff_rt", "-lm"]
+    t0 = time.time()
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True)
+    tc = time.time() - t0
+    if p.returncode != 0:
+        return ("COMPILE", p.stdout, tc, 0, cfile, sse2)
+    t0 = time.time()
+    try:
+        p = subprocess.run([exe], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True,
+                           timeout=args.run_timeout)
+    except subprocess.TimeoutExpired:
+        return ("TIMEOUT", "", tc, time.time() - t0, cfile, sse2)
+    tr = time.time() - t0
+    status = "OK" if p.returncode == 0 else (
+        "FAIL" if p.returncode == 1 else "CRASH(%d)" % p.returncode)
+    return (status, p.stdout, tc, tr, cfile, sse2)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd")
+    g = sub.add_parser("gen")
+    g.add_argument("--seed", type=int, required=True)
+    g.add_argument("--k", type=int, default=6)
+    g.add_argument("-o", default="-")
+    r = sub.add_parser("run")
+    r.add_argument("--seeds", default="1-20")
+    r.add_argument("--k", type=int, default=6)
+    r.add_argument("--build", default="/tmp/bdbuild-fuzz")
+    r.add_argument("--plugin", default=None,
+                   help="batchdiff.so (default: BUILD/lib/batchdiff/)")
+    r.add_argument("--rtdir", default=None,
+                   help="directory of libbatchdiff_rt (default: BUILD/runtime)")
+    r.add_argument("--src", default=os.path.dirname(os.path.dirname(HERE)))
+    r.add_argument("--cc", default="clang-19")
+    r.add_argument("--out", default=None,
+                   help="directory for the C files of failing seeds")
+    r.add_argument("--time-limit", type=float, default=0)
+    r.add_argument("--run-timeout", type=float, default=120)
+    r.add_argument("--jobs", type=int, default=1)
+    r.add_argument("--sse2-every", type=int, default=3,
+                   help="compile every M-th seed without -march=native "
+                   "(SSE2); 0: never")
+    r.add_argument("-v", action="store_true")
+    args = ap.parse_args()
+    if args.cmd == "gen":
+        src = gen_file(args.seed, args.k)
+        if args.o == "-":
+            sys.stdout.write(src)
+        else:
+            with open(args.o, "w") as f:
+                f.write(src)
+        return 0
+    if args.cmd != "run":
+        ap.print_help()
+        return 2
+    seeds = parse_seeds(args.seeds)
+    workdir = tempfile.mkdtemp(prefix="bdfuzz.")
+    bad = 0
+    nfn = 0
+    done = 0
+    t_start = time.time()
+    totals = {}
+    import concurrent.futures as cf
+    with cf.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
+        pending = {}
+        it = iter(seeds)
+        def submit():
+            if args.time_limit and time.time() - t_start > args.time_limit:
+                return False
+            s = next(it, None)
+            if s is None:
+                return False
+            pending[ex.submit(run_one, s, args.k, args, workdir)] = s
+            return True
+        for _ in range(max(1, args.jobs)):
+            submit()
+        while pending:
+            fut = next(cf.as_completed(list(pending)))
+            seed = pending.pop(fut)
+            status, text, tc, tr, cfile, sse2 = fut.result()
+            done += 1
+            nfn += args.k
+            for line in text.splitlines():
+                if line.startswith("STATS"):
+                    for kv in line.split()[1:]:
+                        k, v = kv.split("=")
+                        totals[k] = totals.get(k, 0) + int(v)
+            print("seed %d%s: %s (compile %.1fs, run %.1fs)" % (
+                seed, " sse2" if sse2 else "", status, tc, tr), flush=True)
+            if status != "OK":
+                bad += 1
+                lines = text.splitlines()
+                print("\n".join(lines[:60]), flush=True)
+                if args.out:
+                    os.makedirs(args.out, exist_ok=True)
+                    shutil.copy(cfile, args.out)
+            elif args.v:
+                print(text, end="")
+            submit()
+    shutil.rmtree(workdir, ignore_errors=True)
+    print("seeds run: %d, functions: %d, failing seeds: %d, %.0fs" % (
+        done, nfn, bad, time.time() - t_start))
+    print("totals: " + " ".join("%s=%d" % kv for kv in sorted(totals.items())))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,144 @@
+/* Minimized reproducers of bugs found by the random-program fuzzer
+ * (tests/fuzz/gen.py). Each test names the seed that found it.
+ *
+ * 1. inline_frames_index_call (seed 2, K=6; FIXED in plugin/lower/Lower.cpp):
+ *    the compiler crashed (SIGSEGV in Builder::loadElem, nondeterministic):
+ *    lvalue() held an iterator into the enclosing frame's variables while
+ *    lowering an array index that calls an inlined function; inlining pushed
+ *    a frame onto a std::vector<Frame>, which copied the frames (DenseMap's
+ *    move is not noexcept) and freed the old ones. Also returnStmt() held a
+ *    Frame& across lowering the returned expression (`return g(x);`).
+ *
+ * 2. fmuladd_constant_operands (seed 5, K=6; OPEN): clang emits `a*b + c`
+ *    as llvm.fmuladd, and LLVM folds fmuladd whose multiplicands become
+ *    constants (after unrolling a constant-trip loop, after inlining, or
+ *    from a local initialised with a constant) into an UNFUSED fadd(a*b, c).
+ *    The batched code's bd_fmuladd is always fused (with FMA), so the
+ *    results differ by an ulp: `for (i = 0; i < 4; i++) s = i * 0.1 + s;`
+ *    differs for about 2% of inputs. With -ffp-contract=off both agree.
+ */
+#include <batchdiff.h>
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+static int same_bits_d(double a, double b) {
+  return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
+}
+static int same_bits_f(float a, float b) {
+  return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* ---- 1. array index that calls an inlined function ---------------------- */
+
+BATCHDIFF float rg_inner(float a, double b, int n) {
+  float s = a;
+  for (int i = 0; i < n % 5; i++) {
+    float arr[4] = {s, (float)(b * 0.5)};
+    s = s * 0.5f + arr[i % 4];
+  }
+  return s;
+}
+
+static inline double rg_helper(double x) {
+  double t[2] = {x, x * x};
+  return t[1] - t[0];
+}
+
+BATCHDIFF float rg_outer(float x, double y, int n) {
+  float arr[3] = {x, 2.0f * x, 3.0f};
+  float v = arr[((int)fminf(fmaxf(rg_inner((float)n, y, 4), -50.0f), 50.0f) %
+                     1000 +
+                 1000) %
+                3];
+  double w[2] = {y, -y};
+  return v + rg_inner(arr[(n % 1000 + 1000) % 3], y, 6) +
+         (float)w[((int)fmin(fmax(rg_helper(y), -50.0), 50.0) % 1000 + 1000) %
+                  2];
+}
+
+BATCHDIFF double rg_ret(double x) { return rg_helper(rg_helper(x)); }
+
+static void inline_frames_index_call(void **state) {
+  (void)state;
+  enum { N = 19 };
+  float x[N], r[N], dx[N];
+  double y[N], dy[N], rr[N], dr[N];
+  int n[N];
+  for (int b = 0; b < N; b++) {
+    x[b] = 0.25f * (float)(b - 9);
+    y[b] = 0.125 * (double)(b % 7) - 0.3;
+    n[b] = b % 9 - 2;
+    dx[b] = 0.0f;
+    dy[b] = 0.0;
+  }
+  rg_outer_batched(N, x, y, n, r);
+  for (int b = 0; b < N; b++)
+    assert_true(same_bits_f(r[b], rg_outer(x[b], y[b], n[b])));
+  rg_outer_grad(N, x, y, n, r, NULL, dx, dy);
+  for (int b = 0; b < N; b++)
+    assert_true(same_bits_f(r[b], rg_outer(x[b], y[b], n[b])));
+  rg_ret_batched(N, y, rr);
+  rg_ret_grad(N, y, dr, NULL, dy);
+  for (int b = 0; b < N; b++) {
+    assert_true(same_bits_d(rr[b], rg_ret(y[b])));
+    assert_true(same_bits_d(dr[b], rr[b]));
+  }
+}
+
+/* ---- 2. fmuladd with operands LLVM can prove constant -------------------- */
+
+/* After full unrolling i is a constant in each copy of the body. */
+BATCHDIFF double rg_unrolled_acc(double s) {
+  for (int i = 0; i < 4; i++)
+    s = (double)i * 0.1 + s;
+  return s;
+}
+
+/* k is a local initialised with a constant. */
+BATCHDIFF float rg_const_local(float p) {
+  int k = 2;
+  return (float)k / 3.0f * 3.0f + p;
+}
+
+static void fmuladd_constant_operands(void **state) {
+  (void)state;
+  enum { N = 1000 };
+  static double x[N], r[N];
+  static float xf[N], rf[N];
+  int bad = 0, badf = 0;
+  for (int b = 0; b < N; b++) {
+    x[b] = (double)(b - 500) * 1.2345e-2;
+    xf[b] = (float)(b - 500) * 3.1e-3f - 1.4550f;
+  }
+  xf[0] = -0x1.7443e6p+0f; /* the input seed 5 failed on */
+  rg_unrolled_acc_batched(N, x, r);
+  rg_const_local_batched(N, xf, rf);
+  for (int b = 0; b < N; b++) {
+    double s = rg_unrolled_acc(x[b]);
+    float sf = rg_const_local(xf[b]);
+    if (!same_bits_d(s, r[b]) && bad++ < 3)
+      print_message("rg_unrolled_acc(%a): scalar %a, batched %a\n", x[b], s,
+                    r[b]);
+    if (!same_bits_f(sf, rf[b]) && badf++ < 3)
+      print_message("rg_const_local(%a): scalar %a, batched %a\n", xf[b], sf,
+                    rf[b]);
+  }
+  assert_int_equal(bad, 0);
+  assert_int_equal(badf, 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(inline_frames_index_call),
+      cmocka_unit_test(fmuladd_constant_operands),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
