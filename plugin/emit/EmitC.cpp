@@ -327,6 +327,10 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) {
     return Call(std::string("bd_") + ir::mathName(S.Fn) + "_" + Sh.sfx(Ty),
                 Args);
   }
+  case Op::FMulAdd:
+    // The vector types are GCC vector extensions: one expression, contracted
+    // by clang like the scalar original (see scalarExpr).
+    return vec(A[0]) + " * " + vec(A[1]) + " + " + vec(A[2]);
   default: {
     std::vector<std::string> Args;
     for (int X : A)
@@ -401,8 +405,10 @@ std::string KernelEmitter::scalarExpr(const ir::Stmt &S) {
     return X(0) + " >> " + Cnt;
   }
   case Op::FMulAdd:
-    return std::string("bd_sfmuladd_") + ir::typeName(Ty) + "(" + X(0) + ", " +
-           X(1) + ", " + X(2) + ")";
+    // Written as one expression so clang turns it into llvm.fmuladd exactly
+    // as it did for the user's `a*b + c`: LLVM then fuses it, or folds a
+    // product of constants first, the same way in both.
+    return X(0) + " * " + X(1) + " + " + X(2);
   case Op::Select:
     return X(0) + " ? " + X(1) + " : " + X(2);
   case Op::Math: {
@@ -1078,10 +1084,26 @@ std::string WrapperEmitter::run() {
        << "    bd_tape_begin(__bd_ar, &__bd_tp[__bd_t], "
           "&__bd_tapekey[__bd_t]);\n";
   }
-  OS << "  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += " << Sh.W()
-     << ") {\n";
-  OS << "    size_t __bd_k = __bd_n - __bd_i < " << Sh.W()
-     << " ? __bd_n - __bd_i : " << Sh.W() << ";\n";
+  // Examples per kernel call. Shape n gathers with 32-bit lane offsets
+  // (lane * stride): a stride too large for them runs one example at a
+  // time (the other lanes are masked off and touch nothing).
+  OS << "  size_t __bd_w = " << Sh.W() << ";\n";
+  if (!Sh.Wide)
+    for (size_t I = 0; I < F.Params.size(); ++I) {
+      const ir::Param &P = F.Params[I];
+      if (!P.IsArray || P.Uniform || P.Kind != ir::ParamKind::User)
+        continue;
+      std::vector<std::string> Strides = {stride(I)};
+      if (Grad && hasShadowParam(P))
+        Strides.push_back(shadowStride(I));
+      for (const std::string &St : Strides)
+        OS << "  if (" << St << " > 2147483647 / (ptrdiff_t)" << Sh.W()
+           << " || " << St << " < -2147483647 / (ptrdiff_t)" << Sh.W()
+           << ")\n    __bd_w = 1;\n";
+    }
+  OS << "  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {\n";
+  OS << "    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : "
+        "__bd_w;\n";
   OS << "    int __bd_full = __bd_k == " << Sh.W() << ";\n";
   OS << chunk();
   OS << "  }\n";

@@ -39,7 +39,7 @@ const char *typeName(Type T) {
 
 const char *opName(Op O) {
   static const char *Names[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName) PrintName,
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure) PrintName,
 #include "ir/Ops.def"
   };
   return Names[(int)O];
@@ -47,10 +47,18 @@ const char *opName(Op O) {
 
 int opNumArgs(Op O) {
   static const int N[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName) NumArgs,
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure) NumArgs,
 #include "ir/Ops.def"
   };
   return N[(int)O];
+}
+
+bool opPure(Op O) {
+  static const bool P[] = {
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure) Pure,
+#include "ir/Ops.def"
+  };
+  return P[(int)O];
 }
 
 const char *mathName(MathFn F) {

@@ -21,7 +21,7 @@ namespace ir {
 enum class Type : uint8_t { Void, Bool, I32, U32, I64, U64, F32, F64 };
 
 enum class Op : uint8_t {
-#define BD_IR_OP(Name, NumArgs, PrintName) Name,
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure) Name,
 #include "ir/Ops.def"
 };
 
@@ -37,6 +37,8 @@ unsigned bitWidth(Type T);
 const char *typeName(Type T);
 const char *opName(Op O);
 int opNumArgs(Op O);
+/// No effect but its result, which depends only on its operands.
+bool opPure(Op O);
 const char *mathName(MathFn F);
 int mathNumArgs(MathFn F);
 

@@ -109,27 +109,19 @@ bool pure(const Stmt *S) {
   return true;
 }
 
-bool hasCall(const Stmt *S) {
+/// Whether \p S contains (or is) a node of class NodeT.
+template <typename NodeT> bool contains(const Stmt *S) {
   if (!S)
     return false;
-  if (isa<CallExpr>(S))
+  if (isa<NodeT>(S))
     return true;
   for (const Stmt *C : S->children())
-    if (hasCall(C))
+    if (contains<NodeT>(C))
       return true;
   return false;
 }
-
-bool mayReturn(const Stmt *S) {
-  if (!S)
-    return false;
-  if (isa<ReturnStmt>(S))
-    return true;
-  for (const Stmt *C : S->children())
-    if (mayReturn(C))
-      return true;
-  return false;
-}
+bool hasCall(const Stmt *S) { return contains<CallExpr>(S); }
+bool mayReturn(const Stmt *S) { return contains<ReturnStmt>(S); }
 
 /// Syntactic, like the return-state the lowering computes.
 bool alwaysReturns(const Stmt *S) {

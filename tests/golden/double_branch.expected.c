@@ -22,7 +22,7 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_bk(bd_md __
       __bd_v5_out = __bd_t19;
     } else if (bd_none_md(__bd_t14)) {
       double __bd_t24 = -0x1p-1;
-      bd_f64d __bd_t25 = bd_fmuladd_f64d(bd_splat_f64d(__bd_t24), __bd_t1, __bd_t10);
+      bd_f64d __bd_t25 = bd_splat_f64d(__bd_t24) * __bd_t1 + __bd_t10;
       bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
       __bd_v5_out = __bd_t26;
     } else {
@@ -35,7 +35,7 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_bk(bd_md __
       bd_md __bd_m2 = bd_andnot_md(__bd_m, __bd_t14);
       if (bd_any_md(__bd_m2)) {
         double __bd_t24 = -0x1p-1;
-        bd_f64d __bd_t25 = bd_fmuladd_f64d(bd_splat_f64d(__bd_t24), __bd_t1, __bd_t10);
+        bd_f64d __bd_t25 = bd_splat_f64d(__bd_t24) * __bd_t1 + __bd_t10;
         bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
         __bd_v5_out = bd_select_f64d(__bd_m2, __bd_t26, __bd_v5_out);
       }
@@ -61,7 +61,7 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_bk(bd_md __
       bd_md __bd_m6 = bd_andnot_md(__bd_m4, __bd_t14);
       if (bd_any_md(__bd_m6)) {
         double __bd_t24 = -0x1p-1;
-        bd_f64d __bd_t25 = bd_fmuladd_f64d(bd_splat_f64d(__bd_t24), __bd_t1, __bd_t10);
+        bd_f64d __bd_t25 = bd_splat_f64d(__bd_t24) * __bd_t1 + __bd_t10;
         bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
         __bd_v5_out = bd_select_f64d(__bd_m6, __bd_t26, __bd_v5_out);
       }
@@ -73,8 +73,9 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_bk(bd_md __
 }
 void huber_batched(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, double *__bd_ret);
 void huber_batched(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, double *__bd_ret) {
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_md) / 8)) {
-    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_md) / 8) ? __bd_n - __bd_i : (sizeof(bd_md) / 8);
+  size_t __bd_w = (sizeof(bd_md) / 8);
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
     bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
     bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
@@ -122,7 +123,7 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
       __bd_v5_out = __bd_t19;
     } else if (bd_none_md(__bd_t14)) {
       __bd_t24 = -0x1p-1;
-      __bd_t25 = bd_fmuladd_f64d(bd_splat_f64d(__bd_t24), __bd_t1, __bd_t10);
+      __bd_t25 = bd_splat_f64d(__bd_t24) * __bd_t1 + __bd_t10;
       bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
       __bd_v5_out = __bd_t26;
     } else {
@@ -135,7 +136,7 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
       bd_md __bd_m2 = bd_andnot_md(__bd_m, __bd_t14);
       if (bd_any_md(__bd_m2)) {
         __bd_t24 = -0x1p-1;
-        __bd_t25 = bd_fmuladd_f64d(bd_splat_f64d(__bd_t24), __bd_t1, __bd_t10);
+        __bd_t25 = bd_splat_f64d(__bd_t24) * __bd_t1 + __bd_t10;
         bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
         __bd_v5_out = bd_select_f64d(__bd_m2, __bd_t26, __bd_v5_out);
       }
@@ -161,7 +162,7 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
       bd_md __bd_m6 = bd_andnot_md(__bd_m4, __bd_t14);
       if (bd_any_md(__bd_m6)) {
         __bd_t24 = -0x1p-1;
-        __bd_t25 = bd_fmuladd_f64d(bd_splat_f64d(__bd_t24), __bd_t1, __bd_t10);
+        __bd_t25 = bd_splat_f64d(__bd_t24) * __bd_t1 + __bd_t10;
         bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
         __bd_v5_out = bd_select_f64d(__bd_m6, __bd_t26, __bd_v5_out);
       }
@@ -438,8 +439,9 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
 }
 void huber_grad(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0, double *__bd_d1);
 void huber_grad(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0, double *__bd_d1) {
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_md) / 8)) {
-    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_md) / 8) ? __bd_n - __bd_i : (sizeof(bd_md) / 8);
+  size_t __bd_w = (sizeof(bd_md) / 8);
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
     bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
     bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);

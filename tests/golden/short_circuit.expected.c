@@ -54,8 +54,9 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_bk(bd_mn 
 }
 void clipped_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret);
 void clipped_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret) {
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
-    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_mn) / 4) ? __bd_n - __bd_i : (sizeof(bd_mn) / 4);
+  size_t __bd_w = (sizeof(bd_mn) / 4);
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
     bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
     bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
@@ -265,8 +266,9 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_gk(bd_mn 
 }
 void clipped_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1);
 void clipped_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1) {
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
-    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_mn) / 4) ? __bd_n - __bd_i : (sizeof(bd_mn) / 4);
+  size_t __bd_w = (sizeof(bd_mn) / 4);
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
     bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
     bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);

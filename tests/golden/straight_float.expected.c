@@ -8,20 +8,21 @@ static inline __attribute__((always_inline, unused)) void __bd_poly_bk(bd_mn __b
   bd_f32n __bd_t0 = __bd_p0;
   bd_f32n __bd_t1 = __bd_p1;
   __bd_v2_ret = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t7 = bd_fmuladd_f32n(__bd_t0, __bd_t1, bd_splat_f32n(0x1p+0f));
-  bd_f32n __bd_t12 = bd_fmuladd_f32n(__bd_t1, __bd_t1, bd_splat_f32n(0x1p+1f));
+  bd_f32n __bd_t7 = __bd_t0 * __bd_t1 + bd_splat_f32n(0x1p+0f);
+  bd_f32n __bd_t12 = __bd_t1 * __bd_t1 + bd_splat_f32n(0x1p+1f);
   bd_f32n __bd_t13 = bd_div_f32n(__bd_t7, __bd_t12);
-  bd_f32n __bd_t17 = bd_fmuladd_f32n(__bd_t13, __bd_t13, __bd_t0);
+  bd_f32n __bd_t17 = __bd_t13 * __bd_t13 + __bd_t0;
   bd_f32n __bd_t18 = bd_sqrt_f32n(__bd_t17);
   float __bd_t21 = -0x1p-1f;
-  bd_f32n __bd_t22 = bd_fmuladd_f32n(bd_splat_f32n(__bd_t21), __bd_t7, __bd_t18);
+  bd_f32n __bd_t22 = bd_splat_f32n(__bd_t21) * __bd_t7 + __bd_t18;
   __bd_v2_ret = __bd_t22;
   *__bd_o0 = __bd_v2_ret;
 }
 void poly_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret);
 void poly_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret) {
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
-    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_mn) / 4) ? __bd_n - __bd_i : (sizeof(bd_mn) / 4);
+  size_t __bd_w = (sizeof(bd_mn) / 4);
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
     bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
     bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
@@ -50,13 +51,13 @@ static inline __attribute__((always_inline, unused)) void __bd_poly_gk(bd_mn __b
   bd_f32n __bd_t0 = __bd_p0;
   bd_f32n __bd_t1 = __bd_p1;
   __bd_v2_ret = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t7 = bd_fmuladd_f32n(__bd_t0, __bd_t1, bd_splat_f32n(0x1p+0f));
-  bd_f32n __bd_t12 = bd_fmuladd_f32n(__bd_t1, __bd_t1, bd_splat_f32n(0x1p+1f));
+  bd_f32n __bd_t7 = __bd_t0 * __bd_t1 + bd_splat_f32n(0x1p+0f);
+  bd_f32n __bd_t12 = __bd_t1 * __bd_t1 + bd_splat_f32n(0x1p+1f);
   bd_f32n __bd_t13 = bd_div_f32n(__bd_t7, __bd_t12);
-  bd_f32n __bd_t17 = bd_fmuladd_f32n(__bd_t13, __bd_t13, __bd_t0);
+  bd_f32n __bd_t17 = __bd_t13 * __bd_t13 + __bd_t0;
   bd_f32n __bd_t18 = bd_sqrt_f32n(__bd_t17);
   float __bd_t21 = -0x1p-1f;
-  bd_f32n __bd_t22 = bd_fmuladd_f32n(bd_splat_f32n(__bd_t21), __bd_t7, __bd_t18);
+  bd_f32n __bd_t22 = bd_splat_f32n(__bd_t21) * __bd_t7 + __bd_t18;
   __bd_v2_ret = __bd_t22;
   __bd_v6_d_x = bd_splat_f32n(0x0p+0f);
   __bd_v7_d_y = bd_splat_f32n(0x0p+0f);
@@ -165,8 +166,9 @@ static inline __attribute__((always_inline, unused)) void __bd_poly_gk(bd_mn __b
 }
 void poly_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1);
 void poly_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1) {
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
-    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_mn) / 4) ? __bd_n - __bd_i : (sizeof(bd_mn) / 4);
+  size_t __bd_w = (sizeof(bd_mn) / 4);
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
     bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
     bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);

@@ -9,14 +9,15 @@ static inline __attribute__((always_inline, unused)) void __bd_affine_bk(bd_mn _
   float __bd_t1 = __bd_p1;
   float __bd_t2 = __bd_p2;
   __bd_v3_ret = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t8 = bd_fmuladd_f32n(bd_splat_f32n(__bd_t1), __bd_t0, bd_splat_f32n(__bd_t2));
+  bd_f32n __bd_t8 = bd_splat_f32n(__bd_t1) * __bd_t0 + bd_splat_f32n(__bd_t2);
   __bd_v3_ret = __bd_t8;
   *__bd_o0 = __bd_v3_ret;
 }
 void affine_batched(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_a2, float *__bd_ret);
 void affine_batched(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_a2, float *__bd_ret) {
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
-    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_mn) / 4) ? __bd_n - __bd_i : (sizeof(bd_mn) / 4);
+  size_t __bd_w = (sizeof(bd_mn) / 4);
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
     bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
     bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
@@ -42,7 +43,7 @@ static inline __attribute__((always_inline, unused)) void __bd_affine_gk(bd_mn _
   float __bd_t1 = __bd_p1;
   float __bd_t2 = __bd_p2;
   __bd_v3_ret = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t8 = bd_fmuladd_f32n(bd_splat_f32n(__bd_t1), __bd_t0, bd_splat_f32n(__bd_t2));
+  bd_f32n __bd_t8 = bd_splat_f32n(__bd_t1) * __bd_t0 + bd_splat_f32n(__bd_t2);
   __bd_v3_ret = __bd_t8;
   __bd_v5_d_x = bd_splat_f32n(0x0p+0f);
   __bd_v6_d_w = bd_splat_f32n(0x0p+0f);
@@ -109,8 +110,9 @@ void affine_grad(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_
 void affine_grad(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_a2, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1, float *__bd_d2) {
   bd_f32n __bd_acc1 = bd_splat_f32n(0);
   bd_f32n __bd_acc2 = bd_splat_f32n(0);
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_mn) / 4)) {
-    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_mn) / 4) ? __bd_n - __bd_i : (sizeof(bd_mn) / 4);
+  size_t __bd_w = (sizeof(bd_mn) / 4);
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
     bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
     bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);

@@ -10,32 +10,6 @@ namespace {
 
 using ir::Op;
 
-bool reusable(Op O) {
-  switch (O) {
-  case Op::Param:
-  case Op::LoadArg:
-  case Op::StoreArg:
-  case Op::ShadowLoad:
-  case Op::ShadowStore:
-  case Op::ShadowAdd:
-  case Op::GetVar:
-  case Op::SetVar:
-  case Op::LoadElem:
-  case Op::StoreElem:
-  case Op::ZeroArr:
-  case Op::LoopIndex:
-  case Op::LoopCount:
-  case Op::TapeReserve:
-  case Op::TapeStore:
-  case Op::TapeLoad:
-  case Op::TapeCommit:
-  case Op::TapeRewind:
-    return false;
-  default:
-    return true;
-  }
-}
-
 // Everything that makes two statements compute the same value. The
 // constant's bits, not its value, so 0.0 and -0.0 stay apart.
 using Key = std::tuple<int, int, std::vector<int>, uint64_t, int64_t, int>;
@@ -53,7 +27,7 @@ struct Cse {
       for (int &A : S.Args)
         A = rep(A);
       if (S.K == ir::Stmt::Inst) {
-        if (S.Dst >= 0 && reusable(S.Opc)) {
+        if (S.Dst >= 0 && ir::opPure(S.Opc)) {
           uint64_t Bits;
           std::memcpy(&Bits, &S.FVal, sizeof Bits);
           Key K{(int)S.Opc, (int)F.Temps[S.Dst], S.Args, Bits, S.IVal,

@@ -8,36 +8,9 @@ namespace {
 
 using ir::Op;
 
-/// Operations whose result depends only on their operand temps. (Vector
-/// code never traps, and integer division is made safe by the emitter.)
-bool pureOp(Op O) {
-  switch (O) {
-  case Op::Param:
-  case Op::LoadArg:
-  case Op::StoreArg:
-  case Op::ShadowLoad:
-  case Op::ShadowStore:
-  case Op::ShadowAdd:
-  case Op::GetVar:
-  case Op::SetVar:
-  case Op::LoadElem:
-  case Op::StoreElem:
-  case Op::ZeroArr:
-  case Op::LoopIndex:
-  case Op::LoopCount:
-  case Op::TapeReserve:
-  case Op::TapeStore:
-  case Op::TapeLoad:
-  case Op::TapeCommit:
-  case Op::TapeRewind:
-    return false;
-  default:
-    return true;
-  }
-}
-
 /// Moves invariant statements of \p B, and of the ifs inside it (they are
-/// pure, so running them where the if would not is harmless), to \p Out.
+/// pure: vector code never traps and the emitter makes integer division
+/// safe, so running them where the if would not is harmless), to \p Out.
 void extract(ir::Block &B, std::set<int> &Defined, ir::Block &Out) {
   ir::Block Kept;
   for (auto &XP : B) {
@@ -45,7 +18,8 @@ void extract(ir::Block &B, std::set<int> &Defined, ir::Block &Out) {
       extract(XP->Then, Defined, Out);
       extract(XP->Else, Defined, Out);
     }
-    bool Invariant = XP->K == ir::Stmt::Inst && XP->Dst >= 0 && pureOp(XP->Opc);
+    bool Invariant =
+        XP->K == ir::Stmt::Inst && XP->Dst >= 0 && ir::opPure(XP->Opc);
     for (int A : XP->Args)
       Invariant = Invariant && !Defined.count(A);
     if (Invariant) {

@@ -76,8 +76,9 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_bk(bd_
 }
 void first_over_batched(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret);
 void first_over_batched(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret) {
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_md) / 8)) {
-    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_md) / 8) ? __bd_n - __bd_i : (sizeof(bd_md) / 8);
+  size_t __bd_w = (sizeof(bd_md) / 8);
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
     bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
     bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
@@ -281,8 +282,9 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
 }
 void first_over_grad(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0);
 void first_over_grad(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0) {
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += (sizeof(bd_md) / 8)) {
-    size_t __bd_k = __bd_n - __bd_i < (sizeof(bd_md) / 8) ? __bd_n - __bd_i : (sizeof(bd_md) / 8);
+  size_t __bd_w = (sizeof(bd_md) / 8);
+  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
     bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
     bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
