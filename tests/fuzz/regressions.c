@@ -9,7 +9,9 @@
  *    move is not noexcept) and freed the old ones. Also returnStmt() held a
  *    Frame& across lowering the returned expression (`return g(x);`).
  *
- * 2. fmuladd_constant_operands (seed 5, K=6; OPEN): clang emits `a*b + c`
+ * 2. fmuladd_constant_operands (seed 5, K=6; fixed by 8a99af2, which emits
+ *    contracted multiply-adds as one `a * b + c` expression; seed 5 itself
+ *    still fails on that commit, not yet minimized): clang emits `a*b + c`
  *    as llvm.fmuladd, and LLVM folds fmuladd whose multiplicands become
  *    constants (after unrolling a constant-trip loop, after inlining, or
  *    from a local initialised with a constant) into an UNFUSED fadd(a*b, c).
