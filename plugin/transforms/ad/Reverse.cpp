@@ -63,7 +63,7 @@ private:
   std::map<uint64_t, int> NeedTemp;
   uint64_t GuardMask = 0;
   ir::Block *GuardOuter = nullptr;
-  ir::Block *Top = nullptr;
+  ir::Block Needs; // need-flag conditions, computed once before the sweep
 
   // Loops: each forward loop counts its iterations per example (TripVar),
   // and the values its reverse sweep reads are stored on its tape.
@@ -293,7 +293,7 @@ void Reverser::guard(uint64_t Mask) {
     C = It->second;
   } else {
     ir::Block *Saved = B.block();
-    B.setBlock(Top);
+    B.setBlock(&Needs);
     int Acc = -1;
     for (size_t I = 0; I < NeedParam.size(); ++I)
       if (NeedParam[I] >= 0 && (Mask >> I & 1)) {
@@ -536,19 +536,13 @@ void Reverser::run() {
   if (RetVar >= 0 && actV(RetVar))
     B.set(adjVar(RetVar), B.param(Seed));
 
-  // Guard conditions are computed once, here, before the reverse sweep.
-  B.ifStmt(-1);
-  Top = &G.Body.back()->Then;
-  size_t HolderIdx = G.Body.size() - 1;
   ir::Block Sweep;
   B.setBlock(&Sweep);
   reverseBlock(Fwd);
   for (size_t I = 0; I < Infos.size(); ++I)
     if (Infos[I].Tape >= 0)
       insertStores(Infos[I].Loop->Body, (int)I);
-  // Splice: forward sweep, adjoint initialisation, need flags, reverse sweep.
-  ir::Block Needs = std::move(G.Body[HolderIdx]->Then);
-  G.Body.erase(G.Body.begin() + HolderIdx);
+  // Forward sweep, adjoint initialisation, need flags, reverse sweep.
   for (auto &St : G.Body)
     Fwd.push_back(std::move(St));
   for (auto &St : Needs)

@@ -14,25 +14,6 @@
 
 #define BD_GS_INL static inline __attribute__((always_inline, unused))
 
-/* clang turns a contracted a*b+c into llvm.fmuladd: fused when the target
- * has FMA, separately rounded otherwise. */
-BD_GS_INL float bd_sfmuladd_f32(float a, float b, float c) {
-#ifdef __FMA__
-  return __builtin_fmaf(a, b, c);
-#else
-  float p = a * b;
-  return p + c;
-#endif
-}
-BD_GS_INL double bd_sfmuladd_f64(double a, double b, double c) {
-#ifdef __FMA__
-  return __builtin_fma(a, b, c);
-#else
-  double p = a * b;
-  return p + c;
-#endif
-}
-
 /* Division by zero gives 0 and MIN / -1 gives MIN instead of trapping. */
 #define BD_GS_DIV(T, S, MIN)                                                   \
   BD_GS_INL T bd_sdiv_##S(T a, T b) {                                          \
