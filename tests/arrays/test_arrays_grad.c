@@ -7,6 +7,10 @@
  *          cotangent on entry and is zeroed where y was written),
  *   ginout an in-out array y[i] = a y[i] + x[i]^2 (d_y on exit is the
  *          gradient w.r.t. y's initial value),
+ *   gwloop, gwbranch, gwplus  overwrites (issue 13): a written element's
+ *          shadow restarts from zero at the write, in a loop, under a
+ *          per-lane branch, for a partial overwrite and for `+=`, and for
+ *          a local array element overwritten by a constant,
  * with ragged extents n[b] (0 included), shadows pre-filled with nonzero
  * values (must be incremented: exactly S0 + the gradient from zero), NULL
  * shadows (each one in turn: the others unchanged, bit for bit), stride 0
@@ -36,6 +40,31 @@ BATCHDIFF void gout(const double *x, double *y, double a, int n) {
 BATCHDIFF void ginout(double *y, const double *x, double a, int n) {
   for (int i = 0; i < n; i++)
     y[i] = a * y[i] + x[i] * x[i];
+}
+/* Overwrites: d_y on exit is the gradient w.r.t. y's initial value, which
+ * an overwrite cuts off even when the new value is a constant. */
+BATCHDIFF void gwloop(double *y, const double *x, double a, int n) {
+  for (int i = 0; i < n; i++) {
+    y[i] = 3.0;
+    y[i] = a * y[i] + x[i];
+  }
+}
+BATCHDIFF void gwbranch(double *y, const double *x, double a, int n) {
+  for (int i = 0; i < n; i++) {
+    if (x[i] > 0.0)
+      y[i] = 2.0;
+    y[i] = y[i] * a + x[i];
+  }
+}
+BATCHDIFF void gwplus(double *y, const double *x, double a, int n) {
+  double t[2];
+  t[0] = a * a;
+  t[0] = 0.5;
+  t[1] = a;
+  if (n > 0)
+    y[0] = 1.5;
+  for (int i = 0; i < n; i++)
+    y[i] += t[0] * x[i] + t[1];
 }
 
 /* The objective of one example: seed * ret + sum_i cot[i] * y_final[i],
@@ -76,6 +105,35 @@ static dual o_ginout(const dual *x, const dual *w, const dual *y0, dual a,
   }
   return L;
 }
+static dual o_gwloop(const dual *x, const dual *w, const dual *y0, dual a,
+                     const double *cot, double seed, int n) {
+  (void)w, (void)y0, (void)seed;
+  dual L = dc(0.0);
+  for (int i = 0; i < n; i++)
+    L = dadd(L, dscale(dadd(dscale(a, 3.0), x[i]), cot[i]));
+  return L;
+}
+static dual o_gwbranch(const dual *x, const dual *w, const dual *y0, dual a,
+                       const double *cot, double seed, int n) {
+  (void)w, (void)seed;
+  dual L = dc(0.0);
+  for (int i = 0; i < n; i++) {
+    dual y = x[i].v > 0.0 ? dc(2.0) : y0[i];
+    L = dadd(L, dscale(dadd(dmul(y, a), x[i]), cot[i]));
+  }
+  return L;
+}
+static dual o_gwplus(const dual *x, const dual *w, const dual *y0, dual a,
+                     const double *cot, double seed, int n) {
+  (void)w, (void)seed;
+  dual L = dc(0.0);
+  for (int i = 0; i < n; i++) {
+    dual y = i == 0 ? dc(1.5) : y0[i];
+    y = dadd(y, dadd(dscale(x[i], 0.5), a));
+    L = dadd(L, dscale(y, cot[i]));
+  }
+  return L;
+}
 
 /* Inputs of the batch; every pointer may be NULL where unused. */
 typedef struct {
@@ -111,6 +169,21 @@ static void c_ginout(size_t nb, const gargs *g) {
   ginout_grad(nb, g->y, g->ys, g->x, g->xs, g->a, g->n, g->dy, g->dys, g->dx,
               g->dxs, g->da);
 }
+static void c_gwloop(size_t nb, const gargs *g) {
+  gwloop_grad(nb, g->y, g->ys, g->x, g->xs, g->a, g->n, g->dy, g->dys, g->dx,
+              g->dxs, g->da);
+}
+static void c_gwbranch(size_t nb, const gargs *g) {
+  gwbranch_grad(nb, g->y, g->ys, g->x, g->xs, g->a, g->n, g->dy, g->dys,
+                g->dx, g->dxs, g->da);
+}
+static void c_gwplus(size_t nb, const gargs *g) {
+  gwplus_grad(nb, g->y, g->ys, g->x, g->xs, g->a, g->n, g->dy, g->dys, g->dx,
+              g->dxs, g->da);
+}
+static void s_gout(double *y, const double *x, double a, int n) {
+  gout(x, y, a, n);
+}
 
 enum { U_W = 1, U_Y = 2, U_YIN = 4, U_A = 8, U_RET = 16 };
 typedef struct {
@@ -119,13 +192,18 @@ typedef struct {
   dual (*obj)(const dual *, const dual *, const dual *, dual, const double *,
               double, int);
   void (*grad)(size_t, const gargs *);
+  /* the scalar function of the cases that write y */
+  void (*yfn)(double *y, const double *x, double a, int n);
 } gcase_a;
 
 static const gcase_a cases[] = {
-    {"gdot", U_W | U_RET, o_gdot, c_gdot},
-    {"glse", U_RET, o_glse, c_glse},
-    {"gout", U_Y | U_A, o_gout, c_gout},
-    {"ginout", U_Y | U_YIN | U_A, o_ginout, c_ginout},
+    {"gdot", U_W | U_RET, o_gdot, c_gdot, NULL},
+    {"glse", U_RET, o_glse, c_glse, NULL},
+    {"gout", U_Y | U_A, o_gout, c_gout, s_gout},
+    {"ginout", U_Y | U_YIN | U_A, o_ginout, c_ginout, ginout},
+    {"gwloop", U_Y | U_YIN | U_A, o_gwloop, c_gwloop, gwloop},
+    {"gwbranch", U_Y | U_YIN | U_A, o_gwbranch, c_gwbranch, gwbranch},
+    {"gwplus", U_Y | U_YIN | U_A, o_gwplus, c_gwplus, gwplus},
 };
 
 #define MAXN 12
@@ -285,10 +363,7 @@ static void run_one(const gcase_a *c, size_t nb, int rep, rng_t *rng) {
       if (c->use & U_Y) {
         double yb[MAXN];
         memcpy(yb, &y0[b * (size_t)S], (size_t)ext[b] * sizeof(double));
-        if (c->use & U_YIN)
-          ginout(yb, xb, a[b], ext[b]);
-        else
-          gout(xb, yb, a[b], ext[b]);
+        c->yfn(yb, xb, a[b], ext[b]);
         for (int i = 0; i < ext[b]; i++)
           if (memcmp(&yb[i], &AT(Y1, b, i), 8) != 0)
             GFAIL("%s: y[%d] = %.17g, scalar %.17g (n=%zu b=%zu)", c->name,
@@ -476,6 +551,9 @@ static void t_gdot(void **s) { (void)s, run_case_a(&cases[0]); }
 static void t_glse(void **s) { (void)s, run_case_a(&cases[1]); }
 static void t_gout(void **s) { (void)s, run_case_a(&cases[2]); }
 static void t_ginout(void **s) { (void)s, run_case_a(&cases[3]); }
+static void t_gwloop(void **s) { (void)s, run_case_a(&cases[4]); }
+static void t_gwbranch(void **s) { (void)s, run_case_a(&cases[5]); }
+static void t_gwplus(void **s) { (void)s, run_case_a(&cases[6]); }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
@@ -483,6 +561,9 @@ int main(void) {
       cmocka_unit_test(t_glse),
       cmocka_unit_test(t_gout),
       cmocka_unit_test(t_ginout),
+      cmocka_unit_test(t_gwloop),
+      cmocka_unit_test(t_gwbranch),
+      cmocka_unit_test(t_gwplus),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

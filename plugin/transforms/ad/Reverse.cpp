@@ -398,11 +398,15 @@ void Reverser::reverseInst(const ir::Stmt &S) {
   case Op::StoreArg:
     // The stored value gets the element's cotangent; the element held
     // something else before, so its cotangent restarts from zero.
-    if (isDifferentiable(P.Params[S.IVal]) && act(S.Args[1])) {
+    // This holds whether or not the stored value is active: writing a
+    // constant still cuts the element's initial value off from the result.
+    if (isDifferentiable(P.Params[S.IVal])) {
       int I = R(S.Args[0]);
-      int D = G.newTemp(P.Params[S.IVal].Ty);
-      B.push(Op::ShadowLoad, D, {I}).IVal = S.IVal;
-      accumVar(adjTemp(S.Args[1]), D);
+      if (act(S.Args[1])) {
+        int D = G.newTemp(P.Params[S.IVal].Ty);
+        B.push(Op::ShadowLoad, D, {I}).IVal = S.IVal;
+        accumVar(adjTemp(S.Args[1]), D);
+      }
       B.push(Op::ShadowStore, -1, {I, B.constF(P.Params[S.IVal].Ty, 0.0)})
           .IVal = S.IVal;
     }
