@@ -1,0 +1,141 @@
+//===- LowerCall.cpp - calls: <math.h> functions and inlined helpers
+//--------===//
+#include "lower/LowerImpl.h"
+#include "lower/Types.h"
+
+#include "attributes/Attributes.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace batchdiff {
+namespace lowering {
+
+namespace {
+
+struct MathEntry {
+  ir::MathFn Fn;
+  Type Ty;
+  int NArgs;
+};
+
+const llvm::StringMap<MathEntry> &mathTable() {
+  static const llvm::StringMap<MathEntry> Table = [] {
+    llvm::StringMap<MathEntry> T;
+#define BD_MATH(Name, NumArgs, CName)                                          \
+  T[CName] = {ir::MathFn::Name, Type::F64, NumArgs};                           \
+  T[CName "f"] = {ir::MathFn::Name, Type::F32, NumArgs};
+#include "ir/Math.def"
+    return T;
+  }();
+  return Table;
+}
+
+} // namespace
+
+int Lowerer::call(const CallExpr *CE) {
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  if (!Callee) {
+    error(CE->getBeginLoc(), "a call through a function pointer",
+          "call the function directly");
+    return -1;
+  }
+  std::string Name = Callee->getNameAsString();
+  llvm::StringRef N(Name);
+  N.consume_front("__builtin_");
+  const FunctionDecl *Def = Callee->getDefinition();
+  bool UserDefined =
+      Def && !Ctx.getSourceManager().isInSystemHeader(Def->getLocation());
+  auto It = mathTable().find(N);
+  if (It != mathTable().end() && !UserDefined) {
+    const MathEntry &M = It->second;
+    if ((int)CE->getNumArgs() != M.NArgs) {
+      error(CE->getBeginLoc(), "this call of '" + Name + "'",
+            "pass the arguments <math.h> declares");
+      return -1;
+    }
+    std::vector<int> Args;
+    for (const Expr *A : CE->arguments()) {
+      int T = expr(A);
+      if (T < 0)
+        return -1;
+      Args.push_back(B.cast(M.Ty, T));
+    }
+    int R = B.math(M.Fn, Args);
+    B.block()->back()->Loc = CE->getBeginLoc().getRawEncoding();
+    return R;
+  }
+  if (Def && Def->hasBody()) {
+    bool Allowed = hasBatch(Def) || hasDiff(Def) ||
+                   Def->getStorageClass() == SC_Static || Def->isInlined();
+    if (Allowed)
+      return inlineCall(CE, Def);
+    error(CE->getBeginLoc(), "call to external function '" + Name + "'",
+          "mark it 'static inline' or batch/diff so its body can be batched");
+    return -1;
+  }
+  // A C library function (lgamma, rint, ldexp, ...) outside the table: say
+  // so, rather than calling it unknown.
+  if (Callee->getBuiltinID() ||
+      Ctx.getSourceManager().isInSystemHeader(Callee->getLocation())) {
+    error(CE->getBeginLoc(), "the library function '" + Name + "'",
+          "it has no batched version yet (docs/subset.md lists the <math.h> "
+          "functions that have one)");
+    return -1;
+  }
+  error(CE->getBeginLoc(), "call to unknown function '" + Name + "'",
+        "only <math.h> functions, batch/diff functions and static inline "
+        "helpers defined earlier in this file can be called");
+  return -1;
+}
+
+int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
+  for (const Frame &Fr : Frames)
+    if (Fr.FD->getCanonicalDecl() == Callee->getCanonicalDecl()) {
+      error(CE->getBeginLoc(),
+            "recursion (through '" + Callee->getNameAsString() + "')",
+            "write the recursion as a loop");
+      return -1;
+    }
+  if (Callee->isVariadic()) {
+    error(CE->getBeginLoc(), "a call to a variadic function",
+          "give the helper a fixed parameter list");
+    return -1;
+  }
+  Frame Fr;
+  Fr.FD = Callee;
+  std::vector<int> Args;
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    int T = expr(CE->getArg(I));
+    if (T < 0)
+      return -1;
+    Args.push_back(T);
+  }
+  for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
+    const ParmVarDecl *P = Callee->getParamDecl(I);
+    auto T = irType(P->getType());
+    if (!T || I >= Args.size()) {
+      error(P->getLocation(), "helper parameter '" + P->getNameAsString() + "'",
+            "helpers take scalar parameters");
+      return -1;
+    }
+    int V = F.newVar(P->getNameAsString(), *T);
+    Fr.Vars[P] = V;
+    B.set(V, B.cast(*T, Args[I]));
+  }
+  if (Callee->getReturnType()->isVoidType() ||
+      irType(Callee->getReturnType())) {
+    body(Callee, Callee->getBody(), Fr);
+  } else {
+    error(CE->getBeginLoc(), "a helper returning a non-scalar",
+          "return a scalar");
+  }
+  if (Failed)
+    return -1;
+  if (Fr.RetVar < 0)
+    return B.constB(false);
+  return B.get(Fr.RetVar);
+}
+
+} // namespace lowering
+} // namespace batchdiff

@@ -1,0 +1,542 @@
+//===- LowerExpr.cpp - expressions, lvalues and conversions
+//-----------------===//
+#include "lower/LowerImpl.h"
+#include "lower/Types.h"
+
+namespace batchdiff {
+namespace lowering {
+
+int Lowerer::constant(const Expr *E) {
+  if (E->isValueDependent() || !literalOnly(E))
+    return -1;
+  auto T = irType(E->getType());
+  if (!T)
+    return -1;
+  Expr::EvalResult R;
+  if (!E->EvaluateAsRValue(R, Ctx) || R.HasSideEffects)
+    return -1;
+  if (R.Val.isInt()) {
+    if (*T == Type::Bool)
+      return B.constB(R.Val.getInt().getBoolValue());
+    if (ir::isFloat(*T))
+      return -1;
+    const llvm::APSInt &V = R.Val.getInt();
+    return B.constI(*T, V.isSigned() ? V.getSExtValue()
+                                     : (int64_t)V.getZExtValue());
+  }
+  if (R.Val.isFloat() && ir::isFloat(*T)) {
+    llvm::APFloat V = R.Val.getFloat();
+    bool Lost;
+    V.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+              &Lost);
+    return B.constF(*T, V.convertToDouble());
+  }
+  return -1;
+}
+
+int Lowerer::expr(const Expr *E) {
+  if (Failed)
+    return -1;
+  E = E->IgnoreParens();
+  Where = E->getBeginLoc();
+  if (int C = constant(E); C >= 0)
+    return C;
+  if (const auto *CE = dyn_cast<CastExpr>(E))
+    return castExpr(CE);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return unary(UO);
+  if (const auto *CAO = dyn_cast<CompoundAssignOperator>(E))
+    return compoundAssign(CAO);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return binary(BO);
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return conditional(CO);
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    return call(CE);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
+      return B.constI(*irType(E->getType()), EC->getInitVal().getSExtValue());
+  if (isa<ArraySubscriptExpr>(E))
+    error(E->getBeginLoc(), "array subscripting",
+          "index array parameters and local arrays with [] instead");
+  else if (isa<MemberExpr>(E))
+    error(E->getBeginLoc(), "struct member access", "pass scalars");
+  else if (isa<StmtExpr>(E))
+    error(E->getBeginLoc(), "a statement expression", "use a helper function");
+  else if (isa<StringLiteral>(E))
+    error(E->getBeginLoc(), "a string literal", "use numbers");
+  else if (isa<BinaryConditionalOperator>(E))
+    error(E->getBeginLoc(), "the GNU '?:' extension", "write 'a ? a : b'");
+  else
+    error(E->getBeginLoc(),
+          std::string("the expression '") + E->getStmtClassName() + "'",
+          "use arithmetic on scalar locals and parameters");
+  return -1;
+}
+
+int Lowerer::convert(int T, QualType From, QualType To) {
+  if (T < 0)
+    return -1;
+  auto FT = irType(From), TT = irType(To);
+  if (!FT || !TT) {
+    error(Where, "a conversion to '" + To.getAsString() + "'",
+          "use arithmetic types");
+    return -1;
+  }
+  if (*TT == Type::Bool) {
+    if (*FT == Type::Bool)
+      return T;
+    return B.cmp(Op::CmpNE, T, zeroOf(*FT));
+  }
+  int R = B.cast(*TT, T);
+  if (auto N = narrowing(To)) {
+    auto FN = narrowing(From);
+    bool Same = FN && Ctx.hasSameUnqualifiedType(From, To);
+    if (!Same && *FT != Type::Bool)
+      R = B.un(*N, R);
+  }
+  return R;
+}
+
+int Lowerer::castExpr(const CastExpr *CE) {
+  const Expr *Sub = CE->getSubExpr();
+  switch (CE->getCastKind()) {
+  case CK_LValueToRValue:
+    return readLValue(Sub);
+  case CK_NoOp:
+    return expr(Sub);
+  case CK_ToVoid:
+    expr(Sub);
+    return Failed ? -1 : B.constB(false);
+  case CK_IntegralCast:
+  case CK_IntegralToFloating:
+  case CK_FloatingToIntegral:
+  case CK_FloatingCast:
+  case CK_IntegralToBoolean:
+  case CK_FloatingToBoolean: {
+    int T = expr(Sub);
+    Where = CE->getBeginLoc();
+    return convert(T, Sub->getType(), CE->getType());
+  }
+  default:
+    if (isa<StringLiteral>(Sub->IgnoreParens())) {
+      error(Sub->getBeginLoc(), "a string literal", "use numbers");
+      return -1;
+    }
+    error(CE->getBeginLoc(),
+          std::string("the conversion '") + CE->getCastKindName() + "'",
+          "use conversions between arithmetic types");
+    return -1;
+  }
+}
+
+/// The array parameter \p Base names, or -1.
+int Lowerer::arrayParam(const Expr *Base) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
+  const auto *PD = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  auto It = PD ? ArgOf.find(PD) : ArgOf.end();
+  return It == ArgOf.end() || Frames.size() != 1 ? -1 : It->second;
+}
+
+Lowerer::LValue Lowerer::lvalue(const Expr *E, llvm::StringRef Action) {
+  E = E->IgnoreParens();
+  const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
+  const auto *UO = dyn_cast<UnaryOperator>(E);
+  if (UO && UO->getOpcode() == UO_Deref) {
+    int A = arrayParam(UO->getSubExpr());
+    if (A >= 0) {
+      LValue L;
+      L.Arg = A;
+      L.Idx = B.constI(Type::I32, 0);
+      return L;
+    }
+  }
+  if (AS) {
+    int A = arrayParam(AS->getBase());
+    if (A >= 0) {
+      int I = expr(AS->getIdx());
+      if (I < 0)
+        return {};
+      LValue L;
+      L.Arg = A;
+      L.Idx = B.cast(Type::I32, I);
+      return L;
+    }
+  }
+  if (!AS) {
+    int V = varOf(E, Action);
+    if (V >= 0 && F.Vars[V].Len > 0) {
+      error(E->getBeginLoc(), "using a local array as a whole",
+            "index its elements");
+      V = -1;
+    }
+    return {V, -1};
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  auto It = VD ? Frames.back().Vars.find(VD) : Frames.back().Vars.end();
+  if (It == Frames.back().Vars.end() || F.Vars[It->second].Len == 0) {
+    error(E->getBeginLoc(), "array subscripting of anything but a local array",
+          "index a local array or an array parameter of the function");
+    return {};
+  }
+  int I = expr(AS->getIdx());
+  if (I < 0)
+    return {};
+  return {It->second, B.cast(Type::I32, I)};
+}
+
+int Lowerer::varOf(const Expr *LV, llvm::StringRef Action) {
+  LV = LV->IgnoreParens();
+  const auto *DRE = dyn_cast<DeclRefExpr>(LV);
+  if (!DRE) {
+    // Name the construct: `t[i]`, `s.x` and `(T){v}` are not pointers.
+    const auto *UO = dyn_cast<UnaryOperator>(LV);
+    if (isa<ArraySubscriptExpr>(LV))
+      error(LV->getBeginLoc(), "array subscripting",
+            "index array parameters and local arrays with [] instead");
+    else if (isa<MemberExpr>(LV))
+      error(LV->getBeginLoc(), "struct member access", "pass scalars");
+    else if (UO && UO->getOpcode() == UO_Deref)
+      error(LV->getBeginLoc(), std::string(Action) + " through a pointer",
+            "index array parameters and local arrays with [] instead");
+    else
+      error(LV->getBeginLoc(),
+            std::string("the expression '") + LV->getStmtClassName() + "'",
+            "use arithmetic on scalar locals and parameters");
+    return -1;
+  }
+  const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+  if (VD && VD->getType().isVolatileQualified()) {
+    error(LV->getBeginLoc(),
+          "access to volatile '" + VD->getNameAsString() + "'",
+          "remove 'volatile'");
+    return -1;
+  }
+  auto It = VD ? Frames.back().Vars.find(VD) : Frames.back().Vars.end();
+  if (It != Frames.back().Vars.end())
+    return It->second;
+  if (VD && VD->hasGlobalStorage()) {
+    error(LV->getBeginLoc(),
+          std::string(Action) + " of global variable '" +
+              VD->getNameAsString() + "'",
+          Action == "writing" ? "return the value instead"
+                              : "pass it as a BD_UNIFORM parameter or make "
+                                "it a 'const' with a constant initializer");
+    return -1;
+  }
+  if (const auto *PD = dyn_cast_or_null<ParmVarDecl>(VD);
+      PD && ArgOf.count(PD)) {
+    error(LV->getBeginLoc(),
+          "using the array parameter '" + PD->getNameAsString() +
+              "' as a whole (passing it on, pointer arithmetic)",
+          "index its elements; helpers take scalar parameters");
+    return -1;
+  }
+  error(LV->getBeginLoc(), std::string(Action) + " of this entity",
+        "use locals and parameters");
+  return -1;
+}
+
+int Lowerer::readLValue(const Expr *E) {
+  E = E->IgnoreParens();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    // A const global with a constant initializer is a constant.
+    if (VD && VD->hasGlobalStorage() && VD->getType().isConstQualified() &&
+        !VD->getType().isVolatileQualified()) {
+      if (const APValue *V = VD->evaluateValue()) {
+        auto T = irType(VD->getType());
+        if (T && V->isFloat() && ir::isFloat(*T)) {
+          llvm::APFloat FV = V->getFloat();
+          bool Lost;
+          FV.convert(llvm::APFloat::IEEEdouble(),
+                     llvm::APFloat::rmNearestTiesToEven, &Lost);
+          return B.constF(*T, FV.convertToDouble());
+        }
+        if (T && V->isInt())
+          return *T == Type::Bool ? B.constB(V->getInt().getBoolValue())
+                                  : B.constI(*T, V->getInt().getExtValue());
+      }
+    }
+  }
+  LValue L = lvalue(E, "reading");
+  return L.ok() ? load(L) : -1;
+}
+
+int Lowerer::unary(const UnaryOperator *UO) {
+  const Expr *Sub = UO->getSubExpr();
+  switch (UO->getOpcode()) {
+  case UO_Plus:
+  case UO_Extension:
+    return expr(Sub);
+  case UO_Minus: {
+    int T = expr(Sub);
+    return T < 0 ? -1 : B.un(Op::Neg, T);
+  }
+  case UO_Not: {
+    int T = expr(Sub);
+    return T < 0 ? -1 : B.un(Op::BitNot, T);
+  }
+  case UO_LNot: {
+    int C = cond(Sub);
+    if (C < 0)
+      return -1;
+    return convert(B.un(Op::Not, C), Ctx.BoolTy, UO->getType());
+  }
+  case UO_PreInc:
+  case UO_PreDec:
+  case UO_PostInc:
+  case UO_PostDec: {
+    LValue LV = lvalue(Sub, "writing");
+    if (!LV.ok())
+      return -1;
+    bool Inc = UO->isIncrementOp();
+    int Old = load(LV);
+    Type T = LV.Arg >= 0 ? F.Params[LV.Arg].Ty : F.Vars[LV.Var].Ty;
+    int New;
+    if (T == Type::Bool) {
+      New = Inc ? B.constB(true) : B.un(Op::Not, Old);
+    } else {
+      int One = ir::isFloat(T) ? B.constF(T, 1.0) : B.constI(T, 1);
+      New = B.bin(Inc ? Op::Add : Op::Sub, Old, One);
+      if (auto N = narrowing(Sub->getType()))
+        New = B.un(*N, New);
+    }
+    store(LV, New);
+    return UO->isPrefix() ? New : Old;
+  }
+  case UO_AddrOf:
+  case UO_Deref:
+    error(UO->getBeginLoc(), "taking addresses or dereferencing pointers",
+          "index array parameters and local arrays with [] instead");
+    return -1;
+  default:
+    error(UO->getBeginLoc(), "this unary operator", "use scalar arithmetic");
+    return -1;
+  }
+}
+
+int Lowerer::addSub(const BinaryOperator *BO, const Expr *LHS, const Expr *RHS,
+                    bool IsSub, int OldLHS) {
+  bool NegL = false, NegR = false;
+  const BinaryOperator *ML = OldLHS < 0 ? mulOperand(LHS, NegL) : nullptr;
+  const BinaryOperator *MR = mulOperand(RHS, NegR);
+  bool Contract = BO->getType()->isRealFloatingType() &&
+                  BO->getFPFeaturesInEffect(Ctx.getLangOpts())
+                      .allowFPContractWithinStatement();
+  if (Contract && ML) {
+    int A = expr(ML->getLHS()), Bv = expr(ML->getRHS());
+    int C = expr(RHS);
+    if (A < 0 || Bv < 0 || C < 0)
+      return -1;
+    if (NegL)
+      A = B.neg(A);
+    if (IsSub)
+      C = B.neg(C);
+    return B.fmuladd(A, Bv, C);
+  }
+  int L = OldLHS >= 0 ? OldLHS : expr(LHS);
+  if (L < 0)
+    return -1;
+  if (Contract && MR) {
+    int A = expr(MR->getLHS()), Bv = expr(MR->getRHS());
+    if (A < 0 || Bv < 0)
+      return -1;
+    if (IsSub != NegR)
+      A = B.neg(A);
+    return B.fmuladd(A, Bv, L);
+  }
+  int R = expr(RHS);
+  if (R < 0)
+    return -1;
+  return B.bin(IsSub ? Op::Sub : Op::Add, L, R);
+}
+
+int Lowerer::arith(const BinaryOperator *BO, int L, int R) {
+  switch (BO->getOpcode()) {
+  case BO_Mul:
+  case BO_MulAssign:
+    return B.bin(Op::Mul, L, R);
+  case BO_Div:
+  case BO_DivAssign:
+    return B.bin(Op::Div, L, R);
+  case BO_Rem:
+  case BO_RemAssign:
+    return B.bin(Op::Rem, L, R);
+  case BO_Add:
+  case BO_AddAssign:
+    return B.bin(Op::Add, L, R);
+  case BO_Sub:
+  case BO_SubAssign:
+    return B.bin(Op::Sub, L, R);
+  case BO_Shl:
+  case BO_ShlAssign:
+    return B.bin(Op::Shl, L, B.cast(F.Temps[L], R));
+  case BO_Shr:
+  case BO_ShrAssign:
+    return B.bin(Op::Shr, L, B.cast(F.Temps[L], R));
+  case BO_And:
+  case BO_AndAssign:
+    return B.bin(Op::BitAnd, L, R);
+  case BO_Or:
+  case BO_OrAssign:
+    return B.bin(Op::BitOr, L, R);
+  case BO_Xor:
+  case BO_XorAssign:
+    return B.bin(Op::BitXor, L, R);
+  default:
+    error(BO->getOperatorLoc(), "this operator", "use scalar arithmetic");
+    return -1;
+  }
+}
+
+int Lowerer::binary(const BinaryOperator *BO) {
+  BinaryOperatorKind K = BO->getOpcode();
+  if (!BO->getLHS()->getType()->isArithmeticType() && K != BO_Comma &&
+      K != BO_Assign) {
+    error(BO->getOperatorLoc(), "pointer arithmetic",
+          "index array parameters and local arrays with [] instead");
+    return -1;
+  }
+  if (K == BO_Assign) {
+    LValue LV = lvalue(BO->getLHS(), "writing");
+    if (!LV.ok())
+      return -1;
+    int R = expr(BO->getRHS());
+    if (R < 0)
+      return -1;
+    store(LV, R);
+    return R;
+  }
+  if (K == BO_Comma) {
+    expr(BO->getLHS());
+    return expr(BO->getRHS());
+  }
+  if (K == BO_LAnd || K == BO_LOr)
+    return convert(logical(BO), Ctx.BoolTy, BO->getType());
+  if (BO->isComparisonOp()) {
+    int C = compare(BO);
+    return C < 0 ? -1 : convert(C, Ctx.BoolTy, BO->getType());
+  }
+  if (K == BO_Add || K == BO_Sub)
+    return addSub(BO, BO->getLHS(), BO->getRHS(), K == BO_Sub, -1);
+  int L = expr(BO->getLHS());
+  int R = expr(BO->getRHS());
+  if (L < 0 || R < 0)
+    return -1;
+  return arith(BO, L, R);
+}
+
+int Lowerer::compoundAssign(const CompoundAssignOperator *CAO) {
+  LValue LV = lvalue(CAO->getLHS(), "writing");
+  if (!LV.ok())
+    return -1;
+  QualType LT = CAO->getLHS()->getType();
+  QualType CT = CAO->getComputationLHSType();
+  int Old = convert(load(LV), LT, CT);
+  if (Old < 0)
+    return -1;
+  int R;
+  BinaryOperatorKind K = CAO->getOpcode();
+  if (K == BO_AddAssign || K == BO_SubAssign) {
+    R = addSub(CAO, CAO->getLHS(), CAO->getRHS(), K == BO_SubAssign, Old);
+  } else {
+    int Rhs = expr(CAO->getRHS());
+    if (Rhs < 0)
+      return -1;
+    if (K != BO_ShlAssign && K != BO_ShrAssign)
+      Rhs = convert(Rhs, CAO->getRHS()->getType(), CT);
+    R = arith(CAO, Old, Rhs);
+  }
+  if (R < 0)
+    return -1;
+  int New = convert(R, CAO->getComputationResultType(), LT);
+  if (New < 0)
+    return -1;
+  store(LV, New);
+  return New;
+}
+
+int Lowerer::compare(const BinaryOperator *BO) {
+  int L = expr(BO->getLHS()), R = expr(BO->getRHS());
+  if (L < 0 || R < 0)
+    return -1;
+  static const Op Cmp[] = {Op::CmpLT, Op::CmpGT, Op::CmpLE,
+                           Op::CmpGE, Op::CmpEQ, Op::CmpNE};
+  return B.cmp(Cmp[BO->getOpcode() - BO_LT], L, R);
+}
+
+int Lowerer::cond(const Expr *E) {
+  E = E->IgnoreParens();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr)
+      return logical(BO);
+    if (BO->isComparisonOp())
+      return compare(BO);
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    if (UO->getOpcode() == UO_LNot) {
+      int C = cond(UO->getSubExpr());
+      return C < 0 ? -1 : B.un(Op::Not, C);
+    }
+  int T = expr(E);
+  return T < 0 ? -1 : convert(T, E->getType(), Ctx.BoolTy);
+}
+
+int Lowerer::logical(const BinaryOperator *BO) {
+  bool IsAnd = BO->getOpcode() == BO_LAnd;
+  int L = cond(BO->getLHS());
+  if (L < 0)
+    return -1;
+  if (pure(BO->getRHS()) && !hasCall(BO->getRHS())) {
+    int R = cond(BO->getRHS());
+    return R < 0 ? -1 : B.bin(IsAnd ? Op::And : Op::Or, L, R);
+  }
+  // Short circuit: the right side runs only where C would run it.
+  int V = F.newVar("__sc", Type::Bool);
+  B.set(V, L);
+  ir::Stmt &If = B.ifStmt(IsAnd ? L : B.un(Op::Not, L));
+  ir::Block *Saved = B.block();
+  B.setBlock(&If.Then);
+  int R = cond(BO->getRHS());
+  if (R >= 0)
+    B.set(V, R);
+  B.setBlock(Saved);
+  return R < 0 ? -1 : B.get(V);
+}
+
+int Lowerer::conditional(const ConditionalOperator *CO) {
+  int C = cond(CO->getCond());
+  if (C < 0)
+    return -1;
+  const Expr *TE = CO->getTrueExpr(), *FE = CO->getFalseExpr();
+  auto T = irType(CO->getType());
+  if (!T) {
+    error(CO->getBeginLoc(), "a '?:' of non-arithmetic type",
+          "use arithmetic types");
+    return -1;
+  }
+  // Cheap pure arms become a select; arms with calls branch, so lanes that
+  // agree skip the work of the other arm.
+  if (pure(TE) && pure(FE) && !hasCall(TE) && !hasCall(FE)) {
+    int A = expr(TE), Bv = expr(FE);
+    return A < 0 || Bv < 0 ? -1 : B.select(C, A, Bv);
+  }
+  int V = F.newVar("__cond", *T);
+  ir::Stmt &If = B.ifStmt(C);
+  ir::Block *Saved = B.block();
+  B.setBlock(&If.Then);
+  int A = expr(TE);
+  if (A >= 0)
+    B.set(V, A);
+  B.setBlock(&If.Else);
+  int Bv = expr(FE);
+  if (Bv >= 0)
+    B.set(V, Bv);
+  B.setBlock(Saved);
+  return A < 0 || Bv < 0 ? -1 : B.get(V);
+}
+
+} // namespace lowering
+} // namespace batchdiff

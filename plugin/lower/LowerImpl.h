@@ -1,0 +1,177 @@
+//===- LowerImpl.h - lowering internals, shared by lower/*.cpp -*- C++ -*-===//
+//
+// Private to plugin/lower: the Lowerer state machine whose statement,
+// expression and call parts live in LowerStmt.cpp, LowerExpr.cpp and
+// LowerCall.cpp, and the syntactic AST queries (ASTQueries.cpp) they share.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATCHDIFF_LOWER_LOWERIMPL_H
+#define BATCHDIFF_LOWER_LOWERIMPL_H
+
+#include "ir/IR.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Sema/Sema.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <deque>
+#include <map>
+#include <optional>
+
+namespace batchdiff {
+namespace lowering {
+
+using namespace clang;
+using ir::Op;
+using ir::Type;
+
+/// What a statement does to control flow, for the return-flag lowering.
+enum class Ret { Never, Maybe, Always };
+
+// AST queries (ASTQueries.cpp): syntactic, no lowering state.
+
+/// Narrow integer types live in 32-bit lanes; a conversion to one of them
+/// truncates and re-extends.
+std::optional<Op> narrowing(QualType QT);
+/// True if \p S reads no variables and calls nothing, so constant folding it
+/// matches what clang's IRBuilder folds (and so its FMA contraction choices).
+bool literalOnly(const Stmt *S);
+/// True if evaluating \p S has no side effects, so it may be evaluated in
+/// lanes (or examples) where C would not evaluate it.
+bool pure(const Stmt *S);
+/// Whether \p S contains (or is) a node of class NodeT.
+template <typename NodeT> bool contains(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<NodeT>(S))
+    return true;
+  for (const Stmt *C : S->children())
+    if (contains<NodeT>(C))
+      return true;
+  return false;
+}
+bool hasCall(const Stmt *S);
+bool mayReturn(const Stmt *S);
+/// Syntactic, like the return-state the lowering computes.
+bool alwaysReturns(const Stmt *S);
+/// Whether a break/continue in \p S leaves S (not caught by an inner loop).
+bool escapes(const Stmt *S, bool Break);
+/// The multiplication \p E is (possibly negated) if clang would contract it
+/// into an fmuladd with an enclosing add/sub; null otherwise.
+const BinaryOperator *mulOperand(const Expr *E, bool &Neg);
+
+class Lowerer {
+public:
+  Lowerer(const FunctionDecl *Top, Sema &S, bool WantGrad, ir::Function &F)
+      : Top(Top), Ctx(S.getASTContext()), Diags(S.getDiagnostics()),
+        WantGrad(WantGrad), F(F), B(F, &F.Body) {}
+
+  bool run();
+
+private:
+  struct Frame {
+    const FunctionDecl *FD;
+    llvm::DenseMap<const VarDecl *, int> Vars;
+    int RetVar = -1;
+    int RetFlag = -1;
+  };
+  /// break/continue lower to flags of the innermost loop; statements after
+  /// one run under `if (!flag)`, exactly as after an early return.
+  struct LoopCtx {
+    int BrkVar = -1;
+    int CntVar = -1;
+  };
+
+  void error(SourceLocation Loc, llvm::StringRef What, llvm::StringRef Instead);
+  void error(SourceRange R, llvm::StringRef What, llvm::StringRef Instead) {
+    error(R.getBegin(), What, Instead);
+  }
+  int fail() {
+    Failed = true;
+    return -1;
+  }
+
+  // Statements.
+  Ret stmt(const Stmt *St);
+  Ret stmtList(llvm::ArrayRef<const Stmt *> List);
+  Ret declStmt(const DeclStmt *DS);
+  Ret ifStmt(const IfStmt *IS);
+  std::optional<Ret> guardClause(const IfStmt *IS,
+                                 llvm::ArrayRef<const Stmt *> Rest);
+  Ret returnStmt(const ReturnStmt *RS);
+  Ret body(const FunctionDecl *FD, const Stmt *Body, Frame &Fr);
+  Ret loopStmt(const Stmt *Init, const Expr *Cond, const Expr *Inc,
+               const Stmt *Body, bool CondFirst);
+  Ret jumpStmt(const Stmt *St);
+  int exitFlags(const Stmt *St, bool Ret, bool Brk, bool Cnt);
+
+  // Expressions. Each returns a temp, or -1 after an error.
+  int expr(const Expr *E);
+  int castExpr(const CastExpr *CE);
+  int unary(const UnaryOperator *UO);
+  int binary(const BinaryOperator *BO);
+  int arith(const BinaryOperator *BO, int L, int R);
+  int addSub(const BinaryOperator *BO, const Expr *LHS, const Expr *RHS,
+             bool IsSub, int OldLHS);
+  int compoundAssign(const CompoundAssignOperator *CAO);
+  int conditional(const ConditionalOperator *CO);
+  int logical(const BinaryOperator *BO);
+  int call(const CallExpr *CE);
+  int inlineCall(const CallExpr *CE, const FunctionDecl *Callee);
+  int cond(const Expr *E);
+  int compare(const BinaryOperator *BO);
+  int readLValue(const Expr *E);
+  int varOf(const Expr *LV, llvm::StringRef Action);
+  /// A variable, or an element of a local array (Idx >= 0).
+  struct LValue {
+    int Var = -1;
+    int Idx = -1;
+    int Arg = -1; // element Idx of array parameter Arg
+    bool ok() const { return Var >= 0 || Arg >= 0; }
+  };
+  LValue lvalue(const Expr *E, llvm::StringRef Action);
+  int load(LValue L) {
+    if (L.Arg >= 0)
+      return B.loadArg(L.Arg, L.Idx);
+    return L.Idx >= 0 ? B.loadElem(L.Var, L.Idx) : B.get(L.Var);
+  }
+  void store(LValue L, int V) {
+    if (L.Arg >= 0)
+      B.storeArg(L.Arg, L.Idx, V);
+    else if (L.Idx >= 0)
+      B.storeElem(L.Var, L.Idx, V);
+    else
+      B.set(L.Var, V);
+  }
+  int arrayParam(const Expr *Base);
+  std::map<const ParmVarDecl *, int> ArgOf;
+  bool arrayDecl(const VarDecl *VD);
+  int convert(int T, QualType From, QualType To);
+  int constant(const Expr *E);
+  int zeroOf(Type T);
+
+  const FunctionDecl *Top;
+  ASTContext &Ctx;
+  DiagnosticsEngine &Diags;
+  bool WantGrad;
+  ir::Function &F;
+  ir::Builder B;
+  /// A deque: inlining a call pushes a frame while references to the
+  /// enclosing frames (and iterators into their Vars) are held, e.g. in
+  /// lvalue() while lowering an index that calls a helper; a vector would
+  /// copy the frames when it grows (DenseMap's move is not noexcept) and
+  /// leave those dangling.
+  std::deque<Frame> Frames;
+  std::vector<LoopCtx> Loops;
+  bool Failed = false;
+  /// Where convert() reports an unsupported conversion: the expression
+  /// being lowered (or the cast being applied).
+  SourceLocation Where;
+};
+
+} // namespace lowering
+} // namespace batchdiff
+
+#endif

@@ -1,0 +1,365 @@
+//===- LowerStmt.cpp - statements and control flow
+//--------------------------===//
+#include "lower/LowerImpl.h"
+#include "lower/Types.h"
+
+namespace batchdiff {
+namespace lowering {
+
+Ret Lowerer::stmtList(llvm::ArrayRef<const Stmt *> List) {
+  Ret Acc = Ret::Never;
+  for (size_t I = 0; I < List.size(); ++I) {
+    // `if (c) return a; rest` lowers as `if (c) return a; else rest`, so
+    // guard clauses need no return flag and the rest runs under the
+    // complement mask.
+    if (const auto *IS = dyn_cast<IfStmt>(List[I]); IS && I + 1 < List.size())
+      if (auto R = guardClause(IS, List.drop_front(I + 1)))
+        return *R;
+    Ret R = stmt(List[I]);
+    if (Failed)
+      return Ret::Never;
+    if (R == Ret::Always)
+      return Ret::Always;
+    if (R == Ret::Maybe && I + 1 < List.size()) {
+      // The rest runs only where no return, break or continue happened.
+      int Done = exitFlags(List[I], true, true, true);
+      ir::Stmt &If = B.ifStmt(B.un(Op::Not, Done));
+      ir::Block *Saved = B.block();
+      B.setBlock(&If.Then);
+      Ret Rest = stmtList(List.drop_front(I + 1));
+      B.setBlock(Saved);
+      return Rest == Ret::Always ? Ret::Always : Ret::Maybe;
+    }
+    if (R == Ret::Maybe)
+      Acc = Ret::Maybe;
+  }
+  return Acc;
+}
+
+Ret Lowerer::stmt(const Stmt *St) {
+  if (!St || Failed)
+    return Ret::Never;
+  if (const auto *CS = dyn_cast<CompoundStmt>(St)) {
+    std::vector<const Stmt *> List(CS->body_begin(), CS->body_end());
+    return stmtList(List);
+  }
+  if (const auto *DS = dyn_cast<DeclStmt>(St))
+    return declStmt(DS);
+  if (const auto *IS = dyn_cast<IfStmt>(St))
+    return ifStmt(IS);
+  if (const auto *RS = dyn_cast<ReturnStmt>(St))
+    return returnStmt(RS);
+  if (isa<NullStmt>(St))
+    return Ret::Never;
+  if (const auto *AS = dyn_cast<AttributedStmt>(St))
+    return stmt(AS->getSubStmt());
+  if (const auto *E = dyn_cast<Expr>(St)) {
+    expr(E);
+    return Ret::Never;
+  }
+  if (const auto *FS = dyn_cast<ForStmt>(St)) {
+    if (FS->getConditionVariable()) {
+      error(FS->getBeginLoc(), "a declaration in a for condition",
+            "declare the variable before the loop");
+      return Ret::Never;
+    }
+    return loopStmt(FS->getInit(), FS->getCond(), FS->getInc(), FS->getBody(),
+                    true);
+  }
+  if (const auto *WS = dyn_cast<WhileStmt>(St)) {
+    if (WS->getConditionVariable()) {
+      error(WS->getBeginLoc(), "a declaration in a while condition",
+            "declare the variable before the loop");
+      return Ret::Never;
+    }
+    return loopStmt(nullptr, WS->getCond(), nullptr, WS->getBody(), true);
+  }
+  if (const auto *DS = dyn_cast<DoStmt>(St))
+    return loopStmt(nullptr, DS->getCond(), nullptr, DS->getBody(), false);
+  if ((isa<BreakStmt>(St) || isa<ContinueStmt>(St)) && !Loops.empty())
+    return jumpStmt(St);
+  SourceLocation Loc = St->getBeginLoc();
+  if (isa<GotoStmt>(St) || isa<IndirectGotoStmt>(St))
+    error(Loc, "'goto'", "use if/else and early returns");
+  else if (isa<LabelStmt>(St))
+    error(Loc, "a label", "use if/else and early returns");
+  else if (isa<SwitchStmt>(St))
+    error(Loc, "'switch'", "use if/else");
+  else if (isa<AsmStmt>(St))
+    error(Loc, "inline assembly", "write the computation in C");
+  else if (isa<BreakStmt>(St) || isa<ContinueStmt>(St))
+    error(Loc, "'break'/'continue' outside a loop", "use if/else");
+  else
+    error(Loc, std::string("the statement '") + St->getStmtClassName() + "'",
+          "use assignments, if/else and return");
+  return Ret::Never;
+}
+
+/// OR of the exit flags \p St may have set (return, break, continue).
+int Lowerer::exitFlags(const Stmt *St, bool Ret, bool Brk, bool Cnt) {
+  int Acc = -1;
+  auto Add = [&](int Var) {
+    if (Var < 0)
+      return;
+    int V = B.get(Var);
+    Acc = Acc < 0 ? V : B.bin(Op::Or, Acc, V);
+  };
+  if (Ret && mayReturn(St))
+    Add(Frames.back().RetFlag);
+  if (!Loops.empty()) {
+    if (Brk && escapes(St, true))
+      Add(Loops.back().BrkVar);
+    if (Cnt && escapes(St, false))
+      Add(Loops.back().CntVar);
+  }
+  return Acc < 0 ? B.constB(false) : Acc;
+}
+
+Ret Lowerer::jumpStmt(const Stmt *St) {
+  const LoopCtx &L = Loops.back();
+  int Flag = isa<BreakStmt>(St) ? L.BrkVar : L.CntVar;
+  B.set(Flag, B.constB(true));
+  return Ret::Always;
+}
+
+/// for/while (CondFirst) and do/while as one rotated IR loop whose continue
+/// condition is computed at the end of the body:
+///   if (Cond) loop { cnt = 0; Body; if (!brk) Inc; c = Cond; }
+///             while (c && !brk && !returned)
+/// Rotation keeps the test out of the body, so the gradient's reverse sweep
+/// needs no per-iteration record of it: an example's trip count says it all.
+Ret Lowerer::loopStmt(const Stmt *Init, const Expr *Cond, const Expr *Inc,
+                      const Stmt *Body, bool CondFirst) {
+  if (Init)
+    stmt(Init);
+  if (Failed)
+    return Ret::Never;
+  LoopCtx L;
+  if (escapes(Body, true)) {
+    L.BrkVar = F.newVar("__break", Type::Bool);
+    B.set(L.BrkVar, B.constB(false));
+  }
+  if (escapes(Body, false))
+    L.CntVar = F.newVar("__continue", Type::Bool);
+  bool Returns = mayReturn(Body);
+  ir::Block *Saved = B.block();
+  if (CondFirst && Cond) {
+    int Go0 = cond(Cond);
+    if (Go0 < 0)
+      return Ret::Never;
+    ir::Stmt &Guard = B.ifStmt(Go0);
+    B.setBlock(&Guard.Then);
+  }
+  ir::Stmt &Loop = B.loop();
+  B.setBlock(&Loop.Body);
+  if (L.CntVar >= 0)
+    B.set(L.CntVar, B.constB(false));
+  Loops.push_back(L);
+  auto Left = [&]() { // broke or returned in this iteration
+    int A = -1;
+    if (L.BrkVar >= 0)
+      A = B.get(L.BrkVar);
+    if (Returns) {
+      int R = B.get(Frames.back().RetFlag);
+      A = A < 0 ? R : B.bin(Op::Or, A, R);
+    }
+    return A;
+  };
+  stmt(Body);
+  if (Inc && !Failed) {
+    int Out = Left();
+    if (Out >= 0) {
+      ir::Stmt &IfInc = B.ifStmt(B.un(Op::Not, Out));
+      B.setBlock(&IfInc.Then);
+    }
+    expr(Inc);
+    B.setBlock(&Loop.Body);
+  }
+  int Go = -1, Out = -1;
+  if (!Failed) {
+    Out = Left();
+    if (!Cond) {
+      Go = B.constB(true);
+    } else if (Out < 0 || pure(Cond)) {
+      Go = cond(Cond);
+    } else {
+      // C evaluates the condition only if the body did not leave the loop.
+      int V = F.newVar("__while", Type::Bool);
+      B.set(V, B.constB(false));
+      ir::Stmt &If = B.ifStmt(B.un(Op::Not, Out));
+      B.setBlock(&If.Then);
+      int C = cond(Cond);
+      if (C >= 0)
+        B.set(V, C);
+      B.setBlock(&Loop.Body);
+      Go = B.get(V);
+    }
+  }
+  Loops.pop_back();
+  B.setBlock(Saved);
+  if (Failed || Go < 0)
+    return Ret::Never;
+  B.setBlock(&Loop.Body);
+  Loop.Cond = Out < 0 ? Go : B.bin(Op::And, Go, B.un(Op::Not, Out));
+  B.setBlock(Saved);
+  return Returns ? Ret::Maybe : Ret::Never;
+}
+
+Ret Lowerer::declStmt(const DeclStmt *DS) {
+  for (const Decl *D : DS->decls()) {
+    const auto *VD = dyn_cast<VarDecl>(D);
+    if (!VD) {
+      if (isa<TypedefNameDecl>(D) || isa<TagDecl>(D) ||
+          isa<StaticAssertDecl>(D))
+        continue;
+      error(D->getLocation(), "this declaration", "declare scalar locals");
+      continue;
+    }
+    if (VD->isStaticLocal() || VD->hasExternalStorage()) {
+      error(VD->getLocation(),
+            "static or extern local variable '" + VD->getNameAsString() + "'",
+            "a batched function keeps no state between calls; use an "
+            "ordinary local");
+      continue;
+    }
+    QualType T = VD->getType();
+    if (T.isVolatileQualified()) {
+      error(VD->getLocation(), "a volatile variable", "remove 'volatile'");
+      continue;
+    }
+    if (arrayDecl(VD))
+      continue;
+    auto IT = irType(T);
+    if (!IT) {
+      error(VD->getLocation(),
+            "local variable '" + VD->getNameAsString() + "' of type '" +
+                T.getAsString() + "'",
+            T->isArrayType()
+                ? "only one-dimensional arrays of constant size are supported"
+                : "use float, double, integer or _Bool locals");
+      continue;
+    }
+    if (T.isVolatileQualified()) {
+      error(VD->getLocation(), "a volatile variable", "remove 'volatile'");
+      continue;
+    }
+    int V = F.newVar(VD->getNameAsString(), *IT);
+    Frames.back().Vars[VD] = V;
+    int Init = VD->getInit() ? expr(VD->getInit()) : zeroOf(*IT);
+    if (Init < 0)
+      return Ret::Never;
+    B.set(V, Init);
+  }
+  return Ret::Never;
+}
+
+std::optional<Ret> Lowerer::guardClause(const IfStmt *IS,
+                                        llvm::ArrayRef<const Stmt *> Rest) {
+  bool ThenAlways = alwaysReturns(IS->getThen());
+  bool ElseAlways = IS->getElse() && alwaysReturns(IS->getElse());
+  // The side that gets the rest must fall through: no return, and no break
+  // or continue leaving it.
+  auto FallsThrough = [](const Stmt *S) {
+    return !mayReturn(S) && !escapes(S, true) && !escapes(S, false);
+  };
+  bool RestInElse = ThenAlways && FallsThrough(IS->getElse());
+  bool RestInThen = ElseAlways && FallsThrough(IS->getThen());
+  if (!RestInElse && !RestInThen)
+    return std::nullopt;
+  if (IS->isConsteval() || IS->hasInitStorage() || IS->hasVarStorage())
+    return std::nullopt;
+  int C = cond(IS->getCond());
+  if (C < 0)
+    return Ret::Never;
+  ir::Stmt &If = B.ifStmt(C);
+  ir::Block *Saved = B.block();
+  B.setBlock(&If.Then);
+  stmt(IS->getThen());
+  if (RestInThen)
+    stmtList(Rest);
+  B.setBlock(&If.Else);
+  stmt(IS->getElse());
+  Ret R = Ret::Maybe;
+  if (RestInElse)
+    R = stmtList(Rest);
+  B.setBlock(Saved);
+  return R == Ret::Always ? Ret::Always : Ret::Maybe;
+}
+
+Ret Lowerer::ifStmt(const IfStmt *IS) {
+  if (IS->isConsteval() || IS->hasInitStorage() || IS->hasVarStorage()) {
+    error(IS->getBeginLoc(), "this form of 'if'", "use a plain if/else");
+    return Ret::Never;
+  }
+  int C = cond(IS->getCond());
+  if (C < 0)
+    return Ret::Never;
+  ir::Stmt &If = B.ifStmt(C);
+  ir::Block *Saved = B.block();
+  B.setBlock(&If.Then);
+  Ret RT = stmt(IS->getThen());
+  B.setBlock(&If.Else);
+  Ret RE = stmt(IS->getElse());
+  B.setBlock(Saved);
+  if (RT == Ret::Always && RE == Ret::Always)
+    return Ret::Always;
+  if (RT == Ret::Never && RE == Ret::Never)
+    return Ret::Never;
+  return Ret::Maybe;
+}
+
+Ret Lowerer::returnStmt(const ReturnStmt *RS) {
+  Frame &Fr = Frames.back();
+  if (const Expr *V = RS->getRetValue()) {
+    int T = expr(V);
+    if (T < 0)
+      return Ret::Never;
+    if (Fr.RetVar >= 0)
+      B.set(Fr.RetVar, T);
+  }
+  B.set(Fr.RetFlag, B.constB(true));
+  return Ret::Always;
+}
+
+/// `T a[N]` (one dimension, constant N) with an optional initializer list;
+/// elements not initialised are zero, as for static storage.
+bool Lowerer::arrayDecl(const VarDecl *VD) {
+  const auto *CAT = Ctx.getAsConstantArrayType(VD->getType());
+  if (!CAT)
+    return false;
+  auto ET = irType(CAT->getElementType());
+  uint64_t N = CAT->getSize().getZExtValue();
+  if (!ET || N == 0 || N > 65536) {
+    error(VD->getLocation(),
+          "local array '" + VD->getNameAsString() + "' of type '" +
+              VD->getType().getAsString() + "'",
+          "use a one-dimensional array of 1..65536 scalars");
+    return true;
+  }
+  int V = F.newVar(VD->getNameAsString(), *ET);
+  F.Vars[V].Len = (int)N;
+  Frames.back().Vars[VD] = V;
+  B.zeroArr(V);
+  const Expr *Init = VD->getInit();
+  if (!Init)
+    return true;
+  const auto *IL = dyn_cast<InitListExpr>(Init->IgnoreParens());
+  if (!IL) {
+    error(Init->getBeginLoc(), "this array initializer",
+          "initialise with a brace list of values");
+    return true;
+  }
+  for (unsigned I = 0; I < IL->getNumInits() && I < N; ++I) {
+    const Expr *E = IL->getInit(I);
+    if (isa<ImplicitValueInitExpr>(E))
+      continue;
+    int T = expr(E);
+    if (T < 0)
+      return true;
+    B.storeElem(V, B.constI(Type::I32, I), T);
+  }
+  return true;
+}
+
+} // namespace lowering
+} // namespace batchdiff
