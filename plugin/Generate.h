@@ -7,7 +7,7 @@
 #ifndef BATCHDIFF_GENERATE_H
 #define BATCHDIFF_GENERATE_H
 
-#include <string>
+#include "Options.h"
 
 namespace clang {
 class FunctionDecl;
@@ -15,17 +15,6 @@ class Sema;
 } // namespace clang
 
 namespace batchdiff {
-
-struct Options {
-  std::string EmitDir;    // -fplugin-arg-batchdiff-emit=DIR
-  std::string HeaderFile; // -fplugin-arg-batchdiff-header=FILE
-  bool Remarks = false;   // -fplugin-arg-batchdiff-remarks
-};
-
-struct Generated {
-  std::string Code;       // C text injected right after the definition
-  std::string Prototypes; // prototypes of the generated functions
-};
 
 /// Lowers, differentiates, batches and emits \p FD (a definition carrying
 /// `batch` and/or `diff`). \p WantBatch / \p WantGrad say which were asked for.

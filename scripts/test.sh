@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: installs missing Debian packages, configures
 # _build/test with clang-19, builds everything and runs CTest.
-# Extra arguments go to ctest (e.g. -L runtime, -LE needs-generator, -R smoke).
+# Extra arguments go to ctest (e.g. -L runtime, -LE sse2, -R smoke).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BATCHDIFF_TEST_BUILD_DIR:-$root/_build/test}

@@ -2,7 +2,7 @@
 #ifndef BATCHDIFF_OUTPUTS_H
 #define BATCHDIFF_OUTPUTS_H
 
-#include "Generate.h"
+#include "Options.h"
 
 #include "llvm/ADT/ArrayRef.h"
 

@@ -117,15 +117,5 @@ BD_GS_INL void bd_tape_reserve(bd_arena *ar, bd_tape *tp, int32_t k) {
   if (tp->top + (size_t)k >= tp->cap)
     bd_tape_grow(ar, tp, tp->top + (size_t)k + 1);
 }
-/* Tape rows for iteration k of the current execution of a loop. */
-#define BD_TAPE_RESERVE(ar, tp, k)                                             \
-  do {                                                                         \
-    if ((tp)->top + (size_t)(k) >= (tp)->cap)                                  \
-      bd_tape_grow((ar), (tp), (tp)->top + (size_t)(k) + 1);                   \
-  } while (0)
-#define BD_TAPE_AT(tp, k, slot, T)                                             \
-  (*(T *)((tp)->data +                                                         \
-          (((tp)->top + (size_t)(k)) * (tp)->row + (size_t)(slot)) *           \
-              BD_TAPE_SLOT))
 
 #endif

@@ -1,0 +1,28 @@
+//===- Options.h - plugin options and per-function results -----*- C++ -*-===//
+//
+// Plain data passed between the plugin's clang-facing parts (Plugin.cpp,
+// inject/) and the generator (Generate.h), so that neither includes the
+// other.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATCHDIFF_OPTIONS_H
+#define BATCHDIFF_OPTIONS_H
+
+#include <string>
+
+namespace batchdiff {
+
+struct Options {
+  std::string EmitDir;    // -fplugin-arg-batchdiff-emit=DIR
+  std::string HeaderFile; // -fplugin-arg-batchdiff-header=FILE
+  bool Remarks = false;   // -fplugin-arg-batchdiff-remarks
+};
+
+struct Generated {
+  std::string Code;       // C text injected right after the definition
+  std::string Prototypes; // prototypes of the generated functions
+};
+
+} // namespace batchdiff
+
+#endif

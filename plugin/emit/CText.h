@@ -1,0 +1,55 @@
+//===- CText.h - C text of types, literals and vector names ----*- C++ -*-===//
+//
+// Spelling shared by the kernel and wrapper emitters: scalar C types,
+// literals that round-trip exactly, and the bd_ vector API's names for one
+// lane shape.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATCHDIFF_EMIT_CTEXT_H
+#define BATCHDIFF_EMIT_CTEXT_H
+
+#include "ir/IR.h"
+
+#include <string>
+
+namespace batchdiff {
+namespace ctext {
+
+/// "float", "int32_t", "_Bool", ...
+const char *scalarType(ir::Type T);
+/// The unsigned integer type of T's width (wrapping integer arithmetic).
+const char *unsignedOf(ir::Type T);
+/// A C literal of exactly V (hex floats; NaN and Inf through builtins).
+std::string floatLiteral(ir::Type T, double V);
+std::string intLiteral(ir::Type T, int64_t V);
+const char *vecOpName(ir::Op O);
+const char *scalarOp(ir::Op O);
+
+/// Naming and typing shared by kernels and wrappers of one function.
+struct Shape {
+  bool Wide;
+  std::string S() const { return Wide ? "d" : "n"; }
+  // Lane counts as constant expressions, not the runtime's BD_WN/BD_WD
+  // macros: a preprocessed (-save-temps) file has no macros left.
+  std::string W() const {
+    return Wide ? "(sizeof(bd_md) / 8)" : "(sizeof(bd_mn) / 4)";
+  }
+  std::string mask() const { return "bd_m" + S(); }
+  /// "f64d", "i32n", or "md" for Bool.
+  std::string sfx(ir::Type T) const {
+    if (T == ir::Type::Bool)
+      return "m" + S();
+    return std::string(ir::typeName(T)) + S();
+  }
+  std::string vtype(ir::Type T) const { return "bd_" + sfx(T); }
+  std::string zero(ir::Type T) const {
+    if (T == ir::Type::Bool)
+      return "bd_mfalse_" + S() + "()";
+    return "bd_splat_" + sfx(T) + "(0)";
+  }
+};
+
+} // namespace ctext
+} // namespace batchdiff
+
+#endif

@@ -1,0 +1,316 @@
+//===- Wrapper.cpp - the exported NAME_batched / NAME_grad ----------------===//
+#include "emit/Wrapper.h"
+#include "emit/CText.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace batchdiff {
+namespace {
+
+using ir::Type;
+using namespace ctext;
+
+/// Writes the exported wrapper that walks the batch in chunks of W lanes.
+class WrapperEmitter {
+public:
+  WrapperEmitter(const ir::Function &F, const BatchPlan &P, bool Grad,
+                 bool Static, std::string Kernel)
+      : F(F), Sh{P.Wide}, Grad(Grad), Static(Static),
+        Kernel(std::move(Kernel)) {}
+
+  std::string prototype(bool Reserved) const;
+  std::string run();
+
+private:
+  std::string arg(size_t I) const { return "__bd_a" + std::to_string(I); }
+  std::string shadow(size_t I) const { return "__bd_d" + std::to_string(I); }
+  std::string stride(size_t I) const { return "__bd_as" + std::to_string(I); }
+  std::string shadowStride(size_t I) const {
+    return "__bd_ds" + std::to_string(I);
+  }
+  static bool hasShadowParam(const ir::Param &P) {
+    return P.Kind == ir::ParamKind::User && ir::isFloat(P.Ty) && !P.NoDiff;
+  }
+  std::string load(const std::string &Ptr, Type T, bool Native,
+                   const std::string &Count, const std::string &Dst);
+  std::string store(const std::string &Ptr, Type T, bool Native,
+                    const std::string &CType, const std::string &Val);
+  std::string chunk();
+
+  const ir::Function &F;
+  Shape Sh;
+  bool Grad, Static;
+  std::string Kernel;
+  int Buf = 0;
+};
+
+std::string WrapperEmitter::prototype(bool Reserved) const {
+  std::ostringstream OS;
+  // User-facing names must not collide with the parameters' own names.
+  std::vector<std::string> Taken;
+  for (const ir::Param &P : F.Params)
+    if (P.Kind == ir::ParamKind::User)
+      Taken.push_back(P.Name);
+  auto Fresh = [&](std::string N) {
+    while (std::find(Taken.begin(), Taken.end(), N) != Taken.end())
+      N += "_";
+    Taken.push_back(N);
+    return N;
+  };
+  auto Nm = [&](const std::string &R, const std::string &U) {
+    return Reserved ? R : Fresh(U);
+  };
+  OS << (Static ? "static __attribute__((unused)) " : "") << "void " << F.Name
+     << (Grad ? "_grad" : "_batched") << "(size_t " << Nm("__bd_n", "n");
+  for (size_t I = 0; I < F.Params.size(); ++I) {
+    const ir::Param &P = F.Params[I];
+    if (P.Kind != ir::ParamKind::User)
+      continue;
+    std::string N = Reserved ? arg(I) : P.Name;
+    if (P.IsArray) {
+      OS << ", " << (P.Writable ? "" : "const ") << P.CType << " *" << N;
+      if (!P.Uniform)
+        OS << ", ptrdiff_t " << Nm(stride(I), P.Name + "_stride");
+    } else if (P.Uniform) {
+      OS << ", " << P.CType << " " << N;
+    } else {
+      OS << ", const " << P.CType << " *" << N;
+    }
+  }
+  if (F.RetTy != Type::Void)
+    OS << ", " << F.RetCType << " *" << Nm("__bd_ret", "ret");
+  if (Grad) {
+    if (F.RetTy != Type::Void)
+      OS << ", const " << F.RetCType << " *" << Nm("__bd_dret", "d_ret");
+    // One shadow per differentiable parameter, in parameter order.
+    for (size_t I = 0; I < F.Params.size(); ++I) {
+      const ir::Param &P = F.Params[I];
+      if (!hasShadowParam(P))
+        continue;
+      OS << ", " << P.CType << " *" << Nm(shadow(I), "d_" + P.Name);
+      if (P.IsArray && !P.Uniform)
+        OS << ", ptrdiff_t " << Nm(shadowStride(I), "d_" + P.Name + "_stride");
+    }
+  }
+  OS << ")";
+  return OS.str();
+}
+
+std::string WrapperEmitter::load(const std::string &Ptr, Type T, bool Native,
+                                 const std::string &Count,
+                                 const std::string &Dst) {
+  std::ostringstream OS;
+  std::string Sfx = Sh.sfx(T);
+  if (Native) {
+    std::string P = "(const " + std::string(scalarType(T)) + " *)(" + Ptr + ")";
+    OS << "    " << Sh.vtype(T) << " " << Dst << " = __bd_full ? bd_load_"
+       << Sfx << "(" << P << ") : bd_loadn_" << Sfx << "(" << P << ", " << Count
+       << ");\n";
+    return OS.str();
+  }
+  // Narrow and _Bool elements: widen through a lane buffer.
+  Type Lane = T == Type::Bool ? (Sh.Wide ? Type::I64 : Type::I32) : T;
+  std::string B = "__bd_buf" + std::to_string(++Buf);
+  OS << "    " << scalarType(Lane) << " " << B << "[" << Sh.W() << "];\n"
+     << "    for (size_t __bd_j = 0; __bd_j < " << Sh.W() << "; __bd_j++)\n"
+     << "      " << B << "[__bd_j] = (" << scalarType(Lane) << ")(" << Ptr
+     << ")[__bd_j < " << Count << " ? __bd_j : 0];\n";
+  if (T == Type::Bool)
+    OS << "    " << Sh.vtype(T) << " " << Dst << " = bd_cmpne_" << Sh.sfx(Lane)
+       << "(bd_load_" << Sh.sfx(Lane) << "(" << B << "), bd_splat_"
+       << Sh.sfx(Lane) << "(0));\n";
+  else
+    OS << "    " << Sh.vtype(T) << " " << Dst << " = bd_load_" << Sfx << "("
+       << B << ");\n";
+  return OS.str();
+}
+
+std::string WrapperEmitter::store(const std::string &Ptr, Type T, bool Native,
+                                  const std::string &CType,
+                                  const std::string &Val) {
+  std::ostringstream OS;
+  if (Native) {
+    std::string P = "(" + std::string(scalarType(T)) + " *)(" + Ptr + ")";
+    OS << "{ if (__bd_full) bd_store_" << Sh.sfx(T) << "(" << P << ", " << Val
+       << "); else bd_storen_" << Sh.sfx(T) << "(" << P << ", " << Val
+       << ", __bd_k); }";
+    return OS.str();
+  }
+  Type Lane = T == Type::Bool ? (Sh.Wide ? Type::I64 : Type::I32) : T;
+  std::string B = "__bd_buf" + std::to_string(++Buf);
+  std::string V = T == Type::Bool ? "bd_cvt_m" + Sh.S() + "_" + Sh.sfx(Lane) +
+                                        "(" + Val + ")"
+                                  : Val;
+  OS << "{ " << scalarType(Lane) << " " << B << "[" << Sh.W() << "]; bd_store_"
+     << Sh.sfx(Lane) << "(" << B << ", " << V
+     << "); for (size_t __bd_j = 0; __bd_j < __bd_k"
+     << "; __bd_j++) (" << Ptr << ")[__bd_j] = (" << CType << ")" << B
+     << "[__bd_j]; }";
+  return OS.str();
+}
+
+/// One chunk of W examples; the last one may be partial (__bd_full == 0):
+/// then only its first __bd_k examples are read and written. One kernel
+/// call site keeps the code small.
+std::string WrapperEmitter::chunk() {
+  std::ostringstream OS;
+  std::string M = Sh.mask();
+  OS << "    " << M << " __bd_mk = __bd_full ? bd_mtrue_" << Sh.S()
+     << "() : bd_mfirst_" << Sh.S() << "(__bd_k);\n";
+  std::vector<std::string> KArgs;
+  for (size_t I = 0; I < F.Params.size(); ++I) {
+    const ir::Param &P = F.Params[I];
+    if (P.Kind == ir::ParamKind::Seed) {
+      std::string Ld = "__bd_seed";
+      OS << load("__bd_dret + __bd_i", P.Ty, true, "__bd_k", Ld);
+      // The seed was read only if given; NULL means ones.
+      std::string Txt = OS.str();
+      size_t Pos = Txt.rfind(" = __bd_full ?");
+      Txt.insert(Pos + 3, "!__bd_dret ? bd_splat_" + Sh.sfx(P.Ty) + "(1) : ");
+      OS.str("");
+      OS << Txt;
+      KArgs.push_back(Ld);
+    } else if (P.Kind == ir::ParamKind::Need) {
+      KArgs.push_back("(" + shadow(P.Of) + " != 0)");
+    } else if (P.IsArray) {
+      if (P.Uniform) {
+        KArgs.push_back(arg(I));
+      } else {
+        KArgs.push_back(arg(I) + " + (ptrdiff_t)__bd_i * " + stride(I));
+        KArgs.push_back(stride(I));
+      }
+      if (Grad && hasShadowParam(P)) {
+        if (P.Uniform) {
+          KArgs.push_back(shadow(I));
+        } else {
+          KArgs.push_back(shadow(I) + " ? " + shadow(I) +
+                          " + (ptrdiff_t)__bd_i * " + shadowStride(I) + " : 0");
+          KArgs.push_back(shadowStride(I));
+        }
+      }
+    } else if (P.Uniform) {
+      KArgs.push_back(P.Ty == Type::Bool
+                          ? "(_Bool)" + arg(I)
+                          : "(" + std::string(scalarType(P.Ty)) + ")" + arg(I));
+    } else {
+      std::string Dst = "__bd_x" + std::to_string(I);
+      OS << load(arg(I) + " + __bd_i", P.Ty, P.NativeLayout, "__bd_k", Dst);
+      KArgs.push_back(Dst);
+    }
+  }
+  for (size_t I = 0; I < F.Outputs.size(); ++I) {
+    OS << "    " << Sh.vtype(F.Vars[F.Outputs[I].Var].Ty) << " __bd_o" << I
+       << ";\n";
+    KArgs.push_back("&__bd_o" + std::to_string(I));
+  }
+  if (!F.TapeSlots.empty()) {
+    KArgs.push_back("__bd_ar");
+    KArgs.push_back("__bd_tp");
+  }
+  OS << "    " << Kernel << "(__bd_mk";
+  for (const std::string &A : KArgs)
+    OS << ", " << A;
+  OS << ");\n";
+  for (size_t I = 0; I < F.Outputs.size(); ++I) {
+    const ir::Output &O = F.Outputs[I];
+    std::string Val = "__bd_o" + std::to_string(I);
+    if (O.Kind == ir::OutKind::Ret) {
+      std::string St = store("__bd_ret + __bd_i", F.RetTy, F.RetNativeLayout,
+                             F.RetCType, Val);
+      OS << "    " << (Grad ? "if (__bd_ret) " : "") << St << "\n";
+      continue;
+    }
+    const ir::Param &P = F.Params[O.Param];
+    std::string Sfx = Sh.sfx(P.Ty);
+    if (P.Uniform) {
+      // Lanes past the end hold garbage: only active lanes are summed.
+      std::string Acc = "__bd_acc" + std::to_string(O.Param);
+      OS << "    " << Acc << " = bd_add_" << Sfx << "(" << Acc << ", bd_select_"
+         << Sfx << "(__bd_mk, " << Val << ", bd_splat_" << Sfx << "(0)));\n";
+      continue;
+    }
+    std::string Ptr = shadow(O.Param) + " + __bd_i";
+    OS << "    if (" << shadow(O.Param) << ") {\n";
+    OS << load(Ptr, P.Ty, true, "__bd_k", "__bd_old");
+    OS << "      "
+       << store(Ptr, P.Ty, true, P.CType,
+                "bd_add_" + Sfx + "(__bd_old, " + Val + ")")
+       << "\n    }\n";
+  }
+  return OS.str();
+}
+
+std::string WrapperEmitter::run() {
+  std::ostringstream OS;
+  OS << prototype(true) << ";\n";
+  OS << prototype(true) << " {\n";
+  for (const ir::Output &O : F.Outputs)
+    if (O.Kind == ir::OutKind::ParamAdjoint && F.Params[O.Param].Uniform)
+      OS << "  " << Sh.vtype(F.Params[O.Param].Ty) << " __bd_acc" << O.Param
+         << " = bd_splat_" << Sh.sfx(F.Params[O.Param].Ty) << "(0);\n";
+  bool Tapes = !F.TapeSlots.empty();
+  if (Tapes) {
+    OS << "  bd_arena *__bd_ar = bd_arena_get();\n"
+       << "  bd_arena_pos __bd_pos = bd_arena_save(__bd_ar);\n"
+       << "  bd_tape __bd_tp[" << F.TapeSlots.size() << "] = {";
+    for (size_t T = 0; T < F.TapeSlots.size(); ++T)
+      OS << (T ? ", " : "") << "{0, 0, 0, " << F.TapeSlots[T] << "}";
+    OS << "};\n";
+    // Identities of the tapes: the arena remembers how many rows each
+    // needed, so the next call allocates them at once.
+    OS << "  static const char __bd_tapekey[" << F.TapeSlots.size() << "];\n"
+       << "  for (int __bd_t = 0; __bd_t < " << F.TapeSlots.size()
+       << "; __bd_t++)\n"
+       << "    bd_tape_begin(__bd_ar, &__bd_tp[__bd_t], "
+          "&__bd_tapekey[__bd_t]);\n";
+  }
+  // Examples per kernel call. Shape n gathers with 32-bit lane offsets
+  // (lane * stride): a stride too large for them runs one example at a
+  // time (the other lanes are masked off and touch nothing).
+  OS << "  size_t __bd_w = " << Sh.W() << ";\n";
+  if (!Sh.Wide)
+    for (size_t I = 0; I < F.Params.size(); ++I) {
+      const ir::Param &P = F.Params[I];
+      if (!P.IsArray || P.Uniform || P.Kind != ir::ParamKind::User)
+        continue;
+      std::vector<std::string> Strides = {stride(I)};
+      if (Grad && hasShadowParam(P))
+        Strides.push_back(shadowStride(I));
+      for (const std::string &St : Strides)
+        OS << "  if (" << St << " > 2147483647 / (ptrdiff_t)" << Sh.W()
+           << " || " << St << " < -2147483647 / (ptrdiff_t)" << Sh.W()
+           << ")\n    __bd_w = 1;\n";
+    }
+  OS << "  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {\n";
+  OS << "    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : "
+        "__bd_w;\n";
+  OS << "    int __bd_full = __bd_k == " << Sh.W() << ";\n";
+  OS << chunk();
+  OS << "  }\n";
+  if (Tapes)
+    OS << "  for (int __bd_t = 0; __bd_t < " << F.TapeSlots.size()
+       << "; __bd_t++)\n"
+       << "    bd_tape_end(__bd_ar, &__bd_tp[__bd_t], &__bd_tapekey[__bd_t]);\n"
+       << "  bd_arena_restore(__bd_ar, __bd_pos);\n";
+  for (const ir::Output &O : F.Outputs)
+    if (O.Kind == ir::OutKind::ParamAdjoint && F.Params[O.Param].Uniform)
+      OS << "  if (" << shadow(O.Param) << ") *" << shadow(O.Param)
+         << " += bd_hsum_" << Sh.sfx(F.Params[O.Param].Ty) << "(__bd_acc"
+         << O.Param << ");\n";
+  OS << "}\n";
+  return OS.str();
+}
+
+} // namespace
+
+WrapperText emitWrapper(const ir::Function &F, const BatchPlan &P, bool Grad,
+                        bool Static, const std::string &Kernel) {
+  WrapperEmitter WE(F, P, Grad, Static, Kernel);
+  WrapperText T;
+  T.Code = WE.run();
+  T.Prototype = WE.prototype(false);
+  return T;
+}
+
+} // namespace batchdiff

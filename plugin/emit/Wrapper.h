@@ -1,0 +1,30 @@
+//===- Wrapper.h - the exported NAME_batched / NAME_grad -------*- C++ -*-===//
+//
+// Prints the function with the contract's ABI that walks the batch in
+// chunks of W examples, loads each chunk's arguments (the last chunk
+// partially), calls the kernel and stores or accumulates its outputs.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATCHDIFF_EMIT_WRAPPER_H
+#define BATCHDIFF_EMIT_WRAPPER_H
+
+#include "ir/IR.h"
+#include "transforms/batch/Batch.h"
+
+#include <string>
+
+namespace batchdiff {
+
+struct WrapperText {
+  std::string Code;      // declaration and definition
+  std::string Prototype; // user-facing parameter names, for a header
+};
+
+/// The wrapper of \p F calling kernel \p Kernel; \p Static: internal
+/// linkage.
+WrapperText emitWrapper(const ir::Function &F, const BatchPlan &P, bool Grad,
+                        bool Static, const std::string &Kernel);
+
+} // namespace batchdiff
+
+#endif
