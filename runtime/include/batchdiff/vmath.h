@@ -139,8 +139,8 @@ BD_MATH2_LIST(BD__MATH2)
   X(asinh, lib, lib)                                                           \
   X(acosh, lib, lib)                                                           \
   X(atanh, lib, lib)                                                           \
-  X(erf, fast, lib)                                                            \
-  X(erfc, fast, lib)                                                           \
+  X(erf, fast, fast)                                                           \
+  X(erfc, fast, fast)                                                          \
   X(lgamma, lib, lib)                                                          \
   X(tgamma, lib, lib)
 #define BD__PUB1(fn, fi, di)                                                   \

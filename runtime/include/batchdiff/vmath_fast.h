@@ -174,6 +174,18 @@ BD_INL bd_f64d bd__fast_expm1_f64d(bd_f64d x) { return bd__expm1_dd(x); }
 BD_INL bd_f64d bd__fast_log_f64d(bd_f64d x) { return bd__log_dd(x); }
 BD_INL bd_f64d bd__fast_log1p_f64d(bd_f64d x) { return bd__log1p_dd(x); }
 
+/* Double erf, erfc: inline with FMA (vmath_erf.h); SLEEF without. */
+BD_INL bd_f64d bd__lib_erf_f64d(bd_f64d x);
+BD_INL bd_f64d bd__lib_erfc_f64d(bd_f64d x);
+#if defined(__FMA__)
+#include <batchdiff/vmath_erf.h>
+BD_INL bd_f64d bd__fast_erf_f64d(bd_f64d x) { return bd__erf_dd(x); }
+BD_INL bd_f64d bd__fast_erfc_f64d(bd_f64d x) { return bd__erfc_dd(x); }
+#else
+BD_INL bd_f64d bd__fast_erf_f64d(bd_f64d x) { return bd__lib_erf_f64d(x); }
+BD_INL bd_f64d bd__fast_erfc_f64d(bd_f64d x) { return bd__lib_erfc_f64d(x); }
+#endif
+
 /* ---- sin, cos: fdlibm in double (float: rounded once); lanes beyond
  * |x| = 2^19 pi/2, inf and NaN use the scalar libm function ---- */
 #define BD__SINCOS(fn, c)                                                      \

@@ -85,23 +85,24 @@ BD_INL BD__VD BD__K(bd__flogk_)(BD__VD x) {
  * ~0.7 ULP. Then 2^n: one multiply in the normal range; otherwise scaled in two
  * steps, and for subnormal results rounded once at the subnormal grid (the 1 +
  * y trick of glibc's exp). */
-/* exp(xc) = 2^n (1 + r + r2 (1/2 + r q) + c) = 2^n (h + t): r2 = r^2
+/* exp(xc + xl) = 2^n (1 + r + r2 (1/2 + r q) + c) = 2^n (h + t): r2 = r^2
  * rounded, c = its error / 2 (with FMA) + rl (1 + exp(r) - 1), h = 1 + r
- * rounded, t the rest (|t| < 0.08); xc in [-746, 710]. Returns n. */
-BD_INL BD__VL BD__K(bd__expcore_)(BD__VD xc, BD__VD *rp, BD__VD *r2p,
-                                  BD__VD *qp, BD__VD *cp, BD__VD *hp,
-                                  BD__VD *tp) {
+ * rounded, t the rest (|t| < 0.08); xc in [-760, 710]; xl is a low part
+ * (|xl| < 2^-40; 0 for plain exp). Returns n. */
+BD_INL BD__VL BD__K(bd__expcore_)(BD__VD xc, BD__VD xl, BD__VD *rp,
+                                  BD__VD *r2p, BD__VD *qp, BD__VD *cp,
+                                  BD__VD *hp, BD__VD *tp) {
   BD__VD z = xc * 0x1.71547652b82fep0 + 0x1.8p52;
   BD__VL n = (BD__VL)z - 0x4338000000000000LL;
   BD__VD kd = z - 0x1.8p52;
 #if defined(__FMA__)
   BD__VD r = BD__FMA(kd, BD__K(bd__vspl_)(-0x1.62e42fefa39efp-1), xc);
-  BD__VD rl = kd * -0x1.abc9e3b39803fp-56;
+  BD__VD rl = BD__FMA(kd, BD__K(bd__vspl_)(-0x1.abc9e3b39803fp-56), xl);
 #else
   BD__VD rh = xc - kd * 0x1.62e42feep-1;
   BD__VD rl0 = kd * -0x1.a39ef35793c76p-33;
   BD__VD r = rh + rl0;
-  BD__VD rl = (rh - r) + rl0;
+  BD__VD rl = ((rh - r) + rl0) + xl;
 #endif
   BD__VD p = BD__K(bd__vspl_)(0x1.1f75aba0b1e2ep-29);
   p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.af52906239de4p-26));
@@ -134,7 +135,7 @@ BD_INL BD__VL BD__K(bd__expcore_)(BD__VD xc, BD__VD *rp, BD__VD *r2p,
 BD_INL BD__VD BD__K(bd__exp_)(BD__VD x) {
   BD__VD xc = BD__K(bd__vmin_)(BD__K(bd__vmax_)(x, -746.0), 710.0);
   BD__VD r, r2, q, c, h, tail;
-  BD__VL n = BD__K(bd__expcore_)(xc, &r, &r2, &q, &c, &h, &tail);
+  BD__VL n = BD__K(bd__expcore_)(xc, BD__K(bd__vspl_)(0.0), &r, &r2, &q, &c, &h, &tail);
   BD__VL big = ~(BD__VL)(__builtin_elementwise_abs(x) <= 708.0);
   if (!__builtin_reduce_or(big))
     return (h + tail) * BD__K(bd__vpow2_)(n);
@@ -161,7 +162,7 @@ BD_INL BD__VD BD__K(bd__exp_)(BD__VD x) {
 BD_INL BD__VD BD__K(bd__expm1_)(BD__VD x) {
   BD__VD xc = BD__K(bd__vmin_)(BD__K(bd__vmax_)(x, -40.0), 710.0);
   BD__VD r, r2, q, c, h, t;
-  BD__VL n = BD__K(bd__expcore_)(xc, &r, &r2, &q, &c, &h, &t);
+  BD__VL n = BD__K(bd__expcore_)(xc, BD__K(bd__vspl_)(0.0), &r, &r2, &q, &c, &h, &t);
   BD__VD s2n = BD__K(bd__vpow2_)(n);
   BD__VD a = s2n - 1.0, b = s2n * r;
   BD__VD s = a + b;
@@ -383,7 +384,7 @@ BD_INL BD__VD BD__K(bd__tanh_)(BD__VD x) {
   BD__VD xc = BD__K(bd__vmin_)(__builtin_elementwise_abs(x), 20.0);
   xc = xc + xc;
   BD__VD r, r2, q, c, h, t;
-  BD__VL n = BD__K(bd__expcore_)(xc, &r, &r2, &q, &c, &h, &t);
+  BD__VL n = BD__K(bd__expcore_)(xc, BD__K(bd__vspl_)(0.0), &r, &r2, &q, &c, &h, &t);
   BD__VD s2n = BD__K(bd__vpow2_)(n);
   BD__VD a = s2n - 1.0, b = s2n * r;
   BD__VD s = a + b;
