@@ -22,8 +22,6 @@ const char *unsignedOf(ir::Type T);
 /// A C literal of exactly V (hex floats; NaN and Inf through builtins).
 std::string floatLiteral(ir::Type T, double V);
 std::string intLiteral(ir::Type T, int64_t V);
-const char *vecOpName(ir::Op O);
-const char *scalarOp(ir::Op O);
 
 /// Naming and typing shared by kernels and wrappers of one function.
 struct Shape {

@@ -136,7 +136,7 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) {
       std::string X = Call("bd_xor_m" + Sh.S(), {vec(A[0]), vec(A[1])});
       return S.Opc == Op::CmpNE ? X : Call("bd_not_m" + Sh.S(), {X});
     }
-    return Call(std::string("bd_") + vecOpName(S.Opc) + "_" +
+    return Call(std::string("bd_") + ir::opVecName(S.Opc) + "_" +
                     Sh.sfx(F.Temps[A[0]]),
                 {vec(A[0]), vec(A[1])});
   case Op::Math: {
@@ -154,7 +154,8 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) {
     std::vector<std::string> Args;
     for (int X : A)
       Args.push_back(vec(X));
-    return Call(std::string("bd_") + vecOpName(S.Opc) + "_" + Sh.sfx(Ty), Args);
+    return Call(std::string("bd_") + ir::opVecName(S.Opc) + "_" + Sh.sfx(Ty),
+                Args);
   }
   }
 }
@@ -207,8 +208,8 @@ std::string KernelEmitter::scalarExpr(const ir::Stmt &S) {
   case Op::Mul:
     if (Int)
       return "(" + T + ")((" + unsignedOf(Ty) + ")" + X(0) + " " +
-             scalarOp(S.Opc) + " (" + unsignedOf(Ty) + ")" + X(1) + ")";
-    return X(0) + " " + scalarOp(S.Opc) + " " + X(1);
+             ir::opCOperator(S.Opc) + " (" + unsignedOf(Ty) + ")" + X(1) + ")";
+    return X(0) + " " + ir::opCOperator(S.Opc) + " " + X(1);
   case Op::Div:
   case Op::Rem:
     if (Int)
@@ -238,7 +239,7 @@ std::string KernelEmitter::scalarExpr(const ir::Stmt &S) {
     return R + ")";
   }
   default:
-    return X(0) + " " + scalarOp(S.Opc) + " " + X(1);
+    return X(0) + " " + ir::opCOperator(S.Opc) + " " + X(1);
   }
 }
 

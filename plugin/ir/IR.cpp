@@ -39,7 +39,7 @@ const char *typeName(Type T) {
 
 const char *opName(Op O) {
   static const char *Names[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure) PrintName,
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp) PrintName,
 #include "ir/Ops.def"
   };
   return Names[(int)O];
@@ -47,7 +47,7 @@ const char *opName(Op O) {
 
 int opNumArgs(Op O) {
   static const int N[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure) NumArgs,
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp) NumArgs,
 #include "ir/Ops.def"
   };
   return N[(int)O];
@@ -55,10 +55,34 @@ int opNumArgs(Op O) {
 
 bool opPure(Op O) {
   static const bool P[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure) Pure,
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp) Pure,
 #include "ir/Ops.def"
   };
   return P[(int)O];
+}
+
+const char *opVecName(Op O) {
+  static const char *Names[] = {
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp) VecName,
+#include "ir/Ops.def"
+  };
+  return Names[(int)O];
+}
+
+static const char *const COperators[] = {
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp) COp,
+#include "ir/Ops.def"
+};
+
+const char *opCOperator(Op O) { return COperators[(int)O]; }
+
+bool opFromCOperator(const std::string &Spelling, int NumArgs, Op &Out) {
+  for (int I = 0; I < (int)(sizeof COperators / sizeof *COperators); ++I)
+    if (opNumArgs((Op)I) == NumArgs && Spelling == COperators[I]) {
+      Out = (Op)I;
+      return true;
+    }
+  return false;
 }
 
 const char *mathName(MathFn F) {

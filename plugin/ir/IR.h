@@ -21,7 +21,7 @@ namespace ir {
 enum class Type : uint8_t { Void, Bool, I32, U32, I64, U64, F32, F64 };
 
 enum class Op : uint8_t {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure) Name,
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp) Name,
 #include "ir/Ops.def"
 };
 
@@ -39,6 +39,12 @@ const char *opName(Op O);
 int opNumArgs(Op O);
 /// No effect but its result, which depends only on its operands.
 bool opPure(Op O);
+/// The bd_ vector function's name part (bd_<name>_<suffix>), or "".
+const char *opVecName(Op O);
+/// The C operator of a unary or binary op ("+", "<", "!"), or "".
+const char *opCOperator(Op O);
+/// The op whose C operator is \p Spelling with \p NumArgs operands.
+bool opFromCOperator(const std::string &Spelling, int NumArgs, Op &Out);
 const char *mathName(MathFn F);
 int mathNumArgs(MathFn F);
 

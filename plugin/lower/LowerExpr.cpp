@@ -354,41 +354,19 @@ int Lowerer::addSub(const BinaryOperator *BO, const Expr *LHS, const Expr *RHS,
 }
 
 int Lowerer::arith(const BinaryOperator *BO, int L, int R) {
-  switch (BO->getOpcode()) {
-  case BO_Mul:
-  case BO_MulAssign:
-    return B.bin(Op::Mul, L, R);
-  case BO_Div:
-  case BO_DivAssign:
-    return B.bin(Op::Div, L, R);
-  case BO_Rem:
-  case BO_RemAssign:
-    return B.bin(Op::Rem, L, R);
-  case BO_Add:
-  case BO_AddAssign:
-    return B.bin(Op::Add, L, R);
-  case BO_Sub:
-  case BO_SubAssign:
-    return B.bin(Op::Sub, L, R);
-  case BO_Shl:
-  case BO_ShlAssign:
-    return B.bin(Op::Shl, L, B.cast(F.Temps[L], R));
-  case BO_Shr:
-  case BO_ShrAssign:
-    return B.bin(Op::Shr, L, B.cast(F.Temps[L], R));
-  case BO_And:
-  case BO_AndAssign:
-    return B.bin(Op::BitAnd, L, R);
-  case BO_Or:
-  case BO_OrAssign:
-    return B.bin(Op::BitOr, L, R);
-  case BO_Xor:
-  case BO_XorAssign:
-    return B.bin(Op::BitXor, L, R);
-  default:
+  BinaryOperatorKind K = BO->getOpcode();
+  if (BO->isCompoundAssignmentOp())
+    K = BinaryOperator::getOpForCompoundAssignment(K);
+  Op O;
+  // (&&, || and comparisons are lowered before; C has no other operators.)
+  if (!ir::opFromCOperator(BinaryOperator::getOpcodeStr(K).str(), 2, O)) {
     error(BO->getOperatorLoc(), "this operator", "use scalar arithmetic");
     return -1;
   }
+  // The shift count takes the type of the shifted value.
+  if (O == Op::Shl || O == Op::Shr)
+    R = B.cast(F.Temps[L], R);
+  return B.bin(O, L, R);
 }
 
 int Lowerer::binary(const BinaryOperator *BO) {
@@ -462,9 +440,9 @@ int Lowerer::compare(const BinaryOperator *BO) {
   int L = expr(BO->getLHS()), R = expr(BO->getRHS());
   if (L < 0 || R < 0)
     return -1;
-  static const Op Cmp[] = {Op::CmpLT, Op::CmpGT, Op::CmpLE,
-                           Op::CmpGE, Op::CmpEQ, Op::CmpNE};
-  return B.cmp(Cmp[BO->getOpcode() - BO_LT], L, R);
+  Op O = Op::CmpEQ;
+  ir::opFromCOperator(BO->getOpcodeStr().str(), 2, O);
+  return B.cmp(O, L, R);
 }
 
 int Lowerer::cond(const Expr *E) {
