@@ -246,11 +246,11 @@ std::string KernelEmitter::scalarExpr(const ir::Stmt &S) {
 std::string KernelEmitter::tapeAt(const ir::Stmt &S, int Value) const {
   Type Ty = F.Temps[Value];
   std::string T = P.VaryingTemp[Value] ? Sh.vtype(Ty) : scalarType(Ty);
-  // Row (top + k), slot `Var`, 32-byte slots (BD_TAPE_SLOT).
+  // Row (top + k), slot `Var`, slots of the runtime's BD_TAPE_SLOT bytes.
   std::string Tp = "__bd_tp[" + std::to_string(S.IVal) + "]";
   return "(*(" + T + " *)(" + Tp + ".data + ((" + Tp + ".top + (size_t)" +
          temp(S.Args[0]) + ") * " + Tp + ".row + " + std::to_string(S.Var) +
-         ") * 32))";
+         ") * bd_tape_slot_bytes))";
 }
 
 /// Tape bookkeeping: uniform scalar code, the same for every lane.
@@ -556,6 +556,10 @@ std::string KernelEmitter::run() {
   if (!F.TapeSlots.empty())
     OS << ", bd_arena *__bd_ar, bd_tape *__bd_tp";
   OS << ") {\n";
+  // A tape slot holds one vector (the mask type has the full width).
+  if (!F.TapeSlots.empty())
+    OS << "  __extension__ _Static_assert(sizeof(" << Sh.mask()
+       << ") <= bd_tape_slot_bytes, \"a tape slot holds one vector\");\n";
   for (int L = 0; L < F.NumLoopIds; ++L)
     OS << "  int32_t " << counter(L) << " = 0;\n";
   // Lane l's example starts l * stride elements after lane 0's.

@@ -32,8 +32,12 @@ private:
   static bool hasShadowParam(const ir::Param &P) {
     return P.Kind == ir::ParamKind::User && ir::isFloat(P.Ty) && !P.NoDiff;
   }
+  /// Declares \p Dst and loads the chunk's \p Count values at \p Ptr into
+  /// it. \p IfNull, for a pointer that may be NULL, is a prefix
+  /// "!ptr ? default : " of the native load.
   std::string load(const std::string &Ptr, Type T, bool Native,
-                   const std::string &Count, const std::string &Dst);
+                   const std::string &Count, const std::string &Dst,
+                   const std::string &IfNull = "");
   std::string store(const std::string &Ptr, Type T, bool Native,
                     const std::string &CType, const std::string &Val);
   std::string chunk();
@@ -99,14 +103,15 @@ std::string WrapperEmitter::prototype(bool Reserved) const {
 
 std::string WrapperEmitter::load(const std::string &Ptr, Type T, bool Native,
                                  const std::string &Count,
-                                 const std::string &Dst) {
+                                 const std::string &Dst,
+                                 const std::string &IfNull) {
   std::ostringstream OS;
   std::string Sfx = Sh.sfx(T);
   if (Native) {
     std::string P = "(const " + std::string(scalarType(T)) + " *)(" + Ptr + ")";
-    OS << "    " << Sh.vtype(T) << " " << Dst << " = __bd_full ? bd_load_"
-       << Sfx << "(" << P << ") : bd_loadn_" << Sfx << "(" << P << ", " << Count
-       << ");\n";
+    OS << "    " << Sh.vtype(T) << " " << Dst << " = " << IfNull
+       << "__bd_full ? bd_load_" << Sfx << "(" << P << ") : bd_loadn_" << Sfx
+       << "(" << P << ", " << Count << ");\n";
     return OS.str();
   }
   // Narrow and _Bool elements: widen through a lane buffer.
@@ -163,13 +168,9 @@ std::string WrapperEmitter::chunk() {
     const ir::Param &P = F.Params[I];
     if (P.Kind == ir::ParamKind::Seed) {
       std::string Ld = "__bd_seed";
-      OS << load("__bd_dret + __bd_i", P.Ty, true, "__bd_k", Ld);
-      // The seed was read only if given; NULL means ones.
-      std::string Txt = OS.str();
-      size_t Pos = Txt.rfind(" = __bd_full ?");
-      Txt.insert(Pos + 3, "!__bd_dret ? bd_splat_" + Sh.sfx(P.Ty) + "(1) : ");
-      OS.str("");
-      OS << Txt;
+      // The seed is read only if given; NULL means ones.
+      OS << load("__bd_dret + __bd_i", P.Ty, true, "__bd_k", Ld,
+                 "!__bd_dret ? bd_splat_" + Sh.sfx(P.Ty) + "(1) : ");
       KArgs.push_back(Ld);
     } else if (P.Kind == ir::ParamKind::Need) {
       KArgs.push_back("(" + shadow(P.Of) + " != 0)");

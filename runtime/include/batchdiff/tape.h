@@ -21,6 +21,10 @@ typedef struct bd_arena bd_arena;
 
 /* Bytes per tape slot: the widest vector register the runtime uses. */
 #define BD_TAPE_SLOT 32
+/* The same as a constant of the language: generated code is compiled after
+ * preprocessing too (-save-temps), where no macro is left. It asserts that
+ * its vectors fit. */
+enum { bd_tape_slot_bytes = BD_TAPE_SLOT };
 
 /* A saved arena position (for bd_arena_restore). */
 typedef struct bd_arena_pos {

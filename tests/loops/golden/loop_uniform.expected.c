@@ -50,6 +50,7 @@ void geom_batched(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__b
 
 /* geom_grad: shape d, lanes of 64 bits */
 static inline __attribute__((always_inline, unused)) void __bd_geom_gk(bd_md __bd_m, bd_f64d __bd_p0, int32_t __bd_p1, bd_f64d __bd_p2, _Bool __bd_p3, bd_f64d *__bd_o0, bd_f64d *__bd_o1, bd_arena *__bd_ar, bd_tape *__bd_tp) {
+  __extension__ _Static_assert(sizeof(bd_md) <= bd_tape_slot_bytes, "a tape slot holds one vector");
   int32_t __bd_k0 = 0;
   int32_t __bd_k1 = 0;
   __bd_tp[0].top = 0;
@@ -87,7 +88,7 @@ static inline __attribute__((always_inline, unused)) void __bd_geom_gk(bd_md __b
       bd_tape_reserve(__bd_ar, &__bd_tp[0], __bd_t25);
       bd_f64d __bd_t10 = __bd_v4_s;
       bd_f64d __bd_t11 = __bd_v5_p;
-      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t25) * __bd_tp[0].row + 0) * 32)) = __bd_t11;
+      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t25) * __bd_tp[0].row + 0) * bd_tape_slot_bytes)) = __bd_t11;
       bd_f64d __bd_t12 = bd_add_f64d(__bd_t10, __bd_t11);
       __bd_v4_s = __bd_t12;
       bd_f64d __bd_t15 = bd_mul_f64d(__bd_t11, __bd_t0);
@@ -131,7 +132,7 @@ static inline __attribute__((always_inline, unused)) void __bd_geom_gk(bd_md __b
     for (__bd_k1 = __bd_t28 - 1; __bd_k1 >= 0; --__bd_k1) {
       (void)__bd_t29;
       int32_t __bd_t76 = __bd_k1;
-      bd_f64d __bd_t57 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t76) * __bd_tp[0].row + 0) * 32));
+      bd_f64d __bd_t57 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t76) * __bd_tp[0].row + 0) * bd_tape_slot_bytes));
       __bd_v14_d10 = bd_splat_f64d(0x0p+0);
       __bd_v15_d11 = bd_splat_f64d(0x0p+0);
       __bd_v16_d12 = bd_splat_f64d(0x0p+0);
