@@ -1,13 +1,16 @@
 //===- Generate.cpp - the per-function pipeline ---------------------------===//
 //
-//   clang AST --lower--> IR --activity--> reverse AD --> batch plan --> C
+//   clang AST --lower--> IR --simplify--> [activity --> reverse AD]
+//     --uniformity--> batch --> batched IR --emit--> C
 //
-// The same batch planner and emitter serve the primal and the adjoint.
+// The same batch transform and emitter serve the primal and the adjoint.
+// BATCHDIFF_DUMP_IR=1 prints every stage's IR and analysis to stderr.
 //
 //===----------------------------------------------------------------------===//
 #include "Generate.h"
 
 #include "analysis/Activity.h"
+#include "analysis/Uniformity.h"
 #include "diagnostics/Diagnostics.h"
 #include "emit/EmitC.h"
 #include "lower/Lower.h"
@@ -53,7 +56,7 @@ static void paramRemarks(clang::FunctionDecl *FD, clang::Sema &S,
 
 /// What batching decided for one generated function (primal or adjoint).
 static void planRemarks(clang::FunctionDecl *FD, clang::Sema &S,
-                        const ir::Function &F, const BatchPlan &P,
+                        const ir::Function &F, const Uniformity &P,
                         const char *What) {
   auto &D = S.getDiagnostics();
   unsigned MaskedIf = 0, MaskedLoop = 0, Ifs = 0, Loops = 0;
@@ -136,16 +139,15 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
   In.Static = !FD->isExternallyVisible() ||
               FD->getStorageClass() == clang::SC_Static ||
               !SM.isInMainFile(SM.getExpansionLoc(FD->getLocation()));
-  BatchPlan PP, GP;
-  ir::Function Grad;
+  ir::Function Grad, BatchedPrimal, BatchedGrad;
   if (WantBatch) {
-    PP = planBatch(Primal);
-    In.Primal = &Primal;
-    In.PrimalPlan = &PP;
+    Uniformity PP = analyzeUniformity(Primal);
+    BatchedPrimal = batchFunction(Primal, PP);
+    In.Primal = &BatchedPrimal;
     if (Opts.Remarks)
       planRemarks(FD, S, Primal, PP, "_batched");
     if (Dump)
-      llvm::errs() << PP.print(Primal);
+      llvm::errs() << PP.print(Primal) << ir::print(BatchedPrimal);
   }
   if (WantGrad) {
     Activity A = analyzeActivity(Primal);
@@ -153,13 +155,14 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
       return false;
     Grad = differentiate(Primal, A);
     ir::pruneDeadStores(Grad);
-    GP = planBatch(Grad);
-    In.Grad = &Grad;
-    In.GradPlan = &GP;
+    Uniformity GP = analyzeUniformity(Grad);
+    BatchedGrad = batchFunction(Grad, GP);
+    In.Grad = &BatchedGrad;
     if (Opts.Remarks)
       planRemarks(FD, S, Grad, GP, "_grad");
     if (Dump)
-      llvm::errs() << A.print(Primal) << ir::print(Grad) << GP.print(Grad);
+      llvm::errs() << A.print(Primal) << ir::print(Grad) << GP.print(Grad)
+                   << ir::print(BatchedGrad);
   }
   EmitOutput E = emitC(In);
   Out.Code = std::move(E.Code);

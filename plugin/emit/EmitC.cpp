@@ -15,13 +15,14 @@ namespace batchdiff {
 EmitOutput emitC(const EmitInput &In) {
   EmitOutput Out;
   std::ostringstream OS;
-  auto One = [&](const ir::Function &F, const BatchPlan &P, bool Grad) {
+  auto One = [&](const ir::Function &F, bool Grad) {
     std::string K = "__bd_" + F.Name + (Grad ? "_gk" : "_bk");
     OS << "\n/* " << F.Name << (Grad ? "_grad" : "_batched") << ": "
-       << (P.Wide ? "shape d, lanes of 64 bits" : "shape n, lanes of 32 bits")
+       << (F.Lanes.LaneBits == 64 ? "shape d, lanes of 64 bits"
+                                  : "shape n, lanes of 32 bits")
        << " */\n";
-    OS << emitKernel(F, P, K, Grad);
-    WrapperText W = emitWrapper(F, P, Grad, In.Static, K);
+    OS << emitKernel(F, K, Grad);
+    WrapperText W = emitWrapper(F, Grad, In.Static, K);
     OS << W.Code;
     Out.Prototypes += W.Prototype + ";\n";
   };
@@ -33,9 +34,9 @@ EmitOutput emitC(const EmitInput &In) {
     OS << "#include <batchdiff/gen_support.h>\n";
   }
   if (In.Primal)
-    One(*In.Primal, *In.PrimalPlan, false);
+    One(*In.Primal, false);
   if (In.Grad)
-    One(*In.Grad, *In.GradPlan, true);
+    One(*In.Grad, true);
   Out.Code = OS.str();
   return Out;
 }

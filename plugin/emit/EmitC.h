@@ -11,17 +11,14 @@
 #define BATCHDIFF_EMIT_EMITC_H
 
 #include "ir/IR.h"
-#include "transforms/batch/Batch.h"
 
 #include <string>
 
 namespace batchdiff {
 
 struct EmitInput {
-  const ir::Function *Primal = nullptr; // batched primal, or null
-  const BatchPlan *PrimalPlan = nullptr;
-  const ir::Function *Grad = nullptr; // adjoint, or null
-  const BatchPlan *GradPlan = nullptr;
+  const ir::Function *Primal = nullptr; // batched IR of the primal, or null
+  const ir::Function *Grad = nullptr;   // batched IR of the adjoint, or null
   bool Static = false;        // original function has internal linkage
   bool IncludeRuntime = true; // emit #include of the runtime headers
 };

@@ -2,6 +2,9 @@
 #include "emit/Kernel.h"
 #include "emit/CText.h"
 
+#include <algorithm>
+#include <cassert>
+#include <functional>
 #include <sstream>
 
 namespace batchdiff {
@@ -13,41 +16,25 @@ using namespace ctext;
 
 class KernelEmitter {
 public:
-  KernelEmitter(const ir::Function &F, const BatchPlan &P, std::string Name,
-                bool Grad)
-      : F(F), P(P), Sh{P.Wide}, Name(std::move(Name)), Grad(Grad) {}
+  KernelEmitter(const ir::Function &F, std::string Name, bool Grad)
+      : F(F), Sh{F.Lanes.LaneBits == 64}, Name(std::move(Name)), Grad(Grad) {}
 
   std::string run();
 
 private:
-  struct Mask {
-    std::string Expr;
-    bool AllOn;
-  };
-
+  bool isInline(int T) const { return Def[T] && ir::opInline(Def[T]->Opc); }
+  /// A temp as an operand: its variable, or the expression of an inline op.
   std::string temp(int T) const {
-    if (!Lit[T].empty())
-      return Lit[T];
+    if (isInline(T))
+      return inlineExpr(*Def[T]);
     return "__bd_t" + std::to_string(T);
   }
+  std::string inlineExpr(const ir::Stmt &S) const;
   std::string var(int V) const {
     std::string N = F.Vars[V].Name;
     while (!N.empty() && N[0] == '_')
       N.erase(0, 1);
     return "__bd_v" + std::to_string(V) + (N.empty() ? "" : "_" + N);
-  }
-  /// The temp as a vector of its shape, broadcasting uniform values.
-  std::string vec(int T) const {
-    if (P.VaryingTemp[T])
-      return temp(T);
-    Type Ty = F.Temps[T];
-    if (Ty == Type::Bool && !Lit[T].empty())
-      return std::string(Lit[T] == "1" ? "bd_mtrue_" : "bd_mfalse_") + Sh.S() +
-             "()";
-    if (Ty == Type::Bool)
-      return "(" + temp(T) + " ? bd_mtrue_" + Sh.S() + "() : bd_mfalse_" +
-             Sh.S() + "())";
-    return "bd_splat_" + Sh.sfx(Ty) + "(" + temp(T) + ")";
   }
   std::string line() const { return std::string(Ind * 2, ' '); }
   /// \p E is a vector already when \p IsVec, else a scalar to broadcast.
@@ -59,16 +46,16 @@ private:
              "())";
     return "bd_splat_" + Sh.sfx(Ty) + "(" + E + ")";
   }
-  std::string vectorExpr(const ir::Stmt &S);
-  std::string scalarExpr(const ir::Stmt &S);
-  void inst(const ir::Stmt &S, const Mask &M);
-  void block(const ir::Block &B, const Mask &M);
-  void ifStmt(const ir::Stmt &S, const Mask &M);
-  void maskedIf(const ir::Stmt &S, const Mask &M);
-  void loop(const ir::Stmt &S, const Mask &M);
-  void revLoop(const ir::Stmt &S, const Mask &M);
+  std::string vectorExpr(const ir::Stmt &S) const;
+  std::string scalarExpr(const ir::Stmt &S) const;
+  void inst(const ir::Stmt &S);
+  void block(const ir::Block &B);
+  void ifStmt(const ir::Stmt &S, bool ElseIf = false);
+  void loop(const ir::Stmt &S);
+  void revLoop(const ir::Stmt &S);
   bool tapeOp(const ir::Stmt &S);
-  bool memOp(const ir::Stmt &S, const Mask &M);
+  bool memOp(const ir::Stmt &S);
+  void scopes(const ir::Block &B, std::vector<const ir::Block *> &Open);
   std::string addr(const ir::Stmt &S, bool Shadow) const;
   /// Element offsets (in elements) of lane l: l * stride; index vectors.
   std::string idxSfx() const { return Sh.Wide ? "i64d" : "i32n"; }
@@ -76,24 +63,49 @@ private:
     return Grad && Pa.IsArray && ir::isFloat(Pa.Ty) && !Pa.NoDiff &&
            Pa.Kind == ir::ParamKind::User;
   }
-  bool arrayOp(const ir::Stmt &S, const Mask &M);
+  bool arrayOp(const ir::Stmt &S);
   std::string tapeAt(const ir::Stmt &S, int Value) const;
   std::string counter(int Id) const { return "__bd_k" + std::to_string(Id); }
 
   const ir::Function &F;
-  const BatchPlan &P;
   Shape Sh;
   std::string Name;
   bool Grad;
   std::ostringstream OS;
   int Ind = 1;
-  int MaskCount = 0;
-  int FastDepth = 0;
-  /// Constants are printed where they are used, not as temps.
-  std::vector<std::string> Lit;
+  /// The statement defining each temp (one of them, for a temp defined in
+  /// exclusive copies of a block).
+  std::vector<const ir::Stmt *> Def;
+  /// Temps used outside the block that defines them: declared up front.
+  std::vector<bool> Hoisted;
+  std::vector<const ir::Block *> TempDef;
 };
 
-std::string KernelEmitter::vectorExpr(const ir::Stmt &S) {
+std::string KernelEmitter::inlineExpr(const ir::Stmt &S) const {
+  switch (S.Opc) {
+  case Op::EntryMask:
+    return "__bd_m";
+  case Op::Splat: {
+    int X = S.Args[0];
+    if (F.Temps[X] != Type::Bool)
+      return "bd_splat_" + Sh.sfx(F.Temps[X]) + "(" + temp(X) + ")";
+    if (Def[X] && Def[X]->Opc == Op::ConstB)
+      return std::string(Def[X]->IVal ? "bd_mtrue_" : "bd_mfalse_") + Sh.S() +
+             "()";
+    return "(" + temp(X) + " ? bd_mtrue_" + Sh.S() + "() : bd_mfalse_" +
+           Sh.S() + "())";
+  }
+  case Op::Any:
+  case Op::All:
+  case Op::None:
+    return std::string("bd_") + ir::opVecName(S.Opc) + "_m" + Sh.S() + "(" +
+           temp(S.Args[0]) + ")";
+  default:
+    return scalarExpr(S);
+  }
+}
+
+std::string KernelEmitter::vectorExpr(const ir::Stmt &S) const {
   const auto &A = S.Args;
   auto Call = [&](const std::string &Fn, std::vector<std::string> Args) {
     std::string R = Fn + "(";
@@ -111,20 +123,20 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) {
     return tapeAt(S, S.Dst);
   case Op::LoadElem: {
     std::string Len = std::to_string(F.Vars[S.Var].Len);
-    if (!P.VaryingTemp[A[0]])
+    if (!F.VaryingTemp[A[0]])
       return vecOfScalar(
           Ty, var(S.Var) + "[bd_sclamp_idx(" + temp(A[0]) + ", " + Len + ")]",
-          P.VaryingVar[S.Var]);
+          F.VaryingVar[S.Var]);
     return Call(
-        std::string(P.VaryingVar[S.Var] ? "bd_agather_" : "bd_sgather_") +
+        std::string(F.VaryingVar[S.Var] ? "bd_agather_" : "bd_sgather_") +
             Sh.sfx(Ty),
         {var(S.Var), Len, temp(A[0])});
   }
   case Op::Cast: {
     Type From = F.Temps[A[0]];
     if (From == Type::Bool)
-      return Call("bd_cvt_m" + Sh.S() + "_" + Sh.sfx(Ty), {vec(A[0])});
-    return Call("bd_cvt_" + Sh.sfx(From) + "_" + Sh.sfx(Ty), {vec(A[0])});
+      return Call("bd_cvt_m" + Sh.S() + "_" + Sh.sfx(Ty), {temp(A[0])});
+    return Call("bd_cvt_" + Sh.sfx(From) + "_" + Sh.sfx(Ty), {temp(A[0])});
   }
   case Op::CmpEQ:
   case Op::CmpNE:
@@ -133,34 +145,34 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) {
   case Op::CmpGT:
   case Op::CmpGE:
     if (F.Temps[A[0]] == Type::Bool) {
-      std::string X = Call("bd_xor_m" + Sh.S(), {vec(A[0]), vec(A[1])});
+      std::string X = Call("bd_xor_m" + Sh.S(), {temp(A[0]), temp(A[1])});
       return S.Opc == Op::CmpNE ? X : Call("bd_not_m" + Sh.S(), {X});
     }
     return Call(std::string("bd_") + ir::opVecName(S.Opc) + "_" +
                     Sh.sfx(F.Temps[A[0]]),
-                {vec(A[0]), vec(A[1])});
+                {temp(A[0]), temp(A[1])});
   case Op::Math: {
     std::vector<std::string> Args;
     for (int X : A)
-      Args.push_back(vec(X));
+      Args.push_back(temp(X));
     return Call(std::string("bd_") + ir::mathName(S.Fn) + "_" + Sh.sfx(Ty),
                 Args);
   }
   case Op::FMulAdd:
     // The vector types are GCC vector extensions: one expression, contracted
     // by clang like the scalar original (see scalarExpr).
-    return vec(A[0]) + " * " + vec(A[1]) + " + " + vec(A[2]);
+    return temp(A[0]) + " * " + temp(A[1]) + " + " + temp(A[2]);
   default: {
     std::vector<std::string> Args;
     for (int X : A)
-      Args.push_back(vec(X));
+      Args.push_back(temp(X));
     return Call(std::string("bd_") + ir::opVecName(S.Opc) + "_" + Sh.sfx(Ty),
                 Args);
   }
   }
 }
 
-std::string KernelEmitter::scalarExpr(const ir::Stmt &S) {
+std::string KernelEmitter::scalarExpr(const ir::Stmt &S) const {
   const auto &A = S.Args;
   Type Ty = F.Temps[S.Dst];
   std::string T = scalarType(Ty);
@@ -245,7 +257,7 @@ std::string KernelEmitter::scalarExpr(const ir::Stmt &S) {
 
 std::string KernelEmitter::tapeAt(const ir::Stmt &S, int Value) const {
   Type Ty = F.Temps[Value];
-  std::string T = P.VaryingTemp[Value] ? Sh.vtype(Ty) : scalarType(Ty);
+  std::string T = F.VaryingTemp[Value] ? Sh.vtype(Ty) : scalarType(Ty);
   // Row (top + k), slot `Var`, slots of the runtime's BD_TAPE_SLOT bytes.
   std::string Tp = "__bd_tp[" + std::to_string(S.IVal) + "]";
   return "(*(" + T + " *)(" + Tp + ".data + ((" + Tp + ".top + (size_t)" +
@@ -278,38 +290,34 @@ bool KernelEmitter::tapeOp(const ir::Stmt &S) {
 }
 
 /// Stores into local arrays; see gen_support.h for the lane layout.
-bool KernelEmitter::arrayOp(const ir::Stmt &S, const Mask &M) {
+bool KernelEmitter::arrayOp(const ir::Stmt &S) {
   if (S.Opc != Op::StoreElem && S.Opc != Op::ZeroArr)
     return false;
   int V = S.Var;
   Type Ty = F.Vars[V].Ty;
   std::string Len = std::to_string(F.Vars[V].Len);
-  bool Blend = P.NeedsBlend.count(&S) && P.NeedsBlend.at(&S) && !M.AllOn;
+  auto Blend = [&](const std::string &New, const std::string &Old) {
+    if (S.Mask < 0)
+      return New;
+    return "bd_select_" + Sh.sfx(Ty) + "(" + temp(S.Mask) + ", " + New + ", " +
+           Old + ")";
+  };
   if (S.Opc == Op::ZeroArr) {
-    std::string Z = P.VaryingVar[V] ? Sh.zero(Ty) : "0";
     std::string El = var(V) + "[__bd_j]";
-    if (Blend)
-      Z = "bd_select_" + Sh.sfx(Ty) + "(" + M.Expr + ", " + Z + ", " + El + ")";
     OS << line() << "for (int32_t __bd_j = 0; __bd_j < " << Len
-       << "; __bd_j++) " << El << " = " << Z << ";\n";
+       << "; __bd_j++) " << El << " = "
+       << Blend(F.VaryingVar[V] ? Sh.zero(Ty) : "0", El) << ";\n";
     return true;
   }
   int I = S.Args[0], X = S.Args[1];
-  if (!P.VaryingVar[V]) {
-    OS << line() << var(V) << "[bd_sclamp_idx(" << temp(I) << ", " << Len
-       << ")] = " << temp(X) << ";\n";
-  } else if (!P.VaryingTemp[I]) {
+  if (!F.VaryingVar[V] || !F.VaryingTemp[I]) {
     std::string El = var(V) + "[bd_sclamp_idx(" + temp(I) + ", " + Len + ")]";
-    std::string Val = vec(X);
-    if (Blend)
-      Val = "bd_select_" + Sh.sfx(Ty) + "(" + M.Expr + ", " + Val + ", " + El +
-            ")";
-    OS << line() << El << " = " << Val << ";\n";
+    OS << line() << El << " = " << Blend(temp(X), El) << ";\n";
   } else {
     OS << line() << "bd_ascatter_" << Sh.sfx(Ty) << "(" << var(V) << ", " << Len
        << ", " << temp(I) << ", "
-       << (Blend ? M.Expr : "bd_mtrue_" + Sh.S() + "()") << ", " << vec(X)
-       << ");\n";
+       << (S.Mask >= 0 ? temp(S.Mask) : "bd_mtrue_" + Sh.S() + "()") << ", "
+       << temp(X) << ");\n";
   }
   return true;
 }
@@ -318,7 +326,7 @@ bool KernelEmitter::arrayOp(const ir::Stmt &S, const Mask &M) {
 /// l's example starts l * stride elements after the chunk's first one.
 std::string KernelEmitter::addr(const ir::Stmt &S, bool Shadow) const {
   int I = (int)S.IVal;
-  std::string Idx = vec(S.Args[0]);
+  std::string Idx = temp(S.Args[0]);
   if (Sh.Wide)
     Idx = "bd_cvt_i32d_i64d(" + Idx + ")";
   if (F.Params[I].Uniform)
@@ -328,10 +336,10 @@ std::string KernelEmitter::addr(const ir::Stmt &S, bool Shadow) const {
          ", " + Idx + ")";
 }
 
-/// Loads and stores of array parameters and their shadows: gathers and
-/// scatters under the current mask, so a lane that is off (past the end of
-/// the batch, or past its own extent in a ragged loop) touches no memory.
-bool KernelEmitter::memOp(const ir::Stmt &S, const Mask &M) {
+/// Loads and stores of array parameters and their shadows: a vector access
+/// is a gather or scatter under its mask, so a lane that is off touches no
+/// memory.
+bool KernelEmitter::memOp(const ir::Stmt &S) {
   bool Shadow = S.Opc == Op::ShadowLoad || S.Opc == Op::ShadowStore ||
                 S.Opc == Op::ShadowAdd;
   if (!Shadow && S.Opc != Op::LoadArg && S.Opc != Op::StoreArg)
@@ -341,196 +349,174 @@ bool KernelEmitter::memOp(const ir::Stmt &S, const Mask &M) {
   std::string Base = (Shadow ? "__bd_q" : "__bd_p") + std::to_string(I);
   if (S.Opc == Op::LoadArg || S.Opc == Op::ShadowLoad) {
     OS << line();
-    if (!P.VaryingTemp[S.Dst]) {
-      OS << (P.Hoisted[S.Dst] ? "" : std::string(scalarType(Ty)) + " ")
+    if (!F.VaryingTemp[S.Dst]) {
+      OS << (Hoisted[S.Dst] ? "" : std::string(scalarType(Ty)) + " ")
          << temp(S.Dst) << " = " << Base << "[" << temp(S.Args[0]) << "];\n";
       return true;
     }
-    OS << (P.Hoisted[S.Dst] ? "" : Sh.vtype(Ty) + " ") << temp(S.Dst)
-       << " = bd_gather_" << Sh.sfx(Ty) << "(" << M.Expr << ", " << Base << ", "
-       << addr(S, Shadow) << ");\n";
+    OS << (Hoisted[S.Dst] ? "" : Sh.vtype(Ty) + " ") << temp(S.Dst)
+       << " = bd_gather_" << Sh.sfx(Ty) << "(" << temp(S.Mask) << ", " << Base
+       << ", " << addr(S, Shadow) << ");\n";
     return true;
   }
   OS << line() << (S.Opc == Op::ShadowAdd ? "bd_scatteradd_" : "bd_scatter_")
-     << Sh.sfx(Ty) << "(" << M.Expr << ", " << Base << ", " << addr(S, Shadow)
-     << ", " << vec(S.Args[1]) << ");\n";
+     << Sh.sfx(Ty) << "(" << temp(S.Mask) << ", " << Base << ", "
+     << addr(S, Shadow) << ", " << temp(S.Args[1]) << ");\n";
   return true;
 }
 
-void KernelEmitter::inst(const ir::Stmt &S, const Mask &M) {
-  if (tapeOp(S) || arrayOp(S, M) || memOp(S, M))
+void KernelEmitter::inst(const ir::Stmt &S) {
+  if (ir::opInline(S.Opc) || tapeOp(S) || arrayOp(S) || memOp(S))
     return;
-  if (S.Opc == Op::SetVar) {
-    int V = S.Var, A = S.Args[0];
-    Type Ty = F.Vars[V].Ty;
-    if (!P.VaryingVar[V]) {
-      OS << line() << var(V) << " = " << temp(A) << ";\n";
-    } else if (P.NeedsBlend.count(&S) && P.NeedsBlend.at(&S) && !M.AllOn) {
-      OS << line() << var(V) << " = bd_select_" << Sh.sfx(Ty) << "(" << M.Expr
-         << ", " << vec(A) << ", " << var(V) << ");\n";
-    } else {
-      OS << line() << var(V) << " = " << vec(A) << ";\n";
-    }
+  if (S.Opc == Op::Discard) {
+    OS << line() << "(void)" << temp(S.Args[0]) << ";\n";
     return;
   }
-  if (!Lit[S.Dst].empty())
+  if (S.Opc == Op::SetVar) {
+    int V = S.Var;
+    OS << line() << var(V) << " = ";
+    if (S.Mask >= 0)
+      OS << "bd_select_" << Sh.sfx(F.Vars[V].Ty) << "(" << temp(S.Mask) << ", "
+         << temp(S.Args[0]) << ", " << var(V) << ");\n";
+    else
+      OS << temp(S.Args[0]) << ";\n";
     return;
-  bool Vary = P.VaryingTemp[S.Dst];
+  }
+  bool Vary = F.VaryingTemp[S.Dst];
   Type Ty = F.Temps[S.Dst];
   OS << line();
-  if (!P.Hoisted[S.Dst])
+  if (!Hoisted[S.Dst])
     OS << (Vary ? Sh.vtype(Ty) : std::string(scalarType(Ty))) << " ";
   OS << temp(S.Dst) << " = " << (Vary ? vectorExpr(S) : scalarExpr(S)) << ";\n";
 }
 
-void KernelEmitter::ifStmt(const ir::Stmt &S, const Mask &M) {
-  bool Vary = P.VaryingCond.count(&S) && P.VaryingCond.at(&S);
-  if (!Vary) {
-    OS << line() << "if (" << temp(S.Cond) << ") {\n";
-    ++Ind;
-    block(S.Then, M);
-    --Ind;
-    if (!S.Else.empty()) {
-      OS << line() << "} else {\n";
-      ++Ind;
-      block(S.Else, M);
-      --Ind;
-    }
-    OS << line() << "}\n";
+/// An else block that holds only another if prints as "else if".
+static const ir::Stmt *soleIf(const ir::Block &B) {
+  const ir::Stmt *R = nullptr;
+  for (const auto &SP : B) {
+    if (SP->K == ir::Stmt::Inst && ir::opInline(SP->Opc))
+      continue;
+    if (R || SP->K != ir::Stmt::If)
+      return nullptr;
+    R = SP.get();
+  }
+  return R;
+}
+
+void KernelEmitter::ifStmt(const ir::Stmt &S, bool ElseIf) {
+  OS << (ElseIf ? "" : line()) << "if (" << temp(S.Cond) << ") {\n";
+  ++Ind;
+  block(S.Then);
+  --Ind;
+  if (const ir::Stmt *Next = soleIf(S.Else)) {
+    OS << line() << "} else ";
+    ifStmt(*Next, true);
     return;
   }
-  // All-on fast path: where every lane takes the same side, that side runs
-  // without blends. Each level doubles the code, so only shallow, small
-  // branches get it.
-  size_t Size = 0;
-  ir::walk(S.Then, [&](const ir::Stmt &, int) { ++Size; });
-  ir::walk(S.Else, [&](const ir::Stmt &, int) { ++Size; });
-  if (M.AllOn && FastDepth < 2 && Size < 300) {
-    ++FastDepth;
-    OS << line() << "if (bd_all_m" << Sh.S() << "(" << temp(S.Cond) << ")) {\n";
-    ++Ind;
-    block(S.Then, M);
-    --Ind;
-    OS << line() << "} else if (bd_none_m" << Sh.S() << "(" << temp(S.Cond)
-       << ")) {\n";
-    ++Ind;
-    if (S.Else.empty())
-      OS << line() << "/* no lane takes the branch */\n";
-    block(S.Else, M);
-    --Ind;
+  if (!S.Else.empty()) {
     OS << line() << "} else {\n";
     ++Ind;
-    maskedIf(S, M);
+    block(S.Else);
     --Ind;
-    OS << line() << "}\n";
-    --FastDepth;
-    return;
   }
-  maskedIf(S, M);
-}
-
-/// Each side runs under its own mask and is skipped when no lane takes it.
-void KernelEmitter::maskedIf(const ir::Stmt &S, const Mask &M) {
-  std::string MT = "__bd_m" + std::to_string(++MaskCount);
-  std::string MK = Sh.mask();
-  OS << line() << MK << " " << MT << " = bd_and_m" << Sh.S() << "(" << M.Expr
-     << ", " << temp(S.Cond) << ");\n";
-  OS << line() << "if (bd_any_m" << Sh.S() << "(" << MT << ")) {\n";
-  ++Ind;
-  block(S.Then, {MT, false});
-  --Ind;
-  OS << line() << "}\n";
-  if (S.Else.empty())
-    return;
-  std::string ME = "__bd_m" + std::to_string(++MaskCount);
-  OS << line() << MK << " " << ME << " = bd_andnot_m" << Sh.S() << "(" << M.Expr
-     << ", " << temp(S.Cond) << ");\n";
-  OS << line() << "if (bd_any_m" << Sh.S() << "(" << ME << ")) {\n";
-  ++Ind;
-  block(S.Else, {ME, false});
-  --Ind;
   OS << line() << "}\n";
 }
 
-void KernelEmitter::loop(const ir::Stmt &S, const Mask &M) {
-  bool Vary = P.VaryingCond.count(&S) && P.VaryingCond.at(&S);
+void KernelEmitter::loop(const ir::Stmt &S) {
   std::string Inc =
       S.Id >= 0 ? line() + "  " + counter(S.Id) + "++;\n" : std::string();
   if (S.Id >= 0)
     OS << line() << counter(S.Id) << " = 0;\n";
-  if (!Vary) {
-    OS << line() << "do {\n";
-    ++Ind;
-    block(S.Body, M);
-    --Ind;
-    OS << Inc << line() << "} while (" << temp(S.Cond) << ");\n";
-    return;
-  }
-  // Lanes leave the loop one by one; it ends when none is left.
-  std::string ML = "__bd_m" + std::to_string(++MaskCount);
-  OS << line() << Sh.mask() << " " << ML << " = " << M.Expr << ";\n";
   OS << line() << "do {\n";
   ++Ind;
-  block(S.Body, {ML, false});
-  OS << line() << ML << " = bd_and_m" << Sh.S() << "(" << ML << ", "
-     << vec(S.Cond) << ");\n";
+  block(S.Body);
   --Ind;
-  OS << Inc << line() << "} while (bd_any_m" << Sh.S() << "(" << ML << "));\n";
+  OS << Inc << line() << "} while (" << temp(S.Cond) << ");\n";
 }
 
-/// Iterations count-1 .. 0 of a forward loop; an example takes part in
-/// iteration k only if its own loop ran more than k times.
-void KernelEmitter::revLoop(const ir::Stmt &S, const Mask &M) {
+/// Iterations count-1 .. 0 of a forward loop.
+void KernelEmitter::revLoop(const ir::Stmt &S) {
   std::string K = counter(S.Id);
   OS << line() << "for (" << K << " = " << temp(S.Args[0]) << " - 1; " << K
      << " >= 0; --" << K << ") {\n";
   ++Ind;
-  bool Vary = P.VaryingTemp[S.Args[1]];
-  if (!Vary) {
-    // Every lane ran the loop the same number of times.
-    OS << line() << "(void)" << temp(S.Args[1]) << ";\n";
-    block(S.Body, M);
-  } else {
-    std::string MR = "__bd_m" + std::to_string(++MaskCount);
-    OS << line() << Sh.mask() << " " << MR << " = bd_and_m" << Sh.S() << "("
-       << M.Expr << ", bd_cmpgt_" << Sh.sfx(Type::I32) << "(" << temp(S.Args[1])
-       << ", bd_splat_" << Sh.sfx(Type::I32) << "(" << K << ")));\n";
-    OS << line() << "if (bd_any_m" << Sh.S() << "(" << MR << ")) {\n";
-    ++Ind;
-    block(S.Body, {MR, false});
-    --Ind;
-    OS << line() << "}\n";
-  }
+  block(S.Body);
   --Ind;
   OS << line() << "}\n";
 }
 
-void KernelEmitter::block(const ir::Block &B, const Mask &M) {
+void KernelEmitter::block(const ir::Block &B) {
   for (const auto &SP : B) {
     switch (SP->K) {
     case ir::Stmt::Inst:
-      inst(*SP, M);
+      inst(*SP);
       break;
     case ir::Stmt::If:
-      ifStmt(*SP, M);
+      ifStmt(*SP);
       break;
     case ir::Stmt::Loop:
-      loop(*SP, M);
+      loop(*SP);
       break;
     case ir::Stmt::RevLoop:
-      revLoop(*SP, M);
+      revLoop(*SP);
       break;
     }
   }
 }
 
+/// Which temps are used outside the block that defines them (C scopes);
+/// an inline op is used where its user is.
+void KernelEmitter::scopes(const ir::Block &B,
+                           std::vector<const ir::Block *> &Open) {
+  Open.push_back(&B);
+  std::function<void(int)> Use = [&](int T) {
+    if (T < 0)
+      return;
+    if (isInline(T)) {
+      for (int A : Def[T]->Args)
+        Use(A);
+      return;
+    }
+    if (std::find(Open.begin(), Open.end(), TempDef[T]) == Open.end())
+      Hoisted[T] = true;
+  };
+  for (const auto &SP : B) {
+    const ir::Stmt &S = *SP;
+    if (S.K == ir::Stmt::Inst) {
+      if (!ir::opInline(S.Opc)) {
+        for (int A : S.Args)
+          Use(A);
+        Use(S.Mask);
+      }
+      if (S.Dst >= 0)
+        TempDef[S.Dst] = &B;
+      continue;
+    }
+    if (S.K == ir::Stmt::If)
+      Use(S.Cond);
+    for (int A : S.Args)
+      Use(A);
+    scopes(S.Then, Open);
+    scopes(S.Else, Open);
+    scopes(S.Body, Open);
+    if (S.K == ir::Stmt::Loop)
+      Use(S.Cond);
+  }
+  Open.pop_back();
+}
+
 std::string KernelEmitter::run() {
-  Lit.assign(F.Temps.size(), "");
+  assert(F.batched() && F.Lanes.VectorBits == 0 && F.Lanes.Interleave == 1 &&
+         "the printer knows the target's own width, one chunk per call");
+  Def.assign(F.Temps.size(), nullptr);
   ir::walk(F.Body, [&](const ir::Stmt &S, int) {
-    if (S.K == ir::Stmt::Inst &&
-        (S.Opc == Op::ConstF || S.Opc == Op::ConstI || S.Opc == Op::ConstB))
-      Lit[S.Dst] = scalarExpr(S);
+    if (S.K == ir::Stmt::Inst && S.Dst >= 0)
+      Def[S.Dst] = &S;
   });
+  Hoisted.assign(F.Temps.size(), false);
+  TempDef.assign(F.Temps.size(), nullptr);
+  std::vector<const ir::Block *> Open;
+  scopes(F.Body, Open);
   OS << "static inline __attribute__((always_inline, unused)) void " << Name
      << "(" << Sh.mask() << " __bd_m";
   for (size_t I = 0; I < F.Params.size(); ++I) {
@@ -584,8 +570,6 @@ std::string KernelEmitter::run() {
   // Variables nothing reads or writes any more (a return flag once every
   // store to it was pruned) are not declared: -Wunused-variable.
   std::vector<bool> Used(F.Vars.size(), false);
-  for (const ir::Output &O : F.Outputs)
-    Used[O.Var] = true;
   ir::walk(F.Body, [&](const ir::Stmt &S, int) {
     // (Tape ops use Var for their slot.)
     if (S.K == ir::Stmt::Inst && S.Var >= 0 &&
@@ -599,21 +583,21 @@ std::string KernelEmitter::run() {
       continue;
     if (F.Vars[V].Len > 0) {
       OS << "  "
-         << (P.VaryingVar[V] ? Sh.vtype(Ty) : std::string(scalarType(Ty)))
+         << (F.VaryingVar[V] ? Sh.vtype(Ty) : std::string(scalarType(Ty)))
          << " " << var(V) << "[" << F.Vars[V].Len << "];\n";
       continue;
     }
-    if (P.VaryingVar[V])
+    if (F.VaryingVar[V])
       OS << "  " << Sh.vtype(Ty) << " " << var(V) << " = " << Sh.zero(Ty)
          << ";\n";
     else
       OS << "  " << scalarType(Ty) << " " << var(V) << " = 0;\n";
   }
   for (size_t T = 0; T < F.Temps.size(); ++T) {
-    if (!P.Hoisted[T] || !Lit[T].empty())
+    if (!Hoisted[T] || isInline(T))
       continue;
     Type Ty = F.Temps[T];
-    if (P.VaryingTemp[T])
+    if (F.VaryingTemp[T])
       OS << "  " << Sh.vtype(Ty) << " " << temp(T) << " = " << Sh.zero(Ty)
          << ";\n";
     else
@@ -631,27 +615,18 @@ std::string KernelEmitter::run() {
   for (size_t I = 0; I < F.Params.size(); ++I)
     if (!ParamRead[I])
       OS << "  (void)__bd_p" << I << ";\n";
-  block(F.Body, {"__bd_m", true});
-  for (size_t I = 0; I < F.Outputs.size(); ++I) {
-    int V = F.Outputs[I].Var;
-    std::string Val = var(V);
-    if (!P.VaryingVar[V]) {
-      Type Ty = F.Vars[V].Ty;
-      Val = Ty == Type::Bool ? "(" + Val + " ? bd_mtrue_" + Sh.S() +
-                                   "() : bd_mfalse_" + Sh.S() + "())"
-                             : "bd_splat_" + Sh.sfx(Ty) + "(" + Val + ")";
-    }
-    OS << "  *__bd_o" << I << " = " << Val << ";\n";
-  }
+  block(F.Body);
+  for (size_t I = 0; I < F.Outputs.size(); ++I)
+    OS << "  *__bd_o" << I << " = " << temp(F.Outputs[I].Temp) << ";\n";
   OS << "}\n";
   return OS.str();
 }
 
 } // namespace
 
-std::string emitKernel(const ir::Function &F, const BatchPlan &P,
-                       const std::string &Name, bool Grad) {
-  return KernelEmitter(F, P, Name, Grad).run();
+std::string emitKernel(const ir::Function &F, const std::string &Name,
+                       bool Grad) {
+  return KernelEmitter(F, Name, Grad).run();
 }
 
 } // namespace batchdiff

@@ -1,22 +1,23 @@
 //===- Kernel.h - the per-chunk kernel of one function ---------*- C++ -*-===//
 //
 // Prints one always-inline C function that runs a batched IR function on
-// one SIMD chunk of examples under an execution mask.
+// one SIMD chunk of examples under an execution mask: varying values as
+// bd_ vectors, uniform ones as C scalars, each op by its operand types.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATCHDIFF_EMIT_KERNEL_H
 #define BATCHDIFF_EMIT_KERNEL_H
 
 #include "ir/IR.h"
-#include "transforms/batch/Batch.h"
 
 #include <string>
 
 namespace batchdiff {
 
-/// The kernel \p Name of \p F (an adjoint when \p Grad).
-std::string emitKernel(const ir::Function &F, const BatchPlan &P,
-                       const std::string &Name, bool Grad);
+/// The kernel \p Name of the batched function \p F (an adjoint when
+/// \p Grad). A printer: every SPMD decision is in \p F already.
+std::string emitKernel(const ir::Function &F, const std::string &Name,
+                       bool Grad);
 
 } // namespace batchdiff
 

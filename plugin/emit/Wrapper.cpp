@@ -14,9 +14,9 @@ using namespace ctext;
 /// Writes the exported wrapper that walks the batch in chunks of W lanes.
 class WrapperEmitter {
 public:
-  WrapperEmitter(const ir::Function &F, const BatchPlan &P, bool Grad,
-                 bool Static, std::string Kernel)
-      : F(F), Sh{P.Wide}, Grad(Grad), Static(Static),
+  WrapperEmitter(const ir::Function &F, bool Grad, bool Static,
+                 std::string Kernel)
+      : F(F), Sh{F.Lanes.LaneBits == 64}, Grad(Grad), Static(Static),
         Kernel(std::move(Kernel)) {}
 
   std::string prototype(bool Reserved) const;
@@ -305,9 +305,9 @@ std::string WrapperEmitter::run() {
 
 } // namespace
 
-WrapperText emitWrapper(const ir::Function &F, const BatchPlan &P, bool Grad,
-                        bool Static, const std::string &Kernel) {
-  WrapperEmitter WE(F, P, Grad, Static, Kernel);
+WrapperText emitWrapper(const ir::Function &F, bool Grad, bool Static,
+                        const std::string &Kernel) {
+  WrapperEmitter WE(F, Grad, Static, Kernel);
   WrapperText T;
   T.Code = WE.run();
   T.Prototype = WE.prototype(false);

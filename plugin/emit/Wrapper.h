@@ -9,7 +9,6 @@
 #define BATCHDIFF_EMIT_WRAPPER_H
 
 #include "ir/IR.h"
-#include "transforms/batch/Batch.h"
 
 #include <string>
 
@@ -20,10 +19,10 @@ struct WrapperText {
   std::string Prototype; // user-facing parameter names, for a header
 };
 
-/// The wrapper of \p F calling kernel \p Kernel; \p Static: internal
-/// linkage.
-WrapperText emitWrapper(const ir::Function &F, const BatchPlan &P, bool Grad,
-                        bool Static, const std::string &Kernel);
+/// The wrapper of the batched function \p F calling kernel \p Kernel; \p
+/// Static: internal linkage.
+WrapperText emitWrapper(const ir::Function &F, bool Grad, bool Static,
+                        const std::string &Kernel);
 
 } // namespace batchdiff
 

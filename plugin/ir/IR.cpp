@@ -39,7 +39,8 @@ const char *typeName(Type T) {
 
 const char *opName(Op O) {
   static const char *Names[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp) PrintName,
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp, Inline)         \
+  PrintName,
 #include "ir/Ops.def"
   };
   return Names[(int)O];
@@ -47,7 +48,7 @@ const char *opName(Op O) {
 
 int opNumArgs(Op O) {
   static const int N[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp) NumArgs,
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp, Inline) NumArgs,
 #include "ir/Ops.def"
   };
   return N[(int)O];
@@ -55,7 +56,15 @@ int opNumArgs(Op O) {
 
 bool opPure(Op O) {
   static const bool P[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp) Pure,
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp, Inline) Pure,
+#include "ir/Ops.def"
+  };
+  return P[(int)O];
+}
+
+bool opInline(Op O) {
+  static const bool P[] = {
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp, Inline) Inline,
 #include "ir/Ops.def"
   };
   return P[(int)O];
@@ -63,14 +72,14 @@ bool opPure(Op O) {
 
 const char *opVecName(Op O) {
   static const char *Names[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp) VecName,
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp, Inline) VecName,
 #include "ir/Ops.def"
   };
   return Names[(int)O];
 }
 
 static const char *const COperators[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp) COp,
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp, Inline) COp,
 #include "ir/Ops.def"
 };
 
@@ -309,6 +318,7 @@ std::unique_ptr<Stmt> cloneStmt(const Stmt &S) {
   C->Cond = S.Cond;
   C->Id = S.Id;
   C->Aux = S.Aux;
+  C->Mask = S.Mask;
   C->Loc = S.Loc;
   C->Then = cloneBlock(S.Then);
   C->Else = cloneBlock(S.Else);
@@ -326,10 +336,17 @@ Block cloneBlock(const Block &B) {
 static void printBlock(std::ostringstream &OS, const Function &F,
                        const Block &B, int Ind);
 
+/// A temp's type; in batched IR a varying one is "<W x T>".
+static std::string tempType(const Function &F, int T) {
+  if (!F.batched() || !F.VaryingTemp[T])
+    return typeName(F.Temps[T]);
+  return std::string("<W x ") + typeName(F.Temps[T]) + ">";
+}
+
 static void printInst(std::ostringstream &OS, const Function &F,
                       const Stmt &S) {
   if (S.Dst >= 0)
-    OS << "%" << S.Dst << ":" << typeName(F.Temps[S.Dst]) << " = ";
+    OS << "%" << S.Dst << ":" << tempType(F, S.Dst) << " = ";
   OS << opName(S.Opc);
   switch (S.Opc) {
   case Op::ConstF: {
@@ -378,6 +395,8 @@ static void printInst(std::ostringstream &OS, const Function &F,
   }
   for (size_t I = 0; I < S.Args.size(); ++I)
     OS << (I ? ", " : " ") << "%" << S.Args[I];
+  if (S.Mask >= 0)
+    OS << " mask %" << S.Mask;
   OS << "\n";
 }
 
@@ -408,8 +427,10 @@ static void printBlock(std::ostringstream &OS, const Function &F,
       OS << Pad << "} while %" << S->Cond << "\n";
       break;
     case Stmt::RevLoop:
-      OS << "revloop L" << S->Id << " count %" << S->Args[0] << " trip %"
-         << S->Args[1] << " {\n";
+      OS << "revloop L" << S->Id << " count %" << S->Args[0];
+      if (S->Args.size() > 1)
+        OS << " trip %" << S->Args[1];
+      OS << " {\n";
       printBlock(OS, F, S->Body, Ind + 1);
       OS << Pad << "}\n";
       break;
@@ -431,6 +452,16 @@ std::string print(const Function &F) {
       OS << " nodiff";
   }
   OS << ") -> " << typeName(F.RetTy) << " {\n";
+  if (F.batched()) {
+    OS << "  ; batched: W lanes of " << F.Lanes.LaneBits << " bits, vectors of "
+       << (F.Lanes.VectorBits ? std::to_string(F.Lanes.VectorBits) + " bits"
+                              : std::string("the target's width"))
+       << ", interleave " << F.Lanes.Interleave << "\n  ; varying vars:";
+    for (size_t V = 0; V < F.Vars.size(); ++V)
+      if (F.VaryingVar[V])
+        OS << " $" << V << "." << F.Vars[V].Name;
+    OS << "\n";
+  }
   printBlock(OS, F, F.Body, 1);
   OS << "}";
   for (const Output &O : F.Outputs) {
@@ -438,6 +469,8 @@ std::string print(const Function &F) {
     if (O.Kind == OutKind::ParamAdjoint)
       OS << F.Params[O.Param].Name << "=";
     OS << "$" << O.Var;
+    if (O.Temp >= 0)
+      OS << "(%" << O.Temp << ")";
   }
   OS << "\n";
   return OS.str();

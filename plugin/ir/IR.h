@@ -6,6 +6,17 @@
 // into flag variables, so every later pass (AD, batching) sees two control
 // constructs and no jumps; for the batcher a flag is just another masked var.
 //
+// Batched IR: the same structures after transforms/batch. Every temp and
+// variable is varying (one value per lane, a vector) or uniform (one scalar
+// for all lanes), Function::VaryingTemp/VaryingVar; the lane layout is
+// Function::Lanes. Control flow is uniform: If and Loop conditions are
+// uniform Bools (lane tests Any/All/None of varying masks); a per-lane
+// branch has become masks (And/AndNot of the current mask) and writes that
+// must keep off lanes' values carry their mask in Stmt::Mask, as do all
+// vector memory accesses. Operands of varying ops are varying (Splat
+// broadcasts). A temp may be defined in several copies of a block that
+// exclude each other (an if's fast path and its masked form).
+//
 //===----------------------------------------------------------------------===//
 #ifndef BATCHDIFF_IR_IR_H
 #define BATCHDIFF_IR_IR_H
@@ -21,7 +32,7 @@ namespace ir {
 enum class Type : uint8_t { Void, Bool, I32, U32, I64, U64, F32, F64 };
 
 enum class Op : uint8_t {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp) Name,
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp, Inline) Name,
 #include "ir/Ops.def"
 };
 
@@ -39,6 +50,8 @@ const char *opName(Op O);
 int opNumArgs(Op O);
 /// No effect but its result, which depends only on its operands.
 bool opPure(Op O);
+/// Printed where it is used, not as a variable (see Ops.def).
+bool opInline(Op O);
 /// The bd_ vector function's name part (bd_<name>_<suffix>), or "".
 const char *opVecName(Op O);
 /// The C operator of a unary or binary op ("+", "<", "!"), or "".
@@ -64,6 +77,7 @@ struct Stmt {
   MathFn Fn = MathFn::Sqrt;
 
   int Aux = -1;     // TapeLoad: the temp whose value was stored
+  int Mask = -1;    // batched IR: the lanes a write or memory access obeys
   unsigned Loc = 0; // Math: raw source location of the call, for diagnostics
 
   // If: Cond (a Bool temp) selects Then or Else.
@@ -116,6 +130,20 @@ struct Output {
   OutKind Kind = OutKind::Ret;
   int Param = -1; // ParamAdjoint: which parameter
   int Var = -1;   // its final value
+  int Temp = -1;  // batched IR: the varying temp holding it at the end
+};
+
+/// The lane layout of a batched function. Later rewrites (wider vectors,
+/// interleaved chains) change these parameters, not the printer.
+struct LaneLayout {
+  /// Bits per lane: 64 (shape d) when any double or 64-bit integer
+  /// appears, else 32 (shape n, twice as many lanes). 0: not batched.
+  unsigned LaneBits = 0;
+  /// Vector register bits; 0: the widest the compile flags give (the
+  /// runtime's BD_WN / BD_WD).
+  unsigned VectorBits = 0;
+  /// Independent chunks of lanes per kernel call.
+  unsigned Interleave = 1;
 };
 
 struct Function {
@@ -127,6 +155,9 @@ struct Function {
   /// Slots per iteration of each tape (indexed by tape id).
   std::vector<int> TapeSlots;
   int NumLoopIds = 0;
+  // Batched IR only (empty before batching).
+  LaneLayout Lanes;
+  std::vector<bool> VaryingTemp, VaryingVar;
   Type RetTy = Type::Void;
   std::string RetCType;
   bool RetNativeLayout = true;
@@ -134,10 +165,15 @@ struct Function {
 
   int newTemp(Type T) {
     Temps.push_back(T);
+    if (!VaryingTemp.empty())
+      VaryingTemp.push_back(false);
     return (int)Temps.size() - 1;
   }
+  bool batched() const { return Lanes.LaneBits != 0; }
   int newVar(std::string N, Type T) {
     Vars.push_back({std::move(N), T});
+    if (!VaryingVar.empty())
+      VaryingVar.push_back(false);
     return (int)Vars.size() - 1;
   }
 };

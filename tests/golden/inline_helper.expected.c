@@ -15,7 +15,8 @@ static inline __attribute__((always_inline, unused)) void __bd_gate_bk(bd_mn __b
   bd_f32n __bd_t17 = bd_tanh_f32n(__bd_t1);
   bd_f32n __bd_t18 = bd_mul_f32n(__bd_t13, __bd_t17);
   __bd_v2_ret = __bd_t18;
-  *__bd_o0 = __bd_v2_ret;
+  bd_f32n __bd_t24 = __bd_v2_ret;
+  *__bd_o0 = __bd_t24;
 }
 void gate_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret);
 void gate_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret) {
@@ -138,9 +139,12 @@ static inline __attribute__((always_inline, unused)) void __bd_gate_gk(bd_mn __b
     bd_f32n __bd_t78 = bd_add_f32n(__bd_t77, __bd_t76);
     __bd_v7_d_x = __bd_t78;
   }
-  *__bd_o0 = __bd_v2_ret;
-  *__bd_o1 = __bd_v7_d_x;
-  *__bd_o2 = __bd_v8_d_h;
+  bd_f32n __bd_t97 = __bd_v2_ret;
+  bd_f32n __bd_t98 = __bd_v7_d_x;
+  bd_f32n __bd_t99 = __bd_v8_d_h;
+  *__bd_o0 = __bd_t97;
+  *__bd_o1 = __bd_t98;
+  *__bd_o2 = __bd_t99;
 }
 void gate_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1);
 void gate_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1) {

@@ -18,15 +18,13 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_bk(bd_mn 
     __bd_v4_n = __bd_t10;
     bd_mn __bd_t12 = bd_cmplt_f32n(__bd_t10, __bd_t1);
     __bd_v5_sc = __bd_t12;
-  } else if (bd_none_mn(__bd_t7)) {
-    /* no lane takes the branch */
-  } else {
-    bd_mn __bd_m1 = bd_and_mn(__bd_m, __bd_t7);
-    if (bd_any_mn(__bd_m1)) {
+  } else if (bd_any_mn(__bd_t7)) {
+    bd_mn __bd_t26 = bd_and_mn(__bd_m, __bd_t7);
+    if (bd_any_mn(__bd_t26)) {
       bd_f32n __bd_t10 = bd_mul_f32n(__bd_t0, __bd_t0);
-      __bd_v4_n = bd_select_f32n(__bd_m1, __bd_t10, __bd_v4_n);
+      __bd_v4_n = bd_select_f32n(__bd_t26, __bd_t10, __bd_v4_n);
       bd_mn __bd_t12 = bd_cmplt_f32n(__bd_t10, __bd_t1);
-      __bd_v5_sc = bd_select_mn(__bd_m1, __bd_t12, __bd_v5_sc);
+      __bd_v5_sc = bd_select_mn(__bd_t26, __bd_t12, __bd_v5_sc);
     }
   }
   bd_mn __bd_t13 = __bd_v5_sc;
@@ -38,19 +36,20 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_bk(bd_mn 
     bd_f32n __bd_t18 = bd_add_f32n(__bd_t0, __bd_t17);
     __bd_v2_ret = __bd_t18;
   } else {
-    bd_mn __bd_m2 = bd_and_mn(__bd_m, __bd_t13);
-    if (bd_any_mn(__bd_m2)) {
+    bd_mn __bd_t30 = bd_and_mn(__bd_m, __bd_t13);
+    if (bd_any_mn(__bd_t30)) {
       bd_f32n __bd_t14 = __bd_v4_n;
-      __bd_v2_ret = bd_select_f32n(__bd_m2, __bd_t14, __bd_v2_ret);
+      __bd_v2_ret = bd_select_f32n(__bd_t30, __bd_t14, __bd_v2_ret);
     }
-    bd_mn __bd_m3 = bd_andnot_mn(__bd_m, __bd_t13);
-    if (bd_any_mn(__bd_m3)) {
+    bd_mn __bd_t32 = bd_andnot_mn(__bd_m, __bd_t13);
+    if (bd_any_mn(__bd_t32)) {
       bd_f32n __bd_t17 = __bd_v4_n;
       bd_f32n __bd_t18 = bd_add_f32n(__bd_t0, __bd_t17);
-      __bd_v2_ret = bd_select_f32n(__bd_m3, __bd_t18, __bd_v2_ret);
+      __bd_v2_ret = bd_select_f32n(__bd_t32, __bd_t18, __bd_v2_ret);
     }
   }
-  *__bd_o0 = __bd_v2_ret;
+  bd_f32n __bd_t34 = __bd_v2_ret;
+  *__bd_o0 = __bd_t34;
 }
 void clipped_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret);
 void clipped_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret) {
@@ -94,15 +93,13 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_gk(bd_mn 
     __bd_v4_n = __bd_t10;
     bd_mn __bd_t12 = bd_cmplt_f32n(__bd_t10, __bd_t1);
     __bd_v5_sc = __bd_t12;
-  } else if (bd_none_mn(__bd_t7)) {
-    /* no lane takes the branch */
-  } else {
-    bd_mn __bd_m1 = bd_and_mn(__bd_m, __bd_t7);
-    if (bd_any_mn(__bd_m1)) {
+  } else if (bd_any_mn(__bd_t7)) {
+    bd_mn __bd_t76 = bd_and_mn(__bd_m, __bd_t7);
+    if (bd_any_mn(__bd_t76)) {
       bd_f32n __bd_t10 = bd_mul_f32n(__bd_t0, __bd_t0);
-      __bd_v4_n = bd_select_f32n(__bd_m1, __bd_t10, __bd_v4_n);
+      __bd_v4_n = bd_select_f32n(__bd_t76, __bd_t10, __bd_v4_n);
       bd_mn __bd_t12 = bd_cmplt_f32n(__bd_t10, __bd_t1);
-      __bd_v5_sc = bd_select_mn(__bd_m1, __bd_t12, __bd_v5_sc);
+      __bd_v5_sc = bd_select_mn(__bd_t76, __bd_t12, __bd_v5_sc);
     }
   }
   bd_mn __bd_t13 = __bd_v5_sc;
@@ -114,16 +111,16 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_gk(bd_mn 
     bd_f32n __bd_t18 = bd_add_f32n(__bd_t0, __bd_t17);
     __bd_v2_ret = __bd_t18;
   } else {
-    bd_mn __bd_m2 = bd_and_mn(__bd_m, __bd_t13);
-    if (bd_any_mn(__bd_m2)) {
+    bd_mn __bd_t80 = bd_and_mn(__bd_m, __bd_t13);
+    if (bd_any_mn(__bd_t80)) {
       bd_f32n __bd_t14 = __bd_v4_n;
-      __bd_v2_ret = bd_select_f32n(__bd_m2, __bd_t14, __bd_v2_ret);
+      __bd_v2_ret = bd_select_f32n(__bd_t80, __bd_t14, __bd_v2_ret);
     }
-    bd_mn __bd_m3 = bd_andnot_mn(__bd_m, __bd_t13);
-    if (bd_any_mn(__bd_m3)) {
+    bd_mn __bd_t82 = bd_andnot_mn(__bd_m, __bd_t13);
+    if (bd_any_mn(__bd_t82)) {
       bd_f32n __bd_t17 = __bd_v4_n;
       bd_f32n __bd_t18 = bd_add_f32n(__bd_t0, __bd_t17);
-      __bd_v2_ret = bd_select_f32n(__bd_m3, __bd_t18, __bd_v2_ret);
+      __bd_v2_ret = bd_select_f32n(__bd_t82, __bd_t18, __bd_v2_ret);
     }
   }
   __bd_v6_d_x = bd_splat_f32n(0x0p+0f);
@@ -169,23 +166,23 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_gk(bd_mn 
       __bd_v9_d_n = __bd_t48;
     }
   } else {
-    bd_mn __bd_m4 = bd_and_mn(__bd_m, __bd_t13);
-    if (bd_any_mn(__bd_m4)) {
+    bd_mn __bd_t95 = bd_and_mn(__bd_m, __bd_t13);
+    if (bd_any_mn(__bd_t95)) {
       __bd_v11_d14 = bd_splat_f32n(0x0p+0f);
       if (__bd_t27) {
         bd_f32n __bd_t28 = __bd_v8_d___ret;
         bd_f32n __bd_t29 = __bd_v11_d14;
         bd_f32n __bd_t30 = bd_add_f32n(__bd_t29, __bd_t28);
         __bd_v11_d14 = __bd_t30;
-        __bd_v8_d___ret = bd_select_f32n(__bd_m4, bd_splat_f32n(0x0p+0f), __bd_v8_d___ret);
+        __bd_v8_d___ret = bd_select_f32n(__bd_t95, bd_splat_f32n(0x0p+0f), __bd_v8_d___ret);
         bd_f32n __bd_t32 = __bd_v11_d14;
         bd_f32n __bd_t33 = __bd_v9_d_n;
         bd_f32n __bd_t34 = bd_add_f32n(__bd_t33, __bd_t32);
-        __bd_v9_d_n = bd_select_f32n(__bd_m4, __bd_t34, __bd_v9_d_n);
+        __bd_v9_d_n = bd_select_f32n(__bd_t95, __bd_t34, __bd_v9_d_n);
       }
     }
-    bd_mn __bd_m5 = bd_andnot_mn(__bd_m, __bd_t13);
-    if (bd_any_mn(__bd_m5)) {
+    bd_mn __bd_t99 = bd_andnot_mn(__bd_m, __bd_t13);
+    if (bd_any_mn(__bd_t99)) {
       __bd_v12_d17 = bd_splat_f32n(0x0p+0f);
       __bd_v13_d18 = bd_splat_f32n(0x0p+0f);
       if (__bd_t27) {
@@ -193,18 +190,18 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_gk(bd_mn 
         bd_f32n __bd_t38 = __bd_v13_d18;
         bd_f32n __bd_t39 = bd_add_f32n(__bd_t38, __bd_t37);
         __bd_v13_d18 = __bd_t39;
-        __bd_v8_d___ret = bd_select_f32n(__bd_m5, bd_splat_f32n(0x0p+0f), __bd_v8_d___ret);
+        __bd_v8_d___ret = bd_select_f32n(__bd_t99, bd_splat_f32n(0x0p+0f), __bd_v8_d___ret);
         bd_f32n __bd_t41 = __bd_v13_d18;
         bd_f32n __bd_t42 = __bd_v10_d0;
         bd_f32n __bd_t43 = bd_add_f32n(__bd_t42, __bd_t41);
-        __bd_v10_d0 = bd_select_f32n(__bd_m5, __bd_t43, __bd_v10_d0);
+        __bd_v10_d0 = bd_select_f32n(__bd_t99, __bd_t43, __bd_v10_d0);
         bd_f32n __bd_t44 = __bd_v12_d17;
         bd_f32n __bd_t45 = bd_add_f32n(__bd_t44, __bd_t41);
         __bd_v12_d17 = __bd_t45;
         bd_f32n __bd_t46 = __bd_v12_d17;
         bd_f32n __bd_t47 = __bd_v9_d_n;
         bd_f32n __bd_t48 = bd_add_f32n(__bd_t47, __bd_t46);
-        __bd_v9_d_n = bd_select_f32n(__bd_m5, __bd_t48, __bd_v9_d_n);
+        __bd_v9_d_n = bd_select_f32n(__bd_t99, __bd_t48, __bd_v9_d_n);
       }
     }
   }
@@ -226,27 +223,25 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_gk(bd_mn 
       bd_f32n __bd_t63 = bd_add_f32n(__bd_t62, __bd_t61);
       __bd_v10_d0 = __bd_t63;
     }
-  } else if (bd_none_mn(__bd_t7)) {
-    /* no lane takes the branch */
-  } else {
-    bd_mn __bd_m6 = bd_and_mn(__bd_m, __bd_t7);
-    if (bd_any_mn(__bd_m6)) {
+  } else if (bd_any_mn(__bd_t7)) {
+    bd_mn __bd_t108 = bd_and_mn(__bd_m, __bd_t7);
+    if (bd_any_mn(__bd_t108)) {
       __bd_v14_d10 = bd_splat_f32n(0x0p+0f);
       if (__bd_t27) {
         bd_f32n __bd_t53 = __bd_v9_d_n;
         bd_f32n __bd_t54 = __bd_v14_d10;
         bd_f32n __bd_t55 = bd_add_f32n(__bd_t54, __bd_t53);
         __bd_v14_d10 = __bd_t55;
-        __bd_v9_d_n = bd_select_f32n(__bd_m6, bd_splat_f32n(0x0p+0f), __bd_v9_d_n);
+        __bd_v9_d_n = bd_select_f32n(__bd_t108, bd_splat_f32n(0x0p+0f), __bd_v9_d_n);
         bd_f32n __bd_t57 = __bd_v14_d10;
         bd_f32n __bd_t58 = bd_mul_f32n(__bd_t57, __bd_t0);
         bd_f32n __bd_t59 = __bd_v10_d0;
         bd_f32n __bd_t60 = bd_add_f32n(__bd_t59, __bd_t58);
-        __bd_v10_d0 = bd_select_f32n(__bd_m6, __bd_t60, __bd_v10_d0);
+        __bd_v10_d0 = bd_select_f32n(__bd_t108, __bd_t60, __bd_v10_d0);
         bd_f32n __bd_t61 = bd_mul_f32n(__bd_t57, __bd_t0);
         bd_f32n __bd_t62 = __bd_v10_d0;
         bd_f32n __bd_t63 = bd_add_f32n(__bd_t62, __bd_t61);
-        __bd_v10_d0 = bd_select_f32n(__bd_m6, __bd_t63, __bd_v10_d0);
+        __bd_v10_d0 = bd_select_f32n(__bd_t108, __bd_t63, __bd_v10_d0);
       }
     }
   }
@@ -260,9 +255,12 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_gk(bd_mn 
     bd_f32n __bd_t69 = bd_add_f32n(__bd_t68, __bd_t67);
     __bd_v6_d_x = __bd_t69;
   }
-  *__bd_o0 = __bd_v2_ret;
-  *__bd_o1 = __bd_v6_d_x;
-  *__bd_o2 = bd_splat_f32n(__bd_v7_d_lim);
+  bd_f32n __bd_t114 = __bd_v2_ret;
+  bd_f32n __bd_t115 = __bd_v6_d_x;
+  float __bd_t116 = __bd_v7_d_lim;
+  *__bd_o0 = __bd_t114;
+  *__bd_o1 = __bd_t115;
+  *__bd_o2 = bd_splat_f32n(__bd_t116);
 }
 void clipped_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1);
 void clipped_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1) {

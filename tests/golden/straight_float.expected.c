@@ -16,7 +16,8 @@ static inline __attribute__((always_inline, unused)) void __bd_poly_bk(bd_mn __b
   float __bd_t21 = -0x1p-1f;
   bd_f32n __bd_t22 = bd_splat_f32n(__bd_t21) * __bd_t7 + __bd_t18;
   __bd_v2_ret = __bd_t22;
-  *__bd_o0 = __bd_v2_ret;
+  bd_f32n __bd_t29 = __bd_v2_ret;
+  *__bd_o0 = __bd_t29;
 }
 void poly_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret);
 void poly_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret) {
@@ -160,9 +161,12 @@ static inline __attribute__((always_inline, unused)) void __bd_poly_gk(bd_mn __b
     bd_f32n __bd_t95 = bd_add_f32n(__bd_t94, __bd_t93);
     __bd_v6_d_x = __bd_t95;
   }
-  *__bd_o0 = __bd_v2_ret;
-  *__bd_o1 = __bd_v6_d_x;
-  *__bd_o2 = __bd_v7_d_y;
+  bd_f32n __bd_t116 = __bd_v2_ret;
+  bd_f32n __bd_t117 = __bd_v6_d_x;
+  bd_f32n __bd_t118 = __bd_v7_d_y;
+  *__bd_o0 = __bd_t116;
+  *__bd_o1 = __bd_t117;
+  *__bd_o2 = __bd_t118;
 }
 void poly_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1);
 void poly_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1) {

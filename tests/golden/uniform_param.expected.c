@@ -11,7 +11,8 @@ static inline __attribute__((always_inline, unused)) void __bd_affine_bk(bd_mn _
   __bd_v3_ret = bd_splat_f32n(0x0p+0f);
   bd_f32n __bd_t8 = bd_splat_f32n(__bd_t1) * __bd_t0 + bd_splat_f32n(__bd_t2);
   __bd_v3_ret = __bd_t8;
-  *__bd_o0 = __bd_v3_ret;
+  bd_f32n __bd_t14 = __bd_v3_ret;
+  *__bd_o0 = __bd_t14;
 }
 void affine_batched(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_a2, float *__bd_ret);
 void affine_batched(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_a2, float *__bd_ret) {
@@ -101,10 +102,14 @@ static inline __attribute__((always_inline, unused)) void __bd_affine_gk(bd_mn _
     bd_f32n __bd_t49 = bd_add_f32n(__bd_t48, __bd_t47);
     __bd_v5_d_x = __bd_t49;
   }
-  *__bd_o0 = __bd_v3_ret;
-  *__bd_o1 = __bd_v5_d_x;
-  *__bd_o2 = __bd_v6_d_w;
-  *__bd_o3 = __bd_v7_d_b;
+  bd_f32n __bd_t65 = __bd_v3_ret;
+  bd_f32n __bd_t66 = __bd_v5_d_x;
+  bd_f32n __bd_t67 = __bd_v6_d_w;
+  bd_f32n __bd_t68 = __bd_v7_d_b;
+  *__bd_o0 = __bd_t65;
+  *__bd_o1 = __bd_t66;
+  *__bd_o2 = __bd_t67;
+  *__bd_o3 = __bd_t68;
 }
 void affine_grad(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_a2, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1, float *__bd_d2);
 void affine_grad(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_a2, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1, float *__bd_d2) {

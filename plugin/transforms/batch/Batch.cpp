@@ -1,219 +1,284 @@
-//===- Batch.cpp - the batching decisions ---------------------------------===//
+//===- Batch.cpp - scalar IR to batched IR --------------------------------===//
 #include "transforms/batch/Batch.h"
-
-#include <algorithm>
-#include <sstream>
 
 namespace batchdiff {
 namespace {
 
 using ir::Op;
+using ir::Type;
 
-struct Planner {
-  const ir::Function &F;
-  BatchPlan &P;
-  bool Changed = false;
+/// All-lanes fast paths: at most this many nested levels (each doubles the
+/// code of its branch), and only for branches with fewer statements.
+constexpr int MaxFastDepth = 2;
+constexpr size_t MaxFastSize = 300;
 
-  void mark(std::vector<bool> &V, int I) {
-    if (I >= 0 && !V[I]) {
-      V[I] = true;
-      Changed = true;
-    }
+class Batcher {
+public:
+  Batcher(const ir::Function &F, const Uniformity &U) : Src(F), U(U) {}
+  ir::Function run();
+
+private:
+  /// The current execution mask. AllOn: no enclosing per-lane branch or
+  /// loop, so lanes that are off are dead (past the batch's end) and writes
+  /// need not keep their values.
+  struct Mask {
+    int Temp;
+    bool AllOn;
+  };
+
+  int temp(Type T, bool Varying) {
+    int D = Out.newTemp(T);
+    Out.VaryingTemp[D] = Varying;
+    return D;
+  }
+  ir::Stmt &push(ir::Block &B, Op O, int Dst, std::vector<int> Args) {
+    auto S = std::make_unique<ir::Stmt>();
+    S->Opc = O;
+    S->Dst = Dst;
+    S->Args = std::move(Args);
+    B.push_back(std::move(S));
+    return *B.back();
+  }
+  ir::Stmt &control(ir::Block &B, ir::Stmt::Kind K, int Cond) {
+    auto S = std::make_unique<ir::Stmt>();
+    S->K = K;
+    S->Cond = Cond;
+    B.push_back(std::move(S));
+    return *B.back();
+  }
+  /// A new temp \p O(Args) of type \p T.
+  int def(ir::Block &B, Op O, Type T, bool Varying, std::vector<int> Args) {
+    int D = temp(T, Varying);
+    push(B, O, D, std::move(Args));
+    return D;
+  }
+  /// \p T as a vector: itself, or a broadcast of a uniform value.
+  int vec(ir::Block &B, int T) {
+    if (Out.VaryingTemp[T])
+      return T;
+    return def(B, Op::Splat, Out.Temps[T], true, {T});
+  }
+  bool blend(const ir::Stmt &S, const Mask &M) const {
+    auto It = U.NeedsBlend.find(&S);
+    return It != U.NeedsBlend.end() && It->second && !M.AllOn;
+  }
+  bool varyingCond(const ir::Stmt &S) const {
+    auto It = U.VaryingCond.find(&S);
+    return It != U.VaryingCond.end() && It->second;
   }
 
-  void varying(const ir::Block &B, bool UnderVarying) {
-    for (const auto &SP : B) {
-      const ir::Stmt &S = *SP;
-      if (S.K == ir::Stmt::Inst) {
-        if (S.Opc == Op::Param) {
-          if (!F.Params[S.IVal].Uniform)
-            mark(P.VaryingTemp, S.Dst);
-        } else if (S.Opc == Op::GetVar) {
-          if (P.VaryingVar[S.Var])
-            mark(P.VaryingTemp, S.Dst);
-        } else if (S.Opc == Op::LoadArg || S.Opc == Op::ShadowLoad) {
-          if (!F.Params[S.IVal].Uniform || P.VaryingTemp[S.Args[0]])
-            mark(P.VaryingTemp, S.Dst);
-        } else if (S.Opc == Op::TapeLoad) {
-          if (P.VaryingTemp[S.Aux])
-            mark(P.VaryingTemp, S.Dst);
-        } else if (S.Opc == Op::SetVar) {
-          if (UnderVarying || P.VaryingTemp[S.Args[0]])
-            mark(P.VaryingVar, S.Var);
-        } else if (S.Opc == Op::LoadElem) {
-          if (P.VaryingVar[S.Var] || P.VaryingTemp[S.Args[0]])
-            mark(P.VaryingTemp, S.Dst);
-        } else if (S.Opc == Op::StoreElem) {
-          // Different lanes writing different elements make the whole
-          // array per-lane.
-          if (UnderVarying || P.VaryingTemp[S.Args[0]] ||
-              P.VaryingTemp[S.Args[1]])
-            mark(P.VaryingVar, S.Var);
-        } else if (S.Opc == Op::ZeroArr) {
-          if (UnderVarying)
-            mark(P.VaryingVar, S.Var);
-        } else {
-          for (int A : S.Args)
-            if (P.VaryingTemp[A])
-              mark(P.VaryingTemp, S.Dst);
-        }
-        continue;
-      }
-      // A loop's condition is computed in its body: a varying condition
-      // makes the whole body run under a mask on the next pass.
-      bool V = S.K == ir::Stmt::RevLoop ? P.VaryingTemp[S.Args[1]]
-                                        : S.Cond >= 0 && P.VaryingTemp[S.Cond];
-      P.VaryingCond[&S] = V;
-      varying(S.Then, UnderVarying || V);
-      varying(S.Else, UnderVarying || V);
-      varying(S.Body, UnderVarying || V);
-    }
-  }
+  void block(const ir::Block &In, ir::Block &B, const Mask &M);
+  void inst(const ir::Stmt &S, ir::Block &B, const Mask &M);
+  void ifStmt(const ir::Stmt &S, ir::Block &B, const Mask &M);
+  void maskedIf(const ir::Stmt &S, ir::Block &B, const Mask &M);
+  void loop(const ir::Stmt &S, ir::Block &B, const Mask &M);
+  void revLoop(const ir::Stmt &S, ir::Block &B, const Mask &M);
 
-  // Block paths: each statement's chain of enclosing (stmt, branch) pairs.
-  using Path = std::vector<std::pair<const ir::Stmt *, int>>;
-  std::vector<Path> VarHome;
-  std::vector<bool> VarSeen;
-  std::vector<const ir::Block *> TempDef;
-
-  static Path common(const Path &A, const Path &B) {
-    Path R;
-    for (size_t I = 0; I < A.size() && I < B.size() && A[I] == B[I]; ++I)
-      R.push_back(A[I]);
-    return R;
-  }
-
-  void homes(const ir::Block &B, Path &Cur) {
-    for (const auto &SP : B) {
-      const ir::Stmt &S = *SP;
-      if (S.K == ir::Stmt::Inst) {
-        if (S.Opc == Op::GetVar || S.Opc == Op::SetVar ||
-            S.Opc == Op::LoadElem || S.Opc == Op::StoreElem ||
-            S.Opc == Op::ZeroArr) {
-          if (!VarSeen[S.Var]) {
-            VarHome[S.Var] = Cur;
-            VarSeen[S.Var] = true;
-          } else {
-            VarHome[S.Var] = common(VarHome[S.Var], Cur);
-          }
-        }
-        continue;
-      }
-      Cur.push_back({&S, 0});
-      homes(S.Then, Cur);
-      Cur.back().second = 1;
-      homes(S.Else, Cur);
-      Cur.back().second = 2;
-      homes(S.Body, Cur);
-      Cur.pop_back();
-    }
-  }
-
-  void blends(const ir::Block &B, Path &Cur) {
-    for (const auto &SP : B) {
-      const ir::Stmt &S = *SP;
-      if (S.K == ir::Stmt::Inst) {
-        if (S.Opc == Op::SetVar || S.Opc == Op::StoreElem ||
-            S.Opc == Op::ZeroArr) {
-          const Path &H = VarHome[S.Var];
-          bool Need = false;
-          for (size_t I = H.size(); I < Cur.size(); ++I)
-            Need |= P.VaryingCond[Cur[I].first];
-          P.NeedsBlend[&S] = Need && P.VaryingVar[S.Var];
-        }
-        continue;
-      }
-      Cur.push_back({&S, 0});
-      blends(S.Then, Cur);
-      Cur.back().second = 1;
-      blends(S.Else, Cur);
-      Cur.back().second = 2;
-      blends(S.Body, Cur);
-      Cur.pop_back();
-    }
-  }
-
-  void scopes(const ir::Block &B, std::vector<const ir::Block *> &Open) {
-    Open.push_back(&B);
-    for (const auto &SP : B) {
-      const ir::Stmt &S = *SP;
-      auto Use = [&](int T) {
-        if (T >= 0 &&
-            std::find(Open.begin(), Open.end(), TempDef[T]) == Open.end())
-          P.Hoisted[T] = true;
-      };
-      if (S.K == ir::Stmt::Inst) {
-        for (int A : S.Args)
-          Use(A);
-        if (S.Dst >= 0)
-          TempDef[S.Dst] = &B;
-        continue;
-      }
-      if (S.K == ir::Stmt::If)
-        Use(S.Cond);
-      if (S.K == ir::Stmt::RevLoop)
-        for (int A : S.Args)
-          Use(A);
-      scopes(S.Then, Open);
-      scopes(S.Else, Open);
-      scopes(S.Body, Open);
-      if (S.K == ir::Stmt::Loop)
-        Use(S.Cond);
-    }
-    Open.pop_back();
-  }
-
-  void run() {
-    P.VaryingTemp.assign(F.Temps.size(), false);
-    P.VaryingVar.assign(F.Vars.size(), false);
-    P.Hoisted.assign(F.Temps.size(), false);
-    do {
-      Changed = false;
-      varying(F.Body, false);
-    } while (Changed);
-    VarHome.assign(F.Vars.size(), {});
-    VarSeen.assign(F.Vars.size(), false);
-    Path Cur;
-    homes(F.Body, Cur);
-    blends(F.Body, Cur);
-    TempDef.assign(F.Temps.size(), nullptr);
-    std::vector<const ir::Block *> Open;
-    scopes(F.Body, Open);
-    for (ir::Type T : F.Temps)
-      P.Wide |= ir::bitWidth(T) == 64;
-    for (const ir::Param &Pa : F.Params)
-      P.Wide |= ir::bitWidth(Pa.Ty) == 64;
-  }
+  const ir::Function &Src;
+  const Uniformity &U;
+  ir::Function Out;
+  int FastDepth = 0;
 };
+
+void Batcher::inst(const ir::Stmt &S, ir::Block &B, const Mask &M) {
+  std::unique_ptr<ir::Stmt> C = ir::cloneStmt(S);
+  auto &A = C->Args;
+  switch (S.Opc) {
+  case Op::Param:
+  case Op::GetVar:
+  case Op::LoadElem: // a uniform index into a varying array stays scalar
+  case Op::TapeLoad:
+  case Op::TapeStore:
+  case Op::TapeReserve:
+  case Op::TapeCommit:
+  case Op::TapeRewind:
+  case Op::LoopIndex:
+  case Op::LoopCount:
+    break;
+  case Op::LoadArg:
+  case Op::ShadowLoad:
+    // A gather under the mask; a uniform array at a uniform index is one
+    // scalar load.
+    if (Out.VaryingTemp[S.Dst]) {
+      A[0] = vec(B, A[0]);
+      C->Mask = M.Temp;
+    }
+    break;
+  case Op::StoreArg:
+  case Op::ShadowStore:
+  case Op::ShadowAdd:
+    A[0] = vec(B, A[0]);
+    A[1] = vec(B, A[1]);
+    C->Mask = M.Temp;
+    break;
+  case Op::SetVar:
+    if (Out.VaryingVar[S.Var]) {
+      A[0] = vec(B, A[0]);
+      if (blend(S, M))
+        C->Mask = M.Temp;
+    }
+    break;
+  case Op::StoreElem:
+    if (Out.VaryingVar[S.Var]) {
+      A[1] = vec(B, A[1]);
+      if (blend(S, M))
+        C->Mask = M.Temp;
+    }
+    break;
+  case Op::ZeroArr:
+    if (blend(S, M))
+      C->Mask = M.Temp;
+    break;
+  default:
+    if (S.Dst >= 0 && Out.VaryingTemp[S.Dst])
+      for (int &X : A)
+        X = vec(B, X);
+    break;
+  }
+  B.push_back(std::move(C));
+}
+
+/// A per-lane branch: where the mask is all on and the branch is small,
+/// first test whether every lane goes the same way (then that side runs as
+/// it is); otherwise each side runs under its own mask.
+void Batcher::ifStmt(const ir::Stmt &S, ir::Block &B, const Mask &M) {
+  if (!varyingCond(S)) {
+    ir::Stmt &C = control(B, ir::Stmt::If, S.Cond);
+    block(S.Then, C.Then, M);
+    block(S.Else, C.Else, M);
+    return;
+  }
+  size_t Size = 0;
+  ir::walk(S.Then, [&](const ir::Stmt &, int) { ++Size; });
+  ir::walk(S.Else, [&](const ir::Stmt &, int) { ++Size; });
+  if (!M.AllOn || FastDepth >= MaxFastDepth || Size >= MaxFastSize) {
+    maskedIf(S, B, M);
+    return;
+  }
+  ++FastDepth;
+  int All = def(B, Op::All, Type::Bool, false, {S.Cond});
+  ir::Stmt &C = control(B, ir::Stmt::If, All);
+  block(S.Then, C.Then, M);
+  if (S.Else.empty()) {
+    int Any = def(C.Else, Op::Any, Type::Bool, false, {S.Cond});
+    ir::Stmt &Some = control(C.Else, ir::Stmt::If, Any);
+    maskedIf(S, Some.Then, M);
+  } else {
+    int None = def(C.Else, Op::None, Type::Bool, false, {S.Cond});
+    ir::Stmt &No = control(C.Else, ir::Stmt::If, None);
+    block(S.Else, No.Then, M);
+    maskedIf(S, No.Else, M);
+  }
+  --FastDepth;
+}
+
+/// Each side runs under its own mask and is skipped when no lane takes it.
+void Batcher::maskedIf(const ir::Stmt &S, ir::Block &B, const Mask &M) {
+  int MT = def(B, Op::And, Type::Bool, true, {M.Temp, S.Cond});
+  ir::Stmt &T =
+      control(B, ir::Stmt::If, def(B, Op::Any, Type::Bool, false, {MT}));
+  block(S.Then, T.Then, {MT, false});
+  if (S.Else.empty())
+    return;
+  int ME = def(B, Op::AndNot, Type::Bool, true, {M.Temp, S.Cond});
+  ir::Stmt &E =
+      control(B, ir::Stmt::If, def(B, Op::Any, Type::Bool, false, {ME}));
+  block(S.Else, E.Then, {ME, false});
+}
+
+/// A per-lane loop: lanes leave one by one (their mask bit cleared when
+/// their condition fails); it ends when none is left.
+void Batcher::loop(const ir::Stmt &S, ir::Block &B, const Mask &M) {
+  if (!varyingCond(S)) {
+    ir::Stmt &C = control(B, ir::Stmt::Loop, S.Cond);
+    C.Id = S.Id;
+    block(S.Body, C.Body, M);
+    return;
+  }
+  int Lanes = Out.newVar("__lanes", Type::Bool);
+  Out.VaryingVar[Lanes] = true;
+  push(B, Op::SetVar, -1, {M.Temp}).Var = Lanes;
+  ir::Stmt &C = control(B, ir::Stmt::Loop, -1);
+  C.Id = S.Id;
+  int ML = temp(Type::Bool, true);
+  push(C.Body, Op::GetVar, ML, {}).Var = Lanes;
+  block(S.Body, C.Body, {ML, false});
+  int Next = def(C.Body, Op::And, Type::Bool, true, {ML, S.Cond});
+  push(C.Body, Op::SetVar, -1, {Next}).Var = Lanes;
+  C.Cond = def(C.Body, Op::Any, Type::Bool, false, {Next});
+}
+
+/// Iterations count-1 .. 0 of a forward loop; an example takes part in
+/// iteration k only if its own loop ran more than k times.
+void Batcher::revLoop(const ir::Stmt &S, ir::Block &B, const Mask &M) {
+  ir::Stmt &C = control(B, ir::Stmt::RevLoop, -1);
+  C.Id = S.Id;
+  C.Args = {S.Args[0]};
+  if (!varyingCond(S)) {
+    // Every lane ran the loop the same number of times.
+    push(C.Body, Op::Discard, -1, {S.Args[1]});
+    block(S.Body, C.Body, M);
+    return;
+  }
+  int K = def(C.Body, Op::LoopIndex, Type::I32, false, {});
+  C.Body.back()->IVal = S.Id;
+  int Ran =
+      def(C.Body, Op::CmpGT, Type::Bool, true, {S.Args[1], vec(C.Body, K)});
+  int MR = def(C.Body, Op::And, Type::Bool, true, {M.Temp, Ran});
+  ir::Stmt &If = control(C.Body, ir::Stmt::If,
+                         def(C.Body, Op::Any, Type::Bool, false, {MR}));
+  block(S.Body, If.Then, {MR, false});
+}
+
+void Batcher::block(const ir::Block &In, ir::Block &B, const Mask &M) {
+  for (const auto &SP : In) {
+    switch (SP->K) {
+    case ir::Stmt::Inst:
+      inst(*SP, B, M);
+      break;
+    case ir::Stmt::If:
+      ifStmt(*SP, B, M);
+      break;
+    case ir::Stmt::Loop:
+      loop(*SP, B, M);
+      break;
+    case ir::Stmt::RevLoop:
+      revLoop(*SP, B, M);
+      break;
+    }
+  }
+}
+
+ir::Function Batcher::run() {
+  Out.Name = Src.Name;
+  Out.Params = Src.Params;
+  Out.Temps = Src.Temps;
+  Out.Vars = Src.Vars;
+  Out.Outputs = Src.Outputs;
+  Out.TapeSlots = Src.TapeSlots;
+  Out.NumLoopIds = Src.NumLoopIds;
+  Out.RetTy = Src.RetTy;
+  Out.RetCType = Src.RetCType;
+  Out.RetNativeLayout = Src.RetNativeLayout;
+  Out.Lanes.LaneBits = U.Wide ? 64 : 32;
+  Out.VaryingTemp = U.VaryingTemp;
+  Out.VaryingVar = U.VaryingVar;
+  int Entry = def(Out.Body, Op::EntryMask, Type::Bool, true, {});
+  block(Src.Body, Out.Body, {Entry, true});
+  // The kernel hands every output back as a vector.
+  for (ir::Output &O : Out.Outputs) {
+    int V = O.Var;
+    int G = def(Out.Body, Op::GetVar, Out.Vars[V].Ty, Out.VaryingVar[V], {});
+    Out.Body.back()->Var = V;
+    O.Temp = vec(Out.Body, G);
+  }
+  return std::move(Out);
+}
 
 } // namespace
 
-BatchPlan planBatch(const ir::Function &F) {
-  BatchPlan P;
-  Planner Pl{F, P, false, {}, {}, {}};
-  Pl.run();
-  return P;
-}
-
-std::string BatchPlan::print(const ir::Function &F) const {
-  std::ostringstream OS;
-  OS << "shape: " << (Wide ? "d (64-bit lanes)" : "n (32-bit lanes)")
-     << "\nvarying vars:";
-  for (size_t I = 0; I < VaryingVar.size(); ++I)
-    if (VaryingVar[I])
-      OS << " " << F.Vars[I].Name;
-  OS << "\nuniform vars:";
-  for (size_t I = 0; I < VaryingVar.size(); ++I)
-    if (!VaryingVar[I])
-      OS << " " << F.Vars[I].Name;
-  unsigned Masked = 0, Blends = 0;
-  for (const auto &KV : VaryingCond)
-    Masked += KV.second;
-  for (const auto &KV : NeedsBlend)
-    Blends += KV.second;
-  OS << "\nmasked branches/loops: " << Masked << ", blended writes: " << Blends
-     << "\n";
-  return OS.str();
+ir::Function batchFunction(const ir::Function &F, const Uniformity &U) {
+  return Batcher(F, U).run();
 }
 
 } // namespace batchdiff

@@ -1,38 +1,26 @@
-//===- Batch.h - the batching decisions ------------------------*- C++ -*-===//
+//===- Batch.h - scalar IR to batched IR -----------------------*- C++ -*-===//
 //
-// Decides, for one IR function (a primal or an adjoint alike), what becomes a
-// SIMD vector and what stays a scalar shared by the whole batch, which lane
-// shape the function uses, and which variable writes need a mask blend. It
-// knows nothing about derivatives.
+// The SPMD transform: one function (a primal or an adjoint alike) becomes
+// the batched IR described in ir/IR.h, which runs W examples at once.
+// Per-lane branches become masked code (the current mask ANDed with the
+// condition, each side skipped when no lane takes it, an all-lanes fast
+// path where every lane goes the same way), per-lane loops run until no
+// lane is left, reverse loops run each iteration for the lanes whose own
+// loop ran that far, and writes and memory accesses carry their mask. All
+// mask state lives here; the emitter prints the result. It knows nothing
+// about derivatives.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATCHDIFF_TRANSFORMS_BATCH_BATCH_H
 #define BATCHDIFF_TRANSFORMS_BATCH_BATCH_H
 
+#include "analysis/Uniformity.h"
 #include "ir/IR.h"
-
-#include <map>
-#include <string>
-#include <vector>
 
 namespace batchdiff {
 
-struct BatchPlan {
-  /// Shape d (lanes of 64 bits) when any double or 64-bit integer appears,
-  /// else shape n (lanes of 32 bits, twice as many).
-  bool Wide = false;
-  std::vector<bool> VaryingTemp, VaryingVar;
-  /// If/Loop statements whose condition differs per lane.
-  std::map<const ir::Stmt *, bool> VaryingCond;
-  /// SetVar statements that must blend under the current mask.
-  std::map<const ir::Stmt *, bool> NeedsBlend;
-  /// Temps used outside the block that defines them (declared up front).
-  std::vector<bool> Hoisted;
-
-  std::string print(const ir::Function &F) const;
-};
-
-BatchPlan planBatch(const ir::Function &F);
+/// The batched form of \p F, by the varying/uniform facts \p U.
+ir::Function batchFunction(const ir::Function &F, const Uniformity &U);
 
 } // namespace batchdiff
 

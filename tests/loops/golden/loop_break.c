@@ -30,22 +30,25 @@ BATCHDIFF double first_over(double x, int n) {
 // CHECK-LABEL: first_over_batched: shape d
 // CHECK: bd_md [[G:__bd_t[0-9]+]] = bd_cmplt_i32d(
 // CHECK-NEXT: if (bd_all_md([[G]])) {
-// CHECK-NEXT: bd_md [[LM:__bd_m[0-9]+]] = __bd_m;
+// CHECK-NEXT: [[LV:__bd_v[0-9]+_lanes]] = __bd_m;
 // CHECK-NEXT: do {
+// CHECK-NEXT: bd_md [[LM:__bd_t[0-9]+]] = [[LV]];
 // CHECK: bd_select_f64d([[LM]],
-// CHECK: bd_md [[BM:__bd_m[0-9]+]] = bd_and_md([[LM]], {{__bd_t[0-9]+}});
+// CHECK: bd_md [[BM:__bd_t[0-9]+]] = bd_and_md([[LM]], {{__bd_t[0-9]+}});
 // CHECK-NEXT: if (bd_any_md([[BM]])) {
 // CHECK-NEXT: [[BRK:__bd_v[0-9]+_break]] = bd_select_md([[BM]], bd_mtrue_d(), [[BRK]]);
 // CHECK: bd_not_md(
-// CHECK: [[LM]] = bd_and_md([[LM]], {{__bd_t[0-9]+}});
-// CHECK-NEXT: } while (bd_any_md([[LM]]));
-// CHECK: } else {
-// CHECK-NEXT: bd_md [[EM:__bd_m[0-9]+]] = bd_and_md(__bd_m, [[G]]);
+// CHECK: [[LV]] = [[NL:__bd_t[0-9]+]];
+// CHECK-NEXT: } while (bd_any_md([[NL]]));
+// CHECK: } else if (bd_any_md([[G]])) {
+// CHECK-NEXT: bd_md [[EM:__bd_t[0-9]+]] = bd_and_md(__bd_m, [[G]]);
 // CHECK-NEXT: if (bd_any_md([[EM]])) {
-// CHECK-NEXT: bd_md {{__bd_m[0-9]+}} = [[EM]];
+// CHECK-NEXT: {{__bd_v[0-9]+_lanes}} = [[EM]];
 // CHECK-LABEL: first_over_grad: shape d
 // CHECK-NOT: bd_tape_reserve(
-// CHECK: [[TRIP:__bd_v[0-9]+_trip]] = bd_select_i32d({{__bd_m[0-9]+}}, bd_splat_i32d({{__bd_t[0-9]+}}), [[TRIP]]);
+// CHECK: [[TRIP:__bd_v[0-9]+_trip]] = bd_select_i32d({{__bd_t[0-9]+}}, bd_splat_i32d({{__bd_t[0-9]+}}), [[TRIP]]);
 // CHECK: } while (bd_any_md(
 // CHECK: for ([[K:__bd_k[0-9]+]] = {{__bd_t[0-9]+}} - 1; [[K]] >= 0; --[[K]]) {
-// CHECK-NEXT: bd_md {{__bd_m[0-9]+}} = bd_and_md(__bd_m, bd_cmpgt_i32d({{__bd_t[0-9]+}}, bd_splat_i32d([[K]])));
+// CHECK-NEXT: int32_t [[KT:__bd_t[0-9]+]] = [[K]];
+// CHECK-NEXT: bd_md [[RAN:__bd_t[0-9]+]] = bd_cmpgt_i32d({{__bd_t[0-9]+}}, bd_splat_i32d([[KT]]));
+// CHECK-NEXT: bd_md {{__bd_t[0-9]+}} = bd_and_md(__bd_m, [[RAN]]);

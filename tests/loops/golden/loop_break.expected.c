@@ -7,7 +7,10 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_bk(bd_
   bd_f64d __bd_v4_s = bd_splat_f64d(0);
   bd_i32d __bd_v5_i = bd_splat_i32d(0);
   bd_md __bd_v6_break = bd_mfalse_d();
-  bd_md __bd_t27 = bd_mfalse_d();
+  bd_md __bd_v7_lanes = bd_mfalse_d();
+  bd_md __bd_v8_lanes = bd_mfalse_d();
+  bd_md __bd_t45 = bd_mfalse_d();
+  bd_md __bd_t58 = bd_mfalse_d();
   (void)__bd_m;
   bd_f64d __bd_t0 = __bd_p0;
   bd_i32d __bd_t1 = __bd_p1;
@@ -17,62 +20,65 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_bk(bd_
   __bd_v6_break = bd_mfalse_d();
   bd_md __bd_t9 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t1);
   if (bd_all_md(__bd_t9)) {
-    bd_md __bd_m1 = __bd_m;
+    __bd_v7_lanes = __bd_m;
     do {
+      bd_md __bd_t37 = __bd_v7_lanes;
       bd_f64d __bd_t10 = __bd_v4_s;
       bd_f64d __bd_t12 = bd_add_f64d(__bd_t10, __bd_t0);
-      __bd_v4_s = bd_select_f64d(__bd_m1, __bd_t12, __bd_v4_s);
+      __bd_v4_s = bd_select_f64d(__bd_t37, __bd_t12, __bd_v4_s);
       bd_md __bd_t15 = bd_cmpgt_f64d(__bd_t12, bd_splat_f64d(0x1.4p+3));
-      bd_md __bd_m2 = bd_and_md(__bd_m1, __bd_t15);
-      if (bd_any_md(__bd_m2)) {
-        __bd_v6_break = bd_select_md(__bd_m2, bd_mtrue_d(), __bd_v6_break);
+      bd_md __bd_t39 = bd_and_md(__bd_t37, __bd_t15);
+      if (bd_any_md(__bd_t39)) {
+        __bd_v6_break = bd_select_md(__bd_t39, bd_mtrue_d(), __bd_v6_break);
       }
       bd_md __bd_t17 = __bd_v6_break;
       bd_md __bd_t18 = bd_not_md(__bd_t17);
-      bd_md __bd_m3 = bd_and_md(__bd_m1, __bd_t18);
-      if (bd_any_md(__bd_m3)) {
+      bd_md __bd_t42 = bd_and_md(__bd_t37, __bd_t18);
+      if (bd_any_md(__bd_t42)) {
         bd_i32d __bd_t19 = __bd_v5_i;
         bd_i32d __bd_t21 = bd_add_i32d(__bd_t19, bd_splat_i32d(((int32_t)0x1u)));
-        __bd_v5_i = bd_select_i32d(__bd_m3, __bd_t21, __bd_v5_i);
+        __bd_v5_i = bd_select_i32d(__bd_t42, __bd_t21, __bd_v5_i);
       }
       bd_i32d __bd_t23 = __bd_v5_i;
       bd_md __bd_t25 = bd_cmplt_i32d(__bd_t23, __bd_t1);
-      __bd_t27 = bd_and_md(__bd_t25, __bd_t18);
-      __bd_m1 = bd_and_md(__bd_m1, __bd_t27);
-    } while (bd_any_md(__bd_m1));
-  } else if (bd_none_md(__bd_t9)) {
-    /* no lane takes the branch */
-  } else {
-    bd_md __bd_m4 = bd_and_md(__bd_m, __bd_t9);
-    if (bd_any_md(__bd_m4)) {
-      bd_md __bd_m5 = __bd_m4;
+      bd_md __bd_t27 = bd_and_md(__bd_t25, __bd_t18);
+      __bd_t45 = bd_and_md(__bd_t37, __bd_t27);
+      __bd_v7_lanes = __bd_t45;
+    } while (bd_any_md(__bd_t45));
+  } else if (bd_any_md(__bd_t9)) {
+    bd_md __bd_t48 = bd_and_md(__bd_m, __bd_t9);
+    if (bd_any_md(__bd_t48)) {
+      __bd_v8_lanes = __bd_t48;
       do {
+        bd_md __bd_t50 = __bd_v8_lanes;
         bd_f64d __bd_t10 = __bd_v4_s;
         bd_f64d __bd_t12 = bd_add_f64d(__bd_t10, __bd_t0);
-        __bd_v4_s = bd_select_f64d(__bd_m5, __bd_t12, __bd_v4_s);
+        __bd_v4_s = bd_select_f64d(__bd_t50, __bd_t12, __bd_v4_s);
         bd_md __bd_t15 = bd_cmpgt_f64d(__bd_t12, bd_splat_f64d(0x1.4p+3));
-        bd_md __bd_m6 = bd_and_md(__bd_m5, __bd_t15);
-        if (bd_any_md(__bd_m6)) {
-          __bd_v6_break = bd_select_md(__bd_m6, bd_mtrue_d(), __bd_v6_break);
+        bd_md __bd_t52 = bd_and_md(__bd_t50, __bd_t15);
+        if (bd_any_md(__bd_t52)) {
+          __bd_v6_break = bd_select_md(__bd_t52, bd_mtrue_d(), __bd_v6_break);
         }
         bd_md __bd_t17 = __bd_v6_break;
         bd_md __bd_t18 = bd_not_md(__bd_t17);
-        bd_md __bd_m7 = bd_and_md(__bd_m5, __bd_t18);
-        if (bd_any_md(__bd_m7)) {
+        bd_md __bd_t55 = bd_and_md(__bd_t50, __bd_t18);
+        if (bd_any_md(__bd_t55)) {
           bd_i32d __bd_t19 = __bd_v5_i;
           bd_i32d __bd_t21 = bd_add_i32d(__bd_t19, bd_splat_i32d(((int32_t)0x1u)));
-          __bd_v5_i = bd_select_i32d(__bd_m7, __bd_t21, __bd_v5_i);
+          __bd_v5_i = bd_select_i32d(__bd_t55, __bd_t21, __bd_v5_i);
         }
         bd_i32d __bd_t23 = __bd_v5_i;
         bd_md __bd_t25 = bd_cmplt_i32d(__bd_t23, __bd_t1);
-        __bd_t27 = bd_and_md(__bd_t25, __bd_t18);
-        __bd_m5 = bd_and_md(__bd_m5, __bd_t27);
-      } while (bd_any_md(__bd_m5));
+        bd_md __bd_t27 = bd_and_md(__bd_t25, __bd_t18);
+        __bd_t58 = bd_and_md(__bd_t50, __bd_t27);
+        __bd_v8_lanes = __bd_t58;
+      } while (bd_any_md(__bd_t58));
     }
   }
   bd_f64d __bd_t28 = __bd_v4_s;
   __bd_v2_ret = __bd_t28;
-  *__bd_o0 = __bd_v2_ret;
+  bd_f64d __bd_t60 = __bd_v2_ret;
+  *__bd_o0 = __bd_t60;
 }
 void first_over_batched(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret);
 void first_over_batched(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret) {
@@ -105,9 +111,12 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
   bd_f64d __bd_v12_d28 = bd_splat_f64d(0);
   bd_f64d __bd_v13_d10 = bd_splat_f64d(0);
   bd_f64d __bd_v14_d12 = bd_splat_f64d(0);
-  bd_md __bd_t27 = bd_mfalse_d();
+  bd_md __bd_v15_lanes = bd_mfalse_d();
+  bd_md __bd_v16_lanes = bd_mfalse_d();
   int32_t __bd_t34 = 0;
   bd_i32d __bd_t35 = bd_splat_i32d(0);
+  bd_md __bd_t87 = bd_mfalse_d();
+  bd_md __bd_t102 = bd_mfalse_d();
   (void)__bd_m;
   bd_f64d __bd_t0 = __bd_p0;
   bd_i32d __bd_t1 = __bd_p1;
@@ -118,70 +127,72 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
   bd_md __bd_t9 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t1);
   if (bd_all_md(__bd_t9)) {
     __bd_v7_trip = bd_splat_i32d(((int32_t)0x0u));
+    __bd_v15_lanes = __bd_m;
     __bd_k0 = 0;
-    bd_md __bd_m1 = __bd_m;
     do {
+      bd_md __bd_t78 = __bd_v15_lanes;
       int32_t __bd_t31 = __bd_k0;
       bd_f64d __bd_t10 = __bd_v4_s;
       bd_f64d __bd_t12 = bd_add_f64d(__bd_t10, __bd_t0);
-      __bd_v4_s = bd_select_f64d(__bd_m1, __bd_t12, __bd_v4_s);
+      __bd_v4_s = bd_select_f64d(__bd_t78, __bd_t12, __bd_v4_s);
       bd_md __bd_t15 = bd_cmpgt_f64d(__bd_t12, bd_splat_f64d(0x1.4p+3));
-      bd_md __bd_m2 = bd_and_md(__bd_m1, __bd_t15);
-      if (bd_any_md(__bd_m2)) {
-        __bd_v6_break = bd_select_md(__bd_m2, bd_mtrue_d(), __bd_v6_break);
+      bd_md __bd_t80 = bd_and_md(__bd_t78, __bd_t15);
+      if (bd_any_md(__bd_t80)) {
+        __bd_v6_break = bd_select_md(__bd_t80, bd_mtrue_d(), __bd_v6_break);
       }
       bd_md __bd_t17 = __bd_v6_break;
       bd_md __bd_t18 = bd_not_md(__bd_t17);
-      bd_md __bd_m3 = bd_and_md(__bd_m1, __bd_t18);
-      if (bd_any_md(__bd_m3)) {
+      bd_md __bd_t83 = bd_and_md(__bd_t78, __bd_t18);
+      if (bd_any_md(__bd_t83)) {
         bd_i32d __bd_t19 = __bd_v5_i;
         bd_i32d __bd_t21 = bd_add_i32d(__bd_t19, bd_splat_i32d(((int32_t)0x1u)));
-        __bd_v5_i = bd_select_i32d(__bd_m3, __bd_t21, __bd_v5_i);
+        __bd_v5_i = bd_select_i32d(__bd_t83, __bd_t21, __bd_v5_i);
       }
       bd_i32d __bd_t23 = __bd_v5_i;
       bd_md __bd_t25 = bd_cmplt_i32d(__bd_t23, __bd_t1);
-      __bd_t27 = bd_and_md(__bd_t25, __bd_t18);
+      bd_md __bd_t27 = bd_and_md(__bd_t25, __bd_t18);
       int32_t __bd_t33 = (int32_t)((uint32_t)__bd_t31 + (uint32_t)((int32_t)0x1u));
-      __bd_v7_trip = bd_select_i32d(__bd_m1, bd_splat_i32d(__bd_t33), __bd_v7_trip);
-      __bd_m1 = bd_and_md(__bd_m1, __bd_t27);
+      __bd_v7_trip = bd_select_i32d(__bd_t78, bd_splat_i32d(__bd_t33), __bd_v7_trip);
+      __bd_t87 = bd_and_md(__bd_t78, __bd_t27);
+      __bd_v15_lanes = __bd_t87;
       __bd_k0++;
-    } while (bd_any_md(__bd_m1));
+    } while (bd_any_md(__bd_t87));
     __bd_t34 = __bd_k0;
     __bd_t35 = __bd_v7_trip;
-  } else if (bd_none_md(__bd_t9)) {
-    /* no lane takes the branch */
-  } else {
-    bd_md __bd_m4 = bd_and_md(__bd_m, __bd_t9);
-    if (bd_any_md(__bd_m4)) {
+  } else if (bd_any_md(__bd_t9)) {
+    bd_md __bd_t90 = bd_and_md(__bd_m, __bd_t9);
+    if (bd_any_md(__bd_t90)) {
       __bd_v7_trip = bd_splat_i32d(((int32_t)0x0u));
+      __bd_v16_lanes = __bd_t90;
       __bd_k0 = 0;
-      bd_md __bd_m5 = __bd_m4;
       do {
+        bd_md __bd_t93 = __bd_v16_lanes;
         int32_t __bd_t31 = __bd_k0;
         bd_f64d __bd_t10 = __bd_v4_s;
         bd_f64d __bd_t12 = bd_add_f64d(__bd_t10, __bd_t0);
-        __bd_v4_s = bd_select_f64d(__bd_m5, __bd_t12, __bd_v4_s);
+        __bd_v4_s = bd_select_f64d(__bd_t93, __bd_t12, __bd_v4_s);
         bd_md __bd_t15 = bd_cmpgt_f64d(__bd_t12, bd_splat_f64d(0x1.4p+3));
-        bd_md __bd_m6 = bd_and_md(__bd_m5, __bd_t15);
-        if (bd_any_md(__bd_m6)) {
-          __bd_v6_break = bd_select_md(__bd_m6, bd_mtrue_d(), __bd_v6_break);
+        bd_md __bd_t95 = bd_and_md(__bd_t93, __bd_t15);
+        if (bd_any_md(__bd_t95)) {
+          __bd_v6_break = bd_select_md(__bd_t95, bd_mtrue_d(), __bd_v6_break);
         }
         bd_md __bd_t17 = __bd_v6_break;
         bd_md __bd_t18 = bd_not_md(__bd_t17);
-        bd_md __bd_m7 = bd_and_md(__bd_m5, __bd_t18);
-        if (bd_any_md(__bd_m7)) {
+        bd_md __bd_t98 = bd_and_md(__bd_t93, __bd_t18);
+        if (bd_any_md(__bd_t98)) {
           bd_i32d __bd_t19 = __bd_v5_i;
           bd_i32d __bd_t21 = bd_add_i32d(__bd_t19, bd_splat_i32d(((int32_t)0x1u)));
-          __bd_v5_i = bd_select_i32d(__bd_m7, __bd_t21, __bd_v5_i);
+          __bd_v5_i = bd_select_i32d(__bd_t98, __bd_t21, __bd_v5_i);
         }
         bd_i32d __bd_t23 = __bd_v5_i;
         bd_md __bd_t25 = bd_cmplt_i32d(__bd_t23, __bd_t1);
-        __bd_t27 = bd_and_md(__bd_t25, __bd_t18);
+        bd_md __bd_t27 = bd_and_md(__bd_t25, __bd_t18);
         int32_t __bd_t33 = (int32_t)((uint32_t)__bd_t31 + (uint32_t)((int32_t)0x1u));
-        __bd_v7_trip = bd_select_i32d(__bd_m5, bd_splat_i32d(__bd_t33), __bd_v7_trip);
-        __bd_m5 = bd_and_md(__bd_m5, __bd_t27);
+        __bd_v7_trip = bd_select_i32d(__bd_t93, bd_splat_i32d(__bd_t33), __bd_v7_trip);
+        __bd_t102 = bd_and_md(__bd_t93, __bd_t27);
+        __bd_v16_lanes = __bd_t102;
         __bd_k0++;
-      } while (bd_any_md(__bd_m5));
+      } while (bd_any_md(__bd_t102));
       __bd_t34 = __bd_k0;
       __bd_t35 = __bd_v7_trip;
     }
@@ -209,8 +220,10 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
   }
   if (bd_all_md(__bd_t9)) {
     for (__bd_k1 = __bd_t34 - 1; __bd_k1 >= 0; --__bd_k1) {
-      bd_md __bd_m8 = bd_and_md(__bd_m, bd_cmpgt_i32d(__bd_t35, bd_splat_i32d(__bd_k1)));
-      if (bd_any_md(__bd_m8)) {
+      int32_t __bd_t111 = __bd_k1;
+      bd_md __bd_t113 = bd_cmpgt_i32d(__bd_t35, bd_splat_i32d(__bd_t111));
+      bd_md __bd_t114 = bd_and_md(__bd_m, __bd_t113);
+      if (bd_any_md(__bd_t114)) {
         __bd_v13_d10 = bd_splat_f64d(0x0p+0);
         __bd_v14_d12 = bd_splat_f64d(0x0p+0);
         if (__bd_t42) {
@@ -218,29 +231,29 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
           bd_f64d __bd_t53 = __bd_v14_d12;
           bd_f64d __bd_t54 = bd_add_f64d(__bd_t53, __bd_t52);
           __bd_v14_d12 = __bd_t54;
-          __bd_v10_d_s = bd_select_f64d(__bd_m8, bd_splat_f64d(0x0p+0), __bd_v10_d_s);
+          __bd_v10_d_s = bd_select_f64d(__bd_t114, bd_splat_f64d(0x0p+0), __bd_v10_d_s);
           bd_f64d __bd_t56 = __bd_v14_d12;
           bd_f64d __bd_t57 = __bd_v13_d10;
           bd_f64d __bd_t58 = bd_add_f64d(__bd_t57, __bd_t56);
           __bd_v13_d10 = __bd_t58;
           bd_f64d __bd_t59 = __bd_v11_d0;
           bd_f64d __bd_t60 = bd_add_f64d(__bd_t59, __bd_t56);
-          __bd_v11_d0 = bd_select_f64d(__bd_m8, __bd_t60, __bd_v11_d0);
+          __bd_v11_d0 = bd_select_f64d(__bd_t114, __bd_t60, __bd_v11_d0);
           bd_f64d __bd_t61 = __bd_v13_d10;
           bd_f64d __bd_t62 = __bd_v10_d_s;
           bd_f64d __bd_t63 = bd_add_f64d(__bd_t62, __bd_t61);
-          __bd_v10_d_s = bd_select_f64d(__bd_m8, __bd_t63, __bd_v10_d_s);
+          __bd_v10_d_s = bd_select_f64d(__bd_t114, __bd_t63, __bd_v10_d_s);
         }
       }
     }
-  } else if (bd_none_md(__bd_t9)) {
-    /* no lane takes the branch */
-  } else {
-    bd_md __bd_m9 = bd_and_md(__bd_m, __bd_t9);
-    if (bd_any_md(__bd_m9)) {
+  } else if (bd_any_md(__bd_t9)) {
+    bd_md __bd_t120 = bd_and_md(__bd_m, __bd_t9);
+    if (bd_any_md(__bd_t120)) {
       for (__bd_k1 = __bd_t34 - 1; __bd_k1 >= 0; --__bd_k1) {
-        bd_md __bd_m10 = bd_and_md(__bd_m9, bd_cmpgt_i32d(__bd_t35, bd_splat_i32d(__bd_k1)));
-        if (bd_any_md(__bd_m10)) {
+        int32_t __bd_t122 = __bd_k1;
+        bd_md __bd_t124 = bd_cmpgt_i32d(__bd_t35, bd_splat_i32d(__bd_t122));
+        bd_md __bd_t125 = bd_and_md(__bd_t120, __bd_t124);
+        if (bd_any_md(__bd_t125)) {
           __bd_v13_d10 = bd_splat_f64d(0x0p+0);
           __bd_v14_d12 = bd_splat_f64d(0x0p+0);
           if (__bd_t42) {
@@ -248,18 +261,18 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
             bd_f64d __bd_t53 = __bd_v14_d12;
             bd_f64d __bd_t54 = bd_add_f64d(__bd_t53, __bd_t52);
             __bd_v14_d12 = __bd_t54;
-            __bd_v10_d_s = bd_select_f64d(__bd_m10, bd_splat_f64d(0x0p+0), __bd_v10_d_s);
+            __bd_v10_d_s = bd_select_f64d(__bd_t125, bd_splat_f64d(0x0p+0), __bd_v10_d_s);
             bd_f64d __bd_t56 = __bd_v14_d12;
             bd_f64d __bd_t57 = __bd_v13_d10;
             bd_f64d __bd_t58 = bd_add_f64d(__bd_t57, __bd_t56);
             __bd_v13_d10 = __bd_t58;
             bd_f64d __bd_t59 = __bd_v11_d0;
             bd_f64d __bd_t60 = bd_add_f64d(__bd_t59, __bd_t56);
-            __bd_v11_d0 = bd_select_f64d(__bd_m10, __bd_t60, __bd_v11_d0);
+            __bd_v11_d0 = bd_select_f64d(__bd_t125, __bd_t60, __bd_v11_d0);
             bd_f64d __bd_t61 = __bd_v13_d10;
             bd_f64d __bd_t62 = __bd_v10_d_s;
             bd_f64d __bd_t63 = bd_add_f64d(__bd_t62, __bd_t61);
-            __bd_v10_d_s = bd_select_f64d(__bd_m10, __bd_t63, __bd_v10_d_s);
+            __bd_v10_d_s = bd_select_f64d(__bd_t125, __bd_t63, __bd_v10_d_s);
           }
         }
       }
@@ -277,8 +290,10 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
     bd_f64d __bd_t69 = bd_add_f64d(__bd_t68, __bd_t67);
     __bd_v8_d_x = __bd_t69;
   }
-  *__bd_o0 = __bd_v2_ret;
-  *__bd_o1 = __bd_v8_d_x;
+  bd_f64d __bd_t132 = __bd_v2_ret;
+  bd_f64d __bd_t133 = __bd_v8_d_x;
+  *__bd_o0 = __bd_t132;
+  *__bd_o1 = __bd_t133;
 }
 void first_over_grad(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0);
 void first_over_grad(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0) {

@@ -32,7 +32,8 @@ static inline __attribute__((always_inline, unused)) void __bd_geom_bk(bd_md __b
   }
   bd_f64d __bd_t22 = __bd_v4_s;
   __bd_v2_ret = __bd_t22;
-  *__bd_o0 = __bd_v2_ret;
+  bd_f64d __bd_t28 = __bd_v2_ret;
+  *__bd_o0 = __bd_t28;
 }
 void geom_batched(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_ret);
 void geom_batched(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_ret) {
@@ -188,8 +189,10 @@ static inline __attribute__((always_inline, unused)) void __bd_geom_gk(bd_md __b
     bd_f64d __bd_t82 = bd_add_f64d(__bd_t81, __bd_t80);
     __bd_v8_d_x = __bd_t82;
   }
-  *__bd_o0 = __bd_v2_ret;
-  *__bd_o1 = __bd_v8_d_x;
+  bd_f64d __bd_t103 = __bd_v2_ret;
+  bd_f64d __bd_t104 = __bd_v8_d_x;
+  *__bd_o0 = __bd_t103;
+  *__bd_o1 = __bd_t104;
 }
 void geom_grad(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0);
 void geom_grad(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0) {

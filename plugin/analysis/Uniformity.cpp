@@ -1,0 +1,184 @@
+//===- Uniformity.cpp - which values differ per example -------------------===//
+#include "analysis/Uniformity.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace batchdiff {
+namespace {
+
+using ir::Op;
+
+struct Planner {
+  const ir::Function &F;
+  Uniformity &P;
+  bool Changed = false;
+
+  void mark(std::vector<bool> &V, int I) {
+    if (I >= 0 && !V[I]) {
+      V[I] = true;
+      Changed = true;
+    }
+  }
+
+  void varying(const ir::Block &B, bool UnderVarying) {
+    for (const auto &SP : B) {
+      const ir::Stmt &S = *SP;
+      if (S.K == ir::Stmt::Inst) {
+        if (S.Opc == Op::Param) {
+          if (!F.Params[S.IVal].Uniform)
+            mark(P.VaryingTemp, S.Dst);
+        } else if (S.Opc == Op::GetVar) {
+          if (P.VaryingVar[S.Var])
+            mark(P.VaryingTemp, S.Dst);
+        } else if (S.Opc == Op::LoadArg || S.Opc == Op::ShadowLoad) {
+          if (!F.Params[S.IVal].Uniform || P.VaryingTemp[S.Args[0]])
+            mark(P.VaryingTemp, S.Dst);
+        } else if (S.Opc == Op::TapeLoad) {
+          if (P.VaryingTemp[S.Aux])
+            mark(P.VaryingTemp, S.Dst);
+        } else if (S.Opc == Op::SetVar) {
+          if (UnderVarying || P.VaryingTemp[S.Args[0]])
+            mark(P.VaryingVar, S.Var);
+        } else if (S.Opc == Op::LoadElem) {
+          if (P.VaryingVar[S.Var] || P.VaryingTemp[S.Args[0]])
+            mark(P.VaryingTemp, S.Dst);
+        } else if (S.Opc == Op::StoreElem) {
+          // Different lanes writing different elements make the whole
+          // array per-lane.
+          if (UnderVarying || P.VaryingTemp[S.Args[0]] ||
+              P.VaryingTemp[S.Args[1]])
+            mark(P.VaryingVar, S.Var);
+        } else if (S.Opc == Op::ZeroArr) {
+          if (UnderVarying)
+            mark(P.VaryingVar, S.Var);
+        } else {
+          for (int A : S.Args)
+            if (P.VaryingTemp[A])
+              mark(P.VaryingTemp, S.Dst);
+        }
+        continue;
+      }
+      // A loop's condition is computed in its body: a varying condition
+      // makes the whole body run under a mask on the next pass.
+      bool V = S.K == ir::Stmt::RevLoop ? P.VaryingTemp[S.Args[1]]
+                                        : S.Cond >= 0 && P.VaryingTemp[S.Cond];
+      P.VaryingCond[&S] = V;
+      varying(S.Then, UnderVarying || V);
+      varying(S.Else, UnderVarying || V);
+      varying(S.Body, UnderVarying || V);
+    }
+  }
+
+  // Block paths: each statement's chain of enclosing (stmt, branch) pairs.
+  using Path = std::vector<std::pair<const ir::Stmt *, int>>;
+  std::vector<Path> VarHome;
+  std::vector<bool> VarSeen;
+
+  static Path common(const Path &A, const Path &B) {
+    Path R;
+    for (size_t I = 0; I < A.size() && I < B.size() && A[I] == B[I]; ++I)
+      R.push_back(A[I]);
+    return R;
+  }
+
+  void homes(const ir::Block &B, Path &Cur) {
+    for (const auto &SP : B) {
+      const ir::Stmt &S = *SP;
+      if (S.K == ir::Stmt::Inst) {
+        if (S.Opc == Op::GetVar || S.Opc == Op::SetVar ||
+            S.Opc == Op::LoadElem || S.Opc == Op::StoreElem ||
+            S.Opc == Op::ZeroArr) {
+          if (!VarSeen[S.Var]) {
+            VarHome[S.Var] = Cur;
+            VarSeen[S.Var] = true;
+          } else {
+            VarHome[S.Var] = common(VarHome[S.Var], Cur);
+          }
+        }
+        continue;
+      }
+      Cur.push_back({&S, 0});
+      homes(S.Then, Cur);
+      Cur.back().second = 1;
+      homes(S.Else, Cur);
+      Cur.back().second = 2;
+      homes(S.Body, Cur);
+      Cur.pop_back();
+    }
+  }
+
+  void blends(const ir::Block &B, Path &Cur) {
+    for (const auto &SP : B) {
+      const ir::Stmt &S = *SP;
+      if (S.K == ir::Stmt::Inst) {
+        if (S.Opc == Op::SetVar || S.Opc == Op::StoreElem ||
+            S.Opc == Op::ZeroArr) {
+          const Path &H = VarHome[S.Var];
+          bool Need = false;
+          for (size_t I = H.size(); I < Cur.size(); ++I)
+            Need |= P.VaryingCond[Cur[I].first];
+          P.NeedsBlend[&S] = Need && P.VaryingVar[S.Var];
+        }
+        continue;
+      }
+      Cur.push_back({&S, 0});
+      blends(S.Then, Cur);
+      Cur.back().second = 1;
+      blends(S.Else, Cur);
+      Cur.back().second = 2;
+      blends(S.Body, Cur);
+      Cur.pop_back();
+    }
+  }
+
+  void run() {
+    P.VaryingTemp.assign(F.Temps.size(), false);
+    P.VaryingVar.assign(F.Vars.size(), false);
+    do {
+      Changed = false;
+      varying(F.Body, false);
+    } while (Changed);
+    VarHome.assign(F.Vars.size(), {});
+    VarSeen.assign(F.Vars.size(), false);
+    Path Cur;
+    homes(F.Body, Cur);
+    blends(F.Body, Cur);
+    for (ir::Type T : F.Temps)
+      P.Wide |= ir::bitWidth(T) == 64;
+    for (const ir::Param &Pa : F.Params)
+      P.Wide |= ir::bitWidth(Pa.Ty) == 64;
+  }
+};
+
+} // namespace
+
+Uniformity analyzeUniformity(const ir::Function &F) {
+  Uniformity P;
+  Planner Pl{F, P, false, {}, {}};
+  Pl.run();
+  return P;
+}
+
+std::string Uniformity::print(const ir::Function &F) const {
+  std::ostringstream OS;
+  OS << "shape: " << (Wide ? "d (64-bit lanes)" : "n (32-bit lanes)")
+     << "\nvarying vars:";
+  for (size_t I = 0; I < VaryingVar.size(); ++I)
+    if (VaryingVar[I])
+      OS << " " << F.Vars[I].Name;
+  OS << "\nuniform vars:";
+  for (size_t I = 0; I < VaryingVar.size(); ++I)
+    if (!VaryingVar[I])
+      OS << " " << F.Vars[I].Name;
+  unsigned Masked = 0, Blends = 0;
+  for (const auto &KV : VaryingCond)
+    Masked += KV.second;
+  for (const auto &KV : NeedsBlend)
+    Blends += KV.second;
+  OS << "\nmasked branches/loops: " << Masked << ", blended writes: " << Blends
+     << "\n";
+  return OS.str();
+}
+
+} // namespace batchdiff
