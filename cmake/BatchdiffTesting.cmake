@@ -10,7 +10,7 @@
 # -O2 -march=native and CFLAGS, with annotations/ and runtime/include on the
 # include path, linked with batchdiff_rt, cmocka, m and LIBS; registers it
 # with CTest under labels "plugin" + LABELS. The sources are recompiled when
-# the plugin is rebuilt.
+# the plugin is rebuilt. A missing source is a configure error.
 # SSE2 adds a second variant <name>_sse2 compiled with -O2 and no -m flags
 # (the x86-64 baseline ISA, SSE2), labelled "sse2" too.
 
@@ -57,6 +57,14 @@ function(bd_add_plugin_test)
   if(NOT BD_NAME OR NOT BD_SOURCES)
     message(FATAL_ERROR "bd_add_plugin_test: NAME and SOURCES are required")
   endif()
+  foreach(src IN LISTS BD_SOURCES)
+    if(NOT IS_ABSOLUTE ${src})
+      set(src ${CMAKE_CURRENT_SOURCE_DIR}/${src})
+    endif()
+    if(NOT EXISTS ${src})
+      message(FATAL_ERROR "bd_add_plugin_test(${BD_NAME}): no source ${src}")
+    endif()
+  endforeach()
   # Object files depend on the plugin binary, so rebuilding the plugin
   # recompiles every test (add_dependencies only orders the build).
   # (OBJECT_DEPENDS takes no generator expressions: spell out the path.)
@@ -77,4 +85,49 @@ function(bd_add_plugin_test)
     _bd_add_plugin_test_variant(${BD_NAME}_sse2 "-O2;${BD_CFLAGS}"
       ${common} LABELS sse2 ${BD_LABELS})
   endif()
+endfunction()
+
+# Tools the shell-script tests drive (tests/plugin/lib.sh).
+find_program(BATCHDIFF_FILECHECK NAMES FileCheck-19 FileCheck
+  HINTS ${LLVM_TOOLS_BINARY_DIR} /usr/lib/llvm-19/bin REQUIRED)
+find_program(BATCHDIFF_NM NAMES llvm-nm-19 llvm-nm
+  HINTS ${LLVM_TOOLS_BINARY_DIR} /usr/lib/llvm-19/bin REQUIRED)
+find_program(BATCHDIFF_OBJDUMP NAMES llvm-objdump-19 llvm-objdump
+  HINTS ${LLVM_TOOLS_BINARY_DIR} /usr/lib/llvm-19/bin REQUIRED)
+find_program(BATCHDIFF_CLANG NAMES clang-19 REQUIRED)
+
+# bd_add_script_test(NAME <name> SCRIPT <file.sh> [ARGS <arg>...]
+#                    [SRC <dir>] [LABELS <label>...] [TIMEOUT <seconds>])
+#
+# Registers CTest test <name> running `sh SCRIPT ARGS` in a fresh, empty
+# scratch directory WORK (stale outputs cannot pass a test), with the
+# environment tests/plugin/lib.sh reads: CLANG, PLUGIN, FILECHECK, NM,
+# OBJDUMP, SRC (default: the calling source directory) and WORK. A missing
+# SCRIPT is a configure error.
+function(bd_add_script_test)
+  cmake_parse_arguments(PARSE_ARGV 0 S "" "NAME;SCRIPT;SRC;TIMEOUT"
+    "ARGS;LABELS")
+  if(S_UNPARSED_ARGUMENTS OR NOT S_NAME OR NOT S_SCRIPT)
+    message(FATAL_ERROR "bd_add_script_test: NAME and SCRIPT are required "
+      "(unexpected: ${S_UNPARSED_ARGUMENTS})")
+  endif()
+  if(NOT EXISTS ${S_SCRIPT})
+    message(FATAL_ERROR "bd_add_script_test(${S_NAME}): no script ${S_SCRIPT}")
+  endif()
+  if(NOT S_SRC)
+    set(S_SRC ${CMAKE_CURRENT_SOURCE_DIR})
+  endif()
+  if(NOT S_TIMEOUT)
+    set(S_TIMEOUT 120)
+  endif()
+  set(work ${CMAKE_CURRENT_BINARY_DIR}/work/${S_NAME})
+  set(args "")
+  foreach(a IN LISTS S_ARGS)
+    string(APPEND args " '${a}'")
+  endforeach()
+  add_test(NAME ${S_NAME}
+    COMMAND sh -c "rm -rf '${work}' && mkdir -p '${work}' && exec sh '${S_SCRIPT}'${args}")
+  set_tests_properties(${S_NAME} PROPERTIES LABELS "${S_LABELS}"
+    TIMEOUT ${S_TIMEOUT}
+    ENVIRONMENT "CLANG=${BATCHDIFF_CLANG};PLUGIN=$<TARGET_FILE:batchdiff>;FILECHECK=${BATCHDIFF_FILECHECK};NM=${BATCHDIFF_NM};OBJDUMP=${BATCHDIFF_OBJDUMP};SRC=${S_SRC};WORK=${work}")
 endfunction()
