@@ -6,6 +6,7 @@
  * test is skipped when the mapping cannot be made. Separate executable so
  * that a failure here does not hide the other array tests. */
 #include "arrays_util.h"
+#include "../common/test_filter.h"
 
 BATCHDIFF float bs_dot(const float *x, BD_UNIFORM const float *w, int n) {
   float s = 0.0f;
@@ -71,10 +72,11 @@ static void t_big_grad(void **st) {
   munmap(dx, dlen);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_big_primal),
       cmocka_unit_test(t_big_grad),
   };
+  bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
  * faults; every other accessible element (gaps between examples, elements
  * past n[b] of outputs) must keep its sentinel. */
 #include "arrays_util.h"
+#include "../common/test_filter.h"
 
 /* ---- the functions ------------------------------------------------------ */
 
@@ -402,7 +403,7 @@ static void t_negstride(void **st) {
  * dotw's w has only max(n[b]) elements, ending at a guard page: covered in
  * run_dcase (U arrays are gp_alloc'd with exactly maxext elements). */
 
-int main(void) {
+int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_sum3),   cmocka_unit_test(t_dot4s),
       cmocka_unit_test(t_polyc),  cmocka_unit_test(t_sumvla),
@@ -411,5 +412,6 @@ int main(void) {
       cmocka_unit_test(t_fimix),  cmocka_unit_test(t_iscale),
       cmocka_unit_test(t_stride0), cmocka_unit_test(t_negstride),
   };
+  bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 #include "arrays_util.h"
 
 #include "../exec/grad_util.h"
+#include "../common/test_filter.h"
 
 BATCHDIFF double gdot(const double *x, BD_UNIFORM const double *w, int n) {
   double s = 0.0;
@@ -555,7 +556,7 @@ static void t_gwloop(void **s) { (void)s, run_case_a(&cases[4]); }
 static void t_gwbranch(void **s) { (void)s, run_case_a(&cases[5]); }
 static void t_gwplus(void **s) { (void)s, run_case_a(&cases[6]); }
 
-int main(void) {
+int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_gdot),
       cmocka_unit_test(t_glse),
@@ -565,5 +566,6 @@ int main(void) {
       cmocka_unit_test(t_gwbranch),
       cmocka_unit_test(t_gwplus),
   };
+  bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

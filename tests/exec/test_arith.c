@@ -3,6 +3,7 @@
  * assignment, ++/--, and float/double/int conversions, on random and edge
  * inputs (NaN, +-Inf, +-0, subnormals, huge) for every interesting n. */
 #include "exec_util.h"
+#include "../common/test_filter.h"
 
 /* One template, instantiated for float (S=f) and double (S=d). Contracted
  * a*b+c expressions are included on purpose: the scalar code uses FMA when
@@ -306,7 +307,7 @@ BITS4(uac_2, double, double, gen_d, long, gen_i64, short, gen_i16,
       unsigned char, gen_u8)
 BITS2(uac_3, float, int, gen_i32s, float, gen_f)
 
-int main(void) {
+int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       T_(add_f),       T_(sub_f),       T_(mul_f),       T_(div_f),
       T_(neg_f),       T_(plus_f),      T_(poly_f),      T_(fmaish_f),
@@ -336,5 +337,6 @@ int main(void) {
       T_(ct_mulmul_d), T_(ct_uni_d),    T_(ct_promote),  T_(ct_promote2),
       T_(ct_cast),
   };
+  bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_arith", tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
  * different paths because inputs are random per example. Bit-exact except
  * where noted. */
 #include "exec_util.h"
+#include "../common/test_filter.h"
 
 /* ---- if/else and early returns ----------------------------------------- */
 
@@ -255,7 +256,7 @@ DIFF3(uni_ul, unsigned long, CMP_BITS, 0, U, unsigned long, gen_u64, U,
       unsigned char, gen_u8, V, unsigned long, gen_u64)
 DIFF2(uni_only, double, CMP_BITS, 0, U, double, gen_d, U, float, gen_f)
 
-int main(void) {
+int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       T_(nest_f),       T_(early_d),     T_(early_nested), T_(early_int),
       T_(sc_and),       T_(sc_or),       T_(sc_value),     T_(sc_chain),
@@ -264,5 +265,6 @@ int main(void) {
       T_(call_nested),  T_(call_in_cond), T_(uni_f),       T_(uni_d),
       T_(uni_int),      T_(uni_small),   T_(uni_ul),       T_(uni_only),
   };
+  bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_control", tests, NULL, NULL);
 }

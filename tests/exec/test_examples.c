@@ -8,6 +8,7 @@
 #include "grad_util.h"
 
 #include <pthread.h>
+#include "../common/test_filter.h"
 
 /* ---- Black-Scholes ------------------------------------------------------ */
 
@@ -335,7 +336,7 @@ static void test_threads(void **state) {
   }
 }
 
-int main(void) {
+int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       GT_(c_bs),
       cmocka_unit_test(test_bs_closed_forms),
@@ -345,5 +346,6 @@ int main(void) {
       cmocka_unit_test(test_huber_closed_form),
       cmocka_unit_test(test_threads),
   };
+  bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_examples", tests, NULL, NULL);
 }

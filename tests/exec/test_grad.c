@@ -4,6 +4,7 @@
  * uniform sums, NULL shadows / ret / d_ret, seeds, ragged branch paths
  * inside one SIMD chunk). See grad_util.h for what run_grad_case checks. */
 #include "grad_util.h"
+#include "../common/test_filter.h"
 
 static void dseed(dual *x, const double *a, int np, int j) {
   for (int k = 0; k < np; k++)
@@ -637,7 +638,7 @@ static const gcase c_g_casts = {"g_casts", 2,         {P_VD, P_VD}, 0,
                                 1u << 1 /* (float)(y * 0.5) */};
 GTEST(c_g_casts)
 
-int main(void) {
+int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       GT_(c_g_poly),     GT_(c_g_branch),    GT_(c_g_early),
       GT_(c_g_math),     GT_(c_g_calls),     GT_(c_g_sc),
@@ -646,5 +647,6 @@ int main(void) {
       GT_(c_g_ret_mix),  GT_(c_g_overwrite), GT_(c_g_nested),
       GT_(c_g_uni_branch), GT_(c_g_casts),
   };
+  bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_grad", tests, NULL, NULL);
 }

@@ -4,6 +4,7 @@
  * mechanics of grad_util.h. Inputs stay inside each function's domain and
  * away from its singular points. */
 #include "grad_util.h"
+#include "../common/test_filter.h"
 
 #define LN2 0.693147180559945309417232121458176568L
 #define LN10 2.302585092994045684017991454684364208L
@@ -195,7 +196,7 @@ GTEST(c_fma)
 
 #define GM_(fn) GT_(c_##fn), GT_(cf_##fn)
 
-int main(void) {
+int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       GM_(sqrt),  GM_(cbrt),  GM_(exp),   GM_(exp2),     GM_(expm1),
       GM_(log),   GM_(log2),  GM_(log10), GM_(log1p),    GM_(sin),
@@ -206,5 +207,6 @@ int main(void) {
       GM_(hypot), GM_(fmin),  GM_(fmax),  GM_(copysign), GM_(fmod),
       GT_(c_fma),
   };
+  bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_grad_math", tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
  * Bit-exact. Signed overflow is undefined in C, so signed arithmetic gets
  * operands that cannot overflow; unsigned arithmetic gets anything. */
 #include "exec_util.h"
+#include "../common/test_filter.h"
 
 /* Operands whose sums/products fit in int. */
 static int gen_i32m(rng_t *r) {
@@ -266,7 +267,7 @@ static double gen_d_small(rng_t *r) { return rng_range(r, -1e6, 1e6); }
 BITS3(if_mix, float, float, gen_f, int, gen_i32m, unsigned char, gen_u8)
 BITS2(fi_mix, int, double, gen_d_small, int, gen_i32m)
 
-int main(void) {
+int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       T_(i_arith),     T_(i_div),      T_(i_rem),     T_(i_bits),
       T_(i_shl),       T_(i_shr),      T_(i_cmp),     T_(i_logic),
@@ -279,5 +280,6 @@ int main(void) {
       T_(c_cmp),       T_(narrow),     T_(widen),     T_(b_ops),
       T_(b_arith),     T_(if_mix),     T_(fi_mix),
   };
+  bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_int", tests, NULL, NULL);
 }

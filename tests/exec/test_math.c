@@ -14,6 +14,7 @@
  * Bounds are docs/runtime.md's "bound" column.
  * Special values (NaN, +-Inf, exact zeros) must match the exact result. */
 #include "exec_util.h"
+#include "../common/test_filter.h"
 
 #define SLACK 0.02
 
@@ -272,7 +273,7 @@ DIFF2_AS(compose, m_compose, double, ok_compose, 0, V, double, dom_trig, U,
   cmocka_unit_test(diff_##fn##f_wide), cmocka_unit_test(diff_##fn##f_dom),     \
       cmocka_unit_test(diff_##fn##_wide), cmocka_unit_test(diff_##fn##_dom)
 
-int main(void) {
+int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       TM(cbrt),  TM(exp),   TM(exp2),  TM(expm1), TM(log),   TM(log2),
       TM(log10), TM(log1p), TM(sin),   TM(cos),   TM(tan),   TM(asin),
@@ -285,5 +286,6 @@ int main(void) {
       cmocka_unit_test(diff_fmin_zeros), cmocka_unit_test(diff_fmax_zeros),
       cmocka_unit_test(diff_compose),
   };
+  bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_math", tests, NULL, NULL);
 }

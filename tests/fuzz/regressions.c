@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "../common/test_filter.h"
 
 static int same_bits_d(double a, double b) {
   return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
@@ -137,10 +138,11 @@ static void fmuladd_constant_operands(void **state) {
   assert_int_equal(badf, 0);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(inline_frames_index_call),
       cmocka_unit_test(fmuladd_constant_operands),
   };
+  bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

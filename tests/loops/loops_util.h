@@ -50,69 +50,8 @@ static const size_t loop_ns[] = {0,      1,      WD - 1, WD,         WD + 1,
 #define N_LOOP_NS (sizeof loop_ns / sizeof loop_ns[0])
 #define N_PATS 5
 
-/* ---- guard pages -------------------------------------------------------- */
+#include "../common/guard_pages.h"
 
-typedef struct {
-  void *base;
-  size_t len;
-  void *user;
-} gp_block;
-static gp_block gp_blocks[64];
-static int gp_nblocks;
-static size_t gp_page(void) { return (size_t)sysconf(_SC_PAGESIZE); }
-
-static void *gp_alloc(size_t bytes) {
-  size_t pg = gp_page();
-  size_t data = (bytes + pg - 1) / pg * pg;
-  if (data == 0)
-    data = pg;
-  char *base = mmap(NULL, data + pg, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (base == MAP_FAILED) {
-    perror("mmap");
-    abort();
-  }
-  if (mprotect(base + data, pg, PROT_NONE) != 0) {
-    perror("mprotect");
-    abort();
-  }
-  if (gp_nblocks >= 64)
-    abort();
-  void *user = base + data - bytes;
-  gp_blocks[gp_nblocks++] = (gp_block){base, data + pg, user};
-  return user;
-}
-static void gp_seal(const void *user) {
-  for (int i = 0; i < gp_nblocks; i++)
-    if (gp_blocks[i].user == user &&
-        mprotect(gp_blocks[i].base, gp_blocks[i].len - gp_page(),
-                 PROT_READ) != 0) {
-      perror("mprotect");
-      abort();
-    }
-}
-static void gp_reset(void) {
-  for (int i = 0; i < gp_nblocks; i++)
-    munmap(gp_blocks[i].base, gp_blocks[i].len);
-  gp_nblocks = 0;
-}
-
-/* ---- RNG ----------------------------------------------------------------- */
-
-typedef struct {
-  uint64_t s;
-} rng_t;
-static uint64_t rng_u64(rng_t *r) {
-  r->s ^= r->s >> 12;
-  r->s ^= r->s << 25;
-  r->s ^= r->s >> 27;
-  return r->s * 0x2545F4914F6CDD1DULL;
-}
-static double rng_unit(rng_t *r) { return (double)(rng_u64(r) >> 11) * 0x1p-53; }
-static double rng_range(rng_t *r, double lo, double hi) {
-  return lo + (hi - lo) * rng_unit(r);
-}
-static int rng_below(rng_t *r, int k) { return (int)(rng_u64(r) % (uint64_t)k); }
 static uint64_t name_seed(const char *s) {
   uint64_t h = 0xcbf29ce484222325ULL;
   for (; *s; s++)

@@ -7,6 +7,7 @@
  * trip_* tests check that the staircase pattern really gives every lane of a
  * chunk a different trip count (so the tests above are not vacuous). */
 #include "loops_util.h"
+#include "../common/test_filter.h"
 
 /* ---- Newton iterations that stop when converged -------------------------- */
 
@@ -457,7 +458,7 @@ static void trip_distinct(void **st) {
   assert_int_equal(trips[0], 0);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(trip_distinct),
       T_(nsqrt_d),       T_(nsqrt_iters),  T_(nsqrt_f),      T_(ncbrt),
@@ -466,5 +467,6 @@ int main(void) {
       T_(triangle),      T_(carried_int),  T_(carried_bool), T_(carried_float),
       T_(carried_mix),   T_(uni_loop),     T_(uni_break),
   };
+  bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

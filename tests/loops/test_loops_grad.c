@@ -13,36 +13,8 @@
  * NULL shadows are covered. */
 #include "loops_util.h"
 
-/* ---- dual numbers --------------------------------------------------------- */
-
-typedef struct {
-  double v, d;
-} dual;
-static dual dc(double v) { return (dual){v, 0.0}; }
-static dual dv(double v) { return (dual){v, 1.0}; }
-static dual dadd(dual a, dual b) { return (dual){a.v + b.v, a.d + b.d}; }
-static dual dsub(dual a, dual b) { return (dual){a.v - b.v, a.d - b.d}; }
-static dual dmul(dual a, dual b) {
-  return (dual){a.v * b.v, a.d * b.v + a.v * b.d};
-}
-static dual ddiv(dual a, dual b) {
-  return (dual){a.v / b.v, (a.d * b.v - a.v * b.d) / (b.v * b.v)};
-}
-static dual dsin(dual a) { return (dual){sin(a.v), cos(a.v) * a.d}; }
-static dual dcos(dual a) { return (dual){cos(a.v), -sin(a.v) * a.d}; }
-static dual dscale(double k, dual a) { return (dual){k * a.v, k * a.d}; }
-
-typedef struct {
-  float v, d;
-} dualf;
-static dualf fc(float v) { return (dualf){v, 0.0f}; }
-static dualf fadd(dualf a, dualf b) { return (dualf){a.v + b.v, a.d + b.d}; }
-static dualf fmul_(dualf a, dualf b) {
-  return (dualf){a.v * b.v, a.d * b.v + a.v * b.d};
-}
-static dualf fdiv_(dualf a, dualf b) {
-  return (dualf){a.v / b.v, (a.d * b.v - a.v * b.d) / (b.v * b.v)};
-}
+#include "../common/dual.h"
+#include "../common/test_filter.h"
 
 /* ---- the functions under test, with their dual versions ------------------ */
 
@@ -66,7 +38,7 @@ static dual nsqrt_dual(dual a) {
     return dc(0.0);
   dual x = a.v > 1.0 ? a : dc(1.0);
   for (int i = 0; i < 100; i++) {
-    dual nx = dscale(0.5, dadd(x, ddiv(a, x)));
+    dual nx = dscale(dadd(x, ddiv(a, x)), 0.5);
     if (fabs(nx.v - x.v) <= 1e-15 * nx.v) {
       x = nx;
       break;
@@ -93,7 +65,7 @@ static dual ncbrt_dual(dual a) {
   dual x = fabs(a.v) > 1.0 ? a : dc(a.v < 0.0 ? -1.0 : 1.0);
   int it = 0;
   while (it < 200) {
-    dual d = ddiv(dsub(dmul(dmul(x, x), x), a), dscale(3.0, dmul(x, x)));
+    dual d = ddiv(dsub(dmul(dmul(x, x), x), a), dscale(dmul(x, x), 3.0));
     x = dsub(x, d);
     it++;
     if (fabs(d.v) <= 1e-14 * fabs(x.v))
@@ -124,7 +96,7 @@ static dualf nsqrtf_dual(dualf a) {
   dualf x = a.v > 1.0f ? a : fc(1.0f);
   int i = 0;
   while (i < 60) {
-    dualf s = fadd(x, fdiv_(a, x));
+    dualf s = fadd(x, fdivd(a, x));
     dualf nx = {0.5f * s.v, 0.5f * s.d};
     if (fabsf(nx.v - x.v) <= 1e-6f * nx.v) {
       x = nx;
@@ -146,7 +118,7 @@ BATCHDIFF double accum(double x, int n) {
 static dual accum_dual(dual x, int n) {
   dual s = dc(0.0);
   for (int k = 0; k < n; k++)
-    s = dadd(s, dadd(dsin(dscale(k, x)), ddiv(dmul(x, x), dc(k + 1))));
+    s = dadd(s, dadd(dsin(dscale(x, k)), ddiv(dmul(x, x), dc(k + 1))));
   return s;
 }
 
@@ -181,7 +153,7 @@ static dual bcr_dual(dual x, int n) {
   for (int i = 0; i < n; i++) {
     if (i % 4 == 3)
       continue;
-    y = dadd(dscale(0.5, dmul(y, x)), dcos(y));
+    y = dadd(dscale(dmul(y, x), 0.5), dcos(y));
     if (y.v > 4.0)
       break;
     if (y.v < -4.0)
@@ -210,13 +182,12 @@ static dual nested_dual(dual x, dual y, int n, int m) {
   for (int i = 0; i < n; i++) {
     int j = 0;
     do {
-      s = dadd(s, ddiv(dmul(x, dsin(dadd(dscale(j, y), dc(i)))),
-                       dc(1.0 + j)));
+      s = dadd(s, ddiv(dmul(x, dsin(dadd(dscale(y, j), dc(i)))), dc(1.0 + j)));
       if (s.v > 8.0)
         return dmul(s, y);
       j++;
     } while (j < m);
-    s = dscale(0.9, s);
+    s = dscale(s, 0.9);
   }
   return dadd(s, x);
 }
@@ -232,7 +203,7 @@ BATCHDIFF double zt(double x, int n) {
 static dual zt_dual(dual x, int n) {
   dual r = dmul(x, x);
   for (int i = 0; i < n; i++)
-    r = dadd(dscale(0.5, r), dsin(dscale(i, x)));
+    r = dadd(dscale(r, 0.5), dsin(dscale(x, i)));
   return r;
 }
 
@@ -267,10 +238,10 @@ static dual esc_dual(dual x, int n) {
   dual y = x;
   int k = 0;
   while (y.v < 10.0 && k < n) {
-    y = dadd(dscale(1.5, y), dc(0.1 * k));
+    y = dadd(dscale(y, 1.5), dc(0.1 * k));
     k++;
   }
-  return dadd(dscale(k, y), y);
+  return dadd(dscale(y, k), y);
 }
 
 /* Loops inside branches, a branch inside a loop, _Bool and int carried. */
@@ -305,14 +276,14 @@ static dual lib_dual(dual x, int n) {
       if (odd)
         r = dmul(r, x);
       else
-        r = dadd(r, dscale(0.25, x));
+        r = dadd(r, dscale(x, 0.25));
       odd = !odd;
     }
   } else {
-    r = dscale(3.0, x);
+    r = dscale(x, 3.0);
     int k = n;
     while (k > 0) {
-      r = dsub(dscale(0.5, r), x);
+      r = dsub(dscale(r, 0.5), x);
       k -= 2;
     }
   }
@@ -330,7 +301,7 @@ BATCHDIFF double uw(double x, BD_UNIFORM double w, int n) {
 static dual uw_dual(dual x, dual w, int n) {
   dual s = x;
   for (int i = 0; i < n; i++)
-    s = dadd(dmul(s, w), dscale(0.5, dmul(x, w)));
+    s = dadd(dmul(s, w), dscale(dmul(x, w), 0.5));
   return s;
 }
 
@@ -471,19 +442,20 @@ static void run_xn(const char *name, gxn_t grad, sxn_t f, dxn_t df,
         }
         dual d = df(dv(x[b]), k[b]);
         double w1 = prior[b] + seed[b] * d.d;
-        if (!close_to(dx[b], w1, dual_tol) || !close_to(dx2[b], d.d, dual_tol)) {
+        if (!close_to(dx[b], w1, dual_tol) ||
+            !close_to(dx2[b], d.d, dual_tol)) {
           print_error("%s_grad: n=%zu pat=%d b=%zu x=%.17g k=%d seed=%g: "
                       "d_x=%.17g want %.17g (prior %.17g); seed 1: %.17g want "
                       "%.17g\n",
-                      name, n, pat, b, x[b], k[b], seed[b], dx[b], w1,
-                      prior[b], dx2[b], d.d);
+                      name, n, pat, b, x[b], k[b], seed[b], dx[b], w1, prior[b],
+                      dx2[b], d.d);
           fail();
         }
         if (analytic && isfinite(d.d) && x[b] != 0.0) {
           double a = analytic(x[b]);
           if (!close_to(dx2[b], a, 1e-9)) {
-            print_error("%s_grad: x=%.17g d=%.17g analytic %.17g\n", name,
-                        x[b], dx2[b], a);
+            print_error("%s_grad: x=%.17g d=%.17g analytic %.17g\n", name, x[b],
+                        dx2[b], a);
             fail();
           }
         }
@@ -510,16 +482,28 @@ static void run_xn(const char *name, gxn_t grad, sxn_t f, dxn_t df,
 }
 
 /* Adapters to the common (x, n) shape. */
-static double nsqrt_s(double a, int k) { (void)k; return nsqrt(a); }
-static dual nsqrt_d(dual a, int k) { (void)k; return nsqrt_dual(a); }
+static double nsqrt_s(double a, int k) {
+  (void)k;
+  return nsqrt(a);
+}
+static dual nsqrt_d(dual a, int k) {
+  (void)k;
+  return nsqrt_dual(a);
+}
 static void nsqrt_g(size_t n, const double *x, const int *k, double *r,
                     const double *s, double *d) {
   (void)k;
   nsqrt_grad(n, x, r, s, d);
 }
 static double nsqrt_an(double a) { return a > 0.0 ? 0.5 / sqrt(a) : 0.0; }
-static double ncbrt_s(double a, int k) { (void)k; return ncbrt(a); }
-static dual ncbrt_d(dual a, int k) { (void)k; return ncbrt_dual(a); }
+static double ncbrt_s(double a, int k) {
+  (void)k;
+  return ncbrt(a);
+}
+static dual ncbrt_d(dual a, int k) {
+  (void)k;
+  return ncbrt_dual(a);
+}
 static void ncbrt_g(size_t n, const double *x, const int *k, double *r,
                     const double *s, double *d) {
   (void)k;
@@ -530,7 +514,8 @@ static double ncbrt_an(double a) {
   return 1.0 / (3.0 * c * c);
 }
 
-/* ---- input generators ------------------------------------------------------ */
+/* ---- input generators ------------------------------------------------------
+ */
 
 static double g_apos(rng_t *r, int pat, size_t b) {
   switch (pat) {
@@ -584,7 +569,8 @@ static int g_n(rng_t *r, int pat, size_t b) {
   }
 }
 
-/* ---- tests ------------------------------------------------------------------ */
+/* ---- tests ------------------------------------------------------------------
+ */
 
 static void grad_nsqrt(void **st) {
   (void)st;
@@ -601,13 +587,12 @@ static void grad_ncbrt(void **st) {
 #define MATH_RET_TOL 1e-11
 static void grad_accum(void **st) {
   (void)st;
-  run_xn("accum", accum_grad, accum, accum_dual, NULL, g_x, g_n,
-         MATH_RET_TOL, 1e-9, 1);
+  run_xn("accum", accum_grad, accum, accum_dual, NULL, g_x, g_n, MATH_RET_TOL,
+         1e-9, 1);
 }
 static void grad_bcr(void **st) {
   (void)st;
-  run_xn("bcr", bcr_grad, bcr, bcr_dual, NULL, g_x, g_n, MATH_RET_TOL, 1e-9,
-         1);
+  run_xn("bcr", bcr_grad, bcr, bcr_dual, NULL, g_x, g_n, MATH_RET_TOL, 1e-9, 1);
 }
 static void grad_zt(void **st) {
   (void)st;
@@ -678,9 +663,10 @@ static void grad_nsqrt_f(void **st) {
         double want = 0.25 + (double)seed[b] * d.d;
         double an = a[b] > 0.0f ? 0.25 + seed[b] * 0.5 / sqrt(a[b]) : 0.25;
         if (!close_to(da[b], want, 1e-5) || !close_to(da[b], an, 1e-4)) {
-          print_error("nsqrtf_grad: n=%zu pat=%d b=%zu a=%.9g seed=%g: d_a=%.9g "
-                      "dual %.9g analytic %.9g\n",
-                      n, pat, b, a[b], seed[b], da[b], want, an);
+          print_error(
+              "nsqrtf_grad: n=%zu pat=%d b=%zu a=%.9g seed=%g: d_a=%.9g "
+              "dual %.9g analytic %.9g\n",
+              n, pat, b, a[b], seed[b], da[b], want, an);
           fail();
         }
       }
@@ -697,7 +683,8 @@ static void grad_recur(void **st) {
   for (size_t ni = 0; ni < N_LOOP_NS; ni++) {
     size_t n = loop_ns[ni];
     for (int pat = 0; pat < N_PATS; pat++) {
-      double *x = gp_alloc(n * 8), *a = gp_alloc(n * 8), *seed = gp_alloc(n * 8);
+      double *x = gp_alloc(n * 8), *a = gp_alloc(n * 8),
+             *seed = gp_alloc(n * 8);
       int *k = gp_alloc(n * sizeof(int));
       double *ret = gp_alloc(n * 8), *dx = gp_alloc(n * 8),
              *da = gp_alloc(n * 8), *dx1 = gp_alloc(n * 8),
@@ -715,31 +702,31 @@ static void grad_recur(void **st) {
       gp_seal(k);
       gp_seal(seed);
       recur_grad(n, x, a, k, ret, seed, dx, da);
-      recur_grad(n, x, a, k, NULL, seed, dx1, NULL); /* d_a NULL */
-      recur_grad(n, x, a, k, NULL, seed, NULL, da1); /* d_x NULL */
+      recur_grad(n, x, a, k, NULL, seed, dx1, NULL);  /* d_a NULL */
+      recur_grad(n, x, a, k, NULL, seed, NULL, da1);  /* d_x NULL */
       recur_grad(n, x, a, k, ret2, seed, NULL, NULL); /* primal only */
       recur_grad(n, x, a, k, NULL, NULL, NULL, NULL); /* nothing at all */
       for (size_t b = 0; b < n; b++) {
         double want = recur(x[b], a[b], k[b]);
         dual gx = recur_dual(dv(x[b]), dc(a[b]), k[b]);
         dual ga = recur_dual(dc(x[b]), dv(a[b]), k[b]);
-        if (!close_to(ret[b], want, MATH_RET_TOL) ||
-            !SAME(ret2[b], ret[b]) ||
+        if (!close_to(ret[b], want, MATH_RET_TOL) || !SAME(ret2[b], ret[b]) ||
             !close_to(dx[b], 1.0 + seed[b] * gx.d, 1e-9) ||
             !close_to(da[b], 1.0 + seed[b] * ga.d, 1e-9) ||
             !SAME(dx1[b], dx[b]) || !SAME(da1[b], da[b])) {
           print_error("recur_grad n=%zu pat=%d b=%zu x=%.17g a=%.17g k=%d: "
                       "ret %.17g/%.17g want %.17g; d_x %.17g (alone %.17g) "
                       "want %.17g; d_a %.17g (alone %.17g) want %.17g\n",
-                      n, pat, b, x[b], a[b], k[b], ret[b], ret2[b], want,
-                      dx[b], dx1[b], 1.0 + seed[b] * gx.d, da[b], da1[b],
+                      n, pat, b, x[b], a[b], k[b], ret[b], ret2[b], want, dx[b],
+                      dx1[b], 1.0 + seed[b] * gx.d, da[b], da1[b],
                       1.0 + seed[b] * ga.d);
           fail();
         }
         /* finite differences in x */
         double h = 1e-6 * (1.0 + fabs(x[b]));
-        double fd = (recur(x[b] + h, a[b], k[b]) - recur(x[b] - h, a[b], k[b])) /
-                    (2 * h);
+        double fd =
+            (recur(x[b] + h, a[b], k[b]) - recur(x[b] - h, a[b], k[b])) /
+            (2 * h);
         s.fd_total++;
         if (close_to(fd, gx.d, FD_TOL))
           s.fd_trusted++;
@@ -764,7 +751,8 @@ static void grad_nested(void **st) {
   for (size_t ni = 0; ni < N_LOOP_NS; ni++) {
     size_t n = loop_ns[ni];
     for (int pat = 0; pat < N_PATS; pat++) {
-      double *x = gp_alloc(n * 8), *y = gp_alloc(n * 8), *seed = gp_alloc(n * 8);
+      double *x = gp_alloc(n * 8), *y = gp_alloc(n * 8),
+             *seed = gp_alloc(n * 8);
       int *kn = gp_alloc(n * sizeof(int)), *km = gp_alloc(n * sizeof(int));
       double *ret = gp_alloc(n * 8), *dx = gp_alloc(n * 8),
              *dy = gp_alloc(n * 8);
@@ -889,7 +877,8 @@ static void grad_mixed(void **st) {
     size_t n = loop_ns[ni];
     for (int pat = 0; pat < N_PATS; pat++) {
       float *f = gp_alloc(n * 4), *df = gp_alloc(n * 4);
-      double *d = gp_alloc(n * 8), *dd = gp_alloc(n * 8), *ret = gp_alloc(n * 8);
+      double *d = gp_alloc(n * 8), *dd = gp_alloc(n * 8),
+             *ret = gp_alloc(n * 8);
       int *k = gp_alloc(n * sizeof(int));
       for (size_t b = 0; b < n; b++) {
         f[b] = (float)g_x(&rng, pat, b);
@@ -904,7 +893,7 @@ static void grad_mixed(void **st) {
       cm_grad(n, f, d, k, ret, NULL, df, dd);
       for (size_t b = 0; b < n; b++) {
         /* forward mode by hand, in the same precisions */
-        float ff = f[b], dff = 1.0f; /* d/df */
+        float ff = f[b], dff = 1.0f;                        /* d/df */
         double ddv = d[b], ddf = 0.0, ddd = 1.0, ffd = 0.0; /* ffd: dff/dd=0 */
         (void)ffd;
         for (int i = 0; i < k[b]; i++) {
@@ -929,16 +918,23 @@ static void grad_mixed(void **st) {
   }
 }
 
-int main(void) {
+int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(grad_nsqrt),   cmocka_unit_test(grad_ncbrt),
-      cmocka_unit_test(grad_nsqrt_f), cmocka_unit_test(grad_accum),
-      cmocka_unit_test(grad_recur),   cmocka_unit_test(grad_bcr),
-      cmocka_unit_test(grad_nested),  cmocka_unit_test(grad_zt),
+      cmocka_unit_test(grad_nsqrt),
+      cmocka_unit_test(grad_ncbrt),
+      cmocka_unit_test(grad_nsqrt_f),
+      cmocka_unit_test(grad_accum),
+      cmocka_unit_test(grad_recur),
+      cmocka_unit_test(grad_bcr),
+      cmocka_unit_test(grad_nested),
+      cmocka_unit_test(grad_zt),
       cmocka_unit_test(grad_zero_trip_exact),
-      cmocka_unit_test(grad_esc),     cmocka_unit_test(grad_lib),
+      cmocka_unit_test(grad_esc),
+      cmocka_unit_test(grad_lib),
       cmocka_unit_test(grad_dwl),
-      cmocka_unit_test(grad_uniform), cmocka_unit_test(grad_mixed),
+      cmocka_unit_test(grad_uniform),
+      cmocka_unit_test(grad_mixed),
   };
+  bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

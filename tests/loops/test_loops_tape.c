@@ -495,6 +495,7 @@ static void tape_fail_hook_returns(void **st) {
 /* The default hooks (no bd_set_alloc_hooks at all): malloc fails for an
  * absurd tape -> message on stderr and abort. Uses RLIMIT_AS in the child. */
 #include <sys/resource.h>
+#include "../common/test_filter.h"
 static void tape_fail_default(void **st) {
   (void)st;
   int pfd[2];
@@ -586,7 +587,7 @@ static void tape_hooks_changed_later(void **st) {
   free(s);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(tape_steady_state),
       cmocka_unit_test(tape_memory_scaling),
@@ -598,5 +599,6 @@ int main(void) {
       cmocka_unit_test(tape_hooks_changed_later),
       cmocka_unit_test(tape_nothing_needed),
   };
+  bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 #include <batchdiff/batchdiff_rt.h>
 
 #include "test_util.h"
+#include "../common/test_filter.h"
 
 #define NS 4096 /* samples per array; a multiple of every width */
 
@@ -509,7 +510,7 @@ static void test_width(void **state) {
 }
 
 #define T(name) cmocka_unit_test(name)
-int main(void) {
+int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       T(test_width),       T(test_float_f32n),  T(test_float_f32d),
       T(test_float_f64d),  T(test_int_i32n),    T(test_int_u32n),
@@ -522,5 +523,6 @@ int main(void) {
       T(test_mem_i32d),    T(test_mem_u32d),    T(test_mem_i64d),
       T(test_mem_u64d),
   };
+  bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, setup, teardown);
 }

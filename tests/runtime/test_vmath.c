@@ -11,6 +11,7 @@
 
 #include "test_util.h"
 #include "ulp.h"
+#include "../common/test_filter.h"
 
 typedef long double (*rl1_t)(long double);
 typedef long double (*rl2_t)(long double, long double);
@@ -296,5 +297,6 @@ int main(int argc, char **argv) {
   }
   struct CMUnitTest t = {"fma", test_fma, NULL, NULL, NULL};
   tests[NFNS] = t;
+  bd_test_filter(argc, argv);
   return _cmocka_run_group_tests("vmath", tests, NFNS + 1, NULL, NULL);
 }

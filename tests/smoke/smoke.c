@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "../common/test_filter.h"
 
 __attribute__((batch, diff)) double sq(double x) { return x * x; }
 
@@ -63,10 +64,11 @@ static void test_grad_accumulates(void **state) {
   }
 }
 
-int main(void) {
+int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_batched_matches_scalar),
       cmocka_unit_test(test_grad_accumulates),
   };
+  bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("smoke", tests, NULL, NULL);
 }
