@@ -57,21 +57,12 @@ Ret Lowerer::stmt(const Stmt *St) {
     expr(E);
     return Ret::Never;
   }
+  // (C has no declarations in loop conditions; they are C++.)
   if (const auto *FS = dyn_cast<ForStmt>(St)) {
-    if (FS->getConditionVariable()) {
-      error(FS->getBeginLoc(), "a declaration in a for condition",
-            "declare the variable before the loop");
-      return Ret::Never;
-    }
     return loopStmt(FS->getInit(), FS->getCond(), FS->getInc(), FS->getBody(),
                     true);
   }
   if (const auto *WS = dyn_cast<WhileStmt>(St)) {
-    if (WS->getConditionVariable()) {
-      error(WS->getBeginLoc(), "a declaration in a while condition",
-            "declare the variable before the loop");
-      return Ret::Never;
-    }
     return loopStmt(nullptr, WS->getCond(), nullptr, WS->getBody(), true);
   }
   if (const auto *DS = dyn_cast<DoStmt>(St))
