@@ -3,9 +3,9 @@
  * - guard-page buffers: gp_in() gives an input array whose last element ends
  *   right before a PROT_NONE page and that is made read-only after filling;
  *   gp_out() gives an output array that ends right before a PROT_NONE page.
- *   gp_reset() unmaps everything.
- * - a small deterministic RNG and generators of random + edge values for
- *   every scalar type the subset allows;
+ *   gp_reset() unmaps everything (tests/common/guard_pages.h, with the RNG).
+ * - generators of random + edge values for every scalar type the subset
+ *   allows;
  * - bit-exact and ULP comparisons;
  * - DIFFk(...) macros: one CMocka test that runs NAME_batched against a loop
  *   over NAME for every n in test_ns[] with fresh inputs, once into a

@@ -1,9 +1,6 @@
 /* Shared helpers for the loop tests (tests/loops).
  *
- * - guard-page buffers: gp_alloc(bytes) returns memory whose last byte sits
- *   right before a PROT_NONE page; gp_seal() makes a filled input read-only;
- *   gp_reset() unmaps everything;
- * - a small deterministic RNG;
+ * - guard-page buffers and the RNG from tests/common/guard_pages.h;
  * - bit comparisons (any NaN matches any NaN; everything else bit for bit);
  * - LOOP_DIFF: one CMocka test that runs NAME_batched against a loop over NAME
  *   for every n in loop_ns[] and every input pattern (see below), output
