@@ -14,8 +14,8 @@
 #include <stdlib.h>
 
 static void bd_test_filter(int argc, char **argv) {
-  const char *f = argc > 1 && argv[1][0] != '-' ? argv[1]
-                                                : getenv("BD_TEST_FILTER");
+  const char *f =
+      argc > 1 && argv[1][0] != '-' ? argv[1] : getenv("BD_TEST_FILTER");
   if (f && *f)
     cmocka_set_test_filter(f);
 }
