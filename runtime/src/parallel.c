@@ -1,0 +1,315 @@
+/* The thread pool behind bd_parallel_for (parallel.h, docs/runtime.md).
+ *
+ * One pool per process: up to BD_MAX_THREADS - 1 detached worker threads,
+ * started on demand and kept, sleeping on a condition variable between
+ * calls. One call at a time owns the pool; a call that finds it owned runs
+ * on its own thread. Chunks are claimed with an atomic counter, so which
+ * thread runs a chunk varies, but a chunk's results never depend on it:
+ * outputs are per example and partial sums stay per chunk until the caller
+ * reduces them in chunk order.
+ *
+ * Global mutable state (all of it in this file): the pool (lock, condition
+ * variables, current job, worker count), the thread count set by
+ * bd_set_num_threads and its default, and the number of large calls
+ * running (for backing off when user threads call concurrently). */
+#define _GNU_SOURCE /* sched_getaffinity */
+#include "batchdiff/parallel.h"
+#include "arena_internal.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { BD_MAX_THREADS = 256, BD_STACK_SLOTS = 512 };
+
+typedef struct bd_job {
+  size_t n, nchunks, slot_bytes;
+  char *slots;
+  bd_chunk_fn fn;
+  void *ctx;
+  bd_arena *top; /* the caller's arena: children[i - 1] for worker i */
+  atomic_size_t next;
+  atomic_int stop; /* a participant failed: abandon the other chunks */
+  atomic_int ran;  /* participants that ran at least one chunk */
+  /* Under the pool lock: */
+  int want, joined, finished, failed;
+  char msg[256];
+} bd_job;
+
+static struct {
+  pthread_mutex_t lock;
+  pthread_cond_t wake; /* workers: a new job */
+  pthread_cond_t done; /* owner: a worker left the job */
+  bd_job *job;         /* the job workers may join, or NULL */
+  unsigned long gen;   /* bumped for every job */
+  int nworkers;
+  int owned; /* a call owns the pool */
+} bd_pool = {PTHREAD_MUTEX_INITIALIZER,
+             PTHREAD_COND_INITIALIZER,
+             PTHREAD_COND_INITIALIZER,
+             NULL,
+             0,
+             0,
+             0};
+
+static atomic_int bd_threads_set;     /* bd_set_num_threads; 0: default */
+static atomic_int bd_threads_default; /* 0: not read yet */
+static atomic_int bd_large_calls;     /* calls that could use the pool */
+static _Thread_local int bd_last_threads = 1;
+static pthread_once_t bd_fork_once = PTHREAD_ONCE_INIT;
+
+/* A forked child has none of the workers, and the lock may have been held
+ * by a thread that does not exist there: start over with an empty pool. */
+static void bd_pool_after_fork(void) {
+  pthread_mutex_init(&bd_pool.lock, NULL);
+  pthread_cond_init(&bd_pool.wake, NULL);
+  pthread_cond_init(&bd_pool.done, NULL);
+  bd_pool.job = NULL;
+  bd_pool.nworkers = 0;
+  bd_pool.owned = 0;
+  atomic_store(&bd_large_calls, 0);
+}
+static void bd_register_fork(void) {
+  pthread_atfork(NULL, NULL, bd_pool_after_fork);
+}
+
+static int bd_default_threads(void) {
+  const char *e = getenv("BATCHDIFF_NUM_THREADS");
+  if (e && *e) {
+    char *end;
+    long v = strtol(e, &end, 10);
+    if (*end == 0 && v >= 1)
+      return v > BD_MAX_THREADS ? BD_MAX_THREADS : (int)v;
+  }
+  int cpus = 0;
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    cpus = CPU_COUNT(&set);
+  if (cpus < 1) {
+    long s = sysconf(_SC_NPROCESSORS_ONLN);
+    cpus = s > 0 ? (int)s : 1;
+  }
+  return cpus > BD_MAX_THREADS ? BD_MAX_THREADS : cpus;
+}
+
+void bd_set_num_threads(int k) {
+  atomic_store(&bd_threads_set, k < 1                ? 0
+                                : k > BD_MAX_THREADS ? BD_MAX_THREADS
+                                                     : k);
+}
+
+int bd_get_num_threads(void) {
+  int k = atomic_load(&bd_threads_set);
+  if (k)
+    return k;
+  k = atomic_load(&bd_threads_default);
+  if (!k) { /* racing readers compute the same value */
+    k = bd_default_threads();
+    atomic_store(&bd_threads_default, k);
+  }
+  return k;
+}
+
+int bd_parallel_last_threads(void) { return bd_last_threads; }
+
+/* Claims and runs chunks until none is left. Workers (idx > 0) stop early
+ * when another large call is running on some other thread, so concurrent
+ * user threads do not oversubscribe the CPUs; the owner finishes the rest. */
+static void bd_chunks(bd_job *j, size_t idx) {
+  int any = 0;
+  for (;;) {
+    if (atomic_load_explicit(&j->stop, memory_order_relaxed))
+      break;
+    if (idx > 0 &&
+        atomic_load_explicit(&bd_large_calls, memory_order_relaxed) > 1)
+      break;
+    size_t c = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed);
+    if (c >= j->nchunks)
+      break;
+    size_t b = c * (size_t)BD_CHUNK;
+    size_t e = j->n - b < BD_CHUNK ? j->n : b + BD_CHUNK;
+    void *slot = NULL;
+    if (j->slot_bytes) {
+      slot = j->slots + c * j->slot_bytes;
+      memset(slot, 0, j->slot_bytes);
+    }
+    j->fn(j->ctx, b, e, slot);
+    any = 1;
+  }
+  if (any)
+    atomic_fetch_add(&j->ran, 1);
+}
+
+/* One participant's share, with its own arena; a failure to get tape
+ * memory lands in the trap and stops the job. */
+static void bd_participate(bd_job *j, size_t idx) {
+  bd_arena *a = bd__arena_child(j->top, idx);
+  bd_fail_trap trap;
+  bd_arena_pos pos = bd_arena_save(a);
+  bd__arena_enter(a, &trap);
+  if (setjmp(trap.jb) == 0) {
+    bd_chunks(j, idx);
+  } else {
+    atomic_store(&j->stop, 1);
+    pthread_mutex_lock(&bd_pool.lock);
+    if (!j->failed) {
+      j->failed = 1;
+      memcpy(j->msg, trap.msg, sizeof j->msg);
+    }
+    pthread_mutex_unlock(&bd_pool.lock);
+  }
+  bd__arena_leave(a);
+  bd_arena_restore(a, pos);
+}
+
+static void *bd_worker(void *arg) {
+  unsigned long seen = (unsigned long)(uintptr_t)arg;
+  pthread_mutex_lock(&bd_pool.lock);
+  for (;;) {
+    while (bd_pool.gen == seen)
+      pthread_cond_wait(&bd_pool.wake, &bd_pool.lock);
+    seen = bd_pool.gen;
+    bd_job *j = bd_pool.job;
+    if (!j || j->joined >= j->want)
+      continue;
+    size_t idx = (size_t)++j->joined;
+    pthread_mutex_unlock(&bd_pool.lock);
+    bd_participate(j, idx);
+    pthread_mutex_lock(&bd_pool.lock);
+    if (++j->finished == j->joined)
+      pthread_cond_signal(&bd_pool.done);
+  }
+  return NULL;
+}
+
+/* Under the pool lock: makes sure `count` workers exist (fewer if threads
+ * cannot be created). Workers block all signals: handlers run on user
+ * threads. */
+static void bd_start_workers(int count) {
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  pthread_attr_t at;
+  pthread_attr_init(&at);
+  pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+  while (bd_pool.nworkers < count) {
+    pthread_t t;
+    if (pthread_create(&t, &at, bd_worker, (void *)(uintptr_t)bd_pool.gen))
+      break;
+    bd_pool.nworkers++;
+  }
+  pthread_attr_destroy(&at);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static void bd_serial(size_t n, bd_chunk_fn fn, bd_reduce_fn reduce,
+                      size_t slot_bytes, void *ctx) {
+  bd_last_threads = 1;
+  if (!slot_bytes) { /* nothing to reduce: chunk boundaries do not matter */
+    if (n)
+      fn(ctx, 0, n, NULL);
+    return;
+  }
+  _Alignas(64) char buf[BD_STACK_SLOTS];
+  bd_arena *top = NULL;
+  bd_arena_pos pos = {0, 0};
+  char *slot = buf;
+  if (slot_bytes > sizeof buf) {
+    top = bd__arena_own();
+    pos = bd_arena_save(top);
+    slot = bd_arena_alloc(top, slot_bytes);
+  }
+  for (size_t b = 0; b < n; b += BD_CHUNK) {
+    memset(slot, 0, slot_bytes);
+    fn(ctx, b, n - b < BD_CHUNK ? n : b + BD_CHUNK, slot);
+    if (reduce)
+      reduce(ctx, slot);
+  }
+  if (top)
+    bd_arena_restore(top, pos);
+}
+
+/* Takes the pool for job j with up to t - 1 workers; 0 if it is owned. */
+static int bd_take_pool(bd_job *j, int t) {
+  pthread_mutex_lock(&bd_pool.lock);
+  if (bd_pool.owned) {
+    pthread_mutex_unlock(&bd_pool.lock);
+    return 0;
+  }
+  bd_pool.owned = 1;
+  bd_start_workers(t - 1);
+  j->want = bd_pool.nworkers < t - 1 ? bd_pool.nworkers : t - 1;
+  bd_pool.job = j;
+  bd_pool.gen++;
+  pthread_cond_broadcast(&bd_pool.wake);
+  pthread_mutex_unlock(&bd_pool.lock);
+  return 1;
+}
+
+/* Closes j to new workers, waits for those that joined, frees the pool. */
+static void bd_release_pool(bd_job *j) {
+  pthread_mutex_lock(&bd_pool.lock);
+  bd_pool.job = NULL;
+  while (j->finished < j->joined)
+    pthread_cond_wait(&bd_pool.done, &bd_pool.lock);
+  bd_pool.owned = 0;
+  pthread_mutex_unlock(&bd_pool.lock);
+}
+
+void bd_parallel_for(size_t n, bd_chunk_fn fn, bd_reduce_fn reduce,
+                     size_t slot_bytes, void *ctx) {
+  size_t nchunks = n / BD_CHUNK + (n % BD_CHUNK != 0);
+  int t = n >= BD_PARALLEL_MIN_N ? bd_get_num_threads() : 1;
+  if ((size_t)t > nchunks)
+    t = (int)nchunks;
+  if (t <= 1) {
+    bd_serial(n, fn, reduce, slot_bytes, ctx);
+    return;
+  }
+  pthread_once(&bd_fork_once, bd_register_fork);
+  bd_arena *top = bd__arena_own();
+  if (!bd__arena_reserve_children(top, (size_t)t - 1)) {
+    bd_serial(n, fn, reduce, slot_bytes, ctx);
+    return;
+  }
+  /* Before taking the pool: a failure here calls the fail hook directly,
+   * and a hook that longjmps leaves nothing held. */
+  bd_arena_pos pos = bd_arena_save(top);
+  slot_bytes = (slot_bytes + 63) & ~(size_t)63; /* each slot 64-aligned */
+  bd_job j = {.n = n,
+              .nchunks = nchunks,
+              .slot_bytes = slot_bytes,
+              .fn = fn,
+              .ctx = ctx,
+              .top = top};
+  if (slot_bytes)
+    j.slots = bd_arena_alloc(top, nchunks * slot_bytes);
+  atomic_init(&j.next, 0);
+  atomic_init(&j.stop, 0);
+  atomic_init(&j.ran, 0);
+  int others = atomic_fetch_add(&bd_large_calls, 1);
+  if (others > 0 || !bd_take_pool(&j, t)) {
+    atomic_fetch_sub(&bd_large_calls, 1);
+    bd_arena_restore(top, pos);
+    bd_serial(n, fn, reduce, slot_bytes, ctx);
+    return;
+  }
+  bd_participate(&j, 0);
+  bd_release_pool(&j);
+  atomic_fetch_sub(&bd_large_calls, 1);
+  bd_last_threads = atomic_load(&j.ran);
+  if (j.failed) {
+    bd_arena_restore(top, pos);
+    bd__arena_fail(top, j.msg);
+  }
+  if (reduce)
+    for (size_t c = 0; c < nchunks; c++)
+      reduce(ctx, j.slots + c * slot_bytes);
+  bd_arena_restore(top, pos);
+}
