@@ -263,9 +263,11 @@ static void bd_release_pool(bd_job *j) {
 }
 
 void bd_parallel_for(size_t n, bd_chunk_fn fn, bd_reduce_fn reduce,
-                     size_t slot_bytes, void *ctx) {
+                     size_t slot_bytes, void *ctx, int flags) {
   size_t nchunks = n / BD_CHUNK + (n % BD_CHUNK != 0);
-  int t = n >= BD_PARALLEL_MIN_N ? bd_get_num_threads() : 1;
+  int t = n >= BD_PARALLEL_MIN_N && !(flags & BD_PAR_SERIAL)
+              ? bd_get_num_threads()
+              : 1;
   if ((size_t)t > nchunks)
     t = (int)nchunks;
   if (t <= 1) {

@@ -5,8 +5,8 @@
  *   do not depend on the thread count (1, 2, 3, 7), for n around the chunk
  *   size and the threshold; slots are zeroed, 64-byte aligned and reduced
  *   on the calling thread in chunk order;
- * - below BD_PARALLEL_MIN_N, and with 1 thread, the chunks run on the
- *   calling thread only;
+ * - below BD_PARALLEL_MIN_N, with 1 thread, and with BD_PAR_SERIAL, the
+ *   chunks run on the calling thread only;
  * - bd_set_num_threads / bd_get_num_threads, BATCHDIFF_NUM_THREADS (the
  *   ctest case rt_test_parallel_env runs with it set to 5);
  * - several user threads calling at once: all results right;
@@ -80,12 +80,13 @@ static void rec_reduce(void *ctx, const void *slot) {
 
 /* Runs one call; checks coverage and reduction order. Returns the threads
  * that ran chunks. */
-static int run_rec(size_t n, size_t slot_bytes) {
+static int run_rec(size_t n, size_t slot_bytes, int flags) {
   rec_t r = {.n = n, .caller = pthread_self()};
   r.seen = calloc(n + 1, 1);
   size_t nch = (n + BD_CHUNK - 1) / BD_CHUNK;
   r.order = calloc(nch + 1, sizeof(size_t));
-  bd_parallel_for(n, rec_chunk, slot_bytes ? rec_reduce : NULL, slot_bytes, &r);
+  bd_parallel_for(n, rec_chunk, slot_bytes ? rec_reduce : NULL, slot_bytes, &r,
+                  flags);
   assert_false(r.bad);
   for (size_t i = 0; i < n; i++)
     assert_int_equal(r.seen[i], 1);
@@ -118,9 +119,11 @@ static void coverage_and_order(void **st) {
     assert_int_equal(bd_get_num_threads(), counts[t]);
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
       for (int slot = 0; slot < 2; slot++) {
-        int used = run_rec(sizes[s], slot ? SLOT : 0);
+        int used = run_rec(sizes[s], slot ? SLOT : 0, 0);
         assert_true(used >= 1 || sizes[s] == 0);
         assert_true(used <= counts[t]);
+        assert_int_equal(run_rec(sizes[s], slot ? SLOT : 0, BD_PAR_SERIAL),
+                         1); /* serial flag: caller only */
         if (s + 1 == sizeof sizes / sizeof *sizes && slot)
           print_message("%d threads, n = %zu: %d ran chunks\n", counts[t],
                         sizes[s], used);
@@ -161,7 +164,7 @@ static void *conc_fn(void *arg) {
     rec_t r = {.n = n, .caller = pthread_self()};
     r.seen = calloc(n, 1);
     r.order = calloc(n / BD_CHUNK + 2, sizeof(size_t));
-    bd_parallel_for(n, rec_chunk, rec_reduce, SLOT, &r);
+    bd_parallel_for(n, rec_chunk, rec_reduce, SLOT, &r, 0);
     int ok = !r.bad && !r.reduce_off_thread &&
              r.nreduced == (n + BD_CHUNK - 1) / BD_CHUNK;
     for (size_t k = 0; k < n && ok; k++)
@@ -249,18 +252,18 @@ static void *hooks_thread(void *arg) {
   rec_t r = {.n = n, .caller = pthread_self(), .tape_bytes = 200000};
   r.seen = calloc(n, 1);
   r.order = calloc(n / BD_CHUNK + 1, sizeof(size_t));
-  bd_parallel_for(n, rec_chunk, rec_reduce, SLOT, &r);
+  bd_parallel_for(n, rec_chunk, rec_reduce, SLOT, &r, 0);
   s->after_first = s->h.allocs;
   for (int i = 0; i < 10; i++) {
     r.nreduced = 0;
-    bd_parallel_for(n, rec_chunk, rec_reduce, SLOT, &r);
+    bd_parallel_for(n, rec_chunk, rec_reduce, SLOT, &r, 0);
   }
   s->after_more = s->h.allocs;
   /* Failure: chunks want more tape than the hooks give. */
   s->h.fail_bytes = 1u << 20;
   r.tape_bytes = 4u << 20;
   if (setjmp(jb) == 0)
-    bd_parallel_for(n, rec_chunk, rec_reduce, SLOT, &r);
+    bd_parallel_for(n, rec_chunk, rec_reduce, SLOT, &r, 0);
   else
     s->jumped = 1;
   /* Afterwards calls work again. */
@@ -268,7 +271,7 @@ static void *hooks_thread(void *arg) {
   r.tape_bytes = 1000;
   memset(r.seen, 0, n);
   r.nreduced = 0;
-  bd_parallel_for(n, rec_chunk, rec_reduce, SLOT, &r);
+  bd_parallel_for(n, rec_chunk, rec_reduce, SLOT, &r, 0);
   s->ok_after = !r.bad;
   for (size_t i = 0; i < n; i++)
     s->ok_after &= r.seen[i] == 1;

@@ -4,7 +4,8 @@
  *
  * Usage (users):   bd_set_num_threads(1);   -- every call on one thread
  *                  int t = bd_get_num_threads();
- * Usage (generated code): bd_parallel_for(n, fn, reduce, slot_bytes, ctx).
+ * Usage (generated code): bd_parallel_for(n, fn, reduce, slot_bytes, ctx,
+ *                         flags).
  *
  * Results never depend on the thread count: the batch is cut into chunks of
  * BD_CHUNK examples whatever the thread count, and per-chunk partial sums
@@ -50,16 +51,21 @@ BD_PARALLEL_API int bd_parallel_last_threads(void);
  * several threads at once. slot: slot_bytes zeroed bytes, 64-byte aligned,
  * private to the chunk, in which fn leaves the chunk's partial sums; then
  * reduce(ctx, slot) runs on the calling thread for every chunk in chunk
- * order (reduce may be NULL when slot_bytes is 0). fn must only write what
- * belongs to its chunk. Tape memory (bd_arena_get) inside fn comes from
- * per-worker arenas of the calling thread. If a worker cannot get tape
- * memory, the other chunks are abandoned and the calling thread's fail
- * hook is called (tape.h) once every worker has stopped. */
+ * order (reduce may be NULL when slot_bytes is 0). Without partial sums
+ * (slot_bytes 0) a call that stays on one thread may pass several chunks
+ * in one fn call. fn must only write what belongs to its chunk.
+ * flags: BD_PAR_SERIAL runs every chunk on the calling thread, in order
+ * (for outputs that several chunks add to, such as a uniform array's
+ * shadow). Tape memory (bd_arena_get) inside fn comes from per-worker
+ * arenas of the calling thread. If a worker cannot get tape memory, the
+ * other chunks are abandoned and the calling thread's fail hook is called
+ * (tape.h) once every worker has stopped. */
 typedef void (*bd_chunk_fn)(void *ctx, size_t begin, size_t end, void *slot);
 typedef void (*bd_reduce_fn)(void *ctx, const void *slot);
+#define BD_PAR_SERIAL 1
 BD_PARALLEL_API void bd_parallel_for(size_t n, bd_chunk_fn fn,
                                      bd_reduce_fn reduce, size_t slot_bytes,
-                                     void *ctx);
+                                     void *ctx, int flags);
 
 #ifdef __cplusplus
 }
