@@ -129,5 +129,5 @@ function(bd_add_script_test)
     COMMAND sh -c "rm -rf '${work}' && mkdir -p '${work}' && exec sh '${S_SCRIPT}'${args}")
   set_tests_properties(${S_NAME} PROPERTIES LABELS "${S_LABELS}"
     TIMEOUT ${S_TIMEOUT}
-    ENVIRONMENT "CLANG=${BATCHDIFF_CLANG};PLUGIN=$<TARGET_FILE:batchdiff>;FILECHECK=${BATCHDIFF_FILECHECK};NM=${BATCHDIFF_NM};OBJDUMP=${BATCHDIFF_OBJDUMP};SRC=${S_SRC};WORK=${work}")
+    ENVIRONMENT "CLANG=${BATCHDIFF_CLANG};PLUGIN=$<TARGET_FILE:batchdiff>;FILECHECK=${BATCHDIFF_FILECHECK};NM=${BATCHDIFF_NM};OBJDUMP=${BATCHDIFF_OBJDUMP};RTLIB=$<TARGET_FILE:batchdiff_rt_static>;SRC=${S_SRC};WORK=${work}")
 endfunction()

@@ -23,6 +23,15 @@ public:
   std::string run();
 
 private:
+  /// A parameter of the wrapper: its type (ending in ' ' or '*') and name.
+  struct Decl {
+    std::string Type, Name;
+  };
+  std::vector<Decl> params(bool Reserved) const;
+  /// Uniform scalar parameters whose gradient is summed over the batch.
+  std::vector<size_t> uniformSums() const;
+  std::string chunkFunction(const std::string &Base);
+  std::string reduceFunction(const std::string &Base);
   std::string arg(size_t I) const { return "__bd_a" + std::to_string(I); }
   std::string shadow(size_t I) const { return "__bd_d" + std::to_string(I); }
   std::string stride(size_t I) const { return "__bd_as" + std::to_string(I); }
@@ -49,8 +58,8 @@ private:
   int Buf = 0;
 };
 
-std::string WrapperEmitter::prototype(bool Reserved) const {
-  std::ostringstream OS;
+std::vector<WrapperEmitter::Decl> WrapperEmitter::params(bool Reserved) const {
+  std::vector<Decl> Ds;
   // User-facing names must not collide with the parameters' own names.
   std::vector<std::string> Taken;
   for (const ir::Param &P : F.Params)
@@ -65,38 +74,48 @@ std::string WrapperEmitter::prototype(bool Reserved) const {
   auto Nm = [&](const std::string &R, const std::string &U) {
     return Reserved ? R : Fresh(U);
   };
-  OS << (Static ? "static __attribute__((unused)) " : "") << "void " << F.Name
-     << (Grad ? "_grad" : "_batched") << "(size_t " << Nm("__bd_n", "n");
+  Ds.push_back({"size_t ", Nm("__bd_n", "n")});
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const ir::Param &P = F.Params[I];
     if (P.Kind != ir::ParamKind::User)
       continue;
     std::string N = Reserved ? arg(I) : P.Name;
     if (P.IsArray) {
-      OS << ", " << (P.Writable ? "" : "const ") << P.CType << " *" << N;
+      Ds.push_back({(P.Writable ? "" : "const ") + P.CType + " *", N});
       if (!P.Uniform)
-        OS << ", ptrdiff_t " << Nm(stride(I), P.Name + "_stride");
+        Ds.push_back({"ptrdiff_t ", Nm(stride(I), P.Name + "_stride")});
     } else if (P.Uniform) {
-      OS << ", " << P.CType << " " << N;
+      Ds.push_back({P.CType + " ", N});
     } else {
-      OS << ", const " << P.CType << " *" << N;
+      Ds.push_back({"const " + P.CType + " *", N});
     }
   }
   if (F.RetTy != Type::Void)
-    OS << ", " << F.RetCType << " *" << Nm("__bd_ret", "ret");
+    Ds.push_back({F.RetCType + " *", Nm("__bd_ret", "ret")});
   if (Grad) {
     if (F.RetTy != Type::Void)
-      OS << ", const " << F.RetCType << " *" << Nm("__bd_dret", "d_ret");
+      Ds.push_back({"const " + F.RetCType + " *", Nm("__bd_dret", "d_ret")});
     // One shadow per differentiable parameter, in parameter order.
     for (size_t I = 0; I < F.Params.size(); ++I) {
       const ir::Param &P = F.Params[I];
       if (!hasShadowParam(P))
         continue;
-      OS << ", " << P.CType << " *" << Nm(shadow(I), "d_" + P.Name);
+      Ds.push_back({P.CType + " *", Nm(shadow(I), "d_" + P.Name)});
       if (P.IsArray && !P.Uniform)
-        OS << ", ptrdiff_t " << Nm(shadowStride(I), "d_" + P.Name + "_stride");
+        Ds.push_back(
+            {"ptrdiff_t ", Nm(shadowStride(I), "d_" + P.Name + "_stride")});
     }
   }
+  return Ds;
+}
+
+std::string WrapperEmitter::prototype(bool Reserved) const {
+  std::ostringstream OS;
+  OS << (Static ? "static __attribute__((unused)) " : "") << "void " << F.Name
+     << (Grad ? "_grad" : "_batched") << "(";
+  std::vector<Decl> Ds = params(Reserved);
+  for (size_t I = 0; I < Ds.size(); ++I)
+    OS << (I ? ", " : "") << Ds[I].Type << Ds[I].Name;
   OS << ")";
   return OS.str();
 }
@@ -242,14 +261,31 @@ std::string WrapperEmitter::chunk() {
   return OS.str();
 }
 
-std::string WrapperEmitter::run() {
-  std::ostringstream OS;
-  OS << prototype(true) << ";\n";
-  OS << prototype(true) << " {\n";
+std::vector<size_t> WrapperEmitter::uniformSums() const {
+  std::vector<size_t> R;
   for (const ir::Output &O : F.Outputs)
     if (O.Kind == ir::OutKind::ParamAdjoint && F.Params[O.Param].Uniform)
-      OS << "  " << Sh.vtype(F.Params[O.Param].Ty) << " __bd_acc" << O.Param
-         << " = bd_splat_" << Sh.sfx(F.Params[O.Param].Ty) << "(0);\n";
+      R.push_back(O.Param);
+  return R;
+}
+
+/// The loop over the examples [__bd_lo, __bd_hi) of one or more chunks, as
+/// a bd_chunk_fn: arguments from the context struct, uniform gradients
+/// summed per lane and left in the slot.
+std::string WrapperEmitter::chunkFunction(const std::string &Base) {
+  std::ostringstream OS;
+  OS << "static void " << Base << "c(void *__bd_cx, size_t __bd_lo, "
+     << "size_t __bd_hi, void *__bd_slot) {\n";
+  OS << "  const struct " << Base << "x *__bd_c = (const struct " << Base
+     << "x *)__bd_cx;\n";
+  std::vector<Decl> Ds = params(true);
+  for (size_t I = 1; I < Ds.size(); ++I)
+    OS << "  " << Ds[I].Type << Ds[I].Name << " = __bd_c->" << Ds[I].Name
+       << ";\n  (void)" << Ds[I].Name << ";\n";
+  std::vector<size_t> Sums = uniformSums();
+  for (size_t P : Sums)
+    OS << "  " << Sh.vtype(F.Params[P].Ty) << " __bd_acc" << P << " = bd_splat_"
+       << Sh.sfx(F.Params[P].Ty) << "(0);\n";
   bool Tapes = !F.TapeSlots.empty();
   if (Tapes) {
     OS << "  bd_arena *__bd_ar = bd_arena_get();\n"
@@ -283,8 +319,9 @@ std::string WrapperEmitter::run() {
            << " || " << St << " < -2147483647 / (ptrdiff_t)" << Sh.W()
            << ")\n    __bd_w = 1;\n";
     }
-  OS << "  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {\n";
-  OS << "    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : "
+  OS << "  for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) "
+        "{\n";
+  OS << "    size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : "
         "__bd_w;\n";
   OS << "    int __bd_full = __bd_k == " << Sh.W() << ";\n";
   OS << chunk();
@@ -294,11 +331,91 @@ std::string WrapperEmitter::run() {
        << "; __bd_t++)\n"
        << "    bd_tape_end(__bd_ar, &__bd_tp[__bd_t], &__bd_tapekey[__bd_t]);\n"
        << "  bd_arena_restore(__bd_ar, __bd_pos);\n";
-  for (const ir::Output &O : F.Outputs)
-    if (O.Kind == ir::OutKind::ParamAdjoint && F.Params[O.Param].Uniform)
-      OS << "  if (" << shadow(O.Param) << ") *" << shadow(O.Param)
-         << " += bd_hsum_" << Sh.sfx(F.Params[O.Param].Ty) << "(__bd_acc"
-         << O.Param << ");\n";
+  if (Sums.empty()) {
+    OS << "  (void)__bd_slot;\n";
+  } else {
+    OS << "  struct " << Base << "s *__bd_s = (struct " << Base
+       << "s *)__bd_slot;\n";
+    for (size_t P : Sums)
+      OS << "  __bd_s->__bd_acc" << P << " = __bd_acc" << P << ";\n";
+  }
+  OS << "}\n";
+  return OS.str();
+}
+
+/// Adds one chunk's lane sums to the call's, in chunk order (bd_reduce_fn).
+std::string WrapperEmitter::reduceFunction(const std::string &Base) {
+  std::ostringstream OS;
+  OS << "static void " << Base << "r(void *__bd_cx, const void *__bd_slot) {\n"
+     << "  struct " << Base << "x *__bd_c = (struct " << Base
+     << "x *)__bd_cx;\n"
+     << "  const struct " << Base << "s *__bd_s = (const struct " << Base
+     << "s *)__bd_slot;\n";
+  for (size_t P : uniformSums()) {
+    std::string A = "__bd_acc" + std::to_string(P);
+    OS << "  __bd_c->" << A << " = bd_add_" << Sh.sfx(F.Params[P].Ty)
+       << "(__bd_c->" << A << ", __bd_s->" << A << ");\n";
+  }
+  OS << "}\n";
+  return OS.str();
+}
+
+/// The exported function: its arguments go into a context struct, and the
+/// runtime's bd_parallel_for runs the chunk function over the batch (on
+/// several threads for large batches); uniform gradients are summed per
+/// chunk, the chunks' sums added in chunk order.
+std::string WrapperEmitter::run() {
+  std::ostringstream OS;
+  std::string Base = Kernel.substr(0, Kernel.size() - 1);
+  std::vector<Decl> Ds = params(true);
+  std::vector<size_t> Sums = uniformSums();
+  OS << "struct " << Base << "x {";
+  for (size_t I = 1; I < Ds.size(); ++I)
+    OS << " " << Ds[I].Type << Ds[I].Name << ";";
+  for (size_t P : Sums)
+    OS << " " << Sh.vtype(F.Params[P].Ty) << " __bd_acc" << P << ";";
+  if (Ds.size() == 1 && Sums.empty())
+    OS << " int __bd_none;";
+  OS << " };\n";
+  if (!Sums.empty()) {
+    OS << "struct " << Base << "s {";
+    for (size_t P : Sums)
+      OS << " " << Sh.vtype(F.Params[P].Ty) << " __bd_acc" << P << ";";
+    OS << " };\n";
+  }
+  OS << chunkFunction(Base);
+  if (!Sums.empty())
+    OS << reduceFunction(Base);
+  OS << prototype(true) << ";\n";
+  OS << prototype(true) << " {\n";
+  OS << "  struct " << Base << "x __bd_c = {";
+  bool First = true;
+  for (size_t I = 1; I < Ds.size(); ++I, First = false)
+    OS << (First ? "" : ", ") << Ds[I].Name;
+  for (size_t P : Sums) {
+    OS << (First ? "" : ", ") << "bd_splat_" << Sh.sfx(F.Params[P].Ty) << "(0)";
+    First = false;
+  }
+  if (First)
+    OS << "0";
+  OS << "};\n";
+  // A uniform array's shadow is added to by every chunk: one thread.
+  std::string Flags;
+  for (size_t I = 0; I < F.Params.size(); ++I) {
+    const ir::Param &P = F.Params[I];
+    if (Grad && P.IsArray && P.Uniform && hasShadowParam(P))
+      Flags += (Flags.empty() ? "" : " || ") + shadow(I) + " != 0";
+  }
+  Flags = Flags.empty() ? "0" : "(" + Flags + ") ? BD_PAR_SERIAL : 0";
+  OS << "  bd_parallel_for(__bd_n, " << Base << "c, ";
+  if (Sums.empty())
+    OS << "0, 0";
+  else
+    OS << Base << "r, sizeof(struct " << Base << "s)";
+  OS << ", &__bd_c, " << Flags << ");\n";
+  for (size_t P : Sums)
+    OS << "  if (" << shadow(P) << ") *" << shadow(P) << " += bd_hsum_"
+       << Sh.sfx(F.Params[P].Ty) << "(__bd_c.__bd_acc" << P << ");\n";
   OS << "}\n";
   return OS.str();
 }

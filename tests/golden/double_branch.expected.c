@@ -72,11 +72,18 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_bk(bd_md __
   bd_f64d __bd_t58 = __bd_v2_ret;
   *__bd_o0 = __bd_t58;
 }
-void huber_batched(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, double *__bd_ret);
-void huber_batched(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, double *__bd_ret) {
+struct __bd_huber_bx { const double *__bd_a0; const double *__bd_a1; double *__bd_ret; };
+static void __bd_huber_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
+  const struct __bd_huber_bx *__bd_c = (const struct __bd_huber_bx *)__bd_cx;
+  const double *__bd_a0 = __bd_c->__bd_a0;
+  (void)__bd_a0;
+  const double *__bd_a1 = __bd_c->__bd_a1;
+  (void)__bd_a1;
+  double *__bd_ret = __bd_c->__bd_ret;
+  (void)__bd_ret;
   size_t __bd_w = (sizeof(bd_md) / 8);
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
-    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
+  for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
     bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
     bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
@@ -85,6 +92,12 @@ void huber_batched(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, 
     __bd_huber_bk(__bd_mk, __bd_x0, __bd_x1, &__bd_o0);
     { if (__bd_full) bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
   }
+  (void)__bd_slot;
+}
+void huber_batched(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, double *__bd_ret);
+void huber_batched(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, double *__bd_ret) {
+  struct __bd_huber_bx __bd_c = {__bd_a0, __bd_a1, __bd_ret};
+  bd_parallel_for(__bd_n, __bd_huber_bc, 0, 0, &__bd_c, 0);
 }
 
 /* huber_grad: shape d, lanes of 64 bits */
@@ -441,11 +454,24 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
   *__bd_o1 = __bd_t191;
   *__bd_o2 = __bd_t192;
 }
-void huber_grad(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0, double *__bd_d1);
-void huber_grad(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0, double *__bd_d1) {
+struct __bd_huber_gx { const double *__bd_a0; const double *__bd_a1; double *__bd_ret; const double *__bd_dret; double *__bd_d0; double *__bd_d1; };
+static void __bd_huber_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
+  const struct __bd_huber_gx *__bd_c = (const struct __bd_huber_gx *)__bd_cx;
+  const double *__bd_a0 = __bd_c->__bd_a0;
+  (void)__bd_a0;
+  const double *__bd_a1 = __bd_c->__bd_a1;
+  (void)__bd_a1;
+  double *__bd_ret = __bd_c->__bd_ret;
+  (void)__bd_ret;
+  const double *__bd_dret = __bd_c->__bd_dret;
+  (void)__bd_dret;
+  double *__bd_d0 = __bd_c->__bd_d0;
+  (void)__bd_d0;
+  double *__bd_d1 = __bd_c->__bd_d1;
+  (void)__bd_d1;
   size_t __bd_w = (sizeof(bd_md) / 8);
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
-    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
+  for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
     bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
     bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
@@ -465,5 +491,11 @@ void huber_grad(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, dou
       { if (__bd_full) bd_store_f64d((double *)(__bd_d1 + __bd_i), bd_add_f64d(__bd_old, __bd_o2)); else bd_storen_f64d((double *)(__bd_d1 + __bd_i), bd_add_f64d(__bd_old, __bd_o2), __bd_k); }
     }
   }
+  (void)__bd_slot;
+}
+void huber_grad(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0, double *__bd_d1);
+void huber_grad(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0, double *__bd_d1) {
+  struct __bd_huber_gx __bd_c = {__bd_a0, __bd_a1, __bd_ret, __bd_dret, __bd_d0, __bd_d1};
+  bd_parallel_for(__bd_n, __bd_huber_gc, 0, 0, &__bd_c, 0);
 }
 

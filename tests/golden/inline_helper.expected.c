@@ -18,11 +18,18 @@ static inline __attribute__((always_inline, unused)) void __bd_gate_bk(bd_mn __b
   bd_f32n __bd_t24 = __bd_v2_ret;
   *__bd_o0 = __bd_t24;
 }
-void gate_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret);
-void gate_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret) {
+struct __bd_gate_bx { const float *__bd_a0; const float *__bd_a1; float *__bd_ret; };
+static void __bd_gate_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
+  const struct __bd_gate_bx *__bd_c = (const struct __bd_gate_bx *)__bd_cx;
+  const float *__bd_a0 = __bd_c->__bd_a0;
+  (void)__bd_a0;
+  const float *__bd_a1 = __bd_c->__bd_a1;
+  (void)__bd_a1;
+  float *__bd_ret = __bd_c->__bd_ret;
+  (void)__bd_ret;
   size_t __bd_w = (sizeof(bd_mn) / 4);
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
-    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
+  for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
     bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
     bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
@@ -31,6 +38,12 @@ void gate_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, flo
     __bd_gate_bk(__bd_mk, __bd_x0, __bd_x1, &__bd_o0);
     { if (__bd_full) bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
   }
+  (void)__bd_slot;
+}
+void gate_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret);
+void gate_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret) {
+  struct __bd_gate_bx __bd_c = {__bd_a0, __bd_a1, __bd_ret};
+  bd_parallel_for(__bd_n, __bd_gate_bc, 0, 0, &__bd_c, 0);
 }
 
 /* gate_grad: shape n, lanes of 32 bits */
@@ -146,11 +159,24 @@ static inline __attribute__((always_inline, unused)) void __bd_gate_gk(bd_mn __b
   *__bd_o1 = __bd_t98;
   *__bd_o2 = __bd_t99;
 }
-void gate_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1);
-void gate_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1) {
+struct __bd_gate_gx { const float *__bd_a0; const float *__bd_a1; float *__bd_ret; const float *__bd_dret; float *__bd_d0; float *__bd_d1; };
+static void __bd_gate_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
+  const struct __bd_gate_gx *__bd_c = (const struct __bd_gate_gx *)__bd_cx;
+  const float *__bd_a0 = __bd_c->__bd_a0;
+  (void)__bd_a0;
+  const float *__bd_a1 = __bd_c->__bd_a1;
+  (void)__bd_a1;
+  float *__bd_ret = __bd_c->__bd_ret;
+  (void)__bd_ret;
+  const float *__bd_dret = __bd_c->__bd_dret;
+  (void)__bd_dret;
+  float *__bd_d0 = __bd_c->__bd_d0;
+  (void)__bd_d0;
+  float *__bd_d1 = __bd_c->__bd_d1;
+  (void)__bd_d1;
   size_t __bd_w = (sizeof(bd_mn) / 4);
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
-    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
+  for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
     bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
     bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
@@ -170,5 +196,11 @@ void gate_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float 
       { if (__bd_full) bd_store_f32n((float *)(__bd_d1 + __bd_i), bd_add_f32n(__bd_old, __bd_o2)); else bd_storen_f32n((float *)(__bd_d1 + __bd_i), bd_add_f32n(__bd_old, __bd_o2), __bd_k); }
     }
   }
+  (void)__bd_slot;
+}
+void gate_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1);
+void gate_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1) {
+  struct __bd_gate_gx __bd_c = {__bd_a0, __bd_a1, __bd_ret, __bd_dret, __bd_d0, __bd_d1};
+  bd_parallel_for(__bd_n, __bd_gate_gc, 0, 0, &__bd_c, 0);
 }
 

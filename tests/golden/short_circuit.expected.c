@@ -51,11 +51,18 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_bk(bd_mn 
   bd_f32n __bd_t34 = __bd_v2_ret;
   *__bd_o0 = __bd_t34;
 }
-void clipped_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret);
-void clipped_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret) {
+struct __bd_clipped_bx { const float *__bd_a0; const float *__bd_a1; float *__bd_ret; };
+static void __bd_clipped_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
+  const struct __bd_clipped_bx *__bd_c = (const struct __bd_clipped_bx *)__bd_cx;
+  const float *__bd_a0 = __bd_c->__bd_a0;
+  (void)__bd_a0;
+  const float *__bd_a1 = __bd_c->__bd_a1;
+  (void)__bd_a1;
+  float *__bd_ret = __bd_c->__bd_ret;
+  (void)__bd_ret;
   size_t __bd_w = (sizeof(bd_mn) / 4);
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
-    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
+  for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
     bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
     bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
@@ -64,6 +71,12 @@ void clipped_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, 
     __bd_clipped_bk(__bd_mk, __bd_x0, __bd_x1, &__bd_o0);
     { if (__bd_full) bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
   }
+  (void)__bd_slot;
+}
+void clipped_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret);
+void clipped_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret) {
+  struct __bd_clipped_bx __bd_c = {__bd_a0, __bd_a1, __bd_ret};
+  bd_parallel_for(__bd_n, __bd_clipped_bc, 0, 0, &__bd_c, 0);
 }
 
 /* clipped_grad: shape n, lanes of 32 bits */
@@ -262,11 +275,24 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_gk(bd_mn 
   *__bd_o1 = __bd_t115;
   *__bd_o2 = bd_splat_f32n(__bd_t116);
 }
-void clipped_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1);
-void clipped_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1) {
+struct __bd_clipped_gx { const float *__bd_a0; const float *__bd_a1; float *__bd_ret; const float *__bd_dret; float *__bd_d0; float *__bd_d1; };
+static void __bd_clipped_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
+  const struct __bd_clipped_gx *__bd_c = (const struct __bd_clipped_gx *)__bd_cx;
+  const float *__bd_a0 = __bd_c->__bd_a0;
+  (void)__bd_a0;
+  const float *__bd_a1 = __bd_c->__bd_a1;
+  (void)__bd_a1;
+  float *__bd_ret = __bd_c->__bd_ret;
+  (void)__bd_ret;
+  const float *__bd_dret = __bd_c->__bd_dret;
+  (void)__bd_dret;
+  float *__bd_d0 = __bd_c->__bd_d0;
+  (void)__bd_d0;
+  float *__bd_d1 = __bd_c->__bd_d1;
+  (void)__bd_d1;
   size_t __bd_w = (sizeof(bd_mn) / 4);
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
-    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
+  for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
     bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
     bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
@@ -286,5 +312,11 @@ void clipped_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, flo
       { if (__bd_full) bd_store_f32n((float *)(__bd_d1 + __bd_i), bd_add_f32n(__bd_old, __bd_o2)); else bd_storen_f32n((float *)(__bd_d1 + __bd_i), bd_add_f32n(__bd_old, __bd_o2), __bd_k); }
     }
   }
+  (void)__bd_slot;
+}
+void clipped_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1);
+void clipped_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1) {
+  struct __bd_clipped_gx __bd_c = {__bd_a0, __bd_a1, __bd_ret, __bd_dret, __bd_d0, __bd_d1};
+  bd_parallel_for(__bd_n, __bd_clipped_gc, 0, 0, &__bd_c, 0);
 }
 

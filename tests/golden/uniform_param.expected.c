@@ -14,11 +14,20 @@ static inline __attribute__((always_inline, unused)) void __bd_affine_bk(bd_mn _
   bd_f32n __bd_t14 = __bd_v3_ret;
   *__bd_o0 = __bd_t14;
 }
-void affine_batched(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_a2, float *__bd_ret);
-void affine_batched(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_a2, float *__bd_ret) {
+struct __bd_affine_bx { const float *__bd_a0; float __bd_a1; float __bd_a2; float *__bd_ret; };
+static void __bd_affine_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
+  const struct __bd_affine_bx *__bd_c = (const struct __bd_affine_bx *)__bd_cx;
+  const float *__bd_a0 = __bd_c->__bd_a0;
+  (void)__bd_a0;
+  float __bd_a1 = __bd_c->__bd_a1;
+  (void)__bd_a1;
+  float __bd_a2 = __bd_c->__bd_a2;
+  (void)__bd_a2;
+  float *__bd_ret = __bd_c->__bd_ret;
+  (void)__bd_ret;
   size_t __bd_w = (sizeof(bd_mn) / 4);
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
-    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
+  for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
     bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
     bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
@@ -26,6 +35,12 @@ void affine_batched(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __
     __bd_affine_bk(__bd_mk, __bd_x0, (float)__bd_a1, (float)__bd_a2, &__bd_o0);
     { if (__bd_full) bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
   }
+  (void)__bd_slot;
+}
+void affine_batched(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_a2, float *__bd_ret);
+void affine_batched(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_a2, float *__bd_ret) {
+  struct __bd_affine_bx __bd_c = {__bd_a0, __bd_a1, __bd_a2, __bd_ret};
+  bd_parallel_for(__bd_n, __bd_affine_bc, 0, 0, &__bd_c, 0);
 }
 
 /* affine_grad: shape n, lanes of 32 bits */
@@ -111,13 +126,31 @@ static inline __attribute__((always_inline, unused)) void __bd_affine_gk(bd_mn _
   *__bd_o2 = __bd_t67;
   *__bd_o3 = __bd_t68;
 }
-void affine_grad(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_a2, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1, float *__bd_d2);
-void affine_grad(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_a2, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1, float *__bd_d2) {
+struct __bd_affine_gx { const float *__bd_a0; float __bd_a1; float __bd_a2; float *__bd_ret; const float *__bd_dret; float *__bd_d0; float *__bd_d1; float *__bd_d2; bd_f32n __bd_acc1; bd_f32n __bd_acc2; };
+struct __bd_affine_gs { bd_f32n __bd_acc1; bd_f32n __bd_acc2; };
+static void __bd_affine_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
+  const struct __bd_affine_gx *__bd_c = (const struct __bd_affine_gx *)__bd_cx;
+  const float *__bd_a0 = __bd_c->__bd_a0;
+  (void)__bd_a0;
+  float __bd_a1 = __bd_c->__bd_a1;
+  (void)__bd_a1;
+  float __bd_a2 = __bd_c->__bd_a2;
+  (void)__bd_a2;
+  float *__bd_ret = __bd_c->__bd_ret;
+  (void)__bd_ret;
+  const float *__bd_dret = __bd_c->__bd_dret;
+  (void)__bd_dret;
+  float *__bd_d0 = __bd_c->__bd_d0;
+  (void)__bd_d0;
+  float *__bd_d1 = __bd_c->__bd_d1;
+  (void)__bd_d1;
+  float *__bd_d2 = __bd_c->__bd_d2;
+  (void)__bd_d2;
   bd_f32n __bd_acc1 = bd_splat_f32n(0);
   bd_f32n __bd_acc2 = bd_splat_f32n(0);
   size_t __bd_w = (sizeof(bd_mn) / 4);
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
-    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
+  for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
     bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
     bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
@@ -135,7 +168,21 @@ void affine_grad(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_
     __bd_acc1 = bd_add_f32n(__bd_acc1, bd_select_f32n(__bd_mk, __bd_o2, bd_splat_f32n(0)));
     __bd_acc2 = bd_add_f32n(__bd_acc2, bd_select_f32n(__bd_mk, __bd_o3, bd_splat_f32n(0)));
   }
-  if (__bd_d1) *__bd_d1 += bd_hsum_f32n(__bd_acc1);
-  if (__bd_d2) *__bd_d2 += bd_hsum_f32n(__bd_acc2);
+  struct __bd_affine_gs *__bd_s = (struct __bd_affine_gs *)__bd_slot;
+  __bd_s->__bd_acc1 = __bd_acc1;
+  __bd_s->__bd_acc2 = __bd_acc2;
+}
+static void __bd_affine_gr(void *__bd_cx, const void *__bd_slot) {
+  struct __bd_affine_gx *__bd_c = (struct __bd_affine_gx *)__bd_cx;
+  const struct __bd_affine_gs *__bd_s = (const struct __bd_affine_gs *)__bd_slot;
+  __bd_c->__bd_acc1 = bd_add_f32n(__bd_c->__bd_acc1, __bd_s->__bd_acc1);
+  __bd_c->__bd_acc2 = bd_add_f32n(__bd_c->__bd_acc2, __bd_s->__bd_acc2);
+}
+void affine_grad(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_a2, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1, float *__bd_d2);
+void affine_grad(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_a2, float *__bd_ret, const float *__bd_dret, float *__bd_d0, float *__bd_d1, float *__bd_d2) {
+  struct __bd_affine_gx __bd_c = {__bd_a0, __bd_a1, __bd_a2, __bd_ret, __bd_dret, __bd_d0, __bd_d1, __bd_d2, bd_splat_f32n(0), bd_splat_f32n(0)};
+  bd_parallel_for(__bd_n, __bd_affine_gc, __bd_affine_gr, sizeof(struct __bd_affine_gs), &__bd_c, 0);
+  if (__bd_d1) *__bd_d1 += bd_hsum_f32n(__bd_c.__bd_acc1);
+  if (__bd_d2) *__bd_d2 += bd_hsum_f32n(__bd_c.__bd_acc2);
 }
 

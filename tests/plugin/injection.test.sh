@@ -49,4 +49,4 @@ expect_syms ntg.o $SYMS
 expect_ok bdcc -Wall -Werror -c "$IN/accepted.c" -o acc.o
 printf 'int main(void) { return 0; }\n' >main.c
 expect_ok "$CLANG" -c main.c -o main.o
-expect_ok "$CLANG" main.o acc.o nt.o -lm -o linked
+expect_ok "$CLANG" main.o acc.o nt.o "$RTLIB" -lsleef -lm -o linked

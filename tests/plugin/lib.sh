@@ -1,7 +1,8 @@
 # Helpers shared by the plugin tests (sourced; POSIX sh).
 #
 # Environment (set by CTest, see CMakeLists.txt): CLANG, PLUGIN, FILECHECK,
-# NM, OBJDUMP, SRC (this directory), WORK (an empty scratch directory).
+# NM, OBJDUMP, RTLIB (libbatchdiff_rt.a), SRC (this directory), WORK (an
+# empty scratch directory).
 set -eu
 : "${CLANG:?}" "${PLUGIN:?}" "${FILECHECK:?}" "${NM:?}" "${SRC:?}" "${WORK:?}"
 IN="$SRC/inputs"

@@ -80,11 +80,18 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_bk(bd_
   bd_f64d __bd_t60 = __bd_v2_ret;
   *__bd_o0 = __bd_t60;
 }
-void first_over_batched(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret);
-void first_over_batched(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret) {
+struct __bd_first_over_bx { const double *__bd_a0; const int *__bd_a1; double *__bd_ret; };
+static void __bd_first_over_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
+  const struct __bd_first_over_bx *__bd_c = (const struct __bd_first_over_bx *)__bd_cx;
+  const double *__bd_a0 = __bd_c->__bd_a0;
+  (void)__bd_a0;
+  const int *__bd_a1 = __bd_c->__bd_a1;
+  (void)__bd_a1;
+  double *__bd_ret = __bd_c->__bd_ret;
+  (void)__bd_ret;
   size_t __bd_w = (sizeof(bd_md) / 8);
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
-    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
+  for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
     bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
     bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
@@ -93,6 +100,12 @@ void first_over_batched(size_t __bd_n, const double *__bd_a0, const int *__bd_a1
     __bd_first_over_bk(__bd_mk, __bd_x0, __bd_x1, &__bd_o0);
     { if (__bd_full) bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
   }
+  (void)__bd_slot;
+}
+void first_over_batched(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret);
+void first_over_batched(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret) {
+  struct __bd_first_over_bx __bd_c = {__bd_a0, __bd_a1, __bd_ret};
+  bd_parallel_for(__bd_n, __bd_first_over_bc, 0, 0, &__bd_c, 0);
 }
 
 /* first_over_grad: shape d, lanes of 64 bits */
@@ -295,11 +308,22 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
   *__bd_o0 = __bd_t132;
   *__bd_o1 = __bd_t133;
 }
-void first_over_grad(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0);
-void first_over_grad(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0) {
+struct __bd_first_over_gx { const double *__bd_a0; const int *__bd_a1; double *__bd_ret; const double *__bd_dret; double *__bd_d0; };
+static void __bd_first_over_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
+  const struct __bd_first_over_gx *__bd_c = (const struct __bd_first_over_gx *)__bd_cx;
+  const double *__bd_a0 = __bd_c->__bd_a0;
+  (void)__bd_a0;
+  const int *__bd_a1 = __bd_c->__bd_a1;
+  (void)__bd_a1;
+  double *__bd_ret = __bd_c->__bd_ret;
+  (void)__bd_ret;
+  const double *__bd_dret = __bd_c->__bd_dret;
+  (void)__bd_dret;
+  double *__bd_d0 = __bd_c->__bd_d0;
+  (void)__bd_d0;
   size_t __bd_w = (sizeof(bd_md) / 8);
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
-    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
+  for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
     bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
     bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
@@ -314,5 +338,11 @@ void first_over_grad(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, d
       { if (__bd_full) bd_store_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(__bd_old, __bd_o1)); else bd_storen_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(__bd_old, __bd_o1), __bd_k); }
     }
   }
+  (void)__bd_slot;
+}
+void first_over_grad(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0);
+void first_over_grad(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0) {
+  struct __bd_first_over_gx __bd_c = {__bd_a0, __bd_a1, __bd_ret, __bd_dret, __bd_d0};
+  bd_parallel_for(__bd_n, __bd_first_over_gc, 0, 0, &__bd_c, 0);
 }
 

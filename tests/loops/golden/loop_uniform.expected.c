@@ -35,11 +35,18 @@ static inline __attribute__((always_inline, unused)) void __bd_geom_bk(bd_md __b
   bd_f64d __bd_t28 = __bd_v2_ret;
   *__bd_o0 = __bd_t28;
 }
-void geom_batched(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_ret);
-void geom_batched(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_ret) {
+struct __bd_geom_bx { const double *__bd_a0; int __bd_a1; double *__bd_ret; };
+static void __bd_geom_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
+  const struct __bd_geom_bx *__bd_c = (const struct __bd_geom_bx *)__bd_cx;
+  const double *__bd_a0 = __bd_c->__bd_a0;
+  (void)__bd_a0;
+  int __bd_a1 = __bd_c->__bd_a1;
+  (void)__bd_a1;
+  double *__bd_ret = __bd_c->__bd_ret;
+  (void)__bd_ret;
   size_t __bd_w = (sizeof(bd_md) / 8);
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
-    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
+  for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
     bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
     bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
@@ -47,6 +54,12 @@ void geom_batched(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__b
     __bd_geom_bk(__bd_mk, __bd_x0, (int32_t)__bd_a1, &__bd_o0);
     { if (__bd_full) bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
   }
+  (void)__bd_slot;
+}
+void geom_batched(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_ret);
+void geom_batched(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_ret) {
+  struct __bd_geom_bx __bd_c = {__bd_a0, __bd_a1, __bd_ret};
+  bd_parallel_for(__bd_n, __bd_geom_bc, 0, 0, &__bd_c, 0);
 }
 
 /* geom_grad: shape d, lanes of 64 bits */
@@ -194,8 +207,19 @@ static inline __attribute__((always_inline, unused)) void __bd_geom_gk(bd_md __b
   *__bd_o0 = __bd_t103;
   *__bd_o1 = __bd_t104;
 }
-void geom_grad(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0);
-void geom_grad(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0) {
+struct __bd_geom_gx { const double *__bd_a0; int __bd_a1; double *__bd_ret; const double *__bd_dret; double *__bd_d0; };
+static void __bd_geom_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
+  const struct __bd_geom_gx *__bd_c = (const struct __bd_geom_gx *)__bd_cx;
+  const double *__bd_a0 = __bd_c->__bd_a0;
+  (void)__bd_a0;
+  int __bd_a1 = __bd_c->__bd_a1;
+  (void)__bd_a1;
+  double *__bd_ret = __bd_c->__bd_ret;
+  (void)__bd_ret;
+  const double *__bd_dret = __bd_c->__bd_dret;
+  (void)__bd_dret;
+  double *__bd_d0 = __bd_c->__bd_d0;
+  (void)__bd_d0;
   bd_arena *__bd_ar = bd_arena_get();
   bd_arena_pos __bd_pos = bd_arena_save(__bd_ar);
   bd_tape __bd_tp[1] = {{0, 0, 0, 1}};
@@ -203,8 +227,8 @@ void geom_grad(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_r
   for (int __bd_t = 0; __bd_t < 1; __bd_t++)
     bd_tape_begin(__bd_ar, &__bd_tp[__bd_t], &__bd_tapekey[__bd_t]);
   size_t __bd_w = (sizeof(bd_md) / 8);
-  for (size_t __bd_i = 0; __bd_i < __bd_n; __bd_i += __bd_w) {
-    size_t __bd_k = __bd_n - __bd_i < __bd_w ? __bd_n - __bd_i : __bd_w;
+  for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
+    size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
     bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
     bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
@@ -221,5 +245,11 @@ void geom_grad(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_r
   for (int __bd_t = 0; __bd_t < 1; __bd_t++)
     bd_tape_end(__bd_ar, &__bd_tp[__bd_t], &__bd_tapekey[__bd_t]);
   bd_arena_restore(__bd_ar, __bd_pos);
+  (void)__bd_slot;
+}
+void geom_grad(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0);
+void geom_grad(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_ret, const double *__bd_dret, double *__bd_d0) {
+  struct __bd_geom_gx __bd_c = {__bd_a0, __bd_a1, __bd_ret, __bd_dret, __bd_d0};
+  bd_parallel_for(__bd_n, __bd_geom_gc, 0, 0, &__bd_c, 0);
 }
 
