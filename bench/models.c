@@ -50,6 +50,16 @@ BATCHDIFF double lognormal_nll(double x, double mu, double sigma) {
   return 0.5 * t * t + log(sigma * x) + 0.91893853320467274;
 }
 
+/* ---- ragged: a per-example number of steps (tapes in the gradient) ------ */
+
+BATCHDIFF float rnn_ragged(const float *x, int n, BD_UNIFORM float w,
+                           BD_UNIFORM float u) {
+  float h = 0.0f;
+  for (int i = 0; i < n; i++)
+    h = tanhf(w * h + u * x[i]);
+  return h;
+}
+
 /* ---- baselines: the loops a user writes ---------------------------------- */
 
 void bd_loop_logistic_loss(size_t n, const float *z, const float *y,

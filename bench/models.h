@@ -47,6 +47,15 @@ void lognormal_nll_grad(size_t n, const double *x, const double *mu,
                         const double *sigma, double *ret, const double *d_ret,
                         double *d_x, double *d_mu, double *d_sigma);
 
+/* ---- ragged: example b runs n[b] tanhf steps over its own x ---- */
+float rnn_ragged(const float *x, int n, float w, float u);
+void rnn_ragged_batched(size_t n_, const float *x, ptrdiff_t x_stride,
+                        const int *n, float w, float u, float *ret);
+void rnn_ragged_grad(size_t n_, const float *x, ptrdiff_t x_stride,
+                     const int *n, float w, float u, float *ret,
+                     const float *d_ret, float *d_x, ptrdiff_t d_x_stride,
+                     float *d_w, float *d_u);
+
 /* ---- baselines: plain loops over the scalar functions ---- */
 void bd_loop_logistic_loss(size_t n, const float *z, const float *y,
                            float *ret);

@@ -53,11 +53,15 @@ typedef struct bd_alloc_hooks {
 
 /* Usage: bd_set_alloc_hooks(&h) before the first gradient call of a thread;
  * NULL restores malloc/free/abort. Affects only the calling thread and only
- * blocks allocated afterwards. */
+ * blocks allocated afterwards; that includes the tape memory pool workers
+ * use for this thread's calls (parallel.h). The hooks of one thread are
+ * never called concurrently, but may be called on a worker thread; fail is
+ * always called on this thread, after the workers stopped. */
 BD_TAPE_API void bd_set_alloc_hooks(const bd_alloc_hooks *hooks);
 
 /* Usage: bd_arena *a = bd_arena_get(); -- this thread's arena, created on
- * first use and freed when the thread exits. */
+ * first use and freed when the thread exits (in a pool worker running chunks
+ * of another thread's call: that thread's arena for this worker). */
 BD_TAPE_API bd_arena *bd_arena_get(void);
 
 /* Usage: bd_arena_pos p = bd_arena_save(a); ... bd_arena_restore(a, p); */
