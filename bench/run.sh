@@ -5,6 +5,9 @@
 #                                cache: this measures compute), median of 51
 #                                runs, baseline and batchdiff alternating
 # Environment: BATCHDIFF_BENCH_BUILD_DIR (build directory), BATCHDIFF_BENCH_SKIP_BUILD=1.
+# The per-core programs run with BATCHDIFF_NUM_THREADS=1 (their baselines
+# are single-threaded); bench_threads (thread scaling, 1 vs
+# BATCHDIFF_BENCH_THREADS threads, default 2, at 10^6 examples) runs last.
 # Ratios are baseline time / batchdiff time (higher is better) except rows
 # marked "cost" (batchdiff time / reference time, lower is better).
 # Each program also checks its results and exits nonzero on disagreement.
@@ -13,12 +16,14 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BATCHDIFF_BENCH_BUILD_DIR:-$root/_build/bench}
 jobs=$(nproc 2>/dev/null || echo 2)
 progs=(bench_float bench_double bench_divergent bench_grad bench_peers)
+threads=${BATCHDIFF_BENCH_THREADS:-2}
 
 if [[ ${BATCHDIFF_BENCH_SKIP_BUILD:-0} != 1 ]]; then
   cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER=clang-19 \
     -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=Release \
     -DBATCHDIFF_BUILD_TESTS=OFF -DBATCHDIFF_BUILD_BENCH=ON >/dev/null
-  cmake --build "$build" --parallel "$jobs" --target "${progs[@]}" >/dev/null
+  cmake --build "$build" --parallel "$jobs" --target "${progs[@]}" \
+    bench_threads >/dev/null
 fi
 
 out=$(mktemp)
@@ -27,11 +32,17 @@ status=0
 for p in "${progs[@]}"; do
   exe=$build/bench/$p
   echo "== $p $*" >&2
-  if ! "$exe" "$@" | tee -a "$out" | grep -v '^ROW|' >&2; then
+  if ! BATCHDIFF_NUM_THREADS=1 "$exe" "$@" | tee -a "$out" | grep -v '^ROW|' >&2; then
     echo "run.sh: $p reported a failed check" >&2
     status=1
   fi
 done
+echo "== bench_threads 1000000 11 $threads" >&2
+if ! "$build/bench/bench_threads" 1000000 11 "$threads" | tee -a "$out" |
+  grep -v '^ROW|' >&2; then
+  echo "run.sh: bench_threads reported a failed check" >&2
+  status=1
+fi
 
 echo
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')" \
