@@ -3,7 +3,10 @@
  * Usage: #include <batchdiff.h>, then mark a scalar function BATCHDIFF (or
  * __attribute__((batch, diff))) and compile with -fplugin=batchdiff.so.
  * Without the plugin every annotation expands to nothing and the file is
- * ordinary C; only the generated NAME_batched / NAME_grad are missing. */
+ * ordinary C; only the generated NAME_batched / NAME_grad are missing.
+ * Includable from any C standard and from C++ (where it declares the
+ * runtime, e.g. bd_set_num_threads, with C linkage; functions of C++ files
+ * cannot be annotated: compile them as C99 or later). */
 #ifndef BATCHDIFF_H
 #define BATCHDIFF_H
 
@@ -21,8 +24,16 @@
 #define BD_DIFF __attribute__((diff))
 #define BD_UNIFORM __attribute__((uniform))
 #define BD_NODIFF __attribute__((nodiff))
+/* The runtime's vector API is C99 and C++ (clang); the generated code and
+ * gen_support.h only C99. In C89/C90 only the annotations are defined: an
+ * annotated function there gets the plugin's one-line error, anything else
+ * compiles as before. */
+#if defined(__cplusplus)
+#include <batchdiff/batchdiff_rt.h>
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L
 #include <batchdiff/batchdiff_rt.h>
 #include <batchdiff/gen_support.h>
+#endif
 #else
 #define BATCHDIFF
 #define BD_BATCH

@@ -95,6 +95,7 @@ find_program(BATCHDIFF_NM NAMES llvm-nm-19 llvm-nm
 find_program(BATCHDIFF_OBJDUMP NAMES llvm-objdump-19 llvm-objdump
   HINTS ${LLVM_TOOLS_BINARY_DIR} /usr/lib/llvm-19/bin REQUIRED)
 find_program(BATCHDIFF_CLANG NAMES clang-19 REQUIRED)
+find_program(BATCHDIFF_CLANGXX NAMES clang++-19 REQUIRED)
 
 # bd_add_script_test(NAME <name> SCRIPT <file.sh> [ARGS <arg>...]
 #                    [SRC <dir>] [LABELS <label>...] [TIMEOUT <seconds>])
@@ -102,7 +103,7 @@ find_program(BATCHDIFF_CLANG NAMES clang-19 REQUIRED)
 # Registers CTest test <name> running `sh SCRIPT ARGS` in a fresh, empty
 # scratch directory WORK (stale outputs cannot pass a test), with the
 # environment tests/plugin/lib.sh reads: CLANG, PLUGIN, FILECHECK, NM,
-# OBJDUMP, SRC (default: the calling source directory) and WORK. A missing
+# OBJDUMP, CLANGXX, SRC (default: the calling source directory) and WORK. A missing
 # SCRIPT is a configure error.
 function(bd_add_script_test)
   cmake_parse_arguments(PARSE_ARGV 0 S "" "NAME;SCRIPT;SRC;TIMEOUT"
@@ -129,5 +130,5 @@ function(bd_add_script_test)
     COMMAND sh -c "rm -rf '${work}' && mkdir -p '${work}' && exec sh '${S_SCRIPT}'${args}")
   set_tests_properties(${S_NAME} PROPERTIES LABELS "${S_LABELS}"
     TIMEOUT ${S_TIMEOUT}
-    ENVIRONMENT "CLANG=${BATCHDIFF_CLANG};PLUGIN=$<TARGET_FILE:batchdiff>;FILECHECK=${BATCHDIFF_FILECHECK};NM=${BATCHDIFF_NM};OBJDUMP=${BATCHDIFF_OBJDUMP};RTLIB=$<TARGET_FILE:batchdiff_rt_static>;SRC=${S_SRC};WORK=${work}")
+    ENVIRONMENT "CLANG=${BATCHDIFF_CLANG};CLANGXX=${BATCHDIFF_CLANGXX};PLUGIN=$<TARGET_FILE:batchdiff>;FILECHECK=${BATCHDIFF_FILECHECK};NM=${BATCHDIFF_NM};OBJDUMP=${BATCHDIFF_OBJDUMP};RTLIB=$<TARGET_FILE:batchdiff_rt_static>;SRC=${S_SRC};WORK=${work}")
 endfunction()

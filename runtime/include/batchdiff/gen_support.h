@@ -13,6 +13,12 @@
 #include "batchdiff/tape.h"
 
 #define BD_GS_INL static inline __attribute__((always_inline, unused))
+/* C99's _Bool; the same type as C++'s bool (this header compiles as C++). */
+#ifdef __cplusplus
+#define BD_GS_BOOL bool
+#else
+#define BD_GS_BOOL _Bool
+#endif
 
 /* Division by zero gives 0 and MIN / -1 gives MIN instead of trapping. */
 #define BD_GS_DIV(T, S, MIN)                                                   \
@@ -87,7 +93,8 @@ BD_GS_ARR(u64d, uint64_t, BD_WD, i32d, md)
       if (m[l])                                                                \
         a[bd_sclamp_idx(idx[l], n)][l] = v[l];                                 \
   }                                                                            \
-  BD_GS_INL bd_m##S bd_sgather_m##S(const _Bool *a, int32_t n, bd_##IDX idx) { \
+  BD_GS_INL bd_m##S bd_sgather_m##S(const BD_GS_BOOL *a, int32_t n,            \
+                                    bd_##IDX idx) {                            \
     bd_m##S r = {0};                                                           \
     for (int l = 0; l < W; l++)                                                \
       r[l] = a[bd_sclamp_idx(idx[l], n)] ? -1 : 0;                             \

@@ -14,6 +14,11 @@
 #include <batchdiff/simd.h>
 #include <batchdiff/vmath_fast.h>
 
+/* C linkage for the library entry points, so C++ callers link too. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #if defined(__GNUC__)
 #define BD_RT_API __attribute__((__visibility__("default")))
 #else
@@ -187,5 +192,9 @@ BD_MATH1_IMPL_LIST(BD__PUB1)
 BD__EXACT(f32n)
 BD__EXACT(f32d)
 BD__EXACT(f64d)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* BATCHDIFF_VMATH_H */
