@@ -7,14 +7,8 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$root/_build/release
 prefix=${BATCHDIFF_PREFIX:-$root/_install}
-jobs=$(nproc 2>/dev/null || echo 2)
 
-"$root/scripts/deps.sh"
-cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER=clang-19 \
-  -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=Release \
-  -DBATCHDIFF_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX="$prefix"
-cmake --build "$build" --parallel "$jobs"
-cmake --install "$build"
+BATCHDIFF_PREFIX=$prefix "$root/scripts/install-local.sh"
 
 pc=$(find "$prefix" -path '*/pkgconfig/batchdiff.pc' -print -quit)
 [[ -n $pc ]] || { echo "demo: no batchdiff.pc under $prefix" >&2; exit 1; }
@@ -45,3 +39,4 @@ for name in blackscholes implied_vol; do
   "$out/$name"
   echo
 done
+echo "More examples, with pictures: scripts/examples.sh (examples/README.md)."
