@@ -36,7 +36,15 @@ for name in blackscholes implied_vol; do
   echo "+ clang-19 *.o \$(pkg-config --libs batchdiff) -o $name"
   clang-19 "${objs[@]}" $(pkg-config --libs batchdiff) -o "$out/$name"
   echo "+ ./$name"
-  "$out/$name"
+  (cd "$out" && "./$name")
+  if [[ -f $example/plot.gp ]]; then
+    if command -v gnuplot >/dev/null; then
+      (cd "$out" && gnuplot "$example/plot.gp")
+      echo "(picture: $out/$name.png)"
+    else
+      echo "(gnuplot not found: not drawing $name.png; the data is in $out)"
+    fi
+  fi
   echo
 done
 echo "More examples, with pictures: scripts/examples.sh (examples/README.md)."

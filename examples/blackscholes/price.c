@@ -7,9 +7,11 @@
  * The program checks the generated functions against the scalar function,
  * against a hand-written forward-mode (dual number) version, against central
  * finite differences and against the closed-form delta N(d1); it prints the
- * largest errors, then speed ratios measured in this process. It exits with
- * status 1 if any check fails. Timings are medians of several repetitions;
- * they are printed, never checked. */
+ * largest errors, writes price and delta against the spot for four
+ * maturities to blackscholes.dat (`gnuplot plot.gp` draws blackscholes.png),
+ * then a table of speed ratios measured in this process, on one thread and
+ * on all. It exits with status 1 if any check fails. Timings are medians of
+ * several repetitions; they are printed, never checked. */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <batchdiff.h>
 
@@ -20,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-/* ---- the model: ordinary C ------------------------------------------------ */
+/* ---- the model: ordinary C ----------------------------------------------- */
 
 /* Price of a European call on spot S, strike K, rate r, volatility sigma,
  * time to expiry T (years). K and r are the same for the whole batch. */
@@ -187,8 +189,8 @@ static void *bd_alloc(size_t n, size_t size) {
 }
 
 static void bd_scen_init(bd_scen *c, size_t n) {
-  double **d[] = {&c->S,  &c->sigma,  &c->T,  &c->price, &c->ref, &c->dS,
-                  &c->dsigma, &c->dT, &c->vS, &c->vsigma, &c->vT, &c->val};
+  double **d[] = {&c->S,      &c->sigma, &c->T,  &c->price,  &c->ref, &c->dS,
+                  &c->dsigma, &c->dT,    &c->vS, &c->vsigma, &c->vT,  &c->val};
   float **f[] = {&c->z, &c->y, &c->loss, &c->lref, &c->dz};
   c->n = n;
   for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
@@ -209,8 +211,8 @@ static void bd_scen_init(bd_scen *c, size_t n) {
 }
 
 static void bd_scen_free(bd_scen *c) {
-  double *d[] = {c->S,  c->sigma,  c->T,  c->price, c->ref, c->dS,
-                 c->dsigma, c->dT, c->vS, c->vsigma, c->vT, c->val};
+  double *d[] = {c->S,      c->sigma, c->T,  c->price,  c->ref, c->dS,
+                 c->dsigma, c->dT,    c->vS, c->vsigma, c->vT,  c->val};
   float *f[] = {c->z, c->y, c->loss, c->lref, c->dz};
   for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
     free(d[i]);
@@ -218,18 +220,19 @@ static void bd_scen_free(bd_scen *c) {
     free(f[i]);
 }
 
-/* ---- the loops a user would write (baselines) ---------------------------
- * Plain loops calling the scalar functions, compiled in this file with the
+/* ---- the loops a user would write (baselines) ---------------------------- */
+/* Plain loops calling the scalar functions, compiled in this file with the
  * same flags; clang may inline and vectorize them if it can. noinline only
  * keeps each timed call a real call with real stores. */
 
-__attribute__((noinline)) static void bd_loop_bs(const bd_scen *c, double *out) {
+__attribute__((noinline)) static void bd_loop_bs(const bd_scen *c,
+                                                 double *out) {
   for (size_t i = 0; i < c->n; i++)
     out[i] = bs_call(c->S[i], c->K, c->r, c->sigma[i], c->T[i]);
 }
 
-__attribute__((noinline)) static void bd_loop_dual(const bd_scen *c,
-                                                   double *dK, double *dr) {
+__attribute__((noinline)) static void bd_loop_dual(const bd_scen *c, double *dK,
+                                                   double *dr) {
   double sk = 0.0, sr = 0.0;
   for (size_t i = 0; i < c->n; i++) {
     bd_dual p = bd_bs_call_dual(c->S[i], c->K, c->r, c->sigma[i], c->T[i]);
@@ -250,7 +253,7 @@ __attribute__((noinline)) static void bd_loop_loss(const bd_scen *c,
     out[i] = logistic_loss(c->z[i], c->y[i]);
 }
 
-/* ---- timing ---------------------------------------------------------------- */
+/* ---- timing -------------------------------------------------------------- */
 
 enum { BD_REPS = 7 };
 
@@ -333,7 +336,7 @@ static double bd_time(bd_scen *c, bd_timer which) {
   return bd_median(t, BD_REPS);
 }
 
-/* ---- checks ---------------------------------------------------------------- */
+/* ---- checks -------------------------------------------------------------- */
 
 static double bd_rel(double a, double b, double scale) {
   return fabs(a - b) / (fabs(b) + scale);
@@ -357,8 +360,8 @@ static int bd_check(bd_scen *c, bd_errs *e) {
   memset(c->dS, 0, n * sizeof(double));
   memset(c->dsigma, 0, n * sizeof(double));
   memset(c->dT, 0, n * sizeof(double));
-  bs_call_grad(n, c->S, c->K, c->r, c->sigma, c->T, NULL, NULL, c->dS, &dK,
-               &dr, c->dsigma, c->dT);
+  bs_call_grad(n, c->S, c->K, c->r, c->sigma, c->T, NULL, NULL, c->dS, &dK, &dr,
+               c->dsigma, c->dT);
   bd_loop_dual(c, &fK, &fr);
   for (size_t i = 0; i < n; i++) {
     e->fwd = fmax(e->fwd, bd_rel(c->dS[i], c->vS[i], 1.0));
@@ -416,7 +419,98 @@ static int bd_check(bd_scen *c, bd_errs *e) {
   return nfd;
 }
 
-/* ---- main -------------------------------------------------------------------- */
+/* ---- price and delta against spot, for the picture ----------------------- */
+/* One bs_call_grad call for all curves: example b is (S_b, sigma, T_b);
+ * ret receives the prices, d_S the deltas (d_ret NULL: seed 1). Columns:
+ * S, then price and delta for each maturity. Returns 1 if the deltas are
+ * not monotone in S or the prices not convex-ish (a sanity check that can
+ * fail), 0 otherwise. */
+enum { BD_CURVE_S = 241, BD_CURVE_T = 4 };
+
+static int bd_write_curves(const char *path, double K, double r) {
+  static const double mat[BD_CURVE_T] = {0.0, 0.1, 0.5, 2.0};
+  enum { N = BD_CURVE_S * BD_CURVE_T };
+  double S[N], sigma[N], T[N], price[N], delta[N];
+  for (int t = 0; t < BD_CURVE_T; t++)
+    for (int i = 0; i < BD_CURVE_S; i++) {
+      int b = t * BD_CURVE_S + i;
+      S[b] = 40.0 + 0.5 * i;
+      sigma[b] = 0.3;
+      T[b] = mat[t];
+      delta[b] = 0.0;
+    }
+  bs_call_grad(N, S, K, r, sigma, T, price, NULL, delta, NULL, NULL, NULL,
+               NULL);
+  int bad = 0;
+  for (int b = 1; b < N; b++)
+    if (b % BD_CURVE_S &&
+        (delta[b] < delta[b - 1] - 1e-12 || price[b] < price[b - 1] - 1e-12))
+      bad = 1; /* a call's price and delta rise with the spot */
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "blackscholes: cannot write %s\n", path);
+    return 1;
+  }
+  fprintf(f, "# K = %g, r = %g, sigma = 0.3; per maturity T:", K, r);
+  for (int t = 0; t < BD_CURVE_T; t++)
+    fprintf(f, " %g", mat[t]);
+  fprintf(f, "\n# S then (price, delta from bs_call_grad) per maturity\n");
+  for (int i = 0; i < BD_CURVE_S; i++) {
+    fprintf(f, "%g", S[i]);
+    for (int t = 0; t < BD_CURVE_T; t++)
+      fprintf(f, " %.12g %.12g", price[t * BD_CURVE_S + i],
+              delta[t * BD_CURVE_S + i]);
+    fprintf(f, "\n");
+  }
+  fclose(f);
+  printf("\nprice and delta against spot (%d maturities, one bs_call_grad "
+         "call): %s, wrote %s\n",
+         BD_CURVE_T, bad ? "FAIL (not monotone)" : "monotone, ok", path);
+  return bad;
+}
+
+/* ---- the speed table ----------------------------------------------------- */
+
+static void bd_print_table(size_t n, int threads, const double *t1,
+                           const double *tk) {
+  static const struct {
+    const char *what;
+    bd_timer t, base;
+  } row[] = {
+      {"bs_call, scalar loop", BD_T_SCALAR, BD_T_SCALAR},
+      {"bs_call_batched", BD_T_BATCHED, BD_T_SCALAR},
+      {"bs_call_grad (gradient only)", BD_T_GRAD, BD_T_SCALAR},
+      {"bs_call_grad (value + gradient)", BD_T_VALGRAD, BD_T_SCALAR},
+      {"dual-number loop (value + gradient)", BD_T_DUAL, BD_T_SCALAR},
+      {"logistic_loss (float), scalar loop", BD_T_FSCALAR, BD_T_FSCALAR},
+      {"logistic_loss_batched", BD_T_FBATCHED, BD_T_FSCALAR},
+      {"logistic_loss_grad", BD_T_FGRAD, BD_T_FSCALAR},
+  };
+  double ns = 1e9 / (double)n;
+  printf("\ntimings: ns per example, median of %d runs of %zu examples; "
+         "x = scalar loop / this\n",
+         BD_REPS, n);
+  char thr[32];
+  snprintf(thr, sizeof thr, "%d thread%s", threads, threads == 1 ? "" : "s");
+  printf("  %-38s %19s %19s\n", "", "1 thread", thr);
+  printf("  %-38s %10s %8s %10s %8s\n", "", "ns", "speedup", "ns", "speedup");
+  for (size_t i = 0; i < sizeof row / sizeof row[0]; i++) {
+    bd_timer t = row[i].t, b = row[i].base;
+    int serial = t == BD_T_SCALAR || t == BD_T_DUAL || t == BD_T_FSCALAR;
+    printf("  %-38s %10.2f %7.2fx", row[i].what, t1[t] * ns, t1[b] / t1[t]);
+    if (serial)
+      printf(" %10s %8s\n", "-", "-");
+    else
+      printf(" %10.2f %7.2fx\n", tk[t] * ns, t1[b] / tk[t]);
+  }
+  printf("  gradient cost / batched cost (1 thread): bs_call %.2fx, "
+         "logistic_loss %.2fx\n",
+         t1[BD_T_GRAD] / t1[BD_T_BATCHED], t1[BD_T_FGRAD] / t1[BD_T_FBATCHED]);
+  printf("  value + gradient, speedup over dual numbers (1 thread): %.2fx\n",
+         t1[BD_T_DUAL] / t1[BD_T_VALGRAD]);
+}
+
+/* ---- main ---------------------------------------------------------------- */
 
 int main(int argc, char **argv) {
   size_t n = 1u << 20;
@@ -449,10 +543,14 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < n && i < 6; i++) {
     int p = bd_path(c.S[i], c.K, c.r, c.sigma[i], c.T[i]);
     double vol = c.sigma[i] * sqrt(c.T[i]);
-    double d1 = (log(c.S[i] / c.K) + (c.r + 0.5 * c.sigma[i] * c.sigma[i]) *
-                                         c.T[i]) / vol;
+    double d1 =
+        (log(c.S[i] / c.K) + (c.r + 0.5 * c.sigma[i] * c.sigma[i]) * c.T[i]) /
+        vol;
     printf("%8.3f %8.4f %6.3f %6s  %-12.6f %-12.6f  %-10.6f ", c.S[i],
-           c.sigma[i], c.T[i], p == 0 ? "exp" : p == 1 ? "otm" : "bs",
+           c.sigma[i], c.T[i],
+           p == 0   ? "exp"
+           : p == 1 ? "otm"
+                    : "bs",
            c.ref[i], c.price[i], c.dS[i]);
     if (p == 2)
       printf("%-10.6f\n", 0.5 * erfc(-d1 / sqrt(2.0)));
@@ -485,31 +583,26 @@ int main(int argc, char **argv) {
            chk[k].tol, ok ? "ok" : "FAIL");
   }
 
-  double t[BD_T_COUNT];
+  if (bd_write_curves("blackscholes.dat", c.K, c.r))
+    bad++;
+
+  /* The scalar and dual-number loops run on one thread; the generated
+   * functions cut batches of 32768 or more into chunks on a thread pool
+   * (docs/abi.md, "Threads"). The table shows them on one thread (the SIMD
+   * speedup) and on every thread the process may use. */
+  double t1[BD_T_COUNT], tk[BD_T_COUNT];
+  int threads = bd_get_num_threads();
+  bd_set_num_threads(1);
   for (int k = 0; k < BD_T_COUNT; k++)
-    t[k] = bd_time(&c, (bd_timer)k);
-  double ns = 1e9 / (double)n;
-  printf("\ntimings (median of %d runs, ns per example):\n", BD_REPS);
-  printf("  double bs_call:  scalar loop %.2f, _batched %.2f, _grad %.2f, "
-         "_grad with value %.2f, dual-number loop %.2f\n",
-         t[BD_T_SCALAR] * ns, t[BD_T_BATCHED] * ns, t[BD_T_GRAD] * ns,
-         t[BD_T_VALGRAD] * ns, t[BD_T_DUAL] * ns);
-  printf("  float logistic_loss:  scalar loop %.2f, _batched %.2f, _grad "
-         "%.2f\n",
-         t[BD_T_FSCALAR] * ns, t[BD_T_FBATCHED] * ns, t[BD_T_FGRAD] * ns);
-  printf("ratios:\n");
-  printf("  bs_call_batched speedup over the scalar loop      %6.2fx\n",
-         t[BD_T_SCALAR] / t[BD_T_BATCHED]);
-  printf("  bs_call_grad cost / bs_call_batched cost          %6.2fx\n",
-         t[BD_T_GRAD] / t[BD_T_BATCHED]);
-  printf("  value+gradient: speedup over dual-number loop     %6.2fx\n",
-         t[BD_T_DUAL] / t[BD_T_VALGRAD]);
-  printf("  logistic_loss_batched (float) speedup over loop   %6.2fx\n",
-         t[BD_T_FSCALAR] / t[BD_T_FBATCHED]);
-  printf("  logistic_loss_grad cost / _batched cost           %6.2fx\n",
-         t[BD_T_FGRAD] / t[BD_T_FBATCHED]);
+    t1[k] = bd_time(&c, (bd_timer)k);
+  bd_set_num_threads(0);
+  for (int k = 0; k < BD_T_COUNT; k++)
+    tk[k] = k == BD_T_SCALAR || k == BD_T_DUAL || k == BD_T_FSCALAR
+                ? t1[k]
+                : bd_time(&c, (bd_timer)k);
+  bd_print_table(n, threads, t1, tk);
   if (n < 100000)
-    printf("  (n = %zu is small: timings are noisy)\n", n);
+    printf("(n = %zu is small: timings are noisy)\n", n);
 
   bd_scen_free(&c);
   printf("\n%s\n", bad ? "FAILED: results disagree beyond tolerance"

@@ -22,8 +22,7 @@
 
 enum { D = 8, BATCH = 64 };
 
-/* ---- the model: ordinary C ------------------------------------------------
- */
+/* ---- the model: ordinary C ----------------------------------------------- */
 
 /* Logistic loss of one example: features x[d], label y in {0, 1}, shared
  * weights w[d] and bias b. softplus(z) - y z, written so that exp never
@@ -51,45 +50,44 @@ __attribute__((batch)) double logreg_logit(BD_UNIFORM int d,
   return z;
 }
 
-/* ---- a generated data set --------------------------------------------------
- */
+/* ---- a generated data set ------------------------------------------------ */
 
 typedef struct {
   uint64_t s;
-} rng;
+} bd_rng;
 
-static double rng_uniform(rng *g) { /* splitmix64, in [0, 1) */
+static double bd_uniform(bd_rng *g) { /* splitmix64, in [0, 1) */
   uint64_t z = (g->s += 0x9e3779b97f4a7c15ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return (double)((z ^ (z >> 31)) >> 11) * 0x1p-53;
 }
 
-static double rng_normal(rng *g) { /* Box-Muller */
-  double u = 1.0 - rng_uniform(g), v = rng_uniform(g);
+static double bd_normal(bd_rng *g) { /* Box-Muller */
+  double u = 1.0 - bd_uniform(g), v = bd_uniform(g);
   return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
 }
 
 /* x ~ N(0, I), y ~ Bernoulli(sigmoid(w_true . x + b_true)). */
-static void make_data(size_t n, double *x, double *y, rng *g) {
+static void bd_make_data(size_t n, double *x, double *y, bd_rng *g) {
   double w_true[D], b_true = 0.5;
   for (int j = 0; j < D; j++)
-    w_true[j] = 2.0 * rng_normal(g) / sqrt((double)D);
+    w_true[j] = 2.0 * bd_normal(g) / sqrt((double)D);
   for (size_t i = 0; i < n; i++) {
     double z = b_true;
     for (int j = 0; j < D; j++) {
-      x[i * D + j] = rng_normal(g);
+      x[i * D + j] = bd_normal(g);
       z += w_true[j] * x[i * D + j];
     }
-    y[i] = rng_uniform(g) < 1.0 / (1.0 + exp(-z)) ? 1.0 : 0.0;
+    y[i] = bd_uniform(g) < 1.0 / (1.0 + exp(-z)) ? 1.0 : 0.0;
   }
 }
 
 /* ---- using the generated functions --------------------------------------- */
 
 /* Mean loss and accuracy over n examples (row i of x at x + i * D). */
-static double mean_loss(size_t n, const double *x, const double *y,
-                        const double *w, double b, double *loss) {
+static double bd_mean_loss(size_t n, const double *x, const double *y,
+                           const double *w, double b, double *loss) {
   logreg_loss_batched(n, D, w, b, x, D, y, loss);
   double s = 0.0;
   for (size_t i = 0; i < n; i++)
@@ -97,8 +95,8 @@ static double mean_loss(size_t n, const double *x, const double *y,
   return s / (double)n;
 }
 
-static double accuracy(size_t n, const double *x, const double *y,
-                       const double *w, double b, double *z) {
+static double bd_accuracy(size_t n, const double *x, const double *y,
+                          const double *w, double b, double *z) {
   logreg_logit_batched(n, D, w, b, x, D, z);
   size_t right = 0;
   for (size_t i = 0; i < n; i++)
@@ -109,8 +107,8 @@ static double accuracy(size_t n, const double *x, const double *y,
 /* Gradient of the mean loss from logreg_loss_grad against central
  * differences of the mean loss from logreg_loss_batched; returns the
  * largest relative error. */
-static double check_gradient(size_t n, const double *x, const double *y,
-                             const double *w, double b, double *tmp) {
+static double bd_check_gradient(size_t n, const double *x, const double *y,
+                                const double *w, double b, double *tmp) {
   double dw[D] = {0}, db = 0.0;
   logreg_loss_grad(n, D, w, b, x, D, y, NULL, NULL, dw, &db, NULL, 0);
   double err = 0.0;
@@ -125,9 +123,9 @@ static double check_gradient(size_t n, const double *x, const double *y,
       bp += h;
       bm -= h;
     }
-    double fd =
-        (mean_loss(n, x, y, wp, bp, tmp) - mean_loss(n, x, y, wm, bm, tmp)) /
-        (2.0 * h);
+    double fd = (bd_mean_loss(n, x, y, wp, bp, tmp) -
+                 bd_mean_loss(n, x, y, wm, bm, tmp)) /
+                (2.0 * h);
     double g = (j < D ? dw[j] : db) / (double)n;
     err = fmax(err, fabs(g - fd) / (fabs(fd) + 1e-3));
   }
@@ -152,16 +150,16 @@ int main(int argc, char **argv) {
     fprintf(stderr, "logreg: out of memory or cannot write logreg*.dat\n");
     return 2;
   }
-  rng g = {2026};
-  make_data(n, x, y, &g);
+  bd_rng g = {2026};
+  bd_make_data(n, x, y, &g);
   const double *xt = x + ntrain * D, *yt = y + ntrain; /* held-out quarter */
   for (size_t i = 0; i < ntrain; i++)
     perm[i] = i;
 
   double w[D] = {0}, b = 0.0, lr = 0.02;
   for (int j = 0; j < D; j++) /* a non-trivial point for the check */
-    w[j] = 0.1 * rng_normal(&g);
-  double gerr = check_gradient(ntrain, x, y, w, b, tmp);
+    w[j] = 0.1 * bd_normal(&g);
+  double gerr = bd_check_gradient(ntrain, x, y, w, b, tmp);
   int bad = !(gerr < 1e-6); /* NaN fails */
   printf("gradient check vs central differences: max rel. error %.1e %s\n\n",
          gerr, bad ? "FAIL" : "ok");
@@ -176,7 +174,7 @@ int main(int argc, char **argv) {
   for (int e = 0; e <= epochs; e++) {
     if (e > 0) {
       for (size_t i = ntrain - 1; i > 0; i--) { /* shuffle */
-        size_t k = (size_t)(rng_uniform(&g) * (double)(i + 1)), t = perm[i];
+        size_t k = (size_t)(bd_uniform(&g) * (double)(i + 1)), t = perm[i];
         perm[i] = perm[k];
         perm[k] = t;
       }
@@ -198,9 +196,9 @@ int main(int argc, char **argv) {
         b -= lr / BATCH * db;
       }
     }
-    last = mean_loss(ntrain, x, y, w, b, tmp);
-    double tracc = accuracy(ntrain, x, y, w, b, tmp);
-    acc = accuracy(ntest, xt, yt, w, b, tmp);
+    last = bd_mean_loss(ntrain, x, y, w, b, tmp);
+    double tracc = bd_accuracy(ntrain, x, y, w, b, tmp);
+    acc = bd_accuracy(ntest, xt, yt, w, b, tmp);
     if (e == 1)
       first = last;
     printf("%5d %12.6f %10.4f %10.4f\n", e, last, tracc, acc);
