@@ -1,6 +1,7 @@
 //===- Kernel.cpp - the per-chunk kernel of one function ------------------===//
 #include "emit/Kernel.h"
 #include "emit/CText.h"
+#include "emit/Frame.h"
 
 #include <algorithm>
 #include <cassert>
@@ -541,6 +542,13 @@ std::string KernelEmitter::run() {
     OS << ", " << Sh.vtype(F.Vars[F.Outputs[I].Var].Ty) << " *__bd_o" << I;
   if (!F.TapeSlots.empty())
     OS << ", bd_arena *__bd_ar, bd_tape *__bd_tp";
+  // Large local arrays: the chunk function's arena memory.
+  std::vector<int> Arena = arenaArrays(F);
+  for (int V : Arena)
+    OS << ", "
+       << (F.VaryingVar[V] ? Sh.vtype(F.Vars[V].Ty)
+                           : std::string(scalarType(F.Vars[V].Ty)))
+       << " *" << var(V);
   OS << ") {\n";
   // A tape slot holds one vector (the mask type has the full width).
   if (!F.TapeSlots.empty())
@@ -582,6 +590,8 @@ std::string KernelEmitter::run() {
     if (!Used[V])
       continue;
     if (F.Vars[V].Len > 0) {
+      if (std::find(Arena.begin(), Arena.end(), (int)V) != Arena.end())
+        continue;
       OS << "  "
          << (F.VaryingVar[V] ? Sh.vtype(Ty) : std::string(scalarType(Ty)))
          << " " << var(V) << "[" << F.Vars[V].Len << "];\n";

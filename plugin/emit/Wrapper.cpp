@@ -1,6 +1,7 @@
 //===- Wrapper.cpp - the exported NAME_batched / NAME_grad ----------------===//
 #include "emit/Wrapper.h"
 #include "emit/CText.h"
+#include "emit/Frame.h"
 
 #include <algorithm>
 #include <sstream>
@@ -228,6 +229,8 @@ std::string WrapperEmitter::chunk() {
     KArgs.push_back("__bd_ar");
     KArgs.push_back("__bd_tp");
   }
+  for (int V : arenaArrays(F))
+    KArgs.push_back("__bd_h" + std::to_string(V));
   OS << "    " << Kernel << "(__bd_mk";
   for (const std::string &A : KArgs)
     OS << ", " << A;
@@ -287,10 +290,21 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
     OS << "  " << Sh.vtype(F.Params[P].Ty) << " __bd_acc" << P << " = bd_splat_"
        << Sh.sfx(F.Params[P].Ty) << "(0);\n";
   bool Tapes = !F.TapeSlots.empty();
-  if (Tapes) {
+  std::vector<int> Arena = arenaArrays(F);
+  if (Tapes || !Arena.empty())
     OS << "  bd_arena *__bd_ar = bd_arena_get();\n"
-       << "  bd_arena_pos __bd_pos = bd_arena_save(__bd_ar);\n"
-       << "  bd_tape __bd_tp[" << F.TapeSlots.size() << "] = {";
+       << "  bd_arena_pos __bd_pos = bd_arena_save(__bd_ar);\n";
+  // Large local arrays, once per chunk call: the kernel initialises them
+  // as the scalar code does, for every group of W examples.
+  for (int V : Arena) {
+    std::string T =
+        F.VaryingVar[V] ? Sh.vtype(F.Vars[V].Ty) : scalarType(F.Vars[V].Ty);
+    OS << "  " << T << " *__bd_h" << V << " = (" << T
+       << " *)bd_arena_alloc(__bd_ar, sizeof(" << T << ") * " << F.Vars[V].Len
+       << ");\n";
+  }
+  if (Tapes) {
+    OS << "  bd_tape __bd_tp[" << F.TapeSlots.size() << "] = {";
     for (size_t T = 0; T < F.TapeSlots.size(); ++T)
       OS << (T ? ", " : "") << "{0, 0, 0, " << F.TapeSlots[T] << "}";
     OS << "};\n";
@@ -329,8 +343,10 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
   if (Tapes)
     OS << "  for (int __bd_t = 0; __bd_t < " << F.TapeSlots.size()
        << "; __bd_t++)\n"
-       << "    bd_tape_end(__bd_ar, &__bd_tp[__bd_t], &__bd_tapekey[__bd_t]);\n"
-       << "  bd_arena_restore(__bd_ar, __bd_pos);\n";
+       << "    bd_tape_end(__bd_ar, &__bd_tp[__bd_t], "
+          "&__bd_tapekey[__bd_t]);\n";
+  if (Tapes || !Arena.empty())
+    OS << "  bd_arena_restore(__bd_ar, __bd_pos);\n";
   if (Sums.empty()) {
     OS << "  (void)__bd_slot;\n";
   } else {

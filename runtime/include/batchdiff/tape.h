@@ -69,8 +69,12 @@ BD_TAPE_API bd_arena_pos bd_arena_save(const bd_arena *a);
 BD_TAPE_API void bd_arena_restore(bd_arena *a, bd_arena_pos pos);
 
 /* Usage: void *p = bd_arena_alloc(a, bytes); -- 64-byte aligned, valid until
- * the arena is restored to a position before it. Never returns NULL. */
-BD_TAPE_API void *bd_arena_alloc(bd_arena *a, size_t bytes);
+ * the arena is restored to a position before it. Never returns NULL. Fresh
+ * memory (malloc-like: it aliases nothing else the caller holds), which
+ * lets the compiler treat large local arrays of generated code kept here
+ * like the stack arrays they replace. */
+BD_TAPE_API void *bd_arena_alloc(bd_arena *a, size_t bytes)
+    __attribute__((__malloc__, __assume_aligned__(64)));
 
 /* Usage: bd_tape_grow(a, &t, rows); -- makes room for at least `rows` rows,
  * keeping the contents. */
