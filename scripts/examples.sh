@@ -12,7 +12,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 prefix=${BATCHDIFF_PREFIX:-$root/_install}
-all=(logreg rnn raytrace bundle_adjust blackscholes implied_vol)
+all=(logreg rnn raytrace mandelbrot bundle_adjust legacy blackscholes implied_vol)
 names=("$@")
 ((${#names[@]})) || names=("${all[@]}")
 
