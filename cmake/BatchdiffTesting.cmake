@@ -11,8 +11,13 @@
 # include path, linked with batchdiff_rt, cmocka, m and LIBS; registers it
 # with CTest under labels "plugin" + LABELS. The sources are recompiled when
 # the plugin is rebuilt. A missing source is a configure error.
-# SSE2 adds a second variant <name>_sse2 compiled with -O2 and no -m flags
-# (the x86-64 baseline ISA, SSE2), labelled "sse2" too.
+# SSE2 adds a variant <name>_sse2 compiled with -O2 and no -m flags (the
+# x86-64 baseline ISA, SSE2), labelled "sse2" too, and the wide widths that
+# -march=native does not give: <name>_avx2 (-march=x86-64-v3, 256-bit
+# vectors) and <name>_avx512 (-march=x86-64-v4, 512-bit vectors), labelled
+# "avx2" / "avx512". So every width runs on a host that has it: on an
+# AVX-512 host, native is 512-bit and _avx2 is added; on an AVX2 host, native
+# is 256-bit and _avx512 is added and reports SKIPPED (bd_run_if_cpu).
 
 if(NOT CMAKE_C_COMPILER_ID STREQUAL "Clang"
    OR NOT CMAKE_C_COMPILER_VERSION MATCHES "^19\\.")
@@ -30,9 +35,30 @@ set(BD_TESTING_INCLUDE_DIRS
   ${PROJECT_SOURCE_DIR}/annotations
   ${PROJECT_SOURCE_DIR}/runtime/include)
 
-# Internal: one executable + one CTest test.
+# Runs a test built for -march=<level> only where the CPU has the level's
+# features; exit code 77 (reported as a skip) with a message otherwise.
+if(NOT TARGET bd_run_if_cpu)
+  add_executable(bd_run_if_cpu ${PROJECT_SOURCE_DIR}/tests/common/run_if_cpu.c)
+  target_compile_options(bd_run_if_cpu PRIVATE -O2 -Wall -Wextra)
+endif()
+
+# The vector width -march=native gives (what the default variants test).
+execute_process(COMMAND ${CMAKE_C_COMPILER} -march=native -dM -E -x c
+  /dev/null OUTPUT_VARIABLE _bd_native_macros ERROR_QUIET)
+if(_bd_native_macros MATCHES "__AVX512F__")
+  set(BD_NATIVE_WIDTH avx512)
+elseif(_bd_native_macros MATCHES "__AVX2__")
+  set(BD_NATIVE_WIDTH avx2)
+else()
+  set(BD_NATIVE_WIDTH sse2)
+endif()
+message(STATUS "batchdiff tests: -march=native gives ${BD_NATIVE_WIDTH} vectors")
+
+# Internal: one executable + one CTest test; LEVEL runs it through
+# bd_run_if_cpu.
 function(_bd_add_plugin_test_variant name opts)
-  cmake_parse_arguments(PARSE_ARGV 2 V "" "TIMEOUT" "SOURCES;LABELS;LIBS;ARGS")
+  cmake_parse_arguments(PARSE_ARGV 2 V "" "TIMEOUT;LEVEL"
+    "SOURCES;LABELS;LIBS;ARGS")
   add_executable(${name} ${V_SOURCES})
   target_compile_options(${name} PRIVATE
     "$<$<COMPILE_LANGUAGE:C>:-fplugin=$<TARGET_FILE:batchdiff>>" ${opts})
@@ -40,7 +66,13 @@ function(_bd_add_plugin_test_variant name opts)
   target_link_libraries(${name} PRIVATE batchdiff_rt PkgConfig::CMOCKA m
     ${V_LIBS})
   add_dependencies(${name} batchdiff)
-  add_test(NAME ${name} COMMAND ${name} ${V_ARGS})
+  if(V_LEVEL)
+    add_test(NAME ${name} COMMAND bd_run_if_cpu ${V_LEVEL}
+      $<TARGET_FILE:${name}> ${V_ARGS})
+    set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77)
+  else()
+    add_test(NAME ${name} COMMAND ${name} ${V_ARGS})
+  endif()
   set_tests_properties(${name} PROPERTIES LABELS "plugin;${V_LABELS}")
   if(V_TIMEOUT)
     set_tests_properties(${name} PROPERTIES TIMEOUT ${V_TIMEOUT})
@@ -84,6 +116,17 @@ function(bd_add_plugin_test)
   if(BD_SSE2)
     _bd_add_plugin_test_variant(${BD_NAME}_sse2 "-O2;${BD_CFLAGS}"
       ${common} LABELS sse2 ${BD_LABELS})
+    foreach(w avx2 avx512)
+      if(NOT BD_NATIVE_WIDTH STREQUAL w)
+        set(level x86-64-v3)
+        if(w STREQUAL avx512)
+          set(level x86-64-v4)
+        endif()
+        _bd_add_plugin_test_variant(${BD_NAME}_${w}
+          "-O2;-march=${level};${BD_CFLAGS}" ${common} LEVEL ${level}
+          LABELS ${w} ${BD_LABELS})
+      endif()
+    endforeach()
   endif()
 endfunction()
 

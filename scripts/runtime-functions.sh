@@ -1,8 +1,9 @@
 #!/bin/sh
 # Prints every public function of the runtime headers (bd_*, not the
 # internal bd__*), one a line as a C prototype, sorted by name, with the
-# builds that have it: "all", or "avx2" for the library's 256-bit entry
-# points. Many names are made by token-pasting macros, so this list (kept in
+# builds that have it: "all", "avx2" for the library's 256-bit entry points
+# (AVX2 and AVX-512 builds) or "avx512" for its 512-bit ones (AVX-512F
+# builds). Many names are made by token-pasting macros, so this list (kept in
 # docs/runtime-functions.txt and checked by the test runtime.function_list)
 # is where grep finds them.
 #   scripts/runtime-functions.sh > docs/runtime-functions.txt
@@ -32,7 +33,12 @@ list() {
 }
 list >"$tmp/base"
 list -mavx2 -mfma >"$tmp/avx2"
+list -mavx512f >"$tmp/avx512"
 echo "# Public functions of the batchdiff runtime (scripts/runtime-functions.sh)"
 echo "# builds  prototype"
-join -t '	' -a 2 -o '1.1,2.2' "$tmp/base" "$tmp/avx2" |
-  awk -F'\t' '{ printf "%-7s %s\n", ($1 == "" ? "avx2" : "all"), $2 }'
+# The widest build declares everything; a name is tagged with the narrowest
+# build that has it.
+awk -F'\t' 'FILENAME == ARGV[1] { base[$1] = 1; next }
+            FILENAME == ARGV[2] { avx2[$1] = 1; next }
+            { printf "%-7s %s\n", ($1 in base ? "all" : ($1 in avx2 ? "avx2" : "avx512")), $2 }' \
+  "$tmp/base" "$tmp/avx2" "$tmp/avx512"

@@ -306,7 +306,8 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
   if (Tapes) {
     OS << "  bd_tape __bd_tp[" << F.TapeSlots.size() << "] = {";
     for (size_t T = 0; T < F.TapeSlots.size(); ++T)
-      OS << (T ? ", " : "") << "{0, 0, 0, " << F.TapeSlots[T] << "}";
+      OS << (T ? ", " : "") << "{0, 0, 0, " << F.TapeSlots[T]
+         << ", bd_tape_slot_bytes}";
     OS << "};\n";
     // Identities of the tapes: the arena remembers how many rows each
     // needed, so the next call allocates them at once.

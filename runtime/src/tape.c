@@ -253,7 +253,7 @@ void bd_tape_grow(bd_arena *a, bd_tape *t, size_t rows) {
     cap *= 2;
   if (!t->cap && rows > 64)
     cap = rows; /* sized from an earlier call's need: no doubling slack */
-  size_t rowbytes = t->row * (size_t)BD_TAPE_SLOT;
+  size_t rowbytes = t->row * t->slot;
   if (rowbytes && cap > SIZE_MAX / rowbytes)
     bd_fail(a, "tape arena: tape size overflows");
   char *data = bd_arena_alloc(a, cap * rowbytes);

@@ -1,6 +1,6 @@
 /* Wrappers that need more than one SLEEF call: SLEEF 3.5's domain limits and
  * weak spots, found by tests/runtime/test_vmath.c, are patched here. Included
- * by vmath_sse2.c and vmath_avx2.c after they define:
+ * by vmath_sse2.c, vmath_avx2.c and vmath_avx512.c after they define:
  *   NF, ND            lanes of the float and double vectors (suffix of names)
  *   VF, VD            those vector types;  VFI, VDI  same-width int vectors
  *   SLF(base, acc)    the SLEEF float function, e.g. Sleef_expf8_u10avx2

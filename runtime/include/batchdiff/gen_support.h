@@ -20,6 +20,13 @@
 #define BD_GS_BOOL _Bool
 #endif
 
+/* Bytes per tape slot: one vector register of the compile target. The same
+ * as a constant of the language: generated code is compiled after
+ * preprocessing too (-save-temps), where no macro is left. It asserts that
+ * its vectors fit. */
+#define BD_TAPE_SLOT BD_VBYTES
+enum { bd_tape_slot_bytes = BD_TAPE_SLOT };
+
 /* Division by zero gives 0 and MIN / -1 gives MIN instead of trapping. */
 #define BD_GS_DIV(T, S, MIN)                                                   \
   BD_GS_INL T bd_sdiv_##S(T a, T b) {                                          \

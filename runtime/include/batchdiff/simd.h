@@ -3,10 +3,12 @@
  * conversions.
  *
  * Usage: #include <batchdiff/batchdiff_rt.h>; generated code calls
- * bd_<op>_<type>(...). Width follows the compile flags: 32-byte vectors when
- * __AVX2__ is defined, else 16-byte (SSE2). Everything here is static inline
- * over clang vector extensions, with SIMDe where one x86 instruction is
- * needed (movemask, cvtt, maskload/maskstore, gather). See docs/runtime.md. */
+ * bd_<op>_<type>(...). Width follows the compile flags: 64-byte vectors when
+ * __AVX512F__ is defined, 32-byte when __AVX2__ is, else 16-byte (SSE2).
+ * Everything here is static inline over clang vector extensions, with SIMDe
+ * (AVX2, SSE2) or the AVX-512F intrinsics where one x86 instruction is needed
+ * (movemask, cvtt, maskload/maskstore, gather, scatter). See
+ * docs/runtime.md. */
 #ifndef BATCHDIFF_SIMD_H
 #define BATCHDIFF_SIMD_H
 
@@ -19,7 +21,12 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__AVX2__)
+#if defined(__AVX512F__)
+/* AVX-512F implies AVX2 and FMA: the half-width types use the AVX2 forms. */
+#include <immintrin.h>
+#include <simde/x86/avx2.h>
+#define BD_VBYTES 64
+#elif defined(__AVX2__)
 #include <simde/x86/avx2.h>
 #define BD_VBYTES 32
 #else
@@ -49,10 +56,15 @@ typedef BD__V(int64_t, BD_VBYTES) bd_md;
 typedef BD__V(float, 16) bd__v4f;
 typedef BD__V(double, 16) bd__v2d;
 typedef BD__V(int32_t, 16) bd__v4i;
-#if BD_VBYTES == 32
+#if BD_VBYTES >= 32
 typedef BD__V(float, 32) bd__v8f;
 typedef BD__V(double, 32) bd__v4d;
 typedef BD__V(int32_t, 32) bd__v8i;
+#endif
+#if BD_VBYTES == 64
+typedef BD__V(float, 64) bd__v16f;
+typedef BD__V(double, 64) bd__v8d;
+typedef BD__V(int32_t, 64) bd__v16i;
 #endif
 /* Doubles with one lane per 32-bit lane: exact 32-bit integer division. */
 typedef BD__V(double, BD_VBYTES * 2) bd__dn;
@@ -96,12 +108,6 @@ typedef BD__V(double, BD_VBYTES) bd__dd;
   BD_INL bd_##T bd_select_##T(M m, bd_##T a, bd_##T b) {                       \
     SI mm = BD__NARROW_##T(m);                                                 \
     return (bd_##T)(((SI)a & mm) | ((SI)b & ~mm));                             \
-  }                                                                            \
-  /* Lower lanes first, so colliding indices keep the highest lane. */         \
-  BD_INL void bd_scatter_##T(M m, E *base, bd_##S##idx idx, bd_##T v) {        \
-    for (int i = 0; i < (W); i++)                                              \
-      if (m[i])                                                                \
-        base[idx[i]] = v[i];                                                   \
   }
 
 /* Index vector of gathers/scatters: i32 of shape n, i64 for shape d. */
@@ -256,14 +262,29 @@ BD__NARROWINT(u32n, bd_i32n)
 BD__NARROWINT(i32d, bd_i32d)
 BD__NARROWINT(u32d, bd_i32d)
 
-/* ---- masks ---- */
-#if BD_VBYTES == 32
+/* ---- masks ----
+ * bd_mbits_S: one bit per lane (the sign bits). AVX-512 has no movemask: a
+ * compare into a k-mask register does it. */
+#if BD_VBYTES == 64
+#define BD__IOTA_N                                                             \
+  { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 }
+#define BD__IOTA_D                                                             \
+  { 0, 1, 2, 3, 4, 5, 6, 7 }
+#define BD__KMASK_N(m)                                                         \
+  _mm512_cmplt_epi32_mask((__m512i)(m), _mm512_setzero_si512())
+#define BD__KMASK_D(m)                                                         \
+  _mm512_cmplt_epi64_mask((__m512i)(m), _mm512_setzero_si512())
+#define BD__MOVEMASK_N(m) ((int)BD__KMASK_N(m))
+#define BD__MOVEMASK_D(m) ((int)BD__KMASK_D(m))
+#define BD__MASKIV __m512i
+#elif BD_VBYTES == 32
 #define BD__IOTA_N                                                             \
   { 0, 1, 2, 3, 4, 5, 6, 7 }
 #define BD__IOTA_D                                                             \
   { 0, 1, 2, 3 }
 #define BD__MOVEMASK_N(m) simde_mm256_movemask_ps(simde_mm256_castsi256_ps(m))
 #define BD__MOVEMASK_D(m) simde_mm256_movemask_pd(simde_mm256_castsi256_pd(m))
+#define BD__MASKIV simde__m256i
 #else
 #define BD__IOTA_N                                                             \
   { 0, 1, 2, 3 }
@@ -271,6 +292,7 @@ BD__NARROWINT(u32d, bd_i32d)
   { 0, 1 }
 #define BD__MOVEMASK_N(m) simde_mm_movemask_ps(simde_mm_castsi128_ps(m))
 #define BD__MOVEMASK_D(m) simde_mm_movemask_pd(simde_mm_castsi128_pd(m))
+#define BD__MASKIV simde__m128i
 #endif
 
 #define BD__MASK(S, M, W, LE, IOTA, MOVEMASK, SIV)                             \
@@ -297,18 +319,58 @@ BD__NARROWINT(u32d, bd_i32d)
     const M iota = IOTA;                                                       \
     return (M)((((M){0} + (LE)bits) >> iota & 1) != 0);                        \
   }
-#if BD_VBYTES == 32
-BD__MASK(n, bd_mn, BD_WN, int32_t, BD__IOTA_N, BD__MOVEMASK_N, simde__m256i)
-BD__MASK(d, bd_md, BD_WD, int64_t, BD__IOTA_D, BD__MOVEMASK_D, simde__m256i)
-#else
-BD__MASK(n, bd_mn, BD_WN, int32_t, BD__IOTA_N, BD__MOVEMASK_N, simde__m128i)
-BD__MASK(d, bd_md, BD_WD, int64_t, BD__IOTA_D, BD__MOVEMASK_D, simde__m128i)
-#endif
+BD__MASK(n, bd_mn, BD_WN, int32_t, BD__IOTA_N, BD__MOVEMASK_N, BD__MASKIV)
+BD__MASK(d, bd_md, BD_WD, int64_t, BD__IOTA_D, BD__MOVEMASK_D, BD__MASKIV)
 
 /* ---- masked and partial memory access ----
- * AVX2 has maskload/maskstore/gather that never fault on masked-off lanes;
- * SSE2 gets one scalar access per active lane. */
-#if BD_VBYTES == 32
+ * AVX2 has maskload/maskstore/gather and AVX-512 k-masked loads, stores,
+ * gathers and scatters that never fault on masked-off lanes; SSE2 gets one
+ * scalar access per active lane. */
+#if BD_VBYTES == 64
+#define BD__MLOAD_f32n(m, p) (bd_f32n) _mm512_maskz_loadu_ps(BD__KMASK_N(m), p)
+#define BD__MLOAD_i32n(m, p)                                                   \
+  (bd_i32n) _mm512_maskz_loadu_epi32(BD__KMASK_N(m), p)
+#define BD__MLOAD_u32n BD__MLOAD_i32n
+#define BD__MLOAD_f64d(m, p) (bd_f64d) _mm512_maskz_loadu_pd(BD__KMASK_D(m), p)
+#define BD__MLOAD_i64d(m, p)                                                   \
+  (bd_i64d) _mm512_maskz_loadu_epi64(BD__KMASK_D(m), p)
+#define BD__MLOAD_u64d BD__MLOAD_i64d
+#define BD__MSTORE_f32n(m, p, v)                                               \
+  _mm512_mask_storeu_ps(p, BD__KMASK_N(m), (__m512)(v))
+#define BD__MSTORE_i32n(m, p, v)                                               \
+  _mm512_mask_storeu_epi32(p, BD__KMASK_N(m), (__m512i)(v))
+#define BD__MSTORE_u32n BD__MSTORE_i32n
+#define BD__MSTORE_f64d(m, p, v)                                               \
+  _mm512_mask_storeu_pd(p, BD__KMASK_D(m), (__m512d)(v))
+#define BD__MSTORE_i64d(m, p, v)                                               \
+  _mm512_mask_storeu_epi64(p, BD__KMASK_D(m), (__m512i)(v))
+#define BD__MSTORE_u64d BD__MSTORE_i64d
+/* The 32-bit types of shape d are 256 bits: k-masked with AVX-512VL, else
+ * the AVX2 maskload/maskstore with the mask narrowed to 32-bit lanes. */
+#if defined(__AVX512VL__)
+#define BD__MLOAD_f32d(m, p)                                                   \
+  (bd_f32d) _mm256_maskz_loadu_ps((__mmask8)BD__KMASK_D(m), p)
+#define BD__MLOAD_i32d(m, p)                                                   \
+  (bd_i32d) _mm256_maskz_loadu_epi32((__mmask8)BD__KMASK_D(m), p)
+#define BD__MSTORE_f32d(m, p, v)                                               \
+  _mm256_mask_storeu_ps(p, (__mmask8)BD__KMASK_D(m), (__m256)(v))
+#define BD__MSTORE_i32d(m, p, v)                                               \
+  _mm256_mask_storeu_epi32(p, (__mmask8)BD__KMASK_D(m), (__m256i)(v))
+#else
+#define BD__MLOAD_f32d(m, p)                                                   \
+  (bd_f32d) simde_mm256_maskload_ps(p, (simde__m256i)BD__NARROW_f32d(m))
+#define BD__MLOAD_i32d(m, p)                                                   \
+  (bd_i32d) simde_mm256_maskload_epi32((const int32_t *)(p),                   \
+                                       (simde__m256i)BD__NARROW_i32d(m))
+#define BD__MSTORE_f32d(m, p, v)                                               \
+  simde_mm256_maskstore_ps(p, (simde__m256i)BD__NARROW_f32d(m), v)
+#define BD__MSTORE_i32d(m, p, v)                                               \
+  simde_mm256_maskstore_epi32(                                                 \
+      (int32_t *)(p), (simde__m256i)BD__NARROW_i32d(m), (simde__m256i)(v))
+#endif
+#define BD__MLOAD_u32d BD__MLOAD_i32d
+#define BD__MSTORE_u32d BD__MSTORE_i32d
+#elif BD_VBYTES == 32
 #define BD__MLOAD_f32n(m, p) (bd_f32n) simde_mm256_maskload_ps(p, m)
 #define BD__MLOAD_i32n(m, p)                                                   \
   (bd_i32n) simde_mm256_maskload_epi32((const int32_t *)(p), m)
@@ -337,6 +399,8 @@ BD__MASK(d, bd_md, BD_WD, int64_t, BD__IOTA_D, BD__MOVEMASK_D, simde__m128i)
   simde_mm_maskstore_epi32((int32_t *)(p), (simde__m128i)BD__NARROW_i32d(m),   \
                            (simde__m128i)(v))
 #define BD__MSTORE_u32d BD__MSTORE_i32d
+#endif
+#if BD_VBYTES >= 32
 #define BD__MEMOPS(T, E, M, S, W)                                              \
   BD_INL bd_##T bd_maskload_##T(M m, const E *p) {                             \
     return BD__MLOAD_##T(m, p);                                                \
@@ -387,7 +451,33 @@ BD__MEMOPS(i64d, int64_t, bd_md, d, BD_WD)
 BD__MEMOPS(u64d, uint64_t, bd_md, d, BD_WD)
 
 /* Gathers: masked-off lanes are 0 and read nothing. */
-#if BD_VBYTES == 32
+#if BD_VBYTES == 64
+#define BD__GATHER_f32n(m, b, x)                                               \
+  (bd_f32n) _mm512_mask_i32gather_ps(_mm512_setzero_ps(), BD__KMASK_N(m),      \
+                                     (__m512i)(x), b, 4)
+#define BD__GATHER_i32n(m, b, x)                                               \
+  (bd_i32n) _mm512_mask_i32gather_epi32(_mm512_setzero_si512(),                \
+                                        BD__KMASK_N(m), (__m512i)(x), b, 4)
+#define BD__GATHER_u32n BD__GATHER_i32n
+#define BD__GATHER_f64d(m, b, x)                                               \
+  (bd_f64d) _mm512_mask_i64gather_pd(_mm512_setzero_pd(), BD__KMASK_D(m),      \
+                                     (__m512i)(x), b, 8)
+#define BD__GATHER_i64d(m, b, x)                                               \
+  (bd_i64d) _mm512_mask_i64gather_epi64(_mm512_setzero_si512(),                \
+                                        BD__KMASK_D(m), (__m512i)(x), b, 8)
+#define BD__GATHER_u64d BD__GATHER_i64d
+#define BD__GATHER_f32d(m, b, x)                                               \
+  (bd_f32d) _mm512_mask_i64gather_ps(_mm256_setzero_ps(), BD__KMASK_D(m),      \
+                                     (__m512i)(x), b, 4)
+#define BD__GATHER_i32d(m, b, x)                                               \
+  (bd_i32d) _mm512_mask_i64gather_epi32(_mm256_setzero_si256(),                \
+                                        BD__KMASK_D(m), (__m512i)(x), b, 4)
+#define BD__GATHER_u32d BD__GATHER_i32d
+#define BD__GATHER(T, E, M, S, W)                                              \
+  BD_INL bd_##T bd_gather_##T(M m, const E *base, bd_##S##idx idx) {           \
+    return BD__GATHER_##T(m, base, idx);                                       \
+  }
+#elif BD_VBYTES == 32
 #define BD__GATHER_f32n(m, b, x)                                               \
   (bd_f32n) simde_mm256_mask_i32gather_ps(simde_mm256_setzero_ps(), b, x,      \
                                           simde_mm256_castsi256_ps(m), 4)
@@ -435,6 +525,46 @@ BD__GATHER(u32d, uint32_t, bd_md, d, BD_WD)
 BD__GATHER(i64d, int64_t, bd_md, d, BD_WD)
 BD__GATHER(u64d, uint64_t, bd_md, d, BD_WD)
 
+/* Scatters: lower lanes first, so colliding indices keep the highest lane
+ * (AVX-512 scatters order overlapping writes the same way). */
+#if BD_VBYTES == 64
+#define BD__SCATTER_f32n(m, b, x, v)                                           \
+  _mm512_mask_i32scatter_ps(b, BD__KMASK_N(m), (__m512i)(x), (__m512)(v), 4)
+#define BD__SCATTER_i32n(m, b, x, v)                                           \
+  _mm512_mask_i32scatter_epi32(b, BD__KMASK_N(m), (__m512i)(x), (__m512i)(v), 4)
+#define BD__SCATTER_u32n BD__SCATTER_i32n
+#define BD__SCATTER_f64d(m, b, x, v)                                           \
+  _mm512_mask_i64scatter_pd(b, BD__KMASK_D(m), (__m512i)(x), (__m512d)(v), 8)
+#define BD__SCATTER_i64d(m, b, x, v)                                           \
+  _mm512_mask_i64scatter_epi64(b, BD__KMASK_D(m), (__m512i)(x), (__m512i)(v), 8)
+#define BD__SCATTER_u64d BD__SCATTER_i64d
+#define BD__SCATTER_f32d(m, b, x, v)                                           \
+  _mm512_mask_i64scatter_ps(b, BD__KMASK_D(m), (__m512i)(x), (__m256)(v), 4)
+#define BD__SCATTER_i32d(m, b, x, v)                                           \
+  _mm512_mask_i64scatter_epi32(b, BD__KMASK_D(m), (__m512i)(x), (__m256i)(v), 4)
+#define BD__SCATTER_u32d BD__SCATTER_i32d
+#define BD__SCATTER(T, E, M, S, W)                                             \
+  BD_INL void bd_scatter_##T(M m, E *base, bd_##S##idx idx, bd_##T v) {        \
+    BD__SCATTER_##T(m, base, idx, v);                                          \
+  }
+#else
+#define BD__SCATTER(T, E, M, S, W)                                             \
+  BD_INL void bd_scatter_##T(M m, E *base, bd_##S##idx idx, bd_##T v) {        \
+    for (int i = 0; i < (W); i++)                                              \
+      if (m[i])                                                                \
+        base[idx[i]] = v[i];                                                   \
+  }
+#endif
+BD__SCATTER(f32n, float, bd_mn, n, BD_WN)
+BD__SCATTER(i32n, int32_t, bd_mn, n, BD_WN)
+BD__SCATTER(u32n, uint32_t, bd_mn, n, BD_WN)
+BD__SCATTER(f64d, double, bd_md, d, BD_WD)
+BD__SCATTER(f32d, float, bd_md, d, BD_WD)
+BD__SCATTER(i32d, int32_t, bd_md, d, BD_WD)
+BD__SCATTER(u32d, uint32_t, bd_md, d, BD_WD)
+BD__SCATTER(i64d, int64_t, bd_md, d, BD_WD)
+BD__SCATTER(u64d, uint64_t, bd_md, d, BD_WD)
+
 /* ---- conversions (C semantics) ----
  * Value-preserving and integer-to-integer conversions are plain vector
  * conversions. Float to integer truncates; out-of-range lanes (and NaN) give
@@ -459,7 +589,9 @@ BD__GATHER(u64d, uint64_t, bd_md, d, BD_WD)
 
 BD_INL bd_i32n bd_cvt_f32n_i32n(bd_f32n v) {
   /* cvttps2dq: INT32_MIN for out-of-range and NaN, like the generic path. */
-#if BD_VBYTES == 32
+#if BD_VBYTES == 64
+  return (bd_i32n)_mm512_cvttps_epi32((__m512)v);
+#elif BD_VBYTES == 32
   return (bd_i32n)simde_mm256_cvttps_epi32((simde__m256)v);
 #else
   return (bd_i32n)simde_mm_cvttps_epi32((simde__m128)v);

@@ -19,26 +19,22 @@ extern "C" {
 
 typedef struct bd_arena bd_arena;
 
-/* Bytes per tape slot: the widest vector register the runtime uses. */
-#define BD_TAPE_SLOT 32
-/* The same as a constant of the language: generated code is compiled after
- * preprocessing too (-save-temps), where no macro is left. It asserts that
- * its vectors fit. */
-enum { bd_tape_slot_bytes = BD_TAPE_SLOT };
-
 /* A saved arena position (for bd_arena_restore). */
 typedef struct bd_arena_pos {
   size_t block;
   size_t used;
 } bd_arena_pos;
 
-/* One loop's tape: rows of `row` slots of BD_TAPE_SLOT bytes; `top` rows
- * belong to earlier executions of the loop, `cap` rows are allocated. */
+/* One loop's tape: rows of `row` slots of `slot` bytes; `top` rows belong
+ * to earlier executions of the loop, `cap` rows are allocated. Generated
+ * code sets `slot` to its vector width, bd_tape_slot_bytes (gen_support.h),
+ * so the library serves every width. */
 typedef struct bd_tape {
   char *data;
   size_t cap;
   size_t top;
   size_t row;
+  size_t slot;
 } bd_tape;
 
 /* Allocation hooks for the calling thread's arena. alloc returns NULL on

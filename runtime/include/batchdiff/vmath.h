@@ -25,14 +25,23 @@ extern "C" {
 #define BD_RT_API
 #endif
 
-/* Library entry points. The 32-byte ones exist only for AVX2 builds so that
- * SSE2 code never sees a 256-bit vector in a signature (-Wpsabi). */
-#if BD_VBYTES == 32
+/* Library entry points. The 32-byte ones exist only for AVX2 builds and the
+ * 64-byte ones for AVX-512F builds, so that narrower code never sees a wider
+ * vector in a signature (-Wpsabi). */
+#if BD_VBYTES >= 32
 #define BD__RTDECL_WIDE(cf, cd, ...)                                           \
   BD_RT_API bd__v8f bd_rt_##cf##_8(__VA_ARGS__(bd__v8f));                      \
-  BD_RT_API bd__v4d bd_rt_##cd##_4(__VA_ARGS__(bd__v4d));
+  BD_RT_API bd__v4d bd_rt_##cd##_4(__VA_ARGS__(bd__v4d));                      \
+  BD__RTDECL_512(cf, cd, __VA_ARGS__)
 #else
 #define BD__RTDECL_WIDE(cf, cd, ...)
+#endif
+#if BD_VBYTES == 64
+#define BD__RTDECL_512(cf, cd, ...)                                            \
+  BD_RT_API bd__v16f bd_rt_##cf##_16(__VA_ARGS__(bd__v16f));                   \
+  BD_RT_API bd__v8d bd_rt_##cd##_8(__VA_ARGS__(bd__v8d));
+#else
+#define BD__RTDECL_512(cf, cd, ...)
 #endif
 #define BD__ARGS1(V) V
 #define BD__ARGS2(V) V, V
@@ -42,7 +51,24 @@ extern "C" {
   BD__RTDECL_WIDE(cf, cd, ARGS)
 
 /* f32d is half a register: SSE2 pads its 2 lanes to 4 for the call. */
-#if BD_VBYTES == 32
+#if BD_VBYTES == 64
+#define BD__MATH1(fn, cf, cd)                                                  \
+  BD__RTDECL(cf, cd, BD__ARGS1)                                                \
+  BD_INL bd_f32n bd__lib_##fn##_f32n(bd_f32n x) { return bd_rt_##cf##_16(x); } \
+  BD_INL bd_f32d bd__lib_##fn##_f32d(bd_f32d x) { return bd_rt_##cf##_8(x); }  \
+  BD_INL bd_f64d bd__lib_##fn##_f64d(bd_f64d x) { return bd_rt_##cd##_8(x); }
+#define BD__MATH2(fn, cf, cd)                                                  \
+  BD__RTDECL(cf, cd, BD__ARGS2)                                                \
+  BD_INL bd_f32n bd_##fn##_f32n(bd_f32n x, bd_f32n y) {                        \
+    return bd_rt_##cf##_16(x, y);                                              \
+  }                                                                            \
+  BD_INL bd_f32d bd_##fn##_f32d(bd_f32d x, bd_f32d y) {                        \
+    return bd_rt_##cf##_8(x, y);                                               \
+  }                                                                            \
+  BD_INL bd_f64d bd_##fn##_f64d(bd_f64d x, bd_f64d y) {                        \
+    return bd_rt_##cd##_8(x, y);                                               \
+  }
+#elif BD_VBYTES == 32
 #define BD__MATH1(fn, cf, cd)                                                  \
   BD__RTDECL(cf, cd, BD__ARGS1)                                                \
   BD_INL bd_f32n bd__lib_##fn##_f32n(bd_f32n x) { return bd_rt_##cf##_8(x); }  \

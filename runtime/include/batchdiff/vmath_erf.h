@@ -2,7 +2,7 @@
  * guard: included once by vmath_fast.h, after the double kernels of
  * vmath_fast_body.h (bd__*_dd). Branch-free, one exp, no table in memory
  * beyond the coefficients: each lane takes its region's coefficients by one
- * permute (AVX2 vpermps; blends otherwise); Estrin's scheme keeps the
+ * permute (AVX2 / AVX-512 vpermps; blends otherwise); Estrin's scheme keeps the
  * dependency chains short. Errors: docs/runtime.md.
  *
  * erfc(a), a = |x| (clamped to 27.5, where erfc is 0) = exp(-a^2) G(w), G a
@@ -34,7 +34,10 @@ BD_INL bd__erfreg bd__erfreg_dd(bd_i64d m1, bd_i64d m2, bd_i64d m3) {
 }
 BD_INL bd_f64d bd__tab4_dd(bd__erfreg g, double c0, double c1, double c2,
                            double c3) {
-#if BD_VBYTES == 32
+#if BD_VBYTES == 64
+  bd_f64d t = {c0, c1, c2, c3, 0, 0, 0, 0};
+  return (bd_f64d)_mm512_permutexvar_ps((__m512i)g.ix, (__m512)t);
+#elif BD_VBYTES == 32
   bd_f64d t = {c0, c1, c2, c3};
   return (bd_f64d)simde_mm256_permutevar8x32_ps((simde__m256)t,
                                                 (simde__m256i)g.ix);

@@ -222,7 +222,7 @@ static void __bd_geom_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__
   (void)__bd_d0;
   bd_arena *__bd_ar = bd_arena_get();
   bd_arena_pos __bd_pos = bd_arena_save(__bd_ar);
-  bd_tape __bd_tp[1] = {{0, 0, 0, 1}};
+  bd_tape __bd_tp[1] = {{0, 0, 0, 1, bd_tape_slot_bytes}};
   static const char __bd_tapekey[1];
   for (int __bd_t = 0; __bd_t < 1; __bd_t++)
     bd_tape_begin(__bd_ar, &__bd_tp[__bd_t], &__bd_tapekey[__bd_t]);
