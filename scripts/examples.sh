@@ -31,6 +31,7 @@ for name in "${names[@]}"; do
   [[ -d $src ]] || { echo "examples: no examples/$name" >&2; exit 1; }
   out=$root/_build/examples/$name
   mkdir -p "$out"
+  rm -f "$out"/*.png # only this run's pictures are listed below
   echo "=== $name"
   echo "+ clang-19 -O2 -march=native \$(pkg-config --cflags batchdiff) examples/$name/*.c \$(pkg-config --libs batchdiff) -o $name"
   clang-19 -std=c11 -O2 -march=native $(pkg-config --cflags batchdiff) \
