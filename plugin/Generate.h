@@ -10,6 +10,7 @@
 #include "Options.h"
 
 namespace clang {
+class DiagnosticsEngine;
 class FunctionDecl;
 class Sema;
 } // namespace clang
@@ -18,11 +19,12 @@ namespace batchdiff {
 
 /// Lowers, differentiates, batches and emits \p FD (a definition carrying
 /// `batch` and/or `diff`). \p WantBatch / \p WantGrad say which were asked for.
-/// Returns false when it reported an error through clang's diagnostics; then
-/// \p Out is empty and nothing must be injected.
+/// Only lowering reads \p FD and \p S; the rest of the pipeline reports
+/// remarks through \p Diags. Returns false when it reported an error through
+/// clang's diagnostics; then \p Out is empty and nothing must be injected.
 bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
-                         const Options &Opts, bool WantBatch, bool WantGrad,
-                         Generated &Out);
+                         clang::DiagnosticsEngine &Diags, const Options &Opts,
+                         bool WantBatch, bool WantGrad, Generated &Out);
 
 } // namespace batchdiff
 

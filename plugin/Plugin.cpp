@@ -79,7 +79,8 @@ private:
       return;
     }
     Generated Out;
-    if (!generateForFunction(FD, *S, Opts, WantBatch, WantGrad, Out) ||
+    if (!generateForFunction(FD, *S, S->getDiagnostics(), Opts, WantBatch,
+                             WantGrad, Out) ||
         Out.Code.empty())
       return;
     std::string Name = "<batchdiff:" + FD->getNameAsString() + ">";

@@ -11,20 +11,9 @@ bool isDifferentiable(const ir::Param &P) {
   return P.Kind == ir::ParamKind::User && ir::isFloat(P.Ty) && !P.NoDiff;
 }
 
-/// Ops whose result does not change under small changes of their inputs
-/// (rounding functions) pass no derivative.
+/// Rounding functions pass no derivative (Math.def's Zero rows).
 static bool zeroDerivative(const ir::Stmt &S) {
-  if (S.Opc != Op::Math)
-    return false;
-  switch (S.Fn) {
-  case ir::MathFn::Floor:
-  case ir::MathFn::Ceil:
-  case ir::MathFn::Trunc:
-  case ir::MathFn::Round:
-    return true;
-  default:
-    return false;
-  }
+  return S.Opc == Op::Math && ir::mathDeriv(S.Fn) == ir::MathDeriv::Zero;
 }
 
 Activity analyzeActivity(const ir::Function &F) {

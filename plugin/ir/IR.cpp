@@ -96,7 +96,7 @@ bool opFromCOperator(const std::string &Spelling, int NumArgs, Op &Out) {
 
 const char *mathName(MathFn F) {
   static const char *Names[] = {
-#define BD_MATH(Name, NumArgs, CName) CName,
+#define BD_MATH(Name, NumArgs, CName, ...) CName,
 #include "ir/Math.def"
   };
   return Names[(int)F];
@@ -104,10 +104,18 @@ const char *mathName(MathFn F) {
 
 int mathNumArgs(MathFn F) {
   static const int N[] = {
-#define BD_MATH(Name, NumArgs, CName) NumArgs,
+#define BD_MATH(Name, NumArgs, CName, ...) NumArgs,
 #include "ir/Math.def"
   };
   return N[(int)F];
+}
+
+MathDeriv mathDeriv(MathFn F) {
+  static const MathDeriv D[] = {
+#define BD_MATH(Name, NumArgs, CName, Deriv, ...) MathDeriv::Deriv,
+#include "ir/Math.def"
+  };
+  return D[(int)F];
 }
 
 Stmt &Builder::push(Op O, int Dst, std::vector<int> Args) {
@@ -319,7 +327,7 @@ std::unique_ptr<Stmt> cloneStmt(const Stmt &S) {
   C->Id = S.Id;
   C->Aux = S.Aux;
   C->Mask = S.Mask;
-  C->Loc = S.Loc;
+  C->Site = S.Site;
   C->Then = cloneBlock(S.Then);
   C->Else = cloneBlock(S.Else);
   C->Body = cloneBlock(S.Body);
@@ -331,6 +339,25 @@ Block cloneBlock(const Block &B) {
   for (const auto &S : B)
     R.push_back(cloneStmt(*S));
   return R;
+}
+
+Function cloneFunction(const Function &F) {
+  Function C;
+  C.Name = F.Name;
+  C.Params = F.Params;
+  C.Temps = F.Temps;
+  C.Vars = F.Vars;
+  C.Outputs = F.Outputs;
+  C.TapeSlots = F.TapeSlots;
+  C.NumLoopIds = F.NumLoopIds;
+  C.Lanes = F.Lanes;
+  C.VaryingTemp = F.VaryingTemp;
+  C.VaryingVar = F.VaryingVar;
+  C.RetTy = F.RetTy;
+  C.RetCType = F.RetCType;
+  C.RetNativeLayout = F.RetNativeLayout;
+  C.Body = cloneBlock(F.Body);
+  return C;
 }
 
 static void printBlock(std::ostringstream &OS, const Function &F,

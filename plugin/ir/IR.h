@@ -37,9 +37,12 @@ enum class Op : uint8_t {
 };
 
 enum class MathFn : uint8_t {
-#define BD_MATH(Name, NumArgs, CName) Name,
+#define BD_MATH(Name, NumArgs, CName, ...) Name,
 #include "ir/Math.def"
 };
+
+/// What differentiating a math function means (the Deriv column of Math.def).
+enum class MathDeriv : uint8_t { Rule, Zero, None };
 
 bool isFloat(Type T);
 bool isInt(Type T);
@@ -60,6 +63,7 @@ const char *opCOperator(Op O);
 bool opFromCOperator(const std::string &Spelling, int NumArgs, Op &Out);
 const char *mathName(MathFn F);
 int mathNumArgs(MathFn F);
+MathDeriv mathDeriv(MathFn F);
 
 struct Stmt;
 using Block = std::vector<std::unique_ptr<Stmt>>;
@@ -76,9 +80,9 @@ struct Stmt {
   int Var = -1;     // GetVar / SetVar
   MathFn Fn = MathFn::Sqrt;
 
-  int Aux = -1;     // TapeLoad: the temp whose value was stored
-  int Mask = -1;    // batched IR: the lanes a write or memory access obeys
-  unsigned Loc = 0; // Math: raw source location of the call, for diagnostics
+  int Aux = -1;  // TapeLoad: the temp whose value was stored
+  int Mask = -1; // batched IR: the lanes a write or memory access obeys
+  int Site = -1; // Math: lowering's number for the call, for diagnostics
 
   // If: Cond (a Bool temp) selects Then or Else.
   // Loop: runs Body, then repeats while Cond (a Bool temp computed in Body).
@@ -223,6 +227,8 @@ private:
 
 std::unique_ptr<Stmt> cloneStmt(const Stmt &S);
 Block cloneBlock(const Block &B);
+/// A deep copy (Function is move-only because its blocks own statements).
+Function cloneFunction(const Function &F);
 
 /// Calls \p Fn on every statement, pre-order, with the nesting depth.
 template <typename FnT> void walk(const Block &B, FnT &&Fn, int Depth = 0) {

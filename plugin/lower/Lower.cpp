@@ -135,9 +135,19 @@ Ret Lowerer::body(const FunctionDecl *FD, const Stmt *Body, Frame &Fr) {
 } // namespace lowering
 
 bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
-                   ir::Function &Out) {
+                   bool Remarks, ir::Function &Out, LowerInfo &Info) {
   lowering::Lowerer L(FD, S, WantGrad, Out);
-  return L.run();
+  if (!L.run())
+    return false;
+  if (Remarks)
+    lowering::paramRemarks(FD, S.getDiagnostics(), Out, WantGrad);
+  if (WantGrad &&
+      !lowering::checkDerivatives(Out, L.sites(), S.getDiagnostics()))
+    return false;
+  Info.Loc = FD->getLocation();
+  Info.Static = lowering::internalLinkage(FD, S.getSourceManager());
+  Info.IncludeRuntime = !lowering::runtimeDeclared(S);
+  return true;
 }
 
 } // namespace batchdiff

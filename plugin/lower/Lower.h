@@ -10,6 +10,8 @@
 
 #include "ir/IR.h"
 
+#include "clang/Basic/SourceLocation.h"
+
 namespace clang {
 class FunctionDecl;
 class Sema;
@@ -17,11 +19,20 @@ class Sema;
 
 namespace batchdiff {
 
+/// What lowering learns about a definition besides its IR.
+struct LowerInfo {
+  clang::SourceLocation Loc;  // the definition, where remarks go
+  bool Static = false;        // generated functions get internal linkage
+  bool IncludeRuntime = true; // the runtime headers are not declared yet
+};
+
 /// Lowers the definition \p FD into \p Out. Calls to other annotated
-/// functions and to static (inline) helpers are inlined. Returns false after
-/// reporting at least one error.
+/// functions and to static (inline) helpers are inlined. With \p WantGrad,
+/// calls without a derivative rule whose value is differentiated are errors.
+/// With \p Remarks, reports how each parameter is batched. Returns false
+/// after reporting at least one error.
 bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
-                   ir::Function &Out);
+                   bool Remarks, ir::Function &Out, LowerInfo &Info);
 
 } // namespace batchdiff
 

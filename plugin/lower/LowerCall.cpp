@@ -22,7 +22,7 @@ struct MathEntry {
 const llvm::StringMap<MathEntry> &mathTable() {
   static const llvm::StringMap<MathEntry> Table = [] {
     llvm::StringMap<MathEntry> T;
-#define BD_MATH(Name, NumArgs, CName)                                          \
+#define BD_MATH(Name, NumArgs, CName, ...)                                     \
   T[CName] = {ir::MathFn::Name, Type::F64, NumArgs};                           \
   T[CName "f"] = {ir::MathFn::Name, Type::F32, NumArgs};
 #include "ir/Math.def"
@@ -62,7 +62,8 @@ int Lowerer::call(const CallExpr *CE) {
       Args.push_back(B.cast(M.Ty, T));
     }
     int R = B.math(M.Fn, Args);
-    B.block()->back()->Loc = CE->getBeginLoc().getRawEncoding();
+    B.block()->back()->Site = (int)Sites.size();
+    Sites.push_back(CE->getBeginLoc());
     return R;
   }
   if (Def && Def->hasBody()) {

@@ -62,6 +62,20 @@ bool escapes(const Stmt *S, bool Break);
 /// into an fmuladd with an enclosing add/sub; null otherwise.
 const BinaryOperator *mulOperand(const Expr *E, bool &Neg);
 
+// What lowering reports besides the IR (Definition.cpp).
+
+/// Remarks (-fplugin-arg-batchdiff-remarks): how each parameter is batched.
+void paramRemarks(const FunctionDecl *FD, DiagnosticsEngine &D,
+                  const ir::Function &F, bool WantGrad);
+/// Errors at calls without a derivative rule whose value is differentiated.
+bool checkDerivatives(const ir::Function &F,
+                      llvm::ArrayRef<SourceLocation> Sites,
+                      DiagnosticsEngine &D);
+/// The generated functions get internal linkage.
+bool internalLinkage(const FunctionDecl *FD, const SourceManager &SM);
+/// The translation unit already declares the runtime.
+bool runtimeDeclared(Sema &S);
+
 class Lowerer {
 public:
   Lowerer(const FunctionDecl *Top, Sema &S, bool WantGrad, ir::Function &F)
@@ -69,6 +83,8 @@ public:
         WantGrad(WantGrad), F(F), B(F, &F.Body) {}
 
   bool run();
+  /// Where each math call is (Stmt::Site indexes it).
+  llvm::ArrayRef<SourceLocation> sites() const { return Sites; }
 
 private:
   struct Frame {
@@ -169,6 +185,7 @@ private:
   /// Where convert() reports an unsupported conversion: the expression
   /// being lowered (or the cast being applied).
   SourceLocation Where;
+  std::vector<SourceLocation> Sites;
 };
 
 } // namespace lowering

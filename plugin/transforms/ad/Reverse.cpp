@@ -331,10 +331,16 @@ int Reverser::rule(const ir::Stmt &S, unsigned K, int Gt) {
 #define BD_OP_DERIV(O, I, E)                                                   \
   if (!IsMath && S.Opc == Op::O && K == I)                                     \
     return E;
-#define BD_MATH_DERIV(MF, I, E)                                                \
-  if (IsMath && S.Fn == ir::MathFn::MF && K == I)                              \
-    return E;
 #include "transforms/ad/Derivatives.def"
+#define NA -1
+#define BD_MATH(Name, NumArgs, CName, Deriv, D0, D1, D2)                       \
+  case ir::MathFn::Name:                                                       \
+    return K == 0 ? (D0) : K == 1 ? (D1) : K == 2 ? (D2) : -1;
+  if (IsMath)
+    switch (S.Fn) {
+#include "ir/Math.def"
+    }
+#undef NA
 #undef G
 #undef X0
 #undef X1

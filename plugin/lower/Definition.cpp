@@ -1,0 +1,93 @@
+//===- Definition.cpp - what lowering reports besides the IR --------------===//
+//
+// Parameter remarks, the "no derivative rule" errors, and the two facts the
+// emitter needs from the translation unit: the generated functions' linkage
+// and whether the runtime headers are already declared.
+//
+//===----------------------------------------------------------------------===//
+#include "lower/LowerImpl.h"
+
+#include "analysis/Activity.h"
+#include "diagnostics/Diagnostics.h"
+#include "transforms/simplify/Simplify.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/Sema/Lookup.h"
+
+namespace batchdiff {
+namespace lowering {
+
+void paramRemarks(const FunctionDecl *FD, DiagnosticsEngine &D,
+                  const ir::Function &F, bool WantGrad) {
+  for (unsigned I = 0; I < FD->getNumParams() && I < F.Params.size(); ++I) {
+    const ir::Param &Pa = F.Params[I];
+    std::string Msg = Pa.Uniform ? "uniform (one value for the whole batch)"
+                                 : "varying (one value per example)";
+    if (ir::isFloat(Pa.Ty) && WantGrad)
+      Msg += Pa.NoDiff ? ", not differentiated" : ", differentiated";
+    std::string Dims = "scalar, no dims";
+    if (Pa.IsArray) {
+      Dims = std::string(Pa.Writable ? "output array" : "input array") +
+             ", dims " + Pa.DimHow;
+      if (Pa.DimParam >= 0 && !F.Params[Pa.DimParam].Uniform)
+        Dims += "; ragged: each example's extent differs, accesses are "
+                "masked per lane";
+    }
+    report(D, DiagnosticsEngine::Remark, FD->getParamDecl(I)->getLocation(),
+           "batchdiff: parameter '%0' is %1; %2")
+        << Pa.Name << Msg << Dims;
+  }
+}
+
+bool checkDerivatives(const ir::Function &F,
+                      llvm::ArrayRef<SourceLocation> Sites,
+                      DiagnosticsEngine &D) {
+  auto NoRule = [](const ir::Stmt &St) {
+    return St.K == ir::Stmt::Inst && St.Opc == Op::Math &&
+           ir::mathDeriv(St.Fn) == ir::MathDeriv::None;
+  };
+  bool Any = false;
+  ir::walk(F.Body, [&](const ir::Stmt &St, int) { Any |= NoRule(St); });
+  if (!Any)
+    return true;
+  // Whether a call is differentiated is what activity finds in the
+  // simplified IR the pipeline differentiates (a variable that held x and
+  // is then reassigned a constant no longer carries x's derivative).
+  ir::Function S = ir::cloneFunction(F);
+  simplify(S);
+  Activity A = analyzeActivity(S);
+  bool Ok = true;
+  ir::walk(S.Body, [&](const ir::Stmt &St, int) {
+    if (!NoRule(St) || !A.Temp[St.Args[0]] || !A.Temp[St.Dst])
+      return;
+    Ok = false;
+    report(D, DiagnosticsEngine::Error, Sites[St.Site],
+           "'%0' has no derivative rule in batchdiff; compute it from "
+           "BD_NODIFF inputs, or use 'batch' without 'diff'")
+        << ir::mathName(St.Fn);
+  });
+  return Ok;
+}
+
+bool internalLinkage(const FunctionDecl *FD, const SourceManager &SM) {
+  // A definition in a header would otherwise define NAME_batched in every
+  // file that includes it.
+  return !FD->isExternallyVisible() || FD->getStorageClass() == SC_Static ||
+         !SM.isInMainFile(SM.getExpansionLoc(FD->getLocation()));
+}
+
+/// True once the translation unit declares \p Name.
+static bool declared(Sema &S, llvm::StringRef Name) {
+  IdentifierInfo &II = S.getASTContext().Idents.get(Name);
+  return S.LookupSingleName(S.TUScope, &II, SourceLocation(),
+                            Sema::LookupOrdinaryName) != nullptr;
+}
+
+bool runtimeDeclared(Sema &S) {
+  // Because batchdiff.h included the runtime, or a preprocessed file
+  // (-save-temps, include guards gone) carries it.
+  return declared(S, "bd_sclamp_idx") && declared(S, "bd_arena_get");
+}
+
+} // namespace lowering
+} // namespace batchdiff

@@ -1,0 +1,19 @@
+//===- Simplify.h - the scalar IR simplifications, in order ----*- C++ -*-===//
+//
+// Forward variables, hoist loop invariants, merge common subexpressions and
+// drop dead stores: what the pipeline runs on lowered IR. Lowering runs the
+// same on a copy to learn which calls are differentiated.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATCHDIFF_TRANSFORMS_SIMPLIFY_SIMPLIFY_H
+#define BATCHDIFF_TRANSFORMS_SIMPLIFY_SIMPLIFY_H
+
+#include "ir/IR.h"
+
+namespace batchdiff {
+
+void simplify(ir::Function &F);
+
+} // namespace batchdiff
+
+#endif
