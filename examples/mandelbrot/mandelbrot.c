@@ -2,12 +2,12 @@
  *
  * escape() iterates z = z^2 + c for one point until |z| > 2 or maxit steps.
  * Neighbouring points leave the loop after very different numbers of steps;
- * escape_batched runs 4 points per vector (doubles, AVX2) and each vector
- * keeps iterating until its slowest point is done, the finished lanes
- * masked off. The program measures what that costs: the time against a
- * scalar loop, and the lane utilisation (useful iterations / iterations the
- * vectors ran), in the image's order (neighbours escape alike) and with the
- * same points shuffled (every vector waits for its slowest point).
+ * escape_batched runs 4 points per vector (doubles, AVX2; 8 with AVX-512),
+ * and each vector keeps iterating until its slowest point is done, the
+ * finished lanes masked off. The program measures what that costs: the time
+ * against a scalar loop, and the lane utilisation (useful iterations /
+ * iterations the vectors ran), in the image's order (neighbours escape alike)
+ * and with the same points shuffled (every vector waits for its slowest point).
  *
  * Usage: mandelbrot [width [maxit]]       (default 800 (x 600), 256)
  *
@@ -142,8 +142,8 @@ int main(int argc, char **argv) {
   printf("area of the set %.3f (known: 1.507; this grid and maxit: within "
          "1.3..1.8) %s\n",
          area, area > 1.3 && area < 1.8 ? "ok" : "FAIL");
-  printf("\nlane utilisation with 4 lanes (doubles, AVX2; 8 lanes in "
-         "parentheses):\n");
+  printf("\nlane utilisation with 4 lanes (doubles, AVX2; 8 lanes, AVX-512, "
+         "in parentheses):\n");
   printf("  image order %.0f%% (%.0f%%), shuffled %.0f%% (%.0f%%)\n",
          100 * bd_utilisation(n, ref, 4), 100 * bd_utilisation(n, ref, 8),
          100 * bd_utilisation(n, sit, 4), 100 * bd_utilisation(n, sit, 8));

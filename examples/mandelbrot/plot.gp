@@ -2,7 +2,7 @@
 # mandelbrot.dat is a matrix of escape counts, row 0 at the top.
 set terminal pngcairo size 820,600 font ",11"
 set output "mandelbrot.png"
-set title "Escape time (escape\\_batched): each vector of 4 points iterates until its slowest is done"
+set title "Escape time (escape\\_batched): each vector of 4 or 8 points runs until its slowest is done"
 unset key
 set size ratio -1
 set yrange [*:*] reverse
