@@ -156,7 +156,9 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) const {
     std::vector<std::string> Args;
     for (int X : A)
       Args.push_back(temp(X));
-    return Call(std::string("bd_") + ir::mathName(S.Fn) + "_" + Sh.sfx(Ty),
+    // Named after the float type, which the result need not have (ilogb).
+    return Call(std::string("bd_") + ir::mathName(S.Fn) + "_" +
+                    Sh.sfx(F.Temps[A[0]]),
                 Args);
   }
   case Op::FMulAdd:
@@ -245,8 +247,8 @@ std::string KernelEmitter::scalarExpr(const ir::Stmt &S) const {
   case Op::Select:
     return X(0) + " ? " + X(1) + " : " + X(2);
   case Op::Math: {
-    std::string R =
-        std::string(ir::mathName(S.Fn)) + (Ty == Type::F32 ? "f" : "") + "(";
+    std::string R = std::string(ir::mathName(S.Fn)) +
+                    (F.Temps[A[0]] == Type::F32 ? "f" : "") + "(";
     for (size_t I = 0; I < A.size(); ++I)
       R += (I ? ", " : "") + X(I);
     return R + ")";

@@ -110,9 +110,32 @@ int mathNumArgs(MathFn F) {
   return N[(int)F];
 }
 
+static MathSig mathSig(MathFn F) {
+  static const MathSig S[] = {
+#define BD_MATH(Name, NumArgs, CName, Sig, ...) MathSig::Sig,
+#include "ir/Math.def"
+  };
+  return S[(int)F];
+}
+
+Type mathArgType(MathFn F, unsigned I, Type FloatTy) {
+  return mathSig(F) == MathSig::F_FI && I == 1 ? Type::I32 : FloatTy;
+}
+
+Type mathResultType(MathFn F, Type FloatTy) {
+  switch (mathSig(F)) {
+  case MathSig::I_F:
+    return Type::I32;
+  case MathSig::L_F:
+    return Type::I64;
+  default:
+    return FloatTy;
+  }
+}
+
 MathDeriv mathDeriv(MathFn F) {
   static const MathDeriv D[] = {
-#define BD_MATH(Name, NumArgs, CName, Deriv, ...) MathDeriv::Deriv,
+#define BD_MATH(Name, NumArgs, CName, Sig, Deriv, ...) MathDeriv::Deriv,
 #include "ir/Math.def"
   };
   return D[(int)F];
@@ -194,7 +217,7 @@ int Builder::select(int C, int A, int B) {
   return D;
 }
 int Builder::math(MathFn Fn, std::vector<int> Args) {
-  int D = F.newTemp(F.Temps[Args[0]]);
+  int D = F.newTemp(mathResultType(Fn, F.Temps[Args[0]]));
   push(Op::Math, D, std::move(Args)).Fn = Fn;
   return D;
 }

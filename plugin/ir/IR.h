@@ -43,6 +43,9 @@ enum class MathFn : uint8_t {
 
 /// What differentiating a math function means (the Deriv column of Math.def).
 enum class MathDeriv : uint8_t { Rule, Zero, None };
+/// Result and argument types (the Sig column of Math.def): F is the call's
+/// float type, I int, L long.
+enum class MathSig : uint8_t { F_F, F_FF, F_FFF, F_FI, I_F, L_F };
 
 bool isFloat(Type T);
 bool isInt(Type T);
@@ -64,6 +67,10 @@ bool opFromCOperator(const std::string &Spelling, int NumArgs, Op &Out);
 const char *mathName(MathFn F);
 int mathNumArgs(MathFn F);
 MathDeriv mathDeriv(MathFn F);
+/// The type of argument \p I, and of the result, of \p F called in float
+/// type \p FloatTy (F32 or F64: the type of its first argument).
+Type mathArgType(MathFn F, unsigned I, Type FloatTy);
+Type mathResultType(MathFn F, Type FloatTy);
 
 struct Stmt;
 using Block = std::vector<std::unique_ptr<Stmt>>;

@@ -59,7 +59,7 @@ int Lowerer::call(const CallExpr *CE) {
       int T = expr(A);
       if (T < 0)
         return -1;
-      Args.push_back(B.cast(M.Ty, T));
+      Args.push_back(B.cast(ir::mathArgType(M.Fn, Args.size(), M.Ty), T));
     }
     int R = B.math(M.Fn, Args);
     B.block()->back()->Site = (int)Sites.size();
@@ -75,7 +75,7 @@ int Lowerer::call(const CallExpr *CE) {
           "mark it 'static inline' or batch/diff so its body can be batched");
     return -1;
   }
-  // A C library function (lgamma, rint, ldexp, ...) outside the table: say
+  // A C library function (j0, frexp, ...) outside the table: say
   // so, rather than calling it unknown.
   if (Callee->getBuiltinID() ||
       Ctx.getSourceManager().isInSystemHeader(Callee->getLocation())) {

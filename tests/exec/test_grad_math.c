@@ -83,6 +83,9 @@ GM1(floor, 0.0L, -10, 10)
 GM1(ceil, 0.0L, -10, 10)
 GM1(trunc, 0.0L, -10, 10)
 GM1(round, 0.0L, -10, 10)
+GM1(rint, 0.0L, -10, 10)
+GM1(nearbyint, 0.0L, -10, 10)
+GM1(logb, 0.0L, -100, 100)
 
 /* ---- two- and three-argument functions ----------------------------------- */
 
@@ -173,6 +176,70 @@ GM2(fmin, x < y ? 1.0L : 0.0L, x < y ? 0.0L : 1.0L, sm_distinct)
 GM2(fmax, x > y ? 1.0L : 0.0L, x > y ? 0.0L : 1.0L, sm_distinct)
 GM2(copysign, (x < 0) == (y < 0) ? 1.0L : -1.0L, 0.0L, sm_copysign)
 GM2(fmod, 1.0L, -truncl(x / y), sm_fmod)
+static void sm_remainder(rng_t *r, double *a) { /* x/y away from n + 1/2 */
+  do {
+    a[0] = rng_range(r, -20, 20);
+    a[1] = rng_range(r, 0.5, 4) * (rng_below(r, 2) ? 1 : -1);
+  } while (fabs(fabs(a[0] / a[1] - trunc(a[0] / a[1])) - 0.5) < 0.02 ||
+           fabs(remainder(a[0], a[1])) < 0.02);
+}
+/* remainder(x, y) = x - n y, n the integer nearest x / y. */
+GM2(remainder, 1.0L, -nearbyintl((x - remainderl(x, y)) / y), sm_remainder)
+GM2(fdim, x > y ? 1.0L : 0.0L, x > y ? -1.0L : 0.0L, sm_distinct)
+GM2(nextafter, 1.0L, 0.0L, sm_distinct)
+
+/* ldexp/scalbn: d/dx x 2^n = 2^n; n is an int (no shadow). */
+#define GMI(fn)                                                                \
+  BATCHDIFF double gm_##fn(double x, int n) { return fn(x, n); }               \
+  static double s_##fn(const double *a) { return gm_##fn(a[0], (int)a[1]); }  \
+  static void b_##fn(size_t n, double *const *A, double *r) {                  \
+    gm_##fn##_batched(n, A[0], to_i(A[1], n), r);                              \
+  }                                                                            \
+  static void g_##fn(size_t n, double *const *A, double *r, const double *dr, \
+                     double *const *S) {                                       \
+    gm_##fn##_grad(n, A[0], to_i(A[1], n), r, dr, S[0]);                       \
+  }                                                                            \
+  static double d_##fn(const double *a, int j) {                               \
+    return j == 0 ? (double)ldexpl(1.0L, (int)a[1]) : 0.0;                     \
+  }                                                                            \
+  static void sm_##fn(rng_t *r, double *a) {                                   \
+    a[0] = rng_range(r, -5, 5);                                                \
+    a[1] = (double)(rng_below(r, 41) - 20);                                    \
+  }                                                                            \
+  static const gcase c_##fn = {"gm_" #fn, 2,      {P_VD, P_VN}, 0, 0, s_##fn,  \
+                               d_##fn,    b_##fn, g_##fn,       sm_##fn};      \
+  GTEST(c_##fn)
+GMI(ldexp)
+GMI(scalbn)
+
+/* Integer-valued rounding inside a differentiated function: x * lround(x)
+ * has derivative lround(x) away from the jumps. */
+BATCHDIFF double gm_lround_mix(double x) {
+  long k = lround(x);
+  return x * (double)k + (double)ilogb(x) + (double)lrint(x);
+}
+static double s_lround_mix(const double *a) { return gm_lround_mix(a[0]); }
+static void b_lround_mix(size_t n, double *const *A, double *r) {
+  gm_lround_mix_batched(n, A[0], r);
+}
+static void g_lround_mix(size_t n, double *const *A, double *r,
+                         const double *dr, double *const *S) {
+  gm_lround_mix_grad(n, A[0], r, dr, S[0]);
+}
+static double d_lround_mix(const double *a, int j) {
+  (void)j;
+  return (double)lroundl(a[0]);
+}
+static void sm_lround_mix(rng_t *r, double *a) { /* away from the jumps */
+  do
+    a[0] = rng_range(r, -20, 20);
+  while (fabs(a[0] - trunc(a[0])) < 0.05 || fabs(a[0] - trunc(a[0])) > 0.95 ||
+         fabs(fabs(a[0] - trunc(a[0])) - 0.5) < 0.05 || fabs(a[0]) < 1.1);
+}
+static const gcase c_lround_mix = {
+    "gm_lround_mix", 1,           {P_VD},       0,           0,
+    s_lround_mix,    d_lround_mix, b_lround_mix, g_lround_mix, sm_lround_mix};
+GTEST(c_lround_mix)
 
 BATCHDIFF double gm_fma(double x, double y, double z) { return fma(x, y, z); }
 static double s_fma(const double *a) { return gm_fma(a[0], a[1], a[2]); }
@@ -235,6 +302,8 @@ int main(int argc, char **argv) {
       GM_(atanh), GM_(erf),   GM_(erfc),  GM_(fabs),     GM_(floor),
       GM_(ceil),  GM_(trunc), GM_(round), GM_(pow),      GM_(atan2),
       GM_(hypot), GM_(fmin),  GM_(fmax),  GM_(copysign), GM_(fmod),
+      GM_(rint),  GM_(nearbyint), GM_(logb), GM_(remainder), GM_(fdim),
+      GM_(nextafter), GT_(c_ldexp), GT_(c_scalbn), GT_(c_lround_mix),
       GT_(c_fma), GT_(c_gamma),
   };
   bd_test_filter(argc, argv);

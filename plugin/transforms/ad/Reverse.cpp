@@ -333,7 +333,7 @@ int Reverser::rule(const ir::Stmt &S, unsigned K, int Gt) {
     return E;
 #include "transforms/ad/Derivatives.def"
 #define NA -1
-#define BD_MATH(Name, NumArgs, CName, Deriv, D0, D1, D2)                       \
+#define BD_MATH(Name, NumArgs, CName, Sig, Deriv, D0, D1, D2)                  \
   case ir::MathFn::Name:                                                       \
     return K == 0 ? (D0) : K == 1 ? (D1) : K == 2 ? (D2) : -1;
   if (IsMath)

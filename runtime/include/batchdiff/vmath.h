@@ -4,9 +4,11 @@
  * Usage: included by <batchdiff/batchdiff_rt.h>. Functions that must be exact
  * (sqrt, fabs, fmin, fmax, fma, floor, ceil, trunc, round, copysign) are
  * inline clang builtins, which lower to the same instructions clang uses for
- * the scalar calls. The others are either inline (vmath_fast.h) or call
- * bd_rt_<cname>_<lanes>() in libbatchdiff_rt, which wraps SLEEF, so users
- * never link SLEEF themselves (BD_MATH1_IMPL_LIST says which).
+ * the scalar calls; ldexp, ilogb, rint, remainder and the other exactly
+ * defined ones of vmath_bits.h are inline too. The others are either inline
+ * (vmath_fast.h) or call bd_rt_<cname>_<lanes>() in libbatchdiff_rt, which
+ * wraps SLEEF, so users never link SLEEF themselves (BD_MATH1_IMPL_LIST says
+ * which).
  * Error bounds per function: docs/runtime.md. */
 #ifndef BATCHDIFF_VMATH_H
 #define BATCHDIFF_VMATH_H
@@ -222,5 +224,9 @@ BD__EXACT(f64d)
 #ifdef __cplusplus
 }
 #endif
+
+/* ldexp, ilogb, rint, remainder, ...: exact, inline (it includes <math.h>,
+ * which must not be inside extern "C"). */
+#include <batchdiff/vmath_bits.h>
 
 #endif /* BATCHDIFF_VMATH_H */
