@@ -116,5 +116,25 @@ const BinaryOperator *mulOperand(const Expr *E, bool &Neg) {
   return nullptr;
 }
 
+bool modifies(const Stmt *S, const VarDecl *VD) {
+  if (!S)
+    return false;
+  auto Names = [VD](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == VD;
+  };
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    if (BO->isAssignmentOp() && Names(BO->getLHS()))
+      return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S))
+    if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+        Names(UO->getSubExpr()))
+      return true;
+  for (const Stmt *C : S->children())
+    if (modifies(C, VD))
+      return true;
+  return false;
+}
+
 } // namespace lowering
 } // namespace batchdiff

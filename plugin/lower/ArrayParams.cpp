@@ -31,6 +31,7 @@ struct Uses {
   int64_t MaxConst = -1;
   const ParmVarDecl *Bound = nullptr; // i < Bound in an enclosing for
   const Expr *Unknown = nullptr;      // an index nothing bounds
+  const Expr *Whole = nullptr;        // a use as a pointer (p + 1, f(p))
   // Loops enclosing the current statement: (variable, bound parameter).
   std::vector<std::pair<const VarDecl *, const ParmVarDecl *>> Loops;
   ASTContext &Ctx;
@@ -74,11 +75,19 @@ struct Uses {
       return;
     }
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
-      if (paramOf(AS->getBase()) == P)
+      if (paramOf(AS->getBase()) == P) {
         index(AS->getIdx());
+        walk(AS->getIdx());
+        return;
+      }
     if (const auto *UO = dyn_cast<UnaryOperator>(S))
-      if (UO->getOpcode() == UO_Deref && paramOf(UO->getSubExpr()) == P)
+      if (UO->getOpcode() == UO_Deref && paramOf(UO->getSubExpr()) == P) {
         MaxConst = std::max<int64_t>(MaxConst, 0);
+        return;
+      }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (DRE->getDecl() == P && !Whole)
+        Whole = DRE;
     for (const Stmt *C : S->children())
       walk(C);
   }
@@ -87,7 +96,7 @@ struct Uses {
 } // namespace
 
 bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
-                     DiagnosticsEngine &D, ir::Param &Out) {
+                     DiagnosticsEngine &D, ir::Param &Out, const Expr **Whole) {
   const ParmVarDecl *P = FD->getParamDecl(I);
   QualType E = P->getType()->getPointeeType();
   Out.Name = P->getNameAsString();
@@ -138,8 +147,12 @@ bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
     }
   }
   // A plain pointer: look at how the body indexes it.
-  Uses U{P, FD, -1, nullptr, nullptr, {}, Ctx};
+  Uses U{P, FD, -1, nullptr, nullptr, nullptr, {}, Ctx};
   U.walk(FD->getBody());
+  if (U.Whole) {
+    *Whole = U.Whole;
+    return true;
+  }
   if (!U.Unknown && U.Bound) {
     Out.DimParam = (int)U.Bound->getFunctionScopeIndex();
     Out.DimHow = "dynamic, from parameter '" + U.Bound->getNameAsString() +

@@ -14,6 +14,7 @@
 
 namespace clang {
 class ASTContext;
+class Expr;
 class DiagnosticsEngine;
 class FunctionDecl;
 } // namespace clang
@@ -22,9 +23,13 @@ namespace batchdiff {
 
 /// Fills \p Out for parameter \p I of \p FD. Returns false after reporting
 /// an error (unsupported element type, extent not inferable, uniform output).
+/// A parameter without a declared extent that the body uses as a pointer
+/// (passes on, walks, takes the address of an element) gets no extent
+/// here: \p Whole is set to that use, and the lowering finds the extent
+/// from the accesses it lowered.
 bool lowerArrayParam(const clang::FunctionDecl *FD, unsigned I,
                      clang::ASTContext &Ctx, clang::DiagnosticsEngine &D,
-                     ir::Param &Out);
+                     ir::Param &Out, const clang::Expr **Whole);
 
 } // namespace batchdiff
 

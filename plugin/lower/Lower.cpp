@@ -54,8 +54,11 @@ bool Lowerer::run() {
     auto T = irType(PT);
     ir::Param AP;
     if (!T && PT->isPointerType()) {
-      if (!lowerArrayParam(Top, I, Ctx, Diags, AP))
+      const Expr *Whole = nullptr;
+      if (!lowerArrayParam(Top, I, Ctx, Diags, AP, &Whole))
         Failed = true;
+      if (Whole)
+        WholeUse[(int)I] = Whole;
       F.Params.push_back(AP);
       continue;
     }
@@ -100,7 +103,9 @@ bool Lowerer::run() {
   for (unsigned I = 0; I < Top->getNumParams(); ++I) {
     const ParmVarDecl *P = Top->getParamDecl(I);
     if (F.Params[I].IsArray) {
-      ArgOf[P] = (int)I;
+      PtrVal Base;
+      Base.Base.Arg = (int)I;
+      bindPointer(P, &Base, Fr);
       continue;
     }
     int V = F.newVar(F.Params[I].Name, F.Params[I].Ty);
@@ -108,7 +113,7 @@ bool Lowerer::run() {
     B.set(V, B.param(I));
   }
   body(Top, Top->getBody(), Fr);
-  if (Failed)
+  if (Failed || !extentsFromAccesses())
     return false;
   if (F.RetTy != Type::Void)
     F.Outputs.push_back({ir::OutKind::Ret, -1, Fr.RetVar});

@@ -106,14 +106,28 @@ int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
   Frame Fr;
   Fr.FD = Callee;
   std::vector<int> Args;
+  std::vector<PtrVal> Ptrs(CE->getNumArgs());
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
-    int T = expr(CE->getArg(I));
+    const Expr *A = CE->getArg(I);
+    if (A->getType()->isPointerType()) {
+      // An array or pointer argument: the parameter points where it does.
+      if (!ptrValue(A, Ptrs[I]))
+        return -1;
+      Args.push_back(-1);
+      continue;
+    }
+    int T = expr(A);
     if (T < 0)
       return -1;
     Args.push_back(T);
   }
   for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
     const ParmVarDecl *P = Callee->getParamDecl(I);
+    if (I < Args.size() && Args[I] < 0 && P->getType()->isPointerType()) {
+      if (!bindPointer(P, &Ptrs[I], Fr))
+        return -1;
+      continue;
+    }
     auto T = irType(P->getType());
     if (!T || I >= Args.size()) {
       error(P->getLocation(), "helper parameter '" + P->getNameAsString() + "'",

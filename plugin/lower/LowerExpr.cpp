@@ -39,6 +39,12 @@ int Lowerer::expr(const Expr *E) {
     return -1;
   E = E->IgnoreParens();
   Where = E->getBeginLoc();
+  // A pointer-typed expression as a statement or operand of ',': only its
+  // side effects (p++, p = q) matter.
+  if (E->getType()->isPointerType()) {
+    PtrVal P;
+    return ptrValue(E, P) ? B.constB(false) : -1;
+  }
   if (int C = constant(E); C >= 0)
     return C;
   if (const auto *CE = dyn_cast<CastExpr>(E))
@@ -118,6 +124,12 @@ int Lowerer::castExpr(const CastExpr *CE) {
     Where = CE->getBeginLoc();
     return convert(T, Sub->getType(), CE->getType());
   }
+  case CK_PointerToBoolean:
+  case CK_PointerToIntegral:
+    error(CE->getBeginLoc(), "testing or converting a pointer",
+          "pointers here always point into an array; test an integer "
+          "index or count instead");
+    return -1;
   default:
     if (isa<StringLiteral>(Sub->IgnoreParens())) {
       error(Sub->getBeginLoc(), "a string literal", "use numbers");
@@ -130,12 +142,11 @@ int Lowerer::castExpr(const CastExpr *CE) {
   }
 }
 
-/// The array parameter \p Base names, or -1.
-int Lowerer::arrayParam(const Expr *Base) {
+/// A global named directly as the base of `*g` or `g[i]`.
+static const VarDecl *globalBase(const Expr *Base) {
   const auto *DRE = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
-  const auto *PD = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
-  auto It = PD ? ArgOf.find(PD) : ArgOf.end();
-  return It == ArgOf.end() || Frames.size() != 1 ? -1 : It->second;
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return VD && VD->hasGlobalStorage() ? VD : nullptr;
 }
 
 Lowerer::LValue Lowerer::lvalue(const Expr *E, llvm::StringRef Action) {
@@ -143,47 +154,35 @@ Lowerer::LValue Lowerer::lvalue(const Expr *E, llvm::StringRef Action) {
   const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
   const auto *UO = dyn_cast<UnaryOperator>(E);
   if (UO && UO->getOpcode() == UO_Deref) {
-    int A = arrayParam(UO->getSubExpr());
-    if (A >= 0) {
-      LValue L;
-      L.Arg = A;
-      L.Idx = B.constI(Type::I32, 0);
-      return L;
+    if (globalBase(UO->getSubExpr())) {
+      error(E->getBeginLoc(), std::string(Action) + " through a pointer",
+            "index array parameters and local arrays with [] instead");
+      return {};
     }
+    PtrVal P;
+    if (!ptrValue(UO->getSubExpr(), P))
+      return {};
+    return pointee(P, nullptr, E, Action);
   }
   if (AS) {
-    int A = arrayParam(AS->getBase());
-    if (A >= 0) {
-      int I = expr(AS->getIdx());
-      if (I < 0)
-        return {};
-      LValue L;
-      L.Arg = A;
-      L.Idx = B.cast(Type::I32, I);
-      return L;
+    if (globalBase(AS->getBase())) {
+      error(E->getBeginLoc(),
+            "array subscripting of anything but a local array",
+            "index a local array or an array parameter of the function");
+      return {};
     }
+    PtrVal P;
+    if (!ptrValue(AS->getBase(), P))
+      return {};
+    return pointee(P, AS->getIdx(), E, Action);
   }
-  if (!AS) {
-    int V = varOf(E, Action);
-    if (V >= 0 && F.Vars[V].Len > 0) {
-      error(E->getBeginLoc(), "using a local array as a whole",
-            "index its elements");
-      V = -1;
-    }
-    return {V, -1};
+  int V = varOf(E, Action);
+  if (V >= 0 && F.Vars[V].Len > 0) {
+    error(E->getBeginLoc(), "using a local array as a whole",
+          "index its elements");
+    V = -1;
   }
-  const auto *DRE = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts());
-  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  auto It = VD ? Frames.back().Vars.find(VD) : Frames.back().Vars.end();
-  if (It == Frames.back().Vars.end() || F.Vars[It->second].Len == 0) {
-    error(E->getBeginLoc(), "array subscripting of anything but a local array",
-          "index a local array or an array parameter of the function");
-    return {};
-  }
-  int I = expr(AS->getIdx());
-  if (I < 0)
-    return {};
-  return {It->second, B.cast(Type::I32, I)};
+  return {V, -1};
 }
 
 int Lowerer::varOf(const Expr *LV, llvm::StringRef Action) {
@@ -223,14 +222,6 @@ int Lowerer::varOf(const Expr *LV, llvm::StringRef Action) {
           Action == "writing" ? "return the value instead"
                               : "pass it as a BD_UNIFORM parameter or make "
                                 "it a 'const' with a constant initializer");
-    return -1;
-  }
-  if (const auto *PD = dyn_cast_or_null<ParmVarDecl>(VD);
-      PD && ArgOf.count(PD)) {
-    error(LV->getBeginLoc(),
-          "using the array parameter '" + PD->getNameAsString() +
-              "' as a whole (passing it on, pointer arithmetic)",
-          "index its elements; helpers take scalar parameters");
     return -1;
   }
   error(LV->getBeginLoc(), std::string(Action) + " of this entity",
@@ -371,6 +362,11 @@ int Lowerer::arith(const BinaryOperator *BO, int L, int R) {
 
 int Lowerer::binary(const BinaryOperator *BO) {
   BinaryOperatorKind K = BO->getOpcode();
+  bool PtrL = BO->getLHS()->getType()->isPointerType();
+  bool PtrR = BO->getRHS()->getType()->isPointerType();
+  bool Globals = globalBase(BO->getLHS()) || globalBase(BO->getRHS());
+  if (PtrL && PtrR && K == BO_Sub && !Globals)
+    return ptrDiff(BO);
   if (!BO->getLHS()->getType()->isArithmeticType() && K != BO_Comma &&
       K != BO_Assign) {
     error(BO->getOperatorLoc(), "pointer arithmetic",
@@ -437,6 +433,13 @@ int Lowerer::compoundAssign(const CompoundAssignOperator *CAO) {
 }
 
 int Lowerer::compare(const BinaryOperator *BO) {
+  if (BO->getLHS()->getType()->isPointerType() ||
+      BO->getRHS()->getType()->isPointerType()) {
+    error(BO->getOperatorLoc(), "comparing pointers",
+          "compare integer indices or counts instead (pointers are lowered "
+          "as an array and an offset)");
+    return -1;
+  }
   int L = expr(BO->getLHS()), R = expr(BO->getRHS());
   if (L < 0 || R < 0)
     return -1;
@@ -458,6 +461,12 @@ int Lowerer::cond(const Expr *E) {
       int C = cond(UO->getSubExpr());
       return C < 0 ? -1 : B.un(Op::Not, C);
     }
+  if (E->getType()->isPointerType()) {
+    error(E->getBeginLoc(), "testing or converting a pointer",
+          "pointers here always point into an array; test an integer "
+          "index or count instead");
+    return -1;
+  }
   int T = expr(E);
   return T < 0 ? -1 : convert(T, E->getType(), Ctx.BoolTy);
 }

@@ -58,6 +58,9 @@ bool mayReturn(const Stmt *S);
 bool alwaysReturns(const Stmt *S);
 /// Whether a break/continue in \p S leaves S (not caught by an inner loop).
 bool escapes(const Stmt *S, bool Break);
+/// Whether \p S assigns, increments or decrements \p VD (or takes its
+/// address): a pointer that does is re-pointed and needs an offset variable.
+bool modifies(const Stmt *S, const VarDecl *VD);
 /// The multiplication \p E is (possibly negated) if clang would contract it
 /// into an fmuladd with an enclosing add/sub; null otherwise.
 const BinaryOperator *mulOperand(const Expr *E, bool &Neg);
@@ -87,9 +90,35 @@ public:
   llvm::ArrayRef<SourceLocation> sites() const { return Sites; }
 
 private:
+  /// What a pointer points into: a local array or a local scalar (Var), or
+  /// an array parameter of the annotated function (Arg). Pointers are
+  /// lowered as (base, integer offset), so every access through one is a
+  /// plain indexed access the batcher and the AD already know.
+  struct PtrBase {
+    int Var = -1;
+    int Arg = -1;
+    bool ok() const { return Var >= 0 || Arg >= 0; }
+    bool operator==(const PtrBase &O) const {
+      return Var == O.Var && Arg == O.Arg;
+    }
+  };
+  /// A pointer value: its base and an I32 offset temp (-1: offset 0).
+  struct PtrVal {
+    PtrBase Base;
+    int Off = -1;
+  };
+  /// A pointer variable (local, helper parameter, array parameter). One
+  /// that is never re-pointed keeps the offset it was bound to (Off); one
+  /// that is (p++, p += k, p = q) has an offset variable (OffVar).
+  struct PtrVar {
+    PtrBase Base;
+    int Off = -1;
+    int OffVar = -1;
+  };
   struct Frame {
     const FunctionDecl *FD;
     llvm::DenseMap<const VarDecl *, int> Vars;
+    llvm::DenseMap<const VarDecl *, PtrVar> Ptrs;
     int RetVar = -1;
     int RetFlag = -1;
   };
@@ -161,8 +190,34 @@ private:
     else
       B.set(L.Var, V);
   }
-  int arrayParam(const Expr *Base);
-  std::map<const ParmVarDecl *, int> ArgOf;
+
+  // Pointers (LowerPointer.cpp).
+  /// Lowers a pointer-typed expression (with its side effects: p++, p = q).
+  bool ptrValue(const Expr *E, PtrVal &Out);
+  bool ptrAddrOf(const UnaryOperator *UO, PtrVal &Out);
+  bool ptrIncDec(const Expr *E, const Expr *Sub, int Delta, bool Post,
+                 PtrVal &Out);
+  bool ptrAssign(const Expr *At, const Expr *LHS, PtrVal V, PtrVal &Out);
+  bool ptrConditional(const ConditionalOperator *CO, PtrVal &Out);
+  int ptrDiff(const BinaryOperator *BO);
+  PtrVar *ptrVar(const Expr *E);
+  /// Offset \p Off plus the integer temp \p Idx (negated if \p Sub).
+  int addOffset(int Off, int Idx, bool Sub = false);
+  /// The element \p P points at, plus index \p Idx (null: *P).
+  LValue pointee(const PtrVal &P, const Expr *Idx, const Expr *At,
+                 llvm::StringRef Action);
+  /// A pointer local or helper pointer parameter \p VD, bound to \p Init
+  /// (null: not yet pointing anywhere), in the innermost frame.
+  bool bindPointer(const VarDecl *VD, const PtrVal *Init, Frame &Fr);
+  bool pointerDecl(const VarDecl *VD);
+  std::string baseName(const PtrBase &P) const;
+  bool scalarBase(const PtrBase &P) const {
+    return P.Var >= 0 && F.Vars[P.Var].Len == 0;
+  }
+  /// Extents of array parameters that are passed on or walked by pointers:
+  /// found from the lowered accesses (all constant indices), or an error.
+  bool extentsFromAccesses();
+  std::map<int, const Expr *> WholeUse;
   bool arrayDecl(const VarDecl *VD);
   int convert(int T, QualType From, QualType To);
   int constant(const Expr *E);

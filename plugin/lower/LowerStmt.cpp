@@ -220,6 +220,10 @@ Ret Lowerer::declStmt(const DeclStmt *DS) {
     }
     if (arrayDecl(VD))
       continue;
+    if (T->isPointerType()) {
+      pointerDecl(VD);
+      continue;
+    }
     auto IT = irType(T);
     if (!IT) {
       error(VD->getLocation(),

@@ -1,6 +1,6 @@
 /* A conversion that is not between arithmetic types. */
 __attribute__((batch, diff)) float f(float x) {
-  (void)(char *)0;
-  // CHECK: conversion-kind.c:[[@LINE-1]]:9: error: the conversion 'NullToPointer' is not supported in a batch/diff function; use conversions between arithmetic types
+  (void)(_Complex float)x;
+  // CHECK: conversion-kind.c:[[@LINE-1]]:9: error: the conversion 'FloatingRealToComplex' is not supported in a batch/diff function; use conversions between arithmetic types
   return x;
 }

@@ -1,6 +1,7 @@
-/* Taking the address of a local. */
+/* Taking the address of a global. */
+float gain = 2.0f;
+static inline float get(const float *p) { return *p; }
 __attribute__((batch, diff)) float f(float x) {
-  (void)&x;
-  // CHECK: expr-address-of.c:[[@LINE-1]]:9: error: taking addresses or dereferencing pointers is not supported in a batch/diff function; index array parameters and local arrays with [] instead
-  return x;
+  return x * get(&gain);
+  // CHECK: expr-address-of.c:[[@LINE-1]]:18: error: taking the address of global 'gain' is not supported in a batch/diff function; take the address of a local scalar or of an array element
 }

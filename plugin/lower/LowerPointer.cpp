@@ -1,0 +1,465 @@
+//===- LowerPointer.cpp - pointers as (base array, integer offset) --------===//
+//
+// A pointer in a batch/diff function always points into one array known at
+// compile time: a local array, a local scalar (`&x`), or an array parameter
+// of the annotated function. It is lowered as that base plus an I32
+// offset, so `*p++`, `p[i]`, `*(p + i)` and `&a[k]` passed to a helper all
+// become plain indexed loads and stores. What cannot be resolved that way
+// (a pointer that may point into two arrays, compared, tested, stored
+// elsewhere) is an error at the construct.
+//
+//===----------------------------------------------------------------------===//
+#include "lower/LowerImpl.h"
+#include "lower/Types.h"
+
+#include "diagnostics/Diagnostics.h"
+
+#include <functional>
+
+namespace batchdiff {
+namespace lowering {
+
+namespace {
+
+const VarDecl *declOf(const Expr *E) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
+const char *InsteadOne = "index one array, with an integer offset computed "
+                         "from the condition";
+
+} // namespace
+
+std::string Lowerer::baseName(const PtrBase &P) const {
+  return P.Arg >= 0 ? F.Params[P.Arg].Name : F.Vars[P.Var].Name;
+}
+
+int Lowerer::addOffset(int Off, int Idx, bool Sub) {
+  Idx = B.cast(Type::I32, Idx);
+  if (Off < 0)
+    return Sub ? B.neg(Idx) : Idx;
+  return B.bin(Sub ? Op::Sub : Op::Add, Off, Idx);
+}
+
+Lowerer::PtrVar *Lowerer::ptrVar(const Expr *E) {
+  const VarDecl *VD = declOf(E);
+  auto It = VD ? Frames.back().Ptrs.find(VD) : Frames.back().Ptrs.end();
+  return It == Frames.back().Ptrs.end() ? nullptr : &It->second;
+}
+
+bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
+  if (Failed)
+    return false;
+  E = E->IgnoreParens();
+  QualType PT = E->getType();
+  if (PT->isPointerType()) {
+    QualType ET = PT->getPointeeType();
+    if (!irType(ET) || ET.isVolatileQualified()) {
+      error(E->getBeginLoc(), "a pointer to '" + ET.getAsString() + "'",
+            "point to float, double, integer or _Bool elements");
+      return false;
+    }
+  }
+  if (isa<StringLiteral>(E)) {
+    error(E->getBeginLoc(), "a string literal", "use numbers");
+    return false;
+  }
+  if (const auto *CE = dyn_cast<CastExpr>(E)) {
+    switch (CE->getCastKind()) {
+    case CK_ArrayToPointerDecay:
+    case CK_NoOp:
+    case CK_LValueToRValue:
+      return ptrValue(CE->getSubExpr(), Out);
+    case CK_NullToPointer:
+      error(CE->getBeginLoc(), "a null pointer",
+            "point it into an array or at a local");
+      return false;
+    default:
+      error(CE->getBeginLoc(),
+            std::string("the pointer conversion '") + CE->getCastKindName() +
+                "'",
+            "keep the element type of the array the pointer points into");
+      return false;
+    }
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (PtrVar *P = ptrVar(E)) {
+      if (!P->Base.ok()) {
+        error(E->getBeginLoc(),
+              "reading pointer '" + VD->getNameAsString() +
+                  "' before it points into an array",
+              "initialise it where it is declared");
+        return false;
+      }
+      Out.Base = P->Base;
+      Out.Off = P->OffVar >= 0 ? B.get(P->OffVar) : P->Off;
+      return true;
+    }
+    auto It = VD ? Frames.back().Vars.find(VD) : Frames.back().Vars.end();
+    if (It != Frames.back().Vars.end() && F.Vars[It->second].Len > 0) {
+      Out.Base.Var = It->second;
+      Out.Off = -1;
+      return true;
+    }
+    std::string Name = DRE->getDecl()->getNameAsString();
+    error(E->getBeginLoc(),
+          VD && VD->hasGlobalStorage()
+              ? "using global '" + Name + "' as a pointer or array"
+              : "using '" + Name + "' as a pointer",
+          "pass it as an array parameter, or use a local array");
+    return false;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    switch (UO->getOpcode()) {
+    case UO_AddrOf:
+      return ptrAddrOf(UO, Out);
+    case UO_PreInc:
+    case UO_PostInc:
+      return ptrIncDec(E, UO->getSubExpr(), 1, UO->isPostfix(), Out);
+    case UO_PreDec:
+    case UO_PostDec:
+      return ptrIncDec(E, UO->getSubExpr(), -1, UO->isPostfix(), Out);
+    default:
+      break;
+    }
+  }
+  if (const auto *CAO = dyn_cast<CompoundAssignOperator>(E)) {
+    // p += k, p -= k
+    PtrVal Old;
+    if (!ptrValue(CAO->getLHS(), Old))
+      return false;
+    int K = expr(CAO->getRHS());
+    if (K < 0)
+      return false;
+    if (scalarBase(Old.Base)) {
+      error(CAO->getOperatorLoc(),
+            "pointer arithmetic on the address of scalar '" +
+                baseName(Old.Base) + "'",
+            "use only *p (or p[0]) on a pointer to a scalar");
+      return false;
+    }
+    Old.Off = addOffset(Old.Off, K, CAO->getOpcode() == BO_SubAssign);
+    return ptrAssign(E, CAO->getLHS(), Old, Out);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    BinaryOperatorKind K = BO->getOpcode();
+    if (K == BO_Comma) {
+      expr(BO->getLHS());
+      return !Failed && ptrValue(BO->getRHS(), Out);
+    }
+    if (K == BO_Assign) {
+      PtrVal V;
+      return ptrValue(BO->getRHS(), V) && ptrAssign(E, BO->getLHS(), V, Out);
+    }
+    if (K == BO_Add || K == BO_Sub) {
+      bool PtrLeft = BO->getLHS()->getType()->isPointerType();
+      const Expr *PE = PtrLeft ? BO->getLHS() : BO->getRHS();
+      const Expr *IE = PtrLeft ? BO->getRHS() : BO->getLHS();
+      // (Evaluated left to right, as the operands are written.)
+      PtrVal P;
+      int I;
+      if (PtrLeft) {
+        if (!ptrValue(PE, P) || (I = expr(IE)) < 0)
+          return false;
+      } else {
+        if ((I = expr(IE)) < 0 || !ptrValue(PE, P))
+          return false;
+      }
+      if (scalarBase(P.Base)) {
+        error(BO->getOperatorLoc(),
+              "pointer arithmetic on the address of scalar '" +
+                  baseName(P.Base) + "'",
+              "use only *p (or p[0]) on a pointer to a scalar");
+        return false;
+      }
+      Out.Base = P.Base;
+      Out.Off = addOffset(P.Off, I, K == BO_Sub);
+      return true;
+    }
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return ptrConditional(CO, Out);
+  if (isa<CallExpr>(E)) {
+    error(E->getBeginLoc(), "a call returning a pointer",
+          "return a scalar, or write results through pointer parameters");
+    return false;
+  }
+  error(E->getBeginLoc(),
+        std::string("the pointer expression '") + E->getStmtClassName() + "'",
+        "use a local array, an array parameter, &local or &a[k], plus an "
+        "integer offset");
+  return false;
+}
+
+bool Lowerer::ptrAddrOf(const UnaryOperator *UO, PtrVal &Out) {
+  const Expr *Sub = UO->getSubExpr()->IgnoreParens();
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub)) {
+    PtrVal P;
+    if (!ptrValue(AS->getBase(), P))
+      return false;
+    int I = expr(AS->getIdx());
+    if (I < 0)
+      return false;
+    if (scalarBase(P.Base)) {
+      error(UO->getBeginLoc(),
+            "pointer arithmetic on the address of scalar '" + baseName(P.Base) +
+                "'",
+            "use only *p (or p[0]) on a pointer to a scalar");
+      return false;
+    }
+    Out.Base = P.Base;
+    Out.Off = addOffset(P.Off, I);
+    return true;
+  }
+  if (const auto *D = dyn_cast<UnaryOperator>(Sub);
+      D && D->getOpcode() == UO_Deref)
+    return ptrValue(D->getSubExpr(), Out); // &*p is p
+  const VarDecl *VD = declOf(Sub);
+  auto It = VD && !Frames.back().Ptrs.count(VD) ? Frames.back().Vars.find(VD)
+                                                : Frames.back().Vars.end();
+  if (It != Frames.back().Vars.end() && isa<DeclRefExpr>(Sub) &&
+      F.Vars[It->second].Len == 0) {
+    Out.Base.Var = It->second;
+    Out.Off = -1;
+    return true;
+  }
+  std::string What = "taking the address of this expression";
+  if (VD && Frames.back().Ptrs.count(VD))
+    What = "taking the address of pointer '" + VD->getNameAsString() + "'";
+  else if (VD && VD->hasGlobalStorage())
+    What = "taking the address of global '" + VD->getNameAsString() + "'";
+  else if (VD)
+    What = "taking the address of '" + VD->getNameAsString() + "'";
+  error(UO->getBeginLoc(), What,
+        "take the address of a local scalar or of an array element");
+  return false;
+}
+
+bool Lowerer::ptrIncDec(const Expr *E, const Expr *Sub, int Delta, bool Post,
+                        PtrVal &Out) {
+  PtrVal Old;
+  if (!ptrValue(Sub, Old))
+    return false;
+  if (scalarBase(Old.Base)) {
+    error(E->getBeginLoc(),
+          "pointer arithmetic on the address of scalar '" + baseName(Old.Base) +
+              "'",
+          "use only *p (or p[0]) on a pointer to a scalar");
+    return false;
+  }
+  PtrVal New = Old;
+  New.Off = addOffset(Old.Off, B.constI(Type::I32, Delta));
+  PtrVal Res;
+  if (!ptrAssign(E, Sub, New, Res))
+    return false;
+  Out = Post ? Old : Res;
+  return true;
+}
+
+bool Lowerer::ptrAssign(const Expr *At, const Expr *LHS, PtrVal V,
+                        PtrVal &Out) {
+  PtrVar *P = ptrVar(LHS);
+  if (!P || P->OffVar < 0) {
+    const VarDecl *VD = declOf(LHS);
+    error(At->getBeginLoc(),
+          VD ? "storing a pointer in '" + VD->getNameAsString() + "'"
+             : std::string("storing a pointer here"),
+          "keep pointers in local variables");
+    return false;
+  }
+  if (!P->Base.ok()) {
+    P->Base = V.Base;
+  } else if (!(P->Base == V.Base)) {
+    error(At->getBeginLoc(),
+          "a pointer that points into '" + baseName(P->Base) +
+              "' and, here, into '" + baseName(V.Base) + "'",
+          "keep each pointer in one array; " + std::string(InsteadOne));
+    return false;
+  }
+  B.set(P->OffVar, V.Off < 0 ? B.constI(Type::I32, 0) : V.Off);
+  Out = V;
+  return true;
+}
+
+bool Lowerer::ptrConditional(const ConditionalOperator *CO, PtrVal &Out) {
+  if (!pure(CO->getTrueExpr()) || !pure(CO->getFalseExpr()) || hasCall(CO) ||
+      !pure(CO->getCond())) {
+    error(CO->getBeginLoc(), "a '?:' choosing pointers with side effects",
+          "compute the offset with '?:' and add it to one pointer");
+    return false;
+  }
+  int C = cond(CO->getCond());
+  PtrVal T, E;
+  if (C < 0 || !ptrValue(CO->getTrueExpr(), T) ||
+      !ptrValue(CO->getFalseExpr(), E))
+    return false;
+  if (!(T.Base == E.Base)) {
+    error(CO->getBeginLoc(),
+          "a pointer chosen at run time between '" + baseName(T.Base) +
+              "' and '" + baseName(E.Base) + "'",
+          InsteadOne);
+    return false;
+  }
+  int Zero = B.constI(Type::I32, 0);
+  Out.Base = T.Base;
+  Out.Off = B.select(C, T.Off < 0 ? Zero : T.Off, E.Off < 0 ? Zero : E.Off);
+  return true;
+}
+
+/// p - q: an integer when both point into the same array.
+int Lowerer::ptrDiff(const BinaryOperator *BO) {
+  PtrVal L, R;
+  if (!ptrValue(BO->getLHS(), L) || !ptrValue(BO->getRHS(), R))
+    return -1;
+  if (!(L.Base == R.Base)) {
+    error(BO->getOperatorLoc(),
+          "subtracting pointers into '" + baseName(L.Base) + "' and '" +
+              baseName(R.Base) + "'",
+          "subtract pointers into the same array");
+    return -1;
+  }
+  int Zero = B.constI(Type::I32, 0);
+  int D = B.bin(Op::Sub, L.Off < 0 ? Zero : L.Off, R.Off < 0 ? Zero : R.Off);
+  return B.cast(*irType(BO->getType()), D);
+}
+
+Lowerer::LValue Lowerer::pointee(const PtrVal &P, const Expr *Idx,
+                                 const Expr *At, llvm::StringRef Action) {
+  if (scalarBase(P.Base)) {
+    Expr::EvalResult R;
+    if (Idx && (!Idx->EvaluateAsInt(R, Ctx) || R.Val.getInt() != 0)) {
+      error(Idx->getBeginLoc(),
+            "indexing the address of scalar '" + baseName(P.Base) + "'",
+            "use only *p (or p[0]) on a pointer to a scalar");
+      return {};
+    }
+    return {P.Base.Var, -1};
+  }
+  int I = P.Off;
+  if (Idx) {
+    int T = expr(Idx);
+    if (T < 0)
+      return {};
+    I = addOffset(P.Off, T);
+  }
+  if (I < 0)
+    I = B.constI(Type::I32, 0);
+  if (P.Base.Arg >= 0) {
+    if (Action == "writing" && !F.Params[P.Base.Arg].Writable) {
+      error(At->getBeginLoc(),
+            "writing into the const array parameter '" + baseName(P.Base) + "'",
+            "declare the parameter without 'const' to make it an output");
+      return {};
+    }
+    LValue L;
+    L.Arg = P.Base.Arg;
+    L.Idx = I;
+    return L;
+  }
+  return {P.Base.Var, I};
+}
+
+bool Lowerer::bindPointer(const VarDecl *VD, const PtrVal *Init, Frame &Fr) {
+  PtrVar P;
+  if (Init) {
+    P.Base = Init->Base;
+    P.Off = Init->Off;
+  }
+  if (modifies(Fr.FD->getBody(), VD)) {
+    if (scalarBase(P.Base)) {
+      error(VD->getLocation(),
+            "re-pointing '" + VD->getNameAsString() +
+                "', which points at scalar '" + baseName(P.Base) + "'",
+            "use only *p (or p[0]) on a pointer to a scalar");
+      return false;
+    }
+    P.OffVar = F.newVar(VD->getNameAsString() + "_off", Type::I32);
+    B.set(P.OffVar, P.Off < 0 ? B.constI(Type::I32, 0) : P.Off);
+    P.Off = -1;
+  }
+  Fr.Ptrs[VD] = P;
+  return true;
+}
+
+bool Lowerer::pointerDecl(const VarDecl *VD) {
+  PtrVal Init;
+  if (const Expr *E = VD->getInit()) {
+    if (!ptrValue(E, Init))
+      return false;
+  } else {
+    QualType ET = VD->getType()->getPointeeType();
+    if (!irType(ET) || ET.isVolatileQualified()) {
+      error(VD->getLocation(),
+            "local variable '" + VD->getNameAsString() + "' of type '" +
+                VD->getType().getAsString() + "'",
+            "point to float, double, integer or _Bool elements");
+      return false;
+    }
+  }
+  return bindPointer(VD, VD->getInit() ? &Init : nullptr, Frames.back());
+}
+
+bool Lowerer::extentsFromAccesses() {
+  // Every temp's defining instruction, to fold index arithmetic.
+  std::vector<const ir::Stmt *> Def(F.Temps.size(), nullptr);
+  ir::walk(F.Body, [&](const ir::Stmt &S, int) {
+    if (S.K == ir::Stmt::Inst && S.Dst >= 0)
+      Def[S.Dst] = &S;
+  });
+  std::function<std::optional<int64_t>(int)> Eval =
+      [&](int T) -> std::optional<int64_t> {
+    const ir::Stmt *S = T >= 0 ? Def[T] : nullptr;
+    if (!S)
+      return std::nullopt;
+    if (S->Opc == Op::ConstI)
+      return S->IVal;
+    if (S->Opc == Op::Cast && ir::isInt(F.Temps[S->Args[0]]))
+      return Eval(S->Args[0]);
+    if (S->Opc == Op::Neg)
+      if (auto A = Eval(S->Args[0]))
+        return -*A;
+    if (S->Opc == Op::Add || S->Opc == Op::Sub) {
+      auto A = Eval(S->Args[0]), C = Eval(S->Args[1]);
+      if (A && C)
+        return S->Opc == Op::Add ? *A + *C : *A - *C;
+    }
+    return std::nullopt;
+  };
+  std::map<int, int64_t> Max;
+  std::map<int, bool> Unknown;
+  ir::walk(F.Body, [&](const ir::Stmt &S, int) {
+    if (S.K != ir::Stmt::Inst ||
+        (S.Opc != Op::LoadArg && S.Opc != Op::StoreArg))
+      return;
+    int P = (int)S.IVal;
+    if (!WholeUse.count(P))
+      return;
+    auto V = Eval(S.Args[0]);
+    if (!V)
+      Unknown[P] = true;
+    else
+      Max[P] = std::max(Max.count(P) ? Max[P] : -1, *V);
+  });
+  for (auto &[P, At] : WholeUse) {
+    ir::Param &AP = F.Params[P];
+    if (!Unknown[P] && Max.count(P) && Max[P] >= 0) {
+      AP.StaticLen = (int)Max[P] + 1;
+      AP.DimHow = "static " + std::to_string(AP.StaticLen) +
+                  " (constant indices, through pointers and helper calls)";
+      continue;
+    }
+    QualType ET = Top->getParamDecl(P)->getType()->getPointeeType();
+    Failed = true;
+    report(Diags, DiagnosticsEngine::Error, At->getBeginLoc(),
+           "cannot infer the extent of '%0' in a batch/diff function: it is "
+           "used as a pointer here; declare it as '%1 %0[n]' with an integer "
+           "parameter n, or '%1 %0[static N]'")
+        << AP.Name << ET.getAsString();
+  }
+  return !Failed;
+}
+
+} // namespace lowering
+} // namespace batchdiff

@@ -1,0 +1,7 @@
+/* A pointer chosen by a (varying) condition between two arrays. */
+__attribute__((batch, diff)) double f(double x) {
+  double a[2] = {x, 1.0}, b[2] = {2.0, x};
+  const double *p = x > 0.0 ? a : b;
+  // CHECK: ptr-two-arrays.c:[[@LINE-1]]:21: error: a pointer chosen at run time between 'a' and 'b' is not supported in a batch/diff function; index one array, with an integer offset computed from the condition
+  return p[1];
+}
