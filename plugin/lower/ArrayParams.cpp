@@ -3,6 +3,7 @@
 
 #include "attributes/Attributes.h"
 #include "diagnostics/Diagnostics.h"
+#include "lower/LowerImpl.h"
 #include "lower/Types.h"
 
 #include "clang/AST/ASTContext.h"
@@ -24,51 +25,193 @@ const VarDecl *varOf(const Expr *E) {
   return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
 }
 
+/// A loop `for (i = lo; i < hi; i++)`: its variable, and either an integer
+/// parameter bounding it (`i < n`) or the constant range [Lo, Hi] it takes.
+struct LoopVar {
+  const VarDecl *V = nullptr;
+  const ParmVarDecl *Bound = nullptr;
+  bool Ranged = false;
+  int64_t Lo = 0, Hi = 0;
+};
+
+/// An index `c + sum k_v * v` over loop variables v.
+struct Affine {
+  int64_t C = 0;
+  std::vector<std::pair<const VarDecl *, int64_t>> Terms;
+};
+
 /// What the uses of one pointer parameter say about its extent.
 struct Uses {
   const ParmVarDecl *P;
   const FunctionDecl *FD;
+  ASTContext &Ctx;
   int64_t MaxConst = -1;
+  bool FromRange = false;             // MaxConst came from a loop's range
   const ParmVarDecl *Bound = nullptr; // i < Bound in an enclosing for
   const Expr *Unknown = nullptr;      // an index nothing bounds
   const Expr *Whole = nullptr;        // a use as a pointer (p + 1, f(p))
-  // Loops enclosing the current statement: (variable, bound parameter).
-  std::vector<std::pair<const VarDecl *, const ParmVarDecl *>> Loops;
-  ASTContext &Ctx;
+  std::vector<LoopVar> Loops;         // loops enclosing the current statement
+
+  std::optional<int64_t> constInt(const Expr *E) {
+    Expr::EvalResult R;
+    if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
+      return std::nullopt;
+    return R.Val.getInt().getExtValue();
+  }
+
+  std::optional<Affine> affine(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (auto K = constInt(E))
+      return Affine{*K, {}};
+    if (const VarDecl *V = varOf(E))
+      return Affine{0, {{V, 1}}};
+    const auto *BO = dyn_cast<BinaryOperator>(E);
+    if (!BO)
+      return std::nullopt;
+    BinaryOperatorKind K = BO->getOpcode();
+    if (K == BO_Add || K == BO_Sub) {
+      auto L = affine(BO->getLHS()), R = affine(BO->getRHS());
+      if (!L || !R)
+        return std::nullopt;
+      int64_t S = K == BO_Sub ? -1 : 1;
+      L->C += S * R->C;
+      for (auto &T : R->Terms)
+        L->Terms.push_back({T.first, S * T.second});
+      return L;
+    }
+    if (K == BO_Mul) {
+      auto KL = constInt(BO->getLHS()), KR = constInt(BO->getRHS());
+      auto A = affine(KL ? BO->getRHS() : BO->getLHS());
+      if ((!KL && !KR) || !A)
+        return std::nullopt;
+      int64_t M = KL ? *KL : *KR;
+      A->C *= M;
+      for (auto &T : A->Terms)
+        T.second *= M;
+      return A;
+    }
+    return std::nullopt;
+  }
+
+  /// The largest value of an index affine in loop variables with constant
+  /// ranges (`a[i - 1]`, `a[2 * i + j]`), if it is one.
+  std::optional<int64_t> rangeMax(const Expr *Idx) {
+    auto A = affine(Idx);
+    if (!A)
+      return std::nullopt;
+    int64_t Max = A->C;
+    for (auto &[V, K] : A->Terms) {
+      auto It = std::find_if(Loops.rbegin(), Loops.rend(),
+                             [V = V](const LoopVar &L) { return L.V == V; });
+      if (It == Loops.rend() || !It->Ranged)
+        return std::nullopt;
+      Max += std::max(K * It->Lo, K * It->Hi);
+    }
+    return Max;
+  }
 
   void index(const Expr *Idx) {
-    Expr::EvalResult R;
-    if (Idx->EvaluateAsInt(R, Ctx)) {
-      MaxConst = std::max<int64_t>(MaxConst, R.Val.getInt().getExtValue());
+    if (auto K = constInt(Idx)) {
+      MaxConst = std::max<int64_t>(MaxConst, *K);
       return;
     }
     if (const VarDecl *V = varOf(Idx))
       for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
-        if (It->first == V && It->second) {
-          Bound = It->second;
+        if (It->V == V && It->Bound) {
+          Bound = It->Bound;
           return;
         }
+    if (auto M = rangeMax(Idx); M && *M >= 0) {
+      MaxConst = std::max<int64_t>(MaxConst, *M);
+      FromRange = true;
+      return;
+    }
     if (!Unknown)
       Unknown = Idx;
   }
 
-  /// `for (...; i < n; ...)` with n an integer parameter of FD.
-  std::pair<const VarDecl *, const ParmVarDecl *> loopBound(const ForStmt *FS) {
+  /// The variable a for-init sets to a constant: `int i = 0` or `i = 0`.
+  std::optional<std::pair<const VarDecl *, int64_t>> init(const Stmt *S) {
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(S)) {
+      const auto *V =
+          DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+      if (V && V->getInit())
+        if (auto K = constInt(V->getInit()))
+          return std::make_pair((const VarDecl *)V, *K);
+      return std::nullopt;
+    }
+    const auto *BO = dyn_cast_or_null<BinaryOperator>(S);
+    if (BO && BO->getOpcode() == BO_Assign)
+      if (const VarDecl *V = varOf(BO->getLHS()))
+        if (auto K = constInt(BO->getRHS()))
+          return std::make_pair(V, *K);
+    return std::nullopt;
+  }
+
+  /// The step of `i++`, `++i`, `i--`, `i += k`, `i -= k` (k constant).
+  std::optional<int64_t> step(const Expr *E, const VarDecl *V) {
+    E = E ? E->IgnoreParenImpCasts() : nullptr;
+    if (const auto *UO = dyn_cast_or_null<UnaryOperator>(E))
+      if (UO->isIncrementDecrementOp() && varOf(UO->getSubExpr()) == V)
+        return UO->isIncrementOp() ? 1 : -1;
+    if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(E))
+      if (varOf(CA->getLHS()) == V &&
+          (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign))
+        if (auto K = constInt(CA->getRHS()))
+          return CA->getOpcode() == BO_AddAssign ? *K : -*K;
+    return std::nullopt;
+  }
+
+  /// `for (...; i < n; ...)` with n an integer parameter of FD, or a loop
+  /// over a constant range: `for (i = A; i < B; i++)` (also `<=`, and
+  /// counting down with `>`/`>=`) whose body does not assign i.
+  LoopVar loopVar(const ForStmt *FS) {
+    LoopVar L;
     const auto *C = dyn_cast_or_null<BinaryOperator>(
         FS->getCond() ? FS->getCond()->IgnoreParenImpCasts() : nullptr);
-    if (!C || C->getOpcode() != BO_LT)
-      return {nullptr, nullptr};
-    const ParmVarDecl *N = paramOf(C->getRHS());
-    if (!N || N->getDeclContext() != FD || !N->getType()->isIntegerType())
-      return {nullptr, nullptr};
-    return {varOf(C->getLHS()), N};
+    if (!C)
+      return L;
+    BinaryOperatorKind K = C->getOpcode();
+    if (K == BO_LT) {
+      const ParmVarDecl *N = paramOf(C->getRHS());
+      if (N && N->getDeclContext() == FD && N->getType()->isIntegerType()) {
+        L.V = varOf(C->getLHS());
+        L.Bound = N;
+        return L;
+      }
+    }
+    auto I = init(FS->getInit());
+    auto End = constInt(C->getRHS());
+    if (!I || !End || varOf(C->getLHS()) != I->first ||
+        lowering::modifies(FS->getBody(), I->first))
+      return L;
+    auto St = step(FS->getInc(), I->first);
+    if (!St || *St == 0)
+      return L;
+    int64_t Lo, Hi;
+    if (*St > 0 && (K == BO_LT || K == BO_LE)) {
+      Lo = I->second;
+      Hi = K == BO_LT ? *End - 1 : *End;
+    } else if (*St < 0 && (K == BO_GT || K == BO_GE)) {
+      Hi = I->second;
+      Lo = K == BO_GT ? *End + 1 : *End;
+    } else {
+      return L;
+    }
+    L.V = I->first;
+    if (Lo > Hi)
+      return L; // never runs: no range, its indices stay unexplained
+    L.Ranged = true;
+    L.Lo = Lo;
+    L.Hi = Hi;
+    return L;
   }
 
   void walk(const Stmt *S) {
     if (!S)
       return;
     if (const auto *FS = dyn_cast<ForStmt>(S)) {
-      Loops.push_back(loopBound(FS));
+      Loops.push_back(loopVar(FS));
       for (const Stmt *C : S->children())
         walk(C);
       Loops.pop_back();
@@ -147,7 +290,7 @@ bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
     }
   }
   // A plain pointer: look at how the body indexes it.
-  Uses U{P, FD, -1, nullptr, nullptr, nullptr, {}, Ctx};
+  Uses U{P, FD, Ctx, -1, false, nullptr, nullptr, nullptr, {}};
   U.walk(FD->getBody());
   if (U.Whole) {
     *Whole = U.Whole;
@@ -161,8 +304,9 @@ bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
   }
   if (!U.Unknown && U.MaxConst >= 0) {
     Out.StaticLen = (int)U.MaxConst + 1;
-    Out.DimHow =
-        "static " + std::to_string(Out.StaticLen) + " (constant indices)";
+    Out.DimHow = "static " + std::to_string(Out.StaticLen) +
+                 (U.FromRange ? " (index range of constant-bound loops)"
+                              : " (constant indices)");
     return true;
   }
   report(D, DiagnosticsEngine::Error,

@@ -48,3 +48,20 @@ BATCHDIFF void r_out(const double *w BD_UNIFORM, double *y, int n) {
 /* int elements: not differentiated */
 __attribute__((batch)) int r_int(const int k[2]) { return k[0] - k[1]; }
 // CHECK: {{.*}}remarks_arrays.c:[[@LINE-1]]:44: remark: batchdiff: parameter 'k' is varying (one value per example); input array, dims static 2 (declared){{$}}
+
+/* static, from the index range of constant-bound loops (issue 13):
+ * a[i + 1] with i < 4 reaches 4, a[2 * k] with k from 3 down reaches 6 */
+BATCHDIFF double r_range(double x, const double *a) {
+  double s = 0.0;
+  for (int i = 1; i < 4; i++)
+    s += a[i - 1] * x + a[i + 1];
+  for (int k = 3; k >= 0; k--)
+    s += a[2 * k];
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-8]]:50: remark: batchdiff: parameter 'a' is varying (one value per example), differentiated; input array, dims static 7 (index range of constant-bound loops){{$}}
+
+/* static, a pointer out-parameter written through a helper */
+static inline void put2(double *o, double v) { *o = 2.0 * v; }
+BATCHDIFF void r_outp(double x, double *o) { put2(o, x); }
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-1]]:41: remark: batchdiff: parameter 'o' is varying (one value per example), differentiated; output array, dims static 1 (constant indices, through pointers and helper calls){{$}}

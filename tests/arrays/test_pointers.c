@@ -14,6 +14,7 @@
  *     gradient), written arrays' shadows hold the cotangent of the final
  *     value on entry and the gradient w.r.t. the initial value on exit;
  *   - central finite differences of NAME agree with forward mode;
+ *   - extents inferred from constant loop ranges (wstencil, wrange);
  *   - every array example has stride extent + 1: the gap element holds a
  *     NaN sentinel that must stay unchanged (and would poison a result if
  *     read), and the last example ends at a PROT_NONE guard page. */
@@ -104,6 +105,22 @@ BATCHDIFF double wwalk(double x, double y) {
 BATCHDIFF void winout(double y[3], const double x[3], double a) {
   axpyc(y, x, a, 3);
   y[2] *= y[1];
+}
+
+/* Extents from constant loop ranges (issue 13 section 3): a has 7
+ * elements (a[i + 1] with i < 4, a[2 * k] with k <= 3), y has 3. */
+BATCHDIFF double wstencil(double x, const double *a) {
+  double s = 0.0;
+  for (int i = 1; i < 4; i++)
+    s = s * x + (a[i - 1] - 2.0 * a[i] + a[i + 1]);
+  for (int k = 3; k >= 0; k--)
+    s += a[2 * k] * x;
+  return s;
+}
+BATCHDIFF void wrange(double *y, double x) {
+  for (int i = 0; i <= 2; i++)
+    y[i] = y[i] * x + (double)i;
+  y[1] = x;
 }
 
 /* ---- dual-number copies -------------------------------------------------- */
@@ -307,6 +324,51 @@ static void g_winout(size_t n, double *const *S, double *const *A,
   (void)ret, (void)dret;
   winout_grad(n, A[0], st[0], A[1], st[1], S[0], dA[0], st[0], dA[1], st[1],
               dS[0]);
+}
+
+static void s_wstencil(const double *s, double *const *a, double *ret) {
+  *ret = wstencil(s[0], a[0]);
+}
+static void du_wstencil(const dual *s, dual *const *a, dual *ret) {
+  dual x = s[0], r = dc(0.0);
+  const dual *A = a[0];
+  for (int i = 1; i < 4; i++)
+    r = dadd(dmul(r, x), dadd(dsub(A[i - 1], dscale(A[i], 2.0)), A[i + 1]));
+  for (int k = 3; k >= 0; k--)
+    r = dadd(r, dmul(A[2 * k], x));
+  *ret = r;
+}
+static void b_wstencil(size_t n, double *const *S, double *const *A,
+                       const ptrdiff_t *st, double *ret) {
+  wstencil_batched(n, S[0], A[0], st[0], ret);
+}
+static void g_wstencil(size_t n, double *const *S, double *const *A,
+                       const ptrdiff_t *st, double *ret, const double *dret,
+                       double *const *dS, double *const *dA) {
+  wstencil_grad(n, S[0], A[0], st[0], ret, dret, dS[0], dA[0], st[0]);
+}
+
+static void s_wrange(const double *s, double *const *a, double *ret) {
+  (void)ret;
+  wrange(a[0], s[0]);
+}
+static void du_wrange(const dual *s, dual *const *a, dual *ret) {
+  (void)ret;
+  dual *y = a[0];
+  for (int i = 0; i <= 2; i++)
+    y[i] = dadd(dmul(y[i], s[0]), dc((double)i));
+  y[1] = s[0];
+}
+static void b_wrange(size_t n, double *const *S, double *const *A,
+                     const ptrdiff_t *st, double *ret) {
+  (void)ret;
+  wrange_batched(n, A[0], st[0], S[0]);
+}
+static void g_wrange(size_t n, double *const *S, double *const *A,
+                     const ptrdiff_t *st, double *ret, const double *dret,
+                     double *const *dS, double *const *dA) {
+  (void)ret, (void)dret;
+  wrange_grad(n, A[0], st[0], S[0], dA[0], st[0], dS[0]);
 }
 
 static const pcase cases[] = {
