@@ -131,6 +131,7 @@ Ret Lowerer::body(const FunctionDecl *FD, const Stmt *Body, Frame &Fr) {
   Fr.RetFlag = F.newVar("__returned", Type::Bool);
   B.set(Fr.RetFlag, B.constB(false));
   Frames.push_back(std::move(Fr));
+  collectTargets(Body);
   Ret R = stmt(Body);
   Fr = std::move(Frames.back());
   Frames.pop_back();

@@ -15,6 +15,8 @@
 #include "clang/AST/Stmt.h"
 #include "clang/Sema/Sema.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <deque>
 #include <map>
@@ -123,7 +125,8 @@ private:
     int RetFlag = -1;
   };
   /// break/continue lower to flags of the innermost loop; statements after
-  /// one run under `if (!flag)`, exactly as after an early return.
+  /// one run under `if (!flag)`, exactly as after an early return. A switch
+  /// has its own break flag and its loop's continue flag.
   struct LoopCtx {
     int BrkVar = -1;
     int CntVar = -1;
@@ -150,7 +153,36 @@ private:
   Ret loopStmt(const Stmt *Init, const Expr *Cond, const Expr *Inc,
                const Stmt *Body, bool CondFirst);
   Ret jumpStmt(const Stmt *St);
-  int exitFlags(const Stmt *St, bool Ret, bool Brk, bool Cnt);
+  int exitFlags(const Stmt *St);
+
+  // goto and switch (LowerJump.cpp).
+  /// A statement list holding labels that gotos jump to.
+  struct JumpList {
+    llvm::ArrayRef<const Stmt *> List;
+    /// The goto targets written in front of each statement.
+    std::vector<llvm::SmallVector<const LabelDecl *, 1>> At;
+    llvm::DenseMap<const LabelDecl *, size_t> Pos;
+    /// Backward gotos: one past the last statement holding one, per label.
+    llvm::DenseMap<const LabelDecl *, size_t> Back;
+    /// Forward gotos: the first statement holding one, per label.
+    llvm::DenseMap<const LabelDecl *, size_t> FirstFrom;
+  };
+  void collectTargets(const Stmt *Body);
+  bool hasNewTarget(llvm::ArrayRef<const Stmt *> List);
+  Ret labeledList(llvm::ArrayRef<const Stmt *> List);
+  Ret jumpSeq(const JumpList &JL, size_t Lo, size_t Hi, bool HeadDone);
+  Ret jumpLoop(const JumpList &JL, size_t Begin, size_t End);
+  size_t loopEnd(const JumpList &JL, size_t I);
+  bool leavesRange(const JumpList &JL, size_t Lo, size_t Hi);
+  Ret gotoStmt(const GotoStmt *GS);
+  Ret switchStmt(const SwitchStmt *SS);
+  /// The flags (variables) \p St may set that send control past its end:
+  /// return, break/continue of the innermost loop or switch, gotos to
+  /// labels outside \p St.
+  void exitVars(const Stmt *St, std::vector<int> &Out);
+  void jumpVars(const Stmt *St, std::vector<int> &Out);
+  /// OR of the variables, or -1 for none.
+  int anyOf(const std::vector<int> &Vars);
 
   // Expressions. Each returns a temp, or -1 after an error.
   int expr(const Expr *E);
@@ -236,6 +268,10 @@ private:
   /// leave those dangling.
   std::deque<Frame> Frames;
   std::vector<LoopCtx> Loops;
+  /// Labels some goto names, and the flag of each label whose statement
+  /// list is being lowered (set from the goto until the label).
+  llvm::DenseSet<const LabelDecl *> Targets;
+  llvm::DenseMap<const LabelDecl *, int> LabelFlag;
   bool Failed = false;
   /// Where convert() reports an unsupported conversion: the expression
   /// being lowered (or the cast being applied).

@@ -7,6 +7,8 @@ namespace batchdiff {
 namespace lowering {
 
 Ret Lowerer::stmtList(llvm::ArrayRef<const Stmt *> List) {
+  if (hasNewTarget(List))
+    return labeledList(List);
   Ret Acc = Ret::Never;
   for (size_t I = 0; I < List.size(); ++I) {
     // `if (c) return a; rest` lowers as `if (c) return a; else rest`, so
@@ -21,8 +23,9 @@ Ret Lowerer::stmtList(llvm::ArrayRef<const Stmt *> List) {
     if (R == Ret::Always)
       return Ret::Always;
     if (R == Ret::Maybe && I + 1 < List.size()) {
-      // The rest runs only where no return, break or continue happened.
-      int Done = exitFlags(List[I], true, true, true);
+      // The rest runs only where no return, break, continue or goto
+      // happened.
+      int Done = exitFlags(List[I]);
       ir::Stmt &If = B.ifStmt(B.un(Op::Not, Done));
       ir::Block *Saved = B.block();
       B.setBlock(&If.Then);
@@ -69,13 +72,20 @@ Ret Lowerer::stmt(const Stmt *St) {
     return loopStmt(nullptr, DS->getCond(), nullptr, DS->getBody(), false);
   if ((isa<BreakStmt>(St) || isa<ContinueStmt>(St)) && !Loops.empty())
     return jumpStmt(St);
+  if (const auto *SS = dyn_cast<SwitchStmt>(St))
+    return switchStmt(SS);
+  if (const auto *GS = dyn_cast<GotoStmt>(St))
+    return gotoStmt(GS);
+  if (const auto *LS = dyn_cast<LabelStmt>(St)) {
+    // A label some goto names outside any statement list (`if (c) L: s;`)
+    // is a list of one.
+    if (Targets.count(LS->getDecl()) && !LabelFlag.count(LS->getDecl()))
+      return stmtList(St);
+    return stmt(LS->getSubStmt());
+  }
   SourceLocation Loc = St->getBeginLoc();
-  if (isa<GotoStmt>(St) || isa<IndirectGotoStmt>(St))
-    error(Loc, "'goto'", "use if/else and early returns");
-  else if (isa<LabelStmt>(St))
-    error(Loc, "a label", "use if/else and early returns");
-  else if (isa<SwitchStmt>(St))
-    error(Loc, "'switch'", "use if/else");
+  if (isa<IndirectGotoStmt>(St))
+    error(Loc, "a computed 'goto'", "jump to a named label");
   else if (isa<AsmStmt>(St))
     error(Loc, "inline assembly", "write the computation in C");
   else if (isa<BreakStmt>(St) || isa<ContinueStmt>(St))
@@ -86,23 +96,12 @@ Ret Lowerer::stmt(const Stmt *St) {
   return Ret::Never;
 }
 
-/// OR of the exit flags \p St may have set (return, break, continue).
-int Lowerer::exitFlags(const Stmt *St, bool Ret, bool Brk, bool Cnt) {
-  int Acc = -1;
-  auto Add = [&](int Var) {
-    if (Var < 0)
-      return;
-    int V = B.get(Var);
-    Acc = Acc < 0 ? V : B.bin(Op::Or, Acc, V);
-  };
-  if (Ret && mayReturn(St))
-    Add(Frames.back().RetFlag);
-  if (!Loops.empty()) {
-    if (Brk && escapes(St, true))
-      Add(Loops.back().BrkVar);
-    if (Cnt && escapes(St, false))
-      Add(Loops.back().CntVar);
-  }
+/// OR of the exit flags \p St may have set (return, break, continue,
+/// goto), false if none.
+int Lowerer::exitFlags(const Stmt *St) {
+  std::vector<int> Vars;
+  exitVars(St, Vars);
+  int Acc = anyOf(Vars);
   return Acc < 0 ? B.constB(false) : Acc;
 }
 
@@ -133,6 +132,8 @@ Ret Lowerer::loopStmt(const Stmt *Init, const Expr *Cond, const Expr *Inc,
   if (escapes(Body, false))
     L.CntVar = F.newVar("__continue", Type::Bool);
   bool Returns = mayReturn(Body);
+  std::vector<int> Jumps; // gotos out of the loop
+  jumpVars(Body, Jumps);
   ir::Block *Saved = B.block();
   if (CondFirst && Cond) {
     int Go0 = cond(Cond);
@@ -154,6 +155,8 @@ Ret Lowerer::loopStmt(const Stmt *Init, const Expr *Cond, const Expr *Inc,
       int R = B.get(Frames.back().RetFlag);
       A = A < 0 ? R : B.bin(Op::Or, A, R);
     }
+    if (int J = anyOf(Jumps); J >= 0)
+      A = A < 0 ? J : B.bin(Op::Or, A, J);
     return A;
   };
   stmt(Body);
@@ -193,7 +196,7 @@ Ret Lowerer::loopStmt(const Stmt *Init, const Expr *Cond, const Expr *Inc,
   B.setBlock(&Loop.Body);
   Loop.Cond = Out < 0 ? Go : B.bin(Op::And, Go, B.un(Op::Not, Out));
   B.setBlock(Saved);
-  return Returns ? Ret::Maybe : Ret::Never;
+  return Returns || !Jumps.empty() ? Ret::Maybe : Ret::Never;
 }
 
 Ret Lowerer::declStmt(const DeclStmt *DS) {
@@ -254,8 +257,11 @@ std::optional<Ret> Lowerer::guardClause(const IfStmt *IS,
   bool ElseAlways = IS->getElse() && alwaysReturns(IS->getElse());
   // The side that gets the rest must fall through: no return, and no break
   // or continue leaving it.
-  auto FallsThrough = [](const Stmt *S) {
-    return !mayReturn(S) && !escapes(S, true) && !escapes(S, false);
+  auto FallsThrough = [this](const Stmt *S) {
+    std::vector<int> Jumps;
+    jumpVars(S, Jumps);
+    return !mayReturn(S) && !escapes(S, true) && !escapes(S, false) &&
+           Jumps.empty();
   };
   bool RestInElse = ThenAlways && FallsThrough(IS->getElse());
   bool RestInThen = ElseAlways && FallsThrough(IS->getThen());

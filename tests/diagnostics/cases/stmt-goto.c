@@ -1,9 +1,13 @@
-/* goto (reported before the label it jumps to). */
+/* goto into a block it is not in (backward and forward gotos to a label in
+ * the same block or one around them work). */
 __attribute__((batch, diff)) float f(float x) {
   if (x < 0.0f)
-    goto done;
-  // CHECK: stmt-goto.c:[[@LINE-1]]:5: error: 'goto' is not supported in a batch/diff function; use if/else and early returns
-  x = x * x;
-done:
+    goto inside;
+  // CHECK: stmt-goto.c:[[@LINE-1]]:5: error: 'goto inside' into a block, loop or case it is not in is not supported in a batch/diff function; jump only to a label in the same block as the goto or in a block around it (forward: 'goto done;', backward: a retry loop)
+  {
+    x = x * x;
+  inside:
+    x = x + 1.0f;
+  }
   return x;
 }

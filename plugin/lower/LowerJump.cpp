@@ -1,0 +1,471 @@
+//===- LowerJump.cpp - goto and switch as structured control flow ---------===//
+//
+// Both lower to the flags returns and break/continue use (LowerStmt.cpp):
+//
+// - `goto L` sets a flag `__goto_L`; everything between the goto and the
+//   label runs only where the flag is clear (loops it leaves stop, a switch
+//   it leaves runs no more cases), and the flag is cleared where the label
+//   is. A label that gotos later in its own statement list jump back to
+//   starts a loop over the statements up to the last such goto, repeated
+//   while the flag is set. The label must be in a statement list around the
+//   goto (jumps into a block, loop or case cannot be structured this way).
+// - `switch`: each run of statements between case labels runs where the
+//   selector matched one of its labels or the previous run fell through.
+//
+// Every example takes its own path: flags are per-lane variables, so the
+// batcher masks them and the reverse sweep follows each lane's jumps.
+//
+//===----------------------------------------------------------------------===//
+#include "lower/LowerImpl.h"
+#include "lower/Types.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace batchdiff {
+namespace lowering {
+
+namespace {
+
+void gotosIn(const Stmt *S, llvm::SmallVectorImpl<const GotoStmt *> &Out) {
+  if (!S)
+    return;
+  if (const auto *GS = dyn_cast<GotoStmt>(S))
+    Out.push_back(GS);
+  for (const Stmt *C : S->children())
+    gotosIn(C, Out);
+}
+
+void labelStmtsIn(const Stmt *S, llvm::SmallPtrSetImpl<const Stmt *> &Out) {
+  if (!S)
+    return;
+  if (isa<LabelStmt>(S))
+    Out.insert(S);
+  for (const Stmt *C : S->children())
+    labelStmtsIn(C, Out);
+}
+
+/// The labels written in front of \p S (`a: b: s`).
+llvm::SmallVector<const LabelDecl *, 1> labelsAt(const Stmt *S) {
+  llvm::SmallVector<const LabelDecl *, 1> Out;
+  while (const auto *LS = dyn_cast_or_null<LabelStmt>(S)) {
+    Out.push_back(LS->getDecl());
+    S = LS->getSubStmt();
+  }
+  return Out;
+}
+
+/// A case or default label somewhere inside \p S, not of a nested switch.
+const SwitchCase *nestedCase(const Stmt *S) {
+  if (!S || isa<SwitchStmt>(S))
+    return nullptr;
+  if (const auto *SC = dyn_cast<SwitchCase>(S))
+    return SC;
+  for (const Stmt *C : S->children())
+    if (const SwitchCase *SC = nestedCase(C))
+      return SC;
+  return nullptr;
+}
+
+void addUnique(std::vector<int> &Vars, int V) {
+  if (V >= 0 && std::find(Vars.begin(), Vars.end(), V) == Vars.end())
+    Vars.push_back(V);
+}
+
+} // namespace
+
+void Lowerer::collectTargets(const Stmt *Body) {
+  llvm::SmallVector<const GotoStmt *, 4> Gotos;
+  gotosIn(Body, Gotos);
+  for (const GotoStmt *GS : Gotos)
+    Targets.insert(GS->getLabel());
+}
+
+void Lowerer::jumpVars(const Stmt *St, std::vector<int> &Out) {
+  if (LabelFlag.empty())
+    return;
+  llvm::SmallVector<const GotoStmt *, 4> Gotos;
+  gotosIn(St, Gotos);
+  if (Gotos.empty())
+    return;
+  llvm::SmallPtrSet<const Stmt *, 4> Inside;
+  labelStmtsIn(St, Inside);
+  for (const GotoStmt *GS : Gotos) {
+    auto It = LabelFlag.find(GS->getLabel());
+    if (It != LabelFlag.end() && !Inside.count(GS->getLabel()->getStmt()))
+      addUnique(Out, It->second);
+  }
+}
+
+void Lowerer::exitVars(const Stmt *St, std::vector<int> &Out) {
+  if (mayReturn(St))
+    addUnique(Out, Frames.back().RetFlag);
+  if (!Loops.empty()) {
+    if (escapes(St, true))
+      addUnique(Out, Loops.back().BrkVar);
+    if (escapes(St, false))
+      addUnique(Out, Loops.back().CntVar);
+  }
+  jumpVars(St, Out);
+}
+
+int Lowerer::anyOf(const std::vector<int> &Vars) {
+  int Acc = -1;
+  for (int V : Vars) {
+    int T = B.get(V);
+    Acc = Acc < 0 ? T : B.bin(Op::Or, Acc, T);
+  }
+  return Acc;
+}
+
+bool Lowerer::hasNewTarget(llvm::ArrayRef<const Stmt *> List) {
+  if (Targets.empty())
+    return false;
+  for (const Stmt *S : List)
+    for (const LabelDecl *L : labelsAt(S))
+      if (Targets.count(L) && !LabelFlag.count(L))
+        return true;
+  return false;
+}
+
+Ret Lowerer::gotoStmt(const GotoStmt *GS) {
+  auto It = LabelFlag.find(GS->getLabel());
+  if (It == LabelFlag.end()) {
+    error(GS->getGotoLoc(),
+          "'goto " + GS->getLabel()->getNameAsString() +
+              "' into a block, loop or case it is not in",
+          "jump only to a label in the same block as the goto or in a block "
+          "around it (forward: 'goto done;', backward: a retry loop)");
+    return Ret::Never;
+  }
+  B.set(It->second, B.constB(true));
+  return Ret::Always;
+}
+
+/// A statement list with labels some goto jumps to. The list is cut into
+/// units (one statement, or a loop of statements a backward goto repeats)
+/// and the units into segments that start where a forward goto lands; each
+/// segment runs unless a flag set before it says control is elsewhere.
+Ret Lowerer::labeledList(llvm::ArrayRef<const Stmt *> List) {
+  JumpList JL;
+  JL.List = List;
+  JL.At.resize(List.size());
+  std::vector<const LabelDecl *> Mine;
+  for (size_t I = 0; I < List.size(); ++I)
+    for (const LabelDecl *L : labelsAt(List[I]))
+      if (Targets.count(L) && !LabelFlag.count(L)) {
+        int V = F.newVar("__goto_" + L->getNameAsString(), Type::Bool);
+        B.set(V, B.constB(false));
+        LabelFlag[L] = V;
+        Mine.push_back(L);
+        JL.At[I].push_back(L);
+        JL.Pos[L] = I;
+      }
+  for (size_t I = 0; I < List.size(); ++I) {
+    llvm::SmallVector<const GotoStmt *, 4> Gotos;
+    gotosIn(List[I], Gotos);
+    for (const GotoStmt *GS : Gotos) {
+      auto It = JL.Pos.find(GS->getLabel());
+      if (It == JL.Pos.end())
+        continue;
+      if (I >= It->second)
+        JL.Back[GS->getLabel()] = std::max(JL.Back[GS->getLabel()], I + 1);
+      else if (!JL.FirstFrom.count(GS->getLabel()))
+        JL.FirstFrom[GS->getLabel()] = I;
+    }
+  }
+  Ret R = jumpSeq(JL, 0, List.size(), false);
+  for (const LabelDecl *L : Mine)
+    LabelFlag.erase(L);
+  return R;
+}
+
+/// The end (exclusive) of the loop a backward goto makes at \p I, or 0.
+size_t Lowerer::loopEnd(const JumpList &JL, size_t I) {
+  size_t End = 0;
+  for (const LabelDecl *L : JL.At[I])
+    if (auto It = JL.Back.find(L); It != JL.Back.end())
+      End = std::max(End, It->second);
+  return End;
+}
+
+Ret Lowerer::jumpSeq(const JumpList &JL, size_t Lo, size_t Hi, bool HeadDone) {
+  struct Unit {
+    size_t Begin, End;
+    bool Loop;
+  };
+  std::vector<Unit> Units;
+  for (size_t I = Lo; I < Hi;) {
+    size_t End = (I == Lo && HeadDone) ? 0 : loopEnd(JL, I);
+    if (End == 0) {
+      Units.push_back({I, I + 1, false});
+      ++I;
+      continue;
+    }
+    // A backward goto from beyond this loop to a label inside it would
+    // enter the loop in the middle (Hi: the same, for the loop around).
+    for (size_t J = I + 1; J < End; ++J)
+      if (loopEnd(JL, J) > End || End > Hi) {
+        error(JL.List[J]->getBeginLoc(),
+              "a label that a backward 'goto' jumps to from beyond the loop "
+              "another backward 'goto' forms",
+              "nest the jumps: a backward goto may jump only within the "
+              "statements an enclosing one repeats");
+        return Ret::Never;
+      }
+    Units.push_back({I, End, true});
+    I = End;
+  }
+  // Heads of the loop being lowered are landed on by the back edge, after
+  // this list: a flag for one of them must skip everything to the end.
+  llvm::SmallPtrSet<const LabelDecl *, 4> Heads;
+  if (HeadDone)
+    for (const LabelDecl *L : JL.At[Lo])
+      Heads.insert(L);
+  auto LandsForward = [&](const Unit &U) {
+    for (size_t I = U.Begin; I < U.End; ++I)
+      for (const LabelDecl *L : JL.At[I])
+        if (JL.FirstFrom.count(L) && !(HeadDone && I == Lo))
+          return true;
+    return false;
+  };
+  // Segments: [SegBegin[s], SegBegin[s+1]) in units.
+  std::vector<size_t> SegBegin;
+  for (size_t U = 0; U < Units.size(); ++U)
+    if (U == 0 || Units[U].Loop || Units[U - 1].Loop || LandsForward(Units[U]))
+      SegBegin.push_back(U);
+  SegBegin.push_back(Units.size());
+  // The segment each label of this range lands in.
+  llvm::DenseMap<const LabelDecl *, size_t> SegOf;
+  for (size_t S = 0; S + 1 < SegBegin.size(); ++S)
+    for (size_t U = SegBegin[S]; U < SegBegin[S + 1]; ++U)
+      for (size_t I = Units[U].Begin; I < Units[U].End; ++I)
+        for (const LabelDecl *L : JL.At[I])
+          SegOf[L] = S;
+  // Flags set before this range (a forward goto into the loop being
+  // lowered) for labels inside it.
+  std::vector<int> Entry;
+  for (size_t I = Lo; I < Hi; ++I)
+    for (const LabelDecl *L : JL.At[I])
+      if (auto It = JL.FirstFrom.find(L);
+          !Heads.count(L) && It != JL.FirstFrom.end() && It->second < Lo)
+        addUnique(Entry, LabelFlag[L]);
+  Ret Last = Ret::Never;
+  for (size_t S = 0; S + 1 < SegBegin.size() && !Failed; ++S) {
+    const Unit &First = Units[SegBegin[S]];
+    size_t Begin = First.Begin, End = Units[SegBegin[S + 1] - 1].End;
+    // Landing here: a goto to a label at this point is done.
+    if (!First.Loop && !(HeadDone && Begin == Lo))
+      for (const LabelDecl *L : JL.At[Begin])
+        B.set(LabelFlag[L], B.constB(false));
+    std::vector<int> Set = Entry;
+    for (size_t I = Lo; I < Begin; ++I)
+      exitVars(JL.List[I], Set);
+    std::vector<int> Guard;
+    for (int V : Set) {
+      bool Landed = false;
+      for (auto &[L, Seg] : SegOf)
+        if (LabelFlag[L] == V && Seg <= S && !Heads.count(L))
+          Landed = true;
+      if (!Landed)
+        Guard.push_back(V);
+    }
+    ir::Block *Saved = B.block();
+    if (int G = anyOf(Guard); G >= 0) {
+      ir::Stmt &If = B.ifStmt(B.un(Op::Not, G));
+      B.setBlock(&If.Then);
+    }
+    if (First.Loop)
+      Last = jumpLoop(JL, Begin, End);
+    else
+      Last = stmtList(JL.List.slice(Begin, End - Begin));
+    B.setBlock(Saved);
+  }
+  if (Failed)
+    return Ret::Never;
+  if (Last == Ret::Always)
+    return Ret::Always;
+  return leavesRange(JL, Lo, Hi) ? Ret::Maybe : Ret::Never;
+}
+
+/// Whether control may leave statements [Lo, Hi) other than at their end:
+/// return, break, continue, or a goto to a label outside them.
+bool Lowerer::leavesRange(const JumpList &JL, size_t Lo, size_t Hi) {
+  llvm::SmallPtrSet<const Stmt *, 8> Inside;
+  for (size_t I = Lo; I < Hi; ++I)
+    labelStmtsIn(JL.List[I], Inside);
+  for (size_t I = Lo; I < Hi; ++I) {
+    const Stmt *St = JL.List[I];
+    if (mayReturn(St) || escapes(St, true) || escapes(St, false))
+      return true;
+    llvm::SmallVector<const GotoStmt *, 4> Gotos;
+    gotosIn(St, Gotos);
+    for (const GotoStmt *GS : Gotos)
+      if (!Inside.count(GS->getLabel()->getStmt()))
+        return true;
+  }
+  return false;
+}
+
+/// Statements [Begin, End) repeated while a goto back to their first
+/// statement's labels was taken.
+Ret Lowerer::jumpLoop(const JumpList &JL, size_t Begin, size_t End) {
+  std::vector<int> Heads;
+  for (const LabelDecl *L : JL.At[Begin])
+    if (JL.Back.count(L))
+      Heads.push_back(LabelFlag[L]);
+  ir::Stmt &Loop = B.loop();
+  ir::Block *Saved = B.block();
+  B.setBlock(&Loop.Body);
+  for (const LabelDecl *L : JL.At[Begin])
+    B.set(LabelFlag[L], B.constB(false));
+  jumpSeq(JL, Begin, End, true);
+  if (!Failed)
+    Loop.Cond = anyOf(Heads);
+  B.setBlock(Saved);
+  if (Failed)
+    return Ret::Never;
+  return leavesRange(JL, Begin, End) ? Ret::Maybe : Ret::Never;
+}
+
+/// switch: the selector once into a variable, then each run of statements
+/// between case labels under "matched here, or fell through from the run
+/// before and nothing left the switch".
+Ret Lowerer::switchStmt(const SwitchStmt *SS) {
+  if (SS->getInit() || SS->getConditionVariable()) {
+    error(SS->getBeginLoc(), "this form of 'switch'",
+          "declare the selector before the switch");
+    return Ret::Never;
+  }
+  const Expr *CondE = SS->getCond();
+  auto ST = irType(CondE->getType());
+  if (!ST || !ir::isInt(*ST)) {
+    error(CondE->getBeginLoc(), "a 'switch' on this type",
+          "switch on an integer");
+    return Ret::Never;
+  }
+  int Sel = expr(CondE);
+  if (Sel < 0)
+    return Ret::Never;
+  int SelVar = F.newVar("__switch", *ST);
+  B.set(SelVar, Sel);
+
+  struct Seg {
+    std::vector<const SwitchCase *> Labels;
+    std::vector<const Stmt *> Stmts;
+  };
+  std::vector<Seg> Segs(1);
+  const Stmt *Body = SS->getBody();
+  std::vector<const Stmt *> Items;
+  if (const auto *CS = dyn_cast<CompoundStmt>(Body))
+    Items.assign(CS->body_begin(), CS->body_end());
+  else
+    Items.push_back(Body);
+  bool HasDefault = false;
+  for (const Stmt *St : Items) {
+    std::vector<const SwitchCase *> Ls;
+    while (const auto *SC = dyn_cast<SwitchCase>(St)) {
+      Ls.push_back(SC);
+      HasDefault |= isa<DefaultStmt>(SC);
+      St = SC->getSubStmt();
+    }
+    if (!Ls.empty())
+      Segs.push_back({Ls, {}});
+    Segs.back().Stmts.push_back(St);
+    if (const SwitchCase *SC = nestedCase(St)) {
+      error(SC->getKeywordLoc(),
+            "a case label inside a statement nested in the 'switch'",
+            "write every case label directly in the switch's braces");
+      return Ret::Never;
+    }
+  }
+  for (const Stmt *St : Segs[0].Stmts) {
+    const auto *DS = dyn_cast<DeclStmt>(St);
+    bool Plain = DS && llvm::all_of(DS->decls(), [](const Decl *D) {
+                   const auto *VD = dyn_cast<VarDecl>(D);
+                   return !VD || !VD->hasInit();
+                 });
+    if (!Plain) {
+      error(St->getBeginLoc(), "a statement before the first case label",
+            "it never runs; move it before the switch");
+      return Ret::Never;
+    }
+    declStmt(DS);
+  }
+
+  // Case values in the selector's type; default: none of them.
+  auto Value = [&](const Expr *E) {
+    llvm::APSInt V = E->EvaluateKnownConstInt(Ctx);
+    V = V.extOrTrunc(ir::bitWidth(*ST));
+    V.setIsSigned(ir::isSigned(*ST));
+    return B.constI(*ST, V.isSigned() ? V.getSExtValue()
+                                      : (int64_t)V.getZExtValue());
+  };
+  auto Match = [&](const CaseStmt *CS) {
+    int S = B.get(SelVar);
+    if (!CS->caseStmtIsGNURange())
+      return B.cmp(Op::CmpEQ, S, Value(CS->getLHS()));
+    return B.bin(Op::And, B.cmp(Op::CmpGE, S, Value(CS->getLHS())),
+                 B.cmp(Op::CmpLE, S, Value(CS->getRHS())));
+  };
+  int NoneVar = -1;
+  if (HasDefault) {
+    int Any = -1;
+    for (const Seg &S : Segs)
+      for (const SwitchCase *SC : S.Labels)
+        if (const auto *CS = dyn_cast<CaseStmt>(SC)) {
+          int M = Match(CS);
+          Any = Any < 0 ? M : B.bin(Op::Or, Any, M);
+        }
+    NoneVar = F.newVar("__default", Type::Bool);
+    B.set(NoneVar, Any < 0 ? B.constB(true) : B.un(Op::Not, Any));
+  }
+
+  LoopCtx L;
+  if (escapes(Body, true)) {
+    L.BrkVar = F.newVar("__break", Type::Bool);
+    B.set(L.BrkVar, B.constB(false));
+  }
+  L.CntVar = Loops.empty() ? -1 : Loops.back().CntVar;
+  Loops.push_back(L);
+  int FallVar = F.newVar("__case", Type::Bool);
+  bool PrevFalls = false;
+  std::vector<int> Exits; // set by the runs control may fall through from
+  Ret Last = Ret::Never;
+  for (size_t K = 1; K < Segs.size() && !Failed; ++K) {
+    int M = -1;
+    for (const SwitchCase *SC : Segs[K].Labels) {
+      int T = isa<CaseStmt>(SC) ? Match(cast<CaseStmt>(SC)) : B.get(NoneVar);
+      M = M < 0 ? T : B.bin(Op::Or, M, T);
+    }
+    int Run = M;
+    if (PrevFalls) {
+      Run = B.bin(Op::Or, B.get(FallVar), M);
+      if (int Out = anyOf(Exits); Out >= 0)
+        Run = B.bin(Op::And, Run, B.un(Op::Not, Out));
+    } else {
+      Exits.clear();
+    }
+    if (K + 1 < Segs.size())
+      B.set(FallVar, Run);
+    ir::Stmt &If = B.ifStmt(Run);
+    ir::Block *Saved = B.block();
+    B.setBlock(&If.Then);
+    Last = stmtList(Segs[K].Stmts);
+    B.setBlock(Saved);
+    PrevFalls = Last != Ret::Always;
+    for (const Stmt *St : Segs[K].Stmts)
+      exitVars(St, Exits);
+  }
+  Loops.pop_back();
+  if (Failed)
+    return Ret::Never;
+  std::vector<int> Leave;
+  jumpVars(Body, Leave);
+  bool MayLeave = mayReturn(Body) || escapes(Body, false) || !Leave.empty();
+  if (HasDefault && L.BrkVar < 0 && Last == Ret::Always && MayLeave)
+    return Ret::Always;
+  return MayLeave ? Ret::Maybe : Ret::Never;
+}
+
+} // namespace lowering
+} // namespace batchdiff
