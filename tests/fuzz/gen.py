@@ -76,6 +76,15 @@ class FnGen:
         self.stmts_left = 16 if not is_helper else 6
         self.calls_left = 2
         self.lines = []
+        # goto and switch: labels a goto may jump to from here (forward
+        # labels after the enclosing skip block, retry labels with their
+        # counters, the label after the final return), and budgets
+        self.fwd_labels = []
+        self.retry_labels = []
+        self.tail = None
+        self.jumps_left = 2
+        self.switch_left = 1
+        self.switch_depth = 0
         self.scope = Scope()
         for (nm, t, _u, _nd) in params:
             self.scope.vars[nm] = ("v", t, False, 0)
@@ -400,10 +409,7 @@ class FnGen:
                                                   inits or "0"))
             self.scope.vars[nm] = ("a", t, False, sz)
         elif r < 0.5 and self.arrays():
-            nm, t, sz = self.r.choice(self.arrays())
-            op = self.r.choice(["=", "+=", "-="])
-            self.emit(ind, "%s[%s] %s %s;" % (nm, self.index(sz), op,
-                                              self.fexpr(t, 1)))
+            self.array_write(ind)
         elif r < 0.64 and ind < 7:
             self.if_stmt(ind, in_loop)
         elif r < 0.7 and (ind < 7):
@@ -411,13 +417,25 @@ class FnGen:
             self.emit(ind + 1, "return %s;" % self.ret_expr())
         elif r < 0.84 and self.loop_depth < 2 and not self.is_helper:
             self.loop(ind)
-        elif r < 0.9 and in_loop:
-            kw = self.r.choice(["break", "continue", "return"])
+        elif r < 0.87 and (in_loop or self.switch_depth):
+            kw = self.r.choice(["break", "continue", "return"]
+                               if in_loop else ["break", "return"])
             self.emit(ind, "if (%s)" % self.cond(side=True))
             if kw == "return":
                 self.emit(ind + 1, "return %s;" % self.ret_expr())
             else:
                 self.emit(ind + 1, "%s;" % kw)
+        elif r < 0.9 and self.goto_targets():
+            self.goto_stmt(ind)
+        elif r < 0.93 and self.jumps_left > 0 and ind < 7:
+            self.jumps_left -= 1
+            if self.r.random() < 0.5:
+                self.skip_block(ind, in_loop)
+            else:
+                self.retry_block(ind, in_loop)
+        elif r < 0.96 and self.switch_left > 0 and ind < 7:
+            self.switch_left -= 1
+            self.switch_stmt(ind, in_loop)
         elif fw:
             nm, t = self.r.choice(fw)
             self.emit(ind, "%s = %s;" % (nm, self.fexpr(t)))
@@ -426,6 +444,104 @@ class FnGen:
             self.emit(ind, "%s %s = %s;" % (tname(self.rtype), nm,
                                             self.fexpr(self.rtype)))
             self.scope.vars[nm] = ("v", self.rtype, False, 0)
+
+    # ------------------------------------------------------------ arrays
+    def array_write(self, ind):
+        """Element writes, including overwrites whose old value carried a
+        derivative: by a constant, in a loop over the array, under a
+        per-lane branch, partial, and +=/-=."""
+        nm, t, sz = self.r.choice(self.arrays())
+        k = self.r.randrange(6)
+        if k == 0:
+            self.emit(ind, "%s[%s] = %s;" % (nm, self.index(sz), self.lit(t)))
+        elif k == 1:
+            i = self.fresh("j")
+            self.emit(ind, "for (int %s = 0; %s < %d; %s++)" % (i, i, sz, i))
+            self.emit(ind + 1, "%s[%s] = %s[%s] * %s + %s;" % (
+                nm, i, nm, i, self.lit_exact(t, 0.5), self.fexpr(t, 1)))
+        elif k == 2:
+            self.emit(ind, "if (%s)" % self.cond(side=True))
+            self.emit(ind + 1, "%s[%s] = %s;" % (nm, self.index(sz),
+                                                 self.fexpr(t, 1)))
+        else:
+            op = self.r.choice(["=", "+=", "-="])
+            self.emit(ind, "%s[%s] %s %s;" % (nm, self.index(sz), op,
+                                              self.fexpr(t, 1)))
+
+    # ------------------------------------------------------------ goto
+    def goto_targets(self):
+        out = [("f", l) for l in self.fwd_labels]
+        out += [("r", l) for l in self.retry_labels]
+        if self.tail:
+            out.append(("t", self.tail))
+        return out
+
+    def goto_stmt(self, ind):
+        kind, lab = self.r.choice(self.goto_targets())
+        if kind == "r":
+            label, cnt, bound = lab
+            self.emit(ind, "if (%s++ < %d && %s)" % (
+                cnt, bound, self.cond(1, side=True)))
+            self.emit(ind + 1, "goto %s;" % label)
+        else:
+            self.emit(ind, "if (%s)" % self.cond(side=True))
+            self.emit(ind + 1, "goto %s;" % lab)
+
+    def skip_block(self, ind, in_loop):
+        """{ if (c) goto L; ...; } L: ; -- a forward goto (also from inside
+        loops and switches in the block) to a label after it."""
+        label = self.fresh("skip")
+        self.emit(ind, "{")
+        self.emit(ind + 1, "if (%s)" % self.cond(side=True))
+        self.emit(ind + 2, "goto %s;" % label)
+        self.fwd_labels.append(label)
+        self.block(ind + 1, in_loop, self.r.randint(1, 3))
+        self.fwd_labels.pop()
+        self.emit(ind, "}")
+        self.emit(ind, "%s:;" % label)
+
+    def retry_block(self, ind, in_loop):
+        """L: { ... } if (tries++ < B && c) goto L; -- a backward goto (also
+        from inside the block), at most B times per entry."""
+        label = self.fresh("retry")
+        cnt = self.fresh("tries")
+        bound = self.r.randint(1, 3)
+        self.emit(ind, "int %s = 0;" % cnt)
+        self.scope.vars[cnt] = ("v", "i", True, 0)
+        self.emit(ind, "%s: {" % label)
+        self.retry_labels.append((label, cnt, bound))
+        self.block(ind + 1, in_loop, self.r.randint(1, 3))
+        self.retry_labels.pop()
+        self.emit(ind, "}")
+        self.emit(ind, "if (%s++ < %d && %s)" % (cnt, bound,
+                                                 self.cond(1, side=True)))
+        self.emit(ind + 1, "goto %s;" % label)
+
+    # ------------------------------------------------------------ switch
+    def switch_stmt(self, ind, in_loop):
+        """switch on a small int (negative: default or nothing): cases with
+        and without break (fallthrough), several labels on one case, default
+        anywhere; break/continue/return/goto inside."""
+        m = self.r.randint(2, 5)
+        self.emit(ind, "switch ((%s) %% %d) {" % (self.int_expr(1), m))
+        vals = self.r.sample(range(-1, m), self.r.randint(1, min(3, m + 1)))
+        labels = [["case %d:" % v] for v in vals]
+        if self.r.random() < 0.3 and len(labels) > 1:
+            labels[0] += labels.pop()
+        if self.r.random() < 0.6:
+            labels.insert(self.r.randrange(len(labels) + 1), ["default:"])
+        self.switch_depth += 1
+        for ls in labels:
+            for l in ls:
+                self.emit(ind, l)
+            # braces: a declaration in one case is not seen by the next
+            self.emit(ind + 1, "{")
+            self.block(ind + 2, in_loop, self.r.randint(1, 2))
+            self.emit(ind + 1, "}")
+            if self.r.random() < 0.6:
+                self.emit(ind + 1, "break;")
+        self.switch_depth -= 1
+        self.emit(ind, "}")
 
     def block(self, ind, in_loop, count):
         self.push()
@@ -530,8 +646,22 @@ class FnGen:
         self.loop_depth -= 1
 
     def body(self):
+        if not self.is_helper and self.r.random() < 0.3:
+            self.tail = self.fresh("tail")
         self.block(1, False, 100)
         self.emit(1, "return %s;" % self.fexpr(self.rtype))
+        if self.tail:
+            # a label after the return (goto small;): the parameters only,
+            # as locals declared after a goto to it are not initialised
+            used = any(("goto %s;" % self.tail) in l for l in self.lines)
+            if used:
+                saved = self.scope
+                self.scope = Scope()
+                for (nm, t, _u, _nd) in self.params:
+                    self.scope.vars[nm] = ("v", t, False, 0)
+                self.emit(0, "%s:" % self.tail)
+                self.emit(1, "return %s;" % self.fexpr(self.rtype, 1))
+                self.scope = saved
         return self.lines
 
 
