@@ -15,6 +15,9 @@ using ir::Op;
 using ir::Type;
 using namespace ctext;
 
+/// IR statements above which the kernel is not inlined into the chunk loop.
+constexpr size_t KernelInlineMax = 400;
+
 class KernelEmitter {
 public:
   KernelEmitter(const ir::Function &F, std::string Name, bool Grad)
@@ -520,8 +523,16 @@ std::string KernelEmitter::run() {
   TempDef.assign(F.Temps.size(), nullptr);
   std::vector<const ir::Block *> Open;
   scopes(F.Body, Open);
-  OS << "static inline __attribute__((always_inline, unused)) void " << Name
-     << "(" << Sh.mask() << " __bd_m";
+  // A long kernel stays a function of its own: inlined into the chunk
+  // loop, its whole body became one loop body, and LLVM's loop passes
+  // (rotation, unrolling, LICM) grew quadratic in it; the call costs
+  // nothing next to such a body.
+  size_t Stmts = 0;
+  ir::walk(F.Body, [&](const ir::Stmt &, int) { ++Stmts; });
+  OS << (Stmts > KernelInlineMax
+             ? "static __attribute__((noinline, unused)) void "
+             : "static inline __attribute__((always_inline, unused)) void ")
+     << Name << "(" << Sh.mask() << " __bd_m";
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const ir::Param &Pa = F.Params[I];
     if (Pa.IsArray) {

@@ -88,11 +88,13 @@ typedef BD__V(double, BD_VBYTES) bd__dd;
 
 /* ---- per-type operations common to all element types ---- */
 #define BD__COMMON(T, E, M, S, W, SI)                                          \
+  /* No loop: generated code broadcasts constantly, and thousands of tiny      \
+   * loops made LLVM's loop passes quadratic in a function's length. The       \
+   * bits are copied (exact for any value and rounding mode). */               \
   BD_INL bd_##T bd_splat_##T(E x) {                                            \
-    bd_##T r = {0};                                                            \
-    for (int i = 0; i < (W); i++)                                              \
-      r[i] = x;                                                                \
-    return r;                                                                  \
+    __typeof__(((SI){0})[0]) u;                                                \
+    memcpy(&u, &x, sizeof u);                                                  \
+    return (bd_##T)(u + (SI){0});                                              \
   }                                                                            \
   BD_INL bd_##T bd_load_##T(const E *p) {                                      \
     bd_##T r;                                                                  \

@@ -1,0 +1,63 @@
+# Generated code that LLVM compiles in time linear in a function's length
+# (issue 8, item 1), checked by structure, not by timing (bench/
+# compile_time.sh measures): a straight-line function leaves LLVM no loop
+# per statement to rotate and unroll (broadcasts are not loops), and a long
+# kernel is a function of its own instead of one huge chunk-loop body.
+. "$SRC/lib.sh"
+
+# longf N: a straight-line double function of 2N statements, no calls.
+longf() {
+  printf '#include <batchdiff.h>\nBATCHDIFF double longf(double x, double y) {\n'
+  printf '  double a = x, b = y;\n'
+  i=0
+  while [ "$i" -lt "$1" ]; do
+    printf '  a = a * 0.999 + b * 0.00%d;\n  b = b - 0.0005 * a + (a * a) * 0.001;\n' $((i % 7 + 1))
+    i=$((i + 1))
+  done
+  printf '  return a + b;\n}\n'
+}
+
+unrolled() { # FILE: loops LLVM fully unrolled in the generated code
+  run_rc 0 bdcc -O2 -march=native -Rpass=loop-unroll -c "$1" -o "$1.o"
+  grep -c 'completely unrolled' last.out || true
+}
+
+longf 50 >l50.c
+longf 200 >l200.c
+u50=$(unrolled l50.c)
+u200=$(unrolled l200.c)
+# A few loops per generated function (the tail's partial loads), none per
+# statement (before: one per broadcast, 673 for 100 statements).
+[ "$u50" -le 8 ] || fail "l50.c: $u50 loops unrolled in generated code"
+[ "$u200" -eq "$u50" ] || fail "loops grow with statements: $u50 -> $u200"
+
+# The long function's kernels are functions of their own; a short
+# function's kernel is inlined into its chunk loop.
+expect_syms l200.c.o __bd_longf_bk __bd_longf_gk longf_batched longf_grad
+longf 2 >l2.c
+run_rc 0 bdcc -O2 -march=native -c l2.c -o l2.o
+"$NM" l2.o | grep -q '__bd_longf_[bg]k' && fail "short kernel not inlined"
+# Same results either way: the long one against its scalar function.
+cat >main.c <<'MAIN'
+#include <stdio.h>
+#include <string.h>
+double longf(double x, double y);
+void longf_batched(size_t n, const double *x, const double *y, double *r);
+int main(void) {
+  double x[11], y[11], r[11];
+  for (int i = 0; i < 11; i++)
+    x[i] = 0.1 * i - 0.4, y[i] = 0.3 - 0.05 * i;
+  longf_batched(11, x, y, r);
+  for (int i = 0; i < 11; i++) {
+    double s = longf(x[i], y[i]);
+    if (memcmp(&s, &r[i], sizeof s)) {
+      printf("example %d: %a != %a\n", i, r[i], s);
+      return 1;
+    }
+  }
+  return 0;
+}
+MAIN
+expect_ok "$CLANG" -O2 -c main.c -o main.o
+expect_ok "$CLANG" main.o l200.c.o "$RTLIB" -lsleef -lm -lpthread -o long
+run_rc 0 ./long
