@@ -10,6 +10,7 @@
 #include "Generate.h"
 #include "attributes/Attributes.h"
 #include "diagnostics/Diagnostics.h"
+#include "diagnostics/TargetWarnings.h"
 #include "inject/Inject.h"
 #include "inject/Outputs.h"
 
@@ -128,6 +129,7 @@ class BatchDiffAction : public PluginASTAction {
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
+    reportTargetWarningsOnce(CI);
     Preprocessor &PP = CI.getPreprocessor();
     // annotations/batchdiff.h expands its macros only when this is set.
     PP.setPredefines(PP.getPredefines() + "#define __BATCHDIFF__ 1\n");

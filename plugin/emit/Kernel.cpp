@@ -16,7 +16,7 @@ using ir::Type;
 using namespace ctext;
 
 /// IR statements above which the kernel is not inlined into the chunk loop.
-constexpr size_t KernelInlineMax = 400;
+constexpr size_t KernelInlineMax = 2000;
 
 class KernelEmitter {
 public:
