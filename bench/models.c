@@ -60,6 +60,66 @@ BATCHDIFF float rnn_ragged(const float *x, int n, BD_UNIFORM float w,
   return h;
 }
 
+/* ---- divergent exits, Newton loops (bench_chains) ------------------------ */
+
+/* Distance along the unit direction d from o to a sphere of radius r at the
+ * origin, -1 for a miss: three early exits, mixed in nearly every vector. */
+BATCHDIFF float ray_sphere(float ox, float oy, float oz, float dx, float dy,
+                           float dz, BD_UNIFORM float r) {
+  float b = ox * dx + oy * dy + oz * dz;
+  float c = ox * ox + oy * oy + oz * oz - r * r;
+  if (c > 0.0f && b > 0.0f)
+    return -1.0f; /* outside, pointing away */
+  float disc = b * b - c;
+  if (disc < 0.0f)
+    return -1.0f; /* misses */
+  float t = -b - sqrtf(disc);
+  if (t < 0.0f)
+    return -b + sqrtf(disc); /* starts inside */
+  return t;
+}
+
+/* Cube root by Newton's method: a per-example number of trips (3 to ~40
+ * over a in [1e-3, 1e6]), one divide-bound dependency chain. */
+BATCHDIFF double ncbrt(double a) {
+  double x = a > 1.0 ? a : 1.0;
+  for (int i = 0; i < 100; i++) {
+    double d = (x * x * x - a) / (3.0 * x * x);
+    x = x - d;
+    if (fabs(d) <= 1e-15 * x)
+      break;
+  }
+  return x;
+}
+
+static inline double bd_ncdf(double x) {
+  return 0.5 * erfc(-x * 0.70710678118654752);
+}
+static inline double bd_bs_price(double S, double K, double r, double sig,
+                                 double T) {
+  double vol = sig * sqrt(T);
+  double d1 = (log(S / K) + (r + 0.5 * sig * sig) * T) / vol;
+  return S * bd_ncdf(d1) - K * exp(-r * T) * bd_ncdf(d1 - vol);
+}
+
+/* examples/implied_vol's model: erfc inside a Newton loop. */
+BATCHDIFF double implied_vol(double price, double S, BD_UNIFORM double K,
+                             BD_UNIFORM double r, double T) {
+  double sig = 0.3;
+  for (int it = 0; it < 40; it++) {
+    double diff = bd_bs_price(S, K, r, sig, T) - price;
+    if (fabs(diff) < 1e-13 * price)
+      break;
+    double vol = sig * sqrt(T);
+    double d1 = (log(S / K) + (r + 0.5 * sig * sig) * T) / vol;
+    double vega = S * sqrt(T) * exp(-0.5 * d1 * d1) * 0.39894228040143268;
+    sig -= diff / vega;
+    if (sig < 0.01)
+      sig = 0.01;
+  }
+  return sig;
+}
+
 /* ---- baselines: the loops a user writes ---------------------------------- */
 
 void bd_loop_logistic_loss(size_t n, const float *z, const float *y,
@@ -78,6 +138,29 @@ void bd_loop_softplus(size_t n, const float *x, float *ret) {
 void bd_loop_piecewise(size_t n, const float *x, float *ret) {
   for (size_t i = 0; i < n; i++)
     ret[i] = piecewise(x[i]);
+}
+void bd_loop_ray_sphere(size_t n, const float *ox, const float *oy,
+                        const float *oz, const float *dx, const float *dy,
+                        const float *dz, float r, float *ret) {
+  for (size_t i = 0; i < n; i++)
+    ret[i] = ray_sphere(ox[i], oy[i], oz[i], dx[i], dy[i], dz[i], r);
+}
+void bd_loop_ncbrt(size_t n, const double *a, double *ret) {
+  for (size_t i = 0; i < n; i++)
+    ret[i] = ncbrt(a[i]);
+}
+void bd_loop_implied_vol(size_t n, const double *price, const double *S,
+                         double K, double r, const double *T, double *ret) {
+  for (size_t i = 0; i < n; i++)
+    ret[i] = implied_vol(price[i], S[i], K, r, T[i]);
+}
+void bd_loop_rnn_ragged(size_t nb, const float *x, ptrdiff_t x_stride,
+                        const int *n, float w, float u, float *ret) {
+  for (size_t i = 0; i < nb; i++)
+    ret[i] = rnn_ragged(x + (ptrdiff_t)i * x_stride, n[i], w, u);
+}
+double bd_bs_price_scalar(double S, double K, double r, double sig, double T) {
+  return bd_bs_price(S, K, r, sig, T);
 }
 void bd_loop_bs_call(size_t n, const double *S, double K, double r,
                      const double *sigma, const double *T, double *ret) {
@@ -205,9 +288,9 @@ void bd_dual_lognormal_nll(size_t n, const double *x, const double *mu,
   for (size_t i = 0; i < n; i++) {
     bd_dual X = bd_dv(x[i], 0), M = bd_dv(mu[i], 1), S = bd_dv(sigma[i], 2);
     bd_dual t = bd_ddiv(bd_dsub(bd_dlog(X), M), S);
-    bd_dual p = bd_dadd(bd_dadd(bd_dscale(bd_dmul(t, t), 0.5),
-                                bd_dlog(bd_dmul(S, X))),
-                        bd_dc(0.91893853320467274));
+    bd_dual p =
+        bd_dadd(bd_dadd(bd_dscale(bd_dmul(t, t), 0.5), bd_dlog(bd_dmul(S, X))),
+                bd_dc(0.91893853320467274));
     ret[i] = p.v;
     d_x[i] = p.d[0];
     d_mu[i] = p.d[1];

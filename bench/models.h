@@ -56,7 +56,31 @@ void rnn_ragged_grad(size_t n_, const float *x, ptrdiff_t x_stride,
                      const float *d_ret, float *d_x, ptrdiff_t d_x_stride,
                      float *d_w, float *d_u);
 
+/* ---- bench_chains: divergent exits and Newton loops ---- */
+float ray_sphere(float ox, float oy, float oz, float dx, float dy, float dz,
+                 float r);
+void ray_sphere_batched(size_t n, const float *ox, const float *oy,
+                        const float *oz, const float *dx, const float *dy,
+                        const float *dz, float r, float *ret);
+double ncbrt(double a);
+void ncbrt_batched(size_t n, const double *a, double *ret);
+void ncbrt_grad(size_t n, const double *a, double *ret, const double *d_ret,
+                double *d_a);
+double implied_vol(double price, double S, double K, double r, double T);
+void implied_vol_batched(size_t n, const double *price, const double *S,
+                         double K, double r, const double *T, double *ret);
+
 /* ---- baselines: plain loops over the scalar functions ---- */
+void bd_loop_ray_sphere(size_t n, const float *ox, const float *oy,
+                        const float *oz, const float *dx, const float *dy,
+                        const float *dz, float r, float *ret);
+void bd_loop_ncbrt(size_t n, const double *a, double *ret);
+void bd_loop_implied_vol(size_t n, const double *price, const double *S,
+                         double K, double r, const double *T, double *ret);
+void bd_loop_rnn_ragged(size_t nb, const float *x, ptrdiff_t x_stride,
+                        const int *n, float w, float u, float *ret);
+/* The Black-Scholes price implied_vol inverts (for making inputs). */
+double bd_bs_price_scalar(double S, double K, double r, double sig, double T);
 void bd_loop_logistic_loss(size_t n, const float *z, const float *y,
                            float *ret);
 void bd_loop_gelu(size_t n, const float *x, float *ret);
