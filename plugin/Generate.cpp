@@ -54,11 +54,26 @@ static void planRemarks(clang::DiagnosticsEngine &D, clang::SourceLocation Loc,
 
 bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
                          clang::DiagnosticsEngine &Diags, const Options &Opts,
-                         bool WantBatch, bool WantGrad, Generated &Out) {
+                         bool WantBatch, bool WantGrad, Generated &Out,
+                         MissingBody *Missing) {
   ir::Function Primal;
   LowerInfo Info;
-  if (!lowerFunction(FD, S, WantGrad, Opts.Remarks, Primal, Info))
+  if (!lowerFunction(FD, S, WantGrad, Opts.Remarks, Primal, Info, Missing)) {
+    // A helper defined later: declare the generated functions now, as the
+    // contract says; the definitions follow once its body is parsed.
+    if (Missing && Missing->Callee && !Out.Deferred) {
+      EmitInput In;
+      In.IncludeRuntime = Info.IncludeRuntime;
+      In.Static = Info.Static;
+      In.Primal = WantBatch ? &Primal : nullptr;
+      In.Grad = WantGrad ? &Primal : nullptr;
+      EmitOutput E = emitDeclarations(In);
+      Out.Code = std::move(E.Code);
+      Out.Prototypes = std::move(E.Prototypes);
+      Out.Deferred = true;
+    }
     return false;
+  }
   simplify(Primal);
   bool Dump = std::getenv("BATCHDIFF_DUMP_IR") != nullptr;
   if (Dump)
@@ -93,6 +108,7 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
   EmitOutput E = emitC(In);
   Out.Code = std::move(E.Code);
   Out.Prototypes = std::move(E.Prototypes);
+  Out.Deferred = false;
   return true;
 }
 

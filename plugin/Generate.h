@@ -8,6 +8,7 @@
 #define BATCHDIFF_GENERATE_H
 
 #include "Options.h"
+#include "lower/Lower.h"
 
 namespace clang {
 class DiagnosticsEngine;
@@ -21,10 +22,15 @@ namespace batchdiff {
 /// `batch` and/or `diff`). \p WantBatch / \p WantGrad say which were asked for.
 /// Only lowering reads \p FD and \p S; the rest of the pipeline reports
 /// remarks through \p Diags. Returns false when it reported an error through
-/// clang's diagnostics; then \p Out is empty and nothing must be injected.
+/// clang's diagnostics; then nothing must be injected. With \p Missing, a
+/// call to a function whose body is not parsed yet is no error: it returns
+/// false with \p Missing naming the callee and, unless \p Out was deferred
+/// before, \p Out holding the declarations of the generated functions
+/// (Deferred set) to inject now; the caller retries once that body is parsed.
 bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
                          clang::DiagnosticsEngine &Diags, const Options &Opts,
-                         bool WantBatch, bool WantGrad, Generated &Out);
+                         bool WantBatch, bool WantGrad, Generated &Out,
+                         MissingBody *Missing = nullptr);
 
 } // namespace batchdiff
 

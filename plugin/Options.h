@@ -21,6 +21,7 @@ struct Options {
 struct Generated {
   std::string Code;       // C text injected right after the definition
   std::string Prototypes; // prototypes of the generated functions
+  bool Deferred = false;  // Code declares only; the definitions come later
 };
 
 } // namespace batchdiff

@@ -53,21 +53,69 @@ public:
   void HandleTranslationUnit(ASTContext &) override {
     if (!S)
       return;
+    // Helpers whose bodies never came: the call is the error.
+    if (!S->getDiagnostics().hasErrorOccurred())
+      for (const Pending &P : Waiting)
+        report(S->getDiagnostics(), DiagnosticsEngine::Error, P.Missing.At,
+               "a call to '%0', which this file declares but never defines, "
+               "is not supported in a batch/diff function; define it in this "
+               "file (before or after the caller) so its body can be inlined")
+            << P.Missing.Callee->getName();
     diagnoseParamAttributes(*S);
     writeOutputs(S->getDiagnostics(), S->getSourceManager(), Opts, All);
   }
 
 private:
+  /// An annotated function that calls a function defined later in the file:
+  /// its declarations are injected, its definitions wait for that body.
+  struct Pending {
+    FunctionDecl *FD;
+    bool WantBatch, WantGrad;
+    MissingBody Missing;
+    size_t Slot; // its place in All
+  };
+
   void handleFunction(FunctionDecl *FD) {
     if (!S || !FD->doesThisDeclarationHaveABody() || FD->isInvalidDecl())
-      return;
-    bool WantBatch = hasBatch(FD), WantGrad = hasDiff(FD);
-    if (!WantBatch && !WantGrad)
       return;
     // After an error the AST may be partial; generating from it could only
     // add confusing follow-on errors.
     if (S->getDiagnostics().hasErrorOccurred())
       return;
+    std::string Code = resolveWaiting(FD);
+    bool WantBatch = hasBatch(FD), WantGrad = hasDiff(FD);
+    if (WantBatch || WantGrad)
+      Code += generate(FD, WantBatch, WantGrad);
+    if (Code.empty())
+      return;
+    std::string Name = "<batchdiff:" + FD->getNameAsString() + ">";
+    if (!injectAfterDefinition(*S, FD, Code, Name))
+      Waiting.clear();
+  }
+
+  /// The definitions of waiting functions that \p FD's body completes.
+  std::string resolveWaiting(FunctionDecl *FD) {
+    std::string Code;
+    const FunctionDecl *Canon = FD->getCanonicalDecl();
+    std::vector<Pending> Still;
+    for (Pending &P : Waiting) {
+      if (P.Missing.Callee != Canon) {
+        Still.push_back(P);
+        continue;
+      }
+      Generated &Out = All[P.Slot];
+      P.Missing = MissingBody();
+      if (generateForFunction(P.FD, *S, S->getDiagnostics(), Opts, P.WantBatch,
+                              P.WantGrad, Out, &P.Missing))
+        Code += Out.Code;
+      else if (P.Missing.Callee)
+        Still.push_back(P);
+    }
+    Waiting = std::move(Still);
+    return Code;
+  }
+
+  std::string generate(FunctionDecl *FD, bool WantBatch, bool WantGrad) {
     // The generated code and the runtime headers are C99 (inline, for-loop
     // declarations); in C89 they would fail with errors inside our headers.
     // C++ would parse them with different rules.
@@ -77,21 +125,26 @@ private:
              "batchdiff generates C99: compile %0 as C99 or later "
              "(-std=c99, gnu99, c11, ...), not as %1")
           << FD << (LO.CPlusPlus ? "C++" : "C89/C90");
-      return;
+      return "";
     }
     Generated Out;
-    if (!generateForFunction(FD, *S, S->getDiagnostics(), Opts, WantBatch,
-                             WantGrad, Out) ||
-        Out.Code.empty())
-      return;
-    std::string Name = "<batchdiff:" + FD->getNameAsString() + ">";
-    if (injectAfterDefinition(*S, FD, Out.Code, Name))
-      All.push_back(std::move(Out));
+    Pending P{FD, WantBatch, WantGrad, MissingBody(), All.size()};
+    if (generateForFunction(FD, *S, S->getDiagnostics(), Opts, WantBatch,
+                            WantGrad, Out, &P.Missing)) {
+      All.push_back(Out);
+      return Out.Code;
+    }
+    if (!Out.Deferred)
+      return "";
+    All.push_back(Out);
+    Waiting.push_back(P);
+    return Out.Code;
   }
 
   Options Opts;
   Sema *S = nullptr;
   std::vector<Generated> All; // in definition order, for emit= / header=
+  std::vector<Pending> Waiting;
 };
 
 /// Directory of batchdiff.so itself, found through a function of ours.

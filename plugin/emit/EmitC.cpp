@@ -41,4 +41,23 @@ EmitOutput emitC(const EmitInput &In) {
   return Out;
 }
 
+EmitOutput emitDeclarations(const EmitInput &In) {
+  EmitOutput Out;
+  std::ostringstream OS;
+  OS << "/* Declared by batchdiff for "
+     << (In.Primal ? In.Primal->Name : In.Grad->Name)
+     << "(); defined after the last helper it calls. */\n";
+  if (In.IncludeRuntime)
+    OS << "#include <batchdiff/batchdiff_rt.h>\n";
+  for (int G = 0; G < 2; ++G) {
+    const ir::Function *F = G ? In.Grad : In.Primal;
+    if (!F)
+      continue;
+    OS << wrapperPrototype(*F, G, In.Static, true) << ";\n";
+    Out.Prototypes += wrapperPrototype(*F, G, In.Static, false) + ";\n";
+  }
+  Out.Code = OS.str();
+  return Out;
+}
+
 } // namespace batchdiff

@@ -30,6 +30,11 @@ struct EmitOutput {
 
 EmitOutput emitC(const EmitInput &In);
 
+/// Only the declarations of the functions emitC would define, from the
+/// unbatched IR of the primal (its Params and return type): In.Primal asks
+/// for NAME_batched, In.Grad for NAME_grad (both may be the same function).
+EmitOutput emitDeclarations(const EmitInput &In);
+
 } // namespace batchdiff
 
 #endif

@@ -448,4 +448,9 @@ WrapperText emitWrapper(const ir::Function &F, bool Grad, bool Static,
   return T;
 }
 
+std::string wrapperPrototype(const ir::Function &F, bool Grad, bool Static,
+                             bool Reserved) {
+  return WrapperEmitter(F, Grad, Static, "").prototype(Reserved);
+}
+
 } // namespace batchdiff

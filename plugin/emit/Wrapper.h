@@ -24,6 +24,12 @@ struct WrapperText {
 WrapperText emitWrapper(const ir::Function &F, bool Grad, bool Static,
                         const std::string &Kernel);
 
+/// The wrapper's declaration (no ';'); \p Reserved: the parameter names of
+/// the generated code rather than the user-facing ones. Needs only \p F's
+/// Params and return type, so the unbatched IR does.
+std::string wrapperPrototype(const ir::Function &F, bool Grad, bool Static,
+                             bool Reserved);
+
 } // namespace batchdiff
 
 #endif

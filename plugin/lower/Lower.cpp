@@ -141,8 +141,13 @@ Ret Lowerer::body(const FunctionDecl *FD, const Stmt *Body, Frame &Fr) {
 } // namespace lowering
 
 bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
-                   bool Remarks, ir::Function &Out, LowerInfo &Info) {
-  lowering::Lowerer L(FD, S, WantGrad, Out);
+                   bool Remarks, ir::Function &Out, LowerInfo &Info,
+                   MissingBody *Missing) {
+  lowering::Lowerer L(FD, S, WantGrad, Out, Missing);
+  // Filled first: a deferred definition's declarations need them.
+  Info.Loc = FD->getLocation();
+  Info.Static = lowering::internalLinkage(FD, S.getSourceManager());
+  Info.IncludeRuntime = !lowering::runtimeDeclared(S);
   if (!L.run())
     return false;
   if (Remarks)
@@ -150,9 +155,6 @@ bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
   if (WantGrad &&
       !lowering::checkDerivatives(Out, L.sites(), S.getDiagnostics()))
     return false;
-  Info.Loc = FD->getLocation();
-  Info.Static = lowering::internalLinkage(FD, S.getSourceManager());
-  Info.IncludeRuntime = !lowering::runtimeDeclared(S);
   return true;
 }
 

@@ -26,13 +26,23 @@ struct LowerInfo {
   bool IncludeRuntime = true; // the runtime headers are not declared yet
 };
 
-/// Lowers the definition \p FD into \p Out. Calls to other annotated
-/// functions and to static (inline) helpers are inlined. With \p WantGrad,
-/// calls without a derivative rule whose value is differentiated are errors.
-/// With \p Remarks, reports how each parameter is batched. Returns false
-/// after reporting at least one error.
+/// A call to a function whose body has not been parsed (yet).
+struct MissingBody {
+  const clang::FunctionDecl *Callee = nullptr; // canonical declaration
+  clang::SourceLocation At;                    // the call
+};
+
+/// Lowers the definition \p FD into \p Out. Calls to functions whose body
+/// is in the translation unit are inlined. With \p WantGrad, calls without a
+/// derivative rule whose value is differentiated are errors. With \p
+/// Remarks, reports how each parameter is batched. Returns false after
+/// reporting at least one error, or, when \p Missing is given, after meeting
+/// a call to a function without a body so far: then \p Missing says which
+/// (nothing is reported; \p Out's signature part, Params and RetTy, and \p
+/// Info are complete).
 bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
-                   bool Remarks, ir::Function &Out, LowerInfo &Info);
+                   bool Remarks, ir::Function &Out, LowerInfo &Info,
+                   MissingBody *Missing = nullptr);
 
 } // namespace batchdiff
 

@@ -66,15 +66,11 @@ int Lowerer::call(const CallExpr *CE) {
     Sites.push_back(CE->getBeginLoc());
     return R;
   }
-  if (Def && Def->hasBody()) {
-    bool Allowed = hasBatch(Def) || hasDiff(Def) ||
-                   Def->getStorageClass() == SC_Static || Def->isInlined();
-    if (Allowed)
-      return inlineCall(CE, Def);
-    error(CE->getBeginLoc(), "call to external function '" + Name + "'",
-          "mark it 'static inline' or batch/diff so its body can be batched");
-    return -1;
-  }
+  // Any function whose body is in this translation unit is inlined, wherever
+  // it is defined and however it is declared (static or not, K&R or not):
+  // the out-of-line original stays as it is for other callers.
+  if (Def && Def->hasBody())
+    return inlineCall(CE, Def);
   // A C library function (j0, frexp, ...) outside the table: say
   // so, rather than calling it unknown.
   if (Callee->getBuiltinID() ||
@@ -84,10 +80,29 @@ int Lowerer::call(const CallExpr *CE) {
           "functions that have one)");
     return -1;
   }
-  error(CE->getBeginLoc(), "call to unknown function '" + Name + "'",
-        "only <math.h> functions, batch/diff functions and static inline "
-        "helpers defined earlier in this file can be called");
+  // Not defined yet: its body may come later in the file. The plugin
+  // retries once it has been parsed, and reports this call at the end of
+  // the translation unit if it never is.
+  if (Missing) {
+    Missing->Callee = Callee->getCanonicalDecl();
+    Missing->At = CE->getBeginLoc();
+    return fail();
+  }
+  error(CE->getBeginLoc(),
+        "a call to '" + Name + "', which this file declares but never defines",
+        "define it in this file (before or after the caller) so its body can "
+        "be inlined");
   return -1;
+}
+
+/// C's default argument promotions (a call with no prototype in scope).
+static QualType promoted(ASTContext &Ctx, QualType T) {
+  T = T.getUnqualifiedType();
+  if (T->isSpecificBuiltinType(BuiltinType::Float))
+    return Ctx.DoubleTy;
+  if (Ctx.isPromotableIntegerType(T))
+    return Ctx.getPromotedIntegerType(T);
+  return T;
 }
 
 int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
@@ -134,9 +149,33 @@ int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
             "helpers take scalar parameters");
       return -1;
     }
+    // Without a prototype in scope (a K&R definition, `double f();`) the
+    // argument arrives promoted and the callee converts it to its
+    // parameter's type; C defines this only when the promoted types agree.
+    const Expr *A = CE->getArg(I);
+    QualType AT = A->getType(), PT = P->getType();
+    QualType PA = promoted(Ctx, AT), PP = promoted(Ctx, PT);
+    bool SameWidthInts = PA->isIntegerType() && PP->isIntegerType() &&
+                         Ctx.getTypeSize(PA) == Ctx.getTypeSize(PP);
+    if (!Ctx.hasSameType(PA, PP) && !SameWidthInts) {
+      error(A->getBeginLoc(),
+            "passing '" + AT.getAsString() + "' to the parameter '" +
+                P->getNameAsString() + "' of type '" + PT.getAsString() +
+                "' of a function without a prototype",
+            "convert the argument, or declare a prototype so C converts it");
+      return -1;
+    }
+    Where = A->getBeginLoc();
     int V = F.newVar(P->getNameAsString(), *T);
     Fr.Vars[P] = V;
-    B.set(V, B.cast(*T, Args[I]));
+    B.set(V, convert(Args[I], AT, PT));
+  }
+  if (CE->getNumArgs() > Callee->getNumParams()) {
+    error(CE->getArg(Callee->getNumParams())->getBeginLoc(),
+          "passing more arguments than '" + Callee->getNameAsString() +
+              "' has parameters",
+          "pass one argument per parameter");
+    return -1;
   }
   if (Callee->getReturnType()->isVoidType() ||
       irType(Callee->getReturnType())) {

@@ -9,6 +9,7 @@
 #define BATCHDIFF_LOWER_LOWERIMPL_H
 
 #include "ir/IR.h"
+#include "lower/Lower.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -83,9 +84,10 @@ bool runtimeDeclared(Sema &S);
 
 class Lowerer {
 public:
-  Lowerer(const FunctionDecl *Top, Sema &S, bool WantGrad, ir::Function &F)
+  Lowerer(const FunctionDecl *Top, Sema &S, bool WantGrad, ir::Function &F,
+          MissingBody *Missing)
       : Top(Top), Ctx(S.getASTContext()), Diags(S.getDiagnostics()),
-        WantGrad(WantGrad), F(F), B(F, &F.Body) {}
+        WantGrad(WantGrad), F(F), B(F, &F.Body), Missing(Missing) {}
 
   bool run();
   /// Where each math call is (Stmt::Site indexes it).
@@ -272,6 +274,9 @@ private:
   /// list is being lowered (set from the goto until the label).
   llvm::DenseSet<const LabelDecl *> Targets;
   llvm::DenseMap<const LabelDecl *, int> LabelFlag;
+  /// Where a call to a function not defined yet is recorded (null: report
+  /// it as an error).
+  MissingBody *Missing;
   bool Failed = false;
   /// Where convert() reports an unsupported conversion: the expression
   /// being lowered (or the cast being applied).

@@ -1,6 +1,8 @@
-/* A function declared but not defined in this file. */
+/* A function declared but never defined in this file: reported at the call
+   at the end of the translation unit (its body could still have come). */
+// GENERATED: the declarations of f_batched/f_grad are injected right after f
 float elsewhere(float);
 __attribute__((batch, diff)) float f(float x) {
   return 2.0f * elsewhere(x);
-  // CHECK: call-unknown.c:[[@LINE-1]]:17: error: call to unknown function 'elsewhere' is not supported in a batch/diff function; only <math.h> functions, batch/diff functions and static inline helpers defined earlier in this file can be called
+  // CHECK: call-unknown.c:[[@LINE-1]]:17: error: a call to 'elsewhere', which this file declares but never defines, is not supported in a batch/diff function; define it in this file (before or after the caller) so its body can be inlined
 }
