@@ -459,4 +459,30 @@ static void run_grad_case(const gcase *c) {
   }
 #define GT_(c) cmocka_unit_test(grad_##c)
 
+/* Dual inputs with a unit tangent in argument j. */
+static void dseed(dual *x, const double *a, int np, int j) {
+  for (int k = 0; k < np; k++)
+    x[k] = (dual){a[k], k == j ? 1.0 : 0.0};
+}
+
+/* Boilerplate for all-double functions of 2 varying params. */
+#define ADAPT2(fn)                                                             \
+  static double s_##fn(const double *a) { return fn(a[0], a[1]); }             \
+  static void b_##fn(size_t n, double *const *A, double *r) {                  \
+    fn##_batched(n, A[0], A[1], r);                                            \
+  }                                                                            \
+  static void g_##fn(size_t n, double *const *A, double *r, const double *dr,  \
+                     double *const *S) {                                       \
+    fn##_grad(n, A[0], A[1], r, dr, S[0], S[1]);                               \
+  }                                                                            \
+  static double d_##fn(const double *a, int j) {                               \
+    dual x[2];                                                                 \
+    dseed(x, a, 2, j);                                                         \
+    return dual_##fn(x[0], x[1]).d;                                            \
+  }
+#define CASE2(fn, SAMPLE)                                                      \
+  static const gcase c_##fn = {#fn,    2,      {P_VD, P_VD}, 0, 0, s_##fn,     \
+                               d_##fn, b_##fn, g_##fn,       SAMPLE};          \
+  GTEST(c_##fn)
+
 #endif /* BATCHDIFF_GRAD_UTIL_H */

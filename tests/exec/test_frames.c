@@ -18,10 +18,6 @@
 
 #include <pthread.h>
 
-static void dseed(dual *x, const double *a, int np, int j) {
-  for (int k = 0; k < np; k++)
-    x[k] = (dual){a[k], k == j ? 1.0 : 0.0};
-}
 
 /* ---- 1. a varying table in the arena, a small one on the stack --------- */
 BATCHDIFF double fr_table(double x, double y, int k) {

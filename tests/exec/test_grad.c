@@ -6,10 +6,6 @@
 #include "grad_util.h"
 #include "../common/test_filter.h"
 
-static void dseed(dual *x, const double *a, int np, int j) {
-  for (int k = 0; k < np; k++)
-    x[k] = (dual){a[k], k == j ? 1.0 : 0.0};
-}
 static double pick(rng_t *r, double lo, double hi) { return rng_range(r, lo, hi); }
 /* |v| in [lo, hi], random sign */
 static double pick_away0(rng_t *r, double lo, double hi) {
@@ -17,25 +13,6 @@ static double pick_away0(rng_t *r, double lo, double hi) {
   return rng_below(r, 2) ? v : -v;
 }
 
-/* Boilerplate for all-double functions of 2 varying params. */
-#define ADAPT2(fn)                                                             \
-  static double s_##fn(const double *a) { return fn(a[0], a[1]); }             \
-  static void b_##fn(size_t n, double *const *A, double *r) {                  \
-    fn##_batched(n, A[0], A[1], r);                                            \
-  }                                                                            \
-  static void g_##fn(size_t n, double *const *A, double *r, const double *dr,  \
-                     double *const *S) {                                       \
-    fn##_grad(n, A[0], A[1], r, dr, S[0], S[1]);                               \
-  }                                                                            \
-  static double d_##fn(const double *a, int j) {                               \
-    dual x[2];                                                                 \
-    dseed(x, a, 2, j);                                                         \
-    return dual_##fn(x[0], x[1]).d;                                            \
-  }
-#define CASE2(fn, SAMPLE)                                                      \
-  static const gcase c_##fn = {#fn,    2,      {P_VD, P_VD}, 0, 0, s_##fn,     \
-                               d_##fn, b_##fn, g_##fn,       SAMPLE};          \
-  GTEST(c_##fn)
 
 /* ---- 1. polynomial with contracted multiply-adds ------------------------ */
 BATCHDIFF double g_poly(double x, double y) {

@@ -122,30 +122,8 @@ static void diff_use_call_late(void **state_) {
 
 /* ---- gradients ----------------------------------------------------------- */
 
-static void dseed(dual *x, const double *a, int np, int j) {
-  for (int k = 0; k < np; k++)
-    x[k] = (dual){a[k], k == j ? 1.0 : 0.0};
-}
 static double pick(rng_t *r, double lo, double hi) { return rng_range(r, lo, hi); }
 
-#define ADAPT2(fn)                                                             \
-  static double s_##fn(const double *a) { return fn(a[0], a[1]); }             \
-  static void b_##fn(size_t n, double *const *A, double *r) {                  \
-    fn##_batched(n, A[0], A[1], r);                                            \
-  }                                                                            \
-  static void g_##fn(size_t n, double *const *A, double *r, const double *dr,  \
-                     double *const *S) {                                       \
-    fn##_grad(n, A[0], A[1], r, dr, S[0], S[1]);                               \
-  }                                                                            \
-  static double d_##fn(const double *a, int j) {                               \
-    dual x[2];                                                                 \
-    dseed(x, a, 2, j);                                                         \
-    return dual_##fn(x[0], x[1]).d;                                            \
-  }
-#define CASE2(fn, SAMPLE)                                                      \
-  static const gcase c_##fn = {#fn,    2,      {P_VD, P_VD}, 0, 0, s_##fn,     \
-                               d_##fn, b_##fn, g_##fn,       SAMPLE};          \
-  GTEST(c_##fn)
 
 static void sm_pm3(rng_t *r, double *a) {
   a[0] = pick(r, -3, 3);
