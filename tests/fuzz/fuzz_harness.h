@@ -4,7 +4,9 @@
  * take every argument as a double (floats and ints are stored exactly):
  *   scalar(a)                 f(a...) converted to double
  *   twin(a)                   the same body with every float made double (an
- *                             unannotated copy): finite differences use it
+ *                             unannotated copy)
+ *   ltwin(a)                  the same body in long double: finite
+ *                             differences use it
  *   batched(n, a, ret)        f_batched; a[p] is n values (1 if uniform)
  *   grad(n, a, ret, d)        f_grad with d_ret NULL; d[p] is the shadow of
  *                             parameter p (n values, 1 if uniform, NULL if
@@ -22,9 +24,12 @@
  *     nonzero values end as fl(pre + g) of a zero-filled call, bit for bit;
  *     each example alone (n = 1) gives the bits it gets inside the batch;
  *     a NULL shadow changes nothing else;
- *     varying gradients agree with central finite differences of the twin
- *     (in double) at points where the one-sided differences and two step
- *     sizes agree (elsewhere: a kink, skipped and counted);
+ *     varying gradients agree with Richardson-extrapolated central
+ *     differences of the long twin (every floating type long double) at
+ *     points where two scales and the one-sided differences at a tiny step
+ *     agree (elsewhere: a kink or ill-conditioned point, skipped and
+ *     counted) and where the long twin's value is the function's to 1e-9
+ *     relative (1e-4 with float arithmetic; elsewhere: floatpath);
  *  3. uniform shadows equal the sum over the batch of the n = 1 gradients
  *     (to rounding), and the sum of per-example finite differences.
  * Prints FAIL lines with the inputs in hex; exit status 1 on any failure. */
@@ -40,6 +45,12 @@
 #include <string.h>
 
 #define FZ_MAXP 8
+/* The oracle's self-test (gen.py --mutate-grad): gradients are compared
+ * with the finite differences scaled by 1 + FZ_MUTATE, a deliberate bug
+ * that must be reported. */
+#ifndef FZ_MUTATE
+#define FZ_MUTATE 0.0
+#endif
 
 typedef struct {
   const char *name;
@@ -52,6 +63,7 @@ typedef struct {
   int twin_exact;      /* no float arithmetic: the twin is the same code */
   double (*scalar)(const double *a);
   double (*twin)(const double *a);
+  long double (*ltwin)(const long double *a); /* every type long double */
   void (*batched)(size_t n, double *const *a, double *ret);
   void (*grad)(size_t n, double *const *a, double *ret, double *const *d);
 } fz_fn;
@@ -179,46 +191,66 @@ static double fz_sensitivity(const fz_fn *f, const double *x, double y0) {
   return spread;
 }
 
-/* Central finite difference of the twin w.r.t. parameter p at x, or NAN
- * when the point looks like a kink (the one-sided differences disagree, or
- * two step sizes do). *noise gets a rounding-noise bound. */
+/* Central difference of the long twin w.r.t. parameter p at x, step h. */
+static long double fz_cd(const fz_fn *f, long double *x, int p, long double x0,
+                         long double h, long double *fmax_abs) {
+  x[p] = x0 + h;
+  long double fp = f->ltwin(x);
+  x[p] = x0 - h;
+  long double fm = f->ltwin(x);
+  x[p] = x0;
+  *fmax_abs = fmaxl(*fmax_abs, fmaxl(fabsl(fp), fabsl(fm)));
+  return (fp - fm) / (2 * h);
+}
+
+/* The derivative of the long twin (every floating type long double) w.r.t.
+ * parameter p at x0, or NAN where it is no reliable oracle (*why: 1 a value
+ * is not finite, 2 a kink or an ill-conditioned point). Richardson-
+ * extrapolated central differences (error O(h^4)) at two scales must agree,
+ * and so must the one-sided differences at a step 2^26 times smaller: that
+ * catches kinks, exact ties between the two sides of a branch, functions
+ * piecewise constant below the step (floor of a huge value) and arguments
+ * whose steps are meaningless (sin of 1e53). *noise gets the rounding-noise
+ * bound of the result. Long double cancels 11 bits later than double. */
 static double fz_fd(const fz_fn *f, const double *x0, int p, double *noise,
                     int *why) {
-  double x[FZ_MAXP];
-  memcpy(x, x0, sizeof x);
-  double h = 1e-6 * fmax(1.0, fabs(x0[p]));
-  double fm, fp, fm2, fp2, f0, fmax_abs;
-  f0 = f->twin(x);
-  x[p] = x0[p] + h;
-  fp = f->twin(x);
-  x[p] = x0[p] - h;
-  fm = f->twin(x);
-  x[p] = x0[p] + h / 8;
-  fp2 = f->twin(x);
-  x[p] = x0[p] - h / 8;
-  fm2 = f->twin(x);
-  if (!isfinite(f0) || !isfinite(fp) || !isfinite(fm) || !isfinite(fp2) ||
-      !isfinite(fm2)) {
+  long double x[FZ_MAXP];
+  for (int i = 0; i < FZ_MAXP; i++)
+    x[i] = i < f->np ? (long double)x0[i] : 0.0L;
+  long double s = fmaxl(1.0L, fabsl(x[p])), xp = x[p];
+  long double f0 = f->ltwin(x), fmx = fabsl(f0);
+  long double h = 0x1p-10L * s;
+  long double d1 = fz_cd(f, x, p, xp, h, &fmx);
+  long double d2 = fz_cd(f, x, p, xp, h / 2, &fmx);
+  long double d3 = fz_cd(f, x, p, xp, h / 8, &fmx);
+  long double d4 = fz_cd(f, x, p, xp, h / 16, &fmx);
+  long double dt = 0x1p-36L * s;
+  x[p] = xp + dt;
+  long double ft = f->ltwin(x);
+  x[p] = xp - dt;
+  long double bt = f->ltwin(x);
+  x[p] = xp;
+  if (!isfinite(f0) || !isfinite(d1) || !isfinite(d2) || !isfinite(d3) ||
+      !isfinite(d4) || !isfinite(ft) || !isfinite(bt)) {
     *why = 1;
     return NAN;
   }
-  fmax_abs = fmax(fmax(fabs(f0), fabs(fp)), fmax(fabs(fm), 1e-300));
-  double nz = 64 * DBL_EPSILON * fmax_abs;
-  double c1 = (fp - fm) / (2 * h), c2 = (fp2 - fm2) / (2 * (h / 8));
-  double fw = (fp - f0) / h, bw = (f0 - fm) / h;
-  double scale = fabs(c2) + 1.0;
-  /* one-sided differences differ by about h*f''; a jump in the derivative
-   * (or in the value) makes them differ by far more */
-  if (fabs(fw - bw) > 1e-3 * scale + 8 * nz / h) {
-    *why = 2;
+  fmx = fmaxl(fmx, fmaxl(fabsl(ft), fabsl(bt)));
+  long double nz = 64 * LDBL_EPSILON * fmaxl(fmx, 1e-300L);
+  long double r1 = (4 * d2 - d1) / 3, r2 = (4 * d4 - d3) / 3;
+  long double nr = 3 * nz / (h / 16), nt = 2 * nz / dt;
+  long double scale = fabsl(r2) + 1.0L;
+  long double fw = (ft - f0) / dt, bw = (f0 - bt) / dt;
+  *why = 2;
+  if (fabsl(r1 - r2) > 1e-7L * scale + 2 * nr)
     return NAN;
-  }
-  if (fabs(c1 - c2) > 1e-5 * scale + 8 * nz / (h / 8)) {
-    *why = 2;
+  if (fabsl(fw - bw) > 1e-3L * scale + 2 * nt)
     return NAN;
-  }
-  *noise = 8 * nz / (h / 8);
-  return c2;
+  if (fabsl((fw + bw) / 2 - r2) > 1e-3L * scale + nt)
+    return NAN;
+  *why = 0;
+  *noise = (double)nr;
+  return (double)r2;
 }
 
 static double *fz_alloc(size_t n) {
@@ -407,12 +439,22 @@ static void fz_check_fn(const fz_fn *f) {
          * finite. */
         feclearexcept(FE_ALL_EXCEPT);
         double yt = f->twin(x), y = rb[b];
+        (void)f->scalar(x); /* float intermediates overflow earlier */
         int ovf = fetestexcept(FE_OVERFLOW | FE_INVALID | FE_DIVBYZERO) != 0;
         if (ovf)
           uovf = 1;
+        long double xl[FZ_MAXP];
+        for (int p = 0; p < FZ_MAXP; p++)
+          xl[p] = p < f->np ? (long double)x[p] : 0.0L;
+        double yl = (double)f->ltwin(xl);
+        /* the oracle (long twin) must take the path the function took: a
+         * value further off means a branch decided by rounding, or a
+         * function so ill-conditioned that its double gradient is noise */
         int path_ok = f->twin_exact
-                          ? fz_same(yt, y)
-                          : fabs(yt - y) <= 1e-4 * (fabs(y) + 1.0);
+                          ? fz_same(yt, y) &&
+                                fabs(yl - y) <= 1e-9 * (fabs(y) + 1.0)
+                          : fabs(yt - y) <= 1e-4 * (fabs(y) + 1.0) &&
+                                fabs(yl - y) <= 1e-4 * (fabs(y) + 1.0);
         if (!path_ok) {
           fz_st.floatpath++;
           for (int p = 0; p < f->np; p++)
@@ -448,7 +490,7 @@ static void fz_check_fn(const fz_fn *f) {
           }
           if (!sample)
             continue;
-          double g = d0[p][b];
+          double g = d0[p][b] * (1.0 + FZ_MUTATE);
           if (ovf && !isfinite(g)) {
             fz_st.overflow++;
             continue;
@@ -478,6 +520,7 @@ static void fz_check_fn(const fz_fn *f) {
         }
         fz_st.uni_fd++;
         double ftol = f->twin_exact ? 1e-6 : 1e-2;
+        g *= 1.0 + FZ_MUTATE;
         if (!(fabs(g - ufd[p]) <= ftol * (ufd_abs[p] + 1.0) + unoise[p]))
           FZ_FAIL(f, a, (size_t)0,
                   "param %d (uniform): shadow %.17g != sum of central "

@@ -23,22 +23,34 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # Markers: rendered differently in the annotated function and in its twin.
-FLT = "@FLT"   # the type float (twin: double)
-MF = "@mf"     # math suffix for float (twin: none)
-LF = "@lf"     # literal suffix for float (twin: none)
-TW = "@tw"     # suffix of helper/function names (twin: _tw)
+FLT = "@FLT"   # the type float (twin: double, long twin: long double)
+DBL = "@DBL"   # the type double (long twin: long double)
+MF = "@mf"     # math suffix for float (twin: none, long twin: l)
+MD = "@md"     # math suffix for double (long twin: l)
+LF = "@lf"     # literal suffix for float (twins: none)
+TW = "@tw"     # suffix of helper/function names (twin: _tw, long twin: _ld)
+
+# Three renderings of one generated body: the annotated function (float
+# stays float), the twin (float made double: same code when the function
+# is double only) and the long twin (every floating type long double, math
+# functions in their l form): the oracle for derivatives, whose differences
+# cancel 11 bits later than double ones.
+RENDER = {
+    False: {FLT: "float", DBL: "double", MF: "f", MD: "", LF: "f", TW: ""},
+    True: {FLT: "double", DBL: "double", MF: "", MD: "", LF: "", TW: "_tw"},
+    "ld": {FLT: "long double", DBL: "long double", MF: "l", MD: "l", LF: "",
+           TW: "_ld"},
+}
 
 
 def render(text, twin):
-    if twin:
-        return (text.replace(FLT, "double").replace(MF, "")
-                .replace(LF, "").replace(TW, "_tw"))
-    return (text.replace(FLT, "float").replace(MF, "f")
-            .replace(LF, "f").replace(TW, ""))
+    for k, v in RENDER[twin].items():
+        text = text.replace(k, v)
+    return text
 
 
 def tname(t):
-    return FLT if t == "f" else ("double" if t == "d" else "int")
+    return FLT if t == "f" else (DBL if t == "d" else "int")
 
 
 class Scope:
@@ -114,7 +126,7 @@ class FnGen:
         return "(%s)" % s if v < 0 else s
 
     def m(self, fname, t):
-        return fname + (MF if t == "f" else "")
+        return fname + (MF if t == "f" else MD)
 
     def conv(self, expr, frm, to):
         if frm == to:
@@ -265,7 +277,11 @@ class FnGen:
         if k == 8:
             return "%s(%s, %s)" % (self.m("fmax", t), e, self.fexpr(t, d))
         if k == 9:
-            return "%s(%s)" % (self.m("floor", t), e)
+            # bounded: above 2^52 floor is the identity in double, and its
+            # steps are finer than any difference quotient's
+            return "%s(%s(%s(%s, %s), %s))" % (
+                self.m("floor", t), self.m("fmin", t), self.m("fmax", t), e,
+                self.lit_exact(t, -1e6), self.lit_exact(t, 1e6))
         if k == 10:
             self.transc = True
             return "%s(%s(%s) + %s)" % (self.m("log", t), self.m("fabs", t),
@@ -665,11 +681,12 @@ class FnGen:
         return self.lines
 
 
-def gen_file(seed, K):
+def gen_file(seed, K, mutate=0.0):
     rng = random.Random(seed)
     counter = [0]
     out = []
     twins = []
+    ltwins = []
     adapters = []
     descs = []
     callees = []  # (name, rtype, ptypes, transc) usable from later functions
@@ -690,6 +707,7 @@ def gen_file(seed, K):
             body + ["}"]
         out.append(render("\n".join(txt), False))
         twins.append(render("\n".join(txt), True))
+        ltwins.append(render("\n".join(txt), "ld"))
         callees.append((name, rt, [t for _, t, _, _ in params], g.transc,
                         g.hasfloat or FLT in "\n".join(txt), len(txt)))
     for k in range(K):
@@ -721,27 +739,32 @@ def gen_file(seed, K):
         out.append(render(txt, False))
         twin_sig = ", ".join("%s %s" % (tname(t), nm)
                              for nm, t, u, nd in params)
-        twins.append(render("\n".join(
+        twin_txt = "\n".join(
             ["static %s %s%s(%s) {" % (tname(rt), name, TW, twin_sig)] +
-            body + ["}"]), True))
+            body + ["}"])
+        twins.append(render(twin_txt, True))
+        ltwins.append(render(twin_txt, "ld"))
         hf = g.hasfloat or FLT in txt
         if len(body) < 30:  # larger ones would blow up the inlined code
             callees.append((name, rt, [t for _, t, _, _ in params], g.transc,
                             hf, len(body)))
         adapters.append(adapter(name, rt, params))
         descs.append('  {"%s", %d, "%s", "%s", "%s", \'%s\', %d, %d, %s_s, '
-                     '%s_t, %s_b, %s_g},' % (
+                     '%s_t, %s_l, %s_b, %s_g},' % (
                          name, len(params),
                          "".join(t for _, t, _, _ in params),
                          "".join("1" if u else "0" for _, _, u, _ in params),
                          "".join("1" if nd else "0" for _, _, _, nd in params),
                          rt, 1 if g.transc else 0, 0 if hf else 1,
-                         name, name, name, name))
+                         name, name, name, name, name))
     src = ["/* generated by tests/fuzz/gen.py --seed %d --k %d */" % (seed, K),
            "#include <batchdiff.h>", "#include <math.h>",
+           # a wrong gradient on purpose: the oracle's self-test
+           "#define FZ_MUTATE %r" % mutate,
            '#include "fuzz_harness.h"', ""]
     src += out + [""] + ["/* twins: every float made double */"] + twins + \
-        [""] + adapters + ["", "static const fz_fn fz_fns[] = {"] + descs + \
+        [""] + ["/* long twins: every floating type long double */"] + \
+        ltwins + [""] + adapters + ["", "static const fz_fn fz_fns[] = {"] + descs + \
         ["};", "",
          "int main(void) {",
          "  return fz_main(fz_fns, (int)(sizeof fz_fns / sizeof fz_fns[0]), "
@@ -764,6 +787,10 @@ def adapter(name, rt, params):
              for p, (nm, t, u, nd) in enumerate(params)]
     L.append("static double %s_t(const double *a) { return %s_tw(%s); }" % (
         name, name, ", ".join(targs)))
+    largs = ["(%s)a[%d]" % ("int" if t == "i" else "long double", p)
+             for p, (nm, t, u, nd) in enumerate(params)]
+    L.append("static long double %s_l(const long double *a) { "
+             "return %s_ld(%s); }" % (name, name, ", ".join(largs)))
     # batched
     L.append("static void %s_b(size_t n, double *const *a, double *ret) {" %
              name)
@@ -838,7 +865,7 @@ def parse_seeds(s):
 
 
 def run_one(seed, K, args, workdir):
-    src = gen_file(seed, K)
+    src = gen_file(seed, K, args.mutate_grad)
     cfile = os.path.join(workdir, "fuzz_%d.c" % seed)
     exe = os.path.join(workdir, "fuzz_%d" % seed)
     with open(cfile, "w") as f:
@@ -897,6 +924,13 @@ def main():
     r.add_argument("--sse2-every", type=int, default=3,
                    help="compile every M-th seed without -march=native "
                    "(SSE2); 0: never")
+    r.add_argument("--min-checked", type=float, default=0.5,
+                   help="smallest share of gradient points that must be "
+                   "checked rather than skipped (runs with >= 200 points)")
+    r.add_argument("--mutate-grad", type=float, default=0.0,
+                   help="the harness compares every gradient scaled by "
+                   "1 + this with the oracle (a deliberate bug: the run must "
+                   "then fail)")
     r.add_argument("-v", action="store_true")
     args = ap.parse_args()
     if args.cmd == "gen":
@@ -958,6 +992,18 @@ def main():
     print("seeds run: %d, functions: %d, failing seeds: %d, %.0fs" % (
         done, nfn, bad, time.time() - t_start))
     print("totals: " + " ".join("%s=%d" % kv for kv in sorted(totals.items())))
+    # Skipping is only honest while most points are still checked: an
+    # oracle that skips everything proves nothing.
+    checked = totals.get("grad_fd", 0) + totals.get("uni_fd", 0)
+    skipped = sum(totals.get(k, 0) for k in
+                  ("kink", "floatpath", "overflow", "uni_skip"))
+    if checked + skipped >= 200:
+        share = checked / float(checked + skipped)
+        print("gradient points checked: %d of %d (%.0f%%, minimum %.0f%%)" % (
+            checked, checked + skipped, 100 * share, 100 * args.min_checked))
+        if share < args.min_checked:
+            print("too few gradient points checked")
+            return 1
     return 1 if bad else 0
 
 
