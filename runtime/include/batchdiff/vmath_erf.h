@@ -1,181 +1,136 @@
 /* batchdiff inline vector math: double erf and erfc (FMA builds). No include
  * guard: included once by vmath_fast.h, after the double kernels of
- * vmath_fast_body.h (bd__*_dd). Branch-free, one exp, no table in memory
- * beyond the coefficients: each lane takes its region's coefficients by one
- * permute (AVX2 / AVX-512 vpermps; blends otherwise); Estrin's scheme keeps the
- * dependency chains short. Errors: docs/runtime.md.
+ * vmath_fast_body.h (bd__*_dd). Branch-free, no exp, all lanes through one
+ * path: a table row per lane and one polynomial. Errors: docs/runtime.md.
  *
- * erfc(a), a = |x| (clamped to 27.5, where erfc is 0) = exp(-a^2) G(w), G a
- * degree-17 polynomial fitted (Chebyshev, mpmath) to
- *   erfcx(a) = exp(a^2) erfc(a), w = a - 0.375    on [0, 0.75]
- *   erfcx(a),                    w = a - 1.175    on [0.75, 1.6]
- *   erfcx(a),                    w = a - 2.2286   on [1.6, 2.857]
- *   a erfcx(a) (then times 1/a), w = 1/a^2 - 0.0619 on [2.857, 28]
- * (2^-58.5, 2^-58.7, 2^-57.4, 2^-55.5 relative with these double
- * coefficients). w is exact or carries its rounding error wl (first
- * region, by TwoSum; G(w + wl) = G(w) + wl G'(w)); the last two Horner steps,
- * 1/a and the product with exp(-a^2) (kept unrounded as 2^n (h + t), -a^2
- * split exactly by FMA) are double-double, so the result is rounded once:
- * times 2^(n + 600), then 2^-600 (one rounding for subnormal results).
- * erfc(x < 0) = 2 - erfc(a).
- * erf: |x| < 0.625: x + x R(x^2), R = erf(x)/x - 1 of degree 10 (2^-56.3
- * relative to erf(x)/x), scaled by 8 so that a subnormal x rounds once;
- * else +-(1 - erfc(a)). */
+ * erfc(a), a = |x| clamped to 27.25 (erfc rounds to 0 beyond 27.23): r =
+ * a rounded to a multiple of 1/128, d = a - r (exact, |d| <= 1/256); row r
+ * of bd_rt_erfc_tab (libbatchdiff_rt, gen_erfc_table.c) holds erfc(r) as
+ * eh + el and s = 2/sqrt(pi) exp(-r^2), all times 2^128 (normal up to r =
+ * 27.25). Then
+ *   erfc(a) = erfc(r) - s d B,  B = int_0^1 exp(-v t - q t^2) dt,
+ *   v = 2 r d (|v| <= 0.213), q = d^2 (<= 2^-16),
+ *   B = P0(v) - q (P1(v) - q (P2(v) - q P3(v))),
+ * P_k(v) = int_0^1 t^(2k) exp(-v t) dt / k!, Chebyshev fits of degree 9, 7,
+ * 4, 1 (errors 2^-56.5, 2^-43.6, 2^-26.3, 2^-12: each below 2^-58 of the
+ * result after the weights q^k and s d B / erfc(a) <= 0.22). The result is
+ * eh + (el - s d B), rounded once, times 2^-128: one more rounding only for
+ * subnormal results, far below their quantum. erfc(x < 0) = 2 - erfc(a) by
+ * one FMA. erf: |x| < 0.625: x + x R(x^2), R = erf(x)/x - 1 of degree 10
+ * (2^-56.3 relative to erf(x)/x), scaled by 8 so that a subnormal x rounds
+ * once; else +-(1 - erfc(a)) with erfc(a) kept as the pair above. */
 
-/* Region r of each lane (0..3, from the masks m1..m3) as the 32-bit lane
- * indices 2r, 2r + 1 of its double. */
-typedef struct {
-  bd_i64d ix, m1, m2, m3;
-} bd__erfreg;
-BD_INL bd__erfreg bd__erfreg_dd(bd_i64d m1, bd_i64d m2, bd_i64d m3) {
-  bd__erfreg g = {(((0 - m1) - m2) - m3) * 0x200000002LL + 0x100000000LL, m1,
-                  m2, m3};
-  return g;
-}
-BD_INL bd_f64d bd__tab4_dd(bd__erfreg g, double c0, double c1, double c2,
-                           double c3) {
-#if BD_VBYTES == 64
-  bd_f64d t = {c0, c1, c2, c3, 0, 0, 0, 0};
-  return (bd_f64d)_mm512_permutexvar_ps((__m512i)g.ix, (__m512)t);
-#elif BD_VBYTES == 32
-  bd_f64d t = {c0, c1, c2, c3};
-  return (bd_f64d)simde_mm256_permutevar8x32_ps((simde__m256)t,
-                                                (simde__m256i)g.ix);
+/* A double constant in every lane, as a static initializer. */
+#if BD_WD == 8
+#define BD__SPLAT(c)                                                           \
+  { c, c, c, c, c, c, c, c }
+#elif BD_WD == 4
+#define BD__SPLAT(c)                                                           \
+  { c, c, c, c }
 #else
-  bd_f64d c = bd__vsel_dd(g.m1, bd__vspl_dd(c1), bd__vspl_dd(c0));
-  c = bd__vsel_dd(g.m2, bd__vspl_dd(c2), c);
-  return bd__vsel_dd(g.m3, bd__vspl_dd(c3), c);
+#define BD__SPLAT(c)                                                           \
+  { c, c }
+#endif
+
+/* eh, el, s of row j of each lane (one 16-byte load for eh, el). */
+BD_INL void bd__erfrow_dd(bd_i64d j, bd_f64d *eh, bd_f64d *el, bd_f64d *s) {
+  bd__v2d p[BD_WD];
+  for (int i = 0; i < BD_WD; i++) {
+    int64_t ji = j[i];
+    __asm__("" : "+r"(ji)); /* 3 ji by lea, not a 64-bit vector multiply */
+    const double *row = bd_rt_erfc_tab + 3 * ji;
+    __builtin_memcpy(&p[i], row, sizeof p[i]);
+    (*s)[i] = row[2];
+  }
+#if BD_WD == 4
+  bd_f64d lo = __builtin_shufflevector(p[0], p[2], 0, 1, 2, 3);
+  bd_f64d hi = __builtin_shufflevector(p[1], p[3], 0, 1, 2, 3);
+  *eh = __builtin_shufflevector(lo, hi, 0, 4, 2, 6);
+  *el = __builtin_shufflevector(lo, hi, 1, 5, 3, 7);
+#else
+  for (int i = 0; i < BD_WD; i++) {
+    (*eh)[i] = p[i][0];
+    (*el)[i] = p[i][1];
+  }
 #endif
 }
 
-#define BD__EC0                                                                \
-  0x1.d28c0e1177cd4p-2, 0x1.e6ec3c176a81bp-4, 0x1.0bf3c7cebb176p-5,            \
-      0x1.243a11d823f5ep-2
-#define BD__EC1                                                                \
-  -0x1.2e82dbf846fecp-2, -0x1.d5ed1b8f581c0p-5, -0x1.72d72a6a3f6f4p-7,         \
-      -0x1.0b70487f24448p-1
-#define BD__EC2                                                                \
-  0x1.611afb945d478p-3, 0x1.a5aeab0000bf6p-6, 0x1.eab5393750f3bp-9,            \
-      0x1.3e163758849d4p+0
-#define BD__EC3                                                                \
-  -0x1.7a16147a55b2fp-4, -0x1.638024f4b5533p-7, -0x1.37d0f6967d1acp-10,        \
-      -0x1.c692c8e2caa09p+1
-#define BD__EC4                                                                \
-  0x1.78491fa71edb7p-5, 0x1.1bc482c8cafd8p-8, 0x1.7e00b63f6f374p-12,           \
-      0x1.750e1bc361846p+3
-#define BD__EC5                                                                \
-  -0x1.5f77477a3113cp-6, -0x1.af836a54c334ep-10, -0x1.c47edfdc3e7b1p-14,       \
-      -0x1.55961a36b7149p+5
-#define BD__EC6                                                                \
-  0x1.3662c25109610p-7, 0x1.3a056a596207bp-11, 0x1.03ca2acf1cdd1p-15,          \
-      0x1.56143b9d487adp+7
-#define BD__EC7                                                                \
-  -0x1.04aee64f91a11p-8, -0x1.b7283cfed863cp-13, -0x1.21cc8a7b25541p-17,       \
-      -0x1.713f84beaa7c6p+9
-#define BD__EC8                                                                \
-  0x1.a269809a744a2p-10, 0x1.2807a5cfb4f8fp-14, 0x1.3aa653a84102bp-19,         \
-      0x1.a822e371cd075p+11
-#define BD__EC9                                                                \
-  -0x1.421e86f3e6750p-11, -0x1.81cd8b9d8f702p-16, -0x1.4d10e21cc9712p-21,      \
-      -0x1.01d296e470b8bp+14
-#define BD__EC10                                                               \
-  0x1.dd5e733f9806dp-13, 0x1.e73724a621ccap-18, 0x1.5841ca2e7af09p-23,         \
-      0x1.54ccf6ac67d3fp+16
-#define BD__EC11                                                               \
-  -0x1.5562840d213f1p-14, -0x1.2ab3467fab131p-19, -0x1.5bcfa67cf72a8p-25,      \
-      -0x1.ca10d76cb2cc4p+18
-#define BD__EC12                                                               \
-  0x1.d78382ff48da9p-16, 0x1.639e36e2b4c4dp-21, 0x1.56681e3b836cap-27,         \
-      0x1.bb5b0f93c2ac1p+20
-#define BD__EC13                                                               \
-  -0x1.3c5d475d0f8abp-17, -0x1.9d4aa144ddeb5p-23, -0x1.4bd558b1acc31p-29,      \
-      -0x1.2c0e7336a84efp+23
-#define BD__EC14                                                               \
-  0x1.b76b88db96eb2p-19, 0x1.f2d98387fbf81p-25, 0x1.5c3356dd86d16p-31,         \
-      0x1.47ad89a58f37ap+27
-#define BD__EC15                                                               \
-  -0x1.15ba315731882p-20, -0x1.13826179529b8p-26, -0x1.43a20f7fd93f2p-33,      \
-      -0x1.03d43ded50bfep+30
-
-/* erfc(a) for a = |x| >= 0 (NaN: a finite garbage value). */
-BD_INL bd_f64d bd__erfcpos_dd(bd_f64d ax) {
-  bd_f64d a = bd__vmin_dd(ax, 27.5);
-  bd__erfreg rg = bd__erfreg_dd((bd_i64d)(a >= 0.75), (bd_i64d)(a >= 1.6),
-                                (bd_i64d)(a >= 0x1.6db6dp+1));
-  /* 1/a = t0 + tl */
-  bd_f64d t0 = 1.0 / a;
-  bd_f64d tl = BD__FMA(-t0, a, bd__vspl_dd(1.0)) * t0;
-  bd_f64d v = bd__vsel_dd(rg.m3, t0 * t0, a);
-  bd_f64d cw = bd__tab4_dd(rg, 0x1.8000000000000p-2, 0x1.2cccccccccccdp+0,
-                           0x1.1d42c3c9eecc0p+1, 0x1.fb08e01aafa86p-5);
-  /* w + wl = v - cw exactly (TwoSum) */
-  bd_f64d w = v - cw;
-  bd_f64d bb = w - v;
-  bd_f64d wl = (v - (w - bb)) - (cw + bb);
-#define BD__G(k) bd__tab4_dd(rg, BD__EC##k)
-  bd_f64d w2 = w * w, w4 = w2 * w2, w8 = w4 * w4;
-  bd_f64d e0 = BD__FMA(BD__G(1), w, BD__G(0)),
-          e1 = BD__FMA(BD__G(3), w, BD__G(2));
-  bd_f64d e2 = BD__FMA(BD__G(5), w, BD__G(4)),
-          e3 = BD__FMA(BD__G(7), w, BD__G(6));
-  bd_f64d e4 = BD__FMA(BD__G(9), w, BD__G(8)),
-          e5 = BD__FMA(BD__G(11), w, BD__G(10));
-  bd_f64d e6 = BD__FMA(BD__G(13), w, BD__G(12)),
-          e7 = BD__FMA(BD__G(15), w, BD__G(14));
-#undef BD__G
-  bd_f64d f0 = BD__FMA(e1, w2, e0), f1 = BD__FMA(e3, w2, e2);
-  bd_f64d f2 = BD__FMA(e5, w2, e4), f3 = BD__FMA(e7, w2, e6);
-  bd_f64d g = BD__FMA(BD__FMA(f3, w4, f2), w8, BD__FMA(f1, w4, f0));
-  bd_f64d c1h = bd__tab4_dd(rg, -0x1.3a5c679d7bb59p-1, -0x1.ce4a1a704f9d2p-3,
-                            -0x1.701c9f2ca306ep-4, -0x1.e9f6429b67777p-3);
-  bd_f64d c1l = bd__tab4_dd(rg, -0x1.8adda23fb9833p-56, 0x1.51dbaca371455p-59,
-                            -0x1.7d861018e651ap-59, 0x1.ed391f05c994dp-58);
-  bd_f64d c0h = bd__tab4_dd(rg, 0x1.5f28ade3ca4acp-1, 0x1.895364f4a2fffp-2,
-                            0x1.dd2cd01194de8p-3, 0x1.18a62a12579ffp-1);
-  bd_f64d c0l = bd__tab4_dd(rg, -0x1.27e6d912fb2c2p-57, 0x1.b968293859990p-58,
-                            0x1.0bf174923d0c5p-57, 0x1.10877b73b6df7p-57);
-  /* S = c1 + w g, G = c0 + w S (+ wl S), double-double (|c1| > |w g|,
-   * |c0| > |w S|) */
-  bd_f64d ph = w * g, pl = BD__FMA(w, g, -ph);
-  bd_f64d sh = c1h + ph;
-  bd_f64d sl = ((c1h - sh) + ph) + (pl + c1l);
-  ph = w * sh;
-  pl = BD__FMA(w, sh, -ph) + BD__FMA(w, sl, wl * sh);
-  bd_f64d gh = c0h + ph;
-  bd_f64d gl = ((c0h - gh) + ph) + (pl + c0l);
-  /* Last region: times 1/a. */
-  bd_f64d th = bd__vsel_dd(rg.m3, t0, bd__vspl_dd(1.0));
-  bd_f64d tt = bd__vsel_dd(rg.m3, tl, bd__vspl_dd(0.0));
-  bd_f64d hh = gh * th;
-  bd_f64d hl = BD__FMA(gh, th, -hh) + BD__FMA(gh, tt, gl * th);
-  /* exp(-a^2) = 2^n (h + t) */
-  bd_f64d xh = a * a, xl = BD__FMA(a, a, -xh);
-  bd_f64d r, r2, q, c, h, t;
-  bd_i64d n = bd__expcore_dd(-xh, -xl, &r, &r2, &q, &c, &h, &t);
-  bd_f64d yh = h * hh;
-  bd_f64d y = yh + (BD__FMA(h, hh, -yh) + BD__FMA(h, hl, t * hh));
-  return y * bd__vpow2_dd(n + 600) * 0x1p-600;
+/* erfc(|x|) 2^128 = *yh + *yl (NaN: that of 27.25). */
+BD_INL void bd__erfcpos_dd(bd_f64d x, bd_f64d *yh, bd_f64d *yl) {
+  bd_f64d a = bd__vmin_dd(__builtin_elementwise_abs(x), 27.25);
+  bd_f64d z = a + 0x1p45; /* r in the last bits */
+  bd_i64d j = (bd_i64d)z - 0x42c0000000000000LL;
+  bd_f64d r = z - 0x1p45;
+  bd_f64d d = a - r;
+  bd_f64d v = (r + r) * d, q = d * d, v2 = v * v;
+  bd_f64d eh, el, s;
+  bd__erfrow_dd(j, &eh, &el, &s);
+  /* Coefficients as full vectors in memory, behind an opaque pointer: each
+   * FMA then reads its coefficient as a memory operand, where a constant
+   * would cost a broadcast instruction of its own. */
+  static const bd_f64d k[] = {
+      BD__SPLAT(0x1.723fce52527d2p-19),
+      BD__SPLAT(0x1.a019f224f7e51p-13),
+      BD__SPLAT(0x1.1111111211aeap-7),
+      BD__SPLAT(0x1.55555555553e1p-3),
+      BD__SPLAT(-0x1.282607ab435e6p-22),
+      BD__SPLAT(-0x1.a019f74e3f6abp-16),
+      BD__SPLAT(-0x1.6c16c16cc1d0dp-10),
+      BD__SPLAT(-0x1.55555555554d9p-5),
+      BD__SPLAT(-0.5),
+      BD__SPLAT(-0x1.4d3b0d880e77ap-16),
+      BD__SPLAT(0x1.44103cb9ffed6p-13),
+      BD__SPLAT(-0x1.111106ee1fb8ep-10),
+      BD__SPLAT(0x1.861848a3da9cap-8),
+      BD__SPLAT(-0x1.c71c71c894d0ep-6),
+      BD__SPLAT(0x1.9999999d358dbp-4),
+      BD__SPLAT(-0x1.ffffffffffeefp-3),
+      BD__SPLAT(0x1.5555555555019p-2),
+      BD__SPLAT(0x1.2fe0637c54688p-9),
+      BD__SPLAT(-0x1.561b8735538ffp-7),
+      BD__SPLAT(0x1.2492335e1d31ap-5),
+      BD__SPLAT(-0x1.55550d74b1666p-4),
+      BD__SPLAT(0x1.999999999999ap-4),
+      BD__SPLAT(-0x1.565d9adeff329p-6),
+      BD__SPLAT(0x1.8989d0d097e3bp-6),
+  };
+  const bd_f64d *K = k;
+  __asm__("" : "+r"(K));
+  /* P0 = even + v odd, in v^2 */
+  bd_f64d pe = BD__FMA(K[0], v2, K[1]);
+  pe = BD__FMA(pe, v2, K[2]);
+  pe = BD__FMA(pe, v2, K[3]);
+  pe = pe * v2; /* P0 - 1: the 1 is added exactly below */
+  bd_f64d po = BD__FMA(K[4], v2, K[5]);
+  po = BD__FMA(po, v2, K[6]);
+  po = BD__FMA(po, v2, K[7]);
+  po = BD__FMA(po, v2, K[8]);
+  bd_f64d p1 = BD__FMA(K[9], v, K[10]);
+  p1 = BD__FMA(p1, v, K[11]);
+  p1 = BD__FMA(p1, v, K[12]);
+  p1 = BD__FMA(p1, v, K[13]);
+  p1 = BD__FMA(p1, v, K[14]);
+  p1 = BD__FMA(p1, v, K[15]);
+  p1 = BD__FMA(p1, v, K[16]);
+  bd_f64d p2 = BD__FMA(K[17], v, K[18]);
+  p2 = BD__FMA(p2, v, K[19]);
+  p2 = BD__FMA(p2, v, K[20]);
+  p2 = BD__FMA(p2, v, K[21]);
+  bd_f64d p3 = BD__FMA(K[22], v, K[23]);
+  bd_f64d t = BD__FMA(-q, p3, p2);
+  t = BD__FMA(-q, t, p1);
+  bd_f64d b1 = BD__FMA(po, v, pe);
+  b1 = BD__FMA(-q, t, b1); /* B - 1 */
+  /* s d B = ch + cl + ch (B - 1), ch + cl = s d exactly; eh - ch by
+   * Fast2Sum (ch <= 0.22 eh) */
+  bd_f64d ch = s * d;
+  bd_f64d cl = BD__FMA(s, d, -ch);
+  bd_f64d sh = eh - ch;
+  *yh = sh;
+  *yl = ((eh - sh) - ch) + (el - BD__FMA(ch, b1, cl));
 }
 
-#undef BD__EC0
-#undef BD__EC1
-#undef BD__EC2
-#undef BD__EC3
-#undef BD__EC4
-#undef BD__EC5
-#undef BD__EC6
-#undef BD__EC7
-#undef BD__EC8
-#undef BD__EC9
-#undef BD__EC10
-#undef BD__EC11
-#undef BD__EC12
-#undef BD__EC13
-#undef BD__EC14
-#undef BD__EC15
-
 BD_INL bd_f64d bd__erf_dd(bd_f64d x) {
-  bd_f64d ax = __builtin_elementwise_abs(x);
   bd_f64d z = x * x, z2 = z * z, z4 = z2 * z2;
   bd_f64d s01 = BD__FMA(bd__vspl_dd(-0x1.812746b0379e7p-2), z,
                         bd__vspl_dd(0x1.06eba8214db69p-3));
@@ -192,13 +147,23 @@ BD_INL bd_f64d bd__erf_dd(bd_f64d x) {
                        BD__FMA(BD__FMA(s45, z2, s23), z2, s01));
   bd_f64d x8 = x * 8.0;
   bd_f64d y0 = BD__FMA(x8, rs, x8) * 0.125;
-  bd_f64d y = __builtin_elementwise_copysign(1.0 - bd__erfcpos_dd(ax), x);
-  y = bd__vsel_dd((bd_i64d)(ax < 0.625), y0, y);
+  /* 1 - (eh + el): Fast2Sum of 1 - eh (eh <= erfc(0.62) < 1), then el */
+  bd_f64d yh, yl;
+  bd__erfcpos_dd(x, &yh, &yl);
+  yh = yh * 0x1p-128;
+  yl = yl * 0x1p-128;
+  bd_f64d t = 1.0 - yh;
+  bd_f64d y = t + (((1.0 - t) - yh) - yl);
+  y = __builtin_elementwise_copysign(y, x);
+  y = bd__vsel_dd((bd_i64d)(__builtin_elementwise_abs(x) < 0.625), y0, y);
   return bd__vsel_dd((bd_i64d)(x != x), x + x, y);
 }
 
 BD_INL bd_f64d bd__erfc_dd(bd_f64d x) {
-  bd_f64d e = bd__erfcpos_dd(__builtin_elementwise_abs(x));
-  bd_f64d y = bd__vsel_dd((bd_i64d)(x < 0.0), 2.0 - e, e);
+  bd_f64d yh, yl;
+  bd__erfcpos_dd(x, &yh, &yl);
+  bd_i64d neg = (bd_i64d)(x < 0.0);
+  bd_f64d f = bd__vsel_dd(neg, bd__vspl_dd(-0x1p-128), bd__vspl_dd(0x1p-128));
+  bd_f64d y = BD__FMA(yh + yl, f, (bd_f64d)(neg & (bd_i64d)bd__vspl_dd(2.0)));
   return bd__vsel_dd((bd_i64d)(x != x), x + x, y);
 }

@@ -174,7 +174,18 @@ BD_INL bd_f64d bd__fast_expm1_f64d(bd_f64d x) { return bd__expm1_dd(x); }
 BD_INL bd_f64d bd__fast_log_f64d(bd_f64d x) { return bd__log_dd(x); }
 BD_INL bd_f64d bd__fast_log1p_f64d(bd_f64d x) { return bd__log1p_dd(x); }
 
-/* Double erf, erfc: inline with FMA (vmath_erf.h); SLEEF without. */
+/* Double erf, erfc: inline with FMA (vmath_erf.h); SLEEF without. Their
+ * table (3 doubles for each r = j/128, j < BD_ERFC_ROWS) is in
+ * libbatchdiff_rt (gen_erfc_table.c). */
+#define BD_ERFC_ROWS 3489
+#ifdef __cplusplus
+extern "C" {
+#endif
+extern const double bd_rt_erfc_tab[BD_ERFC_ROWS * 3]
+    __attribute__((__visibility__("default")));
+#ifdef __cplusplus
+}
+#endif
 BD_INL bd_f64d bd__lib_erf_f64d(bd_f64d x);
 BD_INL bd_f64d bd__lib_erfc_f64d(bd_f64d x);
 #if defined(__FMA__)
