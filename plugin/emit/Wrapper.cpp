@@ -29,6 +29,13 @@ private:
     std::string Type, Name;
   };
   std::vector<Decl> params(bool Reserved) const;
+  /// File-scope data the function reads (ParamKind::Global), in the
+  /// context struct: a scalar's value read once per call, a table's
+  /// address. Type, reserved name, and the C expression that reads it.
+  struct GlobalDecl {
+    std::string Type, Name, Init;
+  };
+  std::vector<GlobalDecl> globals() const;
   /// Uniform scalar parameters whose gradient is summed over the batch.
   std::vector<size_t> uniformSums() const;
   std::string chunkFunction(const std::string &Base);
@@ -108,6 +115,28 @@ std::vector<WrapperEmitter::Decl> WrapperEmitter::params(bool Reserved) const {
     }
   }
   return Ds;
+}
+
+std::vector<WrapperEmitter::GlobalDecl> WrapperEmitter::globals() const {
+  std::vector<GlobalDecl> Gs;
+  for (size_t I = 0; I < F.Params.size(); ++I) {
+    const ir::Param &P = F.Params[I];
+    if (P.Kind != ir::ParamKind::Global)
+      continue;
+    std::string T = scalarType(P.Ty);
+    if (P.IsArray)
+      Gs.push_back(
+          {"const " + T + " *", arg(I), "(const " + T + " *)" + P.Name});
+    else
+      Gs.push_back({P.CType + " ", arg(I), P.Name});
+  }
+  // The batch size, for the chunk that ends it to set written globals.
+  for (const ir::Output &O : F.Outputs)
+    if (O.Kind == ir::OutKind::Global) {
+      Gs.push_back({"size_t ", "__bd_nall", "__bd_n"});
+      break;
+    }
+  return Gs;
 }
 
 std::string WrapperEmitter::prototype(bool Reserved) const {
@@ -244,6 +273,15 @@ std::string WrapperEmitter::chunk() {
       OS << "    " << (Grad ? "if (__bd_ret) " : "") << St << "\n";
       continue;
     }
+    if (O.Kind == ir::OutKind::Global) {
+      // The chunk holding example n - 1 leaves its value, as the loop would.
+      Type T = F.Vars[O.Var].Ty;
+      OS << "    if (__bd_i + __bd_k == __bd_nall) {\n      " << O.CType
+         << " __bd_gb[" << Sh.W() << "];\n      "
+         << store("__bd_gb", T, O.NativeLayout, O.CType, Val) << "\n      "
+         << O.Global << " = __bd_gb[__bd_k - 1];\n    }\n";
+      continue;
+    }
     const ir::Param &P = F.Params[O.Param];
     std::string Sfx = Sh.sfx(P.Ty);
     if (P.Uniform) {
@@ -285,6 +323,8 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
   for (size_t I = 1; I < Ds.size(); ++I)
     OS << "  " << Ds[I].Type << Ds[I].Name << " = __bd_c->" << Ds[I].Name
        << ";\n  (void)" << Ds[I].Name << ";\n";
+  for (const GlobalDecl &G : globals())
+    OS << "  " << G.Type << G.Name << " = __bd_c->" << G.Name << ";\n";
   std::vector<size_t> Sums = uniformSums();
   for (size_t P : Sums)
     OS << "  " << Sh.vtype(F.Params[P].Ty) << " __bd_acc" << P << " = bd_splat_"
@@ -389,9 +429,12 @@ std::string WrapperEmitter::run() {
   OS << "struct " << Base << "x {";
   for (size_t I = 1; I < Ds.size(); ++I)
     OS << " " << Ds[I].Type << Ds[I].Name << ";";
+  std::vector<GlobalDecl> Gs = globals();
+  for (const GlobalDecl &G : Gs)
+    OS << " " << G.Type << G.Name << ";";
   for (size_t P : Sums)
     OS << " " << Sh.vtype(F.Params[P].Ty) << " __bd_acc" << P << ";";
-  if (Ds.size() == 1 && Sums.empty())
+  if (Ds.size() == 1 && Gs.empty() && Sums.empty())
     OS << " int __bd_none;";
   OS << " };\n";
   if (!Sums.empty()) {
@@ -409,6 +452,11 @@ std::string WrapperEmitter::run() {
   bool First = true;
   for (size_t I = 1; I < Ds.size(); ++I, First = false)
     OS << (First ? "" : ", ") << Ds[I].Name;
+  // Globals are read here, once per call, before any chunk runs.
+  for (const GlobalDecl &G : Gs) {
+    OS << (First ? "" : ", ") << G.Init;
+    First = false;
+  }
   for (size_t P : Sums) {
     OS << (First ? "" : ", ") << "bd_splat_" << Sh.sfx(F.Params[P].Ty) << "(0)";
     First = false;

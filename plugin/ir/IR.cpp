@@ -496,6 +496,8 @@ std::string print(const Function &F) {
     OS << (I ? ", " : "") << P.Name << ":" << typeName(P.Ty);
     if (P.Kind == ParamKind::Seed)
       OS << " seed";
+    if (P.Kind == ParamKind::Global)
+      OS << (P.IsArray ? " global[]" : " global");
     if (P.Uniform)
       OS << " uniform";
     if (P.NoDiff)
@@ -515,7 +517,9 @@ std::string print(const Function &F) {
   printBlock(OS, F, F.Body, 1);
   OS << "}";
   for (const Output &O : F.Outputs) {
-    OS << (O.Kind == OutKind::Ret ? " ret=" : " d_");
+    OS << (O.Kind == OutKind::Ret      ? " ret="
+           : O.Kind == OutKind::Global ? " global " + O.Global + "="
+                                       : std::string(" d_"));
     if (O.Kind == OutKind::ParamAdjoint)
       OS << F.Params[O.Param].Name << "=";
     OS << "$" << O.Var;

@@ -105,7 +105,10 @@ struct Stmt {
 /// User: a parameter of the C function. Seed: the return value's cotangent.
 /// Need: a uniform flag, true when the gradient of parameter `Of` is wanted
 /// (its shadow pointer is not NULL), so work feeding only it can be skipped.
-enum class ParamKind : uint8_t { User, Seed, Need };
+/// Global: file-scope data the function reads (Name is its C name), always
+/// uniform and never differentiated; not in the ABI: the wrapper reads a
+/// scalar once per call and passes a table's address.
+enum class ParamKind : uint8_t { User, Seed, Need, Global };
 
 struct Param {
   std::string Name;
@@ -135,13 +138,18 @@ struct Var {
   int Len = 0; // > 0: a fixed-size array of Len elements of Ty
 };
 
-enum class OutKind : uint8_t { Ret, ParamAdjoint };
+/// Global: a global scalar every example writes before reading it; after
+/// the call it holds what the last example (n - 1) left in it.
+enum class OutKind : uint8_t { Ret, ParamAdjoint, Global };
 
 struct Output {
   OutKind Kind = OutKind::Ret;
   int Param = -1; // ParamAdjoint: which parameter
   int Var = -1;   // its final value
   int Temp = -1;  // batched IR: the varying temp holding it at the end
+  // Global: its C name and type, and whether that type has its lane's size.
+  std::string Global{}, CType{};
+  bool NativeLayout = true;
 };
 
 /// The lane layout of a batched function. Later rewrites (wider vectors,

@@ -113,10 +113,13 @@ bool Lowerer::run() {
     B.set(V, B.param(I));
   }
   body(Top, Top->getBody(), Fr);
-  if (Failed || !extentsFromAccesses())
+  if (Failed || !extentsFromAccesses() || !checkGlobalWrites())
     return false;
+  F.Body.insert(F.Body.begin(), std::make_move_iterator(Prologue.begin()),
+                std::make_move_iterator(Prologue.end()));
   if (F.RetTy != Type::Void)
     F.Outputs.push_back({ir::OutKind::Ret, -1, Fr.RetVar});
+  F.Outputs.insert(F.Outputs.end(), GlobalOuts.begin(), GlobalOuts.end());
   return true;
 }
 

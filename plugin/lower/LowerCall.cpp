@@ -46,6 +46,17 @@ int Lowerer::call(const CallExpr *CE) {
   const FunctionDecl *Def = Callee->getDefinition();
   bool UserDefined =
       Def && !Ctx.getSourceManager().isInSystemHeader(Def->getLocation());
+  // Out-pointer functions: lowered to table functions and a store.
+  if (!UserDefined &&
+      (N == "frexp" || N == "frexpf" || N == "modf" || N == "modff")) {
+    if (CE->getNumArgs() != 2) {
+      error(CE->getBeginLoc(), "this call of '" + Name + "'",
+            "pass the arguments <math.h> declares");
+      return -1;
+    }
+    Type FT = N == "frexpf" || N == "modff" ? Type::F32 : Type::F64;
+    return N.starts_with("frexp") ? frexpCall(CE, FT) : modfCall(CE, FT);
+  }
   auto It = mathTable().find(N);
   if (It != mathTable().end() && !UserDefined) {
     const MathEntry &M = It->second;

@@ -142,11 +142,14 @@ int Lowerer::castExpr(const CastExpr *CE) {
   }
 }
 
-/// A global named directly as the base of `*g` or `g[i]`.
-static const VarDecl *globalBase(const Expr *Base) {
+/// A global pointer named directly as the base of `*g` or `g[i]` (global
+/// arrays are tables, lowered as pointers).
+static const VarDecl *globalPointer(const Expr *Base) {
   const auto *DRE = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  return VD && VD->hasGlobalStorage() ? VD : nullptr;
+  return VD && VD->hasGlobalStorage() && VD->getType()->isPointerType()
+             ? VD
+             : nullptr;
 }
 
 Lowerer::LValue Lowerer::lvalue(const Expr *E, llvm::StringRef Action) {
@@ -154,9 +157,11 @@ Lowerer::LValue Lowerer::lvalue(const Expr *E, llvm::StringRef Action) {
   const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
   const auto *UO = dyn_cast<UnaryOperator>(E);
   if (UO && UO->getOpcode() == UO_Deref) {
-    if (globalBase(UO->getSubExpr())) {
-      error(E->getBeginLoc(), std::string(Action) + " through a pointer",
-            "index array parameters and local arrays with [] instead");
+    if (const VarDecl *G = globalPointer(UO->getSubExpr())) {
+      error(E->getBeginLoc(),
+            std::string(Action) + " through global pointer '" +
+                G->getNameAsString() + "'",
+            "make it a global array, or pass the data as an array parameter");
       return {};
     }
     PtrVal P;
@@ -165,10 +170,10 @@ Lowerer::LValue Lowerer::lvalue(const Expr *E, llvm::StringRef Action) {
     return pointee(P, nullptr, E, Action);
   }
   if (AS) {
-    if (globalBase(AS->getBase())) {
+    if (const VarDecl *G = globalPointer(AS->getBase())) {
       error(E->getBeginLoc(),
-            "array subscripting of anything but a local array",
-            "index a local array or an array parameter of the function");
+            "indexing global pointer '" + G->getNameAsString() + "'",
+            "make it a global array, or pass the data as an array parameter");
       return {};
     }
     PtrVal P;
@@ -177,6 +182,10 @@ Lowerer::LValue Lowerer::lvalue(const Expr *E, llvm::StringRef Action) {
     return pointee(P, AS->getIdx(), E, Action);
   }
   int V = varOf(E, Action);
+  if (V >= 0 && Action == "writing" && ReadOnly.count(V)) {
+    staticWrite(E->getBeginLoc(), V);
+    return {};
+  }
   if (V >= 0 && F.Vars[V].Len > 0) {
     error(E->getBeginLoc(), "using a local array as a whole",
           "index its elements");
@@ -215,6 +224,8 @@ int Lowerer::varOf(const Expr *LV, llvm::StringRef Action) {
   auto It = VD ? Frames.back().Vars.find(VD) : Frames.back().Vars.end();
   if (It != Frames.back().Vars.end())
     return It->second;
+  if (VD && VD->hasGlobalStorage() && Action == "writing")
+    return globalVar(VD, LV->getBeginLoc());
   if (VD && VD->hasGlobalStorage()) {
     error(LV->getBeginLoc(),
           std::string(Action) + " of global variable '" +
@@ -249,6 +260,18 @@ int Lowerer::readLValue(const Expr *E) {
           return *T == Type::Bool ? B.constB(V->getInt().getBoolValue())
                                   : B.constI(*T, V->getInt().getExtValue());
       }
+    }
+    // Any other global scalar: a uniform value, read once per call.
+    if (VD && VD->hasGlobalStorage() && !Frames.back().Vars.count(VD) &&
+        !VD->getType()->isArrayType() && !VD->getType()->isPointerType()) {
+      auto It = GlobalVars.find(VD->getCanonicalDecl());
+      if (It != GlobalVars.end()) { // written by the function: per example
+        int T = B.get(It->second);
+        GlobalReads[B.block()->back().get()] = E->getBeginLoc();
+        return T;
+      }
+      int G = globalParam(VD, E->getBeginLoc());
+      return G < 0 ? -1 : B.param(G);
     }
   }
   LValue L = lvalue(E, "reading");
@@ -364,7 +387,7 @@ int Lowerer::binary(const BinaryOperator *BO) {
   BinaryOperatorKind K = BO->getOpcode();
   bool PtrL = BO->getLHS()->getType()->isPointerType();
   bool PtrR = BO->getRHS()->getType()->isPointerType();
-  bool Globals = globalBase(BO->getLHS()) || globalBase(BO->getRHS());
+  bool Globals = globalPointer(BO->getLHS()) || globalPointer(BO->getRHS());
   if (PtrL && PtrR && K == BO_Sub && !Globals)
     return ptrDiff(BO);
   if (!BO->getLHS()->getType()->isArithmeticType() && K != BO_Comma &&

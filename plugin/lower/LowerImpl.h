@@ -95,7 +95,8 @@ public:
 
 private:
   /// What a pointer points into: a local array or a local scalar (Var), or
-  /// an array parameter of the annotated function (Arg). Pointers are
+  /// an array parameter of the annotated function or a file-scope table
+  /// (Arg: a User or Global parameter). Pointers are
   /// lowered as (base, integer offset), so every access through one is a
   /// plain indexed access the batcher and the AD already know.
   struct PtrBase {
@@ -253,6 +254,39 @@ private:
   bool extentsFromAccesses();
   std::map<int, const Expr *> WholeUse;
   bool arrayDecl(const VarDecl *VD);
+
+  // File-scope data, static locals, frexp and modf (LowerGlobal.cpp).
+  /// The Global parameter reading \p VD (made on first use), or -1 after
+  /// an error at \p At.
+  int globalParam(const VarDecl *VD, SourceLocation At);
+  void tableWrite(SourceLocation At, llvm::StringRef Name);
+  /// The variable holding global scalar \p VD, which the function writes
+  /// (made on first write), or -1 after an error at \p At.
+  int globalVar(const VarDecl *VD, SourceLocation At);
+  void carried(SourceLocation At, llvm::StringRef Name);
+  /// Every written global is written before it is read, on every path, and
+  /// on every path to the end; else errors.
+  bool checkGlobalWrites();
+  void staticWrite(SourceLocation At, int Var);
+  bool staticLocal(const VarDecl *VD);
+  int constOf(const APValue &V, Type T);
+  int frexpCall(const CallExpr *CE, Type FT);
+  int modfCall(const CallExpr *CE, Type FT);
+  llvm::DenseMap<const VarDecl *, int> GlobalParams;
+  /// Where each global read as a uniform value was first read.
+  llvm::DenseMap<const VarDecl *, SourceLocation> FirstRead;
+  /// Global scalars the function writes: one variable per example each,
+  /// an output (in first-write order), the first write, and the reads.
+  llvm::DenseMap<const VarDecl *, int> GlobalVars;
+  std::vector<ir::Output> GlobalOuts;
+  std::map<int, SourceLocation> FirstWrite;
+  llvm::DenseMap<const ir::Stmt *, SourceLocation> GlobalReads;
+  llvm::DenseMap<const VarDecl *, int> StaticVars;
+  /// Static locals: never written (their initializer on every call).
+  llvm::DenseSet<int> ReadOnly;
+  /// Runs first: the static locals' initial values.
+  ir::Block Prologue;
+
   int convert(int T, QualType From, QualType To);
   int constant(const Expr *E);
   int zeroOf(Type T);

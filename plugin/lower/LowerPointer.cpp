@@ -1,8 +1,9 @@
 //===- LowerPointer.cpp - pointers as (base array, integer offset) --------===//
 //
 // A pointer in a batch/diff function always points into one array known at
-// compile time: a local array, a local scalar (`&x`), or an array parameter
-// of the annotated function. It is lowered as that base plus an I32
+// compile time: a local array, a local scalar (`&x`), an array parameter
+// of the annotated function, or a file-scope table (read only, a Global
+// parameter: LowerGlobal.cpp). It is lowered as that base plus an I32
 // offset, so `*p++`, `p[i]`, `*(p + i)` and `&a[k]` passed to a helper all
 // become plain indexed loads and stores. What cannot be resolved that way
 // (a pointer that may point into two arrays, compared, tested, stored
@@ -103,12 +104,19 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
       Out.Off = -1;
       return true;
     }
+    // A file-scope table: a uniform array read in place.
+    if (VD && VD->hasGlobalStorage() && VD->getType()->isArrayType()) {
+      Out.Base.Arg = globalParam(VD, E->getBeginLoc());
+      Out.Off = -1;
+      return Out.Base.Arg >= 0;
+    }
     std::string Name = DRE->getDecl()->getNameAsString();
-    error(E->getBeginLoc(),
-          VD && VD->hasGlobalStorage()
-              ? "using global '" + Name + "' as a pointer or array"
-              : "using '" + Name + "' as a pointer",
-          "pass it as an array parameter, or use a local array");
+    if (VD && VD->hasGlobalStorage())
+      error(E->getBeginLoc(), "using global pointer '" + Name + "'",
+            "make it a global array, or pass the data as an array parameter");
+    else
+      error(E->getBeginLoc(), "using '" + Name + "' as a pointer",
+            "pass it as an array parameter, or use a local array");
     return false;
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
@@ -335,7 +343,20 @@ Lowerer::LValue Lowerer::pointee(const PtrVal &P, const Expr *Idx,
             "use only *p (or p[0]) on a pointer to a scalar");
       return {};
     }
+    if (Action == "writing" && ReadOnly.count(P.Base.Var)) {
+      staticWrite(At->getBeginLoc(), P.Base.Var);
+      return {};
+    }
     return {P.Base.Var, -1};
+  }
+  if (Action == "writing" && P.Base.Var >= 0 && ReadOnly.count(P.Base.Var)) {
+    staticWrite(At->getBeginLoc(), P.Base.Var);
+    return {};
+  }
+  if (Action == "writing" && P.Base.Arg >= 0 &&
+      F.Params[P.Base.Arg].Kind == ir::ParamKind::Global) {
+    tableWrite(At->getBeginLoc(), baseName(P.Base));
+    return {};
   }
   int I = P.Off;
   if (Idx) {

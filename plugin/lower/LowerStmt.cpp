@@ -209,11 +209,15 @@ Ret Lowerer::declStmt(const DeclStmt *DS) {
       error(D->getLocation(), "this declaration", "declare scalar locals");
       continue;
     }
-    if (VD->isStaticLocal() || VD->hasExternalStorage()) {
+    if (VD->isStaticLocal()) {
+      staticLocal(VD);
+      continue;
+    }
+    if (VD->hasExternalStorage()) {
       error(VD->getLocation(),
-            "static or extern local variable '" + VD->getNameAsString() + "'",
-            "a batched function keeps no state between calls; use an "
-            "ordinary local");
+            "a block-scope 'extern' declaration of '" + VD->getNameAsString() +
+                "'",
+            "declare it at file scope");
       continue;
     }
     QualType T = VD->getType();

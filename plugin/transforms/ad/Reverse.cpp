@@ -567,6 +567,11 @@ void Reverser::run() {
   for (size_t I = 0; I < P.Params.size(); ++I)
     if (DP[I] >= 0)
       G.Outputs.push_back({ir::OutKind::ParamAdjoint, (int)I, DP[I]});
+  // Globals the examples write: the forward sweep computes them as the
+  // primal does (NAME_grad leaves them as NAME_batched does).
+  for (const ir::Output &O : P.Outputs)
+    if (O.Kind == ir::OutKind::Global)
+      G.Outputs.push_back(O);
 }
 
 } // namespace

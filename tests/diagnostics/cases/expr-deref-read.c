@@ -2,5 +2,5 @@
 float *weights;
 __attribute__((batch, diff)) float f(float x) {
   return x * *weights;
-  // CHECK: expr-deref-read.c:[[@LINE-1]]:14: error: reading through a pointer is not supported in a batch/diff function; index array parameters and local arrays with [] instead
+  // CHECK: expr-deref-read.c:[[@LINE-1]]:14: error: reading through global pointer 'weights' is not supported in a batch/diff function; make it a global array, or pass the data as an array parameter
 }

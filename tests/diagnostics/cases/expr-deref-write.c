@@ -2,6 +2,6 @@
 float *out;
 __attribute__((batch, diff)) float f(float x) {
   *out = x;
-  // CHECK: expr-deref-write.c:[[@LINE-1]]:3: error: writing through a pointer is not supported in a batch/diff function; index array parameters and local arrays with [] instead
+  // CHECK: expr-deref-write.c:[[@LINE-1]]:3: error: writing through global pointer 'out' is not supported in a batch/diff function; make it a global array, or pass the data as an array parameter
   return x;
 }

@@ -1,7 +1,7 @@
-/* Reading a non-const global (a const one with a constant initializer works). */
-const float ok = 2.0f;
-float scale = 3.0f;
+/* Reading a global of a type without lanes (global scalars of the
+ * supported types are read once per call, as uniform values). */
+long double scale = 3.0L;
 __attribute__((batch, diff)) float f(float x) {
-  return ok * scale * x;
-  // CHECK: global-read.c:[[@LINE-1]]:15: error: reading of global variable 'scale' is not supported in a batch/diff function; pass it as a BD_UNIFORM parameter or make it a 'const' with a constant initializer
+  return (float)scale * x;
+  // CHECK: global-read.c:[[@LINE-1]]:17: error: global 'scale' of type 'long double' is not supported in a batch/diff function; use float, double, integer or _Bool globals
 }

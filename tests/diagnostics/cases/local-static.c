@@ -1,6 +1,8 @@
-/* A static local would be state shared between examples. */
+/* Writing a static local: state shared between examples (a static local
+ * that is only read holds its initializer, and works). */
 __attribute__((batch, diff)) float f(float x) {
   static float calls;
-  // CHECK: local-static.c:[[@LINE-1]]:16: error: static or extern local variable 'calls' is not supported in a batch/diff function; a batched function keeps no state between calls; use an ordinary local
-  return x;
+  calls += 1.0f;
+  // CHECK: local-static.c:[[@LINE-1]]:3: error: writing static local 'calls' is not supported in a batch/diff function; a static local keeps its value from one call to the next, which the examples of a batch cannot share; use an ordinary local, or only read it
+  return x * calls;
 }

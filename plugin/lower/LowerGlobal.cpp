@@ -1,0 +1,298 @@
+//===- LowerGlobal.cpp - file-scope data, static locals, frexp and modf ---===//
+//
+// Data that outlives a call is only read. A file-scope scalar or table the
+// function reads becomes a Global parameter (uniform, never differentiated,
+// not in the ABI): the wrapper reads a scalar once per call and passes a
+// table's address, so every read is a plain uniform value or an indexed
+// load (a gather at varying indices), exactly as for a BD_UNIFORM
+// parameter. A global scalar the function writes is a variable per
+// example instead: every example must write it before reading it, on every
+// path, and after the call it holds example n - 1's value (an output the
+// wrapper stores); anything else is an error. Tables are never written. A
+// static local the function never writes holds its initializer on every
+// call: it becomes a local filled once, at the entry of the generated
+// function; writing one is an error at the write.
+//
+//===----------------------------------------------------------------------===//
+#include "lower/LowerImpl.h"
+#include "lower/Types.h"
+
+#include <cmath>
+
+namespace batchdiff {
+namespace lowering {
+
+int Lowerer::globalParam(const VarDecl *VD, SourceLocation At) {
+  VD = VD->getCanonicalDecl();
+  if (auto It = GlobalParams.find(VD); It != GlobalParams.end())
+    return It->second;
+  std::string Name = VD->getNameAsString();
+  QualType T = VD->getType();
+  const ArrayType *AT = Ctx.getAsArrayType(T);
+  QualType ET = AT ? AT->getElementType() : T;
+  if (T.isVolatileQualified() || ET.isVolatileQualified()) {
+    error(At, "access to volatile '" + Name + "'", "remove 'volatile'");
+    return -1;
+  }
+  // The wrapper names it at file scope, after the annotated definition.
+  if (!VD->isFileVarDecl()) {
+    error(At, "reading '" + Name + "', declared 'extern' in a block",
+          "declare it at file scope");
+    return -1;
+  }
+  ir::Param P;
+  P.Name = Name;
+  P.Kind = ir::ParamKind::Global;
+  P.Uniform = true;
+  P.NoDiff = true;
+  auto IT = irType(ET);
+  if (AT) {
+    // Tables are read with vector gathers of their element type.
+    if (!IT || !nativeLayout(Ctx, ET, *IT)) {
+      error(At,
+            "the global table '" + Name + "' of type '" + T.getAsString() + "'",
+            "use a one-dimensional table of int, long, float or double");
+      return -1;
+    }
+    P.IsArray = true;
+    if (const auto *CAT = dyn_cast<ConstantArrayType>(AT))
+      P.StaticLen = (int)CAT->getSize().getZExtValue();
+    P.DimHow = "global table";
+  } else if (!IT) {
+    error(At, "global '" + Name + "' of type '" + T.getAsString() + "'",
+          "use float, double, integer or _Bool globals");
+    return -1;
+  }
+  P.Ty = *IT;
+  P.CType = ET.getCanonicalType().getUnqualifiedType().getAsString();
+  F.Params.push_back(P);
+  int I = (int)F.Params.size() - 1;
+  GlobalParams[VD] = I;
+  FirstRead[VD] = At;
+  return I;
+}
+
+void Lowerer::tableWrite(SourceLocation At, llvm::StringRef Name) {
+  error(At, "writing into global table '" + Name.str() + "'",
+        "tables are only read; copy it into a local array, or write into an "
+        "array parameter");
+}
+
+void Lowerer::carried(SourceLocation At, llvm::StringRef Name) {
+  error(At,
+        "reading global '" + Name.str() +
+            "' where an example may not have written it yet",
+        "a value one example leaves in a global for the next cannot be "
+        "batched (the examples run together); write it before every read, "
+        "on every path, or pass the value as a parameter");
+}
+
+int Lowerer::globalVar(const VarDecl *VD, SourceLocation At) {
+  VD = VD->getCanonicalDecl();
+  if (auto It = GlobalVars.find(VD); It != GlobalVars.end())
+    return It->second;
+  std::string Name = VD->getNameAsString();
+  // Read (as the value before the call) before this first write.
+  if (auto It = FirstRead.find(VD); It != FirstRead.end()) {
+    carried(It->second, Name);
+    return -1;
+  }
+  QualType T = VD->getType();
+  if (T.isVolatileQualified()) {
+    error(At, "access to volatile '" + Name + "'", "remove 'volatile'");
+    return -1;
+  }
+  auto IT = irType(T);
+  if (!IT || !VD->isFileVarDecl()) {
+    error(At, "writing global '" + Name + "' of type '" + T.getAsString() + "'",
+          "write float, double, integer or _Bool globals declared at file "
+          "scope");
+    return -1;
+  }
+  int V = F.newVar(Name, *IT);
+  GlobalVars[VD] = V;
+  FirstWrite[V] = At;
+  ir::Output O;
+  O.Kind = ir::OutKind::Global;
+  O.Var = V;
+  O.Global = Name;
+  O.CType = T.getCanonicalType().getUnqualifiedType().getAsString();
+  O.NativeLayout = nativeLayout(Ctx, T, *IT);
+  GlobalOuts.push_back(O);
+  return V;
+}
+
+/// Whether \p V is assigned on every path through \p B, given \p In on
+/// entry; \p Bad is the first read that some path reaches unassigned.
+/// (Loop bodies run at least once: loops are rotated.)
+static bool assigned(const ir::Block &B, int V, bool In, const ir::Stmt *&Bad) {
+  for (const auto &S : B) {
+    if (S->K == ir::Stmt::Inst) {
+      if (S->Var == V && S->Opc == Op::GetVar && !In && !Bad)
+        Bad = S.get();
+      if (S->Var == V && S->Opc == Op::SetVar)
+        In = true;
+    } else if (S->K == ir::Stmt::If) {
+      bool T = assigned(S->Then, V, In, Bad);
+      bool E = assigned(S->Else, V, In, Bad);
+      In = T && E;
+    } else if (S->K == ir::Stmt::Loop) {
+      In = assigned(S->Body, V, In, Bad);
+    }
+  }
+  return In;
+}
+
+bool Lowerer::checkGlobalWrites() {
+  for (const ir::Output &O : GlobalOuts) {
+    const ir::Stmt *Bad = nullptr;
+    bool Done = assigned(F.Body, O.Var, false, Bad);
+    if (Bad) {
+      auto It = GlobalReads.find(Bad);
+      carried(It != GlobalReads.end() ? It->second : FirstWrite[O.Var],
+              O.Global);
+    } else if (!Done) {
+      error(FirstWrite[O.Var],
+            "writing global '" + O.Global + "' on some paths only",
+            "after the call it must hold what the last example left in it; "
+            "write it on every path through the function, or return the "
+            "value instead");
+    }
+  }
+  return !Failed;
+}
+
+void Lowerer::staticWrite(SourceLocation At, int Var) {
+  error(At, "writing static local '" + F.Vars[Var].Name + "'",
+        "a static local keeps its value from one call to the next, which "
+        "the examples of a batch cannot share; use an ordinary local, or "
+        "only read it");
+}
+
+int Lowerer::constOf(const APValue &V, Type T) {
+  if (V.isFloat() && ir::isFloat(T)) {
+    llvm::APFloat FV = V.getFloat();
+    bool Lost;
+    FV.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+               &Lost);
+    return B.constF(T, FV.convertToDouble());
+  }
+  if (V.isInt() && !ir::isFloat(T))
+    return T == Type::Bool ? B.constB(V.getInt().getBoolValue())
+                           : B.constI(T, V.getInt().getExtValue());
+  return -1;
+}
+
+/// A static local: read-only (writes are errors where they are), so it
+/// holds its initializer; filled once in the prologue, however many times
+/// its declaration (or its helper) is reached.
+bool Lowerer::staticLocal(const VarDecl *VD) {
+  if (auto It = StaticVars.find(VD); It != StaticVars.end()) {
+    Frames.back().Vars[VD] = It->second;
+    return true;
+  }
+  std::string Name = VD->getNameAsString();
+  QualType T = VD->getType();
+  const auto *CAT = Ctx.getAsConstantArrayType(T);
+  QualType ET = CAT ? CAT->getElementType() : T;
+  auto IT = irType(ET);
+  uint64_t N = CAT ? CAT->getSize().getZExtValue() : 0;
+  if (T.isVolatileQualified() || ET.isVolatileQualified()) {
+    error(VD->getLocation(), "a volatile variable", "remove 'volatile'");
+    return false;
+  }
+  if (!IT || (CAT && (N == 0 || N > 65536))) {
+    error(VD->getLocation(),
+          "static local '" + Name + "' of type '" + T.getAsString() + "'",
+          "use a float, double, integer or _Bool scalar, or a "
+          "one-dimensional table of 1..65536 of them");
+    return false;
+  }
+  const APValue *Init = VD->getInit() ? VD->evaluateValue() : nullptr;
+  if (VD->getInit() && !Init) {
+    error(VD->getInit()->getBeginLoc(), "this static initializer",
+          "initialise static locals with constants");
+    return false;
+  }
+  int V = F.newVar(Name, *IT);
+  ir::Block *Saved = B.block();
+  B.setBlock(&Prologue);
+  bool Ok = true;
+  if (CAT) {
+    F.Vars[V].Len = (int)N;
+    B.zeroArr(V);
+    for (unsigned I = 0; Init && Init->isArray() && I < N; ++I) {
+      const APValue &E = I < Init->getArrayInitializedElts()
+                             ? Init->getArrayInitializedElt(I)
+                             : Init->getArrayFiller();
+      int C = E.isAbsent() ? -1 : constOf(E, *IT);
+      Ok &= C >= 0;
+      if (C >= 0)
+        B.storeElem(V, B.constI(Type::I32, I), C);
+    }
+  } else {
+    int C = Init ? constOf(*Init, *IT) : zeroOf(*IT);
+    Ok &= C >= 0;
+    if (C >= 0)
+      B.set(V, C);
+  }
+  B.setBlock(Saved);
+  if (!Ok) {
+    error(VD->getLocation(), "this static initializer",
+          "initialise static locals with constants");
+    return false;
+  }
+  ReadOnly.insert(V);
+  StaticVars[VD] = V;
+  Frames.back().Vars[VD] = V;
+  return true;
+}
+
+/// frexp(x, &e): e = ilogb(x) + 1 and x * 2^-e, both exact; 0 and x
+/// itself for zeros, infinities and NaNs (glibc's choices). The mantissa's
+/// derivative is ldexp's: 2^-e.
+int Lowerer::frexpCall(const CallExpr *CE, Type FT) {
+  int X = expr(CE->getArg(0));
+  PtrVal P;
+  if (X < 0 || !ptrValue(CE->getArg(1), P))
+    return -1;
+  LValue L = pointee(P, nullptr, CE->getArg(1), "writing");
+  if (!L.ok())
+    return -1;
+  X = B.cast(FT, X);
+  int Zero = B.constF(FT, 0.0);
+  int Fin =
+      B.cmp(Op::CmpLT, B.math(ir::MathFn::Fabs, {X}), B.constF(FT, INFINITY));
+  int Ok = B.bin(Op::And, Fin, B.cmp(Op::CmpNE, X, Zero));
+  // ilogb(1) keeps the special lanes' exponent from overflowing.
+  int Safe = B.select(Ok, X, B.constF(FT, 1.0));
+  int E =
+      B.bin(Op::Add, B.math(ir::MathFn::Ilogb, {Safe}), B.constI(Type::I32, 1));
+  E = B.select(Ok, E, B.constI(Type::I32, 0));
+  store(L, E);
+  return B.math(ir::MathFn::Ldexp, {X, B.neg(E)});
+}
+
+/// modf(x, &i): i = trunc(x) and x - i (exact), except where x is an
+/// integer, infinite or a zero: a zero with x's sign. Derivative 1.
+int Lowerer::modfCall(const CallExpr *CE, Type FT) {
+  int X = expr(CE->getArg(0));
+  PtrVal P;
+  if (X < 0 || !ptrValue(CE->getArg(1), P))
+    return -1;
+  LValue L = pointee(P, nullptr, CE->getArg(1), "writing");
+  if (!L.ok())
+    return -1;
+  X = B.cast(FT, X);
+  int T = B.math(ir::MathFn::Trunc, {X});
+  int Frac = B.bin(Op::Sub, X, T);
+  int Zero = B.constF(FT, 0.0);
+  int Signed =
+      B.select(B.cmp(Op::CmpGT, X, Zero), Zero,
+               B.select(B.cmp(Op::CmpLT, X, Zero), B.constF(FT, -0.0), X));
+  store(L, T);
+  return B.select(B.cmp(Op::CmpEQ, X, T), Signed, Frac);
+}
+
+} // namespace lowering
+} // namespace batchdiff
