@@ -5,7 +5,7 @@
  *
  * erfc(a), a = |x| clamped to 27.25 (erfc rounds to 0 beyond 27.23): r =
  * a rounded to a multiple of 1/128, d = a - r (exact, |d| <= 1/256); row r
- * of bd_rt_erfc_tab (libbatchdiff_rt, gen_erfc_table.c) holds erfc(r) as
+ * of bd_rt_erfc_tab (libbatchdiff_rt, gen_vmath_tables.c) holds erfc(r) as
  * eh + el and s = 2/sqrt(pi) exp(-r^2), all times 2^128 (normal up to r =
  * 27.25). Then
  *   erfc(a) = erfc(r) - s d B,  B = int_0^1 exp(-v t - q t^2) dt,
@@ -32,13 +32,15 @@
   { c, c }
 #endif
 
-/* eh, el, s of row j of each lane (one 16-byte load for eh, el). */
-BD_INL void bd__erfrow_dd(bd_i64d j, bd_f64d *eh, bd_f64d *el, bd_f64d *s) {
+/* Columns 0, 1, 2 of row j (of 3 doubles) of table t, in each lane (one
+ * 16-byte load for columns 0 and 1). */
+BD_INL void bd__erfrow_dd(bd_i64d j, const double *t, bd_f64d *eh, bd_f64d *el,
+                          bd_f64d *s) {
   bd__v2d p[BD_WD];
   for (int i = 0; i < BD_WD; i++) {
     int64_t ji = j[i];
     __asm__("" : "+r"(ji)); /* 3 ji by lea, not a 64-bit vector multiply */
-    const double *row = bd_rt_erfc_tab + 3 * ji;
+    const double *row = t + 3 * ji;
     __builtin_memcpy(&p[i], row, sizeof p[i]);
     (*s)[i] = row[2];
   }
@@ -64,7 +66,7 @@ BD_INL void bd__erfcpos_dd(bd_f64d x, bd_f64d *yh, bd_f64d *yl) {
   bd_f64d d = a - r;
   bd_f64d v = (r + r) * d, q = d * d, v2 = v * v;
   bd_f64d eh, el, s;
-  bd__erfrow_dd(j, &eh, &el, &s);
+  bd__erfrow_dd(j, bd_rt_erfc_tab, &eh, &el, &s);
   /* Coefficients as full vectors in memory, behind an opaque pointer: each
    * FMA then reads its coefficient as a memory operand, where a constant
    * would cost a broadcast instruction of its own. */

@@ -171,17 +171,20 @@ BD__FASTF_DBL(f32d)
 /* ---- double functions ---- */
 BD_INL bd_f64d bd__fast_exp_f64d(bd_f64d x) { return bd__exp_dd(x); }
 BD_INL bd_f64d bd__fast_expm1_f64d(bd_f64d x) { return bd__expm1_dd(x); }
-BD_INL bd_f64d bd__fast_log_f64d(bd_f64d x) { return bd__log_dd(x); }
+
 BD_INL bd_f64d bd__fast_log1p_f64d(bd_f64d x) { return bd__log1p_dd(x); }
 
-/* Double erf, erfc: inline with FMA (vmath_erf.h); SLEEF without. Their
- * table (3 doubles for each r = j/128, j < BD_ERFC_ROWS) is in
- * libbatchdiff_rt (gen_erfc_table.c). */
+/* Double erf, erfc, log: inline with FMA (vmath_erf.h, vmath_log.h); SLEEF
+ * (erf, erfc) and fdlibm (log, vmath_fast_body.h) without. Their tables (3
+ * doubles a row) are in libbatchdiff_rt (gen_vmath_tables.c). */
 #define BD_ERFC_ROWS 3489
+#define BD_LOG_ROWS 128
 #ifdef __cplusplus
 extern "C" {
 #endif
 extern const double bd_rt_erfc_tab[BD_ERFC_ROWS * 3]
+    __attribute__((__visibility__("default")));
+extern const double bd_rt_log_tab[BD_LOG_ROWS * 3]
     __attribute__((__visibility__("default")));
 #ifdef __cplusplus
 }
@@ -190,9 +193,12 @@ BD_INL bd_f64d bd__lib_erf_f64d(bd_f64d x);
 BD_INL bd_f64d bd__lib_erfc_f64d(bd_f64d x);
 #if defined(__FMA__)
 #include <batchdiff/vmath_erf.h>
+#include <batchdiff/vmath_log.h>
+BD_INL bd_f64d bd__fast_log_f64d(bd_f64d x) { return bd__tlog_dd(x); }
 BD_INL bd_f64d bd__fast_erf_f64d(bd_f64d x) { return bd__erf_dd(x); }
 BD_INL bd_f64d bd__fast_erfc_f64d(bd_f64d x) { return bd__erfc_dd(x); }
 #else
+BD_INL bd_f64d bd__fast_log_f64d(bd_f64d x) { return bd__log_dd(x); }
 BD_INL bd_f64d bd__fast_erf_f64d(bd_f64d x) { return bd__lib_erf_f64d(x); }
 BD_INL bd_f64d bd__fast_erfc_f64d(bd_f64d x) { return bd__lib_erfc_f64d(x); }
 #endif
