@@ -3,7 +3,8 @@
  * Usage: #include <batchdiff.h>, then mark a scalar function BATCHDIFF (or
  * __attribute__((batch, diff))) and compile with -fplugin=batchdiff.so.
  * Without the plugin every annotation expands to nothing and the file is
- * ordinary C; only the generated NAME_batched / NAME_grad are missing.
+ * ordinary C; only the generated NAME_batched / NAME_grad / NAME_jvp are
+ * missing.
  * Includable from any C standard and from C++ (where it declares the
  * runtime, e.g. bd_set_num_threads, with C linkage; functions of C++ files
  * cannot be annotated: compile them as C99 or later). */
@@ -22,6 +23,8 @@
 #define BATCHDIFF __attribute__((batch, diff))
 #define BD_BATCH __attribute__((batch))
 #define BD_DIFF __attribute__((diff))
+/* NAME_jvp (forward mode); with BATCHDIFF or BD_DIFF, NAME_grad too. */
+#define BD_JVP __attribute__((diff(forward)))
 #define BD_UNIFORM __attribute__((uniform))
 #define BD_NODIFF __attribute__((nodiff))
 /* The runtime's vector API is C99 and C++ (clang); the generated code and
@@ -38,6 +41,7 @@
 #define BATCHDIFF
 #define BD_BATCH
 #define BD_DIFF
+#define BD_JVP
 #define BD_UNIFORM
 #define BD_NODIFF
 #endif

@@ -1,9 +1,10 @@
 //===- Generate.cpp - the per-function pipeline ---------------------------===//
 //
-//   clang AST --lower--> IR --simplify--> [activity --> reverse AD]
+//   clang AST --lower--> IR --simplify--> [activity --> reverse / forward AD]
 //     --uniformity--> batch --> batched IR --emit--> C
 //
-// The same batch transform and emitter serve the primal and the adjoint.
+// The same batch transform and emitter serve the primal, the adjoint and
+// the forward-mode function.
 // BATCHDIFF_DUMP_IR=1 prints every stage's IR and analysis to stderr.
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +15,7 @@
 #include "diagnostics/Diagnostics.h"
 #include "emit/EmitC.h"
 #include "lower/Lower.h"
+#include "transforms/ad/Forward.h"
 #include "transforms/ad/Reverse.h"
 #include "transforms/batch/Batch.h"
 #include "transforms/simplify/Simplify.h"
@@ -54,11 +56,13 @@ static void planRemarks(clang::DiagnosticsEngine &D, clang::SourceLocation Loc,
 
 bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
                          clang::DiagnosticsEngine &Diags, const Options &Opts,
-                         bool WantBatch, bool WantGrad, Generated &Out,
-                         MissingBody *Missing) {
+                         bool WantBatch, bool WantGrad, bool WantJvp,
+                         Generated &Out, MissingBody *Missing) {
   ir::Function Primal;
   LowerInfo Info;
-  if (!lowerFunction(FD, S, WantGrad, Opts.Remarks, Primal, Info, Missing)) {
+  // Forward mode differentiates what reverse mode does: the same checks.
+  if (!lowerFunction(FD, S, WantGrad || WantJvp, Opts.Remarks, Primal, Info,
+                     Missing)) {
     // A helper defined later: declare the generated functions now, as the
     // contract says; the definitions follow once its body is parsed.
     if (Missing && Missing->Callee && !Out.Deferred) {
@@ -67,6 +71,7 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
       In.Static = Info.Static;
       In.Primal = WantBatch ? &Primal : nullptr;
       In.Grad = WantGrad ? &Primal : nullptr;
+      In.Jvp = WantJvp ? &Primal : nullptr;
       EmitOutput E = emitDeclarations(In);
       Out.Code = std::move(E.Code);
       Out.Prototypes = std::move(E.Prototypes);
@@ -82,7 +87,7 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
   EmitInput In;
   In.IncludeRuntime = Info.IncludeRuntime;
   In.Static = Info.Static;
-  ir::Function Grad, BatchedPrimal, BatchedGrad;
+  ir::Function Grad, BatchedPrimal, BatchedGrad, Jvp, BatchedJvp;
   if (WantBatch) {
     Uniformity PP = analyzeUniformity(Primal);
     BatchedPrimal = batchFunction(Primal, PP);
@@ -104,6 +109,18 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
     if (Dump)
       llvm::errs() << A.print(Primal) << ir::print(Grad) << GP.print(Grad)
                    << ir::print(BatchedGrad);
+  }
+  if (WantJvp) {
+    Activity A = analyzeActivity(Primal);
+    Jvp = differentiateForward(Primal, A);
+    ir::pruneDeadStores(Jvp);
+    Uniformity JP = analyzeUniformity(Jvp);
+    BatchedJvp = batchFunction(Jvp, JP);
+    In.Jvp = &BatchedJvp;
+    if (Opts.Remarks)
+      planRemarks(Diags, Info.Loc, Jvp, JP, "_jvp");
+    if (Dump)
+      llvm::errs() << ir::print(Jvp) << JP.print(Jvp) << ir::print(BatchedJvp);
   }
   EmitOutput E = emitC(In);
   Out.Code = std::move(E.Code);

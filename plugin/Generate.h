@@ -19,7 +19,8 @@ class Sema;
 namespace batchdiff {
 
 /// Lowers, differentiates, batches and emits \p FD (a definition carrying
-/// `batch` and/or `diff`). \p WantBatch / \p WantGrad say which were asked for.
+/// `batch` and/or `diff`). \p WantBatch / \p WantGrad / \p WantJvp say which
+/// of NAME_batched, NAME_grad and NAME_jvp were asked for.
 /// Only lowering reads \p FD and \p S; the rest of the pipeline reports
 /// remarks through \p Diags. Returns false when it reported an error through
 /// clang's diagnostics; then nothing must be injected. With \p Missing, a
@@ -29,8 +30,8 @@ namespace batchdiff {
 /// (Deferred set) to inject now; the caller retries once that body is parsed.
 bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
                          clang::DiagnosticsEngine &Diags, const Options &Opts,
-                         bool WantBatch, bool WantGrad, Generated &Out,
-                         MissingBody *Missing = nullptr);
+                         bool WantBatch, bool WantGrad, bool WantJvp,
+                         Generated &Out, MissingBody *Missing = nullptr);
 
 } // namespace batchdiff
 

@@ -70,7 +70,7 @@ private:
   /// its declarations are injected, its definitions wait for that body.
   struct Pending {
     FunctionDecl *FD;
-    bool WantBatch, WantGrad;
+    bool WantBatch, WantGrad, WantJvp;
     MissingBody Missing;
     size_t Slot; // its place in All
   };
@@ -83,9 +83,10 @@ private:
     if (S->getDiagnostics().hasErrorOccurred())
       return;
     std::string Code = resolveWaiting(FD);
-    bool WantBatch = hasBatch(FD), WantGrad = hasDiff(FD);
-    if (WantBatch || WantGrad)
-      Code += generate(FD, WantBatch, WantGrad);
+    bool WantBatch = hasBatch(FD), WantGrad = hasDiff(FD),
+         WantJvp = hasForwardDiff(FD);
+    if (WantBatch || WantGrad || WantJvp)
+      Code += generate(FD, WantBatch, WantGrad, WantJvp);
     if (Code.empty())
       return;
     std::string Name = "<batchdiff:" + FD->getNameAsString() + ">";
@@ -106,7 +107,7 @@ private:
       Generated &Out = All[P.Slot];
       P.Missing = MissingBody();
       if (generateForFunction(P.FD, *S, S->getDiagnostics(), Opts, P.WantBatch,
-                              P.WantGrad, Out, &P.Missing))
+                              P.WantGrad, P.WantJvp, Out, &P.Missing))
         Code += Out.Code;
       else if (P.Missing.Callee)
         Still.push_back(P);
@@ -115,7 +116,8 @@ private:
     return Code;
   }
 
-  std::string generate(FunctionDecl *FD, bool WantBatch, bool WantGrad) {
+  std::string generate(FunctionDecl *FD, bool WantBatch, bool WantGrad,
+                       bool WantJvp) {
     // The generated code and the runtime headers are C99 (inline, for-loop
     // declarations); in C89 they would fail with errors inside our headers.
     // C++ would parse them with different rules.
@@ -128,9 +130,9 @@ private:
       return "";
     }
     Generated Out;
-    Pending P{FD, WantBatch, WantGrad, MissingBody(), All.size()};
+    Pending P{FD, WantBatch, WantGrad, WantJvp, MissingBody(), All.size()};
     if (generateForFunction(FD, *S, S->getDiagnostics(), Opts, WantBatch,
-                            WantGrad, Out, &P.Missing)) {
+                            WantGrad, WantJvp, Out, &P.Missing)) {
       All.push_back(Out);
       return Out.Code;
     }

@@ -2,7 +2,11 @@
 //
 // Split as in clang/examples/Attribute: diagAppertainsToDecl says where an
 // attribute may appear, handleDeclAttribute checks what it says and records
-// it. Argument counts are checked by clang itself (NumArgs = OptArgs = 0).
+// it. Argument counts are checked by clang itself (NumArgs = OptArgs = 0),
+// except for diff's optional mode: diff(reverse) (= diff, NAME_grad) or
+// diff(forward) (NAME_jvp). Clang parses a lone identifier argument of a
+// plugin attribute as an identifier, but a second one as an expression, so
+// each diff(...) names one mode and the modes of all of them add up.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,7 +35,8 @@ struct ParamUse {
 };
 
 struct AttrState {
-  llvm::DenseSet<const Decl *> Marked[NumKinds];
+  llvm::DenseSet<const Decl *> Marked[NumKinds]; // diff: diff(reverse)
+  llvm::DenseSet<const Decl *> Forward;          // diff(forward)
   std::vector<ParamUse> ParamUses;
 };
 
@@ -116,6 +121,42 @@ template <AttrKindBD K> struct BDAttrInfo : public ParsedAttrInfo {
                                : K == KUniform ? "batchdiff::uniform"
                                                : "batchdiff::nodiff"}};
     Spellings = S;
+    if (K == KDiff)
+      OptArgs = 1;
+  }
+
+  /// diff's mode: none or `reverse` (NAME_grad), `forward` (NAME_jvp).
+  static AttrHandling handleDiff(Sema &S, Decl *D, const ParsedAttr &Attr) {
+    if (Attr.getNumArgs() == 0) {
+      state().Marked[KDiff].insert(D);
+      return AttributeApplied;
+    }
+    if (Attr.getNumArgs() > 1 || !Attr.isArgIdent(0)) {
+      SourceLocation Loc = Attr.getLoc();
+      unsigned Bad = Attr.getNumArgs() > 1 ? 1 : 0;
+      if (Attr.isArgIdent(Bad))
+        Loc = Attr.getArgAsIdent(Bad)->Loc;
+      else if (const Expr *E = Attr.getArgAsExpr(Bad))
+        Loc = E->getBeginLoc();
+      report(S.getDiagnostics(), DiagnosticsEngine::Error, Loc,
+             "'diff' takes one mode, reverse (NAME_grad) or forward "
+             "(NAME_jvp); for both write diff(reverse), diff(forward)");
+      return AttributeNotApplied;
+    }
+    const IdentifierLoc *Mode = Attr.getArgAsIdent(0);
+    StringRef Name = Mode->Ident->getName();
+    if (Name == "reverse") {
+      state().Marked[KDiff].insert(D);
+    } else if (Name == "forward") {
+      state().Forward.insert(D);
+    } else {
+      report(S.getDiagnostics(), DiagnosticsEngine::Error, Mode->Loc,
+             "unknown 'diff' mode '%0'; expected reverse (NAME_grad) or "
+             "forward (NAME_jvp)")
+          << Name;
+      return AttributeNotApplied;
+    }
+    return AttributeApplied;
   }
 
   // Where it may appear: batch/diff on functions, uniform/nodiff on
@@ -143,6 +184,8 @@ template <AttrKindBD K> struct BDAttrInfo : public ParsedAttrInfo {
   // and nodiff only means something on floating-point data.
   AttrHandling handleDeclAttribute(Sema &S, Decl *D,
                                    const ParsedAttr &Attr) const override {
+    if constexpr (K == KDiff)
+      return handleDiff(S, D, Attr);
     if (Attr.getNumArgs() != 0) {
       S.Diag(Attr.getLoc(), diag::err_attribute_wrong_number_arguments)
           << Attr << 0;
@@ -176,13 +219,21 @@ ParsedAttrInfoRegistry::Add<BDAttrInfo<KNoDiff>>
 
 bool hasBatch(const FunctionDecl *FD) { return functionMarked(FD, KBatch); }
 bool hasDiff(const FunctionDecl *FD) { return functionMarked(FD, KDiff); }
+bool hasForwardDiff(const FunctionDecl *FD) {
+  if (!FD)
+    return false;
+  for (const FunctionDecl *R : FD->redecls())
+    if (state().Forward.count(R))
+      return true;
+  return false;
+}
 bool isUniform(const ParmVarDecl *P) { return paramMarked(P, KUniform); }
 bool isNoDiff(const ParmVarDecl *P) { return paramMarked(P, KNoDiff); }
 
 void diagnoseParamAttributes(Sema &S) {
   for (const ParamUse &U : state().ParamUses) {
     const FunctionDecl *FD = owningFunction(U.Param);
-    if (FD && (hasBatch(FD) || hasDiff(FD)))
+    if (FD && (hasBatch(FD) || hasDiff(FD) || hasForwardDiff(FD)))
       continue;
     report(S.getDiagnostics(), DiagnosticsEngine::Warning, U.Loc,
            "'%0' has no effect on a function that is not marked batch or "
@@ -195,6 +246,7 @@ void diagnoseParamAttributes(Sema &S) {
 void resetAttributeState() {
   for (auto &M : state().Marked)
     M.clear();
+  state().Forward.clear();
   state().ParamUses.clear();
 }
 

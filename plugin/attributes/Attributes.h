@@ -23,8 +23,11 @@ namespace batchdiff {
 
 /// `__attribute__((batch))` on any declaration of \p FD.
 bool hasBatch(const clang::FunctionDecl *FD);
-/// `__attribute__((diff))` on any declaration of \p FD.
+/// `__attribute__((diff))` or `diff(reverse)` on any declaration of \p FD
+/// (NAME_grad).
 bool hasDiff(const clang::FunctionDecl *FD);
+/// `__attribute__((diff(forward)))` on any declaration of \p FD (NAME_jvp).
+bool hasForwardDiff(const clang::FunctionDecl *FD);
 /// `__attribute__((uniform))` on \p P or on the same parameter of another
 /// declaration of its function.
 bool isUniform(const clang::ParmVarDecl *P);

@@ -13,6 +13,11 @@
 #include <string>
 
 namespace batchdiff {
+
+/// Which generated function a kernel or wrapper belongs to: NAME_batched,
+/// NAME_grad (shadows are gradients) or NAME_jvp (shadows are tangents).
+enum class Flavor { Batched, Grad, Jvp };
+
 namespace ctext {
 
 /// "float", "int32_t", "_Bool", ...

@@ -2,8 +2,8 @@
 //
 // Prints readable C: one always-inline kernel per function that works on one
 // SIMD chunk under an execution mask, and the exported wrappers with the ABI
-// of the contract (NAME_batched, NAME_grad) that loop over chunks and handle
-// the tail. The vector width comes from the compile flags through the
+// of the contract (NAME_batched, NAME_grad, NAME_jvp) that loop over chunks and
+// handle the tail. The vector width comes from the compile flags through the
 // runtime's BD_WN/BD_WD, so the text is the same for every ISA.
 //
 //===----------------------------------------------------------------------===//
@@ -19,6 +19,7 @@ namespace batchdiff {
 struct EmitInput {
   const ir::Function *Primal = nullptr; // batched IR of the primal, or null
   const ir::Function *Grad = nullptr;   // batched IR of the adjoint, or null
+  const ir::Function *Jvp = nullptr;    // batched IR of forward mode, or null
   bool Static = false;        // original function has internal linkage
   bool IncludeRuntime = true; // emit #include of the runtime headers
 };
@@ -32,7 +33,8 @@ EmitOutput emitC(const EmitInput &In);
 
 /// Only the declarations of the functions emitC would define, from the
 /// unbatched IR of the primal (its Params and return type): In.Primal asks
-/// for NAME_batched, In.Grad for NAME_grad (both may be the same function).
+/// for NAME_batched, In.Grad for NAME_grad, In.Jvp for NAME_jvp (all may be
+/// the same function).
 EmitOutput emitDeclarations(const EmitInput &In);
 
 } // namespace batchdiff

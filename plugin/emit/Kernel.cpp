@@ -20,8 +20,8 @@ constexpr size_t KernelInlineMax = 2000;
 
 class KernelEmitter {
 public:
-  KernelEmitter(const ir::Function &F, std::string Name, bool Grad)
-      : F(F), Sh{F.Lanes.LaneBits == 64}, Name(std::move(Name)), Grad(Grad) {}
+  KernelEmitter(const ir::Function &F, std::string Name, Flavor Fl)
+      : F(F), Sh{F.Lanes.LaneBits == 64}, Name(std::move(Name)), Fl(Fl) {}
 
   std::string run();
 
@@ -64,8 +64,8 @@ private:
   /// Element offsets (in elements) of lane l: l * stride; index vectors.
   std::string idxSfx() const { return Sh.Wide ? "i64d" : "i32n"; }
   bool hasShadow(const ir::Param &Pa) const {
-    return Grad && Pa.IsArray && ir::isFloat(Pa.Ty) && !Pa.NoDiff &&
-           Pa.Kind == ir::ParamKind::User;
+    return Fl != Flavor::Batched && Pa.IsArray && ir::isFloat(Pa.Ty) &&
+           !Pa.NoDiff && Pa.Kind == ir::ParamKind::User;
   }
   bool arrayOp(const ir::Stmt &S);
   std::string tapeAt(const ir::Stmt &S, int Value) const;
@@ -74,7 +74,7 @@ private:
   const ir::Function &F;
   Shape Sh;
   std::string Name;
-  bool Grad;
+  Flavor Fl;
   std::ostringstream OS;
   int Ind = 1;
   /// The statement defining each temp (one of them, for a temp defined in
@@ -541,7 +541,9 @@ std::string KernelEmitter::run() {
       if (!Pa.Uniform)
         OS << ", ptrdiff_t __bd_ps" << I;
       if (hasShadow(Pa)) {
-        OS << ", " << scalarType(Pa.Ty) << " *__bd_q" << I;
+        // A tangent array of an input is only read.
+        OS << ", " << (Fl == Flavor::Jvp && !Pa.Writable ? "const " : "")
+           << scalarType(Pa.Ty) << " *__bd_q" << I;
         if (!Pa.Uniform)
           OS << ", ptrdiff_t __bd_qs" << I;
       }
@@ -648,8 +650,8 @@ std::string KernelEmitter::run() {
 } // namespace
 
 std::string emitKernel(const ir::Function &F, const std::string &Name,
-                       bool Grad) {
-  return KernelEmitter(F, Name, Grad).run();
+                       Flavor Fl) {
+  return KernelEmitter(F, Name, Fl).run();
 }
 
 } // namespace batchdiff

@@ -8,16 +8,18 @@
 #ifndef BATCHDIFF_EMIT_KERNEL_H
 #define BATCHDIFF_EMIT_KERNEL_H
 
+#include "emit/CText.h"
 #include "ir/IR.h"
 
 #include <string>
 
 namespace batchdiff {
 
-/// The kernel \p Name of the batched function \p F (an adjoint when
-/// \p Grad). A printer: every SPMD decision is in \p F already.
+/// The kernel \p Name of the batched function \p F of flavor \p Fl (an
+/// adjoint for Grad, a tangent function for Jvp). A printer: every SPMD
+/// decision is in \p F already.
 std::string emitKernel(const ir::Function &F, const std::string &Name,
-                       bool Grad);
+                       Flavor Fl);
 
 } // namespace batchdiff
 

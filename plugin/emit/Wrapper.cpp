@@ -1,9 +1,10 @@
-//===- Wrapper.cpp - the exported NAME_batched / NAME_grad ----------------===//
+//===- Wrapper.cpp - the exported NAME_batched / _grad / _jvp -------------===//
 #include "emit/Wrapper.h"
 #include "emit/CText.h"
 #include "emit/Frame.h"
 
 #include <algorithm>
+#include <functional>
 #include <sstream>
 
 namespace batchdiff {
@@ -15,10 +16,10 @@ using namespace ctext;
 /// Writes the exported wrapper that walks the batch in chunks of W lanes.
 class WrapperEmitter {
 public:
-  WrapperEmitter(const ir::Function &F, bool Grad, bool Static,
+  WrapperEmitter(const ir::Function &F, Flavor Fl, bool Static,
                  std::string Kernel)
-      : F(F), Sh{F.Lanes.LaneBits == 64}, Grad(Grad), Static(Static),
-        Kernel(std::move(Kernel)) {}
+      : F(F), Sh{F.Lanes.LaneBits == 64}, Fl(Fl), Grad(Fl == Flavor::Grad),
+        Jvp(Fl == Flavor::Jvp), Static(Static), Kernel(std::move(Kernel)) {}
 
   std::string prototype(bool Reserved) const;
   std::string run();
@@ -36,6 +37,9 @@ private:
     std::string Type, Name, Init;
   };
   std::vector<GlobalDecl> globals() const;
+  void tangentParams(
+      std::vector<Decl> &Ds,
+      const std::function<std::string(std::string, std::string)> &Nm) const;
   /// Uniform scalar parameters whose gradient is summed over the batch.
   std::vector<size_t> uniformSums() const;
   std::string chunkFunction(const std::string &Base);
@@ -61,7 +65,8 @@ private:
 
   const ir::Function &F;
   Shape Sh;
-  bool Grad, Static;
+  Flavor Fl;
+  bool Grad, Jvp, Static;
   std::string Kernel;
   int Buf = 0;
 };
@@ -98,8 +103,12 @@ std::vector<WrapperEmitter::Decl> WrapperEmitter::params(bool Reserved) const {
       Ds.push_back({"const " + P.CType + " *", N});
     }
   }
+  if (Jvp)
+    tangentParams(Ds, Nm);
   if (F.RetTy != Type::Void)
     Ds.push_back({F.RetCType + " *", Nm("__bd_ret", "ret")});
+  if (Jvp && F.RetTy != Type::Void)
+    Ds.push_back({F.RetCType + " *", Nm("__bd_dret", "d_ret")});
   if (Grad) {
     if (F.RetTy != Type::Void)
       Ds.push_back({"const " + F.RetCType + " *", Nm("__bd_dret", "d_ret")});
@@ -139,10 +148,30 @@ std::vector<WrapperEmitter::GlobalDecl> WrapperEmitter::globals() const {
   return Gs;
 }
 
+/// NAME_jvp's tangents: one per differentiable parameter, in parameter
+/// order, laid out as NAME_grad's shadows; const unless the array is written.
+void WrapperEmitter::tangentParams(
+    std::vector<Decl> &Ds,
+    const std::function<std::string(std::string, std::string)> &Nm) const {
+  for (size_t I = 0; I < F.Params.size(); ++I) {
+    const ir::Param &P = F.Params[I];
+    if (!hasShadowParam(P))
+      continue;
+    Ds.push_back({(P.IsArray && P.Writable ? "" : "const ") + P.CType + " *",
+                  Nm(shadow(I), "t_" + P.Name)});
+    if (P.IsArray && !P.Uniform)
+      Ds.push_back(
+          {"ptrdiff_t ", Nm(shadowStride(I), "t_" + P.Name + "_stride")});
+  }
+}
+
 std::string WrapperEmitter::prototype(bool Reserved) const {
   std::ostringstream OS;
   OS << (Static ? "static __attribute__((unused)) " : "") << "void " << F.Name
-     << (Grad ? "_grad" : "_batched") << "(";
+     << (Grad  ? "_grad"
+         : Jvp ? "_jvp"
+               : "_batched")
+     << "(";
   std::vector<Decl> Ds = params(Reserved);
   for (size_t I = 0; I < Ds.size(); ++I)
     OS << (I ? ", " : "") << Ds[I].Type << Ds[I].Name;
@@ -223,6 +252,17 @@ std::string WrapperEmitter::chunk() {
       KArgs.push_back(Ld);
     } else if (P.Kind == ir::ParamKind::Need) {
       KArgs.push_back("(" + shadow(P.Of) + " != 0)");
+    } else if (P.Kind == ir::ParamKind::Tangent) {
+      // A scalar parameter's tangent: 0 where the caller passed NULL.
+      std::string T = shadow(P.Of), Sc = scalarType(P.Ty);
+      if (P.Uniform) {
+        KArgs.push_back("(" + T + " ? (" + Sc + ")*" + T + " : (" + Sc + ")0)");
+      } else {
+        std::string Dst = "__bd_x" + std::to_string(I);
+        OS << load(T + " + __bd_i", P.Ty, true, "__bd_k", Dst,
+                   "!" + T + " ? bd_splat_" + Sh.sfx(P.Ty) + "(0) : ");
+        KArgs.push_back(Dst);
+      }
     } else if (P.IsArray) {
       if (P.Uniform) {
         KArgs.push_back(arg(I));
@@ -230,7 +270,7 @@ std::string WrapperEmitter::chunk() {
         KArgs.push_back(arg(I) + " + (ptrdiff_t)__bd_i * " + stride(I));
         KArgs.push_back(stride(I));
       }
-      if (Grad && hasShadowParam(P)) {
+      if (Fl != Flavor::Batched && hasShadowParam(P)) {
         if (P.Uniform) {
           KArgs.push_back(shadow(I));
         } else {
@@ -270,7 +310,15 @@ std::string WrapperEmitter::chunk() {
     if (O.Kind == ir::OutKind::Ret) {
       std::string St = store("__bd_ret + __bd_i", F.RetTy, F.RetNativeLayout,
                              F.RetCType, Val);
-      OS << "    " << (Grad ? "if (__bd_ret) " : "") << St << "\n";
+      OS << "    " << (Fl != Flavor::Batched ? "if (__bd_ret) " : "") << St
+         << "\n";
+      continue;
+    }
+    if (O.Kind == ir::OutKind::Tangent) {
+      OS << "    if (__bd_dret) "
+         << store("__bd_dret + __bd_i", F.RetTy, F.RetNativeLayout, F.RetCType,
+                  Val)
+         << "\n";
       continue;
     }
     if (O.Kind == ir::OutKind::Global) {
@@ -367,7 +415,7 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
       if (!P.IsArray || P.Uniform || P.Kind != ir::ParamKind::User)
         continue;
       std::vector<std::string> Strides = {stride(I)};
-      if (Grad && hasShadowParam(P))
+      if (Fl != Flavor::Batched && hasShadowParam(P))
         Strides.push_back(shadowStride(I));
       for (const std::string &St : Strides)
         OS << "  if (" << St << " > 2147483647 / (ptrdiff_t)" << Sh.W()
@@ -487,18 +535,18 @@ std::string WrapperEmitter::run() {
 
 } // namespace
 
-WrapperText emitWrapper(const ir::Function &F, bool Grad, bool Static,
+WrapperText emitWrapper(const ir::Function &F, Flavor Fl, bool Static,
                         const std::string &Kernel) {
-  WrapperEmitter WE(F, Grad, Static, Kernel);
+  WrapperEmitter WE(F, Fl, Static, Kernel);
   WrapperText T;
   T.Code = WE.run();
   T.Prototype = WE.prototype(false);
   return T;
 }
 
-std::string wrapperPrototype(const ir::Function &F, bool Grad, bool Static,
+std::string wrapperPrototype(const ir::Function &F, Flavor Fl, bool Static,
                              bool Reserved) {
-  return WrapperEmitter(F, Grad, Static, "").prototype(Reserved);
+  return WrapperEmitter(F, Fl, Static, "").prototype(Reserved);
 }
 
 } // namespace batchdiff

@@ -8,6 +8,7 @@
 #ifndef BATCHDIFF_EMIT_WRAPPER_H
 #define BATCHDIFF_EMIT_WRAPPER_H
 
+#include "emit/CText.h"
 #include "ir/IR.h"
 
 #include <string>
@@ -19,15 +20,15 @@ struct WrapperText {
   std::string Prototype; // user-facing parameter names, for a header
 };
 
-/// The wrapper of the batched function \p F calling kernel \p Kernel; \p
-/// Static: internal linkage.
-WrapperText emitWrapper(const ir::Function &F, bool Grad, bool Static,
+/// The wrapper of the batched function \p F of flavor \p Fl calling
+/// kernel \p Kernel; \p Static: internal linkage.
+WrapperText emitWrapper(const ir::Function &F, Flavor Fl, bool Static,
                         const std::string &Kernel);
 
 /// The wrapper's declaration (no ';'); \p Reserved: the parameter names of
 /// the generated code rather than the user-facing ones. Needs only \p F's
 /// Params and return type, so the unbatched IR does.
-std::string wrapperPrototype(const ir::Function &F, bool Grad, bool Static,
+std::string wrapperPrototype(const ir::Function &F, Flavor Fl, bool Static,
                              bool Reserved);
 
 } // namespace batchdiff

@@ -498,6 +498,8 @@ std::string print(const Function &F) {
       OS << " seed";
     if (P.Kind == ParamKind::Global)
       OS << (P.IsArray ? " global[]" : " global");
+    if (P.Kind == ParamKind::Tangent)
+      OS << " tangent";
     if (P.Uniform)
       OS << " uniform";
     if (P.NoDiff)
@@ -517,9 +519,10 @@ std::string print(const Function &F) {
   printBlock(OS, F, F.Body, 1);
   OS << "}";
   for (const Output &O : F.Outputs) {
-    OS << (O.Kind == OutKind::Ret      ? " ret="
-           : O.Kind == OutKind::Global ? " global " + O.Global + "="
-                                       : std::string(" d_"));
+    OS << (O.Kind == OutKind::Ret       ? " ret="
+           : O.Kind == OutKind::Global  ? " global " + O.Global + "="
+           : O.Kind == OutKind::Tangent ? std::string(" t_ret=")
+                                        : std::string(" d_"));
     if (O.Kind == OutKind::ParamAdjoint)
       OS << F.Params[O.Param].Name << "=";
     OS << "$" << O.Var;

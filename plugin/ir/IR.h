@@ -104,11 +104,14 @@ struct Stmt {
 
 /// User: a parameter of the C function. Seed: the return value's cotangent.
 /// Need: a uniform flag, true when the gradient of parameter `Of` is wanted
-/// (its shadow pointer is not NULL), so work feeding only it can be skipped.
+/// (its shadow pointer is not NULL), so work feeding only it can be skipped;
+/// in forward mode, true when array parameter `Of` has a tangent array.
 /// Global: file-scope data the function reads (Name is its C name), always
 /// uniform and never differentiated; not in the ABI: the wrapper reads a
 /// scalar once per call and passes a table's address.
-enum class ParamKind : uint8_t { User, Seed, Need, Global };
+/// Tangent: forward mode's tangent of scalar parameter `Of` (0 when the
+/// caller passes none).
+enum class ParamKind : uint8_t { User, Seed, Need, Global, Tangent };
 
 struct Param {
   std::string Name;
@@ -138,9 +141,11 @@ struct Var {
   int Len = 0; // > 0: a fixed-size array of Len elements of Ty
 };
 
+/// Ret: the return value; ParamAdjoint: a parameter's gradient;
 /// Global: a global scalar every example writes before reading it; after
-/// the call it holds what the last example (n - 1) left in it.
-enum class OutKind : uint8_t { Ret, ParamAdjoint, Global };
+/// the call it holds what the last example (n - 1) left in it; Tangent: the
+/// return value's tangent (forward mode).
+enum class OutKind : uint8_t { Ret, ParamAdjoint, Global, Tangent };
 
 struct Output {
   OutKind Kind = OutKind::Ret;

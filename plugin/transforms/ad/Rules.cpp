@@ -1,0 +1,58 @@
+//===- Rules.cpp - derivative rules from the tables -----------------------===//
+#include "transforms/ad/Rules.h"
+
+namespace batchdiff {
+
+int derivativeRule(ir::Builder &B, const ir::Stmt &S, unsigned K, int Gt,
+                   ir::Type Into, const std::function<int(int)> &Val) {
+  using ir::Op;
+  ir::Type Ty = B.func().Temps[S.Dst];
+  bool IsMath = S.Opc == Op::Math;
+#define X0 Val(S.Args[0])
+#define X1 Val(S.Args[1])
+#define Y Val(S.Dst)
+#define G Gt
+#define C(V) B.constF(Ty, V)
+#define ZERO B.constF(Ty, 0.0)
+#define ADD(L, R) B.add(L, R)
+#define SUB(L, R) B.sub(L, R)
+#define MUL(L, R) B.mul(L, R)
+#define DIV(L, R) B.div(L, R)
+#define NEG(X) B.neg(X)
+#define SEL(Cnd, L, R) B.select(Cnd, L, R)
+#define CMP(O, L, R) B.cmp(Op::O, L, R)
+#define CONVERT(V) B.cast(Into, V)
+#define MATH(Fn, ...) B.math(ir::MathFn::Fn, {__VA_ARGS__})
+#define BD_OP_DERIV(O, I, E)                                                   \
+  if (!IsMath && S.Opc == Op::O && K == I)                                     \
+    return E;
+#include "transforms/ad/Derivatives.def"
+#define NA -1
+#define BD_MATH(Name, NumArgs, CName, Sig, Deriv, D0, D1, D2)                  \
+  case ir::MathFn::Name:                                                       \
+    return K == 0 ? (D0) : K == 1 ? (D1) : K == 2 ? (D2) : -1;
+  if (IsMath)
+    switch (S.Fn) {
+#include "ir/Math.def"
+    }
+#undef NA
+#undef G
+#undef X0
+#undef X1
+#undef Y
+#undef C
+#undef ZERO
+#undef ADD
+#undef SUB
+#undef MUL
+#undef DIV
+#undef NEG
+#undef SEL
+#undef CMP
+#undef CONVERT
+#undef MATH
+  (void)Into;
+  return -1;
+}
+
+} // namespace batchdiff
