@@ -45,6 +45,36 @@ BATCHDIFF double bs_call(double S, BD_UNIFORM double K, BD_UNIFORM double r,
   return S * nd1 - K * exp(-r * T) * nd2;
 }
 
+/* Bundle adjustment's reprojection residual (x coordinate): angle-axis
+ * rotation of the point (as ceres/rotation.h), translation, perspective
+ * division, radial distortion. Nine differentiable inputs: NAME_jvp gives
+ * one column of a Gauss-Newton Jacobian per call (bench_jvp). */
+BATCHDIFF BD_JVP double reproj(double a0, double a1, double a2, double t0,
+                               double t1, double t2, double X, double Y,
+                               double Z, BD_UNIFORM BD_NODIFF double f,
+                               BD_UNIFORM BD_NODIFF double k1) {
+  double th2 = a0 * a0 + a1 * a1 + a2 * a2;
+  double p0, p1, p2;
+  if (th2 > 1e-12) {
+    double th = sqrt(th2), c = cos(th), s = sin(th);
+    double w0 = a0 / th, w1 = a1 / th, w2 = a2 / th;
+    double k = (1.0 - c) * (w0 * X + w1 * Y + w2 * Z);
+    p0 = X * c + (w1 * Z - w2 * Y) * s + w0 * k;
+    p1 = Y * c + (w2 * X - w0 * Z) * s + w1 * k;
+    p2 = Z * c + (w0 * Y - w1 * X) * s + w2 * k;
+  } else {
+    p0 = X + (a1 * Z - a2 * Y);
+    p1 = Y + (a2 * X - a0 * Z);
+    p2 = Z + (a0 * Y - a1 * X);
+  }
+  p0 = p0 + t0;
+  p1 = p1 + t1;
+  p2 = p2 + t2;
+  double xp = -p0 / p2, yp = -p1 / p2;
+  double r2 = xp * xp + yp * yp;
+  return f * (1.0 + k1 * r2) * xp;
+}
+
 BATCHDIFF double lognormal_nll(double x, double mu, double sigma) {
   double t = (log(x) - mu) / sigma;
   return 0.5 * t * t + log(sigma * x) + 0.91893853320467274;

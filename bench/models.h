@@ -40,6 +40,27 @@ void bs_call_grad(size_t n, const double *S, double K, double r,
                   const double *sigma, const double *T, double *ret,
                   const double *d_ret, double *d_S, double *d_K, double *d_r,
                   double *d_sigma, double *d_T);
+/* reprojection residual, 9 inputs; with NAME_jvp (forward mode) */
+double reproj(double a0, double a1, double a2, double t0, double t1, double t2,
+              double X, double Y, double Z, double f, double k1);
+void reproj_batched(size_t n, const double *a0, const double *a1,
+                    const double *a2, const double *t0, const double *t1,
+                    const double *t2, const double *X, const double *Y,
+                    const double *Z, double f, double k1, double *ret);
+void reproj_grad(size_t n, const double *a0, const double *a1,
+                 const double *a2, const double *t0, const double *t1,
+                 const double *t2, const double *X, const double *Y,
+                 const double *Z, double f, double k1, double *ret,
+                 const double *d_ret, double *d_a0, double *d_a1, double *d_a2,
+                 double *d_t0, double *d_t1, double *d_t2, double *d_X,
+                 double *d_Y, double *d_Z);
+void reproj_jvp(size_t n, const double *a0, const double *a1, const double *a2,
+                const double *t0, const double *t1, const double *t2,
+                const double *X, const double *Y, const double *Z, double f,
+                double k1, const double *t_a0, const double *t_a1,
+                const double *t_a2, const double *t_t0, const double *t_t1,
+                const double *t_t2, const double *t_X, const double *t_Y,
+                const double *t_Z, double *ret, double *d_ret);
 double lognormal_nll(double x, double mu, double sigma); /* log, log */
 void lognormal_nll_batched(size_t n, const double *x, const double *mu,
                            const double *sigma, double *ret);

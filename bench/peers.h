@@ -23,6 +23,16 @@ BD_PEER_DECLS(adolc) /* ADOL-C tape: zos_forward + fos_reverse per example */
 BD_PEER_DECLS(adtl)  /* ADOL-C tapeless forward mode (adtl::adouble) */
 #undef BD_PEER_DECLS
 
+/* The reprojection residual (bench_jvp) with Ceres jets: in[0..8] are the
+ * nine inputs (n values each). jvp: one Jet<double, 1> pass per example
+ * along the direction v[0..8], d_ret[i] its derivative. jac: one
+ * Jet<double, 9> pass per example, J[j][i] = d ret / d input j. */
+void bd_ceres_reproj_jvp(size_t n, const double *const *in, double f,
+                         double k1, const double *const *v, double *ret,
+                         double *d_ret);
+void bd_ceres_reproj_jac(size_t n, const double *const *in, double f,
+                         double k1, double *ret, double *const *J);
+
 #ifdef __cplusplus
 }
 #endif

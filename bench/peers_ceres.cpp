@@ -37,3 +37,37 @@ extern "C" void bd_ceres_lognormal_nll(size_t n, const double *x,
     d_sigma[i] = p.v[2];
   }
 }
+
+extern "C" void bd_ceres_reproj_jvp(size_t n, const double *const *in,
+                                    double f, double k1,
+                                    const double *const *v, double *ret,
+                                    double *d_ret) {
+  using J = ceres::Jet<double, 1>;
+  for (size_t i = 0; i < n; i++) {
+    J x[9];
+    for (int j = 0; j < 9; j++) {
+      x[j].a = in[j][i];
+      x[j].v[0] = v[j][i];
+    }
+    J p = bd_reproj(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], f,
+                    k1);
+    ret[i] = p.a;
+    d_ret[i] = p.v[0];
+  }
+}
+
+extern "C" void bd_ceres_reproj_jac(size_t n, const double *const *in,
+                                    double f, double k1, double *ret,
+                                    double *const *Jac) {
+  using J = ceres::Jet<double, 9>;
+  for (size_t i = 0; i < n; i++) {
+    J x[9];
+    for (int j = 0; j < 9; j++)
+      x[j] = J(in[j][i], j);
+    J p = bd_reproj(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8], f,
+                    k1);
+    ret[i] = p.a;
+    for (int j = 0; j < 9; j++)
+      Jac[j][i] = p.v[j];
+  }
+}
