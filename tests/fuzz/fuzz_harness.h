@@ -66,6 +66,9 @@ typedef struct {
   long double (*ltwin)(const long double *a); /* every type long double */
   void (*batched)(size_t n, double *const *a, double *ret);
   void (*grad)(size_t n, double *const *a, double *ret, double *const *d);
+  /* NAME_jvp: tangents t[p] (NULL = zero direction); ret, dret may be NULL */
+  void (*jvp)(size_t n, double *const *a, double *const *t, double *ret,
+              double *dret);
 } fz_fn;
 
 static const size_t fz_ns[] = {0, 1, 3, 4, 5, 8, 9, 17, 100};
@@ -76,7 +79,7 @@ static const size_t fz_ns[] = {0, 1, 3, 4, 5, 8, 9, 17, 100};
 
 typedef struct {
   long exact, tol, sensitive, grad_fd, kink, floatpath, nonfinite, uni_fd,
-      uni_skip, overflow, fails;
+      uni_skip, overflow, jvp_dot, jvp_skip, fails;
 } fz_stats;
 static fz_stats fz_st;
 static int fz_max_fail_print = 40;
@@ -110,8 +113,8 @@ static double fz_round(char t, double v) {
 }
 
 static const double fz_specials[] = {
-    NAN,     INFINITY, -INFINITY, 0.0,   -0.0,  5e-324, -4e-320, 1e-310,
-    1e-40,   1e30,     -1e30,     1e300, 3.5,   -2.25,  0.5,     1e-8,
+    NAN,   INFINITY, -INFINITY, 0.0,   -0.0, 5e-324, -4e-320, 1e-310,
+    1e-40, 1e30,     -1e30,     1e300, 3.5,  -2.25,  0.5,     1e-8,
 };
 
 /* One input value for parameter type t under pattern pat, example b of n. */
@@ -119,26 +122,38 @@ static double fz_input(char t, int pat, size_t b, size_t n) {
   double v;
   if (t == 'i') {
     switch (pat) {
-    case 1: return (double)((long)(b % 11) - 2);
-    case 2: return b == n / 2 ? 19.0 : 3.0;
-    case 3: return (double)((long)(fz_rng() % 60) - 30);
-    default: return (double)((long)(fz_rng() % 24) - 3);
+    case 1:
+      return (double)((long)(b % 11) - 2);
+    case 2:
+      return b == n / 2 ? 19.0 : 3.0;
+    case 3:
+      return (double)((long)(fz_rng() % 60) - 30);
+    default:
+      return (double)((long)(fz_rng() % 24) - 3);
     }
   }
   switch (pat) {
-  case 0: v = fz_unif(-3.0, 3.0); break;
+  case 0:
+    v = fz_unif(-3.0, 3.0);
+    break;
   case 1: /* spread over the lanes of a chunk: different paths/trips */
     v = -3.0 + 6.0 * ((double)b + 0.5) / (double)(n ? n : 1) +
         fz_unif(-0.05, 0.05);
     break;
-  case 2: v = b == n / 2 ? fz_unif(1.0, 3.0) : 0.3125; break;
+  case 2:
+    v = b == n / 2 ? fz_unif(1.0, 3.0) : 0.3125;
+    break;
   case 3: /* special values: bitwise primal checks only */
     v = (fz_rng() % 3 == 0) ? fz_unif(-3.0, 3.0)
                             : fz_specials[fz_rng() % (sizeof fz_specials /
                                                       sizeof fz_specials[0])];
     break;
-  case 4: v = fz_unif(-0.1, 0.1); break;
-  default: v = fz_unif(-8.0, 8.0); break;
+  case 4:
+    v = fz_unif(-0.1, 0.1);
+    break;
+  default:
+    v = fz_unif(-8.0, 8.0);
+    break;
   }
   return fz_round(t, v);
 }
@@ -152,11 +167,11 @@ static void fz_print_args(const fz_fn *f, double *const *a, size_t b) {
   fprintf(stderr, "\n");
 }
 
-#define FZ_FAIL(f, a, b, ...)                                                 \
+#define FZ_FAIL(f, a, b, ...)                                                  \
   do {                                                                         \
     fz_st.fails++;                                                             \
     if (fz_max_fail_print-- > 0) {                                             \
-      fprintf(stderr, "FAIL %s n=%zu pat=%d b=%zu: ", (f)->name, n, pat,      \
+      fprintf(stderr, "FAIL %s n=%zu pat=%d b=%zu: ", (f)->name, n, pat,       \
               (size_t)(b));                                                    \
       fprintf(stderr, __VA_ARGS__);                                            \
       fprintf(stderr, "\n");                                                   \
@@ -179,8 +194,9 @@ static double fz_sensitivity(const fz_fn *f, const double *x, double y0) {
     memcpy(xx, x, sizeof xx);
     for (int p = 0; p < f->np; p++)
       if (f->ptype[p] != 'i')
-        xx[p] = fz_round(f->ptype[p],
-                         x[p] * (1.0 + rel * (double)((long)(fz_rng() % 9) - 4)));
+        xx[p] =
+            fz_round(f->ptype[p],
+                     x[p] * (1.0 + rel * (double)((long)(fz_rng() % 9) - 4)));
     double y = f->scalar(xx);
     if (isnan(y) != isnan(y0))
       return INFINITY;
@@ -266,8 +282,7 @@ static void fz_check_fn(const fz_fn *f) {
   for (size_t in = 0; in < FZ_NNS; in++) {
     size_t n = fz_ns[in];
     for (int pat = 0; pat < FZ_NPATS; pat++) {
-      double *a[FZ_MAXP], *d[FZ_MAXP], *d0[FZ_MAXP], *d1[FZ_MAXP],
-          *dn[FZ_MAXP];
+      double *a[FZ_MAXP], *d[FZ_MAXP], *d0[FZ_MAXP], *d1[FZ_MAXP], *dn[FZ_MAXP];
       double pre[FZ_MAXP];
       int has_shadow[FZ_MAXP];
       double *rb = fz_alloc(n), *rg = fz_alloc(n), *r1 = fz_alloc(1);
@@ -304,8 +319,7 @@ static void fz_check_fn(const fz_fn *f) {
           if (!fz_same(y, rb[b]))
             FZ_FAIL(f, a, b, "batched %a != scalar %a (exact)", rb[b], y);
         } else {
-          double tol =
-              f->rtype == 'f' || !f->twin_exact ? FZ_TOL_F : FZ_TOL_D;
+          double tol = f->rtype == 'f' || !f->twin_exact ? FZ_TOL_F : FZ_TOL_D;
           fz_st.tol++;
           int ok = (isnan(y) && isnan(rb[b])) || y == rb[b] ||
                    fabs(y - rb[b]) <= tol * fmax(1.0, fabs(y));
@@ -342,9 +356,8 @@ static void fz_check_fn(const fz_fn *f) {
         size_t cnt = f->uniform[p] == '1' ? 1 : n;
         for (size_t b = 0; b < cnt; b++) {
           double start = fz_round(
-              f->ptype[p], pre[p] + (f->uniform[p] == '1'
-                                         ? 0.0
-                                         : 0.125 * (double)(b % 3)));
+              f->ptype[p],
+              pre[p] + (f->uniform[p] == '1' ? 0.0 : 0.125 * (double)(b % 3)));
           double want = f->ptype[p] == 'f'
                             ? (double)((float)start + (float)d0[p][b])
                             : start + d0[p][b];
@@ -352,8 +365,8 @@ static void fz_check_fn(const fz_fn *f) {
             want = start + 0.0;
           if (!fz_same(want, d[p][b]))
             FZ_FAIL(f, a, b,
-                    "param %d: pre-filled shadow %a != pre %a + gradient %a",
-                    p, d[p][b], start, d0[p][b]);
+                    "param %d: pre-filled shadow %a != pre %a + gradient %a", p,
+                    d[p][b], start, d0[p][b]);
         }
       }
       /* a NULL shadow changes nothing else */
@@ -386,6 +399,41 @@ static void fz_check_fn(const fz_fn *f) {
           }
         }
       }
+      /* 3. forward mode: ret as batched; NULL tangents are zeros; each
+       * example alone gives the bits it gets in the batch; d_ret against
+       * dot(gradient of the example alone, t) below */
+      double *t[FZ_MAXP], *tz[FZ_MAXP], *tn[FZ_MAXP];
+      double *rj = fz_alloc(n), *dj = fz_alloc(n), *dz = fz_alloc(n),
+             *dnl = fz_alloc(n);
+      int first_t = -1;
+      for (int p = 0; p < f->np; p++) {
+        size_t cnt = f->uniform[p] == '1' ? 1 : n;
+        t[p] = tz[p] = tn[p] = NULL;
+        if (!has_shadow[p])
+          continue;
+        t[p] = fz_alloc(cnt);
+        tz[p] = fz_alloc(cnt);
+        for (size_t b = 0; b < cnt; b++) {
+          t[p][b] = fz_round(f->ptype[p], fz_unif(-1.0, 1.0));
+          tz[p][b] = 0.0;
+        }
+        if (first_t < 0)
+          first_t = p;
+      }
+      f->jvp(n, a, t, rj, dj);
+      for (size_t b = 0; b < n; b++)
+        if (!fz_same(rj[b], rb[b]))
+          FZ_FAIL(f, a, b, "jvp ret %a != batched %a", rj[b], rb[b]);
+      for (int p = 0; p < f->np; p++)
+        tn[p] = p == first_t ? NULL : t[p];
+      f->jvp(n, a, tn, NULL, dnl);
+      for (int p = 0; p < f->np; p++)
+        tn[p] = p == first_t ? tz[p] : t[p];
+      f->jvp(n, a, tn, NULL, dz);
+      for (size_t b = 0; b < n; b++)
+        if (!fz_same(dnl[b], dz[b]))
+          FZ_FAIL(f, a, b, "jvp with param %d's tangent NULL %a, zero %a",
+                  first_t, dnl[b], dz[b]);
       /* each example alone; uniform sums */
       double usum[FZ_MAXP], uabs[FZ_MAXP], ufd[FZ_MAXP], ufd_abs[FZ_MAXP],
           unoise[FZ_MAXP];
@@ -407,6 +455,38 @@ static void fz_check_fn(const fz_fn *f) {
         f->grad(1, a1, r1, g1);
         if (!fz_same(r1[0], rb[b]))
           FZ_FAIL(f, a, b, "grad ret alone %a != batched %a", r1[0], rb[b]);
+        {
+          double *t1[FZ_MAXP], tv[FZ_MAXP], dj1 = 0, dot = 0, mag = 0;
+          for (int p = 0; p < f->np; p++) {
+            t1[p] = NULL;
+            if (!has_shadow[p])
+              continue;
+            tv[p] = f->uniform[p] == '1' ? t[p][0] : t[p][b];
+            t1[p] = &tv[p];
+            dot += g1[p][0] * tv[p];
+            mag += fabs(g1[p][0] * tv[p]);
+          }
+          f->jvp(1, a1, t1, NULL, &dj1);
+          if (!fz_same(dj1, dj[b]))
+            FZ_FAIL(f, a, b, "jvp alone %a != in batch %a", dj1, dj[b]);
+          /* Both modes add the same products in other orders: rounding
+           * relative to sum |g t| (float intermediates: float rounding).
+           * Not with special inputs (pattern 3: Inf, NaN, subnormals),
+           * where 0 * Inf and underflow differ between the orders, as the
+           * finite differences skip them. */
+          double jt = f->rtype == 'f' || !f->twin_exact ? 1e-4 : 1e-10;
+          if (pat == 3 || !isfinite(dot) || !isfinite(mag) ||
+              !isfinite(dj[b])) {
+            fz_st.jvp_skip++;
+          } else {
+            fz_st.jvp_dot++;
+            if (!(fabs(dj[b] - dot) <= jt * mag + 1e-300))
+              FZ_FAIL(f, a, b,
+                      "jvp %.17g != dot(gradient, tangent) %.17g "
+                      "(sum |g t| %g)",
+                      dj[b], dot, mag);
+          }
+        }
         for (int p = 0; p < f->np; p++) {
           if (!has_shadow[p])
             continue;
@@ -450,11 +530,11 @@ static void fz_check_fn(const fz_fn *f) {
         /* the oracle (long twin) must take the path the function took: a
          * value further off means a branch decided by rounding, or a
          * function so ill-conditioned that its double gradient is noise */
-        int path_ok = f->twin_exact
-                          ? fz_same(yt, y) &&
-                                fabs(yl - y) <= 1e-9 * (fabs(y) + 1.0)
-                          : fabs(yt - y) <= 1e-4 * (fabs(y) + 1.0) &&
-                                fabs(yl - y) <= 1e-4 * (fabs(y) + 1.0);
+        int path_ok =
+            f->twin_exact
+                ? fz_same(yt, y) && fabs(yl - y) <= 1e-9 * (fabs(y) + 1.0)
+                : fabs(yt - y) <= 1e-4 * (fabs(y) + 1.0) &&
+                      fabs(yl - y) <= 1e-4 * (fabs(y) + 1.0);
         if (!path_ok) {
           fz_st.floatpath++;
           for (int p = 0; p < f->np; p++)
@@ -534,6 +614,14 @@ static void fz_check_fn(const fz_fn *f) {
         free(d1[p]);
         free(dn[p]);
       }
+      for (int p = 0; p < f->np; p++) {
+        free(t[p]);
+        free(tz[p]);
+      }
+      free(rj);
+      free(dj);
+      free(dz);
+      free(dnl);
       free(rb);
       free(rg);
       free(r1);
@@ -554,10 +642,10 @@ static int fz_main(const fz_fn *fns, int nf, unsigned long seed) {
   }
   printf("STATS functions=%d exact=%ld tol=%ld sensitive=%ld grad_fd=%ld "
          "kink=%ld floatpath=%ld nonfinite=%ld uni_fd=%ld uni_skip=%ld "
-         "overflow=%ld fails=%ld\n",
-         nf, fz_st.exact, fz_st.tol, fz_st.sensitive, fz_st.grad_fd,
-         fz_st.kink, fz_st.floatpath, fz_st.nonfinite, fz_st.uni_fd,
-         fz_st.uni_skip, fz_st.overflow, fz_st.fails);
+         "overflow=%ld jvp_dot=%ld jvp_skip=%ld fails=%ld\n",
+         nf, fz_st.exact, fz_st.tol, fz_st.sensitive, fz_st.grad_fd, fz_st.kink,
+         fz_st.floatpath, fz_st.nonfinite, fz_st.uni_fd, fz_st.uni_skip,
+         fz_st.overflow, fz_st.jvp_dot, fz_st.jvp_skip, fz_st.fails);
   /* A run whose every gradient check was skipped (kinks, overflow, NaN)
    * proved nothing about gradients: that is a failure too. */
   long skipped = fz_st.kink + fz_st.floatpath + fz_st.nonfinite +
