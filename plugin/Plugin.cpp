@@ -45,8 +45,11 @@ public:
   // first in the multiplexer), while the parser holds one lookahead token.
   bool HandleTopLevelDecl(DeclGroupRef DG) override {
     for (Decl *D : DG)
-      if (auto *FD = dyn_cast<FunctionDecl>(D))
+      if (auto *FD = dyn_cast<FunctionDecl>(D)) {
+        if (S)
+          diagnoseLateAttributes(*S, FD);
         handleFunction(FD);
+      }
     return true;
   }
 
@@ -54,7 +57,7 @@ public:
     if (!S)
       return;
     // Helpers whose bodies never came: the call is the error.
-    if (!S->getDiagnostics().hasErrorOccurred())
+    if (!clangErrors())
       for (const Pending &P : Waiting)
         report(S->getDiagnostics(), DiagnosticsEngine::Error, P.Missing.At,
                "a call to '%0', which this file declares but never defines, "
@@ -78,15 +81,18 @@ private:
   void handleFunction(FunctionDecl *FD) {
     if (!S || !FD->doesThisDeclarationHaveABody() || FD->isInvalidDecl())
       return;
-    // After an error the AST may be partial; generating from it could only
-    // add confusing follow-on errors.
-    if (S->getDiagnostics().hasErrorOccurred())
+    // After clang's own errors the AST may be partial; generating from it
+    // could only add confusing follow-on errors. After ours it is whole:
+    // go on, so one compile reports every unsupported construct.
+    if (clangErrors())
       return;
+    unsigned Before = numErrors();
     std::string Code = resolveWaiting(FD);
     bool WantBatch = hasBatch(FD), WantGrad = hasDiff(FD),
          WantJvp = hasForwardDiff(FD);
     if (WantBatch || WantGrad || WantJvp)
       Code += generate(FD, WantBatch, WantGrad, WantJvp);
+    OwnErrors += numErrors() - Before;
     if (Code.empty())
       return;
     std::string Name = "<batchdiff:" + FD->getNameAsString() + ">";
@@ -143,8 +149,19 @@ private:
     return Out.Code;
   }
 
+  unsigned numErrors() const {
+    const DiagnosticConsumer *C = S->getDiagnostics().getClient();
+    return C ? C->getNumErrors() : 0;
+  }
+  /// Errors that batchdiff did not report (or too many errors in all).
+  bool clangErrors() const {
+    return S->getDiagnostics().hasFatalErrorOccurred() ||
+           numErrors() > OwnErrors;
+  }
+
   Options Opts;
   Sema *S = nullptr;
+  unsigned OwnErrors = 0;     // reported while generating
   std::vector<Generated> All; // in definition order, for emit= / header=
   std::vector<Pending> Waiting;
 };

@@ -17,6 +17,7 @@
 #include "clang/Basic/DiagnosticSema.h"
 #include "clang/Sema/ParsedAttr.h"
 #include "clang/Sema/Sema.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include <vector>
@@ -37,6 +38,8 @@ struct ParamUse {
 struct AttrState {
   llvm::DenseSet<const Decl *> Marked[NumKinds]; // diff: diff(reverse)
   llvm::DenseSet<const Decl *> Forward;          // diff(forward)
+  /// Where batch/diff was written on each function declaration.
+  llvm::DenseMap<const Decl *, SourceLocation> FunctionAttrLoc;
   std::vector<ParamUse> ParamUses;
 };
 
@@ -184,6 +187,8 @@ template <AttrKindBD K> struct BDAttrInfo : public ParsedAttrInfo {
   // and nodiff only means something on floating-point data.
   AttrHandling handleDeclAttribute(Sema &S, Decl *D,
                                    const ParsedAttr &Attr) const override {
+    if constexpr (OnFunctions)
+      state().FunctionAttrLoc.try_emplace(D, Attr.getLoc());
     if constexpr (K == KDiff)
       return handleDiff(S, D, Attr);
     if (Attr.getNumArgs() != 0) {
@@ -243,7 +248,36 @@ void diagnoseParamAttributes(Sema &S) {
   state().ParamUses.clear();
 }
 
+void diagnoseLateAttributes(Sema &S, const FunctionDecl *FD) {
+  auto It = state().FunctionAttrLoc.find(FD);
+  if (It == state().FunctionAttrLoc.end() || FD->doesThisDeclarationHaveABody())
+    return;
+  // Earlier declarations, newest first: is the definition among them, and
+  // did it (or a declaration before it) already ask for the code?
+  const FunctionDecl *Def = nullptr;
+  bool Asked = false;
+  for (const FunctionDecl *P = FD->getPreviousDecl(); P;
+       P = P->getPreviousDecl()) {
+    if (P->doesThisDeclarationHaveABody())
+      Def = P;
+    if (Def && (marked(P, KBatch) || marked(P, KDiff) ||
+                state().Forward.count(P)))
+      Asked = true;
+  }
+  if (!Def || Asked)
+    return;
+  report(S.getDiagnostics(), DiagnosticsEngine::Error, It->second,
+         "'batch'/'diff' on a declaration of %0 after its definition comes "
+         "too late: nothing is generated for it; put the attribute on the "
+         "definition (or on a declaration before it)")
+      << FD;
+  report(S.getDiagnostics(), DiagnosticsEngine::Note, Def->getLocation(),
+         "%0 is defined here")
+      << Def;
+}
+
 void resetAttributeState() {
+  state().FunctionAttrLoc.clear();
   for (auto &M : state().Marked)
     M.clear();
   state().Forward.clear();

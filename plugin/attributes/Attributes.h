@@ -39,6 +39,12 @@ bool isNoDiff(const clang::ParmVarDecl *P);
 /// when every redeclaration has been seen.
 void diagnoseParamAttributes(clang::Sema &S);
 
+/// `batch`/`diff` written on a declaration of \p FD that follows its
+/// definition, when the definition itself did not carry them: nothing is
+/// generated for it (the definition was compiled already), so this is an
+/// error at the attribute. Run on each top-level function declaration.
+void diagnoseLateAttributes(clang::Sema &S, const clang::FunctionDecl *FD);
+
 /// Forgets every recorded attribute (start of a translation unit).
 void resetAttributeState();
 

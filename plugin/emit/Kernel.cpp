@@ -159,6 +159,10 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) const {
     std::vector<std::string> Args;
     for (int X : A)
       Args.push_back(temp(X));
+    // bd_fmin/bd_fmax return the first operand on a tie of zeros; the
+    // scalar code returns the second here (transforms/simplify/MinMaxTies).
+    if ((S.Fn == ir::MathFn::Fmin || S.Fn == ir::MathFn::Fmax) && S.IVal == 1)
+      std::swap(Args[0], Args[1]);
     // Named after the float type, which the result need not have (ilogb).
     return Call(std::string("bd_") + ir::mathName(S.Fn) + "_" +
                     Sh.sfx(F.Temps[A[0]]),

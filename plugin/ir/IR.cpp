@@ -426,6 +426,8 @@ static void printInst(std::ostringstream &OS, const Function &F,
     break;
   case Op::Math:
     OS << "." << mathName(S.Fn);
+    if ((S.Fn == MathFn::Fmin || S.Fn == MathFn::Fmax) && S.IVal == 1)
+      OS << ".tie2"; // a tie of zeros returns the second operand
     break;
   case Op::LoopIndex:
   case Op::LoopCount:

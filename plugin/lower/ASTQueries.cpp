@@ -2,6 +2,8 @@
 //----------===//
 #include "lower/LowerImpl.h"
 
+#include "clang/AST/StmtOpenMP.h"
+
 namespace batchdiff {
 namespace lowering {
 
@@ -25,22 +27,28 @@ std::optional<Op> narrowing(QualType QT) {
   }
 }
 
-bool literalOnly(const Stmt *S) {
+bool literalOnly(const Stmt *S, const ASTContext &Ctx) {
   if (!S)
     return true;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
     return isa<EnumConstantDecl>(DRE->getDecl()) ||
            isa<FunctionDecl>(DRE->getDecl());
-  // Builtins such as __builtin_inff() (INFINITY, NAN) fold to constants.
-  if (const auto *CE = dyn_cast<CallExpr>(S))
+  // Builtins such as __builtin_inff() (INFINITY, NAN) fold to constants, as
+  // in clang's EmitBuiltinExpr: a call only where the evaluator folds the
+  // call itself. fabsf(0.125f) is not folded there (it becomes llvm.fabs, so
+  // a product of it is an instruction that clang contracts).
+  if (const auto *CE = dyn_cast<CallExpr>(S)) {
     if (!CE->getBuiltinCallee())
       return false;
+    Expr::EvalResult R;
+    return CE->isPRValue() && CE->EvaluateAsRValue(R, Ctx) && !R.HasSideEffects;
+  }
   if (isa<StmtExpr>(S))
     return false;
   if (const auto *U = dyn_cast<UnaryExprOrTypeTraitExpr>(S))
     return !U->isArgumentType() || !U->getArgumentType()->isVariableArrayType();
   for (const Stmt *C : S->children())
-    if (!literalOnly(C))
+    if (!literalOnly(C, Ctx))
       return false;
   return true;
 }
@@ -100,7 +108,8 @@ bool escapes(const Stmt *S, bool Break) {
 /// for C) `a*b + c` written in one expression becomes llvm.fmuladd, so the
 /// batched code must contract exactly the same operations to match bit for
 /// bit.
-const BinaryOperator *mulOperand(const Expr *E, bool &Neg) {
+const BinaryOperator *mulOperand(const Expr *E, bool &Neg,
+                                 const ASTContext &Ctx) {
   E = E->IgnoreParens();
   Neg = false;
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
@@ -110,7 +119,7 @@ const BinaryOperator *mulOperand(const Expr *E, bool &Neg) {
     }
   const auto *BO = dyn_cast<BinaryOperator>(E);
   if (BO && BO->getOpcode() == BO_Mul && BO->getType()->isRealFloatingType() &&
-      !literalOnly(BO))
+      !literalOnly(BO, Ctx))
     return BO;
   Neg = false;
   return nullptr;
@@ -134,6 +143,58 @@ bool modifies(const Stmt *S, const VarDecl *VD) {
     if (modifies(C, VD))
       return true;
   return false;
+}
+
+std::string describeExpr(const Expr *E) {
+  E = E->IgnoreParens();
+  if (isa<CompoundLiteralExpr>(E))
+    return "a compound literal '(type){...}'";
+  if (isa<InitListExpr>(E) || isa<DesignatedInitExpr>(E))
+    return "a brace-enclosed initializer";
+  if (isa<StmtExpr>(E))
+    return "a GNU statement expression '({ ... })'";
+  if (isa<StringLiteral>(E))
+    return "a string literal";
+  if (isa<MemberExpr>(E))
+    return "struct member access";
+  if (isa<ArraySubscriptExpr>(E))
+    return "array subscripting";
+  if (isa<VAArgExpr>(E))
+    return "'va_arg'";
+  if (isa<AddrLabelExpr>(E))
+    return "the address of a label ('&&label')";
+  if (isa<PredefinedExpr>(E))
+    return "'__func__'";
+  if (isa<ImaginaryLiteral>(E))
+    return "an imaginary constant";
+  if (isa<AtomicExpr>(E))
+    return "an atomic operation";
+  if (isa<BlockExpr>(E))
+    return "a block literal '^{...}'";
+  if (isa<ShuffleVectorExpr>(E) || isa<ConvertVectorExpr>(E) ||
+      isa<ExtVectorElementExpr>(E))
+    return "a vector operation";
+  if (const auto *U = dyn_cast<UnaryExprOrTypeTraitExpr>(E))
+    return U->getKind() == UETT_SizeOf ? "'sizeof' of a variable-length array"
+                                       : "this 'sizeof'/'_Alignof' form";
+  if (isa<CallExpr>(E))
+    return "this call";
+  return "this kind of expression";
+}
+
+std::string describeStmt(const Stmt *S) {
+  if (isa<OMPExecutableDirective>(S))
+    return "an OpenMP directive ('#pragma omp')";
+  if (isa<SEHTryStmt>(S) || isa<SEHLeaveStmt>(S))
+    return "structured exception handling ('__try')";
+  if (isa<CapturedStmt>(S))
+    return "an outlined region ('#pragma' with a body)";
+  return "this kind of statement";
+}
+
+std::string describeConversion(QualType From, QualType To) {
+  return "a conversion from '" + From.getAsString() + "' to '" +
+         To.getAsString() + "'";
 }
 
 } // namespace lowering

@@ -8,12 +8,17 @@
 #include "attributes/Attributes.h"
 #include "diagnostics/Diagnostics.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
 namespace batchdiff {
 namespace lowering {
 
 void Lowerer::error(SourceLocation Loc, llvm::StringRef What,
                     llvm::StringRef Instead) {
   Failed = true;
+  Reported = true;
+  if (!Seen.insert({Loc.getRawEncoding(), (What + Instead).str()}).second)
+    return;
   report(Diags, DiagnosticsEngine::Error, Loc,
          "%0 is not supported in a batch/diff function; %1")
       << What << Instead;
@@ -56,7 +61,7 @@ bool Lowerer::run() {
     if (!T && PT->isPointerType()) {
       const Expr *Whole = nullptr;
       if (!lowerArrayParam(Top, I, Ctx, Diags, AP, &Whole))
-        Failed = true;
+        Failed = Reported = true;
       if (Whole)
         WholeUse[(int)I] = Whole;
       F.Params.push_back(AP);
@@ -113,7 +118,7 @@ bool Lowerer::run() {
     B.set(V, B.param(I));
   }
   body(Top, Top->getBody(), Fr);
-  if (Failed || !extentsFromAccesses() || !checkGlobalWrites())
+  if (Failed || Reported || !extentsFromAccesses() || !checkGlobalWrites())
     return false;
   F.Body.insert(F.Body.begin(), std::make_move_iterator(Prologue.begin()),
                 std::make_move_iterator(Prologue.end()));
@@ -147,6 +152,12 @@ bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
                    bool Remarks, ir::Function &Out, LowerInfo &Info,
                    MissingBody *Missing) {
   lowering::Lowerer L(FD, S, WantGrad, Out, Missing);
+  // Errors found before a call to a function defined later: report them now
+  // and do not wait (a retry would report them again).
+  auto NoRetryAfterErrors = llvm::make_scope_exit([&] {
+    if (Missing && L.reported())
+      *Missing = MissingBody();
+  });
   // Filled first: a deferred definition's declarations need them.
   Info.Loc = FD->getLocation();
   Info.Static = lowering::internalLinkage(FD, S.getSourceManager());

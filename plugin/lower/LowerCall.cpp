@@ -57,6 +57,21 @@ int Lowerer::call(const CallExpr *CE) {
     Type FT = N == "frexpf" || N == "modff" ? Type::F32 : Type::F64;
     return N.starts_with("frexp") ? frexpCall(CE, FT) : modfCall(CE, FT);
   }
+  if (!UserDefined && Callee->getBuiltinID())
+    if (std::optional<int> R = builtinCall(CE, N))
+      return *R;
+  if (generatedCallee(Callee)) {
+    llvm::StringRef Base = llvm::StringRef(Name).rsplit('_').first;
+    error(CE->getBeginLoc(),
+          "a call to '" + Name + "', which batchdiff generates,",
+          "call '" + Base.str() +
+              "' itself (it is inlined, batched and differentiated with the "
+              "caller), and call '" +
+              Name +
+              "' from code that is not batch/diff (generated functions are "
+              "not differentiated again: no second derivatives)");
+    return -1;
+  }
   auto It = mathTable().find(N);
   if (It != mathTable().end() && !UserDefined) {
     const MathEntry &M = It->second;
@@ -97,6 +112,7 @@ int Lowerer::call(const CallExpr *CE) {
   if (Missing) {
     Missing->Callee = Callee->getCanonicalDecl();
     Missing->At = CE->getBeginLoc();
+    Stopped = true;
     return fail();
   }
   error(CE->getBeginLoc(),

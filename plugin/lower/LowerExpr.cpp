@@ -7,7 +7,7 @@ namespace batchdiff {
 namespace lowering {
 
 int Lowerer::constant(const Expr *E) {
-  if (E->isValueDependent() || !literalOnly(E))
+  if (E->isValueDependent() || !literalOnly(E, Ctx))
     return -1;
   auto T = irType(E->getType());
   if (!T)
@@ -39,6 +39,8 @@ int Lowerer::expr(const Expr *E) {
     return -1;
   E = E->IgnoreParens();
   Where = E->getBeginLoc();
+  if (E->getType()->isVoidType() && fromAssert(E))
+    return B.constB(false);
   // A pointer-typed expression as a statement or operand of ',': only its
   // side effects (p++, p = q) matter.
   if (E->getType()->isPointerType()) {
@@ -68,14 +70,13 @@ int Lowerer::expr(const Expr *E) {
   else if (isa<MemberExpr>(E))
     error(E->getBeginLoc(), "struct member access", "pass scalars");
   else if (isa<StmtExpr>(E))
-    error(E->getBeginLoc(), "a statement expression", "use a helper function");
+    error(E->getBeginLoc(), describeExpr(E), "use a helper function");
   else if (isa<StringLiteral>(E))
     error(E->getBeginLoc(), "a string literal", "use numbers");
   else if (isa<BinaryConditionalOperator>(E))
     error(E->getBeginLoc(), "the GNU '?:' extension", "write 'a ? a : b'");
   else
-    error(E->getBeginLoc(),
-          std::string("the expression '") + E->getStmtClassName() + "'",
+    error(E->getBeginLoc(), describeExpr(E),
           "use arithmetic on scalar locals and parameters");
   return -1;
 }
@@ -135,8 +136,7 @@ int Lowerer::castExpr(const CastExpr *CE) {
       error(Sub->getBeginLoc(), "a string literal", "use numbers");
       return -1;
     }
-    error(CE->getBeginLoc(),
-          std::string("the conversion '") + CE->getCastKindName() + "'",
+    error(CE->getBeginLoc(), describeConversion(Sub->getType(), CE->getType()),
           "use conversions between arithmetic types");
     return -1;
   }
@@ -209,12 +209,13 @@ int Lowerer::varOf(const Expr *LV, llvm::StringRef Action) {
       error(LV->getBeginLoc(), std::string(Action) + " through a pointer",
             "index array parameters and local arrays with [] instead");
     else
-      error(LV->getBeginLoc(),
-            std::string("the expression '") + LV->getStmtClassName() + "'",
+      error(LV->getBeginLoc(), describeExpr(LV),
             "use arithmetic on scalar locals and parameters");
     return -1;
   }
   const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+  if (VD && Poisoned.count(VD) && !Frames.back().Vars.count(VD))
+    return fail(); // its declaration's error is reported
   if (VD && VD->getType().isVolatileQualified()) {
     error(LV->getBeginLoc(),
           "access to volatile '" + VD->getNameAsString() + "'",
@@ -334,8 +335,8 @@ int Lowerer::unary(const UnaryOperator *UO) {
 int Lowerer::addSub(const BinaryOperator *BO, const Expr *LHS, const Expr *RHS,
                     bool IsSub, int OldLHS) {
   bool NegL = false, NegR = false;
-  const BinaryOperator *ML = OldLHS < 0 ? mulOperand(LHS, NegL) : nullptr;
-  const BinaryOperator *MR = mulOperand(RHS, NegR);
+  const BinaryOperator *ML = OldLHS < 0 ? mulOperand(LHS, NegL, Ctx) : nullptr;
+  const BinaryOperator *MR = mulOperand(RHS, NegR, Ctx);
   bool Contract = BO->getType()->isRealFloatingType() &&
                   BO->getFPFeaturesInEffect(Ctx.getLangOpts())
                       .allowFPContractWithinStatement();

@@ -22,6 +22,8 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
+#include <string>
 
 namespace batchdiff {
 namespace lowering {
@@ -40,7 +42,7 @@ enum class Ret { Never, Maybe, Always };
 std::optional<Op> narrowing(QualType QT);
 /// True if \p S reads no variables and calls nothing, so constant folding it
 /// matches what clang's IRBuilder folds (and so its FMA contraction choices).
-bool literalOnly(const Stmt *S);
+bool literalOnly(const Stmt *S, const ASTContext &Ctx);
 /// True if evaluating \p S has no side effects, so it may be evaluated in
 /// lanes (or examples) where C would not evaluate it.
 bool pure(const Stmt *S);
@@ -64,9 +66,15 @@ bool escapes(const Stmt *S, bool Break);
 /// Whether \p S assigns, increments or decrements \p VD (or takes its
 /// address): a pointer that does is re-pointed and needs an offset variable.
 bool modifies(const Stmt *S, const VarDecl *VD);
+/// What \p E, \p S or a conversion is, in the words of C (for
+/// diagnostics: never clang's class names).
+std::string describeExpr(const Expr *E);
+std::string describeStmt(const Stmt *S);
+std::string describeConversion(QualType From, QualType To);
 /// The multiplication \p E is (possibly negated) if clang would contract it
 /// into an fmuladd with an enclosing add/sub; null otherwise.
-const BinaryOperator *mulOperand(const Expr *E, bool &Neg);
+const BinaryOperator *mulOperand(const Expr *E, bool &Neg,
+                                 const ASTContext &Ctx);
 
 // What lowering reports besides the IR (Definition.cpp).
 
@@ -90,6 +98,9 @@ public:
         WantGrad(WantGrad), F(F), B(F, &F.Body), Missing(Missing) {}
 
   bool run();
+  /// Whether an error was reported (lowering may also stop silently, at a
+  /// call to a function defined later).
+  bool reported() const { return Reported; }
   /// Where each math call is (Stmt::Site indexes it).
   llvm::ArrayRef<SourceLocation> sites() const { return Sites; }
 
@@ -143,6 +154,19 @@ private:
     Failed = true;
     return -1;
   }
+  /// The statement \p St, without the recovery stmt() adds.
+  Ret stmtKind(const Stmt *St);
+  /// \p S names a variable whose declaration failed.
+  bool usesPoisoned(const Stmt *S) const;
+  /// glibc's assert() (or any expansion of a macro named assert): the
+  /// generated functions leave it out, as under NDEBUG.
+  bool fromAssert(const Expr *E) const;
+  /// isnan, isinf, isfinite, isnormal, fpclassify, signbit, isgreater and
+  /// friends (clang builtins behind <math.h>'s macros), abs, labs, llabs;
+  /// nullopt if \p Name is none of them.
+  std::optional<int> builtinCall(const CallExpr *CE, llvm::StringRef Name);
+  /// A call to NAME_batched / NAME_grad, which batchdiff generated.
+  bool generatedCallee(const FunctionDecl *Callee) const;
 
   // Statements.
   Ret stmt(const Stmt *St);
@@ -311,7 +335,19 @@ private:
   /// Where a call to a function not defined yet is recorded (null: report
   /// it as an error).
   MissingBody *Missing;
+  /// The statement being lowered failed: the rest of it is skipped. stmt()
+  /// clears it afterwards (unless Stopped), so one compile reports the
+  /// errors of every statement; Reported remembers there were some.
   bool Failed = false;
+  bool Reported = false;
+  /// Lowering waits for a missing body: no recovery, nothing reported.
+  bool Stopped = false;
+  /// Declarations whose statement failed: uses of them fail silently
+  /// rather than adding follow-on errors.
+  llvm::DenseSet<const VarDecl *> Poisoned;
+  /// (location, message) of each error reported, so a helper inlined twice
+  /// reports its error once.
+  std::set<std::pair<unsigned, std::string>> Seen;
   /// Where convert() reports an unsupported conversion: the expression
   /// being lowered (or the cast being applied).
   SourceLocation Where;

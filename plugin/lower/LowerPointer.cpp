@@ -78,8 +78,7 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
       return false;
     default:
       error(CE->getBeginLoc(),
-            std::string("the pointer conversion '") + CE->getCastKindName() +
-                "'",
+            describeConversion(CE->getSubExpr()->getType(), CE->getType()),
             "keep the element type of the array the pointer points into");
       return false;
     }
@@ -104,6 +103,8 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
       Out.Off = -1;
       return true;
     }
+    if (VD && Poisoned.count(VD) && It == Frames.back().Vars.end())
+      return fail() >= 0; // its declaration's error is reported
     // A file-scope table: a uniform array read in place.
     if (VD && VD->hasGlobalStorage() && VD->getType()->isArrayType()) {
       Out.Base.Arg = globalParam(VD, E->getBeginLoc());
@@ -194,8 +195,7 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
           "return a scalar, or write results through pointer parameters");
     return false;
   }
-  error(E->getBeginLoc(),
-        std::string("the pointer expression '") + E->getStmtClassName() + "'",
+  error(E->getBeginLoc(), describeExpr(E) + " as a pointer",
         "use a local array, an array parameter, &local or &a[k], plus an "
         "integer offset");
   return false;

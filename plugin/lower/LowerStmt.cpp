@@ -42,6 +42,39 @@ Ret Lowerer::stmtList(llvm::ArrayRef<const Stmt *> List) {
 Ret Lowerer::stmt(const Stmt *St) {
   if (!St || Failed)
     return Ret::Never;
+  // A simple statement using a variable whose declaration failed would only
+  // add follow-on errors: skip it.
+  bool Simple = isa<Expr>(St) || isa<DeclStmt>(St) || isa<ReturnStmt>(St);
+  Ret R = Ret::Never;
+  if (Simple && usesPoisoned(St))
+    Failed = true;
+  else
+    R = stmtKind(St);
+  if (!Failed || Stopped)
+    return R;
+  // Its errors are reported: go on with the next statement, so that one
+  // compile reports every unsupported construct (the IR is discarded).
+  Failed = false;
+  if (const auto *DS = dyn_cast<DeclStmt>(St))
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        Poisoned.insert(VD);
+  return R;
+}
+
+bool Lowerer::usesPoisoned(const Stmt *S) const {
+  if (!S || Poisoned.empty())
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return Poisoned.count(VD) && !Frames.back().Vars.count(VD);
+  for (const Stmt *C : S->children())
+    if (usesPoisoned(C))
+      return true;
+  return false;
+}
+
+Ret Lowerer::stmtKind(const Stmt *St) {
   if (const auto *CS = dyn_cast<CompoundStmt>(St)) {
     std::vector<const Stmt *> List(CS->body_begin(), CS->body_end());
     return stmtList(List);
@@ -91,8 +124,7 @@ Ret Lowerer::stmt(const Stmt *St) {
   else if (isa<BreakStmt>(St) || isa<ContinueStmt>(St))
     error(Loc, "'break'/'continue' outside a loop", "use if/else");
   else
-    error(Loc, std::string("the statement '") + St->getStmtClassName() + "'",
-          "use assignments, if/else and return");
+    error(Loc, describeStmt(St), "use assignments, if/else and return");
   return Ret::Never;
 }
 

@@ -500,6 +500,46 @@ MEM_TEST(u32d, uint32_t, d, bd_md, bd_i64d, BD_WD)
 MEM_TEST(i64d, int64_t, d, bd_md, bd_i64d, BD_WD)
 MEM_TEST(u64d, uint64_t, d, bd_md, bd_i64d, BD_WD)
 
+/* fmin/fmax: on a tie of zeros (-0, +0 or +0, -0) the first operand, bit
+ * for bit, at every width and whatever the compiler can prove about the
+ * operands (here: constants it sees through); a NaN operand gives the other
+ * one; otherwise the smaller / larger. */
+#define MINMAX_TEST(T, E, W)                                                   \
+  static void test_minmax_##T(void **state) {                                  \
+    (void)state;                                                               \
+    static const E xs[] = {-0.0, 0.0, -0.0, 0.0, NAN, 1.0, NAN, -2.0, 3.0};    \
+    static const E ys[] = {0.0, -0.0, -0.0, 0.0, 1.0, NAN, NAN, 5.0, -4.0};    \
+    enum { K = sizeof xs / sizeof xs[0] };                                     \
+    for (int i = 0; i < K; i++) {                                              \
+      E xa[W], ya[W], mn[W], mx[W];                                            \
+      for (int l = 0; l < W; l++) {                                            \
+        xa[l] = xs[(i + l) % K];                                               \
+        ya[l] = ys[(i + l) % K];                                               \
+      }                                                                        \
+      bd_store_##T(mn, bd_fmin_##T(bd_load_##T(xa), bd_load_##T(ya)));         \
+      bd_store_##T(mx, bd_fmax_##T(bd_load_##T(xa), bd_load_##T(ya)));         \
+      for (int l = 0; l < W; l++) {                                            \
+        E x = xa[l], y = ya[l];                                                \
+        E wmin = isnan(x) ? y : isnan(y) ? x : y < x ? y : x;                  \
+        E wmax = isnan(x) ? y : isnan(y) ? x : y > x ? y : x;                  \
+        if (isnan(wmin))                                                       \
+          assert_true(isnan(mn[l]) && isnan(mx[l]));                           \
+        else                                                                   \
+          assert_true(memcmp(&mn[l], &wmin, sizeof(E)) == 0 &&                 \
+                      memcmp(&mx[l], &wmax, sizeof(E)) == 0);                  \
+      }                                                                        \
+    }                                                                          \
+    /* Constant operands: still the first operand on a tie. */                 \
+    E r[W];                                                                    \
+    bd_store_##T(r, bd_fmin_##T(bd_splat_##T(-0.0), bd_splat_##T(0.0)));       \
+    assert_true(signbit(r[0]) && signbit(r[W - 1]));                           \
+    bd_store_##T(r, bd_fmax_##T(bd_splat_##T(0.0), bd_splat_##T(-0.0)));       \
+    assert_true(!signbit(r[0]) && !signbit(r[W - 1]));                         \
+  }
+MINMAX_TEST(f32n, float, BD_WN)
+MINMAX_TEST(f32d, float, BD_WD)
+MINMAX_TEST(f64d, double, BD_WD)
+
 static void test_width(void **state) {
   (void)state;
 #if defined(__AVX512F__)
@@ -527,7 +567,8 @@ int main(int argc, char **argv) {
       T(test_cvt_mask),    T(test_mem_f32n),    T(test_mem_i32n),
       T(test_mem_u32n),    T(test_mem_f64d),    T(test_mem_f32d),
       T(test_mem_i32d),    T(test_mem_u32d),    T(test_mem_i64d),
-      T(test_mem_u64d),
+      T(test_mem_u64d),    T(test_minmax_f32n), T(test_minmax_f32d),
+      T(test_minmax_f64d),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -4,6 +4,7 @@
 #include "transforms/simplify/CommonSubexpr.h"
 #include "transforms/simplify/ForwardVars.h"
 #include "transforms/simplify/HoistInvariants.h"
+#include "transforms/simplify/MinMaxTies.h"
 
 namespace batchdiff {
 
@@ -12,6 +13,7 @@ void simplify(ir::Function &F) {
   hoistInvariants(F);
   commonSubexpr(F);
   ir::pruneDeadStores(F);
+  markMinMaxTies(F);
 }
 
 } // namespace batchdiff

@@ -187,7 +187,13 @@ BD_MATH2_LIST(BD__MATH2)
 BD_MATH1_IMPL_LIST(BD__PUB1)
 
 /* Exact functions: the builtins are the LLVM intrinsics clang emits for the
- * scalar libm calls (llvm.sqrt, llvm.minnum, llvm.round, ...). */
+ * scalar libm calls (llvm.sqrt, llvm.round, ...). fmin and fmax are not
+ * llvm.minnum/maxnum: on x86 their result for (-0, +0) depends on what LLVM
+ * can prove about the operands (docs/abi.md), so here a tie of zeros
+ * returns x, the first operand, always (what clang's scalar code gives when
+ * nothing is known; the plugin swaps the operands where clang's would give
+ * the second, see plugin/transforms/simplify), and a NaN operand yields the
+ * other one. */
 #define BD__EXACT(T)                                                           \
   BD_INL bd_##T bd_sqrt_##T(bd_##T x) {                                        \
     return __builtin_elementwise_sqrt(x);                                      \
@@ -206,10 +212,12 @@ BD_MATH1_IMPL_LIST(BD__PUB1)
     return __builtin_elementwise_round(x);                                     \
   }                                                                            \
   BD_INL bd_##T bd_fmin_##T(bd_##T x, bd_##T y) {                              \
-    return __builtin_elementwise_min(x, y);                                    \
+    __typeof__(x < y) t = (y < x) | (x != x);                                  \
+    return (bd_##T)(((__typeof__(t))y & t) | ((__typeof__(t))x & ~t));         \
   }                                                                            \
   BD_INL bd_##T bd_fmax_##T(bd_##T x, bd_##T y) {                              \
-    return __builtin_elementwise_max(x, y);                                    \
+    __typeof__(x < y) t = (y > x) | (x != x);                                  \
+    return (bd_##T)(((__typeof__(t))y & t) | ((__typeof__(t))x & ~t));         \
   }                                                                            \
   BD_INL bd_##T bd_copysign_##T(bd_##T x, bd_##T y) {                          \
     return __builtin_elementwise_copysign(x, y);                               \

@@ -1,0 +1,24 @@
+/* Every unsupported construct of a file is reported in one compile: one in
+   a helper (once, although it is inlined twice), two more in the same
+   function, one in the next function. A declaration that fails makes no
+   follow-on errors where its variable is used. */
+#include <stdio.h>
+static double helper(double x) {
+  return (double){x};
+  // CHECK: errors-several.c:[[@LINE-1]]:10: error: a compound literal '(type){...}' is not supported in a batch/diff function; use arithmetic on scalar locals and parameters
+}
+__attribute__((batch, diff)) double a(double x) {
+  double h = helper(x);
+  double h2 = helper(2 * x);
+  double m[2][2] = {{x}};
+  // CHECK: errors-several.c:[[@LINE-1]]:10: error: local array 'm' of type 'double[2][2]' is not supported in a batch/diff function; use a one-dimensional array of 1..65536 scalars
+  printf("%g", x);
+  // CHECK: errors-several.c:[[@LINE-1]]:3: error: the library function 'printf' is not supported in a batch/diff function; it has no batched version yet (docs/subset.md lists the <math.h> functions that have one)
+  return m[0][0] + h + h2;
+}
+__attribute__((batch)) double b(double x) {
+  static double calls;
+  // CHECK: errors-several.c:[[@LINE-1]]:17: error: static or extern local variable 'calls' is not supported in a batch/diff function; a batched function keeps no state between calls; use an ordinary local
+  calls += 1;
+  return x * calls;
+}
