@@ -57,12 +57,13 @@ static void planRemarks(clang::DiagnosticsEngine &D, clang::SourceLocation Loc,
 bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
                          clang::DiagnosticsEngine &Diags, const Options &Opts,
                          bool WantBatch, bool WantGrad, bool WantJvp,
-                         Generated &Out, MissingBody *Missing) {
+                         Generated &Out, MissingBody *Missing,
+                         ReportedErrors *Reported) {
   ir::Function Primal;
   LowerInfo Info;
   // Forward mode differentiates what reverse mode does: the same checks.
   if (!lowerFunction(FD, S, WantGrad || WantJvp, Opts.Remarks, Primal, Info,
-                     Missing)) {
+                     Missing, Reported)) {
     // A helper defined later: declare the generated functions now, as the
     // contract says; the definitions follow once its body is parsed.
     if (Missing && Missing->Callee && !Out.Deferred) {

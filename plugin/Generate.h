@@ -31,7 +31,8 @@ namespace batchdiff {
 bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
                          clang::DiagnosticsEngine &Diags, const Options &Opts,
                          bool WantBatch, bool WantGrad, bool WantJvp,
-                         Generated &Out, MissingBody *Missing = nullptr);
+                         Generated &Out, MissingBody *Missing = nullptr,
+                         ReportedErrors *Reported = nullptr);
 
 } // namespace batchdiff
 

@@ -113,7 +113,8 @@ private:
       Generated &Out = All[P.Slot];
       P.Missing = MissingBody();
       if (generateForFunction(P.FD, *S, S->getDiagnostics(), Opts, P.WantBatch,
-                              P.WantGrad, P.WantJvp, Out, &P.Missing))
+                              P.WantGrad, P.WantJvp, Out, &P.Missing,
+                              &Reported))
         Code += Out.Code;
       else if (P.Missing.Callee)
         Still.push_back(P);
@@ -138,7 +139,7 @@ private:
     Generated Out;
     Pending P{FD, WantBatch, WantGrad, WantJvp, MissingBody(), All.size()};
     if (generateForFunction(FD, *S, S->getDiagnostics(), Opts, WantBatch,
-                            WantGrad, WantJvp, Out, &P.Missing)) {
+                            WantGrad, WantJvp, Out, &P.Missing, &Reported)) {
       All.push_back(Out);
       return Out.Code;
     }
@@ -162,6 +163,7 @@ private:
   Options Opts;
   Sema *S = nullptr;
   unsigned OwnErrors = 0;     // reported while generating
+  ReportedErrors Reported;    // once each, though helpers are inlined often
   std::vector<Generated> All; // in definition order, for emit= / header=
   std::vector<Pending> Waiting;
 };

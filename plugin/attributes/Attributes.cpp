@@ -260,8 +260,8 @@ void diagnoseLateAttributes(Sema &S, const FunctionDecl *FD) {
        P = P->getPreviousDecl()) {
     if (P->doesThisDeclarationHaveABody())
       Def = P;
-    if (Def && (marked(P, KBatch) || marked(P, KDiff) ||
-                state().Forward.count(P)))
+    if (Def &&
+        (marked(P, KBatch) || marked(P, KDiff) || state().Forward.count(P)))
       Asked = true;
   }
   if (!Def || Asked)

@@ -150,8 +150,10 @@ Ret Lowerer::body(const FunctionDecl *FD, const Stmt *Body, Frame &Fr) {
 
 bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
                    bool Remarks, ir::Function &Out, LowerInfo &Info,
-                   MissingBody *Missing) {
-  lowering::Lowerer L(FD, S, WantGrad, Out, Missing);
+                   MissingBody *Missing, ReportedErrors *Reported) {
+  ReportedErrors Own;
+  lowering::Lowerer L(FD, S, WantGrad, Out, Missing,
+                      Reported ? *Reported : Own);
   // Errors found before a call to a function defined later: report them now
   // and do not wait (a retry would report them again).
   auto NoRetryAfterErrors = llvm::make_scope_exit([&] {

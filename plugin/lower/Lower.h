@@ -12,6 +12,10 @@
 
 #include "clang/Basic/SourceLocation.h"
 
+#include <set>
+#include <string>
+#include <utility>
+
 namespace clang {
 class FunctionDecl;
 class Sema;
@@ -25,6 +29,11 @@ struct LowerInfo {
   bool Static = false;        // generated functions get internal linkage
   bool IncludeRuntime = true; // the runtime headers are not declared yet
 };
+
+/// The errors lowering reported in this translation unit, by location and
+/// text: an error inside a helper that several annotated functions inline
+/// is reported once.
+using ReportedErrors = std::set<std::pair<unsigned, std::string>>;
 
 /// A call to a function whose body has not been parsed (yet).
 struct MissingBody {
@@ -42,7 +51,8 @@ struct MissingBody {
 /// Info are complete).
 bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
                    bool Remarks, ir::Function &Out, LowerInfo &Info,
-                   MissingBody *Missing = nullptr);
+                   MissingBody *Missing = nullptr,
+                   ReportedErrors *Reported = nullptr);
 
 } // namespace batchdiff
 

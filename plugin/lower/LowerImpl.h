@@ -93,9 +93,9 @@ bool runtimeDeclared(Sema &S);
 class Lowerer {
 public:
   Lowerer(const FunctionDecl *Top, Sema &S, bool WantGrad, ir::Function &F,
-          MissingBody *Missing)
+          MissingBody *Missing, ReportedErrors &Seen)
       : Top(Top), Ctx(S.getASTContext()), Diags(S.getDiagnostics()),
-        WantGrad(WantGrad), F(F), B(F, &F.Body), Missing(Missing) {}
+        WantGrad(WantGrad), F(F), B(F, &F.Body), Missing(Missing), Seen(Seen) {}
 
   bool run();
   /// Whether an error was reported (lowering may also stop silently, at a
@@ -345,9 +345,9 @@ private:
   /// Declarations whose statement failed: uses of them fail silently
   /// rather than adding follow-on errors.
   llvm::DenseSet<const VarDecl *> Poisoned;
-  /// (location, message) of each error reported, so a helper inlined twice
-  /// reports its error once.
-  std::set<std::pair<unsigned, std::string>> Seen;
+  /// (location, message) of each error reported in the file, so a helper
+  /// inlined twice reports its error once.
+  ReportedErrors &Seen;
   /// Where convert() reports an unsupported conversion: the expression
   /// being lowered (or the cast being applied).
   SourceLocation Where;

@@ -1,7 +1,7 @@
 /* Every unsupported construct of a file is reported in one compile: one in
-   a helper (once, although it is inlined twice), two more in the same
-   function, one in the next function. A declaration that fails makes no
-   follow-on errors where its variable is used. */
+   a helper (once, although three times inlined by two functions), two more
+   in the same function, one in the next function. A declaration that
+   fails makes no follow-on errors where its variable is used. */
 #include <stdio.h>
 static double helper(double x) {
   return (double){x};
@@ -22,3 +22,5 @@ __attribute__((batch)) double b(double x) {
   calls += 1;
   return x * calls;
 }
+/* The helper's error was reported already. */
+__attribute__((batch)) double c(double x) { return helper(x) + 1; }
