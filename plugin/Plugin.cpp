@@ -46,8 +46,11 @@ public:
   bool HandleTopLevelDecl(DeclGroupRef DG) override {
     for (Decl *D : DG)
       if (auto *FD = dyn_cast<FunctionDecl>(D)) {
-        if (S)
+        if (S) {
+          unsigned Before = numErrors();
           diagnoseLateAttributes(*S, FD);
+          OwnErrors += numErrors() - Before;
+        }
         handleFunction(FD);
       }
     return true;
