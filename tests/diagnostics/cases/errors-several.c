@@ -17,10 +17,10 @@ __attribute__((batch, diff)) double a(double x) {
   return m[0][0] + h + h2;
 }
 __attribute__((batch)) double b(double x) {
-  static double calls;
-  // CHECK: errors-several.c:[[@LINE-1]]:17: error: static or extern local variable 'calls' is not supported in a batch/diff function; a batched function keeps no state between calls; use an ordinary local
-  calls += 1;
-  return x * calls;
+  _Complex double z = x;
+  // CHECK: errors-several.c:[[@LINE-1]]:19: error: local variable 'z' of type '_Complex double' is not supported in a batch/diff function; use float, double, integer or _Bool locals
+  z *= 2;
+  return x * __real__ z;
 }
 /* The helper's error was reported already. */
 __attribute__((batch)) double c(double x) { return helper(x) + 1; }
