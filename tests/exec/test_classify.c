@@ -8,8 +8,9 @@
  * operand LLVM can prove is not a NaN (docs/abi.md). And a gradient through
  * a function that branches on them. */
 #undef NDEBUG
-#include "../common/test_filter.h"
 #include "exec_util.h"
+
+#include "../common/test_filter.h"
 
 #include <assert.h>
 

@@ -7,8 +7,9 @@
  * is folded fused there and computed at run time in the batched code, which
  * without FMA instructions (the _sse2 build) rounds twice: at most 1 ULP
  * apart. Writing the product into a variable makes them agree everywhere. */
-#include "../common/test_filter.h"
 #include "exec_util.h"
+
+#include "../common/test_filter.h"
 
 BATCHDIFF float m_fold_f(float y) {
   return (0.125f / (1.0f + fabsf(0.125f))) * (0.125f / (1.0f + fabsf(0.125f))) +
