@@ -27,6 +27,10 @@
 #else
 #define BD__FMA(a, b, c) ((a) * (b) + (c))
 #endif
+/* A double constant 16 times: a static row read as one vector of any
+ * width (BD__VD of vmath_fast_body.h has up to 16 lanes). */
+#define BD__R16(c)                                                             \
+  { c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c }
 #define BD__FPASTE_(a, b) a##b
 #define BD__FPASTE(a, b) BD__FPASTE_(a, b)
 

@@ -14,6 +14,12 @@ BD_INL BD__VD BD__K(bd__vsel_)(BD__VL m, BD__VD a, BD__VD b) {
   return (BD__VD)(((BD__VL)a & m) | ((BD__VL)b & ~m));
 }
 BD_INL BD__VD BD__K(bd__vspl_)(double c) { return (BD__VD){0} + c; }
+/* The vector at p (any alignment). */
+BD_INL BD__VD BD__K(bd__vld_)(const double *p) {
+  BD__VD v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
 BD_INL BD__VD BD__K(bd__vmin_)(BD__VD a, double c) {
   return __builtin_elementwise_min(a, BD__K(bd__vspl_)(c));
 }
@@ -89,9 +95,9 @@ BD_INL BD__VD BD__K(bd__flogk_)(BD__VD x) {
  * rounded, c = its error / 2 (with FMA) + rl (1 + exp(r) - 1), h = 1 + r
  * rounded, t the rest (|t| < 0.08); xc in [-760, 710]; xl is a low part
  * (|xl| < 2^-40; 0 for plain exp). Returns n. */
-BD_INL BD__VL BD__K(bd__expcore_)(BD__VD xc, BD__VD xl, BD__VD *rp,
-                                  BD__VD *r2p, BD__VD *qp, BD__VD *cp,
-                                  BD__VD *hp, BD__VD *tp) {
+BD_INL BD__VL BD__K(bd__expcore_)(BD__VD xc, BD__VD xl, BD__VD *rp, BD__VD *r2p,
+                                  BD__VD *qp, BD__VD *cp, BD__VD *hp,
+                                  BD__VD *tp) {
   BD__VD z = xc * 0x1.71547652b82fep0 + 0x1.8p52;
   BD__VL n = (BD__VL)z - 0x4338000000000000LL;
   BD__VD kd = z - 0x1.8p52;
@@ -104,16 +110,27 @@ BD_INL BD__VL BD__K(bd__expcore_)(BD__VD xc, BD__VD xl, BD__VD *rp,
   BD__VD r = rh + rl0;
   BD__VD rl = ((rh - r) + rl0) + xl;
 #endif
-  BD__VD p = BD__K(bd__vspl_)(0x1.1f75aba0b1e2ep-29);
-  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.af52906239de4p-26));
-  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.27e4da1a3bf04p-22));
-  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.71ddffef9e7b1p-19));
-  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.a01a01a741b3cp-16));
-  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.a01a01aca0134p-13));
-  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.6c16c16c16212p-10));
-  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.111111110ff87p-7));
-  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.5555555555556p-5));
-  p = BD__FMA(p, r, BD__K(bd__vspl_)(0x1.5555555555557p-3));
+  /* Coefficients as memory operands of the FMAs (see vmath_erf.h): rows of
+   * 16 copies, read as one vector of any width. */
+  static const double k[10][16] __attribute__((aligned(64))) = {
+      BD__R16(0x1.1f75aba0b1e2ep-29), BD__R16(0x1.af52906239de4p-26),
+      BD__R16(0x1.27e4da1a3bf04p-22), BD__R16(0x1.71ddffef9e7b1p-19),
+      BD__R16(0x1.a01a01a741b3cp-16), BD__R16(0x1.a01a01aca0134p-13),
+      BD__R16(0x1.6c16c16c16212p-10), BD__R16(0x1.111111110ff87p-7),
+      BD__R16(0x1.5555555555556p-5),  BD__R16(0x1.5555555555557p-3),
+  };
+  const double *K = &k[0][0];
+  __asm__("" : "+r"(K));
+  BD__VD p = BD__K(bd__vld_)(K);
+  p = BD__FMA(p, r, BD__K(bd__vld_)(K + 16));
+  p = BD__FMA(p, r, BD__K(bd__vld_)(K + 32));
+  p = BD__FMA(p, r, BD__K(bd__vld_)(K + 48));
+  p = BD__FMA(p, r, BD__K(bd__vld_)(K + 64));
+  p = BD__FMA(p, r, BD__K(bd__vld_)(K + 80));
+  p = BD__FMA(p, r, BD__K(bd__vld_)(K + 96));
+  p = BD__FMA(p, r, BD__K(bd__vld_)(K + 112));
+  p = BD__FMA(p, r, BD__K(bd__vld_)(K + 128));
+  p = BD__FMA(p, r, BD__K(bd__vld_)(K + 144));
   *qp = p;
   p = BD__FMA(p, r, BD__K(bd__vspl_)(0.5));
   BD__VD h = 1.0 + r;
@@ -135,7 +152,8 @@ BD_INL BD__VL BD__K(bd__expcore_)(BD__VD xc, BD__VD xl, BD__VD *rp,
 BD_INL BD__VD BD__K(bd__exp_)(BD__VD x) {
   BD__VD xc = BD__K(bd__vmin_)(BD__K(bd__vmax_)(x, -746.0), 710.0);
   BD__VD r, r2, q, c, h, tail;
-  BD__VL n = BD__K(bd__expcore_)(xc, BD__K(bd__vspl_)(0.0), &r, &r2, &q, &c, &h, &tail);
+  BD__VL n = BD__K(bd__expcore_)(xc, BD__K(bd__vspl_)(0.0), &r, &r2, &q, &c, &h,
+                                 &tail);
   BD__VL big = ~(BD__VL)(__builtin_elementwise_abs(x) <= 708.0);
   if (!__builtin_reduce_or(big))
     return (h + tail) * BD__K(bd__vpow2_)(n);
@@ -162,7 +180,8 @@ BD_INL BD__VD BD__K(bd__exp_)(BD__VD x) {
 BD_INL BD__VD BD__K(bd__expm1_)(BD__VD x) {
   BD__VD xc = BD__K(bd__vmin_)(BD__K(bd__vmax_)(x, -40.0), 710.0);
   BD__VD r, r2, q, c, h, t;
-  BD__VL n = BD__K(bd__expcore_)(xc, BD__K(bd__vspl_)(0.0), &r, &r2, &q, &c, &h, &t);
+  BD__VL n =
+      BD__K(bd__expcore_)(xc, BD__K(bd__vspl_)(0.0), &r, &r2, &q, &c, &h, &t);
   BD__VD s2n = BD__K(bd__vpow2_)(n);
   BD__VD a = s2n - 1.0, b = s2n * r;
   BD__VD s = a + b;
@@ -384,7 +403,8 @@ BD_INL BD__VD BD__K(bd__tanh_)(BD__VD x) {
   BD__VD xc = BD__K(bd__vmin_)(__builtin_elementwise_abs(x), 20.0);
   xc = xc + xc;
   BD__VD r, r2, q, c, h, t;
-  BD__VL n = BD__K(bd__expcore_)(xc, BD__K(bd__vspl_)(0.0), &r, &r2, &q, &c, &h, &t);
+  BD__VL n =
+      BD__K(bd__expcore_)(xc, BD__K(bd__vspl_)(0.0), &r, &r2, &q, &c, &h, &t);
   BD__VD s2n = BD__K(bd__vpow2_)(n);
   BD__VD a = s2n - 1.0, b = s2n * r;
   BD__VD s = a + b;
