@@ -166,8 +166,10 @@ bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
   Info.IncludeRuntime = !lowering::runtimeDeclared(S);
   if (!L.run())
     return false;
-  if (Remarks)
+  if (Remarks) {
+    L.globalRemarks();
     lowering::paramRemarks(FD, S.getDiagnostics(), Out, WantGrad);
+  }
   if (WantGrad &&
       !lowering::checkDerivatives(Out, L.sites(), S.getDiagnostics()))
     return false;

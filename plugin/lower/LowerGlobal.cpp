@@ -17,10 +17,35 @@
 #include "lower/LowerImpl.h"
 #include "lower/Types.h"
 
+#include "diagnostics/Diagnostics.h"
+
+#include <algorithm>
 #include <cmath>
 
 namespace batchdiff {
 namespace lowering {
+
+void Lowerer::globalRemarks() const {
+  // In the order of the declarations: DenseMap's order is not stable.
+  std::vector<std::pair<const VarDecl *, std::string>> Rs;
+  for (const auto &[VD, I] : GlobalParams)
+    Rs.push_back({VD, F.Params[I].IsArray
+                          ? "a table read in place (uniform, not "
+                            "differentiated)"
+                          : "read once per call (uniform, not "
+                            "differentiated)"});
+  for (const auto &[VD, V] : GlobalVars)
+    Rs.push_back({VD, "written by every example before it reads it: one "
+                      "value per example, left after the call as example "
+                      "n - 1 leaves it"});
+  std::sort(Rs.begin(), Rs.end(), [](const auto &A, const auto &B) {
+    return A.first->getLocation() < B.first->getLocation();
+  });
+  for (const auto &[VD, What] : Rs)
+    report(Diags, DiagnosticsEngine::Remark, VD->getLocation(),
+           "batchdiff: %0: global '%1' is %2")
+        << F.Name << VD->getNameAsString() << What;
+}
 
 int Lowerer::globalParam(const VarDecl *VD, SourceLocation At) {
   VD = VD->getCanonicalDecl();

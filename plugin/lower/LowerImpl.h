@@ -103,6 +103,8 @@ public:
   bool reported() const { return Reported; }
   /// Where each math call is (Stmt::Site indexes it).
   llvm::ArrayRef<SourceLocation> sites() const { return Sites; }
+  /// Remarks: how each global the function reads or writes is batched.
+  void globalRemarks() const;
 
 private:
   /// What a pointer points into: a local array or a local scalar (Var), or

@@ -190,6 +190,27 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
   }
   if (const auto *CO = dyn_cast<ConditionalOperator>(E))
     return ptrConditional(CO, Out);
+  // A row of a two-dimensional array: `T[i]`, `*T`.
+  if (E->getType()->isArrayType()) {
+    const Expr *Base = E;
+    while (true) {
+      Base = Base->IgnoreParenImpCasts();
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Base))
+        Base = AS->getBase();
+      else if (const auto *UO = dyn_cast<UnaryOperator>(Base);
+               UO && UO->getOpcode() == UO_Deref)
+        Base = UO->getSubExpr();
+      else
+        break;
+    }
+    const VarDecl *VD = declOf(Base);
+    error(E->getBeginLoc(),
+          std::string("a row of the two-dimensional ") +
+              (VD && VD->hasGlobalStorage() ? "global table" : "array") +
+              (VD ? " '" + VD->getNameAsString() + "'" : std::string()),
+          "use a one-dimensional array, indexed as a[i * N + j]");
+    return false;
+  }
   if (isa<CallExpr>(E)) {
     error(E->getBeginLoc(), "a call returning a pointer",
           "return a scalar, or write results through pointer parameters");
