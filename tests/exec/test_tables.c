@@ -12,7 +12,8 @@
  *
  * Each function: NAME_batched against the scalar loop, bit for bit; the
  * gradient (tables are never differentiated) against dual numbers and
- * central finite differences (grad_util.h). */
+ * central finite differences (grad_util.h); two of them in forward mode
+ * (NAME_jvp) too. */
 #include "grad_util.h"
 #include "../common/test_filter.h"
 
@@ -56,7 +57,7 @@ double horner1(double x, const double *coef, int N) {
 }
 
 /* The idiom of the issue: a global threshold, a goto, a table. */
-BATCHDIFF double tb_idiom(double x) {
+BATCHDIFF BD_JVP double tb_idiom(double x) {
   if (x < TINY)
     goto small;
   return hornerp(x, ODD, 3);
@@ -151,7 +152,7 @@ static double reflect(double x) {
   }
   return x;
 }
-BATCHDIFF double tb_sign(double x) {
+BATCHDIFF BD_JVP double tb_sign(double x) {
   double a = reflect(x);
   LASTSCALE = a * 0.5 + 1.0;
   return (a * a + 1.0) * SIGN * LASTSCALE;
@@ -433,13 +434,55 @@ CASE1(tb_statics, sm_wide)
 CASE1(tb_frexp, sm_frexp)
 CASE1(tb_modf, sm_frac)
 
+/* Forward mode (NAME_jvp) reads the same globals and leaves the written
+ * ones as NAME_batched does; its tangent against dual numbers. */
+static void diff_tb_jvp(void **state_) {
+  (void)state_;
+  rng_t rng = {name_seed("tb_jvp")};
+  for (size_t ni = 0; ni < N_TEST_NS; ni++) {
+    size_t n = test_ns[ni];
+    double *x = gbuf(n), *t = gbuf(n), *r = gbuf(n), *d = gbuf(n);
+    for (size_t b = 0; b < n; b++) {
+      sm_wide(&rng, &x[b]);
+      t[b] = rng_range(&rng, -2.0, 2.0);
+    }
+    for (int f = 0; f < 2; f++) {
+      SIGN = 12345;
+      if (f == 0)
+        tb_idiom_jvp(n, x, t, r, d);
+      else
+        tb_sign_jvp(n, x, t, r, d);
+      int got_sign = SIGN;
+      for (size_t b = 0; b < n; b++) {
+        double want = f == 0 ? tb_idiom(x[b]) : tb_sign(x[b]);
+        dual dx = dv(x[b]);
+        double dd = (f == 0 ? dual_tb_idiom(dx) : dual_tb_sign(dx)).d * t[b];
+        if (!same_bits_or_nan(&r[b], &want, sizeof want, 1) ||
+            fabs(d[b] - dd) > 1e-12 * (1.0 + fabs(dd))) {
+          print_error("%s_jvp: b=%zu ", f ? "tb_sign" : "tb_idiom", b);
+          PV("x", x[b]);
+          PV("d", d[b]);
+          PV("want", dd);
+          fail();
+        }
+      }
+      if (f == 1 && n > 0 && got_sign != SIGN) {
+        print_error("tb_sign_jvp: n=%zu: SIGN %d, the loop leaves %d\n", n,
+                    got_sign, SIGN);
+        fail();
+      }
+    }
+    gp_reset();
+  }
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       T_(tb_idiom),      T_(tb_sub),         T_(tb_interp),
       T_(tb_float),      T_(tb_late),        T_(tb_statics),
       T_(tb_frexp),      T_(tb_modf),        T_(tb_frexpf),
       T_(tb_gain),       T_(tb_guard),       T_(tb_out),
-      T_(tb_sign),       GT_(c_tb_sign),
+      T_(tb_sign),       GT_(c_tb_sign),     T_(tb_jvp),
       GT_(c_tb_idiom),   GT_(c_tb_sub),      GT_(c_tb_interp),
       GT_(c_tb_statics), GT_(c_tb_frexp),    GT_(c_tb_modf),
   };
