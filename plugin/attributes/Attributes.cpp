@@ -14,7 +14,9 @@
 #include "diagnostics/Diagnostics.h"
 
 #include "clang/AST/Decl.h"
+#include "clang/Basic/CharInfo.h"
 #include "clang/Basic/DiagnosticSema.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Sema/ParsedAttr.h"
 #include "clang/Sema/Sema.h"
 #include "llvm/ADT/DenseMap.h"
@@ -106,6 +108,33 @@ bool hasFloatingElements(QualType T) {
   }
 }
 
+/// Whether the attribute name at \p Loc (`diff` or `batchdiff::diff`) is
+/// followed by '(' in the source.
+bool parenthesisFollows(Sema &S, SourceLocation Loc) {
+  const SourceManager &SM = S.getSourceManager();
+  bool Invalid = false;
+  const char *P = SM.getCharacterData(SM.getSpellingLoc(Loc), &Invalid);
+  if (Invalid || !P)
+    return false;
+  auto Blank = [&] {
+    while (*P == ' ' || *P == '\t' || *P == '\n' || *P == '\r')
+      ++P;
+  };
+  auto Name = [&] {
+    while (isAsciiIdentifierContinue(*P))
+      ++P;
+  };
+  Name();
+  Blank();
+  if (P[0] == ':' && P[1] == ':') {
+    P += 2;
+    Blank();
+    Name();
+    Blank();
+  }
+  return *P == '(';
+}
+
 template <AttrKindBD K> struct BDAttrInfo : public ParsedAttrInfo {
   static constexpr bool OnFunctions = K == KBatch || K == KDiff;
 
@@ -131,6 +160,15 @@ template <AttrKindBD K> struct BDAttrInfo : public ParsedAttrInfo {
   /// diff's mode: none or `reverse` (NAME_grad), `forward` (NAME_jvp).
   static AttrHandling handleDiff(Sema &S, Decl *D, const ParsedAttr &Attr) {
     if (Attr.getNumArgs() == 0) {
+      // Clang drops the arguments of a plugin's [[batchdiff::diff(...)]]
+      // (it parses only GNU attributes' arguments for plugins): the mode
+      // would be lost, so parentheses after the name are an error.
+      if (!Attr.isGNUAttribute() && parenthesisFollows(S, Attr.getLoc())) {
+        report(S.getDiagnostics(), DiagnosticsEngine::Error, Attr.getLoc(),
+               "a 'diff' mode is read only in the GNU spelling: write "
+               "__attribute__((diff(forward))) (BD_JVP)");
+        return AttributeNotApplied;
+      }
       state().Marked[KDiff].insert(D);
       return AttributeApplied;
     }

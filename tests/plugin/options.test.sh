@@ -20,6 +20,8 @@ grep -q c23_grad out/gen/accepted.c.batchdiff.c || fail "emit misses c23"
 grep -q '#include <stddef.h>' out/acc.h || fail "header lacks stddef.h"
 grep -q '#ifndef BATCHDIFF_GENERATED_ACC_H' out/acc.h || fail "no guard"
 grep -q 'cube_grad' out/acc.h || fail "header misses cube_grad"
+grep -q 'void fwd_jvp(size_t n, const double \*x, double w, const double \*t_x, const double \*t_w, double \*ret, double \*d_ret);' out/acc.h ||
+  fail "header misses fwd_jvp or its ABI changed"
 # The header is valid C and matches the generated definitions.
 printf '#include "out/acc.h"\n#include "out/acc.h"\n' >use.c
 cat "$IN/accepted.c" >>use.c

@@ -25,6 +25,17 @@ c23(double x, double y [[batchdiff::nodiff]]) {
   return x + y;
 }
 
+/* Modes of diff: forward alone (NAME_jvp, no NAME_grad), reverse spelled
+ * out next to forward, and the macro (GNU spelling only: clang drops the
+ * arguments of [[batchdiff::diff(...)]], an error). */
+__attribute__((diff(forward))) double fwd(double x, double w BD_UNIFORM) {
+  return x * w;
+}
+__attribute__((batch, diff(reverse), diff(forward))) float both(float x) {
+  return x * x;
+}
+BATCHDIFF BD_JVP double all3(double x) { return x - 1.0; }
+
 /* static stays static; the generated function is used below. */
 static BD_BATCH float internal(float x) { return x + 1.0f; }
 
@@ -35,6 +46,7 @@ static BD_BATCH BD_DIFF float lonely(float x) { return x * 0.5f; }
 float use_generated(const float *x, float *out) {
   internal_batched(4, x, out);
   sq_batched(4, x, out);
+  both_jvp(4, x, x, out, NULL);
   out[1] = lonely(x[1]);
   return out[0];
 }
