@@ -29,6 +29,7 @@ namespace batchdiff {
 /// What batching decided for one generated function (primal or adjoint).
 static void planRemarks(clang::DiagnosticsEngine &D, clang::SourceLocation Loc,
                         const ir::Function &F, const Uniformity &P,
+                        const BatchReport &R, const ir::Function &B,
                         const char *What) {
   unsigned MaskedIf = 0, MaskedLoop = 0, Ifs = 0, Loops = 0;
   for (const auto &KV : P.VaryingCond) {
@@ -43,6 +44,18 @@ static void planRemarks(clang::DiagnosticsEngine &D, clang::SourceLocation Loc,
          "the rest are uniform")
       << (F.Name + What) << (P.Wide ? "BD_WD" : "BD_WN")
       << (P.Wide ? "64" : "32") << MaskedIf << Ifs << MaskedLoop << Loops;
+  if (!R.BranchFree.empty() || !R.Masked.empty())
+    report(D, clang::DiagnosticsEngine::Remark, Loc,
+           "batchdiff: %0: %1 of %2 per-lane branch(es) branch-free (both "
+           "sides computed for every lane and blended: no loop, array "
+           "parameter access, integer division or tape operation, and at most "
+           "%3 cost units); the others skip a side no lane takes")
+        << (F.Name + What) << (unsigned)R.BranchFree.size()
+        << (unsigned)(R.BranchFree.size() + R.Masked.size())
+        << (unsigned)BranchFreeMaxCost;
+  report(D, clang::DiagnosticsEngine::Remark, Loc,
+         "batchdiff: %0: %1 independent chain(s) of lanes per step (%2)")
+      << (F.Name + What) << B.Lanes.Interleave << R.ChainsWhy;
   if (!F.TapeSlots.empty()) {
     unsigned Slots = 0;
     for (int N : F.TapeSlots)
@@ -91,10 +104,11 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
   ir::Function Grad, BatchedPrimal, BatchedGrad, Jvp, BatchedJvp;
   if (WantBatch) {
     Uniformity PP = analyzeUniformity(Primal);
-    BatchedPrimal = batchFunction(Primal, PP);
+    BatchReport R;
+    BatchedPrimal = batchFunction(Primal, PP, &R, Opts.Chains);
     In.Primal = &BatchedPrimal;
     if (Opts.Remarks)
-      planRemarks(Diags, Info.Loc, Primal, PP, "_batched");
+      planRemarks(Diags, Info.Loc, Primal, PP, R, BatchedPrimal, "_batched");
     if (Dump)
       llvm::errs() << PP.print(Primal) << ir::print(BatchedPrimal);
   }
@@ -103,10 +117,11 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
     Grad = differentiate(Primal, A);
     ir::pruneDeadStores(Grad);
     Uniformity GP = analyzeUniformity(Grad);
-    BatchedGrad = batchFunction(Grad, GP);
+    BatchReport R;
+    BatchedGrad = batchFunction(Grad, GP, &R, Opts.Chains);
     In.Grad = &BatchedGrad;
     if (Opts.Remarks)
-      planRemarks(Diags, Info.Loc, Grad, GP, "_grad");
+      planRemarks(Diags, Info.Loc, Grad, GP, R, BatchedGrad, "_grad");
     if (Dump)
       llvm::errs() << A.print(Primal) << ir::print(Grad) << GP.print(Grad)
                    << ir::print(BatchedGrad);
@@ -116,10 +131,11 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
     Jvp = differentiateForward(Primal, A);
     ir::pruneDeadStores(Jvp);
     Uniformity JP = analyzeUniformity(Jvp);
-    BatchedJvp = batchFunction(Jvp, JP);
+    BatchReport R;
+    BatchedJvp = batchFunction(Jvp, JP, &R, Opts.Chains);
     In.Jvp = &BatchedJvp;
     if (Opts.Remarks)
-      planRemarks(Diags, Info.Loc, Jvp, JP, "_jvp");
+      planRemarks(Diags, Info.Loc, Jvp, JP, R, BatchedJvp, "_jvp");
     if (Dump)
       llvm::errs() << ir::print(Jvp) << JP.print(Jvp) << ir::print(BatchedJvp);
   }

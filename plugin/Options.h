@@ -16,6 +16,7 @@ struct Options {
   std::string EmitDir;    // -fplugin-arg-batchdiff-emit=DIR
   std::string HeaderFile; // -fplugin-arg-batchdiff-header=FILE
   bool Remarks = false;   // -fplugin-arg-batchdiff-remarks
+  unsigned Chains = 0;    // -fplugin-arg-batchdiff-chains=N (0: heuristic)
 };
 
 struct Generated {

@@ -232,10 +232,12 @@ protected:
         Opts.HeaderFile = Arg.str();
       else if (A == "remarks")
         Opts.Remarks = true;
+      else if (A == "chains=1" || A == "chains=2" || A == "chains=4")
+        Opts.Chains = (unsigned)(A.back() - '0');
       else {
         report(CI.getDiagnostics(), DiagnosticsEngine::Error, SourceLocation(),
                "unknown batchdiff option '%0' (expected emit=DIR, "
-               "header=FILE or remarks)")
+               "header=FILE, remarks or chains=1/2/4)")
             << A;
         OK = false;
       }

@@ -17,7 +17,9 @@ std::vector<int> arenaArrays(const ir::Function &F) {
     const ir::Var &Va = F.Vars[V];
     if (Va.Len <= 0 || !Used[V])
       continue;
-    unsigned long Elem = F.VaryingVar[V] ? 64 : ir::bitWidth(Va.Ty) / 8;
+    // A varying array has one copy per independent chain.
+    unsigned long Elem =
+        F.VaryingVar[V] ? 64ul * F.Lanes.Interleave : ir::bitWidth(Va.Ty) / 8;
     unsigned long Bytes = (unsigned long)Va.Len * (Elem ? Elem : 1);
     if (Stack + Bytes <= StackArrayBudget)
       Stack += Bytes;

@@ -21,7 +21,8 @@ constexpr size_t KernelInlineMax = 2000;
 class KernelEmitter {
 public:
   KernelEmitter(const ir::Function &F, std::string Name, Flavor Fl)
-      : F(F), Sh{F.Lanes.LaneBits == 64}, Name(std::move(Name)), Fl(Fl) {}
+      : F(F), Sh{F.Lanes.LaneBits == 64}, Name(std::move(Name)), Fl(Fl),
+        IL(F.Lanes.Interleave) {}
 
   std::string run();
 
@@ -31,10 +32,21 @@ private:
   std::string temp(int T) const {
     if (isInline(T))
       return inlineExpr(*Def[T]);
-    return "__bd_t" + std::to_string(T);
+    return "__bd_t" + std::to_string(T) + (F.VaryingTemp[T] ? ch() : "");
   }
+  /// The name suffix of the current chain's copy of a varying value.
+  std::string ch() const { return chain(Ch); }
+  std::string chain(unsigned C) const {
+    return IL > 1 ? "_" + std::to_string(C) : "";
+  }
+  /// Whether \p S is printed once per chain (it computes or writes a
+  /// varying value, or accesses memory under a mask).
+  bool perChain(const ir::Stmt &S) const;
   std::string inlineExpr(const ir::Stmt &S) const;
   std::string var(int V) const {
+    return varBase(V) + (F.VaryingVar[V] ? ch() : "");
+  }
+  std::string varBase(int V) const {
     std::string N = F.Vars[V].Name;
     while (!N.empty() && N[0] == '_')
       N.erase(0, 1);
@@ -60,6 +72,7 @@ private:
   bool tapeOp(const ir::Stmt &S);
   bool memOp(const ir::Stmt &S);
   void scopes(const ir::Block &B, std::vector<const ir::Block *> &Open);
+  void laneOffsets();
   std::string addr(const ir::Stmt &S, bool Shadow) const;
   /// Element offsets (in elements) of lane l: l * stride; index vectors.
   std::string idxSfx() const { return Sh.Wide ? "i64d" : "i32n"; }
@@ -75,6 +88,9 @@ private:
   Shape Sh;
   std::string Name;
   Flavor Fl;
+  /// Independent chains of lanes and the one being printed.
+  unsigned IL;
+  mutable unsigned Ch = 0;
   std::ostringstream OS;
   int Ind = 1;
   /// The statement defining each temp (one of them, for a temp defined in
@@ -88,7 +104,7 @@ private:
 std::string KernelEmitter::inlineExpr(const ir::Stmt &S) const {
   switch (S.Opc) {
   case Op::EntryMask:
-    return "__bd_m";
+    return "__bd_m" + ch();
   case Op::Splat: {
     int X = S.Args[0];
     if (F.Temps[X] != Type::Bool)
@@ -101,9 +117,23 @@ std::string KernelEmitter::inlineExpr(const ir::Stmt &S) const {
   }
   case Op::Any:
   case Op::All:
-  case Op::None:
-    return std::string("bd_") + ir::opVecName(S.Opc) + "_m" + Sh.S() + "(" +
-           temp(S.Args[0]) + ")";
+  case Op::None: {
+    // A lane test covers every chain, as if they were one vector.
+    auto One = [&](unsigned C) {
+      unsigned Saved = Ch;
+      Ch = C;
+      std::string R = std::string("bd_") + ir::opVecName(S.Opc) + "_m" +
+                      Sh.S() + "(" + temp(S.Args[0]) + ")";
+      Ch = Saved;
+      return R;
+    };
+    if (IL == 1)
+      return One(0);
+    std::string R = "(";
+    for (unsigned C = 0; C < IL; ++C)
+      R += (C ? (S.Opc == Op::Any ? " || " : " && ") : "") + One(C);
+    return R + ")";
+  }
   default:
     return scalarExpr(S);
   }
@@ -120,7 +150,7 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) const {
   Type Ty = F.Temps[S.Dst];
   switch (S.Opc) {
   case Op::Param:
-    return "__bd_p" + std::to_string(S.IVal);
+    return "__bd_p" + std::to_string(S.IVal) + ch();
   case Op::GetVar:
     return var(S.Var);
   case Op::TapeLoad:
@@ -268,10 +298,12 @@ std::string KernelEmitter::scalarExpr(const ir::Stmt &S) const {
 std::string KernelEmitter::tapeAt(const ir::Stmt &S, int Value) const {
   Type Ty = F.Temps[Value];
   std::string T = F.VaryingTemp[Value] ? Sh.vtype(Ty) : scalarType(Ty);
-  // Row (top + k), slot `Var`, slots of the runtime's BD_TAPE_SLOT bytes.
+  // Row (top + k), slot `Var` (of each chain: rows hold IL slots per
+  // value), slots of the runtime's BD_TAPE_SLOT bytes.
   std::string Tp = "__bd_tp[" + std::to_string(S.IVal) + "]";
+  int Slot = S.Var * (int)IL + (F.VaryingTemp[Value] ? (int)Ch : 0);
   return "(*(" + T + " *)(" + Tp + ".data + ((" + Tp + ".top + (size_t)" +
-         temp(S.Args[0]) + ") * " + Tp + ".row + " + std::to_string(S.Var) +
+         temp(S.Args[0]) + ") * " + Tp + ".row + " + std::to_string(Slot) +
          ") * bd_tape_slot_bytes))";
 }
 
@@ -343,7 +375,7 @@ std::string KernelEmitter::addr(const ir::Stmt &S, bool Shadow) const {
     return Idx;
   return "bd_add_" + idxSfx() + "(" +
          std::string(Shadow ? "__bd_qo" : "__bd_po") + std::to_string(I) +
-         ", " + Idx + ")";
+         ch() + ", " + Idx + ")";
 }
 
 /// Loads and stores of array parameters and their shadows: a vector access
@@ -455,10 +487,35 @@ void KernelEmitter::revLoop(const ir::Stmt &S) {
   OS << line() << "}\n";
 }
 
+bool KernelEmitter::perChain(const ir::Stmt &S) const {
+  switch (S.Opc) {
+  case Op::SetVar:
+  case Op::StoreElem:
+  case Op::ZeroArr:
+    return F.VaryingVar[S.Var];
+  case Op::StoreArg:
+  case Op::ShadowStore:
+  case Op::ShadowAdd:
+    return true;
+  case Op::TapeStore:
+    return F.VaryingTemp[S.Args[1]];
+  case Op::Discard:
+    return F.VaryingTemp[S.Args[0]];
+  default:
+    return S.Mask >= 0 || (S.Dst >= 0 && F.VaryingTemp[S.Dst]);
+  }
+}
+
 void KernelEmitter::block(const ir::Block &B) {
   for (const auto &SP : B) {
     switch (SP->K) {
     case ir::Stmt::Inst:
+      if (IL > 1 && perChain(*SP)) {
+        for (Ch = 0; Ch < IL; ++Ch)
+          inst(*SP);
+        Ch = 0;
+        break;
+      }
       inst(*SP);
       break;
     case ir::Stmt::If:
@@ -515,9 +572,38 @@ void KernelEmitter::scopes(const ir::Block &B,
   Open.pop_back();
 }
 
+/// Element offsets of each chain's lanes in the varying array parameters:
+/// lane l's example starts l * stride elements after lane 0's.
+void KernelEmitter::laneOffsets() {
+  std::string IT = Sh.Wide ? "int64_t" : "int32_t";
+  for (size_t I = 0; I < F.Params.size(); ++I) {
+    const ir::Param &Pa = F.Params[I];
+    if (!Pa.IsArray || Pa.Uniform)
+      continue;
+    for (int Q = 0; Q < (hasShadow(Pa) ? 2 : 1); ++Q) {
+      std::string N = (Q ? "__bd_q" : "__bd_p") + std::to_string(I);
+      std::string St = (Q ? "__bd_qs" : "__bd_ps") + std::to_string(I);
+      for (unsigned C = 0; C < IL; ++C) {
+        // Chain C's lanes follow the C * W examples of the chains before.
+        std::string L =
+            C ? "(__bd_l + " + std::to_string(C) + " * (int)" + Sh.W() + ")"
+              : "__bd_l";
+        OS << "  " << IT << " " << N << "l" << chain(C) << "[" << Sh.W()
+           << "];\n"
+           << "  for (int __bd_l = 0; __bd_l < (int)" << Sh.W()
+           << "; __bd_l++) " << N << "l" << chain(C) << "[__bd_l] = (" << IT
+           << ")(" << L << " * " << St << ");\n"
+           << "  bd_" << idxSfx() << " " << (Q ? "__bd_qo" : "__bd_po") << I
+           << chain(C) << " = bd_load_" << idxSfx() << "(" << N << "l"
+           << chain(C) << ");\n";
+      }
+    }
+  }
+}
+
 std::string KernelEmitter::run() {
-  assert(F.batched() && F.Lanes.VectorBits == 0 && F.Lanes.Interleave == 1 &&
-         "the printer knows the target's own width, one chunk per call");
+  assert(F.batched() && F.Lanes.VectorBits == 0 && IL >= 1 &&
+         "the printer knows the target's own width");
   Def.assign(F.Temps.size(), nullptr);
   ir::walk(F.Body, [&](const ir::Stmt &S, int) {
     if (S.K == ir::Stmt::Inst && S.Dst >= 0)
@@ -533,10 +619,16 @@ std::string KernelEmitter::run() {
   // nothing next to such a body.
   size_t Stmts = 0;
   ir::walk(F.Body, [&](const ir::Stmt &, int) { ++Stmts; });
-  OS << (Stmts > KernelInlineMax
+  OS << (Stmts * IL > KernelInlineMax
              ? "static __attribute__((noinline, unused)) void "
              : "static inline __attribute__((always_inline, unused)) void ")
-     << Name << "(" << Sh.mask() << " __bd_m";
+     << Name << "(";
+  // Per chain: its entry mask, varying arguments and outputs.
+  auto Each = [&](const std::string &Decl, bool First = false) {
+    for (unsigned C = 0; C < IL; ++C)
+      OS << (First && !C ? "" : ", ") << Decl << chain(C);
+  };
+  Each(Sh.mask() + " __bd_m", true);
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const ir::Param &Pa = F.Params[I];
     if (Pa.IsArray) {
@@ -553,12 +645,14 @@ std::string KernelEmitter::run() {
       }
       continue;
     }
-    OS << ", "
-       << (Pa.Uniform ? std::string(scalarType(Pa.Ty)) : Sh.vtype(Pa.Ty))
-       << " __bd_p" << I;
+    if (Pa.Uniform)
+      OS << ", " << scalarType(Pa.Ty) << " __bd_p" << I;
+    else
+      Each(Sh.vtype(Pa.Ty) + " __bd_p" + std::to_string(I));
   }
   for (size_t I = 0; I < F.Outputs.size(); ++I)
-    OS << ", " << Sh.vtype(F.Vars[F.Outputs[I].Var].Ty) << " *__bd_o" << I;
+    Each(Sh.vtype(F.Vars[F.Outputs[I].Var].Ty) + " *__bd_o" +
+         std::to_string(I));
   if (!F.TapeSlots.empty())
     OS << ", bd_arena *__bd_ar, bd_tape *__bd_tp";
   // Large local arrays: the chunk function's arena memory.
@@ -567,30 +661,21 @@ std::string KernelEmitter::run() {
     OS << ", "
        << (F.VaryingVar[V] ? Sh.vtype(F.Vars[V].Ty)
                            : std::string(scalarType(F.Vars[V].Ty)))
-       << " *" << var(V);
+       << " *" << varBase(V);
   OS << ") {\n";
+  // A varying arena array holds every chain's copy, one after the other.
+  for (int V : Arena)
+    if (F.VaryingVar[V] && IL > 1)
+      for (unsigned C = 0; C < IL; ++C)
+        OS << "  " << Sh.vtype(F.Vars[V].Ty) << " *" << varBase(V) << chain(C)
+           << " = " << varBase(V) << " + " << C * F.Vars[V].Len << ";\n";
   // A tape slot holds one vector (the mask type has the full width).
   if (!F.TapeSlots.empty())
     OS << "  __extension__ _Static_assert(sizeof(" << Sh.mask()
        << ") <= bd_tape_slot_bytes, \"a tape slot holds one vector\");\n";
   for (int L = 0; L < F.NumLoopIds; ++L)
     OS << "  int32_t " << counter(L) << " = 0;\n";
-  // Lane l's example starts l * stride elements after lane 0's.
-  std::string IT = Sh.Wide ? "int64_t" : "int32_t";
-  for (size_t I = 0; I < F.Params.size(); ++I) {
-    const ir::Param &Pa = F.Params[I];
-    if (!Pa.IsArray || Pa.Uniform)
-      continue;
-    for (int Q = 0; Q < (hasShadow(Pa) ? 2 : 1); ++Q) {
-      std::string N = (Q ? "__bd_q" : "__bd_p") + std::to_string(I);
-      std::string St = (Q ? "__bd_qs" : "__bd_ps") + std::to_string(I);
-      OS << "  " << IT << " " << N << "l[" << Sh.W() << "];\n"
-         << "  for (int __bd_l = 0; __bd_l < (int)" << Sh.W() << "; __bd_l++) "
-         << N << "l[__bd_l] = (" << IT << ")(__bd_l * " << St << ");\n"
-         << "  bd_" << idxSfx() << " " << (Q ? "__bd_qo" : "__bd_po") << I
-         << " = bd_load_" << idxSfx() << "(" << N << "l);\n";
-    }
-  }
+  laneOffsets();
   // Each chunk starts its tapes afresh; the memory is reused.
   for (size_t T = 0; T < F.TapeSlots.size(); ++T)
     OS << "  __bd_tp[" << T << "].top = 0;\n";
@@ -604,38 +689,43 @@ std::string KernelEmitter::run() {
          S.Opc == Op::StoreElem || S.Opc == Op::ZeroArr))
       Used[S.Var] = true;
   });
-  for (size_t V = 0; V < F.Vars.size(); ++V) {
-    Type Ty = F.Vars[V].Ty;
-    if (!Used[V])
-      continue;
-    if (F.Vars[V].Len > 0) {
-      if (std::find(Arena.begin(), Arena.end(), (int)V) != Arena.end())
+  for (size_t V = 0; V < F.Vars.size(); ++V)
+    for (Ch = 0; Ch < (F.VaryingVar[V] ? IL : 1); ++Ch) {
+      Type Ty = F.Vars[V].Ty;
+      if (!Used[V])
         continue;
-      OS << "  "
-         << (F.VaryingVar[V] ? Sh.vtype(Ty) : std::string(scalarType(Ty)))
-         << " " << var(V) << "[" << F.Vars[V].Len << "];\n";
-      continue;
+      if (F.Vars[V].Len > 0) {
+        if (std::find(Arena.begin(), Arena.end(), (int)V) != Arena.end())
+          continue;
+        OS << "  "
+           << (F.VaryingVar[V] ? Sh.vtype(Ty) : std::string(scalarType(Ty)))
+           << " " << var(V) << "[" << F.Vars[V].Len << "];\n";
+        continue;
+      }
+      if (F.VaryingVar[V])
+        OS << "  " << Sh.vtype(Ty) << " " << var(V) << " = " << Sh.zero(Ty)
+           << ";\n";
+      else
+        OS << "  " << scalarType(Ty) << " " << var(V) << " = 0;\n";
     }
-    if (F.VaryingVar[V])
-      OS << "  " << Sh.vtype(Ty) << " " << var(V) << " = " << Sh.zero(Ty)
-         << ";\n";
-    else
-      OS << "  " << scalarType(Ty) << " " << var(V) << " = 0;\n";
-  }
-  for (size_t T = 0; T < F.Temps.size(); ++T) {
-    if (!Hoisted[T] || isInline(T))
-      continue;
-    Type Ty = F.Temps[T];
-    if (F.VaryingTemp[T])
-      OS << "  " << Sh.vtype(Ty) << " " << temp(T) << " = " << Sh.zero(Ty)
-         << ";\n";
-    else
-      OS << "  " << scalarType(Ty) << " " << temp(T) << " = 0;\n";
-  }
-  OS << "  (void)__bd_m;\n";
+  for (size_t T = 0; T < F.Temps.size(); ++T)
+    for (Ch = 0; Ch < (F.VaryingTemp[T] ? IL : 1); ++Ch) {
+      if (!Hoisted[T] || isInline(T))
+        continue;
+      Type Ty = F.Temps[T];
+      if (F.VaryingTemp[T])
+        OS << "  " << Sh.vtype(Ty) << " " << temp(T) << " = " << Sh.zero(Ty)
+           << ";\n";
+      else
+        OS << "  " << scalarType(Ty) << " " << temp(T) << " = 0;\n";
+    }
+  Ch = 0;
+  for (unsigned C = 0; C < IL; ++C)
+    OS << "  (void)__bd_m" << chain(C) << ";\n";
   // A parameter nothing reads (the need flag of a gradient that is always
   // 0) would be -Wunused-parameter.
   std::vector<bool> ParamRead(F.Params.size(), false);
+  auto Once = [](const ir::Param &Pa) { return Pa.Uniform || Pa.IsArray; };
   ir::walk(F.Body, [&](const ir::Stmt &S, int) {
     if (S.K == ir::Stmt::Inst && S.Opc == Op::Param && S.IVal >= 0 &&
         (size_t)S.IVal < F.Params.size())
@@ -643,10 +733,15 @@ std::string KernelEmitter::run() {
   });
   for (size_t I = 0; I < F.Params.size(); ++I)
     if (!ParamRead[I])
-      OS << "  (void)__bd_p" << I << ";\n";
+      for (unsigned C = 0; C < (Once(F.Params[I]) ? 1 : IL); ++C)
+        OS << "  (void)__bd_p" << I << (Once(F.Params[I]) ? "" : chain(C))
+           << ";\n";
   block(F.Body);
   for (size_t I = 0; I < F.Outputs.size(); ++I)
-    OS << "  *__bd_o" << I << " = " << temp(F.Outputs[I].Temp) << ";\n";
+    for (Ch = 0; Ch < IL; ++Ch)
+      OS << "  *__bd_o" << I << ch() << " = " << temp(F.Outputs[I].Temp)
+         << ";\n";
+  Ch = 0;
   OS << "}\n";
   return OS.str();
 }

@@ -19,7 +19,8 @@ public:
   WrapperEmitter(const ir::Function &F, Flavor Fl, bool Static,
                  std::string Kernel)
       : F(F), Sh{F.Lanes.LaneBits == 64}, Fl(Fl), Grad(Fl == Flavor::Grad),
-        Jvp(Fl == Flavor::Jvp), Static(Static), Kernel(std::move(Kernel)) {}
+        Jvp(Fl == Flavor::Jvp), Static(Static), Kernel(std::move(Kernel)),
+        IL(F.Lanes.Interleave) {}
 
   std::string prototype(bool Reserved) const;
   std::string run();
@@ -62,13 +63,25 @@ private:
   std::string store(const std::string &Ptr, Type T, bool Native,
                     const std::string &CType, const std::string &Val);
   std::string chunk();
+  std::string output(size_t I);
 
   const ir::Function &F;
   Shape Sh;
   Flavor Fl;
   bool Grad, Jvp, Static;
   std::string Kernel;
+  /// Independent chains per kernel call; CS names the current chain's
+  /// count, offset and mask ("" with one chain).
+  unsigned IL;
+  std::string CS;
   int Buf = 0;
+  std::string chain(unsigned C) const {
+    return IL > 1 ? "_" + std::to_string(C) : "";
+  }
+  /// Examples per kernel call, as a C expression.
+  std::string step() const {
+    return IL > 1 ? "(" + std::to_string(IL) + " * " + Sh.W() + ")" : Sh.W();
+  }
 };
 
 std::vector<WrapperEmitter::Decl> WrapperEmitter::params(bool Reserved) const {
@@ -187,8 +200,8 @@ std::string WrapperEmitter::load(const std::string &Ptr, Type T, bool Native,
   std::string Sfx = Sh.sfx(T);
   if (Native) {
     std::string P = "(const " + std::string(scalarType(T)) + " *)(" + Ptr + ")";
-    OS << "    " << Sh.vtype(T) << " " << Dst << " = " << IfNull
-       << "__bd_full ? bd_load_" << Sfx << "(" << P << ") : bd_loadn_" << Sfx
+    OS << "    " << Sh.vtype(T) << " " << Dst << " = " << IfNull << "__bd_full"
+       << CS << " ? bd_load_" << Sfx << "(" << P << ") : bd_loadn_" << Sfx
        << "(" << P << ", " << Count << ");\n";
     return OS.str();
   }
@@ -215,9 +228,9 @@ std::string WrapperEmitter::store(const std::string &Ptr, Type T, bool Native,
   std::ostringstream OS;
   if (Native) {
     std::string P = "(" + std::string(scalarType(T)) + " *)(" + Ptr + ")";
-    OS << "{ if (__bd_full) bd_store_" << Sh.sfx(T) << "(" << P << ", " << Val
-       << "); else bd_storen_" << Sh.sfx(T) << "(" << P << ", " << Val
-       << ", __bd_k); }";
+    OS << "{ if (__bd_full" << CS << ") bd_store_" << Sh.sfx(T) << "(" << P
+       << ", " << Val << "); else bd_storen_" << Sh.sfx(T) << "(" << P << ", "
+       << Val << ", __bd_k" << CS << "); }";
     return OS.str();
   }
   Type Lane = T == Type::Bool ? (Sh.Wide ? Type::I64 : Type::I32) : T;
@@ -227,29 +240,53 @@ std::string WrapperEmitter::store(const std::string &Ptr, Type T, bool Native,
                                   : Val;
   OS << "{ " << scalarType(Lane) << " " << B << "[" << Sh.W() << "]; bd_store_"
      << Sh.sfx(Lane) << "(" << B << ", " << V
-     << "); for (size_t __bd_j = 0; __bd_j < __bd_k"
-     << "; __bd_j++) (" << Ptr << ")[__bd_j] = (" << CType << ")" << B
-     << "[__bd_j]; }";
+     << "); for (size_t __bd_j = 0; __bd_j < __bd_k" << CS << "; __bd_j++) ("
+     << Ptr << ")[__bd_j] = (" << CType << ")" << B << "[__bd_j]; }";
   return OS.str();
 }
 
-/// One chunk of W examples; the last one may be partial (__bd_full == 0):
-/// then only its first __bd_k examples are read and written. One kernel
-/// call site keeps the code small.
+/// One chunk of IL * W examples, W per chain; the last one may be partial
+/// (__bd_full == 0): then only its first __bd_k examples are read and
+/// written, chain C's __bd_k_C of them. A chain with none reads its values
+/// at the chunk's first example (its mask is all off). One kernel call site
+/// keeps the code small.
 std::string WrapperEmitter::chunk() {
   std::ostringstream OS;
   std::string M = Sh.mask();
-  OS << "    " << M << " __bd_mk = __bd_full ? bd_mtrue_" << Sh.S()
-     << "() : bd_mfirst_" << Sh.S() << "(__bd_k);\n";
+  if (IL > 1)
+    for (unsigned C = 0; C < IL; ++C) {
+      std::string K = "__bd_k" + chain(C), W = Sh.W();
+      std::string Lo = std::to_string(C) + " * " + W;
+      if (C == 0)
+        OS << "    size_t " << K << " = __bd_k < " << W << " ? __bd_k : " << W
+           << ";\n";
+      else
+        OS << "    size_t " << K << " = __bd_k <= " << Lo << " ? 0 : __bd_k - "
+           << Lo << " < " << W << " ? __bd_k - " << Lo << " : " << W << ";\n";
+      OS << "    int __bd_full" << chain(C) << " = " << K << " == " << W
+         << ";\n    size_t __bd_i" << chain(C) << " = __bd_i";
+      if (C)
+        OS << " + (" << K << " ? " << Lo << " : 0)";
+      OS << ";\n";
+    }
+  for (unsigned C = 0; C < IL; ++C)
+    OS << "    " << M << " __bd_mk" << chain(C) << " = __bd_full" << chain(C)
+       << " ? bd_mtrue_" << Sh.S() << "() : bd_mfirst_" << Sh.S() << "(__bd_k"
+       << chain(C) << ");\n";
   std::vector<std::string> KArgs;
+  for (unsigned C = 0; C < IL; ++C)
+    KArgs.push_back("__bd_mk" + chain(C));
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const ir::Param &P = F.Params[I];
     if (P.Kind == ir::ParamKind::Seed) {
-      std::string Ld = "__bd_seed";
-      // The seed is read only if given; NULL means ones.
-      OS << load("__bd_dret + __bd_i", P.Ty, true, "__bd_k", Ld,
-                 "!__bd_dret ? bd_splat_" + Sh.sfx(P.Ty) + "(1) : ");
-      KArgs.push_back(Ld);
+      for (unsigned C = 0; C < IL; ++C) {
+        CS = chain(C);
+        std::string Ld = "__bd_seed" + CS;
+        // The seed is read only if given; NULL means ones.
+        OS << load("__bd_dret + __bd_i" + CS, P.Ty, true, "__bd_k" + CS, Ld,
+                   "!__bd_dret ? bd_splat_" + Sh.sfx(P.Ty) + "(1) : ");
+        KArgs.push_back(Ld);
+      }
     } else if (P.Kind == ir::ParamKind::Need) {
       KArgs.push_back("(" + shadow(P.Of) + " != 0)");
     } else if (P.Kind == ir::ParamKind::Tangent) {
@@ -258,10 +295,13 @@ std::string WrapperEmitter::chunk() {
       if (P.Uniform) {
         KArgs.push_back("(" + T + " ? (" + Sc + ")*" + T + " : (" + Sc + ")0)");
       } else {
-        std::string Dst = "__bd_x" + std::to_string(I);
-        OS << load(T + " + __bd_i", P.Ty, true, "__bd_k", Dst,
-                   "!" + T + " ? bd_splat_" + Sh.sfx(P.Ty) + "(0) : ");
-        KArgs.push_back(Dst);
+        for (unsigned C = 0; C < IL; ++C) {
+          CS = chain(C);
+          std::string Dst = "__bd_x" + std::to_string(I) + CS;
+          OS << load(T + " + __bd_i" + CS, P.Ty, true, "__bd_k" + CS, Dst,
+                     "!" + T + " ? bd_splat_" + Sh.sfx(P.Ty) + "(0) : ");
+          KArgs.push_back(Dst);
+        }
       }
     } else if (P.IsArray) {
       if (P.Uniform) {
@@ -284,69 +324,88 @@ std::string WrapperEmitter::chunk() {
                           ? "(_Bool)" + arg(I)
                           : "(" + std::string(scalarType(P.Ty)) + ")" + arg(I));
     } else {
-      std::string Dst = "__bd_x" + std::to_string(I);
-      OS << load(arg(I) + " + __bd_i", P.Ty, P.NativeLayout, "__bd_k", Dst);
-      KArgs.push_back(Dst);
+      for (unsigned C = 0; C < IL; ++C) {
+        CS = chain(C);
+        std::string Dst = "__bd_x" + std::to_string(I) + CS;
+        OS << load(arg(I) + " + __bd_i" + CS, P.Ty, P.NativeLayout,
+                   "__bd_k" + CS, Dst);
+        KArgs.push_back(Dst);
+      }
     }
   }
-  for (size_t I = 0; I < F.Outputs.size(); ++I) {
-    OS << "    " << Sh.vtype(F.Vars[F.Outputs[I].Var].Ty) << " __bd_o" << I
-       << ";\n";
-    KArgs.push_back("&__bd_o" + std::to_string(I));
-  }
+  CS.clear();
+  for (size_t I = 0; I < F.Outputs.size(); ++I)
+    for (unsigned C = 0; C < IL; ++C) {
+      std::string O = "__bd_o" + std::to_string(I) + chain(C);
+      OS << "    " << Sh.vtype(F.Vars[F.Outputs[I].Var].Ty) << " " << O
+         << ";\n";
+      KArgs.push_back("&" + O);
+    }
   if (!F.TapeSlots.empty()) {
     KArgs.push_back("__bd_ar");
     KArgs.push_back("__bd_tp");
   }
   for (int V : arenaArrays(F))
     KArgs.push_back("__bd_h" + std::to_string(V));
-  OS << "    " << Kernel << "(__bd_mk";
-  for (const std::string &A : KArgs)
-    OS << ", " << A;
+  OS << "    " << Kernel << "(";
+  for (size_t A = 0; A < KArgs.size(); ++A)
+    OS << (A ? ", " : "") << KArgs[A];
   OS << ");\n";
-  for (size_t I = 0; I < F.Outputs.size(); ++I) {
-    const ir::Output &O = F.Outputs[I];
-    std::string Val = "__bd_o" + std::to_string(I);
-    if (O.Kind == ir::OutKind::Ret) {
-      std::string St = store("__bd_ret + __bd_i", F.RetTy, F.RetNativeLayout,
-                             F.RetCType, Val);
-      OS << "    " << (Fl != Flavor::Batched ? "if (__bd_ret) " : "") << St
-         << "\n";
-      continue;
+  for (size_t I = 0; I < F.Outputs.size(); ++I)
+    for (unsigned C = 0; C < IL; ++C) {
+      CS = chain(C);
+      OS << output(I);
     }
-    if (O.Kind == ir::OutKind::Tangent) {
-      OS << "    if (__bd_dret) "
-         << store("__bd_dret + __bd_i", F.RetTy, F.RetNativeLayout, F.RetCType,
-                  Val)
-         << "\n";
-      continue;
-    }
-    if (O.Kind == ir::OutKind::Global) {
-      // The chunk holding example n - 1 leaves its value, as the loop would.
-      Type T = F.Vars[O.Var].Ty;
-      OS << "    if (__bd_i + __bd_k == __bd_nall) {\n      " << O.CType
-         << " __bd_gb[" << Sh.W() << "];\n      "
-         << store("__bd_gb", T, O.NativeLayout, O.CType, Val) << "\n      "
-         << O.Global << " = __bd_gb[__bd_k - 1];\n    }\n";
-      continue;
-    }
-    const ir::Param &P = F.Params[O.Param];
-    std::string Sfx = Sh.sfx(P.Ty);
-    if (P.Uniform) {
-      // Lanes past the end hold garbage: only active lanes are summed.
-      std::string Acc = "__bd_acc" + std::to_string(O.Param);
-      OS << "    " << Acc << " = bd_add_" << Sfx << "(" << Acc << ", bd_select_"
-         << Sfx << "(__bd_mk, " << Val << ", bd_splat_" << Sfx << "(0)));\n";
-      continue;
-    }
-    std::string Ptr = shadow(O.Param) + " + __bd_i";
-    OS << "    if (" << shadow(O.Param) << ") {\n";
-    OS << load(Ptr, P.Ty, true, "__bd_k", "__bd_old");
-    OS << "      "
-       << store(Ptr, P.Ty, true, P.CType,
-                "bd_add_" + Sfx + "(__bd_old, " + Val + ")")
-       << "\n    }\n";
+  CS.clear();
+  return OS.str();
+}
+
+/// Writes output \p I of the current chain CS.
+std::string WrapperEmitter::output(size_t I) {
+  std::ostringstream OS;
+  const ir::Output &O = F.Outputs[I];
+  std::string Val = "__bd_o" + std::to_string(I) + CS;
+  if (O.Kind == ir::OutKind::Ret) {
+    std::string St = store("__bd_ret + __bd_i" + CS, F.RetTy, F.RetNativeLayout,
+                           F.RetCType, Val);
+    OS << "    " << (Fl != Flavor::Batched ? "if (__bd_ret) " : "") << St
+       << "\n";
+    return OS.str();
   }
+  if (O.Kind == ir::OutKind::Tangent) {
+    OS << "    if (__bd_dret) "
+       << store("__bd_dret + __bd_i" + CS, F.RetTy, F.RetNativeLayout,
+                F.RetCType, Val)
+       << "\n";
+    return OS.str();
+  }
+  if (O.Kind == ir::OutKind::Global) {
+    // The chunk holding example n - 1 leaves its value, as the loop would.
+    Type T = F.Vars[O.Var].Ty;
+    OS << "    if (__bd_i" << CS << " + __bd_k" << CS
+       << " == __bd_nall) {\n      " << O.CType << " __bd_gb[" << Sh.W()
+       << "];\n      " << store("__bd_gb", T, O.NativeLayout, O.CType, Val)
+       << "\n      " << O.Global << " = __bd_gb[__bd_k" << CS
+       << " - 1];\n    }\n";
+    return OS.str();
+  }
+  const ir::Param &P = F.Params[O.Param];
+  std::string Sfx = Sh.sfx(P.Ty);
+  if (P.Uniform) {
+    // Lanes past the end hold garbage: only active lanes are summed.
+    std::string Acc = "__bd_acc" + std::to_string(O.Param);
+    OS << "    " << Acc << " = bd_add_" << Sfx << "(" << Acc << ", bd_select_"
+       << Sfx << "(__bd_mk" << CS << ", " << Val << ", bd_splat_" << Sfx
+       << "(0)));\n";
+    return OS.str();
+  }
+  std::string Ptr = shadow(O.Param) + " + __bd_i" + CS;
+  OS << "    if (" << shadow(O.Param) << ") {\n";
+  OS << load(Ptr, P.Ty, true, "__bd_k" + CS, "__bd_old" + CS);
+  OS << "      "
+     << store(Ptr, P.Ty, true, P.CType,
+              "bd_add_" + Sfx + "(__bd_old" + CS + ", " + Val + ")")
+     << "\n    }\n";
   return OS.str();
 }
 
@@ -388,13 +447,13 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
     std::string T =
         F.VaryingVar[V] ? Sh.vtype(F.Vars[V].Ty) : scalarType(F.Vars[V].Ty);
     OS << "  " << T << " *__bd_h" << V << " = (" << T
-       << " *)bd_arena_alloc(__bd_ar, sizeof(" << T << ") * " << F.Vars[V].Len
-       << ");\n";
+       << " *)bd_arena_alloc(__bd_ar, sizeof(" << T << ") * "
+       << F.Vars[V].Len * (F.VaryingVar[V] ? (int)IL : 1) << ");\n";
   }
   if (Tapes) {
     OS << "  bd_tape __bd_tp[" << F.TapeSlots.size() << "] = {";
     for (size_t T = 0; T < F.TapeSlots.size(); ++T)
-      OS << (T ? ", " : "") << "{0, 0, 0, " << F.TapeSlots[T]
+      OS << (T ? ", " : "") << "{0, 0, 0, " << F.TapeSlots[T] * (int)IL
          << ", bd_tape_slot_bytes}";
     OS << "};\n";
     // Identities of the tapes: the arena remembers how many rows each
@@ -408,7 +467,7 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
   // Examples per kernel call. Shape n gathers with 32-bit lane offsets
   // (lane * stride): a stride too large for them runs one example at a
   // time (the other lanes are masked off and touch nothing).
-  OS << "  size_t __bd_w = " << Sh.W() << ";\n";
+  OS << "  size_t __bd_w = " << step() << ";\n";
   if (!Sh.Wide)
     for (size_t I = 0; I < F.Params.size(); ++I) {
       const ir::Param &P = F.Params[I];
@@ -418,15 +477,16 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
       if (Fl != Flavor::Batched && hasShadowParam(P))
         Strides.push_back(shadowStride(I));
       for (const std::string &St : Strides)
-        OS << "  if (" << St << " > 2147483647 / (ptrdiff_t)" << Sh.W()
-           << " || " << St << " < -2147483647 / (ptrdiff_t)" << Sh.W()
+        OS << "  if (" << St << " > 2147483647 / (ptrdiff_t)" << step()
+           << " || " << St << " < -2147483647 / (ptrdiff_t)" << step()
            << ")\n    __bd_w = 1;\n";
     }
   OS << "  for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) "
         "{\n";
   OS << "    size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : "
         "__bd_w;\n";
-  OS << "    int __bd_full = __bd_k == " << Sh.W() << ";\n";
+  if (IL == 1)
+    OS << "    int __bd_full = __bd_k == " << Sh.W() << ";\n";
   OS << chunk();
   OS << "  }\n";
   if (Tapes)

@@ -10,67 +10,24 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_bk(bd_md __
   bd_f64d __bd_t1 = __bd_p1;
   __bd_v2_ret = bd_splat_f64d(0x0p+0);
   bd_md __bd_t6 = bd_cmple_f64d(__bd_t1, bd_splat_f64d(0x0p+0));
-  if (bd_all_md(__bd_t6)) {
-    __bd_v2_ret = bd_splat_f64d(0x0p+0);
-  } else if (bd_none_md(__bd_t6)) {
-    bd_f64d __bd_t10 = bd_fabs_f64d(__bd_t0);
-    __bd_v5_out = bd_splat_f64d(0x0p+0);
-    bd_md __bd_t14 = bd_cmple_f64d(__bd_t10, __bd_t1);
-    if (bd_all_md(__bd_t14)) {
-      bd_f64d __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t0);
-      bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t0);
-      __bd_v5_out = __bd_t19;
-    } else if (bd_none_md(__bd_t14)) {
-      double __bd_t24 = -0x1p-1;
-      bd_f64d __bd_t25 = bd_splat_f64d(__bd_t24) * __bd_t1 + __bd_t10;
-      bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
-      __bd_v5_out = __bd_t26;
-    } else {
-      bd_md __bd_t40 = bd_and_md(__bd_m, __bd_t14);
-      if (bd_any_md(__bd_t40)) {
-        bd_f64d __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t0);
-        bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t0);
-        __bd_v5_out = bd_select_f64d(__bd_t40, __bd_t19, __bd_v5_out);
-      }
-      bd_md __bd_t43 = bd_andnot_md(__bd_m, __bd_t14);
-      if (bd_any_md(__bd_t43)) {
-        double __bd_t24 = -0x1p-1;
-        bd_f64d __bd_t25 = bd_splat_f64d(__bd_t24) * __bd_t1 + __bd_t10;
-        bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
-        __bd_v5_out = bd_select_f64d(__bd_t43, __bd_t26, __bd_v5_out);
-      }
-    }
-    bd_f64d __bd_t27 = __bd_v5_out;
-    __bd_v2_ret = __bd_t27;
-  } else {
-    bd_md __bd_t46 = bd_and_md(__bd_m, __bd_t6);
-    if (bd_any_md(__bd_t46)) {
-      __bd_v2_ret = bd_select_f64d(__bd_t46, bd_splat_f64d(0x0p+0), __bd_v2_ret);
-    }
-    bd_md __bd_t49 = bd_andnot_md(__bd_m, __bd_t6);
-    if (bd_any_md(__bd_t49)) {
-      bd_f64d __bd_t10 = bd_fabs_f64d(__bd_t0);
-      __bd_v5_out = bd_splat_f64d(0x0p+0);
-      bd_md __bd_t14 = bd_cmple_f64d(__bd_t10, __bd_t1);
-      bd_md __bd_t52 = bd_and_md(__bd_t49, __bd_t14);
-      if (bd_any_md(__bd_t52)) {
-        bd_f64d __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t0);
-        bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t0);
-        __bd_v5_out = bd_select_f64d(__bd_t52, __bd_t19, __bd_v5_out);
-      }
-      bd_md __bd_t55 = bd_andnot_md(__bd_t49, __bd_t14);
-      if (bd_any_md(__bd_t55)) {
-        double __bd_t24 = -0x1p-1;
-        bd_f64d __bd_t25 = bd_splat_f64d(__bd_t24) * __bd_t1 + __bd_t10;
-        bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
-        __bd_v5_out = bd_select_f64d(__bd_t55, __bd_t26, __bd_v5_out);
-      }
-      bd_f64d __bd_t27 = __bd_v5_out;
-      __bd_v2_ret = bd_select_f64d(__bd_t49, __bd_t27, __bd_v2_ret);
-    }
-  }
-  bd_f64d __bd_t58 = __bd_v2_ret;
-  *__bd_o0 = __bd_t58;
+  __bd_v2_ret = bd_select_f64d(__bd_t6, bd_splat_f64d(0x0p+0), __bd_v2_ret);
+  bd_md __bd_t33 = bd_not_md(__bd_t6);
+  bd_f64d __bd_t10 = bd_fabs_f64d(__bd_t0);
+  __bd_v5_out = bd_splat_f64d(0x0p+0);
+  bd_md __bd_t14 = bd_cmple_f64d(__bd_t10, __bd_t1);
+  bd_md __bd_t35 = bd_and_md(__bd_t33, __bd_t14);
+  bd_f64d __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t0);
+  bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t0);
+  __bd_v5_out = bd_select_f64d(__bd_t35, __bd_t19, __bd_v5_out);
+  bd_md __bd_t37 = bd_andnot_md(__bd_t33, __bd_t14);
+  double __bd_t24 = -0x1p-1;
+  bd_f64d __bd_t25 = bd_splat_f64d(__bd_t24) * __bd_t1 + __bd_t10;
+  bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
+  __bd_v5_out = bd_select_f64d(__bd_t37, __bd_t26, __bd_v5_out);
+  bd_f64d __bd_t27 = __bd_v5_out;
+  __bd_v2_ret = bd_select_f64d(__bd_t33, __bd_t27, __bd_v2_ret);
+  bd_f64d __bd_t39 = __bd_v2_ret;
+  *__bd_o0 = __bd_t39;
 }
 struct __bd_huber_bx { const double *__bd_a0; const double *__bd_a1; double *__bd_ret; };
 static void __bd_huber_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
@@ -116,74 +73,27 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
   bd_f64d __bd_v15_d19 = bd_splat_f64d(0);
   bd_f64d __bd_v16_d25 = bd_splat_f64d(0);
   bd_f64d __bd_v17_d26 = bd_splat_f64d(0);
-  bd_md __bd_t14 = bd_mfalse_d();
-  bd_f64d __bd_t17 = bd_splat_f64d(0);
-  double __bd_t24 = 0;
-  bd_f64d __bd_t25 = bd_splat_f64d(0);
   (void)__bd_m;
   bd_f64d __bd_t0 = __bd_p0;
   bd_f64d __bd_t1 = __bd_p1;
   __bd_v2_ret = bd_splat_f64d(0x0p+0);
   bd_md __bd_t6 = bd_cmple_f64d(__bd_t1, bd_splat_f64d(0x0p+0));
-  if (bd_all_md(__bd_t6)) {
-    __bd_v2_ret = bd_splat_f64d(0x0p+0);
-  } else if (bd_none_md(__bd_t6)) {
-    bd_f64d __bd_t10 = bd_fabs_f64d(__bd_t0);
-    __bd_v5_out = bd_splat_f64d(0x0p+0);
-    __bd_t14 = bd_cmple_f64d(__bd_t10, __bd_t1);
-    if (bd_all_md(__bd_t14)) {
-      __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t0);
-      bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t0);
-      __bd_v5_out = __bd_t19;
-    } else if (bd_none_md(__bd_t14)) {
-      __bd_t24 = -0x1p-1;
-      __bd_t25 = bd_splat_f64d(__bd_t24) * __bd_t1 + __bd_t10;
-      bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
-      __bd_v5_out = __bd_t26;
-    } else {
-      bd_md __bd_t113 = bd_and_md(__bd_m, __bd_t14);
-      if (bd_any_md(__bd_t113)) {
-        __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t0);
-        bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t0);
-        __bd_v5_out = bd_select_f64d(__bd_t113, __bd_t19, __bd_v5_out);
-      }
-      bd_md __bd_t116 = bd_andnot_md(__bd_m, __bd_t14);
-      if (bd_any_md(__bd_t116)) {
-        __bd_t24 = -0x1p-1;
-        __bd_t25 = bd_splat_f64d(__bd_t24) * __bd_t1 + __bd_t10;
-        bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
-        __bd_v5_out = bd_select_f64d(__bd_t116, __bd_t26, __bd_v5_out);
-      }
-    }
-    bd_f64d __bd_t27 = __bd_v5_out;
-    __bd_v2_ret = __bd_t27;
-  } else {
-    bd_md __bd_t119 = bd_and_md(__bd_m, __bd_t6);
-    if (bd_any_md(__bd_t119)) {
-      __bd_v2_ret = bd_select_f64d(__bd_t119, bd_splat_f64d(0x0p+0), __bd_v2_ret);
-    }
-    bd_md __bd_t122 = bd_andnot_md(__bd_m, __bd_t6);
-    if (bd_any_md(__bd_t122)) {
-      bd_f64d __bd_t10 = bd_fabs_f64d(__bd_t0);
-      __bd_v5_out = bd_splat_f64d(0x0p+0);
-      __bd_t14 = bd_cmple_f64d(__bd_t10, __bd_t1);
-      bd_md __bd_t125 = bd_and_md(__bd_t122, __bd_t14);
-      if (bd_any_md(__bd_t125)) {
-        __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t0);
-        bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t0);
-        __bd_v5_out = bd_select_f64d(__bd_t125, __bd_t19, __bd_v5_out);
-      }
-      bd_md __bd_t128 = bd_andnot_md(__bd_t122, __bd_t14);
-      if (bd_any_md(__bd_t128)) {
-        __bd_t24 = -0x1p-1;
-        __bd_t25 = bd_splat_f64d(__bd_t24) * __bd_t1 + __bd_t10;
-        bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
-        __bd_v5_out = bd_select_f64d(__bd_t128, __bd_t26, __bd_v5_out);
-      }
-      bd_f64d __bd_t27 = __bd_v5_out;
-      __bd_v2_ret = bd_select_f64d(__bd_t122, __bd_t27, __bd_v2_ret);
-    }
-  }
+  __bd_v2_ret = bd_select_f64d(__bd_t6, bd_splat_f64d(0x0p+0), __bd_v2_ret);
+  bd_md __bd_t106 = bd_not_md(__bd_t6);
+  bd_f64d __bd_t10 = bd_fabs_f64d(__bd_t0);
+  __bd_v5_out = bd_splat_f64d(0x0p+0);
+  bd_md __bd_t14 = bd_cmple_f64d(__bd_t10, __bd_t1);
+  bd_md __bd_t108 = bd_and_md(__bd_t106, __bd_t14);
+  bd_f64d __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t0);
+  bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t0);
+  __bd_v5_out = bd_select_f64d(__bd_t108, __bd_t19, __bd_v5_out);
+  bd_md __bd_t110 = bd_andnot_md(__bd_t106, __bd_t14);
+  double __bd_t24 = -0x1p-1;
+  bd_f64d __bd_t25 = bd_splat_f64d(__bd_t24) * __bd_t1 + __bd_t10;
+  bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
+  __bd_v5_out = bd_select_f64d(__bd_t110, __bd_t26, __bd_v5_out);
+  bd_f64d __bd_t27 = __bd_v5_out;
+  __bd_v2_ret = bd_select_f64d(__bd_t106, __bd_t27, __bd_v2_ret);
   __bd_v6_d_r = bd_splat_f64d(0x0p+0);
   __bd_v7_d_delta = bd_splat_f64d(0x0p+0);
   __bd_v8_d___ret = bd_splat_f64d(0x0p+0);
@@ -269,8 +179,8 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
         __bd_v12_d10 = __bd_t85;
       }
     } else {
-      bd_md __bd_t153 = bd_and_md(__bd_m, __bd_t14);
-      if (bd_any_md(__bd_t153)) {
+      bd_md __bd_t134 = bd_and_md(__bd_m, __bd_t14);
+      if (bd_any_md(__bd_t134)) {
         __bd_v14_d17 = bd_splat_f64d(0x0p+0);
         __bd_v15_d19 = bd_splat_f64d(0x0p+0);
         if (__bd_t38) {
@@ -278,7 +188,7 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
           bd_f64d __bd_t52 = __bd_v15_d19;
           bd_f64d __bd_t53 = bd_add_f64d(__bd_t52, __bd_t51);
           __bd_v15_d19 = __bd_t53;
-          __bd_v9_d_out = bd_select_f64d(__bd_t153, bd_splat_f64d(0x0p+0), __bd_v9_d_out);
+          __bd_v9_d_out = bd_select_f64d(__bd_t134, bd_splat_f64d(0x0p+0), __bd_v9_d_out);
         }
         if (__bd_t55) {
           bd_f64d __bd_t56 = __bd_v15_d19;
@@ -289,16 +199,16 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
           bd_f64d __bd_t60 = bd_mul_f64d(__bd_t56, __bd_t17);
           bd_f64d __bd_t61 = __bd_v10_d0;
           bd_f64d __bd_t62 = bd_add_f64d(__bd_t61, __bd_t60);
-          __bd_v10_d0 = bd_select_f64d(__bd_t153, __bd_t62, __bd_v10_d0);
+          __bd_v10_d0 = bd_select_f64d(__bd_t134, __bd_t62, __bd_v10_d0);
           bd_f64d __bd_t63 = __bd_v14_d17;
           bd_f64d __bd_t64 = bd_mul_f64d(__bd_t63, bd_splat_f64d(0x1p-1));
           bd_f64d __bd_t65 = __bd_v10_d0;
           bd_f64d __bd_t66 = bd_add_f64d(__bd_t65, __bd_t64);
-          __bd_v10_d0 = bd_select_f64d(__bd_t153, __bd_t66, __bd_v10_d0);
+          __bd_v10_d0 = bd_select_f64d(__bd_t134, __bd_t66, __bd_v10_d0);
         }
       }
-      bd_md __bd_t159 = bd_andnot_md(__bd_m, __bd_t14);
-      if (bd_any_md(__bd_t159)) {
+      bd_md __bd_t140 = bd_andnot_md(__bd_m, __bd_t14);
+      if (bd_any_md(__bd_t140)) {
         __bd_v16_d25 = bd_splat_f64d(0x0p+0);
         __bd_v17_d26 = bd_splat_f64d(0x0p+0);
         if (__bd_t38) {
@@ -306,12 +216,12 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
           bd_f64d __bd_t70 = __bd_v17_d26;
           bd_f64d __bd_t71 = bd_add_f64d(__bd_t70, __bd_t69);
           __bd_v17_d26 = __bd_t71;
-          __bd_v9_d_out = bd_select_f64d(__bd_t159, bd_splat_f64d(0x0p+0), __bd_v9_d_out);
+          __bd_v9_d_out = bd_select_f64d(__bd_t140, bd_splat_f64d(0x0p+0), __bd_v9_d_out);
           bd_f64d __bd_t73 = __bd_v17_d26;
           bd_f64d __bd_t74 = bd_mul_f64d(__bd_t73, __bd_t25);
           bd_f64d __bd_t75 = __bd_v11_d1;
           bd_f64d __bd_t76 = bd_add_f64d(__bd_t75, __bd_t74);
-          __bd_v11_d1 = bd_select_f64d(__bd_t159, __bd_t76, __bd_v11_d1);
+          __bd_v11_d1 = bd_select_f64d(__bd_t140, __bd_t76, __bd_v11_d1);
           bd_f64d __bd_t77 = bd_mul_f64d(__bd_t73, __bd_t1);
           bd_f64d __bd_t78 = __bd_v16_d25;
           bd_f64d __bd_t79 = bd_add_f64d(__bd_t78, __bd_t77);
@@ -320,10 +230,10 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
           bd_f64d __bd_t81 = bd_mul_f64d(__bd_t80, bd_splat_f64d(__bd_t24));
           bd_f64d __bd_t82 = __bd_v11_d1;
           bd_f64d __bd_t83 = bd_add_f64d(__bd_t82, __bd_t81);
-          __bd_v11_d1 = bd_select_f64d(__bd_t159, __bd_t83, __bd_v11_d1);
+          __bd_v11_d1 = bd_select_f64d(__bd_t140, __bd_t83, __bd_v11_d1);
           bd_f64d __bd_t84 = __bd_v12_d10;
           bd_f64d __bd_t85 = bd_add_f64d(__bd_t84, __bd_t80);
-          __bd_v12_d10 = bd_select_f64d(__bd_t159, __bd_t85, __bd_v12_d10);
+          __bd_v12_d10 = bd_select_f64d(__bd_t140, __bd_t85, __bd_v12_d10);
         }
       }
     }
@@ -340,14 +250,14 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
       __bd_v10_d0 = __bd_t93;
     }
   } else {
-    bd_md __bd_t167 = bd_and_md(__bd_m, __bd_t6);
-    if (bd_any_md(__bd_t167)) {
+    bd_md __bd_t148 = bd_and_md(__bd_m, __bd_t6);
+    if (bd_any_md(__bd_t148)) {
       if (__bd_t38) {
-        __bd_v8_d___ret = bd_select_f64d(__bd_t167, bd_splat_f64d(0x0p+0), __bd_v8_d___ret);
+        __bd_v8_d___ret = bd_select_f64d(__bd_t148, bd_splat_f64d(0x0p+0), __bd_v8_d___ret);
       }
     }
-    bd_md __bd_t170 = bd_andnot_md(__bd_m, __bd_t6);
-    if (bd_any_md(__bd_t170)) {
+    bd_md __bd_t151 = bd_andnot_md(__bd_m, __bd_t6);
+    if (bd_any_md(__bd_t151)) {
       __bd_v12_d10 = bd_splat_f64d(0x0p+0);
       __bd_v13_d27 = bd_splat_f64d(0x0p+0);
       if (__bd_t38) {
@@ -355,14 +265,14 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
         bd_f64d __bd_t43 = __bd_v13_d27;
         bd_f64d __bd_t44 = bd_add_f64d(__bd_t43, __bd_t42);
         __bd_v13_d27 = __bd_t44;
-        __bd_v8_d___ret = bd_select_f64d(__bd_t170, bd_splat_f64d(0x0p+0), __bd_v8_d___ret);
+        __bd_v8_d___ret = bd_select_f64d(__bd_t151, bd_splat_f64d(0x0p+0), __bd_v8_d___ret);
         bd_f64d __bd_t46 = __bd_v13_d27;
         bd_f64d __bd_t47 = __bd_v9_d_out;
         bd_f64d __bd_t48 = bd_add_f64d(__bd_t47, __bd_t46);
-        __bd_v9_d_out = bd_select_f64d(__bd_t170, __bd_t48, __bd_v9_d_out);
+        __bd_v9_d_out = bd_select_f64d(__bd_t151, __bd_t48, __bd_v9_d_out);
       }
-      bd_md __bd_t175 = bd_and_md(__bd_t170, __bd_t14);
-      if (bd_any_md(__bd_t175)) {
+      bd_md __bd_t156 = bd_and_md(__bd_t151, __bd_t14);
+      if (bd_any_md(__bd_t156)) {
         __bd_v14_d17 = bd_splat_f64d(0x0p+0);
         __bd_v15_d19 = bd_splat_f64d(0x0p+0);
         if (__bd_t38) {
@@ -370,7 +280,7 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
           bd_f64d __bd_t52 = __bd_v15_d19;
           bd_f64d __bd_t53 = bd_add_f64d(__bd_t52, __bd_t51);
           __bd_v15_d19 = __bd_t53;
-          __bd_v9_d_out = bd_select_f64d(__bd_t175, bd_splat_f64d(0x0p+0), __bd_v9_d_out);
+          __bd_v9_d_out = bd_select_f64d(__bd_t156, bd_splat_f64d(0x0p+0), __bd_v9_d_out);
         }
         if (__bd_t55) {
           bd_f64d __bd_t56 = __bd_v15_d19;
@@ -381,16 +291,16 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
           bd_f64d __bd_t60 = bd_mul_f64d(__bd_t56, __bd_t17);
           bd_f64d __bd_t61 = __bd_v10_d0;
           bd_f64d __bd_t62 = bd_add_f64d(__bd_t61, __bd_t60);
-          __bd_v10_d0 = bd_select_f64d(__bd_t175, __bd_t62, __bd_v10_d0);
+          __bd_v10_d0 = bd_select_f64d(__bd_t156, __bd_t62, __bd_v10_d0);
           bd_f64d __bd_t63 = __bd_v14_d17;
           bd_f64d __bd_t64 = bd_mul_f64d(__bd_t63, bd_splat_f64d(0x1p-1));
           bd_f64d __bd_t65 = __bd_v10_d0;
           bd_f64d __bd_t66 = bd_add_f64d(__bd_t65, __bd_t64);
-          __bd_v10_d0 = bd_select_f64d(__bd_t175, __bd_t66, __bd_v10_d0);
+          __bd_v10_d0 = bd_select_f64d(__bd_t156, __bd_t66, __bd_v10_d0);
         }
       }
-      bd_md __bd_t181 = bd_andnot_md(__bd_t170, __bd_t14);
-      if (bd_any_md(__bd_t181)) {
+      bd_md __bd_t162 = bd_andnot_md(__bd_t151, __bd_t14);
+      if (bd_any_md(__bd_t162)) {
         __bd_v16_d25 = bd_splat_f64d(0x0p+0);
         __bd_v17_d26 = bd_splat_f64d(0x0p+0);
         if (__bd_t38) {
@@ -398,12 +308,12 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
           bd_f64d __bd_t70 = __bd_v17_d26;
           bd_f64d __bd_t71 = bd_add_f64d(__bd_t70, __bd_t69);
           __bd_v17_d26 = __bd_t71;
-          __bd_v9_d_out = bd_select_f64d(__bd_t181, bd_splat_f64d(0x0p+0), __bd_v9_d_out);
+          __bd_v9_d_out = bd_select_f64d(__bd_t162, bd_splat_f64d(0x0p+0), __bd_v9_d_out);
           bd_f64d __bd_t73 = __bd_v17_d26;
           bd_f64d __bd_t74 = bd_mul_f64d(__bd_t73, __bd_t25);
           bd_f64d __bd_t75 = __bd_v11_d1;
           bd_f64d __bd_t76 = bd_add_f64d(__bd_t75, __bd_t74);
-          __bd_v11_d1 = bd_select_f64d(__bd_t181, __bd_t76, __bd_v11_d1);
+          __bd_v11_d1 = bd_select_f64d(__bd_t162, __bd_t76, __bd_v11_d1);
           bd_f64d __bd_t77 = bd_mul_f64d(__bd_t73, __bd_t1);
           bd_f64d __bd_t78 = __bd_v16_d25;
           bd_f64d __bd_t79 = bd_add_f64d(__bd_t78, __bd_t77);
@@ -412,14 +322,14 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
           bd_f64d __bd_t81 = bd_mul_f64d(__bd_t80, bd_splat_f64d(__bd_t24));
           bd_f64d __bd_t82 = __bd_v11_d1;
           bd_f64d __bd_t83 = bd_add_f64d(__bd_t82, __bd_t81);
-          __bd_v11_d1 = bd_select_f64d(__bd_t181, __bd_t83, __bd_v11_d1);
+          __bd_v11_d1 = bd_select_f64d(__bd_t162, __bd_t83, __bd_v11_d1);
           bd_f64d __bd_t84 = __bd_v12_d10;
           bd_f64d __bd_t85 = bd_add_f64d(__bd_t84, __bd_t80);
-          __bd_v12_d10 = bd_select_f64d(__bd_t181, __bd_t85, __bd_v12_d10);
+          __bd_v12_d10 = bd_select_f64d(__bd_t162, __bd_t85, __bd_v12_d10);
         }
       }
       if (__bd_t38) {
-        __bd_v9_d_out = bd_select_f64d(__bd_t170, bd_splat_f64d(0x0p+0), __bd_v9_d_out);
+        __bd_v9_d_out = bd_select_f64d(__bd_t151, bd_splat_f64d(0x0p+0), __bd_v9_d_out);
       }
       if (__bd_t55) {
         bd_f64d __bd_t87 = __bd_v12_d10;
@@ -428,7 +338,7 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
         bd_f64d __bd_t91 = bd_select_f64d(__bd_t89, __bd_t90, __bd_t87);
         bd_f64d __bd_t92 = __bd_v10_d0;
         bd_f64d __bd_t93 = bd_add_f64d(__bd_t92, __bd_t91);
-        __bd_v10_d0 = bd_select_f64d(__bd_t170, __bd_t93, __bd_v10_d0);
+        __bd_v10_d0 = bd_select_f64d(__bd_t151, __bd_t93, __bd_v10_d0);
       }
     }
   }
@@ -447,12 +357,12 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
     bd_f64d __bd_t101 = bd_add_f64d(__bd_t100, __bd_t99);
     __bd_v6_d_r = __bd_t101;
   }
-  bd_f64d __bd_t190 = __bd_v2_ret;
-  bd_f64d __bd_t191 = __bd_v6_d_r;
-  bd_f64d __bd_t192 = __bd_v7_d_delta;
-  *__bd_o0 = __bd_t190;
-  *__bd_o1 = __bd_t191;
-  *__bd_o2 = __bd_t192;
+  bd_f64d __bd_t171 = __bd_v2_ret;
+  bd_f64d __bd_t172 = __bd_v6_d_r;
+  bd_f64d __bd_t173 = __bd_v7_d_delta;
+  *__bd_o0 = __bd_t171;
+  *__bd_o1 = __bd_t172;
+  *__bd_o2 = __bd_t173;
 }
 struct __bd_huber_gx { const double *__bd_a0; const double *__bd_a1; double *__bd_ret; const double *__bd_dret; double *__bd_d0; double *__bd_d1; };
 static void __bd_huber_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {

@@ -13,43 +13,19 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_bk(bd_mn 
   __bd_v4_n = bd_splat_f32n(0x0p+0f);
   bd_mn __bd_t7 = bd_cmpgt_f32n(__bd_t0, bd_splat_f32n(0x0p+0f));
   __bd_v5_sc = __bd_t7;
-  if (bd_all_mn(__bd_t7)) {
-    bd_f32n __bd_t10 = bd_mul_f32n(__bd_t0, __bd_t0);
-    __bd_v4_n = __bd_t10;
-    bd_mn __bd_t12 = bd_cmplt_f32n(__bd_t10, __bd_t1);
-    __bd_v5_sc = __bd_t12;
-  } else if (bd_any_mn(__bd_t7)) {
-    bd_mn __bd_t26 = bd_and_mn(__bd_m, __bd_t7);
-    if (bd_any_mn(__bd_t26)) {
-      bd_f32n __bd_t10 = bd_mul_f32n(__bd_t0, __bd_t0);
-      __bd_v4_n = bd_select_f32n(__bd_t26, __bd_t10, __bd_v4_n);
-      bd_mn __bd_t12 = bd_cmplt_f32n(__bd_t10, __bd_t1);
-      __bd_v5_sc = bd_select_mn(__bd_t26, __bd_t12, __bd_v5_sc);
-    }
-  }
+  bd_f32n __bd_t10 = bd_mul_f32n(__bd_t0, __bd_t0);
+  __bd_v4_n = bd_select_f32n(__bd_t7, __bd_t10, __bd_v4_n);
+  bd_mn __bd_t12 = bd_cmplt_f32n(__bd_t10, __bd_t1);
+  __bd_v5_sc = bd_select_mn(__bd_t7, __bd_t12, __bd_v5_sc);
   bd_mn __bd_t13 = __bd_v5_sc;
-  if (bd_all_mn(__bd_t13)) {
-    bd_f32n __bd_t14 = __bd_v4_n;
-    __bd_v2_ret = __bd_t14;
-  } else if (bd_none_mn(__bd_t13)) {
-    bd_f32n __bd_t17 = __bd_v4_n;
-    bd_f32n __bd_t18 = bd_add_f32n(__bd_t0, __bd_t17);
-    __bd_v2_ret = __bd_t18;
-  } else {
-    bd_mn __bd_t30 = bd_and_mn(__bd_m, __bd_t13);
-    if (bd_any_mn(__bd_t30)) {
-      bd_f32n __bd_t14 = __bd_v4_n;
-      __bd_v2_ret = bd_select_f32n(__bd_t30, __bd_t14, __bd_v2_ret);
-    }
-    bd_mn __bd_t32 = bd_andnot_mn(__bd_m, __bd_t13);
-    if (bd_any_mn(__bd_t32)) {
-      bd_f32n __bd_t17 = __bd_v4_n;
-      bd_f32n __bd_t18 = bd_add_f32n(__bd_t0, __bd_t17);
-      __bd_v2_ret = bd_select_f32n(__bd_t32, __bd_t18, __bd_v2_ret);
-    }
-  }
-  bd_f32n __bd_t34 = __bd_v2_ret;
-  *__bd_o0 = __bd_t34;
+  bd_f32n __bd_t14 = __bd_v4_n;
+  __bd_v2_ret = bd_select_f32n(__bd_t13, __bd_t14, __bd_v2_ret);
+  bd_mn __bd_t24 = bd_not_mn(__bd_t13);
+  bd_f32n __bd_t17 = __bd_v4_n;
+  bd_f32n __bd_t18 = bd_add_f32n(__bd_t0, __bd_t17);
+  __bd_v2_ret = bd_select_f32n(__bd_t24, __bd_t18, __bd_v2_ret);
+  bd_f32n __bd_t25 = __bd_v2_ret;
+  *__bd_o0 = __bd_t25;
 }
 struct __bd_clipped_bx { const float *__bd_a0; const float *__bd_a1; float *__bd_ret; };
 static void __bd_clipped_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
@@ -101,41 +77,17 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_gk(bd_mn 
   __bd_v4_n = bd_splat_f32n(0x0p+0f);
   bd_mn __bd_t7 = bd_cmpgt_f32n(__bd_t0, bd_splat_f32n(0x0p+0f));
   __bd_v5_sc = __bd_t7;
-  if (bd_all_mn(__bd_t7)) {
-    bd_f32n __bd_t10 = bd_mul_f32n(__bd_t0, __bd_t0);
-    __bd_v4_n = __bd_t10;
-    bd_mn __bd_t12 = bd_cmplt_f32n(__bd_t10, __bd_t1);
-    __bd_v5_sc = __bd_t12;
-  } else if (bd_any_mn(__bd_t7)) {
-    bd_mn __bd_t76 = bd_and_mn(__bd_m, __bd_t7);
-    if (bd_any_mn(__bd_t76)) {
-      bd_f32n __bd_t10 = bd_mul_f32n(__bd_t0, __bd_t0);
-      __bd_v4_n = bd_select_f32n(__bd_t76, __bd_t10, __bd_v4_n);
-      bd_mn __bd_t12 = bd_cmplt_f32n(__bd_t10, __bd_t1);
-      __bd_v5_sc = bd_select_mn(__bd_t76, __bd_t12, __bd_v5_sc);
-    }
-  }
+  bd_f32n __bd_t10 = bd_mul_f32n(__bd_t0, __bd_t0);
+  __bd_v4_n = bd_select_f32n(__bd_t7, __bd_t10, __bd_v4_n);
+  bd_mn __bd_t12 = bd_cmplt_f32n(__bd_t10, __bd_t1);
+  __bd_v5_sc = bd_select_mn(__bd_t7, __bd_t12, __bd_v5_sc);
   bd_mn __bd_t13 = __bd_v5_sc;
-  if (bd_all_mn(__bd_t13)) {
-    bd_f32n __bd_t14 = __bd_v4_n;
-    __bd_v2_ret = __bd_t14;
-  } else if (bd_none_mn(__bd_t13)) {
-    bd_f32n __bd_t17 = __bd_v4_n;
-    bd_f32n __bd_t18 = bd_add_f32n(__bd_t0, __bd_t17);
-    __bd_v2_ret = __bd_t18;
-  } else {
-    bd_mn __bd_t80 = bd_and_mn(__bd_m, __bd_t13);
-    if (bd_any_mn(__bd_t80)) {
-      bd_f32n __bd_t14 = __bd_v4_n;
-      __bd_v2_ret = bd_select_f32n(__bd_t80, __bd_t14, __bd_v2_ret);
-    }
-    bd_mn __bd_t82 = bd_andnot_mn(__bd_m, __bd_t13);
-    if (bd_any_mn(__bd_t82)) {
-      bd_f32n __bd_t17 = __bd_v4_n;
-      bd_f32n __bd_t18 = bd_add_f32n(__bd_t0, __bd_t17);
-      __bd_v2_ret = bd_select_f32n(__bd_t82, __bd_t18, __bd_v2_ret);
-    }
-  }
+  bd_f32n __bd_t14 = __bd_v4_n;
+  __bd_v2_ret = bd_select_f32n(__bd_t13, __bd_t14, __bd_v2_ret);
+  bd_mn __bd_t74 = bd_not_mn(__bd_t13);
+  bd_f32n __bd_t17 = __bd_v4_n;
+  bd_f32n __bd_t18 = bd_add_f32n(__bd_t0, __bd_t17);
+  __bd_v2_ret = bd_select_f32n(__bd_t74, __bd_t18, __bd_v2_ret);
   __bd_v6_d_x = bd_splat_f32n(0x0p+0f);
   __bd_v7_d_lim = 0x0p+0f;
   __bd_v8_d___ret = bd_splat_f32n(0x0p+0f);
@@ -144,119 +96,55 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_gk(bd_mn 
   __bd_v8_d___ret = __bd_t24;
   _Bool __bd_t27 = __bd_p3;
   __bd_v10_d0 = bd_splat_f32n(0x0p+0f);
-  if (bd_all_mn(__bd_t13)) {
-    __bd_v11_d14 = bd_splat_f32n(0x0p+0f);
-    if (__bd_t27) {
-      bd_f32n __bd_t28 = __bd_v8_d___ret;
-      bd_f32n __bd_t29 = __bd_v11_d14;
-      bd_f32n __bd_t30 = bd_add_f32n(__bd_t29, __bd_t28);
-      __bd_v11_d14 = __bd_t30;
-      __bd_v8_d___ret = bd_splat_f32n(0x0p+0f);
-      bd_f32n __bd_t32 = __bd_v11_d14;
-      bd_f32n __bd_t33 = __bd_v9_d_n;
-      bd_f32n __bd_t34 = bd_add_f32n(__bd_t33, __bd_t32);
-      __bd_v9_d_n = __bd_t34;
-    }
-  } else if (bd_none_mn(__bd_t13)) {
-    __bd_v12_d17 = bd_splat_f32n(0x0p+0f);
-    __bd_v13_d18 = bd_splat_f32n(0x0p+0f);
-    if (__bd_t27) {
-      bd_f32n __bd_t37 = __bd_v8_d___ret;
-      bd_f32n __bd_t38 = __bd_v13_d18;
-      bd_f32n __bd_t39 = bd_add_f32n(__bd_t38, __bd_t37);
-      __bd_v13_d18 = __bd_t39;
-      __bd_v8_d___ret = bd_splat_f32n(0x0p+0f);
-      bd_f32n __bd_t41 = __bd_v13_d18;
-      bd_f32n __bd_t42 = __bd_v10_d0;
-      bd_f32n __bd_t43 = bd_add_f32n(__bd_t42, __bd_t41);
-      __bd_v10_d0 = __bd_t43;
-      bd_f32n __bd_t44 = __bd_v12_d17;
-      bd_f32n __bd_t45 = bd_add_f32n(__bd_t44, __bd_t41);
-      __bd_v12_d17 = __bd_t45;
-      bd_f32n __bd_t46 = __bd_v12_d17;
-      bd_f32n __bd_t47 = __bd_v9_d_n;
-      bd_f32n __bd_t48 = bd_add_f32n(__bd_t47, __bd_t46);
-      __bd_v9_d_n = __bd_t48;
-    }
-  } else {
-    bd_mn __bd_t95 = bd_and_mn(__bd_m, __bd_t13);
-    if (bd_any_mn(__bd_t95)) {
-      __bd_v11_d14 = bd_splat_f32n(0x0p+0f);
-      if (__bd_t27) {
-        bd_f32n __bd_t28 = __bd_v8_d___ret;
-        bd_f32n __bd_t29 = __bd_v11_d14;
-        bd_f32n __bd_t30 = bd_add_f32n(__bd_t29, __bd_t28);
-        __bd_v11_d14 = __bd_t30;
-        __bd_v8_d___ret = bd_select_f32n(__bd_t95, bd_splat_f32n(0x0p+0f), __bd_v8_d___ret);
-        bd_f32n __bd_t32 = __bd_v11_d14;
-        bd_f32n __bd_t33 = __bd_v9_d_n;
-        bd_f32n __bd_t34 = bd_add_f32n(__bd_t33, __bd_t32);
-        __bd_v9_d_n = bd_select_f32n(__bd_t95, __bd_t34, __bd_v9_d_n);
-      }
-    }
-    bd_mn __bd_t99 = bd_andnot_mn(__bd_m, __bd_t13);
-    if (bd_any_mn(__bd_t99)) {
-      __bd_v12_d17 = bd_splat_f32n(0x0p+0f);
-      __bd_v13_d18 = bd_splat_f32n(0x0p+0f);
-      if (__bd_t27) {
-        bd_f32n __bd_t37 = __bd_v8_d___ret;
-        bd_f32n __bd_t38 = __bd_v13_d18;
-        bd_f32n __bd_t39 = bd_add_f32n(__bd_t38, __bd_t37);
-        __bd_v13_d18 = __bd_t39;
-        __bd_v8_d___ret = bd_select_f32n(__bd_t99, bd_splat_f32n(0x0p+0f), __bd_v8_d___ret);
-        bd_f32n __bd_t41 = __bd_v13_d18;
-        bd_f32n __bd_t42 = __bd_v10_d0;
-        bd_f32n __bd_t43 = bd_add_f32n(__bd_t42, __bd_t41);
-        __bd_v10_d0 = bd_select_f32n(__bd_t99, __bd_t43, __bd_v10_d0);
-        bd_f32n __bd_t44 = __bd_v12_d17;
-        bd_f32n __bd_t45 = bd_add_f32n(__bd_t44, __bd_t41);
-        __bd_v12_d17 = __bd_t45;
-        bd_f32n __bd_t46 = __bd_v12_d17;
-        bd_f32n __bd_t47 = __bd_v9_d_n;
-        bd_f32n __bd_t48 = bd_add_f32n(__bd_t47, __bd_t46);
-        __bd_v9_d_n = bd_select_f32n(__bd_t99, __bd_t48, __bd_v9_d_n);
-      }
-    }
+  __bd_v11_d14 = bd_splat_f32n(0x0p+0f);
+  if (__bd_t27) {
+    bd_f32n __bd_t28 = __bd_v8_d___ret;
+    bd_f32n __bd_t29 = __bd_v11_d14;
+    bd_f32n __bd_t30 = bd_add_f32n(__bd_t29, __bd_t28);
+    __bd_v11_d14 = __bd_t30;
+    __bd_v8_d___ret = bd_select_f32n(__bd_t13, bd_splat_f32n(0x0p+0f), __bd_v8_d___ret);
+    bd_f32n __bd_t32 = __bd_v11_d14;
+    bd_f32n __bd_t33 = __bd_v9_d_n;
+    bd_f32n __bd_t34 = bd_add_f32n(__bd_t33, __bd_t32);
+    __bd_v9_d_n = bd_select_f32n(__bd_t13, __bd_t34, __bd_v9_d_n);
   }
-  if (bd_all_mn(__bd_t7)) {
-    __bd_v14_d10 = bd_splat_f32n(0x0p+0f);
-    if (__bd_t27) {
-      bd_f32n __bd_t53 = __bd_v9_d_n;
-      bd_f32n __bd_t54 = __bd_v14_d10;
-      bd_f32n __bd_t55 = bd_add_f32n(__bd_t54, __bd_t53);
-      __bd_v14_d10 = __bd_t55;
-      __bd_v9_d_n = bd_splat_f32n(0x0p+0f);
-      bd_f32n __bd_t57 = __bd_v14_d10;
-      bd_f32n __bd_t58 = bd_mul_f32n(__bd_t57, __bd_t0);
-      bd_f32n __bd_t59 = __bd_v10_d0;
-      bd_f32n __bd_t60 = bd_add_f32n(__bd_t59, __bd_t58);
-      __bd_v10_d0 = __bd_t60;
-      bd_f32n __bd_t61 = bd_mul_f32n(__bd_t57, __bd_t0);
-      bd_f32n __bd_t62 = __bd_v10_d0;
-      bd_f32n __bd_t63 = bd_add_f32n(__bd_t62, __bd_t61);
-      __bd_v10_d0 = __bd_t63;
-    }
-  } else if (bd_any_mn(__bd_t7)) {
-    bd_mn __bd_t108 = bd_and_mn(__bd_m, __bd_t7);
-    if (bd_any_mn(__bd_t108)) {
-      __bd_v14_d10 = bd_splat_f32n(0x0p+0f);
-      if (__bd_t27) {
-        bd_f32n __bd_t53 = __bd_v9_d_n;
-        bd_f32n __bd_t54 = __bd_v14_d10;
-        bd_f32n __bd_t55 = bd_add_f32n(__bd_t54, __bd_t53);
-        __bd_v14_d10 = __bd_t55;
-        __bd_v9_d_n = bd_select_f32n(__bd_t108, bd_splat_f32n(0x0p+0f), __bd_v9_d_n);
-        bd_f32n __bd_t57 = __bd_v14_d10;
-        bd_f32n __bd_t58 = bd_mul_f32n(__bd_t57, __bd_t0);
-        bd_f32n __bd_t59 = __bd_v10_d0;
-        bd_f32n __bd_t60 = bd_add_f32n(__bd_t59, __bd_t58);
-        __bd_v10_d0 = bd_select_f32n(__bd_t108, __bd_t60, __bd_v10_d0);
-        bd_f32n __bd_t61 = bd_mul_f32n(__bd_t57, __bd_t0);
-        bd_f32n __bd_t62 = __bd_v10_d0;
-        bd_f32n __bd_t63 = bd_add_f32n(__bd_t62, __bd_t61);
-        __bd_v10_d0 = bd_select_f32n(__bd_t108, __bd_t63, __bd_v10_d0);
-      }
-    }
+  bd_mn __bd_t81 = bd_not_mn(__bd_t13);
+  __bd_v12_d17 = bd_splat_f32n(0x0p+0f);
+  __bd_v13_d18 = bd_splat_f32n(0x0p+0f);
+  if (__bd_t27) {
+    bd_f32n __bd_t37 = __bd_v8_d___ret;
+    bd_f32n __bd_t38 = __bd_v13_d18;
+    bd_f32n __bd_t39 = bd_add_f32n(__bd_t38, __bd_t37);
+    __bd_v13_d18 = __bd_t39;
+    __bd_v8_d___ret = bd_select_f32n(__bd_t81, bd_splat_f32n(0x0p+0f), __bd_v8_d___ret);
+    bd_f32n __bd_t41 = __bd_v13_d18;
+    bd_f32n __bd_t42 = __bd_v10_d0;
+    bd_f32n __bd_t43 = bd_add_f32n(__bd_t42, __bd_t41);
+    __bd_v10_d0 = bd_select_f32n(__bd_t81, __bd_t43, __bd_v10_d0);
+    bd_f32n __bd_t44 = __bd_v12_d17;
+    bd_f32n __bd_t45 = bd_add_f32n(__bd_t44, __bd_t41);
+    __bd_v12_d17 = __bd_t45;
+    bd_f32n __bd_t46 = __bd_v12_d17;
+    bd_f32n __bd_t47 = __bd_v9_d_n;
+    bd_f32n __bd_t48 = bd_add_f32n(__bd_t47, __bd_t46);
+    __bd_v9_d_n = bd_select_f32n(__bd_t81, __bd_t48, __bd_v9_d_n);
+  }
+  __bd_v14_d10 = bd_splat_f32n(0x0p+0f);
+  if (__bd_t27) {
+    bd_f32n __bd_t53 = __bd_v9_d_n;
+    bd_f32n __bd_t54 = __bd_v14_d10;
+    bd_f32n __bd_t55 = bd_add_f32n(__bd_t54, __bd_t53);
+    __bd_v14_d10 = __bd_t55;
+    __bd_v9_d_n = bd_select_f32n(__bd_t7, bd_splat_f32n(0x0p+0f), __bd_v9_d_n);
+    bd_f32n __bd_t57 = __bd_v14_d10;
+    bd_f32n __bd_t58 = bd_mul_f32n(__bd_t57, __bd_t0);
+    bd_f32n __bd_t59 = __bd_v10_d0;
+    bd_f32n __bd_t60 = bd_add_f32n(__bd_t59, __bd_t58);
+    __bd_v10_d0 = bd_select_f32n(__bd_t7, __bd_t60, __bd_v10_d0);
+    bd_f32n __bd_t61 = bd_mul_f32n(__bd_t57, __bd_t0);
+    bd_f32n __bd_t62 = __bd_v10_d0;
+    bd_f32n __bd_t63 = bd_add_f32n(__bd_t62, __bd_t61);
+    __bd_v10_d0 = bd_select_f32n(__bd_t7, __bd_t63, __bd_v10_d0);
   }
   if (__bd_t27) {
     __bd_v9_d_n = bd_splat_f32n(0x0p+0f);
@@ -268,12 +156,12 @@ static inline __attribute__((always_inline, unused)) void __bd_clipped_gk(bd_mn 
     bd_f32n __bd_t69 = bd_add_f32n(__bd_t68, __bd_t67);
     __bd_v6_d_x = __bd_t69;
   }
-  bd_f32n __bd_t114 = __bd_v2_ret;
-  bd_f32n __bd_t115 = __bd_v6_d_x;
-  float __bd_t116 = __bd_v7_d_lim;
-  *__bd_o0 = __bd_t114;
-  *__bd_o1 = __bd_t115;
-  *__bd_o2 = bd_splat_f32n(__bd_t116);
+  bd_f32n __bd_t89 = __bd_v2_ret;
+  bd_f32n __bd_t90 = __bd_v6_d_x;
+  float __bd_t91 = __bd_v7_d_lim;
+  *__bd_o0 = __bd_t89;
+  *__bd_o1 = __bd_t90;
+  *__bd_o2 = bd_splat_f32n(__bd_t91);
 }
 struct __bd_clipped_gx { const float *__bd_a0; const float *__bd_a1; float *__bd_ret; const float *__bd_dret; float *__bd_d0; float *__bd_d1; };
 static void __bd_clipped_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {

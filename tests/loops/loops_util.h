@@ -42,8 +42,12 @@
 #define WF BD_WN /* float lanes */
 #define WD BD_WD /* double lanes */
 
-static const size_t loop_ns[] = {0,      1,      WD - 1, WD,         WD + 1,
-                                 WF - 1, WF,     WF + 1, 2 * WF + 3, 1000};
+/* Around 1, 2 and 4 vectors: kernels of loops process 2 or 4 vectors of
+ * examples per step (independent chains), each with its own tail. */
+static const size_t loop_ns[] = {
+    0,          1,          WD - 1,     WD,         WD + 1,     2 * WD - 1,
+    2 * WD + 1, WF - 1,     WF,         WF + 1,     2 * WF - 1, 2 * WF,
+    2 * WF + 1, 2 * WF + 3, 4 * WF - 1, 4 * WF + 1, 1000};
 #define N_LOOP_NS (sizeof loop_ns / sizeof loop_ns[0])
 #define N_PATS 5
 

@@ -12,9 +12,131 @@ using ir::Type;
 constexpr int MaxFastDepth = 2;
 constexpr size_t MaxFastSize = 300;
 
+/// Branch-free per-lane branches: both sides are computed for every lane
+/// and their writes blended, with no lane test, when together they cost at
+/// most this many units (costOf) and cannot misbehave on lanes that do not
+/// take them (safeSide). Above it, skipping an untaken side pays for the
+/// test and the mispredicted jumps of mixed vectors.
+} // namespace
+const int BranchFreeMaxCost = 48;
+namespace {
+
+/// Cost units of one statement computed for all lanes: 1 for plain
+/// arithmetic, more for divisions, gathers and math calls.
+int costOf(const ir::Stmt &S) {
+  switch (S.Opc) {
+  case Op::Div:
+  case Op::Rem:
+    return 4;
+  case Op::LoadElem:
+  case Op::StoreElem:
+    return 4;
+  case Op::Math:
+    switch (S.Fn) {
+    case ir::MathFn::Fabs:
+    case ir::MathFn::Fmin:
+    case ir::MathFn::Fmax:
+    case ir::MathFn::Copysign:
+    case ir::MathFn::Floor:
+    case ir::MathFn::Ceil:
+    case ir::MathFn::Trunc:
+    case ir::MathFn::Rint:
+    case ir::MathFn::Nearbyint:
+    case ir::MathFn::Fma:
+      return 1;
+    case ir::MathFn::Sqrt:
+      return 4;
+    default:
+      return 16;
+    }
+  default:
+    return 1;
+  }
+}
+
+/// Whether \p B may run for lanes that do not take it: plain computation,
+/// writes of variables and local arrays (blended under the side's mask),
+/// and nested ifs of the same kind. Not: loops, accesses of array
+/// parameters and shadows (gathers and scatters cost too much to run for
+/// nobody), integer division, tape operations.
+bool safeSide(const ir::Function &F, const ir::Block &B, int &Cost) {
+  for (const auto &SP : B) {
+    const ir::Stmt &S = *SP;
+    if (S.K == ir::Stmt::Loop || S.K == ir::Stmt::RevLoop)
+      return false;
+    if (S.K == ir::Stmt::If) {
+      if (!safeSide(F, S.Then, Cost) || !safeSide(F, S.Else, Cost))
+        return false;
+      continue;
+    }
+    switch (S.Opc) {
+    case Op::LoadArg:
+    case Op::StoreArg:
+    case Op::ShadowLoad:
+    case Op::ShadowStore:
+    case Op::ShadowAdd:
+    case Op::ZeroArr:
+    case Op::TapeReserve:
+    case Op::TapeStore:
+    case Op::TapeLoad:
+    case Op::TapeCommit:
+    case Op::TapeRewind:
+    case Op::LoopIndex:
+    case Op::LoopCount:
+      return false;
+    case Op::Div:
+    case Op::Rem:
+      if (!ir::isFloat(F.Temps[S.Dst]))
+        return false;
+      break;
+    default:
+      break;
+    }
+    Cost += costOf(S);
+  }
+  return true;
+}
+
+/// Independent chains (LaneLayout::Interleave): a loop's trips form one
+/// dependency chain per vector of examples (each trip needs the last one's
+/// result, and its exit test waits for it), so a kernel with a loop keeps
+/// the core waiting on latency. Processing 2 vectors per step, each with
+/// its own masks, gives it independent work to overlap; up to
+/// ChainsMaxStmts batched statements (beyond, the code and its live
+/// registers double for a body that has independent work of its own). 4
+/// chains (the chains=4 option) measured no faster than 2 on bench_chains'
+/// loops and made the gradients 3-5x slower (spills): never chosen.
+constexpr size_t ChainsMaxStmts = 600;
+
+/// The chain count for batched function \p F and why.
+unsigned chooseChains(const ir::Function &F, std::string &Why) {
+  size_t Stmts = 0, Loops = 0, Vars = 0;
+  ir::walk(F.Body, [&](const ir::Stmt &S, int) {
+    ++Stmts;
+    Loops += S.K == ir::Stmt::Loop || S.K == ir::Stmt::RevLoop;
+  });
+  for (size_t V = 0; V < F.Vars.size(); ++V)
+    Vars += F.VaryingVar[V] && F.Vars[V].Len == 0;
+  std::string Sz = std::to_string(Stmts) + " statements, " +
+                   std::to_string(Vars) + " varying variables";
+  if (Loops == 0) {
+    Why = "no loop: consecutive vectors already overlap";
+    return 1;
+  }
+  if (Stmts > ChainsMaxStmts) {
+    Why = "loop kernel of " + Sz + ", more than " +
+          std::to_string(ChainsMaxStmts) + " statements";
+    return 1;
+  }
+  Why = "loop kernel of " + Sz;
+  return 2;
+}
+
 class Batcher {
 public:
-  Batcher(const ir::Function &F, const Uniformity &U) : Src(F), U(U) {}
+  Batcher(const ir::Function &F, const Uniformity &U, BatchReport &R,
+          unsigned Chains)
+      : Src(F), U(U), R(R), Chains(Chains) {}
   ir::Function run();
 
 private:
@@ -71,11 +193,14 @@ private:
   void inst(const ir::Stmt &S, ir::Block &B, const Mask &M);
   void ifStmt(const ir::Stmt &S, ir::Block &B, const Mask &M);
   void maskedIf(const ir::Stmt &S, ir::Block &B, const Mask &M);
+  void branchFreeIf(const ir::Stmt &S, ir::Block &B, const Mask &M);
   void loop(const ir::Stmt &S, ir::Block &B, const Mask &M);
   void revLoop(const ir::Stmt &S, ir::Block &B, const Mask &M);
 
   const ir::Function &Src;
   const Uniformity &U;
+  BatchReport &R;
+  unsigned Chains;
   ir::Function Out;
   int FastDepth = 0;
 };
@@ -148,6 +273,14 @@ void Batcher::ifStmt(const ir::Stmt &S, ir::Block &B, const Mask &M) {
     block(S.Else, C.Else, M);
     return;
   }
+  int Cost = 0;
+  if (safeSide(Src, S.Then, Cost) && safeSide(Src, S.Else, Cost) &&
+      Cost <= BranchFreeMaxCost) {
+    R.BranchFree.insert(&S);
+    branchFreeIf(S, B, M);
+    return;
+  }
+  R.Masked.insert(&S);
   size_t Size = 0;
   ir::walk(S.Then, [&](const ir::Stmt &, int) { ++Size; });
   ir::walk(S.Else, [&](const ir::Stmt &, int) { ++Size; });
@@ -170,6 +303,20 @@ void Batcher::ifStmt(const ir::Stmt &S, ir::Block &B, const Mask &M) {
     maskedIf(S, No.Else, M);
   }
   --FastDepth;
+}
+
+/// Both sides run for every lane, each under its own mask for its writes.
+/// Under an all-on mask, lanes that are off are dead, so the condition
+/// itself is the then-side's mask.
+void Batcher::branchFreeIf(const ir::Stmt &S, ir::Block &B, const Mask &M) {
+  int MT =
+      M.AllOn ? S.Cond : def(B, Op::And, Type::Bool, true, {M.Temp, S.Cond});
+  block(S.Then, B, {MT, false});
+  if (S.Else.empty())
+    return;
+  int ME = M.AllOn ? def(B, Op::Not, Type::Bool, true, {S.Cond})
+                   : def(B, Op::AndNot, Type::Bool, true, {M.Temp, S.Cond});
+  block(S.Else, B, {ME, false});
 }
 
 /// Each side runs under its own mask and is skipped when no lane takes it.
@@ -272,13 +419,20 @@ ir::Function Batcher::run() {
     Out.Body.back()->Var = V;
     O.Temp = vec(Out.Body, G);
   }
+  Out.Lanes.Interleave = chooseChains(Out, R.ChainsWhy);
+  if (Chains) {
+    Out.Lanes.Interleave = Chains;
+    R.ChainsWhy = "chains=" + std::to_string(Chains) + " option";
+  }
   return std::move(Out);
 }
 
 } // namespace
 
-ir::Function batchFunction(const ir::Function &F, const Uniformity &U) {
-  return Batcher(F, U).run();
+ir::Function batchFunction(const ir::Function &F, const Uniformity &U,
+                           BatchReport *R, unsigned Chains) {
+  BatchReport Local;
+  return Batcher(F, U, R ? *R : Local, Chains).run();
 }
 
 } // namespace batchdiff

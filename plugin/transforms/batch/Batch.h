@@ -17,10 +17,28 @@
 #include "analysis/Uniformity.h"
 #include "ir/IR.h"
 
+#include <set>
+#include <string>
+
 namespace batchdiff {
 
+/// Cost units up to which a per-lane if is computed branch-free.
+extern const int BranchFreeMaxCost;
+
+/// What batching decided, for remarks.
+struct BatchReport {
+  /// Per-lane ifs computed on both sides and blended, and those whose sides
+  /// run behind lane tests (scalar IR statements).
+  std::set<const ir::Stmt *> BranchFree, Masked;
+  /// Why Lanes.Interleave has its value.
+  std::string ChainsWhy;
+};
+
 /// The batched form of \p F, by the varying/uniform facts \p U.
-ir::Function batchFunction(const ir::Function &F, const Uniformity &U);
+/// \p Chains (1, 2 or 4) overrides the heuristic choice of independent
+/// chains (0: choose).
+ir::Function batchFunction(const ir::Function &F, const Uniformity &U,
+                           BatchReport *R = nullptr, unsigned Chains = 0);
 
 } // namespace batchdiff
 

@@ -13,6 +13,7 @@ double f(double x, int i) {
   // CHECK: remarks-globals.c:[[@LINE-1]]:17: remark: batchdiff: parameter 'x' is varying (one value per example); scalar, no dims
   // CHECK: remarks-globals.c:[[@LINE-2]]:24: remark: batchdiff: parameter 'i' is varying (one value per example); scalar, no dims
   // CHECK: remarks-globals.c:[[@LINE-3]]:8: remark: batchdiff: f_batched: BD_WD lanes of 64 bits; {{[0-9]+}} of {{[0-9]+}} branch(es) and 0 of 0 loop(s) differ per example and run under an execution mask; the rest are uniform
+  // CHECK: remarks-globals.c:[[@LINE-4]]:8: remark: batchdiff: f_batched: {{.*}}
   sgn = x < 0.0 ? -1 : 1;
   return x < eps ? x : P[i % 3] * x * sgn;
 }

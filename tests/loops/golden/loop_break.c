@@ -27,28 +27,36 @@ BATCHDIFF double first_over(double x, int n) {
 // tested at the end of the body, so the reverse sweep needs no record of it
 // (this loop stores nothing on a tape). The guard is a varying branch: a
 // fast path where every lane enters, a masked path otherwise.
+// The kernel runs two independent chains of lanes (suffixes _0 and _1),
+// each with its own masks; lane tests cover both. The break's if is
+// branch-free: its flag is blended under its mask with no lane test.
 // CHECK-LABEL: first_over_batched: shape d
-// CHECK: bd_md [[G:__bd_t[0-9]+]] = bd_cmplt_i32d(
-// CHECK-NEXT: if (bd_all_md([[G]])) {
-// CHECK-NEXT: [[LV:__bd_v[0-9]+_lanes]] = __bd_m;
-// CHECK-NEXT: do {
-// CHECK-NEXT: bd_md [[LM:__bd_t[0-9]+]] = [[LV]];
+// CHECK: bd_md [[G:__bd_t[0-9]+_0]] = bd_cmplt_i32d(
+// CHECK-NEXT: bd_md [[G1:__bd_t[0-9]+_1]] = bd_cmplt_i32d(
+// CHECK: if ((bd_all_md([[G]]) && bd_all_md([[G1]]){{.*}})) {
+// CHECK-NEXT: [[LV:__bd_v[0-9]+_lanes_0]] = __bd_m_0;
+// CHECK-NEXT: {{__bd_v[0-9]+_lanes_1}} = __bd_m_1;
+// CHECK: do {
+// CHECK-NEXT: bd_md [[LM:__bd_t[0-9]+_0]] = [[LV]];
 // CHECK: bd_select_f64d([[LM]],
-// CHECK: bd_md [[BM:__bd_t[0-9]+]] = bd_and_md([[LM]], {{__bd_t[0-9]+}});
-// CHECK-NEXT: if (bd_any_md([[BM]])) {
-// CHECK-NEXT: [[BRK:__bd_v[0-9]+_break]] = bd_select_md([[BM]], bd_mtrue_d(), [[BRK]]);
+// CHECK: bd_md [[BM:__bd_t[0-9]+_0]] = bd_and_md([[LM]], {{__bd_t[0-9]+_0}});
+// CHECK-NOT: bd_any_md
+// CHECK: [[BRK:__bd_v[0-9]+_break_0]] = bd_select_md([[BM]], bd_mtrue_d(), [[BRK]]);
 // CHECK: bd_not_md(
-// CHECK: [[LV]] = [[NL:__bd_t[0-9]+]];
-// CHECK-NEXT: } while (bd_any_md([[NL]]));
-// CHECK: } else if (bd_any_md([[G]])) {
-// CHECK-NEXT: bd_md [[EM:__bd_t[0-9]+]] = bd_and_md(__bd_m, [[G]]);
-// CHECK-NEXT: if (bd_any_md([[EM]])) {
-// CHECK-NEXT: {{__bd_v[0-9]+_lanes}} = [[EM]];
+// CHECK: [[LV]] = [[NL:__bd_t[0-9]+_0]];
+// CHECK-NEXT: {{__bd_v[0-9]+_lanes_1}} = [[NL1:__bd_t[0-9]+_1]];
+// CHECK: } while ((bd_any_md([[NL]]) || bd_any_md([[NL1]]){{.*}}));
+// CHECK: } else if ((bd_any_md([[G]]) || bd_any_md([[G1]]){{.*}})) {
+// CHECK-NEXT: bd_md [[EM:__bd_t[0-9]+_0]] = bd_and_md(__bd_m_0, [[G]]);
+// CHECK-NEXT: bd_md [[EM1:__bd_t[0-9]+_1]] = bd_and_md(__bd_m_1, [[G1]]);
+// CHECK: if ((bd_any_md([[EM]]) || bd_any_md([[EM1]]){{.*}})) {
+// CHECK-NEXT: {{__bd_v[0-9]+_lanes_0}} = [[EM]];
 // CHECK-LABEL: first_over_grad: shape d
 // CHECK-NOT: bd_tape_reserve(
-// CHECK: [[TRIP:__bd_v[0-9]+_trip]] = bd_select_i32d({{__bd_t[0-9]+}}, bd_splat_i32d({{__bd_t[0-9]+}}), [[TRIP]]);
-// CHECK: } while (bd_any_md(
+// CHECK: [[TRIP:__bd_v[0-9]+_trip_0]] = bd_select_i32d({{__bd_t[0-9]+_0}}, bd_splat_i32d({{__bd_t[0-9]+}}), [[TRIP]]);
+// CHECK: } while ((bd_any_md(
 // CHECK: for ([[K:__bd_k[0-9]+]] = {{__bd_t[0-9]+}} - 1; [[K]] >= 0; --[[K]]) {
 // CHECK-NEXT: int32_t [[KT:__bd_t[0-9]+]] = [[K]];
-// CHECK-NEXT: bd_md [[RAN:__bd_t[0-9]+]] = bd_cmpgt_i32d({{__bd_t[0-9]+}}, bd_splat_i32d([[KT]]));
-// CHECK-NEXT: bd_md {{__bd_t[0-9]+}} = bd_and_md(__bd_m, [[RAN]]);
+// CHECK-NEXT: bd_md [[RAN:__bd_t[0-9]+_0]] = bd_cmpgt_i32d({{__bd_t[0-9]+_0}}, bd_splat_i32d([[KT]]));
+// CHECK-NEXT: bd_md [[RAN1:__bd_t[0-9]+_1]] = bd_cmpgt_i32d({{__bd_t[0-9]+_1}}, bd_splat_i32d([[KT]]));
+// CHECK-NEXT: bd_md {{__bd_t[0-9]+_0}} = bd_and_md(__bd_m_0, [[RAN]]);
