@@ -228,11 +228,15 @@ static long double fz_cd(const fz_fn *f, long double *x, int p, long double x0,
  * piecewise constant below the step (floor of a huge value) and arguments
  * whose steps are meaningless (sin of 1e53). *noise gets the rounding-noise
  * bound of the result. Long double cancels 11 bits later than double. */
+static void fz_to_long(const fz_fn *f, const double *x, long double *out) {
+  for (int i = 0; i < FZ_MAXP; i++)
+    out[i] = i < f->np ? (long double)x[i] : 0.0L;
+}
+
 static double fz_fd(const fz_fn *f, const double *x0, int p, double *noise,
                     int *why) {
   long double x[FZ_MAXP];
-  for (int i = 0; i < FZ_MAXP; i++)
-    x[i] = i < f->np ? (long double)x0[i] : 0.0L;
+  fz_to_long(f, x0, x);
   long double s = fmaxl(1.0L, fabsl(x[p])), xp = x[p];
   long double f0 = f->ltwin(x), fmx = fabsl(f0);
   long double h = 0x1p-10L * s;
@@ -524,8 +528,7 @@ static void fz_check_fn(const fz_fn *f) {
         if (ovf)
           uovf = 1;
         long double xl[FZ_MAXP];
-        for (int p = 0; p < FZ_MAXP; p++)
-          xl[p] = p < f->np ? (long double)x[p] : 0.0L;
+        fz_to_long(f, x, xl);
         double yl = (double)f->ltwin(xl);
         /* the oracle (long twin) must take the path the function took: a
          * value further off means a branch decided by rounding, or a
