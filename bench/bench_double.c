@@ -17,8 +17,44 @@ typedef struct {
 #define OUT (c->out + c->off)
 static void loop_bs(void *v) { BD_CTX(v); bd_loop_bs_call(c->n, A, c->K, c->r, B, C, OUT); }
 static void batch_bs(void *v) { BD_CTX(v); bs_call_batched(c->n, A, c->K, c->r, B, C, OUT); }
+static void hand_bs(void *v) { BD_CTX(v); bd_hand_bs_call(c->n, A, c->K, c->r, B, C, OUT); }
+static void mvec_bs(void *v) { BD_CTX(v); bd_libmvec_bs_call(c->n, A, c->K, c->r, B, C, OUT); }
 static void loop_ln(void *v) { BD_CTX(v); bd_loop_lognormal_nll(c->n, A, B, C, OUT); }
 static void batch_ln(void *v) { BD_CTX(v); lognormal_nll_batched(c->n, A, B, C, OUT); }
+static void hand_ln(void *v) { BD_CTX(v); bd_hand_lognormal_nll(c->n, A, B, C, OUT); }
+static void mvec_ln(void *v) { BD_CTX(v); bd_libmvec_lognormal_nll(c->n, A, B, C, OUT); }
+
+/* Checks the references against the scalar loop (ref, pool examples), then
+ * prints the rows: scalar loop with -fveclib=libmvec, hand-written vectors
+ * (the limit), and the generated function's cost against the limit. */
+static int ref_rows(const char *name, void (*loop)(void *),
+                    void (*mvec)(void *), void (*hand)(void *),
+                    void (*batch)(void *), ctx_t *c, const double *ref,
+                    double tol, int reps, bd_bench_slices *sl) {
+  char label[96];
+  double tl, tm, th, tb;
+  size_t n = c->n;
+  int bad = 0;
+  c->n = sl->pool;
+  c->off = 0;
+  mvec(c);
+  snprintf(label, sizeof label, "%s libmvec loop", name);
+  bad |= bd_bench_check(label, bd_bench_maxrel_d(c->out, ref, sl->pool, 1.0), tol);
+  hand(c);
+  snprintf(label, sizeof label, "%s hand-written", name);
+  bad |= bd_bench_check(label, bd_bench_maxrel_d(c->out, ref, sl->pool, 1.0), tol);
+  c->n = n;
+  bd_bench_pair(loop, c, mvec, c, reps, bd_bench_next_slice, sl, &tl, &tm);
+  snprintf(label, sizeof label, "%s: loop with -fveclib=libmvec", name);
+  bd_bench_row("b double", label, tl, tm, n, "-");
+  bd_bench_pair(loop, c, hand, c, reps, bd_bench_next_slice, sl, &tl, &th);
+  snprintf(label, sizeof label, "%s: hand-written vectors (limit)", name);
+  bd_bench_row("b double", label, tl, th, n, "-");
+  bd_bench_pair(hand, c, batch, c, reps, bd_bench_next_slice, sl, &th, &tb);
+  snprintf(label, sizeof label, "%s cost: _batched / hand-written", name);
+  bd_bench_cost_row("b double", label, th, tb, n, "-");
+  return bad;
+}
 
 int main(int argc, char **argv) {
   size_t n = 1u << 14, pool = 1u << 19;
@@ -47,6 +83,8 @@ int main(int argc, char **argv) {
   c.n = n;
   bd_bench_pair(loop_bs, &c, batch_bs, &c, reps, bd_bench_next_slice, &sl, &tl, &tb);
   bd_bench_row("b double", "bs_call (erfc x2, exp, log, sqrt)", tl, tb, n, ">= 5x");
+  bad |= ref_rows("bs_call", loop_bs, mvec_bs, hand_bs, batch_bs, &c, ref, 1e-13,
+                  reps, &sl);
 
   /* log-normal negative log-likelihood: x, mu, sigma */
   for (size_t i = 0; i < pool; i++) {
@@ -64,5 +102,7 @@ int main(int argc, char **argv) {
   c.n = n;
   bd_bench_pair(loop_ln, &c, batch_ln, &c, reps, bd_bench_next_slice, &sl, &tl, &tb);
   bd_bench_row("b double", "lognormal_nll (log x2)", tl, tb, n, ">= 5x");
+  bad |= ref_rows("lognormal_nll", loop_ln, mvec_ln, hand_ln, batch_ln, &c, ref,
+                  1e-14, reps, &sl);
   return bad;
 }

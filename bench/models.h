@@ -112,6 +112,19 @@ void bd_loop_bs_call(size_t n, const double *S, double K, double r,
 void bd_loop_lognormal_nll(size_t n, const double *x, const double *mu,
                            const double *sigma, double *ret);
 
+/* ---- references for the double kernels (models_ref.c, models_libmvec.c) --
+ * bd_hand_*: hand-written with the runtime's vectors and inline math, every
+ * lane through the whole formula (the limit for the generated code);
+ * bd_libmvec_*: the scalar loops built with -fveclib=libmvec. */
+void bd_hand_bs_call(size_t n, const double *S, double K, double r,
+                     const double *sigma, const double *T, double *ret);
+void bd_hand_lognormal_nll(size_t n, const double *x, const double *mu,
+                           const double *sigma, double *ret);
+void bd_libmvec_bs_call(size_t n, const double *S, double K, double r,
+                        const double *sigma, const double *T, double *ret);
+void bd_libmvec_lognormal_nll(size_t n, const double *x, const double *mu,
+                              const double *sigma, double *ret);
+
 /* ---- baselines: value + gradient with scalar dual numbers ----
  * Same outputs as the _grad functions with ret (d_K, d_r: batch sums), but
  * shadows are assigned, not incremented. */
