@@ -27,6 +27,10 @@
 #define BD_JVP __attribute__((diff(forward)))
 #define BD_UNIFORM __attribute__((uniform))
 #define BD_NODIFF __attribute__((nodiff))
+/* Ragged arrays without padding (docs/abi.md): example b's array at
+ * p + p_off[b] (BD_PACKED) or at p[b] (BD_POINTERS). */
+#define BD_PACKED __attribute__((ragged_offsets))
+#define BD_POINTERS __attribute__((ragged_pointers))
 /* The runtime's vector API is C99 and C++ (clang); the generated code and
  * gen_support.h only C99. In C89/C90 only the annotations are defined: an
  * annotated function there gets the plugin's one-line error, anything else
@@ -44,6 +48,8 @@
 #define BD_JVP
 #define BD_UNIFORM
 #define BD_NODIFF
+#define BD_PACKED
+#define BD_POINTERS
 #endif
 
 #endif /* BATCHDIFF_H */

@@ -106,6 +106,7 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
     Uniformity PP = analyzeUniformity(Primal);
     BatchReport R;
     BatchedPrimal = batchFunction(Primal, PP, &R, Opts.Chains);
+    BatchedPrimal.KeepOrder = !Opts.SortByLength;
     In.Primal = &BatchedPrimal;
     if (Opts.Remarks)
       planRemarks(Diags, Info.Loc, Primal, PP, R, BatchedPrimal, "_batched");
@@ -119,6 +120,7 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
     Uniformity GP = analyzeUniformity(Grad);
     BatchReport R;
     BatchedGrad = batchFunction(Grad, GP, &R, Opts.Chains);
+    BatchedGrad.KeepOrder = !Opts.SortByLength;
     In.Grad = &BatchedGrad;
     if (Opts.Remarks)
       planRemarks(Diags, Info.Loc, Grad, GP, R, BatchedGrad, "_grad");
@@ -133,6 +135,7 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
     Uniformity JP = analyzeUniformity(Jvp);
     BatchReport R;
     BatchedJvp = batchFunction(Jvp, JP, &R, Opts.Chains);
+    BatchedJvp.KeepOrder = !Opts.SortByLength;
     In.Jvp = &BatchedJvp;
     if (Opts.Remarks)
       planRemarks(Diags, Info.Loc, Jvp, JP, R, BatchedJvp, "_jvp");

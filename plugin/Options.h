@@ -13,10 +13,11 @@
 namespace batchdiff {
 
 struct Options {
-  std::string EmitDir;    // -fplugin-arg-batchdiff-emit=DIR
-  std::string HeaderFile; // -fplugin-arg-batchdiff-header=FILE
-  bool Remarks = false;   // -fplugin-arg-batchdiff-remarks
-  unsigned Chains = 0;    // -fplugin-arg-batchdiff-chains=N (0: heuristic)
+  std::string EmitDir;      // -fplugin-arg-batchdiff-emit=DIR
+  std::string HeaderFile;   // -fplugin-arg-batchdiff-header=FILE
+  bool Remarks = false;     // -fplugin-arg-batchdiff-remarks
+  unsigned Chains = 0;      // -fplugin-arg-batchdiff-chains=N (0: heuristic)
+  bool SortByLength = true; // -fplugin-arg-batchdiff-sort-by-length=0|1
 };
 
 struct Generated {

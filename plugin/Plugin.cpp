@@ -234,10 +234,12 @@ protected:
         Opts.Remarks = true;
       else if (A == "chains=1" || A == "chains=2" || A == "chains=4")
         Opts.Chains = (unsigned)(A.back() - '0');
+      else if (A == "sort-by-length=0" || A == "sort-by-length=1")
+        Opts.SortByLength = A.back() == '1';
       else {
         report(CI.getDiagnostics(), DiagnosticsEngine::Error, SourceLocation(),
                "unknown batchdiff option '%0' (expected emit=DIR, "
-               "header=FILE, remarks or chains=1/2/4)")
+               "header=FILE, remarks, chains=1/2/4 or sort-by-length=0/1)")
             << A;
         OK = false;
       }

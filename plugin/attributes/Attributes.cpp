@@ -29,7 +29,15 @@ using namespace clang;
 namespace batchdiff {
 namespace {
 
-enum AttrKindBD { KBatch, KDiff, KUniform, KNoDiff, NumKinds };
+enum AttrKindBD {
+  KBatch,
+  KDiff,
+  KUniform,
+  KNoDiff,
+  KOffsets,
+  KPointers,
+  NumKinds
+};
 
 struct ParamUse {
   const ParmVarDecl *Param;
@@ -52,8 +60,9 @@ AttrState &state() {
 }
 
 const char *attrName(AttrKindBD K) {
-  static const char *const Names[NumKinds] = {"batch", "diff", "uniform",
-                                              "nodiff"};
+  static const char *const Names[NumKinds] = {
+      "batch",  "diff",           "uniform",
+      "nodiff", "ragged_offsets", "ragged_pointers"};
   return Names[K];
 }
 
@@ -137,21 +146,24 @@ bool parenthesisFollows(Sema &S, SourceLocation Loc) {
 
 template <AttrKindBD K> struct BDAttrInfo : public ParsedAttrInfo {
   static constexpr bool OnFunctions = K == KBatch || K == KDiff;
+  static constexpr const char *GNUName = K == KBatch     ? "batch"
+                                         : K == KDiff    ? "diff"
+                                         : K == KUniform ? "uniform"
+                                         : K == KNoDiff  ? "nodiff"
+                                         : K == KOffsets ? "ragged_offsets"
+                                                         : "ragged_pointers";
+  static constexpr const char *ScopedName =
+      K == KBatch     ? "batchdiff::batch"
+      : K == KDiff    ? "batchdiff::diff"
+      : K == KUniform ? "batchdiff::uniform"
+      : K == KNoDiff  ? "batchdiff::nodiff"
+      : K == KOffsets ? "batchdiff::ragged_offsets"
+                      : "batchdiff::ragged_pointers";
 
   BDAttrInfo() {
-    static constexpr Spelling S[] = {
-        {ParsedAttr::AS_GNU, K == KBatch     ? "batch"
-                             : K == KDiff    ? "diff"
-                             : K == KUniform ? "uniform"
-                                             : "nodiff"},
-        {ParsedAttr::AS_C23, K == KBatch     ? "batchdiff::batch"
-                             : K == KDiff    ? "batchdiff::diff"
-                             : K == KUniform ? "batchdiff::uniform"
-                                             : "batchdiff::nodiff"},
-        {ParsedAttr::AS_CXX11, K == KBatch     ? "batchdiff::batch"
-                               : K == KDiff    ? "batchdiff::diff"
-                               : K == KUniform ? "batchdiff::uniform"
-                                               : "batchdiff::nodiff"}};
+    static constexpr Spelling S[] = {{ParsedAttr::AS_GNU, GNUName},
+                                     {ParsedAttr::AS_C23, ScopedName},
+                                     {ParsedAttr::AS_CXX11, ScopedName}};
     Spellings = S;
     if (K == KDiff)
       OptArgs = 1;
@@ -257,6 +269,10 @@ ParsedAttrInfoRegistry::Add<BDAttrInfo<KUniform>>
     XUniform("uniform", "batchdiff: same value for the whole batch");
 ParsedAttrInfoRegistry::Add<BDAttrInfo<KNoDiff>>
     XNoDiff("nodiff", "batchdiff: not differentiated");
+ParsedAttrInfoRegistry::Add<BDAttrInfo<KOffsets>>
+    XOffsets("ragged_offsets", "batchdiff: examples packed, with offsets");
+ParsedAttrInfoRegistry::Add<BDAttrInfo<KPointers>>
+    XPointers("ragged_pointers", "batchdiff: one pointer per example");
 
 } // namespace
 
@@ -272,6 +288,10 @@ bool hasForwardDiff(const FunctionDecl *FD) {
 }
 bool isUniform(const ParmVarDecl *P) { return paramMarked(P, KUniform); }
 bool isNoDiff(const ParmVarDecl *P) { return paramMarked(P, KNoDiff); }
+bool isPackedOffsets(const ParmVarDecl *P) { return paramMarked(P, KOffsets); }
+bool isPackedPointers(const ParmVarDecl *P) {
+  return paramMarked(P, KPointers);
+}
 
 void diagnoseParamAttributes(Sema &S) {
   for (const ParamUse &U : state().ParamUses) {

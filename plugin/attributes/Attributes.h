@@ -1,6 +1,7 @@
 //===- Attributes.h - the batch/diff/uniform/nodiff attributes --*- C++ -*-===//
 //
-// The four attributes are registered as plugin ParsedAttrInfos. Clang has no
+// The attributes (batch, diff, uniform, nodiff, ragged_offsets,
+// ragged_pointers) are registered as plugin ParsedAttrInfos. Clang has no
 // Attr class for plugin attributes, so which declaration carries which
 // attribute is kept in a side table owned by this file: CodeGen never sees a
 // marker, so unannotated and annotated code compiles exactly as without the
@@ -33,6 +34,11 @@ bool hasForwardDiff(const clang::FunctionDecl *FD);
 bool isUniform(const clang::ParmVarDecl *P);
 /// `__attribute__((nodiff))`, looked up like isUniform.
 bool isNoDiff(const clang::ParmVarDecl *P);
+/// `__attribute__((ragged_offsets))` (BD_PACKED): the examples' arrays back
+/// to back, with offsets. Looked up like isUniform.
+bool isPackedOffsets(const clang::ParmVarDecl *P);
+/// `__attribute__((ragged_pointers))` (BD_POINTERS): a pointer per example.
+bool isPackedPointers(const clang::ParmVarDecl *P);
 
 /// Warns about `uniform`/`nodiff` on parameters of functions that carry
 /// neither `batch` nor `diff`. Run once at the end of the translation unit,

@@ -52,6 +52,17 @@ struct Shape {
   }
 };
 
+/// Whether \p F has a BD_PACKED or BD_POINTERS parameter: then any lane
+/// may hold any example, and the wrapper passes each varying array's lane
+/// offsets to the kernel instead of a stride (docs/abi.md).
+inline bool indexedLanes(const ir::Function &F) {
+  for (const ir::Param &P : F.Params)
+    if (P.Kind == ir::ParamKind::User && P.IsArray && !P.Uniform &&
+        P.Lay != ir::Layout::Strided)
+      return true;
+  return false;
+}
+
 } // namespace ctext
 } // namespace batchdiff
 

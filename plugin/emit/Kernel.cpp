@@ -575,6 +575,8 @@ void KernelEmitter::scopes(const ir::Block &B,
 /// Element offsets of each chain's lanes in the varying array parameters:
 /// lane l's example starts l * stride elements after lane 0's.
 void KernelEmitter::laneOffsets() {
+  if (indexedLanes(F))
+    return; // the wrapper passes them
   std::string IT = Sh.Wide ? "int64_t" : "int32_t";
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const ir::Param &Pa = F.Params[I];
@@ -632,15 +634,22 @@ std::string KernelEmitter::run() {
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const ir::Param &Pa = F.Params[I];
     if (Pa.IsArray) {
+      // Lane offsets: from a stride, or given per chain (indexedLanes).
+      bool Ix = !Pa.Uniform && indexedLanes(F);
+      std::string Idx = "bd_" + idxSfx();
       OS << ", " << (Pa.Writable ? "" : "const ") << scalarType(Pa.Ty)
          << " *__bd_p" << I;
-      if (!Pa.Uniform)
+      if (Ix)
+        Each(Idx + " __bd_po" + std::to_string(I));
+      else if (!Pa.Uniform)
         OS << ", ptrdiff_t __bd_ps" << I;
       if (hasShadow(Pa)) {
         // A tangent array of an input is only read.
         OS << ", " << (Fl == Flavor::Jvp && !Pa.Writable ? "const " : "")
            << scalarType(Pa.Ty) << " *__bd_q" << I;
-        if (!Pa.Uniform)
+        if (Ix)
+          Each(Idx + " __bd_qo" + std::to_string(I));
+        else if (!Pa.Uniform)
           OS << ", ptrdiff_t __bd_qs" << I;
       }
       continue;

@@ -20,7 +20,7 @@ public:
                  std::string Kernel)
       : F(F), Sh{F.Lanes.LaneBits == 64}, Fl(Fl), Grad(Fl == Flavor::Grad),
         Jvp(Fl == Flavor::Jvp), Static(Static), Kernel(std::move(Kernel)),
-        IL(F.Lanes.Interleave) {}
+        IL(F.Lanes.Interleave), Ix(indexedLanes(F)) {}
 
   std::string prototype(bool Reserved) const;
   std::string run();
@@ -51,6 +51,23 @@ private:
   std::string shadowStride(size_t I) const {
     return "__bd_ds" + std::to_string(I);
   }
+  std::string offs(size_t I) const { return "__bd_ao" + std::to_string(I); }
+  /// Example \p E's first element of array parameter \p I (its shadow
+  /// or tangent when \p Q), by the parameter's layout.
+  std::string elemPtr(size_t I, bool Q, const std::string &E) const;
+  /// Indexed lanes: the element index of chain C's lane __bd_j.
+  std::string laneIdx(unsigned C) const {
+    return "__bd_e[" + (C ? std::to_string(C) + " * " + Sh.W() + " + " : "") +
+           "__bd_j]";
+  }
+  std::string loadIx(const std::string &Base, Type T, bool Native,
+                     const std::string &Dst, const std::string &Default = "");
+  std::string storeIx(const std::string &Base, Type T, bool Native,
+                      const std::string &CType, const std::string &Val);
+  /// Per-example element pointers as lane offsets for the kernel.
+  std::string laneOffsets();
+  std::string indexedLoop();
+  int sortKey() const;
   static bool hasShadowParam(const ir::Param &P) {
     return P.Kind == ir::ParamKind::User && ir::isFloat(P.Ty) && !P.NoDiff;
   }
@@ -73,7 +90,11 @@ private:
   /// Independent chains per kernel call; CS names the current chain's
   /// count, offset and mask ("" with one chain).
   unsigned IL;
+  /// A BD_PACKED / BD_POINTERS parameter: lanes hold the examples listed
+  /// in __bd_e, in any order (indexedLanes).
+  bool Ix;
   std::string CS;
+  unsigned CI = 0; // the chain CS names
   int Buf = 0;
   std::string chain(unsigned C) const {
     return IL > 1 ? "_" + std::to_string(C) : "";
@@ -107,8 +128,14 @@ std::vector<WrapperEmitter::Decl> WrapperEmitter::params(bool Reserved) const {
       continue;
     std::string N = Reserved ? arg(I) : P.Name;
     if (P.IsArray) {
-      Ds.push_back({(P.Writable ? "" : "const ") + P.CType + " *", N});
-      if (!P.Uniform)
+      std::string C = P.Writable ? "" : "const ";
+      if (P.Lay == ir::Layout::Pointers)
+        Ds.push_back({C + P.CType + " *const *", N});
+      else
+        Ds.push_back({C + P.CType + " *", N});
+      if (P.Lay == ir::Layout::Offsets)
+        Ds.push_back({"const size_t *", Nm(offs(I), P.Name + "_off")});
+      else if (!P.Uniform && P.Lay == ir::Layout::Strided)
         Ds.push_back({"ptrdiff_t ", Nm(stride(I), P.Name + "_stride")});
     } else if (P.Uniform) {
       Ds.push_back({P.CType + " ", N});
@@ -130,8 +157,10 @@ std::vector<WrapperEmitter::Decl> WrapperEmitter::params(bool Reserved) const {
       const ir::Param &P = F.Params[I];
       if (!hasShadowParam(P))
         continue;
-      Ds.push_back({P.CType + " *", Nm(shadow(I), "d_" + P.Name)});
-      if (P.IsArray && !P.Uniform)
+      Ds.push_back(
+          {P.CType + (P.Lay == ir::Layout::Pointers ? " *const *" : " *"),
+           Nm(shadow(I), "d_" + P.Name)});
+      if (P.IsArray && !P.Uniform && P.Lay == ir::Layout::Strided)
         Ds.push_back(
             {"ptrdiff_t ", Nm(shadowStride(I), "d_" + P.Name + "_stride")});
     }
@@ -170,9 +199,10 @@ void WrapperEmitter::tangentParams(
     const ir::Param &P = F.Params[I];
     if (!hasShadowParam(P))
       continue;
-    Ds.push_back({(P.IsArray && P.Writable ? "" : "const ") + P.CType + " *",
+    Ds.push_back({(P.IsArray && P.Writable ? "" : "const ") + P.CType +
+                      (P.Lay == ir::Layout::Pointers ? " *const *" : " *"),
                   Nm(shadow(I), "t_" + P.Name)});
-    if (P.IsArray && !P.Uniform)
+    if (P.IsArray && !P.Uniform && P.Lay == ir::Layout::Strided)
       Ds.push_back(
           {"ptrdiff_t ", Nm(shadowStride(I), "t_" + P.Name + "_stride")});
   }
@@ -245,6 +275,185 @@ std::string WrapperEmitter::store(const std::string &Ptr, Type T, bool Native,
   return OS.str();
 }
 
+std::string WrapperEmitter::loadIx(const std::string &Base, Type T, bool Native,
+                                   const std::string &Dst,
+                                   const std::string &Default) {
+  std::ostringstream OS;
+  Type Lane = T == Type::Bool ? (Sh.Wide ? Type::I64 : Type::I32) : T;
+  std::string B = "__bd_buf" + std::to_string(++Buf);
+  OS << "    " << Sh.vtype(T) << " " << Dst << ";\n    ";
+  if (!Default.empty())
+    OS << "if (!" << Base << ") " << Dst << " = " << Default << "; else ";
+  OS << "{\n      " << scalarType(Lane) << " " << B << "[" << Sh.W()
+     << "];\n      for (size_t __bd_j = 0; __bd_j < " << Sh.W()
+     << "; __bd_j++)\n        " << B << "[__bd_j] = " << (Native ? "" : "(")
+     << (Native ? "" : scalarType(Lane)) << (Native ? "" : ")") << "(" << Base
+     << ")[" << laneIdx(CI) << "];\n      " << Dst << " = ";
+  if (T == Type::Bool)
+    OS << "bd_cmpne_" << Sh.sfx(Lane) << "(bd_load_" << Sh.sfx(Lane) << "(" << B
+       << "), bd_splat_" << Sh.sfx(Lane) << "(0));\n";
+  else
+    OS << "bd_load_" << Sh.sfx(T) << "(" << B << ");\n";
+  OS << "    }\n";
+  return OS.str();
+}
+
+std::string WrapperEmitter::storeIx(const std::string &Base, Type T,
+                                    bool Native, const std::string &CType,
+                                    const std::string &Val) {
+  std::ostringstream OS;
+  Type Lane = T == Type::Bool ? (Sh.Wide ? Type::I64 : Type::I32) : T;
+  std::string B = "__bd_buf" + std::to_string(++Buf);
+  std::string V = T == Type::Bool ? "bd_cvt_m" + Sh.S() + "_" + Sh.sfx(Lane) +
+                                        "(" + Val + ")"
+                                  : Val;
+  OS << "{ " << scalarType(Lane) << " " << B << "[" << Sh.W() << "]; bd_store_"
+     << Sh.sfx(Lane) << "(" << B << ", " << V
+     << "); for (size_t __bd_j = 0; __bd_j < __bd_k" << CS << "; __bd_j++) ("
+     << Base << ")[" << laneIdx(CI)
+     << "] = " << (Native ? "" : "(" + CType + ")") << B << "[__bd_j]; }";
+  return OS.str();
+}
+
+std::string WrapperEmitter::elemPtr(size_t I, bool Q,
+                                    const std::string &E) const {
+  const ir::Param &P = F.Params[I];
+  std::string B = Q ? shadow(I) : arg(I);
+  switch (P.Lay) {
+  case ir::Layout::Offsets:
+    return B + " + " + offs(I) + "[" + E + "]";
+  case ir::Layout::Pointers:
+    return B + "[" + E + "]";
+  case ir::Layout::Strided:
+    break;
+  }
+  return B + " + (ptrdiff_t)" + E + " * " + (Q ? shadowStride(I) : stride(I));
+}
+
+/// Indexed lanes: each varying array's (and shadow's) base is lane 0's
+/// first element, and lane l's offset from it is a whole number of
+/// elements. When the distance is not (pointers to unrelated arrays) or
+/// does not fit a 32-bit lane offset (shape n), __bd_ok is cleared and the
+/// step runs one example (whose offset is 0).
+std::string WrapperEmitter::laneOffsets() {
+  std::ostringstream OS;
+  std::string IT = Sh.Wide ? "int64_t" : "int32_t";
+  std::string Idx = Sh.Wide ? "i64d" : "i32n";
+  std::string All = std::to_string(IL) + " * " + Sh.W();
+  for (size_t I = 0; I < F.Params.size(); ++I) {
+    const ir::Param &P = F.Params[I];
+    if (P.Kind != ir::ParamKind::User || !P.IsArray || P.Uniform)
+      continue;
+    for (int Q = 0; Q < (Fl != Flavor::Batched && hasShadowParam(P) ? 2 : 1);
+         ++Q) {
+      std::string Pfx = Q ? "__bd_q" : "__bd_p", Num = std::to_string(I);
+      std::string N = Pfx + Num;
+      std::string T = std::string(P.Writable || (Q && !Jvp) ? "" : "const ") +
+                      scalarType(P.Ty);
+      OS << "        " << T << " *" << N << "l[" << All << "];\n";
+      // A NULL shadow gets offsets 0 (the kernel does not touch it).
+      std::string Ptr =
+          "(" + T + " *)(" + elemPtr(I, Q, "__bd_e[__bd_j]") + ")";
+      OS << "        for (size_t __bd_j = 0; __bd_j < " << All
+         << "; __bd_j++)\n          " << N
+         << "l[__bd_j] = " << (Q ? shadow(I) + " ? " + Ptr + " : 0" : Ptr)
+         << ";\n";
+      OS << "        " << Pfx << "b" << Num << " = " << N << "l[0];\n";
+      for (unsigned C = 0; C < IL; ++C) {
+        std::string Lo = C ? std::to_string(C) + " * " + Sh.W() + " + " : "";
+        OS << "        {\n          " << IT << " __bd_ot[" << Sh.W()
+           << "];\n          for (size_t __bd_j = 0; __bd_j < " << Sh.W()
+           << "; __bd_j++) {\n            intptr_t __bd_d = (intptr_t)" << N
+           << "l[" << Lo << "__bd_j] - (intptr_t)" << N
+           << "l[0];\n            if (__bd_d % (intptr_t)sizeof(" << T << ")";
+        if (!Sh.Wide)
+          OS << " || __bd_d / (intptr_t)sizeof(" << T
+             << ") > 2147483647 || __bd_d / (intptr_t)sizeof(" << T
+             << ") < -2147483647";
+        OS << ")\n              __bd_ok = 0;\n            __bd_ot[__bd_j] = ("
+           << IT << ")(__bd_d / (intptr_t)sizeof(" << T << "));\n          }\n"
+           << "          " << Pfx << "o" << Num << chain(C) << " = bd_load_"
+           << Idx << "(__bd_ot);\n        }\n";
+      }
+    }
+  }
+  return OS.str();
+}
+
+/// The sort key: the extent parameter of the first packed or pointer
+/// array whose extent is a varying integer parameter; -1: keep the order.
+int WrapperEmitter::sortKey() const {
+  if (F.KeepOrder)
+    return -1;
+  for (const ir::Param &P : F.Params)
+    if (P.Kind == ir::ParamKind::User && P.IsArray && !P.Uniform &&
+        P.Lay != ir::Layout::Strided && P.DimParam >= 0 &&
+        !F.Params[P.DimParam].Uniform && !F.Params[P.DimParam].IsArray)
+      return P.DimParam;
+  return -1;
+}
+
+/// The examples of [__bd_lo, __bd_hi) with indexed lanes: per chunk of
+/// BD_CHUNK, __bd_ord lists them (sorted by length, or in order), and
+/// each step gives its lanes the next IL * W of them in __bd_e.
+std::string WrapperEmitter::indexedLoop() {
+  std::ostringstream OS;
+  std::string All = std::to_string(IL) + " * " + Sh.W();
+  int Key = sortKey();
+  OS << "  for (size_t __bd_s0 = __bd_lo; __bd_s0 < __bd_hi; __bd_s0 += "
+        "BD_CHUNK) {\n"
+     << "    size_t __bd_cnt = __bd_hi - __bd_s0 < BD_CHUNK ? __bd_hi - "
+        "__bd_s0 : BD_CHUNK;\n";
+  if (Key >= 0) {
+    const ir::Param &K = F.Params[Key];
+    OS << "    for (size_t __bd_j = 0; __bd_j < __bd_cnt; __bd_j++) {\n"
+       << "      " << K.CType << " __bd_len = " << arg(Key)
+       << "[__bd_s0 + __bd_j];\n"
+       << "      __bd_ord[BD_CHUNK + __bd_j] = __bd_len > 0 ? (size_t)__bd_len "
+          ": 0;\n    }\n"
+       << "    bd_sort_by_length(__bd_cnt, __bd_ord + BD_CHUNK, __bd_ord, "
+          "__bd_ord + 2 * BD_CHUNK);\n"
+       << "    for (size_t __bd_j = 0; __bd_j < __bd_cnt; __bd_j++)\n"
+       << "      __bd_ord[__bd_j] += __bd_s0;\n";
+  } else {
+    OS << "    for (size_t __bd_j = 0; __bd_j < __bd_cnt; __bd_j++)\n"
+       << "      __bd_ord[__bd_j] = __bd_s0 + __bd_j;\n";
+  }
+  OS << "    size_t __bd_k;\n"
+     << "    for (size_t __bd_at = 0; __bd_at < __bd_cnt; __bd_at += __bd_k) "
+        "{\n"
+     << "      __bd_k = __bd_cnt - __bd_at < __bd_w ? __bd_cnt - __bd_at : "
+        "__bd_w;\n"
+     << "      size_t __bd_e[" << All << "];\n";
+  std::string IdxT = Sh.Wide ? "bd_i64d" : "bd_i32n";
+  for (size_t I = 0; I < F.Params.size(); ++I) {
+    const ir::Param &P = F.Params[I];
+    if (P.Kind != ir::ParamKind::User || !P.IsArray || P.Uniform)
+      continue;
+    for (int Q = 0; Q < (Fl != Flavor::Batched && hasShadowParam(P) ? 2 : 1);
+         ++Q) {
+      std::string T = std::string(P.Writable || (Q && !Jvp) ? "" : "const ") +
+                      scalarType(P.Ty);
+      std::string N = (Q ? "__bd_q" : "__bd_p");
+      OS << "      " << T << " *" << N << "b" << I << ";\n";
+      for (unsigned C = 0; C < IL; ++C)
+        OS << "      " << IdxT << " " << N << "o" << I << chain(C) << ";\n";
+    }
+  }
+  OS << "      for (;;) {\n"
+     << "        for (size_t __bd_j = 0; __bd_j < " << All << "; __bd_j++)\n"
+     << "          __bd_e[__bd_j] = __bd_ord[__bd_at + (__bd_j < __bd_k ? "
+        "__bd_j : 0)];\n"
+     << "        int __bd_ok = 1;\n"
+     << laneOffsets() << "        if (__bd_ok)\n          break;\n"
+     << "        __bd_k = 1;\n      }\n";
+  if (IL == 1)
+    OS << "      int __bd_full = __bd_k == " << Sh.W() << ";\n";
+  OS << chunk();
+  OS << "    }\n  }\n";
+  return OS.str();
+}
+
 /// One chunk of IL * W examples, W per chain; the last one may be partial
 /// (__bd_full == 0): then only its first __bd_k examples are read and
 /// written, chain C's __bd_k_C of them. A chain with none reads its values
@@ -264,7 +473,10 @@ std::string WrapperEmitter::chunk() {
         OS << "    size_t " << K << " = __bd_k <= " << Lo << " ? 0 : __bd_k - "
            << Lo << " < " << W << " ? __bd_k - " << Lo << " : " << W << ";\n";
       OS << "    int __bd_full" << chain(C) << " = " << K << " == " << W
-         << ";\n    size_t __bd_i" << chain(C) << " = __bd_i";
+         << ";\n";
+      if (Ix)
+        continue; // lanes are listed in __bd_e
+      OS << "    size_t __bd_i" << chain(C) << " = __bd_i";
       if (C)
         OS << " + (" << K << " ? " << Lo << " : 0)";
       OS << ";\n";
@@ -281,10 +493,13 @@ std::string WrapperEmitter::chunk() {
     if (P.Kind == ir::ParamKind::Seed) {
       for (unsigned C = 0; C < IL; ++C) {
         CS = chain(C);
+        CI = C;
         std::string Ld = "__bd_seed" + CS;
         // The seed is read only if given; NULL means ones.
-        OS << load("__bd_dret + __bd_i" + CS, P.Ty, true, "__bd_k" + CS, Ld,
-                   "!__bd_dret ? bd_splat_" + Sh.sfx(P.Ty) + "(1) : ");
+        std::string One = "bd_splat_" + Sh.sfx(P.Ty) + "(1)";
+        OS << (Ix ? loadIx("__bd_dret", P.Ty, true, Ld, One)
+                  : load("__bd_dret + __bd_i" + CS, P.Ty, true, "__bd_k" + CS,
+                         Ld, "!__bd_dret ? " + One + " : "));
         KArgs.push_back(Ld);
       }
     } else if (P.Kind == ir::ParamKind::Need) {
@@ -297,11 +512,25 @@ std::string WrapperEmitter::chunk() {
       } else {
         for (unsigned C = 0; C < IL; ++C) {
           CS = chain(C);
+          CI = C;
           std::string Dst = "__bd_x" + std::to_string(I) + CS;
-          OS << load(T + " + __bd_i" + CS, P.Ty, true, "__bd_k" + CS, Dst,
-                     "!" + T + " ? bd_splat_" + Sh.sfx(P.Ty) + "(0) : ");
+          std::string Zero = "bd_splat_" + Sh.sfx(P.Ty) + "(0)";
+          OS << (Ix ? loadIx(T, P.Ty, true, Dst, Zero)
+                    : load(T + " + __bd_i" + CS, P.Ty, true, "__bd_k" + CS, Dst,
+                           "!" + T + " ? " + Zero + " : "));
           KArgs.push_back(Dst);
         }
+      }
+    } else if (P.IsArray && Ix && !P.Uniform) {
+      // Lane offsets from the wrapper's laneOffsets().
+      std::string N = std::to_string(I);
+      KArgs.push_back("__bd_pb" + N);
+      for (unsigned C = 0; C < IL; ++C)
+        KArgs.push_back("__bd_po" + N + chain(C));
+      if (Fl != Flavor::Batched && hasShadowParam(P)) {
+        KArgs.push_back("__bd_qb" + N);
+        for (unsigned C = 0; C < IL; ++C)
+          KArgs.push_back("__bd_qo" + N + chain(C));
       }
     } else if (P.IsArray) {
       if (P.Uniform) {
@@ -326,9 +555,11 @@ std::string WrapperEmitter::chunk() {
     } else {
       for (unsigned C = 0; C < IL; ++C) {
         CS = chain(C);
+        CI = C;
         std::string Dst = "__bd_x" + std::to_string(I) + CS;
-        OS << load(arg(I) + " + __bd_i" + CS, P.Ty, P.NativeLayout,
-                   "__bd_k" + CS, Dst);
+        OS << (Ix ? loadIx(arg(I), P.Ty, P.NativeLayout, Dst)
+                  : load(arg(I) + " + __bd_i" + CS, P.Ty, P.NativeLayout,
+                         "__bd_k" + CS, Dst));
         KArgs.push_back(Dst);
       }
     }
@@ -354,6 +585,7 @@ std::string WrapperEmitter::chunk() {
   for (size_t I = 0; I < F.Outputs.size(); ++I)
     for (unsigned C = 0; C < IL; ++C) {
       CS = chain(C);
+      CI = C;
       OS << output(I);
     }
   CS.clear();
@@ -366,22 +598,35 @@ std::string WrapperEmitter::output(size_t I) {
   const ir::Output &O = F.Outputs[I];
   std::string Val = "__bd_o" + std::to_string(I) + CS;
   if (O.Kind == ir::OutKind::Ret) {
-    std::string St = store("__bd_ret + __bd_i" + CS, F.RetTy, F.RetNativeLayout,
-                           F.RetCType, Val);
+    std::string St =
+        Ix ? storeIx("__bd_ret", F.RetTy, F.RetNativeLayout, F.RetCType, Val)
+           : store("__bd_ret + __bd_i" + CS, F.RetTy, F.RetNativeLayout,
+                   F.RetCType, Val);
     OS << "    " << (Fl != Flavor::Batched ? "if (__bd_ret) " : "") << St
        << "\n";
     return OS.str();
   }
   if (O.Kind == ir::OutKind::Tangent) {
     OS << "    if (__bd_dret) "
-       << store("__bd_dret + __bd_i" + CS, F.RetTy, F.RetNativeLayout,
-                F.RetCType, Val)
+       << (Ix ? storeIx("__bd_dret", F.RetTy, F.RetNativeLayout, F.RetCType,
+                        Val)
+              : store("__bd_dret + __bd_i" + CS, F.RetTy, F.RetNativeLayout,
+                      F.RetCType, Val))
        << "\n";
     return OS.str();
   }
   if (O.Kind == ir::OutKind::Global) {
     // The chunk holding example n - 1 leaves its value, as the loop would.
     Type T = F.Vars[O.Var].Ty;
+    if (Ix) {
+      // Lanes hold examples in any order: the one holding n - 1, if any.
+      OS << "    {\n      " << O.CType << " __bd_gb[" << Sh.W() << "];\n      "
+         << store("__bd_gb", T, O.NativeLayout, O.CType, Val)
+         << "\n      for (size_t __bd_j = 0; __bd_j < __bd_k" << CS
+         << "; __bd_j++)\n        if (" << laneIdx(CI) << " + 1 == __bd_nall) "
+         << O.Global << " = __bd_gb[__bd_j];\n    }\n";
+      return OS.str();
+    }
     OS << "    if (__bd_i" << CS << " + __bd_k" << CS
        << " == __bd_nall) {\n      " << O.CType << " __bd_gb[" << Sh.W()
        << "];\n      " << store("__bd_gb", T, O.NativeLayout, O.CType, Val)
@@ -401,6 +646,13 @@ std::string WrapperEmitter::output(size_t I) {
   }
   std::string Ptr = shadow(O.Param) + " + __bd_i" + CS;
   OS << "    if (" << shadow(O.Param) << ") {\n";
+  if (Ix) {
+    OS << loadIx(shadow(O.Param), P.Ty, true, "__bd_old" + CS) << "      "
+       << storeIx(shadow(O.Param), P.Ty, true, P.CType,
+                  "bd_add_" + Sfx + "(__bd_old" + CS + ", " + Val + ")")
+       << "\n    }\n";
+    return OS.str();
+  }
   OS << load(Ptr, P.Ty, true, "__bd_k" + CS, "__bd_old" + CS);
   OS << "      "
      << store(Ptr, P.Ty, true, P.CType,
@@ -438,9 +690,13 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
        << Sh.sfx(F.Params[P].Ty) << "(0);\n";
   bool Tapes = !F.TapeSlots.empty();
   std::vector<int> Arena = arenaArrays(F);
-  if (Tapes || !Arena.empty())
+  if (Tapes || !Arena.empty() || Ix)
     OS << "  bd_arena *__bd_ar = bd_arena_get();\n"
        << "  bd_arena_pos __bd_pos = bd_arena_save(__bd_ar);\n";
+  // The order of a chunk's examples (and the lengths and scratch to sort).
+  if (Ix)
+    OS << "  size_t *__bd_ord = (size_t *)bd_arena_alloc(__bd_ar, "
+       << (sortKey() >= 0 ? "3 * " : "") << "BD_CHUNK * sizeof(size_t));\n";
   // Large local arrays, once per chunk call: the kernel initialises them
   // as the scalar code does, for every group of W examples.
   for (int V : Arena) {
@@ -468,7 +724,9 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
   // (lane * stride): a stride too large for them runs one example at a
   // time (the other lanes are masked off and touch nothing).
   OS << "  size_t __bd_w = " << step() << ";\n";
-  if (!Sh.Wide)
+  if (Ix)
+    OS << indexedLoop();
+  if (!Sh.Wide && !Ix)
     for (size_t I = 0; I < F.Params.size(); ++I) {
       const ir::Param &P = F.Params[I];
       if (!P.IsArray || P.Uniform || P.Kind != ir::ParamKind::User)
@@ -481,20 +739,22 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
            << " || " << St << " < -2147483647 / (ptrdiff_t)" << step()
            << ")\n    __bd_w = 1;\n";
     }
-  OS << "  for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) "
-        "{\n";
-  OS << "    size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : "
-        "__bd_w;\n";
-  if (IL == 1)
-    OS << "    int __bd_full = __bd_k == " << Sh.W() << ";\n";
-  OS << chunk();
-  OS << "  }\n";
+  if (!Ix) {
+    OS << "  for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += "
+          "__bd_w) {\n";
+    OS << "    size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : "
+          "__bd_w;\n";
+    if (IL == 1)
+      OS << "    int __bd_full = __bd_k == " << Sh.W() << ";\n";
+    OS << chunk();
+    OS << "  }\n";
+  }
   if (Tapes)
     OS << "  for (int __bd_t = 0; __bd_t < " << F.TapeSlots.size()
        << "; __bd_t++)\n"
        << "    bd_tape_end(__bd_ar, &__bd_tp[__bd_t], "
           "&__bd_tapekey[__bd_t]);\n";
-  if (Tapes || !Arena.empty())
+  if (Tapes || !Arena.empty() || Ix)
     OS << "  bd_arena_restore(__bd_ar, __bd_pos);\n";
   if (Sums.empty()) {
     OS << "  (void)__bd_slot;\n";

@@ -113,6 +113,11 @@ struct Stmt {
 /// caller passes none).
 enum class ParamKind : uint8_t { User, Seed, Need, Global, Tangent };
 
+/// How a varying array parameter's examples are stored (docs/abi.md):
+/// Strided: at p + b * stride; Offsets (BD_PACKED): at p + off[b];
+/// Pointers (BD_POINTERS): at p[b].
+enum class Layout : uint8_t { Strided, Offsets, Pointers };
+
 struct Param {
   std::string Name;
   Type Ty = Type::F64;
@@ -133,6 +138,7 @@ struct Param {
   int StaticLen = 0;
   int DimParam = -1;
   std::string DimHow; // how the extent was inferred, for remarks
+  Layout Lay = Layout::Strided;
 };
 
 struct Var {
@@ -181,6 +187,9 @@ struct Function {
   int NumLoopIds = 0;
   // Batched IR only (empty before batching).
   LaneLayout Lanes;
+  /// With a packed or pointer parameter: keep the caller's order of the
+  /// examples instead of sorting each chunk by length (an option).
+  bool KeepOrder = false;
   std::vector<bool> VaryingTemp, VaryingVar;
   Type RetTy = Type::Void;
   std::string RetCType;

@@ -236,6 +236,29 @@ struct Uses {
   }
 };
 
+/// BD_PACKED / BD_POINTERS: the layout of a varying array's examples.
+bool layout(const ParmVarDecl *P, DiagnosticsEngine &D, ir::Param &Out) {
+  bool Offs = isPackedOffsets(P), Ptrs = isPackedPointers(P);
+  if (Offs && Ptrs) {
+    report(D, DiagnosticsEngine::Error, P->getLocation(),
+           "array parameter '%0' is marked both BD_PACKED and BD_POINTERS; "
+           "pick one layout")
+        << Out.Name;
+    return false;
+  }
+  if ((Offs || Ptrs) && Out.Uniform) {
+    report(D, DiagnosticsEngine::Error, P->getLocation(),
+           "BD_UNIFORM array '%0' cannot be %1: one array for the whole "
+           "batch has no per-example layout; drop one of the two")
+        << Out.Name << (Offs ? "BD_PACKED" : "BD_POINTERS");
+    return false;
+  }
+  Out.Lay = Offs   ? ir::Layout::Offsets
+            : Ptrs ? ir::Layout::Pointers
+                   : ir::Layout::Strided;
+  return true;
+}
+
 } // namespace
 
 bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
@@ -265,6 +288,8 @@ bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
     return false;
   }
   Out.NoDiff = isNoDiff(P) || !ir::isFloat(*T);
+  if (!layout(P, D, Out))
+    return false;
   if (Out.Uniform && Out.Writable) {
     report(D, DiagnosticsEngine::Error, P->getLocation(),
            "BD_UNIFORM output array '%0': every example would write the same "

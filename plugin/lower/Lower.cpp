@@ -80,6 +80,14 @@ bool Lowerer::run() {
     }
     if (PT.isVolatileQualified())
       error(P->getLocation(), "a volatile parameter", "remove 'volatile'");
+    if (isPackedOffsets(P) || isPackedPointers(P)) {
+      report(Diags, DiagnosticsEngine::Error, P->getLocation(),
+             "%0 on scalar parameter '%1': only pointer and array "
+             "parameters have a per-example layout; remove it")
+          << (isPackedOffsets(P) ? "BD_PACKED" : "BD_POINTERS")
+          << P->getNameAsString();
+      Failed = Reported = true;
+    }
     ir::Param IP;
     IP.Name = P->getNameAsString();
     if (IP.Name.empty())

@@ -9,6 +9,7 @@
 #ifndef BATCHDIFF_RT_H
 #define BATCHDIFF_RT_H
 
+#include <batchdiff/order.h>
 #include <batchdiff/parallel.h>
 #include <batchdiff/simd.h>
 #include <batchdiff/vmath.h>

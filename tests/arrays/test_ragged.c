@@ -1,0 +1,587 @@
+/* Ragged batches without padding (issue 11, docs/abi.md "Ragged batches
+ * without padding"): BD_PACKED (offsets) and BD_POINTERS parameters.
+ *   - NAME_batched against the scalar function, bit for bit (arithmetic),
+ *     and against a strided twin (same body, strided ABI) bit for bit;
+ *   - NAME_grad: per-example shadows bit for bit those of the strided
+ *     twin, incremented (+=) from a nonzero start; uniform gradients equal
+ *     to the twin's to rounding; central finite differences;
+ *   - NAME_jvp against the strided twin's, bit for bit;
+ *   - a guard page right after EVERY example's extent (one mapping with a
+ *     PROT_NONE page after each example for BD_PACKED, the same memory
+ *     through BD_POINTERS), sentinels in the gaps of written arrays and
+ *     shadows, ret ending at a guard page;
+ *   - batches over several BD_CHUNK chunks and over BD_PARALLEL_MIN_N on
+ *     1, 2 and 3 threads: every output bit for bit the same;
+ *   - float (shape n) rows 8 GiB apart: 32-bit lane offsets cannot reach,
+ *     the examples run one at a time, results the same;
+ *   - bd_sort_by_length: a stable sort by decreasing length.
+ * Built also with -fplugin-arg-batchdiff-sort-by-length=0 (the caller's
+ * order) and with 4 chains. */
+#include "../exec/exec_util.h"
+
+#include "../common/test_filter.h"
+
+#define RBODY                                                                  \
+  double h = h0;                                                               \
+  for (int i = 0; i < len; i++)                                                \
+    h = w * h + x[i] / (1.0 + x[i] * x[i]);                                    \
+  return h * h0;
+
+__attribute__((batch, diff, diff(forward))) double
+r_o(BD_PACKED const double *x, int len, double h0, BD_UNIFORM double w) {
+  RBODY
+}
+__attribute__((batch, diff, diff(forward))) double
+r_p(BD_POINTERS const double *x, int len, double h0, BD_UNIFORM double w) {
+  RBODY
+}
+__attribute__((batch, diff, diff(forward))) double
+r_s(const double *x, int len, double h0, BD_UNIFORM double w){RBODY}
+
+/* tanh recurrence: vector math, compared with the strided twin. */
+BATCHDIFF double t_o(BD_PACKED const double *x, int len, BD_UNIFORM double w,
+                     BD_UNIFORM double u) {
+  double h = 0.0;
+  for (int i = 0; i < len; i++)
+    h = tanh(w * h + u * x[i]);
+  return h;
+}
+BATCHDIFF double t_s(const double *x, int len, BD_UNIFORM double w,
+                     BD_UNIFORM double u) {
+  double h = 0.0;
+  for (int i = 0; i < len; i++)
+    h = tanh(w * h + u * x[i]);
+  return h;
+}
+
+/* Output arrays in both layouts. */
+BATCHDIFF void y_o(BD_PACKED const double *x, BD_PACKED double *y, double a,
+                   int n) {
+  for (int i = 0; i < n; i++)
+    y[i] = a * x[i] * x[i] + x[i];
+}
+BATCHDIFF void y_p(BD_POINTERS const double *x, BD_POINTERS double *y, double a,
+                   int n) {
+  for (int i = 0; i < n; i++)
+    y[i] = a * x[i] * x[i] + x[i];
+}
+
+/* A strided array next to a packed one (lanes hold any example). */
+BATCHDIFF double m_o(BD_PACKED const double *x, const double *s, int len) {
+  double h = 0.0;
+  for (int i = 0; i < len; i++)
+    h = h * 0.5 + x[i] * s[i];
+  return h;
+}
+
+/* Shape n. */
+BATCHDIFF float f_p(BD_POINTERS const float *x, int len, BD_UNIFORM float w) {
+  float h = 1.0f;
+  for (int i = 0; i < len; i++)
+    h = w * h + x[i];
+  return h;
+}
+BATCHDIFF float f_o(BD_PACKED const float *x, int len, BD_UNIFORM float w) {
+  float h = 1.0f;
+  for (int i = 0; i < len; i++)
+    h = w * h + x[i];
+  return h;
+}
+
+/* ---- layouts ----------------------------------------------------------- */
+
+#define SENT_BYTE 0xA5
+
+/* n examples of len[b] doubles in one mapping. each: example b's last
+ * element right before a PROT_NONE page (gaps between examples hold
+ * sentinels); else back to back (CSR, n + 1 offsets) ending at one guard
+ * page. */
+typedef struct {
+  char *map;
+  size_t maplen;
+  double *base;
+  size_t *off; /* n + 1 */
+  const double **ptr;
+  double **wptr;
+  unsigned char *guard; /* per page: 1 = PROT_NONE */
+} pk_t;
+
+static void pk_make(pk_t *p, size_t n, const int *len, int each) {
+  size_t pg = gp_page(), P = pg / sizeof(double), pages = 0;
+  p->off = malloc((n + 1) * sizeof(size_t));
+  p->ptr = malloc((n + 1) * sizeof(double *));
+  p->wptr = malloc((n + 1) * sizeof(double *));
+  if (each) {
+    for (size_t b = 0; b < n; b++)
+      pages += ((size_t)len[b] + P - 1) / P + 1 + (len[b] == 0);
+  } else {
+    size_t tot = 0;
+    for (size_t b = 0; b < n; b++)
+      tot += (size_t)len[b];
+    pages = (tot + P - 1) / P + 1;
+  }
+  if (pages == 0)
+    pages = 1;
+  p->maplen = pages * pg;
+  p->map = mmap(NULL, p->maplen, PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  assert_true(p->map != MAP_FAILED);
+  memset(p->map, SENT_BYTE, p->maplen);
+  p->guard = calloc(pages, 1);
+  p->base = (double *)p->map;
+  if (each) {
+    size_t pgi = 0;
+    for (size_t b = 0; b < n; b++) {
+      size_t d = ((size_t)len[b] + P - 1) / P + (len[b] == 0);
+      p->off[b] = (pgi + d) * P - (size_t)len[b];
+      pgi += d;
+      assert_int_equal(mprotect(p->map + pgi * pg, pg, PROT_NONE), 0);
+      p->guard[pgi++] = 1;
+    }
+    p->off[n] = pgi * P;
+  } else {
+    size_t tot = 0;
+    for (size_t b = 0; b < n; b++)
+      tot += (size_t)len[b];
+    /* The data ends right before the last page, which is PROT_NONE. */
+    size_t start = (pages - 1) * P - tot;
+    p->off[0] = start;
+    for (size_t b = 0; b < n; b++)
+      p->off[b + 1] = p->off[b] + (size_t)len[b];
+    assert_int_equal(mprotect(p->map + (pages - 1) * pg, pg, PROT_NONE), 0);
+    p->guard[pages - 1] = 1;
+  }
+  for (size_t b = 0; b < n; b++) {
+    p->ptr[b] = p->base + p->off[b];
+    p->wptr[b] = p->base + p->off[b];
+  }
+}
+
+static void pk_free(pk_t *p) {
+  munmap(p->map, p->maplen);
+  free(p->off);
+  free(p->ptr);
+  free(p->wptr);
+  free(p->guard);
+}
+
+/* Example b's element i. */
+#define AT(p, b, i) ((p)->base[(p)->off[b] + (size_t)(i)])
+
+/* Every byte of the mapping outside the examples' extents is a sentinel. */
+static void pk_check_gaps(const pk_t *p, size_t n, const int *len,
+                          const char *what) {
+  size_t pg = gp_page();
+  unsigned char *in = calloc(p->maplen / sizeof(double) + 1, 1);
+  for (size_t b = 0; b < n; b++)
+    for (int i = 0; i < len[b]; i++)
+      in[p->off[b] + (size_t)i] = 1;
+  for (size_t e = 0; e < p->maplen / sizeof(double); e++) {
+    if (in[e])
+      continue;
+    const unsigned char *c = (const unsigned char *)(p->base + e);
+    if (p->guard[(size_t)((const char *)c - p->map) / pg])
+      continue;
+    for (size_t k = 0; k < sizeof(double); k++)
+      if (c[k] != SENT_BYTE) {
+        print_error("%s: element %zu outside every extent written\n", what, e);
+        free(in);
+        fail();
+      }
+  }
+  free(in);
+}
+
+/* ---- tests ------------------------------------------------------------- */
+
+static void gen_lens(rng_t *r, size_t n, int *len, int maxlen) {
+  for (size_t b = 0; b < n; b++) {
+    /* long-tailed: mostly short, a few long, some empty */
+    double u = rng_unit(r);
+    len[b] = (int)(maxlen * u * u * u * u);
+  }
+}
+
+static void fill(pk_t *p, size_t n, const int *len, rng_t *r) {
+  for (size_t b = 0; b < n; b++)
+    for (int i = 0; i < len[b]; i++)
+      AT(p, b, i) = rng_range(r, -2.0, 2.0);
+}
+
+static int same(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+#define EXPECT_SAME(a, b, ...)                                                 \
+  do {                                                                         \
+    if (!same((a), (b))) {                                                     \
+      print_error(__VA_ARGS__);                                                \
+      print_error(": got %a want %a\n", (double)(a), (double)(b));             \
+      fail();                                                                  \
+    }                                                                          \
+  } while (0)
+
+static const size_t ns[] = {0, 1, 3, 4, 5, 8, 9, 17, 100, 2049, 5000};
+#define N_NS (sizeof ns / sizeof ns[0])
+
+/* r_o / r_p / r_s: batched, grad and jvp, all layouts against each other. */
+static void run_r(size_t n, int each, rng_t *r) {
+  int *len = malloc((n + 1) * sizeof(int));
+  gen_lens(r, n, len, each ? 40 : 300);
+  pk_t X, D, T, D2;
+  pk_make(&X, n, len, each);
+  pk_make(&D, n, len, each);
+  pk_make(&D2, n, len, each);
+  pk_make(&T, n, len, each);
+  fill(&X, n, len, r);
+  fill(&T, n, len, r);
+  int maxl = 1;
+  for (size_t b = 0; b < n; b++)
+    maxl = len[b] > maxl ? len[b] : maxl;
+  /* The strided twin's padded copy. */
+  double *pad = calloc(n * (size_t)maxl + 1, sizeof(double));
+  double *dpad = calloc(n * (size_t)maxl + 1, sizeof(double));
+  double *tpad = calloc(n * (size_t)maxl + 1, sizeof(double));
+  for (size_t b = 0; b < n; b++)
+    for (int i = 0; i < len[b]; i++) {
+      pad[b * (size_t)maxl + (size_t)i] = AT(&X, b, i);
+      tpad[b * (size_t)maxl + (size_t)i] = AT(&T, b, i);
+      AT(&D, b, i) = AT(&D2, b, i) = dpad[b * (size_t)maxl + (size_t)i] = 0.25;
+    }
+  double *h0 = malloc((n + 1) * sizeof(double));
+  double *th0 = malloc((n + 1) * sizeof(double));
+  for (size_t b = 0; b < n; b++) {
+    h0[b] = rng_range(r, -1.0, 1.0);
+    th0[b] = rng_range(r, -1.0, 1.0);
+  }
+  double w = 0.75;
+  double *ro = gp_alloc(n * sizeof(double)), *rp = gp_alloc(n * sizeof(double));
+  double *rs = malloc((n + 1) * sizeof(double));
+  r_o_batched(n, X.base, X.off, len, h0, w, ro);
+  r_p_batched(n, X.ptr, len, h0, w, rp);
+  r_s_batched(n, pad, maxl, len, h0, w, rs);
+  for (size_t b = 0; b < n; b++) {
+    double want = r_o(X.base + X.off[b], len[b], h0[b], w);
+    EXPECT_SAME(ro[b], want, "r_o_batched n=%zu b=%zu", n, b);
+    EXPECT_SAME(rp[b], want, "r_p_batched n=%zu b=%zu", n, b);
+    EXPECT_SAME(rs[b], want, "r_s_batched n=%zu b=%zu", n, b);
+  }
+  /* Gradients: shadows start at 0.25 (incremented), seeds random. */
+  double *seed = malloc((n + 1) * sizeof(double));
+  double *dh0o = gp_alloc(n * sizeof(double)),
+         *dh0p = gp_alloc(n * sizeof(double));
+  double *dh0s = malloc((n + 1) * sizeof(double));
+  for (size_t b = 0; b < n; b++) {
+    seed[b] = rng_range(r, -1.0, 1.0);
+    dh0o[b] = dh0p[b] = dh0s[b] = 0.5;
+  }
+  double dwo = 0.125, dwp = 0.125, dws = 0.125;
+  r_o_grad(n, X.base, X.off, len, h0, w, ro, seed, D.base, dh0o, &dwo);
+  r_p_grad(n, X.ptr, len, h0, w, rp, seed, D2.wptr, dh0p, &dwp);
+  r_s_grad(n, pad, maxl, len, h0, w, rs, seed, dpad, maxl, dh0s, &dws);
+  for (size_t b = 0; b < n; b++) {
+    EXPECT_SAME(ro[b], rs[b], "r_o_grad ret n=%zu b=%zu", n, b);
+    EXPECT_SAME(dh0o[b], dh0s[b], "r_o_grad d_h0 n=%zu b=%zu", n, b);
+    EXPECT_SAME(dh0p[b], dh0s[b], "r_p_grad d_h0 n=%zu b=%zu", n, b);
+    for (int i = 0; i < len[b]; i++) {
+      double want = dpad[b * (size_t)maxl + (size_t)i];
+      EXPECT_SAME(AT(&D, b, i), want, "r_o_grad d_x n=%zu b=%zu i=%d", n, b, i);
+      EXPECT_SAME(AT(&D2, b, i), want, "r_p_grad d_x n=%zu b=%zu i=%d", n, b,
+                  i);
+    }
+  }
+  double tol = 1e-12 * (1.0 + fabs(dws)) * (1.0 + (double)n);
+  if (fabs(dwo - dws) > tol || fabs(dwp - dws) > tol) {
+    print_error("d_w n=%zu: %a %a vs strided %a\n", n, dwo, dwp, dws);
+    fail();
+  }
+  /* Central finite differences for a few examples. */
+  for (size_t b = 0; b < n && b < 12; b++) {
+    double *xb = malloc(((size_t)len[b] + 1) * sizeof(double));
+    for (int i = 0; i < len[b]; i++)
+      xb[i] = AT(&X, b, i);
+    for (int i = 0; i < len[b] && i < 6; i++) {
+      double e = 1e-6, x0 = xb[i];
+      xb[i] = x0 + e;
+      double fp = r_s(xb, len[b], h0[b], w);
+      xb[i] = x0 - e;
+      double fm = r_s(xb, len[b], h0[b], w);
+      xb[i] = x0;
+      double fd = seed[b] * (fp - fm) / (2 * e);
+      double g = AT(&D, b, i) - 0.25;
+      if (fabs(g - fd) > 1e-6 * (1.0 + fabs(fd))) {
+        print_error("r_o_grad FD n=%zu b=%zu i=%d: %g vs %g\n", n, b, i, g, fd);
+        fail();
+      }
+    }
+    free(xb);
+  }
+  pk_check_gaps(&D, n, len, "r_o_grad d_x");
+  pk_check_gaps(&D2, n, len, "r_p_grad d_x");
+  /* Forward mode: tangents in the primal's layout. */
+  double *jo = gp_alloc(n * sizeof(double)), *jp = gp_alloc(n * sizeof(double));
+  double *js = malloc((n + 1) * sizeof(double));
+  double tw = 0.5;
+  r_o_jvp(n, X.base, X.off, len, h0, w, T.base, th0, &tw, NULL, jo);
+  r_p_jvp(n, X.ptr, len, h0, w, T.ptr, th0, &tw, NULL, jp);
+  r_s_jvp(n, pad, maxl, len, h0, w, tpad, maxl, th0, &tw, NULL, js);
+  for (size_t b = 0; b < n; b++) {
+    EXPECT_SAME(jo[b], js[b], "r_o_jvp n=%zu b=%zu", n, b);
+    EXPECT_SAME(jp[b], js[b], "r_p_jvp n=%zu b=%zu", n, b);
+  }
+  /* NULL shadows: nothing written there, the others unchanged. */
+  r_o_grad(n, X.base, X.off, len, h0, w, NULL, NULL, NULL, NULL, &dwo);
+  r_p_grad(n, X.ptr, len, h0, w, NULL, NULL, NULL, dh0p, NULL);
+  free(len), free(pad), free(dpad), free(tpad), free(h0), free(th0);
+  free(rs), free(seed), free(dh0s), free(js);
+  pk_free(&X), pk_free(&D), pk_free(&D2), pk_free(&T);
+  gp_reset();
+}
+
+static void t_r(void **state) {
+  (void)state;
+  rng_t r = {name_seed("r")};
+  for (size_t k = 0; k < N_NS; k++) {
+    run_r(ns[k], ns[k] <= 100, &r);
+    run_r(ns[k], 0, &r);
+  }
+}
+
+/* tanh recurrence: packed against strided, bit for bit. */
+static void t_tanh(void **state) {
+  (void)state;
+  rng_t r = {name_seed("tanh")};
+  for (size_t k = 0; k < N_NS; k++) {
+    size_t n = ns[k];
+    int *len = malloc((n + 1) * sizeof(int));
+    gen_lens(&r, n, len, 256);
+    pk_t X;
+    pk_make(&X, n, len, 0);
+    fill(&X, n, len, &r);
+    double *pad = calloc(n * 256 + 1, sizeof(double));
+    for (size_t b = 0; b < n; b++)
+      for (int i = 0; i < len[b]; i++)
+        pad[b * 256 + (size_t)i] = AT(&X, b, i);
+    double *ro = malloc((n + 1) * sizeof(double));
+    double *rs = malloc((n + 1) * sizeof(double));
+    t_o_batched(n, X.base, X.off, len, 0.9, 0.7, ro);
+    t_s_batched(n, pad, 256, len, 0.9, 0.7, rs);
+    for (size_t b = 0; b < n; b++) {
+      EXPECT_SAME(ro[b], rs[b], "t_o_batched n=%zu b=%zu", n, b);
+      double want = t_o(X.base + X.off[b], len[b], 0.9, 0.7);
+      if (fabs(ro[b] - want) > 1e-13) {
+        print_error("t_o n=%zu b=%zu: %a vs scalar %a\n", n, b, ro[b], want);
+        fail();
+      }
+    }
+    free(len), free(pad), free(ro), free(rs);
+    pk_free(&X);
+  }
+}
+
+/* Output arrays: values bit for bit, gaps untouched, gradients. */
+static void t_out(void **state) {
+  (void)state;
+  rng_t r = {name_seed("out")};
+  for (size_t k = 0; k < N_NS; k++)
+    for (int each = 0; each < 2; each++) {
+      size_t n = ns[k];
+      if (each && n > 100)
+        continue;
+      int *len = malloc((n + 1) * sizeof(int));
+      gen_lens(&r, n, len, 40);
+      pk_t X, Y, Y2, DX, DY;
+      pk_make(&X, n, len, each);
+      pk_make(&Y, n, len, each);
+      pk_make(&Y2, n, len, each);
+      pk_make(&DX, n, len, each);
+      pk_make(&DY, n, len, each);
+      fill(&X, n, len, &r);
+      double *a = malloc((n + 1) * sizeof(double));
+      for (size_t b = 0; b < n; b++)
+        a[b] = rng_range(&r, -1.0, 1.0);
+      y_o_batched(n, X.base, X.off, Y.base, Y.off, a, len);
+      y_p_batched(n, X.ptr, Y2.wptr, a, len);
+      for (size_t b = 0; b < n; b++)
+        for (int i = 0; i < len[b]; i++) {
+          double want = a[b] * AT(&X, b, i) * AT(&X, b, i) + AT(&X, b, i);
+          EXPECT_SAME(AT(&Y, b, i), want, "y_o n=%zu b=%zu i=%d", n, b, i);
+          EXPECT_SAME(AT(&Y2, b, i), want, "y_p n=%zu b=%zu i=%d", n, b, i);
+        }
+      pk_check_gaps(&Y, n, len, "y_o y");
+      pk_check_gaps(&Y2, n, len, "y_p y");
+      /* d_y: cotangents on entry, 0 on exit (only written). */
+      for (size_t b = 0; b < n; b++)
+        for (int i = 0; i < len[b]; i++) {
+          AT(&DY, b, i) = rng_range(&r, -1.0, 1.0);
+          AT(&DX, b, i) = 0.25;
+        }
+      double *cot = malloc(((DY.off[n] + 1)) * sizeof(double));
+      for (size_t b = 0; b < n; b++)
+        for (int i = 0; i < len[b]; i++)
+          cot[DY.off[b] + (size_t)i] = AT(&DY, b, i);
+      double *da = gp_alloc(n * sizeof(double));
+      memset(da, 0, n * sizeof(double));
+      y_o_grad(n, X.base, X.off, Y.base, Y.off, a, len, DX.base, DY.base, da);
+      for (size_t b = 0; b < n; b++) {
+        double want_da = 0.0;
+        for (int i = 0; i < len[b]; i++) {
+          double x = AT(&X, b, i), c = cot[DY.off[b] + (size_t)i];
+          double g = c * (2.0 * a[b] * x + 1.0);
+          want_da += c * x * x;
+          if (fabs(AT(&DX, b, i) - 0.25 - g) > 1e-13 * (1 + fabs(g)) ||
+              AT(&DY, b, i) != 0.0) {
+            print_error("y_o_grad n=%zu b=%zu i=%d: d_x %g want %g, d_y %g\n",
+                        n, b, i, AT(&DX, b, i) - 0.25, g, AT(&DY, b, i));
+            fail();
+          }
+        }
+        if (fabs(da[b] - want_da) > 1e-12 * (1 + fabs(want_da))) {
+          print_error("y_o_grad d_a n=%zu b=%zu: %g vs %g\n", n, b, da[b],
+                      want_da);
+          fail();
+        }
+      }
+      pk_check_gaps(&DX, n, len, "y_o_grad d_x");
+      pk_check_gaps(&DY, n, len, "y_o_grad d_y");
+      free(len), free(a), free(cot);
+      pk_free(&X), pk_free(&Y), pk_free(&Y2), pk_free(&DX), pk_free(&DY);
+      gp_reset();
+    }
+}
+
+/* A strided array next to a packed one. */
+static void t_mixed(void **state) {
+  (void)state;
+  rng_t r = {name_seed("mixed")};
+  for (size_t k = 0; k < N_NS; k++) {
+    size_t n = ns[k];
+    int *len = malloc((n + 1) * sizeof(int));
+    gen_lens(&r, n, len, 40);
+    pk_t X;
+    pk_make(&X, n, len, n <= 100);
+    fill(&X, n, len, &r);
+    ptrdiff_t S = 41;
+    double *s = gp_alloc((n * (size_t)S + 1) * sizeof(double));
+    for (size_t e = 0; e < n * (size_t)S + 1; e++)
+      s[e] = rng_range(&r, -1.0, 1.0);
+    double *ro = gp_alloc(n * sizeof(double));
+    m_o_batched(n, X.base, X.off, s, S, len, ro);
+    for (size_t b = 0; b < n; b++)
+      EXPECT_SAME(ro[b], m_o(X.base + X.off[b], s + b * (size_t)S, len[b]),
+                  "m_o n=%zu b=%zu", n, b);
+    free(len);
+    pk_free(&X);
+    gp_reset();
+  }
+}
+
+/* Every output bit for bit the same on 1, 2 and 3 threads. */
+static void t_threads(void **state) {
+  (void)state;
+  rng_t r = {name_seed("threads")};
+  size_t n = 40000;
+  int *len = malloc(n * sizeof(int));
+  gen_lens(&r, n, len, 64);
+  pk_t X;
+  pk_make(&X, n, len, 0);
+  fill(&X, n, len, &r);
+  double *h0 = malloc(n * sizeof(double));
+  for (size_t b = 0; b < n; b++)
+    h0[b] = rng_range(&r, -1.0, 1.0);
+  double *ret[3], *dh0[3], dw[3];
+  double *dx[3];
+  for (int t = 0; t < 3; t++) {
+    bd_set_num_threads(t + 1);
+    ret[t] = malloc(n * sizeof(double));
+    dh0[t] = calloc(n, sizeof(double));
+    dx[t] = calloc(X.off[n] + 1, sizeof(double));
+    dw[t] = 0.0;
+    r_o_grad(n, X.base, X.off, len, h0, 0.75, ret[t], NULL, dx[t], dh0[t],
+             &dw[t]);
+  }
+  bd_set_num_threads(0);
+  for (int t = 1; t < 3; t++) {
+    assert_memory_equal(ret[t], ret[0], n * sizeof(double));
+    assert_memory_equal(dh0[t], dh0[0], n * sizeof(double));
+    assert_memory_equal(dx[t], dx[0], X.off[n] * sizeof(double));
+    EXPECT_SAME(dw[t], dw[0], "d_w threads=%d", t + 1);
+  }
+  for (int t = 0; t < 3; t++)
+    free(ret[t]), free(dh0[t]), free(dx[t]);
+  free(len), free(h0);
+  pk_free(&X);
+}
+
+/* Float rows 8 GiB apart: 32-bit lane offsets cannot address both. */
+static void t_far(void **state) {
+  (void)state;
+  size_t pg = gp_page(), span = ((size_t)9 << 30) / pg * pg;
+  char *m = mmap(NULL, span + pg, PROT_NONE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED) {
+    print_message("t_far: no 9 GiB of address space; skipped\n");
+    return;
+  }
+  assert_int_equal(mprotect(m, pg, PROT_READ | PROT_WRITE), 0);
+  assert_int_equal(mprotect(m + span - pg, pg, PROT_READ | PROT_WRITE), 0);
+  size_t n = 19, P = pg / sizeof(float);
+  const float *ptr[19];
+  int len[19];
+  float *lo = (float *)m, *hi = (float *)(m + span - pg);
+  for (size_t b = 0; b < n; b++) {
+    len[b] = (int)(b % 5) + 1;
+    float *base = (b % 2 ? hi : lo) + (b / 2) * 6;
+    for (int i = 0; i < len[b]; i++)
+      base[i] = (float)(b + 1) * 0.25f + (float)i;
+    ptr[b] = base;
+    assert_true((b / 2) * 6 + 6 < P);
+  }
+  float ret[19];
+  f_p_batched(n, ptr, len, 0.5f, ret);
+  for (size_t b = 0; b < n; b++)
+    EXPECT_SAME((double)ret[b], (double)f_p(ptr[b], len[b], 0.5f),
+                "f_p far n=%zu b=%zu", n, b);
+  /* The same through offsets from lo: beyond 2^31 elements. */
+  size_t off[19];
+  for (size_t b = 0; b < n; b++)
+    off[b] = (size_t)(ptr[b] - lo);
+  f_o_batched(n, lo, off, len, 0.5f, ret);
+  for (size_t b = 0; b < n; b++)
+    EXPECT_SAME((double)ret[b], (double)f_p(ptr[b], len[b], 0.5f),
+                "f_o far n=%zu b=%zu", n, b);
+  munmap(m, span + pg);
+}
+
+/* bd_sort_by_length: a permutation, lengths non-increasing, ties in index
+ * order. */
+static void t_sort(void **state) {
+  (void)state;
+  rng_t r = {name_seed("sort")};
+  for (size_t n = 0; n < 300; n += 1 + n / 4) {
+    size_t *len = malloc((n + 1) * sizeof(size_t));
+    size_t *ord = malloc((n + 1) * sizeof(size_t));
+    size_t *scr = malloc((n + 1) * sizeof(size_t));
+    unsigned char *seen = calloc(n + 1, 1);
+    for (size_t b = 0; b < n; b++)
+      len[b] = (size_t)rng_below(&r, 7);
+    bd_sort_by_length(n, len, ord, scr);
+    for (size_t j = 0; j < n; j++) {
+      assert_true(ord[j] < n && !seen[ord[j]]);
+      seen[ord[j]] = 1;
+      if (j)
+        assert_true(len[ord[j - 1]] > len[ord[j]] ||
+                    (len[ord[j - 1]] == len[ord[j]] && ord[j - 1] < ord[j]));
+    }
+    free(len), free(ord), free(scr), free(seen);
+  }
+}
+
+int main(int argc, char **argv) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(t_r),       cmocka_unit_test(t_tanh),
+      cmocka_unit_test(t_out),     cmocka_unit_test(t_mixed),
+      cmocka_unit_test(t_threads), cmocka_unit_test(t_far),
+      cmocka_unit_test(t_sort),
+  };
+  bd_test_filter(argc, argv);
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,23 @@
+/* BD_PACKED and BD_POINTERS parameters (docs/abi.md, "Ragged batches
+ * without padding"): lanes take the examples of a chunk sorted by length
+ * (bd_sort_by_length), per-example scalars go through the list __bd_e, and
+ * each varying array gets lane offsets from the wrapper. */
+#include <batchdiff.h>
+
+BATCHDIFF double rsum(BD_PACKED const double *x, int n, BD_UNIFORM double w) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++)
+    s = w * s + x[i];
+  return s;
+}
+
+BATCHDIFF void rsq(BD_POINTERS const double *x, BD_POINTERS double *y, int n) {
+  for (int i = 0; i < n; i++)
+    y[i] = x[i] * x[i];
+}
+// DEFINES: rsum rsum_batched rsum_grad rsq rsq_batched rsq_grad
+// Each chunk is sorted by the extent n:
+// CHECK: bd_sort_by_length(__bd_cnt, __bd_ord + BD_CHUNK, __bd_ord, __bd_ord + 2 * BD_CHUNK);
+// Example b's array at x + x_off[b]; at x[b] for pointers:
+// CHECK: __bd_a0 + __bd_ao0[__bd_e[__bd_j]]
+// CHECK: __bd_a0[__bd_e[__bd_j]]
