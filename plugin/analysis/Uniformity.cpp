@@ -1,5 +1,6 @@
 //===- Uniformity.cpp - which values differ per example -------------------===//
 #include "analysis/Uniformity.h"
+#include "analysis/LoopCounters.h"
 
 #include <algorithm>
 #include <sstream>
@@ -13,6 +14,9 @@ struct Planner {
   const ir::Function &F;
   Uniformity &P;
   bool Changed = false;
+  /// Writes inside per-lane loops that every lane still running makes
+  /// alike (loop counters): not varying for being under the loop's mask.
+  std::set<const ir::Stmt *> Counters;
 
   void mark(std::vector<bool> &V, int I) {
     if (I >= 0 && !V[I]) {
@@ -38,7 +42,7 @@ struct Planner {
           if (P.VaryingTemp[S.Aux])
             mark(P.VaryingTemp, S.Dst);
         } else if (S.Opc == Op::SetVar) {
-          if (UnderVarying || P.VaryingTemp[S.Args[0]])
+          if ((UnderVarying && !Counters.count(&S)) || P.VaryingTemp[S.Args[0]])
             mark(P.VaryingVar, S.Var);
         } else if (S.Opc == Op::LoadElem) {
           if (P.VaryingVar[S.Var] || P.VaryingTemp[S.Args[0]])
@@ -135,6 +139,7 @@ struct Planner {
   void run() {
     P.VaryingTemp.assign(F.Temps.size(), false);
     P.VaryingVar.assign(F.Vars.size(), false);
+    Counters = findLoopCounters(F);
     do {
       Changed = false;
       varying(F.Body, false);
@@ -155,7 +160,7 @@ struct Planner {
 
 Uniformity analyzeUniformity(const ir::Function &F) {
   Uniformity P;
-  Planner Pl{F, P, false, {}, {}};
+  Planner Pl{F, P, false, {}, {}, {}};
   Pl.run();
   return P;
 }

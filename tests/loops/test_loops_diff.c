@@ -428,6 +428,83 @@ static double g_uw(rng_t *r, int pat) {
 LOOP_DIFF3(uni_loop, double, V, double, g_x, U, int, g_un, U, double, g_uw)
 LOOP_DIFF2(uni_break, double, V, double, g_x, U, int, g_un)
 
+/* ---- loop counters kept uniform (analysis/LoopCounters.cpp) -------------- */
+
+/* The step runs under "not broken": lanes that break skip it, and the body
+ * reads the counter under the same guard; read after the loop too, so it
+ * stays per lane there. */
+BATCHDIFF double ctr_after(double x, int n) {
+  double s = 0.0;
+  int i;
+  for (i = 0; i < n; i++) {
+    if (s > x)
+      break;
+    s += i;
+  }
+  return s + i;
+}
+
+/* Incremented before the break, read after it by the lanes that stay. */
+BATCHDIFF double ctr_early(double x, int n) {
+  double s = 0.0;
+  int i = 0;
+  while (i < n) {
+    i++;
+    if (s > x)
+      break;
+    s += 0.5 * i;
+  }
+  return s;
+}
+
+/* Skipped by continue (lanes that stay): must stay per lane. */
+BATCHDIFF double ctr_continue(double x, int n) {
+  double s = 0.0;
+  int j = 0;
+  for (int i = 0; i < n; i++) {
+    if (x * i > 2.0)
+      continue;
+    j += 2;
+    s += x * j;
+  }
+  return s;
+}
+
+/* An inner counter, set again before the inner loop on every outer trip. */
+BATCHDIFF double ctr_nested(double x, int n) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < i; j++) {
+      s += x * j;
+      if (s > 50.0)
+        break;
+    }
+  return s;
+}
+
+/* Carried from one execution of the inner loop to the next (set once,
+ * outside the outer loop): lanes leave at different values, must stay per
+ * lane. */
+BATCHDIFF double ctr_carry(double x, int n) {
+  double s = 0.0;
+  int i = 0;
+  for (int k = 0; k < 3; k++) {
+    while (i < n) {
+      s += x;
+      i++;
+      if (s > 5.0 * (k + 1))
+        break;
+    }
+  }
+  return s + i;
+}
+
+LOOP_DIFF2(ctr_after, double, V, double, g_x, V, int, g_n)
+LOOP_DIFF2(ctr_early, double, V, double, g_x, V, int, g_n)
+LOOP_DIFF2(ctr_continue, double, V, double, g_x, V, int, g_n)
+LOOP_DIFF2(ctr_nested, double, V, double, g_x, V, int, g_n)
+LOOP_DIFF2(ctr_carry, double, V, double, g_x, V, int, g_n)
+
 /* ---- the staircase pattern really gives every lane its own trip count ---- */
 
 static void check_distinct(const int *t, size_t w, const char *what) {
@@ -465,7 +542,8 @@ int main(int argc, char **argv) {
       T_(mandel),        T_(mandel_f),     T_(powsum),       T_(dowhile),
       T_(while_break),   T_(for_continue), T_(nested_ret),   T_(branchy),
       T_(triangle),      T_(carried_int),  T_(carried_bool), T_(carried_float),
-      T_(carried_mix),   T_(uni_loop),     T_(uni_break),
+      T_(carried_mix),   T_(uni_loop),     T_(uni_break),    T_(ctr_after),
+      T_(ctr_early),     T_(ctr_continue), T_(ctr_nested),   T_(ctr_carry),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);

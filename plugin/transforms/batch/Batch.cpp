@@ -97,6 +97,21 @@ bool safeSide(const ir::Function &F, const ir::Block &B, int &Cost) {
   return true;
 }
 
+/// Whether a statement of \p B from index \p From on (nested ones too)
+/// reads temp \p T.
+bool usesTemp(const ir::Block &B, size_t From, int T) {
+  for (size_t I = From; I < B.size(); ++I) {
+    const ir::Stmt &S = *B[I];
+    bool Found = S.Mask == T || S.Cond == T;
+    for (int A : S.Args)
+      Found |= A == T;
+    if (Found || usesTemp(S.Then, 0, T) || usesTemp(S.Else, 0, T) ||
+        usesTemp(S.Body, 0, T))
+      return true;
+  }
+  return false;
+}
+
 /// Independent chains (LaneLayout::Interleave): a loop's trips form one
 /// dependency chain per vector of examples (each trip needs the last one's
 /// result, and its exit test waits for it), so a kernel with a loop keeps
@@ -311,14 +326,21 @@ void Batcher::ifStmt(const ir::Stmt &S, ir::Block &B, const Mask &M) {
 /// Under an all-on mask, lanes that are off are dead, so the condition
 /// itself is the then-side's mask.
 void Batcher::branchFreeIf(const ir::Stmt &S, ir::Block &B, const Mask &M) {
+  size_t At = B.size();
   int MT =
       M.AllOn ? S.Cond : def(B, Op::And, Type::Bool, true, {M.Temp, S.Cond});
   block(S.Then, B, {MT, false});
+  // A side with only uniform writes (a loop counter's step) needs no mask.
+  if (!M.AllOn && !usesTemp(B, At + 1, MT))
+    B.erase(B.begin() + At);
   if (S.Else.empty())
     return;
+  At = B.size();
   int ME = M.AllOn ? def(B, Op::Not, Type::Bool, true, {S.Cond})
                    : def(B, Op::AndNot, Type::Bool, true, {M.Temp, S.Cond});
   block(S.Else, B, {ME, false});
+  if (!usesTemp(B, At + 1, ME))
+    B.erase(B.begin() + At);
 }
 
 /// Each side runs under its own mask and is skipped when no lane takes it.

@@ -30,7 +30,11 @@ BATCHDIFF double first_over(double x, int n) {
 // The kernel runs two independent chains of lanes (suffixes _0 and _1),
 // each with its own masks; lane tests cover both. The break's if is
 // branch-free: its flag is blended under its mask with no lane test.
+// The counter i is one scalar for all lanes (analysis/LoopCounters): every
+// lane still in the loop has run the same trips; no half-width int vector.
 // CHECK-LABEL: first_over_batched: shape d
+// CHECK: int32_t [[I:__bd_v[0-9]+_i]] = 0;
+// CHECK-NOT: bd_i32d __bd_v{{[0-9]+}}_i
 // CHECK: bd_md [[G:__bd_t[0-9]+_0]] = bd_cmplt_i32d(
 // CHECK-NEXT: bd_md [[G1:__bd_t[0-9]+_1]] = bd_cmplt_i32d(
 // CHECK: if ((bd_all_md([[G]]) && bd_all_md([[G1]]){{.*}})) {
@@ -43,6 +47,7 @@ BATCHDIFF double first_over(double x, int n) {
 // CHECK-NOT: bd_any_md
 // CHECK: [[BRK:__bd_v[0-9]+_break_0]] = bd_select_md([[BM]], bd_mtrue_d(), [[BRK]]);
 // CHECK: bd_not_md(
+// CHECK: [[I]] = __bd_t{{[0-9]+}};
 // CHECK: [[LV]] = [[NL:__bd_t[0-9]+_0]];
 // CHECK-NEXT: {{__bd_v[0-9]+_lanes_1}} = [[NL1:__bd_t[0-9]+_1]];
 // CHECK: } while ((bd_any_md([[NL]]) || bd_any_md([[NL1]]){{.*}}));
