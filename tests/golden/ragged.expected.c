@@ -7,16 +7,15 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_bk(bd_md __b
   bd_f64d __bd_v2_ret_1 = bd_splat_f64d(0);
   bd_f64d __bd_v4_s_0 = bd_splat_f64d(0);
   bd_f64d __bd_v4_s_1 = bd_splat_f64d(0);
-  bd_i32d __bd_v5_i_0 = bd_splat_i32d(0);
-  bd_i32d __bd_v5_i_1 = bd_splat_i32d(0);
+  int32_t __bd_v5_i = 0;
   bd_md __bd_v6_lanes_0 = bd_mfalse_d();
   bd_md __bd_v6_lanes_1 = bd_mfalse_d();
   bd_md __bd_v7_lanes_0 = bd_mfalse_d();
   bd_md __bd_v7_lanes_1 = bd_mfalse_d();
   bd_md __bd_t31_0 = bd_mfalse_d();
   bd_md __bd_t31_1 = bd_mfalse_d();
-  bd_md __bd_t39_0 = bd_mfalse_d();
-  bd_md __bd_t39_1 = bd_mfalse_d();
+  bd_md __bd_t40_0 = bd_mfalse_d();
+  bd_md __bd_t40_1 = bd_mfalse_d();
   (void)__bd_m_0;
   (void)__bd_m_1;
   (void)__bd_p0;
@@ -27,34 +26,30 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_bk(bd_md __b
   __bd_v2_ret_1 = bd_splat_f64d(0x0p+0);
   __bd_v4_s_0 = bd_splat_f64d(0x0p+0);
   __bd_v4_s_1 = bd_splat_f64d(0x0p+0);
-  __bd_v5_i_0 = bd_splat_i32d(((int32_t)0x0u));
-  __bd_v5_i_1 = bd_splat_i32d(((int32_t)0x0u));
+  __bd_v5_i = ((int32_t)0x0u);
   bd_md __bd_t8_0 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t0_0);
   bd_md __bd_t8_1 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t0_1);
   if ((bd_all_md(__bd_t8_0) && bd_all_md(__bd_t8_1))) {
     __bd_v6_lanes_0 = __bd_m_0;
     __bd_v6_lanes_1 = __bd_m_1;
     do {
-      bd_md __bd_t28_0 = __bd_v6_lanes_0;
-      bd_md __bd_t28_1 = __bd_v6_lanes_1;
+      bd_md __bd_t27_0 = __bd_v6_lanes_0;
+      bd_md __bd_t27_1 = __bd_v6_lanes_1;
       bd_f64d __bd_t10_0 = __bd_v4_s_0;
       bd_f64d __bd_t10_1 = __bd_v4_s_1;
-      bd_i32d __bd_t11_0 = __bd_v5_i_0;
-      bd_i32d __bd_t11_1 = __bd_v5_i_1;
-      bd_f64d __bd_t12_0 = bd_gather_f64d(__bd_t28_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(__bd_t11_0)));
-      bd_f64d __bd_t12_1 = bd_gather_f64d(__bd_t28_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(__bd_t11_1)));
+      int32_t __bd_t11 = __bd_v5_i;
+      bd_f64d __bd_t12_0 = bd_gather_f64d(__bd_t27_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
+      bd_f64d __bd_t12_1 = bd_gather_f64d(__bd_t27_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
       bd_f64d __bd_t13_0 = bd_splat_f64d(__bd_t1) * __bd_t10_0 + __bd_t12_0;
       bd_f64d __bd_t13_1 = bd_splat_f64d(__bd_t1) * __bd_t10_1 + __bd_t12_1;
-      __bd_v4_s_0 = bd_select_f64d(__bd_t28_0, __bd_t13_0, __bd_v4_s_0);
-      __bd_v4_s_1 = bd_select_f64d(__bd_t28_1, __bd_t13_1, __bd_v4_s_1);
-      bd_i32d __bd_t16_0 = bd_add_i32d(__bd_t11_0, bd_splat_i32d(((int32_t)0x1u)));
-      bd_i32d __bd_t16_1 = bd_add_i32d(__bd_t11_1, bd_splat_i32d(((int32_t)0x1u)));
-      __bd_v5_i_0 = bd_select_i32d(__bd_t28_0, __bd_t16_0, __bd_v5_i_0);
-      __bd_v5_i_1 = bd_select_i32d(__bd_t28_1, __bd_t16_1, __bd_v5_i_1);
-      bd_md __bd_t19_0 = bd_cmplt_i32d(__bd_t16_0, __bd_t0_0);
-      bd_md __bd_t19_1 = bd_cmplt_i32d(__bd_t16_1, __bd_t0_1);
-      __bd_t31_0 = bd_and_md(__bd_t28_0, __bd_t19_0);
-      __bd_t31_1 = bd_and_md(__bd_t28_1, __bd_t19_1);
+      __bd_v4_s_0 = bd_select_f64d(__bd_t27_0, __bd_t13_0, __bd_v4_s_0);
+      __bd_v4_s_1 = bd_select_f64d(__bd_t27_1, __bd_t13_1, __bd_v4_s_1);
+      int32_t __bd_t16 = (int32_t)((uint32_t)__bd_t11 + (uint32_t)((int32_t)0x1u));
+      __bd_v5_i = __bd_t16;
+      bd_md __bd_t19_0 = bd_cmplt_i32d(bd_splat_i32d(__bd_t16), __bd_t0_0);
+      bd_md __bd_t19_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t16), __bd_t0_1);
+      __bd_t31_0 = bd_and_md(__bd_t27_0, __bd_t19_0);
+      __bd_t31_1 = bd_and_md(__bd_t27_1, __bd_t19_1);
       __bd_v6_lanes_0 = __bd_t31_0;
       __bd_v6_lanes_1 = __bd_t31_1;
     } while ((bd_any_md(__bd_t31_0) || bd_any_md(__bd_t31_1)));
@@ -69,35 +64,32 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_bk(bd_md __b
         bd_md __bd_t36_1 = __bd_v7_lanes_1;
         bd_f64d __bd_t10_0 = __bd_v4_s_0;
         bd_f64d __bd_t10_1 = __bd_v4_s_1;
-        bd_i32d __bd_t11_0 = __bd_v5_i_0;
-        bd_i32d __bd_t11_1 = __bd_v5_i_1;
-        bd_f64d __bd_t12_0 = bd_gather_f64d(__bd_t36_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(__bd_t11_0)));
-        bd_f64d __bd_t12_1 = bd_gather_f64d(__bd_t36_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(__bd_t11_1)));
+        int32_t __bd_t11 = __bd_v5_i;
+        bd_f64d __bd_t12_0 = bd_gather_f64d(__bd_t36_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
+        bd_f64d __bd_t12_1 = bd_gather_f64d(__bd_t36_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
         bd_f64d __bd_t13_0 = bd_splat_f64d(__bd_t1) * __bd_t10_0 + __bd_t12_0;
         bd_f64d __bd_t13_1 = bd_splat_f64d(__bd_t1) * __bd_t10_1 + __bd_t12_1;
         __bd_v4_s_0 = bd_select_f64d(__bd_t36_0, __bd_t13_0, __bd_v4_s_0);
         __bd_v4_s_1 = bd_select_f64d(__bd_t36_1, __bd_t13_1, __bd_v4_s_1);
-        bd_i32d __bd_t16_0 = bd_add_i32d(__bd_t11_0, bd_splat_i32d(((int32_t)0x1u)));
-        bd_i32d __bd_t16_1 = bd_add_i32d(__bd_t11_1, bd_splat_i32d(((int32_t)0x1u)));
-        __bd_v5_i_0 = bd_select_i32d(__bd_t36_0, __bd_t16_0, __bd_v5_i_0);
-        __bd_v5_i_1 = bd_select_i32d(__bd_t36_1, __bd_t16_1, __bd_v5_i_1);
-        bd_md __bd_t19_0 = bd_cmplt_i32d(__bd_t16_0, __bd_t0_0);
-        bd_md __bd_t19_1 = bd_cmplt_i32d(__bd_t16_1, __bd_t0_1);
-        __bd_t39_0 = bd_and_md(__bd_t36_0, __bd_t19_0);
-        __bd_t39_1 = bd_and_md(__bd_t36_1, __bd_t19_1);
-        __bd_v7_lanes_0 = __bd_t39_0;
-        __bd_v7_lanes_1 = __bd_t39_1;
-      } while ((bd_any_md(__bd_t39_0) || bd_any_md(__bd_t39_1)));
+        int32_t __bd_t16 = (int32_t)((uint32_t)__bd_t11 + (uint32_t)((int32_t)0x1u));
+        __bd_v5_i = __bd_t16;
+        bd_md __bd_t19_0 = bd_cmplt_i32d(bd_splat_i32d(__bd_t16), __bd_t0_0);
+        bd_md __bd_t19_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t16), __bd_t0_1);
+        __bd_t40_0 = bd_and_md(__bd_t36_0, __bd_t19_0);
+        __bd_t40_1 = bd_and_md(__bd_t36_1, __bd_t19_1);
+        __bd_v7_lanes_0 = __bd_t40_0;
+        __bd_v7_lanes_1 = __bd_t40_1;
+      } while ((bd_any_md(__bd_t40_0) || bd_any_md(__bd_t40_1)));
     }
   }
   bd_f64d __bd_t20_0 = __bd_v4_s_0;
   bd_f64d __bd_t20_1 = __bd_v4_s_1;
   __bd_v2_ret_0 = __bd_t20_0;
   __bd_v2_ret_1 = __bd_t20_1;
-  bd_f64d __bd_t41_0 = __bd_v2_ret_0;
-  bd_f64d __bd_t41_1 = __bd_v2_ret_1;
-  *__bd_o0_0 = __bd_t41_0;
-  *__bd_o0_1 = __bd_t41_1;
+  bd_f64d __bd_t42_0 = __bd_v2_ret_0;
+  bd_f64d __bd_t42_1 = __bd_v2_ret_1;
+  *__bd_o0_0 = __bd_t42_0;
+  *__bd_o0_1 = __bd_t42_1;
 }
 struct __bd_rsum_bx { const double *__bd_a0; const size_t *__bd_ao0; const int *__bd_a1; double __bd_a2; double *__bd_ret; };
 static void __bd_rsum_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
@@ -210,8 +202,7 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
   bd_f64d __bd_v2_ret_1 = bd_splat_f64d(0);
   bd_f64d __bd_v4_s_0 = bd_splat_f64d(0);
   bd_f64d __bd_v4_s_1 = bd_splat_f64d(0);
-  bd_i32d __bd_v5_i_0 = bd_splat_i32d(0);
-  bd_i32d __bd_v5_i_1 = bd_splat_i32d(0);
+  int32_t __bd_v5_i = 0;
   bd_i32d __bd_v6_trip_0 = bd_splat_i32d(0);
   bd_i32d __bd_v6_trip_1 = bd_splat_i32d(0);
   bd_f64d __bd_v7_d_w_0 = bd_splat_f64d(0);
@@ -237,10 +228,10 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
   int32_t __bd_t26 = 0;
   bd_i32d __bd_t27_0 = bd_splat_i32d(0);
   bd_i32d __bd_t27_1 = bd_splat_i32d(0);
-  bd_md __bd_t85_0 = bd_mfalse_d();
-  bd_md __bd_t85_1 = bd_mfalse_d();
-  bd_md __bd_t95_0 = bd_mfalse_d();
-  bd_md __bd_t95_1 = bd_mfalse_d();
+  bd_md __bd_t90_0 = bd_mfalse_d();
+  bd_md __bd_t90_1 = bd_mfalse_d();
+  bd_md __bd_t101_0 = bd_mfalse_d();
+  bd_md __bd_t101_1 = bd_mfalse_d();
   (void)__bd_m_0;
   (void)__bd_m_1;
   (void)__bd_p0;
@@ -251,8 +242,7 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
   __bd_v2_ret_1 = bd_splat_f64d(0x0p+0);
   __bd_v4_s_0 = bd_splat_f64d(0x0p+0);
   __bd_v4_s_1 = bd_splat_f64d(0x0p+0);
-  __bd_v5_i_0 = bd_splat_i32d(((int32_t)0x0u));
-  __bd_v5_i_1 = bd_splat_i32d(((int32_t)0x0u));
+  __bd_v5_i = ((int32_t)0x0u);
   bd_md __bd_t8_0 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t0_0);
   bd_md __bd_t8_1 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t0_1);
   if ((bd_all_md(__bd_t8_0) && bd_all_md(__bd_t8_1))) {
@@ -262,86 +252,78 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
     __bd_v15_lanes_1 = __bd_m_1;
     __bd_k0 = 0;
     do {
-      bd_md __bd_t81_0 = __bd_v15_lanes_0;
-      bd_md __bd_t81_1 = __bd_v15_lanes_1;
+      bd_md __bd_t85_0 = __bd_v15_lanes_0;
+      bd_md __bd_t85_1 = __bd_v15_lanes_1;
       int32_t __bd_t23 = __bd_k0;
       bd_tape_reserve(__bd_ar, &__bd_tp[0], __bd_t23);
       bd_f64d __bd_t10_0 = __bd_v4_s_0;
       bd_f64d __bd_t10_1 = __bd_v4_s_1;
       (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t23) * __bd_tp[0].row + 0) * bd_tape_slot_bytes)) = __bd_t10_0;
       (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t23) * __bd_tp[0].row + 1) * bd_tape_slot_bytes)) = __bd_t10_1;
-      bd_i32d __bd_t11_0 = __bd_v5_i_0;
-      bd_i32d __bd_t11_1 = __bd_v5_i_1;
-      (*(bd_i32d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t23) * __bd_tp[0].row + 2) * bd_tape_slot_bytes)) = __bd_t11_0;
-      (*(bd_i32d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t23) * __bd_tp[0].row + 3) * bd_tape_slot_bytes)) = __bd_t11_1;
-      bd_f64d __bd_t12_0 = bd_gather_f64d(__bd_t81_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(__bd_t11_0)));
-      bd_f64d __bd_t12_1 = bd_gather_f64d(__bd_t81_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(__bd_t11_1)));
+      int32_t __bd_t11 = __bd_v5_i;
+      (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t23) * __bd_tp[0].row + 2) * bd_tape_slot_bytes)) = __bd_t11;
+      bd_f64d __bd_t12_0 = bd_gather_f64d(__bd_t85_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
+      bd_f64d __bd_t12_1 = bd_gather_f64d(__bd_t85_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
       bd_f64d __bd_t13_0 = bd_splat_f64d(__bd_t1) * __bd_t10_0 + __bd_t12_0;
       bd_f64d __bd_t13_1 = bd_splat_f64d(__bd_t1) * __bd_t10_1 + __bd_t12_1;
-      __bd_v4_s_0 = bd_select_f64d(__bd_t81_0, __bd_t13_0, __bd_v4_s_0);
-      __bd_v4_s_1 = bd_select_f64d(__bd_t81_1, __bd_t13_1, __bd_v4_s_1);
-      bd_i32d __bd_t16_0 = bd_add_i32d(__bd_t11_0, bd_splat_i32d(((int32_t)0x1u)));
-      bd_i32d __bd_t16_1 = bd_add_i32d(__bd_t11_1, bd_splat_i32d(((int32_t)0x1u)));
-      __bd_v5_i_0 = bd_select_i32d(__bd_t81_0, __bd_t16_0, __bd_v5_i_0);
-      __bd_v5_i_1 = bd_select_i32d(__bd_t81_1, __bd_t16_1, __bd_v5_i_1);
-      bd_md __bd_t19_0 = bd_cmplt_i32d(__bd_t16_0, __bd_t0_0);
-      bd_md __bd_t19_1 = bd_cmplt_i32d(__bd_t16_1, __bd_t0_1);
+      __bd_v4_s_0 = bd_select_f64d(__bd_t85_0, __bd_t13_0, __bd_v4_s_0);
+      __bd_v4_s_1 = bd_select_f64d(__bd_t85_1, __bd_t13_1, __bd_v4_s_1);
+      int32_t __bd_t16 = (int32_t)((uint32_t)__bd_t11 + (uint32_t)((int32_t)0x1u));
+      __bd_v5_i = __bd_t16;
+      bd_md __bd_t19_0 = bd_cmplt_i32d(bd_splat_i32d(__bd_t16), __bd_t0_0);
+      bd_md __bd_t19_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t16), __bd_t0_1);
       int32_t __bd_t25 = (int32_t)((uint32_t)__bd_t23 + (uint32_t)((int32_t)0x1u));
-      __bd_v6_trip_0 = bd_select_i32d(__bd_t81_0, bd_splat_i32d(__bd_t25), __bd_v6_trip_0);
-      __bd_v6_trip_1 = bd_select_i32d(__bd_t81_1, bd_splat_i32d(__bd_t25), __bd_v6_trip_1);
-      __bd_t85_0 = bd_and_md(__bd_t81_0, __bd_t19_0);
-      __bd_t85_1 = bd_and_md(__bd_t81_1, __bd_t19_1);
-      __bd_v15_lanes_0 = __bd_t85_0;
-      __bd_v15_lanes_1 = __bd_t85_1;
+      __bd_v6_trip_0 = bd_select_i32d(__bd_t85_0, bd_splat_i32d(__bd_t25), __bd_v6_trip_0);
+      __bd_v6_trip_1 = bd_select_i32d(__bd_t85_1, bd_splat_i32d(__bd_t25), __bd_v6_trip_1);
+      __bd_t90_0 = bd_and_md(__bd_t85_0, __bd_t19_0);
+      __bd_t90_1 = bd_and_md(__bd_t85_1, __bd_t19_1);
+      __bd_v15_lanes_0 = __bd_t90_0;
+      __bd_v15_lanes_1 = __bd_t90_1;
       __bd_k0++;
-    } while ((bd_any_md(__bd_t85_0) || bd_any_md(__bd_t85_1)));
+    } while ((bd_any_md(__bd_t90_0) || bd_any_md(__bd_t90_1)));
     __bd_t26 = __bd_k0;
     __bd_t27_0 = __bd_v6_trip_0;
     __bd_t27_1 = __bd_v6_trip_1;
     __bd_tp[0].top += (size_t)__bd_t26;
   } else if ((bd_any_md(__bd_t8_0) || bd_any_md(__bd_t8_1))) {
-    bd_md __bd_t88_0 = bd_and_md(__bd_m_0, __bd_t8_0);
-    bd_md __bd_t88_1 = bd_and_md(__bd_m_1, __bd_t8_1);
-    if ((bd_any_md(__bd_t88_0) || bd_any_md(__bd_t88_1))) {
+    bd_md __bd_t93_0 = bd_and_md(__bd_m_0, __bd_t8_0);
+    bd_md __bd_t93_1 = bd_and_md(__bd_m_1, __bd_t8_1);
+    if ((bd_any_md(__bd_t93_0) || bd_any_md(__bd_t93_1))) {
       __bd_v6_trip_0 = bd_splat_i32d(((int32_t)0x0u));
       __bd_v6_trip_1 = bd_splat_i32d(((int32_t)0x0u));
-      __bd_v16_lanes_0 = __bd_t88_0;
-      __bd_v16_lanes_1 = __bd_t88_1;
+      __bd_v16_lanes_0 = __bd_t93_0;
+      __bd_v16_lanes_1 = __bd_t93_1;
       __bd_k0 = 0;
       do {
-        bd_md __bd_t91_0 = __bd_v16_lanes_0;
-        bd_md __bd_t91_1 = __bd_v16_lanes_1;
+        bd_md __bd_t96_0 = __bd_v16_lanes_0;
+        bd_md __bd_t96_1 = __bd_v16_lanes_1;
         int32_t __bd_t23 = __bd_k0;
         bd_tape_reserve(__bd_ar, &__bd_tp[0], __bd_t23);
         bd_f64d __bd_t10_0 = __bd_v4_s_0;
         bd_f64d __bd_t10_1 = __bd_v4_s_1;
         (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t23) * __bd_tp[0].row + 0) * bd_tape_slot_bytes)) = __bd_t10_0;
         (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t23) * __bd_tp[0].row + 1) * bd_tape_slot_bytes)) = __bd_t10_1;
-        bd_i32d __bd_t11_0 = __bd_v5_i_0;
-        bd_i32d __bd_t11_1 = __bd_v5_i_1;
-        (*(bd_i32d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t23) * __bd_tp[0].row + 2) * bd_tape_slot_bytes)) = __bd_t11_0;
-        (*(bd_i32d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t23) * __bd_tp[0].row + 3) * bd_tape_slot_bytes)) = __bd_t11_1;
-        bd_f64d __bd_t12_0 = bd_gather_f64d(__bd_t91_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(__bd_t11_0)));
-        bd_f64d __bd_t12_1 = bd_gather_f64d(__bd_t91_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(__bd_t11_1)));
+        int32_t __bd_t11 = __bd_v5_i;
+        (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t23) * __bd_tp[0].row + 2) * bd_tape_slot_bytes)) = __bd_t11;
+        bd_f64d __bd_t12_0 = bd_gather_f64d(__bd_t96_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
+        bd_f64d __bd_t12_1 = bd_gather_f64d(__bd_t96_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
         bd_f64d __bd_t13_0 = bd_splat_f64d(__bd_t1) * __bd_t10_0 + __bd_t12_0;
         bd_f64d __bd_t13_1 = bd_splat_f64d(__bd_t1) * __bd_t10_1 + __bd_t12_1;
-        __bd_v4_s_0 = bd_select_f64d(__bd_t91_0, __bd_t13_0, __bd_v4_s_0);
-        __bd_v4_s_1 = bd_select_f64d(__bd_t91_1, __bd_t13_1, __bd_v4_s_1);
-        bd_i32d __bd_t16_0 = bd_add_i32d(__bd_t11_0, bd_splat_i32d(((int32_t)0x1u)));
-        bd_i32d __bd_t16_1 = bd_add_i32d(__bd_t11_1, bd_splat_i32d(((int32_t)0x1u)));
-        __bd_v5_i_0 = bd_select_i32d(__bd_t91_0, __bd_t16_0, __bd_v5_i_0);
-        __bd_v5_i_1 = bd_select_i32d(__bd_t91_1, __bd_t16_1, __bd_v5_i_1);
-        bd_md __bd_t19_0 = bd_cmplt_i32d(__bd_t16_0, __bd_t0_0);
-        bd_md __bd_t19_1 = bd_cmplt_i32d(__bd_t16_1, __bd_t0_1);
+        __bd_v4_s_0 = bd_select_f64d(__bd_t96_0, __bd_t13_0, __bd_v4_s_0);
+        __bd_v4_s_1 = bd_select_f64d(__bd_t96_1, __bd_t13_1, __bd_v4_s_1);
+        int32_t __bd_t16 = (int32_t)((uint32_t)__bd_t11 + (uint32_t)((int32_t)0x1u));
+        __bd_v5_i = __bd_t16;
+        bd_md __bd_t19_0 = bd_cmplt_i32d(bd_splat_i32d(__bd_t16), __bd_t0_0);
+        bd_md __bd_t19_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t16), __bd_t0_1);
         int32_t __bd_t25 = (int32_t)((uint32_t)__bd_t23 + (uint32_t)((int32_t)0x1u));
-        __bd_v6_trip_0 = bd_select_i32d(__bd_t91_0, bd_splat_i32d(__bd_t25), __bd_v6_trip_0);
-        __bd_v6_trip_1 = bd_select_i32d(__bd_t91_1, bd_splat_i32d(__bd_t25), __bd_v6_trip_1);
-        __bd_t95_0 = bd_and_md(__bd_t91_0, __bd_t19_0);
-        __bd_t95_1 = bd_and_md(__bd_t91_1, __bd_t19_1);
-        __bd_v16_lanes_0 = __bd_t95_0;
-        __bd_v16_lanes_1 = __bd_t95_1;
+        __bd_v6_trip_0 = bd_select_i32d(__bd_t96_0, bd_splat_i32d(__bd_t25), __bd_v6_trip_0);
+        __bd_v6_trip_1 = bd_select_i32d(__bd_t96_1, bd_splat_i32d(__bd_t25), __bd_v6_trip_1);
+        __bd_t101_0 = bd_and_md(__bd_t96_0, __bd_t19_0);
+        __bd_t101_1 = bd_and_md(__bd_t96_1, __bd_t19_1);
+        __bd_v16_lanes_0 = __bd_t101_0;
+        __bd_v16_lanes_1 = __bd_t101_1;
         __bd_k0++;
-      } while ((bd_any_md(__bd_t95_0) || bd_any_md(__bd_t95_1)));
+      } while ((bd_any_md(__bd_t101_0) || bd_any_md(__bd_t101_1)));
       __bd_t26 = __bd_k0;
       __bd_t27_0 = __bd_v6_trip_0;
       __bd_t27_1 = __bd_v6_trip_1;
@@ -394,17 +376,16 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
   if ((bd_all_md(__bd_t8_0) && bd_all_md(__bd_t8_1))) {
     __bd_tp[0].top -= (size_t)__bd_t26;
     for (__bd_k1 = __bd_t26 - 1; __bd_k1 >= 0; --__bd_k1) {
-      int32_t __bd_t104 = __bd_k1;
-      bd_md __bd_t106_0 = bd_cmpgt_i32d(__bd_t27_0, bd_splat_i32d(__bd_t104));
-      bd_md __bd_t106_1 = bd_cmpgt_i32d(__bd_t27_1, bd_splat_i32d(__bd_t104));
-      bd_md __bd_t107_0 = bd_and_md(__bd_m_0, __bd_t106_0);
-      bd_md __bd_t107_1 = bd_and_md(__bd_m_1, __bd_t106_1);
-      if ((bd_any_md(__bd_t107_0) || bd_any_md(__bd_t107_1))) {
+      int32_t __bd_t110 = __bd_k1;
+      bd_md __bd_t112_0 = bd_cmpgt_i32d(__bd_t27_0, bd_splat_i32d(__bd_t110));
+      bd_md __bd_t112_1 = bd_cmpgt_i32d(__bd_t27_1, bd_splat_i32d(__bd_t110));
+      bd_md __bd_t113_0 = bd_and_md(__bd_m_0, __bd_t112_0);
+      bd_md __bd_t113_1 = bd_and_md(__bd_m_1, __bd_t112_1);
+      if ((bd_any_md(__bd_t113_0) || bd_any_md(__bd_t113_1))) {
         int32_t __bd_t67 = __bd_k1;
         bd_f64d __bd_t52_0 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t67) * __bd_tp[0].row + 0) * bd_tape_slot_bytes));
         bd_f64d __bd_t52_1 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t67) * __bd_tp[0].row + 1) * bd_tape_slot_bytes));
-        bd_i32d __bd_t62_0 = (*(bd_i32d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t67) * __bd_tp[0].row + 2) * bd_tape_slot_bytes));
-        bd_i32d __bd_t62_1 = (*(bd_i32d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t67) * __bd_tp[0].row + 3) * bd_tape_slot_bytes));
+        int32_t __bd_t63 = (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t67) * __bd_tp[0].row + 2) * bd_tape_slot_bytes));
         __bd_v12_d10_0 = bd_splat_f64d(0x0p+0);
         __bd_v12_d10_1 = bd_splat_f64d(0x0p+0);
         __bd_v13_d12_0 = bd_splat_f64d(0x0p+0);
@@ -420,8 +401,8 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
           bd_f64d __bd_t49_1 = bd_add_f64d(__bd_t48_1, __bd_t47_1);
           __bd_v14_d13_0 = __bd_t49_0;
           __bd_v14_d13_1 = __bd_t49_1;
-          __bd_v9_d_s_0 = bd_select_f64d(__bd_t107_0, bd_splat_f64d(0x0p+0), __bd_v9_d_s_0);
-          __bd_v9_d_s_1 = bd_select_f64d(__bd_t107_1, bd_splat_f64d(0x0p+0), __bd_v9_d_s_1);
+          __bd_v9_d_s_0 = bd_select_f64d(__bd_t113_0, bd_splat_f64d(0x0p+0), __bd_v9_d_s_0);
+          __bd_v9_d_s_1 = bd_select_f64d(__bd_t113_1, bd_splat_f64d(0x0p+0), __bd_v9_d_s_1);
           bd_f64d __bd_t51_0 = __bd_v14_d13_0;
           bd_f64d __bd_t51_1 = __bd_v14_d13_1;
           bd_f64d __bd_t53_0 = bd_mul_f64d(__bd_t51_0, __bd_t52_0);
@@ -430,8 +411,8 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
           bd_f64d __bd_t54_1 = __bd_v10_d1_1;
           bd_f64d __bd_t55_0 = bd_add_f64d(__bd_t54_0, __bd_t53_0);
           bd_f64d __bd_t55_1 = bd_add_f64d(__bd_t54_1, __bd_t53_1);
-          __bd_v10_d1_0 = bd_select_f64d(__bd_t107_0, __bd_t55_0, __bd_v10_d1_0);
-          __bd_v10_d1_1 = bd_select_f64d(__bd_t107_1, __bd_t55_1, __bd_v10_d1_1);
+          __bd_v10_d1_0 = bd_select_f64d(__bd_t113_0, __bd_t55_0, __bd_v10_d1_0);
+          __bd_v10_d1_1 = bd_select_f64d(__bd_t113_1, __bd_t55_1, __bd_v10_d1_1);
           bd_f64d __bd_t56_0 = bd_mul_f64d(__bd_t51_0, bd_splat_f64d(__bd_t1));
           bd_f64d __bd_t56_1 = bd_mul_f64d(__bd_t51_1, bd_splat_f64d(__bd_t1));
           bd_f64d __bd_t57_0 = __bd_v12_d10_0;
@@ -448,10 +429,10 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
           __bd_v13_d12_1 = __bd_t60_1;
         }
         if (__bd_t61) {
-          bd_f64d __bd_t63_0 = __bd_v13_d12_0;
-          bd_f64d __bd_t63_1 = __bd_v13_d12_1;
-          bd_scatteradd_f64d(__bd_t107_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(__bd_t62_0)), __bd_t63_0);
-          bd_scatteradd_f64d(__bd_t107_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(__bd_t62_1)), __bd_t63_1);
+          bd_f64d __bd_t62_0 = __bd_v13_d12_0;
+          bd_f64d __bd_t62_1 = __bd_v13_d12_1;
+          bd_scatteradd_f64d(__bd_t113_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t63))), __bd_t62_0);
+          bd_scatteradd_f64d(__bd_t113_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t63))), __bd_t62_1);
         }
         if (__bd_t36) {
           bd_f64d __bd_t64_0 = __bd_v12_d10_0;
@@ -460,28 +441,27 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
           bd_f64d __bd_t65_1 = __bd_v9_d_s_1;
           bd_f64d __bd_t66_0 = bd_add_f64d(__bd_t65_0, __bd_t64_0);
           bd_f64d __bd_t66_1 = bd_add_f64d(__bd_t65_1, __bd_t64_1);
-          __bd_v9_d_s_0 = bd_select_f64d(__bd_t107_0, __bd_t66_0, __bd_v9_d_s_0);
-          __bd_v9_d_s_1 = bd_select_f64d(__bd_t107_1, __bd_t66_1, __bd_v9_d_s_1);
+          __bd_v9_d_s_0 = bd_select_f64d(__bd_t113_0, __bd_t66_0, __bd_v9_d_s_0);
+          __bd_v9_d_s_1 = bd_select_f64d(__bd_t113_1, __bd_t66_1, __bd_v9_d_s_1);
         }
       }
     }
   } else if ((bd_any_md(__bd_t8_0) || bd_any_md(__bd_t8_1))) {
-    bd_md __bd_t115_0 = bd_and_md(__bd_m_0, __bd_t8_0);
-    bd_md __bd_t115_1 = bd_and_md(__bd_m_1, __bd_t8_1);
-    if ((bd_any_md(__bd_t115_0) || bd_any_md(__bd_t115_1))) {
+    bd_md __bd_t122_0 = bd_and_md(__bd_m_0, __bd_t8_0);
+    bd_md __bd_t122_1 = bd_and_md(__bd_m_1, __bd_t8_1);
+    if ((bd_any_md(__bd_t122_0) || bd_any_md(__bd_t122_1))) {
       __bd_tp[0].top -= (size_t)__bd_t26;
       for (__bd_k1 = __bd_t26 - 1; __bd_k1 >= 0; --__bd_k1) {
-        int32_t __bd_t117 = __bd_k1;
-        bd_md __bd_t119_0 = bd_cmpgt_i32d(__bd_t27_0, bd_splat_i32d(__bd_t117));
-        bd_md __bd_t119_1 = bd_cmpgt_i32d(__bd_t27_1, bd_splat_i32d(__bd_t117));
-        bd_md __bd_t120_0 = bd_and_md(__bd_t115_0, __bd_t119_0);
-        bd_md __bd_t120_1 = bd_and_md(__bd_t115_1, __bd_t119_1);
-        if ((bd_any_md(__bd_t120_0) || bd_any_md(__bd_t120_1))) {
+        int32_t __bd_t124 = __bd_k1;
+        bd_md __bd_t126_0 = bd_cmpgt_i32d(__bd_t27_0, bd_splat_i32d(__bd_t124));
+        bd_md __bd_t126_1 = bd_cmpgt_i32d(__bd_t27_1, bd_splat_i32d(__bd_t124));
+        bd_md __bd_t127_0 = bd_and_md(__bd_t122_0, __bd_t126_0);
+        bd_md __bd_t127_1 = bd_and_md(__bd_t122_1, __bd_t126_1);
+        if ((bd_any_md(__bd_t127_0) || bd_any_md(__bd_t127_1))) {
           int32_t __bd_t67 = __bd_k1;
           bd_f64d __bd_t52_0 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t67) * __bd_tp[0].row + 0) * bd_tape_slot_bytes));
           bd_f64d __bd_t52_1 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t67) * __bd_tp[0].row + 1) * bd_tape_slot_bytes));
-          bd_i32d __bd_t62_0 = (*(bd_i32d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t67) * __bd_tp[0].row + 2) * bd_tape_slot_bytes));
-          bd_i32d __bd_t62_1 = (*(bd_i32d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t67) * __bd_tp[0].row + 3) * bd_tape_slot_bytes));
+          int32_t __bd_t63 = (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t67) * __bd_tp[0].row + 2) * bd_tape_slot_bytes));
           __bd_v12_d10_0 = bd_splat_f64d(0x0p+0);
           __bd_v12_d10_1 = bd_splat_f64d(0x0p+0);
           __bd_v13_d12_0 = bd_splat_f64d(0x0p+0);
@@ -497,8 +477,8 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
             bd_f64d __bd_t49_1 = bd_add_f64d(__bd_t48_1, __bd_t47_1);
             __bd_v14_d13_0 = __bd_t49_0;
             __bd_v14_d13_1 = __bd_t49_1;
-            __bd_v9_d_s_0 = bd_select_f64d(__bd_t120_0, bd_splat_f64d(0x0p+0), __bd_v9_d_s_0);
-            __bd_v9_d_s_1 = bd_select_f64d(__bd_t120_1, bd_splat_f64d(0x0p+0), __bd_v9_d_s_1);
+            __bd_v9_d_s_0 = bd_select_f64d(__bd_t127_0, bd_splat_f64d(0x0p+0), __bd_v9_d_s_0);
+            __bd_v9_d_s_1 = bd_select_f64d(__bd_t127_1, bd_splat_f64d(0x0p+0), __bd_v9_d_s_1);
             bd_f64d __bd_t51_0 = __bd_v14_d13_0;
             bd_f64d __bd_t51_1 = __bd_v14_d13_1;
             bd_f64d __bd_t53_0 = bd_mul_f64d(__bd_t51_0, __bd_t52_0);
@@ -507,8 +487,8 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
             bd_f64d __bd_t54_1 = __bd_v10_d1_1;
             bd_f64d __bd_t55_0 = bd_add_f64d(__bd_t54_0, __bd_t53_0);
             bd_f64d __bd_t55_1 = bd_add_f64d(__bd_t54_1, __bd_t53_1);
-            __bd_v10_d1_0 = bd_select_f64d(__bd_t120_0, __bd_t55_0, __bd_v10_d1_0);
-            __bd_v10_d1_1 = bd_select_f64d(__bd_t120_1, __bd_t55_1, __bd_v10_d1_1);
+            __bd_v10_d1_0 = bd_select_f64d(__bd_t127_0, __bd_t55_0, __bd_v10_d1_0);
+            __bd_v10_d1_1 = bd_select_f64d(__bd_t127_1, __bd_t55_1, __bd_v10_d1_1);
             bd_f64d __bd_t56_0 = bd_mul_f64d(__bd_t51_0, bd_splat_f64d(__bd_t1));
             bd_f64d __bd_t56_1 = bd_mul_f64d(__bd_t51_1, bd_splat_f64d(__bd_t1));
             bd_f64d __bd_t57_0 = __bd_v12_d10_0;
@@ -525,10 +505,10 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
             __bd_v13_d12_1 = __bd_t60_1;
           }
           if (__bd_t61) {
-            bd_f64d __bd_t63_0 = __bd_v13_d12_0;
-            bd_f64d __bd_t63_1 = __bd_v13_d12_1;
-            bd_scatteradd_f64d(__bd_t120_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(__bd_t62_0)), __bd_t63_0);
-            bd_scatteradd_f64d(__bd_t120_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(__bd_t62_1)), __bd_t63_1);
+            bd_f64d __bd_t62_0 = __bd_v13_d12_0;
+            bd_f64d __bd_t62_1 = __bd_v13_d12_1;
+            bd_scatteradd_f64d(__bd_t127_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t63))), __bd_t62_0);
+            bd_scatteradd_f64d(__bd_t127_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t63))), __bd_t62_1);
           }
           if (__bd_t36) {
             bd_f64d __bd_t64_0 = __bd_v12_d10_0;
@@ -537,8 +517,8 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
             bd_f64d __bd_t65_1 = __bd_v9_d_s_1;
             bd_f64d __bd_t66_0 = bd_add_f64d(__bd_t65_0, __bd_t64_0);
             bd_f64d __bd_t66_1 = bd_add_f64d(__bd_t65_1, __bd_t64_1);
-            __bd_v9_d_s_0 = bd_select_f64d(__bd_t120_0, __bd_t66_0, __bd_v9_d_s_0);
-            __bd_v9_d_s_1 = bd_select_f64d(__bd_t120_1, __bd_t66_1, __bd_v9_d_s_1);
+            __bd_v9_d_s_0 = bd_select_f64d(__bd_t127_0, __bd_t66_0, __bd_v9_d_s_0);
+            __bd_v9_d_s_1 = bd_select_f64d(__bd_t127_1, __bd_t66_1, __bd_v9_d_s_1);
           }
         }
       }
@@ -553,21 +533,27 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
   if (__bd_t70) {
     bd_f64d __bd_t71_0 = __bd_v10_d1_0;
     bd_f64d __bd_t71_1 = __bd_v10_d1_1;
-    bd_f64d __bd_t72_0 = __bd_v7_d_w_0;
-    bd_f64d __bd_t72_1 = __bd_v7_d_w_1;
-    bd_f64d __bd_t73_0 = bd_add_f64d(__bd_t72_0, __bd_t71_0);
-    bd_f64d __bd_t73_1 = bd_add_f64d(__bd_t72_1, __bd_t71_1);
-    __bd_v7_d_w_0 = __bd_t73_0;
-    __bd_v7_d_w_1 = __bd_t73_1;
+    bd_f64d __bd_t73_0 = __bd_v10_d1_0;
+    bd_f64d __bd_t73_1 = __bd_v10_d1_1;
+    bd_md __bd_t75_0 = bd_cmpne_f64d(__bd_t73_0, bd_splat_f64d(0x0p+0));
+    bd_md __bd_t75_1 = bd_cmpne_f64d(__bd_t73_1, bd_splat_f64d(0x0p+0));
+    bd_f64d __bd_t76_0 = bd_select_f64d(__bd_t75_0, __bd_t71_0, bd_splat_f64d(0x0p+0));
+    bd_f64d __bd_t76_1 = bd_select_f64d(__bd_t75_1, __bd_t71_1, bd_splat_f64d(0x0p+0));
+    bd_f64d __bd_t77_0 = __bd_v7_d_w_0;
+    bd_f64d __bd_t77_1 = __bd_v7_d_w_1;
+    bd_f64d __bd_t78_0 = bd_add_f64d(__bd_t77_0, __bd_t76_0);
+    bd_f64d __bd_t78_1 = bd_add_f64d(__bd_t77_1, __bd_t76_1);
+    __bd_v7_d_w_0 = __bd_t78_0;
+    __bd_v7_d_w_1 = __bd_t78_1;
   }
-  bd_f64d __bd_t129_0 = __bd_v2_ret_0;
-  bd_f64d __bd_t129_1 = __bd_v2_ret_1;
-  bd_f64d __bd_t130_0 = __bd_v7_d_w_0;
-  bd_f64d __bd_t130_1 = __bd_v7_d_w_1;
-  *__bd_o0_0 = __bd_t129_0;
-  *__bd_o0_1 = __bd_t129_1;
-  *__bd_o1_0 = __bd_t130_0;
-  *__bd_o1_1 = __bd_t130_1;
+  bd_f64d __bd_t139_0 = __bd_v2_ret_0;
+  bd_f64d __bd_t139_1 = __bd_v2_ret_1;
+  bd_f64d __bd_t140_0 = __bd_v7_d_w_0;
+  bd_f64d __bd_t140_1 = __bd_v7_d_w_1;
+  *__bd_o0_0 = __bd_t139_0;
+  *__bd_o0_1 = __bd_t139_1;
+  *__bd_o1_0 = __bd_t140_0;
+  *__bd_o1_1 = __bd_t140_1;
 }
 struct __bd_rsum_gx { const double *__bd_a0; const size_t *__bd_ao0; const int *__bd_a1; double __bd_a2; double *__bd_ret; const double *__bd_dret; double *__bd_d0; double *__bd_d2; bd_f64d __bd_acc2; };
 struct __bd_rsum_gs { bd_f64d __bd_acc2; };
@@ -740,83 +726,75 @@ void rsum_grad(size_t __bd_n, const double *__bd_a0, const size_t *__bd_ao0, con
 
 /* rsq_batched: shape d, lanes of 64 bits */
 static inline __attribute__((always_inline, unused)) void __bd_rsq_bk(bd_md __bd_m_0, bd_md __bd_m_1, const double *__bd_p0, bd_i64d __bd_po0_0, bd_i64d __bd_po0_1, double *__bd_p1, bd_i64d __bd_po1_0, bd_i64d __bd_po1_1, bd_i32d __bd_p2_0, bd_i32d __bd_p2_1) {
-  bd_i32d __bd_v2_i_0 = bd_splat_i32d(0);
-  bd_i32d __bd_v2_i_1 = bd_splat_i32d(0);
+  int32_t __bd_v2_i = 0;
   bd_md __bd_v3_lanes_0 = bd_mfalse_d();
   bd_md __bd_v3_lanes_1 = bd_mfalse_d();
   bd_md __bd_v4_lanes_0 = bd_mfalse_d();
   bd_md __bd_v4_lanes_1 = bd_mfalse_d();
-  bd_md __bd_t24_0 = bd_mfalse_d();
-  bd_md __bd_t24_1 = bd_mfalse_d();
-  bd_md __bd_t31_0 = bd_mfalse_d();
-  bd_md __bd_t31_1 = bd_mfalse_d();
+  bd_md __bd_t26_0 = bd_mfalse_d();
+  bd_md __bd_t26_1 = bd_mfalse_d();
+  bd_md __bd_t36_0 = bd_mfalse_d();
+  bd_md __bd_t36_1 = bd_mfalse_d();
   (void)__bd_m_0;
   (void)__bd_m_1;
   (void)__bd_p0;
   (void)__bd_p1;
   bd_i32d __bd_t0_0 = __bd_p2_0;
   bd_i32d __bd_t0_1 = __bd_p2_1;
-  __bd_v2_i_0 = bd_splat_i32d(((int32_t)0x0u));
-  __bd_v2_i_1 = bd_splat_i32d(((int32_t)0x0u));
+  __bd_v2_i = ((int32_t)0x0u);
   bd_md __bd_t5_0 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t0_0);
   bd_md __bd_t5_1 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t0_1);
   if ((bd_all_md(__bd_t5_0) && bd_all_md(__bd_t5_1))) {
     __bd_v3_lanes_0 = __bd_m_0;
     __bd_v3_lanes_1 = __bd_m_1;
     do {
-      bd_md __bd_t22_0 = __bd_v3_lanes_0;
-      bd_md __bd_t22_1 = __bd_v3_lanes_1;
-      bd_i32d __bd_t6_0 = __bd_v2_i_0;
-      bd_i32d __bd_t6_1 = __bd_v2_i_1;
-      bd_f64d __bd_t8_0 = bd_gather_f64d(__bd_t22_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(__bd_t6_0)));
-      bd_f64d __bd_t8_1 = bd_gather_f64d(__bd_t22_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(__bd_t6_1)));
-      bd_f64d __bd_t10_0 = bd_gather_f64d(__bd_t22_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(__bd_t6_0)));
-      bd_f64d __bd_t10_1 = bd_gather_f64d(__bd_t22_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(__bd_t6_1)));
+      bd_md __bd_t21_0 = __bd_v3_lanes_0;
+      bd_md __bd_t21_1 = __bd_v3_lanes_1;
+      int32_t __bd_t6 = __bd_v2_i;
+      bd_f64d __bd_t8_0 = bd_gather_f64d(__bd_t21_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+      bd_f64d __bd_t8_1 = bd_gather_f64d(__bd_t21_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+      bd_f64d __bd_t10_0 = bd_gather_f64d(__bd_t21_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+      bd_f64d __bd_t10_1 = bd_gather_f64d(__bd_t21_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
       bd_f64d __bd_t11_0 = bd_mul_f64d(__bd_t8_0, __bd_t10_0);
       bd_f64d __bd_t11_1 = bd_mul_f64d(__bd_t8_1, __bd_t10_1);
-      bd_scatter_f64d(__bd_t22_0, __bd_p1, bd_add_i64d(__bd_po1_0, bd_cvt_i32d_i64d(__bd_t6_0)), __bd_t11_0);
-      bd_scatter_f64d(__bd_t22_1, __bd_p1, bd_add_i64d(__bd_po1_1, bd_cvt_i32d_i64d(__bd_t6_1)), __bd_t11_1);
-      bd_i32d __bd_t14_0 = bd_add_i32d(__bd_t6_0, bd_splat_i32d(((int32_t)0x1u)));
-      bd_i32d __bd_t14_1 = bd_add_i32d(__bd_t6_1, bd_splat_i32d(((int32_t)0x1u)));
-      __bd_v2_i_0 = bd_select_i32d(__bd_t22_0, __bd_t14_0, __bd_v2_i_0);
-      __bd_v2_i_1 = bd_select_i32d(__bd_t22_1, __bd_t14_1, __bd_v2_i_1);
-      bd_md __bd_t17_0 = bd_cmplt_i32d(__bd_t14_0, __bd_t0_0);
-      bd_md __bd_t17_1 = bd_cmplt_i32d(__bd_t14_1, __bd_t0_1);
-      __bd_t24_0 = bd_and_md(__bd_t22_0, __bd_t17_0);
-      __bd_t24_1 = bd_and_md(__bd_t22_1, __bd_t17_1);
-      __bd_v3_lanes_0 = __bd_t24_0;
-      __bd_v3_lanes_1 = __bd_t24_1;
-    } while ((bd_any_md(__bd_t24_0) || bd_any_md(__bd_t24_1)));
+      bd_scatter_f64d(__bd_t21_0, __bd_p1, bd_add_i64d(__bd_po1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_0);
+      bd_scatter_f64d(__bd_t21_1, __bd_p1, bd_add_i64d(__bd_po1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_1);
+      int32_t __bd_t14 = (int32_t)((uint32_t)__bd_t6 + (uint32_t)((int32_t)0x1u));
+      __bd_v2_i = __bd_t14;
+      bd_md __bd_t17_0 = bd_cmplt_i32d(bd_splat_i32d(__bd_t14), __bd_t0_0);
+      bd_md __bd_t17_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t14), __bd_t0_1);
+      __bd_t26_0 = bd_and_md(__bd_t21_0, __bd_t17_0);
+      __bd_t26_1 = bd_and_md(__bd_t21_1, __bd_t17_1);
+      __bd_v3_lanes_0 = __bd_t26_0;
+      __bd_v3_lanes_1 = __bd_t26_1;
+    } while ((bd_any_md(__bd_t26_0) || bd_any_md(__bd_t26_1)));
   } else if ((bd_any_md(__bd_t5_0) || bd_any_md(__bd_t5_1))) {
-    bd_md __bd_t27_0 = bd_and_md(__bd_m_0, __bd_t5_0);
-    bd_md __bd_t27_1 = bd_and_md(__bd_m_1, __bd_t5_1);
-    if ((bd_any_md(__bd_t27_0) || bd_any_md(__bd_t27_1))) {
-      __bd_v4_lanes_0 = __bd_t27_0;
-      __bd_v4_lanes_1 = __bd_t27_1;
+    bd_md __bd_t29_0 = bd_and_md(__bd_m_0, __bd_t5_0);
+    bd_md __bd_t29_1 = bd_and_md(__bd_m_1, __bd_t5_1);
+    if ((bd_any_md(__bd_t29_0) || bd_any_md(__bd_t29_1))) {
+      __bd_v4_lanes_0 = __bd_t29_0;
+      __bd_v4_lanes_1 = __bd_t29_1;
       do {
-        bd_md __bd_t29_0 = __bd_v4_lanes_0;
-        bd_md __bd_t29_1 = __bd_v4_lanes_1;
-        bd_i32d __bd_t6_0 = __bd_v2_i_0;
-        bd_i32d __bd_t6_1 = __bd_v2_i_1;
-        bd_f64d __bd_t8_0 = bd_gather_f64d(__bd_t29_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(__bd_t6_0)));
-        bd_f64d __bd_t8_1 = bd_gather_f64d(__bd_t29_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(__bd_t6_1)));
-        bd_f64d __bd_t10_0 = bd_gather_f64d(__bd_t29_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(__bd_t6_0)));
-        bd_f64d __bd_t10_1 = bd_gather_f64d(__bd_t29_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(__bd_t6_1)));
+        bd_md __bd_t31_0 = __bd_v4_lanes_0;
+        bd_md __bd_t31_1 = __bd_v4_lanes_1;
+        int32_t __bd_t6 = __bd_v2_i;
+        bd_f64d __bd_t8_0 = bd_gather_f64d(__bd_t31_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+        bd_f64d __bd_t8_1 = bd_gather_f64d(__bd_t31_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+        bd_f64d __bd_t10_0 = bd_gather_f64d(__bd_t31_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+        bd_f64d __bd_t10_1 = bd_gather_f64d(__bd_t31_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
         bd_f64d __bd_t11_0 = bd_mul_f64d(__bd_t8_0, __bd_t10_0);
         bd_f64d __bd_t11_1 = bd_mul_f64d(__bd_t8_1, __bd_t10_1);
-        bd_scatter_f64d(__bd_t29_0, __bd_p1, bd_add_i64d(__bd_po1_0, bd_cvt_i32d_i64d(__bd_t6_0)), __bd_t11_0);
-        bd_scatter_f64d(__bd_t29_1, __bd_p1, bd_add_i64d(__bd_po1_1, bd_cvt_i32d_i64d(__bd_t6_1)), __bd_t11_1);
-        bd_i32d __bd_t14_0 = bd_add_i32d(__bd_t6_0, bd_splat_i32d(((int32_t)0x1u)));
-        bd_i32d __bd_t14_1 = bd_add_i32d(__bd_t6_1, bd_splat_i32d(((int32_t)0x1u)));
-        __bd_v2_i_0 = bd_select_i32d(__bd_t29_0, __bd_t14_0, __bd_v2_i_0);
-        __bd_v2_i_1 = bd_select_i32d(__bd_t29_1, __bd_t14_1, __bd_v2_i_1);
-        bd_md __bd_t17_0 = bd_cmplt_i32d(__bd_t14_0, __bd_t0_0);
-        bd_md __bd_t17_1 = bd_cmplt_i32d(__bd_t14_1, __bd_t0_1);
-        __bd_t31_0 = bd_and_md(__bd_t29_0, __bd_t17_0);
-        __bd_t31_1 = bd_and_md(__bd_t29_1, __bd_t17_1);
-        __bd_v4_lanes_0 = __bd_t31_0;
-        __bd_v4_lanes_1 = __bd_t31_1;
-      } while ((bd_any_md(__bd_t31_0) || bd_any_md(__bd_t31_1)));
+        bd_scatter_f64d(__bd_t31_0, __bd_p1, bd_add_i64d(__bd_po1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_0);
+        bd_scatter_f64d(__bd_t31_1, __bd_p1, bd_add_i64d(__bd_po1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_1);
+        int32_t __bd_t14 = (int32_t)((uint32_t)__bd_t6 + (uint32_t)((int32_t)0x1u));
+        __bd_v2_i = __bd_t14;
+        bd_md __bd_t17_0 = bd_cmplt_i32d(bd_splat_i32d(__bd_t14), __bd_t0_0);
+        bd_md __bd_t17_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t14), __bd_t0_1);
+        __bd_t36_0 = bd_and_md(__bd_t31_0, __bd_t17_0);
+        __bd_t36_1 = bd_and_md(__bd_t31_1, __bd_t17_1);
+        __bd_v4_lanes_0 = __bd_t36_0;
+        __bd_v4_lanes_1 = __bd_t36_1;
+      } while ((bd_any_md(__bd_t36_0) || bd_any_md(__bd_t36_1)));
     }
   }
 }
@@ -946,8 +924,7 @@ static inline __attribute__((always_inline, unused)) void __bd_rsq_gk(bd_md __bd
   int32_t __bd_k0 = 0;
   int32_t __bd_k1 = 0;
   __bd_tp[0].top = 0;
-  bd_i32d __bd_v2_i_0 = bd_splat_i32d(0);
-  bd_i32d __bd_v2_i_1 = bd_splat_i32d(0);
+  int32_t __bd_v2_i = 0;
   bd_i32d __bd_v3_trip_0 = bd_splat_i32d(0);
   bd_i32d __bd_v3_trip_1 = bd_splat_i32d(0);
   bd_f64d __bd_v4_d8_0 = bd_splat_f64d(0);
@@ -963,18 +940,17 @@ static inline __attribute__((always_inline, unused)) void __bd_rsq_gk(bd_md __bd
   int32_t __bd_t22 = 0;
   bd_i32d __bd_t23_0 = bd_splat_i32d(0);
   bd_i32d __bd_t23_1 = bd_splat_i32d(0);
-  bd_md __bd_t54_0 = bd_mfalse_d();
-  bd_md __bd_t54_1 = bd_mfalse_d();
-  bd_md __bd_t63_0 = bd_mfalse_d();
-  bd_md __bd_t63_1 = bd_mfalse_d();
+  bd_md __bd_t56_0 = bd_mfalse_d();
+  bd_md __bd_t56_1 = bd_mfalse_d();
+  bd_md __bd_t68_0 = bd_mfalse_d();
+  bd_md __bd_t68_1 = bd_mfalse_d();
   (void)__bd_m_0;
   (void)__bd_m_1;
   (void)__bd_p0;
   (void)__bd_p1;
   bd_i32d __bd_t0_0 = __bd_p2_0;
   bd_i32d __bd_t0_1 = __bd_p2_1;
-  __bd_v2_i_0 = bd_splat_i32d(((int32_t)0x0u));
-  __bd_v2_i_1 = bd_splat_i32d(((int32_t)0x0u));
+  __bd_v2_i = ((int32_t)0x0u);
   bd_md __bd_t5_0 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t0_0);
   bd_md __bd_t5_1 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t0_1);
   if ((bd_all_md(__bd_t5_0) && bd_all_md(__bd_t5_1))) {
@@ -984,90 +960,82 @@ static inline __attribute__((always_inline, unused)) void __bd_rsq_gk(bd_md __bd
     __bd_v7_lanes_1 = __bd_m_1;
     __bd_k0 = 0;
     do {
-      bd_md __bd_t51_0 = __bd_v7_lanes_0;
-      bd_md __bd_t51_1 = __bd_v7_lanes_1;
+      bd_md __bd_t50_0 = __bd_v7_lanes_0;
+      bd_md __bd_t50_1 = __bd_v7_lanes_1;
       int32_t __bd_t19 = __bd_k0;
       bd_tape_reserve(__bd_ar, &__bd_tp[0], __bd_t19);
-      bd_i32d __bd_t6_0 = __bd_v2_i_0;
-      bd_i32d __bd_t6_1 = __bd_v2_i_1;
-      (*(bd_i32d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 0) * bd_tape_slot_bytes)) = __bd_t6_0;
-      (*(bd_i32d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 1) * bd_tape_slot_bytes)) = __bd_t6_1;
-      bd_f64d __bd_t8_0 = bd_gather_f64d(__bd_t51_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(__bd_t6_0)));
-      bd_f64d __bd_t8_1 = bd_gather_f64d(__bd_t51_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(__bd_t6_1)));
+      int32_t __bd_t6 = __bd_v2_i;
+      (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 0) * bd_tape_slot_bytes)) = __bd_t6;
+      bd_f64d __bd_t8_0 = bd_gather_f64d(__bd_t50_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+      bd_f64d __bd_t8_1 = bd_gather_f64d(__bd_t50_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
       (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 4) * bd_tape_slot_bytes)) = __bd_t8_0;
       (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 5) * bd_tape_slot_bytes)) = __bd_t8_1;
-      bd_f64d __bd_t10_0 = bd_gather_f64d(__bd_t51_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(__bd_t6_0)));
-      bd_f64d __bd_t10_1 = bd_gather_f64d(__bd_t51_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(__bd_t6_1)));
+      bd_f64d __bd_t10_0 = bd_gather_f64d(__bd_t50_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+      bd_f64d __bd_t10_1 = bd_gather_f64d(__bd_t50_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
       (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 2) * bd_tape_slot_bytes)) = __bd_t10_0;
       (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 3) * bd_tape_slot_bytes)) = __bd_t10_1;
       bd_f64d __bd_t11_0 = bd_mul_f64d(__bd_t8_0, __bd_t10_0);
       bd_f64d __bd_t11_1 = bd_mul_f64d(__bd_t8_1, __bd_t10_1);
-      bd_scatter_f64d(__bd_t51_0, __bd_p1, bd_add_i64d(__bd_po1_0, bd_cvt_i32d_i64d(__bd_t6_0)), __bd_t11_0);
-      bd_scatter_f64d(__bd_t51_1, __bd_p1, bd_add_i64d(__bd_po1_1, bd_cvt_i32d_i64d(__bd_t6_1)), __bd_t11_1);
-      bd_i32d __bd_t14_0 = bd_add_i32d(__bd_t6_0, bd_splat_i32d(((int32_t)0x1u)));
-      bd_i32d __bd_t14_1 = bd_add_i32d(__bd_t6_1, bd_splat_i32d(((int32_t)0x1u)));
-      __bd_v2_i_0 = bd_select_i32d(__bd_t51_0, __bd_t14_0, __bd_v2_i_0);
-      __bd_v2_i_1 = bd_select_i32d(__bd_t51_1, __bd_t14_1, __bd_v2_i_1);
-      bd_md __bd_t17_0 = bd_cmplt_i32d(__bd_t14_0, __bd_t0_0);
-      bd_md __bd_t17_1 = bd_cmplt_i32d(__bd_t14_1, __bd_t0_1);
+      bd_scatter_f64d(__bd_t50_0, __bd_p1, bd_add_i64d(__bd_po1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_0);
+      bd_scatter_f64d(__bd_t50_1, __bd_p1, bd_add_i64d(__bd_po1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_1);
+      int32_t __bd_t14 = (int32_t)((uint32_t)__bd_t6 + (uint32_t)((int32_t)0x1u));
+      __bd_v2_i = __bd_t14;
+      bd_md __bd_t17_0 = bd_cmplt_i32d(bd_splat_i32d(__bd_t14), __bd_t0_0);
+      bd_md __bd_t17_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t14), __bd_t0_1);
       int32_t __bd_t21 = (int32_t)((uint32_t)__bd_t19 + (uint32_t)((int32_t)0x1u));
-      __bd_v3_trip_0 = bd_select_i32d(__bd_t51_0, bd_splat_i32d(__bd_t21), __bd_v3_trip_0);
-      __bd_v3_trip_1 = bd_select_i32d(__bd_t51_1, bd_splat_i32d(__bd_t21), __bd_v3_trip_1);
-      __bd_t54_0 = bd_and_md(__bd_t51_0, __bd_t17_0);
-      __bd_t54_1 = bd_and_md(__bd_t51_1, __bd_t17_1);
-      __bd_v7_lanes_0 = __bd_t54_0;
-      __bd_v7_lanes_1 = __bd_t54_1;
+      __bd_v3_trip_0 = bd_select_i32d(__bd_t50_0, bd_splat_i32d(__bd_t21), __bd_v3_trip_0);
+      __bd_v3_trip_1 = bd_select_i32d(__bd_t50_1, bd_splat_i32d(__bd_t21), __bd_v3_trip_1);
+      __bd_t56_0 = bd_and_md(__bd_t50_0, __bd_t17_0);
+      __bd_t56_1 = bd_and_md(__bd_t50_1, __bd_t17_1);
+      __bd_v7_lanes_0 = __bd_t56_0;
+      __bd_v7_lanes_1 = __bd_t56_1;
       __bd_k0++;
-    } while ((bd_any_md(__bd_t54_0) || bd_any_md(__bd_t54_1)));
+    } while ((bd_any_md(__bd_t56_0) || bd_any_md(__bd_t56_1)));
     __bd_t22 = __bd_k0;
     __bd_t23_0 = __bd_v3_trip_0;
     __bd_t23_1 = __bd_v3_trip_1;
     __bd_tp[0].top += (size_t)__bd_t22;
   } else if ((bd_any_md(__bd_t5_0) || bd_any_md(__bd_t5_1))) {
-    bd_md __bd_t57_0 = bd_and_md(__bd_m_0, __bd_t5_0);
-    bd_md __bd_t57_1 = bd_and_md(__bd_m_1, __bd_t5_1);
-    if ((bd_any_md(__bd_t57_0) || bd_any_md(__bd_t57_1))) {
+    bd_md __bd_t59_0 = bd_and_md(__bd_m_0, __bd_t5_0);
+    bd_md __bd_t59_1 = bd_and_md(__bd_m_1, __bd_t5_1);
+    if ((bd_any_md(__bd_t59_0) || bd_any_md(__bd_t59_1))) {
       __bd_v3_trip_0 = bd_splat_i32d(((int32_t)0x0u));
       __bd_v3_trip_1 = bd_splat_i32d(((int32_t)0x0u));
-      __bd_v8_lanes_0 = __bd_t57_0;
-      __bd_v8_lanes_1 = __bd_t57_1;
+      __bd_v8_lanes_0 = __bd_t59_0;
+      __bd_v8_lanes_1 = __bd_t59_1;
       __bd_k0 = 0;
       do {
-        bd_md __bd_t60_0 = __bd_v8_lanes_0;
-        bd_md __bd_t60_1 = __bd_v8_lanes_1;
+        bd_md __bd_t62_0 = __bd_v8_lanes_0;
+        bd_md __bd_t62_1 = __bd_v8_lanes_1;
         int32_t __bd_t19 = __bd_k0;
         bd_tape_reserve(__bd_ar, &__bd_tp[0], __bd_t19);
-        bd_i32d __bd_t6_0 = __bd_v2_i_0;
-        bd_i32d __bd_t6_1 = __bd_v2_i_1;
-        (*(bd_i32d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 0) * bd_tape_slot_bytes)) = __bd_t6_0;
-        (*(bd_i32d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 1) * bd_tape_slot_bytes)) = __bd_t6_1;
-        bd_f64d __bd_t8_0 = bd_gather_f64d(__bd_t60_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(__bd_t6_0)));
-        bd_f64d __bd_t8_1 = bd_gather_f64d(__bd_t60_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(__bd_t6_1)));
+        int32_t __bd_t6 = __bd_v2_i;
+        (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 0) * bd_tape_slot_bytes)) = __bd_t6;
+        bd_f64d __bd_t8_0 = bd_gather_f64d(__bd_t62_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+        bd_f64d __bd_t8_1 = bd_gather_f64d(__bd_t62_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
         (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 4) * bd_tape_slot_bytes)) = __bd_t8_0;
         (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 5) * bd_tape_slot_bytes)) = __bd_t8_1;
-        bd_f64d __bd_t10_0 = bd_gather_f64d(__bd_t60_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(__bd_t6_0)));
-        bd_f64d __bd_t10_1 = bd_gather_f64d(__bd_t60_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(__bd_t6_1)));
+        bd_f64d __bd_t10_0 = bd_gather_f64d(__bd_t62_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+        bd_f64d __bd_t10_1 = bd_gather_f64d(__bd_t62_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
         (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 2) * bd_tape_slot_bytes)) = __bd_t10_0;
         (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 3) * bd_tape_slot_bytes)) = __bd_t10_1;
         bd_f64d __bd_t11_0 = bd_mul_f64d(__bd_t8_0, __bd_t10_0);
         bd_f64d __bd_t11_1 = bd_mul_f64d(__bd_t8_1, __bd_t10_1);
-        bd_scatter_f64d(__bd_t60_0, __bd_p1, bd_add_i64d(__bd_po1_0, bd_cvt_i32d_i64d(__bd_t6_0)), __bd_t11_0);
-        bd_scatter_f64d(__bd_t60_1, __bd_p1, bd_add_i64d(__bd_po1_1, bd_cvt_i32d_i64d(__bd_t6_1)), __bd_t11_1);
-        bd_i32d __bd_t14_0 = bd_add_i32d(__bd_t6_0, bd_splat_i32d(((int32_t)0x1u)));
-        bd_i32d __bd_t14_1 = bd_add_i32d(__bd_t6_1, bd_splat_i32d(((int32_t)0x1u)));
-        __bd_v2_i_0 = bd_select_i32d(__bd_t60_0, __bd_t14_0, __bd_v2_i_0);
-        __bd_v2_i_1 = bd_select_i32d(__bd_t60_1, __bd_t14_1, __bd_v2_i_1);
-        bd_md __bd_t17_0 = bd_cmplt_i32d(__bd_t14_0, __bd_t0_0);
-        bd_md __bd_t17_1 = bd_cmplt_i32d(__bd_t14_1, __bd_t0_1);
+        bd_scatter_f64d(__bd_t62_0, __bd_p1, bd_add_i64d(__bd_po1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_0);
+        bd_scatter_f64d(__bd_t62_1, __bd_p1, bd_add_i64d(__bd_po1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_1);
+        int32_t __bd_t14 = (int32_t)((uint32_t)__bd_t6 + (uint32_t)((int32_t)0x1u));
+        __bd_v2_i = __bd_t14;
+        bd_md __bd_t17_0 = bd_cmplt_i32d(bd_splat_i32d(__bd_t14), __bd_t0_0);
+        bd_md __bd_t17_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t14), __bd_t0_1);
         int32_t __bd_t21 = (int32_t)((uint32_t)__bd_t19 + (uint32_t)((int32_t)0x1u));
-        __bd_v3_trip_0 = bd_select_i32d(__bd_t60_0, bd_splat_i32d(__bd_t21), __bd_v3_trip_0);
-        __bd_v3_trip_1 = bd_select_i32d(__bd_t60_1, bd_splat_i32d(__bd_t21), __bd_v3_trip_1);
-        __bd_t63_0 = bd_and_md(__bd_t60_0, __bd_t17_0);
-        __bd_t63_1 = bd_and_md(__bd_t60_1, __bd_t17_1);
-        __bd_v8_lanes_0 = __bd_t63_0;
-        __bd_v8_lanes_1 = __bd_t63_1;
+        __bd_v3_trip_0 = bd_select_i32d(__bd_t62_0, bd_splat_i32d(__bd_t21), __bd_v3_trip_0);
+        __bd_v3_trip_1 = bd_select_i32d(__bd_t62_1, bd_splat_i32d(__bd_t21), __bd_v3_trip_1);
+        __bd_t68_0 = bd_and_md(__bd_t62_0, __bd_t17_0);
+        __bd_t68_1 = bd_and_md(__bd_t62_1, __bd_t17_1);
+        __bd_v8_lanes_0 = __bd_t68_0;
+        __bd_v8_lanes_1 = __bd_t68_1;
         __bd_k0++;
-      } while ((bd_any_md(__bd_t63_0) || bd_any_md(__bd_t63_1)));
+      } while ((bd_any_md(__bd_t68_0) || bd_any_md(__bd_t68_1)));
       __bd_t22 = __bd_k0;
       __bd_t23_0 = __bd_v3_trip_0;
       __bd_t23_1 = __bd_v3_trip_1;
@@ -1079,15 +1047,14 @@ static inline __attribute__((always_inline, unused)) void __bd_rsq_gk(bd_md __bd
   if ((bd_all_md(__bd_t5_0) && bd_all_md(__bd_t5_1))) {
     __bd_tp[0].top -= (size_t)__bd_t22;
     for (__bd_k1 = __bd_t22 - 1; __bd_k1 >= 0; --__bd_k1) {
-      int32_t __bd_t66 = __bd_k1;
-      bd_md __bd_t68_0 = bd_cmpgt_i32d(__bd_t23_0, bd_splat_i32d(__bd_t66));
-      bd_md __bd_t68_1 = bd_cmpgt_i32d(__bd_t23_1, bd_splat_i32d(__bd_t66));
-      bd_md __bd_t69_0 = bd_and_md(__bd_m_0, __bd_t68_0);
-      bd_md __bd_t69_1 = bd_and_md(__bd_m_1, __bd_t68_1);
-      if ((bd_any_md(__bd_t69_0) || bd_any_md(__bd_t69_1))) {
+      int32_t __bd_t71 = __bd_k1;
+      bd_md __bd_t73_0 = bd_cmpgt_i32d(__bd_t23_0, bd_splat_i32d(__bd_t71));
+      bd_md __bd_t73_1 = bd_cmpgt_i32d(__bd_t23_1, bd_splat_i32d(__bd_t71));
+      bd_md __bd_t74_0 = bd_and_md(__bd_m_0, __bd_t73_0);
+      bd_md __bd_t74_1 = bd_and_md(__bd_m_1, __bd_t73_1);
+      if ((bd_any_md(__bd_t74_0) || bd_any_md(__bd_t74_1))) {
         int32_t __bd_t45 = __bd_k1;
-        bd_i32d __bd_t28_0 = (*(bd_i32d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 0) * bd_tape_slot_bytes));
-        bd_i32d __bd_t28_1 = (*(bd_i32d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 1) * bd_tape_slot_bytes));
+        int32_t __bd_t28 = (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 0) * bd_tape_slot_bytes));
         bd_f64d __bd_t35_0 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 2) * bd_tape_slot_bytes));
         bd_f64d __bd_t35_1 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 3) * bd_tape_slot_bytes));
         bd_f64d __bd_t39_0 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 4) * bd_tape_slot_bytes));
@@ -1099,16 +1066,16 @@ static inline __attribute__((always_inline, unused)) void __bd_rsq_gk(bd_md __bd
         __bd_v6_d11_0 = bd_splat_f64d(0x0p+0);
         __bd_v6_d11_1 = bd_splat_f64d(0x0p+0);
         if (__bd_t27) {
-          bd_f64d __bd_t29_0 = bd_gather_f64d(__bd_t69_0, __bd_q1, bd_add_i64d(__bd_qo1_0, bd_cvt_i32d_i64d(__bd_t28_0)));
-          bd_f64d __bd_t29_1 = bd_gather_f64d(__bd_t69_1, __bd_q1, bd_add_i64d(__bd_qo1_1, bd_cvt_i32d_i64d(__bd_t28_1)));
+          bd_f64d __bd_t29_0 = bd_gather_f64d(__bd_t74_0, __bd_q1, bd_add_i64d(__bd_qo1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))));
+          bd_f64d __bd_t29_1 = bd_gather_f64d(__bd_t74_1, __bd_q1, bd_add_i64d(__bd_qo1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))));
           bd_f64d __bd_t30_0 = __bd_v6_d11_0;
           bd_f64d __bd_t30_1 = __bd_v6_d11_1;
           bd_f64d __bd_t31_0 = bd_add_f64d(__bd_t30_0, __bd_t29_0);
           bd_f64d __bd_t31_1 = bd_add_f64d(__bd_t30_1, __bd_t29_1);
           __bd_v6_d11_0 = __bd_t31_0;
           __bd_v6_d11_1 = __bd_t31_1;
-          bd_scatter_f64d(__bd_t69_0, __bd_q1, bd_add_i64d(__bd_qo1_0, bd_cvt_i32d_i64d(__bd_t28_0)), bd_splat_f64d(0x0p+0));
-          bd_scatter_f64d(__bd_t69_1, __bd_q1, bd_add_i64d(__bd_qo1_1, bd_cvt_i32d_i64d(__bd_t28_1)), bd_splat_f64d(0x0p+0));
+          bd_scatter_f64d(__bd_t74_0, __bd_q1, bd_add_i64d(__bd_qo1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), bd_splat_f64d(0x0p+0));
+          bd_scatter_f64d(__bd_t74_1, __bd_q1, bd_add_i64d(__bd_qo1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), bd_splat_f64d(0x0p+0));
         }
         if (__bd_t33) {
           bd_f64d __bd_t34_0 = __bd_v6_d11_0;
@@ -1131,30 +1098,29 @@ static inline __attribute__((always_inline, unused)) void __bd_rsq_gk(bd_md __bd
           __bd_v5_d10_1 = __bd_t42_1;
           bd_f64d __bd_t43_0 = __bd_v5_d10_0;
           bd_f64d __bd_t43_1 = __bd_v5_d10_1;
-          bd_scatteradd_f64d(__bd_t69_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(__bd_t28_0)), __bd_t43_0);
-          bd_scatteradd_f64d(__bd_t69_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(__bd_t28_1)), __bd_t43_1);
+          bd_scatteradd_f64d(__bd_t74_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t43_0);
+          bd_scatteradd_f64d(__bd_t74_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t43_1);
           bd_f64d __bd_t44_0 = __bd_v4_d8_0;
           bd_f64d __bd_t44_1 = __bd_v4_d8_1;
-          bd_scatteradd_f64d(__bd_t69_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(__bd_t28_0)), __bd_t44_0);
-          bd_scatteradd_f64d(__bd_t69_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(__bd_t28_1)), __bd_t44_1);
+          bd_scatteradd_f64d(__bd_t74_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t44_0);
+          bd_scatteradd_f64d(__bd_t74_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t44_1);
         }
       }
     }
   } else if ((bd_any_md(__bd_t5_0) || bd_any_md(__bd_t5_1))) {
-    bd_md __bd_t76_0 = bd_and_md(__bd_m_0, __bd_t5_0);
-    bd_md __bd_t76_1 = bd_and_md(__bd_m_1, __bd_t5_1);
-    if ((bd_any_md(__bd_t76_0) || bd_any_md(__bd_t76_1))) {
+    bd_md __bd_t85_0 = bd_and_md(__bd_m_0, __bd_t5_0);
+    bd_md __bd_t85_1 = bd_and_md(__bd_m_1, __bd_t5_1);
+    if ((bd_any_md(__bd_t85_0) || bd_any_md(__bd_t85_1))) {
       __bd_tp[0].top -= (size_t)__bd_t22;
       for (__bd_k1 = __bd_t22 - 1; __bd_k1 >= 0; --__bd_k1) {
-        int32_t __bd_t78 = __bd_k1;
-        bd_md __bd_t80_0 = bd_cmpgt_i32d(__bd_t23_0, bd_splat_i32d(__bd_t78));
-        bd_md __bd_t80_1 = bd_cmpgt_i32d(__bd_t23_1, bd_splat_i32d(__bd_t78));
-        bd_md __bd_t81_0 = bd_and_md(__bd_t76_0, __bd_t80_0);
-        bd_md __bd_t81_1 = bd_and_md(__bd_t76_1, __bd_t80_1);
-        if ((bd_any_md(__bd_t81_0) || bd_any_md(__bd_t81_1))) {
+        int32_t __bd_t87 = __bd_k1;
+        bd_md __bd_t89_0 = bd_cmpgt_i32d(__bd_t23_0, bd_splat_i32d(__bd_t87));
+        bd_md __bd_t89_1 = bd_cmpgt_i32d(__bd_t23_1, bd_splat_i32d(__bd_t87));
+        bd_md __bd_t90_0 = bd_and_md(__bd_t85_0, __bd_t89_0);
+        bd_md __bd_t90_1 = bd_and_md(__bd_t85_1, __bd_t89_1);
+        if ((bd_any_md(__bd_t90_0) || bd_any_md(__bd_t90_1))) {
           int32_t __bd_t45 = __bd_k1;
-          bd_i32d __bd_t28_0 = (*(bd_i32d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 0) * bd_tape_slot_bytes));
-          bd_i32d __bd_t28_1 = (*(bd_i32d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 1) * bd_tape_slot_bytes));
+          int32_t __bd_t28 = (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 0) * bd_tape_slot_bytes));
           bd_f64d __bd_t35_0 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 2) * bd_tape_slot_bytes));
           bd_f64d __bd_t35_1 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 3) * bd_tape_slot_bytes));
           bd_f64d __bd_t39_0 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 4) * bd_tape_slot_bytes));
@@ -1166,16 +1132,16 @@ static inline __attribute__((always_inline, unused)) void __bd_rsq_gk(bd_md __bd
           __bd_v6_d11_0 = bd_splat_f64d(0x0p+0);
           __bd_v6_d11_1 = bd_splat_f64d(0x0p+0);
           if (__bd_t27) {
-            bd_f64d __bd_t29_0 = bd_gather_f64d(__bd_t81_0, __bd_q1, bd_add_i64d(__bd_qo1_0, bd_cvt_i32d_i64d(__bd_t28_0)));
-            bd_f64d __bd_t29_1 = bd_gather_f64d(__bd_t81_1, __bd_q1, bd_add_i64d(__bd_qo1_1, bd_cvt_i32d_i64d(__bd_t28_1)));
+            bd_f64d __bd_t29_0 = bd_gather_f64d(__bd_t90_0, __bd_q1, bd_add_i64d(__bd_qo1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))));
+            bd_f64d __bd_t29_1 = bd_gather_f64d(__bd_t90_1, __bd_q1, bd_add_i64d(__bd_qo1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))));
             bd_f64d __bd_t30_0 = __bd_v6_d11_0;
             bd_f64d __bd_t30_1 = __bd_v6_d11_1;
             bd_f64d __bd_t31_0 = bd_add_f64d(__bd_t30_0, __bd_t29_0);
             bd_f64d __bd_t31_1 = bd_add_f64d(__bd_t30_1, __bd_t29_1);
             __bd_v6_d11_0 = __bd_t31_0;
             __bd_v6_d11_1 = __bd_t31_1;
-            bd_scatter_f64d(__bd_t81_0, __bd_q1, bd_add_i64d(__bd_qo1_0, bd_cvt_i32d_i64d(__bd_t28_0)), bd_splat_f64d(0x0p+0));
-            bd_scatter_f64d(__bd_t81_1, __bd_q1, bd_add_i64d(__bd_qo1_1, bd_cvt_i32d_i64d(__bd_t28_1)), bd_splat_f64d(0x0p+0));
+            bd_scatter_f64d(__bd_t90_0, __bd_q1, bd_add_i64d(__bd_qo1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), bd_splat_f64d(0x0p+0));
+            bd_scatter_f64d(__bd_t90_1, __bd_q1, bd_add_i64d(__bd_qo1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), bd_splat_f64d(0x0p+0));
           }
           if (__bd_t33) {
             bd_f64d __bd_t34_0 = __bd_v6_d11_0;
@@ -1198,12 +1164,12 @@ static inline __attribute__((always_inline, unused)) void __bd_rsq_gk(bd_md __bd
             __bd_v5_d10_1 = __bd_t42_1;
             bd_f64d __bd_t43_0 = __bd_v5_d10_0;
             bd_f64d __bd_t43_1 = __bd_v5_d10_1;
-            bd_scatteradd_f64d(__bd_t81_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(__bd_t28_0)), __bd_t43_0);
-            bd_scatteradd_f64d(__bd_t81_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(__bd_t28_1)), __bd_t43_1);
+            bd_scatteradd_f64d(__bd_t90_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t43_0);
+            bd_scatteradd_f64d(__bd_t90_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t43_1);
             bd_f64d __bd_t44_0 = __bd_v4_d8_0;
             bd_f64d __bd_t44_1 = __bd_v4_d8_1;
-            bd_scatteradd_f64d(__bd_t81_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(__bd_t28_0)), __bd_t44_0);
-            bd_scatteradd_f64d(__bd_t81_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(__bd_t28_1)), __bd_t44_1);
+            bd_scatteradd_f64d(__bd_t90_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t44_0);
+            bd_scatteradd_f64d(__bd_t90_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t44_1);
           }
         }
       }

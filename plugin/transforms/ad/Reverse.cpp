@@ -2,7 +2,9 @@
 #include "transforms/ad/Reverse.h"
 #include "transforms/ad/Rules.h"
 
+#include <algorithm>
 #include <cassert>
+#include <functional>
 #include <map>
 
 namespace batchdiff {
@@ -52,6 +54,17 @@ private:
   void reverseInst(const ir::Stmt &S);
   int rule(const ir::Stmt &S, unsigned K, int Gt);
 
+  // Lanes that did not evaluate a value (the other arm of a select: C
+  // evaluates one; a value used only in loops, e.g. a hoisted invariant)
+  // hold a zero adjoint for it, and zero times an infinite
+  // partial is NaN: its contributions are selected away in those lanes
+  // rather than multiplied by that zero. An atom is (T, 0/1): select
+  // condition T false/true; (T, 2): the adjoint of T is nonzero.
+  using Guard = std::vector<std::pair<int, int>>;
+  void computeGuards(const ir::Block &Blk);
+  const Guard &guardOf(int T) const;
+  int masked(int C, const Guard &Of, const Guard &Minus);
+
   const ir::Function &P;
   const Activity &A;
   ir::Function &G;
@@ -82,7 +95,87 @@ private:
     std::vector<std::pair<int, int>> Loaded; // temp -> its reloaded copy
   };
   std::vector<RevCtx> RevStack;
+  std::map<int, Guard> Guards; // active temp -> where its adjoint is real
 };
+
+const Reverser::Guard &Reverser::guardOf(int T) const {
+  static const Guard None;
+  auto It = Guards.find(T);
+  return It == Guards.end() ? None : It->second;
+}
+
+/// Guards of the temps defined in \p Blk: the atoms common to all their
+/// uses (a use that is a root, such as a write to a variable, has none).
+void Reverser::computeGuards(const ir::Block &Blk) {
+  std::map<int, Guard> Uses;
+  auto Use = [&](int T, Guard G) {
+    if (!act(T))
+      return;
+    auto [It, New] = Uses.emplace(T, G);
+    if (New)
+      return;
+    Guard Both;
+    std::set_intersection(It->second.begin(), It->second.end(), G.begin(),
+                          G.end(), std::back_inserter(Both));
+    It->second = std::move(Both);
+  };
+  for (auto It = Blk.rbegin(); It != Blk.rend(); ++It) {
+    const ir::Stmt &S = **It;
+    if (S.K != ir::Stmt::Inst) {
+      // A temp used in a loop body may have been moved out of it (a
+      // hoisted invariant) and not be computed by C where the loop runs
+      // zero times: its adjoint passes on only where it is nonzero. A use
+      // inside an if only is an ordinary use: C computed the value here.
+      std::function<void(const ir::Block &, bool)> Nested =
+          [&](const ir::Block &Bl, bool InLoop) {
+            for (const auto &XP : Bl) {
+              if (XP->K == ir::Stmt::Inst)
+                for (int A : XP->Args)
+                  Use(A, InLoop ? Guard{{A, 2}} : Guard{});
+              Nested(XP->Then, InLoop);
+              Nested(XP->Else, InLoop);
+              Nested(XP->Body, true);
+            }
+          };
+      Nested(S.Then, false);
+      Nested(S.Else, false);
+      Nested(S.Body, true);
+      continue;
+    }
+    Guard GD;
+    if (S.Dst >= 0) {
+      if (!act(S.Dst))
+        continue; // no adjoint flows through it
+      auto U = Uses.find(S.Dst);
+      if (U != Uses.end() && !U->second.empty())
+        GD = Guards[S.Dst] = U->second;
+    }
+    for (unsigned K = 0; K < S.Args.size(); ++K) {
+      Guard G = GD;
+      if (S.Opc == Op::Select && K > 0) {
+        G.push_back({S.Args[0], K == 1 ? 1 : 0});
+        std::sort(G.begin(), G.end());
+      }
+      Use(S.Args[K], std::move(G));
+    }
+  }
+}
+
+/// \p C in the lanes of every atom of \p Of not in \p Minus, else zero.
+int Reverser::masked(int C, const Guard &Of, const Guard &Minus) {
+  for (auto [T, Kind] : Of) {
+    if (std::binary_search(Minus.begin(), Minus.end(), std::make_pair(T, Kind)))
+      continue;
+    int Zero = B.constF(G.Temps[C], 0.0);
+    if (Kind == 2) {
+      int D = B.get(adjTemp(T));
+      C = B.select(B.cmp(Op::CmpNE, D, B.constF(G.Temps[T], 0.0)), C, Zero);
+    } else {
+      C = Kind ? B.select(R(T), C, Zero) : B.select(R(T), Zero, C);
+    }
+  }
+  return C;
+}
 
 ir::Block Reverser::fwd(const ir::Block &Src) {
   ir::Block Out;
@@ -331,13 +424,15 @@ void Reverser::reverseInst(const ir::Stmt &S) {
   }
   case Op::GetVar:
     if (act(S.Dst)) {
-      accumVar(adjVar(S.Var), B.get(adjTemp(S.Dst)));
+      accumVar(adjVar(S.Var),
+               masked(B.get(adjTemp(S.Dst)), guardOf(S.Dst), {}));
     }
     return;
   case Op::LoadElem:
     if (act(S.Dst)) {
       int DA = adjVar(S.Var), I = R(S.Args[0]);
-      B.storeElem(DA, I, B.add(B.loadElem(DA, I), B.get(adjTemp(S.Dst))));
+      int C = masked(B.get(adjTemp(S.Dst)), guardOf(S.Dst), {});
+      B.storeElem(DA, I, B.add(B.loadElem(DA, I), C));
     }
     return;
   case Op::StoreElem:
@@ -355,9 +450,10 @@ void Reverser::reverseInst(const ir::Stmt &S) {
       B.zeroArr(adjVar(S.Var));
     return;
   case Op::LoadArg:
-    if (act(S.Dst))
-      B.push(Op::ShadowAdd, -1, {R(S.Args[0]), B.get(adjTemp(S.Dst))}).IVal =
-          S.IVal;
+    if (act(S.Dst)) {
+      int C = masked(B.get(adjTemp(S.Dst)), guardOf(S.Dst), {});
+      B.push(Op::ShadowAdd, -1, {R(S.Args[0]), C}).IVal = S.IVal;
+    }
     return;
   case Op::StoreArg:
     // The stored value gets the element's cotangent; the element held
@@ -377,7 +473,7 @@ void Reverser::reverseInst(const ir::Stmt &S) {
     return;
   case Op::Param:
     if (act(S.Dst) && DP[S.IVal] >= 0)
-      accumVar(DP[S.IVal], B.get(adjTemp(S.Dst)));
+      accumVar(DP[S.IVal], masked(B.get(adjTemp(S.Dst)), guardOf(S.Dst), {}));
     return;
   default:
     break;
@@ -392,7 +488,8 @@ void Reverser::reverseInst(const ir::Stmt &S) {
       Gt = B.get(adjTemp(S.Dst));
     int C = rule(S, K, Gt);
     if (C >= 0)
-      accumVar(adjTemp(S.Args[K]), C);
+      accumVar(adjTemp(S.Args[K]),
+               masked(C, guardOf(S.Dst), guardOf(S.Args[K])));
   }
 }
 
@@ -403,6 +500,7 @@ void Reverser::reverseBlock(const ir::Block &Blk) {
   for (const auto &SP : Blk)
     if (SP->K == ir::Stmt::Inst && act(SP->Dst))
       B.set(adjTemp(SP->Dst), B.constF(G.Temps[SP->Dst], 0.0));
+  computeGuards(Blk);
   for (auto It = Blk.rbegin(); It != Blk.rend(); ++It) {
     const ir::Stmt &S = **It;
     if (S.K != ir::Stmt::Inst)

@@ -312,21 +312,27 @@ static inline __attribute__((always_inline, unused)) void __bd_geom_gk(bd_md __b
   if (__bd_t37) {
     bd_f64d __bd_t80_0 = __bd_v12_d0_0;
     bd_f64d __bd_t80_1 = __bd_v12_d0_1;
-    bd_f64d __bd_t81_0 = __bd_v8_d_x_0;
-    bd_f64d __bd_t81_1 = __bd_v8_d_x_1;
-    bd_f64d __bd_t82_0 = bd_add_f64d(__bd_t81_0, __bd_t80_0);
-    bd_f64d __bd_t82_1 = bd_add_f64d(__bd_t81_1, __bd_t80_1);
-    __bd_v8_d_x_0 = __bd_t82_0;
-    __bd_v8_d_x_1 = __bd_t82_1;
+    bd_f64d __bd_t82_0 = __bd_v12_d0_0;
+    bd_f64d __bd_t82_1 = __bd_v12_d0_1;
+    bd_md __bd_t84_0 = bd_cmpne_f64d(__bd_t82_0, bd_splat_f64d(0x0p+0));
+    bd_md __bd_t84_1 = bd_cmpne_f64d(__bd_t82_1, bd_splat_f64d(0x0p+0));
+    bd_f64d __bd_t85_0 = bd_select_f64d(__bd_t84_0, __bd_t80_0, bd_splat_f64d(0x0p+0));
+    bd_f64d __bd_t85_1 = bd_select_f64d(__bd_t84_1, __bd_t80_1, bd_splat_f64d(0x0p+0));
+    bd_f64d __bd_t86_0 = __bd_v8_d_x_0;
+    bd_f64d __bd_t86_1 = __bd_v8_d_x_1;
+    bd_f64d __bd_t87_0 = bd_add_f64d(__bd_t86_0, __bd_t85_0);
+    bd_f64d __bd_t87_1 = bd_add_f64d(__bd_t86_1, __bd_t85_1);
+    __bd_v8_d_x_0 = __bd_t87_0;
+    __bd_v8_d_x_1 = __bd_t87_1;
   }
-  bd_f64d __bd_t103_0 = __bd_v2_ret_0;
-  bd_f64d __bd_t103_1 = __bd_v2_ret_1;
-  bd_f64d __bd_t104_0 = __bd_v8_d_x_0;
-  bd_f64d __bd_t104_1 = __bd_v8_d_x_1;
-  *__bd_o0_0 = __bd_t103_0;
-  *__bd_o0_1 = __bd_t103_1;
-  *__bd_o1_0 = __bd_t104_0;
-  *__bd_o1_1 = __bd_t104_1;
+  bd_f64d __bd_t110_0 = __bd_v2_ret_0;
+  bd_f64d __bd_t110_1 = __bd_v2_ret_1;
+  bd_f64d __bd_t111_0 = __bd_v8_d_x_0;
+  bd_f64d __bd_t111_1 = __bd_v8_d_x_1;
+  *__bd_o0_0 = __bd_t110_0;
+  *__bd_o0_1 = __bd_t110_1;
+  *__bd_o1_0 = __bd_t111_0;
+  *__bd_o1_1 = __bd_t111_1;
 }
 struct __bd_geom_gx { const double *__bd_a0; int __bd_a1; double *__bd_ret; const double *__bd_dret; double *__bd_d0; };
 static void __bd_geom_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
