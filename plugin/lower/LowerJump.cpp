@@ -89,6 +89,12 @@ void Lowerer::jumpVars(const Stmt *St, std::vector<int> &Out) {
     return;
   llvm::SmallPtrSet<const Stmt *, 4> Inside;
   labelStmtsIn(St, Inside);
+  // A goto to a label in front of St itself (`retry: { ... goto retry; }`)
+  // jumps back to St's start: it leaves St like a jump out of it, and what
+  // follows St must not run after it.
+  for (const auto *LS = dyn_cast_or_null<LabelStmt>(St); LS;
+       LS = dyn_cast_or_null<LabelStmt>(LS->getSubStmt()))
+    Inside.erase(LS);
   for (const GotoStmt *GS : Gotos) {
     auto It = LabelFlag.find(GS->getLabel());
     if (It != LabelFlag.end() && !Inside.count(GS->getLabel()->getStmt()))

@@ -18,6 +18,15 @@
  *    The batched code's bd_fmuladd is always fused (with FMA), so the
  *    results differ by an ulp: `for (i = 0; i < 4; i++) s = i * 0.1 + s;`
  *    differs for about 2% of inputs. With -ffp-contract=off both agree.
+ *
+ * 3. retry_goto_inside_and_after (seed 2, K=4, after the generator learned
+ *    file-scope data; FIXED in plugin/lower/LowerJump.cpp): a retry block
+ *    with a backward goto from inside it AND one after it,
+ *    `retry: { if (c) goto retry; } if (d) goto retry;`, ran the statement
+ *    after the block even when the goto inside had fired: jumpVars() took
+ *    the goto to the block's own label for a jump within the block, so the
+ *    rest of the loop body was not guarded by that goto's flag (it tested
+ *    the constant false). The batched result differed from the scalar one.
  */
 #include <batchdiff.h>
 
@@ -57,14 +66,14 @@ static inline double rg_helper(double x) {
 
 BATCHDIFF float rg_outer(float x, double y, int n) {
   float arr[3] = {x, 2.0f * x, 3.0f};
-  float v = arr[((int)fminf(fmaxf(rg_inner((float)n, y, 4), -50.0f), 50.0f) %
-                     1000 +
-                 1000) %
-                3];
+  float v =
+      arr[((int)fminf(fmaxf(rg_inner((float)n, y, 4), -50.0f), 50.0f) % 1000 +
+           1000) %
+          3];
   double w[2] = {y, -y};
   return v + rg_inner(arr[(n % 1000 + 1000) % 3], y, 6) +
-         (float)w[((int)fmin(fmax(rg_helper(y), -50.0), 50.0) % 1000 + 1000) %
-                  2];
+         (float)
+             w[((int)fmin(fmax(rg_helper(y), -50.0), 50.0) % 1000 + 1000) % 2];
 }
 
 BATCHDIFF double rg_ret(double x) { return rg_helper(rg_helper(x)); }
@@ -138,10 +147,63 @@ static void fmuladd_constant_operands(void **state) {
   assert_int_equal(badf, 0);
 }
 
+/* 3. */
+static inline float rg_retry(double a, double h) {
+  int tries = 0;
+retry : {
+  if (tries++ < 2 && ((h = h * 0.5) > 0.125))
+    goto retry;
+}
+  if (tries++ < 2 && a >= -a)
+    goto retry;
+  return (float)h;
+}
+BATCHDIFF double rg_retry_loop(double p) {
+  double c = p;
+  for (int i = 1; i < 4; i++)
+    c = c * 0.5 + rg_retry((double)i, 0.75);
+  return c;
+}
+BATCHDIFF double rg_retry_after(double p) {
+  double h = 0.75;
+  int tries = 0;
+retry : {
+  if (tries++ < 2 && ((h = h * 0.5) > 0.125))
+    goto retry;
+}
+  if (tries++ < 2 && p > 100)
+    goto retry;
+  return p + h;
+}
+
+static void retry_goto_inside_and_after(void **state) {
+  (void)state;
+  enum { N = 37 };
+  double x[N], r1[N], r2[N], g[N], d[N];
+  for (int b = 0; b < N; b++) {
+    x[b] = (double)(b - 18) * 0.75 + (b % 5 == 0 ? 150.0 : 0.0);
+    g[b] = 0.0;
+  }
+  rg_retry_loop_batched(N, x, r1);
+  rg_retry_after_batched(N, x, r2);
+  rg_retry_after_grad(N, x, d, NULL, g);
+  int bad = 0;
+  for (int b = 0; b < N; b++) {
+    double s1 = rg_retry_loop(x[b]), s2 = rg_retry_after(x[b]);
+    if ((!same_bits_d(s1, r1[b]) || !same_bits_d(s2, r2[b]) ||
+         !same_bits_d(s2, d[b]) || g[b] != 1.0) &&
+        bad++ < 3)
+      print_message("x = %a: scalar %a %a, batched %a %a, grad %a\n", x[b], s1,
+                    s2, r1[b], r2[b], g[b]);
+  }
+  assert_int_equal(bad, 0);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(inline_frames_index_call),
       cmocka_unit_test(fmuladd_constant_operands),
+      cmocka_unit_test(retry_goto_inside_and_after),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);
