@@ -100,6 +100,26 @@ class FnGen:
         self.scope = Scope()
         for (nm, t, _u, _nd) in params:
             self.scope.vars[nm] = ("v", t, False, 0)
+        self.arr_calls_left = 2
+        self.ptr_left = 3
+        self.param_names = set(nm for (nm, _t, _u, _nd) in params)
+        self.wglobal = None
+
+    def use_file_data(self, data):
+        """File-scope tables and read-only globals of the body's types
+        (names carry the twin suffix: each rendering has its own copy)."""
+        for nm, t, sz in data["tables"]:
+            if t in self.types:
+                self.scope.vars[nm] = ("a", t, True, sz)
+        for nm, t in data["globals"]:
+            if t in self.types:
+                self.scope.vars[nm] = ("v", t, True, 0)
+
+    def write_global(self, nm, t):
+        """The global every example writes first (before any read, on every
+        path: the first statement); afterwards an ordinary variable."""
+        self.emit(1, "%s = %s;" % (nm, self.fexpr(t)))
+        self.scope.vars[nm] = ("v", t, False, 0)
 
     # ------------------------------------------------------------ utils
     def fresh(self, base):
@@ -113,9 +133,9 @@ class FnGen:
                 out.append((nm, t))
         return out
 
-    def arrays(self):
+    def arrays(self, writable=False):
         return [(nm, t, sz) for nm, (k, t, ro, sz) in self.scope.all().items()
-                if k == "a"]
+                if k == "a" and not (writable and ro)]
 
     def lit(self, t, lo=-3.0, hi=3.0):
         choices = [0.5, 1.5, 2.0, 0.25, 3.0, 0.75, 1.25, 0.125, 1.0, 0.1, 0.3]
@@ -206,6 +226,9 @@ class FnGen:
             return self.fleaf(t)
         r = self.r.random()
         d = depth + 1
+        if r < 0.05 and self.arr_calls_left > 0 and self.arrays_of(t, 2):
+            self.arr_calls_left -= 1
+            return self.array_call(t, d)
         if r < 0.2:
             return self.fleaf(t)
         if r < 0.35:
@@ -244,6 +267,121 @@ class FnGen:
             return "(%s / (%s + %s(%s)))" % (e, self.lit_exact(t, 1.0),
                                             self.m("fabs", t), e)
         return self.fleaf(t)
+
+    # ------------------------------------------------------------ arrays
+    def arrays_of(self, t, min_size, writable=False):
+        return [a for a in self.arrays(writable) if a[1] == t and
+                a[2] >= min_size]
+
+    def clamp1(self, e, t):
+        """e clamped to [-1, 1]: polynomials in it stay bounded."""
+        return "%s(%s(%s, %s), %s)" % (self.m("fmin", t), self.m("fmax", t),
+                                       e, self.lit_exact(t, -1.0),
+                                       self.lit_exact(t, 1.0))
+
+    def sub_array(self, nm, k):
+        """The array from element k: whole, a + k or &a[k]."""
+        if k == 0 and self.r.random() < 0.5:
+            return nm
+        return self.r.choice(["%s + %d", "&%s[%d]"]) % (nm, k)
+
+    def array_call(self, t, d):
+        """A helper given a table, local array or sub-array: polevl walking
+        it with *p++, or a weighted sum indexing it with p[i]."""
+        nm, _, sz = self.r.choice(self.arrays_of(t, 2))
+        k = self.r.randint(0, sz - 2)
+        m = self.r.randint(1, sz - k - 1)
+        base = self.sub_array(nm, k)
+        x = self.clamp1(self.fexpr(t, d + 1), t)
+        if self.r.random() < 0.6:
+            return "polevl_%s%s(%s, %s, %d)" % (t, TW, x, base, m)
+        return "wsum_%s%s(%s, %d, %s)" % (t, TW, base, m + 1, x)
+
+    def data_stmt(self, ind):
+        """Statements over file-scope data and pointers (issue 13): static
+        const local tables, pointer locals walking arrays, writes through
+        pointers, helpers writing into array arguments and out-parameters.
+        False if nothing fits here."""
+        k = self.r.randrange(6)
+        if k == 0:
+            t = self.r.choice(self.types)
+            nm = self.fresh("tab")
+            sz = self.r.randint(2, 6)
+            self.emit(ind, "static const %s %s[%d] = {%s};" % (
+                tname(t), nm, sz, ", ".join(self.lit(t) for _ in range(sz))))
+            self.scope.vars[nm] = ("a", t, True, sz)
+            return True
+        if k == 1:
+            t = self.r.choice(self.types)
+            nm = self.fresh("c")
+            self.emit(ind, "static %s %s = %s;" % (tname(t), nm, self.lit(t)))
+            self.scope.vars[nm] = ("v", t, True, 0)
+            return True
+        t = self.r.choice(self.types)
+        if k == 2 and self.arrays_of(t, 2):
+            # a pointer walking an array: *p++ (polevl), p[i], *(p + j)
+            nm, _, sz = self.r.choice(self.arrays_of(t, 2))
+            off = self.r.randint(0, sz - 2)
+            m = self.r.randint(1, sz - off - 1)
+            p, v = self.fresh("p"), self.fresh("v")
+            self.emit(ind, "const %s *%s = %s;" % (tname(t), p,
+                                                   self.sub_array(nm, off)))
+            form = self.r.randrange(3)
+            if form == 0:
+                i = self.fresh("k")
+                self.emit(ind, "%s %s = *%s++;" % (tname(t), v, p))
+                self.emit(ind, "int %s = %d;" % (i, m))
+                self.emit(ind, "do")
+                self.emit(ind + 1, "%s = %s * %s + *%s++;" % (
+                    v, v, self.clamp1(self.fexpr(t, 2), t), p))
+                self.emit(ind, "while (--%s);" % i)
+            elif form == 1:
+                self.emit(ind, "%s %s = %s[%s] * %s + %s[%s];" % (
+                    tname(t), v, p, self.index(m + 1), self.fexpr(t, 2), p,
+                    self.index(m + 1)))
+            else:
+                self.emit(ind, "%s %s = *(%s + %d) - *%s;" % (
+                    tname(t), v, p, self.r.randint(0, m), p))
+            self.scope.vars[v] = ("v", t, False, 0)
+            return True
+        if k == 3 and self.arrays_of(t, 1, writable=True):
+            # writes through a pointer into a local array
+            nm, _, sz = self.r.choice(self.arrays_of(t, 1, writable=True))
+            off = self.r.randint(0, sz - 1)
+            q = self.fresh("q")
+            self.emit(ind, "%s *%s = %s;" % (tname(t), q,
+                                             self.sub_array(nm, off)))
+            self.emit(ind, "*%s = %s;" % (q, self.fexpr(t, 1)))
+            if sz - off >= 2:
+                self.emit(ind, "%s[1] %s %s;" % (q, self.r.choice(["=", "+="]),
+                                                 self.fexpr(t, 1)))
+            return True
+        if k == 4:
+            # out-parameters: two distinct local scalars or elements
+            locs = [nm for nm, vt in self.vars_of(t, writable=True)
+                    if nm not in self.param_names and TW not in nm]
+            arrs = self.arrays_of(t, 2, writable=True)
+            if len(locs) >= 2 and (not arrs or self.r.random() < 0.5):
+                a, b = self.r.sample(locs, 2)
+                self.emit(ind, "split_%s%s(%s, &%s, &%s);" % (
+                    t, TW, self.fexpr(t, 1), a, b))
+                return True
+            if arrs:
+                nm, _, sz = self.r.choice(arrs)
+                i, j = self.r.sample(range(sz), 2)
+                self.emit(ind, "split_%s%s(%s, &%s[%d], %s);" % (
+                    t, TW, self.fexpr(t, 1), nm, i, self.sub_array(nm, j)))
+                return True
+            return False
+        if k == 5 and self.arrays_of(t, 1, writable=True):
+            # a helper updating an array argument in place
+            nm, _, sz = self.r.choice(self.arrays_of(t, 1, writable=True))
+            off = self.r.randint(0, sz - 1)
+            self.emit(ind, "fill_%s%s(%s, %d, %s);" % (
+                t, TW, self.sub_array(nm, off), self.r.randint(1, sz - off),
+                self.fexpr(t, 1)))
+            return True
+        return False
 
     def mathcall(self, t, d):
         k = self.r.randrange(13)
@@ -370,6 +508,9 @@ class FnGen:
 
     def stmt(self, ind, in_loop):
         self.stmts_left -= 1
+        if self.r.random() < 0.15 and self.ptr_left > 0 and self.data_stmt(ind):
+            self.ptr_left -= 1
+            return
         r = self.r.random()
         fw = self.vars_of("fd", writable=True)
         iw = self.vars_of("i", writable=True)
@@ -424,7 +565,7 @@ class FnGen:
             self.emit(ind, "%s %s[%d] = {%s};" % (tname(t), nm, sz,
                                                   inits or "0"))
             self.scope.vars[nm] = ("a", t, False, sz)
-        elif r < 0.5 and self.arrays():
+        elif r < 0.5 and self.arrays(writable=True):
             self.array_write(ind)
         elif r < 0.64 and ind < 7:
             self.if_stmt(ind, in_loop)
@@ -466,7 +607,7 @@ class FnGen:
         """Element writes, including overwrites whose old value carried a
         derivative: by a constant, in a loop over the array, under a
         per-lane branch, partial, and +=/-=."""
-        nm, t, sz = self.r.choice(self.arrays())
+        nm, t, sz = self.r.choice(self.arrays(writable=True))
         k = self.r.randrange(6)
         if k == 0:
             self.emit(ind, "%s[%s] = %s;" % (nm, self.index(sz), self.lit(t)))
@@ -664,6 +805,8 @@ class FnGen:
     def body(self):
         if not self.is_helper and self.r.random() < 0.3:
             self.tail = self.fresh("tail")
+        if self.wglobal:
+            self.write_global(*self.wglobal)
         self.block(1, False, 100)
         self.emit(1, "return %s;" % self.fexpr(self.rtype))
         if self.tail:
@@ -690,6 +833,58 @@ def gen_file(seed, K, mutate=0.0):
     adapters = []
     descs = []
     callees = []  # (name, rtype, ptypes, transc) usable from later functions
+    # file-scope data (issue 13): coefficient tables (static, static const,
+    # non-const) and globals that nothing writes, one copy per rendering
+    # (exact literals: every copy holds the same values); helpers taking
+    # arrays, one per element type
+    data = {"tables": [], "globals": []}
+    decls = []
+    lits = [0.5, 1.5, -2.0, 0.25, -0.75, 1.25, 0.125, -1.0, 3.0, 0.375]
+    for i in range(rng.randint(1, 2)):
+        t = rng.choice("dfd")
+        sz = rng.randint(3, 7)
+        nm = "T%d%s" % (i, TW)
+        vals = ", ".join(repr(rng.choice(lits)) + (LF if t == "f" else "")
+                         for _ in range(sz))
+        decls.append("%s%s %s[%s] = {%s};" % (
+            rng.choice(["static ", "static const ", ""]), tname(t), nm,
+            rng.choice([str(sz), ""]), vals))
+        data["tables"].append((nm, t, sz))
+    for i in range(rng.randint(0, 2)):
+        t = rng.choice("df")
+        nm = "G%d%s" % (i, TW)
+        decls.append("%s%s %s = %s%s;" % (
+            rng.choice(["", "static ", "static const "]), tname(t), nm,
+            repr(rng.choice(lits)), LF if t == "f" else ""))
+        data["globals"].append((nm, t))
+    for t in "df":
+        T = tname(t)
+        h = "0.5" + (LF if t == "f" else "")
+        decls += [
+            "static inline %s polevl_%s%s(%s x, const %s *coef, int N) {" % (
+                T, t, TW, T, T),
+            "  const %s *p = coef;" % T, "  %s ans = *p++;" % T,
+            "  int i = N;", "  do", "    ans = ans * x + *p++;",
+            "  while (--i);", "  return ans;", "}",
+            "static inline %s wsum_%s%s(const %s *a, int n, %s w) {" % (
+                T, t, TW, T, T),
+            "  %s s = 0;" % T, "  for (int i = 0; i < n; i++)",
+            "    s = s * w + a[i];", "  return s;", "}",
+            "static inline void split_%s%s(%s x, %s *hi, %s *lo) {" % (
+                t, TW, T, T, T),
+            "  *hi = x * %s;" % h, "  *lo = x - *hi;", "}",
+            "static inline void fill_%s%s(%s *out, int n, %s x) {" % (
+                t, TW, T, T),
+            "  for (int i = 0; i < n; i++)",
+            "    out[i] = out[i] * %s + x;" % h, "}"]
+    # globals written by one function each (read and written only there)
+    wglobals = {}
+    for k in range(K):
+        if rng.random() < 0.35:
+            wglobals[k] = ("W%d%s" % (k, TW), None)
+    out.append(render("\n".join(decls), False))
+    twins.append(render("\n".join(decls), True))
+    ltwins.append(render("\n".join(decls), "ld"))
     # static inline helpers
     for h in range(rng.randint(1, 2)):
         types = rng.choice(["d", "f", "fd"])
@@ -699,6 +894,7 @@ def gen_file(seed, K, mutate=0.0):
                   for p in range(np_)]
         g = FnGen(rng, rt, params, [], True, counter)
         g.types = types
+        g.use_file_data(data)
         g.allow_transc = rng.random() < 0.5
         body = g.body()
         name = "helper%d" % h
@@ -727,7 +923,15 @@ def gen_file(seed, K, mutate=0.0):
         g = FnGen(rng, rt, params, callees, False, counter)
         g.stmts_left = rng.randint(6, 18)
         g.types = types
+        g.use_file_data(data)
         g.allow_transc = rng.random() < 0.5
+        wg = None
+        if k in wglobals:
+            wg = (wglobals[k][0], rng.choice(types))
+            g.wglobal = wg
+            for r_ in (False, True, "ld"):
+                (out if r_ is False else twins if r_ is True else ltwins
+                 ).append(render("%s %s;" % (tname(wg[1]), wg[0]), r_))
         body = g.body()
         name = "f%d" % k
         sig = ", ".join("%s%s%s %s" % ("BD_UNIFORM " if u else "",
@@ -745,18 +949,29 @@ def gen_file(seed, K, mutate=0.0):
         twins.append(render(twin_txt, True))
         ltwins.append(render(twin_txt, "ld"))
         hf = g.hasfloat or FLT in txt
-        if len(body) < 30:  # larger ones would blow up the inlined code
+        # larger ones would blow up the inlined code; a function writing a
+        # global is called by nobody (a call on some paths only would write
+        # it on some paths only: an error)
+        if len(body) < 30 and not wg:
             callees.append((name, rt, [t for _, t, _, _ in params], g.transc,
                             hf, len(body)))
         adapters.append(adapter(name, rt, params))
+        gacc = ""
+        if wg:
+            gname = render(wg[0], False)
+            adapters.append(
+                "static double %s_gg(void) { return (double)%s; }\n"
+                "static void %s_gs(double v) { %s = (%s)v; }" % (
+                    name, gname, name, gname, ctype(wg[1])))
+            gacc = ", %s_gg, %s_gs" % (name, name)
         descs.append('  {"%s", %d, "%s", "%s", "%s", \'%s\', %d, %d, %s_s, '
-                     '%s_t, %s_l, %s_b, %s_g, %s_j},' % (
+                     '%s_t, %s_l, %s_b, %s_g, %s_j%s},' % (
                          name, len(params),
                          "".join(t for _, t, _, _ in params),
                          "".join("1" if u else "0" for _, _, u, _ in params),
                          "".join("1" if nd else "0" for _, _, _, nd in params),
                          rt, 1 if g.transc else 0, 0 if hf else 1,
-                         name, name, name, name, name, name))
+                         name, name, name, name, name, name, gacc))
     src = ["/* generated by tests/fuzz/gen.py --seed %d --k %d */" % (seed, K),
            "#include <batchdiff.h>", "#include <math.h>",
            # a wrong gradient on purpose: the oracle's self-test
