@@ -25,6 +25,8 @@
 #define BD_DIFF __attribute__((diff))
 /* NAME_jvp (forward mode); with BATCHDIFF or BD_DIFF, NAME_grad too. */
 #define BD_JVP __attribute__((diff(forward)))
+/* NAME_hvp (gradient and Hessian-vector product, forward over reverse). */
+#define BD_HVP __attribute__((diff(hvp)))
 #define BD_UNIFORM __attribute__((uniform))
 #define BD_NODIFF __attribute__((nodiff))
 /* Ragged arrays without padding (docs/abi.md): example b's array at
@@ -46,6 +48,7 @@
 #define BD_BATCH
 #define BD_DIFF
 #define BD_JVP
+#define BD_HVP
 #define BD_UNIFORM
 #define BD_NODIFF
 #define BD_PACKED

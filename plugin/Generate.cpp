@@ -70,13 +70,13 @@ static void planRemarks(clang::DiagnosticsEngine &D, clang::SourceLocation Loc,
 bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
                          clang::DiagnosticsEngine &Diags, const Options &Opts,
                          bool WantBatch, bool WantGrad, bool WantJvp,
-                         Generated &Out, MissingBody *Missing,
+                         bool WantHvp, Generated &Out, MissingBody *Missing,
                          ReportedErrors *Reported) {
   ir::Function Primal;
   LowerInfo Info;
   // Forward mode differentiates what reverse mode does: the same checks.
-  if (!lowerFunction(FD, S, WantGrad || WantJvp, Opts.Remarks, Primal, Info,
-                     Missing, Reported)) {
+  if (!lowerFunction(FD, S, WantGrad || WantJvp || WantHvp, Opts.Remarks,
+                     Primal, Info, Missing, Reported)) {
     // A helper defined later: declare the generated functions now, as the
     // contract says; the definitions follow once its body is parsed.
     if (Missing && Missing->Callee && !Out.Deferred) {
@@ -86,6 +86,7 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
       In.Primal = WantBatch ? &Primal : nullptr;
       In.Grad = WantGrad ? &Primal : nullptr;
       In.Jvp = WantJvp ? &Primal : nullptr;
+      In.Hvp = WantHvp ? &Primal : nullptr;
       EmitOutput E = emitDeclarations(In);
       Out.Code = std::move(E.Code);
       Out.Prototypes = std::move(E.Prototypes);
@@ -93,6 +94,17 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
     }
     return false;
   }
+  // NAME_hvp's tangent and H·v arrays are strided only so far.
+  for (const ir::Param &P : Primal.Params)
+    if (WantHvp && P.Kind == ir::ParamKind::User && P.IsArray &&
+        !P.Uniform && P.Lay != ir::Layout::Strided) {
+      report(Diags, clang::DiagnosticsEngine::Error, Info.Loc,
+             "diff(hvp) does not support the %0 array parameter '%1' yet; "
+             "NAME_hvp needs strided arrays (drop %0, or drop diff(hvp))")
+          << (P.Lay == ir::Layout::Offsets ? "BD_PACKED" : "BD_POINTERS")
+          << P.Name;
+      return false;
+    }
   simplify(Primal);
   bool Dump = std::getenv("BATCHDIFF_DUMP_IR") != nullptr;
   if (Dump)
@@ -101,7 +113,8 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
   EmitInput In;
   In.IncludeRuntime = Info.IncludeRuntime;
   In.Static = Info.Static;
-  ir::Function Grad, BatchedPrimal, BatchedGrad, Jvp, BatchedJvp;
+  ir::Function Grad, BatchedPrimal, BatchedGrad, Jvp, BatchedJvp, Hvp,
+      BatchedHvp;
   if (WantBatch) {
     Uniformity PP = analyzeUniformity(Primal);
     BatchReport R;
@@ -113,10 +126,14 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
     if (Dump)
       llvm::errs() << PP.print(Primal) << ir::print(BatchedPrimal);
   }
-  if (WantGrad) {
+  if (WantGrad || WantHvp) {
     Activity A = analyzeActivity(Primal);
     Grad = differentiate(Primal, A);
     ir::pruneDeadStores(Grad);
+    if (Dump)
+      llvm::errs() << A.print(Primal) << ir::print(Grad);
+  }
+  if (WantGrad) {
     Uniformity GP = analyzeUniformity(Grad);
     BatchReport R;
     BatchedGrad = batchFunction(Grad, GP, &R, Opts.Chains);
@@ -125,8 +142,7 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
     if (Opts.Remarks)
       planRemarks(Diags, Info.Loc, Grad, GP, R, BatchedGrad, "_grad");
     if (Dump)
-      llvm::errs() << A.print(Primal) << ir::print(Grad) << GP.print(Grad)
-                   << ir::print(BatchedGrad);
+      llvm::errs() << GP.print(Grad) << ir::print(BatchedGrad);
   }
   if (WantJvp) {
     Activity A = analyzeActivity(Primal);
@@ -141,6 +157,21 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
       planRemarks(Diags, Info.Loc, Jvp, JP, R, BatchedJvp, "_jvp");
     if (Dump)
       llvm::errs() << ir::print(Jvp) << JP.print(Jvp) << ir::print(BatchedJvp);
+  }
+  if (WantHvp) {
+    // Forward over reverse: the gradient's IR differentiated again.
+    Activity A = analyzeActivity(Grad, true);
+    Hvp = differentiateForward(Grad, A, true);
+    ir::pruneDeadStores(Hvp);
+    Uniformity HP = analyzeUniformity(Hvp);
+    BatchReport R;
+    BatchedHvp = batchFunction(Hvp, HP, &R, Opts.Chains);
+    In.Hvp = &BatchedHvp;
+    if (Opts.Remarks)
+      planRemarks(Diags, Info.Loc, Hvp, HP, R, BatchedHvp, "_hvp");
+    if (Dump)
+      llvm::errs() << A.print(Grad) << ir::print(Hvp) << HP.print(Hvp)
+                   << ir::print(BatchedHvp);
   }
   EmitOutput E = emitC(In);
   Out.Code = std::move(E.Code);

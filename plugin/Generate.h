@@ -19,8 +19,9 @@ class Sema;
 namespace batchdiff {
 
 /// Lowers, differentiates, batches and emits \p FD (a definition carrying
-/// `batch` and/or `diff`). \p WantBatch / \p WantGrad / \p WantJvp say which
-/// of NAME_batched, NAME_grad and NAME_jvp were asked for.
+/// `batch` and/or `diff`). \p WantBatch / \p WantGrad / \p WantJvp /
+/// \p WantHvp say which of NAME_batched, NAME_grad, NAME_jvp and NAME_hvp
+/// were asked for.
 /// Only lowering reads \p FD and \p S; the rest of the pipeline reports
 /// remarks through \p Diags. Returns false when it reported an error through
 /// clang's diagnostics; then nothing must be injected. With \p Missing, a
@@ -31,7 +32,8 @@ namespace batchdiff {
 bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
                          clang::DiagnosticsEngine &Diags, const Options &Opts,
                          bool WantBatch, bool WantGrad, bool WantJvp,
-                         Generated &Out, MissingBody *Missing = nullptr,
+                         bool WantHvp, Generated &Out,
+                         MissingBody *Missing = nullptr,
                          ReportedErrors *Reported = nullptr);
 
 } // namespace batchdiff

@@ -76,7 +76,7 @@ private:
   /// its declarations are injected, its definitions wait for that body.
   struct Pending {
     FunctionDecl *FD;
-    bool WantBatch, WantGrad, WantJvp;
+    bool WantBatch, WantGrad, WantJvp, WantHvp;
     MissingBody Missing;
     size_t Slot; // its place in All
   };
@@ -92,9 +92,9 @@ private:
     unsigned Before = numErrors();
     std::string Code = resolveWaiting(FD);
     bool WantBatch = hasBatch(FD), WantGrad = hasDiff(FD),
-         WantJvp = hasForwardDiff(FD);
-    if (WantBatch || WantGrad || WantJvp)
-      Code += generate(FD, WantBatch, WantGrad, WantJvp);
+         WantJvp = hasForwardDiff(FD), WantHvp = hasHvpDiff(FD);
+    if (WantBatch || WantGrad || WantJvp || WantHvp)
+      Code += generate(FD, WantBatch, WantGrad, WantJvp, WantHvp);
     OwnErrors += numErrors() - Before;
     if (Code.empty())
       return;
@@ -116,7 +116,7 @@ private:
       Generated &Out = All[P.Slot];
       P.Missing = MissingBody();
       if (generateForFunction(P.FD, *S, S->getDiagnostics(), Opts, P.WantBatch,
-                              P.WantGrad, P.WantJvp, Out, &P.Missing,
+                              P.WantGrad, P.WantJvp, P.WantHvp, Out, &P.Missing,
                               &Reported))
         Code += Out.Code;
       else if (P.Missing.Callee)
@@ -127,7 +127,7 @@ private:
   }
 
   std::string generate(FunctionDecl *FD, bool WantBatch, bool WantGrad,
-                       bool WantJvp) {
+                       bool WantJvp, bool WantHvp) {
     // The generated code and the runtime headers are C99 (inline, for-loop
     // declarations); in C89 they would fail with errors inside our headers.
     // C++ would parse them with different rules.
@@ -140,9 +140,11 @@ private:
       return "";
     }
     Generated Out;
-    Pending P{FD, WantBatch, WantGrad, WantJvp, MissingBody(), All.size()};
+    Pending P{FD,      WantBatch,     WantGrad,  WantJvp,
+              WantHvp, MissingBody(), All.size()};
     if (generateForFunction(FD, *S, S->getDiagnostics(), Opts, WantBatch,
-                            WantGrad, WantJvp, Out, &P.Missing, &Reported)) {
+                            WantGrad, WantJvp, WantHvp, Out, &P.Missing,
+                            &Reported)) {
       All.push_back(Out);
       return Out.Code;
     }

@@ -1,7 +1,9 @@
 //===- Activity.cpp - which values carry derivatives ----------------------===//
 #include "analysis/Activity.h"
 
+#include <map>
 #include <sstream>
+#include <utility>
 
 namespace batchdiff {
 
@@ -16,11 +18,16 @@ static bool zeroDerivative(const ir::Stmt &S) {
   return S.Opc == Op::Math && ir::mathDeriv(S.Fn) == ir::MathDeriv::Zero;
 }
 
-Activity analyzeActivity(const ir::Function &F) {
+Activity analyzeActivity(const ir::Function &F, bool OfGradient) {
   std::vector<bool> Varied(F.Temps.size()), VarVaried(F.Vars.size());
   std::vector<bool> Useful(F.Temps.size()), VarUseful(F.Vars.size());
+  // Tape slots (tape, slot) of a gradient's loops: varied / useful.
+  std::map<std::pair<int64_t, int>, std::pair<bool, bool>> Slot;
+  // Parameters whose gradient shadow accumulates varied values: reading it
+  // back (a written array's cotangent) gives a varied value.
+  std::vector<bool> ShadowVaried(F.Params.size());
   for (const ir::Output &O : F.Outputs)
-    if (O.Kind == ir::OutKind::Ret)
+    if (O.Kind == (OfGradient ? ir::OutKind::ParamAdjoint : ir::OutKind::Ret))
       VarUseful[O.Var] = true;
   bool Changed = true;
   auto Mark = [&](std::vector<bool> &V, int I) {
@@ -65,6 +72,34 @@ Activity analyzeActivity(const ir::Function &F) {
         return;
       case Op::ZeroArr:
         return;
+      case Op::ShadowAdd:
+      case Op::ShadowStore:
+        // A gradient's shadow array receives it: an output.
+        if (ir::isFloat(F.Temps[S.Args[1]]))
+          Mark(Useful, S.Args[1]);
+        if (Varied[S.Args[1]] && !ShadowVaried[S.IVal])
+          ShadowVaried[S.IVal] = Changed = true;
+        return;
+      case Op::ShadowLoad:
+        if (ShadowVaried[S.IVal])
+          Mark(Varied, S.Dst);
+        return;
+      case Op::TapeStore: {
+        auto &SV = Slot[{S.IVal, S.Var}];
+        if (Varied[S.Args[1]] && !SV.first)
+          SV.first = Changed = true;
+        if (SV.second && ir::isFloat(F.Temps[S.Args[1]]))
+          Mark(Useful, S.Args[1]);
+        return;
+      }
+      case Op::TapeLoad: {
+        auto &SV = Slot[{S.IVal, S.Var}];
+        if (SV.first)
+          Mark(Varied, S.Dst);
+        if (Useful[S.Dst] && !SV.second)
+          SV.second = Changed = true;
+        return;
+      }
       case Op::LoadArg:
         if (isDifferentiable(F.Params[S.IVal]))
           Mark(Varied, S.Dst);

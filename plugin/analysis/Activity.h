@@ -23,7 +23,11 @@ struct Activity {
 /// True if parameter \p P of \p F receives a gradient.
 bool isDifferentiable(const ir::Param &P);
 
-Activity analyzeActivity(const ir::Function &F);
+/// \p OfGradient: \p F is a reverse-mode function (NAME_grad's IR) to be
+/// differentiated again (NAME_hvp): what is useful is what reaches its
+/// gradient outputs, its shadow arrays and its output arrays (not the
+/// return value), and tape slots carry activity from store to load.
+Activity analyzeActivity(const ir::Function &F, bool OfGradient = false);
 
 } // namespace batchdiff
 

@@ -3,10 +3,11 @@
 // Split as in clang/examples/Attribute: diagAppertainsToDecl says where an
 // attribute may appear, handleDeclAttribute checks what it says and records
 // it. Argument counts are checked by clang itself (NumArgs = OptArgs = 0),
-// except for diff's optional mode: diff(reverse) (= diff, NAME_grad) or
-// diff(forward) (NAME_jvp). Clang parses a lone identifier argument of a
-// plugin attribute as an identifier, but a second one as an expression, so
-// each diff(...) names one mode and the modes of all of them add up.
+// except for diff's optional mode: diff(reverse) (= diff, NAME_grad),
+// diff(forward) (NAME_jvp) or diff(hvp) (NAME_hvp). Clang parses a lone
+// identifier argument of a plugin attribute as an identifier, but a second one
+// as an expression, so each diff(...) names one mode and the modes of all of
+// them add up.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +49,7 @@ struct ParamUse {
 struct AttrState {
   llvm::DenseSet<const Decl *> Marked[NumKinds]; // diff: diff(reverse)
   llvm::DenseSet<const Decl *> Forward;          // diff(forward)
+  llvm::DenseSet<const Decl *> Hvp;              // diff(hvp)
   /// Where batch/diff was written on each function declaration.
   llvm::DenseMap<const Decl *, SourceLocation> FunctionAttrLoc;
   std::vector<ParamUse> ParamUses;
@@ -169,7 +171,8 @@ template <AttrKindBD K> struct BDAttrInfo : public ParsedAttrInfo {
       OptArgs = 1;
   }
 
-  /// diff's mode: none or `reverse` (NAME_grad), `forward` (NAME_jvp).
+  /// diff's mode: none or `reverse` (NAME_grad), `forward` (NAME_jvp),
+  /// `hvp` (NAME_hvp).
   static AttrHandling handleDiff(Sema &S, Decl *D, const ParsedAttr &Attr) {
     if (Attr.getNumArgs() == 0) {
       // Clang drops the arguments of a plugin's [[batchdiff::diff(...)]]
@@ -192,8 +195,9 @@ template <AttrKindBD K> struct BDAttrInfo : public ParsedAttrInfo {
       else if (const Expr *E = Attr.getArgAsExpr(Bad))
         Loc = E->getBeginLoc();
       report(S.getDiagnostics(), DiagnosticsEngine::Error, Loc,
-             "'diff' takes one mode, reverse (NAME_grad) or forward "
-             "(NAME_jvp); for both write diff(reverse), diff(forward)");
+             "'diff' takes one mode, reverse (NAME_grad), forward "
+             "(NAME_jvp) or hvp (NAME_hvp); for several write "
+             "diff(reverse), diff(forward)");
       return AttributeNotApplied;
     }
     const IdentifierLoc *Mode = Attr.getArgAsIdent(0);
@@ -202,10 +206,12 @@ template <AttrKindBD K> struct BDAttrInfo : public ParsedAttrInfo {
       state().Marked[KDiff].insert(D);
     } else if (Name == "forward") {
       state().Forward.insert(D);
+    } else if (Name == "hvp") {
+      state().Hvp.insert(D);
     } else {
       report(S.getDiagnostics(), DiagnosticsEngine::Error, Mode->Loc,
-             "unknown 'diff' mode '%0'; expected reverse (NAME_grad) or "
-             "forward (NAME_jvp)")
+             "unknown 'diff' mode '%0'; expected reverse (NAME_grad), "
+             "forward (NAME_jvp) or hvp (NAME_hvp)")
           << Name;
       return AttributeNotApplied;
     }
@@ -286,6 +292,14 @@ bool hasForwardDiff(const FunctionDecl *FD) {
       return true;
   return false;
 }
+bool hasHvpDiff(const FunctionDecl *FD) {
+  if (!FD)
+    return false;
+  for (const FunctionDecl *R : FD->redecls())
+    if (state().Hvp.count(R))
+      return true;
+  return false;
+}
 bool isUniform(const ParmVarDecl *P) { return paramMarked(P, KUniform); }
 bool isNoDiff(const ParmVarDecl *P) { return paramMarked(P, KNoDiff); }
 bool isPackedOffsets(const ParmVarDecl *P) { return paramMarked(P, KOffsets); }
@@ -296,7 +310,8 @@ bool isPackedPointers(const ParmVarDecl *P) {
 void diagnoseParamAttributes(Sema &S) {
   for (const ParamUse &U : state().ParamUses) {
     const FunctionDecl *FD = owningFunction(U.Param);
-    if (FD && (hasBatch(FD) || hasDiff(FD) || hasForwardDiff(FD)))
+    if (FD &&
+        (hasBatch(FD) || hasDiff(FD) || hasForwardDiff(FD) || hasHvpDiff(FD)))
       continue;
     report(S.getDiagnostics(), DiagnosticsEngine::Warning, U.Loc,
            "'%0' has no effect on a function that is not marked batch or "
@@ -318,8 +333,8 @@ void diagnoseLateAttributes(Sema &S, const FunctionDecl *FD) {
        P = P->getPreviousDecl()) {
     if (P->doesThisDeclarationHaveABody())
       Def = P;
-    if (Def &&
-        (marked(P, KBatch) || marked(P, KDiff) || state().Forward.count(P)))
+    if (Def && (marked(P, KBatch) || marked(P, KDiff) ||
+                state().Forward.count(P) || state().Hvp.count(P)))
       Asked = true;
   }
   if (!Def || Asked)
@@ -339,6 +354,7 @@ void resetAttributeState() {
   for (auto &M : state().Marked)
     M.clear();
   state().Forward.clear();
+  state().Hvp.clear();
   state().ParamUses.clear();
 }
 

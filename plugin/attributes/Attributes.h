@@ -29,6 +29,8 @@ bool hasBatch(const clang::FunctionDecl *FD);
 bool hasDiff(const clang::FunctionDecl *FD);
 /// `__attribute__((diff(forward)))` on any declaration of \p FD (NAME_jvp).
 bool hasForwardDiff(const clang::FunctionDecl *FD);
+/// `__attribute__((diff(hvp)))` on any declaration of \p FD (NAME_hvp).
+bool hasHvpDiff(const clang::FunctionDecl *FD);
 /// `__attribute__((uniform))` on \p P or on the same parameter of another
 /// declaration of its function.
 bool isUniform(const clang::ParmVarDecl *P);

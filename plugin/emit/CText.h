@@ -15,8 +15,9 @@
 namespace batchdiff {
 
 /// Which generated function a kernel or wrapper belongs to: NAME_batched,
-/// NAME_grad (shadows are gradients) or NAME_jvp (shadows are tangents).
-enum class Flavor { Batched, Grad, Jvp };
+/// NAME_grad (shadows are gradients), NAME_jvp (shadows are tangents) or
+/// NAME_hvp (three arrays per array parameter: gradient, tangent, H·v).
+enum class Flavor { Batched, Grad, Jvp, Hvp };
 
 namespace ctext {
 

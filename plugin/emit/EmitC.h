@@ -20,6 +20,7 @@ struct EmitInput {
   const ir::Function *Primal = nullptr; // batched IR of the primal, or null
   const ir::Function *Grad = nullptr;   // batched IR of the adjoint, or null
   const ir::Function *Jvp = nullptr;    // batched IR of forward mode, or null
+  const ir::Function *Hvp = nullptr;    // batched IR of NAME_hvp, or null
   bool Static = false;        // original function has internal linkage
   bool IncludeRuntime = true; // emit #include of the runtime headers
 };
@@ -33,8 +34,8 @@ EmitOutput emitC(const EmitInput &In);
 
 /// Only the declarations of the functions emitC would define, from the
 /// unbatched IR of the primal (its Params and return type): In.Primal asks
-/// for NAME_batched, In.Grad for NAME_grad, In.Jvp for NAME_jvp (all may be
-/// the same function).
+/// for NAME_batched, In.Grad for NAME_grad, In.Jvp for NAME_jvp, In.Hvp for
+/// NAME_hvp (all may be the same function).
 EmitOutput emitDeclarations(const EmitInput &In);
 
 } // namespace batchdiff

@@ -76,9 +76,19 @@ private:
   std::string addr(const ir::Stmt &S, bool Shadow) const;
   /// Element offsets (in elements) of lane l: l * stride; index vectors.
   std::string idxSfx() const { return Sh.Wide ? "i64d" : "i32n"; }
-  bool hasShadow(const ir::Param &Pa) const {
-    return Fl != Flavor::Batched && Pa.IsArray && ir::isFloat(Pa.Ty) &&
-           !Pa.NoDiff && Pa.Kind == ir::ParamKind::User;
+  /// The arrays an array parameter has next to its values (Stmt::Shadow
+  /// numbers them): none, its shadow, or in NAME_hvp gradient, tangent and
+  /// H·v shadow.
+  int numShadows(const ir::Param &Pa) const {
+    if (Fl == Flavor::Batched || !Pa.IsArray || !ir::isFloat(Pa.Ty) ||
+        Pa.NoDiff || Pa.Kind != ir::ParamKind::User)
+      return 0;
+    return Fl == Flavor::Hvp ? 3 : 1;
+  }
+  /// Shadow array \p Q's pointer (then "s": its stride, "o": lane offsets).
+  static std::string shadowBase(int Q) {
+    static const char *const Names[] = {"__bd_q", "__bd_qt", "__bd_qh"};
+    return Names[Q];
   }
   bool arrayOp(const ir::Stmt &S);
   std::string tapeAt(const ir::Stmt &S, int Value) const;
@@ -374,8 +384,8 @@ std::string KernelEmitter::addr(const ir::Stmt &S, bool Shadow) const {
   if (F.Params[I].Uniform)
     return Idx;
   return "bd_add_" + idxSfx() + "(" +
-         std::string(Shadow ? "__bd_qo" : "__bd_po") + std::to_string(I) +
-         ch() + ", " + Idx + ")";
+         (Shadow ? shadowBase(S.Shadow) + "o" : std::string("__bd_po")) +
+         std::to_string(I) + ch() + ", " + Idx + ")";
 }
 
 /// Loads and stores of array parameters and their shadows: a vector access
@@ -388,7 +398,8 @@ bool KernelEmitter::memOp(const ir::Stmt &S) {
     return false;
   int I = (int)S.IVal;
   Type Ty = F.Params[I].Ty;
-  std::string Base = (Shadow ? "__bd_q" : "__bd_p") + std::to_string(I);
+  std::string Base = (Shadow ? shadowBase(S.Shadow) : std::string("__bd_p")) +
+                     std::to_string(I);
   if (S.Opc == Op::LoadArg || S.Opc == Op::ShadowLoad) {
     OS << line();
     if (!F.VaryingTemp[S.Dst]) {
@@ -582,9 +593,10 @@ void KernelEmitter::laneOffsets() {
     const ir::Param &Pa = F.Params[I];
     if (!Pa.IsArray || Pa.Uniform)
       continue;
-    for (int Q = 0; Q < (hasShadow(Pa) ? 2 : 1); ++Q) {
-      std::string N = (Q ? "__bd_q" : "__bd_p") + std::to_string(I);
-      std::string St = (Q ? "__bd_qs" : "__bd_ps") + std::to_string(I);
+    for (int Q = 0; Q <= numShadows(Pa); ++Q) {
+      std::string Pre = Q ? shadowBase(Q - 1) : std::string("__bd_p");
+      std::string N = Pre + std::to_string(I);
+      std::string St = Pre + "s" + std::to_string(I);
       for (unsigned C = 0; C < IL; ++C) {
         // Chain C's lanes follow the C * W examples of the chains before.
         std::string L =
@@ -595,9 +607,9 @@ void KernelEmitter::laneOffsets() {
            << "  for (int __bd_l = 0; __bd_l < (int)" << Sh.W()
            << "; __bd_l++) " << N << "l" << chain(C) << "[__bd_l] = (" << IT
            << ")(" << L << " * " << St << ");\n"
-           << "  bd_" << idxSfx() << " " << (Q ? "__bd_qo" : "__bd_po") << I
-           << chain(C) << " = bd_load_" << idxSfx() << "(" << N << "l"
-           << chain(C) << ");\n";
+           << "  bd_" << idxSfx() << " " << Pre << "o" << I << chain(C)
+           << " = bd_load_" << idxSfx() << "(" << N << "l" << chain(C)
+           << ");\n";
       }
     }
   }
@@ -643,14 +655,15 @@ std::string KernelEmitter::run() {
         Each(Idx + " __bd_po" + std::to_string(I));
       else if (!Pa.Uniform)
         OS << ", ptrdiff_t __bd_ps" << I;
-      if (hasShadow(Pa)) {
+      for (int Q = 0; Q < numShadows(Pa); ++Q) {
         // A tangent array of an input is only read.
-        OS << ", " << (Fl == Flavor::Jvp && !Pa.Writable ? "const " : "")
-           << scalarType(Pa.Ty) << " *__bd_q" << I;
+        bool Tangent = Fl == Flavor::Hvp ? Q == 1 : Fl == Flavor::Jvp;
+        OS << ", " << (Tangent && !Pa.Writable ? "const " : "")
+           << scalarType(Pa.Ty) << " *" << shadowBase(Q) << I;
         if (Ix)
-          Each(Idx + " __bd_qo" + std::to_string(I));
+          Each(Idx + " " + shadowBase(Q) + "o" + std::to_string(I));
         else if (!Pa.Uniform)
-          OS << ", ptrdiff_t __bd_qs" << I;
+          OS << ", ptrdiff_t " << shadowBase(Q) << "s" << I;
       }
       continue;
     }

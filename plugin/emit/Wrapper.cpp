@@ -19,8 +19,8 @@ public:
   WrapperEmitter(const ir::Function &F, Flavor Fl, bool Static,
                  std::string Kernel)
       : F(F), Sh{F.Lanes.LaneBits == 64}, Fl(Fl), Grad(Fl == Flavor::Grad),
-        Jvp(Fl == Flavor::Jvp), Static(Static), Kernel(std::move(Kernel)),
-        IL(F.Lanes.Interleave), Ix(indexedLanes(F)) {}
+        Jvp(Fl == Flavor::Jvp), Hvp(Fl == Flavor::Hvp), Static(Static),
+        Kernel(std::move(Kernel)), IL(F.Lanes.Interleave), Ix(indexedLanes(F)) {}
 
   std::string prototype(bool Reserved) const;
   std::string run();
@@ -38,11 +38,24 @@ private:
     std::string Type, Name, Init;
   };
   std::vector<GlobalDecl> globals() const;
-  void tangentParams(
-      std::vector<Decl> &Ds,
-      const std::function<std::string(std::string, std::string)> &Nm) const;
-  /// Uniform scalar parameters whose gradient is summed over the batch.
-  std::vector<size_t> uniformSums() const;
+  void
+  tangentParams(std::vector<Decl> &Ds,
+                const std::function<std::string(std::string, std::string)> &Nm,
+                int K) const;
+  void
+  shadowParams(std::vector<Decl> &Ds,
+               const std::function<std::string(std::string, std::string)> &Nm,
+               int K, const std::string &Prefix) const;
+  /// Uniform scalar parameters whose gradient (or, Hv, its tangent) is
+  /// summed over the batch, and the accumulator's name.
+  struct Sum {
+    size_t Param;
+    bool Hv;
+    std::string acc() const {
+      return (Hv ? "__bd_hacc" : "__bd_acc") + std::to_string(Param);
+    }
+  };
+  std::vector<Sum> uniformSums() const;
   std::string chunkFunction(const std::string &Base);
   std::string reduceFunction(const std::string &Base);
   std::string arg(size_t I) const { return "__bd_a" + std::to_string(I); }
@@ -68,6 +81,20 @@ private:
   std::string laneOffsets();
   std::string indexedLoop();
   int sortKey() const;
+  /// Array K of parameter I (Stmt::Shadow): the shadow (NAME_jvp: the
+  /// tangent); in NAME_hvp 1 the tangent and 2 the H·v shadow.
+  std::string ptr(int K, size_t I) const {
+    return K == 0   ? shadow(I)
+           : K == 1 ? "__bd_tg" + std::to_string(I)
+                    : "__bd_hv" + std::to_string(I);
+  }
+  std::string ptrStride(int K, size_t I) const {
+    return K == 0   ? shadowStride(I)
+           : K == 1 ? "__bd_tgs" + std::to_string(I)
+                    : "__bd_hvs" + std::to_string(I);
+  }
+  /// How many of those arrays an array parameter with a shadow has.
+  int numShadows() const { return Fl == Flavor::Batched ? 0 : Hvp ? 3 : 1; }
   static bool hasShadowParam(const ir::Param &P) {
     return P.Kind == ir::ParamKind::User && ir::isFloat(P.Ty) && !P.NoDiff;
   }
@@ -85,7 +112,7 @@ private:
   const ir::Function &F;
   Shape Sh;
   Flavor Fl;
-  bool Grad, Jvp, Static;
+  bool Grad, Jvp, Hvp, Static;
   std::string Kernel;
   /// Independent chains per kernel call; CS names the current chain's
   /// count, offset and mask ("" with one chain).
@@ -143,29 +170,38 @@ std::vector<WrapperEmitter::Decl> WrapperEmitter::params(bool Reserved) const {
       Ds.push_back({"const " + P.CType + " *", N});
     }
   }
-  if (Jvp)
-    tangentParams(Ds, Nm);
+  if (Jvp || Hvp)
+    tangentParams(Ds, Nm, Hvp ? 1 : 0);
   if (F.RetTy != Type::Void)
     Ds.push_back({F.RetCType + " *", Nm("__bd_ret", "ret")});
   if (Jvp && F.RetTy != Type::Void)
     Ds.push_back({F.RetCType + " *", Nm("__bd_dret", "d_ret")});
-  if (Grad) {
+  if (Grad || Hvp) {
     if (F.RetTy != Type::Void)
       Ds.push_back({"const " + F.RetCType + " *", Nm("__bd_dret", "d_ret")});
-    // One shadow per differentiable parameter, in parameter order.
-    for (size_t I = 0; I < F.Params.size(); ++I) {
-      const ir::Param &P = F.Params[I];
-      if (!hasShadowParam(P))
-        continue;
-      Ds.push_back(
-          {P.CType + (P.Lay == ir::Layout::Pointers ? " *const *" : " *"),
-           Nm(shadow(I), "d_" + P.Name)});
-      if (P.IsArray && !P.Uniform && P.Lay == ir::Layout::Strided)
-        Ds.push_back(
-            {"ptrdiff_t ", Nm(shadowStride(I), "d_" + P.Name + "_stride")});
-    }
+    shadowParams(Ds, Nm, 0, "d_");
   }
+  if (Hvp)
+    shadowParams(Ds, Nm, 2, "h_");
   return Ds;
+}
+
+/// One shadow (array K) per differentiable parameter, in parameter order.
+void WrapperEmitter::shadowParams(
+    std::vector<Decl> &Ds,
+    const std::function<std::string(std::string, std::string)> &Nm, int K,
+    const std::string &Prefix) const {
+  for (size_t I = 0; I < F.Params.size(); ++I) {
+    const ir::Param &P = F.Params[I];
+    if (!hasShadowParam(P))
+      continue;
+    Ds.push_back(
+        {P.CType + (P.Lay == ir::Layout::Pointers ? " *const *" : " *"),
+         Nm(ptr(K, I), Prefix + P.Name)});
+    if (P.IsArray && !P.Uniform && P.Lay == ir::Layout::Strided)
+      Ds.push_back(
+          {"ptrdiff_t ", Nm(ptrStride(K, I), Prefix + P.Name + "_stride")});
+  }
 }
 
 std::vector<WrapperEmitter::GlobalDecl> WrapperEmitter::globals() const {
@@ -190,21 +226,23 @@ std::vector<WrapperEmitter::GlobalDecl> WrapperEmitter::globals() const {
   return Gs;
 }
 
-/// NAME_jvp's tangents: one per differentiable parameter, in parameter
-/// order, laid out as NAME_grad's shadows; const unless the array is written.
+/// NAME_jvp's and NAME_hvp's tangents (array K): one per differentiable
+/// parameter, in parameter order, laid out as NAME_grad's shadows; const
+/// unless the array is written.
 void WrapperEmitter::tangentParams(
     std::vector<Decl> &Ds,
-    const std::function<std::string(std::string, std::string)> &Nm) const {
+    const std::function<std::string(std::string, std::string)> &Nm,
+    int K) const {
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const ir::Param &P = F.Params[I];
     if (!hasShadowParam(P))
       continue;
     Ds.push_back({(P.IsArray && P.Writable ? "" : "const ") + P.CType +
                       (P.Lay == ir::Layout::Pointers ? " *const *" : " *"),
-                  Nm(shadow(I), "t_" + P.Name)});
+                  Nm(ptr(K, I), "t_" + P.Name)});
     if (P.IsArray && !P.Uniform && P.Lay == ir::Layout::Strided)
       Ds.push_back(
-          {"ptrdiff_t ", Nm(shadowStride(I), "t_" + P.Name + "_stride")});
+          {"ptrdiff_t ", Nm(ptrStride(K, I), "t_" + P.Name + "_stride")});
   }
 }
 
@@ -213,6 +251,7 @@ std::string WrapperEmitter::prototype(bool Reserved) const {
   OS << (Static ? "static __attribute__((unused)) " : "") << "void " << F.Name
      << (Grad  ? "_grad"
          : Jvp ? "_jvp"
+         : Hvp ? "_hvp"
                : "_batched")
      << "(";
   std::vector<Decl> Ds = params(Reserved);
@@ -503,10 +542,14 @@ std::string WrapperEmitter::chunk() {
         KArgs.push_back(Ld);
       }
     } else if (P.Kind == ir::ParamKind::Need) {
-      KArgs.push_back("(" + shadow(P.Of) + " != 0)");
+      std::string E;
+      for (int K = 0; K < 3; ++K)
+        if (P.Shadows >> K & 1)
+          E += (E.empty() ? "" : " || ") + ptr(K, P.Of) + " != 0";
+      KArgs.push_back("(" + E + ")");
     } else if (P.Kind == ir::ParamKind::Tangent) {
       // A scalar parameter's tangent: 0 where the caller passed NULL.
-      std::string T = shadow(P.Of), Sc = scalarType(P.Ty);
+      std::string T = ptr(P.Shadows & 2 ? 1 : 0, P.Of), Sc = scalarType(P.Ty);
       if (P.Uniform) {
         KArgs.push_back("(" + T + " ? (" + Sc + ")*" + T + " : (" + Sc + ")0)");
       } else {
@@ -539,13 +582,13 @@ std::string WrapperEmitter::chunk() {
         KArgs.push_back(arg(I) + " + (ptrdiff_t)__bd_i * " + stride(I));
         KArgs.push_back(stride(I));
       }
-      if (Fl != Flavor::Batched && hasShadowParam(P)) {
+      for (int K = 0; hasShadowParam(P) && K < numShadows(); ++K) {
         if (P.Uniform) {
-          KArgs.push_back(shadow(I));
+          KArgs.push_back(ptr(K, I));
         } else {
-          KArgs.push_back(shadow(I) + " ? " + shadow(I) +
-                          " + (ptrdiff_t)__bd_i * " + shadowStride(I) + " : 0");
-          KArgs.push_back(shadowStride(I));
+          KArgs.push_back(ptr(K, I) + " ? " + ptr(K, I) +
+                          " + (ptrdiff_t)__bd_i * " + ptrStride(K, I) + " : 0");
+          KArgs.push_back(ptrStride(K, I));
         }
       }
     } else if (P.Uniform) {
@@ -636,19 +679,21 @@ std::string WrapperEmitter::output(size_t I) {
   }
   const ir::Param &P = F.Params[O.Param];
   std::string Sfx = Sh.sfx(P.Ty);
+  bool Hv = O.Kind == ir::OutKind::HvAdjoint;
   if (P.Uniform) {
     // Lanes past the end hold garbage: only active lanes are summed.
-    std::string Acc = "__bd_acc" + std::to_string(O.Param);
+    std::string Acc = Sum{(size_t)O.Param, Hv}.acc();
     OS << "    " << Acc << " = bd_add_" << Sfx << "(" << Acc << ", bd_select_"
        << Sfx << "(__bd_mk" << CS << ", " << Val << ", bd_splat_" << Sfx
        << "(0)));\n";
     return OS.str();
   }
-  std::string Ptr = shadow(O.Param) + " + __bd_i" + CS;
-  OS << "    if (" << shadow(O.Param) << ") {\n";
+  std::string Sh0 = ptr(Hv ? 2 : 0, O.Param);
+  std::string Ptr = Sh0 + " + __bd_i" + CS;
+  OS << "    if (" << Sh0 << ") {\n";
   if (Ix) {
-    OS << loadIx(shadow(O.Param), P.Ty, true, "__bd_old" + CS) << "      "
-       << storeIx(shadow(O.Param), P.Ty, true, P.CType,
+    OS << loadIx(Sh0, P.Ty, true, "__bd_old" + CS) << "      "
+       << storeIx(Sh0, P.Ty, true, P.CType,
                   "bd_add_" + Sfx + "(__bd_old" + CS + ", " + Val + ")")
        << "\n    }\n";
     return OS.str();
@@ -661,11 +706,13 @@ std::string WrapperEmitter::output(size_t I) {
   return OS.str();
 }
 
-std::vector<size_t> WrapperEmitter::uniformSums() const {
-  std::vector<size_t> R;
+std::vector<WrapperEmitter::Sum> WrapperEmitter::uniformSums() const {
+  std::vector<Sum> R;
   for (const ir::Output &O : F.Outputs)
-    if (O.Kind == ir::OutKind::ParamAdjoint && F.Params[O.Param].Uniform)
-      R.push_back(O.Param);
+    if ((O.Kind == ir::OutKind::ParamAdjoint ||
+         O.Kind == ir::OutKind::HvAdjoint) &&
+        F.Params[O.Param].Uniform)
+      R.push_back({(size_t)O.Param, O.Kind == ir::OutKind::HvAdjoint});
   return R;
 }
 
@@ -684,10 +731,10 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
        << ";\n  (void)" << Ds[I].Name << ";\n";
   for (const GlobalDecl &G : globals())
     OS << "  " << G.Type << G.Name << " = __bd_c->" << G.Name << ";\n";
-  std::vector<size_t> Sums = uniformSums();
-  for (size_t P : Sums)
-    OS << "  " << Sh.vtype(F.Params[P].Ty) << " __bd_acc" << P << " = bd_splat_"
-       << Sh.sfx(F.Params[P].Ty) << "(0);\n";
+  std::vector<Sum> Sums = uniformSums();
+  for (const Sum &U : Sums)
+    OS << "  " << Sh.vtype(F.Params[U.Param].Ty) << " " << U.acc()
+       << " = bd_splat_" << Sh.sfx(F.Params[U.Param].Ty) << "(0);\n";
   bool Tapes = !F.TapeSlots.empty();
   std::vector<int> Arena = arenaArrays(F);
   if (Tapes || !Arena.empty() || Ix)
@@ -732,8 +779,8 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
       if (!P.IsArray || P.Uniform || P.Kind != ir::ParamKind::User)
         continue;
       std::vector<std::string> Strides = {stride(I)};
-      if (Fl != Flavor::Batched && hasShadowParam(P))
-        Strides.push_back(shadowStride(I));
+      for (int K = 0; hasShadowParam(P) && K < numShadows(); ++K)
+        Strides.push_back(ptrStride(K, I));
       for (const std::string &St : Strides)
         OS << "  if (" << St << " > 2147483647 / (ptrdiff_t)" << step()
            << " || " << St << " < -2147483647 / (ptrdiff_t)" << step()
@@ -761,8 +808,8 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
   } else {
     OS << "  struct " << Base << "s *__bd_s = (struct " << Base
        << "s *)__bd_slot;\n";
-    for (size_t P : Sums)
-      OS << "  __bd_s->__bd_acc" << P << " = __bd_acc" << P << ";\n";
+    for (const Sum &U : Sums)
+      OS << "  __bd_s->" << U.acc() << " = " << U.acc() << ";\n";
   }
   OS << "}\n";
   return OS.str();
@@ -776,9 +823,9 @@ std::string WrapperEmitter::reduceFunction(const std::string &Base) {
      << "x *)__bd_cx;\n"
      << "  const struct " << Base << "s *__bd_s = (const struct " << Base
      << "s *)__bd_slot;\n";
-  for (size_t P : uniformSums()) {
-    std::string A = "__bd_acc" + std::to_string(P);
-    OS << "  __bd_c->" << A << " = bd_add_" << Sh.sfx(F.Params[P].Ty)
+  for (const Sum &U : uniformSums()) {
+    std::string A = U.acc();
+    OS << "  __bd_c->" << A << " = bd_add_" << Sh.sfx(F.Params[U.Param].Ty)
        << "(__bd_c->" << A << ", __bd_s->" << A << ");\n";
   }
   OS << "}\n";
@@ -793,22 +840,22 @@ std::string WrapperEmitter::run() {
   std::ostringstream OS;
   std::string Base = Kernel.substr(0, Kernel.size() - 1);
   std::vector<Decl> Ds = params(true);
-  std::vector<size_t> Sums = uniformSums();
+  std::vector<Sum> Sums = uniformSums();
   OS << "struct " << Base << "x {";
   for (size_t I = 1; I < Ds.size(); ++I)
     OS << " " << Ds[I].Type << Ds[I].Name << ";";
   std::vector<GlobalDecl> Gs = globals();
   for (const GlobalDecl &G : Gs)
     OS << " " << G.Type << G.Name << ";";
-  for (size_t P : Sums)
-    OS << " " << Sh.vtype(F.Params[P].Ty) << " __bd_acc" << P << ";";
+  for (const Sum &U : Sums)
+    OS << " " << Sh.vtype(F.Params[U.Param].Ty) << " " << U.acc() << ";";
   if (Ds.size() == 1 && Gs.empty() && Sums.empty())
     OS << " int __bd_none;";
   OS << " };\n";
   if (!Sums.empty()) {
     OS << "struct " << Base << "s {";
-    for (size_t P : Sums)
-      OS << " " << Sh.vtype(F.Params[P].Ty) << " __bd_acc" << P << ";";
+    for (const Sum &U : Sums)
+      OS << " " << Sh.vtype(F.Params[U.Param].Ty) << " " << U.acc() << ";";
     OS << " };\n";
   }
   OS << chunkFunction(Base);
@@ -825,8 +872,9 @@ std::string WrapperEmitter::run() {
     OS << (First ? "" : ", ") << G.Init;
     First = false;
   }
-  for (size_t P : Sums) {
-    OS << (First ? "" : ", ") << "bd_splat_" << Sh.sfx(F.Params[P].Ty) << "(0)";
+  for (const Sum &U : Sums) {
+    OS << (First ? "" : ", ") << "bd_splat_" << Sh.sfx(F.Params[U.Param].Ty)
+       << "(0)";
     First = false;
   }
   if (First)
@@ -836,8 +884,10 @@ std::string WrapperEmitter::run() {
   std::string Flags;
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const ir::Param &P = F.Params[I];
-    if (Grad && P.IsArray && P.Uniform && hasShadowParam(P))
-      Flags += (Flags.empty() ? "" : " || ") + shadow(I) + " != 0";
+    if ((Grad || Hvp) && P.IsArray && P.Uniform && hasShadowParam(P))
+      for (int K = 0; K < 3; K += 2)
+        if (K == 0 || Hvp)
+          Flags += (Flags.empty() ? "" : " || ") + ptr(K, I) + " != 0";
   }
   Flags = Flags.empty() ? "0" : "(" + Flags + ") ? BD_PAR_SERIAL : 0";
   OS << "  bd_parallel_for(__bd_n, " << Base << "c, ";
@@ -846,9 +896,11 @@ std::string WrapperEmitter::run() {
   else
     OS << Base << "r, sizeof(struct " << Base << "s)";
   OS << ", &__bd_c, " << Flags << ");\n";
-  for (size_t P : Sums)
-    OS << "  if (" << shadow(P) << ") *" << shadow(P) << " += bd_hsum_"
-       << Sh.sfx(F.Params[P].Ty) << "(__bd_c.__bd_acc" << P << ");\n";
+  for (const Sum &U : Sums) {
+    std::string D = ptr(U.Hv ? 2 : 0, U.Param);
+    OS << "  if (" << D << ") *" << D << " += bd_hsum_"
+       << Sh.sfx(F.Params[U.Param].Ty) << "(__bd_c." << U.acc() << ");\n";
+  }
   OS << "}\n";
   return OS.str();
 }

@@ -351,6 +351,7 @@ std::unique_ptr<Stmt> cloneStmt(const Stmt &S) {
   C->Aux = S.Aux;
   C->Mask = S.Mask;
   C->Site = S.Site;
+  C->Shadow = S.Shadow;
   C->Then = cloneBlock(S.Then);
   C->Else = cloneBlock(S.Else);
   C->Body = cloneBlock(S.Body);
@@ -416,6 +417,8 @@ static void printInst(std::ostringstream &OS, const Function &F,
   case Op::ShadowStore:
   case Op::ShadowAdd:
     OS << " " << F.Params[S.IVal].Name;
+    if (S.Shadow)
+      OS << (S.Shadow == 1 ? ".t" : ".h");
     break;
   case Op::GetVar:
   case Op::SetVar:
@@ -521,11 +524,12 @@ std::string print(const Function &F) {
   printBlock(OS, F, F.Body, 1);
   OS << "}";
   for (const Output &O : F.Outputs) {
-    OS << (O.Kind == OutKind::Ret       ? " ret="
-           : O.Kind == OutKind::Global  ? " global " + O.Global + "="
-           : O.Kind == OutKind::Tangent ? std::string(" t_ret=")
-                                        : std::string(" d_"));
-    if (O.Kind == OutKind::ParamAdjoint)
+    OS << (O.Kind == OutKind::Ret         ? " ret="
+           : O.Kind == OutKind::Global    ? " global " + O.Global + "="
+           : O.Kind == OutKind::Tangent   ? std::string(" t_ret=")
+           : O.Kind == OutKind::HvAdjoint ? std::string(" h_")
+                                          : std::string(" d_"));
+    if (O.Kind == OutKind::ParamAdjoint || O.Kind == OutKind::HvAdjoint)
       OS << F.Params[O.Param].Name << "=";
     OS << "$" << O.Var;
     if (O.Temp >= 0)

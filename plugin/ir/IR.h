@@ -90,6 +90,10 @@ struct Stmt {
   int Aux = -1;  // TapeLoad: the temp whose value was stored
   int Mask = -1; // batched IR: the lanes a write or memory access obeys
   int Site = -1; // Math: lowering's number for the call, for diagnostics
+  /// Shadow ops: which array of parameter IVal they access: 0 its shadow
+  /// (NAME_grad's d_p, NAME_jvp's tangent t_p); in NAME_hvp 0 is d_p, 1
+  /// the tangent t_p and 2 the Hessian-vector shadow h_p.
+  uint8_t Shadow = 0;
 
   // If: Cond (a Bool temp) selects Then or Else.
   // Loop: runs Body, then repeats while Cond (a Bool temp computed in Body).
@@ -111,6 +115,8 @@ struct Stmt {
 /// scalar once per call and passes a table's address.
 /// Tangent: forward mode's tangent of scalar parameter `Of` (0 when the
 /// caller passes none).
+/// A Need flag tests, and a Tangent is read from, the arrays of parameter
+/// `Of` that Param::Shadows names (bit k: array k, as Stmt::Shadow).
 enum class ParamKind : uint8_t { User, Seed, Need, Global, Tangent };
 
 /// How a varying array parameter's examples are stored (docs/abi.md):
@@ -125,6 +131,9 @@ struct Param {
   bool Uniform = false;
   bool NoDiff = false;
   int Of = -1;
+  // Need: true when any of these arrays of `Of` is non-NULL; Tangent: read
+  // from this one (bit k: Stmt::Shadow k).
+  uint8_t Shadows = 1;
   // What the declared C type was, for the ABI (e.g. "short", "unsigned char").
   std::string CType;
   // The C type has the size of its lane element, so arrays of it load as
@@ -150,8 +159,9 @@ struct Var {
 /// Ret: the return value; ParamAdjoint: a parameter's gradient;
 /// Global: a global scalar every example writes before reading it; after
 /// the call it holds what the last example (n - 1) left in it; Tangent: the
-/// return value's tangent (forward mode).
-enum class OutKind : uint8_t { Ret, ParamAdjoint, Global, Tangent };
+/// return value's tangent (forward mode); HvAdjoint: the tangent of a
+/// parameter's gradient (NAME_hvp's H·v), kept like ParamAdjoint.
+enum class OutKind : uint8_t { Ret, ParamAdjoint, Global, Tangent, HvAdjoint };
 
 struct Output {
   OutKind Kind = OutKind::Ret;

@@ -7,9 +7,22 @@
 // loops are copied with their conditions, so each example's tangent follows
 // the path its primal took, and nothing is stored for later.
 //
+// Over a gradient (NAME_hvp) the same sweep runs over NAME_grad's IR: its
+// reverse sweep is ordinary IR (the rules' operations, accumulations into
+// adjoint variables, masks come later), so its tangents are built by the
+// same rules, and the second derivatives of math functions are the
+// derivatives of their first-derivative expressions. Values the gradient
+// stores on a loop's tape get their tangents stored next to them (a slot
+// more per active value): the tangent is computed in the forward sweep
+// anyway, and recomputing it in the reverse sweep would mean re-running
+// the loop.
+//
 //===----------------------------------------------------------------------===//
 #include "transforms/ad/Forward.h"
 #include "transforms/ad/Rules.h"
+
+#include <map>
+#include <utility>
 
 namespace batchdiff {
 namespace {
@@ -19,8 +32,10 @@ using ir::Type;
 
 class Forwarder {
 public:
-  Forwarder(const ir::Function &P, const Activity &A, ir::Function &F)
-      : P(P), A(A), F(F), B(F, &F.Body) {}
+  Forwarder(const ir::Function &P, const Activity &A, ir::Function &F,
+            bool OverGradient)
+      : P(P), A(A), F(F), B(F, &F.Body), OverGrad(OverGradient),
+        TanShadow(OverGradient ? 1 : 0) {}
 
   void run();
 
@@ -48,12 +63,30 @@ private:
   void loadArg(const ir::Stmt &S);
   void storeArg(const ir::Stmt &S);
   void operation(const ir::Stmt &S);
+  void gradShadow(const ir::Stmt &S);
+  void tape(const ir::Stmt &S);
+  /// Appends what \p Body builds under `if (param Flag)`.
+  template <typename BodyT> void under(int Flag, BodyT &&Body) {
+    ir::Stmt &If = B.ifStmt(B.param(Flag));
+    ir::Block *Saved = B.block();
+    B.setBlock(&If.Then);
+    Body();
+    B.setBlock(Saved);
+  }
+  void outputs();
 
   const ir::Function &P;
   const Activity &A;
   ir::Function &F;
   ir::Builder B;
+  bool OverGrad;
+  uint8_t TanShadow; // which array of a parameter holds its tangent
   std::vector<int> DT, DV;
+  // Over a gradient, per array parameter: flags `d_p != NULL` and
+  // `h_p != NULL`; per tape slot of an active value: its tangent's slot
+  // and the tangent temp stored there.
+  std::vector<int> NeedD, NeedH;
+  std::map<std::pair<int64_t, int>, std::pair<int, int>> TanSlot;
   // Per parameter: its Tangent parameter (scalars) or its Need flag (arrays).
   std::vector<int> TanParam, NeedParam;
 };
@@ -69,7 +102,9 @@ void Forwarder::loadArg(const ir::Stmt &S) {
   ir::Block *Saved = B.block();
   B.setBlock(&If.Then);
   int D = F.newTemp(Ty);
-  B.push(Op::ShadowLoad, D, {Idx}).IVal = S.IVal;
+  ir::Stmt &Ld = B.push(Op::ShadowLoad, D, {Idx});
+  Ld.IVal = S.IVal;
+  Ld.Shadow = TanShadow;
   B.set(V, D);
   B.setBlock(Saved);
   DT[S.Dst] = B.get(V);
@@ -83,8 +118,75 @@ void Forwarder::storeArg(const ir::Stmt &S) {
   ir::Stmt &If = B.ifStmt(B.param(NeedParam[S.IVal]));
   ir::Block *Saved = B.block();
   B.setBlock(&If.Then);
-  B.push(Op::ShadowStore, -1, {S.Args[0], T}).IVal = S.IVal;
+  ir::Stmt &St = B.push(Op::ShadowStore, -1, {S.Args[0], T});
+  St.IVal = S.IVal;
+  St.Shadow = TanShadow;
   B.setBlock(Saved);
+}
+
+/// A gradient's access to its shadow array d_p: done only when d_p is
+/// given (its need flag also covers h_p), and mirrored in h_p with the
+/// tangent. A written array's d_p is an accumulator the gradient reads
+/// back (the cotangent of an element, its seed plus what later reads of it
+/// added): its tangent is read back from h_p, 0 where an array is NULL.
+void Forwarder::gradShadow(const ir::Stmt &S) {
+  int Pi = (int)S.IVal;
+  Type Ty = P.Params[Pi].Ty;
+  if (S.Opc == Op::ShadowLoad) {
+    auto Load = [&](int Flag, uint8_t Which, const char *Nm) {
+      int V = F.newVar(Nm + P.Params[Pi].Name + "_elem", Ty);
+      B.set(V, B.constF(Ty, 0.0));
+      under(Flag, [&] {
+        int D = F.newTemp(Ty);
+        ir::Stmt &Ld = B.push(Op::ShadowLoad, D, {S.Args[0]});
+        Ld.IVal = Pi;
+        Ld.Shadow = Which;
+        B.set(V, D);
+      });
+      return V;
+    };
+    B.push(Op::GetVar, S.Dst, {}).Var = Load(NeedD[Pi], 0, "d_");
+    if (act(S.Dst))
+      DT[S.Dst] = B.get(Load(NeedH[Pi], 2, "h_"));
+    return;
+  }
+  under(NeedD[Pi], [&] { B.block()->push_back(ir::cloneStmt(S)); });
+  if (S.Opc == Op::ShadowAdd && !(act(S.Args[1]) && DT[S.Args[1]] >= 0))
+    return;
+  under(NeedH[Pi], [&] {
+    ir::Stmt &T = B.push(S.Opc, -1, {S.Args[0], tangentOr0(S.Args[1], Ty)});
+    T.IVal = Pi;
+    T.Shadow = 2;
+  });
+}
+
+/// A taped value's tangent goes on the same tape, in a slot of its own.
+void Forwarder::tape(const ir::Stmt &S) {
+  B.block()->push_back(ir::cloneStmt(S));
+  std::pair<int64_t, int> Key{S.IVal, S.Var};
+  if (S.Opc == Op::TapeStore) {
+    int X = S.Args[1];
+    if (!act(X))
+      return;
+    int T = tangentOr0(X, F.Temps[X]);
+    auto It = TanSlot.find(Key);
+    if (It == TanSlot.end())
+      It = TanSlot.insert({Key, {F.TapeSlots[S.IVal]++, T}}).first;
+    It->second.second = T;
+    ir::Stmt &St = B.push(Op::TapeStore, -1, {S.Args[0], T});
+    St.IVal = S.IVal;
+    St.Var = It->second.first;
+    return;
+  }
+  auto It = TanSlot.find(Key);
+  if (!act(S.Dst) || It == TanSlot.end())
+    return;
+  int D = F.newTemp(F.Temps[S.Dst]);
+  ir::Stmt &Ld = B.push(Op::TapeLoad, D, {S.Args[0]});
+  Ld.IVal = S.IVal;
+  Ld.Var = It->second.first;
+  Ld.Aux = It->second.second;
+  DT[S.Dst] = D;
 }
 
 /// The tangent of an arithmetic or math operation: the sum over its active
@@ -104,6 +206,12 @@ void Forwarder::operation(const ir::Stmt &S) {
 }
 
 void Forwarder::inst(const ir::Stmt &S) {
+  bool ShadowOp = S.Opc == Op::ShadowLoad || S.Opc == Op::ShadowStore ||
+                  S.Opc == Op::ShadowAdd;
+  if (OverGrad && ShadowOp && S.Shadow == 0 && NeedD[S.IVal] >= 0)
+    return gradShadow(S);
+  if (S.Opc == Op::TapeStore || S.Opc == Op::TapeLoad)
+    return tape(S);
   B.block()->push_back(ir::cloneStmt(S));
   switch (S.Opc) {
   case Op::Param:
@@ -180,6 +288,7 @@ void Forwarder::run() {
   F.Temps = P.Temps;
   F.Vars = P.Vars;
   F.NumLoopIds = P.NumLoopIds;
+  F.TapeSlots = P.TapeSlots;
   F.RetTy = P.RetTy;
   F.RetCType = P.RetCType;
   F.RetNativeLayout = P.RetNativeLayout;
@@ -187,6 +296,17 @@ void Forwarder::run() {
   DV.assign(P.Vars.size(), -1);
   TanParam.assign(P.Params.size(), -1);
   NeedParam.assign(P.Params.size(), -1);
+  NeedD.assign(P.Params.size(), -1);
+  NeedH.assign(P.Params.size(), -1);
+  // A gradient's need flags: its work for p is needed for d_p or for h_p.
+  if (OverGrad)
+    for (ir::Param &Pa : F.Params)
+      if (Pa.Kind == ir::ParamKind::Need)
+        Pa.Shadows |= 4;
+  auto AddParam = [&](ir::Param T) {
+    F.Params.push_back(std::move(T));
+    return (int)F.Params.size() - 1;
+  };
   for (size_t I = 0; I < P.Params.size(); ++I) {
     const ir::Param &Pa = P.Params[I];
     if (!isDifferentiable(Pa))
@@ -198,8 +318,16 @@ void Forwarder::run() {
     T.Name = (Pa.IsArray ? "need_t_" : "t_") + Pa.Name;
     T.Uniform = Pa.IsArray || Pa.Uniform;
     T.CType = Pa.IsArray ? "_Bool" : Pa.CType;
-    F.Params.push_back(T);
-    (Pa.IsArray ? NeedParam : TanParam)[I] = (int)F.Params.size() - 1;
+    T.Shadows = uint8_t(1u << TanShadow);
+    (Pa.IsArray ? NeedParam : TanParam)[I] = AddParam(T);
+    if (!OverGrad || !Pa.IsArray)
+      continue;
+    T.Name = "need_d_" + Pa.Name;
+    T.Shadows = 1;
+    NeedD[I] = AddParam(T);
+    T.Name = "need_h_" + Pa.Name;
+    T.Shadows = 4;
+    NeedH[I] = AddParam(T);
   }
   // Tangents of variables and local arrays start at zero.
   for (size_t V = 0; V < P.Vars.size(); ++V) {
@@ -210,6 +338,8 @@ void Forwarder::run() {
     else
       B.set(tangentVar((int)V), B.constF(P.Vars[V].Ty, 0.0));
   }
+  if (OverGrad)
+    return outputs();
   int RetVar = -1;
   for (const ir::Output &O : P.Outputs)
     if (O.Kind == ir::OutKind::Ret)
@@ -230,12 +360,35 @@ void Forwarder::run() {
     F.Outputs.push_back({ir::OutKind::Tangent, -1, TRet});
 }
 
+/// Over a gradient: its outputs, then each scalar gradient's tangent (0
+/// for a gradient that does not depend on the direction).
+void Forwarder::outputs() {
+  std::vector<int> Hv;
+  for (const ir::Output &O : P.Outputs) {
+    if (O.Kind != ir::OutKind::ParamAdjoint) {
+      Hv.push_back(-1);
+      continue;
+    }
+    int V = actV(O.Var) ? tangentVar(O.Var) : -1;
+    if (V < 0) {
+      V = F.newVar("h_" + P.Params[O.Param].Name, P.Vars[O.Var].Ty);
+      B.set(V, B.constF(P.Vars[O.Var].Ty, 0.0));
+    }
+    Hv.push_back(V);
+  }
+  block(P.Body);
+  F.Outputs = P.Outputs;
+  for (size_t I = 0; I < P.Outputs.size(); ++I)
+    if (Hv[I] >= 0)
+      F.Outputs.push_back({ir::OutKind::HvAdjoint, P.Outputs[I].Param, Hv[I]});
+}
+
 } // namespace
 
-ir::Function differentiateForward(const ir::Function &Primal,
-                                  const Activity &A) {
+ir::Function differentiateForward(const ir::Function &Primal, const Activity &A,
+                                  bool OverGradient) {
   ir::Function F;
-  Forwarder Fw(Primal, A, F);
+  Forwarder Fw(Primal, A, F, OverGradient);
   Fw.run();
   return F;
 }

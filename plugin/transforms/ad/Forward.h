@@ -17,8 +17,17 @@ namespace batchdiff {
 /// parameter per differentiable scalar parameter and one need flag per
 /// differentiable array parameter (its tangent array is read and written
 /// with the Shadow ops); outputs are the return value and its tangent.
-ir::Function differentiateForward(const ir::Function &Primal,
-                                  const Activity &A);
+///
+/// \p OverGradient: \p Primal is NAME_grad's IR (before batching) and the
+/// result NAME_hvp, forward over reverse: tangent arrays are the
+/// parameters' second arrays (Stmt::Shadow 1), the gradient's shadow
+/// accesses get their tangents in the third (the H·v shadow, 2), tape
+/// slots of active values get a slot for their tangent, and the outputs
+/// are the gradient's plus each gradient's tangent (OutKind::HvAdjoint)
+/// instead of the return value's tangent. \p A must come from
+/// analyzeActivity(Primal, true).
+ir::Function differentiateForward(const ir::Function &Primal, const Activity &A,
+                                  bool OverGradient = false);
 
 } // namespace batchdiff
 
