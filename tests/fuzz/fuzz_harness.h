@@ -605,7 +605,11 @@ static void fz_check_fn(const fz_fn *f) {
          * finite. */
         feclearexcept(FE_ALL_EXCEPT);
         double yt = f->twin(x), y = rb[b];
-        (void)f->scalar(x); /* float intermediates overflow earlier */
+        /* float intermediates overflow earlier; a double-only function is
+         * its twin, whose flags are those of its path (FENV_ACCESS: clang
+         * may evaluate both arms of a ?: in the function itself) */
+        if (!f->twin_exact)
+          (void)f->scalar(x);
         int ovf = fetestexcept(FE_OVERFLOW | FE_INVALID | FE_DIVBYZERO) != 0;
         if (ovf)
           uovf = 1;

@@ -251,6 +251,14 @@ class FnGen:
         if r < 0.54:
             return "(-%s)" % self.fexpr(t, d)
         if r < 0.62:
+            if self.r.random() < 0.3:
+                # a division guarded by ?: (0 often: int expressions are
+                # small): the untaken arm's partial 1 / 0 must not turn the
+                # zero adjoint into NaN (docs/abi.md, NAME_grad)
+                # (leaves: arms without calls stay a select)
+                k = self.int_expr(1)
+                return "((%s) != 0 ? %s / (%s)(%s) : %s)" % (
+                    k, self.fleaf(t), tname(t), k, self.fleaf(t))
             return "(%s ? %s : %s)" % (self.cond(d), self.fexpr(t, d),
                                        self.fexpr(t, d))
         if r < 0.8:
@@ -977,9 +985,13 @@ def gen_file(seed, K, mutate=0.0):
            # a wrong gradient on purpose: the oracle's self-test
            "#define FZ_MUTATE %r" % mutate,
            '#include "fuzz_harness.h"', ""]
-    src += out + [""] + ["/* twins: every float made double */"] + twins + \
+    # The twins run under FENV_ACCESS: no speculated operation (such as the
+    # division on the untaken side of a ?:) raises a flag the path did not
+    # raise, so the harness's overflow test sees the path's own flags.
+    src += out + [""] + ["#pragma STDC FENV_ACCESS ON",
+                         "/* twins: every float made double */"] + twins + \
         [""] + ["/* long twins: every floating type long double */"] + \
-        ltwins + [""] + adapters + ["", "static const fz_fn fz_fns[] = {"] + descs + \
+        ltwins + ["#pragma STDC FENV_ACCESS OFF", ""] + adapters + ["", "static const fz_fn fz_fns[] = {"] + descs + \
         ["};", "",
          "int main(void) {",
          "  return fz_main(fz_fns, (int)(sizeof fz_fns / sizeof fz_fns[0]), "
