@@ -265,6 +265,15 @@ bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
                      DiagnosticsEngine &D, ir::Param &Out, const Expr **Whole) {
   const ParmVarDecl *P = FD->getParamDecl(I);
   QualType E = P->getType()->getPointeeType();
+  // A two-dimensional array `T m[R][C]`, `T x[n][C]`: rows of C elements,
+  // row-major, one flat array of the batch's layout (docs/abi.md).
+  int64_t Cols = 1;
+  if (const auto *Row = Ctx.getAsConstantArrayType(E)) {
+    if (irType(Row->getElementType())) {
+      Cols = (int64_t)Row->getSize().getZExtValue();
+      E = Row->getElementType();
+    }
+  }
   Out.Name = P->getNameAsString();
   Out.IsArray = true;
   Out.Uniform = isUniform(P);
@@ -299,9 +308,17 @@ bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
   }
   // Declared extents first: T v[N], T v[static N], T x[n].
   QualType Orig = P->getOriginalType();
+  std::string RowsOf = Cols > 1 || E != P->getType()->getPointeeType()
+                           ? " rows of " + std::to_string(Cols) + " (row-major)"
+                           : "";
   if (const auto *CAT = Ctx.getAsConstantArrayType(Orig)) {
-    Out.StaticLen = (int)CAT->getSize().getZExtValue();
-    Out.DimHow = "static " + std::to_string(Out.StaticLen) + " (declared)";
+    Out.StaticLen = (int)(CAT->getSize().getZExtValue() * Cols);
+    Out.DimHow =
+        "static " + std::to_string(Out.StaticLen) + " (declared" +
+        (RowsOf.empty()
+             ? ""
+             : ", " + std::to_string(CAT->getSize().getZExtValue()) + RowsOf) +
+        ")";
     return true;
   }
   if (const auto *VAT = Ctx.getAsVariableArrayType(Orig)) {
@@ -309,10 +326,18 @@ bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
         VAT->getSizeExpr() ? paramOf(VAT->getSizeExpr()) : nullptr;
     if (N && N->getType()->isIntegerType()) {
       Out.DimParam = (int)N->getFunctionScopeIndex();
-      Out.DimHow =
-          "dynamic, from parameter '" + N->getNameAsString() + "' (declared)";
+      Out.DimHow = "dynamic, from parameter '" + N->getNameAsString() +
+                   "' (declared" + RowsOf + ")";
       return true;
     }
+  }
+  if (!RowsOf.empty()) {
+    report(D, DiagnosticsEngine::Error, P->getLocation(),
+           "two-dimensional array parameter '%0' needs a declared number of "
+           "rows in a batch/diff function; declare it as '%1 %0[N][%2]' or "
+           "'%1 %0[n][%2]' with an integer parameter n")
+        << Out.Name << E.getAsString() << std::to_string(Cols);
+    return false;
   }
   // A plain pointer: look at how the body indexes it.
   Uses U{P, FD, Ctx, -1, false, nullptr, nullptr, nullptr, {}};

@@ -262,6 +262,7 @@ private:
   bool ptrConditional(const ConditionalOperator *CO, PtrVal &Out);
   int ptrDiff(const BinaryOperator *BO);
   PtrVar *ptrVar(const Expr *E);
+  bool rowParam(const Expr *E);
   /// Offset \p Off plus the integer temp \p Idx (negated if \p Sub).
   int addOffset(int Off, int Idx, bool Sub = false);
   /// The element \p P points at, plus index \p Idx (null: *P).

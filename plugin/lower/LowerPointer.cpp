@@ -49,6 +49,19 @@ Lowerer::PtrVar *Lowerer::ptrVar(const Expr *E) {
   return It == Frames.back().Ptrs.end() ? nullptr : &It->second;
 }
 
+/// Whether \p E is (a row of) a pointer variable bound to an array: a
+/// two-dimensional array parameter `m`, `m[i]` or `*m`, or a helper's.
+bool Lowerer::rowParam(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    E = AS->getBase()->IgnoreParenImpCasts();
+  else if (const auto *UO = dyn_cast<UnaryOperator>(E);
+           UO && UO->getOpcode() == UO_Deref)
+    E = UO->getSubExpr()->IgnoreParenImpCasts();
+  const VarDecl *VD = declOf(E);
+  return VD && isa<ParmVarDecl>(VD) && ptrVar(E);
+}
+
 bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
   if (Failed)
     return false;
@@ -56,6 +69,10 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
   QualType PT = E->getType();
   if (PT->isPointerType()) {
     QualType ET = PT->getPointeeType();
+    // Rows of a two-dimensional array parameter: `T (*)[C]`.
+    if (const auto *Row = Ctx.getAsConstantArrayType(ET);
+        Row && irType(Row->getElementType()) && rowParam(E))
+      ET = Row->getElementType();
     if (!irType(ET) || ET.isVolatileQualified()) {
       error(E->getBeginLoc(), "a pointer to '" + ET.getAsString() + "'",
             "point to float, double, integer or _Bool elements");
@@ -190,6 +207,27 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
   }
   if (const auto *CO = dyn_cast<ConditionalOperator>(E))
     return ptrConditional(CO, Out);
+  // A row of a two-dimensional array parameter: m[i] is m + i * C.
+  if (const auto *Row = Ctx.getAsConstantArrayType(E->getType());
+      Row && rowParam(E)) {
+    const auto *AS = dyn_cast<ArraySubscriptExpr>(E->IgnoreParenImpCasts());
+    const auto *UO = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
+    const Expr *Base = AS ? AS->getBase() : UO->getSubExpr();
+    PtrVal P;
+    if (!ptrValue(Base, P))
+      return false;
+    Out.Base = P.Base;
+    Out.Off = P.Off;
+    if (AS) {
+      int I = expr(AS->getIdx());
+      if (I < 0)
+        return false;
+      I = B.bin(Op::Mul, B.cast(Type::I32, I),
+                B.constI(Type::I32, (int64_t)Row->getSize().getZExtValue()));
+      Out.Off = addOffset(P.Off, I);
+    }
+    return true;
+  }
   // A row of a two-dimensional array: `T[i]`, `*T`.
   if (E->getType()->isArrayType()) {
     const Expr *Base = E;

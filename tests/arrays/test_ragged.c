@@ -14,7 +14,10 @@
  *     1, 2 and 3 threads: every output bit for bit the same;
  *   - float (shape n) rows 8 GiB apart: 32-bit lane offsets cannot reach,
  *     the examples run one at a time, results the same;
- *   - bd_sort_by_length: a stable sort by decreasing length.
+ *   - bd_sort_by_length: a stable sort by decreasing length;
+ *   - two-dimensional array parameters (issue 11 part 2): static
+ *     `m[3][3]`, output `J[2][3]`, ragged rows `x[n][3]` strided and
+ *     BD_PACKED (guard page after each example's last row).
  * Built also with -fplugin-arg-batchdiff-sort-by-length=0 (the caller's
  * order) and with 4 chains. */
 #include "../exec/exec_util.h"
@@ -86,6 +89,35 @@ BATCHDIFF float f_o(BD_PACKED const float *x, int len, BD_UNIFORM float w) {
   for (int i = 0; i < len; i++)
     h = w * h + x[i];
   return h;
+}
+
+/* Two-dimensional arrays: row-major, flat in the batch's layout. */
+BATCHDIFF double det3(const double m[3][3]) {
+  return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
+         m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+         m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+}
+/* Rows and the whole array passed to helpers. */
+static double dot3(const double *a, const double *b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+static double gram01(const double g[3][3]) { return dot3(g[0], g[1]); }
+BATCHDIFF double mh(const double m[3][3]) { return gram01(m) + dot3(m[2], *m); }
+BATCHDIFF void jac(double x, double y, double J[2][3]) {
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 3; j++)
+      J[i][j] = (i + 1) * x * x + (j + 1) * y * x;
+}
+#define ROWS_BODY                                                              \
+  double s = 0.0;                                                              \
+  for (int i = 0; i < n; i++)                                                  \
+    s = 0.5 * s + w[0] * x[i][0] + w[1] * x[i][1] * x[i][2];                   \
+  return s;
+BATCHDIFF double rows_s(int n, const double x[n][3],
+                        BD_UNIFORM const double w[2]){ROWS_BODY} BATCHDIFF
+    double rows_o(int n, BD_PACKED const double x[n][3],
+                  BD_UNIFORM const double w[2]) {
+  ROWS_BODY
 }
 
 /* ---- layouts ----------------------------------------------------------- */
@@ -575,12 +607,131 @@ static void t_sort(void **state) {
   }
 }
 
+/* Two-dimensional arrays against the scalar function, bit for bit, and
+ * their gradients against finite differences. */
+static void t_2d(void **state) {
+  (void)state;
+  rng_t r = {name_seed("2d")};
+  for (size_t k = 0; k < N_NS; k++) {
+    size_t n = ns[k];
+    double *m = gp_alloc((n * 9 + 1) * sizeof(double));
+    for (size_t e = 0; e < n * 9 + 1; e++)
+      m[e] = rng_range(&r, -1.0, 1.0);
+    double *ret = gp_alloc(n * sizeof(double));
+    det3_batched(n, (const double *)m, 9, ret);
+    for (size_t b = 0; b < n; b++)
+      EXPECT_SAME(ret[b], det3((const double(*)[3])(m + 9 * b)),
+                  "det3 n=%zu b=%zu", n, b);
+    mh_batched(n, (const double *)m, 9, ret);
+    for (size_t b = 0; b < n; b++)
+      EXPECT_SAME(ret[b], mh((const double(*)[3])(m + 9 * b)), "mh n=%zu b=%zu",
+                  n, b);
+    /* d det / d m[i][j] is the cofactor: finite differences. */
+    double *dm = gp_alloc(n * 9 * sizeof(double));
+    memset(dm, 0, n * 9 * sizeof(double));
+    det3_grad(n, (const double *)m, 9, NULL, NULL, dm, 9);
+    for (size_t b = 0; b < n && b < 8; b++)
+      for (int e = 0; e < 9; e++) {
+        double c[9], h = 1e-6;
+        memcpy(c, m + 9 * b, sizeof c);
+        c[e] += h;
+        double fp = det3((const double(*)[3])c);
+        c[e] -= 2 * h;
+        double fm = det3((const double(*)[3])c);
+        double fd = (fp - fm) / (2 * h);
+        if (fabs(dm[9 * b + (size_t)e] - fd) > 1e-8) {
+          print_error("det3_grad n=%zu b=%zu e=%d: %g vs %g\n", n, b, e,
+                      dm[9 * b + (size_t)e], fd);
+          fail();
+        }
+      }
+    /* Output rows: J[i][j] at J + b * 6 + 3 * i + j. */
+    double *x = malloc((n + 1) * sizeof(double)), *y = malloc((n + 1) * 8);
+    for (size_t b = 0; b < n; b++)
+      x[b] = rng_range(&r, -1.0, 1.0), y[b] = rng_range(&r, -1.0, 1.0);
+    double *J = gp_alloc(n * 6 * sizeof(double));
+    jac_batched(n, x, y, J, 6);
+    for (size_t b = 0; b < n; b++) {
+      double want[2][3];
+      jac(x[b], y[b], want);
+      assert_memory_equal(J + 6 * b, want, sizeof want);
+    }
+    /* d_x = sum_ij cot_ij * ((i + 1) 2 x + (j + 1) y), cot = 1. */
+    double *dJ = gp_alloc(n * 6 * sizeof(double));
+    double *dx = gp_alloc(n * sizeof(double)), *dy = gp_alloc(n * 8);
+    for (size_t e = 0; e < n * 6; e++)
+      dJ[e] = 1.0;
+    memset(dx, 0, n * 8), memset(dy, 0, n * 8);
+    jac_grad(n, x, y, J, 6, dx, dy, dJ, 6);
+    for (size_t b = 0; b < n; b++) {
+      double wx = 0, wy = 0;
+      for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 3; j++)
+          wx += (i + 1) * 2 * x[b] + (j + 1) * y[b], wy += (j + 1) * x[b];
+      if (fabs(dx[b] - wx) > 1e-13 || fabs(dy[b] - wy) > 1e-13) {
+        print_error("jac_grad n=%zu b=%zu: %g %g vs %g %g\n", n, b, dx[b],
+                    dy[b], wx, wy);
+        fail();
+      }
+    }
+    /* Ragged rows: strided (rows of the longest), and packed with a guard
+     * page after every example's last row. */
+    int *nr = malloc((n + 1) * sizeof(int)), *len = malloc((n + 1) * 4);
+    gen_lens(&r, n, nr, 12);
+    for (size_t b = 0; b < n; b++)
+      len[b] = 3 * nr[b];
+    pk_t X;
+    pk_make(&X, n, len, n <= 100);
+    fill(&X, n, len, &r);
+    double w[2] = {0.75, -1.25};
+    double *pad = calloc(n * 36 + 1, sizeof(double));
+    for (size_t b = 0; b < n; b++)
+      for (int e = 0; e < len[b]; e++)
+        pad[b * 36 + (size_t)e] = AT(&X, b, e);
+    double *ro = gp_alloc(n * sizeof(double)), *rs = gp_alloc(n * 8);
+    rows_o_batched(n, nr, X.base, X.off, w, ro);
+    rows_s_batched(n, nr, pad, 36, w, rs);
+    for (size_t b = 0; b < n; b++) {
+      double want = rows_s(nr[b], (const double(*)[3])(X.base + X.off[b]), w);
+      EXPECT_SAME(ro[b], want, "rows_o n=%zu b=%zu", n, b);
+      EXPECT_SAME(rs[b], want, "rows_s n=%zu b=%zu", n, b);
+    }
+    pk_t DX;
+    pk_make(&DX, n, len, n <= 100);
+    for (size_t b = 0; b < n; b++)
+      for (int e = 0; e < len[b]; e++)
+        AT(&DX, b, e) = 0.0;
+    double dw[2] = {0, 0};
+    rows_o_grad(n, nr, X.base, X.off, w, NULL, NULL, DX.base, dw);
+    for (size_t b = 0; b < n && b < 6; b++)
+      for (int e = 0; e < len[b] && e < 9; e++) {
+        double c[36], h = 1e-6;
+        for (int q = 0; q < len[b]; q++)
+          c[q] = AT(&X, b, q);
+        c[e] += h;
+        double fp = rows_s(nr[b], (const double(*)[3])c, w);
+        c[e] -= 2 * h;
+        double fm = rows_s(nr[b], (const double(*)[3])c, w);
+        double fd = (fp - fm) / (2 * h);
+        if (fabs(AT(&DX, b, e) - fd) > 1e-7 * (1 + fabs(fd))) {
+          print_error("rows_o_grad n=%zu b=%zu e=%d: %g vs %g\n", n, b, e,
+                      AT(&DX, b, e), fd);
+          fail();
+        }
+      }
+    pk_check_gaps(&DX, n, len, "rows_o_grad d_x");
+    free(x), free(y), free(nr), free(len), free(pad);
+    pk_free(&X), pk_free(&DX);
+    gp_reset();
+  }
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_r),       cmocka_unit_test(t_tanh),
       cmocka_unit_test(t_out),     cmocka_unit_test(t_mixed),
       cmocka_unit_test(t_threads), cmocka_unit_test(t_far),
-      cmocka_unit_test(t_sort),
+      cmocka_unit_test(t_sort),    cmocka_unit_test(t_2d),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);
