@@ -586,6 +586,44 @@ static void hvp_output(void **st) {
   gp_reset();
 }
 
+/* A loop invariant (x * y, hoisted out of the loop) whose adjoint is
+ * exactly 0 at x = 0 while its tangent is not: NAME_grad selects such
+ * contributions away where the adjoint is 0 (lanes that never ran the
+ * loop); the H·v must keep them where the adjoint's tangent is nonzero. */
+BATCHDIFF BD_HVP double h_zero(double x, double y, int k) {
+  double s = 0;
+  for (int i = 0; i < k; i++)
+    s += (x * y) * (x * y) + i * y;
+  return s;
+}
+
+static void hvp_zero_adjoint(void **st) {
+  (void)st;
+  const hcase *c = &(hcase){.name = "h_zero"};
+  rng_t rng = {name_seed("h_zero")};
+  enum { N = 2 * WF + 3 };
+  double x[N], y[N], tx[N], ty[N], dx[N] = {0}, dy[N] = {0}, hx[N] = {0},
+                                   hy[N] = {0};
+  int k[N];
+  for (size_t b = 0; b < N; b++) {
+    x[b] = b % 3 ? 0.0 : rng_range(&rng, -1, 1);
+    y[b] = rng_range(&rng, -1, 1);
+    tx[b] = rng_range(&rng, -1, 1);
+    ty[b] = rng_range(&rng, -1, 1);
+    k[b] = (int)(b % 4); /* k = 0: the loop never runs */
+  }
+  h_zero_hvp(N, x, y, k, tx, ty, NULL, NULL, dx, dy, hx, hy);
+  for (size_t b = 0; b < N; b++) {
+    /* f = k (x y)^2 + y k (k - 1) / 2 */
+    double K = k[b], X = x[b], Y = y[b];
+    double hxx = 2 * K * Y * Y, hxy = 4 * K * X * Y, hyy = 2 * K * X * X;
+    double wx = hxx * tx[b] + hxy * ty[b], wy = hxy * tx[b] + hyy * ty[b];
+    if (!close_to(hx[b], wx, 1e-14) || !close_to(hy[b], wy, 1e-14))
+      HFAIL("h %.17g %.17g, want %.17g %.17g (x=%g k=%d b=%zu)", hx[b], hy[b],
+            wx, wy, X, k[b], b);
+  }
+}
+
 /* ---- adapters ------------------------------------------------------------ */
 
 static double s_line(const double *a) { return h_line(a[0], a[1], a[2]); }
@@ -729,7 +767,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(hvp_line),    cmocka_unit_test(hvp_branch),
       cmocka_unit_test(hvp_loop),    cmocka_unit_test(hvp_local),
       cmocka_unit_test(hvp_arrays),  cmocka_unit_test(hvp_output),
-      cmocka_unit_test(hvp_threads),
+      cmocka_unit_test(hvp_threads), cmocka_unit_test(hvp_zero_adjoint),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -82,6 +82,7 @@ private:
   bool OverGrad;
   uint8_t TanShadow; // which array of a parameter holds its tangent
   std::vector<int> DT, DV;
+  std::vector<const ir::Stmt *> PDef; // each primal temp's definition
   // Over a gradient, per array parameter: flags `d_p != NULL` and
   // `h_p != NULL`; per tape slot of an active value: its tangent's slot
   // and the tangent temp stored there.
@@ -193,12 +194,28 @@ void Forwarder::tape(const ir::Stmt &S) {
 /// arguments of the rule with G = that argument's tangent.
 void Forwarder::operation(const ir::Stmt &S) {
   int Sum = -1;
+  // A gradient's `adjoint != 0 ? contribution : 0` (Reverse.cpp marks the
+  // comparison): the contribution's tangent counts wherever the adjoint or
+  // its tangent is nonzero; both are 0 only in lanes that never ran.
+  int Cond = -1;
+  if (OverGrad && S.Opc == Op::Select) {
+    const ir::Stmt *C = PDef[S.Args[0]];
+    const ir::Stmt *Rd =
+        C && C->Opc == Op::CmpNE && C->IVal == 1 ? PDef[C->Args[0]] : nullptr;
+    // The comparison reads the adjoint variable; that read itself feeds
+    // nothing differentiable, so its tangent is read here.
+    if (Rd && Rd->Opc == Op::GetVar && actV(Rd->Var)) {
+      int A = B.get(tangentVar(Rd->Var));
+      Cond = B.bin(Op::Or, S.Args[0],
+                   B.cmp(Op::CmpNE, A, B.constF(F.Temps[A], 0.0)));
+    }
+  }
+  auto Val = [&](int T) { return T == S.Args[0] && Cond >= 0 ? Cond : T; };
   for (unsigned K = 0; K < S.Args.size(); ++K) {
     int X = S.Args[K];
     if (!act(X) || DT[X] < 0)
       continue;
-    int C =
-        derivativeRule(B, S, K, DT[X], F.Temps[S.Dst], [](int T) { return T; });
+    int C = derivativeRule(B, S, K, DT[X], F.Temps[S.Dst], Val);
     if (C >= 0)
       Sum = Sum < 0 ? C : B.add(Sum, C);
   }
@@ -294,6 +311,11 @@ void Forwarder::run() {
   F.RetNativeLayout = P.RetNativeLayout;
   DT.assign(P.Temps.size(), -1);
   DV.assign(P.Vars.size(), -1);
+  PDef.assign(P.Temps.size(), nullptr);
+  ir::walk(P.Body, [&](const ir::Stmt &S, int) {
+    if (S.K == ir::Stmt::Inst && S.Dst >= 0)
+      PDef[S.Dst] = &S;
+  });
   TanParam.assign(P.Params.size(), -1);
   NeedParam.assign(P.Params.size(), -1);
   NeedD.assign(P.Params.size(), -1);

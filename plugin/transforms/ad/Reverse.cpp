@@ -169,7 +169,11 @@ int Reverser::masked(int C, const Guard &Of, const Guard &Minus) {
     int Zero = B.constF(G.Temps[C], 0.0);
     if (Kind == 2) {
       int D = B.get(adjTemp(T));
-      C = B.select(B.cmp(Op::CmpNE, D, B.constF(G.Temps[T], 0.0)), C, Zero);
+      int Ne = B.cmp(Op::CmpNE, D, B.constF(G.Temps[T], 0.0));
+      // Marked for forward over reverse (NAME_hvp, Forward.cpp): where the
+      // adjoint is 0 but its tangent is not, the lane did run.
+      B.block()->back()->IVal = 1;
+      C = B.select(Ne, C, Zero);
     } else {
       C = Kind ? B.select(R(T), C, Zero) : B.select(R(T), Zero, C);
     }
