@@ -31,7 +31,7 @@ BATCHDIFF float piecewise(float x) {
 
 /* ---- double --------------------------------------------------------------- */
 
-BATCHDIFF double bs_call(double S, BD_UNIFORM double K, BD_UNIFORM double r,
+BATCHDIFF BD_HVP double bs_call(double S, BD_UNIFORM double K, BD_UNIFORM double r,
                          double sigma, double T) {
   if (T <= 0.0)
     return fmax(S - K, 0.0);
@@ -49,7 +49,7 @@ BATCHDIFF double bs_call(double S, BD_UNIFORM double K, BD_UNIFORM double r,
  * rotation of the point (as ceres/rotation.h), translation, perspective
  * division, radial distortion. Nine differentiable inputs: NAME_jvp gives
  * one column of a Gauss-Newton Jacobian per call (bench_jvp). */
-BATCHDIFF BD_JVP double reproj(double a0, double a1, double a2, double t0,
+BATCHDIFF BD_JVP BD_HVP double reproj(double a0, double a1, double a2, double t0,
                                double t1, double t2, double X, double Y,
                                double Z, BD_UNIFORM BD_NODIFF double f,
                                BD_UNIFORM BD_NODIFF double k1) {
@@ -82,7 +82,7 @@ BATCHDIFF double lognormal_nll(double x, double mu, double sigma) {
 
 /* ---- ragged: a per-example number of steps (tapes in the gradient) ------ */
 
-BATCHDIFF float rnn_ragged(const float *x, int n, BD_UNIFORM float w,
+BATCHDIFF BD_HVP float rnn_ragged(const float *x, int n, BD_UNIFORM float w,
                            BD_UNIFORM float u) {
   float h = 0.0f;
   for (int i = 0; i < n; i++)

@@ -40,6 +40,13 @@ void bs_call_grad(size_t n, const double *S, double K, double r,
                   const double *sigma, const double *T, double *ret,
                   const double *d_ret, double *d_S, double *d_K, double *d_r,
                   double *d_sigma, double *d_T);
+void bs_call_hvp(size_t n, const double *S, double K, double r,
+                 const double *sigma, const double *T, const double *t_S,
+                 const double *t_K, const double *t_r, const double *t_sigma,
+                 const double *t_T, double *ret, const double *d_ret,
+                 double *d_S, double *d_K, double *d_r, double *d_sigma,
+                 double *d_T, double *h_S, double *h_K, double *h_r,
+                 double *h_sigma, double *h_T);
 /* reprojection residual, 9 inputs; with NAME_jvp (forward mode) */
 double reproj(double a0, double a1, double a2, double t0, double t1, double t2,
               double X, double Y, double Z, double f, double k1);
@@ -61,6 +68,18 @@ void reproj_jvp(size_t n, const double *a0, const double *a1, const double *a2,
                 const double *t_a2, const double *t_t0, const double *t_t1,
                 const double *t_t2, const double *t_X, const double *t_Y,
                 const double *t_Z, double *ret, double *d_ret);
+void reproj_hvp(size_t n, const double *a0, const double *a1, const double *a2,
+                const double *t0, const double *t1, const double *t2,
+                const double *X, const double *Y, const double *Z, double f,
+                double k1, const double *t_a0, const double *t_a1,
+                const double *t_a2, const double *t_t0, const double *t_t1,
+                const double *t_t2, const double *t_X, const double *t_Y,
+                const double *t_Z, double *ret, const double *d_ret,
+                double *d_a0, double *d_a1, double *d_a2, double *d_t0,
+                double *d_t1, double *d_t2, double *d_X, double *d_Y,
+                double *d_Z, double *h_a0, double *h_a1, double *h_a2,
+                double *h_t0, double *h_t1, double *h_t2, double *h_X,
+                double *h_Y, double *h_Z);
 double lognormal_nll(double x, double mu, double sigma); /* log, log */
 void lognormal_nll_batched(size_t n, const double *x, const double *mu,
                            const double *sigma, double *ret);
@@ -76,6 +95,12 @@ void rnn_ragged_grad(size_t n_, const float *x, ptrdiff_t x_stride,
                      const int *n, float w, float u, float *ret,
                      const float *d_ret, float *d_x, ptrdiff_t d_x_stride,
                      float *d_w, float *d_u);
+void rnn_ragged_hvp(size_t n_, const float *x, ptrdiff_t x_stride,
+                    const int *n, float w, float u, const float *t_x,
+                    ptrdiff_t t_x_stride, const float *t_w, const float *t_u,
+                    float *ret, const float *d_ret, float *d_x,
+                    ptrdiff_t d_x_stride, float *d_w, float *d_u, float *h_x,
+                    ptrdiff_t h_x_stride, float *h_w, float *h_u);
 
 /* ---- bench_chains: divergent exits and Newton loops ---- */
 float ray_sphere(float ox, float oy, float oz, float dx, float dy, float dz,
