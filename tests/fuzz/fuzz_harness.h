@@ -290,17 +290,17 @@ static double *fz_alloc(size_t n) {
   return p;
 }
 
-/* With float arithmetic, the two orders' roundings can differ by more
- * than 1e-4 of sum |g t| where intermediate derivatives cancel (a value
- * nearly constant in its inputs): then both must agree with the finite
- * differences of the long twin as closely as the gradient check asks. */
+/* The two orders' roundings can differ by more than the tolerance of sum
+ * |g t| where intermediate derivatives cancel (a value nearly constant in
+ * its inputs; with float arithmetic, or in double near a derivative of 0):
+ * then both must agree with the finite differences of the long twin as
+ * closely as the gradient check asks (1e-6 or 1e-2 times |c| + 1, plus
+ * the differences' noise). */
 static double fz_fd(const fz_fn *f, const double *x0, int p, double *noise,
                     int *why);
 static int fz_jvp_float_noise(const fz_fn *f, const double *x,
                               double *const *t1, double jvp, double dot) {
-  if (f->rtype != 'f' && f->twin_exact)
-    return 0;
-  double fdot = 0.0, tol = 0.0;
+  double fdot = 0.0, tol = 0.0, rel = f->twin_exact ? 1e-6 : 1e-2;
   for (int p = 0; p < f->np; p++) {
     if (!t1[p])
       continue;
@@ -310,8 +310,8 @@ static int fz_jvp_float_noise(const fz_fn *f, const double *x,
     if (isnan(d))
       return 0;
     fdot += d * t1[p][0];
-    /* the gradient check's bound, 1e-2 (|c| + 1) + noise, times |t| */
-    tol += (1e-2 * (fabs(d) + 1.0) + noise) * fabs(t1[p][0]);
+    /* the gradient check's bound, rel (|c| + 1) + noise, times |t| */
+    tol += (rel * (fabs(d) + 1.0) + noise) * fabs(t1[p][0]);
   }
   return fabs(jvp - fdot) <= tol && fabs(dot - fdot) <= tol;
 }
