@@ -96,8 +96,8 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
   }
   // NAME_hvp's tangent and H·v arrays are strided only so far.
   for (const ir::Param &P : Primal.Params)
-    if (WantHvp && P.Kind == ir::ParamKind::User && P.IsArray &&
-        !P.Uniform && P.Lay != ir::Layout::Strided) {
+    if (WantHvp && P.Kind == ir::ParamKind::User && P.IsArray && !P.Uniform &&
+        P.Lay != ir::Layout::Strided) {
       report(Diags, clang::DiagnosticsEngine::Error, Info.Loc,
              "diff(hvp) does not support the %0 array parameter '%1' yet; "
              "NAME_hvp needs strided arrays (drop %0, or drop diff(hvp))")

@@ -20,7 +20,8 @@ public:
                  std::string Kernel)
       : F(F), Sh{F.Lanes.LaneBits == 64}, Fl(Fl), Grad(Fl == Flavor::Grad),
         Jvp(Fl == Flavor::Jvp), Hvp(Fl == Flavor::Hvp), Static(Static),
-        Kernel(std::move(Kernel)), IL(F.Lanes.Interleave), Ix(indexedLanes(F)) {}
+        Kernel(std::move(Kernel)), IL(F.Lanes.Interleave), Ix(indexedLanes(F)) {
+  }
 
   std::string prototype(bool Reserved) const;
   std::string run();
