@@ -34,6 +34,11 @@ public:
   std::set<const ir::Stmt *> run() {
     std::vector<Anc> Path;
     collect(F.Body, Path);
+    // An output (a global kept per lane, the return value) is read after
+    // the function's last statement, not only inside a loop.
+    for (const ir::Output &O : F.Outputs)
+      if (O.Var >= 0 && (size_t)O.Var < Other.size())
+        Other[O.Var] = true;
     std::set<const ir::Stmt *> Out;
     for (size_t V = 0; V < F.Vars.size(); ++V)
       if (!Other[V] && F.Vars[V].Len == 0 && !Writes[V].empty())

@@ -158,6 +158,22 @@ BATCHDIFF BD_JVP double tb_sign(double x) {
   return (a * a + 1.0) * SIGN * LASTSCALE;
 }
 
+/* Stepped in a loop with a uniform trip count that only some examples
+ * enter: per example, although every value written to it is uniform (a
+ * loop counter analysis once kept it as one value for the whole batch). */
+double STEPPED;
+BATCHDIFF double tb_stepped(double x, BD_UNIFORM double u) {
+  STEPPED = u;
+  if (x < u) {
+    int k = (int)u;
+    while (k-- > 0) {
+      STEPPED = STEPPED * 0.25 + k;
+      u = u * 0.5 + x;
+    }
+  }
+  return x + u; /* STEPPED is read by the caller only */
+}
+
 const double LATE[2] = {0.5, -2.0};
 
 /* ---- differential: bit for bit ------------------------------------------- */
@@ -476,6 +492,45 @@ static void diff_tb_jvp(void **state_) {
   }
 }
 
+/* STEPPED after the call is what the scalar loop leaves; results bitwise. */
+static void diff_tb_stepped(void **state_) {
+  (void)state_;
+  rng_t rng = {name_seed("tb_stepped")};
+  for (size_t t = 0; t < N_TEST_NS; t++) {
+    size_t n = test_ns[t];
+    double *x = gbuf(n), *r = gbuf(n), *d = gbuf(n), du = 0.0;
+    for (size_t b = 0; b < n; b++)
+      x[b] = rng_range(&rng, 0.0, 6.0);
+    STEPPED = -7.0;
+    double want_stepped = STEPPED;
+    for (size_t b = 0; b < n; b++) {
+      tb_stepped(x[b], 3.5);
+      want_stepped = STEPPED;
+    }
+    for (int k = 0; k < 2; k++) {
+      STEPPED = -7.0;
+      if (k == 0)
+        tb_stepped_batched(n, x, 3.5, r);
+      else
+        tb_stepped_grad(n, x, 3.5, r, NULL, d, &du);
+      if (!same_bits_or_nan(&STEPPED, &want_stepped, sizeof want_stepped, 1)) {
+        print_error("tb_stepped %s: n=%zu: ", k ? "_grad" : "_batched", n);
+        PV("STEPPED", STEPPED);
+        PV("want", want_stepped);
+        fail();
+      }
+      for (size_t b = 0; b < n; b++) {
+        double w = tb_stepped(x[b], 3.5);
+        if (!same_bits_or_nan(&r[b], &w, sizeof w, 1)) {
+          PV("x", x[b]);
+          fail();
+        }
+      }
+    }
+    gp_reset();
+  }
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       T_(tb_idiom),      T_(tb_sub),         T_(tb_interp),
@@ -485,6 +540,7 @@ int main(int argc, char **argv) {
       T_(tb_sign),       GT_(c_tb_sign),     T_(tb_jvp),
       GT_(c_tb_idiom),   GT_(c_tb_sub),      GT_(c_tb_interp),
       GT_(c_tb_statics), GT_(c_tb_frexp),    GT_(c_tb_modf),
+      T_(tb_stepped),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_tables", tests, NULL, NULL);
