@@ -64,6 +64,24 @@ inline bool indexedLanes(const ir::Function &F) {
   return false;
 }
 
+/// The wrapper's reserved names for parameter \p I: its argument, shadow,
+/// their strides, and a BD_PACKED array's offsets.
+inline std::string argName(size_t I) { return "__bd_a" + std::to_string(I); }
+inline std::string shadowName(size_t I) { return "__bd_d" + std::to_string(I); }
+inline std::string strideName(size_t I) {
+  return "__bd_as" + std::to_string(I);
+}
+inline std::string shadowStrideName(size_t I) {
+  return "__bd_ds" + std::to_string(I);
+}
+inline std::string offsetsName(size_t I) {
+  return "__bd_ao" + std::to_string(I);
+}
+/// A parameter with a shadow (gradient, tangent) in the generated ABI.
+inline bool hasShadowParam(const ir::Param &P) {
+  return P.Kind == ir::ParamKind::User && ir::isFloat(P.Ty) && !P.NoDiff;
+}
+
 } // namespace ctext
 } // namespace batchdiff
 

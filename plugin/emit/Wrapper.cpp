@@ -2,6 +2,7 @@
 #include "emit/Wrapper.h"
 #include "emit/CText.h"
 #include "emit/Frame.h"
+#include "emit/IndexedLanes.h"
 
 #include <algorithm>
 #include <functional>
@@ -59,29 +60,20 @@ private:
   std::vector<Sum> uniformSums() const;
   std::string chunkFunction(const std::string &Base);
   std::string reduceFunction(const std::string &Base);
-  std::string arg(size_t I) const { return "__bd_a" + std::to_string(I); }
-  std::string shadow(size_t I) const { return "__bd_d" + std::to_string(I); }
-  std::string stride(size_t I) const { return "__bd_as" + std::to_string(I); }
-  std::string shadowStride(size_t I) const {
-    return "__bd_ds" + std::to_string(I);
-  }
-  std::string offs(size_t I) const { return "__bd_ao" + std::to_string(I); }
-  /// Example \p E's first element of array parameter \p I (its shadow
-  /// or tangent when \p Q), by the parameter's layout.
-  std::string elemPtr(size_t I, bool Q, const std::string &E) const;
-  /// Indexed lanes: the element index of chain C's lane __bd_j.
-  std::string laneIdx(unsigned C) const {
-    return "__bd_e[" + (C ? std::to_string(C) + " * " + Sh.W() + " + " : "") +
-           "__bd_j]";
-  }
+  std::string arg(size_t I) const { return argName(I); }
+  std::string shadow(size_t I) const { return shadowName(I); }
+  std::string stride(size_t I) const { return strideName(I); }
+  std::string shadowStride(size_t I) const { return shadowStrideName(I); }
+  std::string offs(size_t I) const { return offsetsName(I); }
+  /// Indexed lanes (emit/IndexedLanes.h) of the current chain.
   std::string loadIx(const std::string &Base, Type T, bool Native,
-                     const std::string &Dst, const std::string &Default = "");
+                     const std::string &Dst, const std::string &Default = "") {
+    return gatherLanes(Sh, CI, Buf, Base, T, Native, Dst, Default);
+  }
   std::string storeIx(const std::string &Base, Type T, bool Native,
-                      const std::string &CType, const std::string &Val);
-  /// Per-example element pointers as lane offsets for the kernel.
-  std::string laneOffsets();
-  std::string indexedLoop();
-  int sortKey() const;
+                      const std::string &CType, const std::string &Val) {
+    return scatterLanes(Sh, CI, CS, Buf, Base, T, Native, CType, Val);
+  }
   /// Array K of parameter I (Stmt::Shadow): the shadow (NAME_jvp: the
   /// tangent); in NAME_hvp 1 the tangent and 2 the H·v shadow.
   std::string ptr(int K, size_t I) const {
@@ -96,9 +88,6 @@ private:
   }
   /// How many of those arrays an array parameter with a shadow has.
   int numShadows() const { return Fl == Flavor::Batched ? 0 : Hvp ? 3 : 1; }
-  static bool hasShadowParam(const ir::Param &P) {
-    return P.Kind == ir::ParamKind::User && ir::isFloat(P.Ty) && !P.NoDiff;
-  }
   /// Declares \p Dst and loads the chunk's \p Count values at \p Ptr into
   /// it. \p IfNull, for a pointer that may be NULL, is a prefix
   /// "!ptr ? default : " of the native load.
@@ -315,185 +304,6 @@ std::string WrapperEmitter::store(const std::string &Ptr, Type T, bool Native,
   return OS.str();
 }
 
-std::string WrapperEmitter::loadIx(const std::string &Base, Type T, bool Native,
-                                   const std::string &Dst,
-                                   const std::string &Default) {
-  std::ostringstream OS;
-  Type Lane = T == Type::Bool ? (Sh.Wide ? Type::I64 : Type::I32) : T;
-  std::string B = "__bd_buf" + std::to_string(++Buf);
-  OS << "    " << Sh.vtype(T) << " " << Dst << ";\n    ";
-  if (!Default.empty())
-    OS << "if (!" << Base << ") " << Dst << " = " << Default << "; else ";
-  OS << "{\n      " << scalarType(Lane) << " " << B << "[" << Sh.W()
-     << "];\n      for (size_t __bd_j = 0; __bd_j < " << Sh.W()
-     << "; __bd_j++)\n        " << B << "[__bd_j] = " << (Native ? "" : "(")
-     << (Native ? "" : scalarType(Lane)) << (Native ? "" : ")") << "(" << Base
-     << ")[" << laneIdx(CI) << "];\n      " << Dst << " = ";
-  if (T == Type::Bool)
-    OS << "bd_cmpne_" << Sh.sfx(Lane) << "(bd_load_" << Sh.sfx(Lane) << "(" << B
-       << "), bd_splat_" << Sh.sfx(Lane) << "(0));\n";
-  else
-    OS << "bd_load_" << Sh.sfx(T) << "(" << B << ");\n";
-  OS << "    }\n";
-  return OS.str();
-}
-
-std::string WrapperEmitter::storeIx(const std::string &Base, Type T,
-                                    bool Native, const std::string &CType,
-                                    const std::string &Val) {
-  std::ostringstream OS;
-  Type Lane = T == Type::Bool ? (Sh.Wide ? Type::I64 : Type::I32) : T;
-  std::string B = "__bd_buf" + std::to_string(++Buf);
-  std::string V = T == Type::Bool ? "bd_cvt_m" + Sh.S() + "_" + Sh.sfx(Lane) +
-                                        "(" + Val + ")"
-                                  : Val;
-  OS << "{ " << scalarType(Lane) << " " << B << "[" << Sh.W() << "]; bd_store_"
-     << Sh.sfx(Lane) << "(" << B << ", " << V
-     << "); for (size_t __bd_j = 0; __bd_j < __bd_k" << CS << "; __bd_j++) ("
-     << Base << ")[" << laneIdx(CI)
-     << "] = " << (Native ? "" : "(" + CType + ")") << B << "[__bd_j]; }";
-  return OS.str();
-}
-
-std::string WrapperEmitter::elemPtr(size_t I, bool Q,
-                                    const std::string &E) const {
-  const ir::Param &P = F.Params[I];
-  std::string B = Q ? shadow(I) : arg(I);
-  switch (P.Lay) {
-  case ir::Layout::Offsets:
-    return B + " + " + offs(I) + "[" + E + "]";
-  case ir::Layout::Pointers:
-    return B + "[" + E + "]";
-  case ir::Layout::Strided:
-    break;
-  }
-  return B + " + (ptrdiff_t)" + E + " * " + (Q ? shadowStride(I) : stride(I));
-}
-
-/// Indexed lanes: each varying array's (and shadow's) base is lane 0's
-/// first element, and lane l's offset from it is a whole number of
-/// elements. When the distance is not (pointers to unrelated arrays) or
-/// does not fit a 32-bit lane offset (shape n), __bd_ok is cleared and the
-/// step runs one example (whose offset is 0).
-std::string WrapperEmitter::laneOffsets() {
-  std::ostringstream OS;
-  std::string IT = Sh.Wide ? "int64_t" : "int32_t";
-  std::string Idx = Sh.Wide ? "i64d" : "i32n";
-  std::string All = std::to_string(IL) + " * " + Sh.W();
-  for (size_t I = 0; I < F.Params.size(); ++I) {
-    const ir::Param &P = F.Params[I];
-    if (P.Kind != ir::ParamKind::User || !P.IsArray || P.Uniform)
-      continue;
-    for (int Q = 0; Q < (Fl != Flavor::Batched && hasShadowParam(P) ? 2 : 1);
-         ++Q) {
-      std::string Pfx = Q ? "__bd_q" : "__bd_p", Num = std::to_string(I);
-      std::string N = Pfx + Num;
-      std::string T = std::string(P.Writable || (Q && !Jvp) ? "" : "const ") +
-                      scalarType(P.Ty);
-      OS << "        " << T << " *" << N << "l[" << All << "];\n";
-      // A NULL shadow gets offsets 0 (the kernel does not touch it).
-      std::string Ptr =
-          "(" + T + " *)(" + elemPtr(I, Q, "__bd_e[__bd_j]") + ")";
-      OS << "        for (size_t __bd_j = 0; __bd_j < " << All
-         << "; __bd_j++)\n          " << N
-         << "l[__bd_j] = " << (Q ? shadow(I) + " ? " + Ptr + " : 0" : Ptr)
-         << ";\n";
-      OS << "        " << Pfx << "b" << Num << " = " << N << "l[0];\n";
-      for (unsigned C = 0; C < IL; ++C) {
-        std::string Lo = C ? std::to_string(C) + " * " + Sh.W() + " + " : "";
-        OS << "        {\n          " << IT << " __bd_ot[" << Sh.W()
-           << "];\n          for (size_t __bd_j = 0; __bd_j < " << Sh.W()
-           << "; __bd_j++) {\n            intptr_t __bd_d = (intptr_t)" << N
-           << "l[" << Lo << "__bd_j] - (intptr_t)" << N
-           << "l[0];\n            if (__bd_d % (intptr_t)sizeof(" << T << ")";
-        if (!Sh.Wide)
-          OS << " || __bd_d / (intptr_t)sizeof(" << T
-             << ") > 2147483647 || __bd_d / (intptr_t)sizeof(" << T
-             << ") < -2147483647";
-        OS << ")\n              __bd_ok = 0;\n            __bd_ot[__bd_j] = ("
-           << IT << ")(__bd_d / (intptr_t)sizeof(" << T << "));\n          }\n"
-           << "          " << Pfx << "o" << Num << chain(C) << " = bd_load_"
-           << Idx << "(__bd_ot);\n        }\n";
-      }
-    }
-  }
-  return OS.str();
-}
-
-/// The sort key: the extent parameter of the first packed or pointer
-/// array whose extent is a varying integer parameter; -1: keep the order.
-int WrapperEmitter::sortKey() const {
-  if (F.KeepOrder)
-    return -1;
-  for (const ir::Param &P : F.Params)
-    if (P.Kind == ir::ParamKind::User && P.IsArray && !P.Uniform &&
-        P.Lay != ir::Layout::Strided && P.DimParam >= 0 &&
-        !F.Params[P.DimParam].Uniform && !F.Params[P.DimParam].IsArray)
-      return P.DimParam;
-  return -1;
-}
-
-/// The examples of [__bd_lo, __bd_hi) with indexed lanes: per chunk of
-/// BD_CHUNK, __bd_ord lists them (sorted by length, or in order), and
-/// each step gives its lanes the next IL * W of them in __bd_e.
-std::string WrapperEmitter::indexedLoop() {
-  std::ostringstream OS;
-  std::string All = std::to_string(IL) + " * " + Sh.W();
-  int Key = sortKey();
-  OS << "  for (size_t __bd_s0 = __bd_lo; __bd_s0 < __bd_hi; __bd_s0 += "
-        "BD_CHUNK) {\n"
-     << "    size_t __bd_cnt = __bd_hi - __bd_s0 < BD_CHUNK ? __bd_hi - "
-        "__bd_s0 : BD_CHUNK;\n";
-  if (Key >= 0) {
-    const ir::Param &K = F.Params[Key];
-    OS << "    for (size_t __bd_j = 0; __bd_j < __bd_cnt; __bd_j++) {\n"
-       << "      " << K.CType << " __bd_len = " << arg(Key)
-       << "[__bd_s0 + __bd_j];\n"
-       << "      __bd_ord[BD_CHUNK + __bd_j] = __bd_len > 0 ? (size_t)__bd_len "
-          ": 0;\n    }\n"
-       << "    bd_sort_by_length(__bd_cnt, __bd_ord + BD_CHUNK, __bd_ord, "
-          "__bd_ord + 2 * BD_CHUNK);\n"
-       << "    for (size_t __bd_j = 0; __bd_j < __bd_cnt; __bd_j++)\n"
-       << "      __bd_ord[__bd_j] += __bd_s0;\n";
-  } else {
-    OS << "    for (size_t __bd_j = 0; __bd_j < __bd_cnt; __bd_j++)\n"
-       << "      __bd_ord[__bd_j] = __bd_s0 + __bd_j;\n";
-  }
-  OS << "    size_t __bd_k;\n"
-     << "    for (size_t __bd_at = 0; __bd_at < __bd_cnt; __bd_at += __bd_k) "
-        "{\n"
-     << "      __bd_k = __bd_cnt - __bd_at < __bd_w ? __bd_cnt - __bd_at : "
-        "__bd_w;\n"
-     << "      size_t __bd_e[" << All << "];\n";
-  std::string IdxT = Sh.Wide ? "bd_i64d" : "bd_i32n";
-  for (size_t I = 0; I < F.Params.size(); ++I) {
-    const ir::Param &P = F.Params[I];
-    if (P.Kind != ir::ParamKind::User || !P.IsArray || P.Uniform)
-      continue;
-    for (int Q = 0; Q < (Fl != Flavor::Batched && hasShadowParam(P) ? 2 : 1);
-         ++Q) {
-      std::string T = std::string(P.Writable || (Q && !Jvp) ? "" : "const ") +
-                      scalarType(P.Ty);
-      std::string N = (Q ? "__bd_q" : "__bd_p");
-      OS << "      " << T << " *" << N << "b" << I << ";\n";
-      for (unsigned C = 0; C < IL; ++C)
-        OS << "      " << IdxT << " " << N << "o" << I << chain(C) << ";\n";
-    }
-  }
-  OS << "      for (;;) {\n"
-     << "        for (size_t __bd_j = 0; __bd_j < " << All << "; __bd_j++)\n"
-     << "          __bd_e[__bd_j] = __bd_ord[__bd_at + (__bd_j < __bd_k ? "
-        "__bd_j : 0)];\n"
-     << "        int __bd_ok = 1;\n"
-     << laneOffsets() << "        if (__bd_ok)\n          break;\n"
-     << "        __bd_k = 1;\n      }\n";
-  if (IL == 1)
-    OS << "      int __bd_full = __bd_k == " << Sh.W() << ";\n";
-  OS << chunk();
-  OS << "    }\n  }\n";
-  return OS.str();
-}
-
 /// One chunk of IL * W examples, W per chain; the last one may be partial
 /// (__bd_full == 0): then only its first __bd_k examples are read and
 /// written, chain C's __bd_k_C of them. A chain with none reads its values
@@ -667,8 +477,8 @@ std::string WrapperEmitter::output(size_t I) {
       OS << "    {\n      " << O.CType << " __bd_gb[" << Sh.W() << "];\n      "
          << store("__bd_gb", T, O.NativeLayout, O.CType, Val)
          << "\n      for (size_t __bd_j = 0; __bd_j < __bd_k" << CS
-         << "; __bd_j++)\n        if (" << laneIdx(CI) << " + 1 == __bd_nall) "
-         << O.Global << " = __bd_gb[__bd_j];\n    }\n";
+         << "; __bd_j++)\n        if (" << indexedLane(Sh, CI)
+         << " + 1 == __bd_nall) " << O.Global << " = __bd_gb[__bd_j];\n    }\n";
       return OS.str();
     }
     OS << "    if (__bd_i" << CS << " + __bd_k" << CS
@@ -744,7 +554,8 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
   // The order of a chunk's examples (and the lengths and scratch to sort).
   if (Ix)
     OS << "  size_t *__bd_ord = (size_t *)bd_arena_alloc(__bd_ar, "
-       << (sortKey() >= 0 ? "3 * " : "") << "BD_CHUNK * sizeof(size_t));\n";
+       << (sortKeyParam(F) >= 0 ? "3 * " : "")
+       << "BD_CHUNK * sizeof(size_t));\n";
   // Large local arrays, once per chunk call: the kernel initialises them
   // as the scalar code does, for every group of W examples.
   for (int V : Arena) {
@@ -773,7 +584,7 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
   // time (the other lanes are masked off and touch nothing).
   OS << "  size_t __bd_w = " << step() << ";\n";
   if (Ix)
-    OS << indexedLoop();
+    OS << indexedLoop(F, Fl, chunk());
   if (!Sh.Wide && !Ix)
     for (size_t I = 0; I < F.Params.size(); ++I) {
       const ir::Param &P = F.Params[I];
