@@ -139,6 +139,12 @@ bool Lowerer::run() {
 Ret Lowerer::body(const FunctionDecl *FD, const Stmt *Body, Frame &Fr) {
   if (FD->getReturnType()->isVoidType()) {
     Fr.RetVar = -1;
+  } else if (FD->getReturnType()->isRecordType()) {
+    // (inlineCall checked its layout.)
+    std::vector<Leaf> L;
+    structLayout(FD->getReturnType(), "ret_", L, FD->getLocation(), "");
+    Fr.RetVar = -1;
+    Fr.RetStruct = newStruct(L);
   } else {
     Type RT = *irType(FD->getReturnType());
     Fr.RetVar = F.newVar("__ret", RT);

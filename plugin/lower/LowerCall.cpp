@@ -149,8 +149,26 @@ int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
   Fr.FD = Callee;
   std::vector<int> Args;
   std::vector<PtrVal> Ptrs(CE->getNumArgs());
+  // Struct arguments: a copy (by value) or the struct pointed at.
+  std::vector<std::vector<int>> Structs(CE->getNumArgs());
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const Expr *A = CE->getArg(I);
+    if (A->getType()->isRecordType() || isStructPtr(A->getType())) {
+      std::vector<int> Src;
+      if (isStructPtr(A->getType()) ? !structPtr(A, Structs[I])
+                                    : !structLeaves(A, Src))
+        return -1;
+      if (A->getType()->isRecordType()) {
+        std::vector<Leaf> L;
+        if (!structLayout(A->getType(), "arg_", L, A->getBeginLoc(),
+                          "this argument"))
+          return -1;
+        Structs[I] = newStruct(L);
+        copyStruct(Structs[I], Src);
+      }
+      Args.push_back(-1);
+      continue;
+    }
     if (A->getType()->isPointerType()) {
       // An array or pointer argument: the parameter points where it does.
       if (!ptrValue(A, Ptrs[I]))
@@ -165,6 +183,16 @@ int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
   }
   for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
     const ParmVarDecl *P = Callee->getParamDecl(I);
+    if (I < Args.size() && !Structs[I].empty()) {
+      if (modifies(Callee->getBody(), P) && isStructPtr(P->getType())) {
+        error(P->getLocation(),
+              "re-pointing the struct pointer '" + P->getNameAsString() + "'",
+              "use one pointer per struct");
+        return -1;
+      }
+      Fr.Structs[P] = Structs[I];
+      continue;
+    }
     if (I < Args.size() && Args[I] < 0 && P->getType()->isPointerType()) {
       if (!bindPointer(P, &Ptrs[I], Fr))
         return -1;
@@ -203,6 +231,17 @@ int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
               "' has parameters",
           "pass one argument per parameter");
     return -1;
+  }
+  std::vector<Leaf> RetLayout;
+  if (Callee->getReturnType()->isRecordType()) {
+    if (!structLayout(Callee->getReturnType(), "", RetLayout, CE->getBeginLoc(),
+                      "a helper returning"))
+      return -1;
+    body(Callee, Callee->getBody(), Fr);
+    if (Failed)
+      return -1;
+    CallStruct = Fr.RetStruct;
+    return B.constB(false);
   }
   if (Callee->getReturnType()->isVoidType() ||
       irType(Callee->getReturnType())) {

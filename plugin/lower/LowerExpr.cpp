@@ -41,6 +41,12 @@ int Lowerer::expr(const Expr *E) {
   Where = E->getBeginLoc();
   if (E->getType()->isVoidType() && fromAssert(E))
     return B.constB(false);
+  // A struct-valued expression as a statement (`a = b;`, `f(&s);`'s
+  // value): only its side effects matter.
+  if (E->getType()->isRecordType()) {
+    std::vector<int> L;
+    return structLeaves(E, L) ? B.constB(false) : -1;
+  }
   // A pointer-typed expression as a statement or operand of ',': only its
   // side effects (p++, p = q) matter.
   if (E->getType()->isPointerType()) {
@@ -64,11 +70,13 @@ int Lowerer::expr(const Expr *E) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
       return B.constI(*irType(E->getType()), EC->getInitVal().getSExtValue());
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) { // of a struct rvalue
+    LValue L = memberLValue(ME);
+    return L.ok() ? load(L) : -1;
+  }
   if (isa<ArraySubscriptExpr>(E))
     error(E->getBeginLoc(), "array subscripting",
           "index array parameters and local arrays with [] instead");
-  else if (isa<MemberExpr>(E))
-    error(E->getBeginLoc(), "struct member access", "pass scalars");
   else if (isa<StmtExpr>(E))
     error(E->getBeginLoc(), describeExpr(E), "use a helper function");
   else if (isa<StringLiteral>(E))
@@ -154,6 +162,8 @@ static const VarDecl *globalPointer(const Expr *Base) {
 
 Lowerer::LValue Lowerer::lvalue(const Expr *E, llvm::StringRef Action) {
   E = E->IgnoreParens();
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return memberLValue(ME);
   const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
   const auto *UO = dyn_cast<UnaryOperator>(E);
   if (UO && UO->getOpcode() == UO_Deref) {

@@ -137,7 +137,12 @@ private:
     const FunctionDecl *FD;
     llvm::DenseMap<const VarDecl *, int> Vars;
     llvm::DenseMap<const VarDecl *, PtrVar> Ptrs;
+    /// Struct locals and parameters, and pointers to structs: the
+    /// variables of their leaf members (LowerStruct.cpp).
+    llvm::DenseMap<const VarDecl *, std::vector<int>> Structs;
     int RetVar = -1;
+    /// A helper returning a struct: its return value's leaves.
+    std::vector<int> RetStruct;
     int RetFlag = -1;
   };
   /// break/continue lower to flags of the innermost loop; statements after
@@ -281,6 +286,36 @@ private:
   bool extentsFromAccesses();
   std::map<int, const Expr *> WholeUse;
   bool arrayDecl(const VarDecl *VD);
+
+  // Structs (LowerStruct.cpp): one variable per leaf member.
+  struct Leaf {
+    Type Ty;
+    int Len; // > 0: an array member
+    std::string Name;
+  };
+  /// The leaves of struct type \p T, or an error at \p At naming what
+  /// is not supported (\p Whose: the variable, for the message).
+  bool structLayout(QualType T, const std::string &Prefix,
+                    std::vector<Leaf> &Out, SourceLocation At,
+                    const std::string &Whose);
+  unsigned leafCount(QualType T) const;
+  /// New variables for \p L, zero.
+  std::vector<int> newStruct(const std::vector<Leaf> &L);
+  void copyStruct(llvm::ArrayRef<int> Dst, llvm::ArrayRef<int> Src);
+  bool structDecl(const VarDecl *VD);
+  bool structPtrDecl(const VarDecl *VD);
+  bool structInit(llvm::ArrayRef<int> Dst, QualType T, const Expr *Init);
+  /// The leaves of the struct \p E designates or computes (with its side
+  /// effects); \p structPtr: of the struct pointer \p E points at.
+  bool structLeaves(const Expr *E, std::vector<int> &Out);
+  bool structPtr(const Expr *E, std::vector<int> &Out);
+  bool memberLeaves(const MemberExpr *ME, std::vector<int> &Out);
+  LValue memberLValue(const MemberExpr *ME);
+  static bool isStructPtr(QualType T) {
+    return T->isPointerType() && T->getPointeeType()->isRecordType();
+  }
+  /// The leaves of the last inlined helper's struct return value.
+  std::vector<int> CallStruct;
 
   // File-scope data, static locals, frexp and modf (LowerGlobal.cpp).
   /// The Global parameter reading \p VD (made on first use), or -1 after

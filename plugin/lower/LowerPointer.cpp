@@ -83,6 +83,21 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
     error(E->getBeginLoc(), "a string literal", "use numbers");
     return false;
   }
+  // An array member of a struct: its own local array.
+  if (const auto *ME = dyn_cast<MemberExpr>(E);
+      ME && E->getType()->isArrayType()) {
+    std::vector<int> L;
+    if (!memberLeaves(ME, L))
+      return false;
+    if (L.size() != 1 || F.Vars[L[0]].Len == 0) {
+      error(E->getBeginLoc(), "this array member",
+            "use a one-dimensional array of scalars");
+      return false;
+    }
+    Out.Base.Var = L[0];
+    Out.Off = -1;
+    return true;
+  }
   if (const auto *CE = dyn_cast<CastExpr>(E)) {
     switch (CE->getCastKind()) {
     case CK_ArrayToPointerDecay:
@@ -282,7 +297,15 @@ bool Lowerer::ptrAddrOf(const UnaryOperator *UO, PtrVal &Out) {
   }
   if (const auto *D = dyn_cast<UnaryOperator>(Sub);
       D && D->getOpcode() == UO_Deref)
-    return ptrValue(D->getSubExpr(), Out); // &*p is p
+    return ptrValue(D->getSubExpr(), Out);          // &*p is p
+  if (const auto *ME = dyn_cast<MemberExpr>(Sub)) { // &s.x: a scalar
+    LValue L = memberLValue(ME);
+    if (!L.ok())
+      return false;
+    Out.Base.Var = L.Var;
+    Out.Off = -1;
+    return true;
+  }
   const VarDecl *VD = declOf(Sub);
   auto It = VD && !Frames.back().Ptrs.count(VD) ? Frames.back().Vars.find(VD)
                                                 : Frames.back().Vars.end();

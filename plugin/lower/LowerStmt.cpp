@@ -67,7 +67,8 @@ bool Lowerer::usesPoisoned(const Stmt *S) const {
     return false;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-      return Poisoned.count(VD) && !Frames.back().Vars.count(VD);
+      return Poisoned.count(VD) && !Frames.back().Vars.count(VD) &&
+             !Frames.back().Structs.count(VD);
   for (const Stmt *C : S->children())
     if (usesPoisoned(C))
       return true;
@@ -257,6 +258,14 @@ Ret Lowerer::declStmt(const DeclStmt *DS) {
       error(VD->getLocation(), "a volatile variable", "remove 'volatile'");
       continue;
     }
+    if (T->isRecordType()) {
+      structDecl(VD);
+      continue;
+    }
+    if (isStructPtr(T)) {
+      structPtrDecl(VD);
+      continue;
+    }
     if (arrayDecl(VD))
       continue;
     if (T->isPointerType()) {
@@ -347,7 +356,12 @@ Ret Lowerer::ifStmt(const IfStmt *IS) {
 
 Ret Lowerer::returnStmt(const ReturnStmt *RS) {
   Frame &Fr = Frames.back();
-  if (const Expr *V = RS->getRetValue()) {
+  if (const Expr *V = RS->getRetValue(); V && !Fr.RetStruct.empty()) {
+    std::vector<int> Src;
+    if (!structLeaves(V, Src))
+      return Ret::Never;
+    copyStruct(Frames.back().RetStruct, Src);
+  } else if (V) {
     int T = expr(V);
     if (T < 0)
       return Ret::Never;
@@ -366,6 +380,14 @@ bool Lowerer::arrayDecl(const VarDecl *VD) {
     return false;
   auto ET = irType(CAT->getElementType());
   uint64_t N = CAT->getSize().getZExtValue();
+  if (CAT->getElementType()->isRecordType()) {
+    error(VD->getLocation(),
+          "local array '" + VD->getNameAsString() + "' of structs ('" +
+              VD->getType().getAsString() + "')",
+          "use one local array per member (double x[N], y[N], ...), or a "
+          "struct with array members");
+    return true;
+  }
   if (!ET || N == 0 || N > 65536) {
     error(VD->getLocation(),
           "local array '" + VD->getNameAsString() + "' of type '" +

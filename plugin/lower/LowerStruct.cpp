@@ -1,0 +1,355 @@
+//===- LowerStruct.cpp - structs, scalarized into their members ----------===//
+//
+// A struct local, a helper's struct parameter or return value is lowered as
+// one variable per leaf member (scalars, and one-dimensional arrays of
+// scalars as local arrays), in declaration order, nested structs
+// flattened. A struct value is that list of variables; assignment copies
+// them; `s.x` is one of them; a pointer to a struct (`&s`, a helper's
+// `vec3 *out`) is another name for the same list. Nothing of a struct is
+// left for the later passes, which see scalars and arrays only.
+//
+//===----------------------------------------------------------------------===//
+#include "lower/LowerImpl.h"
+#include "lower/Types.h"
+
+namespace batchdiff {
+namespace lowering {
+
+unsigned Lowerer::leafCount(QualType T) const {
+  T = T.getCanonicalType();
+  if (const auto *RT = T->getAs<RecordType>()) {
+    unsigned N = 0;
+    for (const FieldDecl *FD : RT->getDecl()->fields())
+      N += leafCount(FD->getType());
+    return N;
+  }
+  return 1;
+}
+
+bool Lowerer::structLayout(QualType T, const std::string &Prefix,
+                           std::vector<Leaf> &Out, SourceLocation At,
+                           const std::string &Whose) {
+  QualType CT = T.getCanonicalType();
+  const auto *RT = CT->getAs<RecordType>();
+  std::string TN = T.getUnqualifiedType().getAsString();
+  if (!RT || RT->getDecl()->isUnion() || !RT->getDecl()->getDefinition()) {
+    error(At, Whose + " of type '" + TN + "'",
+          RT && RT->getDecl()->isUnion()
+              ? "unions are not supported; use a struct, or one variable "
+                "per member"
+              : "use a struct of float, double, integer or _Bool members");
+    return false;
+  }
+  for (const FieldDecl *FD : RT->getDecl()->fields()) {
+    QualType FT = FD->getType();
+    std::string M = FD->getNameAsString();
+    std::string What = "member '" + M + "' of '" + TN + "'";
+    std::string Name = Prefix + (M.empty() ? "" : M + "_");
+    if (FD->isBitField()) {
+      error(At, "bit-field " + What, "use a plain integer member");
+      return false;
+    }
+    if (FT.isVolatileQualified()) {
+      error(At, "volatile " + What, "remove 'volatile'");
+      return false;
+    }
+    if (FT->isRecordType()) {
+      if (!structLayout(FT, Name, Out, At, What))
+        return false;
+      continue;
+    }
+    if (FT->isIncompleteArrayType()) {
+      error(At, "flexible array " + What,
+            "give the array a constant size, or pass the data as an array "
+            "parameter");
+      return false;
+    }
+    if (const auto *CAT = Ctx.getAsConstantArrayType(FT)) {
+      auto ET = irType(CAT->getElementType());
+      uint64_t N = CAT->getSize().getZExtValue();
+      if (!ET || N == 0 || N > 65536) {
+        error(At, "array " + What + " of type '" + FT.getAsString() + "'",
+              CAT->getElementType()->isRecordType()
+                  ? "use one array per member of the element struct"
+                  : "use a one-dimensional array of 1..65536 scalars");
+        return false;
+      }
+      Name.pop_back();
+      Out.push_back({*ET, (int)N, Name});
+      continue;
+    }
+    if (FT->isPointerType()) {
+      error(At, "pointer " + What,
+            "keep the data in an array member, or pass it as an array "
+            "parameter");
+      return false;
+    }
+    auto IT = irType(FT);
+    if (!IT) {
+      error(At, What + " of type '" + FT.getAsString() + "'",
+            "use float, double, integer or _Bool members");
+      return false;
+    }
+    Name.pop_back();
+    Out.push_back({*IT, 0, Name});
+  }
+  return true;
+}
+
+std::vector<int> Lowerer::newStruct(const std::vector<Leaf> &L) {
+  std::vector<int> Vars;
+  for (const Leaf &Lf : L) {
+    int V = F.newVar(Lf.Name, Lf.Ty);
+    F.Vars[V].Len = Lf.Len;
+    if (Lf.Len > 0)
+      B.zeroArr(V);
+    else
+      B.set(V, zeroOf(Lf.Ty));
+    Vars.push_back(V);
+  }
+  return Vars;
+}
+
+void Lowerer::copyStruct(llvm::ArrayRef<int> Dst, llvm::ArrayRef<int> Src) {
+  // All reads first: Dst and Src may be the same struct.
+  std::vector<std::vector<int>> Vals;
+  for (int S : Src) {
+    std::vector<int> V;
+    if (F.Vars[S].Len == 0)
+      V.push_back(B.get(S));
+    for (int I = 0; I < F.Vars[S].Len; ++I)
+      V.push_back(B.loadElem(S, B.constI(Type::I32, I)));
+    Vals.push_back(std::move(V));
+  }
+  for (size_t K = 0; K < Dst.size() && K < Vals.size(); ++K) {
+    if (F.Vars[Dst[K]].Len == 0) {
+      B.set(Dst[K], Vals[K][0]);
+      continue;
+    }
+    for (size_t I = 0; I < Vals[K].size(); ++I)
+      B.storeElem(Dst[K], B.constI(Type::I32, (int64_t)I), Vals[K][I]);
+  }
+}
+
+bool Lowerer::structDecl(const VarDecl *VD) {
+  std::vector<Leaf> L;
+  std::string N = VD->getNameAsString();
+  if (!structLayout(VD->getType(), N + "_", L, VD->getLocation(),
+                    "local variable '" + N + "'"))
+    return false;
+  std::vector<int> Vars = newStruct(L);
+  Frames.back().Structs[VD] = Vars;
+  if (const Expr *Init = VD->getInit())
+    return structInit(Vars, VD->getType(), Init);
+  return true;
+}
+
+bool Lowerer::structPtrDecl(const VarDecl *VD) {
+  if (!VD->getInit()) {
+    error(VD->getLocation(),
+          "pointer to a struct '" + VD->getNameAsString() +
+              "' without an initializer",
+          "initialise it where it is declared ('vec3 *p = &s;')");
+    return false;
+  }
+  if (modifies(Frames.back().FD->getBody(), VD)) {
+    error(VD->getLocation(),
+          "re-pointing the struct pointer '" + VD->getNameAsString() + "'",
+          "use one pointer per struct");
+    return false;
+  }
+  std::vector<int> Vars;
+  if (!structPtr(VD->getInit(), Vars))
+    return false;
+  Frames.back().Structs[VD] = Vars;
+  return true;
+}
+
+bool Lowerer::structInit(llvm::ArrayRef<int> Dst, QualType T,
+                         const Expr *Init) {
+  Init = Init->IgnoreParens();
+  if (isa<ImplicitValueInitExpr>(Init))
+    return true; // new structs start at zero
+  const auto *IL = dyn_cast<InitListExpr>(Init);
+  if (!IL) {
+    std::vector<int> Src;
+    if (!structLeaves(Init, Src))
+      return false;
+    copyStruct(Dst, Src);
+    return true;
+  }
+  if (IL->getNumInits() == 1 && IL->getInit(0)->getType()->isRecordType() &&
+      Ctx.hasSameUnqualifiedType(IL->getInit(0)->getType(), T))
+    return structInit(Dst, T, IL->getInit(0)); // `vec3 a = {b};`
+  const RecordDecl *RD = T.getCanonicalType()->getAs<RecordType>()->getDecl();
+  unsigned Pos = 0, I = 0;
+  for (const FieldDecl *FD : RD->fields()) {
+    QualType FT = FD->getType();
+    unsigned N = leafCount(FT);
+    const Expr *E = I < IL->getNumInits() ? IL->getInit(I) : nullptr;
+    ++I;
+    llvm::ArrayRef<int> Sub = Dst.slice(Pos, N);
+    Pos += N;
+    if (!E || isa<ImplicitValueInitExpr>(E))
+      continue;
+    if (FT->isRecordType()) {
+      if (!structInit(Sub, FT, E))
+        return false;
+      continue;
+    }
+    if (FT->isArrayType()) {
+      const auto *AL = dyn_cast<InitListExpr>(E->IgnoreParens());
+      if (!AL) {
+        error(E->getBeginLoc(), "this array initializer",
+              "initialise with a brace list of values");
+        return false;
+      }
+      for (unsigned J = 0; J < AL->getNumInits() && (int)J < F.Vars[Sub[0]].Len;
+           ++J) {
+        const Expr *A = AL->getInit(J);
+        if (isa<ImplicitValueInitExpr>(A))
+          continue;
+        int V = expr(A);
+        if (V < 0)
+          return false;
+        B.storeElem(Sub[0], B.constI(Type::I32, J), V);
+      }
+      continue;
+    }
+    int V = expr(E);
+    if (V < 0)
+      return false;
+    B.set(Sub[0], V);
+  }
+  return true;
+}
+
+bool Lowerer::memberLeaves(const MemberExpr *ME, std::vector<int> &Out) {
+  std::vector<int> Base;
+  if (ME->isArrow() ? !structPtr(ME->getBase(), Base)
+                    : !structLeaves(ME->getBase(), Base))
+    return false;
+  const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!FD) {
+    error(ME->getBeginLoc(), "struct member access", "pass scalars");
+    return false;
+  }
+  unsigned Start = 0;
+  for (const FieldDecl *G : FD->getParent()->fields()) {
+    if (G == FD)
+      break;
+    Start += leafCount(G->getType());
+  }
+  unsigned N = leafCount(FD->getType());
+  if (Start + N > Base.size()) { // not a struct lowered here
+    error(ME->getBeginLoc(), "struct member access", "pass scalars");
+    return false;
+  }
+  Out.assign(Base.begin() + Start, Base.begin() + Start + N);
+  return true;
+}
+
+Lowerer::LValue Lowerer::memberLValue(const MemberExpr *ME) {
+  std::vector<int> L;
+  if (!memberLeaves(ME, L))
+    return {};
+  if (L.size() != 1 || F.Vars[L[0]].Len > 0) {
+    error(ME->getBeginLoc(), "using a struct or array member as a scalar",
+          "read its scalar members");
+    return {};
+  }
+  return {L[0], -1};
+}
+
+bool Lowerer::structPtr(const Expr *E, std::vector<int> &Out) {
+  E = E->IgnoreParens();
+  if (const auto *CE = dyn_cast<CastExpr>(E);
+      CE &&
+      (CE->getCastKind() == CK_NoOp || CE->getCastKind() == CK_LValueToRValue))
+    return structPtr(CE->getSubExpr(), Out);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_AddrOf)
+    return structLeaves(UO->getSubExpr(), Out);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    auto It = VD ? Frames.back().Structs.find(VD) : Frames.back().Structs.end();
+    if (It != Frames.back().Structs.end()) {
+      Out = It->second;
+      return true;
+    }
+    if (VD && Poisoned.count(VD))
+      return fail() >= 0;
+  }
+  error(E->getBeginLoc(), describeExpr(E) + " as a pointer to a struct",
+        "point it at a local struct ('&s') or pass '&s' to the helper");
+  return false;
+}
+
+bool Lowerer::structLeaves(const Expr *E, std::vector<int> &Out) {
+  if (Failed)
+    return false;
+  E = E->IgnoreParens();
+  Where = E->getBeginLoc();
+  if (const auto *CE = dyn_cast<CastExpr>(E)) {
+    if (CE->getCastKind() == CK_NoOp || CE->getCastKind() == CK_LValueToRValue)
+      return structLeaves(CE->getSubExpr(), Out);
+  } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    auto It = VD ? Frames.back().Structs.find(VD) : Frames.back().Structs.end();
+    if (It != Frames.back().Structs.end()) {
+      Out = It->second;
+      return true;
+    }
+    if (VD && Poisoned.count(VD))
+      return fail() >= 0;
+    if (VD && VD->hasGlobalStorage()) {
+      error(E->getBeginLoc(), "global struct '" + VD->getNameAsString() + "'",
+            "pass its values as parameters, or use const scalars or tables");
+      return false;
+    }
+  } else if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    return memberLeaves(ME, Out);
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_Deref)
+      return structPtr(UO->getSubExpr(), Out);
+  } else if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    if (call(CE) < 0)
+      return false;
+    Out = CallStruct;
+    return true;
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == BO_Comma) {
+      expr(BO->getLHS());
+      return !Failed && structLeaves(BO->getRHS(), Out);
+    }
+    if (BO->getOpcode() == BO_Assign) {
+      std::vector<int> Src;
+      if (!structLeaves(BO->getLHS(), Out) || !structLeaves(BO->getRHS(), Src))
+        return false;
+      copyStruct(Out, Src);
+      return true;
+    }
+  } else if (const auto *CL = dyn_cast<CompoundLiteralExpr>(E)) {
+    std::vector<Leaf> L;
+    if (!structLayout(CL->getType(), "lit_", L, CL->getBeginLoc(),
+                      "a compound literal"))
+      return false;
+    Out = newStruct(L);
+    return structInit(Out, CL->getType(), CL->getInitializer());
+  } else if (isa<ConditionalOperator>(E)) {
+    error(E->getBeginLoc(), "a '?:' choosing between structs",
+          "assign the struct in an if/else");
+    return false;
+  } else if (isa<ArraySubscriptExpr>(E)) {
+    error(E->getBeginLoc(), "an array of structs",
+          "use one array per member, or a struct with array members");
+    return false;
+  }
+  error(E->getBeginLoc(), describeExpr(E) + " of struct type",
+        "use local structs, '&s', members and helpers taking or returning "
+        "structs");
+  return false;
+}
+
+} // namespace lowering
+} // namespace batchdiff
