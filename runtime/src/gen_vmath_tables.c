@@ -5,10 +5,13 @@
  * bd_rt_erfc_tab[3 j + 0..2] (vmath_erf.h) for r = j/128, j = 0..3488 (r up
  *   to 27.25): erfc(r) 2^128 as hi + lo and 2/sqrt(pi) exp(-r^2) 2^128 (the
  *   2^128 keeps every entry normal).
- * bd_rt_log_tab[3 i + 0..2] (vmath_log.h): 1/c rounded to double, and
- *   -log(that) as hi + lo, for the centre c of bin i of z in [0.6875,
- *   1.375): 80 bins of 2^-8 below 1, 48 of 2^-7 above; the two bins around 1
- *   have c = 1 (log(c) = 0, so that log(x) near 1 does not cancel). */
+ * bd_rt_log_tab[4 i + 0..3] (vmath_log.h) for bin i of z in [0.6875, 1.375)
+ *   (80 bins of 2^-8 below 1, 48 of 2^-7 above): ic, an 8-bit approximation
+ *   of 1/c (c the bin's centre) chosen so that z ic - 1 is exact in double
+ *   for every double z of the bin (checked below), -log(ic) as lh (a
+ *   multiple of 2^-42, so k ln2hi + lh is exact) + ll, and 0 (rows of 32
+ *   bytes). The two bins around 1 have ic = 1 (log(ic) = 0, so that log(x)
+ *   near 1 does not cancel). */
 #include <math.h>
 #include <stdio.h>
 
@@ -33,15 +36,37 @@ int main(int argc, char **argv) {
     double sc = (double)ldexpl(two_sqrtpi * expl(-r * r), 128);
     fprintf(f, "    %a, %a, %a,\n", hi, lo, sc);
   }
-  fprintf(f, "};\nconst double bd_rt_log_tab[%d] = {\n", LOG_ROWS * 3);
+  fprintf(f, "};\nconst double bd_rt_log_tab[%d] = {\n", LOG_ROWS * 4);
   for (int i = 0; i < LOG_ROWS; i++) {
-    long double c = i < 80 ? 0.6875L + (i + 0.5L) / 256 : 1 + (i - 79.5L) / 128;
-    if (i == 79 || i == 80)
-      c = 1;
-    double invc = (double)(1 / c);
-    long double lc = -logl(invc);
-    double hi = (double)lc, lo = (double)(lc - hi);
-    fprintf(f, "    %a, %a, %a,\n", invc, hi, lo);
+    /* zlo, zhi, ic: few bits, so z ic - 1 below is exact in long double */
+    long double zlo = i < 80 ? 0.6875L + i / 256.0L : 1 + (i - 80) / 128.0L;
+    long double zhi = zlo + (i < 80 ? 1 / 256.0L : 1 / 128.0L);
+    /* ic on a grid q (8 bits) minimizing max |z ic - 1| over the bin; z ic
+     * - 1 is a multiple of ulp(z) q, exact in double while below 2^53 times
+     * that: |r| <= q for z < 1 (ulp 2^-53), 2q for z >= 1 (ulp 2^-52). */
+    long double q = i < 80 ? 0x1p-7L : 0x1p-8L, ic = 1, best = 1;
+    long double lim = i < 80 ? q : 2 * q;
+    if (i != 79 && i != 80) {
+      long double m0 = rintl(2 / (zlo + zhi) / q);
+      for (long double m = m0 - 3; m <= m0 + 3; m++) {
+        long double rm = fmaxl(fabsl(zlo * m * q - 1), fabsl(zhi * m * q - 1));
+        if (rm < best) {
+          best = rm;
+          ic = m * q;
+        }
+      }
+    } else {
+      best = fmaxl(1 - zlo, zhi - 1);
+    }
+    long double lc = -logl(ic);
+    double lh = (double)ldexpl(rintl(ldexpl(lc, 42)), -42);
+    double ll = (double)(lc - lh);
+    /* exact r; Fast2Sum of lh + r in vmath_log.h needs |lh| >= |r| */
+    if (best > lim || best > 0x1p-7L || (ic != 1 && fabsl(lh) < best)) {
+      fprintf(stderr, "gen_vmath_tables: log bin %d: |r| <= %Lg\n", i, best);
+      return 1;
+    }
+    fprintf(f, "    %a, %a, %a, 0,\n", (double)ic, lh, ll);
   }
   fprintf(f, "};\n");
   return fclose(f) != 0;
