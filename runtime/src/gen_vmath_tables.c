@@ -5,6 +5,9 @@
  * bd_rt_erfc_tab[3 j + 0..2] (vmath_erf.h) for r = j/128, j = 0..3488 (r up
  *   to 27.25): erfc(r) 2^128 as hi + lo and 2/sqrt(pi) exp(-r^2) 2^128 (the
  *   2^128 keeps every entry normal).
+ * bd_rt_erfc8_tab[4 j + 0..3] (vmath_erf.h, |x| <= 8) for r = j/512, j =
+ *   0..4096: erfc(r) as hi + lo, 2/sqrt(pi) exp(-r^2), 0 (rows of 32
+ *   bytes; every entry normal without scaling).
  * bd_rt_log_tab[4 i + 0..3] (vmath_log.h) for bin i of z in [0.6875, 1.375)
  *   (80 bins of 2^-8 below 1, 48 of 2^-7 above): ic, an 8-bit approximation
  *   of 1/c (c the bin's centre) chosen so that z ic - 1 is exact in double
@@ -15,9 +18,9 @@
 #include <math.h>
 #include <stdio.h>
 
-/* Must match BD_ERFC_ROWS / BD_LOG_ROWS (vmath_fast.h): the generated
- * definitions are compiled against those declarations. */
-enum { ROWS = 3489, LOG_ROWS = 128 };
+/* Must match BD_ERFC_ROWS / BD_ERFC8_ROWS / BD_LOG_ROWS (vmath_fast.h):
+ * the generated definitions are compiled against those declarations. */
+enum { ROWS = 3489, ERFC8_ROWS = 4097, LOG_ROWS = 128 };
 
 int main(int argc, char **argv) {
   FILE *f = argc > 1 ? fopen(argv[1], "w") : stdout;
@@ -35,6 +38,13 @@ int main(int argc, char **argv) {
     double hi = (double)e, lo = (double)(e - hi);
     double sc = (double)ldexpl(two_sqrtpi * expl(-r * r), 128);
     fprintf(f, "    %a, %a, %a,\n", hi, lo, sc);
+  }
+  fprintf(f, "};\nconst double bd_rt_erfc8_tab[%d] = {\n", ERFC8_ROWS * 4);
+  for (int j = 0; j < ERFC8_ROWS; j++) {
+    long double r = j / 512.0L, e = erfcl(r);
+    double hi = (double)e, lo = (double)(e - hi);
+    fprintf(f, "    %a, %a, %a, 0,\n", hi, lo,
+            (double)(two_sqrtpi * expl(-r * r)));
   }
   fprintf(f, "};\nconst double bd_rt_log_tab[%d] = {\n", LOG_ROWS * 4);
   for (int i = 0; i < LOG_ROWS; i++) {

@@ -57,6 +57,36 @@ BD_INL void bd__erfrow_dd(bd_i64d j, const double *t, bd_f64d *eh, bd_f64d *el,
 #endif
 }
 
+/* Columns 0, 1, 2 of the rows at byte offsets off of table t, in each lane
+ * (two 16-byte loads a lane). */
+BD_INL void bd__row3_dd(bd_i64d off, const double *t, bd_f64d *c0, bd_f64d *c1,
+                        bd_f64d *c2) {
+  /* The offsets stay vector arithmetic (one shift and mask for all
+   * lanes), not a scalar shift and mask per extracted lane. */
+  __asm__("" : "+v"(off));
+  bd__v2d p[BD_WD], q[BD_WD];
+  for (int i = 0; i < BD_WD; i++) {
+    const char *row = (const char *)t + off[i];
+    __builtin_memcpy(&p[i], row, sizeof p[i]);
+    __builtin_memcpy(&q[i], row + 16, sizeof q[i]);
+  }
+#if BD_WD == 4
+  bd_f64d a = __builtin_shufflevector(p[0], p[2], 0, 1, 2, 3);
+  bd_f64d b = __builtin_shufflevector(p[1], p[3], 0, 1, 2, 3);
+  bd_f64d c = __builtin_shufflevector(q[0], q[2], 0, 1, 2, 3);
+  bd_f64d d = __builtin_shufflevector(q[1], q[3], 0, 1, 2, 3);
+  *c0 = __builtin_shufflevector(a, b, 0, 4, 2, 6);
+  *c1 = __builtin_shufflevector(a, b, 1, 5, 3, 7);
+  *c2 = __builtin_shufflevector(c, d, 0, 4, 2, 6);
+#else
+  for (int i = 0; i < BD_WD; i++) {
+    (*c0)[i] = p[i][0];
+    (*c1)[i] = p[i][1];
+    (*c2)[i] = q[i][0];
+  }
+#endif
+}
+
 /* erfc(|x|) 2^128 = *yh + *yl (NaN: that of 27.25). */
 BD_INL void bd__erfcpos_dd(bd_f64d x, bd_f64d *yh, bd_f64d *yl) {
   bd_f64d a = bd__vmin_dd(__builtin_elementwise_abs(x), 27.25);
@@ -161,7 +191,57 @@ BD_INL bd_f64d bd__erf_dd(bd_f64d x) {
   return bd__vsel_dd((bd_i64d)(x != x), x + x, y);
 }
 
+/* erfc(x) for |x| <= 8 (no NaN), by bd_rt_erfc8_tab: r = |x| rounded to a
+ * multiple of 1/512, d = |x| - r (|d| <= 2^-10), v = 2 r d (|v| <= 2^-6), q =
+ * d^2 (<= 2^-20), erfc(|x|) = eh + el - s d B with B = P0(v) - q (P1(v) -
+ * q P2(v)) (P0 of degree 6, 2^-60.3; P1 of degree 3, 2^-34.4; P2 of degree
+ * 1, 2^-17.8: each below 2^-60 of erfc after the weights q^k and s d B /
+ * erfc(|x|) <= 2^-6; the q^3 term is below 2^-68). s d B is at most 2^-6 of the
+ * result, so its rounding errors are negligible: one final rounding (two for x
+ * < 0: 2 - y). */
+BD_INL bd_f64d bd__erfc8_dd(bd_f64d x, bd_f64d a) {
+  bd_f64d z = a + 0x1p43; /* r in the last bits */
+  bd_i64d off = ((bd_i64d)z - 0x42a0000000000000LL) << 5;
+  bd_f64d r = z - 0x1p43;
+  bd_f64d d = a - r;
+  bd_f64d v = (r + r) * d, q = d * d;
+  bd_f64d eh, el, s;
+  bd__row3_dd(off, bd_rt_erfc8_tab, &eh, &el, &s);
+  static const double k[11][16] __attribute__((aligned(64))) = {
+      BD__R16(0x1.a01aa37170f2ep-13), BD__R16(-0x1.6c1777779febdp-10),
+      BD__R16(0x1.11111110fcd6ep-7),  BD__R16(-0x1.5555555527d27p-5),
+      BD__R16(0x1.5555555555555p-3),  BD__R16(-0x1.c71d82d876544p-6),
+      BD__R16(0x1.999b1fb288b6ep-4),  BD__R16(-0x1.ffffffffbbbbap-3),
+      BD__R16(0x1.555555549248dp-2),  BD__R16(-0x1.5556aaab17e4cp-4),
+      BD__R16(0x1.999e2be51cfd0p-4),
+  };
+  const double *K = &k[0][0];
+  __asm__ volatile("" : "+r"(K)); /* volatile: not shared with other calls */
+  bd_f64d p0 = BD__FMA(bd__vld_dd(K), v, bd__vld_dd(K + 16));
+  p0 = BD__FMA(p0, v, bd__vld_dd(K + 32));
+  p0 = BD__FMA(p0, v, bd__vld_dd(K + 48));
+  p0 = BD__FMA(p0, v, bd__vld_dd(K + 64));
+  p0 = BD__FMA(p0, v, bd__vspl_dd(-0.5));
+  p0 = BD__FMA(p0, v, bd__vspl_dd(1.0));
+  bd_f64d p1 = BD__FMA(bd__vld_dd(K + 80), v, bd__vld_dd(K + 96));
+  p1 = BD__FMA(p1, v, bd__vld_dd(K + 112));
+  p1 = BD__FMA(p1, v, bd__vld_dd(K + 128));
+  bd_f64d p2 = BD__FMA(bd__vld_dd(K + 144), v, bd__vld_dd(K + 160));
+  bd_f64d b = BD__FMA(-q, p2, p1);
+  b = BD__FMA(-q, b, p0);
+  bd_f64d y = eh + BD__FMA(-(s * d), b, el);
+  /* x < 0: 2 - y */
+  bd_i64d neg = (bd_i64d)(x < 0.0);
+  bd_f64d f = bd__vsel_dd(neg, bd__vspl_dd(-1.0), bd__vspl_dd(1.0));
+  return BD__FMA(y, f, (bd_f64d)(neg & (bd_i64d)bd__vspl_dd(2.0)));
+}
+
+/* Vectors with a lane beyond |x| = 8 (or NaN) take the kernel above, which
+ * covers the whole range. */
 BD_INL bd_f64d bd__erfc_dd(bd_f64d x) {
+  bd_f64d a = __builtin_elementwise_abs(x);
+  if (!__builtin_reduce_or(~(bd_i64d)(a <= 8.0)))
+    return bd__erfc8_dd(x, a);
   bd_f64d yh, yl;
   bd__erfcpos_dd(x, &yh, &yl);
   bd_i64d neg = (bd_i64d)(x < 0.0);

@@ -1,6 +1,6 @@
 /* batchdiff inline vector math: double log (FMA builds). No include guard:
- * included once by vmath_fast.h, after vmath_erf.h (BD__SPLAT). Errors:
- * docs/runtime.md.
+ * included once by vmath_fast.h, after vmath_erf.h (bd__row3_dd, BD__SPLAT).
+ * Errors: docs/runtime.md.
  *
  * x = 2^k z, z in [0.6875, 1.375); the top 7 bits of z's offset from 0.6875
  * pick bin i of bd_rt_log_tab (libbatchdiff_rt, gen_vmath_tables.c): ic, an
@@ -13,36 +13,6 @@
  * bits, |k| <= 1075); adding r by Fast2Sum (|lh| >= |r| where ic != 1,
  * checked by the generator) leaves one final rounding and terms below
  * 2^-9 of it: ~0.5 ULP. */
-
-/* Columns 0, 1, 2 of the rows at byte offsets off of table t, in each lane
- * (two 16-byte loads a lane). */
-BD_INL void bd__row3_dd(bd_i64d off, const double *t, bd_f64d *c0, bd_f64d *c1,
-                        bd_f64d *c2) {
-  /* The offsets stay vector arithmetic (one shift and mask for all
-   * lanes), not a scalar shift and mask per extracted lane. */
-  __asm__("" : "+v"(off));
-  bd__v2d p[BD_WD], q[BD_WD];
-  for (int i = 0; i < BD_WD; i++) {
-    const char *row = (const char *)t + off[i];
-    __builtin_memcpy(&p[i], row, sizeof p[i]);
-    __builtin_memcpy(&q[i], row + 16, sizeof q[i]);
-  }
-#if BD_WD == 4
-  bd_f64d a = __builtin_shufflevector(p[0], p[2], 0, 1, 2, 3);
-  bd_f64d b = __builtin_shufflevector(p[1], p[3], 0, 1, 2, 3);
-  bd_f64d c = __builtin_shufflevector(q[0], q[2], 0, 1, 2, 3);
-  bd_f64d d = __builtin_shufflevector(q[1], q[3], 0, 1, 2, 3);
-  *c0 = __builtin_shufflevector(a, b, 0, 4, 2, 6);
-  *c1 = __builtin_shufflevector(a, b, 1, 5, 3, 7);
-  *c2 = __builtin_shufflevector(c, d, 0, 4, 2, 6);
-#else
-  for (int i = 0; i < BD_WD; i++) {
-    (*c0)[i] = p[i][0];
-    (*c1)[i] = p[i][1];
-    (*c2)[i] = q[i][0];
-  }
-#endif
-}
 
 /* log(x) for positive normal finite x, plus kadj ln2. */
 BD_INL bd_f64d bd__tlogk_dd(bd_f64d x, double kadj) {
