@@ -33,11 +33,14 @@ private:
     std::string Type, Name;
   };
   std::vector<Decl> params(bool Reserved) const;
-  /// File-scope data the function reads (ParamKind::Global), in the
-  /// context struct: a scalar's value read once per call, a table's
-  /// address. Type, reserved name, and the C expression that reads it.
+  /// File-scope data the function reads (ParamKind::Global) and the batch
+  /// size for written globals. Type, reserved name, the C expression that
+  /// reads it, and whether the chunk function reads it itself (Direct: by
+  /// name, so LLVM folds constant data there exactly as in the scalar
+  /// function) or from the context struct the wrapper fills.
   struct GlobalDecl {
     std::string Type, Name, Init;
+    bool Direct;
   };
   std::vector<GlobalDecl> globals() const;
   void
@@ -202,15 +205,15 @@ std::vector<WrapperEmitter::GlobalDecl> WrapperEmitter::globals() const {
       continue;
     std::string T = scalarType(P.Ty);
     if (P.IsArray)
-      Gs.push_back(
-          {"const " + T + " *", arg(I), "(const " + T + " *)" + P.Name});
+      Gs.push_back({"const " + T + " *", arg(I), "(const " + T + " *)" + P.Name,
+                    P.InPlace});
     else
-      Gs.push_back({P.CType + " ", arg(I), P.Name});
+      Gs.push_back({P.CType + " ", arg(I), P.Name, P.InPlace});
   }
   // The batch size, for the chunk that ends it to set written globals.
   for (const ir::Output &O : F.Outputs)
     if (O.Kind == ir::OutKind::Global) {
-      Gs.push_back({"size_t ", "__bd_nall", "__bd_n"});
+      Gs.push_back({"size_t ", "__bd_nall", "__bd_n", false});
       break;
     }
   return Gs;
@@ -540,8 +543,15 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
   for (size_t I = 1; I < Ds.size(); ++I)
     OS << "  " << Ds[I].Type << Ds[I].Name << " = __bd_c->" << Ds[I].Name
        << ";\n  (void)" << Ds[I].Name << ";\n";
+  // File-scope data by name (InPlace): read through the context, a
+  // constant table or a static global nothing writes would not be folded
+  // into the kernel as LLVM folds it into the scalar function (a product
+  // of constants in a contracted a * b + c is then rounded, not fused: 1
+  // ULP apart), and a table's address in the context would keep GlobalOpt
+  // from making it constant in the scalar function.
   for (const GlobalDecl &G : globals())
-    OS << "  " << G.Type << G.Name << " = __bd_c->" << G.Name << ";\n";
+    OS << "  " << G.Type << G.Name << " = "
+       << (G.Direct ? G.Init : "__bd_c->" + G.Name) << ";\n";
   std::vector<Sum> Sums = uniformSums();
   for (const Sum &U : Sums)
     OS << "  " << Sh.vtype(F.Params[U.Param].Ty) << " " << U.acc()
@@ -656,7 +666,10 @@ std::string WrapperEmitter::run() {
   OS << "struct " << Base << "x {";
   for (size_t I = 1; I < Ds.size(); ++I)
     OS << " " << Ds[I].Type << Ds[I].Name << ";";
-  std::vector<GlobalDecl> Gs = globals();
+  std::vector<GlobalDecl> Gs;
+  for (const GlobalDecl &G : globals())
+    if (!G.Direct)
+      Gs.push_back(G);
   for (const GlobalDecl &G : Gs)
     OS << " " << G.Type << G.Name << ";";
   for (const Sum &U : Sums)
@@ -679,7 +692,6 @@ std::string WrapperEmitter::run() {
   bool First = true;
   for (size_t I = 1; I < Ds.size(); ++I, First = false)
     OS << (First ? "" : ", ") << Ds[I].Name;
-  // Globals are read here, once per call, before any chunk runs.
   for (const GlobalDecl &G : Gs) {
     OS << (First ? "" : ", ") << G.Init;
     First = false;

@@ -111,8 +111,9 @@ struct Stmt {
 /// (its shadow pointer is not NULL), so work feeding only it can be skipped;
 /// in forward mode, true when array parameter `Of` has a tangent array.
 /// Global: file-scope data the function reads (Name is its C name), always
-/// uniform and never differentiated; not in the ABI: the wrapper reads a
-/// scalar once per call and passes a table's address.
+/// uniform and never differentiated; not in the ABI: the wrapper reads an
+/// extern non-const scalar once per call, the chunk function reads the
+/// rest by name (InPlace).
 /// Tangent: forward mode's tangent of scalar parameter `Of` (0 when the
 /// caller passes none).
 /// A Need flag tests, and a Tangent is read from, the arrays of parameter
@@ -148,6 +149,9 @@ struct Param {
   int DimParam = -1;
   std::string DimHow; // how the extent was inferred, for remarks
   Layout Lay = Layout::Strided;
+  // Global: read by name where the examples run (a table, or a scalar that
+  // is const or static, whose value LLVM may know), not once per call.
+  bool InPlace = false;
 };
 
 struct Var {

@@ -2,10 +2,11 @@
 //
 // Data that outlives a call is only read. A file-scope scalar or table the
 // function reads becomes a Global parameter (uniform, never differentiated,
-// not in the ABI): the wrapper reads a scalar once per call and passes a
-// table's address, so every read is a plain uniform value or an indexed
-// load (a gather at varying indices), exactly as for a BD_UNIFORM
-// parameter. A global scalar the function writes is a variable per
+// not in the ABI): the wrapper reads an extern non-const scalar once per
+// call; a table, a const or a static scalar is read by name where the
+// examples run, so that LLVM folds what it knows of it as in the scalar
+// function. Every read is a plain uniform value or an indexed load (a
+// gather at varying indices), exactly as for a BD_UNIFORM parameter. A global scalar the function writes is a variable per
 // example instead: every example must write it before reading it, on every
 // path, and after the call it holds example n - 1's value (an output the
 // wrapper stores); anything else is an error. Tables are never written. A
@@ -90,6 +91,10 @@ int Lowerer::globalParam(const VarDecl *VD, SourceLocation At) {
   }
   P.Ty = *IT;
   P.CType = ET.getCanonicalType().getUnqualifiedType().getAsString();
+  // Where LLVM may know the value (a constant table, a static global
+  // nothing in the file writes), the scalar function folds it: the
+  // generated code must read it by name to fold it alike.
+  P.InPlace = AT || T.isConstQualified() || !VD->hasExternalFormalLinkage();
   F.Params.push_back(P);
   int I = (int)F.Params.size() - 1;
   GlobalParams[VD] = I;

@@ -27,6 +27,17 @@
  *    the goto to the block's own label for a jump within the block, so the
  *    rest of the loop body was not guarded by that goto's flag (it tested
  *    the constant false). The batched result differed from the scalar one.
+ *
+ * 4. global_constants_folded (seeds 172 and 208, K=4; FIXED in
+ *    plugin/emit/Wrapper.cpp): file-scope data reached the kernel through
+ *    the wrapper's context struct, so LLVM did not see that a `static const`
+ *    table read at an index it folds (`T[(int)sqrt(0.140625)]`), or a
+ *    `static` global nothing writes (GlobalOpt makes it constant), is a
+ *    constant there, while in the scalar function it folded `c1 * c2 + x`
+ *    into a rounded product plus an add; the kernel fused it: 1 ULP apart.
+ *    The table's address in the context also kept a `static` table nothing
+ *    writes from being made constant. The chunk function now reads file-scope
+ *    data by name.
  */
 #include <batchdiff.h>
 
@@ -39,6 +50,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+
 #include "../common/test_filter.h"
 
 static int same_bits_d(double a, double b) {
@@ -199,11 +211,54 @@ static void retry_goto_inside_and_after(void **state) {
   assert_int_equal(bad, 0);
 }
 
+/* ---- 4. file-scope constants folded in both versions --------------------- */
+
+static const double rg_tab[] = {-0.75, 1.25, 0.5, 0.125};
+static float rg_g = -0.75f; /* nothing writes it */
+static double rg_stab[] = {0.3, -0.7, 1.1};
+
+BATCHDIFF double rg_const_table(double x) {
+  return x + (-(rg_tab[(int)sqrt(0.140625)] * 0.3));
+}
+BATCHDIFF float rg_static_global(float x) { return (-0.1f) * rg_g - x; }
+BATCHDIFF double rg_static_table(double x) { return rg_stab[1] * 0.3 + x; }
+
+static void global_constants_folded(void **state) {
+  (void)state;
+  enum { N = 1000 };
+  static double x[N], r[N], r2[N], d[N];
+  static float xf[N], rf[N];
+  int bad = 0;
+  for (int b = 0; b < N; b++) {
+    x[b] = (double)(b - 500) * 1.2345e-2 + 1e-9 * b;
+    xf[b] = (float)(b - 500) * 3.1e-3f - 1.4550f;
+    d[b] = 0.0;
+  }
+  rg_const_table_batched(N, x, r);
+  rg_static_global_batched(N, xf, rf);
+  rg_static_table_batched(N, x, r2);
+  for (int b = 0; b < N; b++) {
+    double s = rg_const_table(x[b]), s2 = rg_static_table(x[b]);
+    float sf = rg_static_global(xf[b]);
+    if ((!same_bits_d(s, r[b]) || !same_bits_f(sf, rf[b]) ||
+         !same_bits_d(s2, r2[b])) &&
+        bad++ < 3)
+      print_message("x = %a, %a: scalar %a %a %a, batched %a %a %a\n", x[b],
+                    xf[b], s, sf, s2, r[b], rf[b], r2[b]);
+  }
+  rg_const_table_grad(N, x, r, NULL, d);
+  for (int b = 0; b < N; b++)
+    if ((!same_bits_d(r[b], rg_const_table(x[b])) || d[b] != 1.0) && bad++ < 3)
+      print_message("x = %a: grad ret %a, d %a\n", x[b], r[b], d[b]);
+  assert_int_equal(bad, 0);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(inline_frames_index_call),
       cmocka_unit_test(fmuladd_constant_operands),
       cmocka_unit_test(retry_goto_inside_and_after),
+      cmocka_unit_test(global_constants_folded),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,7 +21,7 @@ static inline __attribute__((always_inline, unused)) void __bd_lookup_bk(bd_mn _
   *__bd_o0 = __bd_t17;
   *__bd_o1 = __bd_t18;
 }
-struct __bd_lookup_bx { const float *__bd_a0; const int *__bd_a1; float *__bd_ret; const float *__bd_a2; float __bd_a3; size_t __bd_nall; };
+struct __bd_lookup_bx { const float *__bd_a0; const int *__bd_a1; float *__bd_ret; float __bd_a3; size_t __bd_nall; };
 static void __bd_lookup_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
   const struct __bd_lookup_bx *__bd_c = (const struct __bd_lookup_bx *)__bd_cx;
   const float *__bd_a0 = __bd_c->__bd_a0;
@@ -30,7 +30,7 @@ static void __bd_lookup_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *
   (void)__bd_a1;
   float *__bd_ret = __bd_c->__bd_ret;
   (void)__bd_ret;
-  const float *__bd_a2 = __bd_c->__bd_a2;
+  const float *__bd_a2 = (const float *)TAB;
   float __bd_a3 = __bd_c->__bd_a3;
   size_t __bd_nall = __bd_c->__bd_nall;
   size_t __bd_w = (sizeof(bd_mn) / 4);
@@ -54,7 +54,7 @@ static void __bd_lookup_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *
 }
 void lookup_batched(size_t __bd_n, const float *__bd_a0, const int *__bd_a1, float *__bd_ret);
 void lookup_batched(size_t __bd_n, const float *__bd_a0, const int *__bd_a1, float *__bd_ret) {
-  struct __bd_lookup_bx __bd_c = {__bd_a0, __bd_a1, __bd_ret, (const float *)TAB, GAIN, __bd_n};
+  struct __bd_lookup_bx __bd_c = {__bd_a0, __bd_a1, __bd_ret, GAIN, __bd_n};
   bd_parallel_for(__bd_n, __bd_lookup_bc, 0, 0, &__bd_c, 0);
 }
 
