@@ -73,6 +73,9 @@ typedef struct {
   /* NAME_jvp: tangents t[p] (NULL = zero direction); ret, dret may be NULL */
   void (*jvp)(size_t n, double *const *a, double *const *t, double *ret,
               double *dret);
+  /* the tie twin: the scalar function with fmin/fmax counting, in fz_ties,
+   * the ties of zeros of opposite signs, whose result C leaves open */
+  double (*tie)(const double *a);
   /* a global the function writes (NULL if none): after each generated
    * function it must hold what the sequential loop leaves in it */
   double (*gget)(void);
@@ -86,10 +89,43 @@ static const size_t fz_ns[] = {0, 1, 3, 4, 5, 8, 9, 17, 100};
 #define FZ_TOL_F 1e-5
 
 typedef struct {
-  long exact, tol, sensitive, grad_fd, kink, floatpath, nonfinite, uni_fd,
-      uni_skip, overflow, jvp_dot, jvp_skip, fails;
+  long exact, zero_tie, tol, sensitive, grad_fd, kink, floatpath, nonfinite,
+      uni_fd, uni_skip, overflow, jvp_dot, jvp_skip, fails;
 } fz_stats;
 static fz_stats fz_st;
+
+/* fmin/fmax of the tie twins. Which zero fmin(-0.0, +0.0) returns is open
+ * (docs/abi.md, "Bit for bit"): the batched code follows LLVM's x86 rule,
+ * but LLVM's optimiser can change the scalar function's choice where the
+ * plugin cannot see it (the SLP vectorizer packing two fmaxf into one
+ * maxps whose NaN-safe lowering takes the other operand: seed 201, SSE2).
+ * A result that differs from the scalar one only in the sign of a zero is
+ * accepted where the example's scalar path had such a tie. */
+static long fz_ties;
+#define FZ_TIE(name, T, fn)                                                    \
+  static inline T name(T a, T b) {                                             \
+    if (a == 0 && b == 0 && signbit(a) != signbit(b))                          \
+      fz_ties++;                                                               \
+    return fn(a, b);                                                           \
+  }
+FZ_TIE(fz_tie_fmin, double, fmin)
+FZ_TIE(fz_tie_fmax, double, fmax)
+FZ_TIE(fz_tie_fminf, float, fminf)
+FZ_TIE(fz_tie_fmaxf, float, fmaxf)
+
+/* got and want are zeros of opposite signs and the scalar path at x had a
+ * tie of zeros in fmin/fmax. */
+static int fz_zero_tie(const fz_fn *f, const double *x, double got,
+                       double want) {
+  if (!(got == 0 && want == 0 && signbit(got) != signbit(want)))
+    return 0;
+  fz_ties = 0;
+  (void)f->tie(x);
+  if (!fz_ties)
+    return 0;
+  fz_st.zero_tie++;
+  return 1;
+}
 static int fz_max_fail_print = 40;
 
 static uint64_t fz_rng_s = 88172645463325252ull;
@@ -295,12 +331,22 @@ static double *fz_alloc(size_t n) {
  * its inputs; with float arithmetic, or in double near a derivative of 0):
  * then both must agree with the finite differences of the long twin as
  * closely as the gradient check asks (1e-6 or 1e-2 times |c| + 1, plus
- * the differences' noise). */
+ * the differences' noise). Where those differences are no oracle (a kink
+ * within their step: seed 231 of 1-400 at K = 4, x - x / (1 + |x|) at
+ * x = -3e-4, whose derivative 2|x| is 1 - 1 / (1 + |x|)^2 in float), the
+ * point is skipped if the two orders still agree to the tolerance jt
+ * relative to the intermediates' scale, sum |t| (|y| + 1), instead of to
+ * the cancelled sum |g t|; a gross difference still fails. */
 static double fz_fd(const fz_fn *f, const double *x0, int p, double *noise,
                     int *why);
 static int fz_jvp_float_noise(const fz_fn *f, const double *x,
-                              double *const *t1, double jvp, double dot) {
+                              double *const *t1, double jvp, double dot,
+                              double y, double jt) {
   double fdot = 0.0, tol = 0.0, rel = f->twin_exact ? 1e-6 : 1e-2;
+  double tabs = 0.0;
+  for (int p = 0; p < f->np; p++)
+    if (t1[p])
+      tabs += fabs(t1[p][0]);
   for (int p = 0; p < f->np; p++) {
     if (!t1[p])
       continue;
@@ -308,7 +354,7 @@ static int fz_jvp_float_noise(const fz_fn *f, const double *x,
     int why = 0;
     double d = fz_fd(f, x, p, &noise, &why);
     if (isnan(d))
-      return 0;
+      return fabs(jvp - dot) <= jt * tabs * (fabs(y) + 1.0);
     fdot += d * t1[p][0];
     /* the gradient check's bound, rel (|c| + 1) + noise, times |t| */
     tol += (rel * (fabs(d) + 1.0) + noise) * fabs(t1[p][0]);
@@ -390,7 +436,7 @@ static void fz_check_fn(const fz_fn *f) {
         double y = f->scalar(x);
         if (!f->transcendental) {
           fz_st.exact++;
-          if (!fz_same(y, rb[b]))
+          if (!fz_same(y, rb[b]) && !fz_zero_tie(f, x, rb[b], y))
             FZ_FAIL(f, a, b, "batched %a != scalar %a (exact)", rb[b], y);
         } else {
           double tol = f->rtype == 'f' || !f->twin_exact ? FZ_TOL_F : FZ_TOL_D;
@@ -564,7 +610,7 @@ static void fz_check_fn(const fz_fn *f) {
           } else {
             fz_st.jvp_dot++;
             if (!(fabs(dj[b] - dot) <= jt * mag + 1e-300) &&
-                fz_jvp_float_noise(f, x, t1, dj[b], dot))
+                fz_jvp_float_noise(f, x, t1, dj[b], dot, rb[b], jt))
               fz_st.jvp_dot--, fz_st.jvp_skip++;
             else if (!(fabs(dj[b] - dot) <= jt * mag + 1e-300))
               FZ_FAIL(f, a, b,
@@ -729,12 +775,14 @@ static int fz_main(const fz_fn *fns, int nf, unsigned long seed) {
       fprintf(stderr, "function %s: %ld failure(s)\n", fns[i].name,
               fz_st.fails - before);
   }
-  printf("STATS functions=%d exact=%ld tol=%ld sensitive=%ld grad_fd=%ld "
+  printf("STATS functions=%d exact=%ld zero_tie=%ld tol=%ld sensitive=%ld "
+         "grad_fd=%ld "
          "kink=%ld floatpath=%ld nonfinite=%ld uni_fd=%ld uni_skip=%ld "
          "overflow=%ld jvp_dot=%ld jvp_skip=%ld fails=%ld\n",
-         nf, fz_st.exact, fz_st.tol, fz_st.sensitive, fz_st.grad_fd, fz_st.kink,
-         fz_st.floatpath, fz_st.nonfinite, fz_st.uni_fd, fz_st.uni_skip,
-         fz_st.overflow, fz_st.jvp_dot, fz_st.jvp_skip, fz_st.fails);
+         nf, fz_st.exact, fz_st.zero_tie, fz_st.tol, fz_st.sensitive,
+         fz_st.grad_fd, fz_st.kink, fz_st.floatpath, fz_st.nonfinite,
+         fz_st.uni_fd, fz_st.uni_skip, fz_st.overflow, fz_st.jvp_dot,
+         fz_st.jvp_skip, fz_st.fails);
   /* A run whose every gradient check was skipped (kinks, overflow, NaN)
    * proved nothing about gradients: that is a failure too. */
   long skipped = fz_st.kink + fz_st.floatpath + fz_st.nonfinite +
