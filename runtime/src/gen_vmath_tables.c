@@ -1,5 +1,5 @@
 /* Writes the tables of the inline double math as C, computed in long double
- * (x87 erfcl/expl/logl, within a few long-double ULP, so each hi + lo pair is
+ * (x87 erfcl/expl, within a few long-double ULP, so each hi + lo pair is
  * good to ~2^-60 relative). Run at build time (runtime/CMakeLists.txt).
  *   gen_vmath_tables OUT.c
  * bd_rt_erfc_tab[3 j + 0..2] (vmath_erf.h) for r = j/128, j = 0..3488 (r up
@@ -7,20 +7,13 @@
  *   2^128 keeps every entry normal).
  * bd_rt_erfc8_tab[4 j + 0..3] (vmath_erf.h, |x| <= 8) for r = j/512, j =
  *   0..4096: erfc(r) as hi + lo, 2/sqrt(pi) exp(-r^2), 0 (rows of 32
- *   bytes; every entry normal without scaling).
- * bd_rt_log_tab[4 i + 0..3] (vmath_log.h) for bin i of z in [0.6875, 1.375)
- *   (80 bins of 2^-8 below 1, 48 of 2^-7 above): ic, an 8-bit approximation
- *   of 1/c (c the bin's centre) chosen so that z ic - 1 is exact in double
- *   for every double z of the bin (checked below), -log(ic) as lh (a
- *   multiple of 2^-42, so k ln2hi + lh is exact) + ll, and 0 (rows of 32
- *   bytes). The two bins around 1 have ic = 1 (log(ic) = 0, so that log(x)
- *   near 1 does not cancel). */
+ *   bytes; every entry normal without scaling). */
 #include <math.h>
 #include <stdio.h>
 
-/* Must match BD_ERFC_ROWS / BD_ERFC8_ROWS / BD_LOG_ROWS (vmath_fast.h):
+/* Must match BD_ERFC_ROWS / BD_ERFC8_ROWS (vmath_fast.h):
  * the generated definitions are compiled against those declarations. */
-enum { ROWS = 3489, ERFC8_ROWS = 4097, LOG_ROWS = 128 };
+enum { ROWS = 3489, ERFC8_ROWS = 4097 };
 
 int main(int argc, char **argv) {
   FILE *f = argc > 1 ? fopen(argv[1], "w") : stdout;
@@ -45,38 +38,6 @@ int main(int argc, char **argv) {
     double hi = (double)e, lo = (double)(e - hi);
     fprintf(f, "    %a, %a, %a, 0,\n", hi, lo,
             (double)(two_sqrtpi * expl(-r * r)));
-  }
-  fprintf(f, "};\nconst double bd_rt_log_tab[%d] = {\n", LOG_ROWS * 4);
-  for (int i = 0; i < LOG_ROWS; i++) {
-    /* zlo, zhi, ic: few bits, so z ic - 1 below is exact in long double */
-    long double zlo = i < 80 ? 0.6875L + i / 256.0L : 1 + (i - 80) / 128.0L;
-    long double zhi = zlo + (i < 80 ? 1 / 256.0L : 1 / 128.0L);
-    /* ic on a grid q (8 bits) minimizing max |z ic - 1| over the bin; z ic
-     * - 1 is a multiple of ulp(z) q, exact in double while below 2^53 times
-     * that: |r| <= q for z < 1 (ulp 2^-53), 2q for z >= 1 (ulp 2^-52). */
-    long double q = i < 80 ? 0x1p-7L : 0x1p-8L, ic = 1, best = 1;
-    long double lim = i < 80 ? q : 2 * q;
-    if (i != 79 && i != 80) {
-      long double m0 = rintl(2 / (zlo + zhi) / q);
-      for (long double m = m0 - 3; m <= m0 + 3; m++) {
-        long double rm = fmaxl(fabsl(zlo * m * q - 1), fabsl(zhi * m * q - 1));
-        if (rm < best) {
-          best = rm;
-          ic = m * q;
-        }
-      }
-    } else {
-      best = fmaxl(1 - zlo, zhi - 1);
-    }
-    long double lc = -logl(ic);
-    double lh = (double)ldexpl(rintl(ldexpl(lc, 42)), -42);
-    double ll = (double)(lc - lh);
-    /* exact r; Fast2Sum of lh + r in vmath_log.h needs |lh| >= |r| */
-    if (best > lim || best > 0x1p-7L || (ic != 1 && fabsl(lh) < best)) {
-      fprintf(stderr, "gen_vmath_tables: log bin %d: |r| <= %Lg\n", i, best);
-      return 1;
-    }
-    fprintf(f, "    %a, %a, %a, 0,\n", (double)ic, lh, ll);
   }
   fprintf(f, "};\n");
   return fclose(f) != 0;

@@ -179,19 +179,17 @@ BD_INL bd_f64d bd__fast_expm1_f64d(bd_f64d x) { return bd__expm1_dd(x); }
 BD_INL bd_f64d bd__fast_log1p_f64d(bd_f64d x) { return bd__log1p_dd(x); }
 
 /* Double erf, erfc, log: inline with FMA (vmath_erf.h, vmath_log.h); SLEEF
- * (erf, erfc) and fdlibm (log, vmath_fast_body.h) without. Their tables (3
- * and 4 doubles a row) are in libbatchdiff_rt (gen_vmath_tables.c). */
+ * (erf, erfc) and fdlibm without FMA (log, vmath_fast_body.h). The erfc
+ * tables (3 and 4 doubles a row) are in libbatchdiff_rt
+ * (gen_vmath_tables.c). */
 #define BD_ERFC_ROWS 3489
 #define BD_ERFC8_ROWS 4097
-#define BD_LOG_ROWS 128
 #ifdef __cplusplus
 extern "C" {
 #endif
 extern const double bd_rt_erfc_tab[BD_ERFC_ROWS * 3]
     __attribute__((__visibility__("default")));
 extern const double bd_rt_erfc8_tab[BD_ERFC8_ROWS * 4]
-    __attribute__((__visibility__("default")));
-extern const double bd_rt_log_tab[BD_LOG_ROWS * 4]
     __attribute__((__visibility__("default")));
 #ifdef __cplusplus
 }
@@ -201,7 +199,7 @@ BD_INL bd_f64d bd__lib_erfc_f64d(bd_f64d x);
 #if defined(__FMA__)
 #include <batchdiff/vmath_erf.h>
 #include <batchdiff/vmath_log.h>
-BD_INL bd_f64d bd__fast_log_f64d(bd_f64d x) { return bd__tlog_dd(x); }
+BD_INL bd_f64d bd__fast_log_f64d(bd_f64d x) { return bd__logfma_dd(x); }
 BD_INL bd_f64d bd__fast_erf_f64d(bd_f64d x) { return bd__erf_dd(x); }
 BD_INL bd_f64d bd__fast_erfc_f64d(bd_f64d x) { return bd__erfc_dd(x); }
 #else
