@@ -147,7 +147,7 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
   if (WantJvp) {
     Activity A = analyzeActivity(Primal);
     Jvp = differentiateForward(Primal, A);
-    ir::pruneDeadStores(Jvp);
+    simplifyDerivative(Jvp);
     Uniformity JP = analyzeUniformity(Jvp);
     BatchReport R;
     BatchedJvp = batchFunction(Jvp, JP, &R, Opts.Chains);
@@ -162,10 +162,12 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
     // Forward over reverse: the gradient's IR differentiated again.
     Activity A = analyzeActivity(Grad, true);
     Hvp = differentiateForward(Grad, A, true);
-    ir::pruneDeadStores(Hvp);
+    simplifyDerivative(Hvp);
     Uniformity HP = analyzeUniformity(Hvp);
     BatchReport R;
     BatchedHvp = batchFunction(Hvp, HP, &R, Opts.Chains);
+    // NAME_hvp's arrays are strided only (see above): the caller's order.
+    BatchedHvp.KeepOrder = true;
     In.Hvp = &BatchedHvp;
     if (Opts.Remarks)
       planRemarks(Diags, Info.Loc, Hvp, HP, R, BatchedHvp, "_hvp");

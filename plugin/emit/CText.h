@@ -53,15 +53,30 @@ struct Shape {
   }
 };
 
-/// Whether \p F has a BD_PACKED or BD_POINTERS parameter: then any lane
-/// may hold any example, and the wrapper passes each varying array's lane
-/// offsets to the kernel instead of a stride (docs/abi.md).
+/// The sort key: the extent parameter of the first varying array whose
+/// extent is a varying integer parameter (a ragged batch, in any layout);
+/// -1: keep the caller's order.
+inline int sortKeyParam(const ir::Function &F) {
+  if (F.KeepOrder)
+    return -1;
+  for (const ir::Param &P : F.Params)
+    if (P.Kind == ir::ParamKind::User && P.IsArray && !P.Uniform &&
+        P.DimParam >= 0 && !F.Params[P.DimParam].Uniform &&
+        !F.Params[P.DimParam].IsArray)
+      return P.DimParam;
+  return -1;
+}
+
+/// Whether any lane may hold any example: with a BD_PACKED or BD_POINTERS
+/// parameter, or a ragged batch processed sorted by length. Then the
+/// wrapper passes each varying array's lane offsets to the kernel instead
+/// of a stride (docs/abi.md).
 inline bool indexedLanes(const ir::Function &F) {
   for (const ir::Param &P : F.Params)
     if (P.Kind == ir::ParamKind::User && P.IsArray && !P.Uniform &&
         P.Lay != ir::Layout::Strided)
       return true;
-  return false;
+  return sortKeyParam(F) >= 0;
 }
 
 /// The wrapper's reserved names for parameter \p I: its argument, shadow,

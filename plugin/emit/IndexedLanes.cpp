@@ -135,17 +135,6 @@ std::string scatterLanes(const Shape &Sh, unsigned Chain,
   return OS.str();
 }
 
-int sortKeyParam(const ir::Function &F) {
-  if (F.KeepOrder)
-    return -1;
-  for (const ir::Param &P : F.Params)
-    if (P.Kind == ir::ParamKind::User && P.IsArray && !P.Uniform &&
-        P.Lay != ir::Layout::Strided && P.DimParam >= 0 &&
-        !F.Params[P.DimParam].Uniform && !F.Params[P.DimParam].IsArray)
-      return P.DimParam;
-  return -1;
-}
-
 std::string indexedLoop(const ir::Function &F, Flavor Fl,
                         const std::string &Chunk) {
   std::ostringstream OS;

@@ -36,11 +36,6 @@ std::string scatterLanes(const ctext::Shape &Sh, unsigned Chain,
                          const std::string &Base, ir::Type T, bool Native,
                          const std::string &CType, const std::string &Val);
 
-/// The parameter whose values order a chunk's examples (the extent of the
-/// first packed or pointer array that is a varying integer parameter), or
-/// -1 to keep the caller's order.
-int sortKeyParam(const ir::Function &F);
-
 /// The loop over the examples [__bd_lo, __bd_hi) with indexed lanes: per
 /// chunk of BD_CHUNK, __bd_ord lists them (sorted by length, or in order);
 /// each step gives its lanes the next IL * W of them in __bd_e, computes

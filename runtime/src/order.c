@@ -1,27 +1,36 @@
-/* bd_sort_by_length: a bottom-up merge sort of indices by decreasing
- * length, stable (runtime/include/batchdiff/order.h). */
+/* bd_sort_by_length: indices by decreasing length, stable
+ * (runtime/include/batchdiff/order.h). An LSD radix sort over the bytes of
+ * the lengths, each pass stable with the byte's buckets in decreasing
+ * order. Bytes on which all lengths agree are skipped, so lengths below
+ * 256 take one pass: a comparison sort's unpredictable branches cost more
+ * than a short ragged loop (bench_chains' rnn_ragged, 1..16 steps). */
 #include "batchdiff/order.h"
 
 #include <string.h>
 
 void bd_sort_by_length(size_t n, const size_t *len, size_t *order,
                        size_t *scratch) {
-  for (size_t i = 0; i < n; i++)
+  size_t any = 0, all = ~(size_t)0;
+  for (size_t i = 0; i < n; i++) {
     order[i] = i;
-  size_t *src = order, *dst = scratch;
-  for (size_t w = 1; w < n; w *= 2) {
-    for (size_t lo = 0; lo < n; lo += 2 * w) {
-      size_t mid = lo + w < n ? lo + w : n;
-      size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
-      size_t a = lo, b = mid, o = lo;
-      /* The left run wins ties: equal lengths keep their index order. */
-      while (a < mid && b < hi)
-        dst[o++] = len[src[b]] > len[src[a]] ? src[b++] : src[a++];
-      while (a < mid)
-        dst[o++] = src[a++];
-      while (b < hi)
-        dst[o++] = src[b++];
+    any |= len[i];
+    all &= len[i];
+  }
+  size_t vary = any ^ all, *src = order, *dst = scratch;
+  for (unsigned sh = 0; sh < 8 * sizeof(size_t); sh += 8) {
+    if (!((vary >> sh) & 255))
+      continue;
+    size_t at[256] = {0};
+    for (size_t i = 0; i < n; i++)
+      at[255 - ((len[src[i]] >> sh) & 255)]++;
+    size_t sum = 0;
+    for (unsigned b = 0; b < 256; b++) {
+      size_t c = at[b];
+      at[b] = sum;
+      sum += c;
     }
+    for (size_t i = 0; i < n; i++)
+      dst[at[255 - ((len[src[i]] >> sh) & 255)]++] = src[i];
     size_t *t = src;
     src = dst;
     dst = t;

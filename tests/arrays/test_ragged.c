@@ -588,23 +588,31 @@ static void t_far(void **state) {
 static void t_sort(void **state) {
   (void)state;
   rng_t r = {name_seed("sort")};
-  for (size_t n = 0; n < 300; n += 1 + n / 4) {
-    size_t *len = malloc((n + 1) * sizeof(size_t));
-    size_t *ord = malloc((n + 1) * sizeof(size_t));
-    size_t *scr = malloc((n + 1) * sizeof(size_t));
-    unsigned char *seen = calloc(n + 1, 1);
-    for (size_t b = 0; b < n; b++)
-      len[b] = (size_t)rng_below(&r, 7);
-    bd_sort_by_length(n, len, ord, scr);
-    for (size_t j = 0; j < n; j++) {
-      assert_true(ord[j] < n && !seen[ord[j]]);
-      seen[ord[j]] = 1;
-      if (j)
-        assert_true(len[ord[j - 1]] > len[ord[j]] ||
-                    (len[ord[j - 1]] == len[ord[j]] && ord[j - 1] < ord[j]));
+  /* Short lengths (one byte), lengths that agree in some bytes and differ
+   * in others, and lengths spread over every byte. */
+  for (int kind = 0; kind < 3; kind++)
+    for (size_t n = 0; n < 300; n += 1 + n / 4) {
+      size_t *len = malloc((n + 1) * sizeof(size_t));
+      size_t *ord = malloc((n + 1) * sizeof(size_t));
+      size_t *scr = malloc((n + 1) * sizeof(size_t));
+      unsigned char *seen = calloc(n + 1, 1);
+      for (size_t b = 0; b < n; b++) {
+        size_t hi = (size_t)rng_below(&r, 3), lo = (size_t)rng_below(&r, 7);
+        len[b] = kind == 0   ? lo
+                 : kind == 1 ? (hi << 40) | ((size_t)0x5a << 16) | (lo << 8)
+                             : ((size_t)rng_below(&r, 1u << 30) << 34) ^
+                                   (size_t)rng_below(&r, 1u << 30) ^ lo;
+      }
+      bd_sort_by_length(n, len, ord, scr);
+      for (size_t j = 0; j < n; j++) {
+        assert_true(ord[j] < n && !seen[ord[j]]);
+        seen[ord[j]] = 1;
+        if (j)
+          assert_true(len[ord[j - 1]] > len[ord[j]] ||
+                      (len[ord[j - 1]] == len[ord[j]] && ord[j - 1] < ord[j]));
+      }
+      free(len), free(ord), free(scr), free(seen);
     }
-    free(len), free(ord), free(scr), free(seen);
-  }
 }
 
 /* Two-dimensional arrays against the scalar function, bit for bit, and

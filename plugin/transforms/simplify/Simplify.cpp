@@ -16,4 +16,14 @@ void simplify(ir::Function &F) {
   markMinMaxTies(F);
 }
 
+// Forward mode's products repeat what the primal computes (sin's rule and
+// its derivative both need cos): merge them as in the primal. Min/max ties
+// were marked on the primal already.
+void simplifyDerivative(ir::Function &F) {
+  forwardVars(F);
+  hoistInvariants(F);
+  commonSubexpr(F);
+  ir::pruneDeadStores(F);
+}
+
 } // namespace batchdiff

@@ -14,6 +14,9 @@ namespace batchdiff {
 
 void simplify(ir::Function &F);
 
+// The same without min/max tie marking, for NAME_jvp's and NAME_hvp's IR.
+void simplifyDerivative(ir::Function &F);
+
 } // namespace batchdiff
 
 #endif
