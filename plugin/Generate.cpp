@@ -105,6 +105,15 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
           << P.Name;
       return false;
     }
+  // NAME_hvp does not read or write records yet (docs/abi.md, "Structs").
+  for (const ir::Param &P : Primal.Params)
+    if (WantHvp && P.Kind == ir::ParamKind::Record) {
+      report(Diags, clang::DiagnosticsEngine::Error, Info.Loc,
+             "diff(hvp) does not support the struct parameter '%0' yet; pass "
+             "its members as scalar parameters, or drop diff(hvp)")
+          << P.Name;
+      return false;
+    }
   simplify(Primal);
   bool Dump = std::getenv("BATCHDIFF_DUMP_IR") != nullptr;
   if (Dump)

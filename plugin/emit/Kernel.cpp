@@ -645,6 +645,8 @@ std::string KernelEmitter::run() {
   Each(Sh.mask() + " __bd_m", true);
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const ir::Param &Pa = F.Params[I];
+    if (Pa.Kind == ir::ParamKind::Record)
+      continue; // the wrapper passes its members
     if (Pa.IsArray) {
       // Lane offsets: from a stride, or given per chain (indexedLanes).
       bool Ix = !Pa.Uniform && indexedLanes(F);
@@ -754,7 +756,7 @@ std::string KernelEmitter::run() {
       ParamRead[S.IVal] = true;
   });
   for (size_t I = 0; I < F.Params.size(); ++I)
-    if (!ParamRead[I])
+    if (!ParamRead[I] && F.Params[I].Kind != ir::ParamKind::Record)
       for (unsigned C = 0; C < (Once(F.Params[I]) ? 1 : IL); ++C)
         OS << "  (void)__bd_p" << I << (Once(F.Params[I]) ? "" : chain(C))
            << ";\n";

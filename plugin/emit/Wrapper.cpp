@@ -3,6 +3,7 @@
 #include "emit/CText.h"
 #include "emit/Frame.h"
 #include "emit/IndexedLanes.h"
+#include "emit/RecordLanes.h"
 
 #include <algorithm>
 #include <functional>
@@ -80,14 +81,42 @@ private:
   /// Array K of parameter I (Stmt::Shadow): the shadow (NAME_jvp: the
   /// tangent); in NAME_hvp 1 the tangent and 2 the H·v shadow.
   std::string ptr(int K, size_t I) const {
+    I = owner(I);
     return K == 0   ? shadow(I)
            : K == 1 ? "__bd_tg" + std::to_string(I)
                     : "__bd_hv" + std::to_string(I);
   }
   std::string ptrStride(int K, size_t I) const {
+    I = owner(I);
     return K == 0   ? shadowStride(I)
            : K == 1 ? "__bd_tgs" + std::to_string(I)
                     : "__bd_hvs" + std::to_string(I);
+  }
+  /// The parameter in the ABI: a struct parameter for its members.
+  size_t owner(size_t I) const {
+    return F.Params[I].Record >= 0 ? (size_t)F.Params[I].Record : I;
+  }
+  /// A struct parameter with a member that has a shadow.
+  bool recordHasShadow(size_t I) const {
+    for (const ir::Param &L : F.Params)
+      if (L.Record == (int)I && hasShadowParam(L))
+        return true;
+    return false;
+  }
+  /// Whether parameter \p I gets a shadow (and tangent) in the ABI.
+  bool abiShadow(size_t I) const {
+    const ir::Param &P = F.Params[I];
+    return P.Kind == ir::ParamKind::Record ? recordHasShadow(I)
+                                           : hasShadowParam(P) && P.Record < 0;
+  }
+  /// A struct member's record index for lane __bd_j of the current chain:
+  /// in bounds for every lane (a lane past the chunk reads its first).
+  std::string recordIdx(bool Tail) const {
+    if (Ix)
+      return indexedLane(Sh, CI);
+    return "__bd_i" + CS + " + " +
+           (Tail ? "(__bd_j < __bd_k" + CS + " ? __bd_j : 0)"
+                 : std::string("__bd_j"));
   }
   /// How many of those arrays an array parameter with a shadow has.
   int numShadows() const { return Fl == Flavor::Batched ? 0 : Hvp ? 3 : 1; }
@@ -130,7 +159,7 @@ std::vector<WrapperEmitter::Decl> WrapperEmitter::params(bool Reserved) const {
   // User-facing names must not collide with the parameters' own names.
   std::vector<std::string> Taken;
   for (const ir::Param &P : F.Params)
-    if (P.Kind == ir::ParamKind::User)
+    if (P.Kind == ir::ParamKind::User || P.Kind == ir::ParamKind::Record)
       Taken.push_back(P.Name);
   auto Fresh = [&](std::string N) {
     while (std::find(Taken.begin(), Taken.end(), N) != Taken.end())
@@ -144,9 +173,13 @@ std::vector<WrapperEmitter::Decl> WrapperEmitter::params(bool Reserved) const {
   Ds.push_back({"size_t ", Nm("__bd_n", "n")});
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const ir::Param &P = F.Params[I];
-    if (P.Kind != ir::ParamKind::User)
-      continue;
     std::string N = Reserved ? arg(I) : P.Name;
+    if (P.Kind == ir::ParamKind::Record) {
+      Ds.push_back({P.Uniform ? P.CType + " " : "const " + P.CType + " *", N});
+      continue;
+    }
+    if (P.Kind != ir::ParamKind::User || P.Record >= 0)
+      continue;
     if (P.IsArray) {
       std::string C = P.Writable ? "" : "const ";
       if (P.Lay == ir::Layout::Pointers)
@@ -186,7 +219,7 @@ void WrapperEmitter::shadowParams(
     const std::string &Prefix) const {
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const ir::Param &P = F.Params[I];
-    if (!hasShadowParam(P))
+    if (!abiShadow(I))
       continue;
     Ds.push_back(
         {P.CType + (P.Lay == ir::Layout::Pointers ? " *const *" : " *"),
@@ -228,7 +261,7 @@ void WrapperEmitter::tangentParams(
     int K) const {
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const ir::Param &P = F.Params[I];
-    if (!hasShadowParam(P))
+    if (!abiShadow(I))
       continue;
     Ds.push_back({(P.IsArray && P.Writable ? "" : "const ") + P.CType +
                       (P.Lay == ir::Layout::Pointers ? " *const *" : " *"),
@@ -364,7 +397,20 @@ std::string WrapperEmitter::chunk() {
     } else if (P.Kind == ir::ParamKind::Tangent) {
       // A scalar parameter's tangent: 0 where the caller passed NULL.
       std::string T = ptr(P.Shadows & 2 ? 1 : 0, P.Of), Sc = scalarType(P.Ty);
-      if (P.Uniform) {
+      const std::string &Mb = F.Params[P.Of].Member;
+      if (!Mb.empty() && P.Uniform) {
+        KArgs.push_back("(" + T + " ? (" + Sc + ")(*" + T + ")" + Mb + " : (" +
+                        Sc + ")0)");
+      } else if (!Mb.empty()) {
+        for (unsigned C = 0; C < IL; ++C) {
+          CS = chain(C);
+          CI = C;
+          std::string Dst = "__bd_x" + std::to_string(I) + CS;
+          OS << gatherMember(Sh, Buf, T, recordIdx(true), Mb, P.Ty, Dst,
+                             "bd_splat_" + Sh.sfx(P.Ty) + "(0)");
+          KArgs.push_back(Dst);
+        }
+      } else if (P.Uniform) {
         KArgs.push_back("(" + T + " ? (" + Sc + ")*" + T + " : (" + Sc + ")0)");
       } else {
         for (unsigned C = 0; C < IL; ++C) {
@@ -377,6 +423,20 @@ std::string WrapperEmitter::chunk() {
                            "!" + T + " ? " + Zero + " : "));
           KArgs.push_back(Dst);
         }
+      }
+    } else if (P.Kind == ir::ParamKind::Record) {
+      continue; // the kernel gets its members
+    } else if (P.Record >= 0 && P.Uniform) {
+      KArgs.push_back("(" + std::string(scalarType(P.Ty)) + ")" +
+                      arg(P.Record) + P.Member);
+    } else if (P.Record >= 0) {
+      for (unsigned C = 0; C < IL; ++C) {
+        CS = chain(C);
+        CI = C;
+        std::string Dst = "__bd_x" + std::to_string(I) + CS;
+        OS << gatherMember(Sh, Buf, arg(P.Record), recordIdx(true), P.Member,
+                           P.Ty, Dst);
+        KArgs.push_back(Dst);
       }
     } else if (P.IsArray && Ix && !P.Uniform) {
       // Lane offsets from the wrapper's laneOffsets().
@@ -504,6 +564,13 @@ std::string WrapperEmitter::output(size_t I) {
   }
   std::string Sh0 = ptr(Hv ? 2 : 0, O.Param);
   std::string Ptr = Sh0 + " + __bd_i" + CS;
+  if (P.Record >= 0) {
+    OS << "    if (" << Sh0 << ") "
+       << scatterAddMember(Sh, Buf, Sh0, recordIdx(false), "__bd_k" + CS,
+                           P.Member, P.Ty, Val)
+       << "\n";
+    return OS.str();
+  }
   OS << "    if (" << Sh0 << ") {\n";
   if (Ix) {
     OS << loadIx(Sh0, P.Ty, true, "__bd_old" + CS) << "      "
@@ -722,8 +789,10 @@ std::string WrapperEmitter::run() {
   OS << ", &__bd_c, " << Flags << ");\n";
   for (const Sum &U : Sums) {
     std::string D = ptr(U.Hv ? 2 : 0, U.Param);
-    OS << "  if (" << D << ") *" << D << " += bd_hsum_"
-       << Sh.sfx(F.Params[U.Param].Ty) << "(__bd_c." << U.acc() << ");\n";
+    const std::string &Mb = F.Params[U.Param].Member;
+    OS << "  if (" << D << ") " << (Mb.empty() ? "*" + D : "(*" + D + ")" + Mb)
+       << " += bd_hsum_" << Sh.sfx(F.Params[U.Param].Ty) << "(__bd_c."
+       << U.acc() << ");\n";
   }
   OS << "}\n";
   return OS.str();

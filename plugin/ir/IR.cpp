@@ -505,6 +505,10 @@ std::string print(const Function &F) {
       OS << (P.IsArray ? " global[]" : " global");
     if (P.Kind == ParamKind::Tangent)
       OS << " tangent";
+    if (P.Kind == ParamKind::Record)
+      OS << " record";
+    if (P.Record >= 0)
+      OS << " member " << P.Member;
     if (P.Uniform)
       OS << " uniform";
     if (P.NoDiff)

@@ -118,7 +118,11 @@ struct Stmt {
 /// caller passes none).
 /// A Need flag tests, and a Tangent is read from, the arrays of parameter
 /// `Of` that Param::Shadows names (bit k: array k, as Stmt::Shadow).
-enum class ParamKind : uint8_t { User, Seed, Need, Global, Tangent };
+/// Record: a struct parameter of the C function (by value): only its slot
+/// in the ABI (the wrapper's `const T *a`, docs/abi.md "Structs"); the
+/// body reads its scalar leaf members, which are User parameters appended
+/// after the C function's parameters (Param::Record, Param::Member).
+enum class ParamKind : uint8_t { User, Seed, Need, Global, Tangent, Record };
 
 /// How a varying array parameter's examples are stored (docs/abi.md):
 /// Strided: at p + b * stride; Offsets (BD_PACKED): at p + off[b];
@@ -152,6 +156,10 @@ struct Param {
   // Global: read by name where the examples run (a table, or a scalar that
   // is const or static, whose value LLVM may know), not once per call.
   bool InPlace = false;
+  /// A leaf member of struct parameter Record (a ParamKind::Record), at the
+  /// C access path Member (".x", ".term.vol") of each example's record.
+  int Record = -1;
+  std::string Member;
 };
 
 struct Var {

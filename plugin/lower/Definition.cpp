@@ -26,6 +26,16 @@ void paramRemarks(const FunctionDecl *FD, DiagnosticsEngine &D,
     if (ir::isFloat(Pa.Ty) && WantGrad)
       Msg += Pa.NoDiff ? ", not differentiated" : ", differentiated";
     std::string Dims = "scalar, no dims";
+    if (Pa.Kind == ir::ParamKind::Record) {
+      unsigned N = 0;
+      for (const ir::Param &L : F.Params)
+        N += L.Record == (int)I;
+      Dims = "struct, one record per " +
+             std::string(Pa.Uniform ? "batch" : "example") + ", " +
+             std::to_string(N) + " scalar member(s)";
+      if (WantGrad)
+        Msg += Pa.NoDiff ? ", not differentiated" : ", differentiated";
+    }
     if (Pa.IsArray) {
       Dims = std::string(Pa.Writable ? "output array" : "input array") +
              ", dims " + Pa.DimHow;

@@ -44,7 +44,11 @@ bool Lowerer::run() {
   } else {
     error(Top->getReturnTypeSourceRange(),
           "returning type '" + RT.getAsString() + "'",
-          "return a float, double, integer or _Bool scalar");
+          RT->isRecordType()
+              ? "return a scalar, or write each member through a scalar "
+                "out-parameter such as 'double *re' (struct return values "
+                "are not supported yet; structs inside the body are)"
+              : "return a float, double, integer or _Bool scalar");
     return false;
   }
   if (Top->isVariadic())
@@ -58,6 +62,37 @@ bool Lowerer::run() {
     QualType PT = P->getType();
     auto T = irType(PT);
     ir::Param AP;
+    if (PT->isRecordType()) {
+      if (isPackedOffsets(P) || isPackedPointers(P)) {
+        report(Diags, DiagnosticsEngine::Error, P->getLocation(),
+               "%0 on struct parameter '%1': a struct passed by value is "
+               "one record per example; remove it")
+            << (isPackedOffsets(P) ? "BD_PACKED" : "BD_POINTERS")
+            << P->getNameAsString();
+        Failed = Reported = true;
+      }
+      if (PT.isVolatileQualified())
+        error(P->getLocation(), "a volatile parameter", "remove 'volatile'");
+      if (!structParam(I, P)) {
+        AP.Kind = ir::ParamKind::Record; // keeps the parameters' indices
+        F.Params.push_back(AP);
+      }
+      continue;
+    }
+    if (isStructPtr(PT) ||
+        (PT->isArrayType() &&
+         Ctx.getAsArrayType(PT)->getElementType()->isRecordType())) {
+      error(P->getLocation(),
+            "pointer parameter '" + P->getNameAsString() + "' to struct '" +
+                PT->getPointeeOrArrayElementType()
+                    ->getCanonicalTypeInternal()
+                    .getAsString() +
+                "'",
+            "pass the struct by value (one record per example), or its "
+            "members as arrays (arrays of records are not supported yet)");
+      F.Params.push_back(AP);
+      continue;
+    }
     if (!T && PT->isPointerType()) {
       const Expr *Whole = nullptr;
       if (!lowerArrayParam(Top, I, Ctx, Diags, AP, &Whole))
@@ -121,10 +156,13 @@ bool Lowerer::run() {
       bindPointer(P, &Base, Fr);
       continue;
     }
+    if (F.Params[I].Kind == ir::ParamKind::Record)
+      continue; // its leaves: bindStructParams
     int V = F.newVar(F.Params[I].Name, F.Params[I].Ty);
     Fr.Vars[P] = V;
     B.set(V, B.param(I));
   }
+  bindStructParams(Fr);
   body(Top, Top->getBody(), Fr);
   if (Failed || Reported || !extentsFromAccesses() || !checkGlobalWrites())
     return false;

@@ -292,12 +292,15 @@ private:
     Type Ty;
     int Len; // > 0: an array member
     std::string Name;
+    /// Its C access path (".in.x") and declared C type, for the ABI.
+    std::string Path, CType;
   };
   /// The leaves of struct type \p T, or an error at \p At naming what
   /// is not supported (\p Whose: the variable, for the message).
   bool structLayout(QualType T, const std::string &Prefix,
                     std::vector<Leaf> &Out, SourceLocation At,
-                    const std::string &Whose);
+                    const std::string &Whose,
+                    const std::string &PathPrefix = "");
   unsigned leafCount(QualType T) const;
   /// New variables for \p L, zero.
   std::vector<int> newStruct(const std::vector<Leaf> &L);
@@ -314,6 +317,11 @@ private:
   static bool isStructPtr(QualType T) {
     return T->isPointerType() && T->getPointeeType()->isRecordType();
   }
+  /// Struct parameters of the annotated function (LowerStruct.cpp): a
+  /// Record parameter for the ABI, its leaves appended as User parameters.
+  bool structParam(unsigned I, const ParmVarDecl *P);
+  void bindStructParams(Frame &Fr);
+  std::vector<std::pair<unsigned, std::vector<Leaf>>> RecordParams;
   /// The leaves of the last inlined helper's struct return value.
   std::vector<int> CallStruct;
 

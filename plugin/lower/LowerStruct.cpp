@@ -12,6 +12,9 @@
 #include "lower/LowerImpl.h"
 #include "lower/Types.h"
 
+#include "attributes/Attributes.h"
+#include "diagnostics/Diagnostics.h"
+
 namespace batchdiff {
 namespace lowering {
 
@@ -28,7 +31,8 @@ unsigned Lowerer::leafCount(QualType T) const {
 
 bool Lowerer::structLayout(QualType T, const std::string &Prefix,
                            std::vector<Leaf> &Out, SourceLocation At,
-                           const std::string &Whose) {
+                           const std::string &Whose,
+                           const std::string &PathPrefix) {
   QualType CT = T.getCanonicalType();
   const auto *RT = CT->getAs<RecordType>();
   std::string TN = T.getUnqualifiedType().getAsString();
@@ -45,6 +49,10 @@ bool Lowerer::structLayout(QualType T, const std::string &Prefix,
     std::string M = FD->getNameAsString();
     std::string What = "member '" + M + "' of '" + TN + "'";
     std::string Name = Prefix + (M.empty() ? "" : M + "_");
+    // (Members of an anonymous struct are named directly in C.)
+    std::string Path = M.empty() ? PathPrefix : PathPrefix + "." + M;
+    std::string CType =
+        FT.getCanonicalType().getUnqualifiedType().getAsString();
     if (FD->isBitField()) {
       error(At, "bit-field " + What, "use a plain integer member");
       return false;
@@ -54,7 +62,7 @@ bool Lowerer::structLayout(QualType T, const std::string &Prefix,
       return false;
     }
     if (FT->isRecordType()) {
-      if (!structLayout(FT, Name, Out, At, What))
+      if (!structLayout(FT, Name, Out, At, What, Path))
         return false;
       continue;
     }
@@ -75,7 +83,7 @@ bool Lowerer::structLayout(QualType T, const std::string &Prefix,
         return false;
       }
       Name.pop_back();
-      Out.push_back({*ET, (int)N, Name});
+      Out.push_back({*ET, (int)N, Name, Path, CType});
       continue;
     }
     if (FT->isPointerType()) {
@@ -91,7 +99,7 @@ bool Lowerer::structLayout(QualType T, const std::string &Prefix,
       return false;
     }
     Name.pop_back();
-    Out.push_back({*IT, 0, Name});
+    Out.push_back({*IT, 0, Name, Path, CType});
   }
   return true;
 }
@@ -349,6 +357,62 @@ bool Lowerer::structLeaves(const Expr *E, std::vector<int> &Out) {
         "use local structs, '&s', members and helpers taking or returning "
         "structs");
   return false;
+}
+
+bool Lowerer::structParam(unsigned I, const ParmVarDecl *P) {
+  std::string N = P->getNameAsString();
+  if (N.empty())
+    N = "p" + std::to_string(I);
+  std::vector<Leaf> L;
+  if (!structLayout(P->getType(), "", L, P->getLocation(),
+                    "parameter '" + N + "'"))
+    return false;
+  for (const Leaf &Lf : L)
+    if (Lf.Len > 0) {
+      error(P->getLocation(),
+            "the array member '" + Lf.Path.substr(1) +
+                "' of struct parameter '" + N + "'",
+            "pass the array as an array parameter, or use scalar members");
+      return false;
+    }
+  if (L.empty()) {
+    error(P->getLocation(), "struct parameter '" + N + "' without members",
+          "remove the parameter");
+    return false;
+  }
+  ir::Param H;
+  H.Name = N;
+  H.Kind = ir::ParamKind::Record;
+  H.Ty = Type::Void;
+  H.CType = P->getType().getUnqualifiedType().getAsString();
+  H.Uniform = isUniform(P);
+  H.NoDiff = isNoDiff(P);
+  F.Params.push_back(H);
+  RecordParams.push_back({I, L});
+  return true;
+}
+
+void Lowerer::bindStructParams(Frame &Fr) {
+  for (auto &[I, L] : RecordParams) {
+    const ir::Param H = F.Params[I];
+    std::vector<int> Vars;
+    for (const Leaf &Lf : L) {
+      ir::Param LP;
+      LP.Name = H.Name + "_" + Lf.Name;
+      LP.Ty = Lf.Ty;
+      LP.CType = Lf.CType;
+      LP.NativeLayout = false; // read member by member
+      LP.Uniform = H.Uniform;
+      LP.NoDiff = H.NoDiff || !ir::isFloat(Lf.Ty);
+      LP.Record = (int)I;
+      LP.Member = Lf.Path;
+      F.Params.push_back(LP);
+      int V = F.newVar(LP.Name, Lf.Ty);
+      B.set(V, B.param((int)F.Params.size() - 1));
+      Vars.push_back(V);
+    }
+    Fr.Structs[Top->getParamDecl(I)] = Vars;
+  }
 }
 
 } // namespace lowering
