@@ -149,12 +149,51 @@ BD_INL BD__VL BD__K(bd__expcore_)(BD__VD xc, BD__VD xl, BD__VD *rp, BD__VD *r2p,
   return n;
 }
 
+#if defined(__FMA__)
+/* exp for |x| <= 708 (FMA builds): the reduction of bd__expcore_ (r exact,
+ * rl = -n (ln2 - ln2 rounded)), then exp(r + rl) = h + l + s^2 P(s) with s =
+ * r + rl rounded (its error only reaches s^2 P), h + l = 1 + r + rl (h = 1 +
+ * r, l its exact error plus rl) and P of bd__expcore_ (degree 10, 2^-59):
+ * one final rounding; s^2's rounding is the largest other error (below
+ * 2^-57 of the result). No clamps, no special values: the caller takes
+ * other vectors to bd__exp_'s general path. */
+BD_INL BD__VD BD__K(bd__expfma_)(BD__VD x) {
+  BD__VD z = BD__FMA(x, BD__K(bd__vspl_)(0x1.71547652b82fep0),
+                     BD__K(bd__vspl_)(0x1.8p52));
+  BD__VL n = (BD__VL)z - 0x4338000000000000LL;
+  BD__VD kd = z - 0x1.8p52;
+  BD__VD r = BD__FMA(kd, BD__K(bd__vspl_)(-0x1.62e42fefa39efp-1), x);
+  BD__VD rl = kd * -0x1.abc9e3b39803fp-56;
+  BD__VD s = r + rl;
+  static const double k[10][16] __attribute__((aligned(64))) = {
+      BD__R16(0x1.1f75aba0b1e2ep-29), BD__R16(0x1.af52906239de4p-26),
+      BD__R16(0x1.27e4da1a3bf04p-22), BD__R16(0x1.71ddffef9e7b1p-19),
+      BD__R16(0x1.a01a01a741b3cp-16), BD__R16(0x1.a01a01aca0134p-13),
+      BD__R16(0x1.6c16c16c16212p-10), BD__R16(0x1.111111110ff87p-7),
+      BD__R16(0x1.5555555555556p-5),  BD__R16(0x1.5555555555557p-3),
+  };
+  const double *K = &k[0][0];
+  __asm__ volatile("" : "+r"(K)); /* volatile: not shared with other calls */
+  BD__VD p = BD__K(bd__vld_)(K);
+  for (int i = 1; i < 10; i++)
+    p = BD__FMA(p, s, BD__K(bd__vld_)(K + 16 * i));
+  p = BD__FMA(p, s, BD__K(bd__vspl_)(0.5));
+  BD__VD h = 1.0 + r;
+  BD__VD l = ((1.0 - h) + r) + rl;
+  return (h + BD__FMA(s * s, p, l)) * BD__K(bd__vpow2_)(n);
+}
+#endif
+
 BD_INL BD__VD BD__K(bd__exp_)(BD__VD x) {
+  BD__VL big = ~(BD__VL)(__builtin_elementwise_abs(x) <= 708.0);
+#if defined(__FMA__)
+  if (!__builtin_reduce_or(big))
+    return BD__K(bd__expfma_)(x);
+#endif
   BD__VD xc = BD__K(bd__vmin_)(BD__K(bd__vmax_)(x, -746.0), 710.0);
   BD__VD r, r2, q, c, h, tail;
   BD__VL n = BD__K(bd__expcore_)(xc, BD__K(bd__vspl_)(0.0), &r, &r2, &q, &c, &h,
                                  &tail);
-  BD__VL big = ~(BD__VL)(__builtin_elementwise_abs(x) <= 708.0);
   if (!__builtin_reduce_or(big))
     return (h + tail) * BD__K(bd__vpow2_)(n);
   /* Rare: overflow, underflow, subnormal results, inf, NaN. */
