@@ -11,7 +11,8 @@
 
 #include "test_util.h"
 #include "ulp.h"
-#include "../common/test_filter.h"
+
+#include "../common/test_filter.h" /* after test_util.h (cmocka) */
 
 typedef long double (*rl1_t)(long double);
 typedef long double (*rl2_t)(long double, long double);
@@ -111,9 +112,9 @@ static const double edges[] = {
     0.75, -2.5, 1.5, INFINITY, -INFINITY, NAN, 1e-40, -1e-40, 1e300, -1e300,
     3.4e38, -3.4e38, 89.0, 710.0, -745.0, 5e-324, 0x1p-1022,
     /* exp/expm1 overflow and underflow thresholds, double and float */
-    0x1.62e42fefa39efp+9, 0x1.62e42fefa39fp+9, -0x1.74910d52d3051p+9, -0x1.74910d52d3052p+9,
-    -0x1.6232bdd7abcd2p+9, 0x1.62e42ep+6, 0x1.62e430p+6, -0x1.9fe368p+6,
-    -0x1.5d589ep+6};
+    0x1.62e42fefa39efp+9, 0x1.62e42fefa39fp+9, -0x1.74910d52d3051p+9,
+    -0x1.74910d52d3052p+9, -0x1.6232bdd7abcd2p+9, 0x1.62e42ep+6, 0x1.62e430p+6,
+    -0x1.9fe368p+6, -0x1.5d589ep+6};
 #define NEDGES (sizeof edges / sizeof edges[0])
 
 /* Sample i of a function's argument (arg 0 or 1) for a type with maximal
@@ -237,6 +238,74 @@ static void test_fn(void **state) {
   check(f, "f64d", measure_f64d(f), f->bound_d);
 }
 
+/* The inline double kernels' hard regions, beyond the samples above: log
+ * near 1, at the edges of its reduction (mantissa near sqrt(2)/2, sqrt(2)),
+ * subnormal; erfc over its fast path [-8, 8] and across its edge at |x| =
+ * 8; exp across its fast path's edge at |x| = 708 and near 0. */
+static double focus_log(uint64_t *rng, size_t i) {
+  double u = tu_unit(rng);
+  switch (i % 4) {
+  case 0:
+    return 1.0 + (u - 0.5) * ldexp(1.0, -(int)(tu_next(rng) % 60));
+  case 1: {
+    double z = (tu_next(rng) & 1) ? 0x1.6a09e667f3bcdp+0 : 0x1.6a09e667f3bcdp-1;
+    z *= 1.0 + (u - 0.5) * 0x1p-20;
+    return ldexp(z, (int)(tu_next(rng) % 200) - 100);
+  }
+  case 2:
+    return ldexp(0.5 + u, (int)(tu_next(rng) % 2100) - 1074);
+  default:
+    return u * 0x1p-1022;
+  }
+}
+static double focus_erfc(uint64_t *rng, size_t i) {
+  double u = tu_unit(rng);
+  switch (i % 3) {
+  case 0:
+    return -8.0 + 16.0 * u;
+  case 1:
+    return (tu_next(rng) & 1 ? 8.0 : -8.0) + (u - 0.5) * 0x1p-20;
+  default:
+    return 8.0 * u * u;
+  }
+}
+static double focus_exp(uint64_t *rng, size_t i) {
+  double u = tu_unit(rng);
+  switch (i % 3) {
+  case 0:
+    return (tu_next(rng) & 1 ? 708.0 : -708.0) + (u - 0.5) * 0x1p-10;
+  case 1:
+    return (u - 0.5) * ldexp(1.0, -(int)(tu_next(rng) % 40));
+  default:
+    return -708.0 + 1416.0 * u;
+  }
+}
+
+static void test_double_focus(void **state) {
+  (void)state;
+  static const struct {
+    const char *name;
+    double (*gen)(uint64_t *, size_t);
+  } focus[] = {{"log", focus_log}, {"erfc", focus_erfc}, {"exp", focus_exp}};
+  for (size_t k = 0; k < sizeof focus / sizeof focus[0]; k++) {
+    const fninfo *f = NULL;
+    for (size_t j = 0; j < NFNS; j++)
+      if (strcmp(fns[j].name, focus[k].name) == 0)
+        f = &fns[j];
+    result r = {0, 0, 0, 0};
+    uint64_t rng = 4321;
+    for (size_t i = 0; i < NSAMPLES; i += BD_WD) {
+      bd_f64d x, v;
+      for (int l = 0; l < BD_WD; l++)
+        x[l] = focus[k].gen(&rng, i + (size_t)l);
+      v = f->d1(x);
+      for (int l = 0; l < BD_WD; l++)
+        check_lane_d(f, &r, x[l], 0.0, v[l]);
+    }
+    check(f, "f64d (focus)", r, f->bound_d);
+  }
+}
+
 /* fma has three arguments: checked separately, exact. */
 static void test_fma(void **state) {
   (void)state;
@@ -290,13 +359,15 @@ int main(int argc, char **argv) {
     print_table(argc > 2);
     return 0;
   }
-  struct CMUnitTest tests[NFNS + 1];
+  struct CMUnitTest tests[NFNS + 2];
   for (size_t i = 0; i < NFNS; i++) {
     struct CMUnitTest t = {fns[i].name, test_fn, NULL, NULL, (void *)&fns[i]};
     tests[i] = t;
   }
   struct CMUnitTest t = {"fma", test_fma, NULL, NULL, NULL};
   tests[NFNS] = t;
+  struct CMUnitTest t2 = {"double_focus", test_double_focus, NULL, NULL, NULL};
+  tests[NFNS + 1] = t2;
   bd_test_filter(argc, argv);
-  return _cmocka_run_group_tests("vmath", tests, NFNS + 1, NULL, NULL);
+  return _cmocka_run_group_tests("vmath", tests, NFNS + 2, NULL, NULL);
 }
