@@ -106,6 +106,13 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
       return false;
     }
   // NAME_hvp does not read or write records yet (docs/abi.md, "Structs").
+  for (const ir::Output &O : Primal.Outputs)
+    if (WantHvp && !O.Member.empty()) {
+      report(Diags, clang::DiagnosticsEngine::Error, Info.Loc,
+             "diff(hvp) does not support a struct return value yet; return "
+             "a scalar, or drop diff(hvp)");
+      return false;
+    }
   for (const ir::Param &P : Primal.Params)
     if (WantHvp && P.Kind == ir::ParamKind::Record) {
       report(Diags, clang::DiagnosticsEngine::Error, Info.Loc,

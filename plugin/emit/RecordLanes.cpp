@@ -45,4 +45,22 @@ std::string scatterAddMember(const Shape &Sh, int &Buf, const std::string &Base,
   return OS.str();
 }
 
+std::string scatterMember(const Shape &Sh, int &Buf, const std::string &Base,
+                          const std::string &Idx, const std::string &Count,
+                          const std::string &Member, Type T,
+                          const std::string &CType, const std::string &Val) {
+  std::ostringstream OS;
+  Type Lane = T == Type::Bool ? (Sh.Wide ? Type::I64 : Type::I32) : T;
+  std::string B = "__bd_buf" + std::to_string(++Buf);
+  std::string V = T == Type::Bool ? "bd_cvt_m" + Sh.S() + "_" + Sh.sfx(Lane) +
+                                        "(" + Val + ")"
+                                  : Val;
+  OS << "{ " << scalarType(Lane) << " " << B << "[" << Sh.W() << "]; bd_store_"
+     << Sh.sfx(Lane) << "(" << B << ", " << V
+     << "); for (size_t __bd_j = 0; __bd_j < " << Count << "; __bd_j++) ("
+     << Base << ")[" << Idx << "]" << Member << " = (" << CType << ")" << B
+     << "[__bd_j]; }";
+  return OS.str();
+}
+
 } // namespace batchdiff

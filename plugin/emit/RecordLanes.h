@@ -36,6 +36,14 @@ std::string scatterAddMember(const ctext::Shape &Sh, int &Buf,
                              const std::string &Member, ir::Type T,
                              const std::string &Val);
 
+/// Stores the first \p Count lanes of \p Val into member \p Member (of C
+/// type \p CType) of records \p Idx of \p Base; a statement.
+std::string scatterMember(const ctext::Shape &Sh, int &Buf,
+                          const std::string &Base, const std::string &Idx,
+                          const std::string &Count, const std::string &Member,
+                          ir::Type T, const std::string &CType,
+                          const std::string &Val);
+
 } // namespace batchdiff
 
 #endif

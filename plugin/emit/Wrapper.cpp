@@ -380,9 +380,16 @@ std::string WrapperEmitter::chunk() {
       for (unsigned C = 0; C < IL; ++C) {
         CS = chain(C);
         CI = C;
-        std::string Ld = "__bd_seed" + CS;
+        std::string Ld =
+            "__bd_seed" + (P.Member.empty() ? "" : std::to_string(I)) + CS;
         // The seed is read only if given; NULL means ones.
         std::string One = "bd_splat_" + Sh.sfx(P.Ty) + "(1)";
+        if (!P.Member.empty()) { // a member of the seed records
+          OS << gatherMember(Sh, Buf, "__bd_dret", recordIdx(true), P.Member,
+                             P.Ty, Ld, One);
+          KArgs.push_back(Ld);
+          continue;
+        }
         OS << (Ix ? loadIx("__bd_dret", P.Ty, true, Ld, One)
                   : load("__bd_dret + __bd_i" + CS, P.Ty, true, "__bd_k" + CS,
                          Ld, "!__bd_dret ? " + One + " : "));
@@ -514,6 +521,16 @@ std::string WrapperEmitter::output(size_t I) {
   std::ostringstream OS;
   const ir::Output &O = F.Outputs[I];
   std::string Val = "__bd_o" + std::to_string(I) + CS;
+  if ((O.Kind == ir::OutKind::Ret || O.Kind == ir::OutKind::Tangent) &&
+      !O.Member.empty()) {
+    bool Ret = O.Kind == ir::OutKind::Ret;
+    std::string Base = Ret ? "__bd_ret" : "__bd_dret";
+    OS << "    " << (Fl != Flavor::Batched || !Ret ? "if (" + Base + ") " : "")
+       << scatterMember(Sh, Buf, Base, recordIdx(false), "__bd_k" + CS,
+                        O.Member, F.Vars[O.Var].Ty, O.CType, Val)
+       << "\n";
+    return OS.str();
+  }
   if (O.Kind == ir::OutKind::Ret) {
     std::string St =
         Ix ? storeIx("__bd_ret", F.RetTy, F.RetNativeLayout, F.RetCType, Val)

@@ -181,7 +181,11 @@ struct Output {
   int Var = -1;   // its final value
   int Temp = -1;  // batched IR: the varying temp holding it at the end
   // Global: its C name and type, and whether that type has its lane's size.
+  // Ret and Tangent of a struct return value: CType is the member's type.
   std::string Global{}, CType{};
+  /// Ret and Tangent of a struct return value: which member of the
+  /// record (".x"); the record type is Function::RetCType.
+  std::string Member{};
   bool NativeLayout = true;
 };
 

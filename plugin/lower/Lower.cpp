@@ -37,6 +37,32 @@ bool Lowerer::run() {
   QualType RT = Top->getReturnType();
   if (RT->isVoidType()) {
     F.RetTy = Type::Void;
+  } else if (RT->isRecordType()) {
+    // One Ret output per leaf member (docs/abi.md, "Structs").
+    if (!structLayout(RT, "ret_", RetLeaves, Top->getLocation(),
+                      "the return value"))
+      return false;
+    for (const Leaf &L : RetLeaves)
+      if (L.Len > 0) {
+        error(Top->getLocation(),
+              "the array member '" + L.Path.substr(1) +
+                  "' of the returned struct",
+              "return scalar members only");
+        return false;
+      }
+    if (RetLeaves.empty()) {
+      error(Top->getLocation(), "returning a struct without members",
+            "return a scalar");
+      return false;
+    }
+    F.RetTy = RetLeaves[0].Ty;
+    for (const Leaf &L : RetLeaves)
+      if (ir::isFloat(L.Ty)) {
+        F.RetTy = L.Ty;
+        break;
+      }
+    F.RetCType = RT.getUnqualifiedType().getAsString();
+    F.RetNativeLayout = false;
   } else if (auto T = irType(RT)) {
     F.RetTy = *T;
     F.RetCType = RT.getUnqualifiedType().getAsString();
@@ -168,7 +194,13 @@ bool Lowerer::run() {
     return false;
   F.Body.insert(F.Body.begin(), std::make_move_iterator(Prologue.begin()),
                 std::make_move_iterator(Prologue.end()));
-  if (F.RetTy != Type::Void)
+  for (size_t K = 0; K < RetLeaves.size() && K < Fr.RetStruct.size(); ++K) {
+    ir::Output O{ir::OutKind::Ret, -1, Fr.RetStruct[K]};
+    O.CType = RetLeaves[K].CType;
+    O.Member = RetLeaves[K].Path;
+    F.Outputs.push_back(O);
+  }
+  if (F.RetTy != Type::Void && RetLeaves.empty())
     F.Outputs.push_back({ir::OutKind::Ret, -1, Fr.RetVar});
   F.Outputs.insert(F.Outputs.end(), GlobalOuts.begin(), GlobalOuts.end());
   return true;

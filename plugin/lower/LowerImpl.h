@@ -322,6 +322,8 @@ private:
   bool structParam(unsigned I, const ParmVarDecl *P);
   void bindStructParams(Frame &Fr);
   std::vector<std::pair<unsigned, std::vector<Leaf>>> RecordParams;
+  /// A struct return value's leaves (empty for a scalar).
+  std::vector<Leaf> RetLeaves;
   /// The leaves of the last inlined helper's struct return value.
   std::vector<int> CallStruct;
 

@@ -362,24 +362,29 @@ void Forwarder::run() {
   }
   if (OverGrad)
     return outputs();
-  int RetVar = -1;
-  for (const ir::Output &O : P.Outputs)
-    if (O.Kind == ir::OutKind::Ret)
-      RetVar = O.Var;
-  // The return value's tangent: its variable's, or 0 when it has none.
-  int TRet = -1;
-  if (RetVar >= 0) {
-    if (actV(RetVar)) {
-      TRet = tangentVar(RetVar);
+  // The return value's tangent (of each floating member of a struct): its
+  // variable's, or 0 when it has none.
+  std::vector<ir::Output> TRets;
+  for (const ir::Output &O : P.Outputs) {
+    if (O.Kind != ir::OutKind::Ret)
+      continue;
+    Type Ty = O.Member.empty() ? P.RetTy : P.Vars[O.Var].Ty;
+    if (!O.Member.empty() && !ir::isFloat(Ty))
+      continue;
+    ir::Output T = O;
+    T.Kind = ir::OutKind::Tangent;
+    if (actV(O.Var)) {
+      T.Var = tangentVar(O.Var);
     } else {
-      TRet = F.newVar("t_ret", P.RetTy);
-      B.set(TRet, B.constF(P.RetTy, 0.0));
+      T.Var = F.newVar("t_ret", Ty);
+      B.set(T.Var, B.constF(Ty, 0.0));
     }
+    TRets.push_back(T);
   }
   block(P.Body);
   F.Outputs = P.Outputs;
-  if (TRet >= 0)
-    F.Outputs.push_back({ir::OutKind::Tangent, -1, TRet});
+  for (const ir::Output &T : TRets)
+    F.Outputs.push_back(T);
 }
 
 /// Over a gradient: its outputs, then each scalar gradient's tangent (0

@@ -558,20 +558,24 @@ void Reverser::run() {
   DV.assign(P.Vars.size(), -1);
   DP.assign(P.Params.size(), -1);
 
-  int RetVar = -1;
-  for (const ir::Output &O : P.Outputs)
-    if (O.Kind == ir::OutKind::Ret)
-      RetVar = O.Var;
-  int Seed = -1;
-  if (RetVar >= 0) {
-    ir::Param SP;
-    SP.Name = "d_ret";
-    SP.Ty = P.RetTy;
-    SP.Kind = ir::ParamKind::Seed;
-    SP.CType = P.RetCType;
-    SP.NativeLayout = P.RetNativeLayout;
-    G.Params.push_back(SP);
-    Seed = (int)G.Params.size() - 1;
+  // One seed per floating member of the return value (one for a scalar).
+  std::vector<std::pair<int, int>> Rets; // (variable, seed parameter)
+  for (const ir::Output &O : P.Outputs) {
+    if (O.Kind != ir::OutKind::Ret)
+      continue;
+    int Seed = -1;
+    if (O.Member.empty() || ir::isFloat(P.Vars[O.Var].Ty)) {
+      ir::Param SP;
+      SP.Name = "d_ret" + (O.Member.empty() ? "" : "_" + O.Member.substr(1));
+      SP.Ty = O.Member.empty() ? P.RetTy : P.Vars[O.Var].Ty;
+      SP.Kind = ir::ParamKind::Seed;
+      SP.CType = O.Member.empty() ? P.RetCType : O.CType;
+      SP.NativeLayout = O.Member.empty() && P.RetNativeLayout;
+      SP.Member = O.Member;
+      G.Params.push_back(SP);
+      Seed = (int)G.Params.size() - 1;
+    }
+    Rets.push_back({O.Var, Seed});
   }
   computeDeps();
   NeedParam.assign(P.Params.size(), -1);
@@ -603,8 +607,9 @@ void Reverser::run() {
     else
       B.set(adjVar(V), B.constF(P.Vars[V].Ty, 0.0));
   }
-  if (RetVar >= 0 && actV(RetVar))
-    B.set(adjVar(RetVar), B.param(Seed));
+  for (auto [RetVar, Seed] : Rets)
+    if (Seed >= 0 && actV(RetVar))
+      B.set(adjVar(RetVar), B.param(Seed));
 
   ir::Block Sweep;
   B.setBlock(&Sweep);
@@ -622,8 +627,9 @@ void Reverser::run() {
   G.Body = std::move(Fwd);
   B.setBlock(&G.Body);
 
-  if (RetVar >= 0)
-    G.Outputs.push_back({ir::OutKind::Ret, -1, RetVar});
+  for (const ir::Output &O : P.Outputs)
+    if (O.Kind == ir::OutKind::Ret)
+      G.Outputs.push_back(O);
   for (size_t I = 0; I < P.Params.size(); ++I)
     if (DP[I] >= 0)
       G.Outputs.push_back({ir::OutKind::ParamAdjoint, (int)I, DP[I]});
