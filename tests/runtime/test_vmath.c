@@ -6,7 +6,9 @@
  * results, must match glibc's scalar function.
  *
  *   rt_test_vmath_avx2            run the CMocka tests
- *   rt_test_vmath_avx2 --table    print the measured max ULP as markdown */
+ *   rt_test_vmath_avx2 --table    print the measured max ULP as markdown
+ *   rt_test_vmath_avx2 --sweep N  max ULP of the float functions with inline
+ *                                 kernels over every N-th float (1: all) */
 #include <batchdiff/batchdiff_rt.h>
 
 #include "test_util.h"
@@ -335,6 +337,73 @@ static void test_fma(void **state) {
   }
 }
 
+/* Float functions with inline kernels over a sweep of float bit patterns
+ * (every step-th of all 2^32: every sign, exponent and mantissa region;
+ * step 1 is exhaustive, `--sweep 1`). Reference: glibc's double function,
+ * within 1 double ULP (2^-29 float ULP) of the exact value. NaN results and
+ * the sign of zero results must match glibc's float function. */
+typedef struct {
+  const char *name;
+  double (*ref)(double);
+  float (*libm)(float);
+  bd_f32n (*n1)(bd_f32n);
+  bd_f32d (*h1)(bd_f32d);
+} sweepfn;
+#define SW(fn)                                                                 \
+  { #fn, fn, fn##f, bd_##fn##_f32n, bd_##fn##_f32d }
+static const sweepfn sweeps[] = {SW(exp), SW(expm1), SW(log), SW(log1p),
+                                 SW(tanh)};
+#define NSWEEPS (sizeof sweeps / sizeof sweeps[0])
+
+static double ulp_vs_double(float got, double ref) {
+  if (isnan(ref))
+    return isnan(got) ? 0.0 : INFINITY;
+  if (isnan(got))
+    return INFINITY;
+  if (isinf(got) || isinf(ref))
+    return got == (float)ref ? 0.0 : INFINITY;
+  int e = ref == 0 ? -126 : ilogb(ref);
+  return fabs(got - ref) / ldexp(1.0, (e < -126 ? -126 : e) - 23);
+}
+
+static void sweep_lane(const sweepfn *f, float x, float got, result *r) {
+  float libm = f->libm(x);
+  double err = same_class(got, libm) ? ulp_vs_double(got, f->ref(x)) : INFINITY;
+  record(r, err, x, 0);
+}
+
+static void sweep(const sweepfn *f, uint32_t step, result *rn, result *rh) {
+  *rn = *rh = (result){0, 0, 0, 0};
+  for (uint64_t b = 0; b < (1ull << 32); b += (uint64_t)step * BD_WN) {
+    bd_f32n x;
+    bd_f32d xh;
+    for (int l = 0; l < BD_WN; l++)
+      x[l] = tu_f32_bits((uint32_t)(b + (uint64_t)l * step));
+    bd_f32n v = f->n1(x);
+    for (int l = 0; l < BD_WN; l++)
+      sweep_lane(f, x[l], v[l], rn);
+    for (int h = 0; h < BD_WN; h += BD_WD) {
+      for (int l = 0; l < BD_WD; l++)
+        xh[l] = x[h + l];
+      bd_f32d vh = f->h1(xh);
+      for (int l = 0; l < BD_WD; l++)
+        sweep_lane(f, xh[l], vh[l], rh);
+    }
+  }
+}
+
+#define SWEEP_STEP 257
+static void test_float_sweep(void **state) {
+  (void)state;
+  for (size_t i = 0; i < NSWEEPS; i++) {
+    const fninfo dummy = {.name = sweeps[i].name};
+    result rn, rh;
+    sweep(&sweeps[i], SWEEP_STEP, &rn, &rh);
+    check(&dummy, "f32n sweep", rn, 1.0);
+    check(&dummy, "f32d sweep", rh, 1.0);
+  }
+}
+
 static void print_table(int verbose) {
   printf("| function | f32n | f32d | f64d | bound f/d | glibc float | glibc "
          "double |\n|---|---|---|---|---|---|---|\n");
@@ -353,13 +422,24 @@ static void print_table(int verbose) {
 }
 
 int main(int argc, char **argv) {
+  if (argc > 2 && strcmp(argv[1], "--sweep") == 0) {
+    uint32_t step = (uint32_t)strtoul(argv[2], NULL, 0);
+    for (size_t i = 0; i < NSWEEPS; i++) {
+      result rn, rh;
+      sweep(&sweeps[i], step, &rn, &rh);
+      printf("%s: f32n %.4f ULP at %a, f32d %.4f ULP at %a (step %u)\n",
+             sweeps[i].name, rn.max_ulp, rn.at_x, rh.max_ulp, rh.at_x, step);
+      fflush(stdout);
+    }
+    return 0;
+  }
   if (argc > 1 && strcmp(argv[1], "--table") == 0) {
     printf("BD_VBYTES=%d, %d samples per function and type\n\n", BD_VBYTES,
            NSAMPLES);
     print_table(argc > 2);
     return 0;
   }
-  struct CMUnitTest tests[NFNS + 2];
+  struct CMUnitTest tests[NFNS + 3];
   for (size_t i = 0; i < NFNS; i++) {
     struct CMUnitTest t = {fns[i].name, test_fn, NULL, NULL, (void *)&fns[i]};
     tests[i] = t;
@@ -368,6 +448,8 @@ int main(int argc, char **argv) {
   tests[NFNS] = t;
   struct CMUnitTest t2 = {"double_focus", test_double_focus, NULL, NULL, NULL};
   tests[NFNS + 1] = t2;
+  struct CMUnitTest ts = {"float_sweep", test_float_sweep, NULL, NULL, NULL};
+  tests[NFNS + 2] = ts;
   bd_test_filter(argc, argv);
-  return _cmocka_run_group_tests("vmath", tests, NFNS + 2, NULL, NULL);
+  return _cmocka_run_group_tests("vmath", tests, NFNS + 3, NULL, NULL);
 }

@@ -125,39 +125,57 @@ BD__FASTF(f32d, bd_i32d, dd, bd_f64d)
 #undef BD__VF
 #undef BD__VI
 
+/* The rare lanes are fixed by out-of-line cold functions, so that the
+ * inline fast path keeps its registers (an inline slow path made clang hoist
+ * its constants and spill the fast path's). preserve_all, which would also
+ * save the caller's spills around the call, was tried and dropped: a 256-bit
+ * value live across the half-width function's call came back changed. */
+#define BD__COLD                                                               \
+  static __inline__ __attribute__((__noinline__, __cold__, __unused__))
 #define BD__FASTF_FMA(T, IT)                                                   \
   /* Lanes beyond |x| = 86.5 (or NaN) take the double path; the others         \
    * keep the float result, so a lane never depends on its neighbours. */      \
+  BD__COLD bd_##T bd__fexp_fix_##T(bd_##T x, bd_##T r) {                       \
+    IT big = ~(IT)(x * x <= 7482.25f);                                         \
+    return BD__FSEL(IT, big, bd__dbl_exp_##T(x), r);                           \
+  }                                                                            \
   BD_INL bd_##T bd__fast_exp_##T(bd_##T x) {                                   \
     bd_##T r = bd__fexpf_##T(x);                                               \
-    IT big = ~(IT)(__builtin_elementwise_abs(x) <= 86.5f);                     \
-    if (__builtin_reduce_or(big))                                              \
-      r = BD__FSEL(IT, big, bd__dbl_exp_##T(x), r);                            \
+    if (__builtin_reduce_or(~(IT)(x * x <= 7482.25f))) /* |x| > 86.5, NaN */   \
+      r = bd__fexp_fix_##T(x, r);                                              \
     return r;                                                                  \
   }                                                                            \
   BD_INL bd_##T bd__fast_expm1_##T(bd_##T x) { return bd__fexpm1f_##T(x); }    \
+  /* Special lanes: x <= 0, subnormal (scaled by 2^23), inf, NaN. */           \
+  BD__COLD bd_##T bd__flog_fix_##T(bd_##T x, bd_##T r) {                       \
+    IT special = bd__flogf_special_##T(x);                                     \
+    bd_##T nan = (bd_##T){0} + __builtin_nanf("");                             \
+    bd_##T sub = bd__flogf_##T(x * 0x1p23f, (bd_##T){0} - 23.0f);              \
+    bd_##T sr = BD__FSEL(IT, (IT)(x < __builtin_inff()), sub, x + x);          \
+    sr = BD__FSEL(IT, (IT)(x < 0.0f), nan, sr);                                \
+    sr = BD__FSEL(IT, (IT)(x == 0.0f), (bd_##T){0} - __builtin_inff(), sr);    \
+    return BD__FSEL(IT, special, sr, r);                                       \
+  }                                                                            \
   BD_INL bd_##T bd__fast_log_##T(bd_##T x) {                                   \
-    bd_##T r = bd__flogf_##T(x);                                               \
-    IT special = ~((IT)(x > 0.0f) & (IT)(x < __builtin_inff()));               \
-    if (__builtin_reduce_or(special)) {                                        \
-      bd_##T nan = (bd_##T){0} + __builtin_nanf("");                           \
-      bd_##T sr = BD__FSEL(IT, (IT)(x < 0.0f), nan, x + x);                    \
-      sr = BD__FSEL(IT, (IT)(x == 0.0f), (bd_##T){0} - __builtin_inff(), sr);  \
-      r = BD__FSEL(IT, special, sr, r);                                        \
-    }                                                                          \
+    bd_##T r = bd__flogf_##T(x, (bd_##T){0});                                  \
+    if (__builtin_reduce_or(bd__flogf_special_##T(x)))                         \
+      r = bd__flog_fix_##T(x, r);                                              \
     return r;                                                                  \
   }                                                                            \
+  /* Special lanes: x <= -1, x >= 1.5 2^126 (x/4 instead, k + 2), inf, NaN. */ \
+  BD__COLD bd_##T bd__flog1p_fix_##T(bd_##T x, bd_##T r) {                     \
+    IT special = bd__flog1pf_special_##T(x);                                   \
+    bd_##T nan = (bd_##T){0} + __builtin_nanf("");                             \
+    bd_##T big = bd__flog1pf_##T(x * 0.25f, (bd_##T){0} + 2.0f);               \
+    bd_##T sr = BD__FSEL(IT, (IT)(x < __builtin_inff()), big, x + x);          \
+    sr = BD__FSEL(IT, (IT)(x < -1.0f), nan, sr);                               \
+    sr = BD__FSEL(IT, (IT)(x == -1.0f), (bd_##T){0} - __builtin_inff(), sr);   \
+    return BD__FSEL(IT, special, sr, r);                                       \
+  }                                                                            \
   BD_INL bd_##T bd__fast_log1p_##T(bd_##T x) {                                 \
-    bd_##T r = bd__flog1pf_##T(x);                                             \
-    IT special =                                                               \
-        ~((IT)(x > -1.0f) & (IT)(x < __builtin_inff())) | (IT)(x == 0.0f);     \
-    if (__builtin_reduce_or(special)) {                                        \
-      bd_##T nan = (bd_##T){0} + __builtin_nanf("");                           \
-      bd_##T sr = BD__FSEL(IT, (IT)(x < -1.0f), nan, x + x);                   \
-      sr = BD__FSEL(IT, (IT)(x == -1.0f), (bd_##T){0} - __builtin_inff(), sr); \
-      sr = BD__FSEL(IT, (IT)(x == 0.0f), x, sr);                               \
-      r = BD__FSEL(IT, special, sr, r);                                        \
-    }                                                                          \
+    bd_##T r = bd__flog1pf_##T(x, (bd_##T){0});                                \
+    if (__builtin_reduce_or(bd__flog1pf_special_##T(x)))                       \
+      r = bd__flog1p_fix_##T(x, r);                                            \
     return r;                                                                  \
   }
 BD__FASTF_FMA(f32n, bd_i32n)
@@ -256,7 +274,12 @@ BD__SINCOS(cos, 1)
 BD__ERFF(f32n, dn, bd__dn)
 BD__ERFF(f32d, dd, bd_f64d)
 
-/* ---- tanh (float): in double (vmath_fast_body.h), rounded once ---- */
+/* ---- tanh (float): in float with FMA (vmath_fast_fbody.h); without, in
+ * double (vmath_fast_body.h), rounded once ---- */
+#if defined(__FMA__)
+BD_INL bd_f32n bd__fast_tanh_f32n(bd_f32n x) { return bd__ftanhf_f32n(x); }
+BD_INL bd_f32d bd__fast_tanh_f32d(bd_f32d x) { return bd__ftanhf_f32d(x); }
+#else
 #define BD__TANHF(T, S, DT)                                                    \
   BD_INL bd_##T bd__fast_tanh_##T(bd_##T x) {                                  \
     DT d = __builtin_convertvector(x, DT);                                     \
@@ -264,6 +287,7 @@ BD__ERFF(f32d, dd, bd_f64d)
   }
 BD__TANHF(f32n, dn, bd__dn)
 BD__TANHF(f32d, dd, bd_f64d)
+#endif
 /* Double tanh: inline with FMA; SLEEF (the library) without. */
 BD_INL bd_f64d bd__lib_tanh_f64d(bd_f64d x);
 #if defined(__FMA__)

@@ -13,11 +13,51 @@ BD_INL BD__VF BD__K(bd__fsel_)(BD__VI m, BD__VF a, BD__VF b) {
   return (BD__VF)(((BD__VI)a & m) | ((BD__VI)b & ~m));
 }
 
+/* The vector at p (any alignment): coefficients are read from rows of 16
+ * copies behind an opaque pointer, so each FMA takes its coefficient as a
+ * memory operand instead of a broadcast instruction (see vmath_erf.h). */
+BD_INL BD__VF BD__K(bd__fld_)(const float *p) {
+  BD__VF v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+
 /* exp(x) for |x| <= 86.5 (results normal, no special values):
  * x = n ln2 + r + rl, r = x - n ln2hi exact (fma; ln2hi = (float)ln2,
- * |n| < 2^7), |rl| < 2^-22; exp(r) = h + l + r^2 Q(r) with h + l = 1 + r
- * exactly, Q of degree 5 (2^-27.7), times 1 + rl (rl^2 < 2^-44); one
- * final rounding (~0.56 ULP). 2^n is added to the exponent. */
+ * |n| < 2^7), |rl| < 2^-22; exp(r) - 1 = r + r^2 Q(r), Q of degree 4
+ * (2^-28.3 relative to exp(r)); P = r + (r^2 Q + rl exp(r)) rounded, then
+ * 2^n + 2^n P by one fma: ~0.8 ULP, 17 operations. */
+BD_INL BD__VF BD__K(bd__fexpf_)(BD__VF x) {
+  static const float k[10][16]
+      __attribute__((aligned(64))) = {BD__R16(0x1.6a2434p-10f),
+                                      BD__R16(0x1.1239fcp-7f),
+                                      BD__R16(0x1.5558f2p-5f),
+                                      BD__R16(0x1.555492p-3f),
+                                      BD__R16(0x1.fffffcp-2f),
+                                      BD__R16(0x1.8p23f),
+                                      BD__R16(-0x1.62e430p-1f),
+                                      BD__R16(0x1.05c610p-29f),
+                                      BD__R16(1.0f),
+                                      BD__R16(0x1.715476p+0f)};
+  const float *K = &k[0][0];
+  __asm__("" : "+r"(K));
+#define BD__C(i) BD__K(bd__fld_)(K + 16 * (i))
+  BD__VF z = BD__FMA(x, BD__C(9), BD__C(5));
+  BD__VF kd = z - BD__C(5);
+  BD__VF r = BD__FMA(kd, BD__C(6), x);
+  BD__VF rl = kd * BD__C(7);
+  BD__VF q = BD__FMA(BD__C(0), r, BD__C(1));
+  q = BD__FMA(q, r, BD__C(2));
+  q = BD__FMA(q, r, BD__C(3));
+  q = BD__FMA(q, r, BD__C(4));
+  BD__VF r2 = r * r;
+  BD__VF c = BD__FMA(rl, BD__FMA(r2, q, r), rl); /* rl exp(r) */
+  BD__VF p = r + BD__FMA(r2, q, c);
+  BD__VF s = (BD__VF)(((BD__VI)z << 23) + (BD__VI)BD__C(8)); /* 2^n */
+#undef BD__C
+  return BD__FMA(p, s, s);
+}
+
 /* exp(x) = 2^n (1 + r + r2 Q + c) = 2^n (h + t), r2 + r2e = r^2 exactly,
  * c = r2e/2 + rl (1 + exp(r) - 1), h = 1 + r rounded, t the rest;
  * *qp = (Q - 1/2) / r. */
@@ -51,12 +91,6 @@ BD_INL BD__VI BD__K(bd__fexpcore_)(BD__VF x, BD__VF *rp, BD__VF *r2p,
   return n;
 }
 
-BD_INL BD__VF BD__K(bd__fexpf_)(BD__VF x) {
-  BD__VF r, r2, q, c, h, t;
-  BD__VI n = BD__K(bd__fexpcore_)(x, &r, &r2, &q, &c, &h, &t);
-  return (BD__VF)((BD__VI)(h + t) + (n << 23));
-}
-
 /* 2^n for n in [-126, 127]. */
 BD_INL BD__VF BD__K(bd__fpow2_)(BD__VI n) {
   return (BD__VF)((n << 23) + 0x3f800000);
@@ -87,65 +121,146 @@ BD_INL BD__VF BD__K(bd__fexpm1f_)(BD__VF x) {
   return BD__K(bd__fsel_)((BD__VI)(x == 0.0f) | (BD__VI)(x != x), x + x, y);
 }
 
-/* log(1 + f) + k ln2 + c for f = m - 1 (or x), |f| <= sqrt(2) - 1:
- * log(1 + f) = f - f^2/2 + f^3 P(f), P of degree 8 (2^-27.3 on f^2 P).
- * k ln2hi (13 bits: exact) + f and that - f^2/2 (f^2 = f2 + f2e exactly by
- * fma) are summed by Fast2Sum (each first term is the larger one, or 0);
- * their errors join k ln2lo + c + f^3 P(f), added last: ~0.55 ULP. */
-BD_INL BD__VF BD__K(bd__flogf_kern_)(BD__VF f, BD__VF kf, BD__VF c) {
-  BD__VF p = BD__K(bd__fspl_)(0x1.15425cp-4f);
-  p = BD__FMA(p, f, BD__K(bd__fspl_)(-0x1.d962f2p-4f));
-  p = BD__FMA(p, f, BD__K(bd__fspl_)(0x1.e3d33ap-4f));
-  p = BD__FMA(p, f, BD__K(bd__fspl_)(-0x1.fcc1aep-4f));
-  p = BD__FMA(p, f, BD__K(bd__fspl_)(0x1.237a56p-3f));
-  p = BD__FMA(p, f, BD__K(bd__fspl_)(-0x1.5559e6p-3f));
-  p = BD__FMA(p, f, BD__K(bd__fspl_)(0x1.99a130p-3f));
-  p = BD__FMA(p, f, BD__K(bd__fspl_)(-0x1.000008p-2f));
-  p = BD__FMA(p, f, BD__K(bd__fspl_)(0x1.55554ep-2f));
-  BD__VF f2 = f * f;
-  BD__VF f2e = BD__FMA(f, f, -f2);
-  BD__VF t = f2 * -0.5f;
-  BD__VF a = kf * 0x1.62ep-1f;
+/* k ln2 + log1p(f) for f in [-1/4, 1/2] (a little beyond where k was taken
+ * from a rounded 1 + x), f exact: log1p(f) = f - f^2/2 + f^3 P1(f), P1 of
+ * degree 8 (2^-30 relative to log1p(f)). k ln2hi (12 bits: exact) + f by
+ * Fast2Sum (|k ln2hi| >= 0.69 > |f| when k != 0); its error, k ln2lo,
+ * f^2's error (fma) times -1/2, f^2 f P1 and last -f^2/2 form the low part,
+ * rounded once at its size (-f^2/2 is its largest term), then hi + lo. */
+BD_INL BD__VF BD__K(bd__flog1pk_)(BD__VF f, BD__VF kf) {
+  static const float k[12][16] __attribute__((aligned(64))) = {
+      BD__R16(0x1.343fe2p-5f), BD__R16(-0x1.751ea0p-4f),
+      BD__R16(0x1.df2546p-4f), BD__R16(-0x1.04ac88p-3f),
+      BD__R16(0x1.246300p-3f), BD__R16(-0x1.5519d4p-3f),
+      BD__R16(0x1.999768p-3f), BD__R16(-0x1.00006ep-2f),
+      BD__R16(0x1.55555ap-2f), BD__R16(-0x1p-1f),
+      BD__R16(0x1.62ep-1f),    BD__R16(0x1.0bfbe8p-15f)};
+  const float *K = &k[0][0];
+  __asm__("" : "+r"(K));
+#define BD__C(i) BD__K(bd__fld_)(K + 16 * (i))
+  BD__VF p = BD__FMA(BD__C(0), f, BD__C(1));
+  p = BD__FMA(p, f, BD__C(2));
+  p = BD__FMA(p, f, BD__C(3));
+  p = BD__FMA(p, f, BD__C(4));
+  p = BD__FMA(p, f, BD__C(5));
+  p = BD__FMA(p, f, BD__C(6));
+  p = BD__FMA(p, f, BD__C(7));
+  p = BD__FMA(p, f, BD__C(8));
+  BD__VF a = kf * BD__C(10);
   BD__VF hi = a + f;
   BD__VF e = (a - hi) + f;
-  BD__VF hi2 = hi + t;
-  BD__VF e2 = (hi - hi2) + t;
-  BD__VF lo = BD__FMA(kf, BD__K(bd__fspl_)(0x1.0bfbe8p-15f), (e + e2) + c);
-  lo = BD__FMA(f2e, BD__K(bd__fspl_)(-0.5f), lo);
-  lo = BD__FMA(f2 * f, p, lo);
-  return hi2 + lo;
+  BD__VF f2 = f * f;
+  BD__VF lo = BD__FMA(kf, BD__C(11), e);
+  lo = BD__FMA(BD__FMA(f, f, -f2), BD__C(9), lo); /* f^2's error */
+  lo = BD__FMA(f2, f * p, lo);
+  lo = BD__FMA(f2, BD__C(9), lo);
+#undef BD__C
+  return hi + lo;
 }
 
-/* Split positive normal finite x into 2^k m, m in [sqrt(2)/2, sqrt(2)). */
-BD_INL BD__VF BD__K(bd__ffrexp_)(BD__VF x, BD__VF *kf) {
-  BD__VI bits = (BD__VI)x;
-  BD__VI tmp = bits - 0x3f3504f3;
-  *kf = __builtin_convertvector(tmp >> 23, BD__VF);
-  return (BD__VF)(bits - (tmp & (int32_t)0xff800000));
+/* log(x) + ka for positive normal finite x: x = 2^k m, m in [3/4, 3/2),
+ * f = m - 1 exact. */
+BD_INL BD__VF BD__K(bd__flogf_)(BD__VF x, BD__VF ka) {
+  BD__VI tmp = (BD__VI)x - 0x3f400000;
+  BD__VF kf = __builtin_convertvector(tmp >> 23, BD__VF) + ka;
+  BD__VF m = (BD__VF)((BD__VI)x - (tmp & (int32_t)0xff800000));
+  return BD__K(bd__flog1pk_)(m - 1.0f, kf);
 }
 
-BD_INL BD__VF BD__K(bd__flogf_)(BD__VF x) {
-  BD__VI sub = (BD__VI)(x < 0x1p-126f);
-  BD__VF xs = BD__K(bd__fsel_)(sub, x * 0x1p23f, x);
-  BD__VF kf;
-  BD__VF m = BD__K(bd__ffrexp_)(xs, &kf);
-  kf = kf -
-       BD__K(bd__fsel_)(sub, BD__K(bd__fspl_)(23.0f), BD__K(bd__fspl_)(0.0f));
-  return BD__K(bd__flogf_kern_)(m - 1.0f, kf, BD__K(bd__fspl_)(0.0f));
+/* Lanes logf does not take: x not a positive normal finite float (zero,
+ * subnormal, negative, inf, NaN), one signed compare on the bits. */
+BD_INL BD__VI BD__K(bd__flogf_special_)(BD__VF x) {
+  return ((BD__VI)x + 0x7f800000) > (int32_t)0xfeffffff;
 }
 
-/* log1p: u = 1 + x; k = 0 uses f = x (exact); otherwise f = m - 1 from u
- * and c = (1 + x - u) / u, exact numerator (fdlibm's s_log1pf.c). */
-BD_INL BD__VF BD__K(bd__flog1pf_)(BD__VF x) {
+/* log1p(x) + ka for x < 1.5 2^126: 1 + x = 2^k m with m in [3/4, 3/2) (k
+ * from u = 1 + x rounded); f = m - 1 = x 2^-k - (1 - 2^-k) by one fma is
+ * exact (x's last bit is at or above f's when k != 0; f = x when k = 0),
+ * so no correction term. x = +-0 returns x (the sum above gives +0). */
+BD_INL BD__VF BD__K(bd__flog1pf_)(BD__VF x, BD__VF ka) {
   BD__VF u = 1.0f + x;
-  BD__VF kf;
-  BD__VF m = BD__K(bd__ffrexp_)(u, &kf);
-  BD__VI k0 = (BD__VI)(kf == 0.0f);
-  BD__VF f = BD__K(bd__fsel_)(k0, x, m - 1.0f);
-  BD__VF c =
-      BD__K(bd__fsel_)((BD__VI)(u >= 2.0f), 1.0f - (u - x), x - (u - 1.0f));
-  c = BD__K(bd__fsel_)(k0, BD__K(bd__fspl_)(0.0f), c / u);
-  return BD__K(bd__flogf_kern_)(f, kf, c);
+  BD__VI tmp = (BD__VI)u - 0x3f400000;
+  BD__VF kf = __builtin_convertvector(tmp >> 23, BD__VF) + ka;
+  BD__VF s = (BD__VF)(0x3f800000 - (tmp & (int32_t)0xff800000)); /* 2^-k */
+  BD__VF f = BD__FMA(x, s, -(1.0f - s));
+  BD__VF r = BD__K(bd__flog1pk_)(f, kf);
+  return BD__K(bd__fsel_)((BD__VI)(x == 0.0f), x, r);
+}
+
+/* Lanes log1pf does not take: x <= -1 (u <= 0), x >= 1.5 2^126 (u too:
+ * k >= 127, 2^-k not normal), NaN; one signed compare on u's bits. */
+BD_INL BD__VI BD__K(bd__flog1pf_special_)(BD__VF x) {
+  BD__VF u = 1.0f + x;
+  return ((BD__VI)u + 0x7fffffff) > (int32_t)0xfe3ffffe;
+}
+
+/* tanh(x) = sign(x) (1 - E) / (1 + E), E = exp(-2a), a = |x| capped at 9.1
+ * (tanhf rounds to 1 beyond 9.01): -2a = n ln2 + r + rl as in expf (n in
+ * [-26, 0]), E = 2^n (1 + ph + pl), ph + pl = r + r^2/2 + r^3 S(r) + rl
+ * (1 + r) by Fast2Sum (r^2 exact by fma), S of degree 4 (2^-34) in Estrin form
+ * (rnn-style recurrences wait for tanh's latency). E, 1 - E and 1 + E as
+ * normalized pairs (Fast2Sum);
+ * the quotient q0 = N/D by one reciprocal, corrected once with the exact
+ * residual and the low parts. No polynomial region, no cancellation: one
+ * path for every lane (NaN propagates through the cap). */
+BD_INL BD__VF BD__K(bd__ftanhf_)(BD__VF x) {
+  static const float k[13][16]
+      __attribute__((aligned(64))) = {BD__R16(0x1.9df768p-13f),
+                                      BD__R16(0x1.6d4cc2p-10f),
+                                      BD__R16(0x1.111310p-7f),
+                                      BD__R16(0x1.5554e8p-5f),
+                                      BD__R16(0x1.555554p-3f),
+                                      BD__R16(0.5f),
+                                      BD__R16(-0x1.715476p+1f),
+                                      BD__R16(0x1.8p23f),
+                                      BD__R16(-0x1.62e430p-1f),
+                                      BD__R16(0x1.05c610p-29f),
+                                      BD__R16(1.0f),
+                                      BD__R16(9.1f),
+                                      BD__R16(-2.0f)};
+  const float *K = &k[0][0];
+  __asm__("" : "+r"(K));
+#define BD__C(i) BD__K(bd__fld_)(K + 16 * (i))
+  BD__VI sgn = (BD__VI)x & (int32_t)0x80000000;
+  BD__VF a = (BD__VF)((BD__VI)x ^ sgn);
+  BD__VF cap = BD__C(11);
+  a = BD__K(bd__fsel_)((BD__VI)(cap < a), cap, a); /* NaN stays */
+  BD__VF z = BD__FMA(a, BD__C(6), BD__C(7));
+  BD__VF kd = z - BD__C(7);
+  BD__VF r = BD__FMA(kd, BD__C(8), a * BD__C(12)); /* exact */
+  BD__VF rl = kd * BD__C(9);
+  BD__VF r2 = r * r;
+  BD__VF p56 = BD__FMA(BD__C(1), r, BD__C(2));
+  BD__VF p34 = BD__FMA(BD__C(3), r, BD__C(4));
+  BD__VF q = BD__FMA(r2, BD__FMA(r2, BD__C(0), p56), p34);
+  /* exp(r + rl) - 1 = ph + pl: r + r^2/2 + r^3 S(r) + rl exp(r), with r^2
+   * exact (fma) and rl exp(r) ~ rl (1 + r); -r^2/2 is added last so t is
+   * rounded once at its size */
+  BD__VF c = BD__FMA(BD__FMA(r, r, -r2), BD__C(5), BD__FMA(rl, r, rl));
+  BD__VF t = BD__FMA(r2, BD__C(5), BD__FMA(r2, r * q, c));
+  BD__VF ph = r + t;
+  BD__VF pl = (r - ph) + t;
+  BD__VF s = (BD__VF)(((BD__VI)z << 23) + (BD__VI)BD__C(10)); /* 2^n */
+  BD__VF one = BD__C(10);
+  /* E = eh + el + sl exactly, 2^n pl kept apart: for a -> 0 the a^2 terms
+   * of 1 - E and 1 + E matter at 2a relative */
+  BD__VF b = s * ph;
+  BD__VF eh = s + b;
+  BD__VF el = (s - eh) + b;
+  BD__VF sl = s * pl;
+  /* 1 - E renormalized (for a -> 0, el is as large as 1 - eh) */
+  BD__VF n0 = one - eh;
+  BD__VF m = ((one - n0) - eh) - el;
+  BD__VF nh = n0 + m;
+  BD__VF nl = ((n0 - nh) + m) - sl;
+  BD__VF dh = one + eh;
+  BD__VF dl = (((one - dh) + eh) + el) + sl;
+#undef BD__C
+  BD__VF rho = one / dh;
+  BD__VF q0 = nh * rho;
+  BD__VF res = BD__FMA(-q0, dl, BD__FMA(-q0, dh, nh) + nl);
+  BD__VF y = BD__FMA(res, rho, q0);
+  return (BD__VF)((BD__VI)y | sgn);
 }
 
 #undef BD__K
