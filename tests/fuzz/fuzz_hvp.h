@@ -38,8 +38,37 @@ static double fz_hv_cd(const fz_fn *f, const double *x, const double *v, int p,
   return (g[0] - g[1]) / (2 * s);
 }
 
+/* One-sided differences along v, step t, of the long twin's derivative in
+ * p: *fw forward, *bw backward; 0 where fz_fd has no derivative. */
+static int fz_hv_sides(const fz_fn *f, const double *x, const double *v, int p,
+                       double t, double *fw, double *bw, double *noise) {
+  double g[3], nz[3];
+  for (int k = 0; k < 3; k++) {
+    double xs[FZ_MAXP];
+    for (int q = 0; q < FZ_MAXP; q++)
+      xs[q] = q < f->np ? x[q] + (double)(k - 1) * t * v[q] : 0.0;
+    int why = 0;
+    nz[k] = 0.0;
+    g[k] = fz_fd(f, xs, p, &nz[k], &why);
+    if (isnan(g[k]))
+      return 0;
+  }
+  *fw = (g[2] - g[1]) / t;
+  *bw = (g[1] - g[0]) / t;
+  *noise = (nz[0] + 2 * nz[1] + nz[2]) / t;
+  return 1;
+}
+
 /* (H v)_p of the long twin at x, or NAN where that is no reliable oracle;
- * *noise gets the bound of the differences' rounding noise. */
+ * *noise gets the bound of the differences' rounding noise. Besides the
+ * two extrapolations, the one-sided differences at a step 2^13 times
+ * smaller, which read the derivative at x itself, must agree: central
+ * differences never see x. The function can take another branch at x
+ * only (an exact tie, pattern 2: `(...) != p1 ? p2 : k` at p2 == p1
+ * returns the constant k there and log(|p2| + 0.5) around it, seed 65 of
+ * 25-1200 at K = 4), or its Hessian can jump at x (fmax(p1, p2) * p2 at a
+ * tie), where central differences average the two sides' H.v and
+ * NAME_hvp gives the side the example took. */
 static double fz_hv_fd(const fz_fn *f, const double *x, const double *v, int p,
                        double *noise) {
   const double s = 0x1p-7;
@@ -53,6 +82,11 @@ static double fz_hv_fd(const fz_fn *f, const double *x, const double *v, int p,
   double r1 = (4 * d2 - d1) / 3, r2 = (4 * d4 - d3) / 3;
   double nr = (5 * n4 + n3) / 3;
   if (fabs(r1 - r2) > 1e-7 * (fabs(r2) + 1.0) + 2 * ((5 * n2 + n1) / 3 + nr))
+    return NAN;
+  double fw, bw, nt;
+  if (!fz_hv_sides(f, x, v, p, 0x1p-20, &fw, &bw, &nt) ||
+      fabs(fw - bw) > 1e-3 * (fabs(r2) + 1.0) + 2 * nt ||
+      fabs((fw + bw) / 2 - r2) > 1e-3 * (fabs(r2) + 1.0) + nt)
     return NAN;
   *noise = nr;
   return r2;
