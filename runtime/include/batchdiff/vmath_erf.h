@@ -240,12 +240,16 @@ BD_INL bd_f64d bd__erfc8_dd(bd_f64d x, bd_f64d a) {
  * covers the whole range. */
 BD_INL bd_f64d bd__erfc_dd(bd_f64d x) {
   bd_f64d a = __builtin_elementwise_abs(x);
-  if (!__builtin_reduce_or(~(bd_i64d)(a <= 8.0)))
+  bd_i64d big = ~(bd_i64d)(a <= 8.0);
+  if (!__builtin_reduce_or(big))
     return bd__erfc8_dd(x, a);
   bd_f64d yh, yl;
   bd__erfcpos_dd(x, &yh, &yl);
   bd_i64d neg = (bd_i64d)(x < 0.0);
   bd_f64d f = bd__vsel_dd(neg, bd__vspl_dd(-0x1p-128), bd__vspl_dd(0x1p-128));
   bd_f64d y = BD__FMA(yh + yl, f, (bd_f64d)(neg & (bd_i64d)bd__vspl_dd(2.0)));
+  /* A lane's result must not depend on its neighbours: lanes with |x| <= 8
+   * keep the fast path's result here too (a clamped: NaN gives 8). */
+  y = bd__vsel_dd(big, y, bd__erfc8_dd(x, bd__vmin_dd(a, 8.0)));
   return bd__vsel_dd((bd_i64d)(x != x), x + x, y);
 }

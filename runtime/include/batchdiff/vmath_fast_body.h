@@ -194,8 +194,15 @@ BD_INL BD__VD BD__K(bd__exp_)(BD__VD x) {
   BD__VD r, r2, q, c, h, tail;
   BD__VL n = BD__K(bd__expcore_)(xc, BD__K(bd__vspl_)(0.0), &r, &r2, &q, &c, &h,
                                  &tail);
+#if defined(__FMA__)
+  /* A lane's result must not depend on its neighbours: lanes with |x| <=
+   * 708 keep the fast path's result here too. */
+  BD__VD small = BD__K(bd__expfma_)(xc);
+#else
+  BD__VD small = (h + tail) * BD__K(bd__vpow2_)(n);
+#endif
   if (!__builtin_reduce_or(big))
-    return (h + tail) * BD__K(bd__vpow2_)(n);
+    return small;
   /* Rare: overflow, underflow, subnormal results, inf, NaN. */
   BD__VL neg = (BD__VL)(n < 0);
   BD__VD scale =
@@ -208,6 +215,7 @@ BD_INL BD__VD BD__K(bd__exp_)(BD__VD x) {
   BD__VD ysub = ((hi + lo) - 1.0) * 0x1p-1022;
   BD__VD yneg = BD__K(bd__vsel_)((BD__VL)(yh < 1.0), ysub, yh * 0x1p-1022);
   BD__VD y = BD__K(bd__vsel_)(neg, yneg, yh * 0x1p512);
+  y = BD__K(bd__vsel_)(big, y, small);
   return BD__K(bd__vsel_)((BD__VL)(x != x), x + x, y);
 }
 
