@@ -191,7 +191,7 @@ BD_INL bd_f64d bd__erf_dd(bd_f64d x) {
   return bd__vsel_dd((bd_i64d)(x != x), x + x, y);
 }
 
-/* erfc(x) for |x| <= 8 (no NaN), by bd_rt_erfc8_tab: r = |x| rounded to a
+/* erfc(x) for |x| <= 8 (NaN: NaN), by bd_rt_erfc8_tab: r = |x| rounded to a
  * multiple of 1/512, d = |x| - r (|d| <= 2^-10), v = 2 r d (|v| <= 2^-6), q =
  * d^2 (<= 2^-20), erfc(|x|) = eh + el - s d B with B = P0(v) - q (P1(v) -
  * q P2(v)) (P0 of degree 6, 2^-60.3; P1 of degree 3, 2^-34.4; P2 of degree
@@ -200,7 +200,9 @@ BD_INL bd_f64d bd__erf_dd(bd_f64d x) {
  * result, so its rounding errors are negligible: one final rounding (two for x
  * < 0: 2 - y). */
 BD_INL bd_f64d bd__erfc8_dd(bd_f64d x, bd_f64d a) {
-  bd_f64d z = a + 0x1p43; /* r in the last bits */
+  /* the row of min(a, 8) (NaN: 8); d = a - r keeps a NaN, so NaN lanes
+   * return NaN without a blend */
+  bd_f64d z = bd__vmin_dd(a, 8.0) + 0x1p43; /* r in the last bits */
   bd_i64d off = ((bd_i64d)z - 0x42a0000000000000LL) << 5;
   bd_f64d r = z - 0x1p43;
   bd_f64d d = a - r;
@@ -236,11 +238,11 @@ BD_INL bd_f64d bd__erfc8_dd(bd_f64d x, bd_f64d a) {
   return BD__FMA(y, f, (bd_f64d)(neg & (bd_i64d)bd__vspl_dd(2.0)));
 }
 
-/* Vectors with a lane beyond |x| = 8 (or NaN) take the kernel above, which
- * covers the whole range. */
+/* Vectors with a lane beyond |x| = 8 take the kernel above, which covers
+ * the whole range. */
 BD_INL bd_f64d bd__erfc_dd(bd_f64d x) {
   bd_f64d a = __builtin_elementwise_abs(x);
-  bd_i64d big = ~(bd_i64d)(a <= 8.0);
+  bd_i64d big = (bd_i64d)(a > 8.0);
   if (!__builtin_reduce_or(big))
     return bd__erfc8_dd(x, a);
   bd_f64d yh, yl;
@@ -249,7 +251,7 @@ BD_INL bd_f64d bd__erfc_dd(bd_f64d x) {
   bd_f64d f = bd__vsel_dd(neg, bd__vspl_dd(-0x1p-128), bd__vspl_dd(0x1p-128));
   bd_f64d y = BD__FMA(yh + yl, f, (bd_f64d)(neg & (bd_i64d)bd__vspl_dd(2.0)));
   /* A lane's result must not depend on its neighbours: lanes with |x| <= 8
-   * keep the fast path's result here too (a clamped: NaN gives 8). */
-  y = bd__vsel_dd(big, y, bd__erfc8_dd(x, bd__vmin_dd(a, 8.0)));
+   * keep the fast path's result here too. */
+  y = bd__vsel_dd(big, y, bd__erfc8_dd(x, a));
   return bd__vsel_dd((bd_i64d)(x != x), x + x, y);
 }
