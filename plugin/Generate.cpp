@@ -113,14 +113,6 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
              "a scalar, or drop diff(hvp)");
       return false;
     }
-  for (const ir::Param &P : Primal.Params)
-    if (WantHvp && P.Kind == ir::ParamKind::Record) {
-      report(Diags, clang::DiagnosticsEngine::Error, Info.Loc,
-             "diff(hvp) does not support the struct parameter '%0' yet; pass "
-             "its members as scalar parameters, or drop diff(hvp)")
-          << P.Name;
-      return false;
-    }
   simplify(Primal);
   bool Dump = std::getenv("BATCHDIFF_DUMP_IR") != nullptr;
   if (Dump)

@@ -82,6 +82,14 @@ BATCHDIFF float cabs2f(cf z, BD_UNIFORM cf w) {
 BATCHDIFF double wsum(BD_PACKED const double *x, int len, vec3 w) { WBODY }
 BATCHDIFF double wsum_s(const double *x, int len, vec3 w) { WBODY }
 
+/* NAME_hvp with struct parameters: tangents t_a/t_c, H·v shadows h_a/h_c
+ * are records too. */
+__attribute__((batch, diff, diff(hvp))) double energy(vec3 a,
+                                                      BD_UNIFORM vec3 c) {
+  double dx = a.x - c.x, dy = a.y * c.y, dz = a.z;
+  return dx * dx * dy + dz * dz * dx + 0.5 * dy * dy * c.z;
+}
+
 /* ---- generators --------------------------------------------------------- */
 
 static vec3 gen_vec3(rng_t *r) { return (vec3){gen_d(r), gen_d(r), gen_d(r)}; }
@@ -391,6 +399,66 @@ static void t_packed(void **state) {
   }
 }
 
+static vec3 vaxpy(vec3 a, double h, vec3 v) {
+  return (vec3){a.x + h * v.x, a.y + h * v.y, a.z + h * v.z};
+}
+
+static void t_hvp(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("struct_hvp")};
+  for (size_t ni = 0; ni < N_TEST_NS; ni++) {
+    size_t n = test_ns[ni];
+    vec3 *a = gp_alloc(n * sizeof(vec3)), *ta = gp_alloc(n * sizeof(vec3));
+    vec3 *da = gp_alloc(n * sizeof(vec3)), *ha = gp_alloc(n * sizeof(vec3));
+    vec3 *dg = gp_alloc(n * sizeof(vec3));
+    double *ret = gp_alloc(n * 8), *seed = gp_alloc(n * 8);
+    for (size_t b = 0; b < n; b++) {
+      a[b] = (vec3){rng_range(&rng, -2, 2), rng_range(&rng, -2, 2),
+                    rng_range(&rng, -2, 2)};
+      ta[b] = (vec3){rng_range(&rng, -1, 1), rng_range(&rng, -1, 1),
+                     rng_range(&rng, -1, 1)};
+      da[b] = ha[b] = dg[b] = (vec3){0, 0, 0};
+      seed[b] = rng_range(&rng, 0.5, 2);
+    }
+    vec3 c = {0.5, -1.25, 2.0}, tc = {0.25, 0.5, -0.75};
+    vec3 dc = {0, 0, 0}, hc = {0, 0, 0}, dcg = {0, 0, 0};
+    energy_hvp(n, a, c, ta, &tc, ret, seed, da, &dc, ha, &hc);
+    energy_grad(n, a, c, NULL, seed, dg, &dcg);
+    /* The gradient part: bit for bit NAME_grad's. */
+    assert_memory_equal(da, dg, n * sizeof(vec3));
+    assert_memory_equal(&dc, &dcg, sizeof dc);
+    double sum[3] = {0, 0, 0}, h = 1e-6;
+    for (size_t b = 0; b < n; b++) {
+      /* H·v: central differences of the example's gradient along v. */
+      vec3 up = {0, 0, 0}, dn = {0, 0, 0}, cu = {0, 0, 0}, cd = {0, 0, 0};
+      vec3 ap = vaxpy(a[b], h, ta[b]), am = vaxpy(a[b], -h, ta[b]);
+      energy_grad(1, &ap, vaxpy(c, h, tc), NULL, seed + b, &up, &cu);
+      energy_grad(1, &am, vaxpy(c, -h, tc), NULL, seed + b, &dn, &cd);
+      double fa[3] = {(up.x - dn.x) / (2 * h), (up.y - dn.y) / (2 * h),
+                      (up.z - dn.z) / (2 * h)};
+      double got[3] = {ha[b].x, ha[b].y, ha[b].z};
+      for (int j = 0; j < 3; j++)
+        if (!close_to(got[j], fa[j], 1e-6)) {
+          print_error("energy_hvp n=%zu b=%zu h_a member %d: %.17g fd %.17g\n",
+                      n, b, j, got[j], fa[j]);
+          fail();
+        }
+      sum[0] += (cu.x - cd.x) / (2 * h);
+      sum[1] += (cu.y - cd.y) / (2 * h);
+      sum[2] += (cu.z - cd.z) / (2 * h);
+    }
+    /* The uniform struct's H·v: summed over the batch. */
+    double gh[3] = {hc.x, hc.y, hc.z};
+    for (int j = 0; j < 3; j++)
+      if (!close_to(gh[j], sum[j], 1e-6 * (double)(n + 1))) {
+        print_error("energy_hvp n=%zu h_c member %d: %.17g want %.17g\n", n,
+                    j, gh[j], sum[j]);
+        fail();
+      }
+    gp_reset();
+  }
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_batched),
@@ -398,6 +466,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(t_grad),
       cmocka_unit_test(t_grad_price),
       cmocka_unit_test(t_packed),
+      cmocka_unit_test(t_hvp),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);
