@@ -237,28 +237,31 @@ BD_INL BD__VF BD__K(bd__ftanhf_)(BD__VF x) {
    * exact (fma) and rl exp(r) ~ rl (1 + r); -r^2/2 is added last so t is
    * rounded once at its size */
   BD__VF c = BD__FMA(BD__FMA(r, r, -r2), BD__C(5), BD__FMA(rl, r, rl));
-  BD__VF t = BD__FMA(r2, BD__C(5), BD__FMA(r2, r * q, c));
+  BD__VF t = BD__FMA(r2, BD__C(5), BD__FMA(r2 * r, q, c));
   BD__VF ph = r + t;
   BD__VF pl = (r - ph) + t;
   BD__VF s = (BD__VF)(((BD__VI)z << 23) + (BD__VI)BD__C(10)); /* 2^n */
   BD__VF one = BD__C(10);
-  /* E = eh + el + sl exactly, 2^n pl kept apart: for a -> 0 the a^2 terms
-   * of 1 - E and 1 + E matter at 2a relative */
+  /* E = s + b + sl, b = 2^n ph and sl = 2^n pl exact; 1 + E and 1 - E
+   * summed from 1 +- s (exact up to their Fast2Sum errors) and b, so that
+   * the division waits for b only; sl stays a term of its own (for a -> 0
+   * the a^2 terms of 1 - E and 1 + E matter at 2a relative). */
   BD__VF b = s * ph;
-  BD__VF eh = s + b;
-  BD__VF el = (s - eh) + b;
   BD__VF sl = s * pl;
-  /* 1 - E renormalized (for a -> 0, el is as large as 1 - eh) */
-  BD__VF n0 = one - eh;
-  BD__VF m = ((one - n0) - eh) - el;
-  BD__VF nh = n0 + m;
-  BD__VF nl = ((n0 - nh) + m) - sl;
-  BD__VF dh = one + eh;
-  BD__VF dl = (((one - dh) + eh) + el) + sl;
+  BD__VF c1 = one + s;
+  BD__VF c1e = (one - c1) + s;
+  BD__VF n1 = one - s;
+  BD__VF n1e = (one - n1) - s;
+  BD__VF dh = BD__FMA(s, ph, c1); /* = c1 + b rounded, without waiting for b */
+  BD__VF dl = (((c1 - dh) + b) + c1e) + sl;
+  BD__VF nh = BD__FMA(-s, ph, n1);
+  BD__VF nl = (((n1 - nh) - b) + n1e) - sl;
 #undef BD__C
+  /* q0 = nh / dh and 1 / dh side by side (two divisions, shorter chain),
+   * corrected once with the exact residual and the low parts */
   BD__VF rho = one / dh;
-  BD__VF q0 = nh * rho;
-  BD__VF res = BD__FMA(-q0, dl, BD__FMA(-q0, dh, nh) + nl);
+  BD__VF q0 = nh / dh;
+  BD__VF res = BD__FMA(-q0, dh, nh) + BD__FMA(-q0, dl, nl);
   BD__VF y = BD__FMA(res, rho, q0);
   return (BD__VF)((BD__VI)y | sgn);
 }
