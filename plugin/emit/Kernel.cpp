@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cassert>
 #include <functional>
+#include <map>
 #include <sstream>
 
 namespace batchdiff {
@@ -17,6 +18,49 @@ using namespace ctext;
 
 /// IR statements above which the kernel is not inlined into the chunk loop.
 constexpr size_t KernelInlineMax = 2000;
+/// Calls of costly math functions (20-100 instructions each, inline) above
+/// which the kernel calls one out-of-line copy of each instead: in a long
+/// function their inline bodies were three quarters of the object code and
+/// of the compile time (issue 8), and a call costs little next to each.
+constexpr size_t MathInlineMax = 32;
+
+/// The math functions whose vector forms are long (polynomials, range
+/// reduction); the others are one or a few instructions.
+bool costlyMath(ir::MathFn Fn) {
+  using ir::MathFn;
+  switch (Fn) {
+  case MathFn::Cbrt:
+  case MathFn::Exp:
+  case MathFn::Exp2:
+  case MathFn::Expm1:
+  case MathFn::Log:
+  case MathFn::Log2:
+  case MathFn::Log10:
+  case MathFn::Log1p:
+  case MathFn::Pow:
+  case MathFn::Sin:
+  case MathFn::Cos:
+  case MathFn::Tan:
+  case MathFn::Asin:
+  case MathFn::Acos:
+  case MathFn::Atan:
+  case MathFn::Atan2:
+  case MathFn::Sinh:
+  case MathFn::Cosh:
+  case MathFn::Tanh:
+  case MathFn::Asinh:
+  case MathFn::Acosh:
+  case MathFn::Atanh:
+  case MathFn::Erf:
+  case MathFn::Erfc:
+  case MathFn::Hypot:
+  case MathFn::Lgamma:
+  case MathFn::Tgamma:
+    return true;
+  default:
+    return false;
+  }
+}
 
 class KernelEmitter {
 public:
@@ -109,6 +153,10 @@ private:
   /// Temps used outside the block that defines them: declared up front.
   std::vector<bool> Hoisted;
   std::vector<const ir::Block *> TempDef;
+  /// Costly math is called through out-of-line copies (MathInlineMax):
+  /// each copy's name and definition.
+  bool MathOutOfLine = false;
+  mutable std::map<std::string, std::string> MathCopies;
 };
 
 std::string KernelEmitter::inlineExpr(const ir::Stmt &S) const {
@@ -204,9 +252,19 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) const {
     if ((S.Fn == ir::MathFn::Fmin || S.Fn == ir::MathFn::Fmax) && S.IVal == 1)
       std::swap(Args[0], Args[1]);
     // Named after the float type, which the result need not have (ilogb).
-    return Call(std::string("bd_") + ir::mathName(S.Fn) + "_" +
-                    Sh.sfx(F.Temps[A[0]]),
-                Args);
+    std::string Fn =
+        std::string("bd_") + ir::mathName(S.Fn) + "_" + Sh.sfx(F.Temps[A[0]]);
+    if (MathOutOfLine && costlyMath(S.Fn)) {
+      std::string V = Sh.vtype(F.Temps[A[0]]), Copy = Name + Fn.substr(2);
+      std::string Def = "static __attribute__((noinline, unused)) " + V + " " +
+                        Copy + "(" + V + " __bd_x";
+      Def += A.size() > 1 ? ", " + V + " __bd_y) {\n  return " + Fn +
+                                "(__bd_x, __bd_y);\n}\n"
+                          : ") {\n  return " + Fn + "(__bd_x);\n}\n";
+      MathCopies.emplace(Copy, Def);
+      Fn = Copy;
+    }
+    return Call(Fn, Args);
   }
   case Op::FMulAdd:
     // The vector types are GCC vector extensions: one expression, contracted
@@ -631,8 +689,14 @@ std::string KernelEmitter::run() {
   // loop, its whole body became one loop body, and LLVM's loop passes
   // (rotation, unrolling, LICM) grew quadratic in it; the call costs
   // nothing next to such a body.
-  size_t Stmts = 0;
-  ir::walk(F.Body, [&](const ir::Stmt &, int) { ++Stmts; });
+  size_t Stmts = 0, Costly = 0;
+  ir::walk(F.Body, [&](const ir::Stmt &S, int) {
+    ++Stmts;
+    Costly += S.K == ir::Stmt::Inst && S.Opc == Op::Math && costlyMath(S.Fn);
+  });
+  // Per call in the function, not per chain: chains are chosen for loops
+  // whose speed the calls' latency sets.
+  MathOutOfLine = Costly > MathInlineMax;
   OS << (Stmts * IL > KernelInlineMax
              ? "static __attribute__((noinline, unused)) void "
              : "static inline __attribute__((always_inline, unused)) void ")
@@ -767,7 +831,10 @@ std::string KernelEmitter::run() {
          << ";\n";
   Ch = 0;
   OS << "}\n";
-  return OS.str();
+  std::string Copies;
+  for (const auto &[CopyName, Def] : MathCopies)
+    Copies += Def;
+  return Copies + OS.str();
 }
 
 } // namespace

@@ -61,3 +61,70 @@ MAIN
 expect_ok "$CLANG" -O2 -c main.c -o main.o
 expect_ok "$CLANG" main.o l200.c.o "$RTLIB" -lsleef -lm -lpthread -o long
 run_rc 0 ./long
+
+# Many costly math calls (past MathInlineMax = 32 per kernel) go through
+# one out-of-line copy per function and kernel, not one inline body each
+# (three quarters of a long function's code and compile time); a few stay
+# inline. Results are the same bits: the copy calls the same function.
+mathf() { # mathf N: N sin calls
+  printf '#include <batchdiff.h>\n#include <math.h>\n'
+  printf 'BATCHDIFF double mathf(double x, double y) {\n  double a = x, b = y;\n'
+  i=0
+  while [ "$i" -lt "$1" ]; do
+    printf '  a = a * 0.999 + sin(b) * 0.00%d;\n  b = b - 0.0005 * a;\n' $((i % 7 + 1))
+    i=$((i + 1))
+  done
+  printf '  return a + b;\n}\n'
+}
+mathf 40 >m40.c
+mathf 4 >m4.c
+mkdir -p em
+expect_ok bdcc -O2 -march=native -fplugin-arg-batchdiff-emit=em -c m40.c -o m40.o
+expect_ok bdcc -O2 -march=native -fplugin-arg-batchdiff-emit=em -c m4.c -o m4.o
+grep -q 'noinline, unused)) bd_f64d __bd_mathf_bk_sin_f64d' em/m40.c.batchdiff.c ||
+  fail "m40.c: no out-of-line sin in the batched kernel"
+grep -q 'noinline, unused)) bd_f64d __bd_mathf_gk_cos_f64d' em/m40.c.batchdiff.c ||
+  fail "m40.c: no out-of-line cos in the gradient's kernel"
+n=$(grep -c '__bd_mathf_bk_sin_f64d(' em/m40.c.batchdiff.c)
+[ "$n" -eq 41 ] || fail "m40.c: $n references to the copy, expected 40 calls + 1 definition"
+grep -q '_sin_f64d(bd_f64d __bd_x)' em/m4.c.batchdiff.c &&
+  fail "m4.c: 4 calls went out of line"
+cat >mmain.c <<'MAIN'
+#include <stdio.h>
+#include <string.h>
+double mathf(double x, double y);
+void mathf_batched(size_t n, const double *x, const double *y, double *r);
+void mathf_grad(size_t n, const double *x, const double *y, double *r,
+                const double *d_r, double *d_x, double *d_y);
+int main(void) {
+  double x[11], y[11], r[11], dx[11] = {0}, dy[11] = {0};
+  for (int i = 0; i < 11; i++)
+    x[i] = 0.1 * i - 0.4, y[i] = 0.3 - 0.05 * i;
+  mathf_batched(11, x, y, r);
+  for (int i = 0; i < 11; i++) {
+    double s = mathf(x[i], y[i]);
+    if (memcmp(&s, &r[i], sizeof s)) {
+      printf("example %d: %a != %a\n", i, r[i], s);
+      return 1;
+    }
+  }
+  /* The gradient against central differences of the scalar function. */
+  mathf_grad(11, x, y, r, NULL, dx, dy);
+  for (int i = 0; i < 11; i++) {
+    double h = 1e-6;
+    double fx = (mathf(x[i] + h, y[i]) - mathf(x[i] - h, y[i])) / (2 * h);
+    double fy = (mathf(x[i], y[i] + h) - mathf(x[i], y[i] - h)) / (2 * h);
+    if (!(fabs(fx - dx[i]) <= 1e-6 * (1 + fabs(fx))) ||
+        !(fabs(fy - dy[i]) <= 1e-6 * (1 + fabs(fy)))) {
+      printf("example %d: grad %g %g, differences %g %g\n", i, dx[i], dy[i],
+             fx, fy);
+      return 1;
+    }
+  }
+  return 0;
+}
+MAIN
+sed -i 's/#include <string.h>/#include <math.h>\n#include <string.h>/' mmain.c
+expect_ok "$CLANG" -O2 -c mmain.c -o mmain.o
+expect_ok "$CLANG" mmain.o m40.o "$RTLIB" -lsleef -lm -lpthread -o mlong
+run_rc 0 ./mlong
