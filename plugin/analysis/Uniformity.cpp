@@ -3,6 +3,7 @@
 #include "analysis/LoopCounters.h"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 
 namespace batchdiff {
@@ -17,6 +18,10 @@ struct Planner {
   /// Writes inside per-lane loops that every lane still running makes
   /// alike (loop counters): not varying for being under the loop's mask.
   std::set<const ir::Stmt *> Counters;
+  /// Tape slots (tape, slot) some store fills with a varying value: a load
+  /// from one is varying whichever store its Aux names (NAME_hvp's tangent
+  /// slots name the last store, which can store a uniform 0).
+  std::set<std::pair<int64_t, int>> VaryingSlots;
 
   void mark(std::vector<bool> &V, int I) {
     if (I >= 0 && !V[I]) {
@@ -38,8 +43,13 @@ struct Planner {
         } else if (S.Opc == Op::LoadArg || S.Opc == Op::ShadowLoad) {
           if (!F.Params[S.IVal].Uniform || P.VaryingTemp[S.Args[0]])
             mark(P.VaryingTemp, S.Dst);
+        } else if (S.Opc == Op::TapeStore) {
+          if (S.Args.size() > 1 && S.Args[1] >= 0 && P.VaryingTemp[S.Args[1]] &&
+              VaryingSlots.insert({S.IVal, S.Var}).second)
+            Changed = true;
         } else if (S.Opc == Op::TapeLoad) {
-          if (P.VaryingTemp[S.Aux])
+          if ((S.Aux >= 0 && P.VaryingTemp[S.Aux]) ||
+              VaryingSlots.count({S.IVal, S.Var}))
             mark(P.VaryingTemp, S.Dst);
         } else if (S.Opc == Op::SetVar) {
           if ((UnderVarying && !Counters.count(&S)) || P.VaryingTemp[S.Args[0]])

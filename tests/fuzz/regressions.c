@@ -38,6 +38,14 @@
  *    The table's address in the context also kept a `static` table nothing
  *    writes from being made constant. The chunk function now reads file-scope
  *    data by name.
+ *
+ * 5. hvp_taped_tangent_varying (seed 93, K=4, once the fuzzer checked
+ *    NAME_hvp; FIXED in plugin/analysis/Uniformity.cpp): a loop whose reverse
+ *    sweep reads a tape and that some lanes leave by a return: the tangent
+ *    of a taped value has a tape slot of its own, and its load named only
+ *    the slot's last store (a uniform 0 on the returning path), so the
+ *    load was taken as uniform and every lane read lane 0's tangent: H.v
+ *    in a batch differed from each example alone in 11 of 17 lanes.
  */
 #include <batchdiff.h>
 
@@ -253,12 +261,52 @@ static void global_constants_folded(void **state) {
   assert_int_equal(bad, 0);
 }
 
+/* ---- 5. a taped tangent is as varying as any store into its slot ------- */
+
+BATCHDIFF BD_HVP double rg_hvp_loop(int k, double p1, double p2,
+                                    BD_UNIFORM int n) {
+  p1 = 1.25 + (p2 * p1 + p1);
+  while (n-- > 0) {
+    p2 = p2 * 0.25 + (p1 / (1.0 + fabs(p1)) - p1 * p1);
+    p1++;
+    if ((double)k - p1 < p2)
+      return sqrt(fabs(p1) + 0.0625);
+  }
+  return p2;
+}
+
+static void hvp_taped_tangent_varying(void **state) {
+  (void)state;
+  enum { N = 17 };
+  int k[N];
+  double x[N], y[N], t1[N], t2[N], h1[N] = {0}, h2[N] = {0};
+  for (int b = 0; b < N; b++) {
+    k[b] = (b * 7) % 24 - 3;
+    x[b] = -3.0 + 0.37 * b;
+    y[b] = 3.0 - 0.29 * b;
+    t1[b] = 0.5;
+    t2[b] = -0.25 + 0.03 * b;
+  }
+  rg_hvp_loop_hvp(N, k, x, y, 2, t1, t2, NULL, NULL, NULL, NULL, h1, h2);
+  int bad = 0;
+  for (int b = 0; b < N; b++) {
+    double a1 = 0, a2 = 0;
+    rg_hvp_loop_hvp(1, &k[b], &x[b], &y[b], 2, &t1[b], &t2[b], NULL, NULL, NULL,
+                    NULL, &a1, &a2);
+    if ((!same_bits_d(a1, h1[b]) || !same_bits_d(a2, h2[b])) && bad++ < 3)
+      print_message("b = %d: alone %a %a, in the batch %a %a\n", b, a1, a2,
+                    h1[b], h2[b]);
+  }
+  assert_int_equal(bad, 0);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(inline_frames_index_call),
       cmocka_unit_test(fmuladd_constant_operands),
       cmocka_unit_test(retry_goto_inside_and_after),
       cmocka_unit_test(global_constants_folded),
+      cmocka_unit_test(hvp_taped_tangent_varying),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);
