@@ -24,44 +24,6 @@ constexpr size_t KernelInlineMax = 2000;
 /// of the compile time (issue 8), and a call costs little next to each.
 constexpr size_t MathInlineMax = 32;
 
-/// The math functions whose vector forms are long (polynomials, range
-/// reduction); the others are one or a few instructions.
-bool costlyMath(ir::MathFn Fn) {
-  using ir::MathFn;
-  switch (Fn) {
-  case MathFn::Cbrt:
-  case MathFn::Exp:
-  case MathFn::Exp2:
-  case MathFn::Expm1:
-  case MathFn::Log:
-  case MathFn::Log2:
-  case MathFn::Log10:
-  case MathFn::Log1p:
-  case MathFn::Pow:
-  case MathFn::Sin:
-  case MathFn::Cos:
-  case MathFn::Tan:
-  case MathFn::Asin:
-  case MathFn::Acos:
-  case MathFn::Atan:
-  case MathFn::Atan2:
-  case MathFn::Sinh:
-  case MathFn::Cosh:
-  case MathFn::Tanh:
-  case MathFn::Asinh:
-  case MathFn::Acosh:
-  case MathFn::Atanh:
-  case MathFn::Erf:
-  case MathFn::Erfc:
-  case MathFn::Hypot:
-  case MathFn::Lgamma:
-  case MathFn::Tgamma:
-    return true;
-  default:
-    return false;
-  }
-}
-
 class KernelEmitter {
 public:
   KernelEmitter(const ir::Function &F, std::string Name, Flavor Fl)
@@ -254,7 +216,7 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) const {
     // Named after the float type, which the result need not have (ilogb).
     std::string Fn =
         std::string("bd_") + ir::mathName(S.Fn) + "_" + Sh.sfx(F.Temps[A[0]]);
-    if (MathOutOfLine && costlyMath(S.Fn)) {
+    if (MathOutOfLine && ir::mathCostly(S.Fn)) {
       std::string V = Sh.vtype(F.Temps[A[0]]), Copy = Name + Fn.substr(2);
       std::string Def = "static __attribute__((noinline, unused)) " + V + " " +
                         Copy + "(" + V + " __bd_x";
@@ -692,7 +654,8 @@ std::string KernelEmitter::run() {
   size_t Stmts = 0, Costly = 0;
   ir::walk(F.Body, [&](const ir::Stmt &S, int) {
     ++Stmts;
-    Costly += S.K == ir::Stmt::Inst && S.Opc == Op::Math && costlyMath(S.Fn);
+    Costly +=
+        S.K == ir::Stmt::Inst && S.Opc == Op::Math && ir::mathCostly(S.Fn);
   });
   // Per call in the function, not per chain: chains are chosen for loops
   // whose speed the calls' latency sets.

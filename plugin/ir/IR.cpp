@@ -94,6 +94,43 @@ bool opFromCOperator(const std::string &Spelling, int NumArgs, Op &Out) {
   return false;
 }
 
+/// The math functions whose vector forms are long (polynomials, range
+/// reduction); the others are one or a few instructions.
+bool mathCostly(MathFn Fn) {
+  switch (Fn) {
+  case MathFn::Cbrt:
+  case MathFn::Exp:
+  case MathFn::Exp2:
+  case MathFn::Expm1:
+  case MathFn::Log:
+  case MathFn::Log2:
+  case MathFn::Log10:
+  case MathFn::Log1p:
+  case MathFn::Pow:
+  case MathFn::Sin:
+  case MathFn::Cos:
+  case MathFn::Tan:
+  case MathFn::Asin:
+  case MathFn::Acos:
+  case MathFn::Atan:
+  case MathFn::Atan2:
+  case MathFn::Sinh:
+  case MathFn::Cosh:
+  case MathFn::Tanh:
+  case MathFn::Asinh:
+  case MathFn::Acosh:
+  case MathFn::Atanh:
+  case MathFn::Erf:
+  case MathFn::Erfc:
+  case MathFn::Hypot:
+  case MathFn::Lgamma:
+  case MathFn::Tgamma:
+    return true;
+  default:
+    return false;
+  }
+}
+
 const char *mathName(MathFn F) {
   static const char *Names[] = {
 #define BD_MATH(Name, NumArgs, CName, ...) CName,

@@ -65,6 +65,9 @@ const char *opCOperator(Op O);
 /// The op whose C operator is \p Spelling with \p NumArgs operands.
 bool opFromCOperator(const std::string &Spelling, int NumArgs, Op &Out);
 const char *mathName(MathFn F);
+/// Whether \p F's vector form is long (polynomials, range reduction:
+/// 20-100 instructions); the others are one or a few instructions.
+bool mathCostly(MathFn F);
 int mathNumArgs(MathFn F);
 MathDeriv mathDeriv(MathFn F);
 /// The type of argument \p I, and of the result, of \p F called in float

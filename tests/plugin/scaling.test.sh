@@ -86,7 +86,7 @@ grep -q 'noinline, unused)) bd_f64d __bd_mathf_bk_sin_f64d' em/m40.c.batchdiff.c
 grep -q 'noinline, unused)) bd_f64d __bd_mathf_gk_cos_f64d' em/m40.c.batchdiff.c ||
   fail "m40.c: no out-of-line cos in the gradient's kernel"
 n=$(grep -c '__bd_mathf_bk_sin_f64d(' em/m40.c.batchdiff.c)
-[ "$n" -eq 41 ] || fail "m40.c: $n references to the copy, expected 40 calls + 1 definition"
+[ "$n" -ge 41 ] || fail "m40.c: $n references to the copy, expected 40 calls (per chain) + 1 definition"
 grep -q '_sin_f64d(bd_f64d __bd_x)' em/m4.c.batchdiff.c &&
   fail "m4.c: 4 calls went out of line"
 cat >mmain.c <<'MAIN'

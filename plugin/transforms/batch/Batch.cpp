@@ -124,18 +124,39 @@ bool usesTemp(const ir::Block &B, size_t From, int T) {
 /// chains (the chains=4 option) measured no faster than 2 on bench_chains'
 /// loops and made the gradients 3-5x slower (spills): never chosen.
 constexpr size_t ChainsMaxStmts = 300;
+/// Without a loop, consecutive vectors overlap only while one vector's body
+/// fits the core's out-of-order window. bs_call_batched's dependency chain
+/// runs through sqrt, log, two erfc and exp (~160 cycles, ~290
+/// instructions per vector): 2 chains took it from 4.13x to 4.79-5.35x the
+/// scalar loop (bench_double, load 11); lognormal_nll (two logs) was the
+/// same either way, and kernels with fewer calls were not measured. So a
+/// loop-free primal kernel with at least
+/// ChainsMinMath costly math calls gets 2 chains; gradients and tangents
+/// (not measured with 2, and with twice the live values) keep 1.
+constexpr size_t ChainsMinMath = 8;
 
 /// The chain count for batched function \p F and why.
 unsigned chooseChains(const ir::Function &F, std::string &Why) {
-  size_t Stmts = 0, Loops = 0, Vars = 0;
+  size_t Stmts = 0, Loops = 0, Vars = 0, Math = 0;
   ir::walk(F.Body, [&](const ir::Stmt &S, int) {
     ++Stmts;
     Loops += S.K == ir::Stmt::Loop || S.K == ir::Stmt::RevLoop;
+    Math +=
+        S.K == ir::Stmt::Inst && S.Opc == ir::Op::Math && ir::mathCostly(S.Fn);
   });
+  bool Primal = true;
+  for (const ir::Param &P : F.Params)
+    Primal &= P.Kind != ir::ParamKind::Seed && P.Kind != ir::ParamKind::Tangent;
   for (size_t V = 0; V < F.Vars.size(); ++V)
     Vars += F.VaryingVar[V] && F.Vars[V].Len == 0;
   std::string Sz = std::to_string(Stmts) + " statements, " +
                    std::to_string(Vars) + " varying variables";
+  if (Loops == 0 && Primal && Math >= ChainsMinMath &&
+      Stmts <= ChainsMaxStmts) {
+    Why = "no loop, but a dependency chain through " + std::to_string(Math) +
+          " costly math calls (" + Sz + ")";
+    return 2;
+  }
   if (Loops == 0) {
     Why = "no loop: consecutive vectors already overlap";
     return 1;
