@@ -170,7 +170,7 @@ struct Planner {
 
 Uniformity analyzeUniformity(const ir::Function &F) {
   Uniformity P;
-  Planner Pl{F, P, false, {}, {}, {}};
+  Planner Pl{F, P, false, {}, {}, {}, {}};
   Pl.run();
   return P;
 }
