@@ -130,9 +130,9 @@ constexpr size_t ChainsMaxStmts = 300;
 /// instructions per vector): 2 chains took it from 4.13x to 4.79-5.35x the
 /// scalar loop (bench_double, load 11); lognormal_nll (two logs) was the
 /// same either way, and kernels with fewer calls were not measured. So a
-/// loop-free primal kernel with at least
-/// ChainsMinMath costly math calls gets 2 chains; gradients and tangents
-/// (not measured with 2, and with twice the live values) keep 1.
+/// loop-free primal kernel with at least ChainsMinMath costly math calls
+/// gets 2 chains; gradients and tangents (not measured with 2, and with
+/// twice the live values) keep 1.
 constexpr size_t ChainsMinMath = 8;
 
 /// The chain count for batched function \p F and why.
