@@ -8,14 +8,6 @@
 
 namespace batchdiff {
 
-void simplify(ir::Function &F) {
-  forwardVars(F);
-  hoistInvariants(F);
-  commonSubexpr(F);
-  ir::pruneDeadStores(F);
-  markMinMaxTies(F);
-}
-
 // Forward mode's products repeat what the primal computes (sin's rule and
 // its derivative both need cos): merge them as in the primal. Min/max ties
 // were marked on the primal already.
@@ -24,6 +16,11 @@ void simplifyDerivative(ir::Function &F) {
   hoistInvariants(F);
   commonSubexpr(F);
   ir::pruneDeadStores(F);
+}
+
+void simplify(ir::Function &F) {
+  simplifyDerivative(F);
+  markMinMaxTies(F);
 }
 
 } // namespace batchdiff
