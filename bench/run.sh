@@ -4,6 +4,8 @@
 #   bench/run.sh [n] [reps]      defaults: 32768 examples (the data stays in
 #                                cache: this measures compute), median of 51
 #                                runs, baseline and batchdiff alternating
+# Installs the build's packages and the peers of bench/debian-packages.txt
+# (Ceres, ADOL-C) when missing.
 # Environment: BATCHDIFF_BENCH_BUILD_DIR (build directory), BATCHDIFF_BENCH_SKIP_BUILD=1.
 # The per-core programs run with BATCHDIFF_NUM_THREADS=1 (their baselines
 # are single-threaded); bench_threads (thread scaling, 1 vs
@@ -20,6 +22,8 @@ progs=(bench_float bench_double bench_divergent bench_chains bench_grad bench_pe
 threads=${BATCHDIFF_BENCH_THREADS:-2}
 
 if [[ ${BATCHDIFF_BENCH_SKIP_BUILD:-0} != 1 ]]; then
+  "$root/scripts/deps.sh" "$root/scripts/debian-packages.txt" \
+    "$root/bench/debian-packages.txt"
   cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER=clang-19 \
     -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=Release \
     -DBATCHDIFF_BUILD_TESTS=OFF -DBATCHDIFF_BUILD_BENCH=ON >/dev/null

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Installs the Debian packages of scripts/debian-packages.txt that are missing.
+# Installs the Debian packages of scripts/debian-packages.txt (or of the
+# list files given as arguments) that are missing.
 # Idempotent: does nothing (and needs no network) when all are installed.
 # Uses sudo only when not root.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-mapfile -t pkgs < <(grep -v -e '^#' -e '^[[:space:]]*$' "$here/debian-packages.txt")
+lists=("$@")
+((${#lists[@]})) || lists=("$here/debian-packages.txt")
+mapfile -t pkgs < <(cat "${lists[@]}" | grep -v -e '^#' -e '^[[:space:]]*$')
 
 missing=()
 for p in "${pkgs[@]}"; do
