@@ -468,12 +468,8 @@ int Lowerer::compoundAssign(const CompoundAssignOperator *CAO) {
 
 int Lowerer::compare(const BinaryOperator *BO) {
   if (BO->getLHS()->getType()->isPointerType() ||
-      BO->getRHS()->getType()->isPointerType()) {
-    error(BO->getOperatorLoc(), "comparing pointers",
-          "compare integer indices or counts instead (pointers are lowered "
-          "as an array and an offset)");
-    return -1;
-  }
+      BO->getRHS()->getType()->isPointerType())
+    return ptrCompare(BO);
   int L = expr(BO->getLHS()), R = expr(BO->getRHS());
   if (L < 0 || R < 0)
     return -1;

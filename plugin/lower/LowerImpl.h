@@ -266,6 +266,7 @@ private:
   bool ptrAssign(const Expr *At, const Expr *LHS, PtrVal V, PtrVal &Out);
   bool ptrConditional(const ConditionalOperator *CO, PtrVal &Out);
   int ptrDiff(const BinaryOperator *BO);
+  int ptrCompare(const BinaryOperator *BO);
   PtrVar *ptrVar(const Expr *E);
   bool rowParam(const Expr *E);
   /// Offset \p Off plus the integer temp \p Idx (negated if \p Sub).

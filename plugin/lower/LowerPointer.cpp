@@ -108,6 +108,14 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
       error(CE->getBeginLoc(), "a null pointer",
             "point it into an array or at a local");
       return false;
+    case CK_BitCast: // to the composite type of a comparison: only const
+      if (CE->getType()->isPointerType() &&
+          CE->getSubExpr()->getType()->isPointerType() &&
+          Ctx.hasSameUnqualifiedType(
+              CE->getType()->getPointeeType(),
+              CE->getSubExpr()->getType()->getPointeeType()))
+        return ptrValue(CE->getSubExpr(), Out);
+      [[fallthrough]];
     default:
       error(CE->getBeginLoc(),
             describeConversion(CE->getSubExpr()->getType(), CE->getType()),
@@ -413,6 +421,26 @@ int Lowerer::ptrDiff(const BinaryOperator *BO) {
   int Zero = B.constI(Type::I32, 0);
   int D = B.bin(Op::Sub, L.Off < 0 ? Zero : L.Off, R.Off < 0 ? Zero : R.Off);
   return B.cast(*irType(BO->getType()), D);
+}
+
+/// p < q, p != q, ...: the offsets compared, when both point into the same
+/// array (a walk to an end pointer); pointers into two arrays have no order
+/// here, and a null pointer is refused by ptrValue.
+int Lowerer::ptrCompare(const BinaryOperator *BO) {
+  PtrVal L, R;
+  if (!ptrValue(BO->getLHS(), L) || !ptrValue(BO->getRHS(), R))
+    return -1;
+  if (!(L.Base == R.Base)) {
+    error(BO->getOperatorLoc(),
+          "comparing pointers into '" + baseName(L.Base) + "' and '" +
+              baseName(R.Base) + "'",
+          "compare pointers into the same array, or integer indices");
+    return -1;
+  }
+  int Zero = B.constI(Type::I32, 0);
+  Op O = Op::CmpEQ;
+  ir::opFromCOperator(BO->getOpcodeStr().str(), 2, O);
+  return B.cmp(O, L.Off < 0 ? Zero : L.Off, R.Off < 0 ? Zero : R.Off);
 }
 
 Lowerer::LValue Lowerer::pointee(const PtrVal &P, const Expr *Idx,

@@ -1,8 +1,8 @@
 /* Pointers and arrays in the legacy numeric-C style (issue 13): helpers
  * that take arrays (a local coefficient table, an array parameter passed
  * whole, `a + k` and `&a[k]` sub-arrays), pointer locals walking arrays
- * (`*p++`, `p += k`, `p[i]`, `*(p + i)`, `p - q`, a `?:` between offsets
- * into one array), pointer out-parameters (`*s = ...`), `&local` passed to
+ * (`*p++`, `p += k`, `p[i]`, `*(p + i)`, `p - q`, `p < end`, `p != q`, a
+ * `?:` between offsets into one array), pointer out-parameters (`*s = ...`), `&local` passed to
  * a helper that writes through it, and helpers writing into array
  * arguments (out-arrays, overwrites that must kill adjoints).
  *
@@ -101,6 +101,26 @@ BATCHDIFF double wwalk(double x, double y) {
   while (w - t < 7)
     acc = acc * y + *w++;
   return s + acc;
+}
+/* Pointer comparisons (same array): a walk to an end pointer chosen per
+ * example, a walk down with != and >=, and one over an array parameter. */
+BATCHDIFF double wcmp(double x, double y) {
+  double t[6] = {x, y, x * y, x - y, 0.5 * x, y * y};
+  const double *end = x > y ? t + 6 : t + 3;
+  double acc = 0.0;
+  for (const double *p = t; p < end; p++)
+    acc = acc * y + *p;
+  const double *q = t + 5;
+  while (q != t && *q > 0.0)
+    --q;
+  return acc + (double)(q - t) + (q >= t + 2 ? *q : 0.0);
+}
+BATCHDIFF double wend(double x, const double a[5]) {
+  double s = 0.0;
+  const double *p = a + 5;
+  while (p > a)
+    s = s * x + *--p;
+  return s;
 }
 BATCHDIFF void winout(double y[3], const double x[3], double a) {
   axpyc(y, x, a, 3);
@@ -301,6 +321,54 @@ static void g_wwalk(size_t n, double *const *S, double *const *A,
   wwalk_grad(n, S[0], S[1], ret, dret, dS[0], dS[1]);
 }
 
+static void s_wcmp(const double *s, double *const *a, double *ret) {
+  (void)a;
+  *ret = wcmp(s[0], s[1]);
+}
+static void du_wcmp(const dual *s, dual *const *a, dual *ret) {
+  (void)a;
+  dual x = s[0], y = s[1];
+  dual t[6] = {x, y, dmul(x, y), dsub(x, y), dscale(x, 0.5), dmul(y, y)};
+  int e = x.v > y.v ? 6 : 3;
+  dual acc = dc(0.0);
+  for (int i = 0; i < e; i++)
+    acc = dadd(dmul(acc, y), t[i]);
+  int k = 5;
+  while (k != 0 && t[k].v > 0.0)
+    --k;
+  *ret = dadd(dadd(acc, dc((double)k)), k >= 2 ? t[k] : dc(0.0));
+}
+static void b_wcmp(size_t n, double *const *S, double *const *A,
+                   const ptrdiff_t *st, double *ret) {
+  (void)A, (void)st;
+  wcmp_batched(n, S[0], S[1], ret);
+}
+static void g_wcmp(size_t n, double *const *S, double *const *A,
+                   const ptrdiff_t *st, double *ret, const double *dret,
+                   double *const *dS, double *const *dA) {
+  (void)A, (void)st, (void)dA;
+  wcmp_grad(n, S[0], S[1], ret, dret, dS[0], dS[1]);
+}
+
+static void s_wend(const double *s, double *const *a, double *ret) {
+  *ret = wend(s[0], a[0]);
+}
+static void du_wend(const dual *s, dual *const *a, dual *ret) {
+  dual acc = dc(0.0);
+  for (int i = 4; i >= 0; i--)
+    acc = dadd(dmul(acc, s[0]), a[0][i]);
+  *ret = acc;
+}
+static void b_wend(size_t n, double *const *S, double *const *A,
+                   const ptrdiff_t *st, double *ret) {
+  wend_batched(n, S[0], A[0], st[0], ret);
+}
+static void g_wend(size_t n, double *const *S, double *const *A,
+                   const ptrdiff_t *st, double *ret, const double *dret,
+                   double *const *dS, double *const *dA) {
+  wend_grad(n, S[0], A[0], st[0], ret, dret, dS[0], dA[0], st[0]);
+}
+
 static void s_winout(const double *s, double *const *a, double *ret) {
   (void)ret;
   winout(a[0], a[1], s[0]);
@@ -387,6 +455,8 @@ static const pcase cases[] = {
     {"wsplit", 2, 0, {0}, {0}, 1, s_wsplit, du_wsplit, b_wsplit, g_wsplit},
     {"wfill", 2, 1, {4}, {W}, 1, s_wfill, du_wfill, b_wfill, g_wfill},
     {"wwalk", 2, 0, {0}, {0}, 1, s_wwalk, du_wwalk, b_wwalk, g_wwalk},
+    {"wcmp", 2, 0, {0}, {0}, 1, s_wcmp, du_wcmp, b_wcmp, g_wcmp},
+    {"wend", 1, 1, {5}, {IN}, 1, s_wend, du_wend, b_wend, g_wend},
     {"winout",
      1,
      2,
