@@ -1,0 +1,181 @@
+"""gen_file: one generated C file of K annotated functions with their
+twins, adapters and main() (tests/fuzz/gen.py, README.md)."""
+import random
+
+from adapters import adapter, ctype
+from fngen import FnGen
+from markers import DBL, FLT, LF, TW, render, tname
+
+
+def gen_file(seed, K, mutate=0.0):
+    rng = random.Random(seed)
+    counter = [0]
+    out = []
+    twins = []
+    ltwins = []
+    zts = []
+    adapters = []
+    descs = []
+    callees = []  # (name, rtype, ptypes, transc) usable from later functions
+    # file-scope data (issue 13): coefficient tables (static, static const,
+    # non-const) and globals that nothing writes, one copy per rendering
+    # (exact literals: every copy holds the same values); helpers taking
+    # arrays, one per element type
+    data = {"tables": [], "globals": []}
+    decls = []
+    lits = [0.5, 1.5, -2.0, 0.25, -0.75, 1.25, 0.125, -1.0, 3.0, 0.375]
+    for i in range(rng.randint(1, 2)):
+        t = rng.choice("dfd")
+        sz = rng.randint(3, 7)
+        nm = "T%d%s" % (i, TW)
+        vals = ", ".join(repr(rng.choice(lits)) + (LF if t == "f" else "")
+                         for _ in range(sz))
+        decls.append("%s%s %s[%s] = {%s};" % (
+            rng.choice(["static ", "static const ", ""]), tname(t), nm,
+            rng.choice([str(sz), ""]), vals))
+        data["tables"].append((nm, t, sz))
+    for i in range(rng.randint(0, 2)):
+        t = rng.choice("df")
+        nm = "G%d%s" % (i, TW)
+        decls.append("%s%s %s = %s%s;" % (
+            rng.choice(["", "static ", "static const "]), tname(t), nm,
+            repr(rng.choice(lits)), LF if t == "f" else ""))
+        data["globals"].append((nm, t))
+    for t in "df":
+        T = tname(t)
+        h = "0.5" + (LF if t == "f" else "")
+        decls += [
+            "static inline %s polevl_%s%s(%s x, const %s *coef, int N) {" % (
+                T, t, TW, T, T),
+            "  const %s *p = coef;" % T, "  %s ans = *p++;" % T,
+            "  int i = N;", "  do", "    ans = ans * x + *p++;",
+            "  while (--i);", "  return ans;", "}",
+            "static inline %s wsum_%s%s(const %s *a, int n, %s w) {" % (
+                T, t, TW, T, T),
+            "  %s s = 0;" % T, "  for (int i = 0; i < n; i++)",
+            "    s = s * w + a[i];", "  return s;", "}",
+            "static inline void split_%s%s(%s x, %s *hi, %s *lo) {" % (
+                t, TW, T, T, T),
+            "  *hi = x * %s;" % h, "  *lo = x - *hi;", "}",
+            "static inline void fill_%s%s(%s *out, int n, %s x) {" % (
+                t, TW, T, T),
+            "  for (int i = 0; i < n; i++)",
+            "    out[i] = out[i] * %s + x;" % h, "}"]
+    # globals written by one function each (read and written only there)
+    wglobals = {}
+    for k in range(K):
+        if rng.random() < 0.35:
+            wglobals[k] = ("W%d%s" % (k, TW), None)
+    out.append(render("\n".join(decls), False))
+    twins.append(render("\n".join(decls), True))
+    ltwins.append(render("\n".join(decls), "ld"))
+    zts.append(render("\n".join(decls), "zt"))
+    # static inline helpers
+    for h in range(rng.randint(1, 2)):
+        types = rng.choice(["d", "f", "fd"])
+        rt = rng.choice(types)
+        np_ = rng.randint(1, 3)
+        params = [("h%d_%d" % (h, p), rng.choice(types), False, False)
+                  for p in range(np_)]
+        g = FnGen(rng, rt, params, [], True, counter)
+        g.types = types
+        g.use_file_data(data)
+        g.allow_transc = rng.random() < 0.5
+        body = g.body()
+        name = "helper%d" % h
+        sig = ", ".join("%s %s" % (tname(t), nm) for nm, t, _, _ in params)
+        txt = ["static inline %s %s%s(%s) {" % (tname(rt), name, TW, sig)] + \
+            body + ["}"]
+        out.append(render("\n".join(txt), False))
+        twins.append(render("\n".join(txt), True))
+        ltwins.append(render("\n".join(txt), "ld"))
+        zts.append(render("\n".join(txt), "zt"))
+        callees.append((name, rt, [t for _, t, _, _ in params], g.transc,
+                        g.hasfloat or FLT in "\n".join(txt), len(txt)))
+    for k in range(K):
+        types = rng.choice(["d", "d", "f", "fd", "fd"])
+        rt = rng.choice(types)
+        params = []
+        np_ = rng.randint(1, 5)
+        for p in range(np_):
+            t = rng.choice(types + types + "i")
+            uni = rng.random() < 0.2
+            nodiff = t != "i" and rng.random() < 0.1
+            params.append(("p%d" % p, t, uni, nodiff))
+        if not any(t == "i" for _, t, _, _ in params) and rng.random() < 0.6:
+            params.append(("p%d" % np_, "i", rng.random() < 0.3, False))
+        if all(t == "i" or nd for _, t, _, nd in params):
+            params.append(("p%d" % len(params), rt, False, False))
+        g = FnGen(rng, rt, params, callees, False, counter)
+        g.stmts_left = rng.randint(6, 18)
+        g.types = types
+        g.use_file_data(data)
+        g.allow_transc = rng.random() < 0.5
+        wg = None
+        if k in wglobals:
+            wg = (wglobals[k][0], rng.choice(types))
+            g.wglobal = wg
+            for r_, lst in ((False, out), (True, twins), ("ld", ltwins),
+                            ("zt", zts)):
+                lst.append(render("%s %s;" % (tname(wg[1]), wg[0]), r_))
+        body = g.body()
+        name = "f%d" % k
+        sig = ", ".join("%s%s%s %s" % ("BD_UNIFORM " if u else "",
+                                         "BD_NODIFF " if nd else "",
+                                         tname(t), nm)
+                        for nm, t, u, nd in params)
+        head = "BATCHDIFF BD_JVP BD_HVP %s %s%s(%s) {" % (tname(rt), name, TW, sig)
+        txt = "\n".join([head] + body + ["}"])
+        out.append(render(txt, False))
+        twin_sig = ", ".join("%s %s" % (tname(t), nm)
+                             for nm, t, u, nd in params)
+        twin_txt = "\n".join(
+            ["static %s %s%s(%s) {" % (tname(rt), name, TW, twin_sig)] +
+            body + ["}"])
+        twins.append(render(twin_txt, True))
+        ltwins.append(render(twin_txt, "ld"))
+        zts.append(render(twin_txt, "zt"))
+        hf = g.hasfloat or FLT in txt
+        # larger ones would blow up the inlined code; a function writing a
+        # global is called by nobody (a call on some paths only would write
+        # it on some paths only: an error)
+        if len(body) < 30 and not wg:
+            callees.append((name, rt, [t for _, t, _, _ in params], g.transc,
+                            hf, len(body)))
+        adapters.append(adapter(name, rt, params))
+        gacc = ""
+        if wg:
+            gname = render(wg[0], False)
+            adapters.append(
+                "static double %s_gg(void) { return (double)%s; }\n"
+                "static void %s_gs(double v) { %s = (%s)v; }" % (
+                    name, gname, name, gname, ctype(wg[1])))
+            gacc = ", %s_gg, %s_gs" % (name, name)
+        descs.append('  {"%s", %d, "%s", "%s", "%s", \'%s\', %d, %d, %s_s, '
+                     '%s_t, %s_l, %s_b, %s_g, %s_j, %s_h, %s_z%s},' % (
+                         name, len(params),
+                         "".join(t for _, t, _, _ in params),
+                         "".join("1" if u else "0" for _, _, u, _ in params),
+                         "".join("1" if nd else "0" for _, _, _, nd in params),
+                         rt, 1 if g.transc else 0, 0 if hf else 1,
+                         name, name, name, name, name, name, name, name,
+                         gacc))
+    src = ["/* generated by tests/fuzz/gen.py --seed %d --k %d */" % (seed, K),
+           "#include <batchdiff.h>", "#include <math.h>",
+           # a wrong gradient on purpose: the oracle's self-test
+           "#define FZ_MUTATE %r" % mutate,
+           '#include "fuzz_harness.h"', ""]
+    # The twins run under FENV_ACCESS: no speculated operation (such as the
+    # division on the untaken side of a ?:) raises a flag the path did not
+    # raise, so the harness's overflow test sees the path's own flags.
+    src += out + [""] + ["#pragma STDC FENV_ACCESS ON",
+                         "/* twins: every float made double */"] + twins + \
+        [""] + ["/* long twins: every floating type long double */"] + \
+        ltwins + ["#pragma STDC FENV_ACCESS OFF", "",
+                  "/* tie twins: fmin/fmax count ties of opposite zeros */"] + \
+        zts + [""] + adapters + ["", "static const fz_fn fz_fns[] = {"] + descs + \
+        ["};", "",
+         "int main(void) {",
+         "  return fz_main(fz_fns, (int)(sizeof fz_fns / sizeof fz_fns[0]), "
+         "%dul);" % seed, "}", ""]
+    return "\n".join(src)

@@ -1,0 +1,59 @@
+"""Markers of the generated text and their renderings (tests/fuzz/gen.py).
+
+The generator writes one body with markers; render() turns it into the
+annotated function, the twin, the long twin and the tie twin."""
+import re
+
+# Markers: rendered differently in the annotated function and in its twin.
+FLT = "@FLT"   # the type float (twin: double, long twin: long double)
+DBL = "@DBL"   # the type double (long twin: long double)
+MF = "@mf"     # math suffix for float (twin: none, long twin: l)
+MD = "@md"     # math suffix for double (long twin: l)
+LF = "@lf"     # literal suffix for float (twins: none)
+TW = "@tw"     # suffix of helper/function names (twin: _tw, long twin: _ld)
+
+# Three renderings of one generated body: the annotated function (float
+# stays float), the twin (float made double: same code when the function
+# is double only) and the long twin (every floating type long double, math
+# functions in their l form): the oracle for derivatives, whose differences
+# cancel 11 bits later than double ones.
+RENDER = {
+    False: {FLT: "float", DBL: "double", MF: "f", MD: "", LF: "f", TW: ""},
+    True: {FLT: "double", DBL: "double", MF: "", MD: "", LF: "", TW: "_tw"},
+    "ld": {FLT: "long double", DBL: "long double", MF: "l", MD: "l", LF: "",
+           TW: "_ld"},
+    # the tie twin: the function's own types and operations, with fmin/fmax
+    # counting ties of zeros of opposite signs (fuzz_harness.h)
+    "zt": {FLT: "float", DBL: "double", MF: "f", MD: "", LF: "f", TW: "_zt"},
+}
+MINMAX = re.compile(r"\bf(min|max)(f?)\(")
+
+
+def render(text, twin):
+    for k, v in RENDER[twin].items():
+        text = text.replace(k, v)
+    if twin == "zt":
+        text = MINMAX.sub(r"fz_tie_f\1\2(", text)
+    return text
+
+
+def tname(t):
+    return FLT if t == "f" else (DBL if t == "d" else "int")
+
+
+class Scope:
+    def __init__(self, parent=None):
+        self.parent = parent
+        self.vars = {}  # name -> (kind, type, readonly, size)
+
+    def all(self):
+        s = self
+        out = {}
+        chain = []
+        while s:
+            chain.append(s)
+            s = s.parent
+        for sc in reversed(chain):
+            out.update(sc.vars)
+        return out
+
