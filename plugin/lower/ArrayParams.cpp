@@ -50,6 +50,8 @@ struct Uses {
   const ParmVarDecl *Bound = nullptr; // i < Bound in an enclosing for
   const Expr *Unknown = nullptr;      // an index nothing bounds
   const Expr *Whole = nullptr;        // a use as a pointer (p + 1, f(p))
+  const ParmVarDecl *End = nullptr;   // an end pointer `p + n`, n a parameter
+  bool Ends = false;                  // several different ones
   std::vector<LoopVar> Loops;         // loops enclosing the current statement
 
   std::optional<int64_t> constInt(const Expr *E) {
@@ -207,6 +209,20 @@ struct Uses {
     return L;
   }
 
+  /// `p + n` / `n + p` with n an integer parameter: the end of a pointer
+  /// walk (`for (q = p; q < p + n; q++)`), so n elements.
+  void endPointer(const BinaryOperator *BO) {
+    const Expr *L = BO->getLHS(), *R = BO->getRHS();
+    if (paramOf(R) == P)
+      std::swap(L, R);
+    const ParmVarDecl *N = paramOf(R);
+    if (paramOf(L) != P || !N || N->getDeclContext() != FD ||
+        !N->getType()->isIntegerType())
+      return;
+    Ends |= End && End != N;
+    End = N;
+  }
+
   void walk(const Stmt *S) {
     if (!S)
       return;
@@ -228,6 +244,9 @@ struct Uses {
         MaxConst = std::max<int64_t>(MaxConst, 0);
         return;
       }
+    if (const auto *BO = dyn_cast<BinaryOperator>(S))
+      if (BO->getOpcode() == BO_Add)
+        endPointer(BO);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
       if (DRE->getDecl() == P && !Whole)
         Whole = DRE;
@@ -340,8 +359,15 @@ bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
     return false;
   }
   // A plain pointer: look at how the body indexes it.
-  Uses U{P, FD, Ctx, -1, false, nullptr, nullptr, nullptr, {}};
+  Uses U{P, FD, Ctx, -1, false, nullptr, nullptr, nullptr, nullptr, false, {}};
   U.walk(FD->getBody());
+  if (U.Whole && U.End && !U.Ends) {
+    Out.DimParam = (int)U.End->getFunctionScopeIndex();
+    Out.DimHow = "dynamic, from parameter '" + U.End->getNameAsString() +
+                 "' (end pointer '" + Out.Name + " + " +
+                 U.End->getNameAsString() + "')";
+    return true;
+  }
   if (U.Whole) {
     *Whole = U.Whole;
     return true;

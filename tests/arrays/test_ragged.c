@@ -15,6 +15,8 @@
  *   - float (shape n) rows 8 GiB apart: 32-bit lane offsets cannot reach,
  *     the examples run one at a time, results the same;
  *   - bd_sort_by_length: a stable sort by decreasing length;
+ *   - a pointer walk to `x + len` (the extent inferred from the end
+ *     pointer), strided and packed, against its indexed twin;
  *   - two-dimensional array parameters (issue 11 part 2): static
  *     `m[3][3]`, output `J[2][3]`, ragged rows `x[n][3]` strided and
  *     BD_PACKED (guard page after each example's last row).
@@ -55,6 +57,26 @@ BATCHDIFF double t_s(const double *x, int len, BD_UNIFORM double w,
   for (int i = 0; i < len; i++)
     h = tanh(w * h + u * x[i]);
   return h;
+}
+
+/* A pointer walk to an end pointer `x + len`: the extent of a plain
+ * `const double *x` is inferred from it; the indexed twin is the reference. */
+#define WKBODY                                                                 \
+  double s = 0.0;                                                              \
+  for (const double *p = x, *end = x + len; p < end; p++)                      \
+    s = s * w + *p * *p;                                                       \
+  return s;
+BATCHDIFF double wk_s(const double *x, int len, BD_UNIFORM double w) {
+  WKBODY
+}
+BATCHDIFF double wk_o(BD_PACKED const double *x, int len, BD_UNIFORM double w) {
+  WKBODY
+}
+BATCHDIFF double wk_r(const double *x, int len, BD_UNIFORM double w) {
+  double s = 0.0;
+  for (int i = 0; i < len; i++)
+    s = s * w + x[i] * x[i];
+  return s;
 }
 
 /* Output arrays in both layouts. */
@@ -409,6 +431,51 @@ static void t_tanh(void **state) {
   }
 }
 
+/* wk_s (strided) and wk_o (packed, a guard page after every example)
+ * against the indexed twin and the scalar function, bit for bit. */
+static void t_walk(void **state) {
+  (void)state;
+  rng_t r = {name_seed("walk")};
+  for (size_t k = 0; k < N_NS; k++) {
+    size_t n = ns[k], st = 41;
+    int *len = malloc((n + 1) * sizeof(int));
+    gen_lens(&r, n, len, 40);
+    pk_t X;
+    pk_make(&X, n, len, 1);
+    fill(&X, n, len, &r);
+    double *pad = calloc(n * st + 1, sizeof(double));
+    for (size_t b = 0; b < n; b++)
+      for (int i = 0; i < len[b]; i++)
+        pad[b * st + (size_t)i] = AT(&X, b, i);
+    double *ro = calloc(n + 1, sizeof(double)), *rs = calloc(n + 1, 8);
+    double *rr = calloc(n + 1, sizeof(double)), *dr = calloc(n + 1, 8);
+    double *gs = calloc(n * st + 1, 8), *gr = calloc(n * st + 1, 8);
+    double dws = 0.0, dwr = 0.0;
+    wk_o_batched(n, X.base, X.off, len, 0.75, ro);
+    wk_s_batched(n, pad, (ptrdiff_t)st, len, 0.75, rs);
+    wk_r_batched(n, pad, (ptrdiff_t)st, len, 0.75, rr);
+    for (size_t b = 0; b < n; b++) {
+      double want = wk_r(pad + b * st, len[b], 0.75);
+      EXPECT_SAME(ro[b], want, "wk_o_batched n=%zu b=%zu", n, b);
+      EXPECT_SAME(rs[b], want, "wk_s_batched n=%zu b=%zu", n, b);
+      EXPECT_SAME(rr[b], want, "wk_r_batched n=%zu b=%zu", n, b);
+      dr[b] = 1.0 + 0.25 * (double)(b % 5);
+    }
+    wk_s_grad(n, pad, (ptrdiff_t)st, len, 0.75, rs, dr, gs, (ptrdiff_t)st,
+              &dws);
+    wk_r_grad(n, pad, (ptrdiff_t)st, len, 0.75, rr, dr, gr, (ptrdiff_t)st,
+              &dwr);
+    for (size_t e = 0; e < n * st; e++)
+      EXPECT_SAME(gs[e], gr[e], "wk_s_grad d_x n=%zu element %zu", n, e);
+    EXPECT_SAME(dws, dwr, "wk_s_grad d_w n=%zu", n);
+    if (n > 0)
+      assert_true(dwr != 0.0 || n < 3);
+    free(len), free(pad), free(ro), free(rs), free(rr), free(dr), free(gs);
+    free(gr);
+    pk_free(&X);
+  }
+}
+
 /* Output arrays: values bit for bit, gaps untouched, gradients. */
 static void t_out(void **state) {
   (void)state;
@@ -737,6 +804,7 @@ static void t_2d(void **state) {
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_r),       cmocka_unit_test(t_tanh),
+      cmocka_unit_test(t_walk),
       cmocka_unit_test(t_out),     cmocka_unit_test(t_mixed),
       cmocka_unit_test(t_threads), cmocka_unit_test(t_far),
       cmocka_unit_test(t_sort),    cmocka_unit_test(t_2d),
