@@ -33,6 +33,16 @@ const llvm::StringMap<MathEntry> &mathTable() {
 
 } // namespace
 
+llvm::StringRef memFunction(llvm::StringRef Name) {
+  // (_FORTIFY_SOURCE turns them into __builtin___memcpy_chk and kin.)
+  Name.consume_front("__builtin_");
+  if (Name.consume_front("__") && !Name.consume_back("_chk"))
+    return {};
+  if (Name == "memcpy" || Name == "memmove" || Name == "memset")
+    return Name;
+  return {};
+}
+
 int Lowerer::call(const CallExpr *CE) {
   const FunctionDecl *Callee = CE->getDirectCallee();
   if (!Callee) {
@@ -57,6 +67,8 @@ int Lowerer::call(const CallExpr *CE) {
     Type FT = N == "frexpf" || N == "modff" ? Type::F32 : Type::F64;
     return N.starts_with("frexp") ? frexpCall(CE, FT) : modfCall(CE, FT);
   }
+  if (llvm::StringRef Mem = memFunction(Name); !UserDefined && !Mem.empty())
+    return memCall(CE, Mem, N.ends_with("_chk"));
   if (!UserDefined && Callee->getBuiltinID())
     if (std::optional<int> R = builtinCall(CE, N))
       return *R;

@@ -50,6 +50,11 @@ int Lowerer::expr(const Expr *E) {
   // A pointer-typed expression as a statement or operand of ',': only its
   // side effects (p++, p = q) matter.
   if (E->getType()->isPointerType()) {
+    // memcpy(...); as a statement: its result (dst) is not used.
+    if (const auto *CE = dyn_cast<CallExpr>(E->IgnoreParens()))
+      if (const FunctionDecl *FD = CE->getDirectCallee();
+          FD && FD->getIdentifier() && !memFunction(FD->getName()).empty())
+        return call(CE);
     PtrVal P;
     return ptrValue(E, P) ? B.constB(false) : -1;
   }

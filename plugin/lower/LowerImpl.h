@@ -70,6 +70,9 @@ bool modifies(const Stmt *S, const VarDecl *VD);
 /// diagnostics: never clang's class names).
 std::string describeExpr(const Expr *E);
 std::string describeStmt(const Stmt *S);
+/// "memcpy", "memmove" or "memset" for those functions (also their
+/// __builtin_ and _FORTIFY_SOURCE __builtin___NAME_chk forms), else "".
+llvm::StringRef memFunction(llvm::StringRef Name);
 std::string describeConversion(QualType From, QualType To);
 /// The multiplication \p E is (possibly negated) if clang would contract it
 /// into an fmuladd with an enclosing add/sub; null otherwise.
@@ -267,6 +270,7 @@ private:
   bool ptrConditional(const ConditionalOperator *CO, PtrVal &Out);
   int ptrDiff(const BinaryOperator *BO);
   int ptrCompare(const BinaryOperator *BO);
+  int memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk);
   PtrVar *ptrVar(const Expr *E);
   bool rowParam(const Expr *E);
   /// Offset \p Off plus the integer temp \p Idx (negated if \p Sub).

@@ -443,6 +443,95 @@ int Lowerer::ptrCompare(const BinaryOperator *BO) {
   return B.cmp(O, L.Off < 0 ? Zero : L.Off, R.Off < 0 ? Zero : R.Off);
 }
 
+/// memcpy/memmove(dst, src, bytes) and memset(dst, 0, bytes) on arrays of
+/// one element type, bytes a constant: element copies (all loads before
+/// the stores, so overlapping memmove is right too) or zero stores, which
+/// batch and differentiate like the assignments they stand for.
+int Lowerer::memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk) {
+  bool Set = Name == "memset";
+  auto Fail = [&](const Expr *At, const std::string &What,
+                  const std::string &Instead) {
+    error(At->getBeginLoc(), What, Instead);
+    return -1;
+  };
+  if (CE->getNumArgs() != 3u + Chk)
+    return Fail(CE, "this call of '" + Name.str() + "'",
+                "pass the arguments <string.h> declares");
+  // The arguments as the caller wrote them, before their conversion to
+  // void *.
+  auto Strip = [](const Expr *E) {
+    E = E->IgnoreParens();
+    while (const auto *IC = dyn_cast<ImplicitCastExpr>(E)) {
+      if (IC->getCastKind() != CK_BitCast && IC->getCastKind() != CK_NoOp)
+        break;
+      E = IC->getSubExpr()->IgnoreParens();
+    }
+    return E;
+  };
+  const Expr *Dst = Strip(CE->getArg(0)), *Src = Strip(CE->getArg(1));
+  QualType DT = Dst->getType()->isPointerType()
+                    ? Dst->getType()->getPointeeType()
+                    : QualType();
+  if (DT.isNull() || !irType(DT))
+    return Fail(CE->getArg(0),
+                "'" + Name.str() + "' into '" + Dst->getType().getAsString() +
+                    "'",
+                "copy or clear arrays of float, double or integers");
+  uint64_t Size = Ctx.getTypeSizeInChars(DT).getQuantity();
+  Expr::EvalResult Bytes, Byte;
+  if (!CE->getArg(2)->EvaluateAsInt(Bytes, Ctx))
+    return Fail(CE->getArg(2),
+                "a '" + Name.str() + "' size known only at run time",
+                "use a constant size (sizeof the array), or a loop");
+  uint64_t N = Bytes.Val.getInt().getZExtValue();
+  if (N % Size || N / Size > 256)
+    return Fail(CE->getArg(2),
+                "a '" + Name.str() + "' of " + std::to_string(N) + " bytes",
+                "copy or clear whole elements, at most 256 of them (else "
+                "use a loop)");
+  if (Set && (!Src->EvaluateAsInt(Byte, Ctx) || Byte.Val.getInt() != 0))
+    return Fail(CE->getArg(1), "'memset' to a byte other than 0",
+                "assign the elements in a loop");
+  if (!Set &&
+      (!Src->getType()->isPointerType() ||
+       !Ctx.hasSameUnqualifiedType(Src->getType()->getPointeeType(), DT)))
+    return Fail(CE->getArg(1),
+                "'" + Name.str() + "' from '" + Src->getType().getAsString() +
+                    "' into '" + Dst->getType().getAsString() + "'",
+                "copy between arrays of the same element type");
+  PtrVal D, S;
+  if (!ptrValue(Dst, D) || (!Set && !ptrValue(Src, S)))
+    return -1;
+  uint64_t Count = N / Size;
+  if (Count > 1 && (scalarBase(D.Base) || (!Set && scalarBase(S.Base))))
+    return Fail(CE, "a '" + Name.str() + "' of several elements at a scalar",
+                "copy one element, or use arrays");
+  auto At = [&](const PtrVal &P, uint64_t K) {
+    PtrVal Q = P;
+    if (K)
+      Q.Off = addOffset(P.Off, B.constI(Type::I32, (int64_t)K));
+    return Q;
+  };
+  std::vector<int> Vals;
+  for (uint64_t K = 0; K < Count; K++) {
+    if (Set) {
+      Vals.push_back(B.cast(*irType(DT), B.constI(Type::I32, 0)));
+      continue;
+    }
+    LValue L = pointee(At(S, K), nullptr, CE, "reading");
+    if (!L.ok())
+      return -1;
+    Vals.push_back(load(L));
+  }
+  for (uint64_t K = 0; K < Count; K++) {
+    LValue L = pointee(At(D, K), nullptr, CE, "writing");
+    if (!L.ok())
+      return -1;
+    store(L, Vals[K]);
+  }
+  return B.constI(Type::I32, 0);
+}
+
 Lowerer::LValue Lowerer::pointee(const PtrVal &P, const Expr *Idx,
                                  const Expr *At, llvm::StringRef Action) {
   if (scalarBase(P.Base)) {

@@ -2,7 +2,8 @@
  * that take arrays (a local coefficient table, an array parameter passed
  * whole, `a + k` and `&a[k]` sub-arrays), pointer locals walking arrays
  * (`*p++`, `p += k`, `p[i]`, `*(p + i)`, `p - q`, `p < end`, `p != q`, a
- * `?:` between offsets into one array), pointer out-parameters (`*s = ...`), `&local` passed to
+ * `?:` between offsets into one array), memset/memcpy/memmove of constant
+ * sizes, pointer out-parameters (`*s = ...`), `&local` passed to
  * a helper that writes through it, and helpers writing into array
  * arguments (out-arrays, overwrites that must kill adjoints).
  *
@@ -121,6 +122,22 @@ BATCHDIFF double wend(double x, const double a[5]) {
   while (p > a)
     s = s * x + *--p;
   return s;
+}
+/* memset/memcpy/memmove with constant sizes: element copies. */
+BATCHDIFF double wmem(double x, const double a[4]) {
+  double t[6];
+  memset(t, 0, sizeof t);
+  memcpy(t + 1, a, 4 * sizeof(double));
+  t[0] = x;
+  memmove(t + 2, t, 3 * sizeof t[0]);
+  double s = 0.0;
+  for (int i = 0; i < 6; i++)
+    s = s * x + t[i];
+  return s;
+}
+BATCHDIFF void wmove(double x, double y[3]) {
+  memmove(y + 1, y, 2 * sizeof *y);
+  y[0] = x * y[1];
 }
 BATCHDIFF void winout(double y[3], const double x[3], double a) {
   axpyc(y, x, a, 3);
@@ -369,6 +386,49 @@ static void g_wend(size_t n, double *const *S, double *const *A,
   wend_grad(n, S[0], A[0], st[0], ret, dret, dS[0], dA[0], st[0]);
 }
 
+static void s_wmem(const double *s, double *const *a, double *ret) {
+  *ret = wmem(s[0], a[0]);
+}
+static void du_wmem(const dual *s, dual *const *a, dual *ret) {
+  dual x = s[0], t[6] = {x, a[0][0], x, a[0][0], a[0][1], dc(0.0)};
+  dual acc = dc(0.0);
+  for (int i = 0; i < 6; i++)
+    acc = dadd(dmul(acc, x), t[i]);
+  *ret = acc;
+}
+static void b_wmem(size_t n, double *const *S, double *const *A,
+                   const ptrdiff_t *st, double *ret) {
+  wmem_batched(n, S[0], A[0], st[0], ret);
+}
+static void g_wmem(size_t n, double *const *S, double *const *A,
+                   const ptrdiff_t *st, double *ret, const double *dret,
+                   double *const *dS, double *const *dA) {
+  wmem_grad(n, S[0], A[0], st[0], ret, dret, dS[0], dA[0], st[0]);
+}
+
+static void s_wmove(const double *s, double *const *a, double *ret) {
+  (void)ret;
+  wmove(s[0], a[0]);
+}
+static void du_wmove(const dual *s, dual *const *a, dual *ret) {
+  (void)ret;
+  dual y0 = a[0][0], y1 = a[0][1];
+  a[0][2] = y1;
+  a[0][1] = y0;
+  a[0][0] = dmul(s[0], y0);
+}
+static void b_wmove(size_t n, double *const *S, double *const *A,
+                    const ptrdiff_t *st, double *ret) {
+  (void)ret;
+  wmove_batched(n, S[0], A[0], st[0]);
+}
+static void g_wmove(size_t n, double *const *S, double *const *A,
+                    const ptrdiff_t *st, double *ret, const double *dret,
+                    double *const *dS, double *const *dA) {
+  (void)ret, (void)dret;
+  wmove_grad(n, S[0], A[0], st[0], dS[0], dA[0], st[0]);
+}
+
 static void s_winout(const double *s, double *const *a, double *ret) {
   (void)ret;
   winout(a[0], a[1], s[0]);
@@ -457,6 +517,8 @@ static const pcase cases[] = {
     {"wwalk", 2, 0, {0}, {0}, 1, s_wwalk, du_wwalk, b_wwalk, g_wwalk},
     {"wcmp", 2, 0, {0}, {0}, 1, s_wcmp, du_wcmp, b_wcmp, g_wcmp},
     {"wend", 1, 1, {5}, {IN}, 1, s_wend, du_wend, b_wend, g_wend},
+    {"wmem", 1, 1, {4}, {IN}, 1, s_wmem, du_wmem, b_wmem, g_wmem},
+    {"wmove", 1, 1, {3}, {W}, 0, s_wmove, du_wmove, b_wmove, g_wmove},
     {"winout",
      1,
      2,
