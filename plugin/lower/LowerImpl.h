@@ -271,6 +271,7 @@ private:
   int ptrDiff(const BinaryOperator *BO);
   int ptrCompare(const BinaryOperator *BO);
   int memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk);
+  std::optional<uint64_t> constBytes(const Expr *E);
   PtrVar *ptrVar(const Expr *E);
   bool rowParam(const Expr *E);
   /// Offset \p Off plus the integer temp \p Idx (negated if \p Sub).

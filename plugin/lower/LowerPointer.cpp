@@ -443,6 +443,35 @@ int Lowerer::ptrCompare(const BinaryOperator *BO) {
   return B.cmp(O, L.Off < 0 ? Zero : L.Off, R.Off < 0 ? Zero : R.Off);
 }
 
+/// A byte count clang folds, or that sizeof of a local array whose size
+/// clang folds makes (`const int n = 4; double k[n];` and `sizeof k`, a VLA's
+/// sizeof, which clang evaluates at run time).
+std::optional<uint64_t> Lowerer::constBytes(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  Expr::EvalResult R;
+  if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx))
+    return R.Val.getInt().getLimitedValue();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    auto L = constBytes(BO->getLHS()), Rt = constBytes(BO->getRHS());
+    if (L && Rt && BO->getOpcode() == BO_Mul)
+      return *L * *Rt;
+    if (L && Rt && BO->getOpcode() == BO_Add)
+      return *L + *Rt;
+    return std::nullopt;
+  }
+  const auto *UE = dyn_cast<UnaryExprOrTypeTraitExpr>(E);
+  if (!UE || UE->getKind() != UETT_SizeOf)
+    return std::nullopt;
+  QualType T = UE->getTypeOfArgument();
+  const auto *VAT = Ctx.getAsVariableArrayType(T);
+  Expr::EvalResult Size;
+  if (!VAT || !VAT->getSizeExpr() || VAT->getElementType()->isArrayType() ||
+      !VAT->getSizeExpr()->EvaluateAsInt(Size, Ctx))
+    return std::nullopt;
+  return Size.Val.getInt().getLimitedValue() *
+         (uint64_t)Ctx.getTypeSizeInChars(VAT->getElementType()).getQuantity();
+}
+
 /// memcpy/memmove(dst, src, bytes) and memset(dst, 0, bytes) on arrays of
 /// one element type, bytes a constant: element copies (all loads before
 /// the stores, so overlapping memmove is right too) or zero stores, which
@@ -478,12 +507,13 @@ int Lowerer::memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk) {
                     "'",
                 "copy or clear arrays of float, double or integers");
   uint64_t Size = Ctx.getTypeSizeInChars(DT).getQuantity();
-  Expr::EvalResult Bytes, Byte;
-  if (!CE->getArg(2)->EvaluateAsInt(Bytes, Ctx))
+  Expr::EvalResult Byte;
+  std::optional<uint64_t> NBytes = constBytes(CE->getArg(2));
+  if (!NBytes)
     return Fail(CE->getArg(2),
                 "a '" + Name.str() + "' size known only at run time",
                 "use a constant size (sizeof the array), or a loop");
-  uint64_t N = Bytes.Val.getInt().getZExtValue();
+  uint64_t N = *NBytes;
   if (N % Size || N / Size > 256)
     return Fail(CE->getArg(2),
                 "a '" + Name.str() + "' of " + std::to_string(N) + " bytes",

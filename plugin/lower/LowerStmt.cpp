@@ -376,11 +376,20 @@ Ret Lowerer::returnStmt(const ReturnStmt *RS) {
 /// elements not initialised are zero, as for static storage.
 bool Lowerer::arrayDecl(const VarDecl *VD) {
   const auto *CAT = Ctx.getAsConstantArrayType(VD->getType());
-  if (!CAT)
+  const auto *VAT = Ctx.getAsVariableArrayType(VD->getType());
+  // `const int n = 4; double k[n];` is a VLA in C, but of a size clang can
+  // fold: an array of that size (a size known only at run time is not).
+  Expr::EvalResult Size;
+  if (!CAT &&
+      !(VAT && VAT->getSizeExpr() && !VAT->getElementType()->isArrayType() &&
+        VAT->getSizeExpr()->EvaluateAsInt(Size, Ctx) &&
+        Size.Val.getInt().isStrictlyPositive()))
     return false;
-  auto ET = irType(CAT->getElementType());
-  uint64_t N = CAT->getSize().getZExtValue();
-  if (CAT->getElementType()->isRecordType()) {
+  QualType ElemT = CAT ? CAT->getElementType() : VAT->getElementType();
+  auto ET = irType(ElemT);
+  uint64_t N =
+      CAT ? CAT->getSize().getZExtValue() : Size.Val.getInt().getLimitedValue();
+  if (ElemT->isRecordType()) {
     error(VD->getLocation(),
           "local array '" + VD->getNameAsString() + "' of structs ('" +
               VD->getType().getAsString() + "')",

@@ -123,6 +123,16 @@ BATCHDIFF double wend(double x, const double a[5]) {
     s = s * x + *--p;
   return s;
 }
+/* wend through a copy in an array whose size clang folds (a VLA in C). */
+BATCHDIFF double wvla(double x, const double a[5]) {
+  const int n = 5;
+  double c[n];
+  memcpy(c, a, sizeof c);
+  double s = 0.0;
+  for (const double *p = c + n; p != c;)
+    s = s * x + *--p;
+  return s;
+}
 /* memset/memcpy/memmove with constant sizes: element copies. */
 BATCHDIFF double wmem(double x, const double a[4]) {
   double t[6];
@@ -386,6 +396,19 @@ static void g_wend(size_t n, double *const *S, double *const *A,
   wend_grad(n, S[0], A[0], st[0], ret, dret, dS[0], dA[0], st[0]);
 }
 
+static void s_wvla(const double *s, double *const *a, double *ret) {
+  *ret = wvla(s[0], a[0]);
+}
+static void b_wvla(size_t n, double *const *S, double *const *A,
+                   const ptrdiff_t *st, double *ret) {
+  wvla_batched(n, S[0], A[0], st[0], ret);
+}
+static void g_wvla(size_t n, double *const *S, double *const *A,
+                   const ptrdiff_t *st, double *ret, const double *dret,
+                   double *const *dS, double *const *dA) {
+  wvla_grad(n, S[0], A[0], st[0], ret, dret, dS[0], dA[0], st[0]);
+}
+
 static void s_wmem(const double *s, double *const *a, double *ret) {
   *ret = wmem(s[0], a[0]);
 }
@@ -517,6 +540,7 @@ static const pcase cases[] = {
     {"wwalk", 2, 0, {0}, {0}, 1, s_wwalk, du_wwalk, b_wwalk, g_wwalk},
     {"wcmp", 2, 0, {0}, {0}, 1, s_wcmp, du_wcmp, b_wcmp, g_wcmp},
     {"wend", 1, 1, {5}, {IN}, 1, s_wend, du_wend, b_wend, g_wend},
+    {"wvla", 1, 1, {5}, {IN}, 1, s_wvla, du_wend, b_wvla, g_wvla},
     {"wmem", 1, 1, {4}, {IN}, 1, s_wmem, du_wmem, b_wmem, g_wmem},
     {"wmove", 1, 1, {3}, {W}, 0, s_wmove, du_wmove, b_wmove, g_wmove},
     {"winout",
