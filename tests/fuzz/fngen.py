@@ -37,6 +37,7 @@ class FnGen:
         self.ptr_left = 3
         self.param_names = set(nm for (nm, _t, _u, _nd) in params)
         self.wglobal = None
+        self.ext = None  # features.Ext with gen.py --features
 
     def use_file_data(self, data):
         """File-scope tables and read-only globals of the body's types
@@ -449,6 +450,8 @@ class FnGen:
 
     def stmt(self, ind, in_loop):
         self.stmts_left -= 1
+        if self.ext and self.ext.stmt(self, ind, in_loop):
+            return
         if self.r.random() < 0.15 and self.ptr_left > 0 and self.data_stmt(ind):
             self.ptr_left -= 1
             return

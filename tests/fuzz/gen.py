@@ -20,9 +20,24 @@ import sys
 import tempfile
 import time
 
+from features import FEATURES
 from genfile import gen_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+FEATURES_HELP = ("comma-separated constructs added after the first version "
+                 "(%s, or all); the default output of a seed does not "
+                 "change" % ", ".join(FEATURES))
+
+
+def features(s):
+    out = list(FEATURES) if s == "all" else [f for f in s.split(",") if f]
+    for f in out:
+        if f not in FEATURES:
+            raise SystemExit("unknown feature %r (%s)" % (f, ", ".join(
+                FEATURES)))
+    return tuple(out)
 
 
 def parse_seeds(s):
@@ -37,7 +52,7 @@ def parse_seeds(s):
 
 
 def run_one(seed, K, args, workdir):
-    src = gen_file(seed, K, args.mutate_grad)
+    src = gen_file(seed, K, args.mutate_grad, features(args.features))
     cfile = os.path.join(workdir, "fuzz_%d.c" % seed)
     exe = os.path.join(workdir, "fuzz_%d" % seed)
     with open(cfile, "w") as f:
@@ -78,6 +93,7 @@ def main():
     g.add_argument("--seed", type=int, required=True)
     g.add_argument("--k", type=int, default=6)
     g.add_argument("-o", default="-")
+    g.add_argument("--features", default="", help=FEATURES_HELP)
     r = sub.add_parser("run")
     r.add_argument("--seeds", default="1-20")
     r.add_argument("--k", type=int, default=6)
@@ -103,10 +119,11 @@ def main():
                    help="the harness compares every gradient scaled by "
                    "1 + this with the oracle (a deliberate bug: the run must "
                    "then fail)")
+    r.add_argument("--features", default="", help=FEATURES_HELP)
     r.add_argument("-v", action="store_true")
     args = ap.parse_args()
     if args.cmd == "gen":
-        src = gen_file(args.seed, args.k)
+        src = gen_file(args.seed, args.k, features=features(args.features))
         if args.o == "-":
             sys.stdout.write(src)
         else:

@@ -3,12 +3,17 @@ twins, adapters and main() (tests/fuzz/gen.py, README.md)."""
 import random
 
 from adapters import adapter, ctype
+from features import Ext
 from fngen import FnGen
 from markers import DBL, FLT, LF, TW, render, tname
+from xadapters import flatten, xadapter
 
 
-def gen_file(seed, K, mutate=0.0):
+def gen_file(seed, K, mutate=0.0, features=()):
     rng = random.Random(seed)
+    # the constructs of --features draw from rng only when asked for: the
+    # default output of a seed stays what it was
+    ext = Ext(rng, features) if features else None
     counter = [0]
     out = []
     twins = []
@@ -66,6 +71,8 @@ def gen_file(seed, K, mutate=0.0):
     for k in range(K):
         if rng.random() < 0.35:
             wglobals[k] = ("W%d%s" % (k, TW), None)
+    if ext:
+        decls += ext.file_decls()
     out.append(render("\n".join(decls), False))
     twins.append(render("\n".join(decls), True))
     ltwins.append(render("\n".join(decls), "ld"))
@@ -78,6 +85,8 @@ def gen_file(seed, K, mutate=0.0):
         params = [("h%d_%d" % (h, p), rng.choice(types), False, False)
                   for p in range(np_)]
         g = FnGen(rng, rt, params, [], True, counter)
+        if ext:
+            ext.attach(g)
         g.types = types
         g.use_file_data(data)
         g.allow_transc = rng.random() < 0.5
@@ -106,9 +115,12 @@ def gen_file(seed, K, mutate=0.0):
             params.append(("p%d" % np_, "i", rng.random() < 0.3, False))
         if all(t == "i" or nd for _, t, _, nd in params):
             params.append(("p%d" % len(params), rt, False, False))
+        cps, hvp = ext.params(types, params) if ext else (None, True)
         g = FnGen(rng, rt, params, callees, False, counter)
         g.stmts_left = rng.randint(6, 18)
         g.types = types
+        if ext:
+            ext.setup(g, cps)
         g.use_file_data(data)
         g.allow_transc = rng.random() < 0.5
         wg = None
@@ -124,11 +136,15 @@ def gen_file(seed, K, mutate=0.0):
                                          "BD_NODIFF " if nd else "",
                                          tname(t), nm)
                         for nm, t, u, nd in params)
-        head = "BATCHDIFF BD_JVP BD_HVP %s %s%s(%s) {" % (tname(rt), name, TW, sig)
-        txt = "\n".join([head] + body + ["}"])
-        out.append(render(txt, False))
         twin_sig = ", ".join("%s %s" % (tname(t), nm)
                              for nm, t, u, nd in params)
+        xp = cps and any(cp.kind != "v" for cp in cps)
+        if xp:
+            sig, twin_sig = Ext.sig(cps, True), Ext.sig(cps, False)
+        head = "BATCHDIFF BD_JVP%s %s %s%s(%s) {" % (
+            " BD_HVP" if hvp else "", tname(rt), name, TW, sig)
+        txt = "\n".join([head] + body + ["}"])
+        out.append(render(txt, False))
         twin_txt = "\n".join(
             ["static %s %s%s(%s) {" % (tname(rt), name, TW, twin_sig)] +
             body + ["}"])
@@ -139,11 +155,25 @@ def gen_file(seed, K, mutate=0.0):
         # larger ones would blow up the inlined code; a function writing a
         # global is called by nobody (a call on some paths only would write
         # it on some paths only: an error)
-        if len(body) < 30 and not wg:
+        if len(body) < 30 and not wg and not xp:
             callees.append((name, rt, [t for _, t, _, _ in params], g.transc,
                             hf, len(body)))
-        adapters.append(adapter(name, rt, params))
+        if xp:
+            nflat = flatten(cps)
+            adapters.append(render(xadapter(name, rt, cps, hvp), False))
+            fl = [(t, "1" if cp.u else "0", "1" if cp.nd else "0")
+                  for cp in cps for t in cp.flat_types()]
+            elem = "".join("1" if cp.kind == "a" else "0"
+                           for cp in cps for _ in cp.flat_types())
+        else:
+            adapters.append(adapter(name, rt, params))
+            nflat = len(params)
+            fl = [(t, "1" if u else "0", "1" if nd else "0")
+                  for _, t, u, nd in params]
         gacc = ""
+        if xp:
+            # the global accessors' places, then the elements
+            gacc = ", NULL, NULL"
         if wg:
             gname = render(wg[0], False)
             adapters.append(
@@ -151,15 +181,15 @@ def gen_file(seed, K, mutate=0.0):
                 "static void %s_gs(double v) { %s = (%s)v; }" % (
                     name, gname, name, gname, ctype(wg[1])))
             gacc = ", %s_gg, %s_gs" % (name, name)
+        if xp:
+            gacc += ', "%s"' % elem
         descs.append('  {"%s", %d, "%s", "%s", "%s", \'%s\', %d, %d, %s_s, '
-                     '%s_t, %s_l, %s_b, %s_g, %s_j, %s_h, %s_z%s},' % (
-                         name, len(params),
-                         "".join(t for _, t, _, _ in params),
-                         "".join("1" if u else "0" for _, _, u, _ in params),
-                         "".join("1" if nd else "0" for _, _, _, nd in params),
+                     '%s_t, %s_l, %s_b, %s_g, %s_j, %s, %s_z%s},' % (
+                         name, nflat, "".join(f[0] for f in fl),
+                         "".join(f[1] for f in fl), "".join(f[2] for f in fl),
                          rt, 1 if g.transc else 0, 0 if hf else 1,
-                         name, name, name, name, name, name, name, name,
-                         gacc))
+                         name, name, name, name, name, name,
+                         name + "_h" if hvp else "NULL", name, gacc))
     src = ["/* generated by tests/fuzz/gen.py --seed %d --k %d */" % (seed, K),
            "#include <batchdiff.h>", "#include <math.h>",
            # a wrong gradient on purpose: the oracle's self-test

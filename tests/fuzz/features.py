@@ -1,0 +1,265 @@
+"""Constructs added after the generator was first written, generated only
+with `gen.py --features` (so that the default output of every seed stays
+what it was): struct types with helpers, struct locals and struct
+parameters by value ('structs'); array parameters, one- and
+two-dimensional, strided, BD_PACKED or BD_POINTERS, and ragged arrays
+`x[len]` read in loops up to their length parameter ('arrays')."""
+from markers import LF, MD, MF, TW, tname
+from xadapters import CP
+
+FEATURES = ("structs", "arrays")
+
+
+class StructType:
+    def __init__(self, idx, members):
+        self.name = "S%d%s" % (idx, TW)
+        self.base = "S%d" % idx
+        self.members = members  # [(name, 'f'/'d'/'i')]
+        self.ftypes = "".join(sorted(set(t for _, t in members if t != "i")))
+        self.dt = "d" if "d" in self.ftypes else "f"  # the dot product's
+
+    def decls(self):
+        """typedef and helpers (one copy per rendering: names carry TW)."""
+        S, B = self.name, self.base
+        fl = [(m, t) for m, t in self.members if t != "i"]
+        D = tname(self.dt)
+        out = ["typedef struct { %s } %s;" % (" ".join(
+            "%s %s;" % (tname(t), m) for m, t in self.members), S)]
+        out.append("static inline %s %s_add%s(%s a, %s b) {" % (S, B, TW, S,
+                                                                   S))
+        out.append("  %s r = a;" % S)
+        for m, t in fl:
+            out.append("  r.%s = a.%s * %s + b.%s;" % (
+                m, m, "0.5" + (LF if t == "f" else ""), m))
+        out += ["  return r;", "}"]
+        out.append("static inline %s %s_dot%s(%s a, %s b) {" % (D, B, TW, S,
+                                                                   S))
+        out.append("  return %s;" % " + ".join(
+            "(%s)(a.%s * b.%s)" % (D, m, m) for m, _ in fl))
+        out.append("}")
+        out.append("static inline void %s_scale%s(%s *p, %s c) {" % (
+            B, TW, S, D))
+        for m, t in fl:
+            out.append("  p->%s = (%s)(p->%s * c);" % (m, tname(t), m))
+        out.append("}")
+        out.append("static inline %s %s_make%s(%s x) {" % (S, B, TW, D))
+        out.append("  return (%s){%s};" % (S, ", ".join(
+            ("(int)%s(%s(x, %s), %s)" % (
+                "fmin" + (MF if self.dt == "f" else MD),
+                "fmax" + (MF if self.dt == "f" else MD),
+                "(-9.0)", "9.0") if t == "i" else "(%s)(x * %d)" % (
+                    tname(t), j + 1))
+            for j, (_, t) in enumerate(self.members))))
+        out.append("}")
+        return out
+
+
+class Ext:
+    """File-level state of the features (rng: the file's generator)."""
+
+    def __init__(self, rng, features):
+        self.r = rng
+        self.f = set(features)
+        self.structs = []
+
+    def file_decls(self):
+        out = []
+        if "structs" in self.f:
+            for i in range(self.r.randint(1, 2)):
+                n = self.r.randint(2, 3)
+                ms = [("m%d" % j, self.r.choice("ddf")) for j in range(n)]
+                if self.r.random() < 0.3:
+                    ms.append(("k", "i"))
+                st = StructType(i, ms)
+                self.structs.append(st)
+                out += st.decls()
+        return out
+
+    def usable(self, types):
+        return [st for st in self.structs if set(st.ftypes) <= set(types)]
+
+    def params(self, types, params):
+        """Struct and array parameters of one annotated function: the C
+        parameter list (CP) and whether NAME_hvp can be asked for."""
+        cps = [CP("v", nm, t, u, nd) for nm, t, u, nd in params]
+        hvp = True
+        sts = self.usable(types)
+        if sts and self.r.random() < 0.5:
+            st = self.r.choice(sts)
+            cps.append(CP("s", "xs%d" % len(cps), u=self.r.random() < 0.25,
+                          nd=self.r.random() < 0.1, st=st))
+        if "arrays" in self.f and self.r.random() < 0.6:
+            t = self.r.choice(types)
+            kind = self.r.randrange(3)
+            layout = self.r.choice(["", "", "packed", "pointers"])
+            nm = "xa%d" % len(cps)
+            if kind == 0:
+                cp = CP("a", nm, t, dims=(self.r.randint(2, 5),))
+            elif kind == 1:
+                cp = CP("a", nm, t, dims=(self.r.randint(2, 3),
+                                          self.r.randint(2, 3)))
+            else:
+                N = self.r.randint(2, 6)
+                ln = CP("v", "ln%d" % len(cps), "i",
+                        u=self.r.random() < 0.25, lenmax=N)
+                cps.append(ln)
+                cp = CP("a", nm, t, dims=(N,), lenp=ln)
+            cp.layout = layout
+            if not layout and not cp.lenp and self.r.random() < 0.2:
+                cp.u = True
+            cp.nd = self.r.random() < 0.1
+            if layout:
+                hvp = False  # an error: docs/abi.md, NAME_hvp
+            cps.append(cp)
+        return cps, hvp
+
+    @staticmethod
+    def sig(cps, annotated):
+        out = []
+        for cp in cps:
+            a = ""
+            if annotated:
+                a = ("BD_UNIFORM " if cp.u else "") + \
+                    ("BD_NODIFF " if cp.nd else "") + \
+                    {"": "", "packed": "BD_PACKED ",
+                     "pointers": "BD_POINTERS "}[cp.layout]
+            if cp.kind == "v":
+                out.append("%s%s %s" % (a, tname(cp.t), cp.nm))
+            elif cp.kind == "s":
+                out.append("%s%s %s" % (a, cp.st.name, cp.nm))
+            else:
+                dims = "[%s]" % cp.lenp.nm if cp.lenp else \
+                    "".join("[%d]" % d for d in cp.dims)
+                out.append("%sconst %s %s%s" % (a, tname(cp.t), cp.nm, dims))
+        return ", ".join(out)
+
+    def attach(self, g):
+        g.ext = self
+        g.ragged = []
+
+    def setup(self, g, cps):
+        """The function's struct members, arrays and length parameters in
+        its scope."""
+        self.attach(g)
+        for cp in cps:
+            if cp.kind == "v" and cp.lenmax:
+                g.scope.vars[cp.nm] = ("v", "i", True, 0)
+            elif cp.kind == "s":
+                self.add_struct(g, cp.nm, cp.st, False)
+                g.param_names.add(cp.nm)
+                for m, _ in cp.st.members:
+                    g.param_names.add("%s.%s" % (cp.nm, m))
+            elif cp.kind == "a" and cp.lenp:
+                g.ragged.append(cp)
+            elif cp.kind == "a" and len(cp.dims) == 1:
+                g.scope.vars[cp.nm] = ("a", cp.t, True, cp.dims[0])
+            elif cp.kind == "a":
+                # rows m[i]: one-dimensional arrays (passed to helpers too)
+                for i in range(cp.dims[0]):
+                    g.scope.vars["%s[%d]" % (cp.nm, i)] = ("a", cp.t, True,
+                                                          cp.dims[1])
+
+    @staticmethod
+    def add_struct(g, nm, st, ro):
+        g.scope.vars[nm] = ("s", st, ro, 0)
+        for m, t in st.members:
+            g.scope.vars["%s.%s" % (nm, m)] = ("v", t, ro, 0)
+
+    # ------------------------------------------------------------ body
+    def struct_vars(self, g, writable=False):
+        return [(nm, st) for nm, (k, st, ro, _) in g.scope.all().items()
+                if k == "s" and not (writable and ro)]
+
+    def stmt(self, g, ind, in_loop):
+        """A statement of the features, or False (nothing drawn then but
+        one number)."""
+        r = self.r.random()
+        if r < 0.1 and g.ragged and g.loop_depth < 2 and not g.is_helper \
+                and ind < 7:
+            self.ragged_loop(g, ind)
+            return True
+        sts = self.usable(g.types)
+        if r < 0.2 and sts:
+            self.struct_stmt(g, ind, sts)
+            return True
+        return False
+
+    def struct_init(self, g, st, ind):
+        k = self.r.randrange(4)
+        have = [nm for nm, s in self.struct_vars(g) if s is st]
+        if k == 0 or (k == 1 and not have):
+            return "{%s}" % ", ".join(
+                g.conv(g.fexpr(t if t != "i" else st.dt, 2),
+                       t if t != "i" else st.dt, t)
+                for _, t in st.members[:self.r.randint(1, len(st.members))])
+        if k == 1:
+            return self.r.choice(have)
+        if k == 2 and have:
+            return "%s_add%s(%s, %s)" % (st.base, TW, self.r.choice(have),
+                                         self.r.choice(have))
+        return "%s_make%s(%s)" % (st.base, TW, g.fexpr(st.dt, 1))
+
+    def struct_stmt(self, g, ind, sts):
+        k = self.r.randrange(5)
+        mine = [(nm, s) for nm, s in self.struct_vars(g, writable=True)
+                if s in sts]
+        if k <= 1 or not mine:
+            st = self.r.choice(sts)
+            nm = g.fresh("sv")
+            init = self.struct_init(g, st, ind)
+            if init.startswith("{") and self.r.random() < 0.3:
+                init = "(%s)%s" % (st.name, init)
+            if init.startswith("{") and self.r.random() < 0.3:
+                m, t = self.r.choice(st.members)
+                init = "{.%s = %s}" % (m, g.conv(
+                    g.fexpr(t if t != "i" else st.dt, 2),
+                    t if t != "i" else st.dt, t))
+            g.emit(ind, "%s %s = %s;" % (st.name, nm, init))
+            self.add_struct(g, nm, st, False)
+            return
+        nm, st = self.r.choice(mine)
+        if k == 2:
+            init = self.struct_init(g, st, ind)
+            if init.startswith("{"):
+                init = "(%s)%s" % (st.name, init)
+            g.emit(ind, "%s = %s;" % (nm, init))
+        elif k == 3 and nm not in g.param_names and "." not in nm:
+            if self.r.random() < 0.5:
+                # through a pointer local that is never re-pointed
+                p = g.fresh("ps")
+                g.emit(ind, "%s *%s = &%s;" % (st.name, p, nm))
+                m, t = self.r.choice(st.members)
+                g.emit(ind, "%s->%s = %s;" % (p, m, g.conv(
+                    g.fexpr(t if t != "i" else st.dt, 1),
+                    t if t != "i" else st.dt, t)))
+            g.emit(ind, "%s_scale%s(&%s, %s);" % (st.base, TW, nm,
+                                                 g.fexpr(st.dt, 1)))
+        else:
+            others = [o for o, s in self.struct_vars(g) if s is st]
+            v = g.fresh("v")
+            g.emit(ind, "%s %s = %s_dot%s(%s, %s);" % (
+                tname(st.dt), v, st.base, TW, nm, self.r.choice(others)))
+            g.scope.vars[v] = ("v", st.dt, False, 0)
+
+    def ragged_loop(self, g, ind):
+        """for (i = 0; i < len; i++) over a ragged array parameter: the
+        element x[i] a read-only variable of the body."""
+        cp = self.r.choice(g.ragged)
+        g.loop_depth += 1
+        i = g.fresh("i")
+        g.emit(ind, "for (int %s = 0; %s < %s; %s++) {" % (i, i, cp.lenp.nm,
+                                                          i))
+        g.push()
+        g.scope.vars[i] = ("v", "i", True, 0)
+        g.scope.vars["%s[%s]" % (cp.nm, i)] = ("v", cp.t, True, 0)
+        fw = [v for v in g.vars_of("fd", writable=True)]
+        if fw:
+            nm, t = self.r.choice(fw)
+            g.emit(ind + 1, "%s = %s * %s + %s;" % (
+                nm, nm, g.lit_exact(t, 0.5), g.conv(
+                    "%s[%s]" % (cp.nm, i), cp.t, t)))
+        g.block(ind + 1, True, self.r.randint(1, 3))
+        g.pop()
+        g.emit(ind, "}")
+        g.loop_depth -= 1
+

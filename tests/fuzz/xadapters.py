@@ -1,0 +1,350 @@
+"""Adapters (as adapters.py) for functions with struct parameters by value
+and array parameters (strided, BD_PACKED, BD_POINTERS; one- and
+two-dimensional; ragged with a length parameter): the harness sees every
+struct member and array element as a parameter of its own (a "flat"
+parameter, passed as doubles); the adapters build the records and arrays
+of each ABI (docs/abi.md, "Structs", "Array parameters", "Ragged
+batches"). Used by genfile.py with --features."""
+
+
+def ctype(t):
+    return {"f": "float", "d": "double", "i": "int"}[t]
+
+
+class CP:
+    """One C parameter: kind 'v' (scalar: t), 's' (struct by value: st),
+    'a' (array of t: dims, layout '', 'packed' or 'pointers', lenp the
+    length parameter's CP for a ragged array). q0: its first flat index."""
+
+    def __init__(self, kind, nm, t=None, u=False, nd=False, st=None,
+                 dims=None, layout="", lenp=None, lenmax=0):
+        self.kind, self.nm, self.t, self.u, self.nd = kind, nm, t, u, nd
+        self.st, self.dims, self.layout, self.lenp = st, dims, layout, lenp
+        self.lenmax = lenmax  # an int parameter mapped to 1..lenmax
+        self.q0 = 0
+
+    def size(self):
+        if self.kind == "s":
+            return len(self.st.members)
+        if self.kind == "a":
+            s = 1
+            for d in self.dims:
+                s *= d
+            return s
+        return 1
+
+    def flat_types(self):
+        if self.kind == "s":
+            return [t for _, t in self.st.members]
+        return [self.t] * self.size()
+
+    def diffable(self):
+        if self.nd:
+            return False
+        return any(t != "i" for t in self.flat_types())
+
+
+def flatten(cps):
+    q = 0
+    for cp in cps:
+        cp.q0 = q
+        q += cp.size()
+    return q
+
+
+def _rtype(t, how):
+    """The C type of a value of type t in a rendering."""
+    if t == "i":
+        return "int"
+    return {"s": ctype(t), "z": ctype(t), "t": "double",
+            "l": "long double"}[how]
+
+
+def _scalar_conv(cp, src):
+    if cp.lenmax:
+        return "fz_len((int)%s, %d)" % (src, cp.lenmax)
+    return "(%s)%s" % (ctype(cp.t), src)
+
+
+def scalar_adapter(name, cps, how):
+    """f_s / f_t / f_l / f_z: one example, every flat parameter a[q]."""
+    suf = {"s": "", "z": "_zt", "t": "_tw", "l": "_ld"}[how]
+    fname = {"s": name, "z": name + "_zt", "t": name + "_tw",
+             "l": name + "_ld"}[how]
+    at = "long double" if how == "l" else "double"
+    rt = "long double" if how == "l" else "double"
+    L = ["static %s %s_%s(const %s *a) {" % (rt, name, how, at)]
+    args = []
+    for cp in cps:
+        q = cp.q0
+        if cp.kind == "v":
+            if cp.lenmax:
+                args.append("fz_len((int)a[%d], %d)" % (q, cp.lenmax))
+            else:
+                args.append("(%s)a[%d]" % (_rtype(cp.t, how), q))
+        elif cp.kind == "s":
+            args.append("(%s%s){%s}" % (cp.st.name, suf, ", ".join(
+                "(%s)a[%d]" % (_rtype(t, how), q + j)
+                for j, (_, t) in enumerate(cp.st.members))))
+        else:
+            dims = "".join("[%d]" % d for d in cp.dims)
+            L.append("  %s x%d%s = {%s};" % (
+                _rtype(cp.t, how), q, dims, ", ".join(
+                    "a[%d]" % (q + e) for e in range(cp.size()))))
+            args.append("x%d" % q)
+    L.append("  return %s(%s);" % (fname, ", ".join(args)))
+    L.append("}")
+    return L
+
+
+def _len_of(cp, b):
+    """Example b's extent of array cp (a C expression)."""
+    if not cp.lenp:
+        return str(cp.size())
+    lp = cp.lenp
+    return "fz_len((int)a[%d][%s], %d)" % (lp.q0, "0" if lp.u else b,
+                                           lp.lenmax)
+
+
+def primals(cps):
+    """Lines building each argument of NAME_batched, the arguments, frees."""
+    L, args, frees = [], [], []
+    for cp in cps:
+        q = cp.q0
+        T = ctype(cp.t) if cp.t else None
+        if cp.kind == "v":
+            if cp.u:
+                args.append(_scalar_conv(cp, "a[%d][0]" % q))
+                continue
+            L.append("  %s *x%d = malloc(m * sizeof *x%d);" % (T, q, q))
+            L.append("  for (size_t i = 0; i < n; i++) x%d[i] = %s;" % (
+                q, _scalar_conv(cp, "a[%d][i]" % q)))
+            args.append("x%d" % q)
+            frees.append("x%d" % q)
+        elif cp.kind == "s":
+            mem = cp.st.members
+            if cp.u:
+                args.append("(%s){%s}" % (cp.st.name, ", ".join(
+                    "(%s)a[%d][0]" % (ctype(t), q + j)
+                    for j, (_, t) in enumerate(mem))))
+                continue
+            L.append("  %s *x%d = malloc(m * sizeof *x%d);" % (
+                cp.st.name, q, q))
+            for j, (mn, t) in enumerate(mem):
+                L.append("  for (size_t i = 0; i < n; i++) x%d[i].%s = "
+                         "(%s)a[%d][i];" % (q, mn, ctype(t), q + j))
+            args.append("x%d" % q)
+            frees.append("x%d" % q)
+        elif cp.u:
+            L.append("  %s x%d[%d];" % (T, q, cp.size()))
+            L.append("  for (int e = 0; e < %d; e++) x%d[e] = (%s)a[%d + e][0];"
+                     % (cp.size(), q, T, q))
+            args.append("x%d" % q)
+        elif cp.layout == "":
+            # padded to the largest extent; past an example's own extent NaN
+            sz = cp.size()
+            L.append("  %s *x%d = malloc(m * %d * sizeof *x%d);" % (
+                T, q, sz, q))
+            L.append("  for (size_t b = 0; b < n; b++)")
+            L.append("    for (int e = 0; e < %d; e++) x%d[b * %d + e] = "
+                     "e < %s ? (%s)a[%d + e][b] : NAN;" % (
+                         sz, q, sz, _len_of(cp, "b"), T, q))
+            args += ["x%d" % q, "(ptrdiff_t)%d" % sz]
+            frees.append("x%d" % q)
+        elif cp.layout == "packed":
+            # ragged: back to back (CSR); fixed size: reversed, with gaps
+            sz = cp.size()
+            L.append("  size_t *xo%d = malloc(m * sizeof *xo%d), tot%d = 0;"
+                     % (q, q, q))
+            if cp.lenp:
+                L.append("  for (size_t b = 0; b < n; b++) { xo%d[b] = tot%d; "
+                         "tot%d += %s; }" % (q, q, q, _len_of(cp, "b")))
+            else:
+                L.append("  for (size_t b = 0; b < n; b++) xo%d[b] = "
+                         "(n - 1 - b) * %d;" % (q, sz + 1))
+                L.append("  tot%d = n * %d;" % (q, sz + 1))
+            L.append("  %s *x%d = malloc((tot%d ? tot%d : 1) * sizeof *x%d);"
+                     % (T, q, q, q, q))
+            L.append("  for (size_t i = 0; i < tot%d; i++) x%d[i] = NAN;" % (
+                q, q))
+            L.append("  for (size_t b = 0; b < n; b++)")
+            L.append("    for (int e = 0; e < %s; e++) x%d[xo%d[b] + e] = "
+                     "(%s)a[%d + e][b];" % (_len_of(cp, "b"), q, q, T, q))
+            args += ["x%d" % q, "xo%d" % q]
+            frees += ["x%d" % q, "xo%d" % q]
+        else:
+            L.append("  %s **x%d = malloc(m * sizeof *x%d);" % (T, q, q))
+            L.append("  for (size_t b = 0; b < n; b++) {")
+            L.append("    x%d[b] = malloc(%s * sizeof **x%d);" % (
+                q, _len_of(cp, "b"), q))
+            L.append("    for (int e = 0; e < %s; e++) x%d[b][e] = "
+                     "(%s)a[%d + e][b];" % (_len_of(cp, "b"), q, T, q))
+            L.append("  }")
+            args.append("(const %s *const *)x%d" % (T, q))
+            L2 = "  for (size_t b = 0; b < n; b++) free(x%d[b]);" % q
+            frees.append((L2, "x%d" % q))
+    return L, args, frees
+
+
+def shadows(cps, src, pre, const):
+    """Shadows (src 'd', 'h') or tangents (src 't', const) of the
+    differentiable parameters, laid out as their primals: lines, arguments,
+    copy-back lines, frees. A record or array is passed when any of its
+    flat parameters has a shadow (the others zero, not copied back)."""
+    L, args, back, frees = [], [], [], []
+    cq = "const " if const else ""
+    for cp in cps:
+        if not cp.diffable() or (cp.kind == "v" and cp.t == "i"):
+            continue
+        q = cp.q0
+        nm = "%s%d" % (pre, q)
+        cnt = "1" if cp.u else "n"
+        anyp = "(" + " || ".join("%s[%d]" % (src, q + j)
+                                 for j in range(cp.size())) + ")"
+        if cp.kind == "v":
+            T = ctype(cp.t)
+            L.append("  %s *%s = %s[%d] ? malloc(m * sizeof *%s) : NULL;" % (
+                T, nm, src, q, nm))
+            L.append("  if (%s) for (size_t i = 0; i < %s; i++) %s[i] = "
+                     "(%s)%s[%d][i];" % (nm, cnt, nm, T, src, q))
+            back.append("  if (%s) for (size_t i = 0; i < %s; i++) %s[%d][i] "
+                        "= %s[i];" % (nm, cnt, src, q, nm))
+            args.append(nm)
+            frees.append(nm)
+        elif cp.kind == "s":
+            S = cp.st.name
+            L.append("  %s *%s = %s ? calloc(m, sizeof *%s) : NULL;" % (
+                S, nm, anyp, nm))
+            for j, (mn, t) in enumerate(cp.st.members):
+                if t == "i":
+                    continue
+                L.append("  if (%s && %s[%d]) for (size_t i = 0; i < %s; i++) "
+                         "%s[i].%s = (%s)%s[%d][i];" % (
+                             nm, src, q + j, cnt, nm, mn, ctype(t), src,
+                             q + j))
+                back.append("  if (%s && %s[%d]) for (size_t i = 0; i < %s; "
+                            "i++) %s[%d][i] = %s[i].%s;" % (
+                                nm, src, q + j, cnt, src, q + j, nm, mn))
+            args.append(nm)
+            frees.append(nm)
+        elif cp.u or cp.layout == "":
+            T = ctype(cp.t)
+            sz = cp.size()
+            rows = "1" if cp.u else "m"
+            cnt_b = "1" if cp.u else "n"
+            L.append("  %s *%s = %s ? calloc(%s * %d, sizeof *%s) : NULL;" % (
+                T, nm, anyp, rows, sz, nm))
+            L.append("  if (%s) for (size_t b = 0; b < %s; b++)" % (
+                nm, cnt_b))
+            L.append("    for (int e = 0; e < %d; e++) if (%s[%d + e]) "
+                     "%s[b * %d + e] = (%s)%s[%d + e][b];" % (
+                         sz, src, q, nm, sz, T, src, q))
+            back.append("  if (%s) for (size_t b = 0; b < %s; b++)" % (
+                nm, cnt_b))
+            back.append("    for (int e = 0; e < %d; e++) if (%s[%d + e]) "
+                        "%s[%d + e][b] = %s[b * %d + e];" % (
+                            sz, src, q, src, q, nm, sz))
+            args.append(nm)
+            if not cp.u:
+                args.append("(ptrdiff_t)%d" % sz)
+            frees.append(nm)
+        elif cp.layout == "packed":
+            T = ctype(cp.t)
+            L.append("  %s *%s = %s ? calloc(tot%d ? tot%d : 1, sizeof *%s) "
+                     ": NULL;" % (T, nm, anyp, q, q, nm))
+            L.append("  if (%s) for (size_t b = 0; b < n; b++)" % nm)
+            L.append("    for (int e = 0; e < %s; e++) if (%s[%d + e]) "
+                     "%s[xo%d[b] + e] = (%s)%s[%d + e][b];" % (
+                         _len_of(cp, "b"), src, q, nm, q, T, src, q))
+            back.append("  if (%s) for (size_t b = 0; b < n; b++)" % nm)
+            back.append("    for (int e = 0; e < %s; e++) if (%s[%d + e]) "
+                        "%s[%d + e][b] = %s[xo%d[b] + e];" % (
+                            _len_of(cp, "b"), src, q, src, q, nm, q))
+            args.append(nm)
+            frees.append(nm)
+        else:
+            T = ctype(cp.t)
+            L.append("  %s **%s = %s ? malloc(m * sizeof *%s) : NULL;" % (
+                T, nm, anyp, nm))
+            L.append("  if (%s) for (size_t b = 0; b < n; b++) {" % nm)
+            L.append("    %s[b] = calloc(%s, sizeof **%s);" % (
+                nm, _len_of(cp, "b"), nm))
+            L.append("    for (int e = 0; e < %s; e++) if (%s[%d + e]) "
+                     "%s[b][e] = (%s)%s[%d + e][b];" % (
+                         _len_of(cp, "b"), src, q, nm, T, src, q))
+            L.append("  }")
+            back.append("  if (%s) for (size_t b = 0; b < n; b++)" % nm)
+            back.append("    for (int e = 0; e < %s; e++) if (%s[%d + e]) "
+                        "%s[%d + e][b] = %s[b][e];" % (
+                            _len_of(cp, "b"), src, q, src, q, nm))
+            args.append("(%s%s *const *)%s" % (cq, T, nm))
+            frees.append(("  if (%s) for (size_t b = 0; b < n; b++) "
+                          "free(%s[b]);" % (nm, nm), nm))
+    return L, args, back, frees
+
+
+def _free_lines(frees):
+    out = []
+    for f in frees:
+        if isinstance(f, tuple):
+            out += [f[0], "  free(%s);" % f[1]]
+        else:
+            out.append("  free(%s);" % f)
+    return out
+
+
+def xadapter(name, rt, cps, hvp):
+    """The adapters of adapters.adapter() for a function with C parameters
+    cps (CP, flattened)."""
+    R = ctype(rt)
+    L = []
+    for how in "stlz":
+        L += scalar_adapter(name, cps, how)
+    pl, pargs, pfrees = primals(cps)
+    L.append("static void %s_b(size_t n, double *const *a, double *ret) {" %
+             name)
+    L.append("  size_t m = n ? n : 1;")
+    L += pl
+    L.append("  %s *r = malloc(m * sizeof *r);" % R)
+    L.append("  %s_batched(%s);" % (name, ", ".join(["n"] + pargs + ["r"])))
+    L.append("  for (size_t i = 0; i < n; i++) ret[i] = r[i];")
+    L.append("  free(r);")
+    L += _free_lines(pfrees) + ["}"]
+    # grad
+    sl, sargs, sback, sfrees = shadows(cps, "d", "s", False)
+    L.append("static void %s_g(size_t n, double *const *a, double *ret, "
+             "double *const *d) {" % name)
+    L.append("  size_t m = n ? n : 1;")
+    L += pl + sl
+    L.append("  %s *r = ret ? malloc(m * sizeof *r) : NULL;" % R)
+    L.append("  %s_grad(%s);" % (name, ", ".join(
+        ["n"] + pargs + ["r", "NULL"] + sargs)))
+    L.append("  if (ret) for (size_t i = 0; i < n; i++) ret[i] = r[i];")
+    L += sback + ["  free(r);"] + _free_lines(pfrees + sfrees) + ["}"]
+    # jvp
+    tl, targs, _, tfrees = shadows(cps, "t", "v", True)
+    L.append("static void %s_j(size_t n, double *const *a, double *const *t, "
+             "double *ret, double *dret) {" % name)
+    L.append("  size_t m = n ? n : 1;")
+    L += pl + tl
+    L.append("  %s *r = ret ? malloc(m * sizeof *r) : NULL;" % R)
+    L.append("  %s *dr = dret ? malloc(m * sizeof *dr) : NULL;" % R)
+    L.append("  %s_jvp(%s);" % (name, ", ".join(
+        ["n"] + pargs + targs + ["r", "dr"])))
+    L.append("  if (ret) for (size_t i = 0; i < n; i++) ret[i] = r[i];")
+    L.append("  if (dret) for (size_t i = 0; i < n; i++) dret[i] = dr[i];")
+    L += ["  free(r);", "  free(dr);"] + _free_lines(pfrees + tfrees) + ["}"]
+    if hvp:
+        hl, hargs, hback, hfrees = shadows(cps, "h", "w", False)
+        L.append("static void %s_h(size_t n, double *const *a, "
+                 "double *const *t, double *ret, double *const *d, "
+                 "double *const *h) {" % name)
+        L.append("  size_t m = n ? n : 1;")
+        L += pl + tl + sl + hl
+        L.append("  %s *r = ret ? malloc(m * sizeof *r) : NULL;" % R)
+        L.append("  %s_hvp(%s);" % (name, ", ".join(
+            ["n"] + pargs + targs + ["r", "NULL"] + sargs + hargs)))
+        L.append("  if (ret) for (size_t i = 0; i < n; i++) ret[i] = r[i];")
+        L += sback + hback + ["  free(r);"] + \
+            _free_lines(pfrees + tfrees + sfrees + hfrees) + ["}"]
+    return "\n".join(L)
