@@ -611,7 +611,7 @@ void KernelEmitter::laneOffsets() {
   std::string IT = Sh.Wide ? "int64_t" : "int32_t";
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const ir::Param &Pa = F.Params[I];
-    if (!Pa.IsArray || Pa.Uniform)
+    if (!Pa.IsArray || Pa.Uniform || Pa.Kind != ir::ParamKind::User)
       continue;
     for (int Q = 0; Q <= numShadows(Pa); ++Q) {
       std::string Pre = Q ? shadowBase(Q - 1) : std::string("__bd_p");
@@ -787,6 +787,32 @@ std::string KernelEmitter::run() {
       for (unsigned C = 0; C < (Once(F.Params[I]) ? 1 : IL); ++C)
         OS << "  (void)__bd_p" << I << (Once(F.Params[I]) ? "" : chain(C))
            << ";\n";
+  // A member of an array of records the function never accesses: its
+  // array, shadows, strides and lane offsets are passed all the same.
+  std::vector<bool> Accessed(F.Params.size(), false);
+  ir::walk(F.Body, [&](const ir::Stmt &S, int) {
+    if (S.K == ir::Stmt::Inst &&
+        (S.Opc == Op::LoadArg || S.Opc == Op::StoreArg ||
+         S.Opc == Op::ShadowLoad || S.Opc == Op::ShadowStore ||
+         S.Opc == Op::ShadowAdd) &&
+        S.IVal >= 0 && (size_t)S.IVal < F.Params.size())
+      Accessed[S.IVal] = true;
+  });
+  for (size_t I = 0; I < F.Params.size(); ++I) {
+    const ir::Param &Pa = F.Params[I];
+    if (Pa.Record < 0 || !Pa.IsArray || Accessed[I])
+      continue;
+    for (int Q = 0; Q <= numShadows(Pa); ++Q) {
+      std::string Pre = Q ? shadowBase(Q - 1) : std::string("__bd_p");
+      OS << "  (void)" << Pre << I << ";\n";
+      if (Pa.Uniform)
+        continue;
+      if (!indexedLanes(F))
+        OS << "  (void)" << Pre << "s" << I << ";\n";
+      for (unsigned C = 0; C < IL; ++C)
+        OS << "  (void)" << Pre << "o" << I << chain(C) << ";\n";
+    }
+  }
   block(F.Body);
   for (size_t I = 0; I < F.Outputs.size(); ++I)
     for (Ch = 0; Ch < IL; ++Ch)

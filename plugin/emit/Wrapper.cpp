@@ -94,8 +94,15 @@ private:
   }
   /// The parameter in the ABI: a struct parameter for its members.
   size_t owner(size_t I) const {
-    return F.Params[I].Record >= 0 ? (size_t)F.Params[I].Record : I;
+    return member(I) ? (size_t)F.Params[I].Record : I;
   }
+  /// A member of a struct parameter passed by value (a scalar per record);
+  /// a member of an array of records is an array parameter of its own,
+  /// with local names set up by memberArrays().
+  bool member(size_t I) const {
+    return F.Params[I].Record >= 0 && !F.Params[I].IsArray;
+  }
+  std::string memberArrays() const;
   /// A struct parameter with a member that has a shadow.
   bool recordHasShadow(size_t I) const {
     for (const ir::Param &L : F.Params)
@@ -174,6 +181,12 @@ std::vector<WrapperEmitter::Decl> WrapperEmitter::params(bool Reserved) const {
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const ir::Param &P = F.Params[I];
     std::string N = Reserved ? arg(I) : P.Name;
+    if (P.Kind == ir::ParamKind::Record && P.IsArray) {
+      Ds.push_back({(P.Writable ? "" : "const ") + P.CType + " *", N});
+      if (!P.Uniform)
+        Ds.push_back({"ptrdiff_t ", Nm(stride(I), P.Name + "_stride")});
+      continue;
+    }
     if (P.Kind == ir::ParamKind::Record) {
       Ds.push_back({P.Uniform ? P.CType + " " : "const " + P.CType + " *", N});
       continue;
@@ -433,10 +446,10 @@ std::string WrapperEmitter::chunk() {
       }
     } else if (P.Kind == ir::ParamKind::Record) {
       continue; // the kernel gets its members
-    } else if (P.Record >= 0 && P.Uniform) {
+    } else if (member(I) && P.Uniform) {
       KArgs.push_back("(" + std::string(scalarType(P.Ty)) + ")" +
                       arg(P.Record) + P.Member);
-    } else if (P.Record >= 0) {
+    } else if (member(I)) {
       for (unsigned C = 0; C < IL; ++C) {
         CS = chain(C);
         CI = C;
@@ -581,7 +594,7 @@ std::string WrapperEmitter::output(size_t I) {
   }
   std::string Sh0 = ptr(Hv ? 2 : 0, O.Param);
   std::string Ptr = Sh0 + " + __bd_i" + CS;
-  if (P.Record >= 0) {
+  if (member(O.Param)) {
     OS << "    if (" << Sh0 << ") "
        << scatterAddMember(Sh, Buf, Sh0, recordIdx(false), "__bd_k" + CS,
                            P.Member, P.Ty, Val)
@@ -601,6 +614,40 @@ std::string WrapperEmitter::output(size_t I) {
      << store(Ptr, P.Ty, true, P.CType,
               "bd_add_" + Sfx + "(__bd_old" + CS + ", " + Val + ")")
      << "\n    }\n";
+  return OS.str();
+}
+
+/// Each member m of an array of records as an array of its own: its
+/// base &p->m and its stride in elements of m, p_stride * (sizeof(record)
+/// / sizeof(m)) (docs/abi.md "Structs"); shadows and tangents alike.
+std::string WrapperEmitter::memberArrays() const {
+  std::ostringstream OS;
+  for (size_t I = 0; I < F.Params.size(); ++I) {
+    const ir::Param &P = F.Params[I];
+    if (P.Record < 0 || !P.IsArray)
+      continue;
+    size_t R = (size_t)P.Record;
+    std::string T = scalarType(P.Ty);
+    std::string Per =
+        " * (ptrdiff_t)(sizeof(" + F.Params[R].CType + ") / sizeof(" + T + "))";
+    std::string M = "->" + P.Member.substr(1);
+    auto Base = [&](const std::string &Dst, const std::string &Src) {
+      OS << "  " << T << " *" << Dst << " = " << Src << " ? (" << T << " *)&("
+         << Src << ")" << M << " : 0;\n  (void)" << Dst << ";\n";
+    };
+    auto Stride = [&](const std::string &Dst, const std::string &Src) {
+      OS << "  ptrdiff_t " << Dst << " = " << Src << Per << ";\n  (void)" << Dst
+         << ";\n";
+    };
+    Base(arg(I), arg(R));
+    if (!P.Uniform)
+      Stride(stride(I), stride(R));
+    for (int K = 0; hasShadowParam(P) && K < numShadows(); ++K) {
+      Base(ptr(K, I), ptr(K, R));
+      if (!P.Uniform)
+        Stride(ptrStride(K, I), ptrStride(K, R));
+    }
+  }
   return OS.str();
 }
 
@@ -636,6 +683,7 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
   for (const GlobalDecl &G : globals())
     OS << "  " << G.Type << G.Name << " = "
        << (G.Direct ? G.Init : "__bd_c->" + G.Name) << ";\n";
+  OS << memberArrays();
   std::vector<Sum> Sums = uniformSums();
   for (const Sum &U : Sums)
     OS << "  " << Sh.vtype(F.Params[U.Param].Ty) << " " << U.acc()
@@ -792,10 +840,13 @@ std::string WrapperEmitter::run() {
   std::string Flags;
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const ir::Param &P = F.Params[I];
+    // (A member of an array of records: its record's shadow.)
+    size_t A = P.Record >= 0 ? (size_t)P.Record : I;
     if ((Grad || Hvp) && P.IsArray && P.Uniform && hasShadowParam(P))
       for (int K = 0; K < 3; K += 2)
-        if (K == 0 || Hvp)
-          Flags += (Flags.empty() ? "" : " || ") + ptr(K, I) + " != 0";
+        if ((K == 0 || Hvp) &&
+            Flags.find(ptr(K, A) + " != 0") == std::string::npos)
+          Flags += (Flags.empty() ? "" : " || ") + ptr(K, A) + " != 0";
   }
   Flags = Flags.empty() ? "0" : "(" + Flags + ") ? BD_PAR_SERIAL : 0";
   OS << "  bd_parallel_for(__bd_n, " << Base << "c, ";

@@ -247,6 +247,11 @@ struct Uses {
     if (const auto *BO = dyn_cast<BinaryOperator>(S))
       if (BO->getOpcode() == BO_Add)
         endPointer(BO);
+    if (const auto *ME = dyn_cast<MemberExpr>(S))
+      if (ME->isArrow() && paramOf(ME->getBase()) == P) {
+        MaxConst = std::max<int64_t>(MaxConst, 0); // p->m: record 0
+        return;
+      }
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
       if (DRE->getDecl() == P && !Whole)
         Whole = DRE;
@@ -278,58 +283,13 @@ bool layout(const ParmVarDecl *P, DiagnosticsEngine &D, ir::Param &Out) {
   return true;
 }
 
-} // namespace
-
-bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
-                     DiagnosticsEngine &D, ir::Param &Out, const Expr **Whole) {
-  const ParmVarDecl *P = FD->getParamDecl(I);
-  QualType E = P->getType()->getPointeeType();
-  // A two-dimensional array `T m[R][C]`, `T x[n][C]`: rows of C elements,
-  // row-major, one flat array of the batch's layout (docs/abi.md).
-  int64_t Cols = 1;
-  if (const auto *Row = Ctx.getAsConstantArrayType(E)) {
-    if (irType(Row->getElementType())) {
-      Cols = (int64_t)Row->getSize().getZExtValue();
-      E = Row->getElementType();
-    }
-  }
-  Out.Name = P->getNameAsString();
-  Out.IsArray = true;
-  Out.Uniform = isUniform(P);
-  Out.Writable = !E.isConstQualified();
-  auto T = irType(E);
-  if (!T || E.isVolatileQualified()) {
-    report(D, DiagnosticsEngine::Error, P->getLocation(),
-           "pointer parameter '%0' to '%1' is not supported in a batch/diff "
-           "function; point to float, double, integer or _Bool elements")
-        << Out.Name << E.getAsString();
-    return false;
-  }
-  Out.Ty = *T;
-  Out.CType = E.getUnqualifiedType().getAsString();
-  Out.NativeLayout = nativeLayout(Ctx, E, *T);
-  if (!Out.NativeLayout) {
-    report(D, DiagnosticsEngine::Error, P->getLocation(),
-           "array parameter '%0' of '%1' is not supported yet in a batch/diff "
-           "function; use int, float or double elements")
-        << Out.Name << E.getAsString();
-    return false;
-  }
-  Out.NoDiff = isNoDiff(P) || !ir::isFloat(*T);
-  if (!layout(P, D, Out))
-    return false;
-  if (Out.Uniform && Out.Writable) {
-    report(D, DiagnosticsEngine::Error, P->getLocation(),
-           "BD_UNIFORM output array '%0': every example would write the same "
-           "array; make it varying (one array per example) or const")
-        << Out.Name;
-    return false;
-  }
+/// The extent of pointer parameter \p P with elements \p E (rows of \p
+/// Cols): declared, or inferred from the body's indexing.
+bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
+            DiagnosticsEngine &D, ir::Param &Out, const Expr **Whole,
+            QualType E, int64_t Cols, const std::string &RowsOf) {
   // Declared extents first: T v[N], T v[static N], T x[n].
   QualType Orig = P->getOriginalType();
-  std::string RowsOf = Cols > 1 || E != P->getType()->getPointeeType()
-                           ? " rows of " + std::to_string(Cols) + " (row-major)"
-                           : "";
   if (const auto *CAT = Ctx.getAsConstantArrayType(Orig)) {
     Out.StaticLen = (int)(CAT->getSize().getZExtValue() * Cols);
     Out.DimHow =
@@ -391,6 +351,67 @@ bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
          "it as '%1 %0[n]' with an integer parameter n, or '%1 %0[static N]'")
       << Out.Name << E.getAsString();
   return false;
+}
+
+} // namespace
+
+bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
+                     DiagnosticsEngine &D, ir::Param &Out, const Expr **Whole) {
+  const ParmVarDecl *P = FD->getParamDecl(I);
+  QualType E = P->getType()->getPointeeType();
+  // A two-dimensional array `T m[R][C]`, `T x[n][C]`: rows of C elements,
+  // row-major, one flat array of the batch's layout (docs/abi.md).
+  int64_t Cols = 1;
+  if (const auto *Row = Ctx.getAsConstantArrayType(E)) {
+    if (irType(Row->getElementType())) {
+      Cols = (int64_t)Row->getSize().getZExtValue();
+      E = Row->getElementType();
+    }
+  }
+  Out.Name = P->getNameAsString();
+  Out.IsArray = true;
+  Out.Uniform = isUniform(P);
+  Out.Writable = !E.isConstQualified();
+  auto T = irType(E);
+  if (!T || E.isVolatileQualified()) {
+    report(D, DiagnosticsEngine::Error, P->getLocation(),
+           "pointer parameter '%0' to '%1' is not supported in a batch/diff "
+           "function; point to float, double, integer or _Bool elements")
+        << Out.Name << E.getAsString();
+    return false;
+  }
+  Out.Ty = *T;
+  Out.CType = E.getUnqualifiedType().getAsString();
+  Out.NativeLayout = nativeLayout(Ctx, E, *T);
+  if (!Out.NativeLayout) {
+    report(D, DiagnosticsEngine::Error, P->getLocation(),
+           "array parameter '%0' of '%1' is not supported yet in a batch/diff "
+           "function; use int, float or double elements")
+        << Out.Name << E.getAsString();
+    return false;
+  }
+  Out.NoDiff = isNoDiff(P) || !ir::isFloat(*T);
+  if (!layout(P, D, Out))
+    return false;
+  if (Out.Uniform && Out.Writable) {
+    report(D, DiagnosticsEngine::Error, P->getLocation(),
+           "BD_UNIFORM output array '%0': every example would write the same "
+           "array; make it varying (one array per example) or const")
+        << Out.Name;
+    return false;
+  }
+  std::string RowsOf = Cols > 1 || E != P->getType()->getPointeeType()
+                           ? " rows of " + std::to_string(Cols) + " (row-major)"
+                           : "";
+  return extent(FD, P, Ctx, D, Out, Whole, E, Cols, RowsOf);
+}
+
+bool recordArrayExtent(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
+                       DiagnosticsEngine &D, ir::Param &Out,
+                       const Expr **Whole) {
+  const ParmVarDecl *P = FD->getParamDecl(I);
+  return extent(FD, P, Ctx, D, Out, Whole, P->getType()->getPointeeType(), 1,
+                "");
 }
 
 } // namespace batchdiff

@@ -31,6 +31,12 @@ bool lowerArrayParam(const clang::FunctionDecl *FD, unsigned I,
                      clang::ASTContext &Ctx, clang::DiagnosticsEngine &D,
                      ir::Param &Out, const clang::Expr **Whole);
 
+/// The extent, in records, of parameter \p I, a pointer to (or array of)
+/// structs, as lowerArrayParam infers it for scalar elements.
+bool recordArrayExtent(const clang::FunctionDecl *FD, unsigned I,
+                       clang::ASTContext &Ctx, clang::DiagnosticsEngine &D,
+                       ir::Param &Out, const clang::Expr **Whole);
+
 } // namespace batchdiff
 
 #endif

@@ -26,10 +26,10 @@ void paramRemarks(const FunctionDecl *FD, DiagnosticsEngine &D,
     if (ir::isFloat(Pa.Ty) && WantGrad)
       Msg += Pa.NoDiff ? ", not differentiated" : ", differentiated";
     std::string Dims = "scalar, no dims";
+    unsigned N = 0;
+    for (const ir::Param &L : F.Params)
+      N += L.Record == (int)I;
     if (Pa.Kind == ir::ParamKind::Record) {
-      unsigned N = 0;
-      for (const ir::Param &L : F.Params)
-        N += L.Record == (int)I;
       Dims = "struct, one record per " +
              std::string(Pa.Uniform ? "batch" : "example") + ", " +
              std::to_string(N) + " scalar member(s)";
@@ -39,6 +39,10 @@ void paramRemarks(const FunctionDecl *FD, DiagnosticsEngine &D,
     if (Pa.IsArray) {
       Dims = std::string(Pa.Writable ? "output array" : "input array") +
              ", dims " + Pa.DimHow;
+      if (Pa.Kind == ir::ParamKind::Record)
+        Dims = std::string(Pa.Writable ? "output" : "input") +
+               " array of records '" + Pa.CType + "', " + std::to_string(N) +
+               " scalar member(s) each, dims in records " + Pa.DimHow;
       if (Pa.DimParam >= 0 && !F.Params[Pa.DimParam].Uniform)
         Dims += "; ragged: each example's extent differs, accesses are "
                 "masked per lane";

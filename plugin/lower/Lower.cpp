@@ -108,15 +108,8 @@ bool Lowerer::run() {
     if (isStructPtr(PT) ||
         (PT->isArrayType() &&
          Ctx.getAsArrayType(PT)->getElementType()->isRecordType())) {
-      error(P->getLocation(),
-            "pointer parameter '" + P->getNameAsString() + "' to struct '" +
-                PT->getPointeeOrArrayElementType()
-                    ->getCanonicalTypeInternal()
-                    .getAsString() +
-                "'",
-            "pass the struct by value (one record per example), or its "
-            "members as arrays (arrays of records are not supported yet)");
-      F.Params.push_back(AP);
+      if (!recordArrayParam(I, P) && F.Params.size() == I)
+        F.Params.push_back(AP); // keeps the parameters' indices
       continue;
     }
     if (!T && PT->isPointerType()) {
@@ -165,6 +158,10 @@ bool Lowerer::run() {
   bool Outputs = false;
   for (const ir::Param &P : F.Params)
     Outputs |= P.IsArray && P.Writable && ir::isFloat(P.Ty) && !P.NoDiff;
+  for (const auto &[I, RA] : RecArrays)
+    for (const Leaf &L : RA.Leaves)
+      Outputs |=
+          F.Params[I].Writable && !F.Params[I].NoDiff && ir::isFloat(L.Ty);
   if (WantGrad && F.RetTy == Type::Void && !Outputs)
     error(Top->getLocation(), "'diff' on a function returning void",
           "return the value to differentiate");
@@ -176,19 +173,20 @@ bool Lowerer::run() {
     return false;
   for (unsigned I = 0; I < Top->getNumParams(); ++I) {
     const ParmVarDecl *P = Top->getParamDecl(I);
+    if (F.Params[I].Kind == ir::ParamKind::Record)
+      continue; // its leaves: bindStructParams, bindRecordArrays
     if (F.Params[I].IsArray) {
       PtrVal Base;
       Base.Base.Arg = (int)I;
       bindPointer(P, &Base, Fr);
       continue;
     }
-    if (F.Params[I].Kind == ir::ParamKind::Record)
-      continue; // its leaves: bindStructParams
     int V = F.newVar(F.Params[I].Name, F.Params[I].Ty);
     Fr.Vars[P] = V;
     B.set(V, B.param(I));
   }
   bindStructParams(Fr);
+  bindRecordArrays(Fr);
   body(Top, Top->getBody(), Fr);
   if (Failed || Reported || !extentsFromAccesses() || !checkGlobalWrites())
     return false;

@@ -163,8 +163,16 @@ int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
   std::vector<PtrVal> Ptrs(CE->getNumArgs());
   // Struct arguments: a copy (by value) or the struct pointed at.
   std::vector<std::vector<int>> Structs(CE->getNumArgs());
+  // Pointers into an array of records: the helper indexes the records.
+  std::map<unsigned, RecRef> Recs;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const Expr *A = CE->getArg(I);
+    if (isStructPtr(A->getType()) && inRecordArray(A)) {
+      if (!recordPtr(A, Recs[I]))
+        return -1;
+      Args.push_back(-1);
+      continue;
+    }
     if (A->getType()->isRecordType() || isStructPtr(A->getType())) {
       std::vector<int> Src;
       if (isStructPtr(A->getType()) ? !structPtr(A, Structs[I])
@@ -195,6 +203,16 @@ int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
   }
   for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
     const ParmVarDecl *P = Callee->getParamDecl(I);
+    if (Recs.count(I)) {
+      if (modifies(Callee->getBody(), P)) {
+        error(P->getLocation(),
+              "re-pointing the struct pointer '" + P->getNameAsString() + "'",
+              "use one pointer per struct");
+        return -1;
+      }
+      Fr.RecPtrs[P] = Recs[I];
+      continue;
+    }
     if (I < Args.size() && !Structs[I].empty()) {
       if (modifies(Callee->getBody(), P) && isStructPtr(P->getType())) {
         error(P->getLocation(),

@@ -136,6 +136,15 @@ private:
     int Off = -1;
     int OffVar = -1;
   };
+  /// A record, or a member of one, in an array-of-records parameter: the
+  /// Record parameter, the record's index (an I32 temp, -1: 0) and the
+  /// leaves [Start, Start + Count) of its layout (all of them: Whole).
+  struct RecRef {
+    int Param = -1;
+    int Idx = -1;
+    unsigned Start = 0, Count = 0;
+    bool Whole = true;
+  };
   struct Frame {
     const FunctionDecl *FD;
     llvm::DenseMap<const VarDecl *, int> Vars;
@@ -143,6 +152,8 @@ private:
     /// Struct locals and parameters, and pointers to structs: the
     /// variables of their leaf members (LowerStruct.cpp).
     llvm::DenseMap<const VarDecl *, std::vector<int>> Structs;
+    /// Pointers into an array-of-records parameter (LowerRecords.cpp).
+    llvm::DenseMap<const VarDecl *, RecRef> RecPtrs;
     int RetVar = -1;
     /// A helper returning a struct: its return value's leaves.
     std::vector<int> RetStruct;
@@ -328,6 +339,28 @@ private:
   bool structParam(unsigned I, const ParmVarDecl *P);
   void bindStructParams(Frame &Fr);
   std::vector<std::pair<unsigned, std::vector<Leaf>>> RecordParams;
+
+  // Arrays of records as parameters (LowerRecords.cpp): each leaf member
+  // is an array parameter of its own, over the same records (docs/abi.md
+  // "Structs"); element k * Per of it is record k's member.
+  struct RecArray {
+    std::vector<Leaf> Leaves;
+    std::vector<int> LeafParams;
+    std::vector<int64_t> Per; // elements of the leaf's type per record
+  };
+  std::map<int, RecArray> RecArrays;
+  bool recordArrayParam(unsigned I, const ParmVarDecl *P);
+  void bindRecordArrays(Frame &Fr);
+  /// Whether \p E (a record, a member of one, or a pointer to records)
+  /// lies in an array-of-records parameter: the others are struct locals.
+  bool inRecordArray(const Expr *E);
+  bool recordPtr(const Expr *E, RecRef &Out);
+  bool recordRef(const Expr *E, RecRef &Out);
+  /// Leaf \p K of \p R as an element of its leaf array parameter.
+  LValue recordLeaf(const RecRef &R, unsigned K);
+  /// New struct variables holding the leaves of \p R.
+  std::vector<int> loadRecord(const RecRef &R);
+  void storeRecord(const RecRef &R, llvm::ArrayRef<int> Src);
   /// A struct return value's leaves (empty for a scalar).
   std::vector<Leaf> RetLeaves;
   /// The leaves of the last inlined helper's struct return value.

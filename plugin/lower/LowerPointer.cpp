@@ -85,6 +85,21 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
   }
   // An array member of a struct: its own local array.
   if (const auto *ME = dyn_cast<MemberExpr>(E);
+      ME && E->getType()->isArrayType() && inRecordArray(ME)) {
+    RecRef R;
+    if (!recordRef(ME, R))
+      return false;
+    if (R.Count != 1 || RecArrays[R.Param].Leaves[R.Start].Len == 0) {
+      error(E->getBeginLoc(), "this array member",
+            "use a one-dimensional array of scalars");
+      return false;
+    }
+    LValue L = recordLeaf(R, 0);
+    Out.Base.Arg = L.Arg;
+    Out.Off = L.Idx;
+    return true;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E);
       ME && E->getType()->isArrayType()) {
     std::vector<int> L;
     if (!memberLeaves(ME, L))
@@ -670,10 +685,12 @@ bool Lowerer::extentsFromAccesses() {
     if (S->Opc == Op::Neg)
       if (auto A = Eval(S->Args[0]))
         return -*A;
-    if (S->Opc == Op::Add || S->Opc == Op::Sub) {
+    if (S->Opc == Op::Add || S->Opc == Op::Sub || S->Opc == Op::Mul) {
       auto A = Eval(S->Args[0]), C = Eval(S->Args[1]);
       if (A && C)
-        return S->Opc == Op::Add ? *A + *C : *A - *C;
+        return S->Opc == Op::Add   ? *A + *C
+               : S->Opc == Op::Sub ? *A - *C
+                                   : *A * *C;
     }
     return std::nullopt;
   };
@@ -684,13 +701,22 @@ bool Lowerer::extentsFromAccesses() {
         (S.Opc != Op::LoadArg && S.Opc != Op::StoreArg))
       return;
     int P = (int)S.IVal;
+    // A member of an array of records: its record's index.
+    int64_t Per = 1;
+    if (F.Params[P].Record >= 0 && F.Params[P].IsArray) {
+      const RecArray &RA = RecArrays[F.Params[P].Record];
+      for (size_t K = 0; K < RA.LeafParams.size(); ++K)
+        if (RA.LeafParams[K] == P)
+          Per = RA.Per[K];
+      P = F.Params[P].Record;
+    }
     if (!WholeUse.count(P))
       return;
     auto V = Eval(S.Args[0]);
     if (!V)
       Unknown[P] = true;
     else
-      Max[P] = std::max(Max.count(P) ? Max[P] : -1, *V);
+      Max[P] = std::max(Max.count(P) ? Max[P] : -1, *V < 0 ? *V : *V / Per);
   });
   for (auto &[P, At] : WholeUse) {
     ir::Param &AP = F.Params[P];
@@ -698,6 +724,12 @@ bool Lowerer::extentsFromAccesses() {
       AP.StaticLen = (int)Max[P] + 1;
       AP.DimHow = "static " + std::to_string(AP.StaticLen) +
                   " (constant indices, through pointers and helper calls)";
+      if (RecArrays.count(P))
+        for (size_t K = 0; K < RecArrays[P].LeafParams.size(); ++K) {
+          ir::Param &LP = F.Params[RecArrays[P].LeafParams[K]];
+          LP.StaticLen = AP.StaticLen * (int)RecArrays[P].Per[K];
+          LP.DimHow = AP.DimHow;
+        }
       continue;
     }
     QualType ET = Top->getParamDecl(P)->getType()->getPointeeType();

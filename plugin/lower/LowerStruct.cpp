@@ -166,6 +166,13 @@ bool Lowerer::structPtrDecl(const VarDecl *VD) {
           "use one pointer per struct");
     return false;
   }
+  if (inRecordArray(VD->getInit())) {
+    RecRef R;
+    if (!recordPtr(VD->getInit(), R))
+      return false;
+    Frames.back().RecPtrs[VD] = R;
+    return true;
+  }
   std::vector<int> Vars;
   if (!structPtr(VD->getInit(), Vars))
     return false;
@@ -258,6 +265,17 @@ bool Lowerer::memberLeaves(const MemberExpr *ME, std::vector<int> &Out) {
 }
 
 Lowerer::LValue Lowerer::memberLValue(const MemberExpr *ME) {
+  if (inRecordArray(ME)) {
+    RecRef R;
+    if (!recordRef(ME, R))
+      return {};
+    if (R.Count != 1 || RecArrays[R.Param].Leaves[R.Start].Len > 0) {
+      error(ME->getBeginLoc(), "using a struct or array member as a scalar",
+            "read its scalar members");
+      return {};
+    }
+    return recordLeaf(R, 0);
+  }
   std::vector<int> L;
   if (!memberLeaves(ME, L))
     return {};
@@ -298,6 +316,13 @@ bool Lowerer::structLeaves(const Expr *E, std::vector<int> &Out) {
     return false;
   E = E->IgnoreParens();
   Where = E->getBeginLoc();
+  if (inRecordArray(E)) { // a record of an array parameter: a copy
+    RecRef R;
+    if (!recordRef(E, R))
+      return false;
+    Out = loadRecord(R);
+    return true;
+  }
   if (const auto *CE = dyn_cast<CastExpr>(E)) {
     if (CE->getCastKind() == CK_NoOp || CE->getCastKind() == CK_LValueToRValue)
       return structLeaves(CE->getSubExpr(), Out);
@@ -329,6 +354,13 @@ bool Lowerer::structLeaves(const Expr *E, std::vector<int> &Out) {
     if (BO->getOpcode() == BO_Comma) {
       expr(BO->getLHS());
       return !Failed && structLeaves(BO->getRHS(), Out);
+    }
+    if (BO->getOpcode() == BO_Assign && inRecordArray(BO->getLHS())) {
+      RecRef R;
+      if (!structLeaves(BO->getRHS(), Out) || !recordRef(BO->getLHS(), R))
+        return false;
+      storeRecord(R, Out);
+      return true;
     }
     if (BO->getOpcode() == BO_Assign) {
       std::vector<int> Src;

@@ -1,0 +1,344 @@
+//===- LowerRecords.cpp - arrays of records as parameters -----------------===//
+//
+// A parameter `const vec3 *p`, `const vec3 p[N]`, `const vec3 p[n]` or an
+// out-parameter `vec3 *out` is an array of records per example (docs/abi.md
+// "Structs"). Each leaf member m of the record type becomes an array
+// parameter of its own over the same memory: element k * Per of it is
+// member m of record k, where Per = sizeof(record) / sizeof(m) (every
+// member of a supported struct is naturally aligned, so this is exact).
+// `p[k].m`, `p->m`, `(*p).m` are then plain indexed accesses of that array,
+// read or written, in loops or not, and the batcher and the AD see arrays
+// of scalars only. A record used as a value (`vec3 a = p[k]`, `*out = s`,
+// a helper's struct argument) is copied member by member; a pointer into
+// the records passed to a helper (`h(&p[k])`, `h(out)`) stays a pointer.
+//
+//===----------------------------------------------------------------------===//
+#include "lower/ArrayParams.h"
+#include "lower/LowerImpl.h"
+#include "lower/Types.h"
+
+#include "attributes/Attributes.h"
+#include "diagnostics/Diagnostics.h"
+
+namespace batchdiff {
+namespace lowering {
+
+/// The type of the member at C access path \p Path (".in.x") of \p T,
+/// through anonymous members; null if there is none.
+static QualType memberType(QualType T, llvm::StringRef Path) {
+  if (Path.empty())
+    return T;
+  Path = Path.drop_front(); // '.'
+  llvm::StringRef Name = Path.take_until([](char C) { return C == '.'; });
+  llvm::StringRef Rest = Path.drop_front(Name.size());
+  const auto *RT = T.getCanonicalType()->getAs<RecordType>();
+  if (!RT)
+    return QualType();
+  for (const FieldDecl *FD : RT->getDecl()->fields()) {
+    if (FD->getName() == Name)
+      return memberType(FD->getType(), Rest);
+    if (FD->getName().empty())
+      if (QualType Q = memberType(FD->getType(), ("." + Path).str());
+          !Q.isNull())
+        return Q;
+  }
+  return QualType();
+}
+
+bool Lowerer::recordArrayParam(unsigned I, const ParmVarDecl *P) {
+  std::string N = P->getNameAsString();
+  if (N.empty())
+    N = "p" + std::to_string(I);
+  QualType PT = P->getType();
+  QualType E = PT->isArrayType() ? Ctx.getAsArrayType(PT)->getElementType()
+                                 : PT->getPointeeType();
+  ir::Param H;
+  H.Name = N;
+  H.Kind = ir::ParamKind::Record;
+  H.Ty = Type::Void;
+  H.IsArray = true;
+  H.CType = E.getUnqualifiedType().getAsString();
+  H.Uniform = isUniform(P);
+  H.NoDiff = isNoDiff(P);
+  H.Writable = !E.isConstQualified();
+  F.Params.push_back(H);
+  std::vector<Leaf> L;
+  if (E.isVolatileQualified()) {
+    error(P->getLocation(), "a pointer to volatile records",
+          "remove 'volatile'");
+    return false;
+  }
+  if (!structLayout(E, "", L, P->getLocation(), "parameter '" + N + "'"))
+    return false;
+  if (L.empty()) {
+    error(P->getLocation(), "struct parameter '" + N + "' without members",
+          "remove the parameter");
+    return false;
+  }
+  if (isPackedOffsets(P) || isPackedPointers(P)) {
+    report(Diags, DiagnosticsEngine::Error, P->getLocation(),
+           "%0 on the array of records '%1' is not supported yet in a "
+           "batch/diff function; pass the records strided (drop %0)")
+        << (isPackedOffsets(P) ? "BD_PACKED" : "BD_POINTERS") << N;
+    Failed = Reported = true;
+    return false;
+  }
+  if (H.Uniform && H.Writable) {
+    report(Diags, DiagnosticsEngine::Error, P->getLocation(),
+           "BD_UNIFORM output array '%0': every example would write the same "
+           "array; make it varying (one array per example) or const")
+        << N;
+    Failed = Reported = true;
+    return false;
+  }
+  ir::Param &R = F.Params.back();
+  const Expr *Whole = nullptr;
+  if (!recordArrayExtent(Top, I, Ctx, Diags, R, &Whole)) {
+    Failed = Reported = true;
+    return false;
+  }
+  if (Whole)
+    WholeUse[(int)I] = Whole;
+  RecArray RA;
+  int64_t Size = (int64_t)Ctx.getTypeSizeInChars(E).getQuantity();
+  for (const Leaf &Lf : L) {
+    int64_t Elem = (int64_t)ir::bitWidth(Lf.Ty) / 8;
+    QualType MT = memberType(E, Lf.Path);
+    if (Lf.Ty == Type::Bool || Elem == 0 || Size % Elem != 0 || MT.isNull() ||
+        !nativeLayout(Ctx, Ctx.getBaseElementType(MT), Lf.Ty)) {
+      error(P->getLocation(),
+            "the member '" + Lf.Path.substr(1) + "' of type '" + Lf.CType +
+                "' in the array of records '" + N + "'",
+            "use int, float or double members (narrow integer and _Bool "
+            "members are not supported in arrays of records yet)");
+      return false;
+    }
+    RA.Per.push_back(Size / Elem);
+  }
+  RA.Leaves = std::move(L);
+  RecArrays[(int)I] = std::move(RA);
+  return true;
+}
+
+void Lowerer::bindRecordArrays(Frame &Fr) {
+  for (auto &[I, RA] : RecArrays) {
+    const ir::Param H = F.Params[I];
+    for (size_t K = 0; K < RA.Leaves.size(); ++K) {
+      const Leaf &Lf = RA.Leaves[K];
+      ir::Param LP;
+      LP.Name = H.Name + "_" + Lf.Name;
+      LP.Ty = Lf.Ty;
+      LP.CType = Lf.CType;
+      LP.IsArray = true;
+      LP.Writable = H.Writable;
+      LP.Uniform = H.Uniform;
+      LP.NoDiff = H.NoDiff || !ir::isFloat(Lf.Ty);
+      LP.Record = I;
+      LP.Member = Lf.Path;
+      LP.StaticLen = H.StaticLen * (int)RA.Per[K];
+      LP.DimParam = H.DimParam;
+      LP.DimHow = H.DimHow;
+      F.Params.push_back(LP);
+      RA.LeafParams.push_back((int)F.Params.size() - 1);
+    }
+    RecRef R;
+    R.Param = I;
+    R.Count = (unsigned)RA.Leaves.size();
+    Fr.RecPtrs[Top->getParamDecl(I)] = R;
+  }
+}
+
+/// The variable a record-array expression is rooted at: `p` in `p[i].x`,
+/// `(p + 1)->y`, `&p[2]`, `*out`.
+static const VarDecl *recordRoot(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParenCasts();
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+      E = AS->getBase();
+    else if (const auto *ME = dyn_cast<MemberExpr>(E))
+      E = ME->getBase();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(E);
+             UO &&
+             (UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf))
+      E = UO->getSubExpr();
+    else if (const auto *BO = dyn_cast<BinaryOperator>(E);
+             BO && BO->isAdditiveOp())
+      E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
+                                                   : BO->getRHS();
+    else
+      break;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
+bool Lowerer::inRecordArray(const Expr *E) {
+  const VarDecl *VD = recordRoot(E);
+  return VD && Frames.back().RecPtrs.count(VD);
+}
+
+/// Moves \p R by \p Idx records (an integer temp, negated if \p Sub).
+static bool isZero(const Expr *E, const ASTContext &Ctx) {
+  Expr::EvalResult V;
+  return !E->isValueDependent() && E->EvaluateAsInt(V, Ctx) &&
+         V.Val.getInt() == 0;
+}
+
+bool Lowerer::recordPtr(const Expr *E, RecRef &Out) {
+  if (Failed)
+    return false;
+  E = E->IgnoreParens();
+  auto Step = [&](const Expr *Base, const Expr *Idx, bool Sub) {
+    if (!recordPtr(Base, Out))
+      return false;
+    if (isZero(Idx, Ctx))
+      return true;
+    if (!Out.Whole) {
+      error(Idx->getBeginLoc(), "indexing a pointer to a struct member",
+            "index the array of records itself ('p[i].m.x')");
+      return false;
+    }
+    int T = expr(Idx);
+    if (T < 0)
+      return false;
+    Out.Idx = addOffset(Out.Idx, T, Sub);
+    return true;
+  };
+  if (const auto *CE = dyn_cast<CastExpr>(E)) {
+    CastKind K = CE->getCastKind();
+    if (K == CK_NoOp || K == CK_LValueToRValue || K == CK_ArrayToPointerDecay)
+      return recordPtr(CE->getSubExpr(), Out);
+  } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    auto It = VD ? Frames.back().RecPtrs.find(VD) : Frames.back().RecPtrs.end();
+    if (It != Frames.back().RecPtrs.end()) {
+      Out = It->second;
+      return true;
+    }
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_AddrOf)
+      return recordRef(UO->getSubExpr(), Out);
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    bool LPtr = BO->getLHS()->getType()->isPointerType();
+    if (BO->getOpcode() == BO_Add)
+      return Step(LPtr ? BO->getLHS() : BO->getRHS(),
+                  LPtr ? BO->getRHS() : BO->getLHS(), false);
+    if (BO->getOpcode() == BO_Sub && LPtr &&
+        !BO->getRHS()->getType()->isPointerType())
+      return Step(BO->getLHS(), BO->getRHS(), true);
+  }
+  error(E->getBeginLoc(),
+        describeExpr(E) + " as a pointer into an array of records",
+        "index the array parameter ('p[i]', 'p + i', '&p[i]') or pass it to "
+        "a helper");
+  return false;
+}
+
+bool Lowerer::recordRef(const Expr *E, RecRef &Out) {
+  if (Failed)
+    return false;
+  E = E->IgnoreParens();
+  if (const auto *CE = dyn_cast<CastExpr>(E);
+      CE &&
+      (CE->getCastKind() == CK_NoOp || CE->getCastKind() == CK_LValueToRValue))
+    return recordRef(CE->getSubExpr(), Out);
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    const Expr *Base = AS->getBase(), *Idx = AS->getIdx();
+    if (!Base->getType()->isPointerType())
+      std::swap(Base, Idx); // `i[p]`
+    if (!recordPtr(Base, Out))
+      return false;
+    if (isZero(Idx, Ctx))
+      return true;
+    if (!Out.Whole) {
+      error(Idx->getBeginLoc(), "indexing a pointer to a struct member",
+            "index the array of records itself ('p[i].m.x')");
+      return false;
+    }
+    int T = expr(Idx);
+    if (T < 0)
+      return false;
+    Out.Idx = addOffset(Out.Idx, T);
+    return true;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_Deref)
+    return recordPtr(UO->getSubExpr(), Out);
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (ME->isArrow() ? !recordPtr(ME->getBase(), Out)
+                      : !recordRef(ME->getBase(), Out))
+      return false;
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!FD) {
+      error(ME->getBeginLoc(), "struct member access", "pass scalars");
+      return false;
+    }
+    unsigned Start = 0;
+    for (const FieldDecl *G : FD->getParent()->fields()) {
+      if (G == FD)
+        break;
+      Start += leafCount(G->getType());
+    }
+    Out.Start += Start;
+    Out.Count = leafCount(FD->getType());
+    Out.Whole = false;
+    return true;
+  }
+  error(E->getBeginLoc(), describeExpr(E) + " in an array of records",
+        "use 'p[i].m', 'p->m' or '*p'");
+  return false;
+}
+
+Lowerer::LValue Lowerer::recordLeaf(const RecRef &R, unsigned K) {
+  const RecArray &RA = RecArrays[R.Param];
+  unsigned Leaf = R.Start + K;
+  LValue L;
+  L.Arg = RA.LeafParams[Leaf];
+  int Per = B.constI(Type::I32, RA.Per[Leaf]);
+  L.Idx = R.Idx < 0 ? B.constI(Type::I32, 0) : B.mul(R.Idx, Per);
+  return L;
+}
+
+std::vector<int> Lowerer::loadRecord(const RecRef &R) {
+  const RecArray &RA = RecArrays[R.Param];
+  std::vector<Leaf> L(RA.Leaves.begin() + R.Start,
+                      RA.Leaves.begin() + R.Start + R.Count);
+  std::vector<int> Vars = newStruct(L);
+  for (unsigned K = 0; K < R.Count; ++K) {
+    LValue At = recordLeaf(R, K);
+    if (L[K].Len == 0) {
+      B.set(Vars[K], load(At));
+      continue;
+    }
+    for (int J = 0; J < L[K].Len; ++J)
+      B.storeElem(Vars[K], B.constI(Type::I32, J),
+                  B.loadArg(At.Arg, B.add(At.Idx, B.constI(Type::I32, J))));
+  }
+  return Vars;
+}
+
+void Lowerer::storeRecord(const RecRef &R, llvm::ArrayRef<int> Src) {
+  // All reads first: Src may be a copy of the same record.
+  std::vector<std::vector<int>> Vals;
+  for (unsigned K = 0; K < R.Count && K < Src.size(); ++K) {
+    std::vector<int> V;
+    if (F.Vars[Src[K]].Len == 0)
+      V.push_back(B.get(Src[K]));
+    for (int J = 0; J < F.Vars[Src[K]].Len; ++J)
+      V.push_back(B.loadElem(Src[K], B.constI(Type::I32, J)));
+    Vals.push_back(std::move(V));
+  }
+  for (unsigned K = 0; K < Vals.size(); ++K) {
+    LValue At = recordLeaf(R, K);
+    if (Vals[K].size() == 1 && F.Vars[Src[K]].Len == 0) {
+      store(At, Vals[K][0]);
+      continue;
+    }
+    for (size_t J = 0; J < Vals[K].size(); ++J)
+      B.storeArg(At.Arg, B.add(At.Idx, B.constI(Type::I32, (int64_t)J)),
+                 Vals[K][J]);
+  }
+}
+
+} // namespace lowering
+} // namespace batchdiff
