@@ -36,94 +36,104 @@ Activity analyzeActivity(const ir::Function &F, bool OfGradient) {
       Changed = true;
     }
   };
+  // Variation flows forward and usefulness backward: visiting the
+  // statements in both orders each round settles straight-line code in one
+  // round, not one round per statement of a dependency chain (quadratic in
+  // a long function, issue 8). The fixpoint is the same.
+  std::vector<const ir::Stmt *> Insts;
+  ir::walk(F.Body, [&](const ir::Stmt &S, int) {
+    if (S.K == ir::Stmt::Inst)
+      Insts.push_back(&S);
+  });
+  auto Visit = [&](const ir::Stmt &S) {
+    switch (S.Opc) {
+    case Op::Param:
+      if (isDifferentiable(F.Params[S.IVal]))
+        Mark(Varied, S.Dst);
+      return;
+    case Op::GetVar:
+      if (VarVaried[S.Var])
+        Mark(Varied, S.Dst);
+      if (Useful[S.Dst])
+        Mark(VarUseful, S.Var);
+      return;
+    case Op::SetVar:
+      if (Varied[S.Args[0]])
+        Mark(VarVaried, S.Var);
+      if (VarUseful[S.Var] && ir::isFloat(F.Temps[S.Args[0]]))
+        Mark(Useful, S.Args[0]);
+      return;
+    case Op::LoadElem:
+      if (VarVaried[S.Var])
+        Mark(Varied, S.Dst);
+      if (Useful[S.Dst])
+        Mark(VarUseful, S.Var);
+      return;
+    case Op::StoreElem:
+      if (Varied[S.Args[1]])
+        Mark(VarVaried, S.Var);
+      if (VarUseful[S.Var] && ir::isFloat(F.Temps[S.Args[1]]))
+        Mark(Useful, S.Args[1]);
+      return;
+    case Op::ZeroArr:
+      return;
+    case Op::ShadowAdd:
+    case Op::ShadowStore:
+      // A gradient's shadow array receives it: an output.
+      if (ir::isFloat(F.Temps[S.Args[1]]))
+        Mark(Useful, S.Args[1]);
+      if (Varied[S.Args[1]] && !ShadowVaried[S.IVal])
+        ShadowVaried[S.IVal] = Changed = true;
+      return;
+    case Op::ShadowLoad:
+      if (ShadowVaried[S.IVal])
+        Mark(Varied, S.Dst);
+      return;
+    case Op::TapeStore: {
+      auto &SV = Slot[{S.IVal, S.Var}];
+      if (Varied[S.Args[1]] && !SV.first)
+        SV.first = Changed = true;
+      if (SV.second && ir::isFloat(F.Temps[S.Args[1]]))
+        Mark(Useful, S.Args[1]);
+      return;
+    }
+    case Op::TapeLoad: {
+      auto &SV = Slot[{S.IVal, S.Var}];
+      if (SV.first)
+        Mark(Varied, S.Dst);
+      if (Useful[S.Dst] && !SV.second)
+        SV.second = Changed = true;
+      return;
+    }
+    case Op::LoadArg:
+      if (isDifferentiable(F.Params[S.IVal]))
+        Mark(Varied, S.Dst);
+      return;
+    case Op::StoreArg:
+      // What an output array receives is an output of the function.
+      if (isDifferentiable(F.Params[S.IVal]) && ir::isFloat(F.Temps[S.Args[1]]))
+        Mark(Useful, S.Args[1]);
+      return;
+    default:
+      break;
+    }
+    if (S.Dst < 0 || !ir::isFloat(F.Temps[S.Dst]) || zeroDerivative(S))
+      return;
+    for (int A : S.Args) {
+      if (!ir::isFloat(F.Temps[A]))
+        continue;
+      if (Varied[A])
+        Mark(Varied, S.Dst);
+      if (Useful[S.Dst])
+        Mark(Useful, A);
+    }
+  };
   while (Changed) {
     Changed = false;
-    ir::walk(F.Body, [&](const ir::Stmt &S, int) {
-      if (S.K != ir::Stmt::Inst)
-        return;
-      switch (S.Opc) {
-      case Op::Param:
-        if (isDifferentiable(F.Params[S.IVal]))
-          Mark(Varied, S.Dst);
-        return;
-      case Op::GetVar:
-        if (VarVaried[S.Var])
-          Mark(Varied, S.Dst);
-        if (Useful[S.Dst])
-          Mark(VarUseful, S.Var);
-        return;
-      case Op::SetVar:
-        if (Varied[S.Args[0]])
-          Mark(VarVaried, S.Var);
-        if (VarUseful[S.Var] && ir::isFloat(F.Temps[S.Args[0]]))
-          Mark(Useful, S.Args[0]);
-        return;
-      case Op::LoadElem:
-        if (VarVaried[S.Var])
-          Mark(Varied, S.Dst);
-        if (Useful[S.Dst])
-          Mark(VarUseful, S.Var);
-        return;
-      case Op::StoreElem:
-        if (Varied[S.Args[1]])
-          Mark(VarVaried, S.Var);
-        if (VarUseful[S.Var] && ir::isFloat(F.Temps[S.Args[1]]))
-          Mark(Useful, S.Args[1]);
-        return;
-      case Op::ZeroArr:
-        return;
-      case Op::ShadowAdd:
-      case Op::ShadowStore:
-        // A gradient's shadow array receives it: an output.
-        if (ir::isFloat(F.Temps[S.Args[1]]))
-          Mark(Useful, S.Args[1]);
-        if (Varied[S.Args[1]] && !ShadowVaried[S.IVal])
-          ShadowVaried[S.IVal] = Changed = true;
-        return;
-      case Op::ShadowLoad:
-        if (ShadowVaried[S.IVal])
-          Mark(Varied, S.Dst);
-        return;
-      case Op::TapeStore: {
-        auto &SV = Slot[{S.IVal, S.Var}];
-        if (Varied[S.Args[1]] && !SV.first)
-          SV.first = Changed = true;
-        if (SV.second && ir::isFloat(F.Temps[S.Args[1]]))
-          Mark(Useful, S.Args[1]);
-        return;
-      }
-      case Op::TapeLoad: {
-        auto &SV = Slot[{S.IVal, S.Var}];
-        if (SV.first)
-          Mark(Varied, S.Dst);
-        if (Useful[S.Dst] && !SV.second)
-          SV.second = Changed = true;
-        return;
-      }
-      case Op::LoadArg:
-        if (isDifferentiable(F.Params[S.IVal]))
-          Mark(Varied, S.Dst);
-        return;
-      case Op::StoreArg:
-        // What an output array receives is an output of the function.
-        if (isDifferentiable(F.Params[S.IVal]) &&
-            ir::isFloat(F.Temps[S.Args[1]]))
-          Mark(Useful, S.Args[1]);
-        return;
-      default:
-        break;
-      }
-      if (S.Dst < 0 || !ir::isFloat(F.Temps[S.Dst]) || zeroDerivative(S))
-        return;
-      for (int A : S.Args) {
-        if (!ir::isFloat(F.Temps[A]))
-          continue;
-        if (Varied[A])
-          Mark(Varied, S.Dst);
-        if (Useful[S.Dst])
-          Mark(Useful, A);
-      }
-    });
+    for (const ir::Stmt *S : Insts)
+      Visit(*S);
+    for (auto It = Insts.rbegin(); It != Insts.rend(); ++It)
+      Visit(**It);
   }
   Activity R;
   R.Temp.resize(F.Temps.size());
