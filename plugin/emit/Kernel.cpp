@@ -2,6 +2,7 @@
 #include "emit/Kernel.h"
 #include "emit/CText.h"
 #include "emit/Frame.h"
+#include "emit/VarScopes.h"
 
 #include <algorithm>
 #include <cassert>
@@ -73,6 +74,8 @@ private:
   void inst(const ir::Stmt &S);
   void block(const ir::Block &B);
   void ifStmt(const ir::Stmt &S, bool ElseIf = false);
+  bool scoped(int V) const { return !Scopes.empty() && Scopes[V].If; }
+  void declareScoped(const ir::Stmt &If);
   void loop(const ir::Stmt &S);
   void revLoop(const ir::Stmt &S);
   bool tapeOp(const ir::Stmt &S);
@@ -119,6 +122,11 @@ private:
   /// each copy's name and definition.
   bool MathOutOfLine = false;
   mutable std::map<std::string, std::string> MathCopies;
+  /// A long kernel's variables declared in a top-level if (VarScopes.h).
+  std::vector<VarScope> Scopes;
+  /// Labels that turn off clang's lifetime markers (noLifetimeMarkers).
+  unsigned NoLifetime = 0;
+  void noLifetimeMarkers();
 };
 
 std::string KernelEmitter::inlineExpr(const ir::Stmt &S) const {
@@ -479,6 +487,7 @@ static const ir::Stmt *soleIf(const ir::Block &B) {
 void KernelEmitter::ifStmt(const ir::Stmt &S, bool ElseIf) {
   OS << (ElseIf ? "" : line()) << "if (" << temp(S.Cond) << ") {\n";
   ++Ind;
+  declareScoped(S);
   block(S.Then);
   --Ind;
   if (const ir::Stmt *Next = soleIf(S.Else)) {
@@ -493,6 +502,41 @@ void KernelEmitter::ifStmt(const ir::Stmt &S, bool ElseIf) {
     --Ind;
   }
   OS << line() << "}\n";
+}
+
+/// Clang gives each local variable lifetime markers, cleanups on a stack
+/// that it walks at every call it emits (EHScopeStack::requiresLandingPad):
+/// quadratic in a long kernel's thousands of locals and calls. In C it emits
+/// none for the variables declared after a label in the same scope (for the
+/// function's outermost scope), or after a label that follows a variable
+/// with markers (in a nested scope). The machine code is the same: the
+/// locals are SSA values after SROA.
+void KernelEmitter::noLifetimeMarkers() {
+  OS << line() << "__bd_nolt" << NoLifetime++ << ": __attribute__((unused));\n";
+}
+
+/// The variables \p If's then block declares, with their value there.
+void KernelEmitter::declareScoped(const ir::Stmt &If) {
+  bool First = true;
+  for (size_t V = 0; V < Scopes.size(); ++V) {
+    if (Scopes[V].If != &If)
+      continue;
+    Type Ty = F.Vars[V].Ty;
+    int Init = Scopes[V].Init;
+    for (Ch = 0; Ch < (F.VaryingVar[V] ? IL : 1); ++Ch) {
+      OS << line()
+         << (F.VaryingVar[V] ? Sh.vtype(Ty) : std::string(scalarType(Ty)))
+         << " " << var(V) << " = "
+         << (Init >= 0         ? temp(Init)
+             : F.VaryingVar[V] ? Sh.zero(Ty)
+                               : "0")
+         << ";\n";
+      if (First)
+        noLifetimeMarkers();
+      First = false;
+    }
+    Ch = 0;
+  }
 }
 
 void KernelEmitter::loop(const ir::Stmt &S) {
@@ -541,6 +585,9 @@ void KernelEmitter::block(const ir::Block &B) {
   for (const auto &SP : B) {
     switch (SP->K) {
     case ir::Stmt::Inst:
+      // Its value is where its if's block declares it.
+      if (&B == &F.Body && SP->Opc == Op::SetVar && scoped(SP->Var))
+        break;
       if (IL > 1 && perChain(*SP)) {
         for (Ch = 0; Ch < IL; ++Ch)
           inst(*SP);
@@ -660,9 +707,11 @@ std::string KernelEmitter::run() {
   // Per call in the function, not per chain: chains are chosen for loops
   // whose speed the calls' latency sets.
   MathOutOfLine = Costly > MathInlineMax;
-  OS << (Stmts * IL > KernelInlineMax
-             ? "static __attribute__((noinline, unused)) void "
-             : "static inline __attribute__((always_inline, unused)) void ")
+  bool Long = Stmts * IL > KernelInlineMax;
+  if (Long)
+    Scopes = varScopes(F);
+  OS << (Long ? "static __attribute__((noinline, unused)) void "
+              : "static inline __attribute__((always_inline, unused)) void ")
      << Name << "(";
   // Per chain: its entry mask, varying arguments and outputs.
   auto Each = [&](const std::string &Decl, bool First = false) {
@@ -714,6 +763,8 @@ std::string KernelEmitter::run() {
                            : std::string(scalarType(F.Vars[V].Ty)))
        << " *" << varBase(V);
   OS << ") {\n";
+  if (Long)
+    noLifetimeMarkers();
   // A varying arena array holds every chain's copy, one after the other.
   for (int V : Arena)
     if (F.VaryingVar[V] && IL > 1)
@@ -743,7 +794,7 @@ std::string KernelEmitter::run() {
   for (size_t V = 0; V < F.Vars.size(); ++V)
     for (Ch = 0; Ch < (F.VaryingVar[V] ? IL : 1); ++Ch) {
       Type Ty = F.Vars[V].Ty;
-      if (!Used[V])
+      if (!Used[V] || scoped((int)V))
         continue;
       if (F.Vars[V].Len > 0) {
         if (std::find(Arena.begin(), Arena.end(), (int)V) != Arena.end())
