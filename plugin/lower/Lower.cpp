@@ -42,14 +42,6 @@ bool Lowerer::run() {
     if (!structLayout(RT, "ret_", RetLeaves, Top->getLocation(),
                       "the return value"))
       return false;
-    for (const Leaf &L : RetLeaves)
-      if (L.Len > 0) {
-        error(Top->getLocation(),
-              "the array member '" + L.Path.substr(1) +
-                  "' of the returned struct",
-              "return scalar members only");
-        return false;
-      }
     if (RetLeaves.empty()) {
       error(Top->getLocation(), "returning a struct without members",
             "return a scalar");
@@ -193,10 +185,18 @@ bool Lowerer::run() {
   F.Body.insert(F.Body.begin(), std::make_move_iterator(Prologue.begin()),
                 std::make_move_iterator(Prologue.end()));
   for (size_t K = 0; K < RetLeaves.size() && K < Fr.RetStruct.size(); ++K) {
-    ir::Output O{ir::OutKind::Ret, -1, Fr.RetStruct[K]};
-    O.CType = RetLeaves[K].CType;
-    O.Member = RetLeaves[K].Path;
-    F.Outputs.push_back(O);
+    const Leaf &L = RetLeaves[K];
+    for (int J = 0; J < std::max(L.Len, 1); ++J) {
+      ir::Output O{ir::OutKind::Ret, -1, Fr.RetStruct[K]};
+      O.CType = L.CType;
+      O.Member = L.Path;
+      if (L.Len) { // an array member: one output ("v[2]") per element
+        O.Var = F.newVar("ret_" + L.Name + "_" + std::to_string(J), L.Ty);
+        B.set(O.Var, B.loadElem(Fr.RetStruct[K], B.constI(Type::I32, J)));
+        O.Member += "[" + std::to_string(J) + "]";
+      }
+      F.Outputs.push_back(O);
+    }
   }
   if (F.RetTy != Type::Void && RetLeaves.empty())
     F.Outputs.push_back({ir::OutKind::Ret, -1, Fr.RetVar});

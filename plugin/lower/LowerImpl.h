@@ -309,7 +309,8 @@ private:
     Type Ty;
     int Len; // > 0: an array member
     std::string Name;
-    /// Its C access path (".in.x") and declared C type, for the ABI.
+    /// Its C access path (".in.x") and declared C type (an array member:
+    /// its element type), for the ABI.
     std::string Path, CType;
   };
   /// The leaves of struct type \p T, or an error at \p At naming what

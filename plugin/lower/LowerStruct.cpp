@@ -83,7 +83,12 @@ bool Lowerer::structLayout(QualType T, const std::string &Prefix,
         return false;
       }
       Name.pop_back();
-      Out.push_back({*ET, (int)N, Name, Path, CType});
+      // (CType: the element's type, which each element of the ABI has.)
+      Out.push_back({*ET, (int)N, Name, Path,
+                     CAT->getElementType()
+                         .getCanonicalType()
+                         .getUnqualifiedType()
+                         .getAsString()});
       continue;
     }
     if (FT->isPointerType()) {
@@ -399,14 +404,6 @@ bool Lowerer::structParam(unsigned I, const ParmVarDecl *P) {
   if (!structLayout(P->getType(), "", L, P->getLocation(),
                     "parameter '" + N + "'"))
     return false;
-  for (const Leaf &Lf : L)
-    if (Lf.Len > 0) {
-      error(P->getLocation(),
-            "the array member '" + Lf.Path.substr(1) +
-                "' of struct parameter '" + N + "'",
-            "pass the array as an array parameter, or use scalar members");
-      return false;
-    }
   if (L.empty()) {
     error(P->getLocation(), "struct parameter '" + N + "' without members",
           "remove the parameter");
@@ -429,18 +426,28 @@ void Lowerer::bindStructParams(Frame &Fr) {
     const ir::Param H = F.Params[I];
     std::vector<int> Vars;
     for (const Leaf &Lf : L) {
-      ir::Param LP;
-      LP.Name = H.Name + "_" + Lf.Name;
-      LP.Ty = Lf.Ty;
-      LP.CType = Lf.CType;
-      LP.NativeLayout = false; // read member by member
-      LP.Uniform = H.Uniform;
-      LP.NoDiff = H.NoDiff || !ir::isFloat(Lf.Ty);
-      LP.Record = (int)I;
-      LP.Member = Lf.Path;
-      F.Params.push_back(LP);
-      int V = F.newVar(LP.Name, Lf.Ty);
-      B.set(V, B.param((int)F.Params.size() - 1));
+      // An array member: one scalar member ("v[2]") per element.
+      int V = F.newVar(H.Name + "_" + Lf.Name, Lf.Ty);
+      F.Vars[V].Len = Lf.Len;
+      for (int J = 0; J < std::max(Lf.Len, 1); ++J) {
+        std::string Sub = Lf.Len ? "[" + std::to_string(J) + "]" : "";
+        ir::Param LP;
+        LP.Name =
+            H.Name + "_" + Lf.Name + (Lf.Len ? "_" + std::to_string(J) : "");
+        LP.Ty = Lf.Ty;
+        LP.CType = Lf.CType;
+        LP.NativeLayout = false; // read member by member
+        LP.Uniform = H.Uniform;
+        LP.NoDiff = H.NoDiff || !ir::isFloat(Lf.Ty);
+        LP.Record = (int)I;
+        LP.Member = Lf.Path + Sub;
+        F.Params.push_back(LP);
+        int Val = B.param((int)F.Params.size() - 1);
+        if (Lf.Len)
+          B.storeElem(V, B.constI(Type::I32, J), Val);
+        else
+          B.set(V, Val);
+      }
       Vars.push_back(V);
     }
     Fr.Structs[Top->getParamDecl(I)] = Vars;
