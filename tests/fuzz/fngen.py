@@ -58,6 +58,10 @@ class FnGen:
     # ------------------------------------------------------------ utils
     def fresh(self, base):
         self.counter[0] += 1
+        # never a parameter's name ("p3"): the counter moves on only where
+        # it would have been one (a file that did not compile)
+        while "%s%d" % (base, self.counter[0]) in self.param_names:
+            self.counter[0] += 1
         return "%s%d" % (base, self.counter[0])
 
     def vars_of(self, kind_types, writable=False):
