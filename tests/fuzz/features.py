@@ -3,11 +3,14 @@ with `gen.py --features` (so that the default output of every seed stays
 what it was): struct types with helpers, struct locals and struct
 parameters by value ('structs'); array parameters, one- and
 two-dimensional, strided, BD_PACKED or BD_POINTERS, and ragged arrays
-`x[len]` read in loops up to their length parameter ('arrays')."""
+`x[len]` read in loops up to their length parameter ('arrays');
+memcpy/memmove/memset between arrays and pointer loops with p < end
+('mem').  Each feature draws numbers only where the ones before it drew
+none, so adding one leaves the others' output as it was."""
 from markers import LF, MD, MF, TW, tname
 from xadapters import CP
 
-FEATURES = ("structs", "arrays")
+FEATURES = ("structs", "arrays", "mem")
 
 
 class StructType:
@@ -181,6 +184,58 @@ class Ext:
         sts = self.usable(g.types)
         if r < 0.2 and sts:
             self.struct_stmt(g, ind, sts)
+            return True
+        if r >= 0.88 and "mem" in self.f:
+            return self.mem_stmt(g, ind)
+        return False
+
+    def mem_stmt(self, g, ind):
+        """memcpy/memmove/memset of whole elements between arrays of one
+        type (constant sizes), or a pointer loop up to an end pointer."""
+        k = self.r.randrange(4)
+        t = self.r.choice(g.types)
+        T = tname(t)
+        dst = g.arrays_of(t, 1, writable=True)
+        srcs = g.arrays_of(t, 1)
+        if k == 0 and dst and srcs:
+            d, _, dsz = self.r.choice(dst)
+            s_, _, ssz = self.r.choice(srcs)
+            m = self.r.randint(1, min(dsz, ssz))
+            i, j = self.r.randint(0, dsz - m), self.r.randint(0, ssz - m)
+            if s_ == d:
+                fn = "memmove"  # overlapping: loads before stores
+            else:
+                fn = "memcpy"
+            g.emit(ind, "%s(%s + %d, %s + %d, %d * sizeof(%s));" % (
+                fn, d, i, s_, j, m, T))
+            return True
+        if k == 1 and dst:
+            d, _, dsz = self.r.choice(dst)
+            if "[" not in d and self.r.random() < 0.5:
+                g.emit(ind, "memset(%s, 0, sizeof %s);" % (d, d))
+            else:
+                m = self.r.randint(1, dsz)
+                i = self.r.randint(0, dsz - m)
+                g.emit(ind, "memset(&%s[%d], 0, %d * sizeof %s[0]);" % (
+                    d, i, m, d))
+            return True
+        fw = g.vars_of(t, writable=True)
+        if k >= 2 and srcs and fw and g.loop_depth < 2:
+            a, _, sz = self.r.choice(srcs)
+            acc, _ = self.r.choice(fw)
+            p = g.fresh("p")
+            lo = self.r.randint(0, sz - 1)
+            if k == 2:
+                g.emit(ind, "for (const %s *%s = %s + %d; %s %s %s + %d; "
+                       "%s++)" % (T, p, a, lo, p,
+                                  self.r.choice(["<", "!="]), a, sz, p))
+            else:
+                e = g.fresh("e")
+                g.emit(ind, "const %s *%s = %s + %d;" % (T, e, a, sz))
+                g.emit(ind, "for (const %s *%s = %s + %d; %s < %s; %s++)" % (
+                    T, p, a, lo, p, e, p))
+            g.emit(ind + 1, "%s = %s * %s + *%s;" % (
+                acc, acc, g.lit_exact(t, 0.5), p))
             return True
         return False
 
