@@ -5,12 +5,13 @@ parameters by value ('structs'); array parameters, one- and
 two-dimensional, strided, BD_PACKED or BD_POINTERS, and ragged arrays
 `x[len]` read in loops up to their length parameter ('arrays');
 memcpy/memmove/memset between arrays and pointer loops with p < end
-('mem').  Each feature draws numbers only where the ones before it drew
+('mem'); arrays of records `const S0 r[N]` as parameters, strided or
+BD_UNIFORM ('recs', with 'structs').  Each feature draws numbers only where the ones before it drew
 none, so adding one leaves the others' output as it was."""
 from markers import LF, MD, MF, TW, tname
 from xadapters import CP
 
-FEATURES = ("structs", "arrays", "mem")
+FEATURES = ("structs", "arrays", "mem", "recs")
 
 
 class StructType:
@@ -114,6 +115,11 @@ class Ext:
             if layout:
                 hvp = False  # an error: docs/abi.md, NAME_hvp
             cps.append(cp)
+        if "recs" in self.f and sts and self.r.random() < 0.4:
+            cps.append(CP("r", "xr%d" % len(cps), st=self.r.choice(sts),
+                          dims=(self.r.randint(1, 3),),
+                          u=self.r.random() < 0.25,
+                          nd=self.r.random() < 0.1))
         return cps, hvp
 
     @staticmethod
@@ -130,6 +136,9 @@ class Ext:
                 out.append("%s%s %s" % (a, tname(cp.t), cp.nm))
             elif cp.kind == "s":
                 out.append("%s%s %s" % (a, cp.st.name, cp.nm))
+            elif cp.kind == "r":
+                out.append("%sconst %s %s[%d]" % (a, cp.st.name, cp.nm,
+                                                  cp.dims[0]))
             else:
                 dims = "[%s]" % cp.lenp.nm if cp.lenp else \
                     "".join("[%d]" % d for d in cp.dims)
@@ -152,6 +161,10 @@ class Ext:
                 g.param_names.add(cp.nm)
                 for m, _ in cp.st.members:
                     g.param_names.add("%s.%s" % (cp.nm, m))
+            elif cp.kind == "r":
+                # each record a read-only struct: members, copies, helpers
+                for k in range(cp.dims[0]):
+                    self.add_struct(g, "%s[%d]" % (cp.nm, k), cp.st, True)
             elif cp.kind == "a" and cp.lenp:
                 g.ragged.append(cp)
             elif cp.kind == "a" and len(cp.dims) == 1:

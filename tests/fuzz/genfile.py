@@ -163,7 +163,7 @@ def gen_file(seed, K, mutate=0.0, features=()):
             adapters.append(render(xadapter(name, rt, cps, hvp), False))
             fl = [(t, "1" if cp.u else "0", "1" if cp.nd else "0")
                   for cp in cps for t in cp.flat_types()]
-            elem = "".join("1" if cp.kind == "a" else "0"
+            elem = "".join("1" if cp.kind in "ar" else "0"
                            for cp in cps for _ in cp.flat_types())
         else:
             adapters.append(adapter(name, rt, params))

@@ -14,7 +14,9 @@ def ctype(t):
 class CP:
     """One C parameter: kind 'v' (scalar: t), 's' (struct by value: st),
     'a' (array of t: dims, layout '', 'packed' or 'pointers', lenp the
-    length parameter's CP for a ragged array). q0: its first flat index."""
+    length parameter's CP for a ragged array), 'r' (array of dims[0]
+    records st, strided). q0: its first flat index (record k's member j at
+    q0 + k * members + j)."""
 
     def __init__(self, kind, nm, t=None, u=False, nd=False, st=None,
                  dims=None, layout="", lenp=None, lenmax=0):
@@ -26,6 +28,8 @@ class CP:
     def size(self):
         if self.kind == "s":
             return len(self.st.members)
+        if self.kind == "r":
+            return self.dims[0] * len(self.st.members)
         if self.kind == "a":
             s = 1
             for d in self.dims:
@@ -36,6 +40,8 @@ class CP:
     def flat_types(self):
         if self.kind == "s":
             return [t for _, t in self.st.members]
+        if self.kind == "r":
+            return [t for _, t in self.st.members] * self.dims[0]
         return [self.t] * self.size()
 
     def diffable(self):
@@ -86,6 +92,16 @@ def scalar_adapter(name, cps, how):
             args.append("(%s%s){%s}" % (cp.st.name, suf, ", ".join(
                 "(%s)a[%d]" % (_rtype(t, how), q + j)
                 for j, (_, t) in enumerate(cp.st.members))))
+        elif cp.kind == "r":
+            M = len(cp.st.members)
+            L.append("  %s%s x%d[%d] = {%s};" % (
+                cp.st.name, suf, q, cp.dims[0], ", ".join(
+                    "{%s}" % ", ".join("(%s)a[%d]" % (_rtype(t, how),
+                                                      q + k * M + j)
+                                       for j, (_, t) in
+                                       enumerate(cp.st.members))
+                    for k in range(cp.dims[0]))))
+            args.append("x%d" % q)
         else:
             dims = "".join("[%d]" % d for d in cp.dims)
             L.append("  %s x%d%s = {%s};" % (
@@ -135,6 +151,24 @@ def primals(cps):
                          "(%s)a[%d][i];" % (q, mn, ctype(t), q + j))
             args.append("x%d" % q)
             frees.append("x%d" % q)
+        elif cp.kind == "r":
+            N, M, S = cp.dims[0], len(cp.st.members), cp.st.name
+            if cp.u:
+                L.append("  %s x%d[%d];" % (S, q, N))
+            else:
+                L.append("  %s *x%d = malloc(m * %d * sizeof *x%d);" % (
+                    S, q, N, q))
+            L.append("  for (size_t b = 0; b < %s; b++)" % (
+                "1" if cp.u else "n"))
+            L.append("    for (int k = 0; k < %d; k++) {" % N)
+            for j, (mn, t) in enumerate(cp.st.members):
+                L.append("      x%d[b * %d + k].%s = (%s)a[%d + k * %d][b];" % (
+                    q, N, mn, ctype(t), q + j, M))
+            L.append("    }")
+            args.append("x%d" % q)
+            if not cp.u:
+                args.append("(ptrdiff_t)%d" % N)
+                frees.append("x%d" % q)
         elif cp.u:
             L.append("  %s x%d[%d];" % (T, q, cp.size()))
             L.append("  for (int e = 0; e < %d; e++) x%d[e] = (%s)a[%d + e][0];"
@@ -226,6 +260,33 @@ def shadows(cps, src, pre, const):
                             "i++) %s[%d][i] = %s[i].%s;" % (
                                 nm, src, q + j, cnt, src, q + j, nm, mn))
             args.append(nm)
+            frees.append(nm)
+        elif cp.kind == "r":
+            N, M, S = cp.dims[0], len(cp.st.members), cp.st.name
+            rows = "1" if cp.u else "m"
+            cnt_b = "1" if cp.u else "n"
+            L.append("  %s *%s = %s ? calloc(%s * %d, sizeof *%s) : NULL;" % (
+                S, nm, anyp, rows, N, nm))
+            L.append("  if (%s) for (size_t b = 0; b < %s; b++)" % (nm, cnt_b))
+            L.append("    for (int k = 0; k < %d; k++) {" % N)
+            back.append("  if (%s) for (size_t b = 0; b < %s; b++)" % (
+                nm, cnt_b))
+            back.append("    for (int k = 0; k < %d; k++) {" % N)
+            for j, (mn, t) in enumerate(cp.st.members):
+                if t == "i":
+                    continue
+                L.append("      if (%s[%d + k * %d]) %s[b * %d + k].%s = "
+                         "(%s)%s[%d + k * %d][b];" % (
+                             src, q + j, M, nm, N, mn, ctype(t), src, q + j,
+                             M))
+                back.append("      if (%s[%d + k * %d]) %s[%d + k * %d][b] = "
+                            "%s[b * %d + k].%s;" % (
+                                src, q + j, M, src, q + j, M, nm, N, mn))
+            L.append("    }")
+            back.append("    }")
+            args.append(nm)
+            if not cp.u:
+                args.append("(ptrdiff_t)%d" % N)
             frees.append(nm)
         elif cp.u or cp.layout == "":
             T = ctype(cp.t)
