@@ -93,9 +93,12 @@ typedef struct {
    * function it must hold what the sequential loop leaves in it */
   double (*gget)(void);
   void (*gset)(double v);
-  /* per parameter: '1' an array element (gen.py --features; NULL: none),
+  /* per parameter (gen.py --features; NULL: none): '1' an array element,
    * whose shadow is incremented at every read, so a pre-filled shadow ends
-   * as pre + g1 + g2 + ..., fl(pre + g) only to rounding */
+   * as pre + g1 + g2 + ..., fl(pre + g) only to rounding; 's' a uniform
+   * parameter of a function whose batches NAME_grad sorts by length and
+   * NAME_hvp does not (docs/abi.md), so their sums over the batch agree
+   * to rounding; 'S' both */
   const char *elem;
 } fz_fn;
 
@@ -566,7 +569,7 @@ static void fz_check_fn(const fz_fn *f) {
           if (f->uniform[p] == '1' && n == 0)
             want = start + 0.0;
           int acc_ok =
-              f->elem && f->elem[p] == '1' &&
+              f->elem && (f->elem[p] == '1' || f->elem[p] == 'S') &&
               fabs(d[p][b] - want) <=
                   (f->ptype[p] == 'f' ? FZ_TOL_F : FZ_TOL_D) *
                       (fabs(start) + fabs(d0[p][b]) + 1.0);

@@ -163,8 +163,13 @@ def gen_file(seed, K, mutate=0.0, features=()):
             adapters.append(render(xadapter(name, rt, cps, hvp), False))
             fl = [(t, "1" if cp.u else "0", "1" if cp.nd else "0")
                   for cp in cps for t in cp.flat_types()]
-            elem = "".join("1" if cp.kind in "ar" else "0"
-                           for cp in cps for _ in cp.flat_types())
+            # NAME_grad sorts a batch by a varying length, NAME_hvp not
+            srt = any(cp.kind == "a" and cp.lenp and not cp.lenp.u
+                      for cp in cps)
+            elem = "".join(
+                ("S" if srt and cp.u else "1") if cp.kind in "ar" else
+                ("s" if srt and cp.u else "0")
+                for cp in cps for _ in cp.flat_types())
         else:
             adapters.append(adapter(name, rt, params))
             nflat = len(params)
