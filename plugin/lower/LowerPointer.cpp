@@ -50,7 +50,8 @@ Lowerer::PtrVar *Lowerer::ptrVar(const Expr *E) {
 }
 
 /// Whether \p E is (a row of) a pointer variable bound to an array: a
-/// two-dimensional array parameter `m`, `m[i]` or `*m`, or a helper's.
+/// two-dimensional array parameter `m`, `m[i]` or `*m`, or a helper's, or
+/// a two-dimensional local array.
 bool Lowerer::rowParam(const Expr *E) {
   E = E->IgnoreParenImpCasts();
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
@@ -59,7 +60,15 @@ bool Lowerer::rowParam(const Expr *E) {
            UO && UO->getOpcode() == UO_Deref)
     E = UO->getSubExpr()->IgnoreParenImpCasts();
   const VarDecl *VD = declOf(E);
-  return VD && isa<ParmVarDecl>(VD) && ptrVar(E);
+  if (!VD)
+    return false;
+  if (isa<ParmVarDecl>(VD) && ptrVar(E))
+    return true;
+  // A two-dimensional local array: flat, row-major (arrayDecl).
+  const auto *CAT = Ctx.getAsConstantArrayType(VD->getType());
+  auto It = Frames.back().Vars.find(VD);
+  return CAT && Ctx.getAsConstantArrayType(CAT->getElementType()) &&
+         It != Frames.back().Vars.end() && F.Vars[It->second].Len > 0;
 }
 
 bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {

@@ -372,8 +372,9 @@ Ret Lowerer::returnStmt(const ReturnStmt *RS) {
   return Ret::Always;
 }
 
-/// `T a[N]` (one dimension, constant N) with an optional initializer list;
-/// elements not initialised are zero, as for static storage.
+/// `T a[N]` (constant N) or `T a[R][C]` (flat, row-major: a[i][j] is
+/// element i * C + j) with an optional initializer list; elements not
+/// initialised are zero, as for static storage.
 bool Lowerer::arrayDecl(const VarDecl *VD) {
   const auto *CAT = Ctx.getAsConstantArrayType(VD->getType());
   const auto *VAT = Ctx.getAsVariableArrayType(VD->getType());
@@ -385,11 +386,18 @@ bool Lowerer::arrayDecl(const VarDecl *VD) {
         VAT->getSizeExpr()->EvaluateAsInt(Size, Ctx) &&
         Size.Val.getInt().isStrictlyPositive()))
     return false;
-  QualType ElemT = CAT ? CAT->getElementType() : VAT->getElementType();
-  auto ET = irType(ElemT);
+  QualType ElT = CAT ? CAT->getElementType() : VAT->getElementType();
   uint64_t N =
       CAT ? CAT->getSize().getZExtValue() : Size.Val.getInt().getLimitedValue();
-  if (ElemT->isRecordType()) {
+  uint64_t Cols = 0;
+  if (const auto *Row = Ctx.getAsConstantArrayType(ElT);
+      CAT && Row && irType(Row->getElementType())) {
+    Cols = Row->getSize().getZExtValue();
+    ElT = Row->getElementType();
+    N *= Cols;
+  }
+  auto ET = irType(ElT);
+  if (ElT->isRecordType()) {
     error(VD->getLocation(),
           "local array '" + VD->getNameAsString() + "' of structs ('" +
               VD->getType().getAsString() + "')",
@@ -401,7 +409,7 @@ bool Lowerer::arrayDecl(const VarDecl *VD) {
     error(VD->getLocation(),
           "local array '" + VD->getNameAsString() + "' of type '" +
               VD->getType().getAsString() + "'",
-          "use a one-dimensional array of 1..65536 scalars");
+          "use a one- or two-dimensional array of 1..65536 scalars");
     return true;
   }
   int V = F.newVar(VD->getNameAsString(), *ET);
@@ -417,14 +425,34 @@ bool Lowerer::arrayDecl(const VarDecl *VD) {
           "initialise with a brace list of values");
     return true;
   }
-  for (unsigned I = 0; I < IL->getNumInits() && I < N; ++I) {
-    const Expr *E = IL->getInit(I);
+  // Element K of the flat array from its initializer (rows: nested lists).
+  auto Put = [&](const Expr *E, uint64_t K) {
     if (isa<ImplicitValueInitExpr>(E))
-      continue;
+      return true;
     int T = expr(E);
     if (T < 0)
+      return false;
+    B.storeElem(V, B.constI(Type::I32, (int64_t)K), T);
+    return true;
+  };
+  for (unsigned I = 0; I < IL->getNumInits() && I < N; ++I) {
+    const Expr *E = IL->getInit(I);
+    if (!Cols) {
+      if (!Put(E, I))
+        return true;
+      continue;
+    }
+    if (isa<ImplicitValueInitExpr>(E))
+      continue;
+    const auto *RL = dyn_cast<InitListExpr>(E->IgnoreParens());
+    if (!RL) {
+      error(E->getBeginLoc(), "this array initializer",
+            "initialise with a brace list of values");
       return true;
-    B.storeElem(V, B.constI(Type::I32, I), T);
+    }
+    for (unsigned J = 0; J < RL->getNumInits() && J < Cols; ++J)
+      if (!Put(RL->getInit(J), I * Cols + J))
+        return true;
   }
   return true;
 }
