@@ -6,19 +6,23 @@ two-dimensional, strided, BD_PACKED or BD_POINTERS, and ragged arrays
 `x[len]` read in loops up to their length parameter ('arrays');
 memcpy/memmove/memset between arrays and pointer loops with p < end
 ('mem'); arrays of records `const S0 r[N]` as parameters, strided or
-BD_UNIFORM ('recs', with 'structs').  Each feature draws numbers only where the ones before it drew
+BD_UNIFORM ('recs', with 'structs'); a struct type with an array member
+`double w[N]` ('amem', with 'structs').  Each feature draws numbers only where the ones before it drew
 none, so adding one leaves the others' output as it was."""
 from markers import LF, MD, MF, TW, tname
 from xadapters import CP
 
-FEATURES = ("structs", "arrays", "mem", "recs")
+FEATURES = ("structs", "arrays", "mem", "recs", "amem")
 
 
 class StructType:
-    def __init__(self, idx, members):
+    def __init__(self, idx, members, arrs=None):
         self.name = "S%d%s" % (idx, TW)
         self.base = "S%d" % idx
-        self.members = members  # [(name, 'f'/'d'/'i')]
+        # [(name, 'f'/'d'/'i')]: the leaves, an array member's elements as
+        # "w[0]", "w[1]", ... (brace elision and designators take them)
+        self.members = members
+        self.arrs = arrs or {}  # array member name -> (type, length)
         self.ftypes = "".join(sorted(set(t for _, t in members if t != "i")))
         self.dt = "d" if "d" in self.ftypes else "f"  # the dot product's
 
@@ -27,8 +31,15 @@ class StructType:
         S, B = self.name, self.base
         fl = [(m, t) for m, t in self.members if t != "i"]
         D = tname(self.dt)
-        out = ["typedef struct { %s } %s;" % (" ".join(
-            "%s %s;" % (tname(t), m) for m, t in self.members), S)]
+        decl = []
+        for m, t in self.members:
+            a = m.split("[")[0]
+            if a in self.arrs:
+                if m.endswith("[0]"):
+                    decl.append("%s %s[%d];" % (tname(t), a, self.arrs[a][1]))
+            else:
+                decl.append("%s %s;" % (tname(t), m))
+        out = ["typedef struct { %s } %s;" % (" ".join(decl), S)]
         out.append("static inline %s %s_add%s(%s a, %s b) {" % (S, B, TW, S,
                                                                    S))
         out.append("  %s r = a;" % S)
@@ -75,6 +86,13 @@ class Ext:
                 if self.r.random() < 0.3:
                     ms.append(("k", "i"))
                 st = StructType(i, ms)
+                self.structs.append(st)
+                out += st.decls()
+            if "amem" in self.f:
+                t, n = self.r.choice("ddf"), self.r.randint(2, 4)
+                ms = [("w[%d]" % e, t) for e in range(n)]
+                ms.append(("b", self.r.choice("df")))
+                st = StructType(len(self.structs), ms, {"w": (t, n)})
                 self.structs.append(st)
                 out += st.decls()
         return out
@@ -180,6 +198,9 @@ class Ext:
         g.scope.vars[nm] = ("s", st, ro, 0)
         for m, t in st.members:
             g.scope.vars["%s.%s" % (nm, m)] = ("v", t, ro, 0)
+        for a, (t, n) in st.arrs.items():
+            # the array member as an array: computed indices, helpers
+            g.scope.vars["%s.%s" % (nm, a)] = ("a", t, ro, n)
 
     # ------------------------------------------------------------ body
     def struct_vars(self, g, writable=False):
