@@ -334,6 +334,22 @@ bool Lowerer::ptrAddrOf(const UnaryOperator *UO, PtrVal &Out) {
     LValue L = memberLValue(ME);
     if (!L.ok())
       return false;
+    if (L.Arg >= 0) {
+      // A member of an array of records: its element of the member's
+      // array (LowerRecords.cpp). Read only: a write through it would be
+      // a store the other members' arrays do not see.
+      if (F.Params[L.Arg].Writable) {
+        error(UO->getBeginLoc(),
+              "taking the address of a member of the written array of "
+              "records '" +
+                  F.Params[F.Params[L.Arg].Record].Name + "'",
+              "pass the record ('&p[i]') or the member's value");
+        return false;
+      }
+      Out.Base.Arg = L.Arg;
+      Out.Off = L.Idx;
+      return true;
+    }
     Out.Base.Var = L.Var;
     Out.Off = -1;
     return true;

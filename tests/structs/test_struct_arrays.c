@@ -33,17 +33,18 @@ __attribute__((batch, diff, diff(forward))) double spread(const vec3 *p, int n,
 }
 
 /* Static extent: p->m, (*p).m, a record copied, helpers given pointers
- * into the records and a record by value. */
+ * into the records, a record by value and a member's address. */
 static double dot3(const vec3 *a, const vec3 *b) {
   return a->x * b->x + a->y * b->y + a->z * b->z;
 }
 static vec3 sub3(vec3 a, vec3 b) {
   return (vec3){a.x - b.x, a.y - b.y, a.z - b.z};
 }
+static double first(const double *v) { return v[0]; }
 BATCHDIFF double tri(const vec3 p[3]) {
   vec3 e = sub3(p[2], *p);
   double f = (*p).y * p->z;
-  return dot3(&e, p + 1) + f * dot3(&p[1], &p[2]);
+  return dot3(&e, p + 1) + f * dot3(&p[1], &p[2]) - first(&p[2].y);
 }
 
 /* A uniform array of records with a dynamic extent; scalars per example. */
