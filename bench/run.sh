@@ -6,7 +6,9 @@
 #                                runs, baseline and batchdiff alternating
 # Installs the build's packages and the peers of bench/debian-packages.txt
 # (Ceres, ADOL-C) when missing.
-# Environment: BATCHDIFF_BENCH_BUILD_DIR (build directory), BATCHDIFF_BENCH_SKIP_BUILD=1.
+# Environment: BATCHDIFF_BENCH_BUILD_DIR (build directory), BATCHDIFF_BENCH_SKIP_BUILD=1,
+# BATCHDIFF_BENCH_MARCH (-march= for everything, default native; e.g. x86-64-v3 for
+# 256-bit vectors on an AVX-512 machine: use its own build directory).
 # The per-core programs run with BATCHDIFF_NUM_THREADS=1 (their baselines
 # are single-threaded); bench_threads (thread scaling, 1 vs
 # BATCHDIFF_BENCH_THREADS threads, default 2, at 10^6 examples) runs last.
@@ -26,7 +28,8 @@ if [[ ${BATCHDIFF_BENCH_SKIP_BUILD:-0} != 1 ]]; then
     "$root/bench/debian-packages.txt"
   cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER=clang-19 \
     -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=Release \
-    -DBATCHDIFF_BUILD_TESTS=OFF -DBATCHDIFF_BUILD_BENCH=ON >/dev/null
+    -DBATCHDIFF_BUILD_TESTS=OFF -DBATCHDIFF_BUILD_BENCH=ON \
+    -DBATCHDIFF_BENCH_MARCH="${BATCHDIFF_BENCH_MARCH:-native}" >/dev/null
   cmake --build "$build" --parallel "$jobs" --target "${progs[@]}" \
     bench_threads >/dev/null
 fi
@@ -51,7 +54,7 @@ fi
 
 echo
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')" \
-  "($(nproc) cpus); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  "($(nproc) cpus); -march=${BATCHDIFF_BENCH_MARCH:-native}; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 awk -F'|' '
   BEGIN { printf "%-12s %-52s %11s %11s %8s  %s\n", "group", "case",
           "base ns/ex", "ours ns/ex", "ratio", "target";
