@@ -1,6 +1,9 @@
 //===- Batch.cpp - scalar IR to batched IR --------------------------------===//
 #include "transforms/batch/Batch.h"
 
+#include <algorithm>
+#include <vector>
+
 namespace batchdiff {
 namespace {
 
@@ -132,8 +135,43 @@ constexpr size_t ChainsMaxStmts = 300;
 /// same either way, and kernels with fewer calls were not measured. So a
 /// loop-free primal kernel with at least ChainsMinMath costly math calls
 /// gets 2 chains; gradients and tangents (not measured with 2, and with
-/// twice the live values) keep 1.
+/// twice the live values) keep 1. With 64-byte vectors (AVX-512, Zen 4) 2
+/// chains stayed 10-16% ahead of 1 (CPU time, A/B in one process, both
+/// orders).
 constexpr size_t ChainsMinMath = 8;
+/// A short loop-free kernel whose costly math calls feed each other (at least
+/// ChainsMinDepth on one dependency path: logistic_loss's log1pf(expf(...)),
+/// softplus) is one long chain per vector too: 2 chains ran softplus ~10%
+/// and logistic_loss ~4% faster with 64-byte vectors, ~5% and ~7% with
+/// 32-byte ones (Zen 4, CPU time, A/B in one process, both orders, load
+/// 12). Kernels whose calls are side by side (lognormal_nll's two logs:
+/// ~3% slower with 2) or on different paths (piecewise) keep 1.
+constexpr size_t ChainsMinDepth = 2;
+
+/// The most costly math calls on one dependency path of loop-free \p F
+/// (through temps and variables; statements in program order).
+size_t mathDepth(const ir::Function &F) {
+  std::vector<size_t> TD(F.Temps.size(), 0), VD(F.Vars.size(), 0);
+  size_t Max = 0;
+  ir::walk(F.Body, [&](const ir::Stmt &S, int) {
+    if (S.K != ir::Stmt::Inst)
+      return;
+    size_t D = 0;
+    for (int A : S.Args)
+      if (A >= 0 && (size_t)A < TD.size())
+        D = std::max(D, TD[A]);
+    bool VarOK = S.Var >= 0 && (size_t)S.Var < VD.size();
+    if (S.Opc == Op::GetVar && VarOK)
+      D = std::max(D, VD[S.Var]);
+    D += S.Opc == Op::Math && ir::mathCostly(S.Fn);
+    if (S.Opc == Op::SetVar && VarOK)
+      VD[S.Var] = std::max(VD[S.Var], D);
+    if (S.Dst >= 0 && (size_t)S.Dst < TD.size())
+      TD[S.Dst] = D;
+    Max = std::max(Max, D);
+  });
+  return Max;
+}
 
 /// The chain count for batched function \p F and why.
 unsigned chooseChains(const ir::Function &F, std::string &Why) {
@@ -151,10 +189,16 @@ unsigned chooseChains(const ir::Function &F, std::string &Why) {
     Vars += F.VaryingVar[V] && F.Vars[V].Len == 0;
   std::string Sz = std::to_string(Stmts) + " statements, " +
                    std::to_string(Vars) + " varying variables";
-  if (Loops == 0 && Primal && Math >= ChainsMinMath &&
-      Stmts <= ChainsMaxStmts) {
+  bool Straight = Loops == 0 && Primal && Stmts <= ChainsMaxStmts;
+  if (Straight && Math >= ChainsMinMath) {
     Why = "no loop, but a dependency chain through " + std::to_string(Math) +
           " costly math calls (" + Sz + ")";
+    return 2;
+  }
+  size_t Depth = Straight ? mathDepth(F) : 0;
+  if (Depth >= ChainsMinDepth) {
+    Why = "no loop, but " + std::to_string(Depth) +
+          " costly math calls in a row on one dependency path (" + Sz + ")";
     return 2;
   }
   if (Loops == 0) {
