@@ -115,8 +115,18 @@ bool hasFloatingElements(QualType T) {
     else if (const ArrayType *AT = T->getAsArrayTypeUnsafe())
       T = AT->getElementType();
     else
-      return T->isRealFloatingType();
+      break;
   }
+  // A struct with a floating member (nested or in an array member) has a
+  // shadow that nodiff removes.
+  if (const auto *RT = T->getAs<RecordType>()) {
+    if (const RecordDecl *RD = RT->getDecl()->getDefinition())
+      for (const FieldDecl *FD : RD->fields())
+        if (hasFloatingElements(FD->getType()))
+          return true;
+    return false;
+  }
+  return T->isRealFloatingType();
 }
 
 /// Whether the attribute name at \p Loc (`diff` or `batchdiff::diff`) is
