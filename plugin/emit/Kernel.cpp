@@ -34,7 +34,10 @@ public:
   std::string run();
 
 private:
-  bool isInline(int T) const { return Def[T] && ir::opInline(Def[T]->Opc); }
+  bool isInline(int T) const {
+    return Def[T] &&
+           (ir::opInline(Def[T]->Opc) || (!Folded.empty() && Folded[T]));
+  }
   /// A temp as an operand: its variable, or the expression of an inline op.
   std::string temp(int T) const {
     if (isInline(T))
@@ -76,6 +79,8 @@ private:
   void ifStmt(const ir::Stmt &S, bool ElseIf = false);
   bool scoped(int V) const { return !Scopes.empty() && Scopes[V].If; }
   void declareScoped(const ir::Stmt &If);
+  void foldCopies(const ir::Block &B, const std::vector<int> &Uses,
+                  const std::vector<int> &Defs);
   void loop(const ir::Stmt &S);
   void revLoop(const ir::Stmt &S);
   bool tapeOp(const ir::Stmt &S);
@@ -124,6 +129,8 @@ private:
   mutable std::map<std::string, std::string> MathCopies;
   /// A long kernel's variables declared in a top-level if (VarScopes.h).
   std::vector<VarScope> Scopes;
+  /// A long kernel's temps printed in their one use (foldCopies).
+  std::vector<bool> Folded;
   /// Labels that turn off clang's lifetime markers (noLifetimeMarkers).
   unsigned NoLifetime = 0;
   void noLifetimeMarkers();
@@ -163,6 +170,8 @@ std::string KernelEmitter::inlineExpr(const ir::Stmt &S) const {
     return R + ")";
   }
   default:
+    if (S.Dst >= 0 && F.VaryingTemp[S.Dst])
+      return vectorExpr(S); // a folded copy (foldCopies)
     return scalarExpr(S);
   }
 }
@@ -447,7 +456,8 @@ bool KernelEmitter::memOp(const ir::Stmt &S) {
 }
 
 void KernelEmitter::inst(const ir::Stmt &S) {
-  if (ir::opInline(S.Opc) || tapeOp(S) || arrayOp(S) || memOp(S))
+  if (ir::opInline(S.Opc) || (S.Dst >= 0 && isInline(S.Dst)) || tapeOp(S) ||
+      arrayOp(S) || memOp(S))
     return;
   if (S.Opc == Op::Discard) {
     OS << line() << "(void)" << temp(S.Args[0]) << ";\n";
@@ -609,6 +619,40 @@ void KernelEmitter::block(const ir::Block &B) {
   }
 }
 
+/// A long kernel's reverse sweep is mostly `t1 = v; t2 = op(t1, x); v =
+/// t2;`: a third of clang's time went into declaring, loading and storing
+/// such locals. A temp read once, by the next statement, is printed in it
+/// when it is a variable's value (no write comes between) or the value the
+/// next statement writes to a variable (the same C expression either way,
+/// so the same contraction and bits): `v = op(v, x);`.
+void KernelEmitter::foldCopies(const ir::Block &B, const std::vector<int> &Uses,
+                               const std::vector<int> &Defs) {
+  for (size_t I = 0; I < B.size(); ++I) {
+    const ir::Stmt &S = *B[I];
+    foldCopies(S.Then, Uses, Defs);
+    foldCopies(S.Else, Uses, Defs);
+    foldCopies(S.Body, Uses, Defs);
+    if (I + 1 == B.size() || S.K != ir::Stmt::Inst || S.Dst < 0 ||
+        S.Mask >= 0 || ir::opInline(S.Opc))
+      continue;
+    const ir::Stmt &N = *B[I + 1];
+    int T = S.Dst;
+    if (Uses[T] != 1 || Defs[T] != 1 || Hoisted[T] || N.K != ir::Stmt::Inst ||
+        ir::opInline(N.Opc) ||
+        std::find(N.Args.begin(), N.Args.end(), T) == N.Args.end())
+      continue;
+    if (IL > 1 && F.VaryingTemp[T] != perChain(N))
+      continue;
+    bool Read = S.Opc == Op::GetVar;
+    bool Written = N.Opc == Op::SetVar && N.Mask < 0 && N.Args[0] == T &&
+                   F.VaryingVar[N.Var] == F.VaryingTemp[T] &&
+                   F.Vars[N.Var].Ty == F.Temps[T] && S.Opc != Op::LoadArg &&
+                   S.Opc != Op::ShadowLoad && S.Opc != Op::Discard;
+    if (Read || Written)
+      Folded[T] = true;
+  }
+}
+
 /// Which temps are used outside the block that defines them (C scopes);
 /// an inline op is used where its user is.
 void KernelEmitter::scopes(const ir::Block &B,
@@ -708,8 +752,25 @@ std::string KernelEmitter::run() {
   // whose speed the calls' latency sets.
   MathOutOfLine = Costly > MathInlineMax;
   bool Long = Stmts * IL > KernelInlineMax;
-  if (Long)
+  if (Long) {
     Scopes = varScopes(F);
+    std::vector<int> Uses(F.Temps.size(), 0), Defs(F.Temps.size(), 0);
+    ir::walk(F.Body, [&](const ir::Stmt &S, int) {
+      for (int X : S.Args)
+        if (X >= 0)
+          ++Uses[X];
+      for (int X : {S.Mask, S.Cond, S.Aux})
+        if (X >= 0)
+          ++Uses[X];
+      if (S.K == ir::Stmt::Inst && S.Dst >= 0)
+        ++Defs[S.Dst];
+    });
+    for (const ir::Output &O : F.Outputs)
+      if (O.Temp >= 0)
+        ++Uses[O.Temp];
+    Folded.assign(F.Temps.size(), false);
+    foldCopies(F.Body, Uses, Defs);
+  }
   OS << (Long ? "static __attribute__((noinline, unused)) void "
               : "static inline __attribute__((always_inline, unused)) void ")
      << Name << "(";

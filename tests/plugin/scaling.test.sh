@@ -48,6 +48,12 @@ n=$(grep -c '^    bd_f64d __bd_v[0-9]*_d' eml/l200.c.batchdiff.c)
 grep -q '^  __bd_nolt0: __attribute__((unused));' eml/l200.c.batchdiff.c ||
   fail "l200.c: no label before the long kernel's locals"
 grep -q '__bd_nolt' eml/l2.c.batchdiff.c && fail "l2.c: label in a short kernel"
+# and its accumulations are one statement, `v = bd_add_f64d(v, t)`, not a
+# load, an add and a store through two more locals.
+grep -Eq '(__bd_v[0-9]+_d[0-9]+) = bd_add_f64d\(\1, ' eml/l200.c.batchdiff.c ||
+  fail "l200.c: accumulations not folded"
+grep -Eq '(__bd_v[0-9]+_d[0-9]+) = bd_add_f64d\(\1, ' eml/l2.c.batchdiff.c &&
+  fail "l2.c: accumulations folded in a short kernel"
 # Same results either way: the long one against its scalar function.
 cat >main.c <<'MAIN'
 #include <stdio.h>
