@@ -279,6 +279,8 @@ private:
                  PtrVal &Out);
   bool ptrAssign(const Expr *At, const Expr *LHS, PtrVal V, PtrVal &Out);
   bool ptrConditional(const ConditionalOperator *CO, PtrVal &Out);
+  bool ptrOffsets(const BinaryOperator *BO, llvm::StringRef Action,
+                  llvm::StringRef Instead, int &LOff, int &ROff);
   int ptrDiff(const BinaryOperator *BO);
   int ptrCompare(const BinaryOperator *BO);
   int memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk);
@@ -320,6 +322,8 @@ private:
                     const std::string &Whose,
                     const std::string &PathPrefix = "");
   unsigned leafCount(QualType T) const;
+  /// The index of field \p FD's first leaf among its record's leaves.
+  unsigned leafStart(const FieldDecl *FD) const;
   /// New variables for \p L, zero.
   std::vector<int> newStruct(const std::vector<Leaf> &L);
   void copyStruct(llvm::ArrayRef<int> Dst, llvm::ArrayRef<int> Src);

@@ -446,41 +446,48 @@ bool Lowerer::ptrConditional(const ConditionalOperator *CO, PtrVal &Out) {
   return true;
 }
 
-/// p - q: an integer when both point into the same array.
-int Lowerer::ptrDiff(const BinaryOperator *BO) {
+/// The offsets of p and q in `p OP q` (0 for an offset-0 pointer), when
+/// both point into the same array; else the error "ACTION pointers into
+/// 'a' and 'b'".
+bool Lowerer::ptrOffsets(const BinaryOperator *BO, llvm::StringRef Action,
+                         llvm::StringRef Instead, int &LOff, int &ROff) {
   PtrVal L, R;
   if (!ptrValue(BO->getLHS(), L) || !ptrValue(BO->getRHS(), R))
-    return -1;
+    return false;
   if (!(L.Base == R.Base)) {
     error(BO->getOperatorLoc(),
-          "subtracting pointers into '" + baseName(L.Base) + "' and '" +
+          Action.str() + " pointers into '" + baseName(L.Base) + "' and '" +
               baseName(R.Base) + "'",
-          "subtract pointers into the same array");
-    return -1;
+          Instead.str());
+    return false;
   }
   int Zero = B.constI(Type::I32, 0);
-  int D = B.bin(Op::Sub, L.Off < 0 ? Zero : L.Off, R.Off < 0 ? Zero : R.Off);
-  return B.cast(*irType(BO->getType()), D);
+  LOff = L.Off < 0 ? Zero : L.Off;
+  ROff = R.Off < 0 ? Zero : R.Off;
+  return true;
+}
+
+/// p - q: an integer when both point into the same array.
+int Lowerer::ptrDiff(const BinaryOperator *BO) {
+  int L, R;
+  if (!ptrOffsets(BO, "subtracting", "subtract pointers into the same array", L,
+                  R))
+    return -1;
+  return B.cast(*irType(BO->getType()), B.bin(Op::Sub, L, R));
 }
 
 /// p < q, p != q, ...: the offsets compared, when both point into the same
 /// array (a walk to an end pointer); pointers into two arrays have no order
 /// here, and a null pointer is refused by ptrValue.
 int Lowerer::ptrCompare(const BinaryOperator *BO) {
-  PtrVal L, R;
-  if (!ptrValue(BO->getLHS(), L) || !ptrValue(BO->getRHS(), R))
+  int L, R;
+  if (!ptrOffsets(BO, "comparing",
+                  "compare pointers into the same array, or integer indices", L,
+                  R))
     return -1;
-  if (!(L.Base == R.Base)) {
-    error(BO->getOperatorLoc(),
-          "comparing pointers into '" + baseName(L.Base) + "' and '" +
-              baseName(R.Base) + "'",
-          "compare pointers into the same array, or integer indices");
-    return -1;
-  }
-  int Zero = B.constI(Type::I32, 0);
   Op O = Op::CmpEQ;
   ir::opFromCOperator(BO->getOpcodeStr().str(), 2, O);
-  return B.cmp(O, L.Off < 0 ? Zero : L.Off, R.Off < 0 ? Zero : R.Off);
+  return B.cmp(O, L, R);
 }
 
 /// A byte count clang folds, or that sizeof of a local array whose size

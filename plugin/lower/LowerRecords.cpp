@@ -273,12 +273,7 @@ bool Lowerer::recordRef(const Expr *E, RecRef &Out) {
       error(ME->getBeginLoc(), "struct member access", "pass scalars");
       return false;
     }
-    unsigned Start = 0;
-    for (const FieldDecl *G : FD->getParent()->fields()) {
-      if (G == FD)
-        break;
-      Start += leafCount(G->getType());
-    }
+    unsigned Start = leafStart(FD);
     Out.Start += Start;
     Out.Count = leafCount(FD->getType());
     Out.Whole = false;

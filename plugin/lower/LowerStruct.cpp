@@ -244,6 +244,16 @@ bool Lowerer::structInit(llvm::ArrayRef<int> Dst, QualType T,
   return true;
 }
 
+unsigned Lowerer::leafStart(const FieldDecl *FD) const {
+  unsigned Start = 0;
+  for (const FieldDecl *G : FD->getParent()->fields()) {
+    if (G == FD)
+      break;
+    Start += leafCount(G->getType());
+  }
+  return Start;
+}
+
 bool Lowerer::memberLeaves(const MemberExpr *ME, std::vector<int> &Out) {
   std::vector<int> Base;
   if (ME->isArrow() ? !structPtr(ME->getBase(), Base)
@@ -254,12 +264,7 @@ bool Lowerer::memberLeaves(const MemberExpr *ME, std::vector<int> &Out) {
     error(ME->getBeginLoc(), "struct member access", "pass scalars");
     return false;
   }
-  unsigned Start = 0;
-  for (const FieldDecl *G : FD->getParent()->fields()) {
-    if (G == FD)
-      break;
-    Start += leafCount(G->getType());
-  }
+  unsigned Start = leafStart(FD);
   unsigned N = leafCount(FD->getType());
   if (Start + N > Base.size()) { // not a struct lowered here
     error(ME->getBeginLoc(), "struct member access", "pass scalars");
