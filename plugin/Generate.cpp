@@ -113,6 +113,11 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
              "a scalar, or drop diff(hvp)");
       return false;
     }
+  if (!Opts.DenseRecords) { // records member by member (for measuring)
+    Primal.RetDense = 0;
+    for (ir::Param &P : Primal.Params)
+      P.Dense = 0;
+  }
   simplify(Primal);
   bool Dump = std::getenv("BATCHDIFF_DUMP_IR") != nullptr;
   if (Dump)

@@ -18,6 +18,7 @@ struct Options {
   bool Remarks = false;     // -fplugin-arg-batchdiff-remarks
   unsigned Chains = 0;      // -fplugin-arg-batchdiff-chains=N (0: heuristic)
   bool SortByLength = true; // -fplugin-arg-batchdiff-sort-by-length=0|1
+  bool DenseRecords = true; // -fplugin-arg-batchdiff-dense-records=0|1
 };
 
 struct Generated {

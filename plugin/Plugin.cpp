@@ -238,10 +238,13 @@ protected:
         Opts.Chains = (unsigned)(A.back() - '0');
       else if (A == "sort-by-length=0" || A == "sort-by-length=1")
         Opts.SortByLength = A.back() == '1';
+      else if (A == "dense-records=0" || A == "dense-records=1")
+        Opts.DenseRecords = A.back() == '1';
       else {
         report(CI.getDiagnostics(), DiagnosticsEngine::Error, SourceLocation(),
                "unknown batchdiff option '%0' (expected emit=DIR, "
-               "header=FILE, remarks, chains=1/2/4 or sort-by-length=0/1)")
+               "header=FILE, remarks, chains=1/2/4, sort-by-length=0/1 or "
+               "dense-records=0/1)")
             << A;
         OK = false;
       }

@@ -11,11 +11,13 @@ using namespace ctext;
 std::string gatherMember(const Shape &Sh, int &Buf, const std::string &Base,
                          const std::string &Idx, const std::string &Member,
                          Type T, const std::string &Dst,
-                         const std::string &Default) {
+                         const std::string &Default, bool Declare) {
   std::ostringstream OS;
   Type Lane = T == Type::Bool ? (Sh.Wide ? Type::I64 : Type::I32) : T;
   std::string B = "__bd_buf" + std::to_string(++Buf);
-  OS << "    " << Sh.vtype(T) << " " << Dst << ";\n    ";
+  if (Declare)
+    OS << "    " << Sh.vtype(T) << " " << Dst << ";\n";
+  OS << "    ";
   if (!Default.empty())
     OS << "if (!" << Base << ") " << Dst << " = " << Default << "; else ";
   OS << "{\n      " << scalarType(Lane) << " " << B << "[" << Sh.W()
@@ -60,6 +62,123 @@ std::string scatterMember(const Shape &Sh, int &Buf, const std::string &Base,
      << "); for (size_t __bd_j = 0; __bd_j < " << Count << "; __bd_j++) ("
      << Base << ")[" << Idx << "]" << Member << " = (" << CType << ")" << B
      << "[__bd_j]; }";
+  return OS.str();
+}
+
+std::vector<size_t> denseMembersOf(const ir::Function &F, size_t I) {
+  int R = F.Params[I].Record;
+  std::vector<size_t> G;
+  for (size_t J = 0; R >= 0 && F.Params[R].Dense && J < F.Params.size(); ++J)
+    if (F.Params[J].Record == R && !F.Params[J].IsArray &&
+        F.Params[J].Ty == F.Params[I].Ty)
+      G.push_back(J);
+  if (R < 0 || (int)G.size() != F.Params[R].Dense)
+    G.clear();
+  return G;
+}
+
+std::vector<size_t> denseTangentsOf(const ir::Function &F, size_t I) {
+  const ir::Param &P = F.Params[I];
+  std::vector<size_t> M = denseMembersOf(F, P.Of), G;
+  for (size_t Of : M)
+    for (size_t J = 0; J < F.Params.size(); ++J)
+      if (F.Params[J].Kind == ir::ParamKind::Tangent &&
+          (size_t)F.Params[J].Of == Of &&
+          (F.Params[J].Shadows & 2) == (P.Shadows & 2)) {
+        G.push_back(J);
+        break;
+      }
+  if (G.size() != M.size() || M.empty())
+    G.clear();
+  return G;
+}
+
+std::vector<size_t> denseSeedsOf(const ir::Function &F) {
+  std::vector<size_t> G;
+  for (size_t J = 0; J < F.Params.size() && F.RetDense; ++J)
+    if (F.Params[J].Kind == ir::ParamKind::Seed && !F.Params[J].Member.empty())
+      G.push_back(J);
+  if ((int)G.size() != F.RetDense)
+    G.clear();
+  return G;
+}
+
+int retMembers(const ir::Function &F, ir::OutKind K) {
+  int N = 0;
+  for (const ir::Output &O : F.Outputs)
+    N += O.Kind == K && !O.Member.empty();
+  return N;
+}
+
+std::string denseIn(const Shape &Sh, int &Buf, const DenseRecords &D,
+                    const std::string &Idx,
+                    const std::vector<std::string> &Members, Type T,
+                    const std::vector<std::string> &Dst,
+                    const std::string &Default) {
+  std::ostringstream OS;
+  std::string M = std::to_string(Members.size()), Sfx = Sh.sfx(T);
+  OS << "    " << Sh.vtype(T);
+  for (size_t K = 0; K < Dst.size(); ++K)
+    OS << (K ? ", " : " ") << Dst[K];
+  OS << ";\n    ";
+  if (!Default.empty()) {
+    OS << "if (!" << D.Base << ") {\n";
+    for (const std::string &V : Dst)
+      OS << "      " << V << " = " << Default << ";\n";
+    OS << "    } else ";
+  }
+  OS << "if (" << D.Full << ")\n      bd_aos_load" << M << "_" << Sfx
+     << "((const " << scalarType(T) << " *)(" << D.Base << " + " << D.First
+     << ")";
+  for (const std::string &V : Dst)
+    OS << ", &" << V;
+  OS << ");\n    else {\n";
+  for (size_t K = 0; K < Dst.size(); ++K)
+    OS << gatherMember(Sh, Buf, D.Base, Idx, Members[K], T, Dst[K], "", false);
+  OS << "    }\n";
+  return OS.str();
+}
+
+std::string denseOut(const Shape &Sh, int &Buf, const DenseRecords &D,
+                     const std::string &Idx, const std::string &Count,
+                     const std::vector<std::string> &Members, Type T,
+                     const std::string &CType,
+                     const std::vector<std::string> &Val, bool Add) {
+  std::ostringstream OS;
+  std::string M = std::to_string(Members.size()), Sfx = Sh.sfx(T);
+  std::string E = scalarType(T),
+              P = "(" + E + " *)(" + D.Base + " + " + D.First + ")";
+  OS << "{\n      if (" << D.Full << ") {\n";
+  std::vector<std::string> Old;
+  if (Add) {
+    // Members without a value keep theirs, bit for bit.
+    OS << "        " << Sh.vtype(T);
+    for (size_t K = 0; K < Members.size(); ++K) {
+      Old.push_back("__bd_old" + std::to_string(++Buf));
+      OS << (K ? ", " : " ") << Old.back();
+    }
+    OS << ";\n        bd_aos_load" << M << "_" << Sfx << "(" << P;
+    for (const std::string &V : Old)
+      OS << ", &" << V;
+    OS << ");\n";
+  }
+  OS << "        bd_aos_store" << M << "_" << Sfx << "(" << P;
+  for (size_t K = 0; K < Members.size(); ++K)
+    OS << ", "
+       << (!Add ? Val[K]
+           : Val[K].empty()
+               ? Old[K]
+               : "bd_add_" + Sfx + "(" + Old[K] + ", " + Val[K] + ")");
+  OS << ");\n      } else {\n";
+  for (size_t K = 0; K < Members.size(); ++K)
+    if (!Val[K].empty())
+      OS << "        "
+         << (Add ? scatterAddMember(Sh, Buf, D.Base, Idx, Count, Members[K], T,
+                                    Val[K])
+                 : scatterMember(Sh, Buf, D.Base, Idx, Count, Members[K], T,
+                                 CType, Val[K]))
+         << "\n";
+  OS << "      }\n    }";
   return OS.str();
 }
 

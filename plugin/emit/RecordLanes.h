@@ -15,6 +15,7 @@
 #include "ir/IR.h"
 
 #include <string>
+#include <vector>
 
 namespace batchdiff {
 
@@ -26,7 +27,7 @@ std::string gatherMember(const ctext::Shape &Sh, int &Buf,
                          const std::string &Base, const std::string &Idx,
                          const std::string &Member, ir::Type T,
                          const std::string &Dst,
-                         const std::string &Default = "");
+                         const std::string &Default = "", bool Declare = true);
 
 /// Adds the first \p Count lanes of \p Val to member \p Member of records
 /// \p Idx of \p Base (the caller tests \p Base for NULL); a statement.
@@ -43,6 +44,44 @@ std::string scatterMember(const ctext::Shape &Sh, int &Buf,
                           const std::string &Count, const std::string &Member,
                           ir::Type T, const std::string &CType,
                           const std::string &Val);
+
+/// Records whose members are 2..4 scalars of one type with no padding
+/// (ir::Param::Dense): a full group of W records is transposed in
+/// registers (batchdiff/aos.h); the batch's last, partial group goes
+/// record by record as above, so nothing past the last record is touched.
+struct DenseRecords {
+  std::string Base;  ///< the records (a C pointer to the record type)
+  std::string First; ///< the group's first record index
+  std::string Full;  ///< nonzero when all W records are the batch's
+};
+
+/// The members of parameter \p I's record, in order, when that record
+/// is dense; else empty.
+std::vector<size_t> denseMembersOf(const ir::Function &F, size_t I);
+/// The tangent parameters read with tangent parameter \p I (of a member
+/// of a dense record), one per member in order; else empty.
+std::vector<size_t> denseTangentsOf(const ir::Function &F, size_t I);
+/// The seed parameters of a dense struct return value (every member).
+std::vector<size_t> denseSeedsOf(const ir::Function &F);
+/// How many outputs of kind \p K are members of the struct return value.
+int retMembers(const ir::Function &F, ir::OutKind K);
+
+/// Declares \p Dst (one per member, in declaration order) and reads the
+/// group's members into them; \p Default where \p Base may be NULL.
+std::string denseIn(const ctext::Shape &Sh, int &Buf, const DenseRecords &D,
+                    const std::string &Idx,
+                    const std::vector<std::string> &Members, ir::Type T,
+                    const std::vector<std::string> &Dst,
+                    const std::string &Default = "");
+
+/// Stores (or with \p Add, adds to the records' values) the first
+/// \p Count lanes of \p Val, one per member; with \p Add an empty value
+/// leaves its member as it was. A statement (the caller tests for NULL).
+std::string denseOut(const ctext::Shape &Sh, int &Buf, const DenseRecords &D,
+                     const std::string &Idx, const std::string &Count,
+                     const std::vector<std::string> &Members, ir::Type T,
+                     const std::string &CType,
+                     const std::vector<std::string> &Val, bool Add);
 
 } // namespace batchdiff
 

@@ -125,6 +125,21 @@ private:
            (Tail ? "(__bd_j < __bd_k" + CS + " ? __bd_j : 0)"
                  : std::string("__bd_j"));
   }
+  /// Dense groups (emit/RecordLanes.h), when lanes are contiguous.
+  std::vector<size_t> denseGroup(size_t I) const {
+    return Ix ? std::vector<size_t>() : denseMembersOf(F, I);
+  }
+  std::vector<size_t> denseTangents(size_t I) const {
+    return Ix ? std::vector<size_t>() : denseTangentsOf(F, I);
+  }
+  std::vector<size_t> denseSeeds() const {
+    return Ix ? std::vector<size_t>() : denseSeedsOf(F);
+  }
+  DenseRecords dense(const std::string &Base) const {
+    return {Base, "__bd_i" + CS, "__bd_full" + CS};
+  }
+  std::string denseShadow(size_t I, const std::vector<size_t> &G, bool Hv);
+  std::string denseRet(size_t I);
   /// How many of those arrays an array parameter with a shadow has.
   int numShadows() const { return Fl == Flavor::Batched ? 0 : Hvp ? 3 : 1; }
   /// Declares \p Dst and loads the chunk's \p Count values at \p Ptr into
@@ -397,6 +412,20 @@ std::string WrapperEmitter::chunk() {
             "__bd_seed" + (P.Member.empty() ? "" : std::to_string(I)) + CS;
         // The seed is read only if given; NULL means ones.
         std::string One = "bd_splat_" + Sh.sfx(P.Ty) + "(1)";
+        std::vector<size_t> G = denseSeeds();
+        if (!P.Member.empty() && !G.empty()) {
+          KArgs.push_back(Ld);
+          if (G[0] != I)
+            continue; // read with the record's first member
+          std::vector<std::string> Ms, Ds;
+          for (size_t J : G) {
+            Ms.push_back(F.Params[J].Member);
+            Ds.push_back("__bd_seed" + std::to_string(J) + CS);
+          }
+          OS << denseIn(Sh, Buf, dense("__bd_dret"), recordIdx(true), Ms, P.Ty,
+                        Ds, One);
+          continue;
+        }
         if (!P.Member.empty()) { // a member of the seed records
           OS << gatherMember(Sh, Buf, "__bd_dret", recordIdx(true), P.Member,
                              P.Ty, Ld, One);
@@ -422,13 +451,26 @@ std::string WrapperEmitter::chunk() {
         KArgs.push_back("(" + T + " ? (" + Sc + ")(*" + T + ")" + Mb + " : (" +
                         Sc + ")0)");
       } else if (!Mb.empty()) {
+        std::vector<size_t> G = denseTangents(I);
         for (unsigned C = 0; C < IL; ++C) {
           CS = chain(C);
           CI = C;
           std::string Dst = "__bd_x" + std::to_string(I) + CS;
-          OS << gatherMember(Sh, Buf, T, recordIdx(true), Mb, P.Ty, Dst,
-                             "bd_splat_" + Sh.sfx(P.Ty) + "(0)");
+          std::string Zero = "bd_splat_" + Sh.sfx(P.Ty) + "(0)";
           KArgs.push_back(Dst);
+          if (G.empty()) {
+            OS << gatherMember(Sh, Buf, T, recordIdx(true), Mb, P.Ty, Dst,
+                               Zero);
+            continue;
+          }
+          if (G[0] != I)
+            continue; // read with the record's first member
+          std::vector<std::string> Ms, Ds;
+          for (size_t J : G) {
+            Ms.push_back(F.Params[F.Params[J].Of].Member);
+            Ds.push_back("__bd_x" + std::to_string(J) + CS);
+          }
+          OS << denseIn(Sh, Buf, dense(T), recordIdx(true), Ms, P.Ty, Ds, Zero);
         }
       } else if (P.Uniform) {
         KArgs.push_back("(" + T + " ? (" + Sc + ")*" + T + " : (" + Sc + ")0)");
@@ -450,13 +492,26 @@ std::string WrapperEmitter::chunk() {
       KArgs.push_back("(" + std::string(scalarType(P.Ty)) + ")" +
                       arg(P.Record) + P.Member);
     } else if (member(I)) {
+      std::vector<size_t> G = denseGroup(I);
       for (unsigned C = 0; C < IL; ++C) {
         CS = chain(C);
         CI = C;
         std::string Dst = "__bd_x" + std::to_string(I) + CS;
-        OS << gatherMember(Sh, Buf, arg(P.Record), recordIdx(true), P.Member,
-                           P.Ty, Dst);
         KArgs.push_back(Dst);
+        if (G.empty()) {
+          OS << gatherMember(Sh, Buf, arg(P.Record), recordIdx(true), P.Member,
+                             P.Ty, Dst);
+          continue;
+        }
+        if (G[0] != I)
+          continue; // read with the record's first member
+        std::vector<std::string> Ms, Ds;
+        for (size_t J : G) {
+          Ms.push_back(F.Params[J].Member);
+          Ds.push_back("__bd_x" + std::to_string(J) + CS);
+        }
+        OS << denseIn(Sh, Buf, dense(arg(P.Record)), recordIdx(true), Ms, P.Ty,
+                      Ds);
       }
     } else if (P.IsArray && Ix && !P.Uniform) {
       // Lane offsets from the wrapper's laneOffsets().
@@ -535,6 +590,10 @@ std::string WrapperEmitter::output(size_t I) {
   const ir::Output &O = F.Outputs[I];
   std::string Val = "__bd_o" + std::to_string(I) + CS;
   if ((O.Kind == ir::OutKind::Ret || O.Kind == ir::OutKind::Tangent) &&
+      !O.Member.empty() && F.RetDense && !Ix &&
+      retMembers(F, O.Kind) == F.RetDense)
+    return denseRet(I);
+  if ((O.Kind == ir::OutKind::Ret || O.Kind == ir::OutKind::Tangent) &&
       !O.Member.empty()) {
     bool Ret = O.Kind == ir::OutKind::Ret;
     std::string Base = Ret ? "__bd_ret" : "__bd_dret";
@@ -594,6 +653,8 @@ std::string WrapperEmitter::output(size_t I) {
   }
   std::string Sh0 = ptr(Hv ? 2 : 0, O.Param);
   std::string Ptr = Sh0 + " + __bd_i" + CS;
+  if (member(O.Param) && !denseGroup(O.Param).empty())
+    return denseShadow(I, denseGroup(O.Param), Hv);
   if (member(O.Param)) {
     OS << "    if (" << Sh0 << ") "
        << scatterAddMember(Sh, Buf, Sh0, recordIdx(false), "__bd_k" + CS,
@@ -615,6 +676,56 @@ std::string WrapperEmitter::output(size_t I) {
               "bd_add_" + Sfx + "(__bd_old" + CS + ", " + Val + ")")
      << "\n    }\n";
   return OS.str();
+}
+
+/// The shadows (\p Hv: H·v shadows) of dense record \p G's members, all
+/// with the record's first output: one transpose in registers.
+std::string WrapperEmitter::denseShadow(size_t I, const std::vector<size_t> &G,
+                                        bool Hv) {
+  ir::OutKind K = Hv ? ir::OutKind::HvAdjoint : ir::OutKind::ParamAdjoint;
+  std::vector<std::string> Ms, Vs(G.size());
+  size_t First = F.Outputs.size();
+  for (size_t J = 0; J < F.Outputs.size(); ++J)
+    for (size_t M = 0; M < G.size(); ++M)
+      if (F.Outputs[J].Kind == K && (size_t)F.Outputs[J].Param == G[M]) {
+        First = std::min(First, J);
+        Vs[M] = "__bd_o" + std::to_string(J) + CS;
+      }
+  if (First != I)
+    return "";
+  for (size_t J : G)
+    Ms.push_back(F.Params[J].Member);
+  const ir::Param &P = F.Params[G[0]];
+  std::string Sh0 = ptr(Hv ? 2 : 0, G[0]);
+  return "    if (" + Sh0 + ") " +
+         denseOut(Sh, Buf, dense(Sh0), recordIdx(false), "__bd_k" + CS, Ms,
+                  P.Ty, P.CType, Vs, true) +
+         "\n";
+}
+
+/// A dense struct return value (Function::RetDense): all its members (or
+/// in NAME_jvp their tangents) with the first, transposed in registers.
+std::string WrapperEmitter::denseRet(size_t I) {
+  const ir::Output &O = F.Outputs[I];
+  std::vector<std::string> Ms, Vs;
+  size_t First = F.Outputs.size();
+  for (size_t J = 0; J < F.Outputs.size(); ++J)
+    if (F.Outputs[J].Kind == O.Kind && !F.Outputs[J].Member.empty()) {
+      First = std::min(First, J);
+      Ms.push_back(F.Outputs[J].Member);
+      Vs.push_back("__bd_o" + std::to_string(J) + CS);
+    }
+  if (First != I)
+    return "";
+  bool Ret = O.Kind == ir::OutKind::Ret;
+  std::string Base = Ret ? "__bd_ret" : "__bd_dret";
+  std::string St =
+      denseOut(Sh, Buf, dense(Base), recordIdx(false), "__bd_k" + CS, Ms,
+               F.Vars[O.Var].Ty, O.CType, Vs, false);
+  return "    " +
+         (Fl != Flavor::Batched || !Ret ? "if (" + Base + ") "
+                                        : std::string()) +
+         St + "\n";
 }
 
 /// Each member m of an array of records as an array of its own: its

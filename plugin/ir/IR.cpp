@@ -417,6 +417,7 @@ Function cloneFunction(const Function &F) {
   C.RetTy = F.RetTy;
   C.RetCType = F.RetCType;
   C.RetNativeLayout = F.RetNativeLayout;
+  C.RetDense = F.RetDense;
   C.Body = cloneBlock(F.Body);
   return C;
 }

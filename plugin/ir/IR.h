@@ -163,6 +163,9 @@ struct Param {
   /// C access path Member (".x", ".term.vol") of each example's record.
   int Record = -1;
   std::string Member;
+  /// A ParamKind::Record: its number of members when they are 2..4 scalars
+  /// of one type with no padding (Lowerer::denseMembers), else 0.
+  int Dense = 0;
 };
 
 struct Var {
@@ -223,6 +226,8 @@ struct Function {
   Type RetTy = Type::Void;
   std::string RetCType;
   bool RetNativeLayout = true;
+  /// A struct return value: Param::Dense of its type.
+  int RetDense = 0;
   Block Body;
 
   int newTemp(Type T) {

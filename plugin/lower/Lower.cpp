@@ -55,6 +55,7 @@ bool Lowerer::run() {
       }
     F.RetCType = RT.getUnqualifiedType().getAsString();
     F.RetNativeLayout = false;
+    F.RetDense = denseMembers(RT, RetLeaves);
   } else if (auto T = irType(RT)) {
     F.RetTy = *T;
     F.RetCType = RT.getUnqualifiedType().getAsString();

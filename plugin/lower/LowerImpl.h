@@ -322,6 +322,10 @@ private:
                     const std::string &Whose,
                     const std::string &PathPrefix = "");
   unsigned leafCount(QualType T) const;
+  /// 2..4 when struct type \p T with leaves \p L is that many members of
+  /// one scalar type, back to back with no padding (vec3 of doubles): the
+  /// wrapper then transposes whole groups of records in registers; else 0.
+  int denseMembers(QualType T, const std::vector<Leaf> &L) const;
   /// The index of field \p FD's first leaf among its record's leaves.
   unsigned leafStart(const FieldDecl *FD) const;
   /// New variables for \p L, zero.

@@ -401,6 +401,32 @@ bool Lowerer::structLeaves(const Expr *E, std::vector<int> &Out) {
   return false;
 }
 
+int Lowerer::denseMembers(QualType T, const std::vector<Leaf> &L) const {
+  // Leaf C types are canonical: the spelling fixes the size.
+  static const std::pair<const char *, Type> Sized[] = {
+      {"float", Type::F32},     {"double", Type::F64},
+      {"int", Type::I32},       {"unsigned int", Type::U32},
+      {"long", Type::I64},      {"unsigned long", Type::U64},
+      {"long long", Type::I64}, {"unsigned long long", Type::U64}};
+  if (L.empty())
+    return 0;
+  int M = 0;
+  for (const Leaf &Lf : L) {
+    if (Lf.Ty != L[0].Ty || Lf.CType != L[0].CType)
+      return 0;
+    M += std::max(Lf.Len, 1);
+  }
+  bool Known = false;
+  for (const auto &[Name, Ty] : Sized)
+    Known |= L[0].CType == Name && L[0].Ty == Ty;
+  uint64_t Elem =
+      L[0].Ty == Type::F64 || L[0].Ty == Type::I64 || L[0].Ty == Type::U64 ? 8
+                                                                           : 4;
+  // (Padding, e.g. from an aligned attribute, makes the size larger.)
+  uint64_t Bytes = (uint64_t)Ctx.getTypeSizeInChars(T).getQuantity();
+  return Known && M >= 2 && M <= 4 && Bytes == (uint64_t)M * Elem ? M : 0;
+}
+
 bool Lowerer::structParam(unsigned I, const ParmVarDecl *P) {
   std::string N = P->getNameAsString();
   if (N.empty())
@@ -421,6 +447,7 @@ bool Lowerer::structParam(unsigned I, const ParmVarDecl *P) {
   H.CType = P->getType().getUnqualifiedType().getAsString();
   H.Uniform = isUniform(P);
   H.NoDiff = isNoDiff(P);
+  H.Dense = denseMembers(P->getType(), L);
   F.Params.push_back(H);
   RecordParams.push_back({I, L});
   return true;

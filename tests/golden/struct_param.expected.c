@@ -36,26 +36,28 @@ static void __bd_dist_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
     bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
-    bd_f64d __bd_x2;
+    bd_f64d __bd_x2, __bd_x3, __bd_x4;
+    if (__bd_full)
+      bd_aos_load3_f64d((const double *)(__bd_a0 + __bd_i), &__bd_x2, &__bd_x3, &__bd_x4);
+    else {
     {
       double __bd_buf1[(sizeof(bd_md) / 8)];
       for (size_t __bd_j = 0; __bd_j < (sizeof(bd_md) / 8); __bd_j++)
         __bd_buf1[__bd_j] = (double)(__bd_a0)[__bd_i + (__bd_j < __bd_k ? __bd_j : 0)].x;
       __bd_x2 = bd_load_f64d(__bd_buf1);
     }
-    bd_f64d __bd_x3;
     {
       double __bd_buf2[(sizeof(bd_md) / 8)];
       for (size_t __bd_j = 0; __bd_j < (sizeof(bd_md) / 8); __bd_j++)
         __bd_buf2[__bd_j] = (double)(__bd_a0)[__bd_i + (__bd_j < __bd_k ? __bd_j : 0)].y;
       __bd_x3 = bd_load_f64d(__bd_buf2);
     }
-    bd_f64d __bd_x4;
     {
       double __bd_buf3[(sizeof(bd_md) / 8)];
       for (size_t __bd_j = 0; __bd_j < (sizeof(bd_md) / 8); __bd_j++)
         __bd_buf3[__bd_j] = (double)(__bd_a0)[__bd_i + (__bd_j < __bd_k ? __bd_j : 0)].z;
       __bd_x4 = bd_load_f64d(__bd_buf3);
+    }
     }
     bd_f64d __bd_o0;
     __bd_dist_bk(__bd_mk, __bd_x2, __bd_x3, __bd_x4, (double)__bd_a1.x, (double)__bd_a1.y, (double)__bd_a1.z, &__bd_o0);
@@ -312,26 +314,28 @@ static void __bd_dist_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
     bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
-    bd_f64d __bd_x2;
+    bd_f64d __bd_x2, __bd_x3, __bd_x4;
+    if (__bd_full)
+      bd_aos_load3_f64d((const double *)(__bd_a0 + __bd_i), &__bd_x2, &__bd_x3, &__bd_x4);
+    else {
     {
       double __bd_buf1[(sizeof(bd_md) / 8)];
       for (size_t __bd_j = 0; __bd_j < (sizeof(bd_md) / 8); __bd_j++)
         __bd_buf1[__bd_j] = (double)(__bd_a0)[__bd_i + (__bd_j < __bd_k ? __bd_j : 0)].x;
       __bd_x2 = bd_load_f64d(__bd_buf1);
     }
-    bd_f64d __bd_x3;
     {
       double __bd_buf2[(sizeof(bd_md) / 8)];
       for (size_t __bd_j = 0; __bd_j < (sizeof(bd_md) / 8); __bd_j++)
         __bd_buf2[__bd_j] = (double)(__bd_a0)[__bd_i + (__bd_j < __bd_k ? __bd_j : 0)].y;
       __bd_x3 = bd_load_f64d(__bd_buf2);
     }
-    bd_f64d __bd_x4;
     {
       double __bd_buf3[(sizeof(bd_md) / 8)];
       for (size_t __bd_j = 0; __bd_j < (sizeof(bd_md) / 8); __bd_j++)
         __bd_buf3[__bd_j] = (double)(__bd_a0)[__bd_i + (__bd_j < __bd_k ? __bd_j : 0)].z;
       __bd_x4 = bd_load_f64d(__bd_buf3);
+    }
     }
     bd_f64d __bd_seed = !__bd_dret ? bd_splat_f64d(1) : __bd_full ? bd_load_f64d((const double *)(__bd_dret + __bd_i)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i), __bd_k);
     bd_f64d __bd_o0;
@@ -343,9 +347,17 @@ static void __bd_dist_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__
     bd_f64d __bd_o6;
     __bd_dist_gk(__bd_mk, __bd_x2, __bd_x3, __bd_x4, (double)__bd_a1.x, (double)__bd_a1.y, (double)__bd_a1.z, __bd_seed, (__bd_d0 != 0), (__bd_d0 != 0), (__bd_d0 != 0), (__bd_d1 != 0), (__bd_d1 != 0), (__bd_d1 != 0), &__bd_o0, &__bd_o1, &__bd_o2, &__bd_o3, &__bd_o4, &__bd_o5, &__bd_o6);
     if (__bd_ret) { if (__bd_full) bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
-    if (__bd_d0) { double __bd_buf4[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf4, __bd_o1); for (size_t __bd_j = 0; __bd_j < __bd_k; __bd_j++) (__bd_d0)[__bd_i + __bd_j].x += __bd_buf4[__bd_j]; }
-    if (__bd_d0) { double __bd_buf5[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf5, __bd_o2); for (size_t __bd_j = 0; __bd_j < __bd_k; __bd_j++) (__bd_d0)[__bd_i + __bd_j].y += __bd_buf5[__bd_j]; }
-    if (__bd_d0) { double __bd_buf6[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf6, __bd_o3); for (size_t __bd_j = 0; __bd_j < __bd_k; __bd_j++) (__bd_d0)[__bd_i + __bd_j].z += __bd_buf6[__bd_j]; }
+    if (__bd_d0) {
+      if (__bd_full) {
+        bd_f64d __bd_old4, __bd_old5, __bd_old6;
+        bd_aos_load3_f64d((double *)(__bd_d0 + __bd_i), &__bd_old4, &__bd_old5, &__bd_old6);
+        bd_aos_store3_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(__bd_old4, __bd_o1), bd_add_f64d(__bd_old5, __bd_o2), bd_add_f64d(__bd_old6, __bd_o3));
+      } else {
+        { double __bd_buf7[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf7, __bd_o1); for (size_t __bd_j = 0; __bd_j < __bd_k; __bd_j++) (__bd_d0)[__bd_i + __bd_j].x += __bd_buf7[__bd_j]; }
+        { double __bd_buf8[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf8, __bd_o2); for (size_t __bd_j = 0; __bd_j < __bd_k; __bd_j++) (__bd_d0)[__bd_i + __bd_j].y += __bd_buf8[__bd_j]; }
+        { double __bd_buf9[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf9, __bd_o3); for (size_t __bd_j = 0; __bd_j < __bd_k; __bd_j++) (__bd_d0)[__bd_i + __bd_j].z += __bd_buf9[__bd_j]; }
+      }
+    }
     __bd_acc5 = bd_add_f64d(__bd_acc5, bd_select_f64d(__bd_mk, __bd_o4, bd_splat_f64d(0)));
     __bd_acc6 = bd_add_f64d(__bd_acc6, bd_select_f64d(__bd_mk, __bd_o5, bd_splat_f64d(0)));
     __bd_acc7 = bd_add_f64d(__bd_acc7, bd_select_f64d(__bd_mk, __bd_o6, bd_splat_f64d(0)));

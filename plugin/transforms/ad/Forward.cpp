@@ -309,6 +309,7 @@ void Forwarder::run() {
   F.RetTy = P.RetTy;
   F.RetCType = P.RetCType;
   F.RetNativeLayout = P.RetNativeLayout;
+  F.RetDense = P.RetDense;
   DT.assign(P.Temps.size(), -1);
   DV.assign(P.Vars.size(), -1);
   PDef.assign(P.Temps.size(), nullptr);

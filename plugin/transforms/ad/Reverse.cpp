@@ -550,6 +550,7 @@ void Reverser::run() {
   G.RetTy = P.RetTy;
   G.RetCType = P.RetCType;
   G.RetNativeLayout = P.RetNativeLayout;
+  G.RetDense = P.RetDense;
   ir::Block Fwd = fwd(P.Body);
   DefLoop.assign(G.Temps.size(), -1);
   IsConst.assign(G.Temps.size(), false);

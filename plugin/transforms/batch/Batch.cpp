@@ -496,6 +496,7 @@ ir::Function Batcher::run() {
   Out.RetTy = Src.RetTy;
   Out.RetCType = Src.RetCType;
   Out.RetNativeLayout = Src.RetNativeLayout;
+  Out.RetDense = Src.RetDense;
   Out.Lanes.LaneBits = U.Wide ? 64 : 32;
   Out.VaryingTemp = U.VaryingTemp;
   Out.VaryingVar = U.VaryingVar;

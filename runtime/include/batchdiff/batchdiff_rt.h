@@ -9,6 +9,7 @@
 #ifndef BATCHDIFF_RT_H
 #define BATCHDIFF_RT_H
 
+#include <batchdiff/aos.h>
 #include <batchdiff/order.h>
 #include <batchdiff/parallel.h>
 #include <batchdiff/simd.h>

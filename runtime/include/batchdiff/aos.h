@@ -1,0 +1,143 @@
+#pragma clang system_header
+/* batchdiff vector API: records (AoS) <-> one vector per member (SoA) in
+ * registers, for W contiguous records of M = 2, 3 or 4 members of one
+ * element type and no padding (vec2, vec3, vec4 of float or double,
+ * complex numbers, ...).
+ *
+ *   bd_aos_load<M>_<T>(const E *p, bd_<T> *v0, ..., bd_<T> *v<M-1>)
+ *     reads exactly the M * W elements at p (W records) with M vector loads
+ *     and gives lane j of v<m> = p[j * M + m] (permutes, no gathers);
+ *   bd_aos_store<M>_<T>(E *p, bd_<T> v0, ..., bd_<T> v<M-1>)
+ *     writes exactly those M * W elements, p[j * M + m] = lane j of v<m>.
+ *
+ * The values are copied bit for bit (NaN payloads, -0.0). Only whole groups
+ * of W records: generated code reads a batch's last, partial group record by
+ * record (docs/abi.md, "Structs"), so nothing past the last record is
+ * touched. Generic __builtin_shufflevector index lists: LLVM picks the
+ * permutes of each width (vpermt2pd at 64 bytes, blends and shuffles at 32
+ * and 16). See docs/runtime.md. */
+#ifndef BATCHDIFF_AOS_H
+#define BATCHDIFF_AOS_H
+
+#include <batchdiff/simd.h>
+
+/* F(M, W, k) for k = a, a + 1, ..., a + N - 1; each F starts with a comma. */
+#define BD__AS1(F, M, W, a) F(M, W, a)
+#define BD__AS2(F, M, W, a) BD__AS1(F, M, W, a) BD__AS1(F, M, W, (a) + 1)
+#define BD__AS4(F, M, W, a) BD__AS2(F, M, W, a) BD__AS2(F, M, W, (a) + 2)
+#define BD__AS6(F, M, W, a) BD__AS4(F, M, W, a) BD__AS2(F, M, W, (a) + 4)
+#define BD__AS8(F, M, W, a) BD__AS4(F, M, W, a) BD__AS4(F, M, W, (a) + 4)
+#define BD__AS12(F, M, W, a) BD__AS8(F, M, W, a) BD__AS4(F, M, W, (a) + 8)
+#define BD__AS16(F, M, W, a) BD__AS8(F, M, W, a) BD__AS8(F, M, W, (a) + 8)
+#define BD__AS24(F, M, W, a) BD__AS16(F, M, W, a) BD__AS8(F, M, W, (a) + 16)
+#define BD__AS32(F, M, W, a) BD__AS16(F, M, W, a) BD__AS16(F, M, W, (a) + 16)
+#define BD__AS48(F, M, W, a) BD__AS32(F, M, W, a) BD__AS16(F, M, W, (a) + 32)
+#define BD__AS64(F, M, W, a) BD__AS32(F, M, W, a) BD__AS32(F, M, W, (a) + 32)
+#define BD__ASX(N) BD__AS##N
+#define BD__ASN(N) BD__ASX(N)
+
+/* Index of element k in the concatenation (k), of member m of record j in
+ * the records (m + j * M), and of element k of the records in the
+ * concatenation of the member vectors (member k % M, lane k / M). */
+#define BD__AIX_CAT(M, W, k) , (k)
+#define BD__AIX_DE0(M, W, j) , ((j) * (M))
+#define BD__AIX_DE1(M, W, j) , (1 + (j) * (M))
+#define BD__AIX_DE2(M, W, j) , (2 + (j) * (M))
+#define BD__AIX_DE3(M, W, j) , (3 + (j) * (M))
+#define BD__AIX_IN(M, W, k) , (((k) % (M)) * (W) + (k) / (M))
+
+/* Lane counts as literals (token pasting): W, 2W, 3W, 4W per shape. */
+#if BD_VBYTES == 64
+#define BD__AW_n 16
+#define BD__AW2_n 32
+#define BD__AW3_n 48
+#define BD__AW4_n 64
+#define BD__AW_d 8
+#define BD__AW2_d 16
+#define BD__AW3_d 24
+#define BD__AW4_d 32
+#elif BD_VBYTES == 32
+#define BD__AW_n 8
+#define BD__AW2_n 16
+#define BD__AW3_n 24
+#define BD__AW4_n 32
+#define BD__AW_d 4
+#define BD__AW2_d 8
+#define BD__AW3_d 12
+#define BD__AW4_d 16
+#else
+#define BD__AW_n 4
+#define BD__AW2_n 8
+#define BD__AW3_n 12
+#define BD__AW4_n 16
+#define BD__AW_d 2
+#define BD__AW2_d 4
+#define BD__AW3_d 6
+#define BD__AW4_d 8
+#endif
+
+/* Shuffles of A and B (ext vectors of 2W, or W for M = 2). */
+#define BD__ADE(S, M, m, A, B)                                                 \
+  __builtin_shufflevector(                                                     \
+      A, B BD__ASN(BD__AW_##S)(BD__AIX_DE##m, M, BD__AW_##S, 0))
+#define BD__ACAT(S, A, B)                                                      \
+  __builtin_shufflevector(A, B BD__ASN(BD__AW2_##S)(BD__AIX_CAT, 0, 0, 0))
+#define BD__AIN(S, N, M, A, B)                                                 \
+  __builtin_shufflevector(A, B BD__ASN(N)(BD__AIX_IN, M, BD__AW_##S, 0))
+
+#define BD__AOS(T, E, S)                                                       \
+  typedef E bd__a2_##T __attribute__((ext_vector_type(BD__AW2_##S)));          \
+  typedef E bd__a3_##T __attribute__((ext_vector_type(BD__AW3_##S)));          \
+  typedef E bd__a4_##T __attribute__((ext_vector_type(BD__AW4_##S)));          \
+  BD_INL void bd_aos_load2_##T(const E *p, bd_##T *v0, bd_##T *v1) {           \
+    bd_##T a = bd_load_##T(p), b = bd_load_##T(p + BD__AW_##S);                \
+    *v0 = (bd_##T)BD__ADE(S, 2, 0, a, b);                                      \
+    *v1 = (bd_##T)BD__ADE(S, 2, 1, a, b);                                      \
+  }                                                                            \
+  BD_INL void bd_aos_load3_##T(const E *p, bd_##T *v0, bd_##T *v1,             \
+                               bd_##T *v2) {                                   \
+    bd_##T a = bd_load_##T(p), b = bd_load_##T(p + BD__AW_##S),                \
+           c = bd_load_##T(p + 2 * BD__AW_##S);                                \
+    bd__a2_##T A = BD__ACAT(S, a, b), B = BD__ACAT(S, c, c);                   \
+    *v0 = (bd_##T)BD__ADE(S, 3, 0, A, B);                                      \
+    *v1 = (bd_##T)BD__ADE(S, 3, 1, A, B);                                      \
+    *v2 = (bd_##T)BD__ADE(S, 3, 2, A, B);                                      \
+  }                                                                            \
+  BD_INL void bd_aos_load4_##T(const E *p, bd_##T *v0, bd_##T *v1, bd_##T *v2, \
+                               bd_##T *v3) {                                   \
+    bd_##T a = bd_load_##T(p), b = bd_load_##T(p + BD__AW_##S),                \
+           c = bd_load_##T(p + 2 * BD__AW_##S),                                \
+           d = bd_load_##T(p + 3 * BD__AW_##S);                                \
+    bd__a2_##T A = BD__ACAT(S, a, b), B = BD__ACAT(S, c, d);                   \
+    *v0 = (bd_##T)BD__ADE(S, 4, 0, A, B);                                      \
+    *v1 = (bd_##T)BD__ADE(S, 4, 1, A, B);                                      \
+    *v2 = (bd_##T)BD__ADE(S, 4, 2, A, B);                                      \
+    *v3 = (bd_##T)BD__ADE(S, 4, 3, A, B);                                      \
+  }                                                                            \
+  BD_INL void bd_aos_store2_##T(E *p, bd_##T v0, bd_##T v1) {                  \
+    bd__a2_##T o = BD__AIN(S, BD__AW2_##S, 2, v0, v1);                         \
+    memcpy(p, &o, sizeof o);                                                   \
+  }                                                                            \
+  BD_INL void bd_aos_store3_##T(E *p, bd_##T v0, bd_##T v1, bd_##T v2) {       \
+    bd__a2_##T A = BD__ACAT(S, v0, v1), B = BD__ACAT(S, v2, v2);               \
+    bd__a3_##T o = BD__AIN(S, BD__AW3_##S, 3, A, B);                           \
+    memcpy(p, &o, sizeof(E) * 3 * BD__AW_##S);                                 \
+  }                                                                            \
+  BD_INL void bd_aos_store4_##T(E *p, bd_##T v0, bd_##T v1, bd_##T v2,         \
+                                bd_##T v3) {                                   \
+    bd__a2_##T A = BD__ACAT(S, v0, v1), B = BD__ACAT(S, v2, v3);               \
+    bd__a4_##T o = BD__AIN(S, BD__AW4_##S, 4, A, B);                           \
+    memcpy(p, &o, sizeof o);                                                   \
+  }
+
+BD__AOS(f32n, float, n)
+BD__AOS(i32n, int32_t, n)
+BD__AOS(u32n, uint32_t, n)
+BD__AOS(f32d, float, d)
+BD__AOS(i32d, int32_t, d)
+BD__AOS(u32d, uint32_t, d)
+BD__AOS(f64d, double, d)
+BD__AOS(i64d, int64_t, d)
+BD__AOS(u64d, uint64_t, d)
+
+#endif /* BATCHDIFF_AOS_H */
