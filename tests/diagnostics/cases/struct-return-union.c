@@ -1,0 +1,8 @@
+/* A union return value (struct return values work; at the function). */
+typedef union { double d; long long bits; } num;
+__attribute__((batch)) num f(double x) {
+  // CHECK: struct-return-union.c:[[@LINE-1]]:28: error: the return value of type 'num' is not supported in a batch/diff function; unions are not supported; use a struct, or one variable per member
+  num u;
+  u.d = x;
+  return u;
+}

@@ -1,0 +1,7 @@
+/* A union inside a struct parameter (at the parameter). */
+typedef union { double d; long long bits; } num;
+typedef struct { double x; num v; } boxed;
+__attribute__((batch, diff)) double f(boxed b) {
+  // CHECK: struct-union-member.c:[[@LINE-1]]:45: error: member 'v' of 'boxed' of type 'num' is not supported in a batch/diff function; unions are not supported; use a struct, or one variable per member
+  return b.x;
+}
