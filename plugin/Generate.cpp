@@ -105,14 +105,6 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
           << P.Name;
       return false;
     }
-  // NAME_hvp does not read or write records yet (docs/abi.md, "Structs").
-  for (const ir::Output &O : Primal.Outputs)
-    if (WantHvp && !O.Member.empty()) {
-      report(Diags, clang::DiagnosticsEngine::Error, Info.Loc,
-             "diff(hvp) does not support a struct return value yet; return "
-             "a scalar, or drop diff(hvp)");
-      return false;
-    }
   if (!Opts.DenseRecords) { // records member by member (for measuring)
     Primal.RetDense = 0;
     for (ir::Param &P : Primal.Params)
