@@ -5,8 +5,8 @@
  * Usage: #include <batchdiff/batchdiff_rt.h>; generated code calls
  * bd_<op>_<type>(...). Width follows the compile flags: 64-byte vectors when
  * __AVX512F__ is defined, 32-byte when __AVX2__ is, else 16-byte (SSE2).
- * Everything here is static inline over clang vector extensions, with SIMDe
- * (AVX2, SSE2) or the AVX-512F intrinsics where one x86 instruction is needed
+ * Everything here is static inline over clang vector extensions, with
+ * clang's x86 builtins (simd_x86.h) where one x86 instruction is needed
  * (movemask, cvtt, maskload/maskstore, gather, scatter). See
  * docs/runtime.md. */
 #ifndef BATCHDIFF_SIMD_H
@@ -21,18 +21,18 @@
 #include <stdint.h>
 #include <string.h>
 
+/* AVX-512F implies AVX2 and FMA: the half-width types use the AVX2 forms.
+ * The few x86 instructions needed are clang's builtins (simd_x86.h), not
+ * <immintrin.h> or SIMDe: those headers took 0.3-0.5 s to parse in every
+ * file that includes this one. */
 #if defined(__AVX512F__)
-/* AVX-512F implies AVX2 and FMA: the half-width types use the AVX2 forms. */
-#include <immintrin.h>
-#include <simde/x86/avx2.h>
 #define BD_VBYTES 64
 #elif defined(__AVX2__)
-#include <simde/x86/avx2.h>
 #define BD_VBYTES 32
 #else
-#include <simde/x86/sse2.h>
 #define BD_VBYTES 16
 #endif
+#include <batchdiff/simd_x86.h>
 #define BD_WN (BD_VBYTES / 4)
 #define BD_WD (BD_VBYTES / 8)
 
@@ -272,39 +272,30 @@ BD__NARROWINT(u32d, bd_i32d)
   { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 }
 #define BD__IOTA_D                                                             \
   { 0, 1, 2, 3, 4, 5, 6, 7 }
-#define BD__KMASK_N(m)                                                         \
-  _mm512_cmplt_epi32_mask((__m512i)(m), _mm512_setzero_si512())
-#define BD__KMASK_D(m)                                                         \
-  _mm512_cmplt_epi64_mask((__m512i)(m), _mm512_setzero_si512())
 #define BD__MOVEMASK_N(m) ((int)BD__KMASK_N(m))
 #define BD__MOVEMASK_D(m) ((int)BD__KMASK_D(m))
-#define BD__MASKIV __m512i
 #elif BD_VBYTES == 32
 #define BD__IOTA_N                                                             \
   { 0, 1, 2, 3, 4, 5, 6, 7 }
 #define BD__IOTA_D                                                             \
   { 0, 1, 2, 3 }
-#define BD__MOVEMASK_N(m) simde_mm256_movemask_ps(simde_mm256_castsi256_ps(m))
-#define BD__MOVEMASK_D(m) simde_mm256_movemask_pd(simde_mm256_castsi256_pd(m))
-#define BD__MASKIV simde__m256i
+#define BD__MOVEMASK_N(m) BD__MOVMSKPS256(m)
+#define BD__MOVEMASK_D(m) BD__MOVMSKPD256(m)
 #else
 #define BD__IOTA_N                                                             \
   { 0, 1, 2, 3 }
 #define BD__IOTA_D                                                             \
   { 0, 1 }
-#define BD__MOVEMASK_N(m) simde_mm_movemask_ps(simde_mm_castsi128_ps(m))
-#define BD__MOVEMASK_D(m) simde_mm_movemask_pd(simde_mm_castsi128_pd(m))
-#define BD__MASKIV simde__m128i
 #endif
 
-#define BD__MASK(S, M, W, LE, IOTA, MOVEMASK, SIV)                             \
+#define BD__MASK(S, M, W, LE, IOTA, MOVEMASK)                                  \
   BD_INL M bd_and_m##S(M a, M b) { return a & b; }                             \
   BD_INL M bd_or_m##S(M a, M b) { return a | b; }                              \
   BD_INL M bd_xor_m##S(M a, M b) { return a ^ b; }                             \
   BD_INL M bd_andnot_m##S(M a, M b) { return a & ~b; }                         \
   BD_INL M bd_not_m##S(M a) { return ~a; }                                     \
   BD_INL M bd_select_m##S(M c, M a, M b) { return (a & c) | (b & ~c); }        \
-  BD_INL int bd_mbits_##S(M m) { return MOVEMASK((SIV)m); }                    \
+  BD_INL int bd_mbits_##S(M m) { return MOVEMASK(m); }                         \
   BD_INL int bd_any_m##S(M m) { return bd_mbits_##S(m) != 0; }                 \
   BD_INL int bd_all_m##S(M m) { return bd_mbits_##S(m) == (1 << (W)) - 1; }    \
   BD_INL int bd_none_m##S(M m) { return bd_mbits_##S(m) == 0; }                \
@@ -321,85 +312,66 @@ BD__NARROWINT(u32d, bd_i32d)
     const M iota = IOTA;                                                       \
     return (M)((((M){0} + (LE)bits) >> iota & 1) != 0);                        \
   }
-BD__MASK(n, bd_mn, BD_WN, int32_t, BD__IOTA_N, BD__MOVEMASK_N, BD__MASKIV)
-BD__MASK(d, bd_md, BD_WD, int64_t, BD__IOTA_D, BD__MOVEMASK_D, BD__MASKIV)
+BD__MASK(n, bd_mn, BD_WN, int32_t, BD__IOTA_N, BD__MOVEMASK_N)
+BD__MASK(d, bd_md, BD_WD, int64_t, BD__IOTA_D, BD__MOVEMASK_D)
 
 /* ---- masked and partial memory access ----
  * AVX2 has maskload/maskstore/gather and AVX-512 k-masked loads, stores,
  * gathers and scatters that never fault on masked-off lanes; SSE2 gets one
  * scalar access per active lane. */
 #if BD_VBYTES == 64
-#define BD__MLOAD_f32n(m, p) (bd_f32n) _mm512_maskz_loadu_ps(BD__KMASK_N(m), p)
+#define BD__MLOAD_f32n(m, p) (bd_f32n) BD__MASKZ_LOADU_PS512(BD__KMASK_N(m), p)
 #define BD__MLOAD_i32n(m, p)                                                   \
-  (bd_i32n) _mm512_maskz_loadu_epi32(BD__KMASK_N(m), p)
+  (bd_i32n) BD__MASKZ_LOADU_EPI32_512(BD__KMASK_N(m), p)
 #define BD__MLOAD_u32n BD__MLOAD_i32n
-#define BD__MLOAD_f64d(m, p) (bd_f64d) _mm512_maskz_loadu_pd(BD__KMASK_D(m), p)
+#define BD__MLOAD_f64d(m, p) (bd_f64d) BD__MASKZ_LOADU_PD512(BD__KMASK_D(m), p)
 #define BD__MLOAD_i64d(m, p)                                                   \
-  (bd_i64d) _mm512_maskz_loadu_epi64(BD__KMASK_D(m), p)
+  (bd_i64d) BD__MASKZ_LOADU_EPI64_512(BD__KMASK_D(m), p)
 #define BD__MLOAD_u64d BD__MLOAD_i64d
-#define BD__MSTORE_f32n(m, p, v)                                               \
-  _mm512_mask_storeu_ps(p, BD__KMASK_N(m), (__m512)(v))
-#define BD__MSTORE_i32n(m, p, v)                                               \
-  _mm512_mask_storeu_epi32(p, BD__KMASK_N(m), (__m512i)(v))
+#define BD__MSTORE_f32n(m, p, v) BD__MASK_STOREU_PS512(p, BD__KMASK_N(m), v)
+#define BD__MSTORE_i32n(m, p, v) BD__MASK_STOREU_EPI32_512(p, BD__KMASK_N(m), v)
 #define BD__MSTORE_u32n BD__MSTORE_i32n
-#define BD__MSTORE_f64d(m, p, v)                                               \
-  _mm512_mask_storeu_pd(p, BD__KMASK_D(m), (__m512d)(v))
-#define BD__MSTORE_i64d(m, p, v)                                               \
-  _mm512_mask_storeu_epi64(p, BD__KMASK_D(m), (__m512i)(v))
+#define BD__MSTORE_f64d(m, p, v) BD__MASK_STOREU_PD512(p, BD__KMASK_D(m), v)
+#define BD__MSTORE_i64d(m, p, v) BD__MASK_STOREU_EPI64_512(p, BD__KMASK_D(m), v)
 #define BD__MSTORE_u64d BD__MSTORE_i64d
 /* The 32-bit types of shape d are 256 bits: k-masked with AVX-512VL, else
  * the AVX2 maskload/maskstore with the mask narrowed to 32-bit lanes. */
 #if defined(__AVX512VL__)
-#define BD__MLOAD_f32d(m, p)                                                   \
-  (bd_f32d) _mm256_maskz_loadu_ps((__mmask8)BD__KMASK_D(m), p)
+#define BD__MLOAD_f32d(m, p) (bd_f32d) BD__MASKZ_LOADU_PS256(BD__KMASK_D(m), p)
 #define BD__MLOAD_i32d(m, p)                                                   \
-  (bd_i32d) _mm256_maskz_loadu_epi32((__mmask8)BD__KMASK_D(m), p)
-#define BD__MSTORE_f32d(m, p, v)                                               \
-  _mm256_mask_storeu_ps(p, (__mmask8)BD__KMASK_D(m), (__m256)(v))
-#define BD__MSTORE_i32d(m, p, v)                                               \
-  _mm256_mask_storeu_epi32(p, (__mmask8)BD__KMASK_D(m), (__m256i)(v))
+  (bd_i32d) BD__MASKZ_LOADU_EPI32_256(BD__KMASK_D(m), p)
+#define BD__MSTORE_f32d(m, p, v) BD__MASK_STOREU_PS256(p, BD__KMASK_D(m), v)
+#define BD__MSTORE_i32d(m, p, v) BD__MASK_STOREU_EPI32_256(p, BD__KMASK_D(m), v)
 #else
-#define BD__MLOAD_f32d(m, p)                                                   \
-  (bd_f32d) simde_mm256_maskload_ps(p, (simde__m256i)BD__NARROW_f32d(m))
+#define BD__MLOAD_f32d(m, p) (bd_f32d) BD__MASKLOAD_PS256(p, BD__NARROW_f32d(m))
 #define BD__MLOAD_i32d(m, p)                                                   \
-  (bd_i32d) simde_mm256_maskload_epi32((const int32_t *)(p),                   \
-                                       (simde__m256i)BD__NARROW_i32d(m))
-#define BD__MSTORE_f32d(m, p, v)                                               \
-  simde_mm256_maskstore_ps(p, (simde__m256i)BD__NARROW_f32d(m), v)
+  (bd_i32d) BD__MASKLOAD_EPI32_256(p, BD__NARROW_i32d(m))
+#define BD__MSTORE_f32d(m, p, v) BD__MASKSTORE_PS256(p, BD__NARROW_f32d(m), v)
 #define BD__MSTORE_i32d(m, p, v)                                               \
-  simde_mm256_maskstore_epi32(                                                 \
-      (int32_t *)(p), (simde__m256i)BD__NARROW_i32d(m), (simde__m256i)(v))
+  BD__MASKSTORE_EPI32_256(p, BD__NARROW_i32d(m), v)
 #endif
 #define BD__MLOAD_u32d BD__MLOAD_i32d
 #define BD__MSTORE_u32d BD__MSTORE_i32d
 #elif BD_VBYTES == 32
-#define BD__MLOAD_f32n(m, p) (bd_f32n) simde_mm256_maskload_ps(p, m)
-#define BD__MLOAD_i32n(m, p)                                                   \
-  (bd_i32n) simde_mm256_maskload_epi32((const int32_t *)(p), m)
+#define BD__MLOAD_f32n(m, p) (bd_f32n) BD__MASKLOAD_PS256(p, m)
+#define BD__MLOAD_i32n(m, p) (bd_i32n) BD__MASKLOAD_EPI32_256(p, m)
 #define BD__MLOAD_u32n BD__MLOAD_i32n
-#define BD__MLOAD_f64d(m, p) (bd_f64d) simde_mm256_maskload_pd(p, m)
-#define BD__MLOAD_i64d(m, p)                                                   \
-  (bd_i64d) simde_mm256_maskload_epi64((const int64_t *)(p), m)
+#define BD__MLOAD_f64d(m, p) (bd_f64d) BD__MASKLOAD_PD256(p, m)
+#define BD__MLOAD_i64d(m, p) (bd_i64d) BD__MASKLOAD_EPI64_256(p, m)
 #define BD__MLOAD_u64d BD__MLOAD_i64d
-#define BD__MLOAD_f32d(m, p)                                                   \
-  (bd_f32d) simde_mm_maskload_ps(p, (simde__m128i)BD__NARROW_f32d(m))
+#define BD__MLOAD_f32d(m, p) (bd_f32d) BD__MASKLOAD_PS128(p, BD__NARROW_f32d(m))
 #define BD__MLOAD_i32d(m, p)                                                   \
-  (bd_i32d) simde_mm_maskload_epi32((const int32_t *)(p),                      \
-                                    (simde__m128i)BD__NARROW_i32d(m))
+  (bd_i32d) BD__MASKLOAD_EPI32_128(p, BD__NARROW_i32d(m))
 #define BD__MLOAD_u32d BD__MLOAD_i32d
-#define BD__MSTORE_f32n(m, p, v) simde_mm256_maskstore_ps(p, m, v)
-#define BD__MSTORE_i32n(m, p, v)                                               \
-  simde_mm256_maskstore_epi32((int32_t *)(p), m, (simde__m256i)(v))
+#define BD__MSTORE_f32n(m, p, v) BD__MASKSTORE_PS256(p, m, v)
+#define BD__MSTORE_i32n(m, p, v) BD__MASKSTORE_EPI32_256(p, m, v)
 #define BD__MSTORE_u32n BD__MSTORE_i32n
-#define BD__MSTORE_f64d(m, p, v) simde_mm256_maskstore_pd(p, m, v)
-#define BD__MSTORE_i64d(m, p, v)                                               \
-  simde_mm256_maskstore_epi64((int64_t *)(p), m, (simde__m256i)(v))
+#define BD__MSTORE_f64d(m, p, v) BD__MASKSTORE_PD256(p, m, v)
+#define BD__MSTORE_i64d(m, p, v) BD__MASKSTORE_EPI64_256(p, m, v)
 #define BD__MSTORE_u64d BD__MSTORE_i64d
-#define BD__MSTORE_f32d(m, p, v)                                               \
-  simde_mm_maskstore_ps(p, (simde__m128i)BD__NARROW_f32d(m), v)
+#define BD__MSTORE_f32d(m, p, v) BD__MASKSTORE_PS128(p, BD__NARROW_f32d(m), v)
 #define BD__MSTORE_i32d(m, p, v)                                               \
-  simde_mm_maskstore_epi32((int32_t *)(p), (simde__m128i)BD__NARROW_i32d(m),   \
-                           (simde__m128i)(v))
+  BD__MASKSTORE_EPI32_128(p, BD__NARROW_i32d(m), v)
 #define BD__MSTORE_u32d BD__MSTORE_i32d
 #endif
 #if BD_VBYTES >= 32
@@ -455,53 +427,35 @@ BD__MEMOPS(u64d, uint64_t, bd_md, d, BD_WD)
 /* Gathers: masked-off lanes are 0 and read nothing. */
 #if BD_VBYTES == 64
 #define BD__GATHER_f32n(m, b, x)                                               \
-  (bd_f32n) _mm512_mask_i32gather_ps(_mm512_setzero_ps(), BD__KMASK_N(m),      \
-                                     (__m512i)(x), b, 4)
+  (bd_f32n) BD__GATHER_D_PS512(BD__KMASK_N(m), x, b)
 #define BD__GATHER_i32n(m, b, x)                                               \
-  (bd_i32n) _mm512_mask_i32gather_epi32(_mm512_setzero_si512(),                \
-                                        BD__KMASK_N(m), (__m512i)(x), b, 4)
+  (bd_i32n) BD__GATHER_D_EPI32_512(BD__KMASK_N(m), x, b)
 #define BD__GATHER_u32n BD__GATHER_i32n
 #define BD__GATHER_f64d(m, b, x)                                               \
-  (bd_f64d) _mm512_mask_i64gather_pd(_mm512_setzero_pd(), BD__KMASK_D(m),      \
-                                     (__m512i)(x), b, 8)
+  (bd_f64d) BD__GATHER_Q_PD512(BD__KMASK_D(m), x, b)
 #define BD__GATHER_i64d(m, b, x)                                               \
-  (bd_i64d) _mm512_mask_i64gather_epi64(_mm512_setzero_si512(),                \
-                                        BD__KMASK_D(m), (__m512i)(x), b, 8)
+  (bd_i64d) BD__GATHER_Q_EPI64_512(BD__KMASK_D(m), x, b)
 #define BD__GATHER_u64d BD__GATHER_i64d
 #define BD__GATHER_f32d(m, b, x)                                               \
-  (bd_f32d) _mm512_mask_i64gather_ps(_mm256_setzero_ps(), BD__KMASK_D(m),      \
-                                     (__m512i)(x), b, 4)
+  (bd_f32d) BD__GATHER_Q_PS512(BD__KMASK_D(m), x, b)
 #define BD__GATHER_i32d(m, b, x)                                               \
-  (bd_i32d) _mm512_mask_i64gather_epi32(_mm256_setzero_si256(),                \
-                                        BD__KMASK_D(m), (__m512i)(x), b, 4)
+  (bd_i32d) BD__GATHER_Q_EPI32_512(BD__KMASK_D(m), x, b)
 #define BD__GATHER_u32d BD__GATHER_i32d
 #define BD__GATHER(T, E, M, S, W)                                              \
   BD_INL bd_##T bd_gather_##T(M m, const E *base, bd_##S##idx idx) {           \
     return BD__GATHER_##T(m, base, idx);                                       \
   }
 #elif BD_VBYTES == 32
-#define BD__GATHER_f32n(m, b, x)                                               \
-  (bd_f32n) simde_mm256_mask_i32gather_ps(simde_mm256_setzero_ps(), b, x,      \
-                                          simde_mm256_castsi256_ps(m), 4)
-#define BD__GATHER_i32n(m, b, x)                                               \
-  (bd_i32n) simde_mm256_mask_i32gather_epi32(simde_mm256_setzero_si256(),      \
-                                             (const int32_t *)(b), x, m, 4)
+#define BD__GATHER_f32n(m, b, x) (bd_f32n) BD__GATHER_D_PS256(b, x, m)
+#define BD__GATHER_i32n(m, b, x) (bd_i32n) BD__GATHER_D_EPI32_256(b, x, m)
 #define BD__GATHER_u32n BD__GATHER_i32n
-#define BD__GATHER_f64d(m, b, x)                                               \
-  (bd_f64d) simde_mm256_mask_i64gather_pd(simde_mm256_setzero_pd(), b, x,      \
-                                          simde_mm256_castsi256_pd(m), 8)
-#define BD__GATHER_i64d(m, b, x)                                               \
-  (bd_i64d) simde_mm256_mask_i64gather_epi64(simde_mm256_setzero_si256(),      \
-                                             (const int64_t *)(b), x, m, 8)
+#define BD__GATHER_f64d(m, b, x) (bd_f64d) BD__GATHER_Q_PD256(b, x, m)
+#define BD__GATHER_i64d(m, b, x) (bd_i64d) BD__GATHER_Q_EPI64_256(b, x, m)
 #define BD__GATHER_u64d BD__GATHER_i64d
 #define BD__GATHER_f32d(m, b, x)                                               \
-  (bd_f32d) simde_mm256_mask_i64gather_ps(                                     \
-      simde_mm_setzero_ps(), b, x,                                             \
-      simde_mm_castsi128_ps((simde__m128i)BD__NARROW_f32d(m)), 4)
+  (bd_f32d) BD__GATHER_Q_PS256(b, x, BD__NARROW_f32d(m))
 #define BD__GATHER_i32d(m, b, x)                                               \
-  (bd_i32d) simde_mm256_mask_i64gather_epi32(                                  \
-      simde_mm_setzero_si128(), (const int32_t *)(b), x,                       \
-      (simde__m128i)BD__NARROW_i32d(m), 4)
+  (bd_i32d) BD__GATHER_Q_EPI32_256(b, x, BD__NARROW_i32d(m))
 #define BD__GATHER_u32d BD__GATHER_i32d
 #define BD__GATHER(T, E, M, S, W)                                              \
   BD_INL bd_##T bd_gather_##T(M m, const E *base, bd_##S##idx idx) {           \
@@ -531,19 +485,19 @@ BD__GATHER(u64d, uint64_t, bd_md, d, BD_WD)
  * (AVX-512 scatters order overlapping writes the same way). */
 #if BD_VBYTES == 64
 #define BD__SCATTER_f32n(m, b, x, v)                                           \
-  _mm512_mask_i32scatter_ps(b, BD__KMASK_N(m), (__m512i)(x), (__m512)(v), 4)
+  BD__SCATTER_D_PS512(b, BD__KMASK_N(m), x, v)
 #define BD__SCATTER_i32n(m, b, x, v)                                           \
-  _mm512_mask_i32scatter_epi32(b, BD__KMASK_N(m), (__m512i)(x), (__m512i)(v), 4)
+  BD__SCATTER_D_EPI32_512(b, BD__KMASK_N(m), x, v)
 #define BD__SCATTER_u32n BD__SCATTER_i32n
 #define BD__SCATTER_f64d(m, b, x, v)                                           \
-  _mm512_mask_i64scatter_pd(b, BD__KMASK_D(m), (__m512i)(x), (__m512d)(v), 8)
+  BD__SCATTER_Q_PD512(b, BD__KMASK_D(m), x, v)
 #define BD__SCATTER_i64d(m, b, x, v)                                           \
-  _mm512_mask_i64scatter_epi64(b, BD__KMASK_D(m), (__m512i)(x), (__m512i)(v), 8)
+  BD__SCATTER_Q_EPI64_512(b, BD__KMASK_D(m), x, v)
 #define BD__SCATTER_u64d BD__SCATTER_i64d
 #define BD__SCATTER_f32d(m, b, x, v)                                           \
-  _mm512_mask_i64scatter_ps(b, BD__KMASK_D(m), (__m512i)(x), (__m256)(v), 4)
+  BD__SCATTER_Q_PS512(b, BD__KMASK_D(m), x, v)
 #define BD__SCATTER_i32d(m, b, x, v)                                           \
-  _mm512_mask_i64scatter_epi32(b, BD__KMASK_D(m), (__m512i)(x), (__m256i)(v), 4)
+  BD__SCATTER_Q_EPI32_512(b, BD__KMASK_D(m), x, v)
 #define BD__SCATTER_u32d BD__SCATTER_i32d
 #define BD__SCATTER(T, E, M, S, W)                                             \
   BD_INL void bd_scatter_##T(M m, E *base, bd_##S##idx idx, bd_##T v) {        \
@@ -591,13 +545,7 @@ BD__SCATTER(u64d, uint64_t, bd_md, d, BD_WD)
 
 BD_INL bd_i32n bd_cvt_f32n_i32n(bd_f32n v) {
   /* cvttps2dq: INT32_MIN for out-of-range and NaN, like the generic path. */
-#if BD_VBYTES == 64
-  return (bd_i32n)_mm512_cvttps_epi32((__m512)v);
-#elif BD_VBYTES == 32
-  return (bd_i32n)simde_mm256_cvttps_epi32((simde__m256)v);
-#else
-  return (bd_i32n)simde_mm_cvttps_epi32((simde__m128)v);
-#endif
+  return (bd_i32n)BD__CVTTPS_I32N(v);
 }
 #define BD__F2I32(X, EX, SIX, Y, SIY)                                          \
   BD_INL bd_##Y bd_cvt_##X##_##Y(bd_##X v) {                                   \
