@@ -110,6 +110,55 @@ BD__FASTF(f32d, bd_i32d, dd, bd_f64d)
 
 #if defined(__FMA__)
 /* ---- float functions in float (FMA builds) ---- */
+
+/* t[i & 15] per lane, t a table of 16 floats (64-byte aligned): one
+ * vpermps (vpermt2ps for 8 lanes with AVX-512VL), two vpermps and a blend
+ * with AVX2, a 4-lane gather, else per lane (clang's builtins, as in
+ * simd_x86.h: _mm512_permutexvar_ps, _mm256_permutex2var_ps,
+ * _mm256_permutevar8x32_ps, _mm256_blendv_ps, _mm_i32gather_ps). */
+#define BD__LUT16_ANY(T, IT)                                                   \
+  BD_INL bd_##T bd__flut16_##T(const float *t, IT i) {                         \
+    bd_##T r;                                                                  \
+    for (int l = 0; l < (int)(sizeof r / sizeof r[0]); l++)                    \
+      r[l] = t[i[l] & 15];                                                     \
+    return r;                                                                  \
+  }
+#if defined(__AVX2__)
+BD_INL bd__x8sf bd__flut16_x8(const float *t, bd__x8si i) {
+  bd__x8sf lo, hi;
+  __builtin_memcpy(&lo, t, sizeof lo);
+  __builtin_memcpy(&hi, t + 8, sizeof hi);
+#if defined(__AVX512VL__)
+  return __builtin_ia32_vpermi2varps256(lo, i, hi);
+#else
+  lo = __builtin_ia32_permvarsf256(lo, i);
+  hi = __builtin_ia32_permvarsf256(hi, i);
+  return __builtin_ia32_blendvps256(lo, hi, (bd__x8sf)(i << 28));
+#endif
+}
+#endif
+#if BD_VBYTES == 64
+BD_INL bd_f32n bd__flut16_f32n(const float *t, bd_i32n i) {
+  bd__x16sf v;
+  __builtin_memcpy(&v, t, sizeof v);
+  return (bd_f32n)__builtin_ia32_permvarsf512(v, (bd__x16si)i);
+}
+BD_INL bd_f32d bd__flut16_f32d(const float *t, bd_i32d i) {
+  return (bd_f32d)bd__flut16_x8(t, (bd__x8si)i);
+}
+#elif BD_VBYTES == 32
+BD_INL bd_f32n bd__flut16_f32n(const float *t, bd_i32n i) {
+  return (bd_f32n)bd__flut16_x8(t, (bd__x8si)i);
+}
+BD_INL bd_f32d bd__flut16_f32d(const float *t, bd_i32d i) {
+  return (bd_f32d)__builtin_ia32_gatherd_ps(
+      (bd__x4sf){0}, t, (bd__x4si)(i & 15), (bd__x4sf)((bd__x4si){0} - 1), 4);
+}
+#else
+BD__LUT16_ANY(f32n, bd_i32n)
+BD__LUT16_ANY(f32d, bd_i32d)
+#endif
+
 #define BD__S f32n
 #define BD__VF bd_f32n
 #define BD__VI bd_i32n
