@@ -102,7 +102,7 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
              "diff(hvp) does not support the %0 array parameter '%1' yet; "
              "NAME_hvp needs strided arrays (drop %0, or drop diff(hvp))")
           << (P.Lay == ir::Layout::Offsets ? "BD_PACKED" : "BD_POINTERS")
-          << P.Name;
+          << (P.Record >= 0 ? Primal.Params[P.Record].Name : P.Name);
       return false;
     }
   if (!Opts.DenseRecords) { // records member by member (for measuring)

@@ -21,6 +21,15 @@ std::string elemPtr(const ir::Function &F, size_t I, bool Q,
                     const std::string &E) {
   const ir::Param &P = F.Params[I];
   std::string B = Q ? shadowName(I) : argName(I);
+  if (P.Record >= 0 && P.Lay != ir::Layout::Strided) {
+    // A member of packed records: that member of example E's first record.
+    size_t R = (size_t)P.Record;
+    std::string RB = Q ? shadowName(R) : argName(R);
+    std::string M = "->" + P.Member.substr(1);
+    return P.Lay == ir::Layout::Offsets
+               ? "&(" + RB + " + " + offsetsName(R) + "[" + E + "])" + M
+               : "&(" + RB + "[" + E + "])" + M;
+  }
   switch (P.Lay) {
   case ir::Layout::Offsets:
     return B + " + " + offsetsName(I) + "[" + E + "]";
@@ -60,10 +69,12 @@ std::string laneOffsets(const ir::Function &F, Flavor Fl) {
       // A NULL shadow gets offsets 0 (the kernel does not touch it).
       std::string Ptr =
           "(" + T + " *)(" + elemPtr(F, I, Q, "__bd_e[__bd_j]") + ")";
+      // (A member of an array of records: the record's shadow.)
+      std::string Sh0 = shadowName(
+          P.Record >= 0 && P.Lay != ir::Layout::Strided ? (size_t)P.Record : I);
       OS << "        for (size_t __bd_j = 0; __bd_j < " << All
          << "; __bd_j++)\n          " << N
-         << "l[__bd_j] = " << (Q ? shadowName(I) + " ? " + Ptr + " : 0" : Ptr)
-         << ";\n";
+         << "l[__bd_j] = " << (Q ? Sh0 + " ? " + Ptr + " : 0" : Ptr) << ";\n";
       OS << "        " << Pfx << "b" << Num << " = " << N << "l[0];\n";
       for (unsigned C = 0; C < IL; ++C) {
         std::string Lo = C ? std::to_string(C) + " * " + Sh.W() + " + " : "";

@@ -1,6 +1,7 @@
 //===- RecordLanes.cpp - struct parameters' members across lanes ----------===//
 #include "emit/RecordLanes.h"
 
+#include <functional>
 #include <sstream>
 
 namespace batchdiff {
@@ -179,6 +180,53 @@ std::string denseOut(const Shape &Sh, int &Buf, const DenseRecords &D,
                                  CType, Val[K]))
          << "\n";
   OS << "      }\n    }";
+  return OS.str();
+}
+
+/// Each member m of an array of records as an array of its own: its
+/// base &p->m and its stride in elements of m, p_stride * (sizeof(record)
+/// / sizeof(m)) (docs/abi.md "Structs"); shadows and tangents alike.
+std::string
+memberArrays(const ir::Function &F, int NumShadows,
+             const std::function<std::string(int, size_t)> &Ptr,
+             const std::function<std::string(int, size_t)> &PtrStride) {
+  std::ostringstream OS;
+  for (size_t I = 0; I < F.Params.size(); ++I) {
+    const ir::Param &P = F.Params[I];
+    if (P.Record < 0 || !P.IsArray)
+      continue;
+    size_t R = (size_t)P.Record;
+    std::string T = scalarType(P.Ty);
+    std::string Per =
+        " * (ptrdiff_t)(sizeof(" + F.Params[R].CType + ") / sizeof(" + T + "))";
+    std::string M = "->" + P.Member.substr(1);
+    auto Base = [&](const std::string &Dst, const std::string &Src) {
+      OS << "  " << T << " *" << Dst << " = " << Src << " ? (" << T << " *)&("
+         << Src << ")" << M << " : 0;\n  (void)" << Dst << ";\n";
+    };
+    auto Stride = [&](const std::string &Dst, const std::string &Src) {
+      OS << "  ptrdiff_t " << Dst << " = " << Src << Per << ";\n  (void)" << Dst
+         << ";\n";
+    };
+    if (P.Lay != ir::Layout::Strided) {
+      // Lanes address packed records themselves (IndexedLanes.cpp); these
+      // locals only flag a given shadow or tangent, never dereferenced.
+      OS << "  const void *" << argName(I) << " = " << argName(R)
+         << ";\n  (void)" << argName(I) << ";\n";
+      for (int K = 0; hasShadowParam(P) && K < NumShadows; ++K)
+        OS << "  const void *" << Ptr(K, I) << " = " << Ptr(K, R)
+           << ";\n  (void)" << Ptr(K, I) << ";\n";
+      continue;
+    }
+    Base(argName(I), argName(R));
+    if (!P.Uniform)
+      Stride(strideName(I), strideName(R));
+    for (int K = 0; hasShadowParam(P) && K < NumShadows; ++K) {
+      Base(Ptr(K, I), Ptr(K, R));
+      if (!P.Uniform)
+        Stride(PtrStride(K, I), PtrStride(K, R));
+    }
+  }
   return OS.str();
 }
 

@@ -14,6 +14,7 @@
 #include "emit/CText.h"
 #include "ir/IR.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,16 @@ std::string denseOut(const ctext::Shape &Sh, int &Buf, const DenseRecords &D,
                      const std::vector<std::string> &Members, ir::Type T,
                      const std::string &CType,
                      const std::vector<std::string> &Val, bool Add);
+
+/// The wrapper's locals for each member m of an array of records, an
+/// array parameter of its own: its base &p->m and stride in elements of m
+/// (strided records), or for BD_PACKED/BD_POINTERS records a flag that the
+/// records (shadow, tangent) were given. \p Ptr and \p PtrStride name a
+/// parameter's shadow array K (Stmt::Shadow) and its stride.
+std::string
+memberArrays(const ir::Function &F, int NumShadows,
+             const std::function<std::string(int, size_t)> &Ptr,
+             const std::function<std::string(int, size_t)> &PtrStride);
 
 } // namespace batchdiff
 

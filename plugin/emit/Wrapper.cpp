@@ -98,11 +98,10 @@ private:
   }
   /// A member of a struct parameter passed by value (a scalar per record);
   /// a member of an array of records is an array parameter of its own,
-  /// with local names set up by memberArrays().
+  /// with local names set up by memberArrays() (emit/RecordLanes.h).
   bool member(size_t I) const {
     return F.Params[I].Record >= 0 && !F.Params[I].IsArray;
   }
-  std::string memberArrays() const;
   /// A struct parameter with a member that has a shadow.
   bool recordHasShadow(size_t I) const {
     for (const ir::Param &L : F.Params)
@@ -197,8 +196,13 @@ std::vector<WrapperEmitter::Decl> WrapperEmitter::params(bool Reserved) const {
     const ir::Param &P = F.Params[I];
     std::string N = Reserved ? arg(I) : P.Name;
     if (P.Kind == ir::ParamKind::Record && P.IsArray) {
-      Ds.push_back({(P.Writable ? "" : "const ") + P.CType + " *", N});
-      if (!P.Uniform)
+      std::string C = P.Writable ? "" : "const ";
+      Ds.push_back(
+          {C + P.CType + (P.Lay == ir::Layout::Pointers ? " *const *" : " *"),
+           N});
+      if (P.Lay == ir::Layout::Offsets)
+        Ds.push_back({"const size_t *", Nm(offs(I), P.Name + "_off")});
+      else if (!P.Uniform && P.Lay == ir::Layout::Strided)
         Ds.push_back({"ptrdiff_t ", Nm(stride(I), P.Name + "_stride")});
       continue;
     }
@@ -728,40 +732,6 @@ std::string WrapperEmitter::denseRet(size_t I) {
          St + "\n";
 }
 
-/// Each member m of an array of records as an array of its own: its
-/// base &p->m and its stride in elements of m, p_stride * (sizeof(record)
-/// / sizeof(m)) (docs/abi.md "Structs"); shadows and tangents alike.
-std::string WrapperEmitter::memberArrays() const {
-  std::ostringstream OS;
-  for (size_t I = 0; I < F.Params.size(); ++I) {
-    const ir::Param &P = F.Params[I];
-    if (P.Record < 0 || !P.IsArray)
-      continue;
-    size_t R = (size_t)P.Record;
-    std::string T = scalarType(P.Ty);
-    std::string Per =
-        " * (ptrdiff_t)(sizeof(" + F.Params[R].CType + ") / sizeof(" + T + "))";
-    std::string M = "->" + P.Member.substr(1);
-    auto Base = [&](const std::string &Dst, const std::string &Src) {
-      OS << "  " << T << " *" << Dst << " = " << Src << " ? (" << T << " *)&("
-         << Src << ")" << M << " : 0;\n  (void)" << Dst << ";\n";
-    };
-    auto Stride = [&](const std::string &Dst, const std::string &Src) {
-      OS << "  ptrdiff_t " << Dst << " = " << Src << Per << ";\n  (void)" << Dst
-         << ";\n";
-    };
-    Base(arg(I), arg(R));
-    if (!P.Uniform)
-      Stride(stride(I), stride(R));
-    for (int K = 0; hasShadowParam(P) && K < numShadows(); ++K) {
-      Base(ptr(K, I), ptr(K, R));
-      if (!P.Uniform)
-        Stride(ptrStride(K, I), ptrStride(K, R));
-    }
-  }
-  return OS.str();
-}
-
 std::vector<WrapperEmitter::Sum> WrapperEmitter::uniformSums() const {
   std::vector<Sum> R;
   for (const ir::Output &O : F.Outputs)
@@ -794,7 +764,9 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
   for (const GlobalDecl &G : globals())
     OS << "  " << G.Type << G.Name << " = "
        << (G.Direct ? G.Init : "__bd_c->" + G.Name) << ";\n";
-  OS << memberArrays();
+  OS << memberArrays(
+      F, numShadows(), [&](int K, size_t I) { return ptr(K, I); },
+      [&](int K, size_t I) { return ptrStride(K, I); });
   std::vector<Sum> Sums = uniformSums();
   for (const Sum &U : Sums)
     OS << "  " << Sh.vtype(F.Params[U.Param].Ty) << " " << U.acc()

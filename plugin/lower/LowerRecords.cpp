@@ -75,14 +75,25 @@ bool Lowerer::recordArrayParam(unsigned I, const ParmVarDecl *P) {
           "remove the parameter");
     return false;
   }
-  if (isPackedOffsets(P) || isPackedPointers(P)) {
+  if (isPackedOffsets(P) && isPackedPointers(P)) {
     report(Diags, DiagnosticsEngine::Error, P->getLocation(),
-           "%0 on the array of records '%1' is not supported yet in a "
-           "batch/diff function; pass the records strided (drop %0)")
-        << (isPackedOffsets(P) ? "BD_PACKED" : "BD_POINTERS") << N;
+           "array of records '%0' is marked both BD_PACKED and BD_POINTERS; "
+           "pick one layout")
+        << N;
     Failed = Reported = true;
     return false;
   }
+  if ((isPackedOffsets(P) || isPackedPointers(P)) && H.Uniform) {
+    report(Diags, DiagnosticsEngine::Error, P->getLocation(),
+           "BD_UNIFORM array of records '%0' cannot be %1: one array for the "
+           "whole batch has no per-example layout; drop one of the two")
+        << N << (isPackedOffsets(P) ? "BD_PACKED" : "BD_POINTERS");
+    Failed = Reported = true;
+    return false;
+  }
+  F.Params.back().Lay = isPackedOffsets(P)    ? ir::Layout::Offsets
+                        : isPackedPointers(P) ? ir::Layout::Pointers
+                                              : ir::Layout::Strided;
   if (H.Uniform && H.Writable) {
     report(Diags, DiagnosticsEngine::Error, P->getLocation(),
            "BD_UNIFORM output array '%0': every example would write the same "
@@ -135,6 +146,7 @@ void Lowerer::bindRecordArrays(Frame &Fr) {
       LP.NoDiff = H.NoDiff || !ir::isFloat(Lf.Ty);
       LP.Record = I;
       LP.Member = Lf.Path;
+      LP.Lay = H.Lay;
       LP.StaticLen = H.StaticLen * (int)RA.Per[K];
       LP.DimParam = H.DimParam;
       LP.DimHow = H.DimHow;
