@@ -116,8 +116,8 @@ static inline __attribute__((always_inline, unused)) void __bd_gate_gk(bd_mn __b
   }
   if (__bd_t54) {
     bd_f32n __bd_t55 = __bd_v15_d13;
-    bd_f32n __bd_t56 = bd_mul_f32n(__bd_t55, __bd_t13);
-    bd_f32n __bd_t57 = bd_div_f32n(__bd_t56, __bd_t12);
+    bd_f32n __bd_t56 = bd_div_f32n(__bd_t55, __bd_t12);
+    bd_f32n __bd_t57 = bd_mul_f32n(__bd_t56, __bd_t13);
     bd_f32n __bd_t58 = bd_neg_f32n(__bd_t57);
     bd_f32n __bd_t59 = __bd_v14_d12;
     bd_f32n __bd_t60 = bd_add_f32n(__bd_t59, __bd_t58);

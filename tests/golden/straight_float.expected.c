@@ -130,8 +130,8 @@ static inline __attribute__((always_inline, unused)) void __bd_poly_gk(bd_mn __b
     bd_f32n __bd_t66 = __bd_v11_d7;
     bd_f32n __bd_t67 = bd_add_f32n(__bd_t66, __bd_t65);
     __bd_v11_d7 = __bd_t67;
-    bd_f32n __bd_t68 = bd_mul_f32n(__bd_t64, __bd_t13);
-    bd_f32n __bd_t69 = bd_div_f32n(__bd_t68, __bd_t12);
+    bd_f32n __bd_t68 = bd_div_f32n(__bd_t64, __bd_t12);
+    bd_f32n __bd_t69 = bd_mul_f32n(__bd_t68, __bd_t13);
     bd_f32n __bd_t70 = bd_neg_f32n(__bd_t69);
     bd_f32n __bd_t71 = __bd_v12_d12;
     bd_f32n __bd_t72 = bd_add_f32n(__bd_t71, __bd_t70);

@@ -127,8 +127,8 @@ static inline __attribute__((always_inline, unused)) void __bd_polar_gk(bd_md __
     bd_f64d __bd_t54 = __bd_v14_d1;
     bd_f64d __bd_t55 = bd_add_f64d(__bd_t54, __bd_t53);
     __bd_v14_d1 = __bd_t55;
-    bd_f64d __bd_t56 = bd_mul_f64d(__bd_t52, __bd_t19);
-    bd_f64d __bd_t57 = bd_div_f64d(__bd_t56, __bd_t18);
+    bd_f64d __bd_t56 = bd_div_f64d(__bd_t52, __bd_t18);
+    bd_f64d __bd_t57 = bd_mul_f64d(__bd_t56, __bd_t19);
     bd_f64d __bd_t58 = bd_neg_f64d(__bd_t57);
     bd_f64d __bd_t59 = __bd_v17_d18;
     bd_f64d __bd_t60 = bd_add_f64d(__bd_t59, __bd_t58);
