@@ -11,6 +11,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 plugin=${BATCHDIFF_PLUGIN:-$root/_build/test/lib/batchdiff/batchdiff.so}
+# (else a plain _build, as configured for development)
+[[ -n ${BATCHDIFF_PLUGIN:-} || -f $plugin ]] ||
+  plugin=$root/_build/lib/batchdiff/batchdiff.so
 reps=${1:-3}
 sizes=${BATCHDIFF_CT_SIZES:-125 250 500 1000 2000}
 [[ -f $plugin ]] || { echo "no plugin at $plugin (build it first)" >&2; exit 1; }
