@@ -92,6 +92,14 @@ inline std::string shadowStrideName(size_t I) {
 inline std::string offsetsName(size_t I) {
   return "__bd_ao" + std::to_string(I);
 }
+/// The C element type of array parameter \p P as the kernel reads it: the
+/// lane type, or the narrow integer type of a char/short table.
+inline std::string elemType(const ir::Param &P) {
+  if (P.Narrow.empty())
+    return scalarType(P.Ty);
+  return (P.Narrow[0] == 'u' ? "uint" : "int") + P.Narrow.substr(1) + "_t";
+}
+
 /// A parameter with a shadow (gradient, tangent) in the generated ABI.
 inline bool hasShadowParam(const ir::Param &P) {
   return P.Kind == ir::ParamKind::User && ir::isFloat(P.Ty) && !P.NoDiff;

@@ -444,9 +444,11 @@ bool KernelEmitter::memOp(const ir::Stmt &S) {
          << temp(S.Dst) << " = " << Base << "[" << temp(S.Args[0]) << "];\n";
       return true;
     }
+    // A char/short table: bd_gather_i32n_u8 and the like.
+    std::string Nw = Shadow ? std::string() : F.Params[I].Narrow;
     OS << (Hoisted[S.Dst] ? "" : Sh.vtype(Ty) + " ") << temp(S.Dst)
-       << " = bd_gather_" << Sh.sfx(Ty) << "(" << temp(S.Mask) << ", " << Base
-       << ", " << addr(S, Shadow) << ");\n";
+       << " = bd_gather_" << Sh.sfx(Ty) << (Nw.empty() ? "" : "_" + Nw) << "("
+       << temp(S.Mask) << ", " << Base << ", " << addr(S, Shadow) << ");\n";
     return true;
   }
   OS << line() << (S.Opc == Op::ShadowAdd ? "bd_scatteradd_" : "bd_scatter_")
@@ -788,7 +790,7 @@ std::string KernelEmitter::run() {
       // Lane offsets: from a stride, or given per chain (indexedLanes).
       bool Ix = !Pa.Uniform && indexedLanes(F);
       std::string Idx = "bd_" + idxSfx();
-      OS << ", " << (Pa.Writable ? "" : "const ") << scalarType(Pa.Ty)
+      OS << ", " << (Pa.Writable ? "" : "const ") << ctext::elemType(Pa)
          << " *__bd_p" << I;
       if (Ix)
         Each(Idx + " __bd_po" + std::to_string(I));

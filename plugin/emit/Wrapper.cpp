@@ -268,7 +268,7 @@ std::vector<WrapperEmitter::GlobalDecl> WrapperEmitter::globals() const {
     const ir::Param &P = F.Params[I];
     if (P.Kind != ir::ParamKind::Global)
       continue;
-    std::string T = scalarType(P.Ty);
+    std::string T = ctext::elemType(P);
     if (P.IsArray)
       Gs.push_back({"const " + T + " *", arg(I), "(const " + T + " *)" + P.Name,
                     P.InPlace});

@@ -159,6 +159,9 @@ struct Param {
   // Global: read by name where the examples run (a table, or a scalar that
   // is const or static, whose value LLVM may know), not once per call.
   bool InPlace = false;
+  // A global table of 8- or 16-bit integers ("u8", "i16", ...): read
+  // element by element into 32-bit lanes; empty for every other array.
+  std::string Narrow;
   /// A leaf member of struct parameter Record (a ParamKind::Record), at the
   /// C access path Member (".x", ".term.vol") of each example's record.
   int Record = -1;

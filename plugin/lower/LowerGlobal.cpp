@@ -6,13 +6,13 @@
 // call; a table, a const or a static scalar is read by name where the
 // examples run, so that LLVM folds what it knows of it as in the scalar
 // function. Every read is a plain uniform value or an indexed load (a
-// gather at varying indices), exactly as for a BD_UNIFORM parameter. A global scalar the function writes is a variable per
-// example instead: every example must write it before reading it, on every
-// path, and after the call it holds example n - 1's value (an output the
-// wrapper stores); anything else is an error. Tables are never written. A
-// static local the function never writes holds its initializer on every
-// call: it becomes a local filled once, at the entry of the generated
-// function; writing one is an error at the write.
+// gather at varying indices), exactly as for a BD_UNIFORM parameter. A global
+// scalar the function writes is a variable per example instead: every example
+// must write it before reading it, on every path, and after the call it holds
+// example n - 1's value (an output the wrapper stores); anything else is an
+// error. Tables are never written. A static local the function never writes
+// holds its initializer on every call: it becomes a local filled once, at the
+// entry of the generated function; writing one is an error at the write.
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerImpl.h"
@@ -56,6 +56,11 @@ int Lowerer::globalParam(const VarDecl *VD, SourceLocation At) {
   QualType T = VD->getType();
   const ArrayType *AT = Ctx.getAsArrayType(T);
   QualType ET = AT ? AT->getElementType() : T;
+  // A two-dimensional table `T t[R][C]` is one flat row-major table of
+  // R * C elements; its rows are pointers into it (rowParam).
+  const ConstantArrayType *Row = AT ? Ctx.getAsConstantArrayType(ET) : nullptr;
+  if (Row)
+    ET = Row->getElementType();
   if (T.isVolatileQualified() || ET.isVolatileQualified()) {
     error(At, "access to volatile '" + Name + "'", "remove 'volatile'");
     return -1;
@@ -73,16 +78,24 @@ int Lowerer::globalParam(const VarDecl *VD, SourceLocation At) {
   P.NoDiff = true;
   auto IT = irType(ET);
   if (AT) {
-    // Tables are read with vector gathers of their element type.
-    if (!IT || !nativeLayout(Ctx, ET, *IT)) {
+    // Tables are read with vector gathers of their element type; char and
+    // short ones (noise functions' permutation tables) element by element,
+    // widened to 32-bit lanes as C promotes them.
+    bool Narrow = IT && *IT == Type::I32 && !nativeLayout(Ctx, ET, *IT);
+    if (!IT || (!Narrow && !nativeLayout(Ctx, ET, *IT))) {
       error(At,
             "the global table '" + Name + "' of type '" + T.getAsString() + "'",
-            "use a one-dimensional table of int, long, float or double");
+            "use a table of char, short, int, long, float or double "
+            "elements");
       return -1;
     }
+    if (Narrow)
+      P.Narrow = (ET->isSignedIntegerOrEnumerationType() ? "i" : "u") +
+                 std::to_string(Ctx.getTypeSize(ET));
     P.IsArray = true;
     if (const auto *CAT = dyn_cast<ConstantArrayType>(AT))
-      P.StaticLen = (int)CAT->getSize().getZExtValue();
+      P.StaticLen = (int)(CAT->getSize().getZExtValue() *
+                          (Row ? Row->getSize().getZExtValue() : 1));
     P.DimHow = "global table";
   } else if (!IT) {
     error(At, "global '" + Name + "' of type '" + T.getAsString() + "'",

@@ -64,6 +64,11 @@ bool Lowerer::rowParam(const Expr *E) {
     return false;
   if (isa<ParmVarDecl>(VD) && ptrVar(E))
     return true;
+  // A two-dimensional file-scope table: flat, row-major (globalParam).
+  if (VD->hasGlobalStorage() && !Frames.back().Vars.count(VD))
+    if (const ArrayType *AT = Ctx.getAsArrayType(VD->getType()))
+      if (const auto *Row = Ctx.getAsConstantArrayType(AT->getElementType()))
+        return irType(Row->getElementType()).has_value();
   // A two-dimensional local array: flat, row-major (arrayDecl).
   const auto *CAT = Ctx.getAsConstantArrayType(VD->getType());
   auto It = Frames.back().Vars.find(VD);
@@ -289,9 +294,16 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
         break;
     }
     const VarDecl *VD = declOf(Base);
+    if (VD && VD->hasGlobalStorage()) { // 2-D tables work (rowParam)
+      error(E->getBeginLoc(),
+            "a row of the global table '" + VD->getNameAsString() +
+                "' of three or more dimensions",
+            "use a one- or two-dimensional table, indexed as "
+            "t[i][j * M + k]");
+      return false;
+    }
     error(E->getBeginLoc(),
-          std::string("a row of the two-dimensional ") +
-              (VD && VD->hasGlobalStorage() ? "global table" : "array") +
+          std::string("a row of the two-dimensional array") +
               (VD ? " '" + VD->getNameAsString() + "'" : std::string()),
           "use a one-dimensional array, indexed as a[i * N + j]");
     return false;

@@ -481,6 +481,26 @@ BD__GATHER(u32d, uint32_t, bd_md, d, BD_WD)
 BD__GATHER(i64d, int64_t, bd_md, d, BD_WD)
 BD__GATHER(u64d, uint64_t, bd_md, d, BD_WD)
 
+/* Gathers of 8- and 16-bit table elements into 32-bit lanes (char and
+ * short tables, widened as C promotes them): one lane at a time, since a
+ * 32-bit hardware gather would read past the table's last element. */
+#define BD__GATHERW(T, EN, E, M, S, W)                                         \
+  BD_INL bd_##T bd_gather_##T##_##EN(M m, const E *base, bd_##S##idx idx) {    \
+    bd_##T r = {0};                                                            \
+    for (int i = 0; i < (W); i++)                                              \
+      if (m[i])                                                                \
+        r[i] = base[idx[i]];                                                   \
+    return r;                                                                  \
+  }
+BD__GATHERW(i32n, i8, int8_t, bd_mn, n, BD_WN)
+BD__GATHERW(i32n, u8, uint8_t, bd_mn, n, BD_WN)
+BD__GATHERW(i32n, i16, int16_t, bd_mn, n, BD_WN)
+BD__GATHERW(i32n, u16, uint16_t, bd_mn, n, BD_WN)
+BD__GATHERW(i32d, i8, int8_t, bd_md, d, BD_WD)
+BD__GATHERW(i32d, u8, uint8_t, bd_md, d, BD_WD)
+BD__GATHERW(i32d, i16, int16_t, bd_md, d, BD_WD)
+BD__GATHERW(i32d, u16, uint16_t, bd_md, d, BD_WD)
+
 /* Scatters: lower lanes first, so colliding indices keep the highest lane
  * (AVX-512 scatters order overlapping writes the same way). */
 #if BD_VBYTES == 64
