@@ -53,6 +53,21 @@ struct Uses {
   const ParmVarDecl *End = nullptr;   // an end pointer `p + n`, n a parameter
   bool Ends = false;                  // several different ones
   std::vector<LoopVar> Loops;         // loops enclosing the current statement
+  // `*p++` (the only use of p): the loop it is in runs at most Walk times
+  // (nullptr: not a counted loop); Walks: how many such uses.
+  const ParmVarDecl *Walk = nullptr;
+  const Expr *WalkAt = nullptr;
+  int Walks = 0;
+  bool Gotos = false;                       // a goto could run the loop again
+  std::vector<const ParmVarDecl *> Counted; // per enclosing loop, any kind
+  // Locals initialised to p (`const double *q = p;`), walked like it.
+  llvm::DenseMap<const VarDecl *, const Expr *> Aliases;
+
+  /// `p` itself, or a local copy of it.
+  bool isP(const Expr *E) {
+    const VarDecl *V = varOf(E);
+    return V && (V == P || Aliases.count(V));
+  }
 
   std::optional<int64_t> constInt(const Expr *E) {
     Expr::EvalResult R;
@@ -209,6 +224,45 @@ struct Uses {
     return L;
   }
 
+  /// The integer parameter n of a loop that runs at most n times: `for (i =
+  /// k; i < n; i++)` (k >= 0, i not assigned in the body), `while (n--)`,
+  /// `while (n-- > 0)` (n not assigned in the body); else nullptr.
+  const ParmVarDecl *counted(const Stmt *S) {
+    auto Param = [&](const Expr *E) -> const ParmVarDecl * {
+      const ParmVarDecl *N = paramOf(E);
+      return N && N->getDeclContext() == FD && N->getType()->isIntegerType()
+                 ? N
+                 : nullptr;
+    };
+    if (const auto *FS = dyn_cast<ForStmt>(S)) {
+      const auto *C = dyn_cast_or_null<BinaryOperator>(
+          FS->getCond() ? FS->getCond()->IgnoreParenImpCasts() : nullptr);
+      auto I = init(FS->getInit());
+      if (!C || C->getOpcode() != BO_LT || !I || I->second < 0 ||
+          varOf(C->getLHS()) != I->first ||
+          lowering::modifies(FS->getBody(), I->first))
+        return nullptr;
+      auto St = step(FS->getInc(), I->first);
+      const ParmVarDecl *N = St && *St >= 1 ? Param(C->getRHS()) : nullptr;
+      return N && !lowering::modifies(FS->getBody(), N) ? N : nullptr;
+    }
+    const auto *WS = dyn_cast<WhileStmt>(S);
+    if (!WS)
+      return nullptr;
+    const Expr *C = WS->getCond()->IgnoreParenImpCasts();
+    if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
+      auto K = constInt(BO->getRHS());
+      if (BO->getOpcode() != BO_GT || !K || *K != 0)
+        return nullptr;
+      C = BO->getLHS()->IgnoreParenImpCasts();
+    }
+    const auto *UO = dyn_cast<UnaryOperator>(C);
+    if (!UO || UO->getOpcode() != UO_PostDec)
+      return nullptr;
+    const ParmVarDecl *N = Param(UO->getSubExpr());
+    return N && !lowering::modifies(WS->getBody(), N) ? N : nullptr;
+  }
+
   /// `p + n` / `n + p` with n an integer parameter: the end of a pointer
   /// walk (`for (q = p; q < p + n; q++)`), so n elements.
   void endPointer(const BinaryOperator *BO) {
@@ -226,13 +280,30 @@ struct Uses {
   void walk(const Stmt *S) {
     if (!S)
       return;
-    if (const auto *FS = dyn_cast<ForStmt>(S)) {
-      Loops.push_back(loopVar(FS));
+    if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S)) {
+      const auto *FS = dyn_cast<ForStmt>(S);
+      if (FS)
+        Loops.push_back(loopVar(FS));
+      Counted.push_back(counted(S));
       for (const Stmt *C : S->children())
         walk(C);
-      Loops.pop_back();
+      Counted.pop_back();
+      if (FS)
+        Loops.pop_back();
       return;
     }
+    // `*p++`: one element per iteration of the loop around it.
+    if (const auto *UO = dyn_cast<UnaryOperator>(S);
+        UO && UO->getOpcode() == UO_Deref)
+      if (const auto *Inc =
+              dyn_cast<UnaryOperator>(UO->getSubExpr()->IgnoreParens());
+          Inc && Inc->getOpcode() == UO_PostInc && isP(Inc->getSubExpr())) {
+        // In one loop only: a loop around it would repeat the walk.
+        Walk = Counted.size() == 1 ? Counted.back() : nullptr;
+        if (!Walks++)
+          WalkAt = Inc->getSubExpr();
+        return;
+      }
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
       if (paramOf(AS->getBase()) == P) {
         index(AS->getIdx());
@@ -247,6 +318,21 @@ struct Uses {
     if (const auto *BO = dyn_cast<BinaryOperator>(S))
       if (BO->getOpcode() == BO_Add)
         endPointer(BO);
+    Gotos |= isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S);
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      if (const auto *V = DS->isSingleDecl()
+                              ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                              : nullptr;
+          V && V->getType()->isPointerType() && V->getInit() &&
+          paramOf(V->getInit()) == P) {
+        Aliases[V] = V->getInit()->IgnoreParenImpCasts();
+        return;
+      }
+    // Any other use of a copy is a use of p as a pointer.
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+          V && Aliases.count(V) && !Whole)
+        Whole = Aliases[V];
     if (const auto *ME = dyn_cast<MemberExpr>(S))
       if (ME->isArrow() && paramOf(ME->getBase()) == P) {
         MaxConst = std::max<int64_t>(MaxConst, 0); // p->m: record 0
@@ -319,7 +405,23 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
     return false;
   }
   // A plain pointer: look at how the body indexes it.
-  Uses U{P, FD, Ctx, -1, false, nullptr, nullptr, nullptr, nullptr, false, {}};
+  Uses U{P,
+         FD,
+         Ctx,
+         -1,
+         false,
+         nullptr,
+         nullptr,
+         nullptr,
+         nullptr,
+         false,
+         {},
+         nullptr,
+         nullptr,
+         0,
+         false,
+         {},
+         llvm::DenseMap<const VarDecl *, const Expr *>()};
   U.walk(FD->getBody());
   if (U.Whole && U.End && !U.Ends) {
     Out.DimParam = (int)U.End->getFunctionScopeIndex();
@@ -328,6 +430,20 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
                  U.End->getNameAsString() + "')";
     return true;
   }
+  // `for (i = 0; i < n; i++) s += *p++;`: one element per iteration.
+  // (`*p` or `p[0]` besides: the first element, read by the scalar function
+  // whatever n is.)
+  if (U.Walks == 1 && U.Walk && !U.Gotos && !U.Whole && !U.Unknown &&
+      U.MaxConst <= 0 && !U.FromRange && (!U.Bound || U.Bound == U.Walk)) {
+    Out.DimParam = (int)U.Walk->getFunctionScopeIndex();
+    Out.DimHow = "dynamic, from parameter '" + U.Walk->getNameAsString() +
+                 "' (pointer walk '*" + varOf(U.WalkAt)->getNameAsString() +
+                 "++' in a loop of at most '" + U.Walk->getNameAsString() +
+                 "' iterations)";
+    return true;
+  }
+  if (U.Walks > 0 && !U.Whole)
+    U.Whole = U.WalkAt;
   if (U.Whole) {
     *Whole = U.Whole;
     return true;

@@ -65,3 +65,15 @@ BATCHDIFF double r_range(double x, const double *a) {
 static inline void put2(double *o, double v) { *o = 2.0 * v; }
 BATCHDIFF void r_outp(double x, double *o) { put2(o, x); }
 // CHECK: {{.*}}remarks_arrays.c:[[@LINE-1]]:41: remark: batchdiff: parameter 'o' is varying (one value per example), differentiated; output array, dims static 1 (constant indices, through pointers and helper calls){{$}}
+
+/* dynamic, a pointer walked by a counted loop with no end pointer */
+BATCHDIFF double r_walk(const double *p, int n, const double *q, int m) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++)
+    s += *p++;
+  while (m-- > 0)
+    s *= *q++;
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-8]]:39: remark: batchdiff: parameter 'p' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n' (pointer walk '*p++' in a loop of at most 'n' iterations); ragged: each example's extent differs, accesses are masked per lane{{$}}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-9]]:63: remark: batchdiff: parameter 'q' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'm' (pointer walk '*q++' in a loop of at most 'm' iterations); ragged: each example's extent differs, accesses are masked per lane{{$}}

@@ -79,6 +79,30 @@ BATCHDIFF double wk_r(const double *x, int len, BD_UNIFORM double w) {
   return s;
 }
 
+/* A pointer walked by a counted loop with no end pointer: the extent is
+ * the loop's count (`i < len`, `while (len--)`). */
+#define WCBODY                                                                 \
+  double s = 0.0;                                                              \
+  for (int i = 0; i < len; i++) {                                              \
+    double v = *x++;                                                           \
+    s = s * w + v * v;                                                         \
+  }                                                                            \
+  return s;
+BATCHDIFF double wc_s(const double *x, int len, BD_UNIFORM double w) {
+  WCBODY
+}
+BATCHDIFF double wc_o(BD_PACKED const double *x, int len, BD_UNIFORM double w) {
+  WCBODY
+}
+BATCHDIFF double wd_o(BD_PACKED const double *x, int len, BD_UNIFORM double w) {
+  double s = 0.0;
+  while (len-- > 0) {
+    double v = *x++;
+    s = s * w + v * v;
+  }
+  return s;
+}
+
 /* Output arrays in both layouts. */
 BATCHDIFF void y_o(BD_PACKED const double *x, BD_PACKED double *y, double a,
                    int n) {
@@ -273,6 +297,16 @@ static int same(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
     }                                                                          \
   } while (0)
 
+/* Uniform gradients summed in another order: equal to rounding. */
+#define EXPECT_CLOSE(a, b, ...)                                                \
+  do {                                                                         \
+    if (!(fabs((a) - (b)) <= 1e-12 * (fabs(b) + 1.0))) {                       \
+      print_error(__VA_ARGS__);                                                \
+      print_error(": got %a want %a\n", (double)(a), (double)(b));             \
+      fail();                                                                  \
+    }                                                                          \
+  } while (0)
+
 static const size_t ns[] = {0, 1, 3, 4, 5, 8, 9, 17, 100, 2049, 5000};
 #define N_NS (sizeof ns / sizeof ns[0])
 
@@ -451,23 +485,60 @@ static void t_walk(void **state) {
     double *rr = calloc(n + 1, sizeof(double)), *dr = calloc(n + 1, 8);
     double *gs = calloc(n * st + 1, 8), *gr = calloc(n * st + 1, 8);
     double dws = 0.0, dwr = 0.0;
+    double *co = calloc(n + 1, 8), *cs = calloc(n + 1, 8);
+    double *cd = calloc(n + 1, 8);
     wk_o_batched(n, X.base, X.off, len, 0.75, ro);
     wk_s_batched(n, pad, (ptrdiff_t)st, len, 0.75, rs);
     wk_r_batched(n, pad, (ptrdiff_t)st, len, 0.75, rr);
+    wc_o_batched(n, X.base, X.off, len, 0.75, co);
+    wc_s_batched(n, pad, (ptrdiff_t)st, len, 0.75, cs);
+    wd_o_batched(n, X.base, X.off, len, 0.75, cd);
     for (size_t b = 0; b < n; b++) {
       double want = wk_r(pad + b * st, len[b], 0.75);
       EXPECT_SAME(ro[b], want, "wk_o_batched n=%zu b=%zu", n, b);
       EXPECT_SAME(rs[b], want, "wk_s_batched n=%zu b=%zu", n, b);
       EXPECT_SAME(rr[b], want, "wk_r_batched n=%zu b=%zu", n, b);
+      EXPECT_SAME(co[b], want, "wc_o_batched n=%zu b=%zu", n, b);
+      EXPECT_SAME(cs[b], want, "wc_s_batched n=%zu b=%zu", n, b);
+      EXPECT_SAME(cd[b], want, "wd_o_batched n=%zu b=%zu", n, b);
       dr[b] = 1.0 + 0.25 * (double)(b % 5);
     }
+    /* Gradients of the counted walks: those of the indexed twin. */
+    pk_t G, GD;
+    pk_make(&G, n, len, 1);
+    pk_make(&GD, n, len, 1);
+    for (size_t b = 0; b < n; b++)
+      for (int i = 0; i < len[b]; i++)
+        AT(&G, b, i) = AT(&GD, b, i) = 0.0;
+    double dwo = 0.0, dwd = 0.0, dwc = 0.0;
+    double *gc = calloc(n * st + 1, 8);
+    wc_o_grad(n, X.base, X.off, len, 0.75, NULL, dr, G.base, &dwo);
+    wd_o_grad(n, X.base, X.off, len, 0.75, NULL, dr, GD.base, &dwd);
+    wc_s_grad(n, pad, (ptrdiff_t)st, len, 0.75, NULL, dr, gc, (ptrdiff_t)st,
+              &dwc);
+    free(co), free(cs), free(cd);
     wk_s_grad(n, pad, (ptrdiff_t)st, len, 0.75, rs, dr, gs, (ptrdiff_t)st,
               &dws);
     wk_r_grad(n, pad, (ptrdiff_t)st, len, 0.75, rr, dr, gr, (ptrdiff_t)st,
               &dwr);
-    for (size_t e = 0; e < n * st; e++)
+    for (size_t e = 0; e < n * st; e++) {
       EXPECT_SAME(gs[e], gr[e], "wk_s_grad d_x n=%zu element %zu", n, e);
+      EXPECT_SAME(gc[e], gr[e], "wc_s_grad d_x n=%zu element %zu", n, e);
+    }
+    for (size_t b = 0; b < n; b++)
+      for (int i = 0; i < len[b]; i++) {
+        EXPECT_SAME(AT(&G, b, i), gr[b * st + (size_t)i],
+                    "wc_o_grad d_x n=%zu b=%zu i=%d", n, b, i);
+        EXPECT_SAME(AT(&GD, b, i), gr[b * st + (size_t)i],
+                    "wd_o_grad d_x n=%zu b=%zu i=%d", n, b, i);
+      }
     EXPECT_SAME(dws, dwr, "wk_s_grad d_w n=%zu", n);
+    EXPECT_CLOSE(dwo, dwr, "wc_o_grad d_w n=%zu", n);
+    EXPECT_CLOSE(dwd, dwr, "wd_o_grad d_w n=%zu", n);
+    EXPECT_SAME(dwc, dwr, "wc_s_grad d_w n=%zu", n);
+    free(gc);
+    pk_free(&G);
+    pk_free(&GD);
     if (n > 0)
       assert_true(dwr != 0.0 || n < 3);
     free(len), free(pad), free(ro), free(rs), free(rr), free(dr), free(gs);
