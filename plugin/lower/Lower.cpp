@@ -194,7 +194,7 @@ bool Lowerer::run() {
       if (L.Len) { // an array member: one output ("v[2]") per element
         O.Var = F.newVar("ret_" + L.Name + "_" + std::to_string(J), L.Ty);
         B.set(O.Var, B.loadElem(Fr.RetStruct[K], B.constI(Type::I32, J)));
-        O.Member += "[" + std::to_string(J) + "]";
+        O.Member += L.sub(J);
       }
       F.Outputs.push_back(O);
     }

@@ -314,6 +314,17 @@ private:
     /// Its C access path (".in.x") and declared C type (an array member:
     /// its element type), for the ABI.
     std::string Path, CType;
+    /// > 0: a two-dimensional array member of Len / Cols rows, flattened.
+    int Cols;
+    /// Element \p J's access path after Path: "[J]", "[r][c]" or "".
+    std::string sub(int J) const {
+      if (!Len)
+        return "";
+      if (!Cols)
+        return "[" + std::to_string(J) + "]";
+      return "[" + std::to_string(J / Cols) + "][" + std::to_string(J % Cols) +
+             "]";
+    }
   };
   /// The leaves of struct type \p T, or an error at \p At naming what
   /// is not supported (\p Whose: the variable, for the message).

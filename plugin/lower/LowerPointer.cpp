@@ -59,6 +59,12 @@ bool Lowerer::rowParam(const Expr *E) {
   else if (const auto *UO = dyn_cast<UnaryOperator>(E);
            UO && UO->getOpcode() == UO_Deref)
     E = UO->getSubExpr()->IgnoreParenImpCasts();
+  // A two-dimensional array member of a struct: flat, row-major
+  // (structLayout); ptrValue checks the member.
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *CAT = Ctx.getAsConstantArrayType(ME->getType());
+    return CAT && Ctx.getAsConstantArrayType(CAT->getElementType());
+  }
   const VarDecl *VD = declOf(E);
   if (!VD)
     return false;

@@ -73,13 +73,18 @@ bool Lowerer::structLayout(QualType T, const std::string &Prefix,
       return false;
     }
     if (const auto *CAT = Ctx.getAsConstantArrayType(FT)) {
+      // A two-dimensional member: flat, row-major (as 2-D locals).
+      const auto *Row = Ctx.getAsConstantArrayType(CAT->getElementType());
+      uint64_t Cols = Row ? Row->getSize().getZExtValue() : 0;
+      uint64_t N = CAT->getSize().getZExtValue() * (Row ? Cols : 1);
+      if (Row)
+        CAT = Row;
       auto ET = irType(CAT->getElementType());
-      uint64_t N = CAT->getSize().getZExtValue();
       if (!ET || N == 0 || N > 65536) {
         error(At, "array " + What + " of type '" + FT.getAsString() + "'",
               CAT->getElementType()->isRecordType()
                   ? "use one array per member of the element struct"
-                  : "use a one-dimensional array of 1..65536 scalars");
+                  : "use a one- or two-dimensional array of 1..65536 scalars");
         return false;
       }
       Name.pop_back();
@@ -88,7 +93,8 @@ bool Lowerer::structLayout(QualType T, const std::string &Prefix,
                      CAT->getElementType()
                          .getCanonicalType()
                          .getUnqualifiedType()
-                         .getAsString()});
+                         .getAsString(),
+                     (int)Cols});
       continue;
     }
     if (FT->isPointerType()) {
@@ -104,7 +110,7 @@ bool Lowerer::structLayout(QualType T, const std::string &Prefix,
       return false;
     }
     Name.pop_back();
-    Out.push_back({*IT, 0, Name, Path, CType});
+    Out.push_back({*IT, 0, Name, Path, CType, 0});
   }
   return true;
 }
@@ -229,6 +235,22 @@ bool Lowerer::structInit(llvm::ArrayRef<int> Dst, QualType T,
         const Expr *A = AL->getInit(J);
         if (isa<ImplicitValueInitExpr>(A))
           continue;
+        // A row of a two-dimensional member: elements J * C + k.
+        const auto *RL = dyn_cast<InitListExpr>(A->IgnoreParens());
+        const auto *Row = Ctx.getAsConstantArrayType(
+            FT->castAsArrayTypeUnsafe()->getElementType());
+        if (RL && Row) {
+          int64_t C = (int64_t)Row->getSize().getZExtValue();
+          for (unsigned K = 0; K < RL->getNumInits() && (int64_t)K < C; ++K) {
+            if (isa<ImplicitValueInitExpr>(RL->getInit(K)))
+              continue;
+            int V = expr(RL->getInit(K));
+            if (V < 0)
+              return false;
+            B.storeElem(Sub[0], B.constI(Type::I32, (int64_t)J * C + K), V);
+          }
+          continue;
+        }
         int V = expr(A);
         if (V < 0)
           return false;
@@ -462,7 +484,7 @@ void Lowerer::bindStructParams(Frame &Fr) {
       int V = F.newVar(H.Name + "_" + Lf.Name, Lf.Ty);
       F.Vars[V].Len = Lf.Len;
       for (int J = 0; J < std::max(Lf.Len, 1); ++J) {
-        std::string Sub = Lf.Len ? "[" + std::to_string(J) + "]" : "";
+        std::string Sub = Lf.sub(J);
         ir::Param LP;
         LP.Name =
             H.Name + "_" + Lf.Name + (Lf.Len ? "_" + std::to_string(J) : "");
