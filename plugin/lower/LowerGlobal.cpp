@@ -238,8 +238,14 @@ bool Lowerer::staticLocal(const VarDecl *VD) {
   QualType T = VD->getType();
   const auto *CAT = Ctx.getAsConstantArrayType(T);
   QualType ET = CAT ? CAT->getElementType() : T;
+  // A two-dimensional table (`static const int grad3[12][3]`): flat and
+  // row-major, as a two-dimensional local array (rowParam).
+  const auto *Row = CAT ? Ctx.getAsConstantArrayType(ET) : nullptr;
+  uint64_t Cols = Row ? Row->getSize().getZExtValue() : 1;
+  if (Row)
+    ET = Row->getElementType();
   auto IT = irType(ET);
-  uint64_t N = CAT ? CAT->getSize().getZExtValue() : 0;
+  uint64_t N = CAT ? CAT->getSize().getZExtValue() * Cols : 0;
   if (T.isVolatileQualified() || ET.isVolatileQualified()) {
     error(VD->getLocation(), "a volatile variable", "remove 'volatile'");
     return false;
@@ -265,9 +271,18 @@ bool Lowerer::staticLocal(const VarDecl *VD) {
     F.Vars[V].Len = (int)N;
     B.zeroArr(V);
     for (unsigned I = 0; Init && Init->isArray() && I < N; ++I) {
-      const APValue &E = I < Init->getArrayInitializedElts()
-                             ? Init->getArrayInitializedElt(I)
-                             : Init->getArrayFiller();
+      auto Elt = [](const APValue &A, unsigned K) -> const APValue & {
+        return K < A.getArrayInitializedElts() ? A.getArrayInitializedElt(K)
+                                               : A.getArrayFiller();
+      };
+      const APValue *EP = &Elt(*Init, (unsigned)(I / Cols));
+      if (Row)
+        EP = EP->isArray() ? &Elt(*EP, (unsigned)(I % Cols)) : nullptr;
+      if (!EP) {
+        Ok = false;
+        continue;
+      }
+      const APValue &E = *EP;
       int C = E.isAbsent() ? -1 : constOf(E, *IT);
       Ok &= C >= 0;
       if (C >= 0)
