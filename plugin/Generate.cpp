@@ -94,15 +94,16 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
     }
     return false;
   }
-  // NAME_hvp's tangent and H·v arrays are strided only so far.
+  // NAME_hvp of packed arrays of records is not built (or tested) yet.
   for (const ir::Param &P : Primal.Params)
     if (WantHvp && P.Kind == ir::ParamKind::User && P.IsArray && !P.Uniform &&
-        P.Lay != ir::Layout::Strided) {
+        P.Record >= 0 && P.Lay != ir::Layout::Strided) {
       report(Diags, clang::DiagnosticsEngine::Error, Info.Loc,
-             "diff(hvp) does not support the %0 array parameter '%1' yet; "
-             "NAME_hvp needs strided arrays (drop %0, or drop diff(hvp))")
+             "diff(hvp) does not support the %0 array of records '%1' yet; "
+             "NAME_hvp needs a strided array of records (drop %0, or drop "
+             "diff(hvp))")
           << (P.Lay == ir::Layout::Offsets ? "BD_PACKED" : "BD_POINTERS")
-          << (P.Record >= 0 ? Primal.Params[P.Record].Name : P.Name);
+          << Primal.Params[P.Record].Name;
       return false;
     }
   if (!Opts.DenseRecords) { // records member by member (for measuring)
@@ -171,8 +172,8 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
     Uniformity HP = analyzeUniformity(Hvp);
     BatchReport R;
     BatchedHvp = batchFunction(Hvp, HP, &R, Opts.Chains);
-    // NAME_hvp's arrays are strided only (see above): the caller's order.
-    BatchedHvp.KeepOrder = true;
+    // Sorted as NAME_grad is: its gradient stays bit for bit NAME_grad's.
+    BatchedHvp.KeepOrder = !Opts.SortByLength;
     In.Hvp = &BatchedHvp;
     if (Opts.Remarks)
       planRemarks(Diags, Info.Loc, Hvp, HP, R, BatchedHvp, "_hvp");

@@ -100,9 +100,34 @@ inline std::string elemType(const ir::Param &P) {
   return (P.Narrow[0] == 'u' ? "uint" : "int") + P.Narrow.substr(1) + "_t";
 }
 
+/// Array K next to parameter I's values: 0 its shadow (NAME_jvp: its
+/// tangent), in NAME_hvp 1 the tangent and 2 the H·v shadow; and the
+/// stride of a strided one.
+inline std::string shadowArrayName(int K, size_t I) {
+  return K == 0   ? shadowName(I)
+         : K == 1 ? "__bd_tg" + std::to_string(I)
+                  : "__bd_hv" + std::to_string(I);
+}
+inline std::string shadowArrayStride(int K, size_t I) {
+  return K == 0   ? shadowStrideName(I)
+         : K == 1 ? "__bd_tgs" + std::to_string(I)
+                  : "__bd_hvs" + std::to_string(I);
+}
 /// A parameter with a shadow (gradient, tangent) in the generated ABI.
 inline bool hasShadowParam(const ir::Param &P) {
   return P.Kind == ir::ParamKind::User && ir::isFloat(P.Ty) && !P.NoDiff;
+}
+/// How many arrays next to its values a parameter has in the ABI of flavor
+/// \p Fl (the arrays shadowArrayName numbers).
+inline int numShadowArrays(Flavor Fl, const ir::Param &P) {
+  if (Fl == Flavor::Batched || !hasShadowParam(P))
+    return 0;
+  return Fl == Flavor::Hvp ? 3 : 1;
+}
+/// Whether array K of numShadowArrays is a tangent (read-only for an
+/// input array).
+inline bool isTangentArray(Flavor Fl, int K) {
+  return Fl == Flavor::Hvp ? K == 1 : Fl == Flavor::Jvp;
 }
 
 } // namespace ctext

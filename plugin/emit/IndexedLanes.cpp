@@ -15,16 +15,16 @@ std::string chain(unsigned IL, unsigned C) {
   return IL > 1 ? "_" + std::to_string(C) : "";
 }
 
-/// Example \p E's first element of array parameter \p I (its shadow or
-/// tangent when \p Q), by the parameter's layout.
-std::string elemPtr(const ir::Function &F, size_t I, bool Q,
+/// Example \p E's first element of array parameter \p I (\p Q 0) or of
+/// its shadow array Q - 1, by the parameter's layout.
+std::string elemPtr(const ir::Function &F, size_t I, int Q,
                     const std::string &E) {
   const ir::Param &P = F.Params[I];
-  std::string B = Q ? shadowName(I) : argName(I);
+  std::string B = Q ? shadowArrayName(Q - 1, I) : argName(I);
   if (P.Record >= 0 && P.Lay != ir::Layout::Strided) {
     // A member of packed records: that member of example E's first record.
     size_t R = (size_t)P.Record;
-    std::string RB = Q ? shadowName(R) : argName(R);
+    std::string RB = Q ? shadowArrayName(Q - 1, R) : argName(R);
     std::string M = "->" + P.Member.substr(1);
     return P.Lay == ir::Layout::Offsets
                ? "&(" + RB + " + " + offsetsName(R) + "[" + E + "])" + M
@@ -39,7 +39,15 @@ std::string elemPtr(const ir::Function &F, size_t I, bool Q,
     break;
   }
   return B + " + (ptrdiff_t)" + E + " * " +
-         (Q ? shadowStrideName(I) : strideName(I));
+         (Q ? shadowArrayStride(Q - 1, I) : strideName(I));
+}
+
+/// The C element type of array \p Q of parameter \p P (as elemPtr):
+/// const for what the function only reads.
+std::string arrayType(const ir::Param &P, Flavor Fl, int Q) {
+  bool ReadOnly = Q ? isTangentArray(Fl, Q - 1) : true;
+  return std::string(P.Writable || !ReadOnly ? "" : "const ") +
+         scalarType(P.Ty);
 }
 
 /// Each varying array's (and shadow's) base is lane 0's first element, and
@@ -51,7 +59,6 @@ std::string laneOffsets(const ir::Function &F, Flavor Fl) {
   std::ostringstream OS;
   Shape Sh{F.Lanes.LaneBits == 64};
   unsigned IL = F.Lanes.Interleave;
-  bool Jvp = Fl == Flavor::Jvp;
   std::string IT = Sh.Wide ? "int64_t" : "int32_t";
   std::string Idx = Sh.Wide ? "i64d" : "i32n";
   std::string All = std::to_string(IL) + " * " + Sh.W();
@@ -59,22 +66,21 @@ std::string laneOffsets(const ir::Function &F, Flavor Fl) {
     const ir::Param &P = F.Params[I];
     if (P.Kind != ir::ParamKind::User || !P.IsArray || P.Uniform)
       continue;
-    for (int Q = 0; Q < (Fl != Flavor::Batched && hasShadowParam(P) ? 2 : 1);
-         ++Q) {
-      std::string Pfx = Q ? "__bd_q" : "__bd_p", Num = std::to_string(I);
+    for (int Q = 0; Q <= numShadowArrays(Fl, P); ++Q) {
+      std::string Pfx = indexedPrefix(Q), Num = std::to_string(I);
       std::string N = Pfx + Num;
-      std::string T = std::string(P.Writable || (Q && !Jvp) ? "" : "const ") +
-                      scalarType(P.Ty);
+      std::string T = arrayType(P, Fl, Q);
       OS << "        " << T << " *" << N << "l[" << All << "];\n";
       // A NULL shadow gets offsets 0 (the kernel does not touch it).
       std::string Ptr =
           "(" + T + " *)(" + elemPtr(F, I, Q, "__bd_e[__bd_j]") + ")";
       // (A member of an array of records: the record's shadow.)
-      std::string Sh0 = shadowName(
-          P.Record >= 0 && P.Lay != ir::Layout::Strided ? (size_t)P.Record : I);
+      size_t Own =
+          P.Record >= 0 && P.Lay != ir::Layout::Strided ? (size_t)P.Record : I;
       OS << "        for (size_t __bd_j = 0; __bd_j < " << All
-         << "; __bd_j++)\n          " << N
-         << "l[__bd_j] = " << (Q ? Sh0 + " ? " + Ptr + " : 0" : Ptr) << ";\n";
+         << "; __bd_j++)\n          " << N << "l[__bd_j] = "
+         << (Q ? shadowArrayName(Q - 1, Own) + " ? " + Ptr + " : 0" : Ptr)
+         << ";\n";
       OS << "        " << Pfx << "b" << Num << " = " << N << "l[0];\n";
       for (unsigned C = 0; C < IL; ++C) {
         std::string Lo = C ? std::to_string(C) + " * " + Sh.W() + " + " : "";
@@ -98,6 +104,11 @@ std::string laneOffsets(const ir::Function &F, Flavor Fl) {
 }
 
 } // namespace
+
+std::string indexedPrefix(int Q) {
+  static const char *const Names[] = {"__bd_p", "__bd_q", "__bd_qt", "__bd_qh"};
+  return Names[Q];
+}
 
 std::string indexedLane(const Shape &Sh, unsigned Chain) {
   return "__bd_e[" +
@@ -151,7 +162,6 @@ std::string indexedLoop(const ir::Function &F, Flavor Fl,
   std::ostringstream OS;
   Shape Sh{F.Lanes.LaneBits == 64};
   unsigned IL = F.Lanes.Interleave;
-  bool Jvp = Fl == Flavor::Jvp;
   std::string All = std::to_string(IL) + " * " + Sh.W();
   int Key = sortKeyParam(F);
   OS << "  for (size_t __bd_s0 = __bd_lo; __bd_s0 < __bd_hi; __bd_s0 += "
@@ -184,11 +194,9 @@ std::string indexedLoop(const ir::Function &F, Flavor Fl,
     const ir::Param &P = F.Params[I];
     if (P.Kind != ir::ParamKind::User || !P.IsArray || P.Uniform)
       continue;
-    for (int Q = 0; Q < (Fl != Flavor::Batched && hasShadowParam(P) ? 2 : 1);
-         ++Q) {
-      std::string T = std::string(P.Writable || (Q && !Jvp) ? "" : "const ") +
-                      scalarType(P.Ty);
-      std::string N = (Q ? "__bd_q" : "__bd_p");
+    for (int Q = 0; Q <= numShadowArrays(Fl, P); ++Q) {
+      std::string T = arrayType(P, Fl, Q);
+      std::string N = indexedPrefix(Q);
       OS << "      " << T << " *" << N << "b" << I << ";\n";
       for (unsigned C = 0; C < IL; ++C)
         OS << "      " << IdxT << " " << N << "o" << I << chain(IL, C) << ";\n";

@@ -18,6 +18,11 @@
 
 namespace batchdiff {
 
+/// The wrapper's local names of a varying array's lane-0 base ("b") and
+/// lane offsets ("o"): \p Q 0 its values, Q >= 1 shadow array Q - 1
+/// (ctext::shadowArrayName).
+std::string indexedPrefix(int Q);
+
 /// The element index of chain \p Chain's lane __bd_j.
 std::string indexedLane(const ctext::Shape &Sh, unsigned Chain);
 

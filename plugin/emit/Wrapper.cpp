@@ -81,16 +81,10 @@ private:
   /// Array K of parameter I (Stmt::Shadow): the shadow (NAME_jvp: the
   /// tangent); in NAME_hvp 1 the tangent and 2 the H·v shadow.
   std::string ptr(int K, size_t I) const {
-    I = owner(I);
-    return K == 0   ? shadow(I)
-           : K == 1 ? "__bd_tg" + std::to_string(I)
-                    : "__bd_hv" + std::to_string(I);
+    return shadowArrayName(K, owner(I));
   }
   std::string ptrStride(int K, size_t I) const {
-    I = owner(I);
-    return K == 0   ? shadowStride(I)
-           : K == 1 ? "__bd_tgs" + std::to_string(I)
-                    : "__bd_hvs" + std::to_string(I);
+    return shadowArrayStride(K, owner(I));
   }
   /// The parameter in the ABI: a struct parameter for its members.
   size_t owner(size_t I) const {
@@ -523,10 +517,10 @@ std::string WrapperEmitter::chunk() {
       KArgs.push_back("__bd_pb" + N);
       for (unsigned C = 0; C < IL; ++C)
         KArgs.push_back("__bd_po" + N + chain(C));
-      if (Fl != Flavor::Batched && hasShadowParam(P)) {
-        KArgs.push_back("__bd_qb" + N);
+      for (int K = 0; K < numShadowArrays(Fl, P); ++K) {
+        KArgs.push_back(indexedPrefix(K + 1) + "b" + N);
         for (unsigned C = 0; C < IL; ++C)
-          KArgs.push_back("__bd_qo" + N + chain(C));
+          KArgs.push_back(indexedPrefix(K + 1) + "o" + N + chain(C));
       }
     } else if (P.IsArray) {
       if (P.Uniform) {

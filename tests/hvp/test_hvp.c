@@ -516,7 +516,7 @@ static void hvp_arrays(void **st) {
         hwsum[k] += th[m + k];
     }
     for (int k = 0; k < 3; k++) {
-      if (!close_to(dw[k], dwg[k], 1e-13))
+      if (!same(dw[k], dwg[k])) /* both sorted by length, one order */
         HFAIL("d_w[%d] %.17g, NAME_grad %.17g (N=%zu)", k, dw[k], dwg[k], N);
       if (!close_to(hw[k], hwsum[k], 1e-12))
         HFAIL("uniform h_w[%d] %.17g, twin sum %.17Lg (N=%zu)", k, hw[k],
@@ -525,6 +525,133 @@ static void hvp_arrays(void **st) {
     gp_reset();
   }
   print_message("h_arr: ragged H v vs twin, worst %.2g relative\n", worst);
+}
+
+/* h_arr with x packed back to back (BD_PACKED) and as one pointer per
+ * example (BD_POINTERS): every output, H·v and uniform sums included, bit
+ * for bit that of the strided h_arr_hvp (all three sort by length). */
+#define H_ARR_BODY                                                             \
+  double loc[3] = {w[0], w[1] * s, w[2]};                                      \
+  double acc = 0;                                                              \
+  for (int i = 0; i < n; i++) {                                                \
+    double v = x[i] * loc[i % 3] + sin(s * x[i]);                              \
+    if (v > 1.0)                                                               \
+      v = log(v);                                                              \
+    else                                                                       \
+      v = hsq(v);                                                              \
+    acc += v * x[(i + 1) % n];                                                 \
+  }                                                                            \
+  return acc + hsq(s) * w[0];
+BATCHDIFF BD_HVP double h_arr_pk(int n, BD_PACKED const double x[n],
+                                 BD_UNIFORM const double w[3], double s) {
+  H_ARR_BODY
+}
+BATCHDIFF BD_HVP double h_arr_pt(int n, BD_POINTERS const double x[n],
+                                 BD_UNIFORM const double w[3], double s) {
+  H_ARR_BODY
+}
+
+/* Each example's n elements at x + off[b] with nothing between them, a
+ * guard page after the last. */
+static double *packed_copy(size_t N, const int *n, const double *src,
+                           size_t *off) {
+  size_t tot = 0;
+  for (size_t b = 0; b < N; b++) {
+    off[b] = tot;
+    tot += (size_t)n[b];
+  }
+  double *p = gp_alloc(tot * sizeof(double));
+  for (size_t b = 0; b < N; b++)
+    memcpy(p + off[b], src + b * AST, (size_t)n[b] * sizeof(double));
+  return p;
+}
+
+static void hvp_layouts(void **st) {
+  (void)st;
+  const char *name = "h_arr_layouts";
+  const hcase *c = &(hcase){.name = name};
+  rng_t rng = {name_seed(name)};
+  static const size_t ns[] = {1, WD + 1, 2 * WF + 3, 67};
+  for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++) {
+    size_t N = ns[ni];
+    int *n = gp_alloc(N * sizeof(int));
+    double *x = buf(N * AST), *tx = buf(N * AST), *s = buf(N), *ts = buf(N);
+    double *seed = buf(N), *ret = buf(N), *ds = buf(N), *hs = buf(N);
+    double *dx = buf(N * AST), *hx = buf(N * AST);
+    double w[3], tw[3], dw[3] = {0}, hw[3] = {0};
+    for (int k = 0; k < 3; k++) {
+      w[k] = rng_range(&rng, -1, 1);
+      tw[k] = rng_range(&rng, -1, 1);
+    }
+    for (size_t b = 0; b < N; b++) {
+      n[b] = 1 + rng_below(&rng, 7); /* up to AST - 1 */
+      s[b] = rng_range(&rng, -1, 1);
+      ts[b] = rng_range(&rng, -1, 1);
+      seed[b] = rng_range(&rng, 0.5, 2);
+      for (int i = 0; i < AST; i++) {
+        x[b * AST + i] = rng_range(&rng, -1.5, 1.5);
+        tx[b * AST + i] = rng_range(&rng, -1, 1);
+        dx[b * AST + i] = rng_range(&rng, -1, 1); /* += onto these */
+        hx[b * AST + i] = rng_range(&rng, -1, 1);
+      }
+    }
+    size_t *off = gp_alloc(N * sizeof(size_t));
+    double *px = packed_copy(N, n, x, off), *ptx = packed_copy(N, n, tx, off);
+    double *pdx = packed_copy(N, n, dx, off), *phx = packed_copy(N, n, hx, off);
+    gp_seal(n);
+    gp_seal(off);
+    gp_seal(px);
+    gp_seal(ptx);
+    const double **qx = gp_alloc(N * sizeof *qx), **qtx = gp_alloc(N * sizeof *qx);
+    double **qdx = gp_alloc(N * sizeof *qdx), **qhx = gp_alloc(N * sizeof *qdx);
+    double *cdx = buf(N * AST), *chx = buf(N * AST);
+    memcpy(cdx, dx, N * AST * sizeof(double));
+    memcpy(chx, hx, N * AST * sizeof(double));
+    for (size_t b = 0; b < N; b++) {
+      qx[b] = x + b * AST;
+      qtx[b] = tx + b * AST;
+      qdx[b] = cdx + b * AST;
+      qhx[b] = chx + b * AST;
+    }
+    h_arr_hvp(N, n, x, AST, w, s, tx, AST, tw, ts, ret, seed, dx, AST, dw, ds,
+              hx, AST, hw, hs);
+    for (int lay = 0; lay < 2; lay++) {
+      double *r2 = buf(N), *ds2 = buf(N), *hs2 = buf(N);
+      double dw2[3] = {0}, hw2[3] = {0};
+      if (lay == 0)
+        h_arr_pk_hvp(N, n, px, off, w, s, ptx, tw, ts, r2, seed, pdx, dw2, ds2,
+                     phx, hw2, hs2);
+      else
+        h_arr_pt_hvp(N, n, qx, w, s, qtx, tw, ts, r2, seed, qdx, dw2, ds2, qhx,
+                     hw2, hs2);
+      for (size_t b = 0; b < N; b++) {
+        if (!same(ret[b], r2[b]) || !same(ds[b], ds2[b]) ||
+            !same(hs[b], hs2[b]))
+          HFAIL("%s: ret, d_s or h_s of example %zu differs from strided",
+                lay ? "pointers" : "packed", b);
+        for (int i = 0; i < n[b]; i++) {
+          double gd = lay ? cdx[b * AST + i] : pdx[off[b] + (size_t)i];
+          double gh = lay ? chx[b * AST + i] : phx[off[b] + (size_t)i];
+          if (!same(gd, dx[b * AST + i]) || !same(gh, hx[b * AST + i]))
+            HFAIL("%s: d_x/h_x[%d] of example %zu: %.17g/%.17g, strided "
+                  "%.17g/%.17g",
+                  lay ? "pointers" : "packed", i, b, gd, gh, dx[b * AST + i],
+                  hx[b * AST + i]);
+        }
+        /* pointers: elements past the extent keep their values */
+        for (int i = n[b]; lay && i < AST; i++)
+          if (!same(cdx[b * AST + i], dx[b * AST + i]) ||
+              !same(chx[b * AST + i], hx[b * AST + i]))
+            HFAIL("pointers: d_x/h_x[%d] past extent %d of example %zu written",
+                  i, n[b], b);
+      }
+      for (int k = 0; k < 3; k++)
+        if (!same(dw2[k], dw[k]) || !same(hw2[k], hw[k]))
+          HFAIL("%s: uniform d_w/h_w[%d] %.17g/%.17g, strided %.17g/%.17g",
+                lay ? "pointers" : "packed", k, dw2[k], hw2[k], dw[k], hw[k]);
+    }
+    gp_reset();
+  }
 }
 
 /* A void function with an output array: its shadow on entry holds the
@@ -768,6 +895,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(hvp_loop),    cmocka_unit_test(hvp_local),
       cmocka_unit_test(hvp_arrays),  cmocka_unit_test(hvp_output),
       cmocka_unit_test(hvp_threads), cmocka_unit_test(hvp_zero_adjoint),
+      cmocka_unit_test(hvp_layouts),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);
