@@ -93,8 +93,13 @@ private:
     std::string Code = resolveWaiting(FD);
     bool WantBatch = hasBatch(FD), WantGrad = hasDiff(FD),
          WantJvp = hasForwardDiff(FD), WantHvp = hasHvpDiff(FD);
-    if (WantBatch || WantGrad || WantJvp || WantHvp)
+    if (WantBatch || WantGrad || WantJvp || WantHvp) {
+      // A static function whose generated functions are what the file
+      // calls is used: no -Wunused-function for it (still emitted only if
+      // referenced).
+      FD->setIsUsed();
       Code += generate(FD, WantBatch, WantGrad, WantJvp, WantHvp);
+    }
     OwnErrors += numErrors() - Before;
     if (Code.empty())
       return;
