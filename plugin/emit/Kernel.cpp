@@ -94,10 +94,7 @@ private:
   /// numbers them): none, its shadow, or in NAME_hvp gradient, tangent and
   /// H·v shadow.
   int numShadows(const ir::Param &Pa) const {
-    if (Fl == Flavor::Batched || !Pa.IsArray || !ir::isFloat(Pa.Ty) ||
-        Pa.NoDiff || Pa.Kind != ir::ParamKind::User)
-      return 0;
-    return Fl == Flavor::Hvp ? 3 : 1;
+    return Pa.IsArray ? numShadowArrays(Fl, Pa) : 0;
   }
   /// Shadow array \p Q's pointer (then "s": its stride, "o": lane offsets).
   static std::string shadowBase(int Q) {

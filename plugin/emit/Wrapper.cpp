@@ -65,9 +65,7 @@ private:
   std::string chunkFunction(const std::string &Base);
   std::string reduceFunction(const std::string &Base);
   std::string arg(size_t I) const { return argName(I); }
-  std::string shadow(size_t I) const { return shadowName(I); }
   std::string stride(size_t I) const { return strideName(I); }
-  std::string shadowStride(size_t I) const { return shadowStrideName(I); }
   std::string offs(size_t I) const { return offsetsName(I); }
   /// Indexed lanes (emit/IndexedLanes.h) of the current chain.
   std::string loadIx(const std::string &Base, Type T, bool Native,
