@@ -563,9 +563,17 @@ int Lowerer::memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk) {
     return E;
   };
   const Expr *Dst = Strip(CE->getArg(0)), *Src = Strip(CE->getArg(1));
-  QualType DT = Dst->getType()->isPointerType()
-                    ? Dst->getType()->getPointeeType()
-                    : QualType();
+  // A two-dimensional array or a pointer to its rows (`memset(A, 0, sizeof
+  // A)`, `memcpy(B, A, sizeof B)`): its elements, flat and row-major.
+  auto Elem = [&](const Expr *E) {
+    QualType T = E->getType()->isPointerType() ? E->getType()->getPointeeType()
+                                               : QualType();
+    if (const auto *Row = T.isNull() ? nullptr : Ctx.getAsConstantArrayType(T);
+        Row && irType(Row->getElementType()) && rowParam(E))
+      T = Row->getElementType();
+    return T;
+  };
+  QualType DT = Elem(Dst);
   if (DT.isNull() || !irType(DT))
     return Fail(CE->getArg(0),
                 "'" + Name.str() + "' into '" + Dst->getType().getAsString() +
@@ -587,9 +595,8 @@ int Lowerer::memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk) {
   if (Set && (!Src->EvaluateAsInt(Byte, Ctx) || Byte.Val.getInt() != 0))
     return Fail(CE->getArg(1), "'memset' to a byte other than 0",
                 "assign the elements in a loop");
-  if (!Set &&
-      (!Src->getType()->isPointerType() ||
-       !Ctx.hasSameUnqualifiedType(Src->getType()->getPointeeType(), DT)))
+  if (!Set && (!Src->getType()->isPointerType() ||
+               !Ctx.hasSameUnqualifiedType(Elem(Src), DT)))
     return Fail(CE->getArg(1),
                 "'" + Name.str() + "' from '" + Src->getType().getAsString() +
                     "' into '" + Dst->getType().getAsString() + "'",

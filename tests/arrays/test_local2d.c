@@ -5,7 +5,8 @@
  * (`const double m[3][3]`).
  *   - NAME_batched bit for bit against the scalar function for every n of
  *     test_ns, inputs right before a guard page, per-example loop counts
- *     (masked writes into the local array);
+ *     (masked writes into the local array), memset/memcpy of whole
+ *     arrays;
  *   - NAME_grad against central differences, NAME_jvp against grad·t. */
 #include "../exec/exec_util.h"
 
@@ -53,6 +54,28 @@ BATCHDIFF double power(double a, double b, int n) {
   return s;
 }
 
+/* Whole two-dimensional arrays through memset/memcpy (their elements,
+ * flat and row-major), and a memmove across a row boundary. */
+BATCHDIFF double mcopy(double a, double b, int n) {
+  double M[3][3], P[3][3];
+  memset(M, 0, sizeof M);
+  for (int i = 0; i < 3; i++)
+    M[i][i] = a;
+  M[0][2] = b;
+  for (int t = 0; t < n; t++) {
+    memcpy(P, M, sizeof P);
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++)
+        M[i][j] = 0.5 * P[i][j] + b * P[j][i];
+  }
+  memmove(&M[0][2], M, 4 * sizeof M[0][0]);
+  double s = 0.0;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      s += M[i][j] * (double)(i + 2 * j + 1);
+  return s;
+}
+
 BATCHDIFF float det2f(float a, float b, float c) {
   float m[2][2] = {{a, b}, {b, c}};
   return m[0][0] * m[1][1] - m[0][1] * m[1][0];
@@ -87,12 +110,19 @@ static void t_batched(void **state) {
     }
     gp_seal(x);
     double *o1 = gp_alloc(n * 8), *o2 = gp_alloc(n * 8);
+    double *o4 = gp_alloc(n * 8);
     float *o3 = gp_alloc(n * 4);
     quad_batched(n, x, 3, s, o1);
     power_batched(n, a, b, k, o2);
     det2f_batched(n, fa, fb, fc, o3);
+    mcopy_batched(n, a, b, k, o4);
     for (size_t e = 0; e < n; e++) {
       float w3 = det2f(fa[e], fb[e], fc[e]);
+      if (!same(o4[e], mcopy(a[e], b[e], k[e]))) {
+        print_error("n=%zu b=%zu: mcopy %.17g want %.17g\n", n, e, o4[e],
+                    mcopy(a[e], b[e], k[e]));
+        fail();
+      }
       if (!same(o1[e], quad(x + 3 * e, s[e])) ||
           !same(o2[e], power(a[e], b[e], k[e])) ||
           !same_bits_or_nan(&o3[e], &w3, sizeof w3, 1)) {
@@ -118,6 +148,7 @@ static void t_grad(void **state) {
     double *jr = gp_alloc(n * 8), *jd = gp_alloc(n * 8);
     double *a = gp_alloc(n * 8), *b = gp_alloc(n * 8);
     double *da = gp_alloc(n * 8), *db = gp_alloc(n * 8);
+    double *ma = gp_alloc(n * 8), *mb = gp_alloc(n * 8);
     int *k = gp_alloc(n * sizeof(int));
     for (size_t e = 0; e < n; e++) {
       for (int j = 0; j < 3; j++) {
@@ -129,12 +160,13 @@ static void t_grad(void **state) {
       ts[e] = rng_range(&rng, -1, 1);
       a[e] = rng_range(&rng, 0.5, 1.1);
       b[e] = rng_range(&rng, -0.5, 0.5);
-      dsv[e] = da[e] = db[e] = 0.0;
+      dsv[e] = da[e] = db[e] = ma[e] = mb[e] = 0.0;
       k[e] = rng_below(&rng, 6);
     }
     quad_grad(n, x, 3, s, NULL, NULL, dx, 3, dsv);
     quad_jvp(n, x, 3, s, tx, 3, ts, jr, jd);
     power_grad(n, a, b, k, NULL, NULL, da, db);
+    mcopy_grad(n, a, b, k, NULL, NULL, ma, mb);
     double h = 1e-6;
     for (size_t e = 0; e < n; e++) {
       double *xe = x + 3 * e, dot = 0.0;
@@ -159,6 +191,16 @@ static void t_grad(void **state) {
           (power(a[e] + h, b[e], k[e]) - power(a[e] - h, b[e], k[e])) / (2 * h);
       double fb =
           (power(a[e], b[e] + h, k[e]) - power(a[e], b[e] - h, k[e])) / (2 * h);
+      double ga =
+          (mcopy(a[e] + h, b[e], k[e]) - mcopy(a[e] - h, b[e], k[e])) / (2 * h);
+      double gb =
+          (mcopy(a[e], b[e] + h, k[e]) - mcopy(a[e], b[e] - h, k[e])) / (2 * h);
+      if (!close_to(ma[e], ga, 1e-6) || !close_to(mb[e], gb, 1e-6)) {
+        print_error("mcopy_grad n=%zu b=%zu: da %.17g fd %.17g, db %.17g fd "
+                    "%.17g\n",
+                    n, e, ma[e], ga, mb[e], gb);
+        fail();
+      }
       if (!close_to(dsv[e], fs, 1e-6) || !close_to(jd[e], dot, 1e-6) ||
           !same(jr[e], quad(xe, s[e])) || !close_to(da[e], fa, 1e-6) ||
           !close_to(db[e], fb, 1e-6)) {
