@@ -7,12 +7,17 @@ two-dimensional, strided, BD_PACKED or BD_POINTERS, and ragged arrays
 memcpy/memmove/memset between arrays and pointer loops with p < end
 ('mem'); arrays of records `const S0 r[N]` as parameters, strided or
 BD_UNIFORM ('recs', with 'structs'); a struct type with an array member
-`double w[N]` ('amem', with 'structs').  Each feature draws numbers only where the ones before it drew
-none, so adding one leaves the others' output as it was."""
+`double w[N]` ('amem', with 'structs'); integer and two-dimensional
+tables, pointer walks and two-dimensional local arrays ('tables',
+'walks', 'arr2d': xfeatures.py); a struct type with a two-dimensional
+array member `double m[2][3]` ('amem2', with 'structs').  Each feature
+draws numbers only where the ones before it drew none, so adding one
+leaves the others' output as it was."""
 from markers import LF, MD, MF, TW, tname
 from xadapters import CP
+from xfeatures import NEW, XExt
 
-FEATURES = ("structs", "arrays", "mem", "recs", "amem")
+FEATURES = ("structs", "arrays", "mem", "recs", "amem") + NEW + ("amem2",)
 
 
 class StructType:
@@ -22,7 +27,8 @@ class StructType:
         # [(name, 'f'/'d'/'i')]: the leaves, an array member's elements as
         # "w[0]", "w[1]", ... (brace elision and designators take them)
         self.members = members
-        self.arrs = arrs or {}  # array member name -> (type, length)
+        # array member name -> (type, length or (rows, columns))
+        self.arrs = arrs or {}
         self.ftypes = "".join(sorted(set(t for _, t in members if t != "i")))
         self.dt = "d" if "d" in self.ftypes else "f"  # the dot product's
 
@@ -35,8 +41,11 @@ class StructType:
         for m, t in self.members:
             a = m.split("[")[0]
             if a in self.arrs:
-                if m.endswith("[0]"):
-                    decl.append("%s %s[%d];" % (tname(t), a, self.arrs[a][1]))
+                n = self.arrs[a][1]
+                if m == a + "[0]" * (2 if isinstance(n, tuple) else 1):
+                    decl.append("%s %s%s;" % (tname(t), a, "".join(
+                        "[%d]" % d for d in (
+                            n if isinstance(n, tuple) else (n,)))))
             else:
                 decl.append("%s %s;" % (tname(t), m))
         out = ["typedef struct { %s } %s;" % (" ".join(decl), S)]
@@ -69,13 +78,14 @@ class StructType:
         return out
 
 
-class Ext:
+class Ext(XExt):
     """File-level state of the features (rng: the file's generator)."""
 
     def __init__(self, rng, features):
         self.r = rng
         self.f = set(features)
         self.structs = []
+        self.xinit()
 
     def file_decls(self):
         out = []
@@ -95,6 +105,18 @@ class Ext:
                 st = StructType(len(self.structs), ms, {"w": (t, n)})
                 self.structs.append(st)
                 out += st.decls()
+        if "amem2" in self.f and "structs" in self.f:
+            # a two-dimensional array member (flat, row-major leaves)
+            t, R, C = self.r.choice("ddf"), 2, self.r.randint(2, 3)
+            ms = [("m[%d][%d]" % (i, j), t) for i in range(R)
+                  for j in range(C)]
+            ms.insert(self.r.randint(0, 1) * len(ms), ("c", self.r.choice(
+                "df")))
+            st = StructType(len(self.structs), ms, {"m": (t, (R, C))})
+            self.structs.append(st)
+            out += st.decls()
+        if "tables" in self.f:
+            out += self.table_decls()
         return out
 
     def usable(self, types):
@@ -126,6 +148,12 @@ class Ext:
                         u=self.r.random() < 0.25, lenmax=N)
                 cps.append(ln)
                 cp = CP("a", nm, t, dims=(N,), lenp=ln)
+                if "walks" in self.f:
+                    # declared 'const T *x', the extent inferred
+                    cp.walk = self.r.choice([None, "for", "while", "end",
+                                             "ptr"])
+                    if cp.walk == "while":
+                        ln.u = False  # the body decrements it
             cp.layout = layout
             if not layout and not cp.lenp and self.r.random() < 0.2:
                 cp.u = True
@@ -157,6 +185,8 @@ class Ext:
             elif cp.kind == "r":
                 out.append("%sconst %s %s[%d]" % (a, cp.st.name, cp.nm,
                                                   cp.dims[0]))
+            elif cp.walk:
+                out.append("%sconst %s *%s" % (a, tname(cp.t), cp.nm))
             else:
                 dims = "[%s]" % cp.lenp.nm if cp.lenp else \
                     "".join("[%d]" % d for d in cp.dims)
@@ -166,6 +196,7 @@ class Ext:
     def attach(self, g):
         g.ext = self
         g.ragged = []
+        g.walkp, g.walked = None, False
 
     def setup(self, g, cps):
         """The function's struct members, arrays and length parameters in
@@ -183,6 +214,9 @@ class Ext:
                 # each record a read-only struct: members, copies, helpers
                 for k in range(cp.dims[0]):
                     self.add_struct(g, "%s[%d]" % (cp.nm, k), cp.st, True)
+            elif cp.kind == "a" and cp.walk:
+                # walked once, first (xfeatures.param_walk); no goto
+                g.walkp, g.nogoto, g.jumps_left = cp, True, 0
             elif cp.kind == "a" and cp.lenp:
                 g.ragged.append(cp)
             elif cp.kind == "a" and len(cp.dims) == 1:
@@ -199,8 +233,15 @@ class Ext:
         for m, t in st.members:
             g.scope.vars["%s.%s" % (nm, m)] = ("v", t, ro, 0)
         for a, (t, n) in st.arrs.items():
-            # the array member as an array: computed indices, helpers
-            g.scope.vars["%s.%s" % (nm, a)] = ("a", t, ro, n)
+            # the array member as an array: computed indices, helpers (a
+            # two-dimensional one's rows, and the whole for 'a2' reads)
+            if isinstance(n, tuple):
+                g.scope.vars["%s.%s" % (nm, a)] = ("a2", t, ro, n)
+                for i in range(n[0]):
+                    g.scope.vars["%s.%s[%d]" % (nm, a, i)] = ("a", t, ro,
+                                                             n[1])
+            else:
+                g.scope.vars["%s.%s" % (nm, a)] = ("a", t, ro, n)
 
     # ------------------------------------------------------------ body
     def struct_vars(self, g, writable=False):
@@ -210,6 +251,8 @@ class Ext:
     def stmt(self, g, ind, in_loop):
         """A statement of the features, or False (nothing drawn then but
         one number)."""
+        if self.xstmt(g, ind, in_loop):
+            return True
         r = self.r.random()
         if r < 0.1 and g.ragged and g.loop_depth < 2 and not g.is_helper \
                 and ind < 7:

@@ -38,6 +38,7 @@ class FnGen:
         self.param_names = set(nm for (nm, _t, _u, _nd) in params)
         self.wglobal = None
         self.ext = None  # features.Ext with gen.py --features
+        self.nogoto = False  # a pointer parameter walked (features 'walks')
 
     def use_file_data(self, data):
         """File-scope tables and read-only globals of the body's types
@@ -105,6 +106,9 @@ class FnGen:
         r = self.r.random()
         ints = self.vars_of("i")
         if depth > 1 or r < 0.35:
+            e = self.ext.ileaf(self) if self.ext else None
+            if e:
+                return e
             if ints and self.r.random() < 0.8:
                 return self.r.choice(ints)[0]
             return str(self.r.randint(0, 9))
@@ -144,6 +148,9 @@ class FnGen:
 
     # ------------------------------------------------------------ floats
     def fleaf(self, t):
+        e = self.ext.fleaf(self, t) if self.ext else None
+        if e:
+            return e
         r = self.r.random()
         fl = self.vars_of("fd")
         if r < 0.6 and fl:
@@ -751,7 +758,8 @@ class FnGen:
         self.loop_depth -= 1
 
     def body(self):
-        if not self.is_helper and self.r.random() < 0.3:
+        if not self.is_helper and self.r.random() < 0.3 and \
+                not self.nogoto:
             self.tail = self.fresh("tail")
         if self.wglobal:
             self.write_global(*self.wglobal)

@@ -50,7 +50,7 @@
 
 /* flat parameters: gen.py --features passes every struct member and array
  * element as a parameter of its own */
-#define FZ_MAXP 24
+#define FZ_MAXP 64
 /* The oracle's self-test (gen.py --mutate-grad): gradients are compared
  * with the finite differences scaled by 1 + FZ_MUTATE, a deliberate bug
  * that must be reported. */

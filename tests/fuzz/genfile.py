@@ -89,6 +89,8 @@ def gen_file(seed, K, mutate=0.0, features=()):
             ext.attach(g)
         g.types = types
         g.use_file_data(data)
+        if ext:
+            ext.use_tables(g)
         g.allow_transc = rng.random() < 0.5
         body = g.body()
         name = "helper%d" % h
@@ -122,6 +124,8 @@ def gen_file(seed, K, mutate=0.0, features=()):
         if ext:
             ext.setup(g, cps)
         g.use_file_data(data)
+        if ext:
+            ext.use_tables(g)
         g.allow_transc = rng.random() < 0.5
         wg = None
         if k in wglobals:
@@ -160,6 +164,7 @@ def gen_file(seed, K, mutate=0.0, features=()):
                             hf, len(body)))
         if xp:
             nflat = flatten(cps)
+            assert nflat <= 64, "more flat parameters than FZ_MAXP"
             adapters.append(render(xadapter(name, rt, cps, hvp), False))
             fl = [(t, "1" if cp.u else "0", "1" if cp.nd else "0")
                   for cp in cps for t in cp.flat_types()]

@@ -23,6 +23,9 @@ class CP:
         self.kind, self.nm, self.t, self.u, self.nd = kind, nm, t, u, nd
         self.st, self.dims, self.layout, self.lenp = st, dims, layout, lenp
         self.lenmax = lenmax  # an int parameter mapped to 1..lenmax
+        # a ragged array declared 'const T *x' (features 'walks'): its
+        # extent inferred from a walk; the ABI is that of 'x[len]'
+        self.walk = None
         self.q0 = 0
 
     def size(self):
