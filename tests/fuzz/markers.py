@@ -23,10 +23,14 @@ RENDER = {
     "ld": {FLT: "long double", DBL: "long double", MF: "l", MD: "l", LF: "",
            TW: "_ld"},
     # the tie twin: the function's own types and operations, with fmin/fmax
-    # counting ties of zeros of opposite signs (fuzz_harness.h)
+    # counting ties of zeros of opposite signs and math calls that can be
+    # nudged by one ULP (fuzz_harness.h)
     "zt": {FLT: "float", DBL: "double", MF: "f", MD: "", LF: "f", TW: "_zt"},
 }
 MINMAX = re.compile(r"\bf(min|max)(f?)\(")
+# the tie twin's math calls: fz_ulp_* (libm's value, or one ULP off when
+# the harness asks: fuzz_harness.h, fz_ulp_explains)
+MATH = re.compile(r"\b(exp|log|sin|cos|tanh)(f?)\(")
 
 
 def render(text, twin):
@@ -34,6 +38,7 @@ def render(text, twin):
         text = text.replace(k, v)
     if twin == "zt":
         text = MINMAX.sub(r"fz_tie_f\1\2(", text)
+        text = MATH.sub(r"fz_ulp_\1\2(", text)
     return text
 
 
