@@ -94,18 +94,6 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
     }
     return false;
   }
-  // NAME_hvp of packed arrays of records is not built (or tested) yet.
-  for (const ir::Param &P : Primal.Params)
-    if (WantHvp && P.Kind == ir::ParamKind::User && P.IsArray && !P.Uniform &&
-        P.Record >= 0 && P.Lay != ir::Layout::Strided) {
-      report(Diags, clang::DiagnosticsEngine::Error, Info.Loc,
-             "diff(hvp) does not support the %0 array of records '%1' yet; "
-             "NAME_hvp needs a strided array of records (drop %0, or drop "
-             "diff(hvp))")
-          << (P.Lay == ir::Layout::Offsets ? "BD_PACKED" : "BD_POINTERS")
-          << Primal.Params[P.Record].Name;
-      return false;
-    }
   if (!Opts.DenseRecords) { // records member by member (for measuring)
     Primal.RetDense = 0;
     for (ir::Param &P : Primal.Params)
