@@ -25,6 +25,8 @@ def adapter(name, rt, params):
              "return %s_ld(%s); }" % (name, name, ", ".join(largs)))
     L.append("static double %s_z(const double *a) { return %s_zt(%s); }" % (
         name, name, ", ".join(args)))
+    L.append("static double %s_f(const double *a) { return %s_fe(%s); }" % (
+        name, name, ", ".join(args)))
     # batched
     L.append("static void %s_b(size_t n, double *const *a, double *ret) {" %
              name)

@@ -26,6 +26,11 @@ RENDER = {
     # counting ties of zeros of opposite signs and math calls that can be
     # nudged by one ULP (fuzz_harness.h)
     "zt": {FLT: "float", DBL: "double", MF: "f", MD: "", LF: "f", TW: "_zt"},
+    # the flags twin: the function's own code under FENV_ACCESS, whose
+    # overflow/invalid flags are those of every operation on the example's
+    # path (the function itself may lose them: LLVM deletes float
+    # arithmetic whose result is dead, seed 701)
+    "fe": {FLT: "float", DBL: "double", MF: "f", MD: "", LF: "f", TW: "_fe"},
 }
 MINMAX = re.compile(r"\bf(min|max)(f?)\(")
 # the tie twin's math calls: fz_ulp_* (libm's value, or one ULP off when

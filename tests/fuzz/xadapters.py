@@ -65,7 +65,7 @@ def _rtype(t, how):
     """The C type of a value of type t in a rendering."""
     if t == "i":
         return "int"
-    return {"s": ctype(t), "z": ctype(t), "t": "double",
+    return {"s": ctype(t), "z": ctype(t), "f": ctype(t), "t": "double",
             "l": "long double"}[how]
 
 
@@ -76,10 +76,10 @@ def _scalar_conv(cp, src):
 
 
 def scalar_adapter(name, cps, how):
-    """f_s / f_t / f_l / f_z: one example, every flat parameter a[q]."""
-    suf = {"s": "", "z": "_zt", "t": "_tw", "l": "_ld"}[how]
-    fname = {"s": name, "z": name + "_zt", "t": name + "_tw",
-             "l": name + "_ld"}[how]
+    """f_s / f_t / f_l / f_z / f_f: one example, every flat parameter
+    a[q]."""
+    suf = {"s": "", "z": "_zt", "f": "_fe", "t": "_tw", "l": "_ld"}[how]
+    fname = name + suf
     at = "long double" if how == "l" else "double"
     rt = "long double" if how == "l" else "double"
     L = ["static %s %s_%s(const %s *a) {" % (rt, name, how, at)]
@@ -362,7 +362,7 @@ def xadapter(name, rt, cps, hvp):
     cps (CP, flattened)."""
     R = ctype(rt)
     L = []
-    for how in "stlz":
+    for how in "stlzf":
         L += scalar_adapter(name, cps, how)
     pl, pargs, pfrees = primals(cps)
     L.append("static void %s_b(size_t n, double *const *a, double *ret) {" %
