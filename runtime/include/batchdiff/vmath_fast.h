@@ -33,6 +33,16 @@
   { c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c }
 #define BD__FPASTE_(a, b) a##b
 #define BD__FPASTE(a, b) BD__FPASTE_(a, b)
+/* The rare lanes are fixed by out-of-line cold functions, so that the
+ * inline fast path keeps its registers (an inline slow path made clang hoist
+ * its constants and spill the fast path's), and so that a file compiles one
+ * copy of a slow path instead of one per call (issue 8: each inline double
+ * exp was 42 M instructions of compile time, two thirds of them its rare
+ * path). preserve_all, which would also save the caller's spills around the
+ * call, was tried and dropped: a 256-bit value live across the half-width
+ * function's call came back changed. */
+#define BD__COLD                                                               \
+  static __inline__ __attribute__((__noinline__, __cold__, __unused__))
 
 typedef BD__V(int64_t, BD_VBYTES * 2) bd__ln;
 typedef BD__V(uint64_t, BD_VBYTES * 2) bd__un;
@@ -174,13 +184,6 @@ BD__LUT16_ANY(f32d, bd_i32d)
 #undef BD__VF
 #undef BD__VI
 
-/* The rare lanes are fixed by out-of-line cold functions, so that the
- * inline fast path keeps its registers (an inline slow path made clang hoist
- * its constants and spill the fast path's). preserve_all, which would also
- * save the caller's spills around the call, was tried and dropped: a 256-bit
- * value live across the half-width function's call came back changed. */
-#define BD__COLD                                                               \
-  static __inline__ __attribute__((__noinline__, __cold__, __unused__))
 #define BD__FASTF_FMA(T, IT)                                                   \
   /* Lanes beyond |x| = 86.5 (or NaN) take the double path; the others         \
    * keep the float result, so a lane never depends on its neighbours. */      \
@@ -277,14 +280,24 @@ BD_INL bd_f64d bd__fast_erfc_f64d(bd_f64d x) { return bd__lib_erfc_f64d(x); }
 
 /* ---- sin, cos: fdlibm in double (float: rounded once); lanes beyond
  * |x| = 2^19 pi/2, inf and NaN use the scalar libm function ---- */
+/* The big lanes, out of line: one libm call per lane (an unrolled loop). */
+#define BD__SINCOS_FIX(fn, T, IT, W, cfn, lim)                                 \
+  BD__COLD bd_##T bd__##fn##_fix_##T(bd_##T x, bd_##T r) {                     \
+    IT big = ~(IT)(__builtin_elementwise_abs(x) <= (lim));                     \
+    for (int i = 0; i < (W); i++)                                              \
+      if (big[i])                                                              \
+        r[i] = cfn(x[i]);                                                      \
+    return r;                                                                  \
+  }
 #define BD__SINCOS(fn, c)                                                      \
+  BD__SINCOS_FIX(fn, f64d, bd_i64d, BD_WD, __builtin_##fn, 823549.6)           \
+  BD__SINCOS_FIX(fn, f32n, bd_i32n, BD_WN, __builtin_##fn##f, 823549.6f)       \
+  BD__SINCOS_FIX(fn, f32d, bd_i32d, BD_WD, __builtin_##fn##f, 823549.6f)       \
   BD_INL bd_f64d bd__fast_##fn##_f64d(bd_f64d x) {                             \
     bd_f64d r = bd__sincos_dd(x, c);                                           \
     bd_i64d big = ~(bd_i64d)(__builtin_elementwise_abs(x) <= 823549.6);        \
     if (__builtin_reduce_or(big))                                              \
-      for (int i = 0; i < BD_WD; i++)                                          \
-        if (big[i])                                                            \
-          r[i] = __builtin_##fn(x[i]);                                         \
+      r = bd__##fn##_fix_f64d(x, r);                                           \
     return r;                                                                  \
   }                                                                            \
   BD_INL bd_f32n bd__fast_##fn##_f32n(bd_f32n x) {                             \
@@ -292,9 +305,7 @@ BD_INL bd_f64d bd__fast_erfc_f64d(bd_f64d x) { return bd__lib_erfc_f64d(x); }
     bd_f32n r = __builtin_convertvector(bd__sincos_dn(d, c), bd_f32n);         \
     bd_i32n big = ~(bd_i32n)(__builtin_elementwise_abs(x) <= 823549.6f);       \
     if (__builtin_reduce_or(big))                                              \
-      for (int i = 0; i < BD_WN; i++)                                          \
-        if (big[i])                                                            \
-          r[i] = __builtin_##fn##f(x[i]);                                      \
+      r = bd__##fn##_fix_f32n(x, r);                                           \
     return r;                                                                  \
   }                                                                            \
   BD_INL bd_f32d bd__fast_##fn##_f32d(bd_f32d x) {                             \
@@ -302,9 +313,7 @@ BD_INL bd_f64d bd__fast_erfc_f64d(bd_f64d x) { return bd__lib_erfc_f64d(x); }
     bd_f32d r = __builtin_convertvector(bd__sincos_dd(d, c), bd_f32d);         \
     bd_i32d big = ~(bd_i32d)(__builtin_elementwise_abs(x) <= 823549.6f);       \
     if (__builtin_reduce_or(big))                                              \
-      for (int i = 0; i < BD_WD; i++)                                          \
-        if (big[i])                                                            \
-          r[i] = __builtin_##fn##f(x[i]);                                      \
+      r = bd__##fn##_fix_f32d(x, r);                                           \
     return r;                                                                  \
   }
 BD__SINCOS(sin, 0)

@@ -184,25 +184,25 @@ BD_INL BD__VD BD__K(bd__expfma_)(BD__VD x) {
 }
 #endif
 
-BD_INL BD__VD BD__K(bd__exp_)(BD__VD x) {
-  BD__VL big = ~(BD__VL)(__builtin_elementwise_abs(x) <= 708.0);
+/* exp's general path: with FMA only for vectors with a lane beyond |x| =
+ * 708, out of line (BD__COLD), given the fast path's result (a lane's
+ * result must not depend on its neighbours: lanes with |x| <= 708 keep it);
+ * without FMA the whole function. */
 #if defined(__FMA__)
-  if (!__builtin_reduce_or(big))
-    return BD__K(bd__expfma_)(x);
+BD__COLD BD__VD BD__K(bd__expgen_)(BD__VD x, BD__VD small) {
+#else
+BD_INL BD__VD BD__K(bd__expgen_)(BD__VD x) {
 #endif
+  BD__VL big = ~(BD__VL)(__builtin_elementwise_abs(x) <= 708.0);
   BD__VD xc = BD__K(bd__vmin_)(BD__K(bd__vmax_)(x, -746.0), 710.0);
   BD__VD r, r2, q, c, h, tail;
   BD__VL n = BD__K(bd__expcore_)(xc, BD__K(bd__vspl_)(0.0), &r, &r2, &q, &c, &h,
                                  &tail);
-#if defined(__FMA__)
-  /* A lane's result must not depend on its neighbours: lanes with |x| <=
-   * 708 keep the fast path's result here too. */
-  BD__VD small = BD__K(bd__expfma_)(xc);
-#else
+#if !defined(__FMA__)
   BD__VD small = (h + tail) * BD__K(bd__vpow2_)(n);
-#endif
   if (!__builtin_reduce_or(big))
     return small;
+#endif
   /* Rare: overflow, underflow, subnormal results, inf, NaN. */
   BD__VL neg = (BD__VL)(n < 0);
   BD__VD scale =
@@ -217,6 +217,17 @@ BD_INL BD__VD BD__K(bd__exp_)(BD__VD x) {
   BD__VD y = BD__K(bd__vsel_)(neg, yneg, yh * 0x1p512);
   y = BD__K(bd__vsel_)(big, y, small);
   return BD__K(bd__vsel_)((BD__VL)(x != x), x + x, y);
+}
+
+BD_INL BD__VD BD__K(bd__exp_)(BD__VD x) {
+#if defined(__FMA__)
+  BD__VD y = BD__K(bd__expfma_)(x);
+  if (__builtin_reduce_or(~(BD__VL)(__builtin_elementwise_abs(x) <= 708.0)))
+    y = BD__K(bd__expgen_)(x, y);
+  return y;
+#else
+  return BD__K(bd__expgen_)(x);
+#endif
 }
 
 /* expm1 = (2^n - 1) + 2^n (r + r2/2 + r2 r q + c): for |n| <= 52 the first

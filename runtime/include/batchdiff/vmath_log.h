@@ -50,17 +50,21 @@ BD_INL bd_f64d bd__logfmak_dd(bd_f64d x, double kadj) {
  * are redone after the vector (rare: one test per vector); subnormals
  * scaled by 2^52. The test is one signed compare on the bits: x - 2^-1022
  * as an unsigned integer, shifted by 2^63. */
+BD_INL bd_i64d bd__logfma_special_dd(bd_f64d x) {
+  bd_i64d sh = (bd_i64d)((bd_u64d)x + 0x7ff0000000000000ULL);
+  return (bd_i64d)(sh > (int64_t)0xffdfffffffffffffULL);
+}
+BD__COLD bd_f64d bd__logfma_fix_dd(bd_f64d x, bd_f64d y) {
+  bd_f64d x0 = x * 0.0;
+  bd_f64d sr = bd__logfmak_dd(x * 0x1p52, -52.0);
+  sr = bd__vsel_dd((bd_i64d)(x0 != x0), x + x, sr);
+  sr = bd__vsel_dd((bd_i64d)(x < 0.0), bd__vspl_dd(__builtin_nan("")), sr);
+  sr = bd__vsel_dd((bd_i64d)(x == 0.0), bd__vspl_dd(-__builtin_inf()), sr);
+  return bd__vsel_dd(bd__logfma_special_dd(x), sr, y);
+}
 BD_INL bd_f64d bd__logfma_dd(bd_f64d x) {
   bd_f64d y = bd__logfmak_dd(x, 0.0);
-  bd_i64d sh = (bd_i64d)((bd_u64d)x + 0x7ff0000000000000ULL);
-  bd_i64d special = (bd_i64d)(sh > (int64_t)0xffdfffffffffffffULL);
-  if (__builtin_reduce_or(special)) {
-    bd_f64d x0 = x * 0.0;
-    bd_f64d sr = bd__logfmak_dd(x * 0x1p52, -52.0);
-    sr = bd__vsel_dd((bd_i64d)(x0 != x0), x + x, sr);
-    sr = bd__vsel_dd((bd_i64d)(x < 0.0), bd__vspl_dd(__builtin_nan("")), sr);
-    sr = bd__vsel_dd((bd_i64d)(x == 0.0), bd__vspl_dd(-__builtin_inf()), sr);
-    y = bd__vsel_dd(special, sr, y);
-  }
+  if (__builtin_reduce_or(bd__logfma_special_dd(x)))
+    y = bd__logfma_fix_dd(x, y);
   return y;
 }
