@@ -8,9 +8,17 @@
  * outputs are per example and partial sums stay per chunk until the caller
  * reduces them in chunk order.
  *
+ * Waiting is a bounded spin, then sleep: a worker that finished a job
+ * polls the generation counter for up to BD_SPIN_NS before it sleeps on
+ * the condition variable, and the caller polls for its workers to leave
+ * the job as long before it sleeps. A sleeping thread's CPU may go idle,
+ * and in a VM an idle vCPU takes tens of microseconds to run again
+ * (docs/performance.md, "Threads"); calls closer together than the spin
+ * find the workers awake.
+ *
  * Global mutable state (all of it in this file): the pool (lock, condition
- * variables, current job, worker count), the thread count set by
- * bd_set_num_threads and its default, and the number of large calls
+ * variables, current job, generation, worker count), the thread count set
+ * by bd_set_num_threads and its default, and the number of large calls
  * running (for backing off when user threads call concurrently). */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include "batchdiff/parallel.h"
@@ -24,9 +32,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { BD_MAX_THREADS = 256, BD_STACK_SLOTS = 512 };
+
+/* How long a waiting thread polls before it sleeps (ns). A compile-time
+ * setting, for measuring; docs/performance.md gives the measurements. */
+#ifndef BD_SPIN_NS
+#define BD_SPIN_NS 100000
+#endif
 
 typedef struct bd_job {
   size_t n, nchunks, slot_bytes;
@@ -35,10 +50,11 @@ typedef struct bd_job {
   void *ctx;
   bd_arena *top; /* the caller's arena: children[i - 1] for worker i */
   atomic_size_t next;
-  atomic_int stop; /* a participant failed: abandon the other chunks */
-  atomic_int ran;  /* participants that ran at least one chunk */
+  atomic_int stop;     /* a participant failed: abandon the other chunks */
+  atomic_int ran;      /* participants that ran at least one chunk */
+  atomic_int finished; /* workers that left (their last access to the job) */
   /* Under the pool lock: */
-  int want, joined, finished, failed;
+  int want, joined, failed;
   char msg[256];
 } bd_job;
 
@@ -47,7 +63,7 @@ static struct {
   pthread_cond_t wake; /* workers: a new job */
   pthread_cond_t done; /* owner: a worker left the job */
   bd_job *job;         /* the job workers may join, or NULL */
-  unsigned long gen;   /* bumped for every job */
+  atomic_ulong gen;    /* bumped (under the lock) for every job */
   int nworkers;
   int owned; /* a call owns the pool */
 } bd_pool = {PTHREAD_MUTEX_INITIALIZER,
@@ -79,14 +95,8 @@ static void bd_register_fork(void) {
   pthread_atfork(NULL, NULL, bd_pool_after_fork);
 }
 
-static int bd_default_threads(void) {
-  const char *e = getenv("BATCHDIFF_NUM_THREADS");
-  if (e && *e) {
-    char *end;
-    long v = strtol(e, &end, 10);
-    if (*end == 0 && v >= 1)
-      return v > BD_MAX_THREADS ? BD_MAX_THREADS : (int)v;
-  }
+/* The CPUs this process may run on. */
+static int bd_cpu_count(void) {
   int cpus = 0;
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) == 0)
@@ -95,6 +105,18 @@ static int bd_default_threads(void) {
     long s = sysconf(_SC_NPROCESSORS_ONLN);
     cpus = s > 0 ? (int)s : 1;
   }
+  return cpus;
+}
+
+static int bd_default_threads(void) {
+  const char *e = getenv("BATCHDIFF_NUM_THREADS");
+  if (e && *e) {
+    char *end;
+    long v = strtol(e, &end, 10);
+    if (*end == 0 && v >= 1)
+      return v > BD_MAX_THREADS ? BD_MAX_THREADS : (int)v;
+  }
+  int cpus = bd_cpu_count();
   return cpus > BD_MAX_THREADS ? BD_MAX_THREADS : cpus;
 }
 
@@ -117,6 +139,30 @@ int bd_get_num_threads(void) {
 }
 
 int bd_parallel_last_threads(void) { return bd_last_threads; }
+
+/* Bounded polling: bd_spin_more pauses the CPU briefly and returns 0 once
+ * BD_SPIN_NS have passed since bd_spin_start. Every 16th round it also
+ * yields: on a loaded machine the thread waited for may be queued on this
+ * very CPU (measured: without the yield, callers on 2 busy vCPUs lost the
+ * whole spin time per call). With nothing else to run, sched_yield
+ * returns at once. */
+static uint64_t bd_now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+static uint64_t bd_spin_start(void) { return bd_now_ns() + BD_SPIN_NS; }
+static int bd_spin_more(uint64_t until, unsigned *i) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ volatile("yield");
+#endif
+  if (++*i % 16)
+    return 1;
+  sched_yield();
+  return bd_now_ns() < until;
+}
 
 /* Claims and runs chunks until none is left. Workers (idx > 0) stop early
  * when another large call is running on some other thread, so concurrent
@@ -168,22 +214,42 @@ static void bd_participate(bd_job *j, size_t idx) {
   bd_arena_restore(a, pos);
 }
 
+/* What a worker starts with: the generation it has seen, and whether it
+ * polls before sleeping (only workers that have a CPU of their own: with
+ * more threads than CPUs, polling would take time from the others). */
+typedef struct {
+  unsigned long seen;
+  int spin;
+} bd_worker_arg;
+
 static void *bd_worker(void *arg) {
-  unsigned long seen = (unsigned long)(uintptr_t)arg;
-  pthread_mutex_lock(&bd_pool.lock);
+  bd_worker_arg a = *(bd_worker_arg *)arg;
+  free(arg);
+  unsigned long seen = a.seen;
   for (;;) {
-    while (bd_pool.gen == seen)
+    uint64_t until = a.spin ? bd_spin_start() : 0;
+    unsigned i = 0;
+    while (a.spin &&
+           atomic_load_explicit(&bd_pool.gen, memory_order_relaxed) == seen &&
+           bd_spin_more(until, &i))
+      ;
+    pthread_mutex_lock(&bd_pool.lock);
+    while (atomic_load_explicit(&bd_pool.gen, memory_order_relaxed) == seen)
       pthread_cond_wait(&bd_pool.wake, &bd_pool.lock);
-    seen = bd_pool.gen;
+    seen = atomic_load_explicit(&bd_pool.gen, memory_order_relaxed);
     bd_job *j = bd_pool.job;
-    if (!j || j->joined >= j->want)
+    if (!j || j->joined >= j->want) {
+      pthread_mutex_unlock(&bd_pool.lock);
       continue;
+    }
     size_t idx = (size_t)++j->joined;
     pthread_mutex_unlock(&bd_pool.lock);
     bd_participate(j, idx);
+    /* The job lives on the caller's stack: nothing touches it after this. */
+    atomic_fetch_add(&j->finished, 1);
     pthread_mutex_lock(&bd_pool.lock);
-    if (++j->finished == j->joined)
-      pthread_cond_signal(&bd_pool.done);
+    pthread_cond_signal(&bd_pool.done);
+    pthread_mutex_unlock(&bd_pool.lock);
   }
   return NULL;
 }
@@ -198,10 +264,18 @@ static void bd_start_workers(int count) {
   pthread_attr_t at;
   pthread_attr_init(&at);
   pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+  int cpus = bd_pool.nworkers < count ? bd_cpu_count() : 0;
   while (bd_pool.nworkers < count) {
     pthread_t t;
-    if (pthread_create(&t, &at, bd_worker, (void *)(uintptr_t)bd_pool.gen))
+    bd_worker_arg *a = malloc(sizeof *a);
+    if (!a)
       break;
+    a->seen = atomic_load(&bd_pool.gen);
+    a->spin = bd_pool.nworkers + 1 < cpus; /* the caller has a CPU too */
+    if (pthread_create(&t, &at, bd_worker, a)) {
+      free(a);
+      break;
+    }
     bd_pool.nworkers++;
   }
   pthread_attr_destroy(&at);
@@ -246,8 +320,8 @@ static int bd_take_pool(bd_job *j, int t) {
   bd_start_workers(t - 1);
   j->want = bd_pool.nworkers < t - 1 ? bd_pool.nworkers : t - 1;
   bd_pool.job = j;
-  bd_pool.gen++;
-  pthread_cond_broadcast(&bd_pool.wake);
+  atomic_fetch_add(&bd_pool.gen, 1);
+  pthread_cond_broadcast(&bd_pool.wake); /* no system call if none sleeps */
   pthread_mutex_unlock(&bd_pool.lock);
   return 1;
 }
@@ -256,7 +330,14 @@ static int bd_take_pool(bd_job *j, int t) {
 static void bd_release_pool(bd_job *j) {
   pthread_mutex_lock(&bd_pool.lock);
   bd_pool.job = NULL;
-  while (j->finished < j->joined)
+  int joined = j->joined;
+  pthread_mutex_unlock(&bd_pool.lock);
+  uint64_t until = bd_spin_start();
+  unsigned i = 0;
+  while (atomic_load(&j->finished) < joined && bd_spin_more(until, &i))
+    ;
+  pthread_mutex_lock(&bd_pool.lock);
+  while (atomic_load(&j->finished) < joined)
     pthread_cond_wait(&bd_pool.done, &bd_pool.lock);
   bd_pool.owned = 0;
   pthread_mutex_unlock(&bd_pool.lock);
@@ -295,6 +376,7 @@ void bd_parallel_for(size_t n, bd_chunk_fn fn, bd_reduce_fn reduce,
   atomic_init(&j.next, 0);
   atomic_init(&j.stop, 0);
   atomic_init(&j.ran, 0);
+  atomic_init(&j.finished, 0);
   int others = atomic_fetch_add(&bd_large_calls, 1);
   if (others > 0 || !bd_take_pool(&j, t)) {
     atomic_fetch_sub(&bd_large_calls, 1);

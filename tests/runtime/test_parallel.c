@@ -10,6 +10,11 @@
  * - bd_set_num_threads / bd_get_num_threads, BATCHDIFF_NUM_THREADS (the
  *   ctest case rt_test_parallel_env runs with it set to 5);
  * - several user threads calling at once: all results right;
+ * - many short calls in a row, the thread count changing between them,
+ *   some after a pause long enough for the workers to stop polling and
+ *   sleep: every call still covers each example once and reduces in chunk
+ *   order (workers that are polling, asleep, or still leaving the last
+ *   call join or stay out of the next one; no state carries over);
  * - tape memory in chunks comes from the calling thread's hooks, one hook
  *   call at a time, allocated once per participating thread (none in
  *   steady state), all freed at thread exit;
@@ -31,6 +36,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <time.h>
 
 enum { SLOT = 24 };
 
@@ -195,6 +201,32 @@ static void concurrent_callers(void **st) {
   bd_set_num_threads(0);
 }
 
+/* ---- calls in quick succession ------------------------------------------ */
+
+/* Short calls one after another: workers join while polling after the last
+ * call, join late (after the caller ran out of chunks), or are woken from
+ * sleep after a pause; none of it may change what a call computes. */
+static void quick_calls(void **st) {
+  (void)st;
+  static const int counts[] = {2, 3, 1, 7, 2};
+  int used_max = 0;
+  for (int i = 0; i < 400; i++) {
+    int t = counts[i % 5];
+    bd_set_num_threads(t);
+    if (i % 50 == 49) { /* long enough for workers to go to sleep */
+      struct timespec ts = {0, 20 * 1000 * 1000};
+      nanosleep(&ts, NULL);
+    }
+    size_t n = BD_PARALLEL_MIN_N + (size_t)(i % 7) * (BD_CHUNK + 5);
+    int used = run_rec(n, i % 2 ? SLOT : 0, 0);
+    assert_true(used >= 1 && used <= t);
+    used_max = used > used_max ? used : used_max;
+  }
+  print_message("400 short calls: up to %d threads ran chunks of one call\n",
+                used_max);
+  bd_set_num_threads(0);
+}
+
 /* ---- hooks -------------------------------------------------------------- */
 
 typedef struct {
@@ -325,6 +357,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(thread_count_calls),
       cmocka_unit_test(coverage_and_order),
       cmocka_unit_test(concurrent_callers),
+      cmocka_unit_test(quick_calls),
       cmocka_unit_test(hooks_under_threads),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,8 @@
  * - the threshold path: a batch below BD_PARALLEL_MIN_N runs on the calling
  *   thread whatever the thread count;
  * - several user threads calling at once get the single-threaded results;
+ * - calls in a row, the thread count changing, workers polling or asleep:
+ *   the single-threaded results every time;
  * - hooks under threads: a thread's hooks see the tape memory of its calls'
  *   workers, none in steady state, all freed at its exit; a worker that
  *   cannot get tape memory ends in the caller's fail hook on the caller's
@@ -26,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -262,6 +265,38 @@ static void thread_counts(void **st) {
   bd_set_num_threads(0);
 }
 
+/* ---- calls in a row --------------------------------------------------------
+ */
+
+/* Short calls one after another, the thread count changing between them,
+ * with a pause now and then: pool workers join while polling after the
+ * last call, late, or after sleeping. The bits never change. */
+static void calls_in_a_row(void **st) {
+  (void)st;
+  size_t n = BD_PARALLEL_MIN_N + 5;
+  in_t in = make_in(n, 29);
+  bd_set_num_threads(1);
+  out_t ref = make_out(n);
+  run_range(&in, &ref, 0, n);
+  static const int counts[] = {2, 3, 1, 7};
+  for (int i = 0; i < 24; i++) {
+    if (i % 8 == 7) { /* long enough for the workers to go to sleep */
+      struct timespec ts = {0, 20 * 1000 * 1000};
+      nanosleep(&ts, NULL);
+    }
+    bd_set_num_threads(counts[i % 4]);
+    out_t o = make_out(n);
+    run_range(&in, &o, 0, n);
+    assert_true(max_used <= counts[i % 4]);
+    same_varying(&ref, &o);
+    same_uniform(&ref, &o);
+    free_out(&o);
+  }
+  free_out(&ref);
+  free_in(&in);
+  bd_set_num_threads(0);
+}
+
 /* ---- concurrent user threads ------------------------------------------------
  */
 
@@ -425,6 +460,7 @@ static void hooks_under_threads(void **st) {
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(thread_counts),
+      cmocka_unit_test(calls_in_a_row),
       cmocka_unit_test(concurrent_callers),
       cmocka_unit_test(hooks_under_threads),
   };
