@@ -10,12 +10,8 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_bk(bd_md __b
   int32_t __bd_v5_i = 0;
   bd_md __bd_v6_lanes_0 = bd_mfalse_d();
   bd_md __bd_v6_lanes_1 = bd_mfalse_d();
-  bd_md __bd_v7_lanes_0 = bd_mfalse_d();
-  bd_md __bd_v7_lanes_1 = bd_mfalse_d();
-  bd_md __bd_t31_0 = bd_mfalse_d();
-  bd_md __bd_t31_1 = bd_mfalse_d();
-  bd_md __bd_t40_0 = bd_mfalse_d();
-  bd_md __bd_t40_1 = bd_mfalse_d();
+  bd_md __bd_t32_0 = bd_mfalse_d();
+  bd_md __bd_t32_1 = bd_mfalse_d();
   (void)__bd_m_0;
   (void)__bd_m_1;
   (void)__bd_p0;
@@ -29,67 +25,41 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_bk(bd_md __b
   __bd_v5_i = ((int32_t)0x0u);
   bd_md __bd_t8_0 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t0_0);
   bd_md __bd_t8_1 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t0_1);
-  if ((bd_all_md(__bd_t8_0) && bd_all_md(__bd_t8_1))) {
-    __bd_v6_lanes_0 = __bd_m_0;
-    __bd_v6_lanes_1 = __bd_m_1;
+  bd_md __bd_t26_0 = bd_and_md(__bd_m_0, __bd_t8_0);
+  bd_md __bd_t26_1 = bd_and_md(__bd_m_1, __bd_t8_1);
+  if ((bd_any_md(__bd_t26_0) || bd_any_md(__bd_t26_1))) {
+    __bd_v6_lanes_0 = __bd_t26_0;
+    __bd_v6_lanes_1 = __bd_t26_1;
     do {
-      bd_md __bd_t27_0 = __bd_v6_lanes_0;
-      bd_md __bd_t27_1 = __bd_v6_lanes_1;
+      bd_md __bd_t28_0 = __bd_v6_lanes_0;
+      bd_md __bd_t28_1 = __bd_v6_lanes_1;
       bd_f64d __bd_t10_0 = __bd_v4_s_0;
       bd_f64d __bd_t10_1 = __bd_v4_s_1;
       int32_t __bd_t11 = __bd_v5_i;
-      bd_f64d __bd_t12_0 = bd_gather_f64d(__bd_t27_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
-      bd_f64d __bd_t12_1 = bd_gather_f64d(__bd_t27_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
+      bd_f64d __bd_t12_0 = bd_gather_f64d(__bd_t28_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
+      bd_f64d __bd_t12_1 = bd_gather_f64d(__bd_t28_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
       bd_f64d __bd_t13_0 = bd_splat_f64d(__bd_t1) * __bd_t10_0 + __bd_t12_0;
       bd_f64d __bd_t13_1 = bd_splat_f64d(__bd_t1) * __bd_t10_1 + __bd_t12_1;
-      __bd_v4_s_0 = bd_select_f64d(__bd_t27_0, __bd_t13_0, __bd_v4_s_0);
-      __bd_v4_s_1 = bd_select_f64d(__bd_t27_1, __bd_t13_1, __bd_v4_s_1);
+      __bd_v4_s_0 = bd_select_f64d(__bd_t28_0, __bd_t13_0, __bd_v4_s_0);
+      __bd_v4_s_1 = bd_select_f64d(__bd_t28_1, __bd_t13_1, __bd_v4_s_1);
       int32_t __bd_t16 = (int32_t)((uint32_t)__bd_t11 + (uint32_t)((int32_t)0x1u));
       __bd_v5_i = __bd_t16;
       bd_md __bd_t19_0 = bd_cmplt_i32d(bd_splat_i32d(__bd_t16), __bd_t0_0);
       bd_md __bd_t19_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t16), __bd_t0_1);
-      __bd_t31_0 = bd_and_md(__bd_t27_0, __bd_t19_0);
-      __bd_t31_1 = bd_and_md(__bd_t27_1, __bd_t19_1);
-      __bd_v6_lanes_0 = __bd_t31_0;
-      __bd_v6_lanes_1 = __bd_t31_1;
-    } while ((bd_any_md(__bd_t31_0) || bd_any_md(__bd_t31_1)));
-  } else if ((bd_any_md(__bd_t8_0) || bd_any_md(__bd_t8_1))) {
-    bd_md __bd_t34_0 = bd_and_md(__bd_m_0, __bd_t8_0);
-    bd_md __bd_t34_1 = bd_and_md(__bd_m_1, __bd_t8_1);
-    if ((bd_any_md(__bd_t34_0) || bd_any_md(__bd_t34_1))) {
-      __bd_v7_lanes_0 = __bd_t34_0;
-      __bd_v7_lanes_1 = __bd_t34_1;
-      do {
-        bd_md __bd_t36_0 = __bd_v7_lanes_0;
-        bd_md __bd_t36_1 = __bd_v7_lanes_1;
-        bd_f64d __bd_t10_0 = __bd_v4_s_0;
-        bd_f64d __bd_t10_1 = __bd_v4_s_1;
-        int32_t __bd_t11 = __bd_v5_i;
-        bd_f64d __bd_t12_0 = bd_gather_f64d(__bd_t36_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
-        bd_f64d __bd_t12_1 = bd_gather_f64d(__bd_t36_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
-        bd_f64d __bd_t13_0 = bd_splat_f64d(__bd_t1) * __bd_t10_0 + __bd_t12_0;
-        bd_f64d __bd_t13_1 = bd_splat_f64d(__bd_t1) * __bd_t10_1 + __bd_t12_1;
-        __bd_v4_s_0 = bd_select_f64d(__bd_t36_0, __bd_t13_0, __bd_v4_s_0);
-        __bd_v4_s_1 = bd_select_f64d(__bd_t36_1, __bd_t13_1, __bd_v4_s_1);
-        int32_t __bd_t16 = (int32_t)((uint32_t)__bd_t11 + (uint32_t)((int32_t)0x1u));
-        __bd_v5_i = __bd_t16;
-        bd_md __bd_t19_0 = bd_cmplt_i32d(bd_splat_i32d(__bd_t16), __bd_t0_0);
-        bd_md __bd_t19_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t16), __bd_t0_1);
-        __bd_t40_0 = bd_and_md(__bd_t36_0, __bd_t19_0);
-        __bd_t40_1 = bd_and_md(__bd_t36_1, __bd_t19_1);
-        __bd_v7_lanes_0 = __bd_t40_0;
-        __bd_v7_lanes_1 = __bd_t40_1;
-      } while ((bd_any_md(__bd_t40_0) || bd_any_md(__bd_t40_1)));
-    }
+      __bd_t32_0 = bd_and_md(__bd_t28_0, __bd_t19_0);
+      __bd_t32_1 = bd_and_md(__bd_t28_1, __bd_t19_1);
+      __bd_v6_lanes_0 = __bd_t32_0;
+      __bd_v6_lanes_1 = __bd_t32_1;
+    } while ((bd_any_md(__bd_t32_0) || bd_any_md(__bd_t32_1)));
   }
   bd_f64d __bd_t20_0 = __bd_v4_s_0;
   bd_f64d __bd_t20_1 = __bd_v4_s_1;
   __bd_v2_ret_0 = __bd_t20_0;
   __bd_v2_ret_1 = __bd_t20_1;
-  bd_f64d __bd_t42_0 = __bd_v2_ret_0;
-  bd_f64d __bd_t42_1 = __bd_v2_ret_1;
-  *__bd_o0_0 = __bd_t42_0;
-  *__bd_o0_1 = __bd_t42_1;
+  bd_f64d __bd_t34_0 = __bd_v2_ret_0;
+  bd_f64d __bd_t34_1 = __bd_v2_ret_1;
+  *__bd_o0_0 = __bd_t34_0;
+  *__bd_o0_1 = __bd_t34_1;
 }
 struct __bd_rsum_bx { const double *__bd_a0; const size_t *__bd_ao0; const int *__bd_a1; double __bd_a2; double *__bd_ret; };
 static void __bd_rsum_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
@@ -223,15 +193,11 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
   bd_f64d __bd_v14_d13_1 = bd_splat_f64d(0);
   bd_md __bd_v15_lanes_0 = bd_mfalse_d();
   bd_md __bd_v15_lanes_1 = bd_mfalse_d();
-  bd_md __bd_v16_lanes_0 = bd_mfalse_d();
-  bd_md __bd_v16_lanes_1 = bd_mfalse_d();
   int32_t __bd_t26 = 0;
   bd_i32d __bd_t27_0 = bd_splat_i32d(0);
   bd_i32d __bd_t27_1 = bd_splat_i32d(0);
-  bd_md __bd_t90_0 = bd_mfalse_d();
-  bd_md __bd_t90_1 = bd_mfalse_d();
-  bd_md __bd_t101_0 = bd_mfalse_d();
-  bd_md __bd_t101_1 = bd_mfalse_d();
+  bd_md __bd_t91_0 = bd_mfalse_d();
+  bd_md __bd_t91_1 = bd_mfalse_d();
   (void)__bd_m_0;
   (void)__bd_m_1;
   (void)__bd_p0;
@@ -245,15 +211,17 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
   __bd_v5_i = ((int32_t)0x0u);
   bd_md __bd_t8_0 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t0_0);
   bd_md __bd_t8_1 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t0_1);
-  if ((bd_all_md(__bd_t8_0) && bd_all_md(__bd_t8_1))) {
+  bd_md __bd_t83_0 = bd_and_md(__bd_m_0, __bd_t8_0);
+  bd_md __bd_t83_1 = bd_and_md(__bd_m_1, __bd_t8_1);
+  if ((bd_any_md(__bd_t83_0) || bd_any_md(__bd_t83_1))) {
     __bd_v6_trip_0 = bd_splat_i32d(((int32_t)0x0u));
     __bd_v6_trip_1 = bd_splat_i32d(((int32_t)0x0u));
-    __bd_v15_lanes_0 = __bd_m_0;
-    __bd_v15_lanes_1 = __bd_m_1;
+    __bd_v15_lanes_0 = __bd_t83_0;
+    __bd_v15_lanes_1 = __bd_t83_1;
     __bd_k0 = 0;
     do {
-      bd_md __bd_t85_0 = __bd_v15_lanes_0;
-      bd_md __bd_t85_1 = __bd_v15_lanes_1;
+      bd_md __bd_t86_0 = __bd_v15_lanes_0;
+      bd_md __bd_t86_1 = __bd_v15_lanes_1;
       int32_t __bd_t23 = __bd_k0;
       bd_tape_reserve(__bd_ar, &__bd_tp[0], __bd_t23);
       bd_f64d __bd_t10_0 = __bd_v4_s_0;
@@ -262,73 +230,29 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
       (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t23) * __bd_tp[0].row + 1) * bd_tape_slot_bytes)) = __bd_t10_1;
       int32_t __bd_t11 = __bd_v5_i;
       (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t23) * __bd_tp[0].row + 2) * bd_tape_slot_bytes)) = __bd_t11;
-      bd_f64d __bd_t12_0 = bd_gather_f64d(__bd_t85_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
-      bd_f64d __bd_t12_1 = bd_gather_f64d(__bd_t85_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
+      bd_f64d __bd_t12_0 = bd_gather_f64d(__bd_t86_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
+      bd_f64d __bd_t12_1 = bd_gather_f64d(__bd_t86_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
       bd_f64d __bd_t13_0 = bd_splat_f64d(__bd_t1) * __bd_t10_0 + __bd_t12_0;
       bd_f64d __bd_t13_1 = bd_splat_f64d(__bd_t1) * __bd_t10_1 + __bd_t12_1;
-      __bd_v4_s_0 = bd_select_f64d(__bd_t85_0, __bd_t13_0, __bd_v4_s_0);
-      __bd_v4_s_1 = bd_select_f64d(__bd_t85_1, __bd_t13_1, __bd_v4_s_1);
+      __bd_v4_s_0 = bd_select_f64d(__bd_t86_0, __bd_t13_0, __bd_v4_s_0);
+      __bd_v4_s_1 = bd_select_f64d(__bd_t86_1, __bd_t13_1, __bd_v4_s_1);
       int32_t __bd_t16 = (int32_t)((uint32_t)__bd_t11 + (uint32_t)((int32_t)0x1u));
       __bd_v5_i = __bd_t16;
       bd_md __bd_t19_0 = bd_cmplt_i32d(bd_splat_i32d(__bd_t16), __bd_t0_0);
       bd_md __bd_t19_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t16), __bd_t0_1);
       int32_t __bd_t25 = (int32_t)((uint32_t)__bd_t23 + (uint32_t)((int32_t)0x1u));
-      __bd_v6_trip_0 = bd_select_i32d(__bd_t85_0, bd_splat_i32d(__bd_t25), __bd_v6_trip_0);
-      __bd_v6_trip_1 = bd_select_i32d(__bd_t85_1, bd_splat_i32d(__bd_t25), __bd_v6_trip_1);
-      __bd_t90_0 = bd_and_md(__bd_t85_0, __bd_t19_0);
-      __bd_t90_1 = bd_and_md(__bd_t85_1, __bd_t19_1);
-      __bd_v15_lanes_0 = __bd_t90_0;
-      __bd_v15_lanes_1 = __bd_t90_1;
+      __bd_v6_trip_0 = bd_select_i32d(__bd_t86_0, bd_splat_i32d(__bd_t25), __bd_v6_trip_0);
+      __bd_v6_trip_1 = bd_select_i32d(__bd_t86_1, bd_splat_i32d(__bd_t25), __bd_v6_trip_1);
+      __bd_t91_0 = bd_and_md(__bd_t86_0, __bd_t19_0);
+      __bd_t91_1 = bd_and_md(__bd_t86_1, __bd_t19_1);
+      __bd_v15_lanes_0 = __bd_t91_0;
+      __bd_v15_lanes_1 = __bd_t91_1;
       __bd_k0++;
-    } while ((bd_any_md(__bd_t90_0) || bd_any_md(__bd_t90_1)));
+    } while ((bd_any_md(__bd_t91_0) || bd_any_md(__bd_t91_1)));
     __bd_t26 = __bd_k0;
     __bd_t27_0 = __bd_v6_trip_0;
     __bd_t27_1 = __bd_v6_trip_1;
     __bd_tp[0].top += (size_t)__bd_t26;
-  } else if ((bd_any_md(__bd_t8_0) || bd_any_md(__bd_t8_1))) {
-    bd_md __bd_t93_0 = bd_and_md(__bd_m_0, __bd_t8_0);
-    bd_md __bd_t93_1 = bd_and_md(__bd_m_1, __bd_t8_1);
-    if ((bd_any_md(__bd_t93_0) || bd_any_md(__bd_t93_1))) {
-      __bd_v6_trip_0 = bd_splat_i32d(((int32_t)0x0u));
-      __bd_v6_trip_1 = bd_splat_i32d(((int32_t)0x0u));
-      __bd_v16_lanes_0 = __bd_t93_0;
-      __bd_v16_lanes_1 = __bd_t93_1;
-      __bd_k0 = 0;
-      do {
-        bd_md __bd_t96_0 = __bd_v16_lanes_0;
-        bd_md __bd_t96_1 = __bd_v16_lanes_1;
-        int32_t __bd_t23 = __bd_k0;
-        bd_tape_reserve(__bd_ar, &__bd_tp[0], __bd_t23);
-        bd_f64d __bd_t10_0 = __bd_v4_s_0;
-        bd_f64d __bd_t10_1 = __bd_v4_s_1;
-        (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t23) * __bd_tp[0].row + 0) * bd_tape_slot_bytes)) = __bd_t10_0;
-        (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t23) * __bd_tp[0].row + 1) * bd_tape_slot_bytes)) = __bd_t10_1;
-        int32_t __bd_t11 = __bd_v5_i;
-        (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t23) * __bd_tp[0].row + 2) * bd_tape_slot_bytes)) = __bd_t11;
-        bd_f64d __bd_t12_0 = bd_gather_f64d(__bd_t96_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
-        bd_f64d __bd_t12_1 = bd_gather_f64d(__bd_t96_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
-        bd_f64d __bd_t13_0 = bd_splat_f64d(__bd_t1) * __bd_t10_0 + __bd_t12_0;
-        bd_f64d __bd_t13_1 = bd_splat_f64d(__bd_t1) * __bd_t10_1 + __bd_t12_1;
-        __bd_v4_s_0 = bd_select_f64d(__bd_t96_0, __bd_t13_0, __bd_v4_s_0);
-        __bd_v4_s_1 = bd_select_f64d(__bd_t96_1, __bd_t13_1, __bd_v4_s_1);
-        int32_t __bd_t16 = (int32_t)((uint32_t)__bd_t11 + (uint32_t)((int32_t)0x1u));
-        __bd_v5_i = __bd_t16;
-        bd_md __bd_t19_0 = bd_cmplt_i32d(bd_splat_i32d(__bd_t16), __bd_t0_0);
-        bd_md __bd_t19_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t16), __bd_t0_1);
-        int32_t __bd_t25 = (int32_t)((uint32_t)__bd_t23 + (uint32_t)((int32_t)0x1u));
-        __bd_v6_trip_0 = bd_select_i32d(__bd_t96_0, bd_splat_i32d(__bd_t25), __bd_v6_trip_0);
-        __bd_v6_trip_1 = bd_select_i32d(__bd_t96_1, bd_splat_i32d(__bd_t25), __bd_v6_trip_1);
-        __bd_t101_0 = bd_and_md(__bd_t96_0, __bd_t19_0);
-        __bd_t101_1 = bd_and_md(__bd_t96_1, __bd_t19_1);
-        __bd_v16_lanes_0 = __bd_t101_0;
-        __bd_v16_lanes_1 = __bd_t101_1;
-        __bd_k0++;
-      } while ((bd_any_md(__bd_t101_0) || bd_any_md(__bd_t101_1)));
-      __bd_t26 = __bd_k0;
-      __bd_t27_0 = __bd_v6_trip_0;
-      __bd_t27_1 = __bd_v6_trip_1;
-      __bd_tp[0].top += (size_t)__bd_t26;
-    }
   }
   bd_f64d __bd_t20_0 = __bd_v4_s_0;
   bd_f64d __bd_t20_1 = __bd_v4_s_1;
@@ -373,15 +297,17 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
     __bd_v9_d_s_0 = __bd_t43_0;
     __bd_v9_d_s_1 = __bd_t43_1;
   }
-  if ((bd_all_md(__bd_t8_0) && bd_all_md(__bd_t8_1))) {
+  bd_md __bd_t99_0 = bd_and_md(__bd_m_0, __bd_t8_0);
+  bd_md __bd_t99_1 = bd_and_md(__bd_m_1, __bd_t8_1);
+  if ((bd_any_md(__bd_t99_0) || bd_any_md(__bd_t99_1))) {
     __bd_tp[0].top -= (size_t)__bd_t26;
     for (__bd_k1 = __bd_t26 - 1; __bd_k1 >= 0; --__bd_k1) {
-      int32_t __bd_t110 = __bd_k1;
-      bd_md __bd_t112_0 = bd_cmpgt_i32d(__bd_t27_0, bd_splat_i32d(__bd_t110));
-      bd_md __bd_t112_1 = bd_cmpgt_i32d(__bd_t27_1, bd_splat_i32d(__bd_t110));
-      bd_md __bd_t113_0 = bd_and_md(__bd_m_0, __bd_t112_0);
-      bd_md __bd_t113_1 = bd_and_md(__bd_m_1, __bd_t112_1);
-      if ((bd_any_md(__bd_t113_0) || bd_any_md(__bd_t113_1))) {
+      int32_t __bd_t101 = __bd_k1;
+      bd_md __bd_t103_0 = bd_cmpgt_i32d(__bd_t27_0, bd_splat_i32d(__bd_t101));
+      bd_md __bd_t103_1 = bd_cmpgt_i32d(__bd_t27_1, bd_splat_i32d(__bd_t101));
+      bd_md __bd_t104_0 = bd_and_md(__bd_t99_0, __bd_t103_0);
+      bd_md __bd_t104_1 = bd_and_md(__bd_t99_1, __bd_t103_1);
+      if ((bd_any_md(__bd_t104_0) || bd_any_md(__bd_t104_1))) {
         int32_t __bd_t67 = __bd_k1;
         bd_f64d __bd_t52_0 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t67) * __bd_tp[0].row + 0) * bd_tape_slot_bytes));
         bd_f64d __bd_t52_1 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t67) * __bd_tp[0].row + 1) * bd_tape_slot_bytes));
@@ -401,8 +327,8 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
           bd_f64d __bd_t49_1 = bd_add_f64d(__bd_t48_1, __bd_t47_1);
           __bd_v14_d13_0 = __bd_t49_0;
           __bd_v14_d13_1 = __bd_t49_1;
-          __bd_v9_d_s_0 = bd_select_f64d(__bd_t113_0, bd_splat_f64d(0x0p+0), __bd_v9_d_s_0);
-          __bd_v9_d_s_1 = bd_select_f64d(__bd_t113_1, bd_splat_f64d(0x0p+0), __bd_v9_d_s_1);
+          __bd_v9_d_s_0 = bd_select_f64d(__bd_t104_0, bd_splat_f64d(0x0p+0), __bd_v9_d_s_0);
+          __bd_v9_d_s_1 = bd_select_f64d(__bd_t104_1, bd_splat_f64d(0x0p+0), __bd_v9_d_s_1);
           bd_f64d __bd_t51_0 = __bd_v14_d13_0;
           bd_f64d __bd_t51_1 = __bd_v14_d13_1;
           bd_f64d __bd_t53_0 = bd_mul_f64d(__bd_t51_0, __bd_t52_0);
@@ -411,8 +337,8 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
           bd_f64d __bd_t54_1 = __bd_v10_d1_1;
           bd_f64d __bd_t55_0 = bd_add_f64d(__bd_t54_0, __bd_t53_0);
           bd_f64d __bd_t55_1 = bd_add_f64d(__bd_t54_1, __bd_t53_1);
-          __bd_v10_d1_0 = bd_select_f64d(__bd_t113_0, __bd_t55_0, __bd_v10_d1_0);
-          __bd_v10_d1_1 = bd_select_f64d(__bd_t113_1, __bd_t55_1, __bd_v10_d1_1);
+          __bd_v10_d1_0 = bd_select_f64d(__bd_t104_0, __bd_t55_0, __bd_v10_d1_0);
+          __bd_v10_d1_1 = bd_select_f64d(__bd_t104_1, __bd_t55_1, __bd_v10_d1_1);
           bd_f64d __bd_t56_0 = bd_mul_f64d(__bd_t51_0, bd_splat_f64d(__bd_t1));
           bd_f64d __bd_t56_1 = bd_mul_f64d(__bd_t51_1, bd_splat_f64d(__bd_t1));
           bd_f64d __bd_t57_0 = __bd_v12_d10_0;
@@ -431,8 +357,8 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
         if (__bd_t61) {
           bd_f64d __bd_t62_0 = __bd_v13_d12_0;
           bd_f64d __bd_t62_1 = __bd_v13_d12_1;
-          bd_scatteradd_f64d(__bd_t113_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t63))), __bd_t62_0);
-          bd_scatteradd_f64d(__bd_t113_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t63))), __bd_t62_1);
+          bd_scatteradd_f64d(__bd_t104_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t63))), __bd_t62_0);
+          bd_scatteradd_f64d(__bd_t104_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t63))), __bd_t62_1);
         }
         if (__bd_t36) {
           bd_f64d __bd_t64_0 = __bd_v12_d10_0;
@@ -441,85 +367,8 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
           bd_f64d __bd_t65_1 = __bd_v9_d_s_1;
           bd_f64d __bd_t66_0 = bd_add_f64d(__bd_t65_0, __bd_t64_0);
           bd_f64d __bd_t66_1 = bd_add_f64d(__bd_t65_1, __bd_t64_1);
-          __bd_v9_d_s_0 = bd_select_f64d(__bd_t113_0, __bd_t66_0, __bd_v9_d_s_0);
-          __bd_v9_d_s_1 = bd_select_f64d(__bd_t113_1, __bd_t66_1, __bd_v9_d_s_1);
-        }
-      }
-    }
-  } else if ((bd_any_md(__bd_t8_0) || bd_any_md(__bd_t8_1))) {
-    bd_md __bd_t122_0 = bd_and_md(__bd_m_0, __bd_t8_0);
-    bd_md __bd_t122_1 = bd_and_md(__bd_m_1, __bd_t8_1);
-    if ((bd_any_md(__bd_t122_0) || bd_any_md(__bd_t122_1))) {
-      __bd_tp[0].top -= (size_t)__bd_t26;
-      for (__bd_k1 = __bd_t26 - 1; __bd_k1 >= 0; --__bd_k1) {
-        int32_t __bd_t124 = __bd_k1;
-        bd_md __bd_t126_0 = bd_cmpgt_i32d(__bd_t27_0, bd_splat_i32d(__bd_t124));
-        bd_md __bd_t126_1 = bd_cmpgt_i32d(__bd_t27_1, bd_splat_i32d(__bd_t124));
-        bd_md __bd_t127_0 = bd_and_md(__bd_t122_0, __bd_t126_0);
-        bd_md __bd_t127_1 = bd_and_md(__bd_t122_1, __bd_t126_1);
-        if ((bd_any_md(__bd_t127_0) || bd_any_md(__bd_t127_1))) {
-          int32_t __bd_t67 = __bd_k1;
-          bd_f64d __bd_t52_0 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t67) * __bd_tp[0].row + 0) * bd_tape_slot_bytes));
-          bd_f64d __bd_t52_1 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t67) * __bd_tp[0].row + 1) * bd_tape_slot_bytes));
-          int32_t __bd_t63 = (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t67) * __bd_tp[0].row + 2) * bd_tape_slot_bytes));
-          __bd_v12_d10_0 = bd_splat_f64d(0x0p+0);
-          __bd_v12_d10_1 = bd_splat_f64d(0x0p+0);
-          __bd_v13_d12_0 = bd_splat_f64d(0x0p+0);
-          __bd_v13_d12_1 = bd_splat_f64d(0x0p+0);
-          __bd_v14_d13_0 = bd_splat_f64d(0x0p+0);
-          __bd_v14_d13_1 = bd_splat_f64d(0x0p+0);
-          if (__bd_t36) {
-            bd_f64d __bd_t47_0 = __bd_v9_d_s_0;
-            bd_f64d __bd_t47_1 = __bd_v9_d_s_1;
-            bd_f64d __bd_t48_0 = __bd_v14_d13_0;
-            bd_f64d __bd_t48_1 = __bd_v14_d13_1;
-            bd_f64d __bd_t49_0 = bd_add_f64d(__bd_t48_0, __bd_t47_0);
-            bd_f64d __bd_t49_1 = bd_add_f64d(__bd_t48_1, __bd_t47_1);
-            __bd_v14_d13_0 = __bd_t49_0;
-            __bd_v14_d13_1 = __bd_t49_1;
-            __bd_v9_d_s_0 = bd_select_f64d(__bd_t127_0, bd_splat_f64d(0x0p+0), __bd_v9_d_s_0);
-            __bd_v9_d_s_1 = bd_select_f64d(__bd_t127_1, bd_splat_f64d(0x0p+0), __bd_v9_d_s_1);
-            bd_f64d __bd_t51_0 = __bd_v14_d13_0;
-            bd_f64d __bd_t51_1 = __bd_v14_d13_1;
-            bd_f64d __bd_t53_0 = bd_mul_f64d(__bd_t51_0, __bd_t52_0);
-            bd_f64d __bd_t53_1 = bd_mul_f64d(__bd_t51_1, __bd_t52_1);
-            bd_f64d __bd_t54_0 = __bd_v10_d1_0;
-            bd_f64d __bd_t54_1 = __bd_v10_d1_1;
-            bd_f64d __bd_t55_0 = bd_add_f64d(__bd_t54_0, __bd_t53_0);
-            bd_f64d __bd_t55_1 = bd_add_f64d(__bd_t54_1, __bd_t53_1);
-            __bd_v10_d1_0 = bd_select_f64d(__bd_t127_0, __bd_t55_0, __bd_v10_d1_0);
-            __bd_v10_d1_1 = bd_select_f64d(__bd_t127_1, __bd_t55_1, __bd_v10_d1_1);
-            bd_f64d __bd_t56_0 = bd_mul_f64d(__bd_t51_0, bd_splat_f64d(__bd_t1));
-            bd_f64d __bd_t56_1 = bd_mul_f64d(__bd_t51_1, bd_splat_f64d(__bd_t1));
-            bd_f64d __bd_t57_0 = __bd_v12_d10_0;
-            bd_f64d __bd_t57_1 = __bd_v12_d10_1;
-            bd_f64d __bd_t58_0 = bd_add_f64d(__bd_t57_0, __bd_t56_0);
-            bd_f64d __bd_t58_1 = bd_add_f64d(__bd_t57_1, __bd_t56_1);
-            __bd_v12_d10_0 = __bd_t58_0;
-            __bd_v12_d10_1 = __bd_t58_1;
-            bd_f64d __bd_t59_0 = __bd_v13_d12_0;
-            bd_f64d __bd_t59_1 = __bd_v13_d12_1;
-            bd_f64d __bd_t60_0 = bd_add_f64d(__bd_t59_0, __bd_t51_0);
-            bd_f64d __bd_t60_1 = bd_add_f64d(__bd_t59_1, __bd_t51_1);
-            __bd_v13_d12_0 = __bd_t60_0;
-            __bd_v13_d12_1 = __bd_t60_1;
-          }
-          if (__bd_t61) {
-            bd_f64d __bd_t62_0 = __bd_v13_d12_0;
-            bd_f64d __bd_t62_1 = __bd_v13_d12_1;
-            bd_scatteradd_f64d(__bd_t127_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t63))), __bd_t62_0);
-            bd_scatteradd_f64d(__bd_t127_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t63))), __bd_t62_1);
-          }
-          if (__bd_t36) {
-            bd_f64d __bd_t64_0 = __bd_v12_d10_0;
-            bd_f64d __bd_t64_1 = __bd_v12_d10_1;
-            bd_f64d __bd_t65_0 = __bd_v9_d_s_0;
-            bd_f64d __bd_t65_1 = __bd_v9_d_s_1;
-            bd_f64d __bd_t66_0 = bd_add_f64d(__bd_t65_0, __bd_t64_0);
-            bd_f64d __bd_t66_1 = bd_add_f64d(__bd_t65_1, __bd_t64_1);
-            __bd_v9_d_s_0 = bd_select_f64d(__bd_t127_0, __bd_t66_0, __bd_v9_d_s_0);
-            __bd_v9_d_s_1 = bd_select_f64d(__bd_t127_1, __bd_t66_1, __bd_v9_d_s_1);
-          }
+          __bd_v9_d_s_0 = bd_select_f64d(__bd_t104_0, __bd_t66_0, __bd_v9_d_s_0);
+          __bd_v9_d_s_1 = bd_select_f64d(__bd_t104_1, __bd_t66_1, __bd_v9_d_s_1);
         }
       }
     }
@@ -546,14 +395,14 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
     __bd_v7_d_w_0 = __bd_t78_0;
     __bd_v7_d_w_1 = __bd_t78_1;
   }
-  bd_f64d __bd_t139_0 = __bd_v2_ret_0;
-  bd_f64d __bd_t139_1 = __bd_v2_ret_1;
-  bd_f64d __bd_t140_0 = __bd_v7_d_w_0;
-  bd_f64d __bd_t140_1 = __bd_v7_d_w_1;
-  *__bd_o0_0 = __bd_t139_0;
-  *__bd_o0_1 = __bd_t139_1;
-  *__bd_o1_0 = __bd_t140_0;
-  *__bd_o1_1 = __bd_t140_1;
+  bd_f64d __bd_t116_0 = __bd_v2_ret_0;
+  bd_f64d __bd_t116_1 = __bd_v2_ret_1;
+  bd_f64d __bd_t117_0 = __bd_v7_d_w_0;
+  bd_f64d __bd_t117_1 = __bd_v7_d_w_1;
+  *__bd_o0_0 = __bd_t116_0;
+  *__bd_o0_1 = __bd_t116_1;
+  *__bd_o1_0 = __bd_t117_0;
+  *__bd_o1_1 = __bd_t117_1;
 }
 struct __bd_rsum_gx { const double *__bd_a0; const size_t *__bd_ao0; const int *__bd_a1; double __bd_a2; double *__bd_ret; const double *__bd_dret; double *__bd_d0; double *__bd_d2; bd_f64d __bd_acc2; };
 struct __bd_rsum_gs { bd_f64d __bd_acc2; };

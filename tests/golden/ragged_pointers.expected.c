@@ -6,12 +6,8 @@ static inline __attribute__((always_inline, unused)) void __bd_rsq_bk(bd_md __bd
   int32_t __bd_v2_i = 0;
   bd_md __bd_v3_lanes_0 = bd_mfalse_d();
   bd_md __bd_v3_lanes_1 = bd_mfalse_d();
-  bd_md __bd_v4_lanes_0 = bd_mfalse_d();
-  bd_md __bd_v4_lanes_1 = bd_mfalse_d();
-  bd_md __bd_t26_0 = bd_mfalse_d();
-  bd_md __bd_t26_1 = bd_mfalse_d();
-  bd_md __bd_t36_0 = bd_mfalse_d();
-  bd_md __bd_t36_1 = bd_mfalse_d();
+  bd_md __bd_t27_0 = bd_mfalse_d();
+  bd_md __bd_t27_1 = bd_mfalse_d();
   (void)__bd_m_0;
   (void)__bd_m_1;
   (void)__bd_p0;
@@ -21,58 +17,32 @@ static inline __attribute__((always_inline, unused)) void __bd_rsq_bk(bd_md __bd
   __bd_v2_i = ((int32_t)0x0u);
   bd_md __bd_t5_0 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t0_0);
   bd_md __bd_t5_1 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t0_1);
-  if ((bd_all_md(__bd_t5_0) && bd_all_md(__bd_t5_1))) {
-    __bd_v3_lanes_0 = __bd_m_0;
-    __bd_v3_lanes_1 = __bd_m_1;
+  bd_md __bd_t20_0 = bd_and_md(__bd_m_0, __bd_t5_0);
+  bd_md __bd_t20_1 = bd_and_md(__bd_m_1, __bd_t5_1);
+  if ((bd_any_md(__bd_t20_0) || bd_any_md(__bd_t20_1))) {
+    __bd_v3_lanes_0 = __bd_t20_0;
+    __bd_v3_lanes_1 = __bd_t20_1;
     do {
-      bd_md __bd_t21_0 = __bd_v3_lanes_0;
-      bd_md __bd_t21_1 = __bd_v3_lanes_1;
+      bd_md __bd_t22_0 = __bd_v3_lanes_0;
+      bd_md __bd_t22_1 = __bd_v3_lanes_1;
       int32_t __bd_t6 = __bd_v2_i;
-      bd_f64d __bd_t8_0 = bd_gather_f64d(__bd_t21_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
-      bd_f64d __bd_t8_1 = bd_gather_f64d(__bd_t21_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
-      bd_f64d __bd_t10_0 = bd_gather_f64d(__bd_t21_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
-      bd_f64d __bd_t10_1 = bd_gather_f64d(__bd_t21_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+      bd_f64d __bd_t8_0 = bd_gather_f64d(__bd_t22_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+      bd_f64d __bd_t8_1 = bd_gather_f64d(__bd_t22_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+      bd_f64d __bd_t10_0 = bd_gather_f64d(__bd_t22_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+      bd_f64d __bd_t10_1 = bd_gather_f64d(__bd_t22_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
       bd_f64d __bd_t11_0 = bd_mul_f64d(__bd_t8_0, __bd_t10_0);
       bd_f64d __bd_t11_1 = bd_mul_f64d(__bd_t8_1, __bd_t10_1);
-      bd_scatter_f64d(__bd_t21_0, __bd_p1, bd_add_i64d(__bd_po1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_0);
-      bd_scatter_f64d(__bd_t21_1, __bd_p1, bd_add_i64d(__bd_po1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_1);
+      bd_scatter_f64d(__bd_t22_0, __bd_p1, bd_add_i64d(__bd_po1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_0);
+      bd_scatter_f64d(__bd_t22_1, __bd_p1, bd_add_i64d(__bd_po1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_1);
       int32_t __bd_t14 = (int32_t)((uint32_t)__bd_t6 + (uint32_t)((int32_t)0x1u));
       __bd_v2_i = __bd_t14;
       bd_md __bd_t17_0 = bd_cmplt_i32d(bd_splat_i32d(__bd_t14), __bd_t0_0);
       bd_md __bd_t17_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t14), __bd_t0_1);
-      __bd_t26_0 = bd_and_md(__bd_t21_0, __bd_t17_0);
-      __bd_t26_1 = bd_and_md(__bd_t21_1, __bd_t17_1);
-      __bd_v3_lanes_0 = __bd_t26_0;
-      __bd_v3_lanes_1 = __bd_t26_1;
-    } while ((bd_any_md(__bd_t26_0) || bd_any_md(__bd_t26_1)));
-  } else if ((bd_any_md(__bd_t5_0) || bd_any_md(__bd_t5_1))) {
-    bd_md __bd_t29_0 = bd_and_md(__bd_m_0, __bd_t5_0);
-    bd_md __bd_t29_1 = bd_and_md(__bd_m_1, __bd_t5_1);
-    if ((bd_any_md(__bd_t29_0) || bd_any_md(__bd_t29_1))) {
-      __bd_v4_lanes_0 = __bd_t29_0;
-      __bd_v4_lanes_1 = __bd_t29_1;
-      do {
-        bd_md __bd_t31_0 = __bd_v4_lanes_0;
-        bd_md __bd_t31_1 = __bd_v4_lanes_1;
-        int32_t __bd_t6 = __bd_v2_i;
-        bd_f64d __bd_t8_0 = bd_gather_f64d(__bd_t31_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
-        bd_f64d __bd_t8_1 = bd_gather_f64d(__bd_t31_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
-        bd_f64d __bd_t10_0 = bd_gather_f64d(__bd_t31_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
-        bd_f64d __bd_t10_1 = bd_gather_f64d(__bd_t31_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
-        bd_f64d __bd_t11_0 = bd_mul_f64d(__bd_t8_0, __bd_t10_0);
-        bd_f64d __bd_t11_1 = bd_mul_f64d(__bd_t8_1, __bd_t10_1);
-        bd_scatter_f64d(__bd_t31_0, __bd_p1, bd_add_i64d(__bd_po1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_0);
-        bd_scatter_f64d(__bd_t31_1, __bd_p1, bd_add_i64d(__bd_po1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_1);
-        int32_t __bd_t14 = (int32_t)((uint32_t)__bd_t6 + (uint32_t)((int32_t)0x1u));
-        __bd_v2_i = __bd_t14;
-        bd_md __bd_t17_0 = bd_cmplt_i32d(bd_splat_i32d(__bd_t14), __bd_t0_0);
-        bd_md __bd_t17_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t14), __bd_t0_1);
-        __bd_t36_0 = bd_and_md(__bd_t31_0, __bd_t17_0);
-        __bd_t36_1 = bd_and_md(__bd_t31_1, __bd_t17_1);
-        __bd_v4_lanes_0 = __bd_t36_0;
-        __bd_v4_lanes_1 = __bd_t36_1;
-      } while ((bd_any_md(__bd_t36_0) || bd_any_md(__bd_t36_1)));
-    }
+      __bd_t27_0 = bd_and_md(__bd_t22_0, __bd_t17_0);
+      __bd_t27_1 = bd_and_md(__bd_t22_1, __bd_t17_1);
+      __bd_v3_lanes_0 = __bd_t27_0;
+      __bd_v3_lanes_1 = __bd_t27_1;
+    } while ((bd_any_md(__bd_t27_0) || bd_any_md(__bd_t27_1)));
   }
 }
 struct __bd_rsq_bx { const double *const *__bd_a0; double *const *__bd_a1; const int *__bd_a2; };
@@ -212,15 +182,11 @@ static inline __attribute__((always_inline, unused)) void __bd_rsq_gk(bd_md __bd
   bd_f64d __bd_v6_d11_1 = bd_splat_f64d(0);
   bd_md __bd_v7_lanes_0 = bd_mfalse_d();
   bd_md __bd_v7_lanes_1 = bd_mfalse_d();
-  bd_md __bd_v8_lanes_0 = bd_mfalse_d();
-  bd_md __bd_v8_lanes_1 = bd_mfalse_d();
   int32_t __bd_t22 = 0;
   bd_i32d __bd_t23_0 = bd_splat_i32d(0);
   bd_i32d __bd_t23_1 = bd_splat_i32d(0);
-  bd_md __bd_t56_0 = bd_mfalse_d();
-  bd_md __bd_t56_1 = bd_mfalse_d();
-  bd_md __bd_t68_0 = bd_mfalse_d();
-  bd_md __bd_t68_1 = bd_mfalse_d();
+  bd_md __bd_t57_0 = bd_mfalse_d();
+  bd_md __bd_t57_1 = bd_mfalse_d();
   (void)__bd_m_0;
   (void)__bd_m_1;
   (void)__bd_p0;
@@ -230,106 +196,64 @@ static inline __attribute__((always_inline, unused)) void __bd_rsq_gk(bd_md __bd
   __bd_v2_i = ((int32_t)0x0u);
   bd_md __bd_t5_0 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t0_0);
   bd_md __bd_t5_1 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t0_1);
-  if ((bd_all_md(__bd_t5_0) && bd_all_md(__bd_t5_1))) {
+  bd_md __bd_t48_0 = bd_and_md(__bd_m_0, __bd_t5_0);
+  bd_md __bd_t48_1 = bd_and_md(__bd_m_1, __bd_t5_1);
+  if ((bd_any_md(__bd_t48_0) || bd_any_md(__bd_t48_1))) {
     __bd_v3_trip_0 = bd_splat_i32d(((int32_t)0x0u));
     __bd_v3_trip_1 = bd_splat_i32d(((int32_t)0x0u));
-    __bd_v7_lanes_0 = __bd_m_0;
-    __bd_v7_lanes_1 = __bd_m_1;
+    __bd_v7_lanes_0 = __bd_t48_0;
+    __bd_v7_lanes_1 = __bd_t48_1;
     __bd_k0 = 0;
     do {
-      bd_md __bd_t50_0 = __bd_v7_lanes_0;
-      bd_md __bd_t50_1 = __bd_v7_lanes_1;
+      bd_md __bd_t51_0 = __bd_v7_lanes_0;
+      bd_md __bd_t51_1 = __bd_v7_lanes_1;
       int32_t __bd_t19 = __bd_k0;
       bd_tape_reserve(__bd_ar, &__bd_tp[0], __bd_t19);
       int32_t __bd_t6 = __bd_v2_i;
       (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 0) * bd_tape_slot_bytes)) = __bd_t6;
-      bd_f64d __bd_t8_0 = bd_gather_f64d(__bd_t50_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
-      bd_f64d __bd_t8_1 = bd_gather_f64d(__bd_t50_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+      bd_f64d __bd_t8_0 = bd_gather_f64d(__bd_t51_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+      bd_f64d __bd_t8_1 = bd_gather_f64d(__bd_t51_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
       (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 4) * bd_tape_slot_bytes)) = __bd_t8_0;
       (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 5) * bd_tape_slot_bytes)) = __bd_t8_1;
-      bd_f64d __bd_t10_0 = bd_gather_f64d(__bd_t50_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
-      bd_f64d __bd_t10_1 = bd_gather_f64d(__bd_t50_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+      bd_f64d __bd_t10_0 = bd_gather_f64d(__bd_t51_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+      bd_f64d __bd_t10_1 = bd_gather_f64d(__bd_t51_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
       (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 2) * bd_tape_slot_bytes)) = __bd_t10_0;
       (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 3) * bd_tape_slot_bytes)) = __bd_t10_1;
       bd_f64d __bd_t11_0 = bd_mul_f64d(__bd_t8_0, __bd_t10_0);
       bd_f64d __bd_t11_1 = bd_mul_f64d(__bd_t8_1, __bd_t10_1);
-      bd_scatter_f64d(__bd_t50_0, __bd_p1, bd_add_i64d(__bd_po1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_0);
-      bd_scatter_f64d(__bd_t50_1, __bd_p1, bd_add_i64d(__bd_po1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_1);
+      bd_scatter_f64d(__bd_t51_0, __bd_p1, bd_add_i64d(__bd_po1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_0);
+      bd_scatter_f64d(__bd_t51_1, __bd_p1, bd_add_i64d(__bd_po1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_1);
       int32_t __bd_t14 = (int32_t)((uint32_t)__bd_t6 + (uint32_t)((int32_t)0x1u));
       __bd_v2_i = __bd_t14;
       bd_md __bd_t17_0 = bd_cmplt_i32d(bd_splat_i32d(__bd_t14), __bd_t0_0);
       bd_md __bd_t17_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t14), __bd_t0_1);
       int32_t __bd_t21 = (int32_t)((uint32_t)__bd_t19 + (uint32_t)((int32_t)0x1u));
-      __bd_v3_trip_0 = bd_select_i32d(__bd_t50_0, bd_splat_i32d(__bd_t21), __bd_v3_trip_0);
-      __bd_v3_trip_1 = bd_select_i32d(__bd_t50_1, bd_splat_i32d(__bd_t21), __bd_v3_trip_1);
-      __bd_t56_0 = bd_and_md(__bd_t50_0, __bd_t17_0);
-      __bd_t56_1 = bd_and_md(__bd_t50_1, __bd_t17_1);
-      __bd_v7_lanes_0 = __bd_t56_0;
-      __bd_v7_lanes_1 = __bd_t56_1;
+      __bd_v3_trip_0 = bd_select_i32d(__bd_t51_0, bd_splat_i32d(__bd_t21), __bd_v3_trip_0);
+      __bd_v3_trip_1 = bd_select_i32d(__bd_t51_1, bd_splat_i32d(__bd_t21), __bd_v3_trip_1);
+      __bd_t57_0 = bd_and_md(__bd_t51_0, __bd_t17_0);
+      __bd_t57_1 = bd_and_md(__bd_t51_1, __bd_t17_1);
+      __bd_v7_lanes_0 = __bd_t57_0;
+      __bd_v7_lanes_1 = __bd_t57_1;
       __bd_k0++;
-    } while ((bd_any_md(__bd_t56_0) || bd_any_md(__bd_t56_1)));
+    } while ((bd_any_md(__bd_t57_0) || bd_any_md(__bd_t57_1)));
     __bd_t22 = __bd_k0;
     __bd_t23_0 = __bd_v3_trip_0;
     __bd_t23_1 = __bd_v3_trip_1;
     __bd_tp[0].top += (size_t)__bd_t22;
-  } else if ((bd_any_md(__bd_t5_0) || bd_any_md(__bd_t5_1))) {
-    bd_md __bd_t59_0 = bd_and_md(__bd_m_0, __bd_t5_0);
-    bd_md __bd_t59_1 = bd_and_md(__bd_m_1, __bd_t5_1);
-    if ((bd_any_md(__bd_t59_0) || bd_any_md(__bd_t59_1))) {
-      __bd_v3_trip_0 = bd_splat_i32d(((int32_t)0x0u));
-      __bd_v3_trip_1 = bd_splat_i32d(((int32_t)0x0u));
-      __bd_v8_lanes_0 = __bd_t59_0;
-      __bd_v8_lanes_1 = __bd_t59_1;
-      __bd_k0 = 0;
-      do {
-        bd_md __bd_t62_0 = __bd_v8_lanes_0;
-        bd_md __bd_t62_1 = __bd_v8_lanes_1;
-        int32_t __bd_t19 = __bd_k0;
-        bd_tape_reserve(__bd_ar, &__bd_tp[0], __bd_t19);
-        int32_t __bd_t6 = __bd_v2_i;
-        (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 0) * bd_tape_slot_bytes)) = __bd_t6;
-        bd_f64d __bd_t8_0 = bd_gather_f64d(__bd_t62_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
-        bd_f64d __bd_t8_1 = bd_gather_f64d(__bd_t62_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
-        (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 4) * bd_tape_slot_bytes)) = __bd_t8_0;
-        (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 5) * bd_tape_slot_bytes)) = __bd_t8_1;
-        bd_f64d __bd_t10_0 = bd_gather_f64d(__bd_t62_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
-        bd_f64d __bd_t10_1 = bd_gather_f64d(__bd_t62_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
-        (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 2) * bd_tape_slot_bytes)) = __bd_t10_0;
-        (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 3) * bd_tape_slot_bytes)) = __bd_t10_1;
-        bd_f64d __bd_t11_0 = bd_mul_f64d(__bd_t8_0, __bd_t10_0);
-        bd_f64d __bd_t11_1 = bd_mul_f64d(__bd_t8_1, __bd_t10_1);
-        bd_scatter_f64d(__bd_t62_0, __bd_p1, bd_add_i64d(__bd_po1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_0);
-        bd_scatter_f64d(__bd_t62_1, __bd_p1, bd_add_i64d(__bd_po1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_1);
-        int32_t __bd_t14 = (int32_t)((uint32_t)__bd_t6 + (uint32_t)((int32_t)0x1u));
-        __bd_v2_i = __bd_t14;
-        bd_md __bd_t17_0 = bd_cmplt_i32d(bd_splat_i32d(__bd_t14), __bd_t0_0);
-        bd_md __bd_t17_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t14), __bd_t0_1);
-        int32_t __bd_t21 = (int32_t)((uint32_t)__bd_t19 + (uint32_t)((int32_t)0x1u));
-        __bd_v3_trip_0 = bd_select_i32d(__bd_t62_0, bd_splat_i32d(__bd_t21), __bd_v3_trip_0);
-        __bd_v3_trip_1 = bd_select_i32d(__bd_t62_1, bd_splat_i32d(__bd_t21), __bd_v3_trip_1);
-        __bd_t68_0 = bd_and_md(__bd_t62_0, __bd_t17_0);
-        __bd_t68_1 = bd_and_md(__bd_t62_1, __bd_t17_1);
-        __bd_v8_lanes_0 = __bd_t68_0;
-        __bd_v8_lanes_1 = __bd_t68_1;
-        __bd_k0++;
-      } while ((bd_any_md(__bd_t68_0) || bd_any_md(__bd_t68_1)));
-      __bd_t22 = __bd_k0;
-      __bd_t23_0 = __bd_v3_trip_0;
-      __bd_t23_1 = __bd_v3_trip_1;
-      __bd_tp[0].top += (size_t)__bd_t22;
-    }
   }
   _Bool __bd_t27 = __bd_p4;
   _Bool __bd_t33 = __bd_p3;
-  if ((bd_all_md(__bd_t5_0) && bd_all_md(__bd_t5_1))) {
+  bd_md __bd_t59_0 = bd_and_md(__bd_m_0, __bd_t5_0);
+  bd_md __bd_t59_1 = bd_and_md(__bd_m_1, __bd_t5_1);
+  if ((bd_any_md(__bd_t59_0) || bd_any_md(__bd_t59_1))) {
     __bd_tp[0].top -= (size_t)__bd_t22;
     for (__bd_k1 = __bd_t22 - 1; __bd_k1 >= 0; --__bd_k1) {
-      int32_t __bd_t71 = __bd_k1;
-      bd_md __bd_t73_0 = bd_cmpgt_i32d(__bd_t23_0, bd_splat_i32d(__bd_t71));
-      bd_md __bd_t73_1 = bd_cmpgt_i32d(__bd_t23_1, bd_splat_i32d(__bd_t71));
-      bd_md __bd_t74_0 = bd_and_md(__bd_m_0, __bd_t73_0);
-      bd_md __bd_t74_1 = bd_and_md(__bd_m_1, __bd_t73_1);
-      if ((bd_any_md(__bd_t74_0) || bd_any_md(__bd_t74_1))) {
+      int32_t __bd_t61 = __bd_k1;
+      bd_md __bd_t63_0 = bd_cmpgt_i32d(__bd_t23_0, bd_splat_i32d(__bd_t61));
+      bd_md __bd_t63_1 = bd_cmpgt_i32d(__bd_t23_1, bd_splat_i32d(__bd_t61));
+      bd_md __bd_t64_0 = bd_and_md(__bd_t59_0, __bd_t63_0);
+      bd_md __bd_t64_1 = bd_and_md(__bd_t59_1, __bd_t63_1);
+      if ((bd_any_md(__bd_t64_0) || bd_any_md(__bd_t64_1))) {
         int32_t __bd_t45 = __bd_k1;
         int32_t __bd_t28 = (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 0) * bd_tape_slot_bytes));
         bd_f64d __bd_t35_0 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 2) * bd_tape_slot_bytes));
@@ -343,16 +267,16 @@ static inline __attribute__((always_inline, unused)) void __bd_rsq_gk(bd_md __bd
         __bd_v6_d11_0 = bd_splat_f64d(0x0p+0);
         __bd_v6_d11_1 = bd_splat_f64d(0x0p+0);
         if (__bd_t27) {
-          bd_f64d __bd_t29_0 = bd_gather_f64d(__bd_t74_0, __bd_q1, bd_add_i64d(__bd_qo1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))));
-          bd_f64d __bd_t29_1 = bd_gather_f64d(__bd_t74_1, __bd_q1, bd_add_i64d(__bd_qo1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))));
+          bd_f64d __bd_t29_0 = bd_gather_f64d(__bd_t64_0, __bd_q1, bd_add_i64d(__bd_qo1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))));
+          bd_f64d __bd_t29_1 = bd_gather_f64d(__bd_t64_1, __bd_q1, bd_add_i64d(__bd_qo1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))));
           bd_f64d __bd_t30_0 = __bd_v6_d11_0;
           bd_f64d __bd_t30_1 = __bd_v6_d11_1;
           bd_f64d __bd_t31_0 = bd_add_f64d(__bd_t30_0, __bd_t29_0);
           bd_f64d __bd_t31_1 = bd_add_f64d(__bd_t30_1, __bd_t29_1);
           __bd_v6_d11_0 = __bd_t31_0;
           __bd_v6_d11_1 = __bd_t31_1;
-          bd_scatter_f64d(__bd_t74_0, __bd_q1, bd_add_i64d(__bd_qo1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), bd_splat_f64d(0x0p+0));
-          bd_scatter_f64d(__bd_t74_1, __bd_q1, bd_add_i64d(__bd_qo1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), bd_splat_f64d(0x0p+0));
+          bd_scatter_f64d(__bd_t64_0, __bd_q1, bd_add_i64d(__bd_qo1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), bd_splat_f64d(0x0p+0));
+          bd_scatter_f64d(__bd_t64_1, __bd_q1, bd_add_i64d(__bd_qo1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), bd_splat_f64d(0x0p+0));
         }
         if (__bd_t33) {
           bd_f64d __bd_t34_0 = __bd_v6_d11_0;
@@ -375,79 +299,12 @@ static inline __attribute__((always_inline, unused)) void __bd_rsq_gk(bd_md __bd
           __bd_v5_d10_1 = __bd_t42_1;
           bd_f64d __bd_t43_0 = __bd_v5_d10_0;
           bd_f64d __bd_t43_1 = __bd_v5_d10_1;
-          bd_scatteradd_f64d(__bd_t74_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t43_0);
-          bd_scatteradd_f64d(__bd_t74_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t43_1);
+          bd_scatteradd_f64d(__bd_t64_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t43_0);
+          bd_scatteradd_f64d(__bd_t64_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t43_1);
           bd_f64d __bd_t44_0 = __bd_v4_d8_0;
           bd_f64d __bd_t44_1 = __bd_v4_d8_1;
-          bd_scatteradd_f64d(__bd_t74_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t44_0);
-          bd_scatteradd_f64d(__bd_t74_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t44_1);
-        }
-      }
-    }
-  } else if ((bd_any_md(__bd_t5_0) || bd_any_md(__bd_t5_1))) {
-    bd_md __bd_t85_0 = bd_and_md(__bd_m_0, __bd_t5_0);
-    bd_md __bd_t85_1 = bd_and_md(__bd_m_1, __bd_t5_1);
-    if ((bd_any_md(__bd_t85_0) || bd_any_md(__bd_t85_1))) {
-      __bd_tp[0].top -= (size_t)__bd_t22;
-      for (__bd_k1 = __bd_t22 - 1; __bd_k1 >= 0; --__bd_k1) {
-        int32_t __bd_t87 = __bd_k1;
-        bd_md __bd_t89_0 = bd_cmpgt_i32d(__bd_t23_0, bd_splat_i32d(__bd_t87));
-        bd_md __bd_t89_1 = bd_cmpgt_i32d(__bd_t23_1, bd_splat_i32d(__bd_t87));
-        bd_md __bd_t90_0 = bd_and_md(__bd_t85_0, __bd_t89_0);
-        bd_md __bd_t90_1 = bd_and_md(__bd_t85_1, __bd_t89_1);
-        if ((bd_any_md(__bd_t90_0) || bd_any_md(__bd_t90_1))) {
-          int32_t __bd_t45 = __bd_k1;
-          int32_t __bd_t28 = (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 0) * bd_tape_slot_bytes));
-          bd_f64d __bd_t35_0 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 2) * bd_tape_slot_bytes));
-          bd_f64d __bd_t35_1 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 3) * bd_tape_slot_bytes));
-          bd_f64d __bd_t39_0 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 4) * bd_tape_slot_bytes));
-          bd_f64d __bd_t39_1 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 5) * bd_tape_slot_bytes));
-          __bd_v4_d8_0 = bd_splat_f64d(0x0p+0);
-          __bd_v4_d8_1 = bd_splat_f64d(0x0p+0);
-          __bd_v5_d10_0 = bd_splat_f64d(0x0p+0);
-          __bd_v5_d10_1 = bd_splat_f64d(0x0p+0);
-          __bd_v6_d11_0 = bd_splat_f64d(0x0p+0);
-          __bd_v6_d11_1 = bd_splat_f64d(0x0p+0);
-          if (__bd_t27) {
-            bd_f64d __bd_t29_0 = bd_gather_f64d(__bd_t90_0, __bd_q1, bd_add_i64d(__bd_qo1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))));
-            bd_f64d __bd_t29_1 = bd_gather_f64d(__bd_t90_1, __bd_q1, bd_add_i64d(__bd_qo1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))));
-            bd_f64d __bd_t30_0 = __bd_v6_d11_0;
-            bd_f64d __bd_t30_1 = __bd_v6_d11_1;
-            bd_f64d __bd_t31_0 = bd_add_f64d(__bd_t30_0, __bd_t29_0);
-            bd_f64d __bd_t31_1 = bd_add_f64d(__bd_t30_1, __bd_t29_1);
-            __bd_v6_d11_0 = __bd_t31_0;
-            __bd_v6_d11_1 = __bd_t31_1;
-            bd_scatter_f64d(__bd_t90_0, __bd_q1, bd_add_i64d(__bd_qo1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), bd_splat_f64d(0x0p+0));
-            bd_scatter_f64d(__bd_t90_1, __bd_q1, bd_add_i64d(__bd_qo1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), bd_splat_f64d(0x0p+0));
-          }
-          if (__bd_t33) {
-            bd_f64d __bd_t34_0 = __bd_v6_d11_0;
-            bd_f64d __bd_t34_1 = __bd_v6_d11_1;
-            bd_f64d __bd_t36_0 = bd_mul_f64d(__bd_t34_0, __bd_t35_0);
-            bd_f64d __bd_t36_1 = bd_mul_f64d(__bd_t34_1, __bd_t35_1);
-            bd_f64d __bd_t37_0 = __bd_v4_d8_0;
-            bd_f64d __bd_t37_1 = __bd_v4_d8_1;
-            bd_f64d __bd_t38_0 = bd_add_f64d(__bd_t37_0, __bd_t36_0);
-            bd_f64d __bd_t38_1 = bd_add_f64d(__bd_t37_1, __bd_t36_1);
-            __bd_v4_d8_0 = __bd_t38_0;
-            __bd_v4_d8_1 = __bd_t38_1;
-            bd_f64d __bd_t40_0 = bd_mul_f64d(__bd_t34_0, __bd_t39_0);
-            bd_f64d __bd_t40_1 = bd_mul_f64d(__bd_t34_1, __bd_t39_1);
-            bd_f64d __bd_t41_0 = __bd_v5_d10_0;
-            bd_f64d __bd_t41_1 = __bd_v5_d10_1;
-            bd_f64d __bd_t42_0 = bd_add_f64d(__bd_t41_0, __bd_t40_0);
-            bd_f64d __bd_t42_1 = bd_add_f64d(__bd_t41_1, __bd_t40_1);
-            __bd_v5_d10_0 = __bd_t42_0;
-            __bd_v5_d10_1 = __bd_t42_1;
-            bd_f64d __bd_t43_0 = __bd_v5_d10_0;
-            bd_f64d __bd_t43_1 = __bd_v5_d10_1;
-            bd_scatteradd_f64d(__bd_t90_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t43_0);
-            bd_scatteradd_f64d(__bd_t90_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t43_1);
-            bd_f64d __bd_t44_0 = __bd_v4_d8_0;
-            bd_f64d __bd_t44_1 = __bd_v4_d8_1;
-            bd_scatteradd_f64d(__bd_t90_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t44_0);
-            bd_scatteradd_f64d(__bd_t90_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t44_1);
-          }
+          bd_scatteradd_f64d(__bd_t64_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t44_0);
+          bd_scatteradd_f64d(__bd_t64_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t44_1);
         }
       }
     }

@@ -12,12 +12,8 @@ static inline __attribute__((always_inline, unused)) void __bd_cabs2_bk(bd_md __
   int32_t __bd_v9_i = 0;
   bd_md __bd_v21_lanes_0 = bd_mfalse_d();
   bd_md __bd_v21_lanes_1 = bd_mfalse_d();
-  bd_md __bd_v22_lanes_0 = bd_mfalse_d();
-  bd_md __bd_v22_lanes_1 = bd_mfalse_d();
-  bd_md __bd_t77_0 = bd_mfalse_d();
-  bd_md __bd_t77_1 = bd_mfalse_d();
-  bd_md __bd_t84_0 = bd_mfalse_d();
-  bd_md __bd_t84_1 = bd_mfalse_d();
+  bd_md __bd_t78_0 = bd_mfalse_d();
+  bd_md __bd_t78_1 = bd_mfalse_d();
   (void)__bd_m_0;
   (void)__bd_m_1;
   bd_f64d __bd_t0_0 = __bd_p0_0;
@@ -39,12 +35,14 @@ static inline __attribute__((always_inline, unused)) void __bd_cabs2_bk(bd_md __
   __bd_v9_i = ((int32_t)0x0u);
   bd_md __bd_t16_0 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t2_0);
   bd_md __bd_t16_1 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t2_1);
-  if ((bd_all_md(__bd_t16_0) && bd_all_md(__bd_t16_1))) {
-    __bd_v21_lanes_0 = __bd_m_0;
-    __bd_v21_lanes_1 = __bd_m_1;
+  bd_md __bd_t74_0 = bd_and_md(__bd_m_0, __bd_t16_0);
+  bd_md __bd_t74_1 = bd_and_md(__bd_m_1, __bd_t16_1);
+  if ((bd_any_md(__bd_t74_0) || bd_any_md(__bd_t74_1))) {
+    __bd_v21_lanes_0 = __bd_t74_0;
+    __bd_v21_lanes_1 = __bd_t74_1;
     do {
-      bd_md __bd_t75_0 = __bd_v21_lanes_0;
-      bd_md __bd_t75_1 = __bd_v21_lanes_1;
+      bd_md __bd_t76_0 = __bd_v21_lanes_0;
+      bd_md __bd_t76_1 = __bd_v21_lanes_1;
       bd_f64d __bd_t19_0 = __bd_v7_acc_re_0;
       bd_f64d __bd_t19_1 = __bd_v7_acc_re_1;
       bd_f64d __bd_t20_0 = __bd_v8_acc_im_0;
@@ -59,58 +57,20 @@ static inline __attribute__((always_inline, unused)) void __bd_cabs2_bk(bd_md __
       bd_f64d __bd_t41_1 = bd_mul_f64d(__bd_t20_1, __bd_t0_1);
       bd_f64d __bd_t42_0 = __bd_t19_0 * __bd_t1_0 + __bd_t41_0;
       bd_f64d __bd_t42_1 = __bd_t19_1 * __bd_t1_1 + __bd_t41_1;
-      __bd_v7_acc_re_0 = bd_select_f64d(__bd_t75_0, __bd_t36_0, __bd_v7_acc_re_0);
-      __bd_v7_acc_re_1 = bd_select_f64d(__bd_t75_1, __bd_t36_1, __bd_v7_acc_re_1);
-      __bd_v8_acc_im_0 = bd_select_f64d(__bd_t75_0, __bd_t42_0, __bd_v8_acc_im_0);
-      __bd_v8_acc_im_1 = bd_select_f64d(__bd_t75_1, __bd_t42_1, __bd_v8_acc_im_1);
+      __bd_v7_acc_re_0 = bd_select_f64d(__bd_t76_0, __bd_t36_0, __bd_v7_acc_re_0);
+      __bd_v7_acc_re_1 = bd_select_f64d(__bd_t76_1, __bd_t36_1, __bd_v7_acc_re_1);
+      __bd_v8_acc_im_0 = bd_select_f64d(__bd_t76_0, __bd_t42_0, __bd_v8_acc_im_0);
+      __bd_v8_acc_im_1 = bd_select_f64d(__bd_t76_1, __bd_t42_1, __bd_v8_acc_im_1);
       int32_t __bd_t50 = __bd_v9_i;
       int32_t __bd_t52 = (int32_t)((uint32_t)__bd_t50 + (uint32_t)((int32_t)0x1u));
       __bd_v9_i = __bd_t52;
       bd_md __bd_t55_0 = bd_cmplt_i32d(bd_splat_i32d(__bd_t52), __bd_t2_0);
       bd_md __bd_t55_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t52), __bd_t2_1);
-      __bd_t77_0 = bd_and_md(__bd_t75_0, __bd_t55_0);
-      __bd_t77_1 = bd_and_md(__bd_t75_1, __bd_t55_1);
-      __bd_v21_lanes_0 = __bd_t77_0;
-      __bd_v21_lanes_1 = __bd_t77_1;
-    } while ((bd_any_md(__bd_t77_0) || bd_any_md(__bd_t77_1)));
-  } else if ((bd_any_md(__bd_t16_0) || bd_any_md(__bd_t16_1))) {
-    bd_md __bd_t80_0 = bd_and_md(__bd_m_0, __bd_t16_0);
-    bd_md __bd_t80_1 = bd_and_md(__bd_m_1, __bd_t16_1);
-    if ((bd_any_md(__bd_t80_0) || bd_any_md(__bd_t80_1))) {
-      __bd_v22_lanes_0 = __bd_t80_0;
-      __bd_v22_lanes_1 = __bd_t80_1;
-      do {
-        bd_md __bd_t82_0 = __bd_v22_lanes_0;
-        bd_md __bd_t82_1 = __bd_v22_lanes_1;
-        bd_f64d __bd_t19_0 = __bd_v7_acc_re_0;
-        bd_f64d __bd_t19_1 = __bd_v7_acc_re_1;
-        bd_f64d __bd_t20_0 = __bd_v8_acc_im_0;
-        bd_f64d __bd_t20_1 = __bd_v8_acc_im_1;
-        bd_f64d __bd_t34_0 = bd_mul_f64d(__bd_t20_0, __bd_t1_0);
-        bd_f64d __bd_t34_1 = bd_mul_f64d(__bd_t20_1, __bd_t1_1);
-        bd_f64d __bd_t35_0 = bd_neg_f64d(__bd_t34_0);
-        bd_f64d __bd_t35_1 = bd_neg_f64d(__bd_t34_1);
-        bd_f64d __bd_t36_0 = __bd_t19_0 * __bd_t0_0 + __bd_t35_0;
-        bd_f64d __bd_t36_1 = __bd_t19_1 * __bd_t0_1 + __bd_t35_1;
-        bd_f64d __bd_t41_0 = bd_mul_f64d(__bd_t20_0, __bd_t0_0);
-        bd_f64d __bd_t41_1 = bd_mul_f64d(__bd_t20_1, __bd_t0_1);
-        bd_f64d __bd_t42_0 = __bd_t19_0 * __bd_t1_0 + __bd_t41_0;
-        bd_f64d __bd_t42_1 = __bd_t19_1 * __bd_t1_1 + __bd_t41_1;
-        __bd_v7_acc_re_0 = bd_select_f64d(__bd_t82_0, __bd_t36_0, __bd_v7_acc_re_0);
-        __bd_v7_acc_re_1 = bd_select_f64d(__bd_t82_1, __bd_t36_1, __bd_v7_acc_re_1);
-        __bd_v8_acc_im_0 = bd_select_f64d(__bd_t82_0, __bd_t42_0, __bd_v8_acc_im_0);
-        __bd_v8_acc_im_1 = bd_select_f64d(__bd_t82_1, __bd_t42_1, __bd_v8_acc_im_1);
-        int32_t __bd_t50 = __bd_v9_i;
-        int32_t __bd_t52 = (int32_t)((uint32_t)__bd_t50 + (uint32_t)((int32_t)0x1u));
-        __bd_v9_i = __bd_t52;
-        bd_md __bd_t55_0 = bd_cmplt_i32d(bd_splat_i32d(__bd_t52), __bd_t2_0);
-        bd_md __bd_t55_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t52), __bd_t2_1);
-        __bd_t84_0 = bd_and_md(__bd_t82_0, __bd_t55_0);
-        __bd_t84_1 = bd_and_md(__bd_t82_1, __bd_t55_1);
-        __bd_v22_lanes_0 = __bd_t84_0;
-        __bd_v22_lanes_1 = __bd_t84_1;
-      } while ((bd_any_md(__bd_t84_0) || bd_any_md(__bd_t84_1)));
-    }
+      __bd_t78_0 = bd_and_md(__bd_t76_0, __bd_t55_0);
+      __bd_t78_1 = bd_and_md(__bd_t76_1, __bd_t55_1);
+      __bd_v21_lanes_0 = __bd_t78_0;
+      __bd_v21_lanes_1 = __bd_t78_1;
+    } while ((bd_any_md(__bd_t78_0) || bd_any_md(__bd_t78_1)));
   }
   bd_f64d __bd_t58_0 = __bd_v7_acc_re_0;
   bd_f64d __bd_t58_1 = __bd_v7_acc_re_1;
@@ -122,10 +82,10 @@ static inline __attribute__((always_inline, unused)) void __bd_cabs2_bk(bd_md __
   bd_f64d __bd_t63_1 = __bd_t58_1 * __bd_t58_1 + __bd_t62_1;
   __bd_v3_ret_0 = __bd_t63_0;
   __bd_v3_ret_1 = __bd_t63_1;
-  bd_f64d __bd_t86_0 = __bd_v3_ret_0;
-  bd_f64d __bd_t86_1 = __bd_v3_ret_1;
-  *__bd_o0_0 = __bd_t86_0;
-  *__bd_o0_1 = __bd_t86_1;
+  bd_f64d __bd_t80_0 = __bd_v3_ret_0;
+  bd_f64d __bd_t80_1 = __bd_v3_ret_1;
+  *__bd_o0_0 = __bd_t80_0;
+  *__bd_o0_1 = __bd_t80_1;
 }
 struct __bd_cabs2_bx { const double *__bd_a0; const double *__bd_a1; const int *__bd_a2; double *__bd_ret; };
 static void __bd_cabs2_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
@@ -199,11 +159,9 @@ static inline __attribute__((always_inline, unused)) void __bd_cabs2_gk(bd_md __
   bd_f64d __bd_v38_d41 = bd_splat_f64d(0);
   bd_f64d __bd_v39_d42 = bd_splat_f64d(0);
   bd_md __bd_v40_lanes = bd_mfalse_d();
-  bd_md __bd_v41_lanes = bd_mfalse_d();
   int32_t __bd_t71 = 0;
   bd_i32d __bd_t72 = bd_splat_i32d(0);
-  bd_md __bd_t209 = bd_mfalse_d();
-  bd_md __bd_t218 = bd_mfalse_d();
+  bd_md __bd_t210 = bd_mfalse_d();
   (void)__bd_m;
   bd_f64d __bd_t0 = __bd_p0;
   bd_f64d __bd_t1 = __bd_p1;
@@ -215,12 +173,13 @@ static inline __attribute__((always_inline, unused)) void __bd_cabs2_gk(bd_md __
   __bd_v8_acc_im = bd_splat_f64d(0x0p+0);
   __bd_v9_i = ((int32_t)0x0u);
   bd_md __bd_t16 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t2);
-  if (bd_all_md(__bd_t16)) {
+  bd_md __bd_t204 = bd_and_md(__bd_m, __bd_t16);
+  if (bd_any_md(__bd_t204)) {
     __bd_v21_trip = bd_splat_i32d(((int32_t)0x0u));
-    __bd_v40_lanes = __bd_m;
+    __bd_v40_lanes = __bd_t204;
     __bd_k0 = 0;
     do {
-      bd_md __bd_t206 = __bd_v40_lanes;
+      bd_md __bd_t207 = __bd_v40_lanes;
       int32_t __bd_t68 = __bd_k0;
       bd_tape_reserve(__bd_ar, &__bd_tp[0], __bd_t68);
       bd_f64d __bd_t19 = __bd_v7_acc_re;
@@ -232,56 +191,21 @@ static inline __attribute__((always_inline, unused)) void __bd_cabs2_gk(bd_md __
       bd_f64d __bd_t36 = __bd_t19 * __bd_t0 + __bd_t35;
       bd_f64d __bd_t41 = bd_mul_f64d(__bd_t20, __bd_t0);
       bd_f64d __bd_t42 = __bd_t19 * __bd_t1 + __bd_t41;
-      __bd_v7_acc_re = bd_select_f64d(__bd_t206, __bd_t36, __bd_v7_acc_re);
-      __bd_v8_acc_im = bd_select_f64d(__bd_t206, __bd_t42, __bd_v8_acc_im);
+      __bd_v7_acc_re = bd_select_f64d(__bd_t207, __bd_t36, __bd_v7_acc_re);
+      __bd_v8_acc_im = bd_select_f64d(__bd_t207, __bd_t42, __bd_v8_acc_im);
       int32_t __bd_t50 = __bd_v9_i;
       int32_t __bd_t52 = (int32_t)((uint32_t)__bd_t50 + (uint32_t)((int32_t)0x1u));
       __bd_v9_i = __bd_t52;
       bd_md __bd_t55 = bd_cmplt_i32d(bd_splat_i32d(__bd_t52), __bd_t2);
       int32_t __bd_t70 = (int32_t)((uint32_t)__bd_t68 + (uint32_t)((int32_t)0x1u));
-      __bd_v21_trip = bd_select_i32d(__bd_t206, bd_splat_i32d(__bd_t70), __bd_v21_trip);
-      __bd_t209 = bd_and_md(__bd_t206, __bd_t55);
-      __bd_v40_lanes = __bd_t209;
+      __bd_v21_trip = bd_select_i32d(__bd_t207, bd_splat_i32d(__bd_t70), __bd_v21_trip);
+      __bd_t210 = bd_and_md(__bd_t207, __bd_t55);
+      __bd_v40_lanes = __bd_t210;
       __bd_k0++;
-    } while (bd_any_md(__bd_t209));
+    } while (bd_any_md(__bd_t210));
     __bd_t71 = __bd_k0;
     __bd_t72 = __bd_v21_trip;
     __bd_tp[0].top += (size_t)__bd_t71;
-  } else if (bd_any_md(__bd_t16)) {
-    bd_md __bd_t212 = bd_and_md(__bd_m, __bd_t16);
-    if (bd_any_md(__bd_t212)) {
-      __bd_v21_trip = bd_splat_i32d(((int32_t)0x0u));
-      __bd_v41_lanes = __bd_t212;
-      __bd_k0 = 0;
-      do {
-        bd_md __bd_t215 = __bd_v41_lanes;
-        int32_t __bd_t68 = __bd_k0;
-        bd_tape_reserve(__bd_ar, &__bd_tp[0], __bd_t68);
-        bd_f64d __bd_t19 = __bd_v7_acc_re;
-        (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t68) * __bd_tp[0].row + 0) * bd_tape_slot_bytes)) = __bd_t19;
-        bd_f64d __bd_t20 = __bd_v8_acc_im;
-        (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t68) * __bd_tp[0].row + 1) * bd_tape_slot_bytes)) = __bd_t20;
-        bd_f64d __bd_t34 = bd_mul_f64d(__bd_t20, __bd_t1);
-        bd_f64d __bd_t35 = bd_neg_f64d(__bd_t34);
-        bd_f64d __bd_t36 = __bd_t19 * __bd_t0 + __bd_t35;
-        bd_f64d __bd_t41 = bd_mul_f64d(__bd_t20, __bd_t0);
-        bd_f64d __bd_t42 = __bd_t19 * __bd_t1 + __bd_t41;
-        __bd_v7_acc_re = bd_select_f64d(__bd_t215, __bd_t36, __bd_v7_acc_re);
-        __bd_v8_acc_im = bd_select_f64d(__bd_t215, __bd_t42, __bd_v8_acc_im);
-        int32_t __bd_t50 = __bd_v9_i;
-        int32_t __bd_t52 = (int32_t)((uint32_t)__bd_t50 + (uint32_t)((int32_t)0x1u));
-        __bd_v9_i = __bd_t52;
-        bd_md __bd_t55 = bd_cmplt_i32d(bd_splat_i32d(__bd_t52), __bd_t2);
-        int32_t __bd_t70 = (int32_t)((uint32_t)__bd_t68 + (uint32_t)((int32_t)0x1u));
-        __bd_v21_trip = bd_select_i32d(__bd_t215, bd_splat_i32d(__bd_t70), __bd_v21_trip);
-        __bd_t218 = bd_and_md(__bd_t215, __bd_t55);
-        __bd_v41_lanes = __bd_t218;
-        __bd_k0++;
-      } while (bd_any_md(__bd_t218));
-      __bd_t71 = __bd_k0;
-      __bd_t72 = __bd_v21_trip;
-      __bd_tp[0].top += (size_t)__bd_t71;
-    }
   }
   bd_f64d __bd_t58 = __bd_v7_acc_re;
   bd_f64d __bd_t60 = __bd_v8_acc_im;
@@ -342,13 +266,14 @@ static inline __attribute__((always_inline, unused)) void __bd_cabs2_gk(bd_md __
     bd_f64d __bd_t113 = bd_add_f64d(__bd_t112, __bd_t111);
     __bd_v25_d_acc_re = __bd_t113;
   }
-  if (bd_all_md(__bd_t16)) {
+  bd_md __bd_t224 = bd_and_md(__bd_m, __bd_t16);
+  if (bd_any_md(__bd_t224)) {
     __bd_tp[0].top -= (size_t)__bd_t71;
     for (__bd_k1 = __bd_t71 - 1; __bd_k1 >= 0; --__bd_k1) {
-      int32_t __bd_t233 = __bd_k1;
-      bd_md __bd_t235 = bd_cmpgt_i32d(__bd_t72, bd_splat_i32d(__bd_t233));
-      bd_md __bd_t236 = bd_and_md(__bd_m, __bd_t235);
-      if (bd_any_md(__bd_t236)) {
+      int32_t __bd_t226 = __bd_k1;
+      bd_md __bd_t228 = bd_cmpgt_i32d(__bd_t72, bd_splat_i32d(__bd_t226));
+      bd_md __bd_t229 = bd_and_md(__bd_t224, __bd_t228);
+      if (bd_any_md(__bd_t229)) {
         int32_t __bd_t173 = __bd_k1;
         bd_f64d __bd_t133 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t173) * __bd_tp[0].row + 0) * bd_tape_slot_bytes));
         bd_f64d __bd_t143 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t173) * __bd_tp[0].row + 1) * bd_tape_slot_bytes));
@@ -364,12 +289,12 @@ static inline __attribute__((always_inline, unused)) void __bd_cabs2_gk(bd_md __
           bd_f64d __bd_t122 = __bd_v39_d42;
           bd_f64d __bd_t123 = bd_add_f64d(__bd_t122, __bd_t121);
           __bd_v39_d42 = __bd_t123;
-          __bd_v26_d_acc_im = bd_select_f64d(__bd_t236, bd_splat_f64d(0x0p+0), __bd_v26_d_acc_im);
+          __bd_v26_d_acc_im = bd_select_f64d(__bd_t229, bd_splat_f64d(0x0p+0), __bd_v26_d_acc_im);
           bd_f64d __bd_t125 = __bd_v25_d_acc_re;
           bd_f64d __bd_t126 = __bd_v37_d36;
           bd_f64d __bd_t127 = bd_add_f64d(__bd_t126, __bd_t125);
           __bd_v37_d36 = __bd_t127;
-          __bd_v25_d_acc_re = bd_select_f64d(__bd_t236, bd_splat_f64d(0x0p+0), __bd_v25_d_acc_re);
+          __bd_v25_d_acc_re = bd_select_f64d(__bd_t229, bd_splat_f64d(0x0p+0), __bd_v25_d_acc_re);
           bd_f64d __bd_t129 = __bd_v39_d42;
           bd_f64d __bd_t130 = bd_mul_f64d(__bd_t129, __bd_t1);
           bd_f64d __bd_t131 = __bd_v33_d19;
@@ -378,7 +303,7 @@ static inline __attribute__((always_inline, unused)) void __bd_cabs2_gk(bd_md __
           bd_f64d __bd_t134 = bd_mul_f64d(__bd_t129, __bd_t133);
           bd_f64d __bd_t135 = __bd_v28_d1;
           bd_f64d __bd_t136 = bd_add_f64d(__bd_t135, __bd_t134);
-          __bd_v28_d1 = bd_select_f64d(__bd_t236, __bd_t136, __bd_v28_d1);
+          __bd_v28_d1 = bd_select_f64d(__bd_t229, __bd_t136, __bd_v28_d1);
           bd_f64d __bd_t137 = __bd_v38_d41;
           bd_f64d __bd_t138 = bd_add_f64d(__bd_t137, __bd_t129);
           __bd_v38_d41 = __bd_t138;
@@ -390,7 +315,7 @@ static inline __attribute__((always_inline, unused)) void __bd_cabs2_gk(bd_md __
           bd_f64d __bd_t144 = bd_mul_f64d(__bd_t139, __bd_t143);
           bd_f64d __bd_t145 = __bd_v27_d0;
           bd_f64d __bd_t146 = bd_add_f64d(__bd_t145, __bd_t144);
-          __bd_v27_d0 = bd_select_f64d(__bd_t236, __bd_t146, __bd_v27_d0);
+          __bd_v27_d0 = bd_select_f64d(__bd_t229, __bd_t146, __bd_v27_d0);
           bd_f64d __bd_t147 = __bd_v37_d36;
           bd_f64d __bd_t148 = bd_mul_f64d(__bd_t147, __bd_t0);
           bd_f64d __bd_t149 = __bd_v33_d19;
@@ -399,7 +324,7 @@ static inline __attribute__((always_inline, unused)) void __bd_cabs2_gk(bd_md __
           bd_f64d __bd_t151 = bd_mul_f64d(__bd_t147, __bd_t133);
           bd_f64d __bd_t152 = __bd_v27_d0;
           bd_f64d __bd_t153 = bd_add_f64d(__bd_t152, __bd_t151);
-          __bd_v27_d0 = bd_select_f64d(__bd_t236, __bd_t153, __bd_v27_d0);
+          __bd_v27_d0 = bd_select_f64d(__bd_t229, __bd_t153, __bd_v27_d0);
           bd_f64d __bd_t154 = __bd_v36_d35;
           bd_f64d __bd_t155 = bd_add_f64d(__bd_t154, __bd_t147);
           __bd_v36_d35 = __bd_t155;
@@ -416,104 +341,15 @@ static inline __attribute__((always_inline, unused)) void __bd_cabs2_gk(bd_md __
           bd_f64d __bd_t164 = bd_mul_f64d(__bd_t160, __bd_t143);
           bd_f64d __bd_t165 = __bd_v28_d1;
           bd_f64d __bd_t166 = bd_add_f64d(__bd_t165, __bd_t164);
-          __bd_v28_d1 = bd_select_f64d(__bd_t236, __bd_t166, __bd_v28_d1);
+          __bd_v28_d1 = bd_select_f64d(__bd_t229, __bd_t166, __bd_v28_d1);
           bd_f64d __bd_t167 = __bd_v34_d20;
           bd_f64d __bd_t168 = __bd_v26_d_acc_im;
           bd_f64d __bd_t169 = bd_add_f64d(__bd_t168, __bd_t167);
-          __bd_v26_d_acc_im = bd_select_f64d(__bd_t236, __bd_t169, __bd_v26_d_acc_im);
+          __bd_v26_d_acc_im = bd_select_f64d(__bd_t229, __bd_t169, __bd_v26_d_acc_im);
           bd_f64d __bd_t170 = __bd_v33_d19;
           bd_f64d __bd_t171 = __bd_v25_d_acc_re;
           bd_f64d __bd_t172 = bd_add_f64d(__bd_t171, __bd_t170);
-          __bd_v25_d_acc_re = bd_select_f64d(__bd_t236, __bd_t172, __bd_v25_d_acc_re);
-        }
-      }
-    }
-  } else if (bd_any_md(__bd_t16)) {
-    bd_md __bd_t248 = bd_and_md(__bd_m, __bd_t16);
-    if (bd_any_md(__bd_t248)) {
-      __bd_tp[0].top -= (size_t)__bd_t71;
-      for (__bd_k1 = __bd_t71 - 1; __bd_k1 >= 0; --__bd_k1) {
-        int32_t __bd_t250 = __bd_k1;
-        bd_md __bd_t252 = bd_cmpgt_i32d(__bd_t72, bd_splat_i32d(__bd_t250));
-        bd_md __bd_t253 = bd_and_md(__bd_t248, __bd_t252);
-        if (bd_any_md(__bd_t253)) {
-          int32_t __bd_t173 = __bd_k1;
-          bd_f64d __bd_t133 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t173) * __bd_tp[0].row + 0) * bd_tape_slot_bytes));
-          bd_f64d __bd_t143 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t173) * __bd_tp[0].row + 1) * bd_tape_slot_bytes));
-          __bd_v33_d19 = bd_splat_f64d(0x0p+0);
-          __bd_v34_d20 = bd_splat_f64d(0x0p+0);
-          __bd_v35_d34 = bd_splat_f64d(0x0p+0);
-          __bd_v36_d35 = bd_splat_f64d(0x0p+0);
-          __bd_v37_d36 = bd_splat_f64d(0x0p+0);
-          __bd_v38_d41 = bd_splat_f64d(0x0p+0);
-          __bd_v39_d42 = bd_splat_f64d(0x0p+0);
-          if (__bd_t87) {
-            bd_f64d __bd_t121 = __bd_v26_d_acc_im;
-            bd_f64d __bd_t122 = __bd_v39_d42;
-            bd_f64d __bd_t123 = bd_add_f64d(__bd_t122, __bd_t121);
-            __bd_v39_d42 = __bd_t123;
-            __bd_v26_d_acc_im = bd_select_f64d(__bd_t253, bd_splat_f64d(0x0p+0), __bd_v26_d_acc_im);
-            bd_f64d __bd_t125 = __bd_v25_d_acc_re;
-            bd_f64d __bd_t126 = __bd_v37_d36;
-            bd_f64d __bd_t127 = bd_add_f64d(__bd_t126, __bd_t125);
-            __bd_v37_d36 = __bd_t127;
-            __bd_v25_d_acc_re = bd_select_f64d(__bd_t253, bd_splat_f64d(0x0p+0), __bd_v25_d_acc_re);
-            bd_f64d __bd_t129 = __bd_v39_d42;
-            bd_f64d __bd_t130 = bd_mul_f64d(__bd_t129, __bd_t1);
-            bd_f64d __bd_t131 = __bd_v33_d19;
-            bd_f64d __bd_t132 = bd_add_f64d(__bd_t131, __bd_t130);
-            __bd_v33_d19 = __bd_t132;
-            bd_f64d __bd_t134 = bd_mul_f64d(__bd_t129, __bd_t133);
-            bd_f64d __bd_t135 = __bd_v28_d1;
-            bd_f64d __bd_t136 = bd_add_f64d(__bd_t135, __bd_t134);
-            __bd_v28_d1 = bd_select_f64d(__bd_t253, __bd_t136, __bd_v28_d1);
-            bd_f64d __bd_t137 = __bd_v38_d41;
-            bd_f64d __bd_t138 = bd_add_f64d(__bd_t137, __bd_t129);
-            __bd_v38_d41 = __bd_t138;
-            bd_f64d __bd_t139 = __bd_v38_d41;
-            bd_f64d __bd_t140 = bd_mul_f64d(__bd_t139, __bd_t0);
-            bd_f64d __bd_t141 = __bd_v34_d20;
-            bd_f64d __bd_t142 = bd_add_f64d(__bd_t141, __bd_t140);
-            __bd_v34_d20 = __bd_t142;
-            bd_f64d __bd_t144 = bd_mul_f64d(__bd_t139, __bd_t143);
-            bd_f64d __bd_t145 = __bd_v27_d0;
-            bd_f64d __bd_t146 = bd_add_f64d(__bd_t145, __bd_t144);
-            __bd_v27_d0 = bd_select_f64d(__bd_t253, __bd_t146, __bd_v27_d0);
-            bd_f64d __bd_t147 = __bd_v37_d36;
-            bd_f64d __bd_t148 = bd_mul_f64d(__bd_t147, __bd_t0);
-            bd_f64d __bd_t149 = __bd_v33_d19;
-            bd_f64d __bd_t150 = bd_add_f64d(__bd_t149, __bd_t148);
-            __bd_v33_d19 = __bd_t150;
-            bd_f64d __bd_t151 = bd_mul_f64d(__bd_t147, __bd_t133);
-            bd_f64d __bd_t152 = __bd_v27_d0;
-            bd_f64d __bd_t153 = bd_add_f64d(__bd_t152, __bd_t151);
-            __bd_v27_d0 = bd_select_f64d(__bd_t253, __bd_t153, __bd_v27_d0);
-            bd_f64d __bd_t154 = __bd_v36_d35;
-            bd_f64d __bd_t155 = bd_add_f64d(__bd_t154, __bd_t147);
-            __bd_v36_d35 = __bd_t155;
-            bd_f64d __bd_t156 = __bd_v36_d35;
-            bd_f64d __bd_t157 = bd_neg_f64d(__bd_t156);
-            bd_f64d __bd_t158 = __bd_v35_d34;
-            bd_f64d __bd_t159 = bd_add_f64d(__bd_t158, __bd_t157);
-            __bd_v35_d34 = __bd_t159;
-            bd_f64d __bd_t160 = __bd_v35_d34;
-            bd_f64d __bd_t161 = bd_mul_f64d(__bd_t160, __bd_t1);
-            bd_f64d __bd_t162 = __bd_v34_d20;
-            bd_f64d __bd_t163 = bd_add_f64d(__bd_t162, __bd_t161);
-            __bd_v34_d20 = __bd_t163;
-            bd_f64d __bd_t164 = bd_mul_f64d(__bd_t160, __bd_t143);
-            bd_f64d __bd_t165 = __bd_v28_d1;
-            bd_f64d __bd_t166 = bd_add_f64d(__bd_t165, __bd_t164);
-            __bd_v28_d1 = bd_select_f64d(__bd_t253, __bd_t166, __bd_v28_d1);
-            bd_f64d __bd_t167 = __bd_v34_d20;
-            bd_f64d __bd_t168 = __bd_v26_d_acc_im;
-            bd_f64d __bd_t169 = bd_add_f64d(__bd_t168, __bd_t167);
-            __bd_v26_d_acc_im = bd_select_f64d(__bd_t253, __bd_t169, __bd_v26_d_acc_im);
-            bd_f64d __bd_t170 = __bd_v33_d19;
-            bd_f64d __bd_t171 = __bd_v25_d_acc_re;
-            bd_f64d __bd_t172 = bd_add_f64d(__bd_t171, __bd_t170);
-            __bd_v25_d_acc_re = bd_select_f64d(__bd_t253, __bd_t172, __bd_v25_d_acc_re);
-          }
+          __bd_v25_d_acc_re = bd_select_f64d(__bd_t229, __bd_t172, __bd_v25_d_acc_re);
         }
       }
     }
@@ -545,12 +381,12 @@ static inline __attribute__((always_inline, unused)) void __bd_cabs2_gk(bd_md __
     bd_f64d __bd_t196 = bd_add_f64d(__bd_t195, __bd_t194);
     __bd_v22_d_re = __bd_t196;
   }
-  bd_f64d __bd_t273 = __bd_v3_ret;
-  bd_f64d __bd_t274 = __bd_v22_d_re;
-  bd_f64d __bd_t275 = __bd_v23_d_im;
-  *__bd_o0 = __bd_t273;
-  *__bd_o1 = __bd_t274;
-  *__bd_o2 = __bd_t275;
+  bd_f64d __bd_t249 = __bd_v3_ret;
+  bd_f64d __bd_t250 = __bd_v22_d_re;
+  bd_f64d __bd_t251 = __bd_v23_d_im;
+  *__bd_o0 = __bd_t249;
+  *__bd_o1 = __bd_t250;
+  *__bd_o2 = __bd_t251;
 }
 struct __bd_cabs2_gx { const double *__bd_a0; const double *__bd_a1; const int *__bd_a2; double *__bd_ret; const double *__bd_dret; double *__bd_d0; double *__bd_d1; };
 static void __bd_cabs2_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {

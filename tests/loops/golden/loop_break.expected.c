@@ -12,12 +12,8 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_bk(bd_
   bd_md __bd_v6_break_1 = bd_mfalse_d();
   bd_md __bd_v7_lanes_0 = bd_mfalse_d();
   bd_md __bd_v7_lanes_1 = bd_mfalse_d();
-  bd_md __bd_v8_lanes_0 = bd_mfalse_d();
-  bd_md __bd_v8_lanes_1 = bd_mfalse_d();
-  bd_md __bd_t42_0 = bd_mfalse_d();
-  bd_md __bd_t42_1 = bd_mfalse_d();
-  bd_md __bd_t53_0 = bd_mfalse_d();
-  bd_md __bd_t53_1 = bd_mfalse_d();
+  bd_md __bd_t43_0 = bd_mfalse_d();
+  bd_md __bd_t43_1 = bd_mfalse_d();
   (void)__bd_m_0;
   (void)__bd_m_1;
   bd_f64d __bd_t0_0 = __bd_p0_0;
@@ -33,24 +29,26 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_bk(bd_
   __bd_v6_break_1 = bd_mfalse_d();
   bd_md __bd_t9_0 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t1_0);
   bd_md __bd_t9_1 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t1_1);
-  if ((bd_all_md(__bd_t9_0) && bd_all_md(__bd_t9_1))) {
-    __bd_v7_lanes_0 = __bd_m_0;
-    __bd_v7_lanes_1 = __bd_m_1;
+  bd_md __bd_t35_0 = bd_and_md(__bd_m_0, __bd_t9_0);
+  bd_md __bd_t35_1 = bd_and_md(__bd_m_1, __bd_t9_1);
+  if ((bd_any_md(__bd_t35_0) || bd_any_md(__bd_t35_1))) {
+    __bd_v7_lanes_0 = __bd_t35_0;
+    __bd_v7_lanes_1 = __bd_t35_1;
     do {
-      bd_md __bd_t36_0 = __bd_v7_lanes_0;
-      bd_md __bd_t36_1 = __bd_v7_lanes_1;
+      bd_md __bd_t37_0 = __bd_v7_lanes_0;
+      bd_md __bd_t37_1 = __bd_v7_lanes_1;
       bd_f64d __bd_t10_0 = __bd_v4_s_0;
       bd_f64d __bd_t10_1 = __bd_v4_s_1;
       bd_f64d __bd_t12_0 = bd_add_f64d(__bd_t10_0, __bd_t0_0);
       bd_f64d __bd_t12_1 = bd_add_f64d(__bd_t10_1, __bd_t0_1);
-      __bd_v4_s_0 = bd_select_f64d(__bd_t36_0, __bd_t12_0, __bd_v4_s_0);
-      __bd_v4_s_1 = bd_select_f64d(__bd_t36_1, __bd_t12_1, __bd_v4_s_1);
+      __bd_v4_s_0 = bd_select_f64d(__bd_t37_0, __bd_t12_0, __bd_v4_s_0);
+      __bd_v4_s_1 = bd_select_f64d(__bd_t37_1, __bd_t12_1, __bd_v4_s_1);
       bd_md __bd_t15_0 = bd_cmpgt_f64d(__bd_t12_0, bd_splat_f64d(0x1.4p+3));
       bd_md __bd_t15_1 = bd_cmpgt_f64d(__bd_t12_1, bd_splat_f64d(0x1.4p+3));
-      bd_md __bd_t38_0 = bd_and_md(__bd_t36_0, __bd_t15_0);
-      bd_md __bd_t38_1 = bd_and_md(__bd_t36_1, __bd_t15_1);
-      __bd_v6_break_0 = bd_select_md(__bd_t38_0, bd_mtrue_d(), __bd_v6_break_0);
-      __bd_v6_break_1 = bd_select_md(__bd_t38_1, bd_mtrue_d(), __bd_v6_break_1);
+      bd_md __bd_t39_0 = bd_and_md(__bd_t37_0, __bd_t15_0);
+      bd_md __bd_t39_1 = bd_and_md(__bd_t37_1, __bd_t15_1);
+      __bd_v6_break_0 = bd_select_md(__bd_t39_0, bd_mtrue_d(), __bd_v6_break_0);
+      __bd_v6_break_1 = bd_select_md(__bd_t39_1, bd_mtrue_d(), __bd_v6_break_1);
       bd_md __bd_t17_0 = __bd_v6_break_0;
       bd_md __bd_t17_1 = __bd_v6_break_1;
       bd_md __bd_t18_0 = bd_not_md(__bd_t17_0);
@@ -63,59 +61,20 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_bk(bd_
       bd_md __bd_t25_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t23), __bd_t1_1);
       bd_md __bd_t27_0 = bd_and_md(__bd_t25_0, __bd_t18_0);
       bd_md __bd_t27_1 = bd_and_md(__bd_t25_1, __bd_t18_1);
-      __bd_t42_0 = bd_and_md(__bd_t36_0, __bd_t27_0);
-      __bd_t42_1 = bd_and_md(__bd_t36_1, __bd_t27_1);
-      __bd_v7_lanes_0 = __bd_t42_0;
-      __bd_v7_lanes_1 = __bd_t42_1;
-    } while ((bd_any_md(__bd_t42_0) || bd_any_md(__bd_t42_1)));
-  } else if ((bd_any_md(__bd_t9_0) || bd_any_md(__bd_t9_1))) {
-    bd_md __bd_t45_0 = bd_and_md(__bd_m_0, __bd_t9_0);
-    bd_md __bd_t45_1 = bd_and_md(__bd_m_1, __bd_t9_1);
-    if ((bd_any_md(__bd_t45_0) || bd_any_md(__bd_t45_1))) {
-      __bd_v8_lanes_0 = __bd_t45_0;
-      __bd_v8_lanes_1 = __bd_t45_1;
-      do {
-        bd_md __bd_t47_0 = __bd_v8_lanes_0;
-        bd_md __bd_t47_1 = __bd_v8_lanes_1;
-        bd_f64d __bd_t10_0 = __bd_v4_s_0;
-        bd_f64d __bd_t10_1 = __bd_v4_s_1;
-        bd_f64d __bd_t12_0 = bd_add_f64d(__bd_t10_0, __bd_t0_0);
-        bd_f64d __bd_t12_1 = bd_add_f64d(__bd_t10_1, __bd_t0_1);
-        __bd_v4_s_0 = bd_select_f64d(__bd_t47_0, __bd_t12_0, __bd_v4_s_0);
-        __bd_v4_s_1 = bd_select_f64d(__bd_t47_1, __bd_t12_1, __bd_v4_s_1);
-        bd_md __bd_t15_0 = bd_cmpgt_f64d(__bd_t12_0, bd_splat_f64d(0x1.4p+3));
-        bd_md __bd_t15_1 = bd_cmpgt_f64d(__bd_t12_1, bd_splat_f64d(0x1.4p+3));
-        bd_md __bd_t49_0 = bd_and_md(__bd_t47_0, __bd_t15_0);
-        bd_md __bd_t49_1 = bd_and_md(__bd_t47_1, __bd_t15_1);
-        __bd_v6_break_0 = bd_select_md(__bd_t49_0, bd_mtrue_d(), __bd_v6_break_0);
-        __bd_v6_break_1 = bd_select_md(__bd_t49_1, bd_mtrue_d(), __bd_v6_break_1);
-        bd_md __bd_t17_0 = __bd_v6_break_0;
-        bd_md __bd_t17_1 = __bd_v6_break_1;
-        bd_md __bd_t18_0 = bd_not_md(__bd_t17_0);
-        bd_md __bd_t18_1 = bd_not_md(__bd_t17_1);
-        int32_t __bd_t19 = __bd_v5_i;
-        int32_t __bd_t21 = (int32_t)((uint32_t)__bd_t19 + (uint32_t)((int32_t)0x1u));
-        __bd_v5_i = __bd_t21;
-        int32_t __bd_t23 = __bd_v5_i;
-        bd_md __bd_t25_0 = bd_cmplt_i32d(bd_splat_i32d(__bd_t23), __bd_t1_0);
-        bd_md __bd_t25_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t23), __bd_t1_1);
-        bd_md __bd_t27_0 = bd_and_md(__bd_t25_0, __bd_t18_0);
-        bd_md __bd_t27_1 = bd_and_md(__bd_t25_1, __bd_t18_1);
-        __bd_t53_0 = bd_and_md(__bd_t47_0, __bd_t27_0);
-        __bd_t53_1 = bd_and_md(__bd_t47_1, __bd_t27_1);
-        __bd_v8_lanes_0 = __bd_t53_0;
-        __bd_v8_lanes_1 = __bd_t53_1;
-      } while ((bd_any_md(__bd_t53_0) || bd_any_md(__bd_t53_1)));
-    }
+      __bd_t43_0 = bd_and_md(__bd_t37_0, __bd_t27_0);
+      __bd_t43_1 = bd_and_md(__bd_t37_1, __bd_t27_1);
+      __bd_v7_lanes_0 = __bd_t43_0;
+      __bd_v7_lanes_1 = __bd_t43_1;
+    } while ((bd_any_md(__bd_t43_0) || bd_any_md(__bd_t43_1)));
   }
   bd_f64d __bd_t28_0 = __bd_v4_s_0;
   bd_f64d __bd_t28_1 = __bd_v4_s_1;
   __bd_v2_ret_0 = __bd_t28_0;
   __bd_v2_ret_1 = __bd_t28_1;
-  bd_f64d __bd_t55_0 = __bd_v2_ret_0;
-  bd_f64d __bd_t55_1 = __bd_v2_ret_1;
-  *__bd_o0_0 = __bd_t55_0;
-  *__bd_o0_1 = __bd_t55_1;
+  bd_f64d __bd_t45_0 = __bd_v2_ret_0;
+  bd_f64d __bd_t45_1 = __bd_v2_ret_1;
+  *__bd_o0_0 = __bd_t45_0;
+  *__bd_o0_1 = __bd_t45_1;
 }
 struct __bd_first_over_bx { const double *__bd_a0; const int *__bd_a1; double *__bd_ret; };
 static void __bd_first_over_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
@@ -184,15 +143,11 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
   bd_f64d __bd_v14_d12_1 = bd_splat_f64d(0);
   bd_md __bd_v15_lanes_0 = bd_mfalse_d();
   bd_md __bd_v15_lanes_1 = bd_mfalse_d();
-  bd_md __bd_v16_lanes_0 = bd_mfalse_d();
-  bd_md __bd_v16_lanes_1 = bd_mfalse_d();
   int32_t __bd_t34 = 0;
   bd_i32d __bd_t35_0 = bd_splat_i32d(0);
   bd_i32d __bd_t35_1 = bd_splat_i32d(0);
-  bd_md __bd_t89_0 = bd_mfalse_d();
-  bd_md __bd_t89_1 = bd_mfalse_d();
-  bd_md __bd_t102_0 = bd_mfalse_d();
-  bd_md __bd_t102_1 = bd_mfalse_d();
+  bd_md __bd_t90_0 = bd_mfalse_d();
+  bd_md __bd_t90_1 = bd_mfalse_d();
   (void)__bd_m_0;
   (void)__bd_m_1;
   bd_f64d __bd_t0_0 = __bd_p0_0;
@@ -208,28 +163,30 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
   __bd_v6_break_1 = bd_mfalse_d();
   bd_md __bd_t9_0 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t1_0);
   bd_md __bd_t9_1 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t1_1);
-  if ((bd_all_md(__bd_t9_0) && bd_all_md(__bd_t9_1))) {
+  bd_md __bd_t80_0 = bd_and_md(__bd_m_0, __bd_t9_0);
+  bd_md __bd_t80_1 = bd_and_md(__bd_m_1, __bd_t9_1);
+  if ((bd_any_md(__bd_t80_0) || bd_any_md(__bd_t80_1))) {
     __bd_v7_trip_0 = bd_splat_i32d(((int32_t)0x0u));
     __bd_v7_trip_1 = bd_splat_i32d(((int32_t)0x0u));
-    __bd_v15_lanes_0 = __bd_m_0;
-    __bd_v15_lanes_1 = __bd_m_1;
+    __bd_v15_lanes_0 = __bd_t80_0;
+    __bd_v15_lanes_1 = __bd_t80_1;
     __bd_k0 = 0;
     do {
-      bd_md __bd_t82_0 = __bd_v15_lanes_0;
-      bd_md __bd_t82_1 = __bd_v15_lanes_1;
+      bd_md __bd_t83_0 = __bd_v15_lanes_0;
+      bd_md __bd_t83_1 = __bd_v15_lanes_1;
       int32_t __bd_t31 = __bd_k0;
       bd_f64d __bd_t10_0 = __bd_v4_s_0;
       bd_f64d __bd_t10_1 = __bd_v4_s_1;
       bd_f64d __bd_t12_0 = bd_add_f64d(__bd_t10_0, __bd_t0_0);
       bd_f64d __bd_t12_1 = bd_add_f64d(__bd_t10_1, __bd_t0_1);
-      __bd_v4_s_0 = bd_select_f64d(__bd_t82_0, __bd_t12_0, __bd_v4_s_0);
-      __bd_v4_s_1 = bd_select_f64d(__bd_t82_1, __bd_t12_1, __bd_v4_s_1);
+      __bd_v4_s_0 = bd_select_f64d(__bd_t83_0, __bd_t12_0, __bd_v4_s_0);
+      __bd_v4_s_1 = bd_select_f64d(__bd_t83_1, __bd_t12_1, __bd_v4_s_1);
       bd_md __bd_t15_0 = bd_cmpgt_f64d(__bd_t12_0, bd_splat_f64d(0x1.4p+3));
       bd_md __bd_t15_1 = bd_cmpgt_f64d(__bd_t12_1, bd_splat_f64d(0x1.4p+3));
-      bd_md __bd_t84_0 = bd_and_md(__bd_t82_0, __bd_t15_0);
-      bd_md __bd_t84_1 = bd_and_md(__bd_t82_1, __bd_t15_1);
-      __bd_v6_break_0 = bd_select_md(__bd_t84_0, bd_mtrue_d(), __bd_v6_break_0);
-      __bd_v6_break_1 = bd_select_md(__bd_t84_1, bd_mtrue_d(), __bd_v6_break_1);
+      bd_md __bd_t85_0 = bd_and_md(__bd_t83_0, __bd_t15_0);
+      bd_md __bd_t85_1 = bd_and_md(__bd_t83_1, __bd_t15_1);
+      __bd_v6_break_0 = bd_select_md(__bd_t85_0, bd_mtrue_d(), __bd_v6_break_0);
+      __bd_v6_break_1 = bd_select_md(__bd_t85_1, bd_mtrue_d(), __bd_v6_break_1);
       bd_md __bd_t17_0 = __bd_v6_break_0;
       bd_md __bd_t17_1 = __bd_v6_break_1;
       bd_md __bd_t18_0 = bd_not_md(__bd_t17_0);
@@ -243,67 +200,17 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
       bd_md __bd_t27_0 = bd_and_md(__bd_t25_0, __bd_t18_0);
       bd_md __bd_t27_1 = bd_and_md(__bd_t25_1, __bd_t18_1);
       int32_t __bd_t33 = (int32_t)((uint32_t)__bd_t31 + (uint32_t)((int32_t)0x1u));
-      __bd_v7_trip_0 = bd_select_i32d(__bd_t82_0, bd_splat_i32d(__bd_t33), __bd_v7_trip_0);
-      __bd_v7_trip_1 = bd_select_i32d(__bd_t82_1, bd_splat_i32d(__bd_t33), __bd_v7_trip_1);
-      __bd_t89_0 = bd_and_md(__bd_t82_0, __bd_t27_0);
-      __bd_t89_1 = bd_and_md(__bd_t82_1, __bd_t27_1);
-      __bd_v15_lanes_0 = __bd_t89_0;
-      __bd_v15_lanes_1 = __bd_t89_1;
+      __bd_v7_trip_0 = bd_select_i32d(__bd_t83_0, bd_splat_i32d(__bd_t33), __bd_v7_trip_0);
+      __bd_v7_trip_1 = bd_select_i32d(__bd_t83_1, bd_splat_i32d(__bd_t33), __bd_v7_trip_1);
+      __bd_t90_0 = bd_and_md(__bd_t83_0, __bd_t27_0);
+      __bd_t90_1 = bd_and_md(__bd_t83_1, __bd_t27_1);
+      __bd_v15_lanes_0 = __bd_t90_0;
+      __bd_v15_lanes_1 = __bd_t90_1;
       __bd_k0++;
-    } while ((bd_any_md(__bd_t89_0) || bd_any_md(__bd_t89_1)));
+    } while ((bd_any_md(__bd_t90_0) || bd_any_md(__bd_t90_1)));
     __bd_t34 = __bd_k0;
     __bd_t35_0 = __bd_v7_trip_0;
     __bd_t35_1 = __bd_v7_trip_1;
-  } else if ((bd_any_md(__bd_t9_0) || bd_any_md(__bd_t9_1))) {
-    bd_md __bd_t92_0 = bd_and_md(__bd_m_0, __bd_t9_0);
-    bd_md __bd_t92_1 = bd_and_md(__bd_m_1, __bd_t9_1);
-    if ((bd_any_md(__bd_t92_0) || bd_any_md(__bd_t92_1))) {
-      __bd_v7_trip_0 = bd_splat_i32d(((int32_t)0x0u));
-      __bd_v7_trip_1 = bd_splat_i32d(((int32_t)0x0u));
-      __bd_v16_lanes_0 = __bd_t92_0;
-      __bd_v16_lanes_1 = __bd_t92_1;
-      __bd_k0 = 0;
-      do {
-        bd_md __bd_t95_0 = __bd_v16_lanes_0;
-        bd_md __bd_t95_1 = __bd_v16_lanes_1;
-        int32_t __bd_t31 = __bd_k0;
-        bd_f64d __bd_t10_0 = __bd_v4_s_0;
-        bd_f64d __bd_t10_1 = __bd_v4_s_1;
-        bd_f64d __bd_t12_0 = bd_add_f64d(__bd_t10_0, __bd_t0_0);
-        bd_f64d __bd_t12_1 = bd_add_f64d(__bd_t10_1, __bd_t0_1);
-        __bd_v4_s_0 = bd_select_f64d(__bd_t95_0, __bd_t12_0, __bd_v4_s_0);
-        __bd_v4_s_1 = bd_select_f64d(__bd_t95_1, __bd_t12_1, __bd_v4_s_1);
-        bd_md __bd_t15_0 = bd_cmpgt_f64d(__bd_t12_0, bd_splat_f64d(0x1.4p+3));
-        bd_md __bd_t15_1 = bd_cmpgt_f64d(__bd_t12_1, bd_splat_f64d(0x1.4p+3));
-        bd_md __bd_t97_0 = bd_and_md(__bd_t95_0, __bd_t15_0);
-        bd_md __bd_t97_1 = bd_and_md(__bd_t95_1, __bd_t15_1);
-        __bd_v6_break_0 = bd_select_md(__bd_t97_0, bd_mtrue_d(), __bd_v6_break_0);
-        __bd_v6_break_1 = bd_select_md(__bd_t97_1, bd_mtrue_d(), __bd_v6_break_1);
-        bd_md __bd_t17_0 = __bd_v6_break_0;
-        bd_md __bd_t17_1 = __bd_v6_break_1;
-        bd_md __bd_t18_0 = bd_not_md(__bd_t17_0);
-        bd_md __bd_t18_1 = bd_not_md(__bd_t17_1);
-        int32_t __bd_t19 = __bd_v5_i;
-        int32_t __bd_t21 = (int32_t)((uint32_t)__bd_t19 + (uint32_t)((int32_t)0x1u));
-        __bd_v5_i = __bd_t21;
-        int32_t __bd_t23 = __bd_v5_i;
-        bd_md __bd_t25_0 = bd_cmplt_i32d(bd_splat_i32d(__bd_t23), __bd_t1_0);
-        bd_md __bd_t25_1 = bd_cmplt_i32d(bd_splat_i32d(__bd_t23), __bd_t1_1);
-        bd_md __bd_t27_0 = bd_and_md(__bd_t25_0, __bd_t18_0);
-        bd_md __bd_t27_1 = bd_and_md(__bd_t25_1, __bd_t18_1);
-        int32_t __bd_t33 = (int32_t)((uint32_t)__bd_t31 + (uint32_t)((int32_t)0x1u));
-        __bd_v7_trip_0 = bd_select_i32d(__bd_t95_0, bd_splat_i32d(__bd_t33), __bd_v7_trip_0);
-        __bd_v7_trip_1 = bd_select_i32d(__bd_t95_1, bd_splat_i32d(__bd_t33), __bd_v7_trip_1);
-        __bd_t102_0 = bd_and_md(__bd_t95_0, __bd_t27_0);
-        __bd_t102_1 = bd_and_md(__bd_t95_1, __bd_t27_1);
-        __bd_v16_lanes_0 = __bd_t102_0;
-        __bd_v16_lanes_1 = __bd_t102_1;
-        __bd_k0++;
-      } while ((bd_any_md(__bd_t102_0) || bd_any_md(__bd_t102_1)));
-      __bd_t34 = __bd_k0;
-      __bd_t35_0 = __bd_v7_trip_0;
-      __bd_t35_1 = __bd_v7_trip_1;
-    }
   }
   bd_f64d __bd_t28_0 = __bd_v4_s_0;
   bd_f64d __bd_t28_1 = __bd_v4_s_1;
@@ -344,14 +251,16 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
     __bd_v10_d_s_0 = __bd_t49_0;
     __bd_v10_d_s_1 = __bd_t49_1;
   }
-  if ((bd_all_md(__bd_t9_0) && bd_all_md(__bd_t9_1))) {
+  bd_md __bd_t98_0 = bd_and_md(__bd_m_0, __bd_t9_0);
+  bd_md __bd_t98_1 = bd_and_md(__bd_m_1, __bd_t9_1);
+  if ((bd_any_md(__bd_t98_0) || bd_any_md(__bd_t98_1))) {
     for (__bd_k1 = __bd_t34 - 1; __bd_k1 >= 0; --__bd_k1) {
-      int32_t __bd_t111 = __bd_k1;
-      bd_md __bd_t113_0 = bd_cmpgt_i32d(__bd_t35_0, bd_splat_i32d(__bd_t111));
-      bd_md __bd_t113_1 = bd_cmpgt_i32d(__bd_t35_1, bd_splat_i32d(__bd_t111));
-      bd_md __bd_t114_0 = bd_and_md(__bd_m_0, __bd_t113_0);
-      bd_md __bd_t114_1 = bd_and_md(__bd_m_1, __bd_t113_1);
-      if ((bd_any_md(__bd_t114_0) || bd_any_md(__bd_t114_1))) {
+      int32_t __bd_t100 = __bd_k1;
+      bd_md __bd_t102_0 = bd_cmpgt_i32d(__bd_t35_0, bd_splat_i32d(__bd_t100));
+      bd_md __bd_t102_1 = bd_cmpgt_i32d(__bd_t35_1, bd_splat_i32d(__bd_t100));
+      bd_md __bd_t103_0 = bd_and_md(__bd_t98_0, __bd_t102_0);
+      bd_md __bd_t103_1 = bd_and_md(__bd_t98_1, __bd_t102_1);
+      if ((bd_any_md(__bd_t103_0) || bd_any_md(__bd_t103_1))) {
         __bd_v13_d10_0 = bd_splat_f64d(0x0p+0);
         __bd_v13_d10_1 = bd_splat_f64d(0x0p+0);
         __bd_v14_d12_0 = bd_splat_f64d(0x0p+0);
@@ -365,8 +274,8 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
           bd_f64d __bd_t54_1 = bd_add_f64d(__bd_t53_1, __bd_t52_1);
           __bd_v14_d12_0 = __bd_t54_0;
           __bd_v14_d12_1 = __bd_t54_1;
-          __bd_v10_d_s_0 = bd_select_f64d(__bd_t114_0, bd_splat_f64d(0x0p+0), __bd_v10_d_s_0);
-          __bd_v10_d_s_1 = bd_select_f64d(__bd_t114_1, bd_splat_f64d(0x0p+0), __bd_v10_d_s_1);
+          __bd_v10_d_s_0 = bd_select_f64d(__bd_t103_0, bd_splat_f64d(0x0p+0), __bd_v10_d_s_0);
+          __bd_v10_d_s_1 = bd_select_f64d(__bd_t103_1, bd_splat_f64d(0x0p+0), __bd_v10_d_s_1);
           bd_f64d __bd_t56_0 = __bd_v14_d12_0;
           bd_f64d __bd_t56_1 = __bd_v14_d12_1;
           bd_f64d __bd_t57_0 = __bd_v13_d10_0;
@@ -379,68 +288,16 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
           bd_f64d __bd_t59_1 = __bd_v11_d0_1;
           bd_f64d __bd_t60_0 = bd_add_f64d(__bd_t59_0, __bd_t56_0);
           bd_f64d __bd_t60_1 = bd_add_f64d(__bd_t59_1, __bd_t56_1);
-          __bd_v11_d0_0 = bd_select_f64d(__bd_t114_0, __bd_t60_0, __bd_v11_d0_0);
-          __bd_v11_d0_1 = bd_select_f64d(__bd_t114_1, __bd_t60_1, __bd_v11_d0_1);
+          __bd_v11_d0_0 = bd_select_f64d(__bd_t103_0, __bd_t60_0, __bd_v11_d0_0);
+          __bd_v11_d0_1 = bd_select_f64d(__bd_t103_1, __bd_t60_1, __bd_v11_d0_1);
           bd_f64d __bd_t61_0 = __bd_v13_d10_0;
           bd_f64d __bd_t61_1 = __bd_v13_d10_1;
           bd_f64d __bd_t62_0 = __bd_v10_d_s_0;
           bd_f64d __bd_t62_1 = __bd_v10_d_s_1;
           bd_f64d __bd_t63_0 = bd_add_f64d(__bd_t62_0, __bd_t61_0);
           bd_f64d __bd_t63_1 = bd_add_f64d(__bd_t62_1, __bd_t61_1);
-          __bd_v10_d_s_0 = bd_select_f64d(__bd_t114_0, __bd_t63_0, __bd_v10_d_s_0);
-          __bd_v10_d_s_1 = bd_select_f64d(__bd_t114_1, __bd_t63_1, __bd_v10_d_s_1);
-        }
-      }
-    }
-  } else if ((bd_any_md(__bd_t9_0) || bd_any_md(__bd_t9_1))) {
-    bd_md __bd_t120_0 = bd_and_md(__bd_m_0, __bd_t9_0);
-    bd_md __bd_t120_1 = bd_and_md(__bd_m_1, __bd_t9_1);
-    if ((bd_any_md(__bd_t120_0) || bd_any_md(__bd_t120_1))) {
-      for (__bd_k1 = __bd_t34 - 1; __bd_k1 >= 0; --__bd_k1) {
-        int32_t __bd_t122 = __bd_k1;
-        bd_md __bd_t124_0 = bd_cmpgt_i32d(__bd_t35_0, bd_splat_i32d(__bd_t122));
-        bd_md __bd_t124_1 = bd_cmpgt_i32d(__bd_t35_1, bd_splat_i32d(__bd_t122));
-        bd_md __bd_t125_0 = bd_and_md(__bd_t120_0, __bd_t124_0);
-        bd_md __bd_t125_1 = bd_and_md(__bd_t120_1, __bd_t124_1);
-        if ((bd_any_md(__bd_t125_0) || bd_any_md(__bd_t125_1))) {
-          __bd_v13_d10_0 = bd_splat_f64d(0x0p+0);
-          __bd_v13_d10_1 = bd_splat_f64d(0x0p+0);
-          __bd_v14_d12_0 = bd_splat_f64d(0x0p+0);
-          __bd_v14_d12_1 = bd_splat_f64d(0x0p+0);
-          if (__bd_t42) {
-            bd_f64d __bd_t52_0 = __bd_v10_d_s_0;
-            bd_f64d __bd_t52_1 = __bd_v10_d_s_1;
-            bd_f64d __bd_t53_0 = __bd_v14_d12_0;
-            bd_f64d __bd_t53_1 = __bd_v14_d12_1;
-            bd_f64d __bd_t54_0 = bd_add_f64d(__bd_t53_0, __bd_t52_0);
-            bd_f64d __bd_t54_1 = bd_add_f64d(__bd_t53_1, __bd_t52_1);
-            __bd_v14_d12_0 = __bd_t54_0;
-            __bd_v14_d12_1 = __bd_t54_1;
-            __bd_v10_d_s_0 = bd_select_f64d(__bd_t125_0, bd_splat_f64d(0x0p+0), __bd_v10_d_s_0);
-            __bd_v10_d_s_1 = bd_select_f64d(__bd_t125_1, bd_splat_f64d(0x0p+0), __bd_v10_d_s_1);
-            bd_f64d __bd_t56_0 = __bd_v14_d12_0;
-            bd_f64d __bd_t56_1 = __bd_v14_d12_1;
-            bd_f64d __bd_t57_0 = __bd_v13_d10_0;
-            bd_f64d __bd_t57_1 = __bd_v13_d10_1;
-            bd_f64d __bd_t58_0 = bd_add_f64d(__bd_t57_0, __bd_t56_0);
-            bd_f64d __bd_t58_1 = bd_add_f64d(__bd_t57_1, __bd_t56_1);
-            __bd_v13_d10_0 = __bd_t58_0;
-            __bd_v13_d10_1 = __bd_t58_1;
-            bd_f64d __bd_t59_0 = __bd_v11_d0_0;
-            bd_f64d __bd_t59_1 = __bd_v11_d0_1;
-            bd_f64d __bd_t60_0 = bd_add_f64d(__bd_t59_0, __bd_t56_0);
-            bd_f64d __bd_t60_1 = bd_add_f64d(__bd_t59_1, __bd_t56_1);
-            __bd_v11_d0_0 = bd_select_f64d(__bd_t125_0, __bd_t60_0, __bd_v11_d0_0);
-            __bd_v11_d0_1 = bd_select_f64d(__bd_t125_1, __bd_t60_1, __bd_v11_d0_1);
-            bd_f64d __bd_t61_0 = __bd_v13_d10_0;
-            bd_f64d __bd_t61_1 = __bd_v13_d10_1;
-            bd_f64d __bd_t62_0 = __bd_v10_d_s_0;
-            bd_f64d __bd_t62_1 = __bd_v10_d_s_1;
-            bd_f64d __bd_t63_0 = bd_add_f64d(__bd_t62_0, __bd_t61_0);
-            bd_f64d __bd_t63_1 = bd_add_f64d(__bd_t62_1, __bd_t61_1);
-            __bd_v10_d_s_0 = bd_select_f64d(__bd_t125_0, __bd_t63_0, __bd_v10_d_s_0);
-            __bd_v10_d_s_1 = bd_select_f64d(__bd_t125_1, __bd_t63_1, __bd_v10_d_s_1);
-          }
+          __bd_v10_d_s_0 = bd_select_f64d(__bd_t103_0, __bd_t63_0, __bd_v10_d_s_0);
+          __bd_v10_d_s_1 = bd_select_f64d(__bd_t103_1, __bd_t63_1, __bd_v10_d_s_1);
         }
       }
     }
@@ -469,14 +326,14 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
     __bd_v8_d_x_0 = __bd_t74_0;
     __bd_v8_d_x_1 = __bd_t74_1;
   }
-  bd_f64d __bd_t134_0 = __bd_v2_ret_0;
-  bd_f64d __bd_t134_1 = __bd_v2_ret_1;
-  bd_f64d __bd_t135_0 = __bd_v8_d_x_0;
-  bd_f64d __bd_t135_1 = __bd_v8_d_x_1;
-  *__bd_o0_0 = __bd_t134_0;
-  *__bd_o0_1 = __bd_t134_1;
-  *__bd_o1_0 = __bd_t135_0;
-  *__bd_o1_1 = __bd_t135_1;
+  bd_f64d __bd_t112_0 = __bd_v2_ret_0;
+  bd_f64d __bd_t112_1 = __bd_v2_ret_1;
+  bd_f64d __bd_t113_0 = __bd_v8_d_x_0;
+  bd_f64d __bd_t113_1 = __bd_v8_d_x_1;
+  *__bd_o0_0 = __bd_t112_0;
+  *__bd_o0_1 = __bd_t112_1;
+  *__bd_o1_0 = __bd_t113_0;
+  *__bd_o1_1 = __bd_t113_1;
 }
 struct __bd_first_over_gx { const double *__bd_a0; const int *__bd_a1; double *__bd_ret; const double *__bd_dret; double *__bd_d0; };
 static void __bd_first_over_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
