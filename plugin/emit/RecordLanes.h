@@ -46,7 +46,7 @@ std::string scatterMember(const ctext::Shape &Sh, int &Buf,
                           ir::Type T, const std::string &CType,
                           const std::string &Val);
 
-/// Records whose members are 2..4 scalars of one type with no padding
+/// Records whose members are 2..8 scalars of one type with no padding
 /// (ir::Param::Dense): a full group of W records is transposed in
 /// registers (batchdiff/aos.h); the batch's last, partial group goes
 /// record by record as above, so nothing past the last record is touched.

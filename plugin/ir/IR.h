@@ -166,7 +166,7 @@ struct Param {
   /// C access path Member (".x", ".term.vol") of each example's record.
   int Record = -1;
   std::string Member;
-  /// A ParamKind::Record: its number of members when they are 2..4 scalars
+  /// A ParamKind::Record: its number of members when they are 2..8 scalars
   /// of one type with no padding (Lowerer::denseMembers), else 0.
   int Dense = 0;
 };

@@ -333,7 +333,7 @@ private:
                     const std::string &Whose,
                     const std::string &PathPrefix = "");
   unsigned leafCount(QualType T) const;
-  /// 2..4 when struct type \p T with leaves \p L is that many members of
+  /// 2..8 when struct type \p T with leaves \p L is that many members of
   /// one scalar type, back to back with no padding (vec3 of doubles): the
   /// wrapper then transposes whole groups of records in registers; else 0.
   int denseMembers(QualType T, const std::vector<Leaf> &L) const;

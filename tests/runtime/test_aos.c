@@ -1,10 +1,10 @@
 /* AoS <-> SoA transposes in registers (batchdiff/aos.h) bit for bit:
- * bd_aos_load<M>_<T> gives lane j of member m = p[j * M + m] for random bit
- * patterns (NaN payloads, -0.0, subnormals included), bd_aos_store<M>_<T>
- * writes them back unchanged; both touch exactly the M * W elements: the
- * records end right at a guard page and the element before them (and after
- * a store, everything else of the page) keeps its sentinel. Built for each
- * width (see CMakeLists.txt). */
+ * bd_aos_load<M>_<T> (M = 2 ... 8) gives lane j of member m = p[j * M + m] for
+ * random bit patterns (NaN payloads, -0.0, subnormals included),
+ * bd_aos_store<M>_<T> writes them back unchanged; both touch exactly the M * W
+ * elements: the records end right at a guard page and the element before them
+ * (and after a store, everything else of the page) keeps its sentinel. Built
+ * for each width (see CMakeLists.txt). */
 #include <batchdiff/aos.h>
 
 #include "test_util.h"
@@ -31,7 +31,7 @@
         memcpy(&want[k], &b, sizeof(E));                                       \
       }                                                                        \
       memcpy(p, want, sizeof want);                                            \
-      bd_##T v[4];                                                             \
+      bd_##T v[8];                                                             \
       AOS_LOAD##M(T, p, v);                                                    \
       for (int m = 0; m < (M); m++)                                            \
         for (int j = 0; j < (W); j++) {                                        \
@@ -56,9 +56,26 @@
 #define AOS_STORE2(T, p, v) bd_aos_store2_##T(p, v[0], v[1])
 #define AOS_STORE3(T, p, v) bd_aos_store3_##T(p, v[0], v[1], v[2])
 #define AOS_STORE4(T, p, v) bd_aos_store4_##T(p, v[0], v[1], v[2], v[3])
+#define AOS_LOAD5(T, p, v)                                                     \
+  bd_aos_load5_##T(p, &v[0], &v[1], &v[2], &v[3], &v[4])
+#define AOS_LOAD6(T, p, v)                                                     \
+  bd_aos_load6_##T(p, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5])
+#define AOS_LOAD7(T, p, v)                                                     \
+  bd_aos_load7_##T(p, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6])
+#define AOS_LOAD8(T, p, v)                                                     \
+  bd_aos_load8_##T(p, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7])
+#define AOS_STORE5(T, p, v) bd_aos_store5_##T(p, v[0], v[1], v[2], v[3], v[4])
+#define AOS_STORE6(T, p, v)                                                    \
+  bd_aos_store6_##T(p, v[0], v[1], v[2], v[3], v[4], v[5])
+#define AOS_STORE7(T, p, v)                                                    \
+  bd_aos_store7_##T(p, v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+#define AOS_STORE8(T, p, v)                                                    \
+  bd_aos_store8_##T(p, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
 
 #define AOS_TYPE(T, E, W)                                                      \
-  AOS_TEST(T, E, W, 2) AOS_TEST(T, E, W, 3) AOS_TEST(T, E, W, 4)
+  AOS_TEST(T, E, W, 2)                                                         \
+  AOS_TEST(T, E, W, 3) AOS_TEST(T, E, W, 4) AOS_TEST(T, E, W, 5)               \
+      AOS_TEST(T, E, W, 6) AOS_TEST(T, E, W, 7) AOS_TEST(T, E, W, 8)
 AOS_TYPE(f32n, float, BD_WN)
 AOS_TYPE(i32n, int32_t, BD_WN)
 AOS_TYPE(u32n, uint32_t, BD_WN)
@@ -71,7 +88,9 @@ AOS_TYPE(u64d, uint64_t, BD_WD)
 
 #define T3(T)                                                                  \
   cmocka_unit_test(test_aos2_##T), cmocka_unit_test(test_aos3_##T),            \
-      cmocka_unit_test(test_aos4_##T)
+      cmocka_unit_test(test_aos4_##T), cmocka_unit_test(test_aos5_##T),        \
+      cmocka_unit_test(test_aos6_##T), cmocka_unit_test(test_aos7_##T),        \
+      cmocka_unit_test(test_aos8_##T)
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       T3(f32n), T3(i32n), T3(u32n), T3(f32d), T3(i32d),

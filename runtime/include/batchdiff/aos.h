@@ -1,8 +1,8 @@
 #pragma clang system_header
 /* batchdiff vector API: records (AoS) <-> one vector per member (SoA) in
- * registers, for W contiguous records of M = 2, 3 or 4 members of one
+ * registers, for W contiguous records of M = 2 ... 8 members of one
  * element type and no padding (vec2, vec3, vec4 of float or double,
- * complex numbers, ...).
+ * complex numbers, a 6-vector, a 2x4 matrix, ...).
  *
  *   bd_aos_load<M>_<T>(const E *p, bd_<T> *v0, ..., bd_<T> *v<M-1>)
  *     reads exactly the M * W elements at p (W records) with M vector loads
@@ -15,7 +15,17 @@
  * record (docs/abi.md, "Structs"), so nothing past the last record is
  * touched. Generic __builtin_shufflevector index lists: LLVM picks the
  * permutes of each width (vpermt2pd at 64 bytes, blends and shuffles at 32
- * and 16). See docs/runtime.md. */
+ * and 16). See docs/runtime.md.
+ *
+ * M = 5 ... 8: the M loaded vectors are concatenated into two of 4W
+ * elements (the last repeated where M < 8) and each member vector is one
+ * __builtin_shufflevector of those, one index list for every M, W and
+ * element type. Hand-written staged transposes (unpack / 128-bit lane
+ * permutes) would need a different network per M and width (36 cases);
+ * LLVM lowers each such shuffle to a tree of two-source permutes of the
+ * vectors its lanes come from (min(M, W) - 1 of them per member), and the
+ * loads stay M whole vectors, so nothing past the M * W elements is read
+ * (docs/performance.md, "Records", has the measurement). */
 #ifndef BATCHDIFF_AOS_H
 #define BATCHDIFF_AOS_H
 
@@ -45,6 +55,25 @@
 #define BD__AIX_DE2(M, W, j) , (2 + (j) * (M))
 #define BD__AIX_DE3(M, W, j) , (3 + (j) * (M))
 #define BD__AIX_IN(M, W, k) , (((k) % (M)) * (W) + (k) / (M))
+
+/* F(M, W, m, k) for k = a ... a + N - 1 (the index lists of M = 5 ... 8):
+ * lane k of member m is element m + k * M of the records (load); lane k
+ * of the records' vector m, element m * W + k, is member (m * W + k) % M
+ * of record (m * W + k) / M, lane ... of that member's vector (store). */
+#define BD__BS1(F, M, W, m, a) F(M, W, m, a)
+#define BD__BS2(F, M, W, m, a)                                                 \
+  BD__BS1(F, M, W, m, a) BD__BS1(F, M, W, m, (a) + 1)
+#define BD__BS4(F, M, W, m, a)                                                 \
+  BD__BS2(F, M, W, m, a) BD__BS2(F, M, W, m, (a) + 2)
+#define BD__BS8(F, M, W, m, a)                                                 \
+  BD__BS4(F, M, W, m, a) BD__BS4(F, M, W, m, (a) + 4)
+#define BD__BS16(F, M, W, m, a)                                                \
+  BD__BS8(F, M, W, m, a) BD__BS8(F, M, W, m, (a) + 8)
+#define BD__BSX(N) BD__BS##N
+#define BD__BSN(N) BD__BSX(N)
+#define BD__BIX_LD(M, W, m, k) , ((m) + (k) * (M))
+#define BD__BIX_ST(M, W, m, k)                                                 \
+  , ((((m) * (W) + (k)) % (M)) * (W) + ((m) * (W) + (k)) / (M))
 
 /* Lane counts as literals (token pasting): W, 2W, 3W, 4W per shape. */
 #if BD_VBYTES == 64
@@ -84,6 +113,53 @@
   __builtin_shufflevector(A, B BD__ASN(BD__AW2_##S)(BD__AIX_CAT, 0, 0, 0))
 #define BD__AIN(S, N, M, A, B)                                                 \
   __builtin_shufflevector(A, B BD__ASN(N)(BD__AIX_IN, M, BD__AW_##S, 0))
+/* Four vectors as one of 4W; member (BD__BIX_LD) or records' vector
+ * (BD__BIX_ST) m of the concatenation of A and B (4W each). */
+#define BD__ACAT4(S, a, b, c, d)                                               \
+  __builtin_shufflevector(BD__ACAT(S, a, b),                                   \
+                          BD__ACAT(S, c, d)                                    \
+                              BD__ASN(BD__AW4_##S)(BD__AIX_CAT, 0, 0, 0))
+#define BD__AGET(T, S, X, M, m, A, B)                                          \
+  (bd_##T) __builtin_shufflevector(                                            \
+      A, B BD__BSN(BD__AW_##S)(BD__BIX_##X, M, BD__AW_##S, m, 0))
+#define BD__ALD(T, S, p, k) bd_load_##T((p) + (k)*BD__AW_##S)
+/* M = 5 ... 8 vectors v[] as A (the first four) and B (the rest, v[4]
+ * repeated); an index list of m >= M is valid too (below 8W) and dead. */
+#define BD__AIN8(T, S, M, v, A, B)                                             \
+  bd__a4_##T A = BD__ACAT4(S, v[0], v[1], v[2], v[3]),                         \
+             B = BD__ACAT4(S, v[4], v[(M) > 5 ? 5 : 4], v[(M) > 6 ? 6 : 4],    \
+                           v[(M) > 7 ? 7 : 4])
+#define BD__AOUT(T, S, M, m, A, B, o)                                          \
+  if ((m) < (M))                                                               \
+  *o[m] = BD__AGET(T, S, LD, M, m, A, B)
+#define BD__ALOADM(T, S, M, p, o)                                              \
+  bd_##T v[8];                                                                 \
+  for (int k = 0; k < 8; k++)                                                  \
+    v[k] = BD__ALD(T, S, p, k < (M) ? k : 4);                                  \
+  BD__AIN8(T, S, M, v, A, B);                                                  \
+  BD__AOUT(T, S, M, 0, A, B, o);                                               \
+  BD__AOUT(T, S, M, 1, A, B, o);                                               \
+  BD__AOUT(T, S, M, 2, A, B, o);                                               \
+  BD__AOUT(T, S, M, 3, A, B, o);                                               \
+  BD__AOUT(T, S, M, 4, A, B, o);                                               \
+  BD__AOUT(T, S, M, 5, A, B, o);                                               \
+  BD__AOUT(T, S, M, 6, A, B, o);                                               \
+  BD__AOUT(T, S, M, 7, A, B, o)
+#define BD__APUT(T, S, M, m, A, B, p)                                          \
+  if ((m) < (M)) {                                                             \
+    bd_##T x_ = BD__AGET(T, S, ST, M, m, A, B);                                \
+    memcpy((p) + (m)*BD__AW_##S, &x_, sizeof x_);                              \
+  }
+#define BD__ASTOREM(T, S, M, p, v)                                             \
+  BD__AIN8(T, S, M, v, A, B);                                                  \
+  BD__APUT(T, S, M, 0, A, B, p)                                                \
+  BD__APUT(T, S, M, 1, A, B, p)                                                \
+  BD__APUT(T, S, M, 2, A, B, p)                                                \
+  BD__APUT(T, S, M, 3, A, B, p)                                                \
+  BD__APUT(T, S, M, 4, A, B, p)                                                \
+  BD__APUT(T, S, M, 5, A, B, p)                                                \
+  BD__APUT(T, S, M, 6, A, B, p)                                                \
+  BD__APUT(T, S, M, 7, A, B, p)
 
 #define BD__AOS(T, E, S)                                                       \
   typedef E bd__a2_##T __attribute__((ext_vector_type(BD__AW2_##S)));          \
@@ -128,6 +204,49 @@
     bd__a2_##T A = BD__ACAT(S, v0, v1), B = BD__ACAT(S, v2, v3);               \
     bd__a4_##T o = BD__AIN(S, BD__AW4_##S, 4, A, B);                           \
     memcpy(p, &o, sizeof o);                                                   \
+  }                                                                            \
+  BD_INL void bd_aos_load5_##T(const E *p, bd_##T *v0, bd_##T *v1, bd_##T *v2, \
+                               bd_##T *v3, bd_##T *v4) {                       \
+    bd_##T *o[8] = {v0, v1, v2, v3, v4, 0, 0, 0};                              \
+    BD__ALOADM(T, S, 5, p, o);                                                 \
+  }                                                                            \
+  BD_INL void bd_aos_load6_##T(const E *p, bd_##T *v0, bd_##T *v1, bd_##T *v2, \
+                               bd_##T *v3, bd_##T *v4, bd_##T *v5) {           \
+    bd_##T *o[8] = {v0, v1, v2, v3, v4, v5, 0, 0};                             \
+    BD__ALOADM(T, S, 6, p, o);                                                 \
+  }                                                                            \
+  BD_INL void bd_aos_load7_##T(const E *p, bd_##T *v0, bd_##T *v1, bd_##T *v2, \
+                               bd_##T *v3, bd_##T *v4, bd_##T *v5,             \
+                               bd_##T *v6) {                                   \
+    bd_##T *o[8] = {v0, v1, v2, v3, v4, v5, v6, 0};                            \
+    BD__ALOADM(T, S, 7, p, o);                                                 \
+  }                                                                            \
+  BD_INL void bd_aos_load8_##T(const E *p, bd_##T *v0, bd_##T *v1, bd_##T *v2, \
+                               bd_##T *v3, bd_##T *v4, bd_##T *v5, bd_##T *v6, \
+                               bd_##T *v7) {                                   \
+    bd_##T *o[8] = {v0, v1, v2, v3, v4, v5, v6, v7};                           \
+    BD__ALOADM(T, S, 8, p, o);                                                 \
+  }                                                                            \
+  BD_INL void bd_aos_store5_##T(E *p, bd_##T v0, bd_##T v1, bd_##T v2,         \
+                                bd_##T v3, bd_##T v4) {                        \
+    bd_##T v[8] = {v0, v1, v2, v3, v4, v4, v4, v4};                            \
+    BD__ASTOREM(T, S, 5, p, v);                                                \
+  }                                                                            \
+  BD_INL void bd_aos_store6_##T(E *p, bd_##T v0, bd_##T v1, bd_##T v2,         \
+                                bd_##T v3, bd_##T v4, bd_##T v5) {             \
+    bd_##T v[8] = {v0, v1, v2, v3, v4, v5, v4, v4};                            \
+    BD__ASTOREM(T, S, 6, p, v);                                                \
+  }                                                                            \
+  BD_INL void bd_aos_store7_##T(E *p, bd_##T v0, bd_##T v1, bd_##T v2,         \
+                                bd_##T v3, bd_##T v4, bd_##T v5, bd_##T v6) {  \
+    bd_##T v[8] = {v0, v1, v2, v3, v4, v5, v6, v4};                            \
+    BD__ASTOREM(T, S, 7, p, v);                                                \
+  }                                                                            \
+  BD_INL void bd_aos_store8_##T(E *p, bd_##T v0, bd_##T v1, bd_##T v2,         \
+                                bd_##T v3, bd_##T v4, bd_##T v5, bd_##T v6,    \
+                                bd_##T v7) {                                   \
+    bd_##T v[8] = {v0, v1, v2, v3, v4, v5, v6, v7};                            \
+    BD__ASTOREM(T, S, 8, p, v);                                                \
   }
 
 BD__AOS(f32n, float, n)
