@@ -48,20 +48,32 @@ struct Uses {
   int64_t MaxConst = -1;
   bool FromRange = false;             // MaxConst came from a loop's range
   const ParmVarDecl *Bound = nullptr; // i < Bound in an enclosing for
-  const Expr *Unknown = nullptr;      // an index nothing bounds
-  const Expr *Whole = nullptr;        // a use as a pointer (p + 1, f(p))
-  const ParmVarDecl *End = nullptr;   // an end pointer `p + n`, n a parameter
-  bool Ends = false;                  // several different ones
-  std::vector<LoopVar> Loops;         // loops enclosing the current statement
+  int64_t Scale = 1; // indices k * i + c (0 <= c < k): k * Bound elements
+  const Expr *Unknown = nullptr;    // an index nothing bounds
+  const Expr *Whole = nullptr;      // a use as a pointer (p + 1, f(p))
+  const ParmVarDecl *End = nullptr; // an end pointer `p + n`, n a parameter
+  bool Ends = false;                // several different ones
+  std::vector<LoopVar> Loops;       // loops enclosing the current statement
   // `*p++` (the only use of p): the loop it is in runs at most Walk times
   // (nullptr: not a counted loop); Walks: how many such uses.
   const ParmVarDecl *Walk = nullptr;
   const Expr *WalkAt = nullptr;
   int Walks = 0;
+  // `q += k` as the last statement or the increment of its loop (q a copy
+  // of p): Step = k elements per iteration, read as q[0] .. q[k - 1]
+  // (StepMax: the largest such index) inside that loop only (StepLoop).
+  int64_t Step = 0, StepMax = -1;
+  const Stmt *StepLoop = nullptr;
+  bool StepBad = false; // a use of the copy the rule above does not cover
+  const Expr *StepWhole = nullptr; // the copy's p, if the rule fails
+  std::vector<const Stmt *> LoopStmts;
   bool Gotos = false;                       // a goto could run the loop again
   std::vector<const ParmVarDecl *> Counted; // per enclosing loop, any kind
   // Locals initialised to p (`const double *q = p;`), walked like it.
   llvm::DenseMap<const VarDecl *, const Expr *> Aliases;
+
+  Uses(const ParmVarDecl *P, const FunctionDecl *FD, ASTContext &Ctx)
+      : P(P), FD(FD), Ctx(Ctx) {}
 
   /// `p` itself, or a local copy of it.
   bool isP(const Expr *E) {
@@ -138,6 +150,18 @@ struct Uses {
           Bound = It->Bound;
           return;
         }
+    // `x[2 * i]`, `x[3 * i + 2]` with i < n: interleaved records of k
+    // elements, k * n in all.
+    if (auto A = affine(Idx); A && A->Terms.size() == 1) {
+      auto [V, K] = A->Terms[0];
+      for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
+        if (It->V == V && It->Bound && K >= 1 && A->C >= 0 && A->C < K &&
+            (!Bound || Bound == It->Bound)) {
+          Bound = It->Bound;
+          Scale = std::max(Scale, K);
+          return;
+        }
+    }
     if (auto M = rangeMax(Idx); M && *M >= 0) {
       MaxConst = std::max<int64_t>(MaxConst, *M);
       FromRange = true;
@@ -165,9 +189,28 @@ struct Uses {
     return std::nullopt;
   }
 
-  /// The step of `i++`, `++i`, `i--`, `i += k`, `i -= k` (k constant).
+  /// Whether \p S is the increment \p Inc of a for loop or one of its
+  /// comma-separated parts (`i++, q += 2`).
+  static bool incPart(const Expr *Inc, const Stmt *S) {
+    Inc = Inc ? Inc->IgnoreParens() : nullptr;
+    if (Inc == S)
+      return true;
+    const auto *BO = dyn_cast_or_null<BinaryOperator>(Inc);
+    return BO && BO->getOpcode() == BO_Comma &&
+           (incPart(BO->getLHS(), S) || incPart(BO->getRHS(), S));
+  }
+
+  /// The step of `i++`, `++i`, `i--`, `i += k`, `i -= k` (k constant), also
+  /// as one part of a comma expression (`i++, q += 2`).
   std::optional<int64_t> step(const Expr *E, const VarDecl *V) {
     E = E ? E->IgnoreParenImpCasts() : nullptr;
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(E);
+        BO && BO->getOpcode() == BO_Comma) {
+      auto L = step(BO->getLHS(), V), R = step(BO->getRHS(), V);
+      if (L && R)
+        return std::nullopt; // stepped twice: not a simple loop
+      return L ? L : R;
+    }
     if (const auto *UO = dyn_cast_or_null<UnaryOperator>(E))
       if (UO->isIncrementDecrementOp() && varOf(UO->getSubExpr()) == V)
         return UO->isIncrementOp() ? 1 : -1;
@@ -277,6 +320,57 @@ struct Uses {
     End = N;
   }
 
+  /// Whether \p S is the step `q += k` of a walk by a copy q of p, or an
+  /// access q[c] / *q; records them.
+  bool stepWalk(const Stmt *S) {
+    const Stmt *Loop = LoopStmts.empty() ? nullptr : LoopStmts.back();
+    auto Copy = [&](const Expr *E) {
+      if (!StepWhole)
+        StepWhole = Aliases.lookup(varOf(E));
+    };
+    auto Access = [&](int64_t C) {
+      StepBad |=
+          C < 0 || LoopStmts.size() != 1 || (StepLoop && StepLoop != Loop);
+      StepLoop = Loop;
+      StepMax = std::max(StepMax, C);
+      return true;
+    };
+    if (const auto *CA = dyn_cast<CompoundAssignOperator>(S);
+        CA && CA->getOpcode() == BO_AddAssign && isP(CA->getLHS()) &&
+        varOf(CA->getLHS()) != P) {
+      auto K = constInt(CA->getRHS());
+      const auto *FS = dyn_cast_or_null<ForStmt>(Loop);
+      const auto *Body = dyn_cast_or_null<CompoundStmt>(
+          FS     ? FS->getBody()
+          : Loop ? (isa<WhileStmt>(Loop) ? cast<WhileStmt>(Loop)->getBody()
+                                         : cast<DoStmt>(Loop)->getBody())
+                 : nullptr);
+      bool Last = (FS && incPart(FS->getInc(), S)) ||
+                  (Body && !Body->body_empty() && Body->body_back() == S);
+      StepBad |= !K || *K < 1 || !Last || (StepLoop && StepLoop != Loop);
+      Step = K ? *K : 0;
+      StepLoop = Loop;
+      Copy(CA->getLHS());
+      Walk = Counted.size() == 1 ? Counted.back() : nullptr;
+      if (!Walks++)
+        WalkAt = CA->getLHS();
+      return true;
+    }
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S);
+        AS && isP(AS->getBase()) && varOf(AS->getBase()) != P)
+      if (auto C = constInt(AS->getIdx())) {
+        Copy(AS->getBase());
+        return Access(*C);
+      }
+    if (const auto *UO = dyn_cast<UnaryOperator>(S);
+        UO && UO->getOpcode() == UO_Deref && isP(UO->getSubExpr()) &&
+        varOf(UO->getSubExpr()) != P) {
+      Copy(UO->getSubExpr());
+      return Access(0);
+    }
+    return false;
+  }
+
   void walk(const Stmt *S) {
     if (!S)
       return;
@@ -285,8 +379,10 @@ struct Uses {
       if (FS)
         Loops.push_back(loopVar(FS));
       Counted.push_back(counted(S));
+      LoopStmts.push_back(S);
       for (const Stmt *C : S->children())
         walk(C);
+      LoopStmts.pop_back();
       Counted.pop_back();
       if (FS)
         Loops.pop_back();
@@ -304,6 +400,8 @@ struct Uses {
           WalkAt = Inc->getSubExpr();
         return;
       }
+    if (stepWalk(S))
+      return;
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
       if (paramOf(AS->getBase()) == P) {
         index(AS->getIdx());
@@ -387,12 +485,29 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
     return true;
   }
   if (const auto *VAT = Ctx.getAsVariableArrayType(Orig)) {
-    const ParmVarDecl *N =
-        VAT->getSizeExpr() ? paramOf(VAT->getSizeExpr()) : nullptr;
+    const Expr *Size = VAT->getSizeExpr();
+    const ParmVarDecl *N = Size ? paramOf(Size) : nullptr;
+    // `T x[k * n]` / `T x[n * k]`: n records of k elements.
+    std::string Times;
+    if (const auto *BO =
+            Size ? dyn_cast<BinaryOperator>(Size->IgnoreParenImpCasts())
+                 : nullptr;
+        !N && BO && BO->getOpcode() == BO_Mul) {
+      Expr::EvalResult K;
+      const Expr *L = BO->getLHS(), *R = BO->getRHS();
+      if (!L->isValueDependent() && L->EvaluateAsInt(K, Ctx))
+        std::swap(L, R);
+      if (!R->isValueDependent() && R->EvaluateAsInt(K, Ctx) &&
+          K.Val.getInt().getSExtValue() >= 1) {
+        N = paramOf(L);
+        Times = std::to_string(K.Val.getInt().getSExtValue()) + " x ";
+      }
+    }
     if (N && N->getType()->isIntegerType()) {
       Out.DimParam = (int)N->getFunctionScopeIndex();
-      Out.DimHow = "dynamic, from parameter '" + N->getNameAsString() +
-                   "' (declared" + RowsOf + ")";
+      Out.DimHow = "dynamic, " + (Times.empty() ? "from " : Times) +
+                   "parameter '" + N->getNameAsString() + "' (declared" +
+                   RowsOf + ")";
       return true;
     }
   }
@@ -405,23 +520,7 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
     return false;
   }
   // A plain pointer: look at how the body indexes it.
-  Uses U{P,
-         FD,
-         Ctx,
-         -1,
-         false,
-         nullptr,
-         nullptr,
-         nullptr,
-         nullptr,
-         false,
-         {},
-         nullptr,
-         nullptr,
-         0,
-         false,
-         {},
-         llvm::DenseMap<const VarDecl *, const Expr *>()};
+  Uses U(P, FD, Ctx);
   U.walk(FD->getBody());
   if (U.Whole && U.End && !U.Ends) {
     Out.DimParam = (int)U.End->getFunctionScopeIndex();
@@ -433,8 +532,23 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   // `for (i = 0; i < n; i++) s += *p++;`: one element per iteration.
   // (`*p` or `p[0]` besides: the first element, read by the scalar function
   // whatever n is.)
-  if (U.Walks == 1 && U.Walk && !U.Gotos && !U.Whole && !U.Unknown &&
-      U.MaxConst <= 0 && !U.FromRange && (!U.Bound || U.Bound == U.Walk)) {
+  // `for (i = 0; i < n; i++) { s += q[0] * q[1]; q += 2; }`: k per iteration.
+  if (U.Step > 0 && U.Walks == 1 && U.Walk && !U.StepBad && !U.Gotos &&
+      !U.Whole && !U.Unknown && !U.Bound && U.MaxConst < 0 &&
+      U.StepMax < U.Step) {
+    Out.DimParam = (int)U.Walk->getFunctionScopeIndex();
+    Out.DimHow = "dynamic, " + std::to_string(U.Step) + " x parameter '" +
+                 U.Walk->getNameAsString() + "' (pointer walk '" +
+                 varOf(U.WalkAt)->getNameAsString() +
+                 " += " + std::to_string(U.Step) + "' in a loop of at most '" +
+                 U.Walk->getNameAsString() + "' iterations)";
+    return true;
+  }
+  if (U.StepWhole && !U.Whole)
+    U.Whole = U.StepWhole; // the copy is used as a pointer after all
+  if (U.Step == 0 && U.StepMax < 0 && U.Walks == 1 && U.Walk && !U.Gotos &&
+      !U.Whole && !U.Unknown && U.MaxConst <= 0 && !U.FromRange &&
+      (!U.Bound || U.Bound == U.Walk)) {
     Out.DimParam = (int)U.Walk->getFunctionScopeIndex();
     Out.DimHow = "dynamic, from parameter '" + U.Walk->getNameAsString() +
                  "' (pointer walk '*" + varOf(U.WalkAt)->getNameAsString() +
@@ -450,8 +564,13 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   }
   if (!U.Unknown && U.Bound) {
     Out.DimParam = (int)U.Bound->getFunctionScopeIndex();
-    Out.DimHow = "dynamic, from parameter '" + U.Bound->getNameAsString() +
-                 "' (loop bound)";
+    Out.DimHow = "dynamic, " +
+                 (U.Scale > 1 ? std::to_string(U.Scale) + " x parameter '"
+                              : std::string("from parameter '")) +
+                 U.Bound->getNameAsString() +
+                 (U.Scale > 1 ? "' (loop bound, indices " +
+                                    std::to_string(U.Scale) + " * i + c)"
+                              : "' (loop bound)");
     return true;
   }
   if (!U.Unknown && U.MaxConst >= 0) {

@@ -77,3 +77,28 @@ BATCHDIFF double r_walk(const double *p, int n, const double *q, int m) {
 }
 // CHECK: {{.*}}remarks_arrays.c:[[@LINE-8]]:39: remark: batchdiff: parameter 'p' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n' (pointer walk '*p++' in a loop of at most 'n' iterations); ragged: each example's extent differs, accesses are masked per lane{{$}}
 // CHECK: {{.*}}remarks_arrays.c:[[@LINE-9]]:63: remark: batchdiff: parameter 'q' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'm' (pointer walk '*q++' in a loop of at most 'm' iterations); ragged: each example's extent differs, accesses are masked per lane{{$}}
+
+/* dynamic, interleaved records: k * n declared, from indices k * i + c,
+ * from a walk by q += k */
+BATCHDIFF double r_kn(int n, const double x[2 * n]) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++)
+    s += x[2 * i] * x[2 * i + 1];
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-6]]:43: remark: batchdiff: parameter 'x' is varying (one value per example), differentiated; input array, dims dynamic, 2 x parameter 'n' (declared); ragged: each example's extent differs, accesses are masked per lane{{$}}
+BATCHDIFF double r_kidx(const double *p, int n) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++)
+    s += p[3 * i] - p[3 * i + 2];
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-6]]:39: remark: batchdiff: parameter 'p' is varying (one value per example), differentiated; input array, dims dynamic, 3 x parameter 'n' (loop bound, indices 3 * i + c); ragged: each example's extent differs, accesses are masked per lane{{$}}
+BATCHDIFF double r_kwalk(const double *p, int n) {
+  double s = 0.0;
+  const double *q = p;
+  for (int i = 0; i < n; i++, q += 2)
+    s += q[0] * q[1];
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-7]]:40: remark: batchdiff: parameter 'p' is varying (one value per example), differentiated; input array, dims dynamic, 2 x parameter 'n' (pointer walk 'q += 2' in a loop of at most 'n' iterations); ragged: each example's extent differs, accesses are masked per lane{{$}}
