@@ -12,7 +12,7 @@
 
 #include "../common/test_filter.h"
 
-#define IA_STEP(a, b) s = s * w + (a) * (b) - 0.5 * (b)
+#define IA_STEP(a, b) s = s * w + (a) * (b)-0.5 * (b)
 BATCHDIFF double ia_decl(int n, const double x[2 * n], BD_UNIFORM double w) {
   double s = 0.0;
   for (int i = 0; i < n; i++)
@@ -62,7 +62,7 @@ BATCHDIFF double ia_pk(BD_PACKED const double *x, int n, BD_UNIFORM double w) {
 
 /* xyz triples: squared distances to a uniform centre. */
 #define IB_BODY(X, Y, Z)                                                       \
-  double dx = (X) - c[0], dy = (Y) - c[1], dz = (Z) - c[2];                   \
+  double dx = (X)-c[0], dy = (Y)-c[1], dz = (Z)-c[2];                          \
   s = 0.75 * s + dx * dx + dy * dy * dz
 BATCHDIFF double ib_idx(const double *p, int n, BD_UNIFORM const double c[3]) {
   double s = 0.0;
@@ -87,8 +87,8 @@ BATCHDIFF double ib_walk(BD_PACKED const double *p, int n,
 typedef void (*ia_batched_t)(size_t, const double *, ptrdiff_t, const int *,
                              double, double *);
 typedef void (*ia_grad_t)(size_t, const double *, ptrdiff_t, const int *,
-                          double, double *, const double *, double *,
-                          ptrdiff_t, double *);
+                          double, double *, const double *, double *, ptrdiff_t,
+                          double *);
 
 /* Records of k doubles: cnt[b] records, len[b] = k * cnt[b] elements. */
 static void make_counts(rng_t *r, size_t n, int k, int *cnt, int *len) {
@@ -126,8 +126,8 @@ static void t_pairs(void **state) {
     ia_decl_batched(n, cnt, pad, (ptrdiff_t)st, 0.875, got);
     for (size_t b = 0; b < n; b++)
       EXPECT_SAME(got[b], want[b], "ia_decl_batched n=%zu b=%zu", n, b);
-    ia_decl_grad(n, cnt, pad, (ptrdiff_t)st, 0.875, NULL, dr, g0,
-                 (ptrdiff_t)st, &dw0);
+    ia_decl_grad(n, cnt, pad, (ptrdiff_t)st, 0.875, NULL, dr, g0, (ptrdiff_t)st,
+                 &dw0);
     for (size_t f = 0; f < sizeof fb / sizeof fb[0]; f++) {
       double dw = 0.0;
       memset(got, 0, (n + 1) * 8);
