@@ -308,11 +308,14 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
             "t[i][j * M + k]");
       return false;
     }
-    error(E->getBeginLoc(),
-          std::string("a row of the two-dimensional array") +
-              (VD ? " '" + VD->getNameAsString() + "'" : std::string()),
-          "use a one-dimensional array, indexed as a[i * N + j]");
-    return false;
+    // A compound or string literal is no row: named below in C's words.
+    if (!isa<CompoundLiteralExpr>(Base) && !isa<StringLiteral>(Base)) {
+      error(E->getBeginLoc(),
+            std::string("a row of the two-dimensional array") +
+                (VD ? " '" + VD->getNameAsString() + "'" : std::string()),
+            "use a one-dimensional array, indexed as a[i * N + j]");
+      return false;
+    }
   }
   if (isa<CallExpr>(E)) {
     error(E->getBeginLoc(), "a call returning a pointer",
