@@ -125,6 +125,17 @@ static void fill(pk_t *p, size_t n, const int *len, rng_t *r) {
       AT(p, b, i) = rng_range(r, -2.0, 2.0);
 }
 
+/* The examples of p copied into a zeroed strided array, `stride` apart (the
+ * strided form of the same batch); free() it. */
+static double *pk_padded(const pk_t *p, size_t n, const int *len,
+                         size_t stride) {
+  double *pad = calloc(n * stride + 1, sizeof(double));
+  for (size_t b = 0; b < n; b++)
+    for (int i = 0; i < len[b]; i++)
+      pad[b * stride + (size_t)i] = AT(p, b, i);
+  return pad;
+}
+
 static int same(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
 
 #define EXPECT_SAME(a, b, ...)                                                 \

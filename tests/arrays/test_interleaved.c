@@ -25,14 +25,18 @@ BATCHDIFF double ia_idx(const double *x, int n, BD_UNIFORM double w) {
     IA_STEP(x[2 * i], x[2 * i + 1]);
   return s;
 }
-BATCHDIFF double ia_walk(const double *x, int n, BD_UNIFORM double w) {
-  double s = 0.0;
-  const double *q = x;
-  for (int i = 0; i < n; i++) {
-    IA_STEP(q[0], q[1]);
-    q += 2;
-  }
+/* The walk by a copy stepped 'q += 2': strided (ia_walk) and BD_PACKED
+ * (ia_pk) spell the same body. */
+#define IA_WALK_BODY                                                           \
+  double s = 0.0;                                                              \
+  const double *q = x;                                                         \
+  for (int i = 0; i < n; i++) {                                                \
+    IA_STEP(q[0], q[1]);                                                       \
+    q += 2;                                                                    \
+  }                                                                            \
   return s;
+BATCHDIFF double ia_walk(const double *x, int n, BD_UNIFORM double w) {
+  IA_WALK_BODY
 }
 BATCHDIFF double ia_inc(const double *x, int n, BD_UNIFORM double w) {
   double s = 0.0;
@@ -51,13 +55,7 @@ BATCHDIFF double ia_while(const double *x, int n, BD_UNIFORM double w) {
   return s;
 }
 BATCHDIFF double ia_pk(BD_PACKED const double *x, int n, BD_UNIFORM double w) {
-  double s = 0.0;
-  const double *q = x;
-  for (int i = 0; i < n; i++) {
-    IA_STEP(q[0], q[1]);
-    q += 2;
-  }
-  return s;
+  IA_WALK_BODY
 }
 
 /* xyz triples: squared distances to a uniform centre. */
@@ -112,10 +110,7 @@ static void t_pairs(void **state) {
     pk_t X;
     pk_make(&X, n, len, 1);
     fill(&X, n, len, &r);
-    double *pad = calloc(n * st + 1, sizeof(double));
-    for (size_t b = 0; b < n; b++)
-      for (int i = 0; i < len[b]; i++)
-        pad[b * st + (size_t)i] = AT(&X, b, i);
+    double *pad = pk_padded(&X, n, len, st);
     double *want = calloc(n + 1, 8), *got = calloc(n + 1, 8);
     double *dr = calloc(n + 1, 8), *g0 = calloc(n * st + 1, 8);
     double *g = calloc(n * st + 1, 8), dw0 = 0.0;

@@ -302,10 +302,7 @@ static void t_tanh(void **state) {
     pk_t X;
     pk_make(&X, n, len, 0);
     fill(&X, n, len, &r);
-    double *pad = calloc(n * 256 + 1, sizeof(double));
-    for (size_t b = 0; b < n; b++)
-      for (int i = 0; i < len[b]; i++)
-        pad[b * 256 + (size_t)i] = AT(&X, b, i);
+    double *pad = pk_padded(&X, n, len, 256);
     double *ro = malloc((n + 1) * sizeof(double));
     double *rs = malloc((n + 1) * sizeof(double));
     t_o_batched(n, X.base, X.off, len, 0.9, 0.7, ro);
@@ -335,10 +332,7 @@ static void t_walk(void **state) {
     pk_t X;
     pk_make(&X, n, len, 1);
     fill(&X, n, len, &r);
-    double *pad = calloc(n * st + 1, sizeof(double));
-    for (size_t b = 0; b < n; b++)
-      for (int i = 0; i < len[b]; i++)
-        pad[b * st + (size_t)i] = AT(&X, b, i);
+    double *pad = pk_padded(&X, n, len, st);
     double *ro = calloc(n + 1, sizeof(double)), *rs = calloc(n + 1, 8);
     double *rr = calloc(n + 1, sizeof(double)), *dr = calloc(n + 1, 8);
     double *gs = calloc(n * st + 1, 8), *gr = calloc(n * st + 1, 8);
@@ -688,10 +682,7 @@ static void t_2d(void **state) {
     pk_make(&X, n, len, n <= 100);
     fill(&X, n, len, &r);
     double w[2] = {0.75, -1.25};
-    double *pad = calloc(n * 36 + 1, sizeof(double));
-    for (size_t b = 0; b < n; b++)
-      for (int e = 0; e < len[b]; e++)
-        pad[b * 36 + (size_t)e] = AT(&X, b, e);
+    double *pad = pk_padded(&X, n, len, 36);
     double *ro = gp_alloc(n * sizeof(double)), *rs = gp_alloc(n * 8);
     rows_o_batched(n, nr, X.base, X.off, w, ro);
     rows_s_batched(n, nr, pad, 36, w, rs);
