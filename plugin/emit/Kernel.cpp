@@ -228,8 +228,11 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) const {
     if ((S.Fn == ir::MathFn::Fmin || S.Fn == ir::MathFn::Fmax) && S.IVal == 1)
       std::swap(Args[0], Args[1]);
     // Named after the float type, which the result need not have (ilogb).
-    std::string Fn =
-        std::string("bd_") + ir::mathName(S.Fn) + "_" + Sh.sfx(F.Temps[A[0]]);
+    // (__bd_digamma, not in <math.h>, is bd_digamma_* in the runtime.)
+    std::string MN = ir::mathName(S.Fn);
+    if (MN.rfind("__bd_", 0) == 0)
+      MN.erase(0, 5);
+    std::string Fn = "bd_" + MN + "_" + Sh.sfx(F.Temps[A[0]]);
     if (MathOutOfLine && ir::mathCostly(S.Fn)) {
       std::string V = Sh.vtype(F.Temps[A[0]]), Copy = Name + Fn.substr(2);
       std::string Def = "static __attribute__((noinline, unused)) " + V + " " +

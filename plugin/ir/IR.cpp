@@ -125,6 +125,8 @@ bool mathCostly(MathFn Fn) {
   case MathFn::Hypot:
   case MathFn::Lgamma:
   case MathFn::Tgamma:
+  case MathFn::Digamma:
+  case MathFn::Trigamma:
     return true;
   default:
     return false;

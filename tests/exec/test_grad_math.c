@@ -4,6 +4,8 @@
  * mechanics of grad_util.h. Inputs stay inside each function's domain and
  * away from its singular points. */
 #include "grad_util.h"
+
+#include "../common/gamma_ref.h"
 #include "../common/test_filter.h"
 
 #define LN2 0.693147180559945309417232121458176568L
@@ -78,6 +80,8 @@ GM1(acosh, 1.0L / sqrtl(x * x - 1.0L), 1.1, 50)
 GM1(atanh, 1.0L / (1.0L - x * x), -0.95, 0.95)
 GM1(erf, TWO_OVER_SQRTPI *expl(-x * x), -4, 4)
 GM1(erfc, -TWO_OVER_SQRTPI *expl(-x * x), -4, 4)
+GM1(lgamma, ref_digamma(x), 0.1, 30)
+GM1(tgamma, tgammal(x) * ref_digamma(x), 0.2, 20)
 GM1(fabs, x < 0 ? -1.0L : 1.0L, -10, 10)
 GM1(floor, 0.0L, -10, 10)
 GM1(ceil, 0.0L, -10, 10)
@@ -261,9 +265,8 @@ static const gcase c_fma = {"gm_fma", 3,     {P_VD, P_VD, P_VD}, 0, 0, s_fma,
                             d_fma,    b_fma, g_fma,              sm_fma};
 GTEST(c_fma)
 
-/* lgamma/tgamma have no derivative rule: fine where nothing differentiated
- * reaches them (t is reassigned a nodiff value first) or their value reaches
- * no output. */
+/* lgamma/tgamma where nothing differentiated reaches them (t is reassigned
+ * a nodiff value first) or their value reaches no output. */
 BATCHDIFF double gm_gamma_nodiff(double x, BD_NODIFF double n) {
   double t = 2.0 * x;
   double r = t * t;
@@ -295,16 +298,18 @@ GTEST(c_gamma)
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      GM_(sqrt),  GM_(cbrt),  GM_(exp),   GM_(exp2),     GM_(expm1),
-      GM_(log),   GM_(log2),  GM_(log10), GM_(log1p),    GM_(sin),
-      GM_(cos),   GM_(tan),   GM_(asin),  GM_(acos),     GM_(atan),
-      GM_(sinh),  GM_(cosh),  GM_(tanh),  GM_(asinh),    GM_(acosh),
-      GM_(atanh), GM_(erf),   GM_(erfc),  GM_(fabs),     GM_(floor),
-      GM_(ceil),  GM_(trunc), GM_(round), GM_(pow),      GM_(atan2),
-      GM_(hypot), GM_(fmin),  GM_(fmax),  GM_(copysign), GM_(fmod),
-      GM_(rint),  GM_(nearbyint), GM_(logb), GM_(remainder), GM_(fdim),
-      GM_(nextafter), GT_(c_ldexp), GT_(c_scalbn), GT_(c_lround_mix),
-      GT_(c_fma), GT_(c_gamma),
+      GM_(sqrt),      GM_(cbrt),         GM_(exp),       GM_(exp2),
+      GM_(expm1),     GM_(log),          GM_(log2),      GM_(log10),
+      GM_(log1p),     GM_(sin),          GM_(cos),       GM_(tan),
+      GM_(asin),      GM_(acos),         GM_(atan),      GM_(sinh),
+      GM_(cosh),      GM_(tanh),         GM_(asinh),     GM_(acosh),
+      GM_(atanh),     GM_(erf),          GM_(erfc),      GM_(lgamma),
+      GM_(tgamma),    GM_(fabs),         GM_(floor),     GM_(ceil),
+      GM_(trunc),     GM_(round),        GM_(pow),       GM_(atan2),
+      GM_(hypot),     GM_(fmin),         GM_(fmax),      GM_(copysign),
+      GM_(fmod),      GM_(rint),         GM_(nearbyint), GM_(logb),
+      GM_(remainder), GM_(fdim),         GM_(nextafter), GT_(c_ldexp),
+      GT_(c_scalbn),  GT_(c_lround_mix), GT_(c_fma),     GT_(c_gamma),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_grad_math", tests, NULL, NULL);

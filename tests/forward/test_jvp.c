@@ -35,6 +35,12 @@ BATCHDIFF BD_JVP double j_math(double x, double y, BD_NODIFF double c, int k) {
   return a * 0.5 + b - d * c + (double)lrint(x * 3.0);
 }
 
+/* lgamma and tgamma (digamma in both modes), apart from j_math so that its
+ * sum keeps its cancellation bound. */
+BATCHDIFF BD_JVP double j_gamma(double x, double y) {
+  return lgamma(x + 0.5) * y + tgamma(y * 0.1 + 1.5) - lgamma(y * y + 0.1);
+}
+
 /* Early returns, a local array indexed per lane, a helper call. */
 static double sq(double v) { return v * v; }
 BATCHDIFF BD_JVP double j_early(double x, double y, BD_UNIFORM double w) {
@@ -360,6 +366,20 @@ static void jv_math(size_t n, double *const *A, double *const *T, double *r,
 static void gr_math(size_t n, double *const *A, double *r, double *const *S) {
   j_math_grad(n, A[0], A[1], A[2], ints(A[3], n), r, NULL, S[0], S[1]);
 }
+static double s_gamma(const double *a) { return j_gamma(a[0], a[1]); }
+static void jv_gamma(size_t n, double *const *A, double *const *T, double *r,
+                     double *d) {
+  j_gamma_jvp(n, A[0], A[1], T[0], T[1], r, d);
+}
+static void gr_gamma(size_t n, double *const *A, double *r, double *const *S) {
+  j_gamma_grad(n, A[0], A[1], r, NULL, S[0], S[1]);
+}
+static void sm_gamma(rng_t *r, double *a) {
+  a[0] = rng_range(r, 0.2, 12);
+  a[1] = rng_range(r, -4, 4);
+}
+static const jcase c_gamma = {"j_gamma", 2,        {0, 0},   {0, 0},  0,
+                              s_gamma,   jv_gamma, gr_gamma, sm_gamma};
 static void sm_math(rng_t *r, double *a) {
   a[0] = rng_range(r, 0.2, 2.5);
   a[1] = rng_range(r, -2, 2);
@@ -436,6 +456,7 @@ static const jcase c_float = {"j_float", 3,        {0, 1, 0}, {0, 0, 0}, 1,
 
 static void jvp_loop(void **s) { (void)s, run_jvp_case(&c_loop); }
 static void jvp_math(void **s) { (void)s, run_jvp_case(&c_math); }
+static void jvp_gamma(void **s) { (void)s, run_jvp_case(&c_gamma); }
 static void jvp_early(void **s) { (void)s, run_jvp_case(&c_early); }
 static void jvp_float(void **s) { (void)s, run_jvp_case(&c_float); }
 
@@ -589,9 +610,10 @@ static void jvp_void(void **st) {
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(jvp_loop),   cmocka_unit_test(jvp_math),
-      cmocka_unit_test(jvp_early),  cmocka_unit_test(jvp_float),
-      cmocka_unit_test(jvp_arrays), cmocka_unit_test(jvp_void),
+      cmocka_unit_test(jvp_loop),  cmocka_unit_test(jvp_math),
+      cmocka_unit_test(jvp_gamma), cmocka_unit_test(jvp_early),
+      cmocka_unit_test(jvp_float), cmocka_unit_test(jvp_arrays),
+      cmocka_unit_test(jvp_void),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,7 @@
  * sentinels past each example's extent, an output array's seeds. */
 #include "../exec/exec_util.h"
 
+#include "../common/gamma_ref.h"
 #include "../common/test_filter.h"
 
 /* ---- hyper-dual numbers (the twin) -------------------------------------- */
@@ -141,6 +142,29 @@ static hd t_local(const hd *a) {
   for (int j = 0; j < 3; j++)
     r = hd_add(r, hd_mul(hd_mul(t[j], t[j]), hd_k(j + 1)));
   return r;
+}
+
+/* A negative binomial log-likelihood: lgamma's gradient is digamma, its
+ * H v needs trigamma; tgamma too (Gamma digamma, Gamma (digamma^2 +
+ * trigamma)). */
+BATCHDIFF BD_HVP double h_gamma(double y, double mu, double r) {
+  return lgamma(y + r) - lgamma(r) + r * log(r / (r + mu)) +
+         y * log(mu / (r + mu)) + 0.01 * tgamma(1.0 + 0.5 * mu);
+}
+static hd hd_lgamma(hd x) {
+  return hd_fn(x, lgammal(x.a), ref_digamma(x.a), ref_trigamma(x.a));
+}
+static hd hd_tgamma(hd x) {
+  long double g = tgammal(x.a), p = ref_digamma(x.a);
+  return hd_fn(x, g, g * p, g * (p * p + ref_trigamma(x.a)));
+}
+static hd t_gamma(const hd *a) {
+  hd y = a[0], mu = a[1], r = a[2], rm = hd_add(r, mu);
+  hd v = hd_sub(hd_lgamma(hd_add(y, r)), hd_lgamma(r));
+  v = hd_add(v, hd_mul(r, hd_log(hd_div(r, rm))));
+  v = hd_add(v, hd_mul(y, hd_log(hd_div(mu, rm))));
+  return hd_add(v, hd_mul(hd_k(0.01L),
+                          hd_tgamma(hd_add(hd_k(1), hd_mul(hd_k(0.5L), mu)))));
 }
 
 /* ---- harness for scalar parameters --------------------------------------- */
@@ -833,6 +857,28 @@ static void hvp_loop(void **st) {
   run_case(&c_loop);
   symmetry(&c_loop);
 }
+static double s_gamma(const double *a) { return h_gamma(a[0], a[1], a[2]); }
+static void hv_gamma(size_t n, double *const *A, double *const *T, double *r,
+                     const double *s, double *const *D, double *const *H) {
+  h_gamma_hvp(n, A[0], A[1], A[2], T[0], T[1], T[2], r, s, D[0], D[1], D[2],
+              H[0], H[1], H[2]);
+}
+static void gr_gamma(size_t n, double *const *A, double *r, const double *s,
+                     double *const *D) {
+  h_gamma_grad(n, A[0], A[1], A[2], r, s, D[0], D[1], D[2]);
+}
+static void sm_gamma(rng_t *r, double *a) {
+  a[0] = rng_range(r, 0, 20);
+  a[1] = rng_range(r, 0.1, 10);
+  a[2] = rng_range(r, 0.2, 10);
+}
+static const hcase c_gamma = {"h_gamma", 3,        {0, 0, 0}, s_gamma,
+                              t_gamma,   hv_gamma, gr_gamma,  sm_gamma};
+static void hvp_gamma(void **st) {
+  (void)st;
+  run_case(&c_gamma);
+  symmetry(&c_gamma);
+}
 static void hvp_local(void **st) {
   (void)st;
   run_case(&c_local);
@@ -891,11 +937,11 @@ static void hvp_threads(void **st) {
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(hvp_line),    cmocka_unit_test(hvp_branch),
-      cmocka_unit_test(hvp_loop),    cmocka_unit_test(hvp_local),
-      cmocka_unit_test(hvp_arrays),  cmocka_unit_test(hvp_output),
-      cmocka_unit_test(hvp_threads), cmocka_unit_test(hvp_zero_adjoint),
-      cmocka_unit_test(hvp_layouts),
+      cmocka_unit_test(hvp_line),         cmocka_unit_test(hvp_branch),
+      cmocka_unit_test(hvp_loop),         cmocka_unit_test(hvp_local),
+      cmocka_unit_test(hvp_gamma),        cmocka_unit_test(hvp_arrays),
+      cmocka_unit_test(hvp_output),       cmocka_unit_test(hvp_threads),
+      cmocka_unit_test(hvp_zero_adjoint), cmocka_unit_test(hvp_layouts),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -236,5 +236,7 @@ BD__EXACT(f64d)
 /* ldexp, ilogb, rint, remainder, ...: exact, inline (it includes <math.h>,
  * which must not be inside extern "C"). */
 #include <batchdiff/vmath_bits.h>
+/* digamma, trigamma: the derivatives of lgamma and tgamma. */
+#include <batchdiff/vmath_gamma.h>
 
 #endif /* BATCHDIFF_VMATH_H */
