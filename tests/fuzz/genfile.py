@@ -172,9 +172,9 @@ def gen_file(seed, K, mutate=0.0, features=()):
             adapters.append(render(xadapter(name, rt, cps, hvp), False))
             fl = [(t, "1" if cp.u else "0", "1" if cp.nd else "0")
                   for cp in cps for t in cp.flat_types()]
-            # NAME_grad sorts a batch by a varying length, NAME_hvp not
-            srt = any(cp.kind == "a" and cp.lenp and not cp.lenp.u
-                      for cp in cps)
+            # NAME_grad and NAME_hvp both sort a batch by a varying length
+            # (e097ea6): their uniform sums are compared bit for bit
+            srt = False
             elem = "".join(
                 ("S" if srt and cp.u else "1") if cp.kind in "ar" else
                 ("s" if srt and cp.u else "0")
@@ -192,11 +192,16 @@ def gen_file(seed, K, mutate=0.0, features=()):
             gname = render(wg[0], False)
             adapters.append(
                 "static double %s_gg(void) { return (double)%s; }\n"
-                "static void %s_gs(double v) { %s = (%s)v; }" % (
-                    name, gname, name, gname, ctype(wg[1])))
+                "static void %s_gs(double v) { %s = (%s)v; }\n"
+                "static double %s_ggz(void) { return (double)%s; }" % (
+                    name, gname, name, gname, ctype(wg[1]), name,
+                    render(wg[0], "zt")))
             gacc = ", %s_gg, %s_gs" % (name, name)
         if xp:
             gacc += ', "%s"' % elem
+        if wg:
+            # the tie twin's copy of the global (check 4's ULP explanation)
+            gacc += "%s, %s_ggz" % ("" if xp else ", NULL", name)
         descs.append('  {"%s", %d, "%s", "%s", "%s", \'%s\', %d, %d, %s_s, '
                      '%s_t, %s_l, %s_b, %s_g, %s_j, %s, %s_z, %s_f%s},' % (
                          name, nflat, "".join(f[0] for f in fl),
