@@ -16,8 +16,10 @@ leaves the others' output as it was."""
 from markers import LF, MD, MF, TW, tname
 from xadapters import CP
 from xfeatures import NEW, XExt
+from yfeatures import NEW3, YExt
 
-FEATURES = ("structs", "arrays", "mem", "recs", "amem") + NEW + ("amem2",)
+FEATURES = ("structs", "arrays", "mem", "recs", "amem") + NEW + ("amem2",) + \
+    NEW3
 
 
 class StructType:
@@ -78,7 +80,7 @@ class StructType:
         return out
 
 
-class Ext(XExt):
+class Ext(XExt, YExt):
     """File-level state of the features (rng: the file's generator)."""
 
     def __init__(self, rng, features):
@@ -117,6 +119,10 @@ class Ext(XExt):
             out += st.decls()
         if "tables" in self.f:
             out += self.table_decls()
+        if "dense" in self.f and "structs" in self.f:
+            st = self.dense_decl(len(self.structs), StructType)
+            self.structs.append(st)
+            out += st.decls()
         return out
 
     def usable(self, types):
@@ -154,18 +160,22 @@ class Ext(XExt):
                                              "ptr"])
                     if cp.walk == "while":
                         ln.u = False  # the body decrements it
+                if "inter" in self.f and self.r.random() < 0.5:
+                    self.inter_param(cp, ln)
             cp.layout = layout
             if not layout and not cp.lenp and self.r.random() < 0.2:
                 cp.u = True
             cp.nd = self.r.random() < 0.1
-            if layout:
-                hvp = False  # an error: docs/abi.md, NAME_hvp
+            if layout and "precs" not in self.f:
+                hvp = False  # an error before e097ea6 (docs/abi.md)
             cps.append(cp)
         if "recs" in self.f and sts and self.r.random() < 0.4:
-            cps.append(CP("r", "xr%d" % len(cps), st=self.r.choice(sts),
-                          dims=(self.r.randint(1, 3),),
-                          u=self.r.random() < 0.25,
-                          nd=self.r.random() < 0.1))
+            rec = CP("r", "xr%d" % len(cps), st=self.r.choice(sts),
+                     dims=(self.r.randint(1, 3),),
+                     u=self.r.random() < 0.25,
+                     nd=self.r.random() < 0.1)
+            self.rec_layout(cps, rec, CP)
+            cps.append(rec)
         return cps, hvp
 
     @staticmethod
@@ -182,9 +192,15 @@ class Ext(XExt):
                 out.append("%s%s %s" % (a, tname(cp.t), cp.nm))
             elif cp.kind == "s":
                 out.append("%s%s %s" % (a, cp.st.name, cp.nm))
+            elif cp.kind == "r" and cp.walk:
+                out.append("%sconst %s *%s" % (a, cp.st.name, cp.nm))
             elif cp.kind == "r":
-                out.append("%sconst %s %s[%d]" % (a, cp.st.name, cp.nm,
-                                                  cp.dims[0]))
+                out.append("%sconst %s %s[%s]" % (
+                    a, cp.st.name, cp.nm,
+                    cp.lenp.nm if cp.lenp else cp.dims[0]))
+            elif cp.walk == "idecl":
+                out.append("%sconst %s %s[%d * %s]" % (
+                    a, tname(cp.t), cp.nm, cp.inter, cp.lenp.nm))
             elif cp.walk:
                 out.append("%sconst %s *%s" % (a, tname(cp.t), cp.nm))
             else:
@@ -196,6 +212,7 @@ class Ext(XExt):
     def attach(self, g):
         g.ext = self
         g.ragged = []
+        g.rragged = []  # ragged arrays of records ('precs')
         g.walkp, g.walked = None, False
 
     def setup(self, g, cps):
@@ -210,6 +227,8 @@ class Ext(XExt):
                 g.param_names.add(cp.nm)
                 for m, _ in cp.st.members:
                     g.param_names.add("%s.%s" % (cp.nm, m))
+            elif cp.kind == "r" and cp.lenp:
+                g.rragged.append(cp)  # read in loops i < len (ystmt)
             elif cp.kind == "r":
                 # each record a read-only struct: members, copies, helpers
                 for k in range(cp.dims[0]):

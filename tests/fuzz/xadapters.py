@@ -26,6 +26,10 @@ class CP:
         # a ragged array declared 'const T *x' (features 'walks'): its
         # extent inferred from a walk; the ABI is that of 'x[len]'
         self.walk = None
+        # interleaved records of k elements (features 'inter'): the extent
+        # is k * len
+        self.inter = 0
+        self.looped = False  # a ragged array of records read in a loop
         self.q0 = 0
 
     def size(self):
@@ -121,8 +125,121 @@ def _len_of(cp, b):
     if not cp.lenp:
         return str(cp.size())
     lp = cp.lenp
+    return "%sfz_len((int)a[%d][%s], %d)" % (
+        "%d * " % cp.inter if cp.inter else "", lp.q0, "0" if lp.u else b,
+        lp.lenmax)
+
+
+def _nrec(cp, b):
+    """Example b's number of records of the array of records cp."""
+    if not cp.lenp:
+        return str(cp.dims[0])
+    lp = cp.lenp
     return "fz_len((int)a[%d][%s], %d)" % (lp.q0, "0" if lp.u else b,
                                            lp.lenmax)
+
+
+def _rec_fill(cp, dst, b, k, src, L, ind):
+    """Lines setting record dst's members from flat src[...][b] (record
+    k of the example)."""
+    M = len(cp.st.members)
+    for j, (mn, t) in enumerate(cp.st.members):
+        L.append("%s%s.%s = (%s)%s[%d + %s * %d][%s];" % (
+            ind, dst, mn, ctype(t), src, cp.q0 + j, k, M, b))
+
+
+def _rec_poison(cp, dst, L, ind):
+    """Members of a record no example owns: NaN (-1 for int members)."""
+    for mn, t in cp.st.members:
+        L.append("%s%s.%s = %s;" % (ind, dst, mn,
+                                    "-1" if t == "i" else "NAN"))
+
+
+def rec_primals(cp, L, args, frees):
+    """An array of records in the layouts of features 'precs': strided
+    ragged (records past an example's own NaN), BD_PACKED (ragged: back to
+    back; fixed: reversed with gaps), BD_POINTERS."""
+    q, N, S = cp.q0, cp.dims[0], cp.st.name
+    nr = _nrec(cp, "b")
+    if cp.layout == "":
+        L.append("  %s *x%d = malloc(m * %d * sizeof *x%d);" % (S, q, N, q))
+        L.append("  for (size_t b = 0; b < n; b++)")
+        L.append("    for (int k = 0; k < %d; k++) {" % N)
+        L.append("      if (k < %s) {" % nr)
+        _rec_fill(cp, "x%d[b * %d + k]" % (q, N), "b", "k", "a", L, "        ")
+        L.append("      } else {")
+        _rec_poison(cp, "x%d[b * %d + k]" % (q, N), L, "        ")
+        L.append("      }")
+        L.append("    }")
+        args += ["x%d" % q, "(ptrdiff_t)%d" % N]
+        frees.append("x%d" % q)
+    elif cp.layout == "packed":
+        L.append("  size_t *xo%d = malloc(m * sizeof *xo%d), tot%d = 0;" % (
+            q, q, q))
+        if cp.lenp:
+            L.append("  for (size_t b = 0; b < n; b++) { xo%d[b] = tot%d; "
+                     "tot%d += %s; }" % (q, q, q, nr))
+        else:
+            L.append("  for (size_t b = 0; b < n; b++) xo%d[b] = "
+                     "(n - 1 - b) * %d;" % (q, N + 1))
+            L.append("  tot%d = n * %d;" % (q, N + 1))
+        L.append("  %s *x%d = malloc((tot%d ? tot%d : 1) * sizeof *x%d);" % (
+            S, q, q, q, q))
+        L.append("  for (size_t i = 0; i < tot%d; i++) {" % q)
+        _rec_poison(cp, "x%d[i]" % q, L, "    ")
+        L.append("  }")
+        L.append("  for (size_t b = 0; b < n; b++)")
+        L.append("    for (int k = 0; k < %s; k++) {" % nr)
+        _rec_fill(cp, "x%d[xo%d[b] + k]" % (q, q), "b", "k", "a", L, "      ")
+        L.append("    }")
+        args += ["x%d" % q, "xo%d" % q]
+        frees += ["x%d" % q, "xo%d" % q]
+    else:
+        L.append("  %s **x%d = malloc(m * sizeof *x%d);" % (S, q, q))
+        L.append("  for (size_t b = 0; b < n; b++) {")
+        L.append("    x%d[b] = malloc(%s * sizeof **x%d);" % (q, nr, q))
+        L.append("    for (int k = 0; k < %s; k++) {" % nr)
+        _rec_fill(cp, "x%d[b][k]" % q, "b", "k", "a", L, "      ")
+        L.append("    }")
+        L.append("  }")
+        args.append("(const %s *const *)x%d" % (S, q))
+        frees.append(("  for (size_t b = 0; b < n; b++) free(x%d[b]);" % q,
+                      "x%d" % q))
+
+
+def rec_shadows(cp, src, nm, anyp, cq, L, args, back, frees):
+    """Shadows or tangents of a BD_PACKED / BD_POINTERS array of records,
+    in the primal's layout (the same offsets; a pointer per example)."""
+    q, M, S = cp.q0, len(cp.st.members), cp.st.name
+    nr = _nrec(cp, "b")
+    if cp.layout == "packed":
+        L.append("  %s *%s = %s ? calloc(tot%d ? tot%d : 1, sizeof *%s) : "
+                 "NULL;" % (S, nm, anyp, q, q, nm))
+        at = "%s[xo%d[b] + k]" % (nm, q)
+        args.append(nm)
+        frees.append(nm)
+    else:
+        L.append("  %s **%s = %s ? malloc(m * sizeof *%s) : NULL;" % (
+            S, nm, anyp, nm))
+        at = "%s[b][k]" % nm
+        args.append("(%s%s *const *)%s" % (cq, S, nm))
+        frees.append(("  if (%s) for (size_t b = 0; b < n; b++) free(%s[b]);"
+                      % (nm, nm), nm))
+    L.append("  if (%s) for (size_t b = 0; b < n; b++) {" % nm)
+    if cp.layout == "pointers":
+        L.append("    %s[b] = calloc(%s, sizeof **%s);" % (nm, nr, nm))
+    L.append("    for (int k = 0; k < %s; k++) {" % nr)
+    back.append("  if (%s) for (size_t b = 0; b < n; b++)" % nm)
+    back.append("    for (int k = 0; k < %s; k++) {" % nr)
+    for j, (mn, t) in enumerate(cp.st.members):
+        if t == "i":
+            continue
+        L.append("      if (%s[%d + k * %d]) %s.%s = (%s)%s[%d + k * %d][b];"
+                 % (src, q + j, M, at, mn, ctype(t), src, q + j, M))
+        back.append("      if (%s[%d + k * %d]) %s[%d + k * %d][b] = %s.%s;"
+                    % (src, q + j, M, src, q + j, M, at, mn))
+    L += ["    }", "  }"]
+    back.append("    }")
 
 
 def primals(cps):
@@ -154,6 +271,8 @@ def primals(cps):
                          "(%s)a[%d][i];" % (q, mn, ctype(t), q + j))
             args.append("x%d" % q)
             frees.append("x%d" % q)
+        elif cp.kind == "r" and (cp.layout or cp.lenp):
+            rec_primals(cp, L, args, frees)
         elif cp.kind == "r":
             N, M, S = cp.dims[0], len(cp.st.members), cp.st.name
             if cp.u:
@@ -264,6 +383,8 @@ def shadows(cps, src, pre, const):
                                 nm, src, q + j, cnt, src, q + j, nm, mn))
             args.append(nm)
             frees.append(nm)
+        elif cp.kind == "r" and cp.layout:
+            rec_shadows(cp, src, nm, anyp, cq, L, args, back, frees)
         elif cp.kind == "r":
             N, M, S = cp.dims[0], len(cp.st.members), cp.st.name
             rows = "1" if cp.u else "m"

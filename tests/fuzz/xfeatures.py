@@ -176,7 +176,12 @@ class XExt:
     def xstmt(self, g, ind, in_loop):
         """A statement of the second round, or False."""
         if g.walkp and not g.walked and g.loop_depth == 0:
-            self.param_walk(g, ind)
+            if g.walkp.inter:
+                self.inter_walk(g, ind)
+            else:
+                self.param_walk(g, ind)
+            return True
+        if self.ystmt(g, ind):
             return True
         if not self.f & set(NEW):
             return False
