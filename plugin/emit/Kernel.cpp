@@ -200,6 +200,8 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) const {
             Sh.sfx(Ty),
         {var(S.Var), Len, temp(A[0])});
   }
+  case Op::Bitcast:
+    return "__builtin_bit_cast(" + Sh.vtype(Ty) + ", " + temp(A[0]) + ")";
   case Op::Cast: {
     Type From = F.Temps[A[0]];
     if (From == Type::Bool)
@@ -294,6 +296,8 @@ std::string KernelEmitter::scalarExpr(const ir::Stmt &S) const {
     return "~" + X(0);
   case Op::Cast:
     return "(" + T + ")" + X(0);
+  case Op::Bitcast:
+    return "__builtin_bit_cast(" + T + ", " + X(0) + ")";
   case Op::SExt8:
     return "(" + T + ")(int8_t)" + X(0);
   case Op::ZExt8:

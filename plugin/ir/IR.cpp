@@ -232,6 +232,13 @@ int Builder::cast(Type To, int A) {
   push(Op::Cast, D, {A});
   return D;
 }
+int Builder::bitcast(Type To, int A) {
+  if (F.Temps[A] == To)
+    return A;
+  int D = F.newTemp(To);
+  push(Op::Bitcast, D, {A});
+  return D;
+}
 int Builder::bin(Op O, int A, int B) {
   Type T = F.Temps[A];
   if (O == Op::And || O == Op::Or)

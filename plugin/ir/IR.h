@@ -92,7 +92,8 @@ struct Stmt {
 
   int Aux = -1;  // TapeLoad: the temp whose value was stored
   int Mask = -1; // batched IR: the lanes a write or memory access obeys
-  int Site = -1; // Math: lowering's number for the call, for diagnostics
+  int Site =
+      -1; // Math, Bitcast: lowering's number for the call, for diagnostics
   /// Shadow ops: which array of parameter IVal they access: 0 its shadow
   /// (NAME_grad's d_p, NAME_jvp's tangent t_p); in NAME_hvp 0 is d_p, 1
   /// the tangent t_p and 2 the Hessian-vector shadow h_p.
@@ -264,6 +265,7 @@ public:
   void set(int Var, int Value);
   int un(Op O, int A);
   int cast(Type To, int A);
+  int bitcast(Type To, int A);
   int bin(Op O, int A, int B);
   int cmp(Op O, int A, int B);
   int fmuladd(int A, int B, int C);

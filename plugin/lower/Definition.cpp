@@ -1,13 +1,14 @@
 //===- Definition.cpp - what lowering reports besides the IR --------------===//
 //
-// Parameter remarks, the "no derivative rule" errors, and the two facts the
-// emitter needs from the translation unit: the generated functions' linkage
-// and whether the runtime headers are already declared.
+// Parameter remarks, the "no derivative rule" and bit cast errors, and the
+// two facts the emitter needs from the translation unit: the generated
+// functions' linkage and whether the runtime headers are already declared.
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerImpl.h"
 
 #include "analysis/Activity.h"
+#include "analysis/BitCasts.h"
 #include "diagnostics/Diagnostics.h"
 #include "transforms/simplify/Simplify.h"
 
@@ -60,9 +61,12 @@ bool checkDerivatives(const ir::Function &F,
     return St.K == ir::Stmt::Inst && St.Opc == Op::Math &&
            ir::mathDeriv(St.Fn) == ir::MathDeriv::None;
   };
-  bool Any = false;
-  ir::walk(F.Body, [&](const ir::Stmt &St, int) { Any |= NoRule(St); });
-  if (!Any)
+  bool Any = false, Bits = false;
+  ir::walk(F.Body, [&](const ir::Stmt &St, int) {
+    Any |= NoRule(St);
+    Bits |= St.K == ir::Stmt::Inst && St.Opc == Op::Bitcast;
+  });
+  if (!Any && !Bits)
     return true;
   // Whether a call is differentiated is what activity finds in the
   // simplified IR the pipeline differentiates (a variable that held x and
@@ -80,6 +84,17 @@ bool checkDerivatives(const ir::Function &F,
            "BD_NODIFF inputs, or use 'batch' without 'diff'")
         << ir::mathName(St.Fn);
   });
+  for (const ir::Stmt *St : derivativeLosingBitcasts(S)) {
+    Ok = false;
+    report(D, DiagnosticsEngine::Error,
+           St->Site >= 0 ? Sites[St->Site] : SourceLocation(),
+           "a float made from the bits of a value that carries a derivative "
+           "(a bit cast back from integers) is not supported in a diff "
+           "function; its derivative cannot be followed through integer "
+           "bits: compute it from BD_NODIFF inputs, use the <math.h> "
+           "function (frexp, ldexp, copysign, fabs, ...), or use 'batch' "
+           "without 'diff'");
+  }
   return Ok;
 }
 

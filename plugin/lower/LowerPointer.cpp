@@ -598,12 +598,20 @@ int Lowerer::memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk) {
   if (Set && (!Src->EvaluateAsInt(Byte, Ctx) || Byte.Val.getInt() != 0))
     return Fail(CE->getArg(1), "'memset' to a byte other than 0",
                 "assign the elements in a loop");
-  if (!Set && (!Src->getType()->isPointerType() ||
-               !Ctx.hasSameUnqualifiedType(Elem(Src), DT)))
+  // Between element types of one size (double and uint64_t, float and
+  // int32_t): their bits, as C's memcpy idiom for a bit cast.
+  QualType ST =
+      Set || !Src->getType()->isPointerType() ? QualType() : Elem(Src);
+  bool Bits =
+      !ST.isNull() && !Ctx.hasSameUnqualifiedType(ST, DT) && irType(ST) &&
+      Ctx.getTypeSizeInChars(ST).getQuantity() == (int64_t)Size &&
+      (Size == 4 || Size == 8) && !ST->isBooleanType() && !DT->isBooleanType();
+  if (!Set && (ST.isNull() || (!Ctx.hasSameUnqualifiedType(ST, DT) && !Bits)))
     return Fail(CE->getArg(1),
                 "'" + Name.str() + "' from '" + Src->getType().getAsString() +
                     "' into '" + Dst->getType().getAsString() + "'",
-                "copy between arrays of the same element type");
+                "copy between arrays of the same element type, or between "
+                "4- or 8-byte types (a bit cast, e.g. double and uint64_t)");
   PtrVal D, S;
   if (!ptrValue(Dst, D) || (!Set && !ptrValue(Src, S)))
     return -1;
@@ -626,7 +634,13 @@ int Lowerer::memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk) {
     LValue L = pointee(At(S, K), nullptr, CE, "reading");
     if (!L.ok())
       return -1;
-    Vals.push_back(load(L));
+    int V = load(L);
+    if (Bits) {
+      V = B.bitcast(*irType(DT), V);
+      B.block()->back()->Site = (int)Sites.size(); // for its diagnostic
+      Sites.push_back(CE->getBeginLoc());
+    }
+    Vals.push_back(V);
   }
   for (uint64_t K = 0; K < Count; K++) {
     LValue L = pointee(At(D, K), nullptr, CE, "writing");
