@@ -47,7 +47,7 @@ BD_INL BD__VF BD__K(bd__fexpf_)(BD__VF x) {
       BD__R16(0x1.5556d4p-3f),
       BD__R16(0x1.000222p-1f)};
   const float *K = &k[0][0];
-  __asm__("" : "+r"(K));
+  __asm__ volatile("" : "+r"(K)); /* volatile: see bd__flog1pk_ */
 #define BD__C(i) BD__K(bd__fld_)(K + 16 * (i))
   BD__VF z = BD__FMA(x, BD__C(2), BD__C(3));
   BD__VF kd = z - BD__C(3);
@@ -142,7 +142,9 @@ BD_INL BD__VF BD__K(bd__flog1pk_)(BD__VF f, BD__VF kf) {
       BD__R16(0x1.55555ap-2f), BD__R16(-0x1p-1f),
       BD__R16(0x1.62ep-1f),    BD__R16(0x1.0bfbe8p-15f)};
   const float *K = &k[0][0];
-  __asm__("" : "+r"(K));
+  /* volatile: each call reads its own rows (memory operands); shared, the
+   * rows were loaded once for all chains of a kernel and spilled */
+  __asm__ volatile("" : "+r"(K));
 #define BD__C(i) BD__K(bd__fld_)(K + 16 * (i))
   BD__VF p = BD__FMA(BD__C(0), f, BD__C(1));
   p = BD__FMA(p, f, BD__C(2));
