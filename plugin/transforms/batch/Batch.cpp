@@ -124,8 +124,8 @@ bool usesTemp(const ir::Block &B, size_t From, int T) {
 /// registers double for a body that has independent work of its own:
 /// rnn_ragged_grad, 322 statements, ran 107 ns per example with 1 chain and
 /// 125-149 with 2; ncbrt_grad, 248, 150 with 1 and 100 with 2). 4
-/// chains (the chains=4 option) measured no faster than 2 on bench_chains'
-/// loops and made the gradients 3-5x slower (spills): never chosen.
+/// chains measured no faster than 2 on bench_chains' loops and made the
+/// gradients 3-5x slower (spills): never chosen for a loop kernel.
 constexpr size_t ChainsMaxStmts = 300;
 /// Without a loop, consecutive vectors overlap only while one vector's body
 /// fits the core's out-of-order window. bs_call_batched's dependency chain
@@ -134,10 +134,10 @@ constexpr size_t ChainsMaxStmts = 300;
 /// scalar loop (bench_double, load 11); lognormal_nll (two logs) was the
 /// same either way, and kernels with fewer calls were not measured. So a
 /// loop-free primal kernel with at least ChainsMinMath costly math calls
-/// gets 2 chains; gradients and tangents (not measured with 2, and with
-/// twice the live values) keep 1. With 64-byte vectors (AVX-512, Zen 4) 2
-/// chains stayed 10-16% ahead of 1 (CPU time, A/B in one process, both
-/// orders).
+/// gets StraightChains; gradients and tangents (not measured with more,
+/// and with twice the live values) keep 1. With 64-byte vectors (AVX-512,
+/// Zen 4) 2 chains stayed 10-16% ahead of 1 (CPU time, A/B in one process,
+/// both orders).
 constexpr size_t ChainsMinMath = 8;
 /// A short loop-free kernel whose costly math calls feed each other (at least
 /// ChainsMinDepth on one dependency path: logistic_loss's log1pf(expf(...)),
@@ -147,6 +147,13 @@ constexpr size_t ChainsMinMath = 8;
 /// 12). Kernels whose calls are side by side (lognormal_nll's two logs:
 /// ~3% slower with 2) or on different paths (piecewise) keep 1.
 constexpr size_t ChainsMinDepth = 2;
+/// The chains of such loop-free kernels: 4. Their time is one vector's
+/// latency, and 2 chains still left the core waiting: 4 chains against 2
+/// (Zen 4, min of 2000 runs of 4096 examples, A/B alternating, load 11-16)
+/// ran logistic_loss 16% and 20%, softplus 21% and 18%, bs_call 12% and
+/// 12% faster with 32- and 64-byte vectors (docs/performance.md). 4 chains
+/// lost on lognormal_nll, whose two logs are side by side: it keeps 1.
+constexpr unsigned StraightChains = 4;
 
 /// The most costly math calls on one dependency path of loop-free \p F
 /// (through temps and variables; statements in program order).
@@ -198,13 +205,13 @@ unsigned chooseChains(const ir::Function &F, std::string &Why,
   if (Straight && Math >= ChainsMinMath) {
     Why = "no loop, but a dependency chain through " + std::to_string(Math) +
           " costly math calls (" + Sz + ")";
-    return 2;
+    return StraightChains;
   }
   size_t Depth = Straight ? mathDepth(F) : 0;
   if (Depth >= ChainsMinDepth) {
     Why = "no loop, but " + std::to_string(Depth) +
           " costly math calls in a row on one dependency path (" + Sz + ")";
-    return 2;
+    return StraightChains;
   }
   if (Loops == 0) {
     Why = "no loop: consecutive vectors already overlap";
