@@ -115,26 +115,36 @@ private:
   /// (Arg: a User or Global parameter). Pointers are
   /// lowered as (base, integer offset), so every access through one is a
   /// plain indexed access the batcher and the AD already know.
+  /// Or one of several read-only tables (Choices[Multi]: cephes' per-range
+  /// coefficient tables), which one a per-lane I32 id (LowerChoice.cpp).
   struct PtrBase {
     int Var = -1;
     int Arg = -1;
-    bool ok() const { return Var >= 0 || Arg >= 0; }
+    int Multi = -1;
+    bool ok() const { return Var >= 0 || Arg >= 0 || Multi >= 0; }
     bool operator==(const PtrBase &O) const {
-      return Var == O.Var && Arg == O.Arg;
+      return Var == O.Var && Arg == O.Arg && Multi == O.Multi;
     }
   };
-  /// A pointer value: its base and an I32 offset temp (-1: offset 0).
+  /// A pointer value: its base and an I32 offset temp (-1: offset 0); for
+  /// a Multi base, the I32 temp of its table's position there (-1: 0).
   struct PtrVal {
     PtrBase Base;
     int Off = -1;
+    int Id = -1;
   };
   /// A pointer variable (local, helper parameter, array parameter). One
   /// that is never re-pointed keeps the offset it was bound to (Off); one
   /// that is (p++, p += k, p = q) has an offset variable (OffVar).
+  /// IdVar: the table's position (a Multi base) of a re-pointed one that
+  /// may point into tables; LastRead: PtrSeq at its last read.
   struct PtrVar {
     PtrBase Base;
     int Off = -1;
     int OffVar = -1;
+    int Id = -1;
+    int IdVar = -1;
+    unsigned LastRead = 0;
   };
   /// A record, or a member of one, in an array-of-records parameter: the
   /// Record parameter, the record's index (an I32 temp, -1: 0) and the
@@ -253,11 +263,15 @@ private:
   struct LValue {
     int Var = -1;
     int Idx = -1;
-    int Arg = -1; // element Idx of array parameter Arg
-    bool ok() const { return Var >= 0 || Arg >= 0; }
+    int Arg = -1;   // element Idx of array parameter Arg
+    int Multi = -1; // element Idx of table Choices[Multi][Id] (read only)
+    int Id = -1;
+    bool ok() const { return Var >= 0 || Arg >= 0 || Multi >= 0; }
   };
   LValue lvalue(const Expr *E, llvm::StringRef Action);
   int load(LValue L) {
+    if (L.Multi >= 0)
+      return loadChoice(L);
     if (L.Arg >= 0)
       return B.loadArg(L.Arg, L.Idx);
     return L.Idx >= 0 ? B.loadElem(L.Var, L.Idx) : B.get(L.Var);
@@ -280,7 +294,8 @@ private:
   bool ptrAssign(const Expr *At, const Expr *LHS, PtrVal V, PtrVal &Out);
   bool ptrConditional(const ConditionalOperator *CO, PtrVal &Out);
   bool ptrOffsets(const BinaryOperator *BO, llvm::StringRef Action,
-                  llvm::StringRef Instead, int &LOff, int &ROff);
+                  llvm::StringRef Instead, int &LOff, int &ROff,
+                  int *LId = nullptr, int *RId = nullptr);
   int ptrDiff(const BinaryOperator *BO);
   int ptrCompare(const BinaryOperator *BO);
   int memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk);
@@ -297,6 +312,24 @@ private:
   bool bindPointer(const VarDecl *VD, const PtrVal *Init, Frame &Fr);
   bool pointerDecl(const VarDecl *VD);
   std::string baseName(const PtrBase &P) const;
+
+  // Pointers into one of several read-only tables (LowerChoice.cpp).
+  std::vector<std::vector<PtrBase>> Choices;
+  /// Counts pointer reads; LoopSeqs: its value where each loop being
+  /// lowered began (a read after it may run again after a later store).
+  unsigned PtrSeq = 0;
+  std::vector<unsigned> LoopSeqs;
+  /// A file-scope table or a static local table that is only read.
+  bool tableBase(const PtrBase &P) const;
+  std::vector<PtrBase> choicesOf(const PtrBase &P) const;
+  /// The base of both \p A and \p Bv when they point into read-only
+  /// tables of one element type, with each one's table id in it; false
+  /// (nothing reported) otherwise.
+  bool mergeTables(const PtrVal &A, const PtrVal &Bv, PtrBase &U, int &IdA,
+                   int &IdB);
+  /// A read through a pointer into one of several tables: each table read
+  /// at an index valid for it, the lane's own table's value kept.
+  int loadChoice(const LValue &L);
   bool scalarBase(const PtrBase &P) const {
     return P.Var >= 0 && F.Vars[P.Var].Len == 0;
   }

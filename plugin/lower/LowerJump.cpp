@@ -324,7 +324,9 @@ Ret Lowerer::jumpLoop(const JumpList &JL, size_t Begin, size_t End) {
   B.setBlock(&Loop.Body);
   for (const LabelDecl *L : JL.At[Begin])
     B.set(LabelFlag[L], B.constB(false));
+  LoopSeqs.push_back(PtrSeq);
   jumpSeq(JL, Begin, End, true);
+  LoopSeqs.pop_back();
   if (!Failed)
     Loop.Cond = anyOf(Heads);
   B.setBlock(Saved);

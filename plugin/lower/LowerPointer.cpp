@@ -33,6 +33,12 @@ const char *InsteadOne = "index one array, with an integer offset computed "
 } // namespace
 
 std::string Lowerer::baseName(const PtrBase &P) const {
+  if (P.Multi >= 0) { // "A', 'B": the caller quotes it
+    std::string S;
+    for (const PtrBase &Q : Choices[P.Multi])
+      S += (S.empty() ? "" : "', '") + baseName(Q);
+    return S;
+  }
   return P.Arg >= 0 ? F.Params[P.Arg].Name : F.Vars[P.Var].Name;
 }
 
@@ -170,6 +176,9 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
       }
       Out.Base = P->Base;
       Out.Off = P->OffVar >= 0 ? B.get(P->OffVar) : P->Off;
+      if (P->Base.Multi >= 0)
+        Out.Id = P->IdVar >= 0 ? B.get(P->IdVar) : P->Id;
+      P->LastRead = ++PtrSeq;
       return true;
     }
     auto It = VD ? Frames.back().Vars.find(VD) : Frames.back().Vars.end();
@@ -258,7 +267,7 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
               "use only *p (or p[0]) on a pointer to a scalar");
         return false;
       }
-      Out.Base = P.Base;
+      Out = P;
       Out.Off = addOffset(P.Off, I, K == BO_Sub);
       return true;
     }
@@ -274,8 +283,7 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
     PtrVal P;
     if (!ptrValue(Base, P))
       return false;
-    Out.Base = P.Base;
-    Out.Off = P.Off;
+    Out = P;
     if (AS) {
       int I = expr(AS->getIdx());
       if (I < 0)
@@ -344,7 +352,7 @@ bool Lowerer::ptrAddrOf(const UnaryOperator *UO, PtrVal &Out) {
             "use only *p (or p[0]) on a pointer to a scalar");
       return false;
     }
-    Out.Base = P.Base;
+    Out = P;
     Out.Off = addOffset(P.Off, I);
     return true;
   }
@@ -431,13 +439,37 @@ bool Lowerer::ptrAssign(const Expr *At, const Expr *LHS, PtrVal V,
   if (!P->Base.ok()) {
     P->Base = V.Base;
   } else if (!(P->Base == V.Base)) {
-    error(At->getBeginLoc(),
-          "a pointer that points into '" + baseName(P->Base) +
-              "' and, here, into '" + baseName(V.Base) + "'",
-          "keep each pointer in one array; " + std::string(InsteadOne));
-    return false;
+    // Into one more read-only table: its position is a per-lane integer.
+    PtrVal Cur;
+    Cur.Base = P->Base;
+    PtrBase U;
+    int IdOld, IdNew;
+    if (P->IdVar < 0 || !mergeTables(Cur, V, U, IdOld, IdNew)) {
+      error(At->getBeginLoc(),
+            "a pointer that points into '" + baseName(P->Base) +
+                "' and, here, into '" + baseName(V.Base) + "'",
+            "keep each pointer in one array; " + std::string(InsteadOne));
+      return false;
+    }
+    // A read lowered before, for fewer tables, that the loop runs again.
+    if (!(U == P->Base) && !LoopSeqs.empty() &&
+        P->LastRead > LoopSeqs.front()) {
+      const VarDecl *VD = declOf(LHS);
+      error(At->getBeginLoc(),
+            "re-pointing '" + (VD ? VD->getNameAsString() : std::string()) +
+                "' into another table ('" + baseName(V.Base) +
+                "') in a loop that reads it before",
+            "choose the table before the loop, or use one pointer per "
+            "table");
+      return false;
+    }
+    P->Base = U;
+    V.Base = U;
+    V.Id = IdNew;
   }
   B.set(P->OffVar, V.Off < 0 ? B.constI(Type::I32, 0) : V.Off);
+  if (P->IdVar >= 0)
+    B.set(P->IdVar, V.Id < 0 ? B.constI(Type::I32, 0) : V.Id);
   Out = V;
   return true;
 }
@@ -454,37 +486,49 @@ bool Lowerer::ptrConditional(const ConditionalOperator *CO, PtrVal &Out) {
   if (C < 0 || !ptrValue(CO->getTrueExpr(), T) ||
       !ptrValue(CO->getFalseExpr(), E))
     return false;
-  if (!(T.Base == E.Base)) {
+  int Zero = B.constI(Type::I32, 0);
+  int IdT = T.Id < 0 ? Zero : T.Id, IdE = E.Id < 0 ? Zero : E.Id;
+  Out.Base = T.Base;
+  // Between read-only tables: which one is a per-lane integer.
+  if (!(T.Base == E.Base) && !mergeTables(T, E, Out.Base, IdT, IdE)) {
     error(CO->getBeginLoc(),
           "a pointer chosen at run time between '" + baseName(T.Base) +
               "' and '" + baseName(E.Base) + "'",
           InsteadOne);
     return false;
   }
-  int Zero = B.constI(Type::I32, 0);
-  Out.Base = T.Base;
+  if (Out.Base.Multi >= 0)
+    Out.Id = B.select(C, IdT, IdE);
   Out.Off = B.select(C, T.Off < 0 ? Zero : T.Off, E.Off < 0 ? Zero : E.Off);
   return true;
 }
 
 /// The offsets of p and q in `p OP q` (0 for an offset-0 pointer), when
-/// both point into the same array; else the error "ACTION pointers into
-/// 'a' and 'b'".
+/// both point into the same array (or into read-only tables: then their
+/// tables' positions too); else the error "ACTION pointers into 'a' and
+/// 'b'".
 bool Lowerer::ptrOffsets(const BinaryOperator *BO, llvm::StringRef Action,
-                         llvm::StringRef Instead, int &LOff, int &ROff) {
+                         llvm::StringRef Instead, int &LOff, int &ROff,
+                         int *LId, int *RId) {
   PtrVal L, R;
   if (!ptrValue(BO->getLHS(), L) || !ptrValue(BO->getRHS(), R))
     return false;
-  if (!(L.Base == R.Base)) {
+  int Zero = B.constI(Type::I32, 0);
+  int IdL = L.Id < 0 ? Zero : L.Id, IdR = R.Id < 0 ? Zero : R.Id;
+  PtrBase U;
+  if (!(L.Base == R.Base) && !mergeTables(L, R, U, IdL, IdR)) {
     error(BO->getOperatorLoc(),
           Action.str() + " pointers into '" + baseName(L.Base) + "' and '" +
               baseName(R.Base) + "'",
           Instead.str());
     return false;
   }
-  int Zero = B.constI(Type::I32, 0);
   LOff = L.Off < 0 ? Zero : L.Off;
   ROff = R.Off < 0 ? Zero : R.Off;
+  if (LId)
+    *LId = IdL;
+  if (RId)
+    *RId = IdR;
   return true;
 }
 
@@ -501,14 +545,18 @@ int Lowerer::ptrDiff(const BinaryOperator *BO) {
 /// array (a walk to an end pointer); pointers into two arrays have no order
 /// here, and a null pointer is refused by ptrValue.
 int Lowerer::ptrCompare(const BinaryOperator *BO) {
-  int L, R;
+  int L, R, LId, RId;
   if (!ptrOffsets(BO, "comparing",
                   "compare pointers into the same array, or integer indices", L,
-                  R))
+                  R, &LId, &RId))
     return -1;
   Op O = Op::CmpEQ;
   ir::opFromCOperator(BO->getOpcodeStr().str(), 2, O);
-  return B.cmp(O, L, R);
+  int C = B.cmp(O, L, R);
+  // Into one of several tables: equal where the tables are equal too.
+  if (LId != RId && (O == Op::CmpEQ || O == Op::CmpNE))
+    C = B.bin(O == Op::CmpEQ ? Op::And : Op::Or, C, B.cmp(O, LId, RId));
+  return C;
 }
 
 /// A byte count clang folds, or that sizeof of a local array whose size
@@ -653,6 +701,14 @@ int Lowerer::memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk) {
 
 Lowerer::LValue Lowerer::pointee(const PtrVal &P, const Expr *Idx,
                                  const Expr *At, llvm::StringRef Action) {
+  if (P.Base.Multi >= 0 && Action == "writing") {
+    error(At->getBeginLoc(),
+          "writing through a pointer into one of the tables '" +
+              baseName(P.Base) + "'",
+          "tables are only read; copy the table into a local array and "
+          "point into that");
+    return {};
+  }
   if (scalarBase(P.Base)) {
     Expr::EvalResult R;
     if (Idx && (!Idx->EvaluateAsInt(R, Ctx) || R.Val.getInt() != 0)) {
@@ -685,6 +741,13 @@ Lowerer::LValue Lowerer::pointee(const PtrVal &P, const Expr *Idx,
   }
   if (I < 0)
     I = B.constI(Type::I32, 0);
+  if (P.Base.Multi >= 0) {
+    LValue L;
+    L.Multi = P.Base.Multi;
+    L.Id = P.Id;
+    L.Idx = I;
+    return L;
+  }
   if (P.Base.Arg >= 0) {
     if (Action == "writing" && !F.Params[P.Base.Arg].Writable) {
       error(At->getBeginLoc(),
@@ -705,6 +768,7 @@ bool Lowerer::bindPointer(const VarDecl *VD, const PtrVal *Init, Frame &Fr) {
   if (Init) {
     P.Base = Init->Base;
     P.Off = Init->Off;
+    P.Id = Init->Id;
   }
   if (modifies(Fr.FD->getBody(), VD)) {
     if (scalarBase(P.Base)) {
@@ -717,6 +781,13 @@ bool Lowerer::bindPointer(const VarDecl *VD, const PtrVal *Init, Frame &Fr) {
     P.OffVar = F.newVar(VD->getNameAsString() + "_off", Type::I32);
     B.set(P.OffVar, P.Off < 0 ? B.constI(Type::I32, 0) : P.Off);
     P.Off = -1;
+    // It may be pointed into one read-only table, then into another
+    // (ptrAssign): which one is a per-lane integer (unused ones pruned).
+    if (!P.Base.ok() || P.Base.Multi >= 0 || tableBase(P.Base)) {
+      P.IdVar = F.newVar(VD->getNameAsString() + "_tab", Type::I32);
+      B.set(P.IdVar, P.Id < 0 ? B.constI(Type::I32, 0) : P.Id);
+      P.Id = -1;
+    }
   }
   Fr.Ptrs[VD] = P;
   return true;

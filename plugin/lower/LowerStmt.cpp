@@ -180,6 +180,7 @@ Ret Lowerer::loopStmt(const Stmt *Init, const Expr *Cond, const Expr *Inc,
   if (L.CntVar >= 0)
     B.set(L.CntVar, B.constB(false));
   Loops.push_back(L);
+  LoopSeqs.push_back(PtrSeq);
   auto Left = [&]() { // broke or returned in this iteration
     int A = -1;
     if (L.BrkVar >= 0)
@@ -223,6 +224,7 @@ Ret Lowerer::loopStmt(const Stmt *Init, const Expr *Cond, const Expr *Inc,
     }
   }
   Loops.pop_back();
+  LoopSeqs.pop_back();
   B.setBlock(Saved);
   if (Failed || Go < 0)
     return Ret::Never;

@@ -1,0 +1,107 @@
+//===- LowerChoice.cpp - a pointer into one of several read-only tables ---===//
+//
+// cephes and fdlibm pick a coefficient table per argument range (`c = x <
+// 2 ? P1 : P2;`, `if (x < 2) p = P1; else p = P2;`) and hand the pointer to
+// a helper such as polevl. Such a pointer's base is a list of read-only
+// tables of one element type (file-scope tables, static local tables), and
+// its value a per-lane position in that list plus the usual offset. A read
+// loads from every table of the list at an index valid for that table (the
+// offset where it lies in the table, else 0), so no lane reads outside a
+// table it did not choose, and keeps per lane the value of its own table.
+// Where the offset is the same for every lane (a walk `*p++` from the
+// table's start) those loads are broadcasts, not gathers. Tables are
+// constants for the gradient and the position and offset are integers, so
+// the AD sees selects of constant loads. Writing through such a pointer is
+// an error (pointee()).
+//
+//===----------------------------------------------------------------------===//
+#include "lower/LowerImpl.h"
+
+#include <algorithm>
+
+namespace batchdiff {
+namespace lowering {
+
+bool Lowerer::tableBase(const PtrBase &P) const {
+  if (P.Arg >= 0)
+    return F.Params[P.Arg].Kind == ir::ParamKind::Global &&
+           F.Params[P.Arg].IsArray;
+  return P.Var >= 0 && F.Vars[P.Var].Len > 0 && ReadOnly.count(P.Var);
+}
+
+std::vector<Lowerer::PtrBase> Lowerer::choicesOf(const PtrBase &P) const {
+  if (P.Multi >= 0)
+    return Choices[P.Multi];
+  return {P};
+}
+
+bool Lowerer::mergeTables(const PtrVal &A, const PtrVal &Bv, PtrBase &U,
+                          int &IdA, int &IdB) {
+  std::vector<PtrBase> LA = choicesOf(A.Base), LB = choicesOf(Bv.Base);
+  auto ElemTy = [&](const PtrBase &P) {
+    return P.Arg >= 0 ? F.Params[P.Arg].Ty : F.Vars[P.Var].Ty;
+  };
+  Type T = ElemTy(LA[0]);
+  for (const auto *L : {&LA, &LB})
+    for (const PtrBase &P : *L)
+      if (!tableBase(P) || ElemTy(P) != T)
+        return false;
+  // A's tables first, so the positions A's values hold stay valid.
+  std::vector<PtrBase> All = LA;
+  std::vector<int64_t> Map;
+  for (const PtrBase &P : LB) {
+    auto It = std::find(All.begin(), All.end(), P);
+    Map.push_back(It - All.begin());
+    if (It == All.end())
+      All.push_back(P);
+  }
+  auto It = std::find(Choices.begin(), Choices.end(), All);
+  U = PtrBase();
+  U.Multi = (int)(It - Choices.begin());
+  if (It == Choices.end())
+    Choices.push_back(All);
+  int Zero = B.constI(Type::I32, 0);
+  IdA = A.Id >= 0 ? A.Id : Zero;
+  bool Same = true;
+  for (size_t J = 0; J < Map.size(); ++J)
+    Same &= Map[J] == (int64_t)J;
+  if (Same) {
+    IdB = Bv.Id >= 0 ? Bv.Id : Zero;
+    return true;
+  }
+  // B's positions renumbered into All's.
+  IdB = B.constI(Type::I32, Map[0]);
+  for (size_t J = 1; J < Map.size() && Bv.Id >= 0; ++J)
+    IdB = B.select(B.cmp(Op::CmpEQ, Bv.Id, B.constI(Type::I32, (int64_t)J)),
+                   B.constI(Type::I32, Map[J]), IdB);
+  return true;
+}
+
+int Lowerer::loadChoice(const LValue &L) {
+  const std::vector<PtrBase> Tabs = Choices[L.Multi];
+  int Zero = B.constI(Type::I32, 0);
+  int Idx = L.Idx < 0 ? Zero : L.Idx;
+  int Id = L.Id < 0 ? Zero : L.Id;
+  int V = -1;
+  for (size_t K = 0; K < Tabs.size(); ++K) {
+    const PtrBase &P = Tabs[K];
+    int Len = P.Arg >= 0 ? F.Params[P.Arg].StaticLen : F.Vars[P.Var].Len;
+    int Mine = B.cmp(Op::CmpEQ, Id, B.constI(Type::I32, (int64_t)K));
+    // In this table's bounds (an `extern T t[]` of unknown length: only
+    // where it is the lane's own table).
+    int In = Mine;
+    if (Len > 0)
+      In = B.bin(Op::And, B.cmp(Op::CmpGE, Idx, Zero),
+                 B.cmp(Op::CmpLT, Idx, B.constI(Type::I32, Len)));
+    LValue E;
+    E.Arg = P.Arg;
+    E.Var = P.Var;
+    E.Idx = B.select(In, Idx, Zero);
+    int X = load(E);
+    V = V < 0 ? X : B.select(Mine, X, V);
+  }
+  return V;
+}
+
+} // namespace lowering
+} // namespace batchdiff
