@@ -396,13 +396,19 @@ private:
   // Arrays of records as parameters (LowerRecords.cpp): each leaf member
   // is an array parameter of its own, over the same records (docs/abi.md
   // "Structs"); element k * Per of it is record k's member.
+  // A local array of structs is one too, keyed below -1, with a local
+  // array per leaf member instead (LeafVars; Per: the member's elements).
   struct RecArray {
     std::vector<Leaf> Leaves;
     std::vector<int> LeafParams;
     std::vector<int64_t> Per; // elements of the leaf's type per record
+    std::vector<int> LeafVars;
   };
   std::map<int, RecArray> RecArrays;
+  int NextLocalRecords = -2;
   bool recordArrayParam(unsigned I, const ParmVarDecl *P);
+  /// `struct pt p[N]` (\p N records of \p ElT), with its initializer.
+  bool structArrayDecl(const VarDecl *VD, QualType ElT, uint64_t N);
   void bindRecordArrays(Frame &Fr);
   /// Whether \p E (a record, a member of one, or a pointer to records)
   /// lies in an array-of-records parameter: the others are struct locals.

@@ -122,6 +122,7 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
     }
     LValue L = recordLeaf(R, 0);
     Out.Base.Arg = L.Arg;
+    Out.Base.Var = L.Var; // a local array of structs
     Out.Off = L.Idx;
     return true;
   }
@@ -380,7 +381,7 @@ bool Lowerer::ptrAddrOf(const UnaryOperator *UO, PtrVal &Out) {
       return true;
     }
     Out.Base.Var = L.Var;
-    Out.Off = -1;
+    Out.Off = L.Idx; // -1, or the record's element in a local array
     return true;
   }
   const VarDecl *VD = declOf(Sub);

@@ -11,6 +11,8 @@
 // of scalars only. A record used as a value (`vec3 a = p[k]`, `*out = s`,
 // a helper's struct argument) is copied member by member; a pointer into
 // the records passed to a helper (`h(&p[k])`, `h(out)`) stays a pointer.
+// A local array of structs (`struct pt p[4]`) is lowered the same way, with
+// a local array per leaf member in place of the parameters.
 //
 //===----------------------------------------------------------------------===//
 #include "lower/ArrayParams.h"
@@ -300,9 +302,14 @@ Lowerer::LValue Lowerer::recordLeaf(const RecRef &R, unsigned K) {
   const RecArray &RA = RecArrays[R.Param];
   unsigned Leaf = R.Start + K;
   LValue L;
-  L.Arg = RA.LeafParams[Leaf];
+  if (RA.LeafVars.empty())
+    L.Arg = RA.LeafParams[Leaf];
+  else
+    L.Var = RA.LeafVars[Leaf];
   int Per = B.constI(Type::I32, RA.Per[Leaf]);
-  L.Idx = R.Idx < 0 ? B.constI(Type::I32, 0) : B.mul(R.Idx, Per);
+  L.Idx = R.Idx < 0           ? B.constI(Type::I32, 0)
+          : RA.Per[Leaf] == 1 ? R.Idx
+                              : B.mul(R.Idx, Per);
   return L;
 }
 
@@ -317,9 +324,11 @@ std::vector<int> Lowerer::loadRecord(const RecRef &R) {
       B.set(Vars[K], load(At));
       continue;
     }
-    for (int J = 0; J < L[K].Len; ++J)
-      B.storeElem(Vars[K], B.constI(Type::I32, J),
-                  B.loadArg(At.Arg, B.add(At.Idx, B.constI(Type::I32, J))));
+    for (int J = 0; J < L[K].Len; ++J) {
+      LValue E = At;
+      E.Idx = B.add(At.Idx, B.constI(Type::I32, J));
+      B.storeElem(Vars[K], B.constI(Type::I32, J), load(E));
+    }
   }
   return Vars;
 }
@@ -341,10 +350,69 @@ void Lowerer::storeRecord(const RecRef &R, llvm::ArrayRef<int> Src) {
       store(At, Vals[K][0]);
       continue;
     }
-    for (size_t J = 0; J < Vals[K].size(); ++J)
-      B.storeArg(At.Arg, B.add(At.Idx, B.constI(Type::I32, (int64_t)J)),
-                 Vals[K][J]);
+    for (size_t J = 0; J < Vals[K].size(); ++J) {
+      LValue E = At;
+      E.Idx = B.add(At.Idx, B.constI(Type::I32, (int64_t)J));
+      store(E, Vals[K][J]);
+    }
   }
+}
+
+/// A local array of structs is split into one local array per leaf member
+/// (record k's member m is element k * Per of m's array), so it is indexed,
+/// copied and passed to helpers by the code of arrays of records above.
+bool Lowerer::structArrayDecl(const VarDecl *VD, QualType ElT, uint64_t N) {
+  std::string Name = VD->getNameAsString();
+  std::vector<Leaf> L;
+  if (!structLayout(ElT, Name + "_", L, VD->getLocation(),
+                    "local array '" + Name + "'"))
+    return false;
+  RecArray RA;
+  for (const Leaf &Lf : L) {
+    int64_t Per = std::max(Lf.Len, 1);
+    if (N * Per > 65536) {
+      error(VD->getLocation(),
+            "local array '" + Name + "' of type '" +
+                VD->getType().getAsString() + "'",
+            "use arrays of at most 65536 elements per member");
+      return false;
+    }
+    int V = F.newVar(Lf.Name, Lf.Ty);
+    F.Vars[V].Len = (int)(N * Per);
+    B.zeroArr(V);
+    RA.LeafVars.push_back(V);
+    RA.Per.push_back(Per);
+  }
+  RA.Leaves = L;
+  int Key = NextLocalRecords--;
+  RecArrays[Key] = std::move(RA);
+  RecRef R;
+  R.Param = Key;
+  R.Count = (unsigned)L.size();
+  Frames.back().RecPtrs[VD] = R;
+  const Expr *Init = VD->getInit();
+  if (!Init)
+    return true;
+  const auto *IL = dyn_cast<InitListExpr>(Init->IgnoreParens());
+  if (!IL) {
+    error(Init->getBeginLoc(), "this array initializer",
+          "initialise with a brace list of values");
+    return false;
+  }
+  // (Clang's semantic form: one initializer per element, braces and
+  // designators resolved; the elements after the last are zero.)
+  for (unsigned I = 0; I < IL->getNumInits() && I < N; ++I) {
+    const Expr *E = IL->getInit(I);
+    if (isa<ImplicitValueInitExpr>(E))
+      continue;
+    std::vector<int> Rec = newStruct(L);
+    if (!structInit(Rec, ElT, E))
+      return false;
+    RecRef At = R;
+    At.Idx = B.constI(Type::I32, I);
+    storeRecord(At, Rec);
+  }
+  return true;
 }
 
 } // namespace lowering

@@ -399,12 +399,16 @@ bool Lowerer::arrayDecl(const VarDecl *VD) {
     N *= Cols;
   }
   auto ET = irType(ElT);
-  if (ElT->isRecordType()) {
+  if (ElT->isRecordType() && !Cols && N > 0) {
+    structArrayDecl(VD, ElT, N);
+    return true;
+  }
+  if (Ctx.getBaseElementType(ElT)->isRecordType()) {
     error(VD->getLocation(),
-          "local array '" + VD->getNameAsString() + "' of structs ('" +
+          "local array '" + VD->getNameAsString() +
+              "' of structs of two or more dimensions ('" +
               VD->getType().getAsString() + "')",
-          "use one local array per member (double x[N], y[N], ...), or a "
-          "struct with array members");
+          "use a one-dimensional array of structs, indexed as a[i * N + j]");
     return true;
   }
   if (!ET || N == 0 || N > 65536) {

@@ -1,8 +1,8 @@
-/* A local array of structs. */
+/* A two-dimensional local array of structs (one-dimensional ones work). */
 typedef struct { double x, y; } pt;
 __attribute__((batch, diff)) double f(double x) {
-  pt ps[4];
-  // CHECK: struct-array-local.c:[[@LINE-1]]:6: error: local array 'ps' of structs ('pt[4]') is not supported in a batch/diff function; use one local array per member (double x[N], y[N], ...), or a struct with array members
-  ps[0].x = x;
-  return ps[0].x;
+  pt ps[2][2];
+  // CHECK: struct-array-local.c:[[@LINE-1]]:6: error: local array 'ps' of structs of two or more dimensions ('pt[2][2]') is not supported in a batch/diff function; use a one-dimensional array of structs, indexed as a[i * N + j]
+  ps[0][1].x = x;
+  return ps[0][1].x;
 }
