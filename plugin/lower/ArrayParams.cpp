@@ -40,6 +40,34 @@ struct Affine {
   std::vector<std::pair<const VarDecl *, int64_t>> Terms;
 };
 
+/// The evidence for one rule that gives an extent to a pointer parameter
+/// used as a pointer (passed on, walked): the parameter that bounds the
+/// walk (nullptr: none), its first use (where a failed rule's error
+/// points), how many uses the rule saw, and whether one broke it.
+struct WalkRule {
+  const ParmVarDecl *N = nullptr;
+  const Expr *At = nullptr;
+  int Uses = 0;
+  bool Bad = false;
+
+  void use(const ParmVarDecl *Loop, const Expr *E) {
+    N = Loop;
+    if (!Uses++)
+      At = E;
+  }
+};
+
+/// The step rule: `q += k`, `q++` or `++q` (q is p or a copy of p) as the
+/// last statement or the increment of a loop counted by a parameter, q
+/// read as q[0] .. q[k - 1] (Max: the largest index) inside that loop
+/// only: k elements per iteration.
+struct StepRule : WalkRule {
+  int64_t K = 0, Max = -1;
+  const Stmt *Loop = nullptr;
+  const Expr *Copy = nullptr; // the p a walked copy was made of
+  std::string Text;           // the step as written, for the remark
+};
+
 /// What the uses of one pointer parameter say about its extent.
 struct Uses {
   const ParmVarDecl *P;
@@ -49,23 +77,17 @@ struct Uses {
   bool FromRange = false;             // MaxConst came from a loop's range
   const ParmVarDecl *Bound = nullptr; // i < Bound in an enclosing for
   int64_t Scale = 1; // indices k * i + c (0 <= c < k): k * Bound elements
-  const Expr *Unknown = nullptr;    // an index nothing bounds
-  const Expr *Whole = nullptr;      // a use as a pointer (p + 1, f(p))
-  const ParmVarDecl *End = nullptr; // an end pointer `p + n`, n a parameter
-  bool Ends = false;                // several different ones
-  std::vector<LoopVar> Loops;       // loops enclosing the current statement
-  // `*p++` (the only use of p): the loop it is in runs at most Walk times
-  // (nullptr: not a counted loop); Walks: how many such uses.
-  const ParmVarDecl *Walk = nullptr;
-  const Expr *WalkAt = nullptr;
-  int Walks = 0;
-  // `q += k` as the last statement or the increment of its loop (q a copy
-  // of p): Step = k elements per iteration, read as q[0] .. q[k - 1]
-  // (StepMax: the largest such index) inside that loop only (StepLoop).
-  int64_t Step = 0, StepMax = -1;
-  const Stmt *StepLoop = nullptr;
-  bool StepBad = false; // a use of the copy the rule above does not cover
-  const Expr *StepWhole = nullptr; // the copy's p, if the rule fails
+  const Expr *Unknown = nullptr; // an index nothing bounds
+  const Expr *Whole = nullptr;   // a use as a pointer (p + 1, f(p))
+  std::vector<LoopVar> Loops;    // loops enclosing the current statement
+  // The rules that give an extent to a pointer used as a pointer:
+  // an end pointer `p + n` (End; Bad: several different ones), `*p++` once
+  // per iteration of a counted loop (Inc), a step `p += k` (Step).
+  WalkRule End, Inc;
+  StepRule Step;
+  // p itself is stepped somewhere (`p += k`, `p++`): its accesses p[c], *p
+  // are then the step rule's, not indices from its start.
+  bool Stepped = false;
   std::vector<const Stmt *> LoopStmts;
   bool Gotos = false;                       // a goto could run the loop again
   std::vector<const ParmVarDecl *> Counted; // per enclosing loop, any kind
@@ -73,7 +95,30 @@ struct Uses {
   llvm::DenseMap<const VarDecl *, const Expr *> Aliases;
 
   Uses(const ParmVarDecl *P, const FunctionDecl *FD, ASTContext &Ctx)
-      : P(P), FD(FD), Ctx(Ctx) {}
+      : P(P), FD(FD), Ctx(Ctx), Stepped(steps(FD->getBody(), P)) {}
+
+  /// Whether \p S steps \p P itself: `P += k`, `P++`, `++P` (not inside
+  /// `*P++`, the walk rule Inc).
+  static bool steps(const Stmt *S, const ParmVarDecl *P) {
+    if (!S)
+      return false;
+    if (const auto *CA = dyn_cast<CompoundAssignOperator>(S);
+        CA && CA->getOpcode() == BO_AddAssign && varOf(CA->getLHS()) == P)
+      return true;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+      if (UO->isIncrementOp() && varOf(UO->getSubExpr()) == P)
+        return true;
+      const auto *Inc =
+          dyn_cast<UnaryOperator>(UO->getSubExpr()->IgnoreParens());
+      if (UO->getOpcode() == UO_Deref && Inc &&
+          Inc->getOpcode() == UO_PostInc && varOf(Inc->getSubExpr()) == P)
+        return false;
+    }
+    for (const Stmt *C : S->children())
+      if (steps(C, P))
+        return true;
+    return false;
+  }
 
   /// `p` itself, or a local copy of it.
   bool isP(const Expr *E) {
@@ -316,58 +361,87 @@ struct Uses {
     if (paramOf(L) != P || !N || N->getDeclContext() != FD ||
         !N->getType()->isIntegerType())
       return;
-    Ends |= End && End != N;
-    End = N;
+    End.Bad |= End.N && End.N != N;
+    End.N = N;
   }
 
-  /// Whether \p S is the step `q += k` of a walk by a copy q of p, or an
-  /// access q[c] / *q; records them.
+  /// Whether \p S steps a pointer: `q += k`, `q++`, `++q`.
+  static bool ptrStep(const Stmt *S) {
+    const Expr *Q = nullptr;
+    if (const auto *CA = dyn_cast<CompoundAssignOperator>(S);
+        CA && CA->getOpcode() == BO_AddAssign)
+      Q = CA->getLHS();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+             UO && UO->isIncrementOp())
+      Q = UO->getSubExpr();
+    return Q && Q->getType()->isPointerType();
+  }
+
+  /// Whether \p S is the step `q += k` / `q++` / `++q` of a walk by p or
+  /// a copy q of it, or an access q[c] / *q (of p itself: when p is
+  /// stepped); records them.
   bool stepWalk(const Stmt *S) {
     const Stmt *Loop = LoopStmts.empty() ? nullptr : LoopStmts.back();
-    auto Copy = [&](const Expr *E) {
-      if (!StepWhole)
-        StepWhole = Aliases.lookup(varOf(E));
-    };
-    auto Access = [&](int64_t C) {
-      StepBad |=
-          C < 0 || LoopStmts.size() != 1 || (StepLoop && StepLoop != Loop);
-      StepLoop = Loop;
-      StepMax = std::max(StepMax, C);
+    auto Walked = [&](const Expr *E) {
+      const VarDecl *V = varOf(E);
+      if (!V || !isP(E) || (V == P && !Stepped))
+        return false;
+      if (!Step.Copy)
+        Step.Copy = Aliases.lookup(V);
       return true;
     };
+    auto Access = [&](int64_t C) {
+      Step.Bad |=
+          C < 0 || LoopStmts.size() != 1 || (Step.Loop && Step.Loop != Loop);
+      Step.Loop = Loop;
+      Step.Max = std::max(Step.Max, C);
+      return true;
+    };
+    // The step: k elements, as the loop's last statement or increment.
+    std::optional<int64_t> K;
+    const Expr *Q = nullptr;
     if (const auto *CA = dyn_cast<CompoundAssignOperator>(S);
-        CA && CA->getOpcode() == BO_AddAssign && isP(CA->getLHS()) &&
-        varOf(CA->getLHS()) != P) {
-      auto K = constInt(CA->getRHS());
+        CA && CA->getOpcode() == BO_AddAssign) {
+      Q = CA->getLHS();
+      K = constInt(CA->getRHS());
+      if (!K)
+        K = 0;
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+               UO && UO->isIncrementOp()) {
+      Q = UO->getSubExpr();
+      K = 1;
+    }
+    if (Q && Walked(Q)) {
       const auto *FS = dyn_cast_or_null<ForStmt>(Loop);
       const auto *Body = dyn_cast_or_null<CompoundStmt>(
           FS     ? FS->getBody()
           : Loop ? (isa<WhileStmt>(Loop) ? cast<WhileStmt>(Loop)->getBody()
                                          : cast<DoStmt>(Loop)->getBody())
                  : nullptr);
-      bool Last = (FS && incPart(FS->getInc(), S)) ||
-                  (Body && !Body->body_empty() && Body->body_back() == S);
-      StepBad |= !K || *K < 1 || !Last || (StepLoop && StepLoop != Loop);
-      Step = K ? *K : 0;
-      StepLoop = Loop;
-      Copy(CA->getLHS());
-      Walk = Counted.size() == 1 ? Counted.back() : nullptr;
-      if (!Walks++)
-        WalkAt = CA->getLHS();
+      bool Last = FS && incPart(FS->getInc(), S);
+      // The body's last statements: pointer steps only (`x++; y++;`).
+      if (Body)
+        for (auto It = Body->body_rbegin();
+             It != Body->body_rend() && !Last && ptrStep(*It); ++It)
+          Last = *It == S;
+      Step.Bad |= *K < 1 || !Last || (Step.Loop && Step.Loop != Loop);
+      Step.K = *K;
+      Step.Loop = Loop;
+      std::string Name = varOf(Q)->getNameAsString();
+      const auto *UO = dyn_cast<UnaryOperator>(S);
+      Step.Text = !UO              ? Name + " += " + std::to_string(*K)
+                  : UO->isPrefix() ? "++" + Name
+                                   : Name + "++";
+      Step.use(Counted.size() == 1 ? Counted.back() : nullptr, Q);
       return true;
     }
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S);
-        AS && isP(AS->getBase()) && varOf(AS->getBase()) != P)
-      if (auto C = constInt(AS->getIdx())) {
-        Copy(AS->getBase());
+        AS && Walked(AS->getBase()))
+      if (auto C = constInt(AS->getIdx()))
         return Access(*C);
-      }
     if (const auto *UO = dyn_cast<UnaryOperator>(S);
-        UO && UO->getOpcode() == UO_Deref && isP(UO->getSubExpr()) &&
-        varOf(UO->getSubExpr()) != P) {
-      Copy(UO->getSubExpr());
+        UO && UO->getOpcode() == UO_Deref && Walked(UO->getSubExpr()))
       return Access(0);
-    }
     return false;
   }
 
@@ -391,13 +465,13 @@ struct Uses {
     // `*p++`: one element per iteration of the loop around it.
     if (const auto *UO = dyn_cast<UnaryOperator>(S);
         UO && UO->getOpcode() == UO_Deref)
-      if (const auto *Inc =
+      if (const auto *PostInc =
               dyn_cast<UnaryOperator>(UO->getSubExpr()->IgnoreParens());
-          Inc && Inc->getOpcode() == UO_PostInc && isP(Inc->getSubExpr())) {
+          PostInc && PostInc->getOpcode() == UO_PostInc &&
+          isP(PostInc->getSubExpr())) {
         // In one loop only: a loop around it would repeat the walk.
-        Walk = Counted.size() == 1 ? Counted.back() : nullptr;
-        if (!Walks++)
-          WalkAt = Inc->getSubExpr();
+        Inc.use(Counted.size() == 1 ? Counted.back() : nullptr,
+                PostInc->getSubExpr());
         return;
       }
     if (stepWalk(S))
@@ -522,42 +596,44 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   // A plain pointer: look at how the body indexes it.
   Uses U(P, FD, Ctx);
   U.walk(FD->getBody());
-  if (U.Whole && U.End && !U.Ends) {
-    Out.DimParam = (int)U.End->getFunctionScopeIndex();
-    Out.DimHow = "dynamic, from parameter '" + U.End->getNameAsString() +
+  if (U.Whole && U.End.N && !U.End.Bad) {
+    Out.DimParam = (int)U.End.N->getFunctionScopeIndex();
+    Out.DimHow = "dynamic, from parameter '" + U.End.N->getNameAsString() +
                  "' (end pointer '" + Out.Name + " + " +
-                 U.End->getNameAsString() + "')";
+                 U.End.N->getNameAsString() + "')";
     return true;
   }
   // `for (i = 0; i < n; i++) s += *p++;`: one element per iteration.
   // (`*p` or `p[0]` besides: the first element, read by the scalar function
   // whatever n is.)
   // `for (i = 0; i < n; i++) { s += q[0] * q[1]; q += 2; }`: k per iteration.
-  if (U.Step > 0 && U.Walks == 1 && U.Walk && !U.StepBad && !U.Gotos &&
-      !U.Whole && !U.Unknown && !U.Bound && U.MaxConst < 0 &&
-      U.StepMax < U.Step) {
-    Out.DimParam = (int)U.Walk->getFunctionScopeIndex();
-    Out.DimHow = "dynamic, " + std::to_string(U.Step) + " x parameter '" +
-                 U.Walk->getNameAsString() + "' (pointer walk '" +
-                 varOf(U.WalkAt)->getNameAsString() +
-                 " += " + std::to_string(U.Step) + "' in a loop of at most '" +
-                 U.Walk->getNameAsString() + "' iterations)";
-    return true;
-  }
-  if (U.StepWhole && !U.Whole)
-    U.Whole = U.StepWhole; // the copy is used as a pointer after all
-  if (U.Step == 0 && U.StepMax < 0 && U.Walks == 1 && U.Walk && !U.Gotos &&
-      !U.Whole && !U.Unknown && U.MaxConst <= 0 && !U.FromRange &&
-      (!U.Bound || U.Bound == U.Walk)) {
-    Out.DimParam = (int)U.Walk->getFunctionScopeIndex();
-    Out.DimHow = "dynamic, from parameter '" + U.Walk->getNameAsString() +
-                 "' (pointer walk '*" + varOf(U.WalkAt)->getNameAsString() +
-                 "++' in a loop of at most '" + U.Walk->getNameAsString() +
+  const StepRule &St = U.Step;
+  if (St.Uses == 1 && St.N && !St.Bad && U.Inc.Uses == 0 && !U.Gotos &&
+      !U.Whole && !U.Unknown && !U.Bound && U.MaxConst < 0 && St.Max < St.K) {
+    Out.DimParam = (int)St.N->getFunctionScopeIndex();
+    Out.DimHow = "dynamic, " +
+                 (St.K > 1 ? std::to_string(St.K) + " x parameter '"
+                           : std::string("from parameter '")) +
+                 St.N->getNameAsString() + "' (pointer walk '" + St.Text +
+                 "' in a loop of at most '" + St.N->getNameAsString() +
                  "' iterations)";
     return true;
   }
-  if (U.Walks > 0 && !U.Whole)
-    U.Whole = U.WalkAt;
+  if (St.Copy && !U.Whole)
+    U.Whole = St.Copy; // the copy is used as a pointer after all
+  if (St.Uses == 0 && St.Max < 0 && U.Inc.Uses == 1 && U.Inc.N && !U.Gotos &&
+      !U.Whole && !U.Unknown && U.MaxConst <= 0 && !U.FromRange &&
+      (!U.Bound || U.Bound == U.Inc.N)) {
+    Out.DimParam = (int)U.Inc.N->getFunctionScopeIndex();
+    Out.DimHow = "dynamic, from parameter '" + U.Inc.N->getNameAsString() +
+                 "' (pointer walk '*" + varOf(U.Inc.At)->getNameAsString() +
+                 "++' in a loop of at most '" + U.Inc.N->getNameAsString() +
+                 "' iterations)";
+    return true;
+  }
+  for (const WalkRule *R : {(const WalkRule *)&U.Inc, (const WalkRule *)&St})
+    if (R->Uses > 0 && !U.Whole)
+      U.Whole = R->At;
   if (U.Whole) {
     *Whole = U.Whole;
     return true;

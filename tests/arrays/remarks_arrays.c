@@ -102,3 +102,21 @@ BATCHDIFF double r_kwalk(const double *p, int n) {
   return s;
 }
 // CHECK: {{.*}}remarks_arrays.c:[[@LINE-7]]:40: remark: batchdiff: parameter 'p' is varying (one value per example), differentiated; input array, dims dynamic, 2 x parameter 'n' (pointer walk 'q += 2' in a loop of at most 'n' iterations); ragged: each example's extent differs, accesses are masked per lane{{$}}
+
+/* dynamic, the parameter stepped itself: 'p += k', 'p++' */
+BATCHDIFF double r_self(const double *p, int n) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) {
+    s += p[0] * p[1];
+    p += 2;
+  }
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-8]]:39: remark: batchdiff: parameter 'p' is varying (one value per example), differentiated; input array, dims dynamic, 2 x parameter 'n' (pointer walk 'p += 2' in a loop of at most 'n' iterations); ragged: each example's extent differs, accesses are masked per lane{{$}}
+BATCHDIFF double r_selfinc(const double *p, int n) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++, p++)
+    s += *p;
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-6]]:42: remark: batchdiff: parameter 'p' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n' (pointer walk 'p++' in a loop of at most 'n' iterations); ragged: each example's extent differs, accesses are masked per lane{{$}}
