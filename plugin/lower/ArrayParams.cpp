@@ -10,6 +10,8 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace batchdiff {
@@ -545,7 +547,8 @@ bool layout(const ParmVarDecl *P, DiagnosticsEngine &D, ir::Param &Out) {
 /// Cols): declared, or inferred from the body's indexing.
 bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
             DiagnosticsEngine &D, ir::Param &Out, const Expr **Whole,
-            QualType E, int64_t Cols, const std::string &RowsOf) {
+            QualType E, int64_t Cols, const std::string &RowsOf,
+            const std::string &Inner) {
   // Declared extents first: T v[N], T v[static N], T x[n].
   QualType Orig = P->getOriginalType();
   if (const auto *CAT = Ctx.getAsConstantArrayType(Orig)) {
@@ -586,11 +589,17 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
     }
   }
   if (!RowsOf.empty()) {
+    size_t Rank = 2 + (size_t)std::count(Inner.begin(), Inner.end(), ']');
+    bool Planes = Rank > 2;
     report(D, DiagnosticsEngine::Error, P->getLocation(),
-           "two-dimensional array parameter '%0' needs a declared number of "
-           "rows in a batch/diff function; declare it as '%1 %0[N][%2]' or "
+           "%3-dimensional array parameter '%0' needs a declared number of "
+           "%4 in a batch/diff function; declare it as '%1 %0[N][%2]' or "
            "'%1 %0[n][%2]' with an integer parameter n")
-        << Out.Name << E.getAsString() << std::to_string(Cols);
+        << Out.Name << E.getAsString() << Inner
+        << (Rank == 2   ? "two"
+            : Rank == 3 ? "three"
+                        : "multi")
+        << (Planes ? "planes" : "rows");
     return false;
   }
   // A plain pointer: look at how the body indexes it.
@@ -671,13 +680,17 @@ bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
   const ParmVarDecl *P = FD->getParamDecl(I);
   QualType E = P->getType()->getPointeeType();
   // A two-dimensional array `T m[R][C]`, `T x[n][C]`: rows of C elements,
-  // row-major, one flat array of the batch's layout (docs/abi.md).
+  // row-major, one flat array of the batch's layout (docs/abi.md); three
+  // dimensions, `T c[N][R][C]`: planes of R x C elements, the same way.
   int64_t Cols = 1;
-  if (const auto *Row = Ctx.getAsConstantArrayType(E)) {
-    if (irType(Row->getElementType())) {
-      Cols = (int64_t)Row->getSize().getZExtValue();
-      E = Row->getElementType();
-    }
+  std::string Inner; // "C" or "R][C", as declared
+  if (auto Flat = flatArray(Ctx, E)) {
+    for (QualType Q = E; const auto *A = Ctx.getAsConstantArrayType(Q);
+         Q = A->getElementType())
+      Inner += (Inner.empty() ? "" : "][") +
+               std::to_string(A->getSize().getZExtValue());
+    Cols = (int64_t)Flat->second;
+    E = Flat->first;
   }
   Out.Name = P->getNameAsString();
   Out.IsArray = true;
@@ -711,10 +724,16 @@ bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
         << Out.Name;
     return false;
   }
-  std::string RowsOf = Cols > 1 || E != P->getType()->getPointeeType()
-                           ? " rows of " + std::to_string(Cols) + " (row-major)"
-                           : "";
-  return extent(FD, P, Ctx, D, Out, Whole, E, Cols, RowsOf);
+  std::string RowsOf;
+  if (Inner.find(']') != std::string::npos) {
+    std::string Plane = Inner;
+    for (size_t At; (At = Plane.find("][")) != std::string::npos;)
+      Plane.replace(At, 2, " x ");
+    RowsOf = " planes of " + Plane + " (row-major)";
+  } else if (!Inner.empty()) {
+    RowsOf = " rows of " + Inner + " (row-major)";
+  }
+  return extent(FD, P, Ctx, D, Out, Whole, E, Cols, RowsOf, Inner);
 }
 
 bool recordArrayExtent(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
@@ -722,7 +741,7 @@ bool recordArrayExtent(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
                        const Expr **Whole) {
   const ParmVarDecl *P = FD->getParamDecl(I);
   return extent(FD, P, Ctx, D, Out, Whole, P->getType()->getPointeeType(), 1,
-                "");
+                "", "");
 }
 
 } // namespace batchdiff

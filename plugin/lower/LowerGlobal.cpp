@@ -56,11 +56,12 @@ int Lowerer::globalParam(const VarDecl *VD, SourceLocation At) {
   QualType T = VD->getType();
   const ArrayType *AT = Ctx.getAsArrayType(T);
   QualType ET = AT ? AT->getElementType() : T;
-  // A two-dimensional table `T t[R][C]` is one flat row-major table of
-  // R * C elements; its rows are pointers into it (rowParam).
-  const ConstantArrayType *Row = AT ? Ctx.getAsConstantArrayType(ET) : nullptr;
+  // A table of two or more dimensions, `T t[R][C]`, `T t[P][R][C]`, is one
+  // flat row-major table of P * R * C elements; its rows and planes are
+  // pointers into it (rowParam). Row: the flat size of one element.
+  auto Row = AT && ET->isArrayType() ? flatArray(Ctx, ET) : std::nullopt;
   if (Row)
-    ET = Row->getElementType();
+    ET = Row->first;
   if (T.isVolatileQualified() || ET.isVolatileQualified()) {
     error(At, "access to volatile '" + Name + "'", "remove 'volatile'");
     return -1;
@@ -94,8 +95,8 @@ int Lowerer::globalParam(const VarDecl *VD, SourceLocation At) {
                  std::to_string(Ctx.getTypeSize(ET));
     P.IsArray = true;
     if (const auto *CAT = dyn_cast<ConstantArrayType>(AT))
-      P.StaticLen = (int)(CAT->getSize().getZExtValue() *
-                          (Row ? Row->getSize().getZExtValue() : 1));
+      P.StaticLen =
+          (int)(CAT->getSize().getZExtValue() * (Row ? Row->second : 1));
     P.DimHow = "global table";
   } else if (!IT) {
     error(At, "global '" + Name + "' of type '" + T.getAsString() + "'",
@@ -238,14 +239,16 @@ bool Lowerer::staticLocal(const VarDecl *VD) {
   QualType T = VD->getType();
   const auto *CAT = Ctx.getAsConstantArrayType(T);
   QualType ET = CAT ? CAT->getElementType() : T;
-  // A two-dimensional table (`static const int grad3[12][3]`): flat and
-  // row-major, as a two-dimensional local array (rowParam).
-  const auto *Row = CAT ? Ctx.getAsConstantArrayType(ET) : nullptr;
-  uint64_t Cols = Row ? Row->getSize().getZExtValue() : 1;
-  if (Row)
-    ET = Row->getElementType();
+  // A table of two or more dimensions (`static const int grad3[12][3]`):
+  // flat and row-major, as a local array (rowParam). Dims: its extents.
+  std::vector<uint64_t> Dims;
+  for (const auto *A = CAT; A; A = Ctx.getAsConstantArrayType(ET)) {
+    Dims.push_back(A->getSize().getZExtValue());
+    ET = A->getElementType();
+  }
   auto IT = irType(ET);
-  uint64_t N = CAT ? CAT->getSize().getZExtValue() * Cols : 0;
+  auto Flat = CAT ? flatArray(Ctx, T) : std::nullopt;
+  uint64_t N = Flat ? Flat->second : 0;
   if (T.isVolatileQualified() || ET.isVolatileQualified()) {
     error(VD->getLocation(), "a volatile variable", "remove 'volatile'");
     return false;
@@ -254,7 +257,7 @@ bool Lowerer::staticLocal(const VarDecl *VD) {
     error(VD->getLocation(),
           "static local '" + Name + "' of type '" + T.getAsString() + "'",
           "use a float, double, integer or _Bool scalar, or a "
-          "one-dimensional table of 1..65536 of them");
+          "table of 1..65536 of them");
     return false;
   }
   const APValue *Init = VD->getInit() ? VD->evaluateValue() : nullptr;
@@ -271,13 +274,19 @@ bool Lowerer::staticLocal(const VarDecl *VD) {
     F.Vars[V].Len = (int)N;
     B.zeroArr(V);
     for (unsigned I = 0; Init && Init->isArray() && I < N; ++I) {
-      auto Elt = [](const APValue &A, unsigned K) -> const APValue & {
-        return K < A.getArrayInitializedElts() ? A.getArrayInitializedElt(K)
-                                               : A.getArrayFiller();
+      auto Elt = [](const APValue &A, unsigned K) -> const APValue * {
+        if (!A.isArray())
+          return nullptr;
+        return K < A.getArrayInitializedElts() ? &A.getArrayInitializedElt(K)
+                                               : &A.getArrayFiller();
       };
-      const APValue *EP = &Elt(*Init, (unsigned)(I / Cols));
-      if (Row)
-        EP = EP->isArray() ? &Elt(*EP, (unsigned)(I % Cols)) : nullptr;
+      // Element I, row-major: its index in each dimension, outermost first.
+      const APValue *EP = Init;
+      uint64_t Per = N;
+      for (size_t D = 0; D < Dims.size() && EP; ++D) {
+        Per /= Dims[D];
+        EP = Elt(*EP, (unsigned)(I / Per % Dims[D]));
+      }
       if (!EP) {
         Ok = false;
         continue;

@@ -55,16 +55,21 @@ Lowerer::PtrVar *Lowerer::ptrVar(const Expr *E) {
   return It == Frames.back().Ptrs.end() ? nullptr : &It->second;
 }
 
-/// Whether \p E is (a row of) a pointer variable bound to an array: a
-/// two-dimensional array parameter `m`, `m[i]` or `*m`, or a helper's, or
-/// a two-dimensional local array.
+/// Whether \p E is (a row or plane of) an array of two or more dimensions,
+/// flat and row-major here: a multi-dimensional array parameter `m`, `m[i]`
+/// or `*m`, or a helper's, a local array, a file-scope table, or a
+/// two-dimensional array member of a struct.
 bool Lowerer::rowParam(const Expr *E) {
   E = E->IgnoreParenImpCasts();
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-    E = AS->getBase()->IgnoreParenImpCasts();
-  else if (const auto *UO = dyn_cast<UnaryOperator>(E);
-           UO && UO->getOpcode() == UO_Deref)
-    E = UO->getSubExpr()->IgnoreParenImpCasts();
+  while (true) {
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+      E = AS->getBase()->IgnoreParenImpCasts();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(E);
+             UO && UO->getOpcode() == UO_Deref)
+      E = UO->getSubExpr()->IgnoreParenImpCasts();
+    else
+      break;
+  }
   // A two-dimensional array member of a struct: flat, row-major
   // (structLayout); ptrValue checks the member.
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
@@ -76,12 +81,12 @@ bool Lowerer::rowParam(const Expr *E) {
     return false;
   if (isa<ParmVarDecl>(VD) && ptrVar(E))
     return true;
-  // A two-dimensional file-scope table: flat, row-major (globalParam).
+  // A file-scope table: flat, row-major (globalParam).
   if (VD->hasGlobalStorage() && !Frames.back().Vars.count(VD))
     if (const ArrayType *AT = Ctx.getAsArrayType(VD->getType()))
-      if (const auto *Row = Ctx.getAsConstantArrayType(AT->getElementType()))
-        return irType(Row->getElementType()).has_value();
-  // A two-dimensional local array: flat, row-major (arrayDecl).
+      return Ctx.getAsConstantArrayType(AT->getElementType()) &&
+             flatArray(Ctx, AT->getElementType());
+  // A local array (or static local table): flat, row-major (arrayDecl).
   const auto *CAT = Ctx.getAsConstantArrayType(VD->getType());
   auto It = Frames.back().Vars.find(VD);
   return CAT && Ctx.getAsConstantArrayType(CAT->getElementType()) &&
@@ -95,10 +100,9 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
   QualType PT = E->getType();
   if (PT->isPointerType()) {
     QualType ET = PT->getPointeeType();
-    // Rows of a two-dimensional array parameter: `T (*)[C]`.
-    if (const auto *Row = Ctx.getAsConstantArrayType(ET);
-        Row && irType(Row->getElementType()) && rowParam(E))
-      ET = Row->getElementType();
+    // Rows of a multi-dimensional array: `T (*)[C]`, `T (*)[R][C]`.
+    if (auto Flat = flatArray(Ctx, ET); Flat && rowParam(E))
+      ET = Flat->first;
     if (!irType(ET) || ET.isVolatileQualified()) {
       error(E->getBeginLoc(), "a pointer to '" + ET.getAsString() + "'",
             "point to float, double, integer or _Bool elements");
@@ -275,9 +279,9 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
   }
   if (const auto *CO = dyn_cast<ConditionalOperator>(E))
     return ptrConditional(CO, Out);
-  // A row of a two-dimensional array parameter: m[i] is m + i * C.
-  if (const auto *Row = Ctx.getAsConstantArrayType(E->getType());
-      Row && rowParam(E)) {
+  // A row of a multi-dimensional array: m[i] is m + i * C (a plane of a
+  // three-dimensional one: m + i * R * C).
+  if (auto Flat = flatArray(Ctx, E->getType()); Flat && rowParam(E)) {
     const auto *AS = dyn_cast<ArraySubscriptExpr>(E->IgnoreParenImpCasts());
     const auto *UO = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
     const Expr *Base = AS ? AS->getBase() : UO->getSubExpr();
@@ -290,7 +294,7 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
       if (I < 0)
         return false;
       I = B.bin(Op::Mul, B.cast(Type::I32, I),
-                B.constI(Type::I32, (int64_t)Row->getSize().getZExtValue()));
+                B.constI(Type::I32, (int64_t)Flat->second));
       Out.Off = addOffset(P.Off, I);
     }
     return true;
@@ -309,14 +313,6 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
         break;
     }
     const VarDecl *VD = declOf(Base);
-    if (VD && VD->hasGlobalStorage()) { // 2-D tables work (rowParam)
-      error(E->getBeginLoc(),
-            "a row of the global table '" + VD->getNameAsString() +
-                "' of three or more dimensions",
-            "use a one- or two-dimensional table, indexed as "
-            "t[i][j * M + k]");
-      return false;
-    }
     // A compound or string literal is no row: named below in C's words.
     if (!isa<CompoundLiteralExpr>(Base) && !isa<StringLiteral>(Base)) {
       error(E->getBeginLoc(),
@@ -620,9 +616,9 @@ int Lowerer::memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk) {
   auto Elem = [&](const Expr *E) {
     QualType T = E->getType()->isPointerType() ? E->getType()->getPointeeType()
                                                : QualType();
-    if (const auto *Row = T.isNull() ? nullptr : Ctx.getAsConstantArrayType(T);
-        Row && irType(Row->getElementType()) && rowParam(E))
-      T = Row->getElementType();
+    if (auto Flat = T.isNull() ? std::nullopt : flatArray(Ctx, T);
+        Flat && rowParam(E))
+      T = Flat->first;
     return T;
   };
   QualType DT = Elem(Dst);

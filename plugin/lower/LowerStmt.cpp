@@ -3,6 +3,8 @@
 #include "lower/LowerImpl.h"
 #include "lower/Types.h"
 
+#include <functional>
+
 namespace batchdiff {
 namespace lowering {
 
@@ -374,9 +376,10 @@ Ret Lowerer::returnStmt(const ReturnStmt *RS) {
   return Ret::Always;
 }
 
-/// `T a[N]` (constant N) or `T a[R][C]` (flat, row-major: a[i][j] is
-/// element i * C + j) with an optional initializer list; elements not
-/// initialised are zero, as for static storage.
+/// `T a[N]` (constant N), `T a[R][C]` or `T a[P][R][C]` (flat, row-major:
+/// a[i][j] is element i * C + j, a[p][i][j] element (p * R + i) * C + j)
+/// with an optional initializer list; elements not initialised are zero, as
+/// for static storage.
 bool Lowerer::arrayDecl(const VarDecl *VD) {
   const auto *CAT = Ctx.getAsConstantArrayType(VD->getType());
   const auto *VAT = Ctx.getAsVariableArrayType(VD->getType());
@@ -391,12 +394,9 @@ bool Lowerer::arrayDecl(const VarDecl *VD) {
   QualType ElT = CAT ? CAT->getElementType() : VAT->getElementType();
   uint64_t N =
       CAT ? CAT->getSize().getZExtValue() : Size.Val.getInt().getLimitedValue();
-  uint64_t Cols = 0;
-  if (const auto *Row = Ctx.getAsConstantArrayType(ElT);
-      CAT && Row && irType(Row->getElementType())) {
-    Cols = Row->getSize().getZExtValue();
-    ElT = Row->getElementType();
-    N *= Cols;
+  if (auto Flat = CAT ? flatArray(Ctx, VD->getType()) : std::nullopt) {
+    ElT = Flat->first;
+    N = Flat->second;
   }
   auto ET = irType(ElT);
   if (ElT->isRecordType() && !Cols && N > 0) {
@@ -415,7 +415,7 @@ bool Lowerer::arrayDecl(const VarDecl *VD) {
     error(VD->getLocation(),
           "local array '" + VD->getNameAsString() + "' of type '" +
               VD->getType().getAsString() + "'",
-          "use a one- or two-dimensional array of 1..65536 scalars");
+          "use an array of 1..65536 scalars");
     return true;
   }
   int V = F.newVar(VD->getNameAsString(), *ET);
@@ -431,35 +431,41 @@ bool Lowerer::arrayDecl(const VarDecl *VD) {
           "initialise with a brace list of values");
     return true;
   }
-  // Element K of the flat array from its initializer (rows: nested lists).
-  auto Put = [&](const Expr *E, uint64_t K) {
-    if (isa<ImplicitValueInitExpr>(E))
-      return true;
-    int T = expr(E);
-    if (T < 0)
-      return false;
-    B.storeElem(V, B.constI(Type::I32, (int64_t)K), T);
-    return true;
-  };
-  for (unsigned I = 0; I < IL->getNumInits() && I < N; ++I) {
-    const Expr *E = IL->getInit(I);
-    if (!Cols) {
-      if (!Put(E, I))
+  // The elements from \p E, an initializer of type \p T starting at flat
+  // element \p K (rows and planes: nested lists).
+  std::function<bool(const Expr *, QualType, uint64_t)> Put =
+      [&](const Expr *E, QualType T, uint64_t K) {
+        if (isa<ImplicitValueInitExpr>(E))
+          return true;
+        const auto *AT = Ctx.getAsConstantArrayType(T);
+        if (!AT) {
+          int Val = expr(E);
+          if (Val < 0)
+            return false;
+          B.storeElem(V, B.constI(Type::I32, (int64_t)K), Val);
+          return true;
+        }
+        const auto *L = dyn_cast<InitListExpr>(E->IgnoreParens());
+        if (!L) {
+          error(E->getBeginLoc(), "this array initializer",
+                "initialise with a brace list of values");
+          return false;
+        }
+        QualType Sub = AT->getElementType();
+        auto Flat = flatArray(Ctx, Sub);
+        uint64_t Per = Flat ? Flat->second : 1;
+        for (unsigned I = 0;
+             I < L->getNumInits() && I < AT->getSize().getZExtValue(); ++I)
+          if (!Put(L->getInit(I), Sub, K + I * Per))
+            return false;
         return true;
-      continue;
-    }
-    if (isa<ImplicitValueInitExpr>(E))
-      continue;
-    const auto *RL = dyn_cast<InitListExpr>(E->IgnoreParens());
-    if (!RL) {
-      error(E->getBeginLoc(), "this array initializer",
-            "initialise with a brace list of values");
-      return true;
-    }
-    for (unsigned J = 0; J < RL->getNumInits() && J < Cols; ++J)
-      if (!Put(RL->getInit(J), I * Cols + J))
-        return true;
-  }
+      };
+  QualType Sub = CAT ? CAT->getElementType() : VAT->getElementType();
+  uint64_t Count = CAT ? CAT->getSize().getZExtValue() : N;
+  auto Flat = flatArray(Ctx, Sub);
+  for (unsigned I = 0; I < IL->getNumInits() && I < Count; ++I)
+    if (!Put(IL->getInit(I), Sub, I * (Flat ? Flat->second : 1)))
+      break;
   return true;
 }
 

@@ -48,4 +48,19 @@ bool nativeLayout(ASTContext &Ctx, QualType QT, Type T) {
   return T != Type::Bool && Ctx.getTypeSize(QT) == ir::bitWidth(T);
 }
 
+std::optional<std::pair<QualType, uint64_t>> flatArray(ASTContext &Ctx,
+                                                       QualType QT) {
+  const auto *CAT = Ctx.getAsConstantArrayType(QT);
+  if (!CAT)
+    return std::nullopt;
+  uint64_t N = CAT->getSize().getZExtValue();
+  QualType E = CAT->getElementType();
+  if (irType(E))
+    return std::make_pair(E, N);
+  auto Inner = flatArray(Ctx, E);
+  if (!Inner || (Inner->second && N > UINT64_MAX / Inner->second))
+    return std::nullopt;
+  return std::make_pair(Inner->first, N * Inner->second);
+}
+
 } // namespace batchdiff

@@ -22,6 +22,12 @@ std::optional<ir::Type> irType(clang::QualType QT);
 /// short), so arrays of it load as vectors directly.
 bool nativeLayout(clang::ASTContext &Ctx, clang::QualType QT, ir::Type T);
 
+/// A constant array of any number of dimensions whose innermost elements
+/// have an IR type (`double[4]`, `const int[4][4][4]`): that element type
+/// and how many of them, flat and row-major. None for anything else.
+std::optional<std::pair<clang::QualType, uint64_t>>
+flatArray(clang::ASTContext &Ctx, clang::QualType QT);
+
 } // namespace batchdiff
 
 #endif

@@ -10,8 +10,8 @@ static double helper(double x) {
 __attribute__((batch, diff)) double a(double x) {
   double h = helper(x);
   double h2 = helper(2 * x);
-  double m[2][2][2] = {{{x}}};
-  // CHECK: errors-several.c:[[@LINE-1]]:10: error: local array 'm' of type 'double[2][2][2]' is not supported in a batch/diff function; use a one- or two-dimensional array of 1..65536 scalars
+  double m[2][200][200] = {{{x}}};
+  // CHECK: errors-several.c:[[@LINE-1]]:10: error: local array 'm' of type 'double[2][200][200]' is not supported in a batch/diff function; use an array of 1..65536 scalars
   printf("%g", x);
   // CHECK: errors-several.c:[[@LINE-1]]:3: error: the library function 'printf' is not supported in a batch/diff function; it has no batched version yet (docs/subset.md lists the <math.h> functions that have one)
   return m[0][0][0] + h + h2;
