@@ -32,8 +32,18 @@ const VarDecl *varOf(const Expr *E) {
 struct LoopVar {
   const VarDecl *V = nullptr;
   const ParmVarDecl *Bound = nullptr;
+  bool Counts = false; // also counted: i from k >= 0 up by >= 1, not assigned
   bool Ranged = false;
   int64_t Lo = 0, Hi = 0;
+  int64_t Trips = 0; // Ranged: how many iterations
+};
+
+/// How many times a loop runs at most: an integer parameter N (`for (i =
+/// 0; i < n; i++)`, `while (n--)`) or a constant K (`for (j = 0; j < 4;
+/// j++)`); neither: unknown.
+struct Trip {
+  const ParmVarDecl *N = nullptr;
+  int64_t K = 0;
 };
 
 /// An index `c + sum k_v * v` over loop variables v.
@@ -44,28 +54,43 @@ struct Affine {
 
 /// The evidence for one rule that gives an extent to a pointer parameter
 /// used as a pointer (passed on, walked): the parameter that bounds the
-/// walk (nullptr: none), its first use (where a failed rule's error
-/// points), how many uses the rule saw, and whether one broke it.
+/// walk (End: nullptr if none), the loops around the walk's use (outermost
+/// first), its first use (where a failed rule's error points), how many
+/// uses the rule saw, and whether one broke it.
 struct WalkRule {
   const ParmVarDecl *N = nullptr;
+  std::vector<Trip> Trips;
   const Expr *At = nullptr;
   int Uses = 0;
   bool Bad = false;
 
-  void use(const ParmVarDecl *Loop, const Expr *E) {
-    N = Loop;
+  void use(std::vector<Trip> Around, const Expr *E) {
+    Trips = std::move(Around);
     if (!Uses++)
       At = E;
   }
 };
 
-/// The step rule: `q += k`, `q++` or `++q` (q is p or a copy of p) as the
-/// last statement or the increment of a loop counted by a parameter, q
-/// read as q[0] .. q[k - 1] (Max: the largest index) inside that loop
-/// only: k elements per iteration.
+/// A read q[i] or *q of a walked pointer q: the loops it is in, and its
+/// index: in [Min, Max], or (Below) a loop variable j counted by `j <
+/// Below`.
+struct WalkAccess {
+  std::vector<const Stmt *> In;
+  int64_t Min = 0, Max = 0;
+  const ParmVarDecl *Below = nullptr;
+};
+
+/// The step rule: `q += k` (k a constant or an integer parameter), `q++` or
+/// `++q` (q is p or a copy of p) as the last statement or the increment of
+/// a loop (Loop) inside loops that each run a bounded number of times, q
+/// read as q[0] .. q[k - 1] inside that loop only (in loops nested in it
+/// too: `row[j]` under `j < 4` with `row += 4`, or under `j < c` with `row
+/// += c`): k elements per iteration.
 struct StepRule : WalkRule {
-  int64_t K = 0, Max = -1;
+  int64_t K = 0;
+  const ParmVarDecl *KParam = nullptr;
   const Stmt *Loop = nullptr;
+  std::vector<WalkAccess> Reads;
   const Expr *Copy = nullptr; // the p a walked copy was made of
   std::string Text;           // the step as written, for the remark
 };
@@ -91,8 +116,8 @@ struct Uses {
   // are then the step rule's, not indices from its start.
   bool Stepped = false;
   std::vector<const Stmt *> LoopStmts;
-  bool Gotos = false;                       // a goto could run the loop again
-  std::vector<const ParmVarDecl *> Counted; // per enclosing loop, any kind
+  bool Gotos = false;       // a goto could run the loop again
+  std::vector<Trip> Around; // per enclosing loop, any kind
   // Locals initialised to p (`const double *q = p;`), walked like it.
   llvm::DenseMap<const VarDecl *, const Expr *> Aliases;
 
@@ -169,21 +194,26 @@ struct Uses {
     return std::nullopt;
   }
 
-  /// The largest value of an index affine in loop variables with constant
-  /// ranges (`a[i - 1]`, `a[2 * i + j]`), if it is one.
-  std::optional<int64_t> rangeMax(const Expr *Idx) {
+  /// The smallest and largest values of an index affine in loop variables
+  /// with constant ranges (`a[i - 1]`, `a[2 * i + j]`), if it is one.
+  std::optional<std::pair<int64_t, int64_t>> range(const Expr *Idx) {
     auto A = affine(Idx);
     if (!A)
       return std::nullopt;
-    int64_t Max = A->C;
+    int64_t Min = A->C, Max = A->C;
     for (auto &[V, K] : A->Terms) {
       auto It = std::find_if(Loops.rbegin(), Loops.rend(),
                              [V = V](const LoopVar &L) { return L.V == V; });
       if (It == Loops.rend() || !It->Ranged)
         return std::nullopt;
+      Min += std::min(K * It->Lo, K * It->Hi);
       Max += std::max(K * It->Lo, K * It->Hi);
     }
-    return Max;
+    return std::make_pair(Min, Max);
+  }
+  std::optional<int64_t> rangeMax(const Expr *Idx) {
+    auto R = range(Idx);
+    return R ? std::optional<int64_t>(R->second) : std::nullopt;
   }
 
   void index(const Expr *Idx) {
@@ -311,6 +341,7 @@ struct Uses {
     L.Ranged = true;
     L.Lo = Lo;
     L.Hi = Hi;
+    L.Trips = (Hi - Lo) / std::abs(*St) + 1;
     return L;
   }
 
@@ -392,20 +423,44 @@ struct Uses {
         Step.Copy = Aliases.lookup(V);
       return true;
     };
-    auto Access = [&](int64_t C) {
-      Step.Bad |=
-          C < 0 || LoopStmts.size() != 1 || (Step.Loop && Step.Loop != Loop);
-      Step.Loop = Loop;
-      Step.Max = std::max(Step.Max, C);
+    // A read q[Idx] (nullptr: *q): where it is, and its index's range.
+    auto Access = [&](const Expr *Idx) {
+      WalkAccess A;
+      A.In = LoopStmts;
+      auto R =
+          Idx ? range(Idx) : std::optional<std::pair<int64_t, int64_t>>({0, 0});
+      if (R) {
+        A.Min = R->first;
+        A.Max = R->second;
+      } else if (const VarDecl *V = varOf(Idx)) {
+        for (auto It = Loops.rbegin(); It != Loops.rend() && !A.Below; ++It)
+          if (It->V == V && It->Bound && It->Counts)
+            A.Below = It->Bound;
+        Step.Bad |= !A.Below;
+      } else {
+        Step.Bad = true;
+      }
+      Step.Reads.push_back(std::move(A));
+      if (Idx)
+        walk(Idx);
       return true;
     };
     // The step: k elements, as the loop's last statement or increment.
     std::optional<int64_t> K;
+    const ParmVarDecl *KParam = nullptr;
     const Expr *Q = nullptr;
     if (const auto *CA = dyn_cast<CompoundAssignOperator>(S);
         CA && CA->getOpcode() == BO_AddAssign) {
       Q = CA->getLHS();
       K = constInt(CA->getRHS());
+      // `row += c`, c an integer parameter nothing assigns: c per step.
+      if (const ParmVarDecl *C = paramOf(CA->getRHS());
+          !K && C && C->getDeclContext() == FD &&
+          C->getType()->isIntegerType() &&
+          !lowering::modifies(FD->getBody(), C)) {
+        KParam = C;
+        K = 1;
+      }
       if (!K)
         K = 0;
     } else if (const auto *UO = dyn_cast<UnaryOperator>(S);
@@ -428,22 +483,22 @@ struct Uses {
           Last = *It == S;
       Step.Bad |= *K < 1 || !Last || (Step.Loop && Step.Loop != Loop);
       Step.K = *K;
+      Step.KParam = KParam;
       Step.Loop = Loop;
       std::string Name = varOf(Q)->getNameAsString();
       const auto *UO = dyn_cast<UnaryOperator>(S);
-      Step.Text = !UO              ? Name + " += " + std::to_string(*K)
-                  : UO->isPrefix() ? "++" + Name
-                                   : Name + "++";
-      Step.use(Counted.size() == 1 ? Counted.back() : nullptr, Q);
+      Step.Text = UO       ? (UO->isPrefix() ? "++" + Name : Name + "++")
+                  : KParam ? Name + " += " + KParam->getNameAsString()
+                           : Name + " += " + std::to_string(*K);
+      Step.use(Around, Q);
       return true;
     }
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S);
         AS && Walked(AS->getBase()))
-      if (auto C = constInt(AS->getIdx()))
-        return Access(*C);
+      return Access(AS->getIdx());
     if (const auto *UO = dyn_cast<UnaryOperator>(S);
         UO && UO->getOpcode() == UO_Deref && Walked(UO->getSubExpr()))
-      return Access(0);
+      return Access(nullptr);
     return false;
   }
 
@@ -452,14 +507,20 @@ struct Uses {
       return;
     if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S)) {
       const auto *FS = dyn_cast<ForStmt>(S);
-      if (FS)
+      Trip T;
+      T.N = counted(S);
+      if (FS) {
         Loops.push_back(loopVar(FS));
-      Counted.push_back(counted(S));
+        Loops.back().Counts = T.N && T.N == Loops.back().Bound;
+        if (!T.N && Loops.back().Ranged)
+          T.K = Loops.back().Trips;
+      }
+      Around.push_back(T);
       LoopStmts.push_back(S);
       for (const Stmt *C : S->children())
         walk(C);
       LoopStmts.pop_back();
-      Counted.pop_back();
+      Around.pop_back();
       if (FS)
         Loops.pop_back();
       return;
@@ -472,8 +533,7 @@ struct Uses {
           PostInc && PostInc->getOpcode() == UO_PostInc &&
           isP(PostInc->getSubExpr())) {
         // In one loop only: a loop around it would repeat the walk.
-        Inc.use(Counted.size() == 1 ? Counted.back() : nullptr,
-                PostInc->getSubExpr());
+        Inc.use(Around, PostInc->getSubExpr());
         return;
       }
     if (stepWalk(S))
@@ -540,6 +600,56 @@ bool layout(const ParmVarDecl *P, DiagnosticsEngine &D, ir::Param &Out) {
   Out.Lay = Offs   ? ir::Layout::Offsets
             : Ptrs ? ir::Layout::Pointers
                    : ir::Layout::Strided;
+  return true;
+}
+
+/// The extent of a walk of \p K elements (times parameter \p KParam, if
+/// any) per iteration of the loops \p Trips (outermost first): their
+/// product, static when every factor is a constant. False when a loop has
+/// no bound (or an inner loop's bound is a parameter the body assigns).
+bool walkExtent(const FunctionDecl *FD, const std::vector<Trip> &Trips,
+                int64_t K, const ParmVarDecl *KParam, const std::string &Text,
+                ir::Param &Out) {
+  if (Trips.empty())
+    return false;
+  std::vector<const ParmVarDecl *> Ps;
+  std::string Loops;
+  for (size_t I = 0; I < Trips.size(); ++I) {
+    const Trip &T = Trips[I];
+    if ((!T.N && T.K <= 0) ||
+        (T.N && I > 0 && lowering::modifies(FD->getBody(), T.N)))
+      return false;
+    Loops += (I ? " x " : "") +
+             (T.N ? "'" + T.N->getNameAsString() + "'" : std::to_string(T.K));
+    if (T.N)
+      Ps.push_back(T.N);
+    else if ((K *= T.K) > (1 << 30))
+      return false;
+  }
+  if (KParam)
+    Ps.push_back(KParam);
+  std::string Why = " (pointer walk '" + Text + "' in " +
+                    (Trips.size() == 1 ? "a loop" : "loops") + " of at most " +
+                    Loops + " iterations)";
+  if (Ps.empty()) {
+    Out.StaticLen = (int)K;
+    Out.DimHow = "static " + std::to_string(K) + Why;
+    return true;
+  }
+  // The ragged remark names a varying one, if any.
+  Out.DimParam = (int)Ps[0]->getFunctionScopeIndex();
+  for (const ParmVarDecl *N : Ps)
+    if (!isUniform(N)) {
+      Out.DimParam = (int)N->getFunctionScopeIndex();
+      break;
+    }
+  std::string Names;
+  for (const ParmVarDecl *N : Ps)
+    Names += (Names.empty() ? "'" : " x '") + N->getNameAsString() + "'";
+  Out.DimHow = "dynamic, " +
+               (K > 1 ? std::to_string(K) + " x "
+                      : std::string(Ps.size() == 1 ? "from " : "")) +
+               (Ps.size() == 1 ? "parameter " : "parameters ") + Names + Why;
   return true;
 }
 
@@ -615,31 +725,26 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   // `for (i = 0; i < n; i++) s += *p++;`: one element per iteration.
   // (`*p` or `p[0]` besides: the first element, read by the scalar function
   // whatever n is.)
-  // `for (i = 0; i < n; i++) { s += q[0] * q[1]; q += 2; }`: k per iteration.
+  // `for (i = 0; i < n; i++) { s += q[0] * q[1]; q += 2; }`: k per iteration,
+  // also in nested loops (`row[j]` under `j < 4`, then `row += 4`).
   const StepRule &St = U.Step;
-  if (St.Uses == 1 && St.N && !St.Bad && U.Inc.Uses == 0 && !U.Gotos &&
-      !U.Whole && !U.Unknown && !U.Bound && U.MaxConst < 0 && St.Max < St.K) {
-    Out.DimParam = (int)St.N->getFunctionScopeIndex();
-    Out.DimHow = "dynamic, " +
-                 (St.K > 1 ? std::to_string(St.K) + " x parameter '"
-                           : std::string("from parameter '")) +
-                 St.N->getNameAsString() + "' (pointer walk '" + St.Text +
-                 "' in a loop of at most '" + St.N->getNameAsString() +
-                 "' iterations)";
+  bool StepOk = St.Uses == 1 && !St.Bad && U.Inc.Uses == 0 && !U.Gotos &&
+                !U.Whole && !U.Unknown && !U.Bound && U.MaxConst < 0;
+  for (const WalkAccess &A : St.Reads)
+    StepOk &= std::find(A.In.begin(), A.In.end(), St.Loop) != A.In.end() &&
+              (St.KParam ? A.Below == St.KParam
+                         : !A.Below && A.Min >= 0 && A.Max < St.K);
+  if (StepOk && walkExtent(FD, St.Trips, St.K, St.KParam, St.Text, Out))
     return true;
-  }
   if (St.Copy && !U.Whole)
     U.Whole = St.Copy; // the copy is used as a pointer after all
-  if (St.Uses == 0 && St.Max < 0 && U.Inc.Uses == 1 && U.Inc.N && !U.Gotos &&
+  const WalkRule &In = U.Inc;
+  if (St.Uses == 0 && St.Reads.empty() && In.Uses == 1 && !U.Gotos &&
       !U.Whole && !U.Unknown && U.MaxConst <= 0 && !U.FromRange &&
-      (!U.Bound || U.Bound == U.Inc.N)) {
-    Out.DimParam = (int)U.Inc.N->getFunctionScopeIndex();
-    Out.DimHow = "dynamic, from parameter '" + U.Inc.N->getNameAsString() +
-                 "' (pointer walk '*" + varOf(U.Inc.At)->getNameAsString() +
-                 "++' in a loop of at most '" + U.Inc.N->getNameAsString() +
-                 "' iterations)";
+      (!U.Bound || (In.Trips.size() == 1 && U.Bound == In.Trips[0].N)) &&
+      walkExtent(FD, In.Trips, 1, nullptr,
+                 "*" + varOf(In.At)->getNameAsString() + "++", Out))
     return true;
-  }
   for (const WalkRule *R : {(const WalkRule *)&U.Inc, (const WalkRule *)&St})
     if (R->Uses > 0 && !U.Whole)
       U.Whole = R->At;

@@ -120,3 +120,39 @@ BATCHDIFF double r_selfinc(const double *p, int n) {
   return s;
 }
 // CHECK: {{.*}}remarks_arrays.c:[[@LINE-6]]:42: remark: batchdiff: parameter 'p' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n' (pointer walk 'p++' in a loop of at most 'n' iterations); ragged: each example's extent differs, accesses are masked per lane{{$}}
+
+/* nested walks: a row pointer stepped by 4 or by a parameter, '*p++' in an
+ * inner loop, all-constant loops */
+BATCHDIFF double r_rows(const double *A, const double v[4], int r) {
+  const double *row = A;
+  double s = 0.0;
+  for (int i = 0; i < r; i++) {
+    for (int j = 0; j < 4; j++)
+      s += row[j] * v[j];
+    row += 4;
+  }
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-10]]:39: remark: batchdiff: parameter 'A' is varying (one value per example), differentiated; input array, dims dynamic, 4 x parameter 'r' (pointer walk 'row += 4' in a loop of at most 'r' iterations); ragged: each example's extent differs, accesses are masked per lane{{$}}
+BATCHDIFF double r_rc(const double *A, const double *v, int r, int c) {
+  double s = 0.0;
+  for (int i = 0; i < r; i++) {
+    for (int j = 0; j < c; j++)
+      s += A[j] * v[j];
+    A += c;
+  }
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-9]]:37: remark: batchdiff: parameter 'A' is varying (one value per example), differentiated; input array, dims dynamic, parameters 'r' x 'c' (pointer walk 'A += c' in a loop of at most 'r' iterations); ragged: each example's extent differs, accesses are masked per lane{{$}}
+BATCHDIFF double r_inner(const double *p, int n, const double *q) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < 3; j++)
+      s += *p++;
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 3; j++)
+      s *= *q++;
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-10]]:40: remark: batchdiff: parameter 'p' is varying (one value per example), differentiated; input array, dims dynamic, 3 x parameter 'n' (pointer walk '*p++' in loops of at most 'n' x 3 iterations); ragged: each example's extent differs, accesses are masked per lane{{$}}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-11]]:64: remark: batchdiff: parameter 'q' is varying (one value per example), differentiated; input array, dims static 6 (pointer walk '*q++' in loops of at most 2 x 3 iterations){{$}}
