@@ -83,10 +83,17 @@ int Lowerer::globalParam(const VarDecl *VD, SourceLocation At) {
     // short ones (noise functions' permutation tables) element by element,
     // widened to 32-bit lanes as C promotes them.
     bool Narrow = IT && *IT == Type::I32 && !nativeLayout(Ctx, ET, *IT);
-    if (!IT || (!Narrow && !nativeLayout(Ctx, ET, *IT))) {
+    // A _Bool table (a byte each, 0 or 1): read as uint8_t, compared with
+    // 0 where it is read (load()).
+    if (IT && *IT == Type::Bool && Ctx.getTypeSize(ET) == 8) {
+      IT = Type::I32;
+      P.Narrow = "u8";
+      BoolTables.insert((int)F.Params.size());
+    }
+    if (!IT || (!Narrow && P.Narrow.empty() && !nativeLayout(Ctx, ET, *IT))) {
       error(At,
             "the global table '" + Name + "' of type '" + T.getAsString() + "'",
-            "use a table of char, short, int, long, float or double "
+            "use a table of _Bool, char, short, int, long, float or double "
             "elements");
       return -1;
     }

@@ -272,6 +272,9 @@ private:
   int load(LValue L) {
     if (L.Multi >= 0)
       return loadChoice(L);
+    // A _Bool table is read as bytes: its elements are 0 or 1.
+    if (L.Arg >= 0 && BoolTables.count(L.Arg))
+      return B.cmp(Op::CmpNE, B.loadArg(L.Arg, L.Idx), B.constI(Type::I32, 0));
     if (L.Arg >= 0)
       return B.loadArg(L.Arg, L.Idx);
     return L.Idx >= 0 ? B.loadElem(L.Var, L.Idx) : B.get(L.Var);
@@ -443,6 +446,7 @@ private:
   int frexpCall(const CallExpr *CE, Type FT);
   int modfCall(const CallExpr *CE, Type FT);
   llvm::DenseMap<const VarDecl *, int> GlobalParams;
+  llvm::DenseSet<int> BoolTables; // global tables of _Bool, read as uint8_t
   /// Where each global read as a uniform value was first read.
   llvm::DenseMap<const VarDecl *, SourceLocation> FirstRead;
   /// Global scalars the function writes: one variable per example each,
