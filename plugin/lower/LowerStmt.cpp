@@ -399,7 +399,7 @@ bool Lowerer::arrayDecl(const VarDecl *VD) {
     N = Flat->second;
   }
   auto ET = irType(ElT);
-  if (ElT->isRecordType() && !Cols && N > 0) {
+  if (ElT->isRecordType() && N > 0) {
     structArrayDecl(VD, ElT, N);
     return true;
   }
