@@ -31,49 +31,10 @@
 
 #include <batchdiff/simd.h>
 
-/* F(M, W, k) for k = a, a + 1, ..., a + N - 1; each F starts with a comma. */
-#define BD__AS1(F, M, W, a) F(M, W, a)
-#define BD__AS2(F, M, W, a) BD__AS1(F, M, W, a) BD__AS1(F, M, W, (a) + 1)
-#define BD__AS4(F, M, W, a) BD__AS2(F, M, W, a) BD__AS2(F, M, W, (a) + 2)
-#define BD__AS6(F, M, W, a) BD__AS4(F, M, W, a) BD__AS2(F, M, W, (a) + 4)
-#define BD__AS8(F, M, W, a) BD__AS4(F, M, W, a) BD__AS4(F, M, W, (a) + 4)
-#define BD__AS12(F, M, W, a) BD__AS8(F, M, W, a) BD__AS4(F, M, W, (a) + 8)
-#define BD__AS16(F, M, W, a) BD__AS8(F, M, W, a) BD__AS8(F, M, W, (a) + 8)
-#define BD__AS24(F, M, W, a) BD__AS16(F, M, W, a) BD__AS8(F, M, W, (a) + 16)
-#define BD__AS32(F, M, W, a) BD__AS16(F, M, W, a) BD__AS16(F, M, W, (a) + 16)
-#define BD__AS48(F, M, W, a) BD__AS32(F, M, W, a) BD__AS16(F, M, W, (a) + 32)
-#define BD__AS64(F, M, W, a) BD__AS32(F, M, W, a) BD__AS32(F, M, W, (a) + 32)
-#define BD__ASX(N) BD__AS##N
-#define BD__ASN(N) BD__ASX(N)
-
-/* Index of element k in the concatenation (k), of member m of record j in
- * the records (m + j * M), and of element k of the records in the
- * concatenation of the member vectors (member k % M, lane k / M). */
-#define BD__AIX_CAT(M, W, k) , (k)
-#define BD__AIX_DE0(M, W, j) , ((j) * (M))
-#define BD__AIX_DE1(M, W, j) , (1 + (j) * (M))
-#define BD__AIX_DE2(M, W, j) , (2 + (j) * (M))
-#define BD__AIX_DE3(M, W, j) , (3 + (j) * (M))
-#define BD__AIX_IN(M, W, k) , (((k) % (M)) * (W) + (k) / (M))
-
-/* F(M, W, m, k) for k = a ... a + N - 1 (the index lists of M = 5 ... 8):
- * lane k of member m is element m + k * M of the records (load); lane k
- * of the records' vector m, element m * W + k, is member (m * W + k) % M
- * of record (m * W + k) / M, lane ... of that member's vector (store). */
-#define BD__BS1(F, M, W, m, a) F(M, W, m, a)
-#define BD__BS2(F, M, W, m, a)                                                 \
-  BD__BS1(F, M, W, m, a) BD__BS1(F, M, W, m, (a) + 1)
-#define BD__BS4(F, M, W, m, a)                                                 \
-  BD__BS2(F, M, W, m, a) BD__BS2(F, M, W, m, (a) + 2)
-#define BD__BS8(F, M, W, m, a)                                                 \
-  BD__BS4(F, M, W, m, a) BD__BS4(F, M, W, m, (a) + 4)
-#define BD__BS16(F, M, W, m, a)                                                \
-  BD__BS8(F, M, W, m, a) BD__BS8(F, M, W, m, (a) + 8)
-#define BD__BSX(N) BD__BS##N
-#define BD__BSN(N) BD__BSX(N)
-#define BD__BIX_LD(M, W, m, k) , ((m) + (k) * (M))
-#define BD__BIX_ST(M, W, m, k)                                                 \
-  , ((((m) * (W) + (k)) % (M)) * (W) + ((m) * (W) + (k)) / (M))
+/* The index lists, as literals (generated, aos_idx.h): arithmetic on the
+ * indices in the preprocessor cost clang 0.8 G instructions of parsing in
+ * every file that includes the runtime (0.2 G with literals). */
+#include <batchdiff/aos_idx.h>
 
 /* Lane counts as literals (token pasting): W, 2W, 3W, 4W per shape. */
 #if BD_VBYTES == 64
@@ -107,21 +68,15 @@
 
 /* Shuffles of A and B (ext vectors of 2W, or W for M = 2). */
 #define BD__ADE(S, M, m, A, B)                                                 \
-  __builtin_shufflevector(                                                     \
-      A, B BD__ASN(BD__AW_##S)(BD__AIX_DE##m, M, BD__AW_##S, 0))
-#define BD__ACAT(S, A, B)                                                      \
-  __builtin_shufflevector(A, B BD__ASN(BD__AW2_##S)(BD__AIX_CAT, 0, 0, 0))
-#define BD__AIN(S, N, M, A, B)                                                 \
-  __builtin_shufflevector(A, B BD__ASN(N)(BD__AIX_IN, M, BD__AW_##S, 0))
+  __builtin_shufflevector(A, B BD__AIX_DE_##S##_##M##_##m)
+#define BD__ACAT(S, A, B) __builtin_shufflevector(A, B BD__AIX_CAT2_##S)
+#define BD__AIN(S, M, A, B) __builtin_shufflevector(A, B BD__AIX_IN_##S##_##M)
 /* Four vectors as one of 4W; member (BD__BIX_LD) or records' vector
  * (BD__BIX_ST) m of the concatenation of A and B (4W each). */
 #define BD__ACAT4(S, a, b, c, d)                                               \
-  __builtin_shufflevector(BD__ACAT(S, a, b),                                   \
-                          BD__ACAT(S, c, d)                                    \
-                              BD__ASN(BD__AW4_##S)(BD__AIX_CAT, 0, 0, 0))
+  __builtin_shufflevector(BD__ACAT(S, a, b), BD__ACAT(S, c, d) BD__AIX_CAT4_##S)
 #define BD__AGET(T, S, X, M, m, A, B)                                          \
-  (bd_##T) __builtin_shufflevector(                                            \
-      A, B BD__BSN(BD__AW_##S)(BD__BIX_##X, M, BD__AW_##S, m, 0))
+  (bd_##T) __builtin_shufflevector(A, B BD__BIX_##X##_##S##_##M##_##m)
 #define BD__ALD(T, S, p, k) bd_load_##T((p) + (k)*BD__AW_##S)
 /* M = 5 ... 8 vectors v[] as A (the first four) and B (the rest, v[4]
  * repeated); an index list of m >= M is valid too (below 8W) and dead. */
@@ -191,18 +146,18 @@
     *v3 = (bd_##T)BD__ADE(S, 4, 3, A, B);                                      \
   }                                                                            \
   BD_INL void bd_aos_store2_##T(E *p, bd_##T v0, bd_##T v1) {                  \
-    bd__a2_##T o = BD__AIN(S, BD__AW2_##S, 2, v0, v1);                         \
+    bd__a2_##T o = BD__AIN(S, 2, v0, v1);                                      \
     memcpy(p, &o, sizeof o);                                                   \
   }                                                                            \
   BD_INL void bd_aos_store3_##T(E *p, bd_##T v0, bd_##T v1, bd_##T v2) {       \
     bd__a2_##T A = BD__ACAT(S, v0, v1), B = BD__ACAT(S, v2, v2);               \
-    bd__a3_##T o = BD__AIN(S, BD__AW3_##S, 3, A, B);                           \
+    bd__a3_##T o = BD__AIN(S, 3, A, B);                                        \
     memcpy(p, &o, sizeof(E) * 3 * BD__AW_##S);                                 \
   }                                                                            \
   BD_INL void bd_aos_store4_##T(E *p, bd_##T v0, bd_##T v1, bd_##T v2,         \
                                 bd_##T v3) {                                   \
     bd__a2_##T A = BD__ACAT(S, v0, v1), B = BD__ACAT(S, v2, v3);               \
-    bd__a4_##T o = BD__AIN(S, BD__AW4_##S, 4, A, B);                           \
+    bd__a4_##T o = BD__AIN(S, 4, A, B);                                        \
     memcpy(p, &o, sizeof o);                                                   \
   }                                                                            \
   BD_INL void bd_aos_load5_##T(const E *p, bd_##T *v0, bd_##T *v1, bd_##T *v2, \
