@@ -107,6 +107,7 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
   EmitInput In;
   In.IncludeRuntime = Info.IncludeRuntime;
   In.Static = Info.Static;
+  In.MathOutline = Opts.MathOutline;
   ir::Function Grad, BatchedPrimal, BatchedGrad, Jvp, BatchedJvp, Hvp,
       BatchedHvp;
   if (WantBatch) {

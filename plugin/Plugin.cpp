@@ -245,11 +245,13 @@ protected:
         Opts.SortByLength = A.back() == '1';
       else if (A == "dense-records=0" || A == "dense-records=1")
         Opts.DenseRecords = A.back() == '1';
+      else if (A == "math=outline" || A == "math=inline")
+        Opts.MathOutline = A == "math=outline";
       else {
         report(CI.getDiagnostics(), DiagnosticsEngine::Error, SourceLocation(),
                "unknown batchdiff option '%0' (expected emit=DIR, "
-               "header=FILE, remarks, chains=1/2/4, sort-by-length=0/1 or "
-               "dense-records=0/1)")
+               "header=FILE, remarks, chains=1/2/4, sort-by-length=0/1, "
+               "dense-records=0/1 or math=outline/inline)")
             << A;
         OK = false;
       }

@@ -29,7 +29,7 @@ EmitOutput emitC(const EmitInput &In) {
        << (F.Lanes.LaneBits == 64 ? "shape d, lanes of 64 bits"
                                   : "shape n, lanes of 32 bits")
        << " */\n";
-    OS << emitKernel(F, K, Fl);
+    OS << emitKernel(F, K, Fl, In.MathOutline);
     WrapperText W = emitWrapper(F, Fl, In.Static, K);
     OS << W.Code;
     Out.Prototypes += W.Prototype + ";\n";

@@ -23,6 +23,7 @@ struct EmitInput {
   const ir::Function *Hvp = nullptr;    // batched IR of NAME_hvp, or null
   bool Static = false;        // original function has internal linkage
   bool IncludeRuntime = true; // emit #include of the runtime headers
+  bool MathOutline = false;   // costly math through bd_ool_* (math=outline)
 };
 
 struct EmitOutput {

@@ -27,9 +27,10 @@ constexpr size_t MathInlineMax = 32;
 
 class KernelEmitter {
 public:
-  KernelEmitter(const ir::Function &F, std::string Name, Flavor Fl)
+  KernelEmitter(const ir::Function &F, std::string Name, Flavor Fl,
+                bool Outline)
       : F(F), Sh{F.Lanes.LaneBits == 64}, Name(std::move(Name)), Fl(Fl),
-        IL(F.Lanes.Interleave) {}
+        IL(F.Lanes.Interleave), Outline(Outline) {}
 
   std::string run();
 
@@ -124,6 +125,8 @@ private:
   /// each copy's name and definition.
   bool MathOutOfLine = false;
   mutable std::map<std::string, std::string> MathCopies;
+  /// math=outline: the runtime's bd_ool_* copies, one per file.
+  bool Outline;
   /// A long kernel's variables declared in a top-level if (VarScopes.h).
   std::vector<VarScope> Scopes;
   /// A long kernel's temps printed in their one use (foldCopies).
@@ -235,6 +238,8 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) const {
     if (MN.rfind("__bd_", 0) == 0)
       MN.erase(0, 5);
     std::string Fn = "bd_" + MN + "_" + Sh.sfx(F.Temps[A[0]]);
+    if (Outline && ir::mathCostly(S.Fn))
+      return Call("bd_ool" + Fn.substr(2), Args);
     if (MathOutOfLine && ir::mathCostly(S.Fn)) {
       std::string V = Sh.vtype(F.Temps[A[0]]), Copy = Name + Fn.substr(2);
       std::string Def = "static __attribute__((noinline, unused)) " + V + " " +
@@ -947,8 +952,8 @@ std::string KernelEmitter::run() {
 } // namespace
 
 std::string emitKernel(const ir::Function &F, const std::string &Name,
-                       Flavor Fl) {
-  return KernelEmitter(F, Name, Fl).run();
+                       Flavor Fl, bool MathOutline) {
+  return KernelEmitter(F, Name, Fl, MathOutline).run();
 }
 
 } // namespace batchdiff

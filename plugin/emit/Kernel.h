@@ -18,8 +18,10 @@ namespace batchdiff {
 /// The kernel \p Name of the batched function \p F of flavor \p Fl (an
 /// adjoint for Grad, a tangent function for Jvp). A printer: every SPMD
 /// decision is in \p F already.
+/// \p MathOutline: costly math calls the runtime's out-of-line copies
+/// (bd_ool_*, one per file) instead of inline bodies (math=outline).
 std::string emitKernel(const ir::Function &F, const std::string &Name,
-                       Flavor Fl);
+                       Flavor Fl, bool MathOutline = false);
 
 } // namespace batchdiff
 

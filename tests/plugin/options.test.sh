@@ -57,3 +57,28 @@ expect_ok "$CLANG" -fplugin=prefix/lib/batchdiff/batchdiff.so -fsyntax-only \
 printf '#include <batchdiff.h>\n#ifndef __BATCHDIFF__\n#error no\n#endif\n' \
   >pre.c
 expect_ok bdcc -fsyntax-only pre.c
+
+# math=outline (and the default math=inline): costly math goes through one
+# out-of-line copy per file (bd_ool_*, docs/compile-time.md) instead of an
+# inline body at every call; values and gradients are the same bits, at
+# the baseline target and the build machine's own.
+run_rc 1 bdcc -fplugin-arg-batchdiff-math=fast -fsyntax-only "$IN/accepted.c"
+grep -q "unknown batchdiff option 'math=fast'" last.out || fail "math=fast"
+for arch in -march=x86-64 -march=native; do
+  expect_ok bdcc -O2 $arch -DMO\(n\)=n -fplugin-arg-batchdiff-math=inline \
+    -fplugin-arg-batchdiff-emit=out/mi -c "$IN/math_outline.c" -o mi.o
+  expect_ok bdcc -O2 $arch -DMO\(n\)=n##_o -fplugin-arg-batchdiff-math=outline \
+    -fplugin-arg-batchdiff-emit=out/mo -c "$IN/math_outline.c" -o mo.o
+  expect_no_text out/mi/math_outline.c.batchdiff.c bd_ool_
+  grep -q 'bd_ool_tanh_f64d(' out/mo/math_outline.c.batchdiff.c ||
+    fail "math=outline: no bd_ool_tanh_f64d call"
+  expect_no_text out/mo/math_outline.c.batchdiff.c 'bd_tanh_f64d('
+  # One copy of each inline body per file, called from every kernel.
+  [ "$("$NM" mo.o | grep -c ' bd_ool_tanh_f64d$')" = 1 ] ||
+    fail "math=outline: not one bd_ool_tanh_f64d in the object"
+  [ "$("$NM" mi.o | grep -c ' bd_ool_')" = 0 ] ||
+    fail "math=inline: out-of-line copies in the object"
+  expect_ok "$CLANG" -O2 $arch -c "$IN/math_outline_main.c" -o mm.o
+  expect_ok "$CLANG" mm.o mi.o mo.o "$RTLIB" -lsleef -lm -lpthread -o mcmp
+  run_rc 0 ./mcmp
+done

@@ -186,6 +186,36 @@ BD_MATH2_LIST(BD__MATH2)
   BD_INL bd_f64d bd_##fn##_f64d(bd_f64d x) { return bd__##di##_##fn##_f64d(x); }
 BD_MATH1_IMPL_LIST(BD__PUB1)
 
+/* bd_ool_<fn>_T: the same function for generated code compiled with
+ * -fplugin-arg-batchdiff-math=outline: an inline body (fast) becomes one
+ * noinline copy per file, emitted only where called, instead of a copy at
+ * every call (compile time, docs/compile-time.md); a library call (lib)
+ * stays a direct call. The same bits either way. */
+#define BD__OOL_fast static __attribute__((__noinline__, __unused__))
+#define BD__OOL_lib BD_INL
+#define BD__OOL1(fn, fi, di)                                                   \
+  BD__OOL_##fi bd_f32n bd_ool_##fn##_f32n(bd_f32n x) {                         \
+    return bd_##fn##_f32n(x);                                                  \
+  }                                                                            \
+  BD__OOL_##fi bd_f32d bd_ool_##fn##_f32d(bd_f32d x) {                         \
+    return bd_##fn##_f32d(x);                                                  \
+  }                                                                            \
+  BD__OOL_##di bd_f64d bd_ool_##fn##_f64d(bd_f64d x) {                         \
+    return bd_##fn##_f64d(x);                                                  \
+  }
+BD_MATH1_IMPL_LIST(BD__OOL1)
+#define BD__OOL2(fn, cf, cd)                                                   \
+  BD__OOL_lib bd_f32n bd_ool_##fn##_f32n(bd_f32n x, bd_f32n y) {               \
+    return bd_##fn##_f32n(x, y);                                               \
+  }                                                                            \
+  BD__OOL_lib bd_f32d bd_ool_##fn##_f32d(bd_f32d x, bd_f32d y) {               \
+    return bd_##fn##_f32d(x, y);                                               \
+  }                                                                            \
+  BD__OOL_lib bd_f64d bd_ool_##fn##_f64d(bd_f64d x, bd_f64d y) {               \
+    return bd_##fn##_f64d(x, y);                                               \
+  }
+BD_MATH2_LIST(BD__OOL2)
+
 /* Exact functions: the builtins are the LLVM intrinsics clang emits for the
  * scalar libm calls (llvm.sqrt, llvm.round, ...). fmin and fmax are not
  * llvm.minnum/maxnum: on x86 their result for (-0, +0) depends on what LLVM

@@ -117,4 +117,19 @@ static inline __attribute__((unused)) float __bd_trigammaf(float x){
 BD__GAMMA_VEC(f32n, float, bd_i32n) BD__GAMMA_VEC(f32d, float, bd_i32d)
     BD__GAMMA_VEC(f64d, double, bd_i64d)
 
+/* Out-of-line copies for -fplugin-arg-batchdiff-math=outline (vmath.h's
+ * bd_ool_*): one noinline copy per file, emitted only where called. */
+#define BD__GAMMA_OOL(T)                                                       \
+  static __attribute__((__noinline__, __unused__)) bd_##T                      \
+      bd_ool_digamma_##T(bd_##T x) {                                           \
+    return bd_digamma_##T(x);                                                  \
+  }                                                                            \
+  static __attribute__((__noinline__, __unused__)) bd_##T                      \
+      bd_ool_trigamma_##T(bd_##T x) {                                          \
+    return bd_trigamma_##T(x);                                                 \
+  }
+BD__GAMMA_OOL(f32n)
+BD__GAMMA_OOL(f32d)
+BD__GAMMA_OOL(f64d)
+
 #endif /* BATCHDIFF_VMATH_GAMMA_H */
