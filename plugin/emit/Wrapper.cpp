@@ -262,7 +262,8 @@ std::vector<WrapperEmitter::GlobalDecl> WrapperEmitter::globals() const {
       continue;
     std::string T = ctext::elemType(P);
     if (P.IsArray)
-      Gs.push_back({"const " + T + " *", arg(I), "(const " + T + " *)" + P.Name,
+      Gs.push_back({"const " + T + " *", arg(I),
+                    "(const " + T + " *)" + (P.Addr.empty() ? P.Name : P.Addr),
                     P.InPlace});
     else
       Gs.push_back({P.CType + " ", arg(I), P.Name, P.InPlace});

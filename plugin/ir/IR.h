@@ -160,6 +160,9 @@ struct Param {
   // Global: read by name where the examples run (a table, or a scalar that
   // is const or static, whose value LLVM may know), not once per call.
   bool InPlace = false;
+  /// Global: the C expression of its first element where that is not Name
+  /// (a member of a global struct or table of records: `&GL[0].x`).
+  std::string Addr;
   // A global table of 8- or 16-bit integers ("u8", "i16", ...): read
   // element by element into 32-bit lanes; empty for every other array.
   std::string Narrow;

@@ -76,7 +76,7 @@ int Lowerer::expr(const Expr *E) {
     if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
       return B.constI(*irType(E->getType()), EC->getInitVal().getSExtValue());
   if (const auto *ME = dyn_cast<MemberExpr>(E)) { // of a struct rvalue
-    LValue L = memberLValue(ME);
+    LValue L = memberLValue(ME, "reading");
     return L.ok() ? load(L) : -1;
   }
   if (isa<ArraySubscriptExpr>(E))
@@ -168,7 +168,7 @@ static const VarDecl *globalPointer(const Expr *Base) {
 Lowerer::LValue Lowerer::lvalue(const Expr *E, llvm::StringRef Action) {
   E = E->IgnoreParens();
   if (const auto *ME = dyn_cast<MemberExpr>(E))
-    return memberLValue(ME);
+    return memberLValue(ME, Action);
   const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
   const auto *UO = dyn_cast<UnaryOperator>(E);
   if (UO && UO->getOpcode() == UO_Deref) {
@@ -290,8 +290,29 @@ int Lowerer::readLValue(const Expr *E) {
       return G < 0 ? -1 : B.param(G);
     }
   }
+  // A member of a const global struct (or table of them) at constant
+  // indices: a constant, as a const global scalar.
+  if (const APValue *V = constMember(E))
+    if (auto T = irType(E->getType()))
+      if (int C = constOf(*V, *T); C >= 0)
+        return C;
   LValue L = lvalue(E, "reading");
   return L.ok() ? load(L) : -1;
+}
+
+/// A read of array parameter or table \p Arg at \p Idx. Where C may not
+/// evaluate the read in every lane that computes it, an index outside a
+/// table of known length becomes 0: no lane reads outside the table (the
+/// value is not used there).
+int Lowerer::loadTable(int Arg, int Idx) {
+  const ir::Param &P = F.Params[Arg];
+  if (Speculative && P.Kind == ir::ParamKind::Global && P.StaticLen > 0) {
+    int Zero = B.constI(Type::I32, 0);
+    int In = B.bin(Op::And, B.cmp(Op::CmpGE, Idx, Zero),
+                   B.cmp(Op::CmpLT, Idx, B.constI(Type::I32, P.StaticLen)));
+    Idx = B.select(In, Idx, Zero);
+  }
+  return B.loadArg(Arg, Idx);
 }
 
 int Lowerer::unary(const UnaryOperator *UO) {
@@ -512,7 +533,9 @@ int Lowerer::logical(const BinaryOperator *BO) {
   if (L < 0)
     return -1;
   if (pure(BO->getRHS()) && !hasCall(BO->getRHS())) {
+    ++Speculative; // (`k < n && x > T[k]`: T[n] is not read in C)
     int R = cond(BO->getRHS());
+    --Speculative;
     return R < 0 ? -1 : B.bin(IsAnd ? Op::And : Op::Or, L, R);
   }
   // Short circuit: the right side runs only where C would run it.
@@ -542,7 +565,9 @@ int Lowerer::conditional(const ConditionalOperator *CO) {
   // Cheap pure arms become a select; arms with calls branch, so lanes that
   // agree skip the work of the other arm.
   if (pure(TE) && pure(FE) && !hasCall(TE) && !hasCall(FE)) {
+    ++Speculative;
     int A = expr(TE), Bv = expr(FE);
+    --Speculative;
     return A < 0 || Bv < 0 ? -1 : B.select(C, A, Bv);
   }
   int V = F.newVar("__cond", *T);

@@ -35,6 +35,13 @@ void Lowerer::globalRemarks() const {
                             "differentiated)"
                           : "read once per call (uniform, not "
                             "differentiated)"});
+  for (const auto &[VD, K] : GlobalRecords)
+    if (K != -1)
+      Rs.push_back({VD, VD->getType()->isArrayType()
+                            ? "a table of structs read in place (uniform, "
+                              "not differentiated)"
+                            : "a struct read in place (uniform, not "
+                              "differentiated)"});
   for (const auto &[VD, V] : GlobalVars)
     Rs.push_back({VD, "written by every example before it reads it: one "
                       "value per example, left after the call as example "
@@ -81,25 +88,20 @@ int Lowerer::globalParam(const VarDecl *VD, SourceLocation At) {
   if (AT) {
     // Tables are read with vector gathers of their element type; char and
     // short ones (noise functions' permutation tables) element by element,
-    // widened to 32-bit lanes as C promotes them.
-    bool Narrow = IT && *IT == Type::I32 && !nativeLayout(Ctx, ET, *IT);
-    // A _Bool table (a byte each, 0 or 1): read as uint8_t, compared with
-    // 0 where it is read (load()).
-    if (IT && *IT == Type::Bool && Ctx.getTypeSize(ET) == 8) {
-      IT = Type::I32;
-      P.Narrow = "u8";
-      BoolTables.insert((int)F.Params.size());
-    }
-    if (!IT || (!Narrow && P.Narrow.empty() && !nativeLayout(Ctx, ET, *IT))) {
+    // widened to 32-bit lanes as C promotes them; _Bool ones as bytes,
+    // compared with 0 where they are read (load()).
+    auto El = tableElement(Ctx, ET);
+    if (!El) {
       error(At,
             "the global table '" + Name + "' of type '" + T.getAsString() + "'",
             "use a table of _Bool, char, short, int, long, float or double "
             "elements");
       return -1;
     }
-    if (Narrow)
-      P.Narrow = (ET->isSignedIntegerOrEnumerationType() ? "i" : "u") +
-                 std::to_string(Ctx.getTypeSize(ET));
+    if (*IT == Type::Bool)
+      BoolTables.insert((int)F.Params.size());
+    IT = El->first;
+    P.Narrow = El->second;
     P.IsArray = true;
     if (const auto *CAT = dyn_cast<ConstantArrayType>(AT))
       P.StaticLen =
@@ -244,6 +246,8 @@ bool Lowerer::staticLocal(const VarDecl *VD) {
   }
   std::string Name = VD->getNameAsString();
   QualType T = VD->getType();
+  if (Ctx.getBaseElementType(T)->isRecordType())
+    return staticRecords(VD);
   const auto *CAT = Ctx.getAsConstantArrayType(T);
   QualType ET = CAT ? CAT->getElementType() : T;
   // A table of two or more dimensions (`static const int grad3[12][3]`):

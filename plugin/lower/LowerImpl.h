@@ -74,6 +74,12 @@ std::string describeStmt(const Stmt *S);
 /// __builtin_ and _FORTIFY_SOURCE __builtin___NAME_chk forms), else "".
 llvm::StringRef memFunction(llvm::StringRef Name);
 std::string describeConversion(QualType From, QualType To);
+/// The type of the member at C access path \p Path (".in.x") of \p T,
+/// through anonymous members; null if there is none (LowerRecords.cpp).
+QualType memberType(QualType T, llvm::StringRef Path);
+/// A file-scope struct or table of structs (not a static local: the
+/// generated code cannot name those).
+bool globalRecordVar(const VarDecl *VD, const ASTContext &Ctx);
 /// The multiplication \p E is (possibly negated) if clang would contract it
 /// into an fmuladd with an enclosing add/sub; null otherwise.
 const BinaryOperator *mulOperand(const Expr *E, bool &Neg,
@@ -274,9 +280,9 @@ private:
       return loadChoice(L);
     // A _Bool table is read as bytes: its elements are 0 or 1.
     if (L.Arg >= 0 && BoolTables.count(L.Arg))
-      return B.cmp(Op::CmpNE, B.loadArg(L.Arg, L.Idx), B.constI(Type::I32, 0));
+      return B.cmp(Op::CmpNE, loadTable(L.Arg, L.Idx), B.constI(Type::I32, 0));
     if (L.Arg >= 0)
-      return B.loadArg(L.Arg, L.Idx);
+      return loadTable(L.Arg, L.Idx);
     return L.Idx >= 0 ? B.loadElem(L.Var, L.Idx) : B.get(L.Var);
   }
   void store(LValue L, int V) {
@@ -386,7 +392,7 @@ private:
   bool structLeaves(const Expr *E, std::vector<int> &Out);
   bool structPtr(const Expr *E, std::vector<int> &Out);
   bool memberLeaves(const MemberExpr *ME, std::vector<int> &Out);
-  LValue memberLValue(const MemberExpr *ME);
+  LValue memberLValue(const MemberExpr *ME, llvm::StringRef Action);
   static bool isStructPtr(QualType T) {
     return T->isPointerType() && T->getPointeeType()->isRecordType();
   }
@@ -406,6 +412,9 @@ private:
     std::vector<int> LeafParams;
     std::vector<int64_t> Per; // elements of the leaf's type per record
     std::vector<int> LeafVars;
+    /// A global or static local (only read): its name and what it is
+    /// ("global struct", "static local"), for errors at writes.
+    std::string Name, What;
   };
   std::map<int, RecArray> RecArrays;
   int NextLocalRecords = -2;
@@ -414,8 +423,29 @@ private:
   bool structArrayDecl(const VarDecl *VD, QualType ElT, uint64_t N);
   void bindRecordArrays(Frame &Fr);
   /// Whether \p E (a record, a member of one, or a pointer to records)
-  /// lies in an array-of-records parameter: the others are struct locals.
+  /// lies in an array-of-records parameter, a local or static array of
+  /// structs or a global struct or table of them: the others are struct
+  /// locals.
   bool inRecordArray(const Expr *E);
+  /// A file-scope struct or table of structs (any number of dimensions),
+  /// read in place: an array of records whose leaves are Global tables
+  /// (made on first use; false after an error at \p At).
+  bool globalRecords(const VarDecl *VD, SourceLocation At, RecRef &Out);
+  /// A static local struct or array of structs, only read: an array of
+  /// records whose leaf arrays are filled in the prologue.
+  bool staticRecords(const VarDecl *VD);
+  /// Whether the records of \p R are only read (global, static local).
+  bool readOnlyRecords(const RecRef &R) const;
+  /// The error at a write into such records.
+  void recordsWrite(SourceLocation At, const RecRef &R);
+  /// The constant \p E reads from a const global struct or table of
+  /// structs with a constant initializer at constant indices, or null.
+  const APValue *constMember(const Expr *E);
+  /// An index into records \p Base points at, in records: \p Idx times
+  /// the records in one element of \p Base (a row of a 2-D array).
+  int recordIndex(const Expr *Base, const Expr *Idx);
+  std::map<const VarDecl *, int> GlobalRecords; // -1: its error was reported
+  std::map<const VarDecl *, RecRef> StaticRecords;
   bool recordPtr(const Expr *E, RecRef &Out);
   bool recordRef(const Expr *E, RecRef &Out);
   /// Leaf \p K of \p R as an element of its leaf array parameter.
@@ -423,6 +453,10 @@ private:
   /// New struct variables holding the leaves of \p R.
   std::vector<int> loadRecord(const RecRef &R);
   void storeRecord(const RecRef &R, llvm::ArrayRef<int> Src);
+  /// memcpy/memmove of whole structs, memset of them to 0 (\p Dst, \p Src:
+  /// the arguments before their conversion to void *).
+  int structMem(const CallExpr *CE, llvm::StringRef Name, const Expr *Dst,
+                const Expr *Src);
   /// A struct return value's leaves (empty for a scalar).
   std::vector<Leaf> RetLeaves;
   /// The leaves of the last inlined helper's struct return value.
@@ -447,6 +481,10 @@ private:
   int modfCall(const CallExpr *CE, Type FT);
   llvm::DenseMap<const VarDecl *, int> GlobalParams;
   llvm::DenseSet<int> BoolTables; // global tables of _Bool, read as uint8_t
+  /// Lowering a side C may not evaluate in every lane that computes it (a
+  /// pure '&&' operand or '?:' arm): table reads are kept in the table.
+  int Speculative = 0;
+  int loadTable(int Arg, int Idx);
   /// Where each global read as a uniform value was first read.
   llvm::DenseMap<const VarDecl *, SourceLocation> FirstRead;
   /// Global scalars the function writes: one variable per example each,

@@ -357,7 +357,7 @@ bool Lowerer::ptrAddrOf(const UnaryOperator *UO, PtrVal &Out) {
       D && D->getOpcode() == UO_Deref)
     return ptrValue(D->getSubExpr(), Out);          // &*p is p
   if (const auto *ME = dyn_cast<MemberExpr>(Sub)) { // &s.x: a scalar
-    LValue L = memberLValue(ME);
+    LValue L = memberLValue(ME, "reading");
     if (!L.ok())
       return false;
     if (L.Arg >= 0) {
@@ -622,6 +622,8 @@ int Lowerer::memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk) {
     return T;
   };
   QualType DT = Elem(Dst);
+  if (!DT.isNull() && DT->isRecordType())
+    return structMem(CE, Name, Dst, Src);
   if (DT.isNull() || !irType(DT))
     return Fail(CE->getArg(0),
                 "'" + Name.str() + "' into '" + Dst->getType().getAsString() +

@@ -22,12 +22,12 @@
 #include "attributes/Attributes.h"
 #include "diagnostics/Diagnostics.h"
 
+#include <functional>
+
 namespace batchdiff {
 namespace lowering {
 
-/// The type of the member at C access path \p Path (".in.x") of \p T,
-/// through anonymous members; null if there is none.
-static QualType memberType(QualType T, llvm::StringRef Path) {
+QualType memberType(QualType T, llvm::StringRef Path) {
   if (Path.empty())
     return T;
   Path = Path.drop_front(); // '.'
@@ -186,9 +186,29 @@ static const VarDecl *recordRoot(const Expr *E) {
   return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
 }
 
+bool globalRecordVar(const VarDecl *VD, const ASTContext &Ctx) {
+  return VD && VD->hasGlobalStorage() && !VD->isStaticLocal() &&
+         Ctx.getBaseElementType(VD->getType())->isRecordType();
+}
+
 bool Lowerer::inRecordArray(const Expr *E) {
   const VarDecl *VD = recordRoot(E);
-  return VD && Frames.back().RecPtrs.count(VD);
+  return VD && (Frames.back().RecPtrs.count(VD) || globalRecordVar(VD, Ctx));
+}
+
+int Lowerer::recordIndex(const Expr *Base, const Expr *Idx) {
+  int T = expr(Idx);
+  if (T < 0)
+    return -1;
+  T = B.cast(Type::I32, T);
+  // A row of a two-dimensional array of records: its records.
+  QualType PT = Base->getType()->getPointeeType();
+  int64_t N = 1;
+  while (const auto *CAT = Ctx.getAsConstantArrayType(PT)) {
+    N *= (int64_t)CAT->getSize().getZExtValue();
+    PT = CAT->getElementType();
+  }
+  return N == 1 ? T : B.mul(T, B.constI(Type::I32, N));
 }
 
 /// Moves \p R by \p Idx records (an integer temp, negated if \p Sub).
@@ -212,12 +232,15 @@ bool Lowerer::recordPtr(const Expr *E, RecRef &Out) {
             "index the array of records itself ('p[i].m.x')");
       return false;
     }
-    int T = expr(Idx);
+    int T = recordIndex(Base, Idx);
     if (T < 0)
       return false;
     Out.Idx = addOffset(Out.Idx, T, Sub);
     return true;
   };
+  // A row of a two-dimensional array of records (`ps[i]`): its first record.
+  if (E->getType()->isArrayType() && !isa<DeclRefExpr>(E))
+    return recordRef(E, Out);
   if (const auto *CE = dyn_cast<CastExpr>(E)) {
     CastKind K = CE->getCastKind();
     if (K == CK_NoOp || K == CK_LValueToRValue || K == CK_ArrayToPointerDecay)
@@ -229,6 +252,8 @@ bool Lowerer::recordPtr(const Expr *E, RecRef &Out) {
       Out = It->second;
       return true;
     }
+    if (globalRecordVar(VD, Ctx))
+      return globalRecords(VD, E->getBeginLoc(), Out);
   } else if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->getOpcode() == UO_AddrOf)
       return recordRef(UO->getSubExpr(), Out);
@@ -269,7 +294,7 @@ bool Lowerer::recordRef(const Expr *E, RecRef &Out) {
             "index the array of records itself ('p[i].m.x')");
       return false;
     }
-    int T = expr(Idx);
+    int T = recordIndex(Base, Idx);
     if (T < 0)
       return false;
     Out.Idx = addOffset(Out.Idx, T);
@@ -278,6 +303,18 @@ bool Lowerer::recordRef(const Expr *E, RecRef &Out) {
   if (const auto *UO = dyn_cast<UnaryOperator>(E);
       UO && UO->getOpcode() == UO_Deref)
     return recordPtr(UO->getSubExpr(), Out);
+  // A struct (not an array of them) lowered as one record: a global or
+  // static local struct.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    auto It = VD ? Frames.back().RecPtrs.find(VD) : Frames.back().RecPtrs.end();
+    if (It != Frames.back().RecPtrs.end() && VD->getType()->isRecordType()) {
+      Out = It->second;
+      return true;
+    }
+    if (globalRecordVar(VD, Ctx) && VD->getType()->isRecordType())
+      return globalRecords(VD, E->getBeginLoc(), Out);
+  }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     if (ME->isArrow() ? !recordPtr(ME->getBase(), Out)
                       : !recordRef(ME->getBase(), Out))
@@ -358,6 +395,94 @@ void Lowerer::storeRecord(const RecRef &R, llvm::ArrayRef<int> Src) {
   }
 }
 
+int Lowerer::structMem(const CallExpr *CE, llvm::StringRef Name,
+                       const Expr *Dst, const Expr *Src) {
+  bool Set = Name == "memset";
+  QualType RT = Dst->getType()->getPointeeType();
+  std::vector<Leaf> L;
+  if (!structLayout(RT, "mem_", L, CE->getBeginLoc(), "'" + Name.str() + "'"))
+    return -1;
+  uint64_t Size = (uint64_t)Ctx.getTypeSizeInChars(RT).getQuantity();
+  std::optional<uint64_t> N = constBytes(CE->getArg(2));
+  Expr::EvalResult Byte;
+  if (!N) {
+    error(CE->getArg(2)->getBeginLoc(),
+          "a '" + Name.str() + "' size known only at run time",
+          "use a constant size (sizeof the array), or a loop");
+    return -1;
+  }
+  if (*N % Size || *N / Size > 256) {
+    error(CE->getArg(2)->getBeginLoc(),
+          "a '" + Name.str() + "' of " + std::to_string(*N) + " bytes",
+          "copy or clear whole elements, at most 256 of them (else use a "
+          "loop)");
+    return -1;
+  }
+  if (Set && (!Src->EvaluateAsInt(Byte, Ctx) || Byte.Val.getInt() != 0)) {
+    error(CE->getArg(1)->getBeginLoc(), "'memset' to a byte other than 0",
+          "assign the elements in a loop");
+    return -1;
+  }
+  if (!Set &&
+      (!Src->getType()->isPointerType() ||
+       !Ctx.hasSameUnqualifiedType(Src->getType()->getPointeeType(), RT))) {
+    error(CE->getArg(1)->getBeginLoc(),
+          "'" + Name.str() + "' from '" + Src->getType().getAsString() +
+              "' into '" + Dst->getType().getAsString() + "'",
+          "copy between structs of the same type");
+    return -1;
+  }
+  uint64_t Count = *N / Size;
+  // Record K of the structs \p E points at: in an array of records, or a
+  // struct local (one).
+  auto Rec = [&](const Expr *E, uint64_t K, RecRef &R, std::vector<int> &V) {
+    if (inRecordArray(E)) {
+      if (!recordPtr(E, R))
+        return false;
+      if (K)
+        R.Idx = addOffset(R.Idx, B.constI(Type::I32, (int64_t)K));
+      return true;
+    }
+    if (Count > 1) {
+      error(CE->getBeginLoc(),
+            "a '" + Name.str() + "' of several structs at one struct",
+            "copy one struct, or use arrays of structs");
+      return false;
+    }
+    return structPtr(E, V);
+  };
+  // All reads first (memmove).
+  std::vector<std::vector<int>> Vals;
+  for (uint64_t K = 0; K < Count; ++K) {
+    RecRef R;
+    std::vector<int> V;
+    if (!Set && !Rec(Src, K, R, V))
+      return -1;
+    std::vector<int> C = newStruct(L);
+    if (!Set && V.empty())
+      V = loadRecord(R);
+    if (!Set)
+      copyStruct(C, V);
+    Vals.push_back(std::move(C));
+  }
+  for (uint64_t K = 0; K < Count; ++K) {
+    RecRef R;
+    std::vector<int> V;
+    if (!Rec(Dst, K, R, V))
+      return -1;
+    if (!V.empty()) {
+      copyStruct(V, Vals[K]);
+      continue;
+    }
+    if (readOnlyRecords(R)) {
+      recordsWrite(CE->getBeginLoc(), R);
+      return -1;
+    }
+    storeRecord(R, Vals[K]);
+  }
+  return B.constI(Type::I32, 0);
+}
+
 /// A local array of structs is split into one local array per leaf member
 /// (record k's member m is element k * Per of m's array), so it is indexed,
 /// copied and passed to helpers by the code of arrays of records above.
@@ -393,26 +518,42 @@ bool Lowerer::structArrayDecl(const VarDecl *VD, QualType ElT, uint64_t N) {
   const Expr *Init = VD->getInit();
   if (!Init)
     return true;
-  const auto *IL = dyn_cast<InitListExpr>(Init->IgnoreParens());
-  if (!IL) {
-    error(Init->getBeginLoc(), "this array initializer",
-          "initialise with a brace list of values");
-    return false;
-  }
   // (Clang's semantic form: one initializer per element, braces and
-  // designators resolved; the elements after the last are zero.)
-  for (unsigned I = 0; I < IL->getNumInits() && I < N; ++I) {
-    const Expr *E = IL->getInit(I);
-    if (isa<ImplicitValueInitExpr>(E))
-      continue;
-    std::vector<int> Rec = newStruct(L);
-    if (!structInit(Rec, ElT, E))
-      return false;
-    RecRef At = R;
-    At.Idx = B.constI(Type::I32, I);
-    storeRecord(At, Rec);
-  }
-  return true;
+  // designators resolved; the elements after the last are zero.) \p E
+  // initialises \p T, records from \p K on (rows: nested lists).
+  std::function<bool(const Expr *, QualType, uint64_t)> Put =
+      [&](const Expr *E, QualType T, uint64_t K) {
+        E = E->IgnoreParens();
+        if (isa<ImplicitValueInitExpr>(E))
+          return true;
+        if (!T->isArrayType()) {
+          std::vector<int> Rec = newStruct(L);
+          if (!structInit(Rec, ElT, E))
+            return false;
+          RecRef At = R;
+          At.Idx = B.constI(Type::I32, (int64_t)K);
+          storeRecord(At, Rec);
+          return true;
+        }
+        const auto *IL = dyn_cast<InitListExpr>(E);
+        if (!IL) {
+          error(E->getBeginLoc(), "this array initializer",
+                "initialise with a brace list of values");
+          return false;
+        }
+        // (A VLA of a folded size is one-dimensional: N records.)
+        const auto *CAT = Ctx.getAsConstantArrayType(T);
+        QualType Sub = Ctx.getAsArrayType(T)->getElementType();
+        uint64_t Len = CAT ? CAT->getSize().getZExtValue() : N, Per = 1;
+        for (QualType Q = Sub; const auto *A = Ctx.getAsConstantArrayType(Q);
+             Q = A->getElementType())
+          Per *= A->getSize().getZExtValue();
+        for (unsigned I = 0; I < IL->getNumInits() && I < Len; ++I)
+          if (!Put(IL->getInit(I), Sub, K + I * Per))
+            return false;
+        return true;
+      };
+  return Put(Init, VD->getType(), 0);
 }
 
 } // namespace lowering

@@ -399,16 +399,15 @@ bool Lowerer::arrayDecl(const VarDecl *VD) {
     N = Flat->second;
   }
   auto ET = irType(ElT);
+  // Arrays of structs of any number of dimensions: N records, row-major.
+  for (const auto *Row = Ctx.getAsConstantArrayType(ElT);
+       Row && Ctx.getBaseElementType(ElT)->isRecordType();
+       Row = Ctx.getAsConstantArrayType(ElT)) {
+    N *= Row->getSize().getZExtValue();
+    ElT = Row->getElementType();
+  }
   if (ElT->isRecordType() && N > 0) {
     structArrayDecl(VD, ElT, N);
-    return true;
-  }
-  if (Ctx.getBaseElementType(ElT)->isRecordType()) {
-    error(VD->getLocation(),
-          "local array '" + VD->getNameAsString() +
-              "' of structs of two or more dimensions ('" +
-              VD->getType().getAsString() + "')",
-          "use a one-dimensional array of structs, indexed as a[i * N + j]");
     return true;
   }
   if (!ET || N == 0 || N > 65536) {

@@ -296,7 +296,8 @@ bool Lowerer::memberLeaves(const MemberExpr *ME, std::vector<int> &Out) {
   return true;
 }
 
-Lowerer::LValue Lowerer::memberLValue(const MemberExpr *ME) {
+Lowerer::LValue Lowerer::memberLValue(const MemberExpr *ME,
+                                      llvm::StringRef Action) {
   if (inRecordArray(ME)) {
     RecRef R;
     if (!recordRef(ME, R))
@@ -304,6 +305,10 @@ Lowerer::LValue Lowerer::memberLValue(const MemberExpr *ME) {
     if (R.Count != 1 || RecArrays[R.Param].Leaves[R.Start].Len > 0) {
       error(ME->getBeginLoc(), "using a struct or array member as a scalar",
             "read its scalar members");
+      return {};
+    }
+    if (Action == "writing" && readOnlyRecords(R)) {
+      recordsWrite(ME->getBeginLoc(), R);
       return {};
     }
     return recordLeaf(R, 0);
@@ -391,6 +396,10 @@ bool Lowerer::structLeaves(const Expr *E, std::vector<int> &Out) {
       RecRef R;
       if (!structLeaves(BO->getRHS(), Out) || !recordRef(BO->getLHS(), R))
         return false;
+      if (readOnlyRecords(R)) {
+        recordsWrite(BO->getBeginLoc(), R);
+        return false;
+      }
       storeRecord(R, Out);
       return true;
     }

@@ -63,4 +63,23 @@ std::optional<std::pair<QualType, uint64_t>> flatArray(ASTContext &Ctx,
   return std::make_pair(Inner->first, N * Inner->second);
 }
 
+std::optional<std::pair<Type, std::string>> tableElement(ASTContext &Ctx,
+                                                         QualType ET) {
+  auto IT = irType(ET);
+  if (!IT)
+    return std::nullopt;
+  // A _Bool is a byte holding 0 or 1: read as uint8_t, compared with 0.
+  if (*IT == Type::Bool)
+    return Ctx.getTypeSize(ET) == 8
+               ? std::optional(std::make_pair(Type::I32, std::string("u8")))
+               : std::nullopt;
+  if (nativeLayout(Ctx, ET, *IT))
+    return std::make_pair(*IT, std::string());
+  if (*IT != Type::I32)
+    return std::nullopt;
+  return std::make_pair(*IT,
+                        (ET->isSignedIntegerOrEnumerationType() ? "i" : "u") +
+                            std::to_string(Ctx.getTypeSize(ET)));
+}
+
 } // namespace batchdiff

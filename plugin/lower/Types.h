@@ -28,6 +28,13 @@ bool nativeLayout(clang::ASTContext &Ctx, clang::QualType QT, ir::Type T);
 std::optional<std::pair<clang::QualType, uint64_t>>
 flatArray(clang::ASTContext &Ctx, clang::QualType QT);
 
+/// How a table of \p ET elements read in place is read: the lane type and
+/// the narrow C type of a char, short or _Bool element ("u8", "i16": one
+/// lane at a time, widened), or "" (vectors of the lane type). None for an
+/// element without lanes.
+std::optional<std::pair<ir::Type, std::string>>
+tableElement(clang::ASTContext &Ctx, clang::QualType ET);
+
 } // namespace batchdiff
 
 #endif
