@@ -3,14 +3,15 @@
  * BD__R16). Errors: docs/runtime.md.
  *
  * fdlibm's e_log.c with FMA, table-free: x = 2^k z, z in [sqrt(2)/2,
- * sqrt(2)), f = z - 1 (exact), s = f / (2 + f), R(s^2) of degree 7 (fdlibm's
- * coefficients), and
- *   log(x) = k ln2hi + (f - (f^2/2 - s (f^2/2 + R) - k ln2lo)),
- * with f^2/2 - (...) in one FMA (f^2/2 exact inside it) and k ln2hi
- * (32 bits) added by the last FMA: below 0.75 ULP measured (the rounding of
- * f - (...) and of the FMA inside it; a table version with an 8-bit 1/c and
- * -log(c) in two parts was 0.50 ULP but 13.3 instead of 10.3 instructions
- * per element). */
+ * sqrt(2)), f = z - 1 (exact), s = f / (2 + f), R = z P(z) with z = s^2, P
+ * of degree 6 (fdlibm's coefficients), and fdlibm's short form
+ *   log(x) = k ln2hi + (f - (s (f - R) - k ln2lo))
+ * with s f - s z P - k ln2lo in two FMAs (one rounding) and k ln2hi (32
+ * bits) added by the last FMA: 0.824 ULP measured, at the ends of z's range
+ * (fdlibm's longer form there, f - (f^2/2 - s (f^2/2 + R) - k ln2lo), was
+ * 0.742 for 3 more FMA-pipe operations; lognormal_nll at 4 lanes is bound
+ * by those pipes). A table version with an 8-bit 1/c and -log(c) in two
+ * parts was 0.50 ULP but 13.3 instead of 10.3 instructions per element. */
 
 /* log(x) for positive normal finite x, plus kadj ln2. */
 BD_INL bd_f64d bd__logfmak_dd(bd_f64d x, double kadj) {
@@ -25,25 +26,21 @@ BD_INL bd_f64d bd__logfmak_dd(bd_f64d x, double kadj) {
   /* Coefficients as memory operands of the FMAs (see vmath_erf.h): rows of
    * 16 copies, read as one vector of any width. */
   static const double k[7][16] __attribute__((aligned(64))) = {
-      BD__R16(1.531383769920937332e-01), BD__R16(2.222219843214978396e-01),
-      BD__R16(3.999999999940941908e-01), BD__R16(1.479819860511658591e-01),
-      BD__R16(1.818357216161805012e-01), BD__R16(2.857142874366239149e-01),
+      BD__R16(1.479819860511658591e-01), BD__R16(1.531383769920937332e-01),
+      BD__R16(1.818357216161805012e-01), BD__R16(2.222219843214978396e-01),
+      BD__R16(2.857142874366239149e-01), BD__R16(3.999999999940941908e-01),
       BD__R16(6.666666666666735130e-01),
   };
   const double *K = &k[0][0];
   __asm__ volatile("" : "+r"(K)); /* volatile: not shared with the rare path */
-  bd_f64d hf = 0.5 * f;
-  bd_f64d hfsq = hf * f;
   bd_f64d s = f / (2.0 + f);
-  bd_f64d z = s * s, w = z * z;
-  bd_f64d t1 = BD__FMA(bd__vld_dd(K), w, bd__vld_dd(K + 16));
-  t1 = BD__FMA(t1, w, bd__vld_dd(K + 32));
-  bd_f64d t2 = BD__FMA(bd__vld_dd(K + 48), w, bd__vld_dd(K + 64));
-  t2 = BD__FMA(t2, w, bd__vld_dd(K + 80));
-  t2 = BD__FMA(t2, w, bd__vld_dd(K + 96));
-  bd_f64d R = BD__FMA(t2, z, t1 * w);
-  bd_f64d lo = BD__FMA(s, hfsq + R, kd * 0x1.a39ef35793c76p-33);
-  return BD__FMA(kd, bd__vspl_dd(0x1.62e42feep-1), f - BD__FMA(hf, f, -lo));
+  bd_f64d z = s * s;
+  bd_f64d p = BD__FMA(bd__vld_dd(K), z, bd__vld_dd(K + 16));
+  for (int i = 2; i < 7; i++)
+    p = BD__FMA(p, z, bd__vld_dd(K + 16 * i));
+  /* s (f - R) - k ln2lo, R = z p */
+  bd_f64d t = BD__FMA(s, f, BD__FMA(-(s * z), p, kd * -0x1.a39ef35793c76p-33));
+  return BD__FMA(kd, bd__vspl_dd(0x1.62e42feep-1), f - t);
 }
 
 /* Lanes with x < 2^-1022 (subnormal, 0, negative) or x >= inf (inf, NaN)
