@@ -211,7 +211,8 @@ Ret Lowerer::body(const FunctionDecl *FD, const Stmt *Body, Frame &Fr) {
   } else if (FD->getReturnType()->isRecordType()) {
     // (inlineCall checked its layout.)
     std::vector<Leaf> L;
-    structLayout(FD->getReturnType(), "ret_", L, FD->getLocation(), "");
+    structLayout(FD->getReturnType(), "ret_", L, FD->getLocation(), "", "",
+                 true);
     Fr.RetVar = -1;
     Fr.RetStruct = newStruct(L);
   } else {

@@ -181,7 +181,7 @@ int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
       if (A->getType()->isRecordType()) {
         std::vector<Leaf> L;
         if (!structLayout(A->getType(), "arg_", L, A->getBeginLoc(),
-                          "this argument"))
+                          "this argument", "", true))
           return -1;
         Structs[I] = newStruct(L);
         copyStruct(Structs[I], Src);
@@ -265,7 +265,7 @@ int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
   std::vector<Leaf> RetLayout;
   if (Callee->getReturnType()->isRecordType()) {
     if (!structLayout(Callee->getReturnType(), "", RetLayout, CE->getBeginLoc(),
-                      "a helper returning"))
+                      "a helper returning", "", true))
       return -1;
     body(Callee, Callee->getBody(), Fr);
     if (Failed)

@@ -358,22 +358,28 @@ private:
     std::string Path, CType;
     /// > 0: a two-dimensional array member of Len / Cols rows, flattened.
     int Cols;
-    /// Element \p J's access path after Path: "[J]", "[r][c]" or "".
+    /// A member of the structs of an array member (`pt v[3]` of a struct
+    /// local: leaves "v_x" and "v_y" of Len 3): its path in one ("x").
+    std::string Tail = "";
+    /// Element \p J's access path after Path: "[J]", "[r][c]", "[J].x"
+    /// or "".
     std::string sub(int J) const {
       if (!Len)
         return "";
       if (!Cols)
-        return "[" + std::to_string(J) + "]";
+        return "[" + std::to_string(J) + "]" + Tail;
       return "[" + std::to_string(J / Cols) + "][" + std::to_string(J % Cols) +
              "]";
     }
   };
   /// The leaves of struct type \p T, or an error at \p At naming what
   /// is not supported (\p Whose: the variable, for the message).
+  /// \p Local: the struct is scalarized (a local, a helper's struct
+  /// parameter or value), so arrays of structs as members are allowed.
   bool structLayout(QualType T, const std::string &Prefix,
                     std::vector<Leaf> &Out, SourceLocation At,
                     const std::string &Whose,
-                    const std::string &PathPrefix = "");
+                    const std::string &PathPrefix = "", bool Local = false);
   unsigned leafCount(QualType T) const;
   /// 2..8 when struct type \p T with leaves \p L is that many members of
   /// one scalar type, back to back with no padding (vec3 of doubles): the
@@ -393,6 +399,10 @@ private:
   bool structPtr(const Expr *E, std::vector<int> &Out);
   bool memberLeaves(const MemberExpr *ME, std::vector<int> &Out);
   LValue memberLValue(const MemberExpr *ME, llvm::StringRef Action);
+  /// An array of structs as a member of a struct local (`t.v`): a view of
+  /// its leaves as an array of records (one key per leaf list).
+  bool memberRecords(const MemberExpr *ME, RecRef &Out);
+  std::map<std::vector<int>, int> MemberRecords;
   static bool isStructPtr(QualType T) {
     return T->isPointerType() && T->getPointeeType()->isRecordType();
   }

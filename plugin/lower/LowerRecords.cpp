@@ -191,9 +191,61 @@ bool globalRecordVar(const VarDecl *VD, const ASTContext &Ctx) {
          Ctx.getBaseElementType(VD->getType())->isRecordType();
 }
 
+/// An array of structs as a member (`t.v`).
+static bool memberRecordsExpr(const Expr *E) {
+  const auto *ME = dyn_cast<MemberExpr>(E);
+  const auto *AT = ME ? ME->getType()->getAsArrayTypeUnsafe() : nullptr;
+  return AT && AT->getElementType()->isRecordType();
+}
+
 bool Lowerer::inRecordArray(const Expr *E) {
   const VarDecl *VD = recordRoot(E);
-  return VD && (Frames.back().RecPtrs.count(VD) || globalRecordVar(VD, Ctx));
+  if (VD && (Frames.back().RecPtrs.count(VD) || globalRecordVar(VD, Ctx)))
+    return true;
+  // Through an array of structs that is a member of a struct local.
+  while (true) {
+    E = E->IgnoreParenCasts();
+    if (memberRecordsExpr(E))
+      return true;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+      E = AS->getBase()->getType()->isPointerType() ? AS->getBase()
+                                                    : AS->getIdx();
+    else if (const auto *ME = dyn_cast<MemberExpr>(E))
+      E = ME->getBase();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(E);
+             UO &&
+             (UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf))
+      E = UO->getSubExpr();
+    else if (const auto *BO = dyn_cast<BinaryOperator>(E);
+             BO && BO->isAdditiveOp())
+      E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
+                                                   : BO->getRHS();
+    else
+      return false;
+  }
+}
+
+bool Lowerer::memberRecords(const MemberExpr *ME, RecRef &Out) {
+  std::vector<int> Vars;
+  if (!memberLeaves(ME, Vars))
+    return false;
+  auto [It, New] = MemberRecords.insert({Vars, NextLocalRecords});
+  if (New) {
+    QualType ElT = ME->getType()->getAsArrayTypeUnsafe()->getElementType();
+    RecArray RA;
+    if (!structLayout(ElT, "el_", RA.Leaves, ME->getBeginLoc(), "an element",
+                      "", true)) {
+      MemberRecords.erase(It);
+      return false;
+    }
+    RA.LeafVars = Vars;
+    RA.Per.assign(Vars.size(), 1);
+    RecArrays[NextLocalRecords--] = std::move(RA);
+  }
+  Out = RecRef();
+  Out.Param = It->second;
+  Out.Count = (unsigned)Vars.size();
+  return true;
 }
 
 int Lowerer::recordIndex(const Expr *Base, const Expr *Idx) {
@@ -238,6 +290,9 @@ bool Lowerer::recordPtr(const Expr *E, RecRef &Out) {
     Out.Idx = addOffset(Out.Idx, T, Sub);
     return true;
   };
+  // An array of structs as a member of a struct local (`t.v`).
+  if (memberRecordsExpr(E) && !inRecordArray(cast<MemberExpr>(E)->getBase()))
+    return memberRecords(cast<MemberExpr>(E), Out);
   // A row of a two-dimensional array of records (`ps[i]`): its first record.
   if (E->getType()->isArrayType() && !isa<DeclRefExpr>(E))
     return recordRef(E, Out);
@@ -400,7 +455,8 @@ int Lowerer::structMem(const CallExpr *CE, llvm::StringRef Name,
   bool Set = Name == "memset";
   QualType RT = Dst->getType()->getPointeeType();
   std::vector<Leaf> L;
-  if (!structLayout(RT, "mem_", L, CE->getBeginLoc(), "'" + Name.str() + "'"))
+  if (!structLayout(RT, "mem_", L, CE->getBeginLoc(), "'" + Name.str() + "'",
+                    "", true))
     return -1;
   uint64_t Size = (uint64_t)Ctx.getTypeSizeInChars(RT).getQuantity();
   std::optional<uint64_t> N = constBytes(CE->getArg(2));

@@ -20,6 +20,10 @@ namespace lowering {
 
 unsigned Lowerer::leafCount(QualType T) const {
   T = T.getCanonicalType();
+  // An array of structs as a member: a leaf per member of its struct.
+  if (const auto *CAT = Ctx.getAsConstantArrayType(T);
+      CAT && CAT->getElementType()->isRecordType())
+    return leafCount(CAT->getElementType());
   if (const auto *RT = T->getAs<RecordType>()) {
     unsigned N = 0;
     for (const FieldDecl *FD : RT->getDecl()->fields())
@@ -32,7 +36,7 @@ unsigned Lowerer::leafCount(QualType T) const {
 bool Lowerer::structLayout(QualType T, const std::string &Prefix,
                            std::vector<Leaf> &Out, SourceLocation At,
                            const std::string &Whose,
-                           const std::string &PathPrefix) {
+                           const std::string &PathPrefix, bool Local) {
   QualType CT = T.getCanonicalType();
   const auto *RT = CT->getAs<RecordType>();
   std::string TN = T.getUnqualifiedType().getAsString();
@@ -62,8 +66,29 @@ bool Lowerer::structLayout(QualType T, const std::string &Prefix,
       return false;
     }
     if (FT->isRecordType()) {
-      if (!structLayout(FT, Name, Out, At, What, Path))
+      if (!structLayout(FT, Name, Out, At, What, Path, Local))
         return false;
+      continue;
+    }
+    // An array of structs in a scalarized struct: one array per member of
+    // the element struct, of scalars (element J of "v_x" is v[J].x).
+    if (const auto *CAT = Ctx.getAsConstantArrayType(FT);
+        Local && CAT && CAT->getElementType()->isRecordType()) {
+      std::vector<Leaf> Sub;
+      uint64_t N = CAT->getSize().getZExtValue();
+      if (!structLayout(CAT->getElementType(), Name, Sub, At, What, "", true))
+        return false;
+      for (Leaf &S : Sub) {
+        if (S.Len || N == 0 || N > 65536) {
+          error(At, "array " + What + " of type '" + FT.getAsString() + "'",
+                "use an array of 1..65536 structs of scalar members");
+          return false;
+        }
+        S.Len = (int)N;
+        S.Tail = S.Path;
+        S.Path = Path;
+        Out.push_back(S);
+      }
       continue;
     }
     if (FT->isIncompleteArrayType()) {
@@ -154,7 +179,7 @@ bool Lowerer::structDecl(const VarDecl *VD) {
   std::vector<Leaf> L;
   std::string N = VD->getNameAsString();
   if (!structLayout(VD->getType(), N + "_", L, VD->getLocation(),
-                    "local variable '" + N + "'"))
+                    "local variable '" + N + "'", "", true))
     return false;
   std::vector<int> Vars = newStruct(L);
   Frames.back().Structs[VD] = Vars;
@@ -230,11 +255,25 @@ bool Lowerer::structInit(llvm::ArrayRef<int> Dst, QualType T,
               "initialise with a brace list of values");
         return false;
       }
+      QualType ElT = FT->castAsArrayTypeUnsafe()->getElementType();
       for (unsigned J = 0; J < AL->getNumInits() && (int)J < F.Vars[Sub[0]].Len;
            ++J) {
         const Expr *A = AL->getInit(J);
         if (isa<ImplicitValueInitExpr>(A))
           continue;
+        // A struct of an array of structs: element J of each leaf.
+        if (ElT->isRecordType()) {
+          std::vector<Leaf> EL;
+          if (!structLayout(ElT, "el_", EL, A->getBeginLoc(), "an element", "",
+                            true))
+            return false;
+          std::vector<int> Tmp = newStruct(EL);
+          if (!structInit(Tmp, ElT, A))
+            return false;
+          for (size_t K = 0; K < Tmp.size() && K < Sub.size(); ++K)
+            B.storeElem(Sub[K], B.constI(Type::I32, J), B.get(Tmp[K]));
+          continue;
+        }
         // A row of a two-dimensional member: elements J * C + k.
         const auto *RL = dyn_cast<InitListExpr>(A->IgnoreParens());
         const auto *Row = Ctx.getAsConstantArrayType(
@@ -413,7 +452,7 @@ bool Lowerer::structLeaves(const Expr *E, std::vector<int> &Out) {
   } else if (const auto *CL = dyn_cast<CompoundLiteralExpr>(E)) {
     std::vector<Leaf> L;
     if (!structLayout(CL->getType(), "lit_", L, CL->getBeginLoc(),
-                      "a compound literal"))
+                      "a compound literal", "", true))
       return false;
     Out = newStruct(L);
     return structInit(Out, CL->getType(), CL->getInitializer());

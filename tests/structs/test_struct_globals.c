@@ -258,6 +258,35 @@ BATCHDIFF double mem_structs(double x, int k) {
          ps[1][(k >> 2) & 1].x;
 }
 
+/* ---- arrays of structs as members of struct locals --------------------- */
+
+typedef struct {
+  pt v[3];
+  double w;
+} tri;
+
+static double tri_area(const tri *t) { return ring(t->v, 3); }
+static tri shift(tri t, double d) { /* by value, returned */
+  for (int i = 0; i < 3; i++)
+    t.v[i].x += d;
+  return t;
+}
+
+BATCHDIFF double tri_local(double s, double t, int k) {
+  tri a = {{{0, 0}, {s, 0}, {0, t}}, 1.0};
+  tri b = shift(a, t);
+  b.v[(k & 0xff) % 3].y *= s; /* per-example index */
+  pt p = b.v[(k >> 8) & 1];
+  b.v[2] = p;
+  tri c;
+  c = b;
+  c.w = tri_area(&c) + ring(a.v, 3);
+  memcpy(&c.v[0], &a.v[1], sizeof(pt));
+  pt *q = &c.v[1];
+  q->y -= 0.5 * s;
+  return c.w + c.v[0].x * a.v[(k >> 4) % 3].y + b.v[1].x + q->y;
+}
+
 /* ---- differential tests ------------------------------------------------ */
 
 static double gen_mod(rng_t *r) { return gen_d_mod(r); }
@@ -284,6 +313,8 @@ DIFF2(st_local, double, CMP_BITS, 0, V, double, gen_d, V, int, gen_k)
 DIFF3(pts_2d, double, CMP_BITS, 0, V, double, gen_d, V, double, gen_mod, V, int,
       gen_k)
 DIFF2(mem_structs, double, CMP_BITS, 0, V, double, gen_d, V, int, gen_k)
+DIFF3(tri_local, double, CMP_BITS, 0, V, double, gen_d, V, double, gen_mod, V,
+      int, gen_k)
 
 /* pw_eval and pw_mix with the page after S made PROT_NONE, bucket with
  * the one after EDGES. */
@@ -313,6 +344,7 @@ static double f_mix(const double *a) { return pw_mix(a[0], g_k); }
 static double f_local(const double *a) { return st_local(a[0], g_k); }
 static double f_pts(const double *a) { return pts_2d(a[0], a[1], g_k); }
 static double f_mem(const double *a) { return mem_structs(a[0], g_k); }
+static double f_tri(const double *a) { return tri_local(a[0], a[1], g_k); }
 
 static double fd_h(double (*f)(const double *), double *a, int j, double s) {
   double x = a[j], h = s * (fabs(x) + 1.0);
@@ -334,7 +366,7 @@ static int smooth(double (*f)(const double *), double *a, int j) {
 
 /* pw_eval's gradient against its derivative written out; the others
  * against central differences. */
-static void t_grad(void **state) {
+static void diff_grads(void **state) {
   (void)state;
   rng_t rng = {name_seed("struct_globals")};
   for (size_t ni = 0; ni < N_TEST_NS; ni++) {
@@ -343,7 +375,7 @@ static void t_grad(void **state) {
     double *ret = gp_alloc(n * 8), *da = gp_alloc(n * 8);
     double *db = gp_alloc(n * 8), *dc = gp_alloc(n * 8);
     int *k = gp_alloc(n * sizeof(int));
-    for (int f = 0; f < 7; f++) {
+    for (int f = 0; f < 8; f++) {
       for (size_t e = 0; e < n; e++) {
         a[e] = rng_range(&rng, f == 1 ? 0.1 : -4.0, f == 1 ? 3.0 : 4.0);
         b[e] = rng_range(&rng, -2, 2);
@@ -377,9 +409,13 @@ static void t_grad(void **state) {
         pts_2d_grad(n, a, b, k, ret, NULL, da, db);
         fn = f_pts, np = 2;
         break;
-      default:
+      case 6:
         mem_structs_grad(n, a, k, ret, NULL, da);
         fn = f_mem;
+        break;
+      default:
+        tri_local_grad(n, a, b, k, ret, NULL, da, db);
+        fn = f_tri, np = 2;
         break;
       }
       for (size_t e = 0; e < n; e++) {
@@ -408,10 +444,11 @@ static void t_grad(void **state) {
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      T_(gs_params),   T_(gl_gauss),  T_(pw_eval),    T_(pw_mix),
-      T_(nt_taps),     T_(grid_read), T_(st_local),   T_(pts_2d),
-      T_(mem_structs), T_(bucket),    T_(pw_guarded), cmocka_unit_test(t_grad),
+      T_(gs_params), T_(gl_gauss),   T_(pw_eval), T_(pw_mix),      T_(nt_taps),
+      T_(grid_read), T_(st_local),   T_(pts_2d),  T_(mem_structs), T_(bucket),
+      T_(tri_local), T_(pw_guarded), T_(grads),
   };
+
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("struct_globals", tests, NULL, NULL);
 }

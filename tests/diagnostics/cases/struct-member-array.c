@@ -1,8 +1,8 @@
-/* A struct whose member is an array of structs. */
+/* An array of structs as a member of a struct parameter (or of an array of
+ * structs, a global or static struct; struct locals may hold one). */
 typedef struct { double x, y; } pt;
 typedef struct { pt v[3]; } tri;
-__attribute__((batch, diff)) double f(double x) {
-  tri t;
-  // CHECK: struct-member-array.c:[[@LINE-1]]:7: error: array member 'v' of 'tri' of type 'pt[3]' is not supported in a batch/diff function; use one array per member of the element struct
-  return x;
+__attribute__((batch, diff)) double f(tri t) {
+  // CHECK: struct-member-array.c:[[@LINE-1]]:43: error: array member 'v' of 'tri' of type 'pt[3]' is not supported in a batch/diff function; use one array per member of the element struct
+  return t.v[0].x;
 }
