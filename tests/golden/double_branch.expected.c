@@ -58,311 +58,549 @@ void huber_batched(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, 
 }
 
 /* huber_grad: shape d, lanes of 64 bits */
-static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __bd_m, bd_f64d __bd_p0, bd_f64d __bd_p1, bd_f64d __bd_p2, _Bool __bd_p3, _Bool __bd_p4, bd_f64d *__bd_o0, bd_f64d *__bd_o1, bd_f64d *__bd_o2) {
-  bd_f64d __bd_v2_ret = bd_splat_f64d(0);
-  bd_f64d __bd_v5_out = bd_splat_f64d(0);
-  bd_f64d __bd_v6_d_r = bd_splat_f64d(0);
-  bd_f64d __bd_v7_d_delta = bd_splat_f64d(0);
-  bd_f64d __bd_v8_d___ret = bd_splat_f64d(0);
-  bd_f64d __bd_v9_d_out = bd_splat_f64d(0);
-  bd_f64d __bd_v10_d0 = bd_splat_f64d(0);
-  bd_f64d __bd_v11_d1 = bd_splat_f64d(0);
-  bd_f64d __bd_v12_d10 = bd_splat_f64d(0);
-  bd_f64d __bd_v13_d27 = bd_splat_f64d(0);
-  bd_f64d __bd_v14_d17 = bd_splat_f64d(0);
-  bd_f64d __bd_v15_d19 = bd_splat_f64d(0);
-  bd_f64d __bd_v16_d25 = bd_splat_f64d(0);
-  bd_f64d __bd_v17_d26 = bd_splat_f64d(0);
-  (void)__bd_m;
-  bd_f64d __bd_t0 = __bd_p0;
-  bd_f64d __bd_t1 = __bd_p1;
-  __bd_v2_ret = bd_splat_f64d(0x0p+0);
-  bd_md __bd_t6 = bd_cmple_f64d(__bd_t1, bd_splat_f64d(0x0p+0));
-  __bd_v2_ret = bd_select_f64d(__bd_t6, bd_splat_f64d(0x0p+0), __bd_v2_ret);
-  bd_md __bd_t106 = bd_not_md(__bd_t6);
-  bd_f64d __bd_t10 = bd_fabs_f64d(__bd_t0);
-  __bd_v5_out = bd_splat_f64d(0x0p+0);
-  bd_md __bd_t14 = bd_cmple_f64d(__bd_t10, __bd_t1);
-  bd_md __bd_t108 = bd_and_md(__bd_t106, __bd_t14);
-  bd_f64d __bd_t17 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t0);
-  bd_f64d __bd_t19 = bd_mul_f64d(__bd_t17, __bd_t0);
-  __bd_v5_out = bd_select_f64d(__bd_t108, __bd_t19, __bd_v5_out);
-  bd_md __bd_t110 = bd_andnot_md(__bd_t106, __bd_t14);
+static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __bd_m_0, bd_md __bd_m_1, bd_f64d __bd_p0_0, bd_f64d __bd_p0_1, bd_f64d __bd_p1_0, bd_f64d __bd_p1_1, bd_f64d __bd_p2_0, bd_f64d __bd_p2_1, _Bool __bd_p3, _Bool __bd_p4, bd_f64d *__bd_o0_0, bd_f64d *__bd_o0_1, bd_f64d *__bd_o1_0, bd_f64d *__bd_o1_1, bd_f64d *__bd_o2_0, bd_f64d *__bd_o2_1) {
+  bd_f64d __bd_v2_ret_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v2_ret_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v5_out_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v5_out_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v6_d_r_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v6_d_r_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v7_d_delta_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v7_d_delta_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v8_d___ret_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v8_d___ret_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v9_d_out_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v9_d_out_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v10_d0_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v10_d0_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v11_d1_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v11_d1_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v12_d10_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v12_d10_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v13_d27_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v13_d27_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v14_d17_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v14_d17_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v15_d19_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v15_d19_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v16_d25_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v16_d25_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v17_d26_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v17_d26_1 = bd_splat_f64d(0);
+  (void)__bd_m_0;
+  (void)__bd_m_1;
+  bd_f64d __bd_t0_0 = __bd_p0_0;
+  bd_f64d __bd_t0_1 = __bd_p0_1;
+  bd_f64d __bd_t1_0 = __bd_p1_0;
+  bd_f64d __bd_t1_1 = __bd_p1_1;
+  __bd_v2_ret_0 = bd_splat_f64d(0x0p+0);
+  __bd_v2_ret_1 = bd_splat_f64d(0x0p+0);
+  bd_md __bd_t6_0 = bd_cmple_f64d(__bd_t1_0, bd_splat_f64d(0x0p+0));
+  bd_md __bd_t6_1 = bd_cmple_f64d(__bd_t1_1, bd_splat_f64d(0x0p+0));
+  __bd_v2_ret_0 = bd_select_f64d(__bd_t6_0, bd_splat_f64d(0x0p+0), __bd_v2_ret_0);
+  __bd_v2_ret_1 = bd_select_f64d(__bd_t6_1, bd_splat_f64d(0x0p+0), __bd_v2_ret_1);
+  bd_md __bd_t106_0 = bd_not_md(__bd_t6_0);
+  bd_md __bd_t106_1 = bd_not_md(__bd_t6_1);
+  bd_f64d __bd_t10_0 = bd_fabs_f64d(__bd_t0_0);
+  bd_f64d __bd_t10_1 = bd_fabs_f64d(__bd_t0_1);
+  __bd_v5_out_0 = bd_splat_f64d(0x0p+0);
+  __bd_v5_out_1 = bd_splat_f64d(0x0p+0);
+  bd_md __bd_t14_0 = bd_cmple_f64d(__bd_t10_0, __bd_t1_0);
+  bd_md __bd_t14_1 = bd_cmple_f64d(__bd_t10_1, __bd_t1_1);
+  bd_md __bd_t108_0 = bd_and_md(__bd_t106_0, __bd_t14_0);
+  bd_md __bd_t108_1 = bd_and_md(__bd_t106_1, __bd_t14_1);
+  bd_f64d __bd_t17_0 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t0_0);
+  bd_f64d __bd_t17_1 = bd_mul_f64d(bd_splat_f64d(0x1p-1), __bd_t0_1);
+  bd_f64d __bd_t19_0 = bd_mul_f64d(__bd_t17_0, __bd_t0_0);
+  bd_f64d __bd_t19_1 = bd_mul_f64d(__bd_t17_1, __bd_t0_1);
+  __bd_v5_out_0 = bd_select_f64d(__bd_t108_0, __bd_t19_0, __bd_v5_out_0);
+  __bd_v5_out_1 = bd_select_f64d(__bd_t108_1, __bd_t19_1, __bd_v5_out_1);
+  bd_md __bd_t110_0 = bd_andnot_md(__bd_t106_0, __bd_t14_0);
+  bd_md __bd_t110_1 = bd_andnot_md(__bd_t106_1, __bd_t14_1);
   double __bd_t24 = -0x1p-1;
-  bd_f64d __bd_t25 = bd_splat_f64d(__bd_t24) * __bd_t1 + __bd_t10;
-  bd_f64d __bd_t26 = bd_mul_f64d(__bd_t1, __bd_t25);
-  __bd_v5_out = bd_select_f64d(__bd_t110, __bd_t26, __bd_v5_out);
-  bd_f64d __bd_t27 = __bd_v5_out;
-  __bd_v2_ret = bd_select_f64d(__bd_t106, __bd_t27, __bd_v2_ret);
-  __bd_v6_d_r = bd_splat_f64d(0x0p+0);
-  __bd_v7_d_delta = bd_splat_f64d(0x0p+0);
-  __bd_v8_d___ret = bd_splat_f64d(0x0p+0);
-  __bd_v9_d_out = bd_splat_f64d(0x0p+0);
-  bd_f64d __bd_t33 = __bd_p2;
-  __bd_v8_d___ret = __bd_t33;
+  bd_f64d __bd_t25_0 = bd_splat_f64d(__bd_t24) * __bd_t1_0 + __bd_t10_0;
+  bd_f64d __bd_t25_1 = bd_splat_f64d(__bd_t24) * __bd_t1_1 + __bd_t10_1;
+  bd_f64d __bd_t26_0 = bd_mul_f64d(__bd_t1_0, __bd_t25_0);
+  bd_f64d __bd_t26_1 = bd_mul_f64d(__bd_t1_1, __bd_t25_1);
+  __bd_v5_out_0 = bd_select_f64d(__bd_t110_0, __bd_t26_0, __bd_v5_out_0);
+  __bd_v5_out_1 = bd_select_f64d(__bd_t110_1, __bd_t26_1, __bd_v5_out_1);
+  bd_f64d __bd_t27_0 = __bd_v5_out_0;
+  bd_f64d __bd_t27_1 = __bd_v5_out_1;
+  __bd_v2_ret_0 = bd_select_f64d(__bd_t106_0, __bd_t27_0, __bd_v2_ret_0);
+  __bd_v2_ret_1 = bd_select_f64d(__bd_t106_1, __bd_t27_1, __bd_v2_ret_1);
+  __bd_v6_d_r_0 = bd_splat_f64d(0x0p+0);
+  __bd_v6_d_r_1 = bd_splat_f64d(0x0p+0);
+  __bd_v7_d_delta_0 = bd_splat_f64d(0x0p+0);
+  __bd_v7_d_delta_1 = bd_splat_f64d(0x0p+0);
+  __bd_v8_d___ret_0 = bd_splat_f64d(0x0p+0);
+  __bd_v8_d___ret_1 = bd_splat_f64d(0x0p+0);
+  __bd_v9_d_out_0 = bd_splat_f64d(0x0p+0);
+  __bd_v9_d_out_1 = bd_splat_f64d(0x0p+0);
+  bd_f64d __bd_t33_0 = __bd_p2_0;
+  bd_f64d __bd_t33_1 = __bd_p2_1;
+  __bd_v8_d___ret_0 = __bd_t33_0;
+  __bd_v8_d___ret_1 = __bd_t33_1;
   _Bool __bd_t36 = __bd_p3;
   _Bool __bd_t37 = __bd_p4;
   _Bool __bd_t38 = __bd_t36 || __bd_t37;
   _Bool __bd_t55 = __bd_p3;
   _Bool __bd_t94 = __bd_p4;
-  __bd_v10_d0 = bd_splat_f64d(0x0p+0);
-  __bd_v11_d1 = bd_splat_f64d(0x0p+0);
-  if (bd_all_md(__bd_t6)) {
+  __bd_v10_d0_0 = bd_splat_f64d(0x0p+0);
+  __bd_v10_d0_1 = bd_splat_f64d(0x0p+0);
+  __bd_v11_d1_0 = bd_splat_f64d(0x0p+0);
+  __bd_v11_d1_1 = bd_splat_f64d(0x0p+0);
+  if ((bd_all_md(__bd_t6_0) && bd_all_md(__bd_t6_1))) {
     if (__bd_t38) {
-      __bd_v8_d___ret = bd_splat_f64d(0x0p+0);
+      __bd_v8_d___ret_0 = bd_splat_f64d(0x0p+0);
+      __bd_v8_d___ret_1 = bd_splat_f64d(0x0p+0);
     }
-  } else if (bd_none_md(__bd_t6)) {
-    __bd_v12_d10 = bd_splat_f64d(0x0p+0);
-    __bd_v13_d27 = bd_splat_f64d(0x0p+0);
+  } else if ((bd_none_md(__bd_t6_0) && bd_none_md(__bd_t6_1))) {
+    __bd_v12_d10_0 = bd_splat_f64d(0x0p+0);
+    __bd_v12_d10_1 = bd_splat_f64d(0x0p+0);
+    __bd_v13_d27_0 = bd_splat_f64d(0x0p+0);
+    __bd_v13_d27_1 = bd_splat_f64d(0x0p+0);
     if (__bd_t38) {
-      bd_f64d __bd_t42 = __bd_v8_d___ret;
-      bd_f64d __bd_t43 = __bd_v13_d27;
-      bd_f64d __bd_t44 = bd_add_f64d(__bd_t43, __bd_t42);
-      __bd_v13_d27 = __bd_t44;
-      __bd_v8_d___ret = bd_splat_f64d(0x0p+0);
-      bd_f64d __bd_t46 = __bd_v13_d27;
-      bd_f64d __bd_t47 = __bd_v9_d_out;
-      bd_f64d __bd_t48 = bd_add_f64d(__bd_t47, __bd_t46);
-      __bd_v9_d_out = __bd_t48;
+      bd_f64d __bd_t42_0 = __bd_v8_d___ret_0;
+      bd_f64d __bd_t42_1 = __bd_v8_d___ret_1;
+      bd_f64d __bd_t43_0 = __bd_v13_d27_0;
+      bd_f64d __bd_t43_1 = __bd_v13_d27_1;
+      bd_f64d __bd_t44_0 = bd_add_f64d(__bd_t43_0, __bd_t42_0);
+      bd_f64d __bd_t44_1 = bd_add_f64d(__bd_t43_1, __bd_t42_1);
+      __bd_v13_d27_0 = __bd_t44_0;
+      __bd_v13_d27_1 = __bd_t44_1;
+      __bd_v8_d___ret_0 = bd_splat_f64d(0x0p+0);
+      __bd_v8_d___ret_1 = bd_splat_f64d(0x0p+0);
+      bd_f64d __bd_t46_0 = __bd_v13_d27_0;
+      bd_f64d __bd_t46_1 = __bd_v13_d27_1;
+      bd_f64d __bd_t47_0 = __bd_v9_d_out_0;
+      bd_f64d __bd_t47_1 = __bd_v9_d_out_1;
+      bd_f64d __bd_t48_0 = bd_add_f64d(__bd_t47_0, __bd_t46_0);
+      bd_f64d __bd_t48_1 = bd_add_f64d(__bd_t47_1, __bd_t46_1);
+      __bd_v9_d_out_0 = __bd_t48_0;
+      __bd_v9_d_out_1 = __bd_t48_1;
     }
-    if (bd_all_md(__bd_t14)) {
-      __bd_v14_d17 = bd_splat_f64d(0x0p+0);
-      __bd_v15_d19 = bd_splat_f64d(0x0p+0);
+    if ((bd_all_md(__bd_t14_0) && bd_all_md(__bd_t14_1))) {
+      __bd_v14_d17_0 = bd_splat_f64d(0x0p+0);
+      __bd_v14_d17_1 = bd_splat_f64d(0x0p+0);
+      __bd_v15_d19_0 = bd_splat_f64d(0x0p+0);
+      __bd_v15_d19_1 = bd_splat_f64d(0x0p+0);
       if (__bd_t38) {
-        bd_f64d __bd_t51 = __bd_v9_d_out;
-        bd_f64d __bd_t52 = __bd_v15_d19;
-        bd_f64d __bd_t53 = bd_add_f64d(__bd_t52, __bd_t51);
-        __bd_v15_d19 = __bd_t53;
-        __bd_v9_d_out = bd_splat_f64d(0x0p+0);
+        bd_f64d __bd_t51_0 = __bd_v9_d_out_0;
+        bd_f64d __bd_t51_1 = __bd_v9_d_out_1;
+        bd_f64d __bd_t52_0 = __bd_v15_d19_0;
+        bd_f64d __bd_t52_1 = __bd_v15_d19_1;
+        bd_f64d __bd_t53_0 = bd_add_f64d(__bd_t52_0, __bd_t51_0);
+        bd_f64d __bd_t53_1 = bd_add_f64d(__bd_t52_1, __bd_t51_1);
+        __bd_v15_d19_0 = __bd_t53_0;
+        __bd_v15_d19_1 = __bd_t53_1;
+        __bd_v9_d_out_0 = bd_splat_f64d(0x0p+0);
+        __bd_v9_d_out_1 = bd_splat_f64d(0x0p+0);
       }
       if (__bd_t55) {
-        bd_f64d __bd_t56 = __bd_v15_d19;
-        bd_f64d __bd_t57 = bd_mul_f64d(__bd_t56, __bd_t0);
-        bd_f64d __bd_t58 = __bd_v14_d17;
-        bd_f64d __bd_t59 = bd_add_f64d(__bd_t58, __bd_t57);
-        __bd_v14_d17 = __bd_t59;
-        bd_f64d __bd_t60 = bd_mul_f64d(__bd_t56, __bd_t17);
-        bd_f64d __bd_t61 = __bd_v10_d0;
-        bd_f64d __bd_t62 = bd_add_f64d(__bd_t61, __bd_t60);
-        __bd_v10_d0 = __bd_t62;
-        bd_f64d __bd_t63 = __bd_v14_d17;
-        bd_f64d __bd_t64 = bd_mul_f64d(__bd_t63, bd_splat_f64d(0x1p-1));
-        bd_f64d __bd_t65 = __bd_v10_d0;
-        bd_f64d __bd_t66 = bd_add_f64d(__bd_t65, __bd_t64);
-        __bd_v10_d0 = __bd_t66;
+        bd_f64d __bd_t56_0 = __bd_v15_d19_0;
+        bd_f64d __bd_t56_1 = __bd_v15_d19_1;
+        bd_f64d __bd_t57_0 = bd_mul_f64d(__bd_t56_0, __bd_t0_0);
+        bd_f64d __bd_t57_1 = bd_mul_f64d(__bd_t56_1, __bd_t0_1);
+        bd_f64d __bd_t58_0 = __bd_v14_d17_0;
+        bd_f64d __bd_t58_1 = __bd_v14_d17_1;
+        bd_f64d __bd_t59_0 = bd_add_f64d(__bd_t58_0, __bd_t57_0);
+        bd_f64d __bd_t59_1 = bd_add_f64d(__bd_t58_1, __bd_t57_1);
+        __bd_v14_d17_0 = __bd_t59_0;
+        __bd_v14_d17_1 = __bd_t59_1;
+        bd_f64d __bd_t60_0 = bd_mul_f64d(__bd_t56_0, __bd_t17_0);
+        bd_f64d __bd_t60_1 = bd_mul_f64d(__bd_t56_1, __bd_t17_1);
+        bd_f64d __bd_t61_0 = __bd_v10_d0_0;
+        bd_f64d __bd_t61_1 = __bd_v10_d0_1;
+        bd_f64d __bd_t62_0 = bd_add_f64d(__bd_t61_0, __bd_t60_0);
+        bd_f64d __bd_t62_1 = bd_add_f64d(__bd_t61_1, __bd_t60_1);
+        __bd_v10_d0_0 = __bd_t62_0;
+        __bd_v10_d0_1 = __bd_t62_1;
+        bd_f64d __bd_t63_0 = __bd_v14_d17_0;
+        bd_f64d __bd_t63_1 = __bd_v14_d17_1;
+        bd_f64d __bd_t64_0 = bd_mul_f64d(__bd_t63_0, bd_splat_f64d(0x1p-1));
+        bd_f64d __bd_t64_1 = bd_mul_f64d(__bd_t63_1, bd_splat_f64d(0x1p-1));
+        bd_f64d __bd_t65_0 = __bd_v10_d0_0;
+        bd_f64d __bd_t65_1 = __bd_v10_d0_1;
+        bd_f64d __bd_t66_0 = bd_add_f64d(__bd_t65_0, __bd_t64_0);
+        bd_f64d __bd_t66_1 = bd_add_f64d(__bd_t65_1, __bd_t64_1);
+        __bd_v10_d0_0 = __bd_t66_0;
+        __bd_v10_d0_1 = __bd_t66_1;
       }
-    } else if (bd_none_md(__bd_t14)) {
-      __bd_v16_d25 = bd_splat_f64d(0x0p+0);
-      __bd_v17_d26 = bd_splat_f64d(0x0p+0);
+    } else if ((bd_none_md(__bd_t14_0) && bd_none_md(__bd_t14_1))) {
+      __bd_v16_d25_0 = bd_splat_f64d(0x0p+0);
+      __bd_v16_d25_1 = bd_splat_f64d(0x0p+0);
+      __bd_v17_d26_0 = bd_splat_f64d(0x0p+0);
+      __bd_v17_d26_1 = bd_splat_f64d(0x0p+0);
       if (__bd_t38) {
-        bd_f64d __bd_t69 = __bd_v9_d_out;
-        bd_f64d __bd_t70 = __bd_v17_d26;
-        bd_f64d __bd_t71 = bd_add_f64d(__bd_t70, __bd_t69);
-        __bd_v17_d26 = __bd_t71;
-        __bd_v9_d_out = bd_splat_f64d(0x0p+0);
-        bd_f64d __bd_t73 = __bd_v17_d26;
-        bd_f64d __bd_t74 = bd_mul_f64d(__bd_t73, __bd_t25);
-        bd_f64d __bd_t75 = __bd_v11_d1;
-        bd_f64d __bd_t76 = bd_add_f64d(__bd_t75, __bd_t74);
-        __bd_v11_d1 = __bd_t76;
-        bd_f64d __bd_t77 = bd_mul_f64d(__bd_t73, __bd_t1);
-        bd_f64d __bd_t78 = __bd_v16_d25;
-        bd_f64d __bd_t79 = bd_add_f64d(__bd_t78, __bd_t77);
-        __bd_v16_d25 = __bd_t79;
-        bd_f64d __bd_t80 = __bd_v16_d25;
-        bd_f64d __bd_t81 = bd_mul_f64d(__bd_t80, bd_splat_f64d(__bd_t24));
-        bd_f64d __bd_t82 = __bd_v11_d1;
-        bd_f64d __bd_t83 = bd_add_f64d(__bd_t82, __bd_t81);
-        __bd_v11_d1 = __bd_t83;
-        bd_f64d __bd_t84 = __bd_v12_d10;
-        bd_f64d __bd_t85 = bd_add_f64d(__bd_t84, __bd_t80);
-        __bd_v12_d10 = __bd_t85;
+        bd_f64d __bd_t69_0 = __bd_v9_d_out_0;
+        bd_f64d __bd_t69_1 = __bd_v9_d_out_1;
+        bd_f64d __bd_t70_0 = __bd_v17_d26_0;
+        bd_f64d __bd_t70_1 = __bd_v17_d26_1;
+        bd_f64d __bd_t71_0 = bd_add_f64d(__bd_t70_0, __bd_t69_0);
+        bd_f64d __bd_t71_1 = bd_add_f64d(__bd_t70_1, __bd_t69_1);
+        __bd_v17_d26_0 = __bd_t71_0;
+        __bd_v17_d26_1 = __bd_t71_1;
+        __bd_v9_d_out_0 = bd_splat_f64d(0x0p+0);
+        __bd_v9_d_out_1 = bd_splat_f64d(0x0p+0);
+        bd_f64d __bd_t73_0 = __bd_v17_d26_0;
+        bd_f64d __bd_t73_1 = __bd_v17_d26_1;
+        bd_f64d __bd_t74_0 = bd_mul_f64d(__bd_t73_0, __bd_t25_0);
+        bd_f64d __bd_t74_1 = bd_mul_f64d(__bd_t73_1, __bd_t25_1);
+        bd_f64d __bd_t75_0 = __bd_v11_d1_0;
+        bd_f64d __bd_t75_1 = __bd_v11_d1_1;
+        bd_f64d __bd_t76_0 = bd_add_f64d(__bd_t75_0, __bd_t74_0);
+        bd_f64d __bd_t76_1 = bd_add_f64d(__bd_t75_1, __bd_t74_1);
+        __bd_v11_d1_0 = __bd_t76_0;
+        __bd_v11_d1_1 = __bd_t76_1;
+        bd_f64d __bd_t77_0 = bd_mul_f64d(__bd_t73_0, __bd_t1_0);
+        bd_f64d __bd_t77_1 = bd_mul_f64d(__bd_t73_1, __bd_t1_1);
+        bd_f64d __bd_t78_0 = __bd_v16_d25_0;
+        bd_f64d __bd_t78_1 = __bd_v16_d25_1;
+        bd_f64d __bd_t79_0 = bd_add_f64d(__bd_t78_0, __bd_t77_0);
+        bd_f64d __bd_t79_1 = bd_add_f64d(__bd_t78_1, __bd_t77_1);
+        __bd_v16_d25_0 = __bd_t79_0;
+        __bd_v16_d25_1 = __bd_t79_1;
+        bd_f64d __bd_t80_0 = __bd_v16_d25_0;
+        bd_f64d __bd_t80_1 = __bd_v16_d25_1;
+        bd_f64d __bd_t81_0 = bd_mul_f64d(__bd_t80_0, bd_splat_f64d(__bd_t24));
+        bd_f64d __bd_t81_1 = bd_mul_f64d(__bd_t80_1, bd_splat_f64d(__bd_t24));
+        bd_f64d __bd_t82_0 = __bd_v11_d1_0;
+        bd_f64d __bd_t82_1 = __bd_v11_d1_1;
+        bd_f64d __bd_t83_0 = bd_add_f64d(__bd_t82_0, __bd_t81_0);
+        bd_f64d __bd_t83_1 = bd_add_f64d(__bd_t82_1, __bd_t81_1);
+        __bd_v11_d1_0 = __bd_t83_0;
+        __bd_v11_d1_1 = __bd_t83_1;
+        bd_f64d __bd_t84_0 = __bd_v12_d10_0;
+        bd_f64d __bd_t84_1 = __bd_v12_d10_1;
+        bd_f64d __bd_t85_0 = bd_add_f64d(__bd_t84_0, __bd_t80_0);
+        bd_f64d __bd_t85_1 = bd_add_f64d(__bd_t84_1, __bd_t80_1);
+        __bd_v12_d10_0 = __bd_t85_0;
+        __bd_v12_d10_1 = __bd_t85_1;
       }
     } else {
-      bd_md __bd_t134 = bd_and_md(__bd_m, __bd_t14);
-      if (bd_any_md(__bd_t134)) {
-        __bd_v14_d17 = bd_splat_f64d(0x0p+0);
-        __bd_v15_d19 = bd_splat_f64d(0x0p+0);
+      bd_md __bd_t134_0 = bd_and_md(__bd_m_0, __bd_t14_0);
+      bd_md __bd_t134_1 = bd_and_md(__bd_m_1, __bd_t14_1);
+      if ((bd_any_md(__bd_t134_0) || bd_any_md(__bd_t134_1))) {
+        __bd_v14_d17_0 = bd_splat_f64d(0x0p+0);
+        __bd_v14_d17_1 = bd_splat_f64d(0x0p+0);
+        __bd_v15_d19_0 = bd_splat_f64d(0x0p+0);
+        __bd_v15_d19_1 = bd_splat_f64d(0x0p+0);
         if (__bd_t38) {
-          bd_f64d __bd_t51 = __bd_v9_d_out;
-          bd_f64d __bd_t52 = __bd_v15_d19;
-          bd_f64d __bd_t53 = bd_add_f64d(__bd_t52, __bd_t51);
-          __bd_v15_d19 = __bd_t53;
-          __bd_v9_d_out = bd_select_f64d(__bd_t134, bd_splat_f64d(0x0p+0), __bd_v9_d_out);
+          bd_f64d __bd_t51_0 = __bd_v9_d_out_0;
+          bd_f64d __bd_t51_1 = __bd_v9_d_out_1;
+          bd_f64d __bd_t52_0 = __bd_v15_d19_0;
+          bd_f64d __bd_t52_1 = __bd_v15_d19_1;
+          bd_f64d __bd_t53_0 = bd_add_f64d(__bd_t52_0, __bd_t51_0);
+          bd_f64d __bd_t53_1 = bd_add_f64d(__bd_t52_1, __bd_t51_1);
+          __bd_v15_d19_0 = __bd_t53_0;
+          __bd_v15_d19_1 = __bd_t53_1;
+          __bd_v9_d_out_0 = bd_select_f64d(__bd_t134_0, bd_splat_f64d(0x0p+0), __bd_v9_d_out_0);
+          __bd_v9_d_out_1 = bd_select_f64d(__bd_t134_1, bd_splat_f64d(0x0p+0), __bd_v9_d_out_1);
         }
         if (__bd_t55) {
-          bd_f64d __bd_t56 = __bd_v15_d19;
-          bd_f64d __bd_t57 = bd_mul_f64d(__bd_t56, __bd_t0);
-          bd_f64d __bd_t58 = __bd_v14_d17;
-          bd_f64d __bd_t59 = bd_add_f64d(__bd_t58, __bd_t57);
-          __bd_v14_d17 = __bd_t59;
-          bd_f64d __bd_t60 = bd_mul_f64d(__bd_t56, __bd_t17);
-          bd_f64d __bd_t61 = __bd_v10_d0;
-          bd_f64d __bd_t62 = bd_add_f64d(__bd_t61, __bd_t60);
-          __bd_v10_d0 = bd_select_f64d(__bd_t134, __bd_t62, __bd_v10_d0);
-          bd_f64d __bd_t63 = __bd_v14_d17;
-          bd_f64d __bd_t64 = bd_mul_f64d(__bd_t63, bd_splat_f64d(0x1p-1));
-          bd_f64d __bd_t65 = __bd_v10_d0;
-          bd_f64d __bd_t66 = bd_add_f64d(__bd_t65, __bd_t64);
-          __bd_v10_d0 = bd_select_f64d(__bd_t134, __bd_t66, __bd_v10_d0);
+          bd_f64d __bd_t56_0 = __bd_v15_d19_0;
+          bd_f64d __bd_t56_1 = __bd_v15_d19_1;
+          bd_f64d __bd_t57_0 = bd_mul_f64d(__bd_t56_0, __bd_t0_0);
+          bd_f64d __bd_t57_1 = bd_mul_f64d(__bd_t56_1, __bd_t0_1);
+          bd_f64d __bd_t58_0 = __bd_v14_d17_0;
+          bd_f64d __bd_t58_1 = __bd_v14_d17_1;
+          bd_f64d __bd_t59_0 = bd_add_f64d(__bd_t58_0, __bd_t57_0);
+          bd_f64d __bd_t59_1 = bd_add_f64d(__bd_t58_1, __bd_t57_1);
+          __bd_v14_d17_0 = __bd_t59_0;
+          __bd_v14_d17_1 = __bd_t59_1;
+          bd_f64d __bd_t60_0 = bd_mul_f64d(__bd_t56_0, __bd_t17_0);
+          bd_f64d __bd_t60_1 = bd_mul_f64d(__bd_t56_1, __bd_t17_1);
+          bd_f64d __bd_t61_0 = __bd_v10_d0_0;
+          bd_f64d __bd_t61_1 = __bd_v10_d0_1;
+          bd_f64d __bd_t62_0 = bd_add_f64d(__bd_t61_0, __bd_t60_0);
+          bd_f64d __bd_t62_1 = bd_add_f64d(__bd_t61_1, __bd_t60_1);
+          __bd_v10_d0_0 = bd_select_f64d(__bd_t134_0, __bd_t62_0, __bd_v10_d0_0);
+          __bd_v10_d0_1 = bd_select_f64d(__bd_t134_1, __bd_t62_1, __bd_v10_d0_1);
+          bd_f64d __bd_t63_0 = __bd_v14_d17_0;
+          bd_f64d __bd_t63_1 = __bd_v14_d17_1;
+          bd_f64d __bd_t64_0 = bd_mul_f64d(__bd_t63_0, bd_splat_f64d(0x1p-1));
+          bd_f64d __bd_t64_1 = bd_mul_f64d(__bd_t63_1, bd_splat_f64d(0x1p-1));
+          bd_f64d __bd_t65_0 = __bd_v10_d0_0;
+          bd_f64d __bd_t65_1 = __bd_v10_d0_1;
+          bd_f64d __bd_t66_0 = bd_add_f64d(__bd_t65_0, __bd_t64_0);
+          bd_f64d __bd_t66_1 = bd_add_f64d(__bd_t65_1, __bd_t64_1);
+          __bd_v10_d0_0 = bd_select_f64d(__bd_t134_0, __bd_t66_0, __bd_v10_d0_0);
+          __bd_v10_d0_1 = bd_select_f64d(__bd_t134_1, __bd_t66_1, __bd_v10_d0_1);
         }
       }
-      bd_md __bd_t140 = bd_andnot_md(__bd_m, __bd_t14);
-      if (bd_any_md(__bd_t140)) {
-        __bd_v16_d25 = bd_splat_f64d(0x0p+0);
-        __bd_v17_d26 = bd_splat_f64d(0x0p+0);
+      bd_md __bd_t140_0 = bd_andnot_md(__bd_m_0, __bd_t14_0);
+      bd_md __bd_t140_1 = bd_andnot_md(__bd_m_1, __bd_t14_1);
+      if ((bd_any_md(__bd_t140_0) || bd_any_md(__bd_t140_1))) {
+        __bd_v16_d25_0 = bd_splat_f64d(0x0p+0);
+        __bd_v16_d25_1 = bd_splat_f64d(0x0p+0);
+        __bd_v17_d26_0 = bd_splat_f64d(0x0p+0);
+        __bd_v17_d26_1 = bd_splat_f64d(0x0p+0);
         if (__bd_t38) {
-          bd_f64d __bd_t69 = __bd_v9_d_out;
-          bd_f64d __bd_t70 = __bd_v17_d26;
-          bd_f64d __bd_t71 = bd_add_f64d(__bd_t70, __bd_t69);
-          __bd_v17_d26 = __bd_t71;
-          __bd_v9_d_out = bd_select_f64d(__bd_t140, bd_splat_f64d(0x0p+0), __bd_v9_d_out);
-          bd_f64d __bd_t73 = __bd_v17_d26;
-          bd_f64d __bd_t74 = bd_mul_f64d(__bd_t73, __bd_t25);
-          bd_f64d __bd_t75 = __bd_v11_d1;
-          bd_f64d __bd_t76 = bd_add_f64d(__bd_t75, __bd_t74);
-          __bd_v11_d1 = bd_select_f64d(__bd_t140, __bd_t76, __bd_v11_d1);
-          bd_f64d __bd_t77 = bd_mul_f64d(__bd_t73, __bd_t1);
-          bd_f64d __bd_t78 = __bd_v16_d25;
-          bd_f64d __bd_t79 = bd_add_f64d(__bd_t78, __bd_t77);
-          __bd_v16_d25 = __bd_t79;
-          bd_f64d __bd_t80 = __bd_v16_d25;
-          bd_f64d __bd_t81 = bd_mul_f64d(__bd_t80, bd_splat_f64d(__bd_t24));
-          bd_f64d __bd_t82 = __bd_v11_d1;
-          bd_f64d __bd_t83 = bd_add_f64d(__bd_t82, __bd_t81);
-          __bd_v11_d1 = bd_select_f64d(__bd_t140, __bd_t83, __bd_v11_d1);
-          bd_f64d __bd_t84 = __bd_v12_d10;
-          bd_f64d __bd_t85 = bd_add_f64d(__bd_t84, __bd_t80);
-          __bd_v12_d10 = bd_select_f64d(__bd_t140, __bd_t85, __bd_v12_d10);
+          bd_f64d __bd_t69_0 = __bd_v9_d_out_0;
+          bd_f64d __bd_t69_1 = __bd_v9_d_out_1;
+          bd_f64d __bd_t70_0 = __bd_v17_d26_0;
+          bd_f64d __bd_t70_1 = __bd_v17_d26_1;
+          bd_f64d __bd_t71_0 = bd_add_f64d(__bd_t70_0, __bd_t69_0);
+          bd_f64d __bd_t71_1 = bd_add_f64d(__bd_t70_1, __bd_t69_1);
+          __bd_v17_d26_0 = __bd_t71_0;
+          __bd_v17_d26_1 = __bd_t71_1;
+          __bd_v9_d_out_0 = bd_select_f64d(__bd_t140_0, bd_splat_f64d(0x0p+0), __bd_v9_d_out_0);
+          __bd_v9_d_out_1 = bd_select_f64d(__bd_t140_1, bd_splat_f64d(0x0p+0), __bd_v9_d_out_1);
+          bd_f64d __bd_t73_0 = __bd_v17_d26_0;
+          bd_f64d __bd_t73_1 = __bd_v17_d26_1;
+          bd_f64d __bd_t74_0 = bd_mul_f64d(__bd_t73_0, __bd_t25_0);
+          bd_f64d __bd_t74_1 = bd_mul_f64d(__bd_t73_1, __bd_t25_1);
+          bd_f64d __bd_t75_0 = __bd_v11_d1_0;
+          bd_f64d __bd_t75_1 = __bd_v11_d1_1;
+          bd_f64d __bd_t76_0 = bd_add_f64d(__bd_t75_0, __bd_t74_0);
+          bd_f64d __bd_t76_1 = bd_add_f64d(__bd_t75_1, __bd_t74_1);
+          __bd_v11_d1_0 = bd_select_f64d(__bd_t140_0, __bd_t76_0, __bd_v11_d1_0);
+          __bd_v11_d1_1 = bd_select_f64d(__bd_t140_1, __bd_t76_1, __bd_v11_d1_1);
+          bd_f64d __bd_t77_0 = bd_mul_f64d(__bd_t73_0, __bd_t1_0);
+          bd_f64d __bd_t77_1 = bd_mul_f64d(__bd_t73_1, __bd_t1_1);
+          bd_f64d __bd_t78_0 = __bd_v16_d25_0;
+          bd_f64d __bd_t78_1 = __bd_v16_d25_1;
+          bd_f64d __bd_t79_0 = bd_add_f64d(__bd_t78_0, __bd_t77_0);
+          bd_f64d __bd_t79_1 = bd_add_f64d(__bd_t78_1, __bd_t77_1);
+          __bd_v16_d25_0 = __bd_t79_0;
+          __bd_v16_d25_1 = __bd_t79_1;
+          bd_f64d __bd_t80_0 = __bd_v16_d25_0;
+          bd_f64d __bd_t80_1 = __bd_v16_d25_1;
+          bd_f64d __bd_t81_0 = bd_mul_f64d(__bd_t80_0, bd_splat_f64d(__bd_t24));
+          bd_f64d __bd_t81_1 = bd_mul_f64d(__bd_t80_1, bd_splat_f64d(__bd_t24));
+          bd_f64d __bd_t82_0 = __bd_v11_d1_0;
+          bd_f64d __bd_t82_1 = __bd_v11_d1_1;
+          bd_f64d __bd_t83_0 = bd_add_f64d(__bd_t82_0, __bd_t81_0);
+          bd_f64d __bd_t83_1 = bd_add_f64d(__bd_t82_1, __bd_t81_1);
+          __bd_v11_d1_0 = bd_select_f64d(__bd_t140_0, __bd_t83_0, __bd_v11_d1_0);
+          __bd_v11_d1_1 = bd_select_f64d(__bd_t140_1, __bd_t83_1, __bd_v11_d1_1);
+          bd_f64d __bd_t84_0 = __bd_v12_d10_0;
+          bd_f64d __bd_t84_1 = __bd_v12_d10_1;
+          bd_f64d __bd_t85_0 = bd_add_f64d(__bd_t84_0, __bd_t80_0);
+          bd_f64d __bd_t85_1 = bd_add_f64d(__bd_t84_1, __bd_t80_1);
+          __bd_v12_d10_0 = bd_select_f64d(__bd_t140_0, __bd_t85_0, __bd_v12_d10_0);
+          __bd_v12_d10_1 = bd_select_f64d(__bd_t140_1, __bd_t85_1, __bd_v12_d10_1);
         }
       }
     }
     if (__bd_t38) {
-      __bd_v9_d_out = bd_splat_f64d(0x0p+0);
+      __bd_v9_d_out_0 = bd_splat_f64d(0x0p+0);
+      __bd_v9_d_out_1 = bd_splat_f64d(0x0p+0);
     }
     if (__bd_t55) {
-      bd_f64d __bd_t87 = __bd_v12_d10;
-      bd_md __bd_t89 = bd_cmplt_f64d(__bd_t0, bd_splat_f64d(0x0p+0));
-      bd_f64d __bd_t90 = bd_neg_f64d(__bd_t87);
-      bd_f64d __bd_t91 = bd_select_f64d(__bd_t89, __bd_t90, __bd_t87);
-      bd_f64d __bd_t92 = __bd_v10_d0;
-      bd_f64d __bd_t93 = bd_add_f64d(__bd_t92, __bd_t91);
-      __bd_v10_d0 = __bd_t93;
+      bd_f64d __bd_t87_0 = __bd_v12_d10_0;
+      bd_f64d __bd_t87_1 = __bd_v12_d10_1;
+      bd_md __bd_t89_0 = bd_cmplt_f64d(__bd_t0_0, bd_splat_f64d(0x0p+0));
+      bd_md __bd_t89_1 = bd_cmplt_f64d(__bd_t0_1, bd_splat_f64d(0x0p+0));
+      bd_f64d __bd_t90_0 = bd_neg_f64d(__bd_t87_0);
+      bd_f64d __bd_t90_1 = bd_neg_f64d(__bd_t87_1);
+      bd_f64d __bd_t91_0 = bd_select_f64d(__bd_t89_0, __bd_t90_0, __bd_t87_0);
+      bd_f64d __bd_t91_1 = bd_select_f64d(__bd_t89_1, __bd_t90_1, __bd_t87_1);
+      bd_f64d __bd_t92_0 = __bd_v10_d0_0;
+      bd_f64d __bd_t92_1 = __bd_v10_d0_1;
+      bd_f64d __bd_t93_0 = bd_add_f64d(__bd_t92_0, __bd_t91_0);
+      bd_f64d __bd_t93_1 = bd_add_f64d(__bd_t92_1, __bd_t91_1);
+      __bd_v10_d0_0 = __bd_t93_0;
+      __bd_v10_d0_1 = __bd_t93_1;
     }
   } else {
-    bd_md __bd_t148 = bd_and_md(__bd_m, __bd_t6);
-    if (bd_any_md(__bd_t148)) {
+    bd_md __bd_t148_0 = bd_and_md(__bd_m_0, __bd_t6_0);
+    bd_md __bd_t148_1 = bd_and_md(__bd_m_1, __bd_t6_1);
+    if ((bd_any_md(__bd_t148_0) || bd_any_md(__bd_t148_1))) {
       if (__bd_t38) {
-        __bd_v8_d___ret = bd_select_f64d(__bd_t148, bd_splat_f64d(0x0p+0), __bd_v8_d___ret);
+        __bd_v8_d___ret_0 = bd_select_f64d(__bd_t148_0, bd_splat_f64d(0x0p+0), __bd_v8_d___ret_0);
+        __bd_v8_d___ret_1 = bd_select_f64d(__bd_t148_1, bd_splat_f64d(0x0p+0), __bd_v8_d___ret_1);
       }
     }
-    bd_md __bd_t151 = bd_andnot_md(__bd_m, __bd_t6);
-    if (bd_any_md(__bd_t151)) {
-      __bd_v12_d10 = bd_splat_f64d(0x0p+0);
-      __bd_v13_d27 = bd_splat_f64d(0x0p+0);
+    bd_md __bd_t151_0 = bd_andnot_md(__bd_m_0, __bd_t6_0);
+    bd_md __bd_t151_1 = bd_andnot_md(__bd_m_1, __bd_t6_1);
+    if ((bd_any_md(__bd_t151_0) || bd_any_md(__bd_t151_1))) {
+      __bd_v12_d10_0 = bd_splat_f64d(0x0p+0);
+      __bd_v12_d10_1 = bd_splat_f64d(0x0p+0);
+      __bd_v13_d27_0 = bd_splat_f64d(0x0p+0);
+      __bd_v13_d27_1 = bd_splat_f64d(0x0p+0);
       if (__bd_t38) {
-        bd_f64d __bd_t42 = __bd_v8_d___ret;
-        bd_f64d __bd_t43 = __bd_v13_d27;
-        bd_f64d __bd_t44 = bd_add_f64d(__bd_t43, __bd_t42);
-        __bd_v13_d27 = __bd_t44;
-        __bd_v8_d___ret = bd_select_f64d(__bd_t151, bd_splat_f64d(0x0p+0), __bd_v8_d___ret);
-        bd_f64d __bd_t46 = __bd_v13_d27;
-        bd_f64d __bd_t47 = __bd_v9_d_out;
-        bd_f64d __bd_t48 = bd_add_f64d(__bd_t47, __bd_t46);
-        __bd_v9_d_out = bd_select_f64d(__bd_t151, __bd_t48, __bd_v9_d_out);
+        bd_f64d __bd_t42_0 = __bd_v8_d___ret_0;
+        bd_f64d __bd_t42_1 = __bd_v8_d___ret_1;
+        bd_f64d __bd_t43_0 = __bd_v13_d27_0;
+        bd_f64d __bd_t43_1 = __bd_v13_d27_1;
+        bd_f64d __bd_t44_0 = bd_add_f64d(__bd_t43_0, __bd_t42_0);
+        bd_f64d __bd_t44_1 = bd_add_f64d(__bd_t43_1, __bd_t42_1);
+        __bd_v13_d27_0 = __bd_t44_0;
+        __bd_v13_d27_1 = __bd_t44_1;
+        __bd_v8_d___ret_0 = bd_select_f64d(__bd_t151_0, bd_splat_f64d(0x0p+0), __bd_v8_d___ret_0);
+        __bd_v8_d___ret_1 = bd_select_f64d(__bd_t151_1, bd_splat_f64d(0x0p+0), __bd_v8_d___ret_1);
+        bd_f64d __bd_t46_0 = __bd_v13_d27_0;
+        bd_f64d __bd_t46_1 = __bd_v13_d27_1;
+        bd_f64d __bd_t47_0 = __bd_v9_d_out_0;
+        bd_f64d __bd_t47_1 = __bd_v9_d_out_1;
+        bd_f64d __bd_t48_0 = bd_add_f64d(__bd_t47_0, __bd_t46_0);
+        bd_f64d __bd_t48_1 = bd_add_f64d(__bd_t47_1, __bd_t46_1);
+        __bd_v9_d_out_0 = bd_select_f64d(__bd_t151_0, __bd_t48_0, __bd_v9_d_out_0);
+        __bd_v9_d_out_1 = bd_select_f64d(__bd_t151_1, __bd_t48_1, __bd_v9_d_out_1);
       }
-      bd_md __bd_t156 = bd_and_md(__bd_t151, __bd_t14);
-      if (bd_any_md(__bd_t156)) {
-        __bd_v14_d17 = bd_splat_f64d(0x0p+0);
-        __bd_v15_d19 = bd_splat_f64d(0x0p+0);
+      bd_md __bd_t156_0 = bd_and_md(__bd_t151_0, __bd_t14_0);
+      bd_md __bd_t156_1 = bd_and_md(__bd_t151_1, __bd_t14_1);
+      if ((bd_any_md(__bd_t156_0) || bd_any_md(__bd_t156_1))) {
+        __bd_v14_d17_0 = bd_splat_f64d(0x0p+0);
+        __bd_v14_d17_1 = bd_splat_f64d(0x0p+0);
+        __bd_v15_d19_0 = bd_splat_f64d(0x0p+0);
+        __bd_v15_d19_1 = bd_splat_f64d(0x0p+0);
         if (__bd_t38) {
-          bd_f64d __bd_t51 = __bd_v9_d_out;
-          bd_f64d __bd_t52 = __bd_v15_d19;
-          bd_f64d __bd_t53 = bd_add_f64d(__bd_t52, __bd_t51);
-          __bd_v15_d19 = __bd_t53;
-          __bd_v9_d_out = bd_select_f64d(__bd_t156, bd_splat_f64d(0x0p+0), __bd_v9_d_out);
+          bd_f64d __bd_t51_0 = __bd_v9_d_out_0;
+          bd_f64d __bd_t51_1 = __bd_v9_d_out_1;
+          bd_f64d __bd_t52_0 = __bd_v15_d19_0;
+          bd_f64d __bd_t52_1 = __bd_v15_d19_1;
+          bd_f64d __bd_t53_0 = bd_add_f64d(__bd_t52_0, __bd_t51_0);
+          bd_f64d __bd_t53_1 = bd_add_f64d(__bd_t52_1, __bd_t51_1);
+          __bd_v15_d19_0 = __bd_t53_0;
+          __bd_v15_d19_1 = __bd_t53_1;
+          __bd_v9_d_out_0 = bd_select_f64d(__bd_t156_0, bd_splat_f64d(0x0p+0), __bd_v9_d_out_0);
+          __bd_v9_d_out_1 = bd_select_f64d(__bd_t156_1, bd_splat_f64d(0x0p+0), __bd_v9_d_out_1);
         }
         if (__bd_t55) {
-          bd_f64d __bd_t56 = __bd_v15_d19;
-          bd_f64d __bd_t57 = bd_mul_f64d(__bd_t56, __bd_t0);
-          bd_f64d __bd_t58 = __bd_v14_d17;
-          bd_f64d __bd_t59 = bd_add_f64d(__bd_t58, __bd_t57);
-          __bd_v14_d17 = __bd_t59;
-          bd_f64d __bd_t60 = bd_mul_f64d(__bd_t56, __bd_t17);
-          bd_f64d __bd_t61 = __bd_v10_d0;
-          bd_f64d __bd_t62 = bd_add_f64d(__bd_t61, __bd_t60);
-          __bd_v10_d0 = bd_select_f64d(__bd_t156, __bd_t62, __bd_v10_d0);
-          bd_f64d __bd_t63 = __bd_v14_d17;
-          bd_f64d __bd_t64 = bd_mul_f64d(__bd_t63, bd_splat_f64d(0x1p-1));
-          bd_f64d __bd_t65 = __bd_v10_d0;
-          bd_f64d __bd_t66 = bd_add_f64d(__bd_t65, __bd_t64);
-          __bd_v10_d0 = bd_select_f64d(__bd_t156, __bd_t66, __bd_v10_d0);
+          bd_f64d __bd_t56_0 = __bd_v15_d19_0;
+          bd_f64d __bd_t56_1 = __bd_v15_d19_1;
+          bd_f64d __bd_t57_0 = bd_mul_f64d(__bd_t56_0, __bd_t0_0);
+          bd_f64d __bd_t57_1 = bd_mul_f64d(__bd_t56_1, __bd_t0_1);
+          bd_f64d __bd_t58_0 = __bd_v14_d17_0;
+          bd_f64d __bd_t58_1 = __bd_v14_d17_1;
+          bd_f64d __bd_t59_0 = bd_add_f64d(__bd_t58_0, __bd_t57_0);
+          bd_f64d __bd_t59_1 = bd_add_f64d(__bd_t58_1, __bd_t57_1);
+          __bd_v14_d17_0 = __bd_t59_0;
+          __bd_v14_d17_1 = __bd_t59_1;
+          bd_f64d __bd_t60_0 = bd_mul_f64d(__bd_t56_0, __bd_t17_0);
+          bd_f64d __bd_t60_1 = bd_mul_f64d(__bd_t56_1, __bd_t17_1);
+          bd_f64d __bd_t61_0 = __bd_v10_d0_0;
+          bd_f64d __bd_t61_1 = __bd_v10_d0_1;
+          bd_f64d __bd_t62_0 = bd_add_f64d(__bd_t61_0, __bd_t60_0);
+          bd_f64d __bd_t62_1 = bd_add_f64d(__bd_t61_1, __bd_t60_1);
+          __bd_v10_d0_0 = bd_select_f64d(__bd_t156_0, __bd_t62_0, __bd_v10_d0_0);
+          __bd_v10_d0_1 = bd_select_f64d(__bd_t156_1, __bd_t62_1, __bd_v10_d0_1);
+          bd_f64d __bd_t63_0 = __bd_v14_d17_0;
+          bd_f64d __bd_t63_1 = __bd_v14_d17_1;
+          bd_f64d __bd_t64_0 = bd_mul_f64d(__bd_t63_0, bd_splat_f64d(0x1p-1));
+          bd_f64d __bd_t64_1 = bd_mul_f64d(__bd_t63_1, bd_splat_f64d(0x1p-1));
+          bd_f64d __bd_t65_0 = __bd_v10_d0_0;
+          bd_f64d __bd_t65_1 = __bd_v10_d0_1;
+          bd_f64d __bd_t66_0 = bd_add_f64d(__bd_t65_0, __bd_t64_0);
+          bd_f64d __bd_t66_1 = bd_add_f64d(__bd_t65_1, __bd_t64_1);
+          __bd_v10_d0_0 = bd_select_f64d(__bd_t156_0, __bd_t66_0, __bd_v10_d0_0);
+          __bd_v10_d0_1 = bd_select_f64d(__bd_t156_1, __bd_t66_1, __bd_v10_d0_1);
         }
       }
-      bd_md __bd_t162 = bd_andnot_md(__bd_t151, __bd_t14);
-      if (bd_any_md(__bd_t162)) {
-        __bd_v16_d25 = bd_splat_f64d(0x0p+0);
-        __bd_v17_d26 = bd_splat_f64d(0x0p+0);
+      bd_md __bd_t162_0 = bd_andnot_md(__bd_t151_0, __bd_t14_0);
+      bd_md __bd_t162_1 = bd_andnot_md(__bd_t151_1, __bd_t14_1);
+      if ((bd_any_md(__bd_t162_0) || bd_any_md(__bd_t162_1))) {
+        __bd_v16_d25_0 = bd_splat_f64d(0x0p+0);
+        __bd_v16_d25_1 = bd_splat_f64d(0x0p+0);
+        __bd_v17_d26_0 = bd_splat_f64d(0x0p+0);
+        __bd_v17_d26_1 = bd_splat_f64d(0x0p+0);
         if (__bd_t38) {
-          bd_f64d __bd_t69 = __bd_v9_d_out;
-          bd_f64d __bd_t70 = __bd_v17_d26;
-          bd_f64d __bd_t71 = bd_add_f64d(__bd_t70, __bd_t69);
-          __bd_v17_d26 = __bd_t71;
-          __bd_v9_d_out = bd_select_f64d(__bd_t162, bd_splat_f64d(0x0p+0), __bd_v9_d_out);
-          bd_f64d __bd_t73 = __bd_v17_d26;
-          bd_f64d __bd_t74 = bd_mul_f64d(__bd_t73, __bd_t25);
-          bd_f64d __bd_t75 = __bd_v11_d1;
-          bd_f64d __bd_t76 = bd_add_f64d(__bd_t75, __bd_t74);
-          __bd_v11_d1 = bd_select_f64d(__bd_t162, __bd_t76, __bd_v11_d1);
-          bd_f64d __bd_t77 = bd_mul_f64d(__bd_t73, __bd_t1);
-          bd_f64d __bd_t78 = __bd_v16_d25;
-          bd_f64d __bd_t79 = bd_add_f64d(__bd_t78, __bd_t77);
-          __bd_v16_d25 = __bd_t79;
-          bd_f64d __bd_t80 = __bd_v16_d25;
-          bd_f64d __bd_t81 = bd_mul_f64d(__bd_t80, bd_splat_f64d(__bd_t24));
-          bd_f64d __bd_t82 = __bd_v11_d1;
-          bd_f64d __bd_t83 = bd_add_f64d(__bd_t82, __bd_t81);
-          __bd_v11_d1 = bd_select_f64d(__bd_t162, __bd_t83, __bd_v11_d1);
-          bd_f64d __bd_t84 = __bd_v12_d10;
-          bd_f64d __bd_t85 = bd_add_f64d(__bd_t84, __bd_t80);
-          __bd_v12_d10 = bd_select_f64d(__bd_t162, __bd_t85, __bd_v12_d10);
+          bd_f64d __bd_t69_0 = __bd_v9_d_out_0;
+          bd_f64d __bd_t69_1 = __bd_v9_d_out_1;
+          bd_f64d __bd_t70_0 = __bd_v17_d26_0;
+          bd_f64d __bd_t70_1 = __bd_v17_d26_1;
+          bd_f64d __bd_t71_0 = bd_add_f64d(__bd_t70_0, __bd_t69_0);
+          bd_f64d __bd_t71_1 = bd_add_f64d(__bd_t70_1, __bd_t69_1);
+          __bd_v17_d26_0 = __bd_t71_0;
+          __bd_v17_d26_1 = __bd_t71_1;
+          __bd_v9_d_out_0 = bd_select_f64d(__bd_t162_0, bd_splat_f64d(0x0p+0), __bd_v9_d_out_0);
+          __bd_v9_d_out_1 = bd_select_f64d(__bd_t162_1, bd_splat_f64d(0x0p+0), __bd_v9_d_out_1);
+          bd_f64d __bd_t73_0 = __bd_v17_d26_0;
+          bd_f64d __bd_t73_1 = __bd_v17_d26_1;
+          bd_f64d __bd_t74_0 = bd_mul_f64d(__bd_t73_0, __bd_t25_0);
+          bd_f64d __bd_t74_1 = bd_mul_f64d(__bd_t73_1, __bd_t25_1);
+          bd_f64d __bd_t75_0 = __bd_v11_d1_0;
+          bd_f64d __bd_t75_1 = __bd_v11_d1_1;
+          bd_f64d __bd_t76_0 = bd_add_f64d(__bd_t75_0, __bd_t74_0);
+          bd_f64d __bd_t76_1 = bd_add_f64d(__bd_t75_1, __bd_t74_1);
+          __bd_v11_d1_0 = bd_select_f64d(__bd_t162_0, __bd_t76_0, __bd_v11_d1_0);
+          __bd_v11_d1_1 = bd_select_f64d(__bd_t162_1, __bd_t76_1, __bd_v11_d1_1);
+          bd_f64d __bd_t77_0 = bd_mul_f64d(__bd_t73_0, __bd_t1_0);
+          bd_f64d __bd_t77_1 = bd_mul_f64d(__bd_t73_1, __bd_t1_1);
+          bd_f64d __bd_t78_0 = __bd_v16_d25_0;
+          bd_f64d __bd_t78_1 = __bd_v16_d25_1;
+          bd_f64d __bd_t79_0 = bd_add_f64d(__bd_t78_0, __bd_t77_0);
+          bd_f64d __bd_t79_1 = bd_add_f64d(__bd_t78_1, __bd_t77_1);
+          __bd_v16_d25_0 = __bd_t79_0;
+          __bd_v16_d25_1 = __bd_t79_1;
+          bd_f64d __bd_t80_0 = __bd_v16_d25_0;
+          bd_f64d __bd_t80_1 = __bd_v16_d25_1;
+          bd_f64d __bd_t81_0 = bd_mul_f64d(__bd_t80_0, bd_splat_f64d(__bd_t24));
+          bd_f64d __bd_t81_1 = bd_mul_f64d(__bd_t80_1, bd_splat_f64d(__bd_t24));
+          bd_f64d __bd_t82_0 = __bd_v11_d1_0;
+          bd_f64d __bd_t82_1 = __bd_v11_d1_1;
+          bd_f64d __bd_t83_0 = bd_add_f64d(__bd_t82_0, __bd_t81_0);
+          bd_f64d __bd_t83_1 = bd_add_f64d(__bd_t82_1, __bd_t81_1);
+          __bd_v11_d1_0 = bd_select_f64d(__bd_t162_0, __bd_t83_0, __bd_v11_d1_0);
+          __bd_v11_d1_1 = bd_select_f64d(__bd_t162_1, __bd_t83_1, __bd_v11_d1_1);
+          bd_f64d __bd_t84_0 = __bd_v12_d10_0;
+          bd_f64d __bd_t84_1 = __bd_v12_d10_1;
+          bd_f64d __bd_t85_0 = bd_add_f64d(__bd_t84_0, __bd_t80_0);
+          bd_f64d __bd_t85_1 = bd_add_f64d(__bd_t84_1, __bd_t80_1);
+          __bd_v12_d10_0 = bd_select_f64d(__bd_t162_0, __bd_t85_0, __bd_v12_d10_0);
+          __bd_v12_d10_1 = bd_select_f64d(__bd_t162_1, __bd_t85_1, __bd_v12_d10_1);
         }
       }
       if (__bd_t38) {
-        __bd_v9_d_out = bd_select_f64d(__bd_t151, bd_splat_f64d(0x0p+0), __bd_v9_d_out);
+        __bd_v9_d_out_0 = bd_select_f64d(__bd_t151_0, bd_splat_f64d(0x0p+0), __bd_v9_d_out_0);
+        __bd_v9_d_out_1 = bd_select_f64d(__bd_t151_1, bd_splat_f64d(0x0p+0), __bd_v9_d_out_1);
       }
       if (__bd_t55) {
-        bd_f64d __bd_t87 = __bd_v12_d10;
-        bd_md __bd_t89 = bd_cmplt_f64d(__bd_t0, bd_splat_f64d(0x0p+0));
-        bd_f64d __bd_t90 = bd_neg_f64d(__bd_t87);
-        bd_f64d __bd_t91 = bd_select_f64d(__bd_t89, __bd_t90, __bd_t87);
-        bd_f64d __bd_t92 = __bd_v10_d0;
-        bd_f64d __bd_t93 = bd_add_f64d(__bd_t92, __bd_t91);
-        __bd_v10_d0 = bd_select_f64d(__bd_t151, __bd_t93, __bd_v10_d0);
+        bd_f64d __bd_t87_0 = __bd_v12_d10_0;
+        bd_f64d __bd_t87_1 = __bd_v12_d10_1;
+        bd_md __bd_t89_0 = bd_cmplt_f64d(__bd_t0_0, bd_splat_f64d(0x0p+0));
+        bd_md __bd_t89_1 = bd_cmplt_f64d(__bd_t0_1, bd_splat_f64d(0x0p+0));
+        bd_f64d __bd_t90_0 = bd_neg_f64d(__bd_t87_0);
+        bd_f64d __bd_t90_1 = bd_neg_f64d(__bd_t87_1);
+        bd_f64d __bd_t91_0 = bd_select_f64d(__bd_t89_0, __bd_t90_0, __bd_t87_0);
+        bd_f64d __bd_t91_1 = bd_select_f64d(__bd_t89_1, __bd_t90_1, __bd_t87_1);
+        bd_f64d __bd_t92_0 = __bd_v10_d0_0;
+        bd_f64d __bd_t92_1 = __bd_v10_d0_1;
+        bd_f64d __bd_t93_0 = bd_add_f64d(__bd_t92_0, __bd_t91_0);
+        bd_f64d __bd_t93_1 = bd_add_f64d(__bd_t92_1, __bd_t91_1);
+        __bd_v10_d0_0 = bd_select_f64d(__bd_t151_0, __bd_t93_0, __bd_v10_d0_0);
+        __bd_v10_d0_1 = bd_select_f64d(__bd_t151_1, __bd_t93_1, __bd_v10_d0_1);
       }
     }
   }
   if (__bd_t38) {
-    __bd_v8_d___ret = bd_splat_f64d(0x0p+0);
+    __bd_v8_d___ret_0 = bd_splat_f64d(0x0p+0);
+    __bd_v8_d___ret_1 = bd_splat_f64d(0x0p+0);
   }
   if (__bd_t94) {
-    bd_f64d __bd_t96 = __bd_v11_d1;
-    bd_f64d __bd_t97 = __bd_v7_d_delta;
-    bd_f64d __bd_t98 = bd_add_f64d(__bd_t97, __bd_t96);
-    __bd_v7_d_delta = __bd_t98;
+    bd_f64d __bd_t96_0 = __bd_v11_d1_0;
+    bd_f64d __bd_t96_1 = __bd_v11_d1_1;
+    bd_f64d __bd_t97_0 = __bd_v7_d_delta_0;
+    bd_f64d __bd_t97_1 = __bd_v7_d_delta_1;
+    bd_f64d __bd_t98_0 = bd_add_f64d(__bd_t97_0, __bd_t96_0);
+    bd_f64d __bd_t98_1 = bd_add_f64d(__bd_t97_1, __bd_t96_1);
+    __bd_v7_d_delta_0 = __bd_t98_0;
+    __bd_v7_d_delta_1 = __bd_t98_1;
   }
   if (__bd_t55) {
-    bd_f64d __bd_t99 = __bd_v10_d0;
-    bd_f64d __bd_t100 = __bd_v6_d_r;
-    bd_f64d __bd_t101 = bd_add_f64d(__bd_t100, __bd_t99);
-    __bd_v6_d_r = __bd_t101;
+    bd_f64d __bd_t99_0 = __bd_v10_d0_0;
+    bd_f64d __bd_t99_1 = __bd_v10_d0_1;
+    bd_f64d __bd_t100_0 = __bd_v6_d_r_0;
+    bd_f64d __bd_t100_1 = __bd_v6_d_r_1;
+    bd_f64d __bd_t101_0 = bd_add_f64d(__bd_t100_0, __bd_t99_0);
+    bd_f64d __bd_t101_1 = bd_add_f64d(__bd_t100_1, __bd_t99_1);
+    __bd_v6_d_r_0 = __bd_t101_0;
+    __bd_v6_d_r_1 = __bd_t101_1;
   }
-  bd_f64d __bd_t171 = __bd_v2_ret;
-  bd_f64d __bd_t172 = __bd_v6_d_r;
-  bd_f64d __bd_t173 = __bd_v7_d_delta;
-  *__bd_o0 = __bd_t171;
-  *__bd_o1 = __bd_t172;
-  *__bd_o2 = __bd_t173;
+  bd_f64d __bd_t171_0 = __bd_v2_ret_0;
+  bd_f64d __bd_t171_1 = __bd_v2_ret_1;
+  bd_f64d __bd_t172_0 = __bd_v6_d_r_0;
+  bd_f64d __bd_t172_1 = __bd_v6_d_r_1;
+  bd_f64d __bd_t173_0 = __bd_v7_d_delta_0;
+  bd_f64d __bd_t173_1 = __bd_v7_d_delta_1;
+  *__bd_o0_0 = __bd_t171_0;
+  *__bd_o0_1 = __bd_t171_1;
+  *__bd_o1_0 = __bd_t172_0;
+  *__bd_o1_1 = __bd_t172_1;
+  *__bd_o2_0 = __bd_t173_0;
+  *__bd_o2_1 = __bd_t173_1;
 }
 struct __bd_huber_gx { const double *__bd_a0; const double *__bd_a1; double *__bd_ret; const double *__bd_dret; double *__bd_d0; double *__bd_d1; };
 static void __bd_huber_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
@@ -379,26 +617,47 @@ static void __bd_huber_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
   (void)__bd_d0;
   double *__bd_d1 = __bd_c->__bd_d1;
   (void)__bd_d1;
-  size_t __bd_w = (sizeof(bd_md) / 8);
+  size_t __bd_w = (2 * (sizeof(bd_md) / 8));
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
-    int __bd_full = __bd_k == (sizeof(bd_md) / 8);
-    bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
-    bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
-    bd_f64d __bd_x1 = __bd_full ? bd_load_f64d((const double *)(__bd_a1 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a1 + __bd_i), __bd_k);
-    bd_f64d __bd_seed = !__bd_dret ? bd_splat_f64d(1) : __bd_full ? bd_load_f64d((const double *)(__bd_dret + __bd_i)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i), __bd_k);
-    bd_f64d __bd_o0;
-    bd_f64d __bd_o1;
-    bd_f64d __bd_o2;
-    __bd_huber_gk(__bd_mk, __bd_x0, __bd_x1, __bd_seed, (__bd_d0 != 0), (__bd_d1 != 0), &__bd_o0, &__bd_o1, &__bd_o2);
-    if (__bd_ret) { if (__bd_full) bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
+    size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);
+    int __bd_full_0 = __bd_k_0 == (sizeof(bd_md) / 8);
+    size_t __bd_i_0 = __bd_i;
+    size_t __bd_k_1 = __bd_k <= 1 * (sizeof(bd_md) / 8) ? 0 : __bd_k - 1 * (sizeof(bd_md) / 8) < (sizeof(bd_md) / 8) ? __bd_k - 1 * (sizeof(bd_md) / 8) : (sizeof(bd_md) / 8);
+    int __bd_full_1 = __bd_k_1 == (sizeof(bd_md) / 8);
+    size_t __bd_i_1 = __bd_i + (__bd_k_1 ? 1 * (sizeof(bd_md) / 8) : 0);
+    bd_md __bd_mk_0 = __bd_full_0 ? bd_mtrue_d() : bd_mfirst_d(__bd_k_0);
+    bd_md __bd_mk_1 = __bd_full_1 ? bd_mtrue_d() : bd_mfirst_d(__bd_k_1);
+    bd_f64d __bd_x0_0 = __bd_full_0 ? bd_load_f64d((const double *)(__bd_a0 + __bd_i_0)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i_0), __bd_k_0);
+    bd_f64d __bd_x0_1 = __bd_full_1 ? bd_load_f64d((const double *)(__bd_a0 + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i_1), __bd_k_1);
+    bd_f64d __bd_x1_0 = __bd_full_0 ? bd_load_f64d((const double *)(__bd_a1 + __bd_i_0)) : bd_loadn_f64d((const double *)(__bd_a1 + __bd_i_0), __bd_k_0);
+    bd_f64d __bd_x1_1 = __bd_full_1 ? bd_load_f64d((const double *)(__bd_a1 + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_a1 + __bd_i_1), __bd_k_1);
+    bd_f64d __bd_seed_0 = !__bd_dret ? bd_splat_f64d(1) : __bd_full_0 ? bd_load_f64d((const double *)(__bd_dret + __bd_i_0)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i_0), __bd_k_0);
+    bd_f64d __bd_seed_1 = !__bd_dret ? bd_splat_f64d(1) : __bd_full_1 ? bd_load_f64d((const double *)(__bd_dret + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i_1), __bd_k_1);
+    bd_f64d __bd_o0_0;
+    bd_f64d __bd_o0_1;
+    bd_f64d __bd_o1_0;
+    bd_f64d __bd_o1_1;
+    bd_f64d __bd_o2_0;
+    bd_f64d __bd_o2_1;
+    __bd_huber_gk(__bd_mk_0, __bd_mk_1, __bd_x0_0, __bd_x0_1, __bd_x1_0, __bd_x1_1, __bd_seed_0, __bd_seed_1, (__bd_d0 != 0), (__bd_d1 != 0), &__bd_o0_0, &__bd_o0_1, &__bd_o1_0, &__bd_o1_1, &__bd_o2_0, &__bd_o2_1);
+    if (__bd_ret) { if (__bd_full_0) bd_store_f64d((double *)(__bd_ret + __bd_i_0), __bd_o0_0); else bd_storen_f64d((double *)(__bd_ret + __bd_i_0), __bd_o0_0, __bd_k_0); }
+    if (__bd_ret) { if (__bd_full_1) bd_store_f64d((double *)(__bd_ret + __bd_i_1), __bd_o0_1); else bd_storen_f64d((double *)(__bd_ret + __bd_i_1), __bd_o0_1, __bd_k_1); }
     if (__bd_d0) {
-    bd_f64d __bd_old = __bd_full ? bd_load_f64d((const double *)(__bd_d0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_d0 + __bd_i), __bd_k);
-      { if (__bd_full) bd_store_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(__bd_old, __bd_o1)); else bd_storen_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(__bd_old, __bd_o1), __bd_k); }
+    bd_f64d __bd_old_0 = __bd_full_0 ? bd_load_f64d((const double *)(__bd_d0 + __bd_i_0)) : bd_loadn_f64d((const double *)(__bd_d0 + __bd_i_0), __bd_k_0);
+      { if (__bd_full_0) bd_store_f64d((double *)(__bd_d0 + __bd_i_0), bd_add_f64d(__bd_old_0, __bd_o1_0)); else bd_storen_f64d((double *)(__bd_d0 + __bd_i_0), bd_add_f64d(__bd_old_0, __bd_o1_0), __bd_k_0); }
+    }
+    if (__bd_d0) {
+    bd_f64d __bd_old_1 = __bd_full_1 ? bd_load_f64d((const double *)(__bd_d0 + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_d0 + __bd_i_1), __bd_k_1);
+      { if (__bd_full_1) bd_store_f64d((double *)(__bd_d0 + __bd_i_1), bd_add_f64d(__bd_old_1, __bd_o1_1)); else bd_storen_f64d((double *)(__bd_d0 + __bd_i_1), bd_add_f64d(__bd_old_1, __bd_o1_1), __bd_k_1); }
     }
     if (__bd_d1) {
-    bd_f64d __bd_old = __bd_full ? bd_load_f64d((const double *)(__bd_d1 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_d1 + __bd_i), __bd_k);
-      { if (__bd_full) bd_store_f64d((double *)(__bd_d1 + __bd_i), bd_add_f64d(__bd_old, __bd_o2)); else bd_storen_f64d((double *)(__bd_d1 + __bd_i), bd_add_f64d(__bd_old, __bd_o2), __bd_k); }
+    bd_f64d __bd_old_0 = __bd_full_0 ? bd_load_f64d((const double *)(__bd_d1 + __bd_i_0)) : bd_loadn_f64d((const double *)(__bd_d1 + __bd_i_0), __bd_k_0);
+      { if (__bd_full_0) bd_store_f64d((double *)(__bd_d1 + __bd_i_0), bd_add_f64d(__bd_old_0, __bd_o2_0)); else bd_storen_f64d((double *)(__bd_d1 + __bd_i_0), bd_add_f64d(__bd_old_0, __bd_o2_0), __bd_k_0); }
+    }
+    if (__bd_d1) {
+    bd_f64d __bd_old_1 = __bd_full_1 ? bd_load_f64d((const double *)(__bd_d1 + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_d1 + __bd_i_1), __bd_k_1);
+      { if (__bd_full_1) bd_store_f64d((double *)(__bd_d1 + __bd_i_1), bd_add_f64d(__bd_old_1, __bd_o2_1)); else bd_storen_f64d((double *)(__bd_d1 + __bd_i_1), bd_add_f64d(__bd_old_1, __bd_o2_1), __bd_k_1); }
     }
   }
   (void)__bd_slot;

@@ -47,117 +47,210 @@ void gate_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, flo
 }
 
 /* gate_grad: shape n, lanes of 32 bits */
-static inline __attribute__((always_inline, unused)) void __bd_gate_gk(bd_mn __bd_m, bd_f32n __bd_p0, bd_f32n __bd_p1, bd_f32n __bd_p2, _Bool __bd_p3, _Bool __bd_p4, bd_f32n *__bd_o0, bd_f32n *__bd_o1, bd_f32n *__bd_o2) {
-  bd_f32n __bd_v2_ret = bd_splat_f32n(0);
-  bd_f32n __bd_v7_d_x = bd_splat_f32n(0);
-  bd_f32n __bd_v8_d_h = bd_splat_f32n(0);
-  bd_f32n __bd_v9_d___ret = bd_splat_f32n(0);
-  bd_f32n __bd_v10_d0 = bd_splat_f32n(0);
-  bd_f32n __bd_v11_d1 = bd_splat_f32n(0);
-  bd_f32n __bd_v12_d10 = bd_splat_f32n(0);
-  bd_f32n __bd_v13_d11 = bd_splat_f32n(0);
-  bd_f32n __bd_v14_d12 = bd_splat_f32n(0);
-  bd_f32n __bd_v15_d13 = bd_splat_f32n(0);
-  bd_f32n __bd_v16_d17 = bd_splat_f32n(0);
-  bd_f32n __bd_v17_d18 = bd_splat_f32n(0);
-  (void)__bd_m;
-  bd_f32n __bd_t0 = __bd_p0;
-  bd_f32n __bd_t1 = __bd_p1;
-  __bd_v2_ret = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t10 = bd_neg_f32n(__bd_t0);
-  bd_f32n __bd_t11 = bd_exp_f32n(__bd_t10);
-  bd_f32n __bd_t12 = bd_add_f32n(bd_splat_f32n(0x1p+0f), __bd_t11);
-  bd_f32n __bd_t13 = bd_div_f32n(bd_splat_f32n(0x1p+0f), __bd_t12);
-  bd_f32n __bd_t17 = bd_tanh_f32n(__bd_t1);
-  bd_f32n __bd_t18 = bd_mul_f32n(__bd_t13, __bd_t17);
-  __bd_v2_ret = __bd_t18;
-  __bd_v7_d_x = bd_splat_f32n(0x0p+0f);
-  __bd_v8_d_h = bd_splat_f32n(0x0p+0f);
-  __bd_v9_d___ret = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t23 = __bd_p2;
-  __bd_v9_d___ret = __bd_t23;
+static inline __attribute__((always_inline, unused)) void __bd_gate_gk(bd_mn __bd_m_0, bd_mn __bd_m_1, bd_f32n __bd_p0_0, bd_f32n __bd_p0_1, bd_f32n __bd_p1_0, bd_f32n __bd_p1_1, bd_f32n __bd_p2_0, bd_f32n __bd_p2_1, _Bool __bd_p3, _Bool __bd_p4, bd_f32n *__bd_o0_0, bd_f32n *__bd_o0_1, bd_f32n *__bd_o1_0, bd_f32n *__bd_o1_1, bd_f32n *__bd_o2_0, bd_f32n *__bd_o2_1) {
+  bd_f32n __bd_v2_ret_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v2_ret_1 = bd_splat_f32n(0);
+  bd_f32n __bd_v7_d_x_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v7_d_x_1 = bd_splat_f32n(0);
+  bd_f32n __bd_v8_d_h_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v8_d_h_1 = bd_splat_f32n(0);
+  bd_f32n __bd_v9_d___ret_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v9_d___ret_1 = bd_splat_f32n(0);
+  bd_f32n __bd_v10_d0_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v10_d0_1 = bd_splat_f32n(0);
+  bd_f32n __bd_v11_d1_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v11_d1_1 = bd_splat_f32n(0);
+  bd_f32n __bd_v12_d10_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v12_d10_1 = bd_splat_f32n(0);
+  bd_f32n __bd_v13_d11_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v13_d11_1 = bd_splat_f32n(0);
+  bd_f32n __bd_v14_d12_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v14_d12_1 = bd_splat_f32n(0);
+  bd_f32n __bd_v15_d13_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v15_d13_1 = bd_splat_f32n(0);
+  bd_f32n __bd_v16_d17_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v16_d17_1 = bd_splat_f32n(0);
+  bd_f32n __bd_v17_d18_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v17_d18_1 = bd_splat_f32n(0);
+  (void)__bd_m_0;
+  (void)__bd_m_1;
+  bd_f32n __bd_t0_0 = __bd_p0_0;
+  bd_f32n __bd_t0_1 = __bd_p0_1;
+  bd_f32n __bd_t1_0 = __bd_p1_0;
+  bd_f32n __bd_t1_1 = __bd_p1_1;
+  __bd_v2_ret_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v2_ret_1 = bd_splat_f32n(0x0p+0f);
+  bd_f32n __bd_t10_0 = bd_neg_f32n(__bd_t0_0);
+  bd_f32n __bd_t10_1 = bd_neg_f32n(__bd_t0_1);
+  bd_f32n __bd_t11_0 = bd_exp_f32n(__bd_t10_0);
+  bd_f32n __bd_t11_1 = bd_exp_f32n(__bd_t10_1);
+  bd_f32n __bd_t12_0 = bd_add_f32n(bd_splat_f32n(0x1p+0f), __bd_t11_0);
+  bd_f32n __bd_t12_1 = bd_add_f32n(bd_splat_f32n(0x1p+0f), __bd_t11_1);
+  bd_f32n __bd_t13_0 = bd_div_f32n(bd_splat_f32n(0x1p+0f), __bd_t12_0);
+  bd_f32n __bd_t13_1 = bd_div_f32n(bd_splat_f32n(0x1p+0f), __bd_t12_1);
+  bd_f32n __bd_t17_0 = bd_tanh_f32n(__bd_t1_0);
+  bd_f32n __bd_t17_1 = bd_tanh_f32n(__bd_t1_1);
+  bd_f32n __bd_t18_0 = bd_mul_f32n(__bd_t13_0, __bd_t17_0);
+  bd_f32n __bd_t18_1 = bd_mul_f32n(__bd_t13_1, __bd_t17_1);
+  __bd_v2_ret_0 = __bd_t18_0;
+  __bd_v2_ret_1 = __bd_t18_1;
+  __bd_v7_d_x_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v7_d_x_1 = bd_splat_f32n(0x0p+0f);
+  __bd_v8_d_h_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v8_d_h_1 = bd_splat_f32n(0x0p+0f);
+  __bd_v9_d___ret_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v9_d___ret_1 = bd_splat_f32n(0x0p+0f);
+  bd_f32n __bd_t23_0 = __bd_p2_0;
+  bd_f32n __bd_t23_1 = __bd_p2_1;
+  __bd_v9_d___ret_0 = __bd_t23_0;
+  __bd_v9_d___ret_1 = __bd_t23_1;
   _Bool __bd_t32 = __bd_p3;
   _Bool __bd_t33 = __bd_p4;
   _Bool __bd_t34 = __bd_t32 || __bd_t33;
   _Bool __bd_t46 = __bd_p4;
   _Bool __bd_t54 = __bd_p3;
-  __bd_v10_d0 = bd_splat_f32n(0x0p+0f);
-  __bd_v11_d1 = bd_splat_f32n(0x0p+0f);
-  __bd_v12_d10 = bd_splat_f32n(0x0p+0f);
-  __bd_v13_d11 = bd_splat_f32n(0x0p+0f);
-  __bd_v14_d12 = bd_splat_f32n(0x0p+0f);
-  __bd_v15_d13 = bd_splat_f32n(0x0p+0f);
-  __bd_v16_d17 = bd_splat_f32n(0x0p+0f);
-  __bd_v17_d18 = bd_splat_f32n(0x0p+0f);
+  __bd_v10_d0_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v10_d0_1 = bd_splat_f32n(0x0p+0f);
+  __bd_v11_d1_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v11_d1_1 = bd_splat_f32n(0x0p+0f);
+  __bd_v12_d10_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v12_d10_1 = bd_splat_f32n(0x0p+0f);
+  __bd_v13_d11_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v13_d11_1 = bd_splat_f32n(0x0p+0f);
+  __bd_v14_d12_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v14_d12_1 = bd_splat_f32n(0x0p+0f);
+  __bd_v15_d13_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v15_d13_1 = bd_splat_f32n(0x0p+0f);
+  __bd_v16_d17_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v16_d17_1 = bd_splat_f32n(0x0p+0f);
+  __bd_v17_d18_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v17_d18_1 = bd_splat_f32n(0x0p+0f);
   if (__bd_t34) {
-    bd_f32n __bd_t35 = __bd_v9_d___ret;
-    bd_f32n __bd_t36 = __bd_v17_d18;
-    bd_f32n __bd_t37 = bd_add_f32n(__bd_t36, __bd_t35);
-    __bd_v17_d18 = __bd_t37;
-    __bd_v9_d___ret = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t39 = __bd_v17_d18;
-    bd_f32n __bd_t40 = bd_mul_f32n(__bd_t39, __bd_t17);
-    bd_f32n __bd_t41 = __bd_v15_d13;
-    bd_f32n __bd_t42 = bd_add_f32n(__bd_t41, __bd_t40);
-    __bd_v15_d13 = __bd_t42;
-    bd_f32n __bd_t43 = bd_mul_f32n(__bd_t39, __bd_t13);
-    bd_f32n __bd_t44 = __bd_v16_d17;
-    bd_f32n __bd_t45 = bd_add_f32n(__bd_t44, __bd_t43);
-    __bd_v16_d17 = __bd_t45;
+    bd_f32n __bd_t35_0 = __bd_v9_d___ret_0;
+    bd_f32n __bd_t35_1 = __bd_v9_d___ret_1;
+    bd_f32n __bd_t36_0 = __bd_v17_d18_0;
+    bd_f32n __bd_t36_1 = __bd_v17_d18_1;
+    bd_f32n __bd_t37_0 = bd_add_f32n(__bd_t36_0, __bd_t35_0);
+    bd_f32n __bd_t37_1 = bd_add_f32n(__bd_t36_1, __bd_t35_1);
+    __bd_v17_d18_0 = __bd_t37_0;
+    __bd_v17_d18_1 = __bd_t37_1;
+    __bd_v9_d___ret_0 = bd_splat_f32n(0x0p+0f);
+    __bd_v9_d___ret_1 = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t39_0 = __bd_v17_d18_0;
+    bd_f32n __bd_t39_1 = __bd_v17_d18_1;
+    bd_f32n __bd_t40_0 = bd_mul_f32n(__bd_t39_0, __bd_t17_0);
+    bd_f32n __bd_t40_1 = bd_mul_f32n(__bd_t39_1, __bd_t17_1);
+    bd_f32n __bd_t41_0 = __bd_v15_d13_0;
+    bd_f32n __bd_t41_1 = __bd_v15_d13_1;
+    bd_f32n __bd_t42_0 = bd_add_f32n(__bd_t41_0, __bd_t40_0);
+    bd_f32n __bd_t42_1 = bd_add_f32n(__bd_t41_1, __bd_t40_1);
+    __bd_v15_d13_0 = __bd_t42_0;
+    __bd_v15_d13_1 = __bd_t42_1;
+    bd_f32n __bd_t43_0 = bd_mul_f32n(__bd_t39_0, __bd_t13_0);
+    bd_f32n __bd_t43_1 = bd_mul_f32n(__bd_t39_1, __bd_t13_1);
+    bd_f32n __bd_t44_0 = __bd_v16_d17_0;
+    bd_f32n __bd_t44_1 = __bd_v16_d17_1;
+    bd_f32n __bd_t45_0 = bd_add_f32n(__bd_t44_0, __bd_t43_0);
+    bd_f32n __bd_t45_1 = bd_add_f32n(__bd_t44_1, __bd_t43_1);
+    __bd_v16_d17_0 = __bd_t45_0;
+    __bd_v16_d17_1 = __bd_t45_1;
   }
   if (__bd_t46) {
-    bd_f32n __bd_t47 = __bd_v16_d17;
-    bd_f32n __bd_t49 = bd_mul_f32n(__bd_t17, __bd_t17);
-    bd_f32n __bd_t50 = bd_sub_f32n(bd_splat_f32n(0x1p+0f), __bd_t49);
-    bd_f32n __bd_t51 = bd_mul_f32n(__bd_t47, __bd_t50);
-    bd_f32n __bd_t52 = __bd_v11_d1;
-    bd_f32n __bd_t53 = bd_add_f32n(__bd_t52, __bd_t51);
-    __bd_v11_d1 = __bd_t53;
+    bd_f32n __bd_t47_0 = __bd_v16_d17_0;
+    bd_f32n __bd_t47_1 = __bd_v16_d17_1;
+    bd_f32n __bd_t49_0 = bd_mul_f32n(__bd_t17_0, __bd_t17_0);
+    bd_f32n __bd_t49_1 = bd_mul_f32n(__bd_t17_1, __bd_t17_1);
+    bd_f32n __bd_t50_0 = bd_sub_f32n(bd_splat_f32n(0x1p+0f), __bd_t49_0);
+    bd_f32n __bd_t50_1 = bd_sub_f32n(bd_splat_f32n(0x1p+0f), __bd_t49_1);
+    bd_f32n __bd_t51_0 = bd_mul_f32n(__bd_t47_0, __bd_t50_0);
+    bd_f32n __bd_t51_1 = bd_mul_f32n(__bd_t47_1, __bd_t50_1);
+    bd_f32n __bd_t52_0 = __bd_v11_d1_0;
+    bd_f32n __bd_t52_1 = __bd_v11_d1_1;
+    bd_f32n __bd_t53_0 = bd_add_f32n(__bd_t52_0, __bd_t51_0);
+    bd_f32n __bd_t53_1 = bd_add_f32n(__bd_t52_1, __bd_t51_1);
+    __bd_v11_d1_0 = __bd_t53_0;
+    __bd_v11_d1_1 = __bd_t53_1;
   }
   if (__bd_t54) {
-    bd_f32n __bd_t55 = __bd_v15_d13;
-    bd_f32n __bd_t56 = bd_div_f32n(__bd_t55, __bd_t12);
-    bd_f32n __bd_t57 = bd_mul_f32n(__bd_t56, __bd_t13);
-    bd_f32n __bd_t58 = bd_neg_f32n(__bd_t57);
-    bd_f32n __bd_t59 = __bd_v14_d12;
-    bd_f32n __bd_t60 = bd_add_f32n(__bd_t59, __bd_t58);
-    __bd_v14_d12 = __bd_t60;
-    bd_f32n __bd_t61 = __bd_v14_d12;
-    bd_f32n __bd_t62 = __bd_v13_d11;
-    bd_f32n __bd_t63 = bd_add_f32n(__bd_t62, __bd_t61);
-    __bd_v13_d11 = __bd_t63;
-    bd_f32n __bd_t64 = __bd_v13_d11;
-    bd_f32n __bd_t65 = bd_mul_f32n(__bd_t64, __bd_t11);
-    bd_f32n __bd_t66 = __bd_v12_d10;
-    bd_f32n __bd_t67 = bd_add_f32n(__bd_t66, __bd_t65);
-    __bd_v12_d10 = __bd_t67;
-    bd_f32n __bd_t68 = __bd_v12_d10;
-    bd_f32n __bd_t69 = bd_neg_f32n(__bd_t68);
-    bd_f32n __bd_t70 = __bd_v10_d0;
-    bd_f32n __bd_t71 = bd_add_f32n(__bd_t70, __bd_t69);
-    __bd_v10_d0 = __bd_t71;
+    bd_f32n __bd_t55_0 = __bd_v15_d13_0;
+    bd_f32n __bd_t55_1 = __bd_v15_d13_1;
+    bd_f32n __bd_t56_0 = bd_div_f32n(__bd_t55_0, __bd_t12_0);
+    bd_f32n __bd_t56_1 = bd_div_f32n(__bd_t55_1, __bd_t12_1);
+    bd_f32n __bd_t57_0 = bd_mul_f32n(__bd_t56_0, __bd_t13_0);
+    bd_f32n __bd_t57_1 = bd_mul_f32n(__bd_t56_1, __bd_t13_1);
+    bd_f32n __bd_t58_0 = bd_neg_f32n(__bd_t57_0);
+    bd_f32n __bd_t58_1 = bd_neg_f32n(__bd_t57_1);
+    bd_f32n __bd_t59_0 = __bd_v14_d12_0;
+    bd_f32n __bd_t59_1 = __bd_v14_d12_1;
+    bd_f32n __bd_t60_0 = bd_add_f32n(__bd_t59_0, __bd_t58_0);
+    bd_f32n __bd_t60_1 = bd_add_f32n(__bd_t59_1, __bd_t58_1);
+    __bd_v14_d12_0 = __bd_t60_0;
+    __bd_v14_d12_1 = __bd_t60_1;
+    bd_f32n __bd_t61_0 = __bd_v14_d12_0;
+    bd_f32n __bd_t61_1 = __bd_v14_d12_1;
+    bd_f32n __bd_t62_0 = __bd_v13_d11_0;
+    bd_f32n __bd_t62_1 = __bd_v13_d11_1;
+    bd_f32n __bd_t63_0 = bd_add_f32n(__bd_t62_0, __bd_t61_0);
+    bd_f32n __bd_t63_1 = bd_add_f32n(__bd_t62_1, __bd_t61_1);
+    __bd_v13_d11_0 = __bd_t63_0;
+    __bd_v13_d11_1 = __bd_t63_1;
+    bd_f32n __bd_t64_0 = __bd_v13_d11_0;
+    bd_f32n __bd_t64_1 = __bd_v13_d11_1;
+    bd_f32n __bd_t65_0 = bd_mul_f32n(__bd_t64_0, __bd_t11_0);
+    bd_f32n __bd_t65_1 = bd_mul_f32n(__bd_t64_1, __bd_t11_1);
+    bd_f32n __bd_t66_0 = __bd_v12_d10_0;
+    bd_f32n __bd_t66_1 = __bd_v12_d10_1;
+    bd_f32n __bd_t67_0 = bd_add_f32n(__bd_t66_0, __bd_t65_0);
+    bd_f32n __bd_t67_1 = bd_add_f32n(__bd_t66_1, __bd_t65_1);
+    __bd_v12_d10_0 = __bd_t67_0;
+    __bd_v12_d10_1 = __bd_t67_1;
+    bd_f32n __bd_t68_0 = __bd_v12_d10_0;
+    bd_f32n __bd_t68_1 = __bd_v12_d10_1;
+    bd_f32n __bd_t69_0 = bd_neg_f32n(__bd_t68_0);
+    bd_f32n __bd_t69_1 = bd_neg_f32n(__bd_t68_1);
+    bd_f32n __bd_t70_0 = __bd_v10_d0_0;
+    bd_f32n __bd_t70_1 = __bd_v10_d0_1;
+    bd_f32n __bd_t71_0 = bd_add_f32n(__bd_t70_0, __bd_t69_0);
+    bd_f32n __bd_t71_1 = bd_add_f32n(__bd_t70_1, __bd_t69_1);
+    __bd_v10_d0_0 = __bd_t71_0;
+    __bd_v10_d0_1 = __bd_t71_1;
   }
   if (__bd_t34) {
-    __bd_v9_d___ret = bd_splat_f32n(0x0p+0f);
+    __bd_v9_d___ret_0 = bd_splat_f32n(0x0p+0f);
+    __bd_v9_d___ret_1 = bd_splat_f32n(0x0p+0f);
   }
   if (__bd_t46) {
-    bd_f32n __bd_t73 = __bd_v11_d1;
-    bd_f32n __bd_t74 = __bd_v8_d_h;
-    bd_f32n __bd_t75 = bd_add_f32n(__bd_t74, __bd_t73);
-    __bd_v8_d_h = __bd_t75;
+    bd_f32n __bd_t73_0 = __bd_v11_d1_0;
+    bd_f32n __bd_t73_1 = __bd_v11_d1_1;
+    bd_f32n __bd_t74_0 = __bd_v8_d_h_0;
+    bd_f32n __bd_t74_1 = __bd_v8_d_h_1;
+    bd_f32n __bd_t75_0 = bd_add_f32n(__bd_t74_0, __bd_t73_0);
+    bd_f32n __bd_t75_1 = bd_add_f32n(__bd_t74_1, __bd_t73_1);
+    __bd_v8_d_h_0 = __bd_t75_0;
+    __bd_v8_d_h_1 = __bd_t75_1;
   }
   if (__bd_t54) {
-    bd_f32n __bd_t76 = __bd_v10_d0;
-    bd_f32n __bd_t77 = __bd_v7_d_x;
-    bd_f32n __bd_t78 = bd_add_f32n(__bd_t77, __bd_t76);
-    __bd_v7_d_x = __bd_t78;
+    bd_f32n __bd_t76_0 = __bd_v10_d0_0;
+    bd_f32n __bd_t76_1 = __bd_v10_d0_1;
+    bd_f32n __bd_t77_0 = __bd_v7_d_x_0;
+    bd_f32n __bd_t77_1 = __bd_v7_d_x_1;
+    bd_f32n __bd_t78_0 = bd_add_f32n(__bd_t77_0, __bd_t76_0);
+    bd_f32n __bd_t78_1 = bd_add_f32n(__bd_t77_1, __bd_t76_1);
+    __bd_v7_d_x_0 = __bd_t78_0;
+    __bd_v7_d_x_1 = __bd_t78_1;
   }
-  bd_f32n __bd_t97 = __bd_v2_ret;
-  bd_f32n __bd_t98 = __bd_v7_d_x;
-  bd_f32n __bd_t99 = __bd_v8_d_h;
-  *__bd_o0 = __bd_t97;
-  *__bd_o1 = __bd_t98;
-  *__bd_o2 = __bd_t99;
+  bd_f32n __bd_t97_0 = __bd_v2_ret_0;
+  bd_f32n __bd_t97_1 = __bd_v2_ret_1;
+  bd_f32n __bd_t98_0 = __bd_v7_d_x_0;
+  bd_f32n __bd_t98_1 = __bd_v7_d_x_1;
+  bd_f32n __bd_t99_0 = __bd_v8_d_h_0;
+  bd_f32n __bd_t99_1 = __bd_v8_d_h_1;
+  *__bd_o0_0 = __bd_t97_0;
+  *__bd_o0_1 = __bd_t97_1;
+  *__bd_o1_0 = __bd_t98_0;
+  *__bd_o1_1 = __bd_t98_1;
+  *__bd_o2_0 = __bd_t99_0;
+  *__bd_o2_1 = __bd_t99_1;
 }
 struct __bd_gate_gx { const float *__bd_a0; const float *__bd_a1; float *__bd_ret; const float *__bd_dret; float *__bd_d0; float *__bd_d1; };
 static void __bd_gate_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
@@ -174,26 +267,47 @@ static void __bd_gate_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__
   (void)__bd_d0;
   float *__bd_d1 = __bd_c->__bd_d1;
   (void)__bd_d1;
-  size_t __bd_w = (sizeof(bd_mn) / 4);
+  size_t __bd_w = (2 * (sizeof(bd_mn) / 4));
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
-    int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
-    bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
-    bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
-    bd_f32n __bd_x1 = __bd_full ? bd_load_f32n((const float *)(__bd_a1 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a1 + __bd_i), __bd_k);
-    bd_f32n __bd_seed = !__bd_dret ? bd_splat_f32n(1) : __bd_full ? bd_load_f32n((const float *)(__bd_dret + __bd_i)) : bd_loadn_f32n((const float *)(__bd_dret + __bd_i), __bd_k);
-    bd_f32n __bd_o0;
-    bd_f32n __bd_o1;
-    bd_f32n __bd_o2;
-    __bd_gate_gk(__bd_mk, __bd_x0, __bd_x1, __bd_seed, (__bd_d0 != 0), (__bd_d1 != 0), &__bd_o0, &__bd_o1, &__bd_o2);
-    if (__bd_ret) { if (__bd_full) bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
+    size_t __bd_k_0 = __bd_k < (sizeof(bd_mn) / 4) ? __bd_k : (sizeof(bd_mn) / 4);
+    int __bd_full_0 = __bd_k_0 == (sizeof(bd_mn) / 4);
+    size_t __bd_i_0 = __bd_i;
+    size_t __bd_k_1 = __bd_k <= 1 * (sizeof(bd_mn) / 4) ? 0 : __bd_k - 1 * (sizeof(bd_mn) / 4) < (sizeof(bd_mn) / 4) ? __bd_k - 1 * (sizeof(bd_mn) / 4) : (sizeof(bd_mn) / 4);
+    int __bd_full_1 = __bd_k_1 == (sizeof(bd_mn) / 4);
+    size_t __bd_i_1 = __bd_i + (__bd_k_1 ? 1 * (sizeof(bd_mn) / 4) : 0);
+    bd_mn __bd_mk_0 = __bd_full_0 ? bd_mtrue_n() : bd_mfirst_n(__bd_k_0);
+    bd_mn __bd_mk_1 = __bd_full_1 ? bd_mtrue_n() : bd_mfirst_n(__bd_k_1);
+    bd_f32n __bd_x0_0 = __bd_full_0 ? bd_load_f32n((const float *)(__bd_a0 + __bd_i_0)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i_0), __bd_k_0);
+    bd_f32n __bd_x0_1 = __bd_full_1 ? bd_load_f32n((const float *)(__bd_a0 + __bd_i_1)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i_1), __bd_k_1);
+    bd_f32n __bd_x1_0 = __bd_full_0 ? bd_load_f32n((const float *)(__bd_a1 + __bd_i_0)) : bd_loadn_f32n((const float *)(__bd_a1 + __bd_i_0), __bd_k_0);
+    bd_f32n __bd_x1_1 = __bd_full_1 ? bd_load_f32n((const float *)(__bd_a1 + __bd_i_1)) : bd_loadn_f32n((const float *)(__bd_a1 + __bd_i_1), __bd_k_1);
+    bd_f32n __bd_seed_0 = !__bd_dret ? bd_splat_f32n(1) : __bd_full_0 ? bd_load_f32n((const float *)(__bd_dret + __bd_i_0)) : bd_loadn_f32n((const float *)(__bd_dret + __bd_i_0), __bd_k_0);
+    bd_f32n __bd_seed_1 = !__bd_dret ? bd_splat_f32n(1) : __bd_full_1 ? bd_load_f32n((const float *)(__bd_dret + __bd_i_1)) : bd_loadn_f32n((const float *)(__bd_dret + __bd_i_1), __bd_k_1);
+    bd_f32n __bd_o0_0;
+    bd_f32n __bd_o0_1;
+    bd_f32n __bd_o1_0;
+    bd_f32n __bd_o1_1;
+    bd_f32n __bd_o2_0;
+    bd_f32n __bd_o2_1;
+    __bd_gate_gk(__bd_mk_0, __bd_mk_1, __bd_x0_0, __bd_x0_1, __bd_x1_0, __bd_x1_1, __bd_seed_0, __bd_seed_1, (__bd_d0 != 0), (__bd_d1 != 0), &__bd_o0_0, &__bd_o0_1, &__bd_o1_0, &__bd_o1_1, &__bd_o2_0, &__bd_o2_1);
+    if (__bd_ret) { if (__bd_full_0) bd_store_f32n((float *)(__bd_ret + __bd_i_0), __bd_o0_0); else bd_storen_f32n((float *)(__bd_ret + __bd_i_0), __bd_o0_0, __bd_k_0); }
+    if (__bd_ret) { if (__bd_full_1) bd_store_f32n((float *)(__bd_ret + __bd_i_1), __bd_o0_1); else bd_storen_f32n((float *)(__bd_ret + __bd_i_1), __bd_o0_1, __bd_k_1); }
     if (__bd_d0) {
-    bd_f32n __bd_old = __bd_full ? bd_load_f32n((const float *)(__bd_d0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_d0 + __bd_i), __bd_k);
-      { if (__bd_full) bd_store_f32n((float *)(__bd_d0 + __bd_i), bd_add_f32n(__bd_old, __bd_o1)); else bd_storen_f32n((float *)(__bd_d0 + __bd_i), bd_add_f32n(__bd_old, __bd_o1), __bd_k); }
+    bd_f32n __bd_old_0 = __bd_full_0 ? bd_load_f32n((const float *)(__bd_d0 + __bd_i_0)) : bd_loadn_f32n((const float *)(__bd_d0 + __bd_i_0), __bd_k_0);
+      { if (__bd_full_0) bd_store_f32n((float *)(__bd_d0 + __bd_i_0), bd_add_f32n(__bd_old_0, __bd_o1_0)); else bd_storen_f32n((float *)(__bd_d0 + __bd_i_0), bd_add_f32n(__bd_old_0, __bd_o1_0), __bd_k_0); }
+    }
+    if (__bd_d0) {
+    bd_f32n __bd_old_1 = __bd_full_1 ? bd_load_f32n((const float *)(__bd_d0 + __bd_i_1)) : bd_loadn_f32n((const float *)(__bd_d0 + __bd_i_1), __bd_k_1);
+      { if (__bd_full_1) bd_store_f32n((float *)(__bd_d0 + __bd_i_1), bd_add_f32n(__bd_old_1, __bd_o1_1)); else bd_storen_f32n((float *)(__bd_d0 + __bd_i_1), bd_add_f32n(__bd_old_1, __bd_o1_1), __bd_k_1); }
     }
     if (__bd_d1) {
-    bd_f32n __bd_old = __bd_full ? bd_load_f32n((const float *)(__bd_d1 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_d1 + __bd_i), __bd_k);
-      { if (__bd_full) bd_store_f32n((float *)(__bd_d1 + __bd_i), bd_add_f32n(__bd_old, __bd_o2)); else bd_storen_f32n((float *)(__bd_d1 + __bd_i), bd_add_f32n(__bd_old, __bd_o2), __bd_k); }
+    bd_f32n __bd_old_0 = __bd_full_0 ? bd_load_f32n((const float *)(__bd_d1 + __bd_i_0)) : bd_loadn_f32n((const float *)(__bd_d1 + __bd_i_0), __bd_k_0);
+      { if (__bd_full_0) bd_store_f32n((float *)(__bd_d1 + __bd_i_0), bd_add_f32n(__bd_old_0, __bd_o2_0)); else bd_storen_f32n((float *)(__bd_d1 + __bd_i_0), bd_add_f32n(__bd_old_0, __bd_o2_0), __bd_k_0); }
+    }
+    if (__bd_d1) {
+    bd_f32n __bd_old_1 = __bd_full_1 ? bd_load_f32n((const float *)(__bd_d1 + __bd_i_1)) : bd_loadn_f32n((const float *)(__bd_d1 + __bd_i_1), __bd_k_1);
+      { if (__bd_full_1) bd_store_f32n((float *)(__bd_d1 + __bd_i_1), bd_add_f32n(__bd_old_1, __bd_o2_1)); else bd_storen_f32n((float *)(__bd_d1 + __bd_i_1), bd_add_f32n(__bd_old_1, __bd_o2_1), __bd_k_1); }
     }
   }
   (void)__bd_slot;

@@ -735,32 +735,48 @@ void sum2_batched(size_t __bd_n, const vec3 *__bd_a0, const double *__bd_a1, dou
 }
 
 /* sum2_grad: shape d, lanes of 64 bits */
-static inline __attribute__((always_inline, unused)) void __bd_sum2_gk(bd_md __bd_m, bd_f64d __bd_p1, const double *__bd_p2, double *__bd_q2, const double *__bd_p3, double *__bd_q3, const double *__bd_p4, double *__bd_q4, bd_f64d __bd_p5, _Bool __bd_p6, _Bool __bd_p7, _Bool __bd_p8, _Bool __bd_p9, bd_f64d *__bd_o0, bd_f64d *__bd_o1) {
-  bd_f64d __bd_v1_ret = bd_splat_f64d(0);
-  bd_f64d __bd_v3_d_t = bd_splat_f64d(0);
-  bd_f64d __bd_v4_d___ret = bd_splat_f64d(0);
-  bd_f64d __bd_v5_d0 = bd_splat_f64d(0);
-  bd_f64d __bd_v6_d5 = bd_splat_f64d(0);
-  bd_f64d __bd_v7_d10 = bd_splat_f64d(0);
-  bd_f64d __bd_v8_d11 = bd_splat_f64d(0);
-  (void)__bd_m;
+static inline __attribute__((always_inline, unused)) void __bd_sum2_gk(bd_md __bd_m_0, bd_md __bd_m_1, bd_f64d __bd_p1_0, bd_f64d __bd_p1_1, const double *__bd_p2, double *__bd_q2, const double *__bd_p3, double *__bd_q3, const double *__bd_p4, double *__bd_q4, bd_f64d __bd_p5_0, bd_f64d __bd_p5_1, _Bool __bd_p6, _Bool __bd_p7, _Bool __bd_p8, _Bool __bd_p9, bd_f64d *__bd_o0_0, bd_f64d *__bd_o0_1, bd_f64d *__bd_o1_0, bd_f64d *__bd_o1_1) {
+  bd_f64d __bd_v1_ret_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v1_ret_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v3_d_t_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v3_d_t_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v4_d___ret_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v4_d___ret_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v5_d0_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v5_d0_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v6_d5_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v6_d5_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v7_d10_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v7_d10_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v8_d11_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v8_d11_1 = bd_splat_f64d(0);
+  (void)__bd_m_0;
+  (void)__bd_m_1;
   (void)__bd_p2;
   (void)__bd_p3;
   (void)__bd_p4;
   (void)__bd_p8;
   (void)__bd_p3;
   (void)__bd_q3;
-  bd_f64d __bd_t0 = __bd_p1;
-  __bd_v1_ret = bd_splat_f64d(0x0p+0);
+  bd_f64d __bd_t0_0 = __bd_p1_0;
+  bd_f64d __bd_t0_1 = __bd_p1_1;
+  __bd_v1_ret_0 = bd_splat_f64d(0x0p+0);
+  __bd_v1_ret_1 = bd_splat_f64d(0x0p+0);
   double __bd_t5 = __bd_p2[((int32_t)0x0u)];
   int32_t __bd_t9 = (int32_t)((uint32_t)((int32_t)0x1u) * (uint32_t)((int32_t)0x3u));
   double __bd_t10 = __bd_p4[__bd_t9];
-  bd_f64d __bd_t11 = bd_splat_f64d(__bd_t5) * __bd_t0 + bd_splat_f64d(__bd_t10);
-  __bd_v1_ret = __bd_t11;
-  __bd_v3_d_t = bd_splat_f64d(0x0p+0);
-  __bd_v4_d___ret = bd_splat_f64d(0x0p+0);
-  bd_f64d __bd_t15 = __bd_p5;
-  __bd_v4_d___ret = __bd_t15;
+  bd_f64d __bd_t11_0 = bd_splat_f64d(__bd_t5) * __bd_t0_0 + bd_splat_f64d(__bd_t10);
+  bd_f64d __bd_t11_1 = bd_splat_f64d(__bd_t5) * __bd_t0_1 + bd_splat_f64d(__bd_t10);
+  __bd_v1_ret_0 = __bd_t11_0;
+  __bd_v1_ret_1 = __bd_t11_1;
+  __bd_v3_d_t_0 = bd_splat_f64d(0x0p+0);
+  __bd_v3_d_t_1 = bd_splat_f64d(0x0p+0);
+  __bd_v4_d___ret_0 = bd_splat_f64d(0x0p+0);
+  __bd_v4_d___ret_1 = bd_splat_f64d(0x0p+0);
+  bd_f64d __bd_t15_0 = __bd_p5_0;
+  bd_f64d __bd_t15_1 = __bd_p5_1;
+  __bd_v4_d___ret_0 = __bd_t15_0;
+  __bd_v4_d___ret_1 = __bd_t15_1;
   _Bool __bd_t20 = __bd_p6;
   _Bool __bd_t21 = __bd_p7;
   _Bool __bd_t22 = __bd_t20 || __bd_t21;
@@ -769,50 +785,84 @@ static inline __attribute__((always_inline, unused)) void __bd_sum2_gk(bd_md __b
   _Bool __bd_t38 = __bd_p9;
   _Bool __bd_t40 = __bd_p7;
   _Bool __bd_t43 = __bd_p6;
-  __bd_v5_d0 = bd_splat_f64d(0x0p+0);
-  __bd_v6_d5 = bd_splat_f64d(0x0p+0);
-  __bd_v7_d10 = bd_splat_f64d(0x0p+0);
-  __bd_v8_d11 = bd_splat_f64d(0x0p+0);
+  __bd_v5_d0_0 = bd_splat_f64d(0x0p+0);
+  __bd_v5_d0_1 = bd_splat_f64d(0x0p+0);
+  __bd_v6_d5_0 = bd_splat_f64d(0x0p+0);
+  __bd_v6_d5_1 = bd_splat_f64d(0x0p+0);
+  __bd_v7_d10_0 = bd_splat_f64d(0x0p+0);
+  __bd_v7_d10_1 = bd_splat_f64d(0x0p+0);
+  __bd_v8_d11_0 = bd_splat_f64d(0x0p+0);
+  __bd_v8_d11_1 = bd_splat_f64d(0x0p+0);
   if (__bd_t24) {
-    bd_f64d __bd_t25 = __bd_v4_d___ret;
-    bd_f64d __bd_t26 = __bd_v8_d11;
-    bd_f64d __bd_t27 = bd_add_f64d(__bd_t26, __bd_t25);
-    __bd_v8_d11 = __bd_t27;
-    __bd_v4_d___ret = bd_splat_f64d(0x0p+0);
-    bd_f64d __bd_t29 = __bd_v8_d11;
-    bd_f64d __bd_t30 = bd_mul_f64d(__bd_t29, __bd_t0);
-    bd_f64d __bd_t31 = __bd_v6_d5;
-    bd_f64d __bd_t32 = bd_add_f64d(__bd_t31, __bd_t30);
-    __bd_v6_d5 = __bd_t32;
-    bd_f64d __bd_t33 = bd_mul_f64d(__bd_t29, bd_splat_f64d(__bd_t5));
-    bd_f64d __bd_t34 = __bd_v5_d0;
-    bd_f64d __bd_t35 = bd_add_f64d(__bd_t34, __bd_t33);
-    __bd_v5_d0 = __bd_t35;
-    bd_f64d __bd_t36 = __bd_v7_d10;
-    bd_f64d __bd_t37 = bd_add_f64d(__bd_t36, __bd_t29);
-    __bd_v7_d10 = __bd_t37;
+    bd_f64d __bd_t25_0 = __bd_v4_d___ret_0;
+    bd_f64d __bd_t25_1 = __bd_v4_d___ret_1;
+    bd_f64d __bd_t26_0 = __bd_v8_d11_0;
+    bd_f64d __bd_t26_1 = __bd_v8_d11_1;
+    bd_f64d __bd_t27_0 = bd_add_f64d(__bd_t26_0, __bd_t25_0);
+    bd_f64d __bd_t27_1 = bd_add_f64d(__bd_t26_1, __bd_t25_1);
+    __bd_v8_d11_0 = __bd_t27_0;
+    __bd_v8_d11_1 = __bd_t27_1;
+    __bd_v4_d___ret_0 = bd_splat_f64d(0x0p+0);
+    __bd_v4_d___ret_1 = bd_splat_f64d(0x0p+0);
+    bd_f64d __bd_t29_0 = __bd_v8_d11_0;
+    bd_f64d __bd_t29_1 = __bd_v8_d11_1;
+    bd_f64d __bd_t30_0 = bd_mul_f64d(__bd_t29_0, __bd_t0_0);
+    bd_f64d __bd_t30_1 = bd_mul_f64d(__bd_t29_1, __bd_t0_1);
+    bd_f64d __bd_t31_0 = __bd_v6_d5_0;
+    bd_f64d __bd_t31_1 = __bd_v6_d5_1;
+    bd_f64d __bd_t32_0 = bd_add_f64d(__bd_t31_0, __bd_t30_0);
+    bd_f64d __bd_t32_1 = bd_add_f64d(__bd_t31_1, __bd_t30_1);
+    __bd_v6_d5_0 = __bd_t32_0;
+    __bd_v6_d5_1 = __bd_t32_1;
+    bd_f64d __bd_t33_0 = bd_mul_f64d(__bd_t29_0, bd_splat_f64d(__bd_t5));
+    bd_f64d __bd_t33_1 = bd_mul_f64d(__bd_t29_1, bd_splat_f64d(__bd_t5));
+    bd_f64d __bd_t34_0 = __bd_v5_d0_0;
+    bd_f64d __bd_t34_1 = __bd_v5_d0_1;
+    bd_f64d __bd_t35_0 = bd_add_f64d(__bd_t34_0, __bd_t33_0);
+    bd_f64d __bd_t35_1 = bd_add_f64d(__bd_t34_1, __bd_t33_1);
+    __bd_v5_d0_0 = __bd_t35_0;
+    __bd_v5_d0_1 = __bd_t35_1;
+    bd_f64d __bd_t36_0 = __bd_v7_d10_0;
+    bd_f64d __bd_t36_1 = __bd_v7_d10_1;
+    bd_f64d __bd_t37_0 = bd_add_f64d(__bd_t36_0, __bd_t29_0);
+    bd_f64d __bd_t37_1 = bd_add_f64d(__bd_t36_1, __bd_t29_1);
+    __bd_v7_d10_0 = __bd_t37_0;
+    __bd_v7_d10_1 = __bd_t37_1;
   }
   if (__bd_t38) {
-    bd_f64d __bd_t39 = __bd_v7_d10;
-    bd_scatteradd_f64d(__bd_m, __bd_q4, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t9)), __bd_t39);
+    bd_f64d __bd_t39_0 = __bd_v7_d10_0;
+    bd_f64d __bd_t39_1 = __bd_v7_d10_1;
+    bd_scatteradd_f64d(__bd_m_0, __bd_q4, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t9)), __bd_t39_0);
+    bd_scatteradd_f64d(__bd_m_1, __bd_q4, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t9)), __bd_t39_1);
   }
   if (__bd_t40) {
-    bd_f64d __bd_t41 = __bd_v6_d5;
-    bd_scatteradd_f64d(__bd_m, __bd_q2, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u))), __bd_t41);
+    bd_f64d __bd_t41_0 = __bd_v6_d5_0;
+    bd_f64d __bd_t41_1 = __bd_v6_d5_1;
+    bd_scatteradd_f64d(__bd_m_0, __bd_q2, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u))), __bd_t41_0);
+    bd_scatteradd_f64d(__bd_m_1, __bd_q2, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u))), __bd_t41_1);
   }
   if (__bd_t24) {
-    __bd_v4_d___ret = bd_splat_f64d(0x0p+0);
+    __bd_v4_d___ret_0 = bd_splat_f64d(0x0p+0);
+    __bd_v4_d___ret_1 = bd_splat_f64d(0x0p+0);
   }
   if (__bd_t43) {
-    bd_f64d __bd_t44 = __bd_v5_d0;
-    bd_f64d __bd_t45 = __bd_v3_d_t;
-    bd_f64d __bd_t46 = bd_add_f64d(__bd_t45, __bd_t44);
-    __bd_v3_d_t = __bd_t46;
+    bd_f64d __bd_t44_0 = __bd_v5_d0_0;
+    bd_f64d __bd_t44_1 = __bd_v5_d0_1;
+    bd_f64d __bd_t45_0 = __bd_v3_d_t_0;
+    bd_f64d __bd_t45_1 = __bd_v3_d_t_1;
+    bd_f64d __bd_t46_0 = bd_add_f64d(__bd_t45_0, __bd_t44_0);
+    bd_f64d __bd_t46_1 = bd_add_f64d(__bd_t45_1, __bd_t44_1);
+    __bd_v3_d_t_0 = __bd_t46_0;
+    __bd_v3_d_t_1 = __bd_t46_1;
   }
-  bd_f64d __bd_t62 = __bd_v1_ret;
-  bd_f64d __bd_t63 = __bd_v3_d_t;
-  *__bd_o0 = __bd_t62;
-  *__bd_o1 = __bd_t63;
+  bd_f64d __bd_t62_0 = __bd_v1_ret_0;
+  bd_f64d __bd_t62_1 = __bd_v1_ret_1;
+  bd_f64d __bd_t63_0 = __bd_v3_d_t_0;
+  bd_f64d __bd_t63_1 = __bd_v3_d_t_1;
+  *__bd_o0_0 = __bd_t62_0;
+  *__bd_o0_1 = __bd_t62_1;
+  *__bd_o1_0 = __bd_t63_0;
+  *__bd_o1_1 = __bd_t63_1;
 }
 struct __bd_sum2_gx { const vec3 *__bd_a0; const double *__bd_a1; double *__bd_ret; const double *__bd_dret; vec3 *__bd_d0; double *__bd_d1; };
 static void __bd_sum2_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
@@ -841,20 +891,35 @@ static void __bd_sum2_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__
   (void)__bd_a4;
   double *__bd_d4 = __bd_d0 ? (double *)&(__bd_d0)->z : 0;
   (void)__bd_d4;
-  size_t __bd_w = (sizeof(bd_md) / 8);
+  size_t __bd_w = (2 * (sizeof(bd_md) / 8));
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
-    int __bd_full = __bd_k == (sizeof(bd_md) / 8);
-    bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
-    bd_f64d __bd_x1 = __bd_full ? bd_load_f64d((const double *)(__bd_a1 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a1 + __bd_i), __bd_k);
-    bd_f64d __bd_seed = !__bd_dret ? bd_splat_f64d(1) : __bd_full ? bd_load_f64d((const double *)(__bd_dret + __bd_i)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i), __bd_k);
-    bd_f64d __bd_o0;
-    bd_f64d __bd_o1;
-    __bd_sum2_gk(__bd_mk, __bd_x1, __bd_a2, __bd_d2, __bd_a3, __bd_d3, __bd_a4, __bd_d4, __bd_seed, (__bd_d1 != 0), (__bd_d2 != 0), (__bd_d3 != 0), (__bd_d4 != 0), &__bd_o0, &__bd_o1);
-    if (__bd_ret) { if (__bd_full) bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
+    size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);
+    int __bd_full_0 = __bd_k_0 == (sizeof(bd_md) / 8);
+    size_t __bd_i_0 = __bd_i;
+    size_t __bd_k_1 = __bd_k <= 1 * (sizeof(bd_md) / 8) ? 0 : __bd_k - 1 * (sizeof(bd_md) / 8) < (sizeof(bd_md) / 8) ? __bd_k - 1 * (sizeof(bd_md) / 8) : (sizeof(bd_md) / 8);
+    int __bd_full_1 = __bd_k_1 == (sizeof(bd_md) / 8);
+    size_t __bd_i_1 = __bd_i + (__bd_k_1 ? 1 * (sizeof(bd_md) / 8) : 0);
+    bd_md __bd_mk_0 = __bd_full_0 ? bd_mtrue_d() : bd_mfirst_d(__bd_k_0);
+    bd_md __bd_mk_1 = __bd_full_1 ? bd_mtrue_d() : bd_mfirst_d(__bd_k_1);
+    bd_f64d __bd_x1_0 = __bd_full_0 ? bd_load_f64d((const double *)(__bd_a1 + __bd_i_0)) : bd_loadn_f64d((const double *)(__bd_a1 + __bd_i_0), __bd_k_0);
+    bd_f64d __bd_x1_1 = __bd_full_1 ? bd_load_f64d((const double *)(__bd_a1 + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_a1 + __bd_i_1), __bd_k_1);
+    bd_f64d __bd_seed_0 = !__bd_dret ? bd_splat_f64d(1) : __bd_full_0 ? bd_load_f64d((const double *)(__bd_dret + __bd_i_0)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i_0), __bd_k_0);
+    bd_f64d __bd_seed_1 = !__bd_dret ? bd_splat_f64d(1) : __bd_full_1 ? bd_load_f64d((const double *)(__bd_dret + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i_1), __bd_k_1);
+    bd_f64d __bd_o0_0;
+    bd_f64d __bd_o0_1;
+    bd_f64d __bd_o1_0;
+    bd_f64d __bd_o1_1;
+    __bd_sum2_gk(__bd_mk_0, __bd_mk_1, __bd_x1_0, __bd_x1_1, __bd_a2, __bd_d2, __bd_a3, __bd_d3, __bd_a4, __bd_d4, __bd_seed_0, __bd_seed_1, (__bd_d1 != 0), (__bd_d2 != 0), (__bd_d3 != 0), (__bd_d4 != 0), &__bd_o0_0, &__bd_o0_1, &__bd_o1_0, &__bd_o1_1);
+    if (__bd_ret) { if (__bd_full_0) bd_store_f64d((double *)(__bd_ret + __bd_i_0), __bd_o0_0); else bd_storen_f64d((double *)(__bd_ret + __bd_i_0), __bd_o0_0, __bd_k_0); }
+    if (__bd_ret) { if (__bd_full_1) bd_store_f64d((double *)(__bd_ret + __bd_i_1), __bd_o0_1); else bd_storen_f64d((double *)(__bd_ret + __bd_i_1), __bd_o0_1, __bd_k_1); }
     if (__bd_d1) {
-    bd_f64d __bd_old = __bd_full ? bd_load_f64d((const double *)(__bd_d1 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_d1 + __bd_i), __bd_k);
-      { if (__bd_full) bd_store_f64d((double *)(__bd_d1 + __bd_i), bd_add_f64d(__bd_old, __bd_o1)); else bd_storen_f64d((double *)(__bd_d1 + __bd_i), bd_add_f64d(__bd_old, __bd_o1), __bd_k); }
+    bd_f64d __bd_old_0 = __bd_full_0 ? bd_load_f64d((const double *)(__bd_d1 + __bd_i_0)) : bd_loadn_f64d((const double *)(__bd_d1 + __bd_i_0), __bd_k_0);
+      { if (__bd_full_0) bd_store_f64d((double *)(__bd_d1 + __bd_i_0), bd_add_f64d(__bd_old_0, __bd_o1_0)); else bd_storen_f64d((double *)(__bd_d1 + __bd_i_0), bd_add_f64d(__bd_old_0, __bd_o1_0), __bd_k_0); }
+    }
+    if (__bd_d1) {
+    bd_f64d __bd_old_1 = __bd_full_1 ? bd_load_f64d((const double *)(__bd_d1 + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_d1 + __bd_i_1), __bd_k_1);
+      { if (__bd_full_1) bd_store_f64d((double *)(__bd_d1 + __bd_i_1), bd_add_f64d(__bd_old_1, __bd_o1_1)); else bd_storen_f64d((double *)(__bd_d1 + __bd_i_1), bd_add_f64d(__bd_old_1, __bd_o1_1), __bd_k_1); }
     }
   }
   (void)__bd_slot;

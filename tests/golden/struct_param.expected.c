@@ -72,51 +72,92 @@ void dist_batched(size_t __bd_n, const vec3 *__bd_a0, vec3 __bd_a1, double *__bd
 }
 
 /* dist_grad: shape d, lanes of 64 bits */
-static inline __attribute__((always_inline, unused)) void __bd_dist_gk(bd_md __bd_m, bd_f64d __bd_p2, bd_f64d __bd_p3, bd_f64d __bd_p4, double __bd_p5, double __bd_p6, double __bd_p7, bd_f64d __bd_p8, _Bool __bd_p9, _Bool __bd_p10, _Bool __bd_p11, _Bool __bd_p12, _Bool __bd_p13, _Bool __bd_p14, bd_f64d *__bd_o0, bd_f64d *__bd_o1, bd_f64d *__bd_o2, bd_f64d *__bd_o3, bd_f64d *__bd_o4, bd_f64d *__bd_o5, bd_f64d *__bd_o6) {
-  bd_f64d __bd_v6_ret = bd_splat_f64d(0);
-  bd_f64d __bd_v11_d_a_x = bd_splat_f64d(0);
-  bd_f64d __bd_v12_d_a_y = bd_splat_f64d(0);
-  bd_f64d __bd_v13_d_a_z = bd_splat_f64d(0);
-  bd_f64d __bd_v14_d_c_x = bd_splat_f64d(0);
-  bd_f64d __bd_v15_d_c_y = bd_splat_f64d(0);
-  bd_f64d __bd_v16_d_c_z = bd_splat_f64d(0);
-  bd_f64d __bd_v17_d___ret = bd_splat_f64d(0);
-  bd_f64d __bd_v18_d0 = bd_splat_f64d(0);
-  bd_f64d __bd_v19_d1 = bd_splat_f64d(0);
-  bd_f64d __bd_v20_d2 = bd_splat_f64d(0);
-  bd_f64d __bd_v21_d3 = bd_splat_f64d(0);
-  bd_f64d __bd_v22_d4 = bd_splat_f64d(0);
-  bd_f64d __bd_v23_d5 = bd_splat_f64d(0);
-  bd_f64d __bd_v24_d10 = bd_splat_f64d(0);
-  bd_f64d __bd_v25_d13 = bd_splat_f64d(0);
-  bd_f64d __bd_v26_d16 = bd_splat_f64d(0);
-  bd_f64d __bd_v27_d21 = bd_splat_f64d(0);
-  bd_f64d __bd_v28_d22 = bd_splat_f64d(0);
-  bd_f64d __bd_v29_d25 = bd_splat_f64d(0);
-  (void)__bd_m;
-  bd_f64d __bd_t0 = __bd_p2;
-  bd_f64d __bd_t1 = __bd_p3;
-  bd_f64d __bd_t2 = __bd_p4;
+static inline __attribute__((always_inline, unused)) void __bd_dist_gk(bd_md __bd_m_0, bd_md __bd_m_1, bd_f64d __bd_p2_0, bd_f64d __bd_p2_1, bd_f64d __bd_p3_0, bd_f64d __bd_p3_1, bd_f64d __bd_p4_0, bd_f64d __bd_p4_1, double __bd_p5, double __bd_p6, double __bd_p7, bd_f64d __bd_p8_0, bd_f64d __bd_p8_1, _Bool __bd_p9, _Bool __bd_p10, _Bool __bd_p11, _Bool __bd_p12, _Bool __bd_p13, _Bool __bd_p14, bd_f64d *__bd_o0_0, bd_f64d *__bd_o0_1, bd_f64d *__bd_o1_0, bd_f64d *__bd_o1_1, bd_f64d *__bd_o2_0, bd_f64d *__bd_o2_1, bd_f64d *__bd_o3_0, bd_f64d *__bd_o3_1, bd_f64d *__bd_o4_0, bd_f64d *__bd_o4_1, bd_f64d *__bd_o5_0, bd_f64d *__bd_o5_1, bd_f64d *__bd_o6_0, bd_f64d *__bd_o6_1) {
+  bd_f64d __bd_v6_ret_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v6_ret_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v11_d_a_x_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v11_d_a_x_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v12_d_a_y_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v12_d_a_y_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v13_d_a_z_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v13_d_a_z_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v14_d_c_x_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v14_d_c_x_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v15_d_c_y_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v15_d_c_y_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v16_d_c_z_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v16_d_c_z_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v17_d___ret_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v17_d___ret_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v18_d0_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v18_d0_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v19_d1_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v19_d1_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v20_d2_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v20_d2_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v21_d3_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v21_d3_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v22_d4_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v22_d4_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v23_d5_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v23_d5_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v24_d10_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v24_d10_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v25_d13_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v25_d13_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v26_d16_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v26_d16_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v27_d21_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v27_d21_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v28_d22_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v28_d22_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v29_d25_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v29_d25_1 = bd_splat_f64d(0);
+  (void)__bd_m_0;
+  (void)__bd_m_1;
+  bd_f64d __bd_t0_0 = __bd_p2_0;
+  bd_f64d __bd_t0_1 = __bd_p2_1;
+  bd_f64d __bd_t1_0 = __bd_p3_0;
+  bd_f64d __bd_t1_1 = __bd_p3_1;
+  bd_f64d __bd_t2_0 = __bd_p4_0;
+  bd_f64d __bd_t2_1 = __bd_p4_1;
   double __bd_t3 = __bd_p5;
   double __bd_t4 = __bd_p6;
   double __bd_t5 = __bd_p7;
-  __bd_v6_ret = bd_splat_f64d(0x0p+0);
-  bd_f64d __bd_t10 = bd_sub_f64d(__bd_t0, bd_splat_f64d(__bd_t3));
-  bd_f64d __bd_t13 = bd_sub_f64d(__bd_t1, bd_splat_f64d(__bd_t4));
-  bd_f64d __bd_t16 = bd_sub_f64d(__bd_t2, bd_splat_f64d(__bd_t5));
-  bd_f64d __bd_t21 = bd_mul_f64d(__bd_t13, __bd_t13);
-  bd_f64d __bd_t22 = __bd_t10 * __bd_t10 + __bd_t21;
-  bd_f64d __bd_t25 = __bd_t16 * __bd_t16 + __bd_t22;
-  __bd_v6_ret = __bd_t25;
-  __bd_v11_d_a_x = bd_splat_f64d(0x0p+0);
-  __bd_v12_d_a_y = bd_splat_f64d(0x0p+0);
-  __bd_v13_d_a_z = bd_splat_f64d(0x0p+0);
-  __bd_v14_d_c_x = bd_splat_f64d(0x0p+0);
-  __bd_v15_d_c_y = bd_splat_f64d(0x0p+0);
-  __bd_v16_d_c_z = bd_splat_f64d(0x0p+0);
-  __bd_v17_d___ret = bd_splat_f64d(0x0p+0);
-  bd_f64d __bd_t34 = __bd_p8;
-  __bd_v17_d___ret = __bd_t34;
+  __bd_v6_ret_0 = bd_splat_f64d(0x0p+0);
+  __bd_v6_ret_1 = bd_splat_f64d(0x0p+0);
+  bd_f64d __bd_t10_0 = bd_sub_f64d(__bd_t0_0, bd_splat_f64d(__bd_t3));
+  bd_f64d __bd_t10_1 = bd_sub_f64d(__bd_t0_1, bd_splat_f64d(__bd_t3));
+  bd_f64d __bd_t13_0 = bd_sub_f64d(__bd_t1_0, bd_splat_f64d(__bd_t4));
+  bd_f64d __bd_t13_1 = bd_sub_f64d(__bd_t1_1, bd_splat_f64d(__bd_t4));
+  bd_f64d __bd_t16_0 = bd_sub_f64d(__bd_t2_0, bd_splat_f64d(__bd_t5));
+  bd_f64d __bd_t16_1 = bd_sub_f64d(__bd_t2_1, bd_splat_f64d(__bd_t5));
+  bd_f64d __bd_t21_0 = bd_mul_f64d(__bd_t13_0, __bd_t13_0);
+  bd_f64d __bd_t21_1 = bd_mul_f64d(__bd_t13_1, __bd_t13_1);
+  bd_f64d __bd_t22_0 = __bd_t10_0 * __bd_t10_0 + __bd_t21_0;
+  bd_f64d __bd_t22_1 = __bd_t10_1 * __bd_t10_1 + __bd_t21_1;
+  bd_f64d __bd_t25_0 = __bd_t16_0 * __bd_t16_0 + __bd_t22_0;
+  bd_f64d __bd_t25_1 = __bd_t16_1 * __bd_t16_1 + __bd_t22_1;
+  __bd_v6_ret_0 = __bd_t25_0;
+  __bd_v6_ret_1 = __bd_t25_1;
+  __bd_v11_d_a_x_0 = bd_splat_f64d(0x0p+0);
+  __bd_v11_d_a_x_1 = bd_splat_f64d(0x0p+0);
+  __bd_v12_d_a_y_0 = bd_splat_f64d(0x0p+0);
+  __bd_v12_d_a_y_1 = bd_splat_f64d(0x0p+0);
+  __bd_v13_d_a_z_0 = bd_splat_f64d(0x0p+0);
+  __bd_v13_d_a_z_1 = bd_splat_f64d(0x0p+0);
+  __bd_v14_d_c_x_0 = bd_splat_f64d(0x0p+0);
+  __bd_v14_d_c_x_1 = bd_splat_f64d(0x0p+0);
+  __bd_v15_d_c_y_0 = bd_splat_f64d(0x0p+0);
+  __bd_v15_d_c_y_1 = bd_splat_f64d(0x0p+0);
+  __bd_v16_d_c_z_0 = bd_splat_f64d(0x0p+0);
+  __bd_v16_d_c_z_1 = bd_splat_f64d(0x0p+0);
+  __bd_v17_d___ret_0 = bd_splat_f64d(0x0p+0);
+  __bd_v17_d___ret_1 = bd_splat_f64d(0x0p+0);
+  bd_f64d __bd_t34_0 = __bd_p8_0;
+  bd_f64d __bd_t34_1 = __bd_p8_1;
+  __bd_v17_d___ret_0 = __bd_t34_0;
+  __bd_v17_d___ret_1 = __bd_t34_1;
   _Bool __bd_t47 = __bd_p9;
   _Bool __bd_t48 = __bd_p10;
   _Bool __bd_t49 = __bd_t47 || __bd_t48;
@@ -150,145 +191,258 @@ static inline __attribute__((always_inline, unused)) void __bd_dist_gk(bd_md __b
   _Bool __bd_t134 = __bd_p11;
   _Bool __bd_t138 = __bd_p10;
   _Bool __bd_t142 = __bd_p9;
-  __bd_v18_d0 = bd_splat_f64d(0x0p+0);
-  __bd_v19_d1 = bd_splat_f64d(0x0p+0);
-  __bd_v20_d2 = bd_splat_f64d(0x0p+0);
-  __bd_v21_d3 = bd_splat_f64d(0x0p+0);
-  __bd_v22_d4 = bd_splat_f64d(0x0p+0);
-  __bd_v23_d5 = bd_splat_f64d(0x0p+0);
-  __bd_v24_d10 = bd_splat_f64d(0x0p+0);
-  __bd_v25_d13 = bd_splat_f64d(0x0p+0);
-  __bd_v26_d16 = bd_splat_f64d(0x0p+0);
-  __bd_v27_d21 = bd_splat_f64d(0x0p+0);
-  __bd_v28_d22 = bd_splat_f64d(0x0p+0);
-  __bd_v29_d25 = bd_splat_f64d(0x0p+0);
+  __bd_v18_d0_0 = bd_splat_f64d(0x0p+0);
+  __bd_v18_d0_1 = bd_splat_f64d(0x0p+0);
+  __bd_v19_d1_0 = bd_splat_f64d(0x0p+0);
+  __bd_v19_d1_1 = bd_splat_f64d(0x0p+0);
+  __bd_v20_d2_0 = bd_splat_f64d(0x0p+0);
+  __bd_v20_d2_1 = bd_splat_f64d(0x0p+0);
+  __bd_v21_d3_0 = bd_splat_f64d(0x0p+0);
+  __bd_v21_d3_1 = bd_splat_f64d(0x0p+0);
+  __bd_v22_d4_0 = bd_splat_f64d(0x0p+0);
+  __bd_v22_d4_1 = bd_splat_f64d(0x0p+0);
+  __bd_v23_d5_0 = bd_splat_f64d(0x0p+0);
+  __bd_v23_d5_1 = bd_splat_f64d(0x0p+0);
+  __bd_v24_d10_0 = bd_splat_f64d(0x0p+0);
+  __bd_v24_d10_1 = bd_splat_f64d(0x0p+0);
+  __bd_v25_d13_0 = bd_splat_f64d(0x0p+0);
+  __bd_v25_d13_1 = bd_splat_f64d(0x0p+0);
+  __bd_v26_d16_0 = bd_splat_f64d(0x0p+0);
+  __bd_v26_d16_1 = bd_splat_f64d(0x0p+0);
+  __bd_v27_d21_0 = bd_splat_f64d(0x0p+0);
+  __bd_v27_d21_1 = bd_splat_f64d(0x0p+0);
+  __bd_v28_d22_0 = bd_splat_f64d(0x0p+0);
+  __bd_v28_d22_1 = bd_splat_f64d(0x0p+0);
+  __bd_v29_d25_0 = bd_splat_f64d(0x0p+0);
+  __bd_v29_d25_1 = bd_splat_f64d(0x0p+0);
   if (__bd_t57) {
-    bd_f64d __bd_t58 = __bd_v17_d___ret;
-    bd_f64d __bd_t59 = __bd_v29_d25;
-    bd_f64d __bd_t60 = bd_add_f64d(__bd_t59, __bd_t58);
-    __bd_v29_d25 = __bd_t60;
-    __bd_v17_d___ret = bd_splat_f64d(0x0p+0);
-    bd_f64d __bd_t62 = __bd_v29_d25;
-    bd_f64d __bd_t63 = bd_mul_f64d(__bd_t62, __bd_t16);
-    bd_f64d __bd_t64 = __bd_v26_d16;
-    bd_f64d __bd_t65 = bd_add_f64d(__bd_t64, __bd_t63);
-    __bd_v26_d16 = __bd_t65;
-    bd_f64d __bd_t66 = bd_mul_f64d(__bd_t62, __bd_t16);
-    bd_f64d __bd_t67 = __bd_v26_d16;
-    bd_f64d __bd_t68 = bd_add_f64d(__bd_t67, __bd_t66);
-    __bd_v26_d16 = __bd_t68;
-    bd_f64d __bd_t69 = __bd_v28_d22;
-    bd_f64d __bd_t70 = bd_add_f64d(__bd_t69, __bd_t62);
-    __bd_v28_d22 = __bd_t70;
+    bd_f64d __bd_t58_0 = __bd_v17_d___ret_0;
+    bd_f64d __bd_t58_1 = __bd_v17_d___ret_1;
+    bd_f64d __bd_t59_0 = __bd_v29_d25_0;
+    bd_f64d __bd_t59_1 = __bd_v29_d25_1;
+    bd_f64d __bd_t60_0 = bd_add_f64d(__bd_t59_0, __bd_t58_0);
+    bd_f64d __bd_t60_1 = bd_add_f64d(__bd_t59_1, __bd_t58_1);
+    __bd_v29_d25_0 = __bd_t60_0;
+    __bd_v29_d25_1 = __bd_t60_1;
+    __bd_v17_d___ret_0 = bd_splat_f64d(0x0p+0);
+    __bd_v17_d___ret_1 = bd_splat_f64d(0x0p+0);
+    bd_f64d __bd_t62_0 = __bd_v29_d25_0;
+    bd_f64d __bd_t62_1 = __bd_v29_d25_1;
+    bd_f64d __bd_t63_0 = bd_mul_f64d(__bd_t62_0, __bd_t16_0);
+    bd_f64d __bd_t63_1 = bd_mul_f64d(__bd_t62_1, __bd_t16_1);
+    bd_f64d __bd_t64_0 = __bd_v26_d16_0;
+    bd_f64d __bd_t64_1 = __bd_v26_d16_1;
+    bd_f64d __bd_t65_0 = bd_add_f64d(__bd_t64_0, __bd_t63_0);
+    bd_f64d __bd_t65_1 = bd_add_f64d(__bd_t64_1, __bd_t63_1);
+    __bd_v26_d16_0 = __bd_t65_0;
+    __bd_v26_d16_1 = __bd_t65_1;
+    bd_f64d __bd_t66_0 = bd_mul_f64d(__bd_t62_0, __bd_t16_0);
+    bd_f64d __bd_t66_1 = bd_mul_f64d(__bd_t62_1, __bd_t16_1);
+    bd_f64d __bd_t67_0 = __bd_v26_d16_0;
+    bd_f64d __bd_t67_1 = __bd_v26_d16_1;
+    bd_f64d __bd_t68_0 = bd_add_f64d(__bd_t67_0, __bd_t66_0);
+    bd_f64d __bd_t68_1 = bd_add_f64d(__bd_t67_1, __bd_t66_1);
+    __bd_v26_d16_0 = __bd_t68_0;
+    __bd_v26_d16_1 = __bd_t68_1;
+    bd_f64d __bd_t69_0 = __bd_v28_d22_0;
+    bd_f64d __bd_t69_1 = __bd_v28_d22_1;
+    bd_f64d __bd_t70_0 = bd_add_f64d(__bd_t69_0, __bd_t62_0);
+    bd_f64d __bd_t70_1 = bd_add_f64d(__bd_t69_1, __bd_t62_1);
+    __bd_v28_d22_0 = __bd_t70_0;
+    __bd_v28_d22_1 = __bd_t70_1;
   }
   if (__bd_t77) {
-    bd_f64d __bd_t78 = __bd_v28_d22;
-    bd_f64d __bd_t79 = bd_mul_f64d(__bd_t78, __bd_t10);
-    bd_f64d __bd_t80 = __bd_v24_d10;
-    bd_f64d __bd_t81 = bd_add_f64d(__bd_t80, __bd_t79);
-    __bd_v24_d10 = __bd_t81;
-    bd_f64d __bd_t82 = bd_mul_f64d(__bd_t78, __bd_t10);
-    bd_f64d __bd_t83 = __bd_v24_d10;
-    bd_f64d __bd_t84 = bd_add_f64d(__bd_t83, __bd_t82);
-    __bd_v24_d10 = __bd_t84;
-    bd_f64d __bd_t85 = __bd_v27_d21;
-    bd_f64d __bd_t86 = bd_add_f64d(__bd_t85, __bd_t78);
-    __bd_v27_d21 = __bd_t86;
+    bd_f64d __bd_t78_0 = __bd_v28_d22_0;
+    bd_f64d __bd_t78_1 = __bd_v28_d22_1;
+    bd_f64d __bd_t79_0 = bd_mul_f64d(__bd_t78_0, __bd_t10_0);
+    bd_f64d __bd_t79_1 = bd_mul_f64d(__bd_t78_1, __bd_t10_1);
+    bd_f64d __bd_t80_0 = __bd_v24_d10_0;
+    bd_f64d __bd_t80_1 = __bd_v24_d10_1;
+    bd_f64d __bd_t81_0 = bd_add_f64d(__bd_t80_0, __bd_t79_0);
+    bd_f64d __bd_t81_1 = bd_add_f64d(__bd_t80_1, __bd_t79_1);
+    __bd_v24_d10_0 = __bd_t81_0;
+    __bd_v24_d10_1 = __bd_t81_1;
+    bd_f64d __bd_t82_0 = bd_mul_f64d(__bd_t78_0, __bd_t10_0);
+    bd_f64d __bd_t82_1 = bd_mul_f64d(__bd_t78_1, __bd_t10_1);
+    bd_f64d __bd_t83_0 = __bd_v24_d10_0;
+    bd_f64d __bd_t83_1 = __bd_v24_d10_1;
+    bd_f64d __bd_t84_0 = bd_add_f64d(__bd_t83_0, __bd_t82_0);
+    bd_f64d __bd_t84_1 = bd_add_f64d(__bd_t83_1, __bd_t82_1);
+    __bd_v24_d10_0 = __bd_t84_0;
+    __bd_v24_d10_1 = __bd_t84_1;
+    bd_f64d __bd_t85_0 = __bd_v27_d21_0;
+    bd_f64d __bd_t85_1 = __bd_v27_d21_1;
+    bd_f64d __bd_t86_0 = bd_add_f64d(__bd_t85_0, __bd_t78_0);
+    bd_f64d __bd_t86_1 = bd_add_f64d(__bd_t85_1, __bd_t78_1);
+    __bd_v27_d21_0 = __bd_t86_0;
+    __bd_v27_d21_1 = __bd_t86_1;
   }
   if (__bd_t89) {
-    bd_f64d __bd_t90 = __bd_v27_d21;
-    bd_f64d __bd_t91 = bd_mul_f64d(__bd_t90, __bd_t13);
-    bd_f64d __bd_t92 = __bd_v25_d13;
-    bd_f64d __bd_t93 = bd_add_f64d(__bd_t92, __bd_t91);
-    __bd_v25_d13 = __bd_t93;
-    bd_f64d __bd_t94 = bd_mul_f64d(__bd_t90, __bd_t13);
-    bd_f64d __bd_t95 = __bd_v25_d13;
-    bd_f64d __bd_t96 = bd_add_f64d(__bd_t95, __bd_t94);
-    __bd_v25_d13 = __bd_t96;
+    bd_f64d __bd_t90_0 = __bd_v27_d21_0;
+    bd_f64d __bd_t90_1 = __bd_v27_d21_1;
+    bd_f64d __bd_t91_0 = bd_mul_f64d(__bd_t90_0, __bd_t13_0);
+    bd_f64d __bd_t91_1 = bd_mul_f64d(__bd_t90_1, __bd_t13_1);
+    bd_f64d __bd_t92_0 = __bd_v25_d13_0;
+    bd_f64d __bd_t92_1 = __bd_v25_d13_1;
+    bd_f64d __bd_t93_0 = bd_add_f64d(__bd_t92_0, __bd_t91_0);
+    bd_f64d __bd_t93_1 = bd_add_f64d(__bd_t92_1, __bd_t91_1);
+    __bd_v25_d13_0 = __bd_t93_0;
+    __bd_v25_d13_1 = __bd_t93_1;
+    bd_f64d __bd_t94_0 = bd_mul_f64d(__bd_t90_0, __bd_t13_0);
+    bd_f64d __bd_t94_1 = bd_mul_f64d(__bd_t90_1, __bd_t13_1);
+    bd_f64d __bd_t95_0 = __bd_v25_d13_0;
+    bd_f64d __bd_t95_1 = __bd_v25_d13_1;
+    bd_f64d __bd_t96_0 = bd_add_f64d(__bd_t95_0, __bd_t94_0);
+    bd_f64d __bd_t96_1 = bd_add_f64d(__bd_t95_1, __bd_t94_1);
+    __bd_v25_d13_0 = __bd_t96_0;
+    __bd_v25_d13_1 = __bd_t96_1;
   }
   if (__bd_t99) {
-    bd_f64d __bd_t100 = __bd_v26_d16;
-    bd_f64d __bd_t101 = __bd_v20_d2;
-    bd_f64d __bd_t102 = bd_add_f64d(__bd_t101, __bd_t100);
-    __bd_v20_d2 = __bd_t102;
-    bd_f64d __bd_t103 = bd_neg_f64d(__bd_t100);
-    bd_f64d __bd_t104 = __bd_v23_d5;
-    bd_f64d __bd_t105 = bd_add_f64d(__bd_t104, __bd_t103);
-    __bd_v23_d5 = __bd_t105;
+    bd_f64d __bd_t100_0 = __bd_v26_d16_0;
+    bd_f64d __bd_t100_1 = __bd_v26_d16_1;
+    bd_f64d __bd_t101_0 = __bd_v20_d2_0;
+    bd_f64d __bd_t101_1 = __bd_v20_d2_1;
+    bd_f64d __bd_t102_0 = bd_add_f64d(__bd_t101_0, __bd_t100_0);
+    bd_f64d __bd_t102_1 = bd_add_f64d(__bd_t101_1, __bd_t100_1);
+    __bd_v20_d2_0 = __bd_t102_0;
+    __bd_v20_d2_1 = __bd_t102_1;
+    bd_f64d __bd_t103_0 = bd_neg_f64d(__bd_t100_0);
+    bd_f64d __bd_t103_1 = bd_neg_f64d(__bd_t100_1);
+    bd_f64d __bd_t104_0 = __bd_v23_d5_0;
+    bd_f64d __bd_t104_1 = __bd_v23_d5_1;
+    bd_f64d __bd_t105_0 = bd_add_f64d(__bd_t104_0, __bd_t103_0);
+    bd_f64d __bd_t105_1 = bd_add_f64d(__bd_t104_1, __bd_t103_1);
+    __bd_v23_d5_0 = __bd_t105_0;
+    __bd_v23_d5_1 = __bd_t105_1;
   }
   if (__bd_t89) {
-    bd_f64d __bd_t106 = __bd_v25_d13;
-    bd_f64d __bd_t107 = __bd_v19_d1;
-    bd_f64d __bd_t108 = bd_add_f64d(__bd_t107, __bd_t106);
-    __bd_v19_d1 = __bd_t108;
-    bd_f64d __bd_t109 = bd_neg_f64d(__bd_t106);
-    bd_f64d __bd_t110 = __bd_v22_d4;
-    bd_f64d __bd_t111 = bd_add_f64d(__bd_t110, __bd_t109);
-    __bd_v22_d4 = __bd_t111;
+    bd_f64d __bd_t106_0 = __bd_v25_d13_0;
+    bd_f64d __bd_t106_1 = __bd_v25_d13_1;
+    bd_f64d __bd_t107_0 = __bd_v19_d1_0;
+    bd_f64d __bd_t107_1 = __bd_v19_d1_1;
+    bd_f64d __bd_t108_0 = bd_add_f64d(__bd_t107_0, __bd_t106_0);
+    bd_f64d __bd_t108_1 = bd_add_f64d(__bd_t107_1, __bd_t106_1);
+    __bd_v19_d1_0 = __bd_t108_0;
+    __bd_v19_d1_1 = __bd_t108_1;
+    bd_f64d __bd_t109_0 = bd_neg_f64d(__bd_t106_0);
+    bd_f64d __bd_t109_1 = bd_neg_f64d(__bd_t106_1);
+    bd_f64d __bd_t110_0 = __bd_v22_d4_0;
+    bd_f64d __bd_t110_1 = __bd_v22_d4_1;
+    bd_f64d __bd_t111_0 = bd_add_f64d(__bd_t110_0, __bd_t109_0);
+    bd_f64d __bd_t111_1 = bd_add_f64d(__bd_t110_1, __bd_t109_1);
+    __bd_v22_d4_0 = __bd_t111_0;
+    __bd_v22_d4_1 = __bd_t111_1;
   }
   if (__bd_t114) {
-    bd_f64d __bd_t115 = __bd_v24_d10;
-    bd_f64d __bd_t116 = __bd_v18_d0;
-    bd_f64d __bd_t117 = bd_add_f64d(__bd_t116, __bd_t115);
-    __bd_v18_d0 = __bd_t117;
-    bd_f64d __bd_t118 = bd_neg_f64d(__bd_t115);
-    bd_f64d __bd_t119 = __bd_v21_d3;
-    bd_f64d __bd_t120 = bd_add_f64d(__bd_t119, __bd_t118);
-    __bd_v21_d3 = __bd_t120;
+    bd_f64d __bd_t115_0 = __bd_v24_d10_0;
+    bd_f64d __bd_t115_1 = __bd_v24_d10_1;
+    bd_f64d __bd_t116_0 = __bd_v18_d0_0;
+    bd_f64d __bd_t116_1 = __bd_v18_d0_1;
+    bd_f64d __bd_t117_0 = bd_add_f64d(__bd_t116_0, __bd_t115_0);
+    bd_f64d __bd_t117_1 = bd_add_f64d(__bd_t116_1, __bd_t115_1);
+    __bd_v18_d0_0 = __bd_t117_0;
+    __bd_v18_d0_1 = __bd_t117_1;
+    bd_f64d __bd_t118_0 = bd_neg_f64d(__bd_t115_0);
+    bd_f64d __bd_t118_1 = bd_neg_f64d(__bd_t115_1);
+    bd_f64d __bd_t119_0 = __bd_v21_d3_0;
+    bd_f64d __bd_t119_1 = __bd_v21_d3_1;
+    bd_f64d __bd_t120_0 = bd_add_f64d(__bd_t119_0, __bd_t118_0);
+    bd_f64d __bd_t120_1 = bd_add_f64d(__bd_t119_1, __bd_t118_1);
+    __bd_v21_d3_0 = __bd_t120_0;
+    __bd_v21_d3_1 = __bd_t120_1;
   }
   if (__bd_t57) {
-    __bd_v17_d___ret = bd_splat_f64d(0x0p+0);
+    __bd_v17_d___ret_0 = bd_splat_f64d(0x0p+0);
+    __bd_v17_d___ret_1 = bd_splat_f64d(0x0p+0);
   }
   if (__bd_t122) {
-    bd_f64d __bd_t123 = __bd_v23_d5;
-    bd_f64d __bd_t124 = __bd_v16_d_c_z;
-    bd_f64d __bd_t125 = bd_add_f64d(__bd_t124, __bd_t123);
-    __bd_v16_d_c_z = __bd_t125;
+    bd_f64d __bd_t123_0 = __bd_v23_d5_0;
+    bd_f64d __bd_t123_1 = __bd_v23_d5_1;
+    bd_f64d __bd_t124_0 = __bd_v16_d_c_z_0;
+    bd_f64d __bd_t124_1 = __bd_v16_d_c_z_1;
+    bd_f64d __bd_t125_0 = bd_add_f64d(__bd_t124_0, __bd_t123_0);
+    bd_f64d __bd_t125_1 = bd_add_f64d(__bd_t124_1, __bd_t123_1);
+    __bd_v16_d_c_z_0 = __bd_t125_0;
+    __bd_v16_d_c_z_1 = __bd_t125_1;
   }
   if (__bd_t126) {
-    bd_f64d __bd_t127 = __bd_v22_d4;
-    bd_f64d __bd_t128 = __bd_v15_d_c_y;
-    bd_f64d __bd_t129 = bd_add_f64d(__bd_t128, __bd_t127);
-    __bd_v15_d_c_y = __bd_t129;
+    bd_f64d __bd_t127_0 = __bd_v22_d4_0;
+    bd_f64d __bd_t127_1 = __bd_v22_d4_1;
+    bd_f64d __bd_t128_0 = __bd_v15_d_c_y_0;
+    bd_f64d __bd_t128_1 = __bd_v15_d_c_y_1;
+    bd_f64d __bd_t129_0 = bd_add_f64d(__bd_t128_0, __bd_t127_0);
+    bd_f64d __bd_t129_1 = bd_add_f64d(__bd_t128_1, __bd_t127_1);
+    __bd_v15_d_c_y_0 = __bd_t129_0;
+    __bd_v15_d_c_y_1 = __bd_t129_1;
   }
   if (__bd_t130) {
-    bd_f64d __bd_t131 = __bd_v21_d3;
-    bd_f64d __bd_t132 = __bd_v14_d_c_x;
-    bd_f64d __bd_t133 = bd_add_f64d(__bd_t132, __bd_t131);
-    __bd_v14_d_c_x = __bd_t133;
+    bd_f64d __bd_t131_0 = __bd_v21_d3_0;
+    bd_f64d __bd_t131_1 = __bd_v21_d3_1;
+    bd_f64d __bd_t132_0 = __bd_v14_d_c_x_0;
+    bd_f64d __bd_t132_1 = __bd_v14_d_c_x_1;
+    bd_f64d __bd_t133_0 = bd_add_f64d(__bd_t132_0, __bd_t131_0);
+    bd_f64d __bd_t133_1 = bd_add_f64d(__bd_t132_1, __bd_t131_1);
+    __bd_v14_d_c_x_0 = __bd_t133_0;
+    __bd_v14_d_c_x_1 = __bd_t133_1;
   }
   if (__bd_t134) {
-    bd_f64d __bd_t135 = __bd_v20_d2;
-    bd_f64d __bd_t136 = __bd_v13_d_a_z;
-    bd_f64d __bd_t137 = bd_add_f64d(__bd_t136, __bd_t135);
-    __bd_v13_d_a_z = __bd_t137;
+    bd_f64d __bd_t135_0 = __bd_v20_d2_0;
+    bd_f64d __bd_t135_1 = __bd_v20_d2_1;
+    bd_f64d __bd_t136_0 = __bd_v13_d_a_z_0;
+    bd_f64d __bd_t136_1 = __bd_v13_d_a_z_1;
+    bd_f64d __bd_t137_0 = bd_add_f64d(__bd_t136_0, __bd_t135_0);
+    bd_f64d __bd_t137_1 = bd_add_f64d(__bd_t136_1, __bd_t135_1);
+    __bd_v13_d_a_z_0 = __bd_t137_0;
+    __bd_v13_d_a_z_1 = __bd_t137_1;
   }
   if (__bd_t138) {
-    bd_f64d __bd_t139 = __bd_v19_d1;
-    bd_f64d __bd_t140 = __bd_v12_d_a_y;
-    bd_f64d __bd_t141 = bd_add_f64d(__bd_t140, __bd_t139);
-    __bd_v12_d_a_y = __bd_t141;
+    bd_f64d __bd_t139_0 = __bd_v19_d1_0;
+    bd_f64d __bd_t139_1 = __bd_v19_d1_1;
+    bd_f64d __bd_t140_0 = __bd_v12_d_a_y_0;
+    bd_f64d __bd_t140_1 = __bd_v12_d_a_y_1;
+    bd_f64d __bd_t141_0 = bd_add_f64d(__bd_t140_0, __bd_t139_0);
+    bd_f64d __bd_t141_1 = bd_add_f64d(__bd_t140_1, __bd_t139_1);
+    __bd_v12_d_a_y_0 = __bd_t141_0;
+    __bd_v12_d_a_y_1 = __bd_t141_1;
   }
   if (__bd_t142) {
-    bd_f64d __bd_t143 = __bd_v18_d0;
-    bd_f64d __bd_t144 = __bd_v11_d_a_x;
-    bd_f64d __bd_t145 = bd_add_f64d(__bd_t144, __bd_t143);
-    __bd_v11_d_a_x = __bd_t145;
+    bd_f64d __bd_t143_0 = __bd_v18_d0_0;
+    bd_f64d __bd_t143_1 = __bd_v18_d0_1;
+    bd_f64d __bd_t144_0 = __bd_v11_d_a_x_0;
+    bd_f64d __bd_t144_1 = __bd_v11_d_a_x_1;
+    bd_f64d __bd_t145_0 = bd_add_f64d(__bd_t144_0, __bd_t143_0);
+    bd_f64d __bd_t145_1 = bd_add_f64d(__bd_t144_1, __bd_t143_1);
+    __bd_v11_d_a_x_0 = __bd_t145_0;
+    __bd_v11_d_a_x_1 = __bd_t145_1;
   }
-  bd_f64d __bd_t172 = __bd_v6_ret;
-  bd_f64d __bd_t173 = __bd_v11_d_a_x;
-  bd_f64d __bd_t174 = __bd_v12_d_a_y;
-  bd_f64d __bd_t175 = __bd_v13_d_a_z;
-  bd_f64d __bd_t176 = __bd_v14_d_c_x;
-  bd_f64d __bd_t177 = __bd_v15_d_c_y;
-  bd_f64d __bd_t178 = __bd_v16_d_c_z;
-  *__bd_o0 = __bd_t172;
-  *__bd_o1 = __bd_t173;
-  *__bd_o2 = __bd_t174;
-  *__bd_o3 = __bd_t175;
-  *__bd_o4 = __bd_t176;
-  *__bd_o5 = __bd_t177;
-  *__bd_o6 = __bd_t178;
+  bd_f64d __bd_t172_0 = __bd_v6_ret_0;
+  bd_f64d __bd_t172_1 = __bd_v6_ret_1;
+  bd_f64d __bd_t173_0 = __bd_v11_d_a_x_0;
+  bd_f64d __bd_t173_1 = __bd_v11_d_a_x_1;
+  bd_f64d __bd_t174_0 = __bd_v12_d_a_y_0;
+  bd_f64d __bd_t174_1 = __bd_v12_d_a_y_1;
+  bd_f64d __bd_t175_0 = __bd_v13_d_a_z_0;
+  bd_f64d __bd_t175_1 = __bd_v13_d_a_z_1;
+  bd_f64d __bd_t176_0 = __bd_v14_d_c_x_0;
+  bd_f64d __bd_t176_1 = __bd_v14_d_c_x_1;
+  bd_f64d __bd_t177_0 = __bd_v15_d_c_y_0;
+  bd_f64d __bd_t177_1 = __bd_v15_d_c_y_1;
+  bd_f64d __bd_t178_0 = __bd_v16_d_c_z_0;
+  bd_f64d __bd_t178_1 = __bd_v16_d_c_z_1;
+  *__bd_o0_0 = __bd_t172_0;
+  *__bd_o0_1 = __bd_t172_1;
+  *__bd_o1_0 = __bd_t173_0;
+  *__bd_o1_1 = __bd_t173_1;
+  *__bd_o2_0 = __bd_t174_0;
+  *__bd_o2_1 = __bd_t174_1;
+  *__bd_o3_0 = __bd_t175_0;
+  *__bd_o3_1 = __bd_t175_1;
+  *__bd_o4_0 = __bd_t176_0;
+  *__bd_o4_1 = __bd_t176_1;
+  *__bd_o5_0 = __bd_t177_0;
+  *__bd_o5_1 = __bd_t177_1;
+  *__bd_o6_0 = __bd_t178_0;
+  *__bd_o6_1 = __bd_t178_1;
 }
 struct __bd_dist_gx { const vec3 *__bd_a0; vec3 __bd_a1; double *__bd_ret; const double *__bd_dret; vec3 *__bd_d0; vec3 *__bd_d1; bd_f64d __bd_acc5; bd_f64d __bd_acc6; bd_f64d __bd_acc7; };
 struct __bd_dist_gs { bd_f64d __bd_acc5; bd_f64d __bd_acc6; bd_f64d __bd_acc7; };
@@ -309,58 +463,110 @@ static void __bd_dist_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__
   bd_f64d __bd_acc5 = bd_splat_f64d(0);
   bd_f64d __bd_acc6 = bd_splat_f64d(0);
   bd_f64d __bd_acc7 = bd_splat_f64d(0);
-  size_t __bd_w = (sizeof(bd_md) / 8);
+  size_t __bd_w = (2 * (sizeof(bd_md) / 8));
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
-    int __bd_full = __bd_k == (sizeof(bd_md) / 8);
-    bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
-    bd_f64d __bd_x2, __bd_x3, __bd_x4;
-    if (__bd_full)
-      bd_aos_load3_f64d((const double *)(__bd_a0 + __bd_i), &__bd_x2, &__bd_x3, &__bd_x4);
+    size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);
+    int __bd_full_0 = __bd_k_0 == (sizeof(bd_md) / 8);
+    size_t __bd_i_0 = __bd_i;
+    size_t __bd_k_1 = __bd_k <= 1 * (sizeof(bd_md) / 8) ? 0 : __bd_k - 1 * (sizeof(bd_md) / 8) < (sizeof(bd_md) / 8) ? __bd_k - 1 * (sizeof(bd_md) / 8) : (sizeof(bd_md) / 8);
+    int __bd_full_1 = __bd_k_1 == (sizeof(bd_md) / 8);
+    size_t __bd_i_1 = __bd_i + (__bd_k_1 ? 1 * (sizeof(bd_md) / 8) : 0);
+    bd_md __bd_mk_0 = __bd_full_0 ? bd_mtrue_d() : bd_mfirst_d(__bd_k_0);
+    bd_md __bd_mk_1 = __bd_full_1 ? bd_mtrue_d() : bd_mfirst_d(__bd_k_1);
+    bd_f64d __bd_x2_0, __bd_x3_0, __bd_x4_0;
+    if (__bd_full_0)
+      bd_aos_load3_f64d((const double *)(__bd_a0 + __bd_i_0), &__bd_x2_0, &__bd_x3_0, &__bd_x4_0);
     else {
     {
       double __bd_buf1[(sizeof(bd_md) / 8)];
       for (size_t __bd_j = 0; __bd_j < (sizeof(bd_md) / 8); __bd_j++)
-        __bd_buf1[__bd_j] = (double)(__bd_a0)[__bd_i + (__bd_j < __bd_k ? __bd_j : 0)].x;
-      __bd_x2 = bd_load_f64d(__bd_buf1);
+        __bd_buf1[__bd_j] = (double)(__bd_a0)[__bd_i_0 + (__bd_j < __bd_k_0 ? __bd_j : 0)].x;
+      __bd_x2_0 = bd_load_f64d(__bd_buf1);
     }
     {
       double __bd_buf2[(sizeof(bd_md) / 8)];
       for (size_t __bd_j = 0; __bd_j < (sizeof(bd_md) / 8); __bd_j++)
-        __bd_buf2[__bd_j] = (double)(__bd_a0)[__bd_i + (__bd_j < __bd_k ? __bd_j : 0)].y;
-      __bd_x3 = bd_load_f64d(__bd_buf2);
+        __bd_buf2[__bd_j] = (double)(__bd_a0)[__bd_i_0 + (__bd_j < __bd_k_0 ? __bd_j : 0)].y;
+      __bd_x3_0 = bd_load_f64d(__bd_buf2);
     }
     {
       double __bd_buf3[(sizeof(bd_md) / 8)];
       for (size_t __bd_j = 0; __bd_j < (sizeof(bd_md) / 8); __bd_j++)
-        __bd_buf3[__bd_j] = (double)(__bd_a0)[__bd_i + (__bd_j < __bd_k ? __bd_j : 0)].z;
-      __bd_x4 = bd_load_f64d(__bd_buf3);
+        __bd_buf3[__bd_j] = (double)(__bd_a0)[__bd_i_0 + (__bd_j < __bd_k_0 ? __bd_j : 0)].z;
+      __bd_x4_0 = bd_load_f64d(__bd_buf3);
     }
     }
-    bd_f64d __bd_seed = !__bd_dret ? bd_splat_f64d(1) : __bd_full ? bd_load_f64d((const double *)(__bd_dret + __bd_i)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i), __bd_k);
-    bd_f64d __bd_o0;
-    bd_f64d __bd_o1;
-    bd_f64d __bd_o2;
-    bd_f64d __bd_o3;
-    bd_f64d __bd_o4;
-    bd_f64d __bd_o5;
-    bd_f64d __bd_o6;
-    __bd_dist_gk(__bd_mk, __bd_x2, __bd_x3, __bd_x4, (double)__bd_a1.x, (double)__bd_a1.y, (double)__bd_a1.z, __bd_seed, (__bd_d0 != 0), (__bd_d0 != 0), (__bd_d0 != 0), (__bd_d1 != 0), (__bd_d1 != 0), (__bd_d1 != 0), &__bd_o0, &__bd_o1, &__bd_o2, &__bd_o3, &__bd_o4, &__bd_o5, &__bd_o6);
-    if (__bd_ret) { if (__bd_full) bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
+    bd_f64d __bd_x2_1, __bd_x3_1, __bd_x4_1;
+    if (__bd_full_1)
+      bd_aos_load3_f64d((const double *)(__bd_a0 + __bd_i_1), &__bd_x2_1, &__bd_x3_1, &__bd_x4_1);
+    else {
+    {
+      double __bd_buf4[(sizeof(bd_md) / 8)];
+      for (size_t __bd_j = 0; __bd_j < (sizeof(bd_md) / 8); __bd_j++)
+        __bd_buf4[__bd_j] = (double)(__bd_a0)[__bd_i_1 + (__bd_j < __bd_k_1 ? __bd_j : 0)].x;
+      __bd_x2_1 = bd_load_f64d(__bd_buf4);
+    }
+    {
+      double __bd_buf5[(sizeof(bd_md) / 8)];
+      for (size_t __bd_j = 0; __bd_j < (sizeof(bd_md) / 8); __bd_j++)
+        __bd_buf5[__bd_j] = (double)(__bd_a0)[__bd_i_1 + (__bd_j < __bd_k_1 ? __bd_j : 0)].y;
+      __bd_x3_1 = bd_load_f64d(__bd_buf5);
+    }
+    {
+      double __bd_buf6[(sizeof(bd_md) / 8)];
+      for (size_t __bd_j = 0; __bd_j < (sizeof(bd_md) / 8); __bd_j++)
+        __bd_buf6[__bd_j] = (double)(__bd_a0)[__bd_i_1 + (__bd_j < __bd_k_1 ? __bd_j : 0)].z;
+      __bd_x4_1 = bd_load_f64d(__bd_buf6);
+    }
+    }
+    bd_f64d __bd_seed_0 = !__bd_dret ? bd_splat_f64d(1) : __bd_full_0 ? bd_load_f64d((const double *)(__bd_dret + __bd_i_0)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i_0), __bd_k_0);
+    bd_f64d __bd_seed_1 = !__bd_dret ? bd_splat_f64d(1) : __bd_full_1 ? bd_load_f64d((const double *)(__bd_dret + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i_1), __bd_k_1);
+    bd_f64d __bd_o0_0;
+    bd_f64d __bd_o0_1;
+    bd_f64d __bd_o1_0;
+    bd_f64d __bd_o1_1;
+    bd_f64d __bd_o2_0;
+    bd_f64d __bd_o2_1;
+    bd_f64d __bd_o3_0;
+    bd_f64d __bd_o3_1;
+    bd_f64d __bd_o4_0;
+    bd_f64d __bd_o4_1;
+    bd_f64d __bd_o5_0;
+    bd_f64d __bd_o5_1;
+    bd_f64d __bd_o6_0;
+    bd_f64d __bd_o6_1;
+    __bd_dist_gk(__bd_mk_0, __bd_mk_1, __bd_x2_0, __bd_x2_1, __bd_x3_0, __bd_x3_1, __bd_x4_0, __bd_x4_1, (double)__bd_a1.x, (double)__bd_a1.y, (double)__bd_a1.z, __bd_seed_0, __bd_seed_1, (__bd_d0 != 0), (__bd_d0 != 0), (__bd_d0 != 0), (__bd_d1 != 0), (__bd_d1 != 0), (__bd_d1 != 0), &__bd_o0_0, &__bd_o0_1, &__bd_o1_0, &__bd_o1_1, &__bd_o2_0, &__bd_o2_1, &__bd_o3_0, &__bd_o3_1, &__bd_o4_0, &__bd_o4_1, &__bd_o5_0, &__bd_o5_1, &__bd_o6_0, &__bd_o6_1);
+    if (__bd_ret) { if (__bd_full_0) bd_store_f64d((double *)(__bd_ret + __bd_i_0), __bd_o0_0); else bd_storen_f64d((double *)(__bd_ret + __bd_i_0), __bd_o0_0, __bd_k_0); }
+    if (__bd_ret) { if (__bd_full_1) bd_store_f64d((double *)(__bd_ret + __bd_i_1), __bd_o0_1); else bd_storen_f64d((double *)(__bd_ret + __bd_i_1), __bd_o0_1, __bd_k_1); }
     if (__bd_d0) {
-      if (__bd_full) {
-        bd_f64d __bd_old4, __bd_old5, __bd_old6;
-        bd_aos_load3_f64d((double *)(__bd_d0 + __bd_i), &__bd_old4, &__bd_old5, &__bd_old6);
-        bd_aos_store3_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(__bd_old4, __bd_o1), bd_add_f64d(__bd_old5, __bd_o2), bd_add_f64d(__bd_old6, __bd_o3));
+      if (__bd_full_0) {
+        bd_f64d __bd_old7, __bd_old8, __bd_old9;
+        bd_aos_load3_f64d((double *)(__bd_d0 + __bd_i_0), &__bd_old7, &__bd_old8, &__bd_old9);
+        bd_aos_store3_f64d((double *)(__bd_d0 + __bd_i_0), bd_add_f64d(__bd_old7, __bd_o1_0), bd_add_f64d(__bd_old8, __bd_o2_0), bd_add_f64d(__bd_old9, __bd_o3_0));
       } else {
-        { double __bd_buf7[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf7, __bd_o1); for (size_t __bd_j = 0; __bd_j < __bd_k; __bd_j++) (__bd_d0)[__bd_i + __bd_j].x += __bd_buf7[__bd_j]; }
-        { double __bd_buf8[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf8, __bd_o2); for (size_t __bd_j = 0; __bd_j < __bd_k; __bd_j++) (__bd_d0)[__bd_i + __bd_j].y += __bd_buf8[__bd_j]; }
-        { double __bd_buf9[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf9, __bd_o3); for (size_t __bd_j = 0; __bd_j < __bd_k; __bd_j++) (__bd_d0)[__bd_i + __bd_j].z += __bd_buf9[__bd_j]; }
+        { double __bd_buf10[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf10, __bd_o1_0); for (size_t __bd_j = 0; __bd_j < __bd_k_0; __bd_j++) (__bd_d0)[__bd_i_0 + __bd_j].x += __bd_buf10[__bd_j]; }
+        { double __bd_buf11[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf11, __bd_o2_0); for (size_t __bd_j = 0; __bd_j < __bd_k_0; __bd_j++) (__bd_d0)[__bd_i_0 + __bd_j].y += __bd_buf11[__bd_j]; }
+        { double __bd_buf12[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf12, __bd_o3_0); for (size_t __bd_j = 0; __bd_j < __bd_k_0; __bd_j++) (__bd_d0)[__bd_i_0 + __bd_j].z += __bd_buf12[__bd_j]; }
       }
     }
-    __bd_acc5 = bd_add_f64d(__bd_acc5, bd_select_f64d(__bd_mk, __bd_o4, bd_splat_f64d(0)));
-    __bd_acc6 = bd_add_f64d(__bd_acc6, bd_select_f64d(__bd_mk, __bd_o5, bd_splat_f64d(0)));
-    __bd_acc7 = bd_add_f64d(__bd_acc7, bd_select_f64d(__bd_mk, __bd_o6, bd_splat_f64d(0)));
+    if (__bd_d0) {
+      if (__bd_full_1) {
+        bd_f64d __bd_old13, __bd_old14, __bd_old15;
+        bd_aos_load3_f64d((double *)(__bd_d0 + __bd_i_1), &__bd_old13, &__bd_old14, &__bd_old15);
+        bd_aos_store3_f64d((double *)(__bd_d0 + __bd_i_1), bd_add_f64d(__bd_old13, __bd_o1_1), bd_add_f64d(__bd_old14, __bd_o2_1), bd_add_f64d(__bd_old15, __bd_o3_1));
+      } else {
+        { double __bd_buf16[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf16, __bd_o1_1); for (size_t __bd_j = 0; __bd_j < __bd_k_1; __bd_j++) (__bd_d0)[__bd_i_1 + __bd_j].x += __bd_buf16[__bd_j]; }
+        { double __bd_buf17[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf17, __bd_o2_1); for (size_t __bd_j = 0; __bd_j < __bd_k_1; __bd_j++) (__bd_d0)[__bd_i_1 + __bd_j].y += __bd_buf17[__bd_j]; }
+        { double __bd_buf18[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf18, __bd_o3_1); for (size_t __bd_j = 0; __bd_j < __bd_k_1; __bd_j++) (__bd_d0)[__bd_i_1 + __bd_j].z += __bd_buf18[__bd_j]; }
+      }
+    }
+    __bd_acc5 = bd_add_f64d(__bd_acc5, bd_select_f64d(__bd_mk_0, __bd_o4_0, bd_splat_f64d(0)));
+    __bd_acc5 = bd_add_f64d(__bd_acc5, bd_select_f64d(__bd_mk_1, __bd_o4_1, bd_splat_f64d(0)));
+    __bd_acc6 = bd_add_f64d(__bd_acc6, bd_select_f64d(__bd_mk_0, __bd_o5_0, bd_splat_f64d(0)));
+    __bd_acc6 = bd_add_f64d(__bd_acc6, bd_select_f64d(__bd_mk_1, __bd_o5_1, bd_splat_f64d(0)));
+    __bd_acc7 = bd_add_f64d(__bd_acc7, bd_select_f64d(__bd_mk_0, __bd_o6_0, bd_splat_f64d(0)));
+    __bd_acc7 = bd_add_f64d(__bd_acc7, bd_select_f64d(__bd_mk_1, __bd_o6_1, bd_splat_f64d(0)));
   }
   struct __bd_dist_gs *__bd_s = (struct __bd_dist_gs *)__bd_slot;
   __bd_s->__bd_acc5 = __bd_acc5;

@@ -61,136 +61,244 @@ void polar_batched(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, 
 }
 
 /* polar_grad: shape d, lanes of 64 bits */
-static inline __attribute__((always_inline, unused)) void __bd_polar_gk(bd_md __bd_m, bd_f64d __bd_p0, bd_f64d __bd_p1, bd_f64d __bd_p2, bd_f64d __bd_p3, _Bool __bd_p4, _Bool __bd_p5, bd_f64d *__bd_o0, bd_f64d *__bd_o1, bd_i32d *__bd_o2, bd_f64d *__bd_o3, bd_f64d *__bd_o4) {
-  bd_f64d __bd_v2_ret_r2 = bd_splat_f64d(0);
-  bd_f64d __bd_v3_ret_t = bd_splat_f64d(0);
-  bd_i32d __bd_v4_ret_half = bd_splat_i32d(0);
-  bd_f64d __bd_v9_d_x = bd_splat_f64d(0);
-  bd_f64d __bd_v10_d_y = bd_splat_f64d(0);
-  bd_f64d __bd_v11_d_ret_r2 = bd_splat_f64d(0);
-  bd_f64d __bd_v12_d_ret_t = bd_splat_f64d(0);
-  bd_f64d __bd_v13_d0 = bd_splat_f64d(0);
-  bd_f64d __bd_v14_d1 = bd_splat_f64d(0);
-  bd_f64d __bd_v15_d13 = bd_splat_f64d(0);
-  bd_f64d __bd_v16_d14 = bd_splat_f64d(0);
-  bd_f64d __bd_v17_d18 = bd_splat_f64d(0);
-  bd_f64d __bd_v18_d19 = bd_splat_f64d(0);
-  (void)__bd_m;
-  bd_f64d __bd_t0 = __bd_p0;
-  bd_f64d __bd_t1 = __bd_p1;
-  __bd_v2_ret_r2 = bd_splat_f64d(0x0p+0);
-  __bd_v3_ret_t = bd_splat_f64d(0x0p+0);
-  __bd_v4_ret_half = bd_splat_i32d(((int32_t)0x0u));
-  bd_f64d __bd_t13 = bd_mul_f64d(__bd_t1, __bd_t1);
-  bd_f64d __bd_t14 = __bd_t0 * __bd_t0 + __bd_t13;
-  bd_f64d __bd_t18 = bd_add_f64d(__bd_t0, bd_splat_f64d(0x1p+1));
-  bd_f64d __bd_t19 = bd_div_f64d(__bd_t1, __bd_t18);
-  bd_md __bd_t22 = bd_cmplt_f64d(__bd_t1, bd_splat_f64d(0x0p+0));
-  bd_i32d __bd_t23 = bd_cvt_md_i32d(__bd_t22);
-  __bd_v2_ret_r2 = __bd_t14;
-  __bd_v3_ret_t = __bd_t19;
-  __bd_v4_ret_half = __bd_t23;
-  __bd_v9_d_x = bd_splat_f64d(0x0p+0);
-  __bd_v10_d_y = bd_splat_f64d(0x0p+0);
-  __bd_v11_d_ret_r2 = bd_splat_f64d(0x0p+0);
-  __bd_v12_d_ret_t = bd_splat_f64d(0x0p+0);
-  bd_f64d __bd_t32 = __bd_p2;
-  __bd_v11_d_ret_r2 = __bd_t32;
-  bd_f64d __bd_t33 = __bd_p3;
-  __bd_v12_d_ret_t = __bd_t33;
+static inline __attribute__((always_inline, unused)) void __bd_polar_gk(bd_md __bd_m_0, bd_md __bd_m_1, bd_f64d __bd_p0_0, bd_f64d __bd_p0_1, bd_f64d __bd_p1_0, bd_f64d __bd_p1_1, bd_f64d __bd_p2_0, bd_f64d __bd_p2_1, bd_f64d __bd_p3_0, bd_f64d __bd_p3_1, _Bool __bd_p4, _Bool __bd_p5, bd_f64d *__bd_o0_0, bd_f64d *__bd_o0_1, bd_f64d *__bd_o1_0, bd_f64d *__bd_o1_1, bd_i32d *__bd_o2_0, bd_i32d *__bd_o2_1, bd_f64d *__bd_o3_0, bd_f64d *__bd_o3_1, bd_f64d *__bd_o4_0, bd_f64d *__bd_o4_1) {
+  bd_f64d __bd_v2_ret_r2_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v2_ret_r2_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v3_ret_t_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v3_ret_t_1 = bd_splat_f64d(0);
+  bd_i32d __bd_v4_ret_half_0 = bd_splat_i32d(0);
+  bd_i32d __bd_v4_ret_half_1 = bd_splat_i32d(0);
+  bd_f64d __bd_v9_d_x_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v9_d_x_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v10_d_y_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v10_d_y_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v11_d_ret_r2_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v11_d_ret_r2_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v12_d_ret_t_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v12_d_ret_t_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v13_d0_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v13_d0_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v14_d1_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v14_d1_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v15_d13_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v15_d13_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v16_d14_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v16_d14_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v17_d18_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v17_d18_1 = bd_splat_f64d(0);
+  bd_f64d __bd_v18_d19_0 = bd_splat_f64d(0);
+  bd_f64d __bd_v18_d19_1 = bd_splat_f64d(0);
+  (void)__bd_m_0;
+  (void)__bd_m_1;
+  bd_f64d __bd_t0_0 = __bd_p0_0;
+  bd_f64d __bd_t0_1 = __bd_p0_1;
+  bd_f64d __bd_t1_0 = __bd_p1_0;
+  bd_f64d __bd_t1_1 = __bd_p1_1;
+  __bd_v2_ret_r2_0 = bd_splat_f64d(0x0p+0);
+  __bd_v2_ret_r2_1 = bd_splat_f64d(0x0p+0);
+  __bd_v3_ret_t_0 = bd_splat_f64d(0x0p+0);
+  __bd_v3_ret_t_1 = bd_splat_f64d(0x0p+0);
+  __bd_v4_ret_half_0 = bd_splat_i32d(((int32_t)0x0u));
+  __bd_v4_ret_half_1 = bd_splat_i32d(((int32_t)0x0u));
+  bd_f64d __bd_t13_0 = bd_mul_f64d(__bd_t1_0, __bd_t1_0);
+  bd_f64d __bd_t13_1 = bd_mul_f64d(__bd_t1_1, __bd_t1_1);
+  bd_f64d __bd_t14_0 = __bd_t0_0 * __bd_t0_0 + __bd_t13_0;
+  bd_f64d __bd_t14_1 = __bd_t0_1 * __bd_t0_1 + __bd_t13_1;
+  bd_f64d __bd_t18_0 = bd_add_f64d(__bd_t0_0, bd_splat_f64d(0x1p+1));
+  bd_f64d __bd_t18_1 = bd_add_f64d(__bd_t0_1, bd_splat_f64d(0x1p+1));
+  bd_f64d __bd_t19_0 = bd_div_f64d(__bd_t1_0, __bd_t18_0);
+  bd_f64d __bd_t19_1 = bd_div_f64d(__bd_t1_1, __bd_t18_1);
+  bd_md __bd_t22_0 = bd_cmplt_f64d(__bd_t1_0, bd_splat_f64d(0x0p+0));
+  bd_md __bd_t22_1 = bd_cmplt_f64d(__bd_t1_1, bd_splat_f64d(0x0p+0));
+  bd_i32d __bd_t23_0 = bd_cvt_md_i32d(__bd_t22_0);
+  bd_i32d __bd_t23_1 = bd_cvt_md_i32d(__bd_t22_1);
+  __bd_v2_ret_r2_0 = __bd_t14_0;
+  __bd_v2_ret_r2_1 = __bd_t14_1;
+  __bd_v3_ret_t_0 = __bd_t19_0;
+  __bd_v3_ret_t_1 = __bd_t19_1;
+  __bd_v4_ret_half_0 = __bd_t23_0;
+  __bd_v4_ret_half_1 = __bd_t23_1;
+  __bd_v9_d_x_0 = bd_splat_f64d(0x0p+0);
+  __bd_v9_d_x_1 = bd_splat_f64d(0x0p+0);
+  __bd_v10_d_y_0 = bd_splat_f64d(0x0p+0);
+  __bd_v10_d_y_1 = bd_splat_f64d(0x0p+0);
+  __bd_v11_d_ret_r2_0 = bd_splat_f64d(0x0p+0);
+  __bd_v11_d_ret_r2_1 = bd_splat_f64d(0x0p+0);
+  __bd_v12_d_ret_t_0 = bd_splat_f64d(0x0p+0);
+  __bd_v12_d_ret_t_1 = bd_splat_f64d(0x0p+0);
+  bd_f64d __bd_t32_0 = __bd_p2_0;
+  bd_f64d __bd_t32_1 = __bd_p2_1;
+  __bd_v11_d_ret_r2_0 = __bd_t32_0;
+  __bd_v11_d_ret_r2_1 = __bd_t32_1;
+  bd_f64d __bd_t33_0 = __bd_p3_0;
+  bd_f64d __bd_t33_1 = __bd_p3_1;
+  __bd_v12_d_ret_t_0 = __bd_t33_0;
+  __bd_v12_d_ret_t_1 = __bd_t33_1;
   _Bool __bd_t40 = __bd_p5;
   _Bool __bd_t41 = __bd_p4;
   _Bool __bd_t42 = __bd_p5;
   _Bool __bd_t43 = __bd_t41 || __bd_t42;
   _Bool __bd_t61 = __bd_p4;
-  __bd_v13_d0 = bd_splat_f64d(0x0p+0);
-  __bd_v14_d1 = bd_splat_f64d(0x0p+0);
-  __bd_v15_d13 = bd_splat_f64d(0x0p+0);
-  __bd_v16_d14 = bd_splat_f64d(0x0p+0);
-  __bd_v17_d18 = bd_splat_f64d(0x0p+0);
-  __bd_v18_d19 = bd_splat_f64d(0x0p+0);
+  __bd_v13_d0_0 = bd_splat_f64d(0x0p+0);
+  __bd_v13_d0_1 = bd_splat_f64d(0x0p+0);
+  __bd_v14_d1_0 = bd_splat_f64d(0x0p+0);
+  __bd_v14_d1_1 = bd_splat_f64d(0x0p+0);
+  __bd_v15_d13_0 = bd_splat_f64d(0x0p+0);
+  __bd_v15_d13_1 = bd_splat_f64d(0x0p+0);
+  __bd_v16_d14_0 = bd_splat_f64d(0x0p+0);
+  __bd_v16_d14_1 = bd_splat_f64d(0x0p+0);
+  __bd_v17_d18_0 = bd_splat_f64d(0x0p+0);
+  __bd_v17_d18_1 = bd_splat_f64d(0x0p+0);
+  __bd_v18_d19_0 = bd_splat_f64d(0x0p+0);
+  __bd_v18_d19_1 = bd_splat_f64d(0x0p+0);
   if (__bd_t43) {
-    bd_f64d __bd_t44 = __bd_v12_d_ret_t;
-    bd_f64d __bd_t45 = __bd_v18_d19;
-    bd_f64d __bd_t46 = bd_add_f64d(__bd_t45, __bd_t44);
-    __bd_v18_d19 = __bd_t46;
-    __bd_v12_d_ret_t = bd_splat_f64d(0x0p+0);
-    bd_f64d __bd_t48 = __bd_v11_d_ret_r2;
-    bd_f64d __bd_t49 = __bd_v16_d14;
-    bd_f64d __bd_t50 = bd_add_f64d(__bd_t49, __bd_t48);
-    __bd_v16_d14 = __bd_t50;
-    __bd_v11_d_ret_r2 = bd_splat_f64d(0x0p+0);
+    bd_f64d __bd_t44_0 = __bd_v12_d_ret_t_0;
+    bd_f64d __bd_t44_1 = __bd_v12_d_ret_t_1;
+    bd_f64d __bd_t45_0 = __bd_v18_d19_0;
+    bd_f64d __bd_t45_1 = __bd_v18_d19_1;
+    bd_f64d __bd_t46_0 = bd_add_f64d(__bd_t45_0, __bd_t44_0);
+    bd_f64d __bd_t46_1 = bd_add_f64d(__bd_t45_1, __bd_t44_1);
+    __bd_v18_d19_0 = __bd_t46_0;
+    __bd_v18_d19_1 = __bd_t46_1;
+    __bd_v12_d_ret_t_0 = bd_splat_f64d(0x0p+0);
+    __bd_v12_d_ret_t_1 = bd_splat_f64d(0x0p+0);
+    bd_f64d __bd_t48_0 = __bd_v11_d_ret_r2_0;
+    bd_f64d __bd_t48_1 = __bd_v11_d_ret_r2_1;
+    bd_f64d __bd_t49_0 = __bd_v16_d14_0;
+    bd_f64d __bd_t49_1 = __bd_v16_d14_1;
+    bd_f64d __bd_t50_0 = bd_add_f64d(__bd_t49_0, __bd_t48_0);
+    bd_f64d __bd_t50_1 = bd_add_f64d(__bd_t49_1, __bd_t48_1);
+    __bd_v16_d14_0 = __bd_t50_0;
+    __bd_v16_d14_1 = __bd_t50_1;
+    __bd_v11_d_ret_r2_0 = bd_splat_f64d(0x0p+0);
+    __bd_v11_d_ret_r2_1 = bd_splat_f64d(0x0p+0);
   }
   if (__bd_t43) {
-    bd_f64d __bd_t52 = __bd_v18_d19;
-    bd_f64d __bd_t53 = bd_div_f64d(__bd_t52, __bd_t18);
-    bd_f64d __bd_t54 = __bd_v14_d1;
-    bd_f64d __bd_t55 = bd_add_f64d(__bd_t54, __bd_t53);
-    __bd_v14_d1 = __bd_t55;
-    bd_f64d __bd_t56 = bd_div_f64d(__bd_t52, __bd_t18);
-    bd_f64d __bd_t57 = bd_mul_f64d(__bd_t56, __bd_t19);
-    bd_f64d __bd_t58 = bd_neg_f64d(__bd_t57);
-    bd_f64d __bd_t59 = __bd_v17_d18;
-    bd_f64d __bd_t60 = bd_add_f64d(__bd_t59, __bd_t58);
-    __bd_v17_d18 = __bd_t60;
+    bd_f64d __bd_t52_0 = __bd_v18_d19_0;
+    bd_f64d __bd_t52_1 = __bd_v18_d19_1;
+    bd_f64d __bd_t53_0 = bd_div_f64d(__bd_t52_0, __bd_t18_0);
+    bd_f64d __bd_t53_1 = bd_div_f64d(__bd_t52_1, __bd_t18_1);
+    bd_f64d __bd_t54_0 = __bd_v14_d1_0;
+    bd_f64d __bd_t54_1 = __bd_v14_d1_1;
+    bd_f64d __bd_t55_0 = bd_add_f64d(__bd_t54_0, __bd_t53_0);
+    bd_f64d __bd_t55_1 = bd_add_f64d(__bd_t54_1, __bd_t53_1);
+    __bd_v14_d1_0 = __bd_t55_0;
+    __bd_v14_d1_1 = __bd_t55_1;
+    bd_f64d __bd_t56_0 = bd_div_f64d(__bd_t52_0, __bd_t18_0);
+    bd_f64d __bd_t56_1 = bd_div_f64d(__bd_t52_1, __bd_t18_1);
+    bd_f64d __bd_t57_0 = bd_mul_f64d(__bd_t56_0, __bd_t19_0);
+    bd_f64d __bd_t57_1 = bd_mul_f64d(__bd_t56_1, __bd_t19_1);
+    bd_f64d __bd_t58_0 = bd_neg_f64d(__bd_t57_0);
+    bd_f64d __bd_t58_1 = bd_neg_f64d(__bd_t57_1);
+    bd_f64d __bd_t59_0 = __bd_v17_d18_0;
+    bd_f64d __bd_t59_1 = __bd_v17_d18_1;
+    bd_f64d __bd_t60_0 = bd_add_f64d(__bd_t59_0, __bd_t58_0);
+    bd_f64d __bd_t60_1 = bd_add_f64d(__bd_t59_1, __bd_t58_1);
+    __bd_v17_d18_0 = __bd_t60_0;
+    __bd_v17_d18_1 = __bd_t60_1;
   }
   if (__bd_t61) {
-    bd_f64d __bd_t62 = __bd_v17_d18;
-    bd_f64d __bd_t63 = __bd_v13_d0;
-    bd_f64d __bd_t64 = bd_add_f64d(__bd_t63, __bd_t62);
-    __bd_v13_d0 = __bd_t64;
+    bd_f64d __bd_t62_0 = __bd_v17_d18_0;
+    bd_f64d __bd_t62_1 = __bd_v17_d18_1;
+    bd_f64d __bd_t63_0 = __bd_v13_d0_0;
+    bd_f64d __bd_t63_1 = __bd_v13_d0_1;
+    bd_f64d __bd_t64_0 = bd_add_f64d(__bd_t63_0, __bd_t62_0);
+    bd_f64d __bd_t64_1 = bd_add_f64d(__bd_t63_1, __bd_t62_1);
+    __bd_v13_d0_0 = __bd_t64_0;
+    __bd_v13_d0_1 = __bd_t64_1;
   }
   if (__bd_t43) {
-    bd_f64d __bd_t65 = __bd_v16_d14;
-    bd_f64d __bd_t66 = bd_mul_f64d(__bd_t65, __bd_t0);
-    bd_f64d __bd_t67 = __bd_v13_d0;
-    bd_f64d __bd_t68 = bd_add_f64d(__bd_t67, __bd_t66);
-    __bd_v13_d0 = __bd_t68;
-    bd_f64d __bd_t69 = bd_mul_f64d(__bd_t65, __bd_t0);
-    bd_f64d __bd_t70 = __bd_v13_d0;
-    bd_f64d __bd_t71 = bd_add_f64d(__bd_t70, __bd_t69);
-    __bd_v13_d0 = __bd_t71;
-    bd_f64d __bd_t72 = __bd_v15_d13;
-    bd_f64d __bd_t73 = bd_add_f64d(__bd_t72, __bd_t65);
-    __bd_v15_d13 = __bd_t73;
+    bd_f64d __bd_t65_0 = __bd_v16_d14_0;
+    bd_f64d __bd_t65_1 = __bd_v16_d14_1;
+    bd_f64d __bd_t66_0 = bd_mul_f64d(__bd_t65_0, __bd_t0_0);
+    bd_f64d __bd_t66_1 = bd_mul_f64d(__bd_t65_1, __bd_t0_1);
+    bd_f64d __bd_t67_0 = __bd_v13_d0_0;
+    bd_f64d __bd_t67_1 = __bd_v13_d0_1;
+    bd_f64d __bd_t68_0 = bd_add_f64d(__bd_t67_0, __bd_t66_0);
+    bd_f64d __bd_t68_1 = bd_add_f64d(__bd_t67_1, __bd_t66_1);
+    __bd_v13_d0_0 = __bd_t68_0;
+    __bd_v13_d0_1 = __bd_t68_1;
+    bd_f64d __bd_t69_0 = bd_mul_f64d(__bd_t65_0, __bd_t0_0);
+    bd_f64d __bd_t69_1 = bd_mul_f64d(__bd_t65_1, __bd_t0_1);
+    bd_f64d __bd_t70_0 = __bd_v13_d0_0;
+    bd_f64d __bd_t70_1 = __bd_v13_d0_1;
+    bd_f64d __bd_t71_0 = bd_add_f64d(__bd_t70_0, __bd_t69_0);
+    bd_f64d __bd_t71_1 = bd_add_f64d(__bd_t70_1, __bd_t69_1);
+    __bd_v13_d0_0 = __bd_t71_0;
+    __bd_v13_d0_1 = __bd_t71_1;
+    bd_f64d __bd_t72_0 = __bd_v15_d13_0;
+    bd_f64d __bd_t72_1 = __bd_v15_d13_1;
+    bd_f64d __bd_t73_0 = bd_add_f64d(__bd_t72_0, __bd_t65_0);
+    bd_f64d __bd_t73_1 = bd_add_f64d(__bd_t72_1, __bd_t65_1);
+    __bd_v15_d13_0 = __bd_t73_0;
+    __bd_v15_d13_1 = __bd_t73_1;
   }
   if (__bd_t40) {
-    bd_f64d __bd_t74 = __bd_v15_d13;
-    bd_f64d __bd_t75 = bd_mul_f64d(__bd_t74, __bd_t1);
-    bd_f64d __bd_t76 = __bd_v14_d1;
-    bd_f64d __bd_t77 = bd_add_f64d(__bd_t76, __bd_t75);
-    __bd_v14_d1 = __bd_t77;
-    bd_f64d __bd_t78 = bd_mul_f64d(__bd_t74, __bd_t1);
-    bd_f64d __bd_t79 = __bd_v14_d1;
-    bd_f64d __bd_t80 = bd_add_f64d(__bd_t79, __bd_t78);
-    __bd_v14_d1 = __bd_t80;
+    bd_f64d __bd_t74_0 = __bd_v15_d13_0;
+    bd_f64d __bd_t74_1 = __bd_v15_d13_1;
+    bd_f64d __bd_t75_0 = bd_mul_f64d(__bd_t74_0, __bd_t1_0);
+    bd_f64d __bd_t75_1 = bd_mul_f64d(__bd_t74_1, __bd_t1_1);
+    bd_f64d __bd_t76_0 = __bd_v14_d1_0;
+    bd_f64d __bd_t76_1 = __bd_v14_d1_1;
+    bd_f64d __bd_t77_0 = bd_add_f64d(__bd_t76_0, __bd_t75_0);
+    bd_f64d __bd_t77_1 = bd_add_f64d(__bd_t76_1, __bd_t75_1);
+    __bd_v14_d1_0 = __bd_t77_0;
+    __bd_v14_d1_1 = __bd_t77_1;
+    bd_f64d __bd_t78_0 = bd_mul_f64d(__bd_t74_0, __bd_t1_0);
+    bd_f64d __bd_t78_1 = bd_mul_f64d(__bd_t74_1, __bd_t1_1);
+    bd_f64d __bd_t79_0 = __bd_v14_d1_0;
+    bd_f64d __bd_t79_1 = __bd_v14_d1_1;
+    bd_f64d __bd_t80_0 = bd_add_f64d(__bd_t79_0, __bd_t78_0);
+    bd_f64d __bd_t80_1 = bd_add_f64d(__bd_t79_1, __bd_t78_1);
+    __bd_v14_d1_0 = __bd_t80_0;
+    __bd_v14_d1_1 = __bd_t80_1;
   }
   if (__bd_t43) {
-    __bd_v12_d_ret_t = bd_splat_f64d(0x0p+0);
-    __bd_v11_d_ret_r2 = bd_splat_f64d(0x0p+0);
+    __bd_v12_d_ret_t_0 = bd_splat_f64d(0x0p+0);
+    __bd_v12_d_ret_t_1 = bd_splat_f64d(0x0p+0);
+    __bd_v11_d_ret_r2_0 = bd_splat_f64d(0x0p+0);
+    __bd_v11_d_ret_r2_1 = bd_splat_f64d(0x0p+0);
   }
   if (__bd_t40) {
-    bd_f64d __bd_t83 = __bd_v14_d1;
-    bd_f64d __bd_t84 = __bd_v10_d_y;
-    bd_f64d __bd_t85 = bd_add_f64d(__bd_t84, __bd_t83);
-    __bd_v10_d_y = __bd_t85;
+    bd_f64d __bd_t83_0 = __bd_v14_d1_0;
+    bd_f64d __bd_t83_1 = __bd_v14_d1_1;
+    bd_f64d __bd_t84_0 = __bd_v10_d_y_0;
+    bd_f64d __bd_t84_1 = __bd_v10_d_y_1;
+    bd_f64d __bd_t85_0 = bd_add_f64d(__bd_t84_0, __bd_t83_0);
+    bd_f64d __bd_t85_1 = bd_add_f64d(__bd_t84_1, __bd_t83_1);
+    __bd_v10_d_y_0 = __bd_t85_0;
+    __bd_v10_d_y_1 = __bd_t85_1;
   }
   if (__bd_t61) {
-    bd_f64d __bd_t86 = __bd_v13_d0;
-    bd_f64d __bd_t87 = __bd_v9_d_x;
-    bd_f64d __bd_t88 = bd_add_f64d(__bd_t87, __bd_t86);
-    __bd_v9_d_x = __bd_t88;
+    bd_f64d __bd_t86_0 = __bd_v13_d0_0;
+    bd_f64d __bd_t86_1 = __bd_v13_d0_1;
+    bd_f64d __bd_t87_0 = __bd_v9_d_x_0;
+    bd_f64d __bd_t87_1 = __bd_v9_d_x_1;
+    bd_f64d __bd_t88_0 = bd_add_f64d(__bd_t87_0, __bd_t86_0);
+    bd_f64d __bd_t88_1 = bd_add_f64d(__bd_t87_1, __bd_t86_1);
+    __bd_v9_d_x_0 = __bd_t88_0;
+    __bd_v9_d_x_1 = __bd_t88_1;
   }
-  bd_f64d __bd_t109 = __bd_v2_ret_r2;
-  bd_f64d __bd_t110 = __bd_v3_ret_t;
-  bd_i32d __bd_t111 = __bd_v4_ret_half;
-  bd_f64d __bd_t112 = __bd_v9_d_x;
-  bd_f64d __bd_t113 = __bd_v10_d_y;
-  *__bd_o0 = __bd_t109;
-  *__bd_o1 = __bd_t110;
-  *__bd_o2 = __bd_t111;
-  *__bd_o3 = __bd_t112;
-  *__bd_o4 = __bd_t113;
+  bd_f64d __bd_t109_0 = __bd_v2_ret_r2_0;
+  bd_f64d __bd_t109_1 = __bd_v2_ret_r2_1;
+  bd_f64d __bd_t110_0 = __bd_v3_ret_t_0;
+  bd_f64d __bd_t110_1 = __bd_v3_ret_t_1;
+  bd_i32d __bd_t111_0 = __bd_v4_ret_half_0;
+  bd_i32d __bd_t111_1 = __bd_v4_ret_half_1;
+  bd_f64d __bd_t112_0 = __bd_v9_d_x_0;
+  bd_f64d __bd_t112_1 = __bd_v9_d_x_1;
+  bd_f64d __bd_t113_0 = __bd_v10_d_y_0;
+  bd_f64d __bd_t113_1 = __bd_v10_d_y_1;
+  *__bd_o0_0 = __bd_t109_0;
+  *__bd_o0_1 = __bd_t109_1;
+  *__bd_o1_0 = __bd_t110_0;
+  *__bd_o1_1 = __bd_t110_1;
+  *__bd_o2_0 = __bd_t111_0;
+  *__bd_o2_1 = __bd_t111_1;
+  *__bd_o3_0 = __bd_t112_0;
+  *__bd_o3_1 = __bd_t112_1;
+  *__bd_o4_0 = __bd_t113_0;
+  *__bd_o4_1 = __bd_t113_1;
 }
 struct __bd_polar_gx { const double *__bd_a0; const double *__bd_a1; pt *__bd_ret; const pt *__bd_dret; double *__bd_d0; double *__bd_d1; };
 static void __bd_polar_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
@@ -207,43 +315,81 @@ static void __bd_polar_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
   (void)__bd_d0;
   double *__bd_d1 = __bd_c->__bd_d1;
   (void)__bd_d1;
-  size_t __bd_w = (sizeof(bd_md) / 8);
+  size_t __bd_w = (2 * (sizeof(bd_md) / 8));
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
-    int __bd_full = __bd_k == (sizeof(bd_md) / 8);
-    bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
-    bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
-    bd_f64d __bd_x1 = __bd_full ? bd_load_f64d((const double *)(__bd_a1 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a1 + __bd_i), __bd_k);
-    bd_f64d __bd_seed2;
-    if (!__bd_dret) __bd_seed2 = bd_splat_f64d(1); else {
+    size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);
+    int __bd_full_0 = __bd_k_0 == (sizeof(bd_md) / 8);
+    size_t __bd_i_0 = __bd_i;
+    size_t __bd_k_1 = __bd_k <= 1 * (sizeof(bd_md) / 8) ? 0 : __bd_k - 1 * (sizeof(bd_md) / 8) < (sizeof(bd_md) / 8) ? __bd_k - 1 * (sizeof(bd_md) / 8) : (sizeof(bd_md) / 8);
+    int __bd_full_1 = __bd_k_1 == (sizeof(bd_md) / 8);
+    size_t __bd_i_1 = __bd_i + (__bd_k_1 ? 1 * (sizeof(bd_md) / 8) : 0);
+    bd_md __bd_mk_0 = __bd_full_0 ? bd_mtrue_d() : bd_mfirst_d(__bd_k_0);
+    bd_md __bd_mk_1 = __bd_full_1 ? bd_mtrue_d() : bd_mfirst_d(__bd_k_1);
+    bd_f64d __bd_x0_0 = __bd_full_0 ? bd_load_f64d((const double *)(__bd_a0 + __bd_i_0)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i_0), __bd_k_0);
+    bd_f64d __bd_x0_1 = __bd_full_1 ? bd_load_f64d((const double *)(__bd_a0 + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i_1), __bd_k_1);
+    bd_f64d __bd_x1_0 = __bd_full_0 ? bd_load_f64d((const double *)(__bd_a1 + __bd_i_0)) : bd_loadn_f64d((const double *)(__bd_a1 + __bd_i_0), __bd_k_0);
+    bd_f64d __bd_x1_1 = __bd_full_1 ? bd_load_f64d((const double *)(__bd_a1 + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_a1 + __bd_i_1), __bd_k_1);
+    bd_f64d __bd_seed2_0;
+    if (!__bd_dret) __bd_seed2_0 = bd_splat_f64d(1); else {
       double __bd_buf1[(sizeof(bd_md) / 8)];
       for (size_t __bd_j = 0; __bd_j < (sizeof(bd_md) / 8); __bd_j++)
-        __bd_buf1[__bd_j] = (double)(__bd_dret)[__bd_i + (__bd_j < __bd_k ? __bd_j : 0)].r2;
-      __bd_seed2 = bd_load_f64d(__bd_buf1);
+        __bd_buf1[__bd_j] = (double)(__bd_dret)[__bd_i_0 + (__bd_j < __bd_k_0 ? __bd_j : 0)].r2;
+      __bd_seed2_0 = bd_load_f64d(__bd_buf1);
     }
-    bd_f64d __bd_seed3;
-    if (!__bd_dret) __bd_seed3 = bd_splat_f64d(1); else {
+    bd_f64d __bd_seed2_1;
+    if (!__bd_dret) __bd_seed2_1 = bd_splat_f64d(1); else {
       double __bd_buf2[(sizeof(bd_md) / 8)];
       for (size_t __bd_j = 0; __bd_j < (sizeof(bd_md) / 8); __bd_j++)
-        __bd_buf2[__bd_j] = (double)(__bd_dret)[__bd_i + (__bd_j < __bd_k ? __bd_j : 0)].t;
-      __bd_seed3 = bd_load_f64d(__bd_buf2);
+        __bd_buf2[__bd_j] = (double)(__bd_dret)[__bd_i_1 + (__bd_j < __bd_k_1 ? __bd_j : 0)].r2;
+      __bd_seed2_1 = bd_load_f64d(__bd_buf2);
     }
-    bd_f64d __bd_o0;
-    bd_f64d __bd_o1;
-    bd_i32d __bd_o2;
-    bd_f64d __bd_o3;
-    bd_f64d __bd_o4;
-    __bd_polar_gk(__bd_mk, __bd_x0, __bd_x1, __bd_seed2, __bd_seed3, (__bd_d0 != 0), (__bd_d1 != 0), &__bd_o0, &__bd_o1, &__bd_o2, &__bd_o3, &__bd_o4);
-    if (__bd_ret) { double __bd_buf3[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf3, __bd_o0); for (size_t __bd_j = 0; __bd_j < __bd_k; __bd_j++) (__bd_ret)[__bd_i + __bd_j].r2 = (double)__bd_buf3[__bd_j]; }
-    if (__bd_ret) { double __bd_buf4[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf4, __bd_o1); for (size_t __bd_j = 0; __bd_j < __bd_k; __bd_j++) (__bd_ret)[__bd_i + __bd_j].t = (double)__bd_buf4[__bd_j]; }
-    if (__bd_ret) { int32_t __bd_buf5[(sizeof(bd_md) / 8)]; bd_store_i32d(__bd_buf5, __bd_o2); for (size_t __bd_j = 0; __bd_j < __bd_k; __bd_j++) (__bd_ret)[__bd_i + __bd_j].half = (int)__bd_buf5[__bd_j]; }
+    bd_f64d __bd_seed3_0;
+    if (!__bd_dret) __bd_seed3_0 = bd_splat_f64d(1); else {
+      double __bd_buf3[(sizeof(bd_md) / 8)];
+      for (size_t __bd_j = 0; __bd_j < (sizeof(bd_md) / 8); __bd_j++)
+        __bd_buf3[__bd_j] = (double)(__bd_dret)[__bd_i_0 + (__bd_j < __bd_k_0 ? __bd_j : 0)].t;
+      __bd_seed3_0 = bd_load_f64d(__bd_buf3);
+    }
+    bd_f64d __bd_seed3_1;
+    if (!__bd_dret) __bd_seed3_1 = bd_splat_f64d(1); else {
+      double __bd_buf4[(sizeof(bd_md) / 8)];
+      for (size_t __bd_j = 0; __bd_j < (sizeof(bd_md) / 8); __bd_j++)
+        __bd_buf4[__bd_j] = (double)(__bd_dret)[__bd_i_1 + (__bd_j < __bd_k_1 ? __bd_j : 0)].t;
+      __bd_seed3_1 = bd_load_f64d(__bd_buf4);
+    }
+    bd_f64d __bd_o0_0;
+    bd_f64d __bd_o0_1;
+    bd_f64d __bd_o1_0;
+    bd_f64d __bd_o1_1;
+    bd_i32d __bd_o2_0;
+    bd_i32d __bd_o2_1;
+    bd_f64d __bd_o3_0;
+    bd_f64d __bd_o3_1;
+    bd_f64d __bd_o4_0;
+    bd_f64d __bd_o4_1;
+    __bd_polar_gk(__bd_mk_0, __bd_mk_1, __bd_x0_0, __bd_x0_1, __bd_x1_0, __bd_x1_1, __bd_seed2_0, __bd_seed2_1, __bd_seed3_0, __bd_seed3_1, (__bd_d0 != 0), (__bd_d1 != 0), &__bd_o0_0, &__bd_o0_1, &__bd_o1_0, &__bd_o1_1, &__bd_o2_0, &__bd_o2_1, &__bd_o3_0, &__bd_o3_1, &__bd_o4_0, &__bd_o4_1);
+    if (__bd_ret) { double __bd_buf5[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf5, __bd_o0_0); for (size_t __bd_j = 0; __bd_j < __bd_k_0; __bd_j++) (__bd_ret)[__bd_i_0 + __bd_j].r2 = (double)__bd_buf5[__bd_j]; }
+    if (__bd_ret) { double __bd_buf6[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf6, __bd_o0_1); for (size_t __bd_j = 0; __bd_j < __bd_k_1; __bd_j++) (__bd_ret)[__bd_i_1 + __bd_j].r2 = (double)__bd_buf6[__bd_j]; }
+    if (__bd_ret) { double __bd_buf7[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf7, __bd_o1_0); for (size_t __bd_j = 0; __bd_j < __bd_k_0; __bd_j++) (__bd_ret)[__bd_i_0 + __bd_j].t = (double)__bd_buf7[__bd_j]; }
+    if (__bd_ret) { double __bd_buf8[(sizeof(bd_md) / 8)]; bd_store_f64d(__bd_buf8, __bd_o1_1); for (size_t __bd_j = 0; __bd_j < __bd_k_1; __bd_j++) (__bd_ret)[__bd_i_1 + __bd_j].t = (double)__bd_buf8[__bd_j]; }
+    if (__bd_ret) { int32_t __bd_buf9[(sizeof(bd_md) / 8)]; bd_store_i32d(__bd_buf9, __bd_o2_0); for (size_t __bd_j = 0; __bd_j < __bd_k_0; __bd_j++) (__bd_ret)[__bd_i_0 + __bd_j].half = (int)__bd_buf9[__bd_j]; }
+    if (__bd_ret) { int32_t __bd_buf10[(sizeof(bd_md) / 8)]; bd_store_i32d(__bd_buf10, __bd_o2_1); for (size_t __bd_j = 0; __bd_j < __bd_k_1; __bd_j++) (__bd_ret)[__bd_i_1 + __bd_j].half = (int)__bd_buf10[__bd_j]; }
     if (__bd_d0) {
-    bd_f64d __bd_old = __bd_full ? bd_load_f64d((const double *)(__bd_d0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_d0 + __bd_i), __bd_k);
-      { if (__bd_full) bd_store_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(__bd_old, __bd_o3)); else bd_storen_f64d((double *)(__bd_d0 + __bd_i), bd_add_f64d(__bd_old, __bd_o3), __bd_k); }
+    bd_f64d __bd_old_0 = __bd_full_0 ? bd_load_f64d((const double *)(__bd_d0 + __bd_i_0)) : bd_loadn_f64d((const double *)(__bd_d0 + __bd_i_0), __bd_k_0);
+      { if (__bd_full_0) bd_store_f64d((double *)(__bd_d0 + __bd_i_0), bd_add_f64d(__bd_old_0, __bd_o3_0)); else bd_storen_f64d((double *)(__bd_d0 + __bd_i_0), bd_add_f64d(__bd_old_0, __bd_o3_0), __bd_k_0); }
+    }
+    if (__bd_d0) {
+    bd_f64d __bd_old_1 = __bd_full_1 ? bd_load_f64d((const double *)(__bd_d0 + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_d0 + __bd_i_1), __bd_k_1);
+      { if (__bd_full_1) bd_store_f64d((double *)(__bd_d0 + __bd_i_1), bd_add_f64d(__bd_old_1, __bd_o3_1)); else bd_storen_f64d((double *)(__bd_d0 + __bd_i_1), bd_add_f64d(__bd_old_1, __bd_o3_1), __bd_k_1); }
     }
     if (__bd_d1) {
-    bd_f64d __bd_old = __bd_full ? bd_load_f64d((const double *)(__bd_d1 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_d1 + __bd_i), __bd_k);
-      { if (__bd_full) bd_store_f64d((double *)(__bd_d1 + __bd_i), bd_add_f64d(__bd_old, __bd_o4)); else bd_storen_f64d((double *)(__bd_d1 + __bd_i), bd_add_f64d(__bd_old, __bd_o4), __bd_k); }
+    bd_f64d __bd_old_0 = __bd_full_0 ? bd_load_f64d((const double *)(__bd_d1 + __bd_i_0)) : bd_loadn_f64d((const double *)(__bd_d1 + __bd_i_0), __bd_k_0);
+      { if (__bd_full_0) bd_store_f64d((double *)(__bd_d1 + __bd_i_0), bd_add_f64d(__bd_old_0, __bd_o4_0)); else bd_storen_f64d((double *)(__bd_d1 + __bd_i_0), bd_add_f64d(__bd_old_0, __bd_o4_0), __bd_k_0); }
+    }
+    if (__bd_d1) {
+    bd_f64d __bd_old_1 = __bd_full_1 ? bd_load_f64d((const double *)(__bd_d1 + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_d1 + __bd_i_1), __bd_k_1);
+      { if (__bd_full_1) bd_store_f64d((double *)(__bd_d1 + __bd_i_1), bd_add_f64d(__bd_old_1, __bd_o4_1)); else bd_storen_f64d((double *)(__bd_d1 + __bd_i_1), bd_add_f64d(__bd_old_1, __bd_o4_1), __bd_k_1); }
     }
   }
   (void)__bd_slot;

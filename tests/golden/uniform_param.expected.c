@@ -44,29 +44,49 @@ void affine_batched(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __
 }
 
 /* affine_grad: shape n, lanes of 32 bits */
-static inline __attribute__((always_inline, unused)) void __bd_affine_gk(bd_mn __bd_m, bd_f32n __bd_p0, float __bd_p1, float __bd_p2, bd_f32n __bd_p3, _Bool __bd_p4, _Bool __bd_p5, _Bool __bd_p6, bd_f32n *__bd_o0, bd_f32n *__bd_o1, bd_f32n *__bd_o2, bd_f32n *__bd_o3) {
-  bd_f32n __bd_v3_ret = bd_splat_f32n(0);
-  bd_f32n __bd_v5_d_x = bd_splat_f32n(0);
-  bd_f32n __bd_v6_d_w = bd_splat_f32n(0);
-  bd_f32n __bd_v7_d_b = bd_splat_f32n(0);
-  bd_f32n __bd_v8_d___ret = bd_splat_f32n(0);
-  bd_f32n __bd_v9_d0 = bd_splat_f32n(0);
-  bd_f32n __bd_v10_d1 = bd_splat_f32n(0);
-  bd_f32n __bd_v11_d2 = bd_splat_f32n(0);
-  bd_f32n __bd_v12_d8 = bd_splat_f32n(0);
-  (void)__bd_m;
-  bd_f32n __bd_t0 = __bd_p0;
+static inline __attribute__((always_inline, unused)) void __bd_affine_gk(bd_mn __bd_m_0, bd_mn __bd_m_1, bd_f32n __bd_p0_0, bd_f32n __bd_p0_1, float __bd_p1, float __bd_p2, bd_f32n __bd_p3_0, bd_f32n __bd_p3_1, _Bool __bd_p4, _Bool __bd_p5, _Bool __bd_p6, bd_f32n *__bd_o0_0, bd_f32n *__bd_o0_1, bd_f32n *__bd_o1_0, bd_f32n *__bd_o1_1, bd_f32n *__bd_o2_0, bd_f32n *__bd_o2_1, bd_f32n *__bd_o3_0, bd_f32n *__bd_o3_1) {
+  bd_f32n __bd_v3_ret_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v3_ret_1 = bd_splat_f32n(0);
+  bd_f32n __bd_v5_d_x_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v5_d_x_1 = bd_splat_f32n(0);
+  bd_f32n __bd_v6_d_w_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v6_d_w_1 = bd_splat_f32n(0);
+  bd_f32n __bd_v7_d_b_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v7_d_b_1 = bd_splat_f32n(0);
+  bd_f32n __bd_v8_d___ret_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v8_d___ret_1 = bd_splat_f32n(0);
+  bd_f32n __bd_v9_d0_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v9_d0_1 = bd_splat_f32n(0);
+  bd_f32n __bd_v10_d1_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v10_d1_1 = bd_splat_f32n(0);
+  bd_f32n __bd_v11_d2_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v11_d2_1 = bd_splat_f32n(0);
+  bd_f32n __bd_v12_d8_0 = bd_splat_f32n(0);
+  bd_f32n __bd_v12_d8_1 = bd_splat_f32n(0);
+  (void)__bd_m_0;
+  (void)__bd_m_1;
+  bd_f32n __bd_t0_0 = __bd_p0_0;
+  bd_f32n __bd_t0_1 = __bd_p0_1;
   float __bd_t1 = __bd_p1;
   float __bd_t2 = __bd_p2;
-  __bd_v3_ret = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t8 = bd_splat_f32n(__bd_t1) * __bd_t0 + bd_splat_f32n(__bd_t2);
-  __bd_v3_ret = __bd_t8;
-  __bd_v5_d_x = bd_splat_f32n(0x0p+0f);
-  __bd_v6_d_w = bd_splat_f32n(0x0p+0f);
-  __bd_v7_d_b = bd_splat_f32n(0x0p+0f);
-  __bd_v8_d___ret = bd_splat_f32n(0x0p+0f);
-  bd_f32n __bd_t14 = __bd_p3;
-  __bd_v8_d___ret = __bd_t14;
+  __bd_v3_ret_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v3_ret_1 = bd_splat_f32n(0x0p+0f);
+  bd_f32n __bd_t8_0 = bd_splat_f32n(__bd_t1) * __bd_t0_0 + bd_splat_f32n(__bd_t2);
+  bd_f32n __bd_t8_1 = bd_splat_f32n(__bd_t1) * __bd_t0_1 + bd_splat_f32n(__bd_t2);
+  __bd_v3_ret_0 = __bd_t8_0;
+  __bd_v3_ret_1 = __bd_t8_1;
+  __bd_v5_d_x_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v5_d_x_1 = bd_splat_f32n(0x0p+0f);
+  __bd_v6_d_w_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v6_d_w_1 = bd_splat_f32n(0x0p+0f);
+  __bd_v7_d_b_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v7_d_b_1 = bd_splat_f32n(0x0p+0f);
+  __bd_v8_d___ret_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v8_d___ret_1 = bd_splat_f32n(0x0p+0f);
+  bd_f32n __bd_t14_0 = __bd_p3_0;
+  bd_f32n __bd_t14_1 = __bd_p3_1;
+  __bd_v8_d___ret_0 = __bd_t14_0;
+  __bd_v8_d___ret_1 = __bd_t14_1;
   _Bool __bd_t19 = __bd_p4;
   _Bool __bd_t20 = __bd_p5;
   _Bool __bd_t21 = __bd_t19 || __bd_t20;
@@ -75,56 +95,98 @@ static inline __attribute__((always_inline, unused)) void __bd_affine_gk(bd_mn _
   _Bool __bd_t38 = __bd_p6;
   _Bool __bd_t42 = __bd_p5;
   _Bool __bd_t46 = __bd_p4;
-  __bd_v9_d0 = bd_splat_f32n(0x0p+0f);
-  __bd_v10_d1 = bd_splat_f32n(0x0p+0f);
-  __bd_v11_d2 = bd_splat_f32n(0x0p+0f);
-  __bd_v12_d8 = bd_splat_f32n(0x0p+0f);
+  __bd_v9_d0_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v9_d0_1 = bd_splat_f32n(0x0p+0f);
+  __bd_v10_d1_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v10_d1_1 = bd_splat_f32n(0x0p+0f);
+  __bd_v11_d2_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v11_d2_1 = bd_splat_f32n(0x0p+0f);
+  __bd_v12_d8_0 = bd_splat_f32n(0x0p+0f);
+  __bd_v12_d8_1 = bd_splat_f32n(0x0p+0f);
   if (__bd_t23) {
-    bd_f32n __bd_t24 = __bd_v8_d___ret;
-    bd_f32n __bd_t25 = __bd_v12_d8;
-    bd_f32n __bd_t26 = bd_add_f32n(__bd_t25, __bd_t24);
-    __bd_v12_d8 = __bd_t26;
-    __bd_v8_d___ret = bd_splat_f32n(0x0p+0f);
-    bd_f32n __bd_t28 = __bd_v12_d8;
-    bd_f32n __bd_t29 = bd_mul_f32n(__bd_t28, __bd_t0);
-    bd_f32n __bd_t30 = __bd_v10_d1;
-    bd_f32n __bd_t31 = bd_add_f32n(__bd_t30, __bd_t29);
-    __bd_v10_d1 = __bd_t31;
-    bd_f32n __bd_t32 = bd_mul_f32n(__bd_t28, bd_splat_f32n(__bd_t1));
-    bd_f32n __bd_t33 = __bd_v9_d0;
-    bd_f32n __bd_t34 = bd_add_f32n(__bd_t33, __bd_t32);
-    __bd_v9_d0 = __bd_t34;
-    bd_f32n __bd_t35 = __bd_v11_d2;
-    bd_f32n __bd_t36 = bd_add_f32n(__bd_t35, __bd_t28);
-    __bd_v11_d2 = __bd_t36;
-    __bd_v8_d___ret = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t24_0 = __bd_v8_d___ret_0;
+    bd_f32n __bd_t24_1 = __bd_v8_d___ret_1;
+    bd_f32n __bd_t25_0 = __bd_v12_d8_0;
+    bd_f32n __bd_t25_1 = __bd_v12_d8_1;
+    bd_f32n __bd_t26_0 = bd_add_f32n(__bd_t25_0, __bd_t24_0);
+    bd_f32n __bd_t26_1 = bd_add_f32n(__bd_t25_1, __bd_t24_1);
+    __bd_v12_d8_0 = __bd_t26_0;
+    __bd_v12_d8_1 = __bd_t26_1;
+    __bd_v8_d___ret_0 = bd_splat_f32n(0x0p+0f);
+    __bd_v8_d___ret_1 = bd_splat_f32n(0x0p+0f);
+    bd_f32n __bd_t28_0 = __bd_v12_d8_0;
+    bd_f32n __bd_t28_1 = __bd_v12_d8_1;
+    bd_f32n __bd_t29_0 = bd_mul_f32n(__bd_t28_0, __bd_t0_0);
+    bd_f32n __bd_t29_1 = bd_mul_f32n(__bd_t28_1, __bd_t0_1);
+    bd_f32n __bd_t30_0 = __bd_v10_d1_0;
+    bd_f32n __bd_t30_1 = __bd_v10_d1_1;
+    bd_f32n __bd_t31_0 = bd_add_f32n(__bd_t30_0, __bd_t29_0);
+    bd_f32n __bd_t31_1 = bd_add_f32n(__bd_t30_1, __bd_t29_1);
+    __bd_v10_d1_0 = __bd_t31_0;
+    __bd_v10_d1_1 = __bd_t31_1;
+    bd_f32n __bd_t32_0 = bd_mul_f32n(__bd_t28_0, bd_splat_f32n(__bd_t1));
+    bd_f32n __bd_t32_1 = bd_mul_f32n(__bd_t28_1, bd_splat_f32n(__bd_t1));
+    bd_f32n __bd_t33_0 = __bd_v9_d0_0;
+    bd_f32n __bd_t33_1 = __bd_v9_d0_1;
+    bd_f32n __bd_t34_0 = bd_add_f32n(__bd_t33_0, __bd_t32_0);
+    bd_f32n __bd_t34_1 = bd_add_f32n(__bd_t33_1, __bd_t32_1);
+    __bd_v9_d0_0 = __bd_t34_0;
+    __bd_v9_d0_1 = __bd_t34_1;
+    bd_f32n __bd_t35_0 = __bd_v11_d2_0;
+    bd_f32n __bd_t35_1 = __bd_v11_d2_1;
+    bd_f32n __bd_t36_0 = bd_add_f32n(__bd_t35_0, __bd_t28_0);
+    bd_f32n __bd_t36_1 = bd_add_f32n(__bd_t35_1, __bd_t28_1);
+    __bd_v11_d2_0 = __bd_t36_0;
+    __bd_v11_d2_1 = __bd_t36_1;
+    __bd_v8_d___ret_0 = bd_splat_f32n(0x0p+0f);
+    __bd_v8_d___ret_1 = bd_splat_f32n(0x0p+0f);
   }
   if (__bd_t38) {
-    bd_f32n __bd_t39 = __bd_v11_d2;
-    bd_f32n __bd_t40 = __bd_v7_d_b;
-    bd_f32n __bd_t41 = bd_add_f32n(__bd_t40, __bd_t39);
-    __bd_v7_d_b = __bd_t41;
+    bd_f32n __bd_t39_0 = __bd_v11_d2_0;
+    bd_f32n __bd_t39_1 = __bd_v11_d2_1;
+    bd_f32n __bd_t40_0 = __bd_v7_d_b_0;
+    bd_f32n __bd_t40_1 = __bd_v7_d_b_1;
+    bd_f32n __bd_t41_0 = bd_add_f32n(__bd_t40_0, __bd_t39_0);
+    bd_f32n __bd_t41_1 = bd_add_f32n(__bd_t40_1, __bd_t39_1);
+    __bd_v7_d_b_0 = __bd_t41_0;
+    __bd_v7_d_b_1 = __bd_t41_1;
   }
   if (__bd_t42) {
-    bd_f32n __bd_t43 = __bd_v10_d1;
-    bd_f32n __bd_t44 = __bd_v6_d_w;
-    bd_f32n __bd_t45 = bd_add_f32n(__bd_t44, __bd_t43);
-    __bd_v6_d_w = __bd_t45;
+    bd_f32n __bd_t43_0 = __bd_v10_d1_0;
+    bd_f32n __bd_t43_1 = __bd_v10_d1_1;
+    bd_f32n __bd_t44_0 = __bd_v6_d_w_0;
+    bd_f32n __bd_t44_1 = __bd_v6_d_w_1;
+    bd_f32n __bd_t45_0 = bd_add_f32n(__bd_t44_0, __bd_t43_0);
+    bd_f32n __bd_t45_1 = bd_add_f32n(__bd_t44_1, __bd_t43_1);
+    __bd_v6_d_w_0 = __bd_t45_0;
+    __bd_v6_d_w_1 = __bd_t45_1;
   }
   if (__bd_t46) {
-    bd_f32n __bd_t47 = __bd_v9_d0;
-    bd_f32n __bd_t48 = __bd_v5_d_x;
-    bd_f32n __bd_t49 = bd_add_f32n(__bd_t48, __bd_t47);
-    __bd_v5_d_x = __bd_t49;
+    bd_f32n __bd_t47_0 = __bd_v9_d0_0;
+    bd_f32n __bd_t47_1 = __bd_v9_d0_1;
+    bd_f32n __bd_t48_0 = __bd_v5_d_x_0;
+    bd_f32n __bd_t48_1 = __bd_v5_d_x_1;
+    bd_f32n __bd_t49_0 = bd_add_f32n(__bd_t48_0, __bd_t47_0);
+    bd_f32n __bd_t49_1 = bd_add_f32n(__bd_t48_1, __bd_t47_1);
+    __bd_v5_d_x_0 = __bd_t49_0;
+    __bd_v5_d_x_1 = __bd_t49_1;
   }
-  bd_f32n __bd_t65 = __bd_v3_ret;
-  bd_f32n __bd_t66 = __bd_v5_d_x;
-  bd_f32n __bd_t67 = __bd_v6_d_w;
-  bd_f32n __bd_t68 = __bd_v7_d_b;
-  *__bd_o0 = __bd_t65;
-  *__bd_o1 = __bd_t66;
-  *__bd_o2 = __bd_t67;
-  *__bd_o3 = __bd_t68;
+  bd_f32n __bd_t65_0 = __bd_v3_ret_0;
+  bd_f32n __bd_t65_1 = __bd_v3_ret_1;
+  bd_f32n __bd_t66_0 = __bd_v5_d_x_0;
+  bd_f32n __bd_t66_1 = __bd_v5_d_x_1;
+  bd_f32n __bd_t67_0 = __bd_v6_d_w_0;
+  bd_f32n __bd_t67_1 = __bd_v6_d_w_1;
+  bd_f32n __bd_t68_0 = __bd_v7_d_b_0;
+  bd_f32n __bd_t68_1 = __bd_v7_d_b_1;
+  *__bd_o0_0 = __bd_t65_0;
+  *__bd_o0_1 = __bd_t65_1;
+  *__bd_o1_0 = __bd_t66_0;
+  *__bd_o1_1 = __bd_t66_1;
+  *__bd_o2_0 = __bd_t67_0;
+  *__bd_o2_1 = __bd_t67_1;
+  *__bd_o3_0 = __bd_t68_0;
+  *__bd_o3_1 = __bd_t68_1;
 }
 struct __bd_affine_gx { const float *__bd_a0; float __bd_a1; float __bd_a2; float *__bd_ret; const float *__bd_dret; float *__bd_d0; float *__bd_d1; float *__bd_d2; bd_f32n __bd_acc1; bd_f32n __bd_acc2; };
 struct __bd_affine_gs { bd_f32n __bd_acc1; bd_f32n __bd_acc2; };
@@ -148,25 +210,44 @@ static void __bd_affine_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *
   (void)__bd_d2;
   bd_f32n __bd_acc1 = bd_splat_f32n(0);
   bd_f32n __bd_acc2 = bd_splat_f32n(0);
-  size_t __bd_w = (sizeof(bd_mn) / 4);
+  size_t __bd_w = (2 * (sizeof(bd_mn) / 4));
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
-    int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
-    bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
-    bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
-    bd_f32n __bd_seed = !__bd_dret ? bd_splat_f32n(1) : __bd_full ? bd_load_f32n((const float *)(__bd_dret + __bd_i)) : bd_loadn_f32n((const float *)(__bd_dret + __bd_i), __bd_k);
-    bd_f32n __bd_o0;
-    bd_f32n __bd_o1;
-    bd_f32n __bd_o2;
-    bd_f32n __bd_o3;
-    __bd_affine_gk(__bd_mk, __bd_x0, (float)__bd_a1, (float)__bd_a2, __bd_seed, (__bd_d0 != 0), (__bd_d1 != 0), (__bd_d2 != 0), &__bd_o0, &__bd_o1, &__bd_o2, &__bd_o3);
-    if (__bd_ret) { if (__bd_full) bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
+    size_t __bd_k_0 = __bd_k < (sizeof(bd_mn) / 4) ? __bd_k : (sizeof(bd_mn) / 4);
+    int __bd_full_0 = __bd_k_0 == (sizeof(bd_mn) / 4);
+    size_t __bd_i_0 = __bd_i;
+    size_t __bd_k_1 = __bd_k <= 1 * (sizeof(bd_mn) / 4) ? 0 : __bd_k - 1 * (sizeof(bd_mn) / 4) < (sizeof(bd_mn) / 4) ? __bd_k - 1 * (sizeof(bd_mn) / 4) : (sizeof(bd_mn) / 4);
+    int __bd_full_1 = __bd_k_1 == (sizeof(bd_mn) / 4);
+    size_t __bd_i_1 = __bd_i + (__bd_k_1 ? 1 * (sizeof(bd_mn) / 4) : 0);
+    bd_mn __bd_mk_0 = __bd_full_0 ? bd_mtrue_n() : bd_mfirst_n(__bd_k_0);
+    bd_mn __bd_mk_1 = __bd_full_1 ? bd_mtrue_n() : bd_mfirst_n(__bd_k_1);
+    bd_f32n __bd_x0_0 = __bd_full_0 ? bd_load_f32n((const float *)(__bd_a0 + __bd_i_0)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i_0), __bd_k_0);
+    bd_f32n __bd_x0_1 = __bd_full_1 ? bd_load_f32n((const float *)(__bd_a0 + __bd_i_1)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i_1), __bd_k_1);
+    bd_f32n __bd_seed_0 = !__bd_dret ? bd_splat_f32n(1) : __bd_full_0 ? bd_load_f32n((const float *)(__bd_dret + __bd_i_0)) : bd_loadn_f32n((const float *)(__bd_dret + __bd_i_0), __bd_k_0);
+    bd_f32n __bd_seed_1 = !__bd_dret ? bd_splat_f32n(1) : __bd_full_1 ? bd_load_f32n((const float *)(__bd_dret + __bd_i_1)) : bd_loadn_f32n((const float *)(__bd_dret + __bd_i_1), __bd_k_1);
+    bd_f32n __bd_o0_0;
+    bd_f32n __bd_o0_1;
+    bd_f32n __bd_o1_0;
+    bd_f32n __bd_o1_1;
+    bd_f32n __bd_o2_0;
+    bd_f32n __bd_o2_1;
+    bd_f32n __bd_o3_0;
+    bd_f32n __bd_o3_1;
+    __bd_affine_gk(__bd_mk_0, __bd_mk_1, __bd_x0_0, __bd_x0_1, (float)__bd_a1, (float)__bd_a2, __bd_seed_0, __bd_seed_1, (__bd_d0 != 0), (__bd_d1 != 0), (__bd_d2 != 0), &__bd_o0_0, &__bd_o0_1, &__bd_o1_0, &__bd_o1_1, &__bd_o2_0, &__bd_o2_1, &__bd_o3_0, &__bd_o3_1);
+    if (__bd_ret) { if (__bd_full_0) bd_store_f32n((float *)(__bd_ret + __bd_i_0), __bd_o0_0); else bd_storen_f32n((float *)(__bd_ret + __bd_i_0), __bd_o0_0, __bd_k_0); }
+    if (__bd_ret) { if (__bd_full_1) bd_store_f32n((float *)(__bd_ret + __bd_i_1), __bd_o0_1); else bd_storen_f32n((float *)(__bd_ret + __bd_i_1), __bd_o0_1, __bd_k_1); }
     if (__bd_d0) {
-    bd_f32n __bd_old = __bd_full ? bd_load_f32n((const float *)(__bd_d0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_d0 + __bd_i), __bd_k);
-      { if (__bd_full) bd_store_f32n((float *)(__bd_d0 + __bd_i), bd_add_f32n(__bd_old, __bd_o1)); else bd_storen_f32n((float *)(__bd_d0 + __bd_i), bd_add_f32n(__bd_old, __bd_o1), __bd_k); }
+    bd_f32n __bd_old_0 = __bd_full_0 ? bd_load_f32n((const float *)(__bd_d0 + __bd_i_0)) : bd_loadn_f32n((const float *)(__bd_d0 + __bd_i_0), __bd_k_0);
+      { if (__bd_full_0) bd_store_f32n((float *)(__bd_d0 + __bd_i_0), bd_add_f32n(__bd_old_0, __bd_o1_0)); else bd_storen_f32n((float *)(__bd_d0 + __bd_i_0), bd_add_f32n(__bd_old_0, __bd_o1_0), __bd_k_0); }
     }
-    __bd_acc1 = bd_add_f32n(__bd_acc1, bd_select_f32n(__bd_mk, __bd_o2, bd_splat_f32n(0)));
-    __bd_acc2 = bd_add_f32n(__bd_acc2, bd_select_f32n(__bd_mk, __bd_o3, bd_splat_f32n(0)));
+    if (__bd_d0) {
+    bd_f32n __bd_old_1 = __bd_full_1 ? bd_load_f32n((const float *)(__bd_d0 + __bd_i_1)) : bd_loadn_f32n((const float *)(__bd_d0 + __bd_i_1), __bd_k_1);
+      { if (__bd_full_1) bd_store_f32n((float *)(__bd_d0 + __bd_i_1), bd_add_f32n(__bd_old_1, __bd_o1_1)); else bd_storen_f32n((float *)(__bd_d0 + __bd_i_1), bd_add_f32n(__bd_old_1, __bd_o1_1), __bd_k_1); }
+    }
+    __bd_acc1 = bd_add_f32n(__bd_acc1, bd_select_f32n(__bd_mk_0, __bd_o2_0, bd_splat_f32n(0)));
+    __bd_acc1 = bd_add_f32n(__bd_acc1, bd_select_f32n(__bd_mk_1, __bd_o2_1, bd_splat_f32n(0)));
+    __bd_acc2 = bd_add_f32n(__bd_acc2, bd_select_f32n(__bd_mk_0, __bd_o3_0, bd_splat_f32n(0)));
+    __bd_acc2 = bd_add_f32n(__bd_acc2, bd_select_f32n(__bd_mk_1, __bd_o3_1, bd_splat_f32n(0)));
   }
   struct __bd_affine_gs *__bd_s = (struct __bd_affine_gs *)__bd_slot;
   __bd_s->__bd_acc1 = __bd_acc1;

@@ -134,10 +134,10 @@ constexpr size_t ChainsMaxStmts = 300;
 /// scalar loop (bench_double, load 11); lognormal_nll (two logs) was the
 /// same either way, and kernels with fewer calls were not measured. So a
 /// loop-free primal kernel with at least ChainsMinMath costly math calls
-/// gets StraightChains; gradients and tangents (not measured with more,
-/// and with twice the live values) keep 1. With 64-byte vectors (AVX-512,
-/// Zen 4) 2 chains stayed 10-16% ahead of 1 (CPU time, A/B in one process,
-/// both orders).
+/// gets StraightChains; gradients get GradChains (below) and tangents
+/// (not measured with more, and with twice the live values) keep 1. With
+/// 64-byte vectors (AVX-512, Zen 4) 2 chains stayed 10-16% ahead of 1 (CPU
+/// time, A/B in one process, both orders).
 constexpr size_t ChainsMinMath = 8;
 /// A short loop-free kernel whose costly math calls feed each other (at least
 /// ChainsMinDepth on one dependency path: logistic_loss's log1pf(expf(...)),
@@ -154,6 +154,21 @@ constexpr size_t ChainsMinDepth = 2;
 /// 12% faster with 32- and 64-byte vectors (docs/performance.md). 4 chains
 /// lost on lognormal_nll, whose two logs are side by side: it keeps 1.
 constexpr unsigned StraightChains = 4;
+
+/// Loop-free gradients (NAME_grad: a seed, no tangent) of up to
+/// GradMaxStmts statements get GradChains. Their reverse sweep waits on
+/// the forward values and on its own divisions, and one vector per step
+/// left the core waiting: 2 chains against 1 (Zen 4, min of 1000 runs of
+/// 4096 examples, A/B alternating, load 10-12) ran lognormal_nll_grad 7%
+/// and 9%, logistic_loss_grad 7% and 12%, softplus_grad 7% and 8%,
+/// gelu_grad 8% and 10%, piecewise_grad (541 statements) 5% and 13%,
+/// ray_sphere_grad (591) 9-12% and 19%, bs_call_grad (1117) 4% and 8%,
+/// reproj_grad (1327) 17% and 5% faster with 32- and 64-byte vectors;
+/// larger ones were not measured. 4 made piecewise_grad 18-50% and
+/// reproj_grad 6-9% slower than 2. Tangents (NAME_jvp, NAME_hvp) were not
+/// measured and keep 1.
+constexpr unsigned GradChains = 2;
+constexpr size_t GradMaxStmts = 1500;
 
 /// The most costly math calls on one dependency path of loop-free \p F
 /// (through temps and variables; statements in program order).
@@ -194,9 +209,15 @@ unsigned chooseChains(const ir::Function &F, std::string &Why,
     Math +=
         S.K == ir::Stmt::Inst && S.Opc == ir::Op::Math && ir::mathCostly(S.Fn);
   });
-  bool Primal = true;
-  for (const ir::Param &P : F.Params)
-    Primal &= P.Kind != ir::ParamKind::Seed && P.Kind != ir::ParamKind::Tangent;
+  bool Seed = false, Tangent = false, TanArray = false;
+  for (const ir::Param &P : F.Params) {
+    Seed |= P.Kind == ir::ParamKind::Seed;
+    Tangent |= P.Kind == ir::ParamKind::Tangent;
+    // NAME_hvp's flags of tangent arrays (its second shadow)
+    TanArray |= P.Kind == ir::ParamKind::Need && (P.Shadows & 2);
+  }
+  bool Primal = !Seed && !Tangent;
+  bool Grad = Seed && !Tangent && !TanArray;
   for (size_t V = 0; V < F.Vars.size(); ++V)
     Vars += F.VaryingVar[V] && F.Vars[V].Len == 0;
   std::string Sz = std::to_string(Stmts) + " statements, " +
@@ -212,6 +233,10 @@ unsigned chooseChains(const ir::Function &F, std::string &Why,
     Why = "no loop, but " + std::to_string(Depth) +
           " costly math calls in a row on one dependency path (" + Sz + ")";
     return StraightChains;
+  }
+  if (Loops == 0 && Grad && Stmts <= GradMaxStmts) {
+    Why = "no loop, a gradient: its reverse sweep waits (" + Sz + ")";
+    return GradChains;
   }
   if (Loops == 0) {
     Why = "no loop: consecutive vectors already overlap";

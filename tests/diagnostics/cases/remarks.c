@@ -13,7 +13,7 @@ float f(float x, float w __attribute__((uniform)), float c __attribute__((nodiff
   // CHECK: remarks.c:[[@LINE-7]]:7: remark: batchdiff: f_batched: 1 independent chain(s) of lanes per step (no loop: consecutive vectors already overlap)
   // CHECK: remarks.c:[[@LINE-8]]:7: remark: batchdiff: f_grad: BD_WN lanes of 32 bits; {{[0-9]+}} of {{[0-9]+}} branch(es) and 0 of 0 loop(s) differ per example and run under an execution mask; the rest are uniform
   // CHECK: remarks.c:[[@LINE-9]]:7: remark: batchdiff: f_grad: {{[0-9]+}} of {{[0-9]+}} per-lane branch(es) branch-free {{.*}}
-  // CHECK: remarks.c:[[@LINE-10]]:7: remark: batchdiff: f_grad: 1 independent chain(s) of lanes per step (no loop{{.*}}
+  // CHECK: remarks.c:[[@LINE-10]]:7: remark: batchdiff: f_grad: 2 independent chain(s) of lanes per step (no loop, a gradient: its reverse sweep waits ({{.*}}
   if (x > c)
     return x * w + (float)k;
   return c;

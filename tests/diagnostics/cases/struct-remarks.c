@@ -11,6 +11,6 @@ double f(rec a, __attribute__((uniform)) rec c) {
   // CHECK: struct-remarks.c:[[@LINE-3]]:8: remark: batchdiff: f_batched: BD_WD lanes of 64 bits; {{.*}}
   // CHECK: struct-remarks.c:[[@LINE-4]]:8: remark: batchdiff: f_batched: 1 independent chain(s) {{.*}}
   // CHECK: struct-remarks.c:[[@LINE-5]]:8: remark: batchdiff: f_grad: BD_WD lanes of 64 bits; {{.*}}
-  // CHECK: struct-remarks.c:[[@LINE-6]]:8: remark: batchdiff: f_grad: 1 independent chain(s) {{.*}}
+  // CHECK: struct-remarks.c:[[@LINE-6]]:8: remark: batchdiff: f_grad: 2 independent chain(s) {{.*}}
   return a.x * c.y + (double)(a.k + c.k) * a.y;
 }
