@@ -17,9 +17,10 @@ from markers import LF, MD, MF, TW, tname
 from xadapters import CP
 from xfeatures import NEW, XExt
 from yfeatures import NEW3, YExt
+from zfeatures import NEW4, ZExt
 
 FEATURES = ("structs", "arrays", "mem", "recs", "amem") + NEW + ("amem2",) + \
-    NEW3
+    NEW3 + NEW4
 
 
 class StructType:
@@ -80,7 +81,7 @@ class StructType:
         return out
 
 
-class Ext(XExt, YExt):
+class Ext(XExt, YExt, ZExt):
     """File-level state of the features (rng: the file's generator)."""
 
     def __init__(self, rng, features):
@@ -88,6 +89,7 @@ class Ext(XExt, YExt):
         self.f = set(features)
         self.structs = []
         self.xinit()
+        self.zinit()
 
     def file_decls(self):
         out = []
@@ -123,7 +125,22 @@ class Ext(XExt, YExt):
             st = self.dense_decl(len(self.structs), StructType)
             self.structs.append(st)
             out += st.decls()
+        if self.zon():
+            out += self.zfile_decls()
         return out
+
+    def use_tables(self, g):
+        XExt.use_tables(self, g)
+        if self.zon():
+            self.zuse(g)
+
+    def fleaf(self, g, t):
+        e = self.zfleaf(g, t) if self.zon() else None
+        return e or XExt.fleaf(self, g, t)
+
+    def ileaf(self, g):
+        e = self.zileaf(g) if self.zon() else None
+        return e or XExt.ileaf(self, g)
 
     def usable(self, types):
         return [st for st in self.structs if set(st.ftypes) <= set(types)]
@@ -176,6 +193,8 @@ class Ext(XExt, YExt):
                      nd=self.r.random() < 0.1)
             self.rec_layout(cps, rec, CP)
             cps.append(rec)
+        if self.zon():
+            self.zparams(types, cps, CP)
         return cps, hvp
 
     @staticmethod
@@ -238,6 +257,8 @@ class Ext(XExt, YExt):
                 g.walkp, g.nogoto, g.jumps_left = cp, True, 0
             elif cp.kind == "a" and cp.lenp:
                 g.ragged.append(cp)
+            elif cp.kind == "a" and len(cp.dims) == 3:
+                pass  # zsetup: elements, rows, planes
             elif cp.kind == "a" and len(cp.dims) == 1:
                 g.scope.vars[cp.nm] = ("a", cp.t, True, cp.dims[0])
             elif cp.kind == "a":
@@ -245,6 +266,8 @@ class Ext(XExt, YExt):
                 for i in range(cp.dims[0]):
                     g.scope.vars["%s[%d]" % (cp.nm, i)] = ("a", cp.t, True,
                                                           cp.dims[1])
+        if self.zon():
+            self.zsetup(g, cps)
 
     @staticmethod
     def add_struct(g, nm, st, ro):
@@ -271,6 +294,8 @@ class Ext(XExt, YExt):
         """A statement of the features, or False (nothing drawn then but
         one number)."""
         if self.xstmt(g, ind, in_loop):
+            return True
+        if self.zon() and self.zstmt(g, ind, in_loop):
             return True
         r = self.r.random()
         if r < 0.1 and g.ragged and g.loop_depth < 2 and not g.is_helper \

@@ -39,6 +39,7 @@ class FnGen:
         self.wglobal = None
         self.ext = None  # features.Ext with gen.py --features
         self.nogoto = False  # a pointer parameter walked (features 'walks')
+        self.sret = None  # a struct return type (features 'sret')
 
     def use_file_data(self, data):
         """File-scope tables and read-only globals of the body's types
@@ -457,6 +458,8 @@ class FnGen:
         self.scope = self.scope.parent
 
     def ret_expr(self):
+        if self.sret:
+            return self.ext.sret_expr(self, self.sret)
         return self.fexpr(self.rtype, 1)
 
     def stmt(self, ind, in_loop):
@@ -764,7 +767,9 @@ class FnGen:
         if self.wglobal:
             self.write_global(*self.wglobal)
         self.block(1, False, 100)
-        self.emit(1, "return %s;" % self.fexpr(self.rtype))
+        self.emit(1, "return %s;" % (
+            self.ext.sret_expr(self, self.sret) if self.sret else
+            self.fexpr(self.rtype)))
         if self.tail:
             # a label after the return (goto small;): the parameters only,
             # as locals declared after a goto to it are not initialised
@@ -775,7 +780,7 @@ class FnGen:
                 for (nm, t, _u, _nd) in self.params:
                     self.scope.vars[nm] = ("v", t, False, 0)
                 self.emit(0, "%s:" % self.tail)
-                self.emit(1, "return %s;" % self.fexpr(self.rtype, 1))
+                self.emit(1, "return %s;" % self.ret_expr())
                 self.scope = saved
         return self.lines
 

@@ -192,6 +192,11 @@ FZ_ULP(fz_ulp_logf, float, logf, nextafterf, INFINITY)
 FZ_ULP(fz_ulp_sinf, float, sinf, nextafterf, INFINITY)
 FZ_ULP(fz_ulp_cosf, float, cosf, nextafterf, INFINITY)
 FZ_ULP(fz_ulp_tanhf, float, tanhf, nextafterf, INFINITY)
+/* --features math2: the runtime's lgamma/tgamma are within 1 ULP too */
+FZ_ULP(fz_ulp_lgamma, double, lgamma, nextafter, INFINITY)
+FZ_ULP(fz_ulp_tgamma, double, tgamma, nextafter, INFINITY)
+FZ_ULP(fz_ulp_lgammaf, float, lgammaf, nextafterf, INFINITY)
+FZ_ULP(fz_ulp_tgammaf, float, tgammaf, nextafterf, INFINITY)
 
 /* The scalar function at x with its math results one ULP off (all up, all
  * down, 14 mixed patterns) gives got within tolerance tol. */

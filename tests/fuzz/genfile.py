@@ -121,6 +121,7 @@ def gen_file(seed, K, mutate=0.0, features=()):
         if all(t == "i" or nd for _, t, _, nd in params):
             params.append(("p%d" % len(params), rt, False, False))
         cps, hvp = ext.params(types, params) if ext else (None, True)
+        sret = ext.sret if ext else None  # a struct return type ('sret')
         g = FnGen(rng, rt, params, callees, False, counter)
         g.stmts_left = rng.randint(6, 18)
         g.types = types
@@ -145,15 +146,16 @@ def gen_file(seed, K, mutate=0.0, features=()):
                         for nm, t, u, nd in params)
         twin_sig = ", ".join("%s %s" % (tname(t), nm)
                              for nm, t, u, nd in params)
-        xp = cps and any(cp.kind != "v" for cp in cps)
+        xp = cps and (any(cp.kind != "v" for cp in cps) or sret)
         if xp:
             sig, twin_sig = Ext.sig(cps, True), Ext.sig(cps, False)
+        rtn = sret.name if sret else tname(rt)
         head = "BATCHDIFF BD_JVP%s %s %s%s(%s) {" % (
-            " BD_HVP" if hvp else "", tname(rt), name, TW, sig)
+            " BD_HVP" if hvp else "", rtn, name, TW, sig)
         txt = "\n".join([head] + body + ["}"])
         out.append(render(txt, False))
         twin_txt = "\n".join(
-            ["static %s %s%s(%s) {" % (tname(rt), name, TW, twin_sig)] +
+            ["static %s %s%s(%s) {" % (rtn, name, TW, twin_sig)] +
             body + ["}"])
         twins.append(render(twin_txt, True))
         ltwins.append(render(twin_txt, "ld"))
@@ -169,7 +171,10 @@ def gen_file(seed, K, mutate=0.0, features=()):
         if xp:
             nflat = flatten(cps)
             assert nflat <= 64, "more flat parameters than FZ_MAXP"
-            adapters.append(render(xadapter(name, rt, cps, hvp), False))
+            adapters.append(render(xadapter(name, rt, cps, hvp, sret),
+                                   False))
+            if sret:
+                rt = "f" if "f" in sret.ftypes else "d"
             fl = [(t, "1" if cp.u else "0", "1" if cp.nd else "0")
                   for cp in cps for t in cp.flat_types()]
             # NAME_grad and NAME_hvp both sort a batch by a varying length

@@ -35,7 +35,7 @@ RENDER = {
 MINMAX = re.compile(r"\bf(min|max)(f?)\(")
 # the tie twin's math calls: fz_ulp_* (libm's value, or one ULP off when
 # the harness asks: fuzz_harness.h, fz_ulp_explains)
-MATH = re.compile(r"\b(exp|log|sin|cos|tanh)(f?)\(")
+MATH = re.compile(r"\b(exp|log|sin|cos|tanh|lgamma|tgamma)(f?)\(")
 
 
 def render(text, twin):

@@ -79,7 +79,33 @@ def _scalar_conv(cp, src):
     return "(%s)%s" % (ctype(cp.t), src)
 
 
-def scalar_adapter(name, cps, how):
+# the weights of a struct return value's members (features 'sret'): the
+# harness sees sum_j W_j * ret.m_j, NAME_grad's and NAME_hvp's d_ret
+# records hold W_j (0 for an int member), NAME_jvp's tangent records are
+# summed with them
+SRET_W = ["1.0", "0.5", "-2.0", "0.25", "1.0", "-0.5", "2.0", "-0.25"]
+
+
+def sret_sum(st, r, rt, floats_only=False):
+    """sum_j W_j * r.m_j in the type rt (an expression)."""
+    return " + ".join(
+        "(%s)%s.%s * %s" % (rt, r, m, SRET_W[j % len(SRET_W)])
+        for j, (m, t) in enumerate(st.members)
+        if not (floats_only and t == "i")) or "0.0"
+
+
+def sret_seeds(st, nm, L):
+    """Lines making nm (n records, calloc'ed) the d_ret seeds W_j."""
+    L.append("  %s *%s = calloc(m, sizeof *%s);" % (st.name, nm, nm))
+    L.append("  for (size_t i = 0; i < n; i++) {")
+    for j, (m, t) in enumerate(st.members):
+        if t != "i":
+            L.append("    %s[i].%s = (%s)%s;" % (
+                nm, m, ctype(t), SRET_W[j % len(SRET_W)]))
+    L.append("  }")
+
+
+def scalar_adapter(name, cps, how, sret=None):
     """f_s / f_t / f_l / f_z / f_f: one example, every flat parameter
     a[q]."""
     suf = {"s": "", "z": "_zt", "f": "_fe", "t": "_tw", "l": "_ld"}[how]
@@ -115,7 +141,12 @@ def scalar_adapter(name, cps, how):
                 _rtype(cp.t, how), q, dims, ", ".join(
                     "a[%d]" % (q + e) for e in range(cp.size()))))
             args.append("x%d" % q)
-    L.append("  return %s(%s);" % (fname, ", ".join(args)))
+    if sret:
+        L.append("  %s%s r_ = %s(%s);" % (sret.name, suf, fname,
+                                          ", ".join(args)))
+        L.append("  return %s;" % sret_sum(sret, "r_", rt))
+    else:
+        L.append("  return %s(%s);" % (fname, ", ".join(args)))
     L.append("}")
     return L
 
@@ -478,13 +509,20 @@ def _free_lines(frees):
     return out
 
 
-def xadapter(name, rt, cps, hvp):
+def xadapter(name, rt, cps, hvp, sret=None):
     """The adapters of adapters.adapter() for a function with C parameters
-    cps (CP, flattened)."""
-    R = ctype(rt)
+    cps (CP, flattened), returning rt or the struct sret."""
+    R = sret.name if sret else ctype(rt)
     L = []
     for how in "stlzf":
-        L += scalar_adapter(name, cps, how)
+        L += scalar_adapter(name, cps, how, sret)
+
+    def ret_of(i):
+        return sret_sum(sret, "r[%s]" % i, "double") if sret else "r[%s]" % i
+    seeds = []  # NAME_grad's and NAME_hvp's d_ret
+    if sret:
+        sret_seeds(sret, "dr_", seeds)
+    dret = "dr_" if sret else "NULL"
     pl, pargs, pfrees = primals(cps)
     L.append("static void %s_b(size_t n, double *const *a, double *ret) {" %
              name)
@@ -492,7 +530,7 @@ def xadapter(name, rt, cps, hvp):
     L += pl
     L.append("  %s *r = malloc(m * sizeof *r);" % R)
     L.append("  %s_batched(%s);" % (name, ", ".join(["n"] + pargs + ["r"])))
-    L.append("  for (size_t i = 0; i < n; i++) ret[i] = r[i];")
+    L.append("  for (size_t i = 0; i < n; i++) ret[i] = %s;" % ret_of("i"))
     L.append("  free(r);")
     L += _free_lines(pfrees) + ["}"]
     # grad
@@ -500,12 +538,14 @@ def xadapter(name, rt, cps, hvp):
     L.append("static void %s_g(size_t n, double *const *a, double *ret, "
              "double *const *d) {" % name)
     L.append("  size_t m = n ? n : 1;")
-    L += pl + sl
+    L += pl + sl + seeds
     L.append("  %s *r = ret ? malloc(m * sizeof *r) : NULL;" % R)
     L.append("  %s_grad(%s);" % (name, ", ".join(
-        ["n"] + pargs + ["r", "NULL"] + sargs)))
-    L.append("  if (ret) for (size_t i = 0; i < n; i++) ret[i] = r[i];")
-    L += sback + ["  free(r);"] + _free_lines(pfrees + sfrees) + ["}"]
+        ["n"] + pargs + ["r", dret] + sargs)))
+    L.append("  if (ret) for (size_t i = 0; i < n; i++) ret[i] = %s;" %
+             ret_of("i"))
+    L += sback + ["  free(r);"] + _free_lines(
+        pfrees + sfrees + (["dr_"] if sret else [])) + ["}"]
     # jvp
     tl, targs, _, tfrees = shadows(cps, "t", "v", True)
     L.append("static void %s_j(size_t n, double *const *a, double *const *t, "
@@ -516,8 +556,10 @@ def xadapter(name, rt, cps, hvp):
     L.append("  %s *dr = dret ? malloc(m * sizeof *dr) : NULL;" % R)
     L.append("  %s_jvp(%s);" % (name, ", ".join(
         ["n"] + pargs + targs + ["r", "dr"])))
-    L.append("  if (ret) for (size_t i = 0; i < n; i++) ret[i] = r[i];")
-    L.append("  if (dret) for (size_t i = 0; i < n; i++) dret[i] = dr[i];")
+    L.append("  if (ret) for (size_t i = 0; i < n; i++) ret[i] = %s;" %
+             ret_of("i"))
+    L.append("  if (dret) for (size_t i = 0; i < n; i++) dret[i] = %s;" % (
+        sret_sum(sret, "dr[i]", "double", True) if sret else "dr[i]"))
     L += ["  free(r);", "  free(dr);"] + _free_lines(pfrees + tfrees) + ["}"]
     if hvp:
         hl, hargs, hback, hfrees = shadows(cps, "h", "w", False)
@@ -525,11 +567,13 @@ def xadapter(name, rt, cps, hvp):
                  "double *const *t, double *ret, double *const *d, "
                  "double *const *h) {" % name)
         L.append("  size_t m = n ? n : 1;")
-        L += pl + tl + sl + hl
+        L += pl + tl + sl + hl + seeds
         L.append("  %s *r = ret ? malloc(m * sizeof *r) : NULL;" % R)
         L.append("  %s_hvp(%s);" % (name, ", ".join(
-            ["n"] + pargs + targs + ["r", "NULL"] + sargs + hargs)))
-        L.append("  if (ret) for (size_t i = 0; i < n; i++) ret[i] = r[i];")
+            ["n"] + pargs + targs + ["r", dret] + sargs + hargs)))
+        L.append("  if (ret) for (size_t i = 0; i < n; i++) ret[i] = %s;" %
+                 ret_of("i"))
         L += sback + hback + ["  free(r);"] + \
-            _free_lines(pfrees + tfrees + sfrees + hfrees) + ["}"]
+            _free_lines(pfrees + tfrees + sfrees + hfrees +
+                        (["dr_"] if sret else [])) + ["}"]
     return "\n".join(L)
