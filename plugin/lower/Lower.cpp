@@ -40,7 +40,8 @@ bool Lowerer::run() {
   } else if (RT->isRecordType()) {
     // One Ret output per leaf member (docs/abi.md, "Structs").
     if (!structLayout(RT, "ret_", RetLeaves, Top->getLocation(),
-                      "the return value"))
+                      "the return value") ||
+        !noUnions(RetLeaves, Top->getLocation()))
       return false;
     if (RetLeaves.empty()) {
       error(Top->getLocation(), "returning a struct without members",

@@ -184,6 +184,8 @@ Lowerer::LValue Lowerer::lvalue(const Expr *E, llvm::StringRef Action) {
       return {};
     return pointee(P, nullptr, E, Action);
   }
+  if (LValue U; AS && unionMember(AS, U))
+    return U;
   if (AS) {
     if (const VarDecl *G = globalPointer(AS->getBase())) {
       error(E->getBeginLoc(),
@@ -344,7 +346,7 @@ int Lowerer::unary(const UnaryOperator *UO) {
       return -1;
     bool Inc = UO->isIncrementOp();
     int Old = load(LV);
-    Type T = LV.Arg >= 0 ? F.Params[LV.Arg].Ty : F.Vars[LV.Var].Ty;
+    Type T = typeOf(LV);
     int New;
     if (T == Type::Bool) {
       New = Inc ? B.constB(true) : B.un(Op::Not, Old);

@@ -70,7 +70,8 @@ bool Lowerer::globalRecords(const VarDecl *VD, SourceLocation At, RecRef &Out) {
     return false;
   }
   std::vector<Leaf> L;
-  if (!structLayout(RT, "", L, At, "global '" + Name + "'"))
+  if (!structLayout(RT, "", L, At, "global '" + Name + "'") ||
+      !noUnions(L, At, true))
     return false;
   std::string Sub0;
   uint64_t N = recordsIn(Ctx, T, &Sub0);
@@ -164,7 +165,8 @@ bool Lowerer::staticRecords(const VarDecl *VD) {
   }
   std::vector<Leaf> L;
   if (!structLayout(RT, Name + "_", L, VD->getLocation(),
-                    "static local '" + Name + "'"))
+                    "static local '" + Name + "'") ||
+      !noUnions(L, VD->getLocation(), true))
     return false;
   const APValue *Init = VD->getInit() ? VD->evaluateValue() : nullptr;
   if (VD->getInit() && !Init) {

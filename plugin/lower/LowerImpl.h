@@ -10,6 +10,7 @@
 
 #include "ir/IR.h"
 #include "lower/Lower.h"
+#include "lower/Types.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -272,10 +273,19 @@ private:
     int Arg = -1;   // element Idx of array parameter Arg
     int Multi = -1; // element Idx of table Choices[Multi][Id] (read only)
     int Id = -1;
+    /// A member of a union (LowerUnion.cpp): the above is the union's
+    /// storage (a U32 or U64), the member its Bits bits at bit Bit plus
+    /// the I32 temp Shift (-1: none), read and written as C type View.
+    QualType View = QualType();
+    unsigned Bits = 0, Bit = 0;
+    int Shift = -1;
+    int Site = -1; // Sites' entry for its bit casts' diagnostics
     bool ok() const { return Var >= 0 || Arg >= 0 || Multi >= 0; }
   };
   LValue lvalue(const Expr *E, llvm::StringRef Action);
   int load(LValue L) {
+    if (!L.View.isNull())
+      return loadBits(L);
     if (L.Multi >= 0)
       return loadChoice(L);
     // A _Bool table is read as bytes: its elements are 0 or 1.
@@ -286,13 +296,37 @@ private:
     return L.Idx >= 0 ? B.loadElem(L.Var, L.Idx) : B.get(L.Var);
   }
   void store(LValue L, int V) {
-    if (L.Arg >= 0)
+    if (!L.View.isNull())
+      storeBits(L, V);
+    else if (L.Arg >= 0)
       B.storeArg(L.Arg, L.Idx, V);
     else if (L.Idx >= 0)
       B.storeElem(L.Var, L.Idx, V);
     else
       B.set(L.Var, V);
   }
+
+  /// The IR type \p L holds.
+  Type typeOf(const LValue &L) const {
+    if (!L.View.isNull())
+      return *irType(L.View);
+    return L.Arg >= 0 ? F.Params[L.Arg].Ty : F.Vars[L.Var].Ty;
+  }
+
+  // Unions (LowerUnion.cpp): one U32 or U64 variable holds a union's bits;
+  // its members are bit casts, extracts and inserts of them.
+  /// The storage type of union \p T, or an error at \p At (\p Whose: the
+  /// variable, for the message).
+  std::optional<Type> unionStorage(QualType T, SourceLocation At,
+                                   const std::string &Whose);
+  /// Whether the scalar lvalue \p E lies in a union: then \p Out is its
+  /// member (not ok() after an error).
+  bool unionMember(const Expr *E, LValue &Out);
+  int loadBits(const LValue &L);
+  void storeBits(const LValue &L, int V);
+  /// Writes initializer \p Init of C type \p T at bit \p Bit of the union
+  /// storage \p S.
+  bool unionInit(const LValue &S, QualType T, uint64_t Bit, const Expr *Init);
 
   // Pointers (LowerPointer.cpp).
   /// Lowers a pointer-typed expression (with its side effects: p++, p = q).
@@ -361,6 +395,9 @@ private:
     /// A member of the structs of an array member (`pt v[3]` of a struct
     /// local: leaves "v_x" and "v_y" of Len 3): its path in one ("x").
     std::string Tail = "";
+    /// A union's storage: what it is, for the error where unions are not
+    /// supported (the annotated function's parameters and return value).
+    std::string Union = "";
     /// Element \p J's access path after Path: "[J]", "[r][c]", "[J].x"
     /// or "".
     std::string sub(int J) const {
@@ -381,6 +418,16 @@ private:
                     const std::string &Whose,
                     const std::string &PathPrefix = "", bool Local = false);
   unsigned leafCount(QualType T) const;
+  /// Values \p Vals (of 4- or 8-byte types) as the values of type \p To
+  /// their bits make, little-endian (memcpy between a double and a
+  /// uint32_t[2]); \p At: the bit casts' place for diagnostics.
+  std::vector<int> repack(const std::vector<int> &Vals, Type To,
+                          SourceLocation At);
+  /// An error at \p At for the first union among \p L (the annotated
+  /// function's parameters and return value, and globals (\p Global) and
+  /// static locals, hold no unions).
+  bool noUnions(const std::vector<Leaf> &L, SourceLocation At,
+                bool Global = false);
   /// 2..8 when struct type \p T with leaves \p L is that many members of
   /// one scalar type, back to back with no padding (vec3 of doubles): the
   /// wrapper then transposes whole groups of records in registers; else 0.
@@ -398,6 +445,9 @@ private:
   bool structLeaves(const Expr *E, std::vector<int> &Out);
   bool structPtr(const Expr *E, std::vector<int> &Out);
   bool memberLeaves(const MemberExpr *ME, std::vector<int> &Out);
+  /// An error if \p ME is a member of a union used other than as a scalar
+  /// (those are unionMember's).
+  bool unionWhole(const MemberExpr *ME);
   LValue memberLValue(const MemberExpr *ME, llvm::StringRef Action);
   /// An array of structs as a member of a struct local (`t.v`): a view of
   /// its leaves as an array of records (one key per leaf list).

@@ -360,6 +360,11 @@ bool Lowerer::ptrAddrOf(const UnaryOperator *UO, PtrVal &Out) {
     LValue L = memberLValue(ME, "reading");
     if (!L.ok())
       return false;
+    if (!L.View.isNull()) {
+      error(UO->getBeginLoc(), "taking the address of a member of a union",
+            "read and write the member itself ('u.d = x', 'e = u.w[1]')");
+      return false;
+    }
     if (L.Arg >= 0) {
       // A member of an array of records: its element of the member's
       // array (LowerRecords.cpp). Read only: a write through it would be
@@ -637,7 +642,20 @@ int Lowerer::memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk) {
                 "a '" + Name.str() + "' size known only at run time",
                 "use a constant size (sizeof the array), or a loop");
   uint64_t N = *NBytes;
-  if (N % Size || N / Size > 256)
+  // Between element types of 4 or 8 bytes (double and uint64_t, float and
+  // int32_t, double and uint32_t[2]): their bits, as C's memcpy idiom for
+  // a bit cast.
+  QualType ST =
+      Set || !Src->getType()->isPointerType() ? QualType() : Elem(Src);
+  uint64_t SSize = ST.isNull() || ST->isIncompleteType()
+                       ? 0
+                       : (uint64_t)Ctx.getTypeSizeInChars(ST).getQuantity();
+  bool Same = Set || (!ST.isNull() && Ctx.hasSameUnqualifiedType(ST, DT));
+  auto Word = [](uint64_t B) { return B == 4 || B == 8; };
+  bool Bits = !Same && !ST.isNull() && irType(ST) && Word(Size) &&
+              Word(SSize) && !ST->isBooleanType() && !DT->isBooleanType();
+  uint64_t Least = Bits ? std::min(Size, SSize) : Size;
+  if (N % Size || (Bits && N % SSize) || N / Least > 256)
     return Fail(CE->getArg(2),
                 "a '" + Name.str() + "' of " + std::to_string(N) + " bytes",
                 "copy or clear whole elements, at most 256 of them (else "
@@ -645,25 +663,19 @@ int Lowerer::memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk) {
   if (Set && (!Src->EvaluateAsInt(Byte, Ctx) || Byte.Val.getInt() != 0))
     return Fail(CE->getArg(1), "'memset' to a byte other than 0",
                 "assign the elements in a loop");
-  // Between element types of one size (double and uint64_t, float and
-  // int32_t): their bits, as C's memcpy idiom for a bit cast.
-  QualType ST =
-      Set || !Src->getType()->isPointerType() ? QualType() : Elem(Src);
-  bool Bits =
-      !ST.isNull() && !Ctx.hasSameUnqualifiedType(ST, DT) && irType(ST) &&
-      Ctx.getTypeSizeInChars(ST).getQuantity() == (int64_t)Size &&
-      (Size == 4 || Size == 8) && !ST->isBooleanType() && !DT->isBooleanType();
-  if (!Set && (ST.isNull() || (!Ctx.hasSameUnqualifiedType(ST, DT) && !Bits)))
+  if (!Same && !Bits)
     return Fail(CE->getArg(1),
                 "'" + Name.str() + "' from '" + Src->getType().getAsString() +
                     "' into '" + Dst->getType().getAsString() + "'",
                 "copy between arrays of the same element type, or between "
-                "4- or 8-byte types (a bit cast, e.g. double and uint64_t)");
+                "4- or 8-byte types (a bit cast, e.g. double and uint64_t "
+                "or uint32_t[2])");
   PtrVal D, S;
   if (!ptrValue(Dst, D) || (!Set && !ptrValue(Src, S)))
     return -1;
-  uint64_t Count = N / Size;
-  if (Count > 1 && (scalarBase(D.Base) || (!Set && scalarBase(S.Base))))
+  uint64_t Count = N / Size, SCount = Set ? Count : N / SSize;
+  if ((Count > 1 && scalarBase(D.Base)) ||
+      (!Set && SCount > 1 && scalarBase(S.Base)))
     return Fail(CE, "a '" + Name.str() + "' of several elements at a scalar",
                 "copy one element, or use arrays");
   auto At = [&](const PtrVal &P, uint64_t K) {
@@ -673,7 +685,7 @@ int Lowerer::memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk) {
     return Q;
   };
   std::vector<int> Vals;
-  for (uint64_t K = 0; K < Count; K++) {
+  for (uint64_t K = 0; K < SCount; K++) {
     if (Set) {
       Vals.push_back(B.cast(*irType(DT), B.constI(Type::I32, 0)));
       continue;
@@ -681,14 +693,10 @@ int Lowerer::memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk) {
     LValue L = pointee(At(S, K), nullptr, CE, "reading");
     if (!L.ok())
       return -1;
-    int V = load(L);
-    if (Bits) {
-      V = B.bitcast(*irType(DT), V);
-      B.block()->back()->Site = (int)Sites.size(); // for its diagnostic
-      Sites.push_back(CE->getBeginLoc());
-    }
-    Vals.push_back(V);
+    Vals.push_back(load(L));
   }
+  if (Bits)
+    Vals = repack(Vals, *irType(DT), CE->getBeginLoc());
   for (uint64_t K = 0; K < Count; K++) {
     LValue L = pointee(At(D, K), nullptr, CE, "writing");
     if (!L.ok())

@@ -70,7 +70,8 @@ bool Lowerer::recordArrayParam(unsigned I, const ParmVarDecl *P) {
           "remove 'volatile'");
     return false;
   }
-  if (!structLayout(E, "", L, P->getLocation(), "parameter '" + N + "'"))
+  if (!structLayout(E, "", L, P->getLocation(), "parameter '" + N + "'") ||
+      !noUnions(L, P->getLocation()))
     return false;
   if (L.empty()) {
     error(P->getLocation(), "struct parameter '" + N + "' without members",
@@ -371,6 +372,8 @@ bool Lowerer::recordRef(const Expr *E, RecRef &Out) {
       return globalRecords(VD, E->getBeginLoc(), Out);
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (unionWhole(ME))
+      return false;
     if (ME->isArrow() ? !recordPtr(ME->getBase(), Out)
                       : !recordRef(ME->getBase(), Out))
       return false;

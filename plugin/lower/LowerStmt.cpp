@@ -104,8 +104,17 @@ Ret Lowerer::stmtKind(const Stmt *St) {
   if (const auto *WS = dyn_cast<WhileStmt>(St)) {
     return loopStmt(nullptr, WS->getCond(), nullptr, WS->getBody(), true);
   }
-  if (const auto *DS = dyn_cast<DoStmt>(St))
+  if (const auto *DS = dyn_cast<DoStmt>(St)) {
+    // `do { ... } while (0)`, as statement-like macros write it (fdlibm's
+    // GET_HIGH_WORD): its body once, when no break or continue leaves it.
+    bool Once;
+    if (!DS->getCond()->isValueDependent() &&
+        DS->getCond()->EvaluateAsBooleanCondition(Once, Ctx) && !Once &&
+        !DS->getCond()->HasSideEffects(Ctx) && !escapes(DS->getBody(), true) &&
+        !escapes(DS->getBody(), false))
+      return stmt(DS->getBody());
     return loopStmt(nullptr, DS->getCond(), nullptr, DS->getBody(), false);
+  }
   if ((isa<BreakStmt>(St) || isa<ContinueStmt>(St)) && !Loops.empty())
     return jumpStmt(St);
   if (const auto *SS = dyn_cast<SwitchStmt>(St))

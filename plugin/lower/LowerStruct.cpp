@@ -25,6 +25,8 @@ unsigned Lowerer::leafCount(QualType T) const {
       CAT && CAT->getElementType()->isRecordType())
     return leafCount(CAT->getElementType());
   if (const auto *RT = T->getAs<RecordType>()) {
+    if (RT->isUnionType())
+      return 1; // its storage (LowerUnion.cpp)
     unsigned N = 0;
     for (const FieldDecl *FD : RT->getDecl()->fields())
       N += leafCount(FD->getType());
@@ -40,13 +42,23 @@ bool Lowerer::structLayout(QualType T, const std::string &Prefix,
   QualType CT = T.getCanonicalType();
   const auto *RT = CT->getAs<RecordType>();
   std::string TN = T.getUnqualifiedType().getAsString();
-  if (!RT || RT->getDecl()->isUnion() || !RT->getDecl()->getDefinition()) {
+  if (!RT || !RT->getDecl()->getDefinition()) {
     error(At, Whose + " of type '" + TN + "'",
-          RT && RT->getDecl()->isUnion()
-              ? "unions are not supported; use a struct, or one variable "
-                "per member"
-              : "use a struct of float, double, integer or _Bool members");
+          "use a struct of float, double, integer or _Bool members");
     return false;
+  }
+  if (RT->getDecl()->isUnion()) { // one leaf: its bits (LowerUnion.cpp)
+    auto ST = unionStorage(T, At, Whose);
+    if (!ST)
+      return false;
+    std::string Name = Prefix;
+    if (!Name.empty() && Name.back() == '_')
+      Name.pop_back();
+    Leaf Lf{*ST, 0, Name.empty() ? "u" : Name, PathPrefix,
+            *ST == Type::U64 ? "uint64_t" : "uint32_t", 0};
+    Lf.Union = Whose + " of type '" + TN + "'";
+    Out.push_back(Lf);
+    return true;
   }
   for (const FieldDecl *FD : RT->getDecl()->fields()) {
     QualType FT = FD->getType();
@@ -79,7 +91,7 @@ bool Lowerer::structLayout(QualType T, const std::string &Prefix,
       if (!structLayout(CAT->getElementType(), Name, Sub, At, What, "", true))
         return false;
       for (Leaf &S : Sub) {
-        if (S.Len || N == 0 || N > 65536) {
+        if (S.Len || !S.Union.empty() || N == 0 || N > 65536) {
           error(At, "array " + What + " of type '" + FT.getAsString() + "'",
                 "use an array of 1..65536 structs of scalar members");
           return false;
@@ -233,6 +245,8 @@ bool Lowerer::structInit(llvm::ArrayRef<int> Dst, QualType T,
       Ctx.hasSameUnqualifiedType(IL->getInit(0)->getType(), T))
     return structInit(Dst, T, IL->getInit(0)); // `vec3 a = {b};`
   const RecordDecl *RD = T.getCanonicalType()->getAs<RecordType>()->getDecl();
+  if (RD->isUnion())
+    return unionInit({Dst[0], -1}, T, 0, IL);
   unsigned Pos = 0, I = 0;
   for (const FieldDecl *FD : RD->fields()) {
     QualType FT = FD->getType();
@@ -315,7 +329,20 @@ unsigned Lowerer::leafStart(const FieldDecl *FD) const {
   return Start;
 }
 
+bool Lowerer::unionWhole(const MemberExpr *ME) {
+  const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!FD || !FD->getParent()->isUnion())
+    return false;
+  error(ME->getBeginLoc(),
+        "using the union member '" + FD->getNameAsString() +
+            "' as a whole or through a pointer",
+        "read and write its scalar members ('u.parts.msw', 'u.w[1]')");
+  return true;
+}
+
 bool Lowerer::memberLeaves(const MemberExpr *ME, std::vector<int> &Out) {
+  if (unionWhole(ME))
+    return false;
   std::vector<int> Base;
   if (ME->isArrow() ? !structPtr(ME->getBase(), Base)
                     : !structLeaves(ME->getBase(), Base))
@@ -337,6 +364,8 @@ bool Lowerer::memberLeaves(const MemberExpr *ME, std::vector<int> &Out) {
 
 Lowerer::LValue Lowerer::memberLValue(const MemberExpr *ME,
                                       llvm::StringRef Action) {
+  if (LValue U; unionMember(ME, U))
+    return U;
   if (inRecordArray(ME)) {
     RecRef R;
     if (!recordRef(ME, R))
@@ -503,7 +532,8 @@ bool Lowerer::structParam(unsigned I, const ParmVarDecl *P) {
     N = "p" + std::to_string(I);
   std::vector<Leaf> L;
   if (!structLayout(P->getType(), "", L, P->getLocation(),
-                    "parameter '" + N + "'"))
+                    "parameter '" + N + "'") ||
+      !noUnions(L, P->getLocation()))
     return false;
   if (L.empty()) {
     error(P->getLocation(), "struct parameter '" + N + "' without members",

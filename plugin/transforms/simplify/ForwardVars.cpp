@@ -12,6 +12,7 @@ using ir::Op;
 struct Forwarder {
   ir::Function &F;
   std::vector<int> Repl; // temp -> the temp that replaces it (or itself)
+  std::vector<int> BitSrc = {}; // a Bitcast's temp -> its operand (else -1)
 
   int rep(int T) const { return T >= 0 ? Repl[T] : T; }
 
@@ -39,6 +40,15 @@ struct Forwarder {
           Known[S.Var] = S.Dst;
         } else if (S.Opc == Op::SetVar) {
           Known[S.Var] = S.Args[0];
+        } else if (S.Opc == Op::Bitcast) {
+          // Bits cast back to their own type (a union's double written
+          // and read back): the value itself, with its derivative.
+          int Src = BitSrc[S.Args[0]];
+          if (Src >= 0 && F.Temps[Src] == F.Temps[S.Dst]) {
+            Repl[S.Dst] = Src;
+            continue;
+          }
+          BitSrc[S.Dst] = S.Args[0];
         }
         Kept.push_back(std::move(SP));
         continue;
@@ -73,6 +83,7 @@ struct Forwarder {
 void forwardVars(ir::Function &F) {
   Forwarder Fw{F, {}};
   Fw.Repl.resize(F.Temps.size());
+  Fw.BitSrc.assign(F.Temps.size(), -1);
   for (size_t T = 0; T < F.Temps.size(); ++T)
     Fw.Repl[T] = (int)T;
   Fw.block(F.Body, {});

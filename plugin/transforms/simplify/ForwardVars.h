@@ -3,7 +3,9 @@
 // Every read of a C variable lowers to a GetVar. Where the variable's value
 // is already a temp (an earlier read or the value just stored, with no store
 // in between), the read is dropped and its uses take that temp. Fewer temps
-// mean less code, and in loops fewer values on the gradient's tape.
+// mean less code, and in loops fewer values on the gradient's tape. A bit
+// cast of a bit cast back to the first one's type (a union's double written
+// and read back) is that value too: no derivative is lost in the bits.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATCHDIFF_TRANSFORMS_SIMPLIFY_FORWARDVARS_H
