@@ -43,11 +43,12 @@ std::string elemPtr(const ir::Function &F, size_t I, int Q,
 }
 
 /// The C element type of array \p Q of parameter \p P (as elemPtr):
-/// const for what the function only reads.
+/// const for what the function only reads; the narrow type of a char or
+/// short input (its shadows, if any, have the lane type).
 std::string arrayType(const ir::Param &P, Flavor Fl, int Q) {
   bool ReadOnly = Q ? isTangentArray(Fl, Q - 1) : true;
   return std::string(P.Writable || !ReadOnly ? "" : "const ") +
-         scalarType(P.Ty);
+         (Q ? scalarType(P.Ty) : ctext::elemType(P));
 }
 
 /// Each varying array's (and shadow's) base is lane 0's first element, and

@@ -163,9 +163,12 @@ struct Param {
   /// Global: the C expression of its first element where that is not Name
   /// (a member of a global struct or table of records: `&GL[0].x`).
   std::string Addr;
-  // A global table of 8- or 16-bit integers ("u8", "i16", ...): read
-  // element by element into 32-bit lanes; empty for every other array.
+  // A global table or const array parameter of 8- or 16-bit integers
+  // ("u8", "i16", ...): read element by element into 32-bit lanes; empty
+  // for every other array.
   std::string Narrow;
+  // Its elements are _Bool (Narrow "u8"): compared with 0 where read.
+  bool BoolBytes = false;
   /// A leaf member of struct parameter Record (a ParamKind::Record), at the
   /// C access path Member (".x", ".term.vol") of each example's record.
   int Record = -1;

@@ -27,6 +27,40 @@ const VarDecl *varOf(const Expr *E) {
   return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
 }
 
+/// Whether \p E, a declared extent, is integer arithmetic over integer
+/// parameters and constants (`n + 1`, `n * (n + 1) / 2`, `r * c`); collects
+/// the parameters in \p Ps.
+bool extentExpr(const Expr *E, ASTContext &Ctx,
+                std::vector<const ParmVarDecl *> &Ps) {
+  E = E->IgnoreParenImpCasts();
+  Expr::EvalResult K;
+  if (!E->isValueDependent() && E->EvaluateAsInt(K, Ctx))
+    return true;
+  if (const ParmVarDecl *N = paramOf(E)) {
+    if (!N->getType()->isIntegerType())
+      return false;
+    if (std::find(Ps.begin(), Ps.end(), N) == Ps.end())
+      Ps.push_back(N);
+    return true;
+  }
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO)
+    return false;
+  switch (BO->getOpcode()) {
+  case BO_Add:
+  case BO_Sub:
+  case BO_Mul:
+  case BO_Div:
+  case BO_Rem:
+  case BO_Shl:
+  case BO_Shr:
+    return extentExpr(BO->getLHS(), Ctx, Ps) &&
+           extentExpr(BO->getRHS(), Ctx, Ps);
+  default:
+    return false;
+  }
+}
+
 /// A loop `for (i = lo; i < hi; i++)`: its variable, and either an integer
 /// parameter bounding it (`i < n`) or the constant range [Lo, Hi] it takes.
 struct LoopVar {
@@ -697,6 +731,28 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
                    RowsOf + ")";
       return true;
     }
+    // Any other arithmetic over integer parameters: `x[n + 1]` (a sliding
+    // window), `p[n * (n + 1) / 2]` (a packed triangle), `a[r * c]`. The
+    // ragged remark (and sorting by length) names a varying one.
+    std::vector<const ParmVarDecl *> Ps;
+    if (Size && extentExpr(Size, Ctx, Ps) && !Ps.empty()) {
+      Out.DimParam = (int)Ps[0]->getFunctionScopeIndex();
+      for (const ParmVarDecl *Q : Ps)
+        if (!isUniform(Q)) {
+          Out.DimParam = (int)Q->getFunctionScopeIndex();
+          break;
+        }
+      std::string Text;
+      llvm::raw_string_ostream TS(Text);
+      Size->printPretty(TS, nullptr, Ctx.getPrintingPolicy());
+      Out.DimHow = "dynamic, declared '" + TS.str() + "' (" +
+                   (Ps.size() == 1 ? "parameter '" : "parameters '") +
+                   Ps[0]->getNameAsString() + "'";
+      for (size_t K = 1; K < Ps.size(); ++K)
+        Out.DimHow += ", '" + Ps[K]->getNameAsString() + "'";
+      Out.DimHow += RowsOf + ")";
+      return true;
+    }
   }
   if (!RowsOf.empty()) {
     size_t Rank = 2 + (size_t)std::count(Inner.begin(), Inner.end(), ']');
@@ -773,7 +829,8 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   report(D, DiagnosticsEngine::Error,
          U.Unknown ? U.Unknown->getBeginLoc() : P->getLocation(),
          "cannot infer the extent of '%0' in a batch/diff function; declare "
-         "it as '%1 %0[n]' with an integer parameter n, or '%1 %0[static N]'")
+         "it as '%1 %0[n]' with an integer parameter n before it (or "
+         "arithmetic of such parameters, '%0[n + 1]'), or '%1 %0[static N]'")
       << Out.Name << E.getAsString();
   return false;
 }
@@ -812,10 +869,24 @@ bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
   Out.Ty = *T;
   Out.CType = E.getUnqualifiedType().getAsString();
   Out.NativeLayout = nativeLayout(Ctx, E, *T);
+  if (!Out.NativeLayout && !Out.Writable) {
+    // char, short and _Bool inputs (pixels, labels, masks) are read element
+    // by element and widened to 32-bit lanes as C promotes them, like char
+    // tables; a _Bool (a byte, 0 or 1) is compared with 0 where it is read.
+    bool Bool = *T == ir::Type::Bool;
+    if (Bool || *T == ir::Type::I32) {
+      Out.Ty = ir::Type::I32;
+      Out.Narrow = (Bool || E->isUnsignedIntegerType() ? "u" : "i") +
+                   std::to_string(Ctx.getTypeSize(E));
+      Out.BoolBytes = Bool;
+      Out.NativeLayout = true; // the kernel reads the narrow type in place
+    }
+  }
   if (!Out.NativeLayout) {
     report(D, DiagnosticsEngine::Error, P->getLocation(),
-           "array parameter '%0' of '%1' is not supported yet in a batch/diff "
-           "function; use int, float or double elements")
+           "output array parameter '%0' of '%1' is not supported yet in a "
+           "batch/diff function; use int, float or double elements (const "
+           "arrays of char, short and _Bool elements are read)")
         << Out.Name << E.getAsString();
     return false;
   }

@@ -99,7 +99,7 @@ int Lowerer::globalParam(const VarDecl *VD, SourceLocation At) {
       return -1;
     }
     if (*IT == Type::Bool)
-      BoolTables.insert((int)F.Params.size());
+      P.BoolBytes = true;
     IT = El->first;
     P.Narrow = El->second;
     P.IsArray = true;

@@ -101,7 +101,7 @@ bool Lowerer::globalRecords(const VarDecl *VD, SourceLocation At, RecRef &Out) {
     P.StaticLen = Len <= INT_MAX ? (int)Len : 0;
     P.DimHow = "global table of records";
     if (Lf.Ty == Type::Bool)
-      BoolTables.insert((int)F.Params.size());
+      P.BoolBytes = true;
     F.Params.push_back(P);
     RA.LeafParams.push_back((int)F.Params.size() - 1);
     RA.Per.push_back(Size / Elem);

@@ -288,8 +288,8 @@ private:
       return loadBits(L);
     if (L.Multi >= 0)
       return loadChoice(L);
-    // A _Bool table is read as bytes: its elements are 0 or 1.
-    if (L.Arg >= 0 && BoolTables.count(L.Arg))
+    // A _Bool table or array is read as bytes: its elements are 0 or 1.
+    if (L.Arg >= 0 && F.Params[L.Arg].BoolBytes)
       return B.cmp(Op::CmpNE, loadTable(L.Arg, L.Idx), B.constI(Type::I32, 0));
     if (L.Arg >= 0)
       return loadTable(L.Arg, L.Idx);
@@ -540,7 +540,6 @@ private:
   int frexpCall(const CallExpr *CE, Type FT);
   int modfCall(const CallExpr *CE, Type FT);
   llvm::DenseMap<const VarDecl *, int> GlobalParams;
-  llvm::DenseSet<int> BoolTables; // global tables of _Bool, read as uint8_t
   /// Lowering a side C may not evaluate in every lane that computes it (a
   /// pure '&&' operand or '?:' arm): table reads are kept in the table.
   int Speculative = 0;

@@ -889,7 +889,8 @@ bool Lowerer::extentsFromAccesses() {
     report(Diags, DiagnosticsEngine::Error, At->getBeginLoc(),
            "cannot infer the extent of '%0' in a batch/diff function: it is "
            "used as a pointer here; declare it as '%1 %0[n]' with an integer "
-           "parameter n, or '%1 %0[static N]'")
+           "parameter n before it (or arithmetic of such parameters, "
+           "'%0[n + 1]'), or '%1 %0[static N]'")
         << AP.Name << ET.getAsString();
   }
   return !Failed;

@@ -156,3 +156,27 @@ BATCHDIFF double r_inner(const double *p, int n, const double *q) {
 }
 // CHECK: {{.*}}remarks_arrays.c:[[@LINE-10]]:40: remark: batchdiff: parameter 'p' is varying (one value per example), differentiated; input array, dims dynamic, 3 x parameter 'n' (pointer walk '*p++' in loops of at most 'n' x 3 iterations); ragged: each example's extent differs, accesses are masked per lane{{$}}
 // CHECK: {{.*}}remarks_arrays.c:[[@LINE-11]]:64: remark: batchdiff: parameter 'q' is varying (one value per example), differentiated; input array, dims static 6 (pointer walk '*q++' in loops of at most 2 x 3 iterations){{$}}
+
+/* dynamic, declared as arithmetic over integer parameters */
+BATCHDIFF double r_win(int n, const double x[n + 1]) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++, x++)
+    s += x[0] * x[1];
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-6]]:44: remark: batchdiff: parameter 'x' is varying (one value per example), differentiated; input array, dims dynamic, declared 'n + 1' (parameter 'n'); ragged: each example's extent differs, accesses are masked per lane{{$}}
+BATCHDIFF double r_tri(int n, const double p[n * (n + 1) / 2]) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j <= i; j++)
+      s += *p++;
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-7]]:44: remark: batchdiff: parameter 'p' is varying (one value per example), differentiated; input array, dims dynamic, declared 'n * (n + 1) / 2' (parameter 'n'); ragged: each example's extent differs, accesses are masked per lane{{$}}
+BATCHDIFF double r_rcx(BD_UNIFORM int r, int c, const double a[r * c]) {
+  double s = 0.0;
+  for (int i = 0; i < r * c; i++)
+    s += a[i];
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-6]]:62: remark: batchdiff: parameter 'a' is varying (one value per example), differentiated; input array, dims dynamic, declared 'r * c' (parameters 'r', 'c'); ragged: each example's extent differs, accesses are masked per lane{{$}}
