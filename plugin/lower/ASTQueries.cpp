@@ -68,6 +68,35 @@ bool pure(const Stmt *S) {
   return true;
 }
 
+bool readsUserMemory(const Stmt *S) {
+  if (!S)
+    return false;
+  const Expr *Base = nullptr;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
+    Base = AS->getBase();
+  else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+           UO && UO->getOpcode() == UO_Deref)
+    Base = UO->getSubExpr();
+  else if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->isArrow())
+    Base = ME->getBase();
+  if (Base) {
+    // A local array (or a row of one), or a file-scope table: lowering
+    // keeps such reads in bounds. Anything reached through a pointer may be
+    // the caller's memory.
+    const Expr *E = Base->IgnoreParenImpCasts();
+    while (const auto *Row = dyn_cast<ArraySubscriptExpr>(E))
+      E = Row->getBase()->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || isa<ParmVarDecl>(VD) || !VD->getType()->isArrayType())
+      return true;
+  }
+  for (const Stmt *C : S->children())
+    if (readsUserMemory(C))
+      return true;
+  return false;
+}
+
 bool hasCall(const Stmt *S) { return contains<CallExpr>(S); }
 bool mayReturn(const Stmt *S) { return contains<ReturnStmt>(S); }
 

@@ -534,7 +534,8 @@ int Lowerer::logical(const BinaryOperator *BO) {
   int L = cond(BO->getLHS());
   if (L < 0)
     return -1;
-  if (pure(BO->getRHS()) && !hasCall(BO->getRHS())) {
+  if (pure(BO->getRHS()) && !hasCall(BO->getRHS()) &&
+      !readsUserMemory(BO->getRHS())) {
     ++Speculative; // (`k < n && x > T[k]`: T[n] is not read in C)
     int R = cond(BO->getRHS());
     --Speculative;
@@ -565,8 +566,10 @@ int Lowerer::conditional(const ConditionalOperator *CO) {
     return -1;
   }
   // Cheap pure arms become a select; arms with calls branch, so lanes that
-  // agree skip the work of the other arm.
-  if (pure(TE) && pure(FE) && !hasCall(TE) && !hasCall(FE)) {
+  // agree skip the work of the other arm, and so do arms reading the
+  // caller's memory (`i < n ? x[i] : 0` must not read x[n]).
+  if (pure(TE) && pure(FE) && !hasCall(TE) && !hasCall(FE) &&
+      !readsUserMemory(TE) && !readsUserMemory(FE)) {
     ++Speculative;
     int A = expr(TE), Bv = expr(FE);
     --Speculative;

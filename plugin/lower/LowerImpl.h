@@ -59,6 +59,10 @@ template <typename NodeT> bool contains(const Stmt *S) {
   return false;
 }
 bool hasCall(const Stmt *S);
+/// Whether \p S reads memory through a pointer or an array parameter (not
+/// a local array or a file-scope table): the caller's memory, which a lane
+/// may not read where C does not (`i < n && x[i] < t` must not read x[n]).
+bool readsUserMemory(const Stmt *S);
 bool mayReturn(const Stmt *S);
 /// Syntactic, like the return-state the lowering computes.
 bool alwaysReturns(const Stmt *S);
