@@ -14,108 +14,97 @@ static inline __attribute__((always_inline, unused)) void __bd_sumsq_hk(bd_md __
   bd_f64d __bd_v7_d_w = bd_splat_f64d(0);
   bd_f64d __bd_v9_d_s = bd_splat_f64d(0);
   bd_f64d __bd_v10_d1 = bd_splat_f64d(0);
-  bd_f64d __bd_v13_d9 = bd_splat_f64d(0);
-  bd_f64d __bd_v14_d12 = bd_splat_f64d(0);
-  bd_f64d __bd_v16_d14 = bd_splat_f64d(0);
-  bd_f64d __bd_v17_d16 = bd_splat_f64d(0);
   bd_f64d __bd_v19_t_s = bd_splat_f64d(0);
   bd_f64d __bd_v20_t_d_w = bd_splat_f64d(0);
   bd_f64d __bd_v21_t_d_s = bd_splat_f64d(0);
   bd_f64d __bd_v22_t_d1 = bd_splat_f64d(0);
-  bd_f64d __bd_v24_t_d9 = bd_splat_f64d(0);
-  bd_f64d __bd_v25_t_d12 = bd_splat_f64d(0);
-  bd_f64d __bd_v27_t_d14 = bd_splat_f64d(0);
-  bd_f64d __bd_v28_t_d16 = bd_splat_f64d(0);
   bd_f64d __bd_v30_t_v_elem = bd_splat_f64d(0);
   bd_f64d __bd_v31_t_v_elem = bd_splat_f64d(0);
   bd_md __bd_v32_lanes = bd_mfalse_d();
   int32_t __bd_t32 = 0;
   bd_i32d __bd_t33 = bd_splat_i32d(0);
-  bd_md __bd_t251 = bd_mfalse_d();
+  bd_md __bd_t243 = bd_mfalse_d();
   (void)__bd_m;
   (void)__bd_p1;
+  (void)__bd_p5;
   __bd_v19_t_s = bd_splat_f64d(0x0p+0);
   __bd_v20_t_d_w = bd_splat_f64d(0x0p+0);
   __bd_v21_t_d_s = bd_splat_f64d(0x0p+0);
   __bd_v22_t_d1 = bd_splat_f64d(0x0p+0);
-  __bd_v24_t_d9 = bd_splat_f64d(0x0p+0);
-  __bd_v25_t_d12 = bd_splat_f64d(0x0p+0);
-  __bd_v27_t_d14 = bd_splat_f64d(0x0p+0);
-  __bd_v28_t_d16 = bd_splat_f64d(0x0p+0);
   bd_i32d __bd_t0 = __bd_p0;
   double __bd_t1 = __bd_p2;
-  double __bd_t123 = __bd_p9;
+  double __bd_t119 = __bd_p9;
   __bd_v2_ret = bd_splat_f64d(0x0p+0);
   __bd_v4_s = bd_splat_f64d(0x0p+0);
   __bd_v19_t_s = bd_splat_f64d(0x0p+0);
   __bd_v5_i = ((int32_t)0x0u);
   bd_md __bd_t8 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t0);
-  bd_md __bd_t236 = bd_and_md(__bd_m, __bd_t8);
-  if (bd_any_md(__bd_t236)) {
+  bd_md __bd_t228 = bd_and_md(__bd_m, __bd_t8);
+  if (bd_any_md(__bd_t228)) {
     __bd_v6_trip = bd_splat_i32d(((int32_t)0x0u));
-    __bd_v32_lanes = __bd_t236;
+    __bd_v32_lanes = __bd_t228;
     __bd_k0 = 0;
     do {
-      bd_md __bd_t239 = __bd_v32_lanes;
+      bd_md __bd_t231 = __bd_v32_lanes;
       int32_t __bd_t29 = __bd_k0;
       bd_tape_reserve(__bd_ar, &__bd_tp[0], __bd_t29);
       bd_f64d __bd_t9 = __bd_v4_s;
-      bd_f64d __bd_t125 = __bd_v19_t_s;
+      bd_f64d __bd_t121 = __bd_v19_t_s;
       int32_t __bd_t11 = __bd_v5_i;
       (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 2) * bd_tape_slot_bytes)) = __bd_t11;
-      bd_f64d __bd_t12 = bd_gather_f64d(__bd_t239, __bd_p1, bd_add_i64d(__bd_po1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
+      bd_f64d __bd_t12 = bd_gather_f64d(__bd_t231, __bd_p1, bd_add_i64d(__bd_po1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
       __bd_v30_t_v_elem = bd_splat_f64d(0x0p+0);
-      _Bool __bd_t127 = __bd_p6;
-      if (__bd_t127) {
-        bd_f64d __bd_t128 = bd_gather_f64d(__bd_t239, __bd_qt1, bd_add_i64d(__bd_qto1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
-        __bd_v30_t_v_elem = __bd_t128;
+      _Bool __bd_t123 = __bd_p6;
+      if (__bd_t123) {
+        bd_f64d __bd_t124 = bd_gather_f64d(__bd_t231, __bd_qt1, bd_add_i64d(__bd_qto1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
+        __bd_v30_t_v_elem = __bd_t124;
       }
-      bd_f64d __bd_t129 = __bd_v30_t_v_elem;
+      bd_f64d __bd_t125 = __bd_v30_t_v_elem;
       (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 4) * bd_tape_slot_bytes)) = __bd_t12;
-      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 5) * bd_tape_slot_bytes)) = __bd_t129;
+      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 5) * bd_tape_slot_bytes)) = __bd_t125;
       bd_f64d __bd_t13 = bd_mul_f64d(bd_splat_f64d(__bd_t1), __bd_t12);
-      bd_f64d __bd_t130 = bd_mul_f64d(bd_splat_f64d(__bd_t123), __bd_t12);
-      bd_f64d __bd_t131 = bd_mul_f64d(__bd_t129, bd_splat_f64d(__bd_t1));
-      bd_f64d __bd_t132 = bd_add_f64d(__bd_t130, __bd_t131);
+      bd_f64d __bd_t126 = bd_mul_f64d(bd_splat_f64d(__bd_t119), __bd_t12);
+      bd_f64d __bd_t127 = bd_mul_f64d(__bd_t125, bd_splat_f64d(__bd_t1));
+      bd_f64d __bd_t128 = bd_add_f64d(__bd_t126, __bd_t127);
       (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 3) * bd_tape_slot_bytes)) = __bd_t13;
-      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 6) * bd_tape_slot_bytes)) = __bd_t132;
+      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 6) * bd_tape_slot_bytes)) = __bd_t128;
       bd_f64d __bd_t14 = bd_sin_f64d(__bd_t13);
-      bd_f64d __bd_t133 = bd_cos_f64d(__bd_t13);
-      bd_f64d __bd_t134 = bd_mul_f64d(__bd_t132, __bd_t133);
+      bd_f64d __bd_t129 = bd_cos_f64d(__bd_t13);
+      bd_f64d __bd_t130 = bd_mul_f64d(__bd_t128, __bd_t129);
       (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 1) * bd_tape_slot_bytes)) = __bd_t14;
-      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 7) * bd_tape_slot_bytes)) = __bd_t134;
-      bd_f64d __bd_t16 = bd_gather_f64d(__bd_t239, __bd_p1, bd_add_i64d(__bd_po1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
+      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 7) * bd_tape_slot_bytes)) = __bd_t130;
+      bd_f64d __bd_t16 = bd_gather_f64d(__bd_t231, __bd_p1, bd_add_i64d(__bd_po1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
       __bd_v31_t_v_elem = bd_splat_f64d(0x0p+0);
-      _Bool __bd_t136 = __bd_p6;
-      if (__bd_t136) {
-        bd_f64d __bd_t137 = bd_gather_f64d(__bd_t239, __bd_qt1, bd_add_i64d(__bd_qto1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
-        __bd_v31_t_v_elem = __bd_t137;
+      _Bool __bd_t132 = __bd_p6;
+      if (__bd_t132) {
+        bd_f64d __bd_t133 = bd_gather_f64d(__bd_t231, __bd_qt1, bd_add_i64d(__bd_qto1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
+        __bd_v31_t_v_elem = __bd_t133;
       }
-      bd_f64d __bd_t138 = __bd_v31_t_v_elem;
+      bd_f64d __bd_t134 = __bd_v31_t_v_elem;
       (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 0) * bd_tape_slot_bytes)) = __bd_t16;
-      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 8) * bd_tape_slot_bytes)) = __bd_t138;
+      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 8) * bd_tape_slot_bytes)) = __bd_t134;
       bd_f64d __bd_t17 = __bd_t14 * __bd_t16 + __bd_t9;
-      bd_f64d __bd_t139 = bd_mul_f64d(__bd_t134, __bd_t16);
-      bd_f64d __bd_t140 = bd_mul_f64d(__bd_t138, __bd_t14);
-      bd_f64d __bd_t141 = bd_add_f64d(__bd_t139, __bd_t140);
-      bd_f64d __bd_t142 = bd_add_f64d(__bd_t141, __bd_t125);
-      __bd_v4_s = bd_select_f64d(__bd_t239, __bd_t17, __bd_v4_s);
-      __bd_v19_t_s = bd_select_f64d(__bd_t239, __bd_t142, __bd_v19_t_s);
+      bd_f64d __bd_t135 = bd_mul_f64d(__bd_t130, __bd_t16);
+      bd_f64d __bd_t136 = bd_mul_f64d(__bd_t134, __bd_t14);
+      bd_f64d __bd_t137 = bd_add_f64d(__bd_t135, __bd_t136);
+      bd_f64d __bd_t138 = bd_add_f64d(__bd_t137, __bd_t121);
+      __bd_v4_s = bd_select_f64d(__bd_t231, __bd_t17, __bd_v4_s);
+      __bd_v19_t_s = bd_select_f64d(__bd_t231, __bd_t138, __bd_v19_t_s);
       int32_t __bd_t20 = (int32_t)((uint32_t)__bd_t11 + (uint32_t)((int32_t)0x1u));
       __bd_v5_i = __bd_t20;
       bd_md __bd_t23 = bd_cmplt_i32d(bd_splat_i32d(__bd_t20), __bd_t0);
       int32_t __bd_t31 = (int32_t)((uint32_t)__bd_t29 + (uint32_t)((int32_t)0x1u));
-      __bd_v6_trip = bd_select_i32d(__bd_t239, bd_splat_i32d(__bd_t31), __bd_v6_trip);
-      __bd_t251 = bd_and_md(__bd_t239, __bd_t23);
-      __bd_v32_lanes = __bd_t251;
+      __bd_v6_trip = bd_select_i32d(__bd_t231, bd_splat_i32d(__bd_t31), __bd_v6_trip);
+      __bd_t243 = bd_and_md(__bd_t231, __bd_t23);
+      __bd_v32_lanes = __bd_t243;
       __bd_k0++;
-    } while (bd_any_md(__bd_t251));
+    } while (bd_any_md(__bd_t243));
     __bd_t32 = __bd_k0;
     __bd_t33 = __bd_v6_trip;
     __bd_tp[0].top += (size_t)__bd_t32;
   }
   bd_f64d __bd_t24 = __bd_v4_s;
-  bd_f64d __bd_t143 = __bd_v19_t_s;
+  bd_f64d __bd_t139 = __bd_v19_t_s;
   bd_f64d __bd_t26 = bd_mul_f64d(__bd_t24, __bd_t24);
   __bd_v2_ret = __bd_t26;
   __bd_v7_d_w = bd_splat_f64d(0x0p+0);
@@ -123,172 +112,130 @@ static inline __attribute__((always_inline, unused)) void __bd_sumsq_hk(bd_md __
   __bd_v9_d_s = bd_splat_f64d(0x0p+0);
   __bd_v21_t_d_s = bd_splat_f64d(0x0p+0);
   bd_f64d __bd_t37 = __bd_p3;
-  _Bool __bd_t41 = __bd_p4;
-  _Bool __bd_t42 = __bd_p5;
-  _Bool __bd_t43 = __bd_t41 || __bd_t42;
-  _Bool __bd_t79 = __bd_p4;
-  _Bool __bd_t103 = __bd_p5;
+  _Bool __bd_t78 = __bd_p4;
   __bd_v10_d1 = bd_splat_f64d(0x0p+0);
   __bd_v22_t_d1 = bd_splat_f64d(0x0p+0);
-  if (__bd_t43) {
-    bd_f64d __bd_t46 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t37);
-    bd_f64d __bd_t49 = bd_mul_f64d(__bd_t46, __bd_t24);
-    bd_f64d __bd_t148 = bd_mul_f64d(__bd_t143, __bd_t46);
-    bd_f64d __bd_t51 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t49);
-    bd_f64d __bd_t150 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t148);
-    bd_f64d __bd_t54 = bd_add_f64d(__bd_t51, __bd_t49);
-    bd_f64d __bd_t153 = bd_add_f64d(__bd_t150, __bd_t148);
-    bd_f64d __bd_t57 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t54);
-    bd_f64d __bd_t156 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t153);
-    __bd_v9_d_s = __bd_t57;
-    __bd_v21_t_d_s = __bd_t156;
-  }
-  bd_md __bd_t264 = bd_and_md(__bd_m, __bd_t8);
-  if (bd_any_md(__bd_t264)) {
+  bd_f64d __bd_t43 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t37);
+  bd_f64d __bd_t46 = bd_mul_f64d(__bd_t43, __bd_t24);
+  bd_f64d __bd_t144 = bd_mul_f64d(__bd_t139, __bd_t43);
+  bd_f64d __bd_t48 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t46);
+  bd_f64d __bd_t146 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t144);
+  bd_f64d __bd_t51 = bd_add_f64d(__bd_t48, __bd_t46);
+  bd_f64d __bd_t149 = bd_add_f64d(__bd_t146, __bd_t144);
+  bd_f64d __bd_t54 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t51);
+  bd_f64d __bd_t152 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t149);
+  __bd_v9_d_s = __bd_t54;
+  __bd_v21_t_d_s = __bd_t152;
+  bd_md __bd_t256 = bd_and_md(__bd_m, __bd_t8);
+  if (bd_any_md(__bd_t256)) {
     __bd_tp[0].top -= (size_t)__bd_t32;
     for (__bd_k1 = __bd_t32 - 1; __bd_k1 >= 0; --__bd_k1) {
-      int32_t __bd_t266 = __bd_k1;
-      bd_md __bd_t268 = bd_cmpgt_i32d(__bd_t33, bd_splat_i32d(__bd_t266));
-      bd_md __bd_t269 = bd_and_md(__bd_t264, __bd_t268);
-      if (bd_any_md(__bd_t269)) {
-        int32_t __bd_t100 = __bd_k1;
-        bd_f64d __bd_t69 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t100) * __bd_tp[0].row + 0) * bd_tape_slot_bytes));
-        bd_f64d __bd_t157 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t100) * __bd_tp[0].row + 8) * bd_tape_slot_bytes));
-        bd_f64d __bd_t73 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t100) * __bd_tp[0].row + 1) * bd_tape_slot_bytes));
-        bd_f64d __bd_t158 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t100) * __bd_tp[0].row + 7) * bd_tape_slot_bytes));
-        int32_t __bd_t81 = (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t100) * __bd_tp[0].row + 2) * bd_tape_slot_bytes));
-        bd_f64d __bd_t83 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t100) * __bd_tp[0].row + 3) * bd_tape_slot_bytes));
-        bd_f64d __bd_t159 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t100) * __bd_tp[0].row + 6) * bd_tape_slot_bytes));
-        bd_f64d __bd_t89 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t100) * __bd_tp[0].row + 4) * bd_tape_slot_bytes));
-        bd_f64d __bd_t160 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t100) * __bd_tp[0].row + 5) * bd_tape_slot_bytes));
-        __bd_v13_d9 = bd_splat_f64d(0x0p+0);
-        __bd_v24_t_d9 = bd_select_f64d(__bd_t269, bd_splat_f64d(0x0p+0), __bd_v24_t_d9);
-        __bd_v14_d12 = bd_splat_f64d(0x0p+0);
-        __bd_v25_t_d12 = bd_select_f64d(__bd_t269, bd_splat_f64d(0x0p+0), __bd_v25_t_d12);
-        __bd_v16_d14 = bd_splat_f64d(0x0p+0);
-        __bd_v27_t_d14 = bd_select_f64d(__bd_t269, bd_splat_f64d(0x0p+0), __bd_v27_t_d14);
-        __bd_v17_d16 = bd_splat_f64d(0x0p+0);
-        __bd_v28_t_d16 = bd_select_f64d(__bd_t269, bd_splat_f64d(0x0p+0), __bd_v28_t_d16);
-        if (__bd_t43) {
-          bd_f64d __bd_t64 = __bd_v9_d_s;
-          bd_f64d __bd_t167 = __bd_v21_t_d_s;
-          bd_f64d __bd_t66 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t64);
-          bd_f64d __bd_t169 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t167);
-          __bd_v9_d_s = bd_select_f64d(__bd_t269, bd_splat_f64d(0x0p+0), __bd_v9_d_s);
-          __bd_v21_t_d_s = bd_select_f64d(__bd_t269, bd_splat_f64d(0x0p+0), __bd_v21_t_d_s);
-          bd_f64d __bd_t70 = bd_mul_f64d(__bd_t66, __bd_t69);
-          bd_f64d __bd_t172 = bd_mul_f64d(__bd_t169, __bd_t69);
-          bd_f64d __bd_t173 = bd_mul_f64d(__bd_t157, __bd_t66);
-          bd_f64d __bd_t174 = bd_add_f64d(__bd_t172, __bd_t173);
-          bd_f64d __bd_t72 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t70);
-          bd_f64d __bd_t176 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t174);
-          __bd_v16_d14 = __bd_t72;
-          __bd_v27_t_d14 = bd_select_f64d(__bd_t269, __bd_t176, __bd_v27_t_d14);
-          bd_f64d __bd_t74 = bd_mul_f64d(__bd_t66, __bd_t73);
-          bd_f64d __bd_t177 = bd_mul_f64d(__bd_t169, __bd_t73);
-          bd_f64d __bd_t178 = bd_mul_f64d(__bd_t158, __bd_t66);
-          bd_f64d __bd_t179 = bd_add_f64d(__bd_t177, __bd_t178);
-          bd_f64d __bd_t76 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t74);
-          bd_f64d __bd_t181 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t179);
-          __bd_v17_d16 = __bd_t76;
-          __bd_v28_t_d16 = bd_select_f64d(__bd_t269, __bd_t181, __bd_v28_t_d16);
-          bd_f64d __bd_t78 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t66);
-          bd_f64d __bd_t183 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t169);
-          __bd_v13_d9 = __bd_t78;
-          __bd_v24_t_d9 = bd_select_f64d(__bd_t269, __bd_t183, __bd_v24_t_d9);
-        }
-        if (__bd_t79) {
-          bd_f64d __bd_t80 = __bd_v17_d16;
-          bd_f64d __bd_t184 = __bd_v28_t_d16;
-          _Bool __bd_t185 = __bd_p7;
-          if (__bd_t185) {
-            bd_scatteradd_f64d(__bd_t269, __bd_q1, bd_add_i64d(__bd_qo1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t81))), __bd_t80);
+      int32_t __bd_t258 = __bd_k1;
+      bd_md __bd_t260 = bd_cmpgt_i32d(__bd_t33, bd_splat_i32d(__bd_t258));
+      bd_md __bd_t261 = bd_and_md(__bd_t256, __bd_t260);
+      if (bd_any_md(__bd_t261)) {
+        int32_t __bd_t97 = __bd_k1;
+        bd_f64d __bd_t66 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 0) * bd_tape_slot_bytes));
+        bd_f64d __bd_t153 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 8) * bd_tape_slot_bytes));
+        bd_f64d __bd_t70 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 1) * bd_tape_slot_bytes));
+        bd_f64d __bd_t154 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 7) * bd_tape_slot_bytes));
+        int32_t __bd_t77 = (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 2) * bd_tape_slot_bytes));
+        bd_f64d __bd_t80 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 3) * bd_tape_slot_bytes));
+        bd_f64d __bd_t155 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 6) * bd_tape_slot_bytes));
+        bd_f64d __bd_t86 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 4) * bd_tape_slot_bytes));
+        bd_f64d __bd_t156 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 5) * bd_tape_slot_bytes));
+        bd_f64d __bd_t61 = __bd_v9_d_s;
+        bd_f64d __bd_t163 = __bd_v21_t_d_s;
+        bd_f64d __bd_t63 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t61);
+        bd_f64d __bd_t165 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t163);
+        __bd_v9_d_s = bd_select_f64d(__bd_t261, bd_splat_f64d(0x0p+0), __bd_v9_d_s);
+        __bd_v21_t_d_s = bd_select_f64d(__bd_t261, bd_splat_f64d(0x0p+0), __bd_v21_t_d_s);
+        bd_f64d __bd_t67 = bd_mul_f64d(__bd_t63, __bd_t66);
+        bd_f64d __bd_t168 = bd_mul_f64d(__bd_t165, __bd_t66);
+        bd_f64d __bd_t169 = bd_mul_f64d(__bd_t153, __bd_t63);
+        bd_f64d __bd_t170 = bd_add_f64d(__bd_t168, __bd_t169);
+        bd_f64d __bd_t69 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t67);
+        bd_f64d __bd_t172 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t170);
+        bd_f64d __bd_t71 = bd_mul_f64d(__bd_t63, __bd_t70);
+        bd_f64d __bd_t173 = bd_mul_f64d(__bd_t165, __bd_t70);
+        bd_f64d __bd_t174 = bd_mul_f64d(__bd_t154, __bd_t63);
+        bd_f64d __bd_t175 = bd_add_f64d(__bd_t173, __bd_t174);
+        bd_f64d __bd_t73 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t71);
+        bd_f64d __bd_t177 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t175);
+        bd_f64d __bd_t75 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t63);
+        bd_f64d __bd_t179 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t165);
+        if (__bd_t78) {
+          _Bool __bd_t181 = __bd_p7;
+          if (__bd_t181) {
+            bd_scatteradd_f64d(__bd_t261, __bd_q1, bd_add_i64d(__bd_qo1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t77))), __bd_t73);
           }
-          _Bool __bd_t186 = __bd_p8;
-          if (__bd_t186) {
-            bd_scatteradd_f64d(__bd_t269, __bd_qh1, bd_add_i64d(__bd_qho1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t81))), __bd_t184);
+          _Bool __bd_t182 = __bd_p8;
+          if (__bd_t182) {
+            bd_scatteradd_f64d(__bd_t261, __bd_qh1, bd_add_i64d(__bd_qho1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t77))), __bd_t177);
           }
         }
-        if (__bd_t43) {
-          bd_f64d __bd_t82 = __bd_v16_d14;
-          bd_f64d __bd_t187 = __bd_v27_t_d14;
-          bd_f64d __bd_t84 = bd_cos_f64d(__bd_t83);
-          bd_f64d __bd_t188 = bd_sin_f64d(__bd_t83);
-          bd_f64d __bd_t189 = bd_mul_f64d(__bd_t159, __bd_t188);
-          bd_f64d __bd_t190 = bd_neg_f64d(__bd_t189);
-          bd_f64d __bd_t85 = bd_mul_f64d(__bd_t82, __bd_t84);
-          bd_f64d __bd_t191 = bd_mul_f64d(__bd_t187, __bd_t84);
-          bd_f64d __bd_t192 = bd_mul_f64d(__bd_t190, __bd_t82);
-          bd_f64d __bd_t193 = bd_add_f64d(__bd_t191, __bd_t192);
-          bd_f64d __bd_t87 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t85);
-          bd_f64d __bd_t195 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t193);
-          bd_f64d __bd_t90 = bd_mul_f64d(__bd_t87, __bd_t89);
-          bd_f64d __bd_t197 = bd_mul_f64d(__bd_t195, __bd_t89);
-          bd_f64d __bd_t198 = bd_mul_f64d(__bd_t160, __bd_t87);
-          bd_f64d __bd_t199 = bd_add_f64d(__bd_t197, __bd_t198);
-          bd_f64d __bd_t91 = __bd_v10_d1;
-          bd_f64d __bd_t200 = __bd_v22_t_d1;
-          bd_f64d __bd_t92 = bd_add_f64d(__bd_t91, __bd_t90);
-          bd_f64d __bd_t201 = bd_add_f64d(__bd_t200, __bd_t199);
-          __bd_v10_d1 = bd_select_f64d(__bd_t269, __bd_t92, __bd_v10_d1);
-          __bd_v22_t_d1 = bd_select_f64d(__bd_t269, __bd_t201, __bd_v22_t_d1);
-          bd_f64d __bd_t93 = bd_mul_f64d(__bd_t87, bd_splat_f64d(__bd_t1));
-          bd_f64d __bd_t202 = bd_mul_f64d(__bd_t195, bd_splat_f64d(__bd_t1));
-          bd_f64d __bd_t203 = bd_mul_f64d(bd_splat_f64d(__bd_t123), __bd_t87);
-          bd_f64d __bd_t204 = bd_add_f64d(__bd_t202, __bd_t203);
-          bd_f64d __bd_t95 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t93);
-          bd_f64d __bd_t206 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t204);
-          __bd_v14_d12 = __bd_t95;
-          __bd_v25_t_d12 = bd_select_f64d(__bd_t269, __bd_t206, __bd_v25_t_d12);
-        }
-        if (__bd_t79) {
-          bd_f64d __bd_t96 = __bd_v14_d12;
-          bd_f64d __bd_t207 = __bd_v25_t_d12;
-          _Bool __bd_t208 = __bd_p7;
-          if (__bd_t208) {
-            bd_scatteradd_f64d(__bd_t269, __bd_q1, bd_add_i64d(__bd_qo1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t81))), __bd_t96);
+        bd_f64d __bd_t81 = bd_cos_f64d(__bd_t80);
+        bd_f64d __bd_t184 = bd_sin_f64d(__bd_t80);
+        bd_f64d __bd_t185 = bd_mul_f64d(__bd_t155, __bd_t184);
+        bd_f64d __bd_t186 = bd_neg_f64d(__bd_t185);
+        bd_f64d __bd_t82 = bd_mul_f64d(__bd_t69, __bd_t81);
+        bd_f64d __bd_t187 = bd_mul_f64d(__bd_t172, __bd_t81);
+        bd_f64d __bd_t188 = bd_mul_f64d(__bd_t186, __bd_t69);
+        bd_f64d __bd_t189 = bd_add_f64d(__bd_t187, __bd_t188);
+        bd_f64d __bd_t84 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t82);
+        bd_f64d __bd_t191 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t189);
+        bd_f64d __bd_t87 = bd_mul_f64d(__bd_t84, __bd_t86);
+        bd_f64d __bd_t193 = bd_mul_f64d(__bd_t191, __bd_t86);
+        bd_f64d __bd_t194 = bd_mul_f64d(__bd_t156, __bd_t84);
+        bd_f64d __bd_t195 = bd_add_f64d(__bd_t193, __bd_t194);
+        bd_f64d __bd_t88 = __bd_v10_d1;
+        bd_f64d __bd_t196 = __bd_v22_t_d1;
+        bd_f64d __bd_t89 = bd_add_f64d(__bd_t88, __bd_t87);
+        bd_f64d __bd_t197 = bd_add_f64d(__bd_t196, __bd_t195);
+        __bd_v10_d1 = bd_select_f64d(__bd_t261, __bd_t89, __bd_v10_d1);
+        __bd_v22_t_d1 = bd_select_f64d(__bd_t261, __bd_t197, __bd_v22_t_d1);
+        bd_f64d __bd_t90 = bd_mul_f64d(__bd_t84, bd_splat_f64d(__bd_t1));
+        bd_f64d __bd_t198 = bd_mul_f64d(__bd_t191, bd_splat_f64d(__bd_t1));
+        bd_f64d __bd_t199 = bd_mul_f64d(bd_splat_f64d(__bd_t119), __bd_t84);
+        bd_f64d __bd_t200 = bd_add_f64d(__bd_t198, __bd_t199);
+        bd_f64d __bd_t92 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t90);
+        bd_f64d __bd_t202 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t200);
+        if (__bd_t78) {
+          _Bool __bd_t204 = __bd_p7;
+          if (__bd_t204) {
+            bd_scatteradd_f64d(__bd_t261, __bd_q1, bd_add_i64d(__bd_qo1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t77))), __bd_t92);
           }
-          _Bool __bd_t209 = __bd_p8;
-          if (__bd_t209) {
-            bd_scatteradd_f64d(__bd_t269, __bd_qh1, bd_add_i64d(__bd_qho1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t81))), __bd_t207);
+          _Bool __bd_t205 = __bd_p8;
+          if (__bd_t205) {
+            bd_scatteradd_f64d(__bd_t261, __bd_qh1, bd_add_i64d(__bd_qho1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t77))), __bd_t202);
           }
         }
-        if (__bd_t43) {
-          bd_f64d __bd_t97 = __bd_v13_d9;
-          bd_f64d __bd_t210 = __bd_v24_t_d9;
-          bd_f64d __bd_t98 = __bd_v9_d_s;
-          bd_f64d __bd_t211 = __bd_v21_t_d_s;
-          bd_f64d __bd_t99 = bd_add_f64d(__bd_t98, __bd_t97);
-          bd_f64d __bd_t212 = bd_add_f64d(__bd_t211, __bd_t210);
-          __bd_v9_d_s = bd_select_f64d(__bd_t269, __bd_t99, __bd_v9_d_s);
-          __bd_v21_t_d_s = bd_select_f64d(__bd_t269, __bd_t212, __bd_v21_t_d_s);
-        }
+        bd_f64d __bd_t96 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t75);
+        bd_f64d __bd_t208 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t179);
+        __bd_v9_d_s = bd_select_f64d(__bd_t261, __bd_t96, __bd_v9_d_s);
+        __bd_v21_t_d_s = bd_select_f64d(__bd_t261, __bd_t208, __bd_v21_t_d_s);
       }
     }
   }
-  if (__bd_t43) {
-    __bd_v9_d_s = bd_splat_f64d(0x0p+0);
-    __bd_v21_t_d_s = bd_splat_f64d(0x0p+0);
-  }
-  if (__bd_t103) {
-    bd_f64d __bd_t104 = __bd_v10_d1;
-    bd_f64d __bd_t214 = __bd_v22_t_d1;
-    bd_md __bd_t108 = bd_cmpne_f64d(__bd_t104, bd_splat_f64d(0x0p+0));
-    bd_f64d __bd_t109 = bd_select_f64d(__bd_t108, __bd_t104, bd_splat_f64d(0x0p+0));
-    bd_md __bd_t217 = bd_cmpne_f64d(__bd_t214, bd_splat_f64d(0x0p+0));
-    bd_md __bd_t218 = bd_or_md(__bd_t108, __bd_t217);
-    bd_f64d __bd_t220 = bd_select_f64d(__bd_t218, __bd_t214, bd_splat_f64d(0x0p+0));
-    bd_f64d __bd_t111 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t109);
-    bd_f64d __bd_t222 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t220);
-    __bd_v7_d_w = __bd_t111;
-    __bd_v20_t_d_w = __bd_t222;
-  }
-  bd_f64d __bd_t308 = __bd_v2_ret;
-  bd_f64d __bd_t309 = __bd_v7_d_w;
-  bd_f64d __bd_t310 = __bd_v20_t_d_w;
-  *__bd_o0 = __bd_t308;
-  *__bd_o1 = __bd_t309;
-  *__bd_o2 = __bd_t310;
+  __bd_v9_d_s = bd_splat_f64d(0x0p+0);
+  __bd_v21_t_d_s = bd_splat_f64d(0x0p+0);
+  bd_f64d __bd_t100 = __bd_v10_d1;
+  bd_f64d __bd_t210 = __bd_v22_t_d1;
+  bd_md __bd_t104 = bd_cmpne_f64d(__bd_t100, bd_splat_f64d(0x0p+0));
+  bd_f64d __bd_t105 = bd_select_f64d(__bd_t104, __bd_t100, bd_splat_f64d(0x0p+0));
+  bd_md __bd_t213 = bd_cmpne_f64d(__bd_t210, bd_splat_f64d(0x0p+0));
+  bd_md __bd_t214 = bd_or_md(__bd_t104, __bd_t213);
+  bd_f64d __bd_t216 = bd_select_f64d(__bd_t214, __bd_t210, bd_splat_f64d(0x0p+0));
+  bd_f64d __bd_t107 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t105);
+  bd_f64d __bd_t218 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t216);
+  __bd_v7_d_w = __bd_t107;
+  __bd_v20_t_d_w = __bd_t218;
+  bd_f64d __bd_t294 = __bd_v2_ret;
+  bd_f64d __bd_t295 = __bd_v7_d_w;
+  bd_f64d __bd_t296 = __bd_v20_t_d_w;
+  *__bd_o0 = __bd_t294;
+  *__bd_o1 = __bd_t295;
+  *__bd_o2 = __bd_t296;
 }
 struct __bd_sumsq_hx { const int *__bd_a0; const double *__bd_a1; ptrdiff_t __bd_as1; double __bd_a2; const double *__bd_tg1; ptrdiff_t __bd_tgs1; const double *__bd_tg2; double *__bd_ret; const double *__bd_dret; double *__bd_d1; ptrdiff_t __bd_ds1; double *__bd_d2; double *__bd_hv1; ptrdiff_t __bd_hvs1; double *__bd_hv2; bd_f64d __bd_acc2; bd_f64d __bd_hacc2; };
 struct __bd_sumsq_hs { bd_f64d __bd_acc2; bd_f64d __bd_hacc2; };

@@ -241,8 +241,8 @@ static inline __attribute__((always_inline, unused)) void __bd_rsq_gk(bd_md __bd
     __bd_t23_1 = __bd_v3_trip_1;
     __bd_tp[0].top += (size_t)__bd_t22;
   }
-  _Bool __bd_t27 = __bd_p4;
-  _Bool __bd_t33 = __bd_p3;
+  _Bool __bd_t32 = __bd_p4;
+  _Bool __bd_t44 = __bd_p3;
   bd_md __bd_t59_0 = bd_and_md(__bd_m_0, __bd_t5_0);
   bd_md __bd_t59_1 = bd_and_md(__bd_m_1, __bd_t5_1);
   if ((bd_any_md(__bd_t59_0) || bd_any_md(__bd_t59_1))) {
@@ -255,56 +255,56 @@ static inline __attribute__((always_inline, unused)) void __bd_rsq_gk(bd_md __bd
       bd_md __bd_t64_1 = bd_and_md(__bd_t59_1, __bd_t63_1);
       if ((bd_any_md(__bd_t64_0) || bd_any_md(__bd_t64_1))) {
         int32_t __bd_t45 = __bd_k1;
-        int32_t __bd_t28 = (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 0) * bd_tape_slot_bytes));
-        bd_f64d __bd_t35_0 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 2) * bd_tape_slot_bytes));
-        bd_f64d __bd_t35_1 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 3) * bd_tape_slot_bytes));
-        bd_f64d __bd_t39_0 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 4) * bd_tape_slot_bytes));
-        bd_f64d __bd_t39_1 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 5) * bd_tape_slot_bytes));
+        int32_t __bd_t27 = (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 0) * bd_tape_slot_bytes));
+        bd_f64d __bd_t34_0 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 2) * bd_tape_slot_bytes));
+        bd_f64d __bd_t34_1 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 3) * bd_tape_slot_bytes));
+        bd_f64d __bd_t38_0 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 4) * bd_tape_slot_bytes));
+        bd_f64d __bd_t38_1 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 5) * bd_tape_slot_bytes));
         __bd_v4_d8_0 = bd_splat_f64d(0x0p+0);
         __bd_v4_d8_1 = bd_splat_f64d(0x0p+0);
         __bd_v5_d10_0 = bd_splat_f64d(0x0p+0);
         __bd_v5_d10_1 = bd_splat_f64d(0x0p+0);
         __bd_v6_d11_0 = bd_splat_f64d(0x0p+0);
         __bd_v6_d11_1 = bd_splat_f64d(0x0p+0);
-        if (__bd_t27) {
-          bd_f64d __bd_t29_0 = bd_gather_f64d(__bd_t64_0, __bd_q1, bd_add_i64d(__bd_qo1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))));
-          bd_f64d __bd_t29_1 = bd_gather_f64d(__bd_t64_1, __bd_q1, bd_add_i64d(__bd_qo1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))));
-          bd_f64d __bd_t30_0 = __bd_v6_d11_0;
-          bd_f64d __bd_t30_1 = __bd_v6_d11_1;
-          bd_f64d __bd_t31_0 = bd_add_f64d(__bd_t30_0, __bd_t29_0);
-          bd_f64d __bd_t31_1 = bd_add_f64d(__bd_t30_1, __bd_t29_1);
-          __bd_v6_d11_0 = __bd_t31_0;
-          __bd_v6_d11_1 = __bd_t31_1;
-          bd_scatter_f64d(__bd_t64_0, __bd_q1, bd_add_i64d(__bd_qo1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), bd_splat_f64d(0x0p+0));
-          bd_scatter_f64d(__bd_t64_1, __bd_q1, bd_add_i64d(__bd_qo1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), bd_splat_f64d(0x0p+0));
+        if (__bd_t32) {
+          bd_f64d __bd_t28_0 = bd_gather_f64d(__bd_t64_0, __bd_q1, bd_add_i64d(__bd_qo1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t27))));
+          bd_f64d __bd_t28_1 = bd_gather_f64d(__bd_t64_1, __bd_q1, bd_add_i64d(__bd_qo1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t27))));
+          bd_f64d __bd_t29_0 = __bd_v6_d11_0;
+          bd_f64d __bd_t29_1 = __bd_v6_d11_1;
+          bd_f64d __bd_t30_0 = bd_add_f64d(__bd_t29_0, __bd_t28_0);
+          bd_f64d __bd_t30_1 = bd_add_f64d(__bd_t29_1, __bd_t28_1);
+          __bd_v6_d11_0 = __bd_t30_0;
+          __bd_v6_d11_1 = __bd_t30_1;
+          bd_scatter_f64d(__bd_t64_0, __bd_q1, bd_add_i64d(__bd_qo1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t27))), bd_splat_f64d(0x0p+0));
+          bd_scatter_f64d(__bd_t64_1, __bd_q1, bd_add_i64d(__bd_qo1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t27))), bd_splat_f64d(0x0p+0));
         }
-        if (__bd_t33) {
-          bd_f64d __bd_t34_0 = __bd_v6_d11_0;
-          bd_f64d __bd_t34_1 = __bd_v6_d11_1;
-          bd_f64d __bd_t36_0 = bd_mul_f64d(__bd_t34_0, __bd_t35_0);
-          bd_f64d __bd_t36_1 = bd_mul_f64d(__bd_t34_1, __bd_t35_1);
-          bd_f64d __bd_t37_0 = __bd_v4_d8_0;
-          bd_f64d __bd_t37_1 = __bd_v4_d8_1;
-          bd_f64d __bd_t38_0 = bd_add_f64d(__bd_t37_0, __bd_t36_0);
-          bd_f64d __bd_t38_1 = bd_add_f64d(__bd_t37_1, __bd_t36_1);
-          __bd_v4_d8_0 = __bd_t38_0;
-          __bd_v4_d8_1 = __bd_t38_1;
-          bd_f64d __bd_t40_0 = bd_mul_f64d(__bd_t34_0, __bd_t39_0);
-          bd_f64d __bd_t40_1 = bd_mul_f64d(__bd_t34_1, __bd_t39_1);
-          bd_f64d __bd_t41_0 = __bd_v5_d10_0;
-          bd_f64d __bd_t41_1 = __bd_v5_d10_1;
-          bd_f64d __bd_t42_0 = bd_add_f64d(__bd_t41_0, __bd_t40_0);
-          bd_f64d __bd_t42_1 = bd_add_f64d(__bd_t41_1, __bd_t40_1);
-          __bd_v5_d10_0 = __bd_t42_0;
-          __bd_v5_d10_1 = __bd_t42_1;
-          bd_f64d __bd_t43_0 = __bd_v5_d10_0;
-          bd_f64d __bd_t43_1 = __bd_v5_d10_1;
-          bd_scatteradd_f64d(__bd_t64_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t43_0);
-          bd_scatteradd_f64d(__bd_t64_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t43_1);
-          bd_f64d __bd_t44_0 = __bd_v4_d8_0;
-          bd_f64d __bd_t44_1 = __bd_v4_d8_1;
-          bd_scatteradd_f64d(__bd_t64_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t44_0);
-          bd_scatteradd_f64d(__bd_t64_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t28))), __bd_t44_1);
+        if (__bd_t44) {
+          bd_f64d __bd_t33_0 = __bd_v6_d11_0;
+          bd_f64d __bd_t33_1 = __bd_v6_d11_1;
+          bd_f64d __bd_t35_0 = bd_mul_f64d(__bd_t33_0, __bd_t34_0);
+          bd_f64d __bd_t35_1 = bd_mul_f64d(__bd_t33_1, __bd_t34_1);
+          bd_f64d __bd_t36_0 = __bd_v4_d8_0;
+          bd_f64d __bd_t36_1 = __bd_v4_d8_1;
+          bd_f64d __bd_t37_0 = bd_add_f64d(__bd_t36_0, __bd_t35_0);
+          bd_f64d __bd_t37_1 = bd_add_f64d(__bd_t36_1, __bd_t35_1);
+          __bd_v4_d8_0 = __bd_t37_0;
+          __bd_v4_d8_1 = __bd_t37_1;
+          bd_f64d __bd_t39_0 = bd_mul_f64d(__bd_t33_0, __bd_t38_0);
+          bd_f64d __bd_t39_1 = bd_mul_f64d(__bd_t33_1, __bd_t38_1);
+          bd_f64d __bd_t40_0 = __bd_v5_d10_0;
+          bd_f64d __bd_t40_1 = __bd_v5_d10_1;
+          bd_f64d __bd_t41_0 = bd_add_f64d(__bd_t40_0, __bd_t39_0);
+          bd_f64d __bd_t41_1 = bd_add_f64d(__bd_t40_1, __bd_t39_1);
+          __bd_v5_d10_0 = __bd_t41_0;
+          __bd_v5_d10_1 = __bd_t41_1;
+          bd_f64d __bd_t42_0 = __bd_v5_d10_0;
+          bd_f64d __bd_t42_1 = __bd_v5_d10_1;
+          bd_scatteradd_f64d(__bd_t64_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t27))), __bd_t42_0);
+          bd_scatteradd_f64d(__bd_t64_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t27))), __bd_t42_1);
+          bd_f64d __bd_t43_0 = __bd_v4_d8_0;
+          bd_f64d __bd_t43_1 = __bd_v4_d8_1;
+          bd_scatteradd_f64d(__bd_t64_0, __bd_q0, bd_add_i64d(__bd_qo0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t27))), __bd_t43_0);
+          bd_scatteradd_f64d(__bd_t64_1, __bd_q0, bd_add_i64d(__bd_qo0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t27))), __bd_t43_1);
         }
       }
     }

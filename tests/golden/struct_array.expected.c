@@ -356,97 +356,95 @@ static inline __attribute__((always_inline, unused)) void __bd_spread_gk(bd_md _
   bd_f64d __bd_t53_1 = __bd_p9_1;
   __bd_v6_d___ret_0 = __bd_t53_0;
   __bd_v6_d___ret_1 = __bd_t53_1;
-  _Bool __bd_t57 = __bd_p10;
-  _Bool __bd_t58 = __bd_p11;
-  _Bool __bd_t59 = __bd_t57 || __bd_t58;
-  _Bool __bd_t60 = __bd_p12;
-  _Bool __bd_t61 = __bd_t59 || __bd_t60;
-  _Bool __bd_t73 = __bd_p15;
-  _Bool __bd_t75 = __bd_p14;
-  _Bool __bd_t80 = __bd_p11;
-  _Bool __bd_t82 = __bd_p13;
-  _Bool __bd_t117 = __bd_p12;
-  _Bool __bd_t125 = __bd_p10;
+  _Bool __bd_t68 = __bd_p10;
+  _Bool __bd_t69 = __bd_p11;
+  _Bool __bd_t70 = __bd_t68 || __bd_t69;
+  _Bool __bd_t71 = __bd_p12;
+  _Bool __bd_t72 = __bd_t70 || __bd_t71;
+  _Bool __bd_t74 = __bd_p15;
+  _Bool __bd_t79 = __bd_p14;
+  _Bool __bd_t81 = __bd_p11;
+  _Bool __bd_t86 = __bd_p13;
+  _Bool __bd_t123 = __bd_p12;
+  _Bool __bd_t126 = __bd_p10;
   __bd_v8_d32_0 = bd_splat_f64d(0x0p+0);
   __bd_v8_d32_1 = bd_splat_f64d(0x0p+0);
   __bd_v9_d37_0 = bd_splat_f64d(0x0p+0);
   __bd_v9_d37_1 = bd_splat_f64d(0x0p+0);
   __bd_v10_d43_0 = bd_splat_f64d(0x0p+0);
   __bd_v10_d43_1 = bd_splat_f64d(0x0p+0);
-  if (__bd_t61) {
-    bd_f64d __bd_t62_0 = __bd_v6_d___ret_0;
-    bd_f64d __bd_t62_1 = __bd_v6_d___ret_1;
-    bd_f64d __bd_t63_0 = __bd_v10_d43_0;
-    bd_f64d __bd_t63_1 = __bd_v10_d43_1;
-    bd_f64d __bd_t64_0 = bd_add_f64d(__bd_t63_0, __bd_t62_0);
-    bd_f64d __bd_t64_1 = bd_add_f64d(__bd_t63_1, __bd_t62_1);
-    __bd_v10_d43_0 = __bd_t64_0;
-    __bd_v10_d43_1 = __bd_t64_1;
+  if (__bd_t72) {
+    bd_f64d __bd_t57_0 = __bd_v6_d___ret_0;
+    bd_f64d __bd_t57_1 = __bd_v6_d___ret_1;
+    bd_f64d __bd_t58_0 = __bd_v10_d43_0;
+    bd_f64d __bd_t58_1 = __bd_v10_d43_1;
+    bd_f64d __bd_t59_0 = bd_add_f64d(__bd_t58_0, __bd_t57_0);
+    bd_f64d __bd_t59_1 = bd_add_f64d(__bd_t58_1, __bd_t57_1);
+    __bd_v10_d43_0 = __bd_t59_0;
+    __bd_v10_d43_1 = __bd_t59_1;
     __bd_v6_d___ret_0 = bd_splat_f64d(0x0p+0);
     __bd_v6_d___ret_1 = bd_splat_f64d(0x0p+0);
-    bd_f64d __bd_t66_0 = __bd_v10_d43_0;
-    bd_f64d __bd_t66_1 = __bd_v10_d43_1;
-    bd_f64d __bd_t67_0 = bd_mul_f64d(__bd_t66_0, __bd_t32_0);
-    bd_f64d __bd_t67_1 = bd_mul_f64d(__bd_t66_1, __bd_t32_1);
-    bd_f64d __bd_t68_0 = __bd_v8_d32_0;
-    bd_f64d __bd_t68_1 = __bd_v8_d32_1;
-    bd_f64d __bd_t69_0 = bd_add_f64d(__bd_t68_0, __bd_t67_0);
-    bd_f64d __bd_t69_1 = bd_add_f64d(__bd_t68_1, __bd_t67_1);
-    __bd_v8_d32_0 = __bd_t69_0;
-    __bd_v8_d32_1 = __bd_t69_1;
-    bd_f64d __bd_t70_0 = bd_mul_f64d(__bd_t66_0, __bd_t32_0);
-    bd_f64d __bd_t70_1 = bd_mul_f64d(__bd_t66_1, __bd_t32_1);
-    bd_f64d __bd_t71_0 = __bd_v8_d32_0;
-    bd_f64d __bd_t71_1 = __bd_v8_d32_1;
-    bd_f64d __bd_t72_0 = bd_add_f64d(__bd_t71_0, __bd_t70_0);
-    bd_f64d __bd_t72_1 = bd_add_f64d(__bd_t71_1, __bd_t70_1);
-    __bd_v8_d32_0 = __bd_t72_0;
-    __bd_v8_d32_1 = __bd_t72_1;
+    bd_f64d __bd_t61_0 = __bd_v10_d43_0;
+    bd_f64d __bd_t61_1 = __bd_v10_d43_1;
+    bd_f64d __bd_t62_0 = bd_mul_f64d(__bd_t61_0, __bd_t32_0);
+    bd_f64d __bd_t62_1 = bd_mul_f64d(__bd_t61_1, __bd_t32_1);
+    bd_f64d __bd_t63_0 = __bd_v8_d32_0;
+    bd_f64d __bd_t63_1 = __bd_v8_d32_1;
+    bd_f64d __bd_t64_0 = bd_add_f64d(__bd_t63_0, __bd_t62_0);
+    bd_f64d __bd_t64_1 = bd_add_f64d(__bd_t63_1, __bd_t62_1);
+    __bd_v8_d32_0 = __bd_t64_0;
+    __bd_v8_d32_1 = __bd_t64_1;
+    bd_f64d __bd_t65_0 = bd_mul_f64d(__bd_t61_0, __bd_t32_0);
+    bd_f64d __bd_t65_1 = bd_mul_f64d(__bd_t61_1, __bd_t32_1);
+    bd_f64d __bd_t66_0 = __bd_v8_d32_0;
+    bd_f64d __bd_t66_1 = __bd_v8_d32_1;
+    bd_f64d __bd_t67_0 = bd_add_f64d(__bd_t66_0, __bd_t65_0);
+    bd_f64d __bd_t67_1 = bd_add_f64d(__bd_t66_1, __bd_t65_1);
+    __bd_v8_d32_0 = __bd_t67_0;
+    __bd_v8_d32_1 = __bd_t67_1;
   }
-  if (__bd_t73) {
+  if (__bd_t74) {
     bd_scatter_f64d(__bd_m_0, __bd_q8, bd_add_i64d(__bd_qo8_0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))), bd_splat_f64d(0x0p+0));
     bd_scatter_f64d(__bd_m_1, __bd_q8, bd_add_i64d(__bd_qo8_1, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))), bd_splat_f64d(0x0p+0));
   }
-  if (__bd_t75) {
-    bd_f64d __bd_t76_0 = bd_gather_f64d(__bd_m_0, __bd_q7, bd_add_i64d(__bd_qo7_0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
-    bd_f64d __bd_t76_1 = bd_gather_f64d(__bd_m_1, __bd_q7, bd_add_i64d(__bd_qo7_1, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
-    bd_f64d __bd_t77_0 = __bd_v9_d37_0;
-    bd_f64d __bd_t77_1 = __bd_v9_d37_1;
-    bd_f64d __bd_t78_0 = bd_add_f64d(__bd_t77_0, __bd_t76_0);
-    bd_f64d __bd_t78_1 = bd_add_f64d(__bd_t77_1, __bd_t76_1);
-    __bd_v9_d37_0 = __bd_t78_0;
-    __bd_v9_d37_1 = __bd_t78_1;
+  if (__bd_t79) {
+    bd_f64d __bd_t75_0 = bd_gather_f64d(__bd_m_0, __bd_q7, bd_add_i64d(__bd_qo7_0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
+    bd_f64d __bd_t75_1 = bd_gather_f64d(__bd_m_1, __bd_q7, bd_add_i64d(__bd_qo7_1, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
+    bd_f64d __bd_t76_0 = __bd_v9_d37_0;
+    bd_f64d __bd_t76_1 = __bd_v9_d37_1;
+    bd_f64d __bd_t77_0 = bd_add_f64d(__bd_t76_0, __bd_t75_0);
+    bd_f64d __bd_t77_1 = bd_add_f64d(__bd_t76_1, __bd_t75_1);
+    __bd_v9_d37_0 = __bd_t77_0;
+    __bd_v9_d37_1 = __bd_t77_1;
     bd_scatter_f64d(__bd_m_0, __bd_q7, bd_add_i64d(__bd_qo7_0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))), bd_splat_f64d(0x0p+0));
     bd_scatter_f64d(__bd_m_1, __bd_q7, bd_add_i64d(__bd_qo7_1, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))), bd_splat_f64d(0x0p+0));
   }
-  if (__bd_t80) {
-    bd_f64d __bd_t81_0 = __bd_v9_d37_0;
-    bd_f64d __bd_t81_1 = __bd_v9_d37_1;
-    bd_scatteradd_f64d(__bd_m_0, __bd_q4, bd_add_i64d(__bd_qo4_0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))), __bd_t81_0);
-    bd_scatteradd_f64d(__bd_m_1, __bd_q4, bd_add_i64d(__bd_qo4_1, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))), __bd_t81_1);
+  if (__bd_t81) {
+    bd_f64d __bd_t80_0 = __bd_v9_d37_0;
+    bd_f64d __bd_t80_1 = __bd_v9_d37_1;
+    bd_scatteradd_f64d(__bd_m_0, __bd_q4, bd_add_i64d(__bd_qo4_0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))), __bd_t80_0);
+    bd_scatteradd_f64d(__bd_m_1, __bd_q4, bd_add_i64d(__bd_qo4_1, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))), __bd_t80_1);
   }
-  if (__bd_t82) {
-    bd_f64d __bd_t83_0 = bd_gather_f64d(__bd_m_0, __bd_q6, bd_add_i64d(__bd_qo6_0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
-    bd_f64d __bd_t83_1 = bd_gather_f64d(__bd_m_1, __bd_q6, bd_add_i64d(__bd_qo6_1, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
-    bd_f64d __bd_t84_0 = __bd_v8_d32_0;
-    bd_f64d __bd_t84_1 = __bd_v8_d32_1;
-    bd_f64d __bd_t85_0 = bd_add_f64d(__bd_t84_0, __bd_t83_0);
-    bd_f64d __bd_t85_1 = bd_add_f64d(__bd_t84_1, __bd_t83_1);
-    __bd_v8_d32_0 = __bd_t85_0;
-    __bd_v8_d32_1 = __bd_t85_1;
+  if (__bd_t86) {
+    bd_f64d __bd_t82_0 = bd_gather_f64d(__bd_m_0, __bd_q6, bd_add_i64d(__bd_qo6_0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
+    bd_f64d __bd_t82_1 = bd_gather_f64d(__bd_m_1, __bd_q6, bd_add_i64d(__bd_qo6_1, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
+    bd_f64d __bd_t83_0 = __bd_v8_d32_0;
+    bd_f64d __bd_t83_1 = __bd_v8_d32_1;
+    bd_f64d __bd_t84_0 = bd_add_f64d(__bd_t83_0, __bd_t82_0);
+    bd_f64d __bd_t84_1 = bd_add_f64d(__bd_t83_1, __bd_t82_1);
+    __bd_v8_d32_0 = __bd_t84_0;
+    __bd_v8_d32_1 = __bd_t84_1;
     bd_scatter_f64d(__bd_m_0, __bd_q6, bd_add_i64d(__bd_qo6_0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))), bd_splat_f64d(0x0p+0));
     bd_scatter_f64d(__bd_m_1, __bd_q6, bd_add_i64d(__bd_qo6_1, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))), bd_splat_f64d(0x0p+0));
   }
-  if (__bd_t61) {
-    bd_f64d __bd_t87_0 = __bd_v8_d32_0;
-    bd_f64d __bd_t87_1 = __bd_v8_d32_1;
-    bd_f64d __bd_t88_0 = __bd_v7_d_s_0;
-    bd_f64d __bd_t88_1 = __bd_v7_d_s_1;
-    bd_f64d __bd_t89_0 = bd_add_f64d(__bd_t88_0, __bd_t87_0);
-    bd_f64d __bd_t89_1 = bd_add_f64d(__bd_t88_1, __bd_t87_1);
-    __bd_v7_d_s_0 = __bd_t89_0;
-    __bd_v7_d_s_1 = __bd_t89_1;
-  }
+  bd_f64d __bd_t87_0 = __bd_v8_d32_0;
+  bd_f64d __bd_t87_1 = __bd_v8_d32_1;
+  bd_f64d __bd_t88_0 = __bd_v7_d_s_0;
+  bd_f64d __bd_t88_1 = __bd_v7_d_s_1;
+  bd_f64d __bd_t89_0 = bd_add_f64d(__bd_t88_0, __bd_t87_0);
+  bd_f64d __bd_t89_1 = bd_add_f64d(__bd_t88_1, __bd_t87_1);
+  __bd_v7_d_s_0 = __bd_t89_0;
+  __bd_v7_d_s_1 = __bd_t89_1;
   if (__bd_t7) {
     __bd_tp[0].top -= (size_t)__bd_t49;
     for (__bd_k1 = __bd_t49 - 1; __bd_k1 >= 0; --__bd_k1) {
@@ -456,7 +454,7 @@ static inline __attribute__((always_inline, unused)) void __bd_spread_gk(bd_md _
       bd_f64d __bd_t107_1 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t130) * __bd_tp[0].row + 1) * bd_tape_slot_bytes));
       bd_f64d __bd_t111_0 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t130) * __bd_tp[0].row + 2) * bd_tape_slot_bytes));
       bd_f64d __bd_t111_1 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t130) * __bd_tp[0].row + 3) * bd_tape_slot_bytes));
-      int32_t __bd_t123 = (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t130) * __bd_tp[0].row + 4) * bd_tape_slot_bytes));
+      int32_t __bd_t122 = (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t130) * __bd_tp[0].row + 4) * bd_tape_slot_bytes));
       __bd_v11_d8_0 = bd_splat_f64d(0x0p+0);
       __bd_v11_d8_1 = bd_splat_f64d(0x0p+0);
       __bd_v12_d12_0 = bd_splat_f64d(0x0p+0);
@@ -471,7 +469,7 @@ static inline __attribute__((always_inline, unused)) void __bd_spread_gk(bd_md _
       __bd_v16_d22_1 = bd_splat_f64d(0x0p+0);
       __bd_v17_d23_0 = bd_splat_f64d(0x0p+0);
       __bd_v17_d23_1 = bd_splat_f64d(0x0p+0);
-      if (__bd_t61) {
+      if (__bd_t72) {
         bd_f64d __bd_t97_0 = __bd_v7_d_s_0;
         bd_f64d __bd_t97_1 = __bd_v7_d_s_1;
         bd_f64d __bd_t98_0 = __bd_v17_d23_0;
@@ -521,52 +519,48 @@ static inline __attribute__((always_inline, unused)) void __bd_spread_gk(bd_md _
         __bd_v15_d21_0 = __bd_t116_0;
         __bd_v15_d21_1 = __bd_t116_1;
       }
-      if (__bd_t117) {
-        bd_f64d __bd_t118_0 = __bd_v15_d21_0;
-        bd_f64d __bd_t118_1 = __bd_v15_d21_1;
-        bd_f64d __bd_t119_0 = bd_neg_f64d(__bd_t118_0);
-        bd_f64d __bd_t119_1 = bd_neg_f64d(__bd_t118_1);
-        bd_f64d __bd_t120_0 = __bd_v14_d20_0;
-        bd_f64d __bd_t120_1 = __bd_v14_d20_1;
-        bd_f64d __bd_t121_0 = bd_add_f64d(__bd_t120_0, __bd_t119_0);
-        bd_f64d __bd_t121_1 = bd_add_f64d(__bd_t120_1, __bd_t119_1);
-        __bd_v14_d20_0 = __bd_t121_0;
-        __bd_v14_d20_1 = __bd_t121_1;
-        bd_f64d __bd_t122_0 = __bd_v14_d20_0;
-        bd_f64d __bd_t122_1 = __bd_v14_d20_1;
-        bd_scatteradd_f64d(__bd_m_0, __bd_q5, bd_add_i64d(__bd_qo5_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t123))), __bd_t122_0);
-        bd_scatteradd_f64d(__bd_m_1, __bd_q5, bd_add_i64d(__bd_qo5_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t123))), __bd_t122_1);
+      if (__bd_t123) {
+        bd_f64d __bd_t117_0 = __bd_v15_d21_0;
+        bd_f64d __bd_t117_1 = __bd_v15_d21_1;
+        bd_f64d __bd_t118_0 = bd_neg_f64d(__bd_t117_0);
+        bd_f64d __bd_t118_1 = bd_neg_f64d(__bd_t117_1);
+        bd_f64d __bd_t119_0 = __bd_v14_d20_0;
+        bd_f64d __bd_t119_1 = __bd_v14_d20_1;
+        bd_f64d __bd_t120_0 = bd_add_f64d(__bd_t119_0, __bd_t118_0);
+        bd_f64d __bd_t120_1 = bd_add_f64d(__bd_t119_1, __bd_t118_1);
+        __bd_v14_d20_0 = __bd_t120_0;
+        __bd_v14_d20_1 = __bd_t120_1;
+        bd_f64d __bd_t121_0 = __bd_v14_d20_0;
+        bd_f64d __bd_t121_1 = __bd_v14_d20_1;
+        bd_scatteradd_f64d(__bd_m_0, __bd_q5, bd_add_i64d(__bd_qo5_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t122))), __bd_t121_0);
+        bd_scatteradd_f64d(__bd_m_1, __bd_q5, bd_add_i64d(__bd_qo5_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t122))), __bd_t121_1);
       }
-      if (__bd_t80) {
+      if (__bd_t81) {
         bd_f64d __bd_t124_0 = __bd_v13_d16_0;
         bd_f64d __bd_t124_1 = __bd_v13_d16_1;
-        bd_scatteradd_f64d(__bd_m_0, __bd_q4, bd_add_i64d(__bd_qo4_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t123))), __bd_t124_0);
-        bd_scatteradd_f64d(__bd_m_1, __bd_q4, bd_add_i64d(__bd_qo4_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t123))), __bd_t124_1);
+        bd_scatteradd_f64d(__bd_m_0, __bd_q4, bd_add_i64d(__bd_qo4_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t122))), __bd_t124_0);
+        bd_scatteradd_f64d(__bd_m_1, __bd_q4, bd_add_i64d(__bd_qo4_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t122))), __bd_t124_1);
       }
-      if (__bd_t125) {
-        bd_f64d __bd_t126_0 = __bd_v12_d12_0;
-        bd_f64d __bd_t126_1 = __bd_v12_d12_1;
-        bd_scatteradd_f64d(__bd_m_0, __bd_q3, bd_add_i64d(__bd_qo3_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t123))), __bd_t126_0);
-        bd_scatteradd_f64d(__bd_m_1, __bd_q3, bd_add_i64d(__bd_qo3_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t123))), __bd_t126_1);
+      if (__bd_t126) {
+        bd_f64d __bd_t125_0 = __bd_v12_d12_0;
+        bd_f64d __bd_t125_1 = __bd_v12_d12_1;
+        bd_scatteradd_f64d(__bd_m_0, __bd_q3, bd_add_i64d(__bd_qo3_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t122))), __bd_t125_0);
+        bd_scatteradd_f64d(__bd_m_1, __bd_q3, bd_add_i64d(__bd_qo3_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t122))), __bd_t125_1);
       }
-      if (__bd_t61) {
-        bd_f64d __bd_t127_0 = __bd_v11_d8_0;
-        bd_f64d __bd_t127_1 = __bd_v11_d8_1;
-        bd_f64d __bd_t128_0 = __bd_v7_d_s_0;
-        bd_f64d __bd_t128_1 = __bd_v7_d_s_1;
-        bd_f64d __bd_t129_0 = bd_add_f64d(__bd_t128_0, __bd_t127_0);
-        bd_f64d __bd_t129_1 = bd_add_f64d(__bd_t128_1, __bd_t127_1);
-        __bd_v7_d_s_0 = __bd_t129_0;
-        __bd_v7_d_s_1 = __bd_t129_1;
-      }
+      bd_f64d __bd_t127_0 = __bd_v11_d8_0;
+      bd_f64d __bd_t127_1 = __bd_v11_d8_1;
+      bd_f64d __bd_t128_0 = __bd_v7_d_s_0;
+      bd_f64d __bd_t128_1 = __bd_v7_d_s_1;
+      bd_f64d __bd_t129_0 = bd_add_f64d(__bd_t128_0, __bd_t127_0);
+      bd_f64d __bd_t129_1 = bd_add_f64d(__bd_t128_1, __bd_t127_1);
+      __bd_v7_d_s_0 = __bd_t129_0;
+      __bd_v7_d_s_1 = __bd_t129_1;
     }
   }
-  if (__bd_t61) {
-    __bd_v7_d_s_0 = bd_splat_f64d(0x0p+0);
-    __bd_v7_d_s_1 = bd_splat_f64d(0x0p+0);
-    __bd_v6_d___ret_0 = bd_splat_f64d(0x0p+0);
-    __bd_v6_d___ret_1 = bd_splat_f64d(0x0p+0);
-  }
+  __bd_v7_d_s_0 = bd_splat_f64d(0x0p+0);
+  __bd_v7_d_s_1 = bd_splat_f64d(0x0p+0);
+  __bd_v6_d___ret_0 = bd_splat_f64d(0x0p+0);
+  __bd_v6_d___ret_1 = bd_splat_f64d(0x0p+0);
   bd_f64d __bd_t172_0 = __bd_v1_ret_0;
   bd_f64d __bd_t172_1 = __bd_v1_ret_1;
   *__bd_o0_0 = __bd_t172_0;
@@ -777,14 +771,13 @@ static inline __attribute__((always_inline, unused)) void __bd_sum2_gk(bd_md __b
   bd_f64d __bd_t15_1 = __bd_p5_1;
   __bd_v4_d___ret_0 = __bd_t15_0;
   __bd_v4_d___ret_1 = __bd_t15_1;
-  _Bool __bd_t20 = __bd_p6;
-  _Bool __bd_t21 = __bd_p7;
-  _Bool __bd_t22 = __bd_t20 || __bd_t21;
-  _Bool __bd_t23 = __bd_p9;
-  _Bool __bd_t24 = __bd_t22 || __bd_t23;
-  _Bool __bd_t38 = __bd_p9;
-  _Bool __bd_t40 = __bd_p7;
-  _Bool __bd_t43 = __bd_p6;
+  _Bool __bd_t33 = __bd_p6;
+  _Bool __bd_t34 = __bd_p7;
+  _Bool __bd_t35 = __bd_t33 || __bd_t34;
+  _Bool __bd_t36 = __bd_p9;
+  _Bool __bd_t37 = __bd_t35 || __bd_t36;
+  _Bool __bd_t39 = __bd_p9;
+  _Bool __bd_t41 = __bd_p7;
   __bd_v5_d0_0 = bd_splat_f64d(0x0p+0);
   __bd_v5_d0_1 = bd_splat_f64d(0x0p+0);
   __bd_v6_d5_0 = bd_splat_f64d(0x0p+0);
@@ -793,76 +786,72 @@ static inline __attribute__((always_inline, unused)) void __bd_sum2_gk(bd_md __b
   __bd_v7_d10_1 = bd_splat_f64d(0x0p+0);
   __bd_v8_d11_0 = bd_splat_f64d(0x0p+0);
   __bd_v8_d11_1 = bd_splat_f64d(0x0p+0);
-  if (__bd_t24) {
-    bd_f64d __bd_t25_0 = __bd_v4_d___ret_0;
-    bd_f64d __bd_t25_1 = __bd_v4_d___ret_1;
-    bd_f64d __bd_t26_0 = __bd_v8_d11_0;
-    bd_f64d __bd_t26_1 = __bd_v8_d11_1;
+  if (__bd_t37) {
+    bd_f64d __bd_t20_0 = __bd_v4_d___ret_0;
+    bd_f64d __bd_t20_1 = __bd_v4_d___ret_1;
+    bd_f64d __bd_t21_0 = __bd_v8_d11_0;
+    bd_f64d __bd_t21_1 = __bd_v8_d11_1;
+    bd_f64d __bd_t22_0 = bd_add_f64d(__bd_t21_0, __bd_t20_0);
+    bd_f64d __bd_t22_1 = bd_add_f64d(__bd_t21_1, __bd_t20_1);
+    __bd_v8_d11_0 = __bd_t22_0;
+    __bd_v8_d11_1 = __bd_t22_1;
+    __bd_v4_d___ret_0 = bd_splat_f64d(0x0p+0);
+    __bd_v4_d___ret_1 = bd_splat_f64d(0x0p+0);
+    bd_f64d __bd_t24_0 = __bd_v8_d11_0;
+    bd_f64d __bd_t24_1 = __bd_v8_d11_1;
+    bd_f64d __bd_t25_0 = bd_mul_f64d(__bd_t24_0, __bd_t0_0);
+    bd_f64d __bd_t25_1 = bd_mul_f64d(__bd_t24_1, __bd_t0_1);
+    bd_f64d __bd_t26_0 = __bd_v6_d5_0;
+    bd_f64d __bd_t26_1 = __bd_v6_d5_1;
     bd_f64d __bd_t27_0 = bd_add_f64d(__bd_t26_0, __bd_t25_0);
     bd_f64d __bd_t27_1 = bd_add_f64d(__bd_t26_1, __bd_t25_1);
-    __bd_v8_d11_0 = __bd_t27_0;
-    __bd_v8_d11_1 = __bd_t27_1;
-    __bd_v4_d___ret_0 = bd_splat_f64d(0x0p+0);
-    __bd_v4_d___ret_1 = bd_splat_f64d(0x0p+0);
-    bd_f64d __bd_t29_0 = __bd_v8_d11_0;
-    bd_f64d __bd_t29_1 = __bd_v8_d11_1;
-    bd_f64d __bd_t30_0 = bd_mul_f64d(__bd_t29_0, __bd_t0_0);
-    bd_f64d __bd_t30_1 = bd_mul_f64d(__bd_t29_1, __bd_t0_1);
-    bd_f64d __bd_t31_0 = __bd_v6_d5_0;
-    bd_f64d __bd_t31_1 = __bd_v6_d5_1;
-    bd_f64d __bd_t32_0 = bd_add_f64d(__bd_t31_0, __bd_t30_0);
-    bd_f64d __bd_t32_1 = bd_add_f64d(__bd_t31_1, __bd_t30_1);
-    __bd_v6_d5_0 = __bd_t32_0;
-    __bd_v6_d5_1 = __bd_t32_1;
-    bd_f64d __bd_t33_0 = bd_mul_f64d(__bd_t29_0, bd_splat_f64d(__bd_t5));
-    bd_f64d __bd_t33_1 = bd_mul_f64d(__bd_t29_1, bd_splat_f64d(__bd_t5));
-    bd_f64d __bd_t34_0 = __bd_v5_d0_0;
-    bd_f64d __bd_t34_1 = __bd_v5_d0_1;
-    bd_f64d __bd_t35_0 = bd_add_f64d(__bd_t34_0, __bd_t33_0);
-    bd_f64d __bd_t35_1 = bd_add_f64d(__bd_t34_1, __bd_t33_1);
-    __bd_v5_d0_0 = __bd_t35_0;
-    __bd_v5_d0_1 = __bd_t35_1;
-    bd_f64d __bd_t36_0 = __bd_v7_d10_0;
-    bd_f64d __bd_t36_1 = __bd_v7_d10_1;
-    bd_f64d __bd_t37_0 = bd_add_f64d(__bd_t36_0, __bd_t29_0);
-    bd_f64d __bd_t37_1 = bd_add_f64d(__bd_t36_1, __bd_t29_1);
-    __bd_v7_d10_0 = __bd_t37_0;
-    __bd_v7_d10_1 = __bd_t37_1;
+    __bd_v6_d5_0 = __bd_t27_0;
+    __bd_v6_d5_1 = __bd_t27_1;
+    bd_f64d __bd_t28_0 = bd_mul_f64d(__bd_t24_0, bd_splat_f64d(__bd_t5));
+    bd_f64d __bd_t28_1 = bd_mul_f64d(__bd_t24_1, bd_splat_f64d(__bd_t5));
+    bd_f64d __bd_t29_0 = __bd_v5_d0_0;
+    bd_f64d __bd_t29_1 = __bd_v5_d0_1;
+    bd_f64d __bd_t30_0 = bd_add_f64d(__bd_t29_0, __bd_t28_0);
+    bd_f64d __bd_t30_1 = bd_add_f64d(__bd_t29_1, __bd_t28_1);
+    __bd_v5_d0_0 = __bd_t30_0;
+    __bd_v5_d0_1 = __bd_t30_1;
+    bd_f64d __bd_t31_0 = __bd_v7_d10_0;
+    bd_f64d __bd_t31_1 = __bd_v7_d10_1;
+    bd_f64d __bd_t32_0 = bd_add_f64d(__bd_t31_0, __bd_t24_0);
+    bd_f64d __bd_t32_1 = bd_add_f64d(__bd_t31_1, __bd_t24_1);
+    __bd_v7_d10_0 = __bd_t32_0;
+    __bd_v7_d10_1 = __bd_t32_1;
   }
-  if (__bd_t38) {
-    bd_f64d __bd_t39_0 = __bd_v7_d10_0;
-    bd_f64d __bd_t39_1 = __bd_v7_d10_1;
-    bd_scatteradd_f64d(__bd_m_0, __bd_q4, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t9)), __bd_t39_0);
-    bd_scatteradd_f64d(__bd_m_1, __bd_q4, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t9)), __bd_t39_1);
+  if (__bd_t39) {
+    bd_f64d __bd_t38_0 = __bd_v7_d10_0;
+    bd_f64d __bd_t38_1 = __bd_v7_d10_1;
+    bd_scatteradd_f64d(__bd_m_0, __bd_q4, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t9)), __bd_t38_0);
+    bd_scatteradd_f64d(__bd_m_1, __bd_q4, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t9)), __bd_t38_1);
   }
-  if (__bd_t40) {
-    bd_f64d __bd_t41_0 = __bd_v6_d5_0;
-    bd_f64d __bd_t41_1 = __bd_v6_d5_1;
-    bd_scatteradd_f64d(__bd_m_0, __bd_q2, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u))), __bd_t41_0);
-    bd_scatteradd_f64d(__bd_m_1, __bd_q2, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u))), __bd_t41_1);
+  if (__bd_t41) {
+    bd_f64d __bd_t40_0 = __bd_v6_d5_0;
+    bd_f64d __bd_t40_1 = __bd_v6_d5_1;
+    bd_scatteradd_f64d(__bd_m_0, __bd_q2, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u))), __bd_t40_0);
+    bd_scatteradd_f64d(__bd_m_1, __bd_q2, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u))), __bd_t40_1);
   }
-  if (__bd_t24) {
-    __bd_v4_d___ret_0 = bd_splat_f64d(0x0p+0);
-    __bd_v4_d___ret_1 = bd_splat_f64d(0x0p+0);
-  }
-  if (__bd_t43) {
-    bd_f64d __bd_t44_0 = __bd_v5_d0_0;
-    bd_f64d __bd_t44_1 = __bd_v5_d0_1;
-    bd_f64d __bd_t45_0 = __bd_v3_d_t_0;
-    bd_f64d __bd_t45_1 = __bd_v3_d_t_1;
-    bd_f64d __bd_t46_0 = bd_add_f64d(__bd_t45_0, __bd_t44_0);
-    bd_f64d __bd_t46_1 = bd_add_f64d(__bd_t45_1, __bd_t44_1);
-    __bd_v3_d_t_0 = __bd_t46_0;
-    __bd_v3_d_t_1 = __bd_t46_1;
-  }
-  bd_f64d __bd_t62_0 = __bd_v1_ret_0;
-  bd_f64d __bd_t62_1 = __bd_v1_ret_1;
-  bd_f64d __bd_t63_0 = __bd_v3_d_t_0;
-  bd_f64d __bd_t63_1 = __bd_v3_d_t_1;
-  *__bd_o0_0 = __bd_t62_0;
-  *__bd_o0_1 = __bd_t62_1;
-  *__bd_o1_0 = __bd_t63_0;
-  *__bd_o1_1 = __bd_t63_1;
+  __bd_v4_d___ret_0 = bd_splat_f64d(0x0p+0);
+  __bd_v4_d___ret_1 = bd_splat_f64d(0x0p+0);
+  bd_f64d __bd_t43_0 = __bd_v5_d0_0;
+  bd_f64d __bd_t43_1 = __bd_v5_d0_1;
+  bd_f64d __bd_t44_0 = __bd_v3_d_t_0;
+  bd_f64d __bd_t44_1 = __bd_v3_d_t_1;
+  bd_f64d __bd_t45_0 = bd_add_f64d(__bd_t44_0, __bd_t43_0);
+  bd_f64d __bd_t45_1 = bd_add_f64d(__bd_t44_1, __bd_t43_1);
+  __bd_v3_d_t_0 = __bd_t45_0;
+  __bd_v3_d_t_1 = __bd_t45_1;
+  bd_f64d __bd_t61_0 = __bd_v1_ret_0;
+  bd_f64d __bd_t61_1 = __bd_v1_ret_1;
+  bd_f64d __bd_t62_0 = __bd_v3_d_t_0;
+  bd_f64d __bd_t62_1 = __bd_v3_d_t_1;
+  *__bd_o0_0 = __bd_t61_0;
+  *__bd_o0_1 = __bd_t61_1;
+  *__bd_o1_0 = __bd_t62_0;
+  *__bd_o1_1 = __bd_t62_1;
 }
 struct __bd_sum2_gx { const vec3 *__bd_a0; const double *__bd_a1; double *__bd_ret; const double *__bd_dret; vec3 *__bd_d0; double *__bd_d1; };
 static void __bd_sum2_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {

@@ -161,3 +161,89 @@ sed -i 's/#include <string.h>/#include <math.h>\n#include <string.h>/' mmain.c
 expect_ok "$CLANG" -O2 -c mmain.c -o mmain.o
 expect_ok "$CLANG" mmain.o m40.o "$RTLIB" -lsleef -lm -lpthread -o mlong
 run_rc 0 ./mlong
+
+# Need flags (issue 8): adjoint work that serves every differentiable
+# parameter, or costs a few operations, runs without an `if (need_...)`
+# test (one block and branch fewer per guard to compile); costlier work for
+# some parameters keeps its test. A NULL shadow changes nothing else.
+cat >ng.c <<'SRC'
+#include <batchdiff.h>
+#include <math.h>
+BATCHDIFF double shared(double x, double y, BD_UNIFORM double w) {
+  double t = tanh(w * x + y);
+  return t * t + (x > y ? x : y);
+}
+BATCHDIFF double costly(double x, double y) {
+  return x + log(y * y + 1.0) / (y + 3.0);
+}
+SRC
+expect_ok bdcc -O2 -march=native -Wall -Wextra -Werror -fplugin-arg-batchdiff-emit=em -c ng.c -o ng.o
+guards() { # guards NAME: the uniform `if (temp) {` tests in NAME's gradient kernel
+  awk -v k="__bd_$1_gk(" 'index($0, k) && /^static/ {p = 1} p && /^}/ {exit} p' \
+    em/ng.c.batchdiff.c | grep -Ec '^ *if \(__bd_t[0-9]+\) \{' || true
+}
+[ "$(guards shared)" -eq 0 ] || fail "shared: $(guards shared) need tests left"
+[ "$(guards costly)" -ge 1 ] || fail "costly: y's logarithm and division lost their need test"
+cat >ngmain.c <<'MAIN'
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+double shared(double x, double y, double w);
+double costly(double x, double y);
+void shared_grad(size_t n, const double *x, const double *y, double w,
+                 double *r, const double *d_r, double *d_x, double *d_y,
+                 double *d_w);
+void costly_grad(size_t n, const double *x, const double *y, double *r,
+                 const double *d_r, double *d_x, double *d_y);
+#define N 13
+int main(void) {
+  double x[N], y[N], ax[N] = {0}, ay[N] = {0}, bx[N] = {0}, by[N] = {0};
+  double aw = 0, bw = 0, h = 1e-6;
+  for (int i = 0; i < N; i++)
+    x[i] = 0.2 * i - 1.1, y[i] = 0.7 - 0.15 * i;
+  shared_grad(N, x, y, 0.8, NULL, NULL, ax, ay, &aw);
+  shared_grad(N, x, y, 0.8, NULL, NULL, bx, NULL, NULL); /* d_y, d_w NULL */
+  shared_grad(N, x, y, 0.8, NULL, NULL, NULL, by, NULL);
+  shared_grad(N, x, y, 0.8, NULL, NULL, NULL, NULL, &bw);
+  shared_grad(N, x, y, 0.8, NULL, NULL, NULL, NULL, NULL);
+  if (memcmp(ax, bx, sizeof ax) || memcmp(ay, by, sizeof ay) || aw != bw) {
+    printf("shared: a NULL shadow changed another gradient\n");
+    return 1;
+  }
+  double sw = 0;
+  for (int i = 0; i < N; i++) {
+    double fx = (shared(x[i] + h, y[i], 0.8) - shared(x[i] - h, y[i], 0.8)) / (2 * h);
+    double fy = (shared(x[i], y[i] + h, 0.8) - shared(x[i], y[i] - h, 0.8)) / (2 * h);
+    sw += (shared(x[i], y[i], 0.8 + h) - shared(x[i], y[i], 0.8 - h)) / (2 * h);
+    if (!(fabs(fx - ax[i]) <= 1e-6 * (1 + fabs(fx))) ||
+        !(fabs(fy - ay[i]) <= 1e-6 * (1 + fabs(fy)))) {
+      printf("shared %d: grad %g %g, differences %g %g\n", i, ax[i], ay[i], fx, fy);
+      return 1;
+    }
+  }
+  if (!(fabs(sw - aw) <= 1e-5 * (1 + fabs(sw)))) {
+    printf("shared: d_w %g, differences %g\n", aw, sw);
+    return 1;
+  }
+  memset(ax, 0, sizeof ax), memset(ay, 0, sizeof ay);
+  memset(bx, 0, sizeof bx), memset(by, 0, sizeof by);
+  costly_grad(N, x, y, NULL, NULL, ax, ay);
+  costly_grad(N, x, y, NULL, NULL, bx, NULL);
+  costly_grad(N, x, y, NULL, NULL, NULL, by);
+  if (memcmp(ax, bx, sizeof ax) || memcmp(ay, by, sizeof ay)) {
+    printf("costly: a NULL shadow changed another gradient\n");
+    return 1;
+  }
+  for (int i = 0; i < N; i++) {
+    double fy = (costly(x[i], y[i] + h) - costly(x[i], y[i] - h)) / (2 * h);
+    if (ax[i] != 1.0 || !(fabs(fy - ay[i]) <= 1e-6 * (1 + fabs(fy)))) {
+      printf("costly %d: grad %g %g, difference %g\n", i, ax[i], ay[i], fy);
+      return 1;
+    }
+  }
+  return 0;
+}
+MAIN
+expect_ok "$CLANG" -O2 -c ngmain.c -o ngmain.o
+expect_ok "$CLANG" ngmain.o ng.o "$RTLIB" -lsleef -lm -lpthread -o needs
+run_rc 0 ./needs

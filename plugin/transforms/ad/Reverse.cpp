@@ -13,6 +13,16 @@ namespace {
 using ir::Op;
 using ir::Type;
 
+/// Adjoint work of at most this many cost units (1 per arithmetic
+/// operation, 4 per division or cheap math function, 16 per costly one) runs
+/// without a need flag test (Reverser::guardPays).
+constexpr int GuardFreeMaxCost = 4;
+/// Adjoint work of more than this many statements keeps its test even when
+/// it serves every parameter: a long kernel declares the adjoints used only
+/// in it at the start of its block (emit/VarScopes.h), which keeps LLVM's
+/// SROA linear in the kernel's length, and one test is nothing next to it.
+constexpr size_t GuardScopeMinStmts = 300;
+
 class Reverser {
 public:
   Reverser(const ir::Function &P, const Activity &A, ir::Function &G)
@@ -50,6 +60,8 @@ private:
   uint64_t instDeps(const ir::Stmt &S) const;
   void guard(uint64_t Mask);
   void closeGuard();
+  int needCond(uint64_t Mask);
+  bool guardPays(const ir::Block &Body, uint64_t Mask) const;
   void reverseBlock(const ir::Block &Blk);
   void reverseInst(const ir::Stmt &S);
   int rule(const ir::Stmt &S, unsigned K, int Gt);
@@ -77,7 +89,8 @@ private:
   std::map<uint64_t, int> NeedTemp;
   uint64_t GuardMask = 0;
   ir::Block *GuardOuter = nullptr;
-  ir::Block Needs; // need-flag conditions, computed once before the sweep
+  ir::Block GuardBody; // the open guard's statements, until it closes
+  ir::Block Needs;     // need-flag conditions, computed once before the sweep
 
   // Loops: each forward loop counts its iterations per example (TripVar),
   // and the values its reverse sweep reads are stored on its tape.
@@ -367,45 +380,109 @@ uint64_t Reverser::instDeps(const ir::Stmt &S) const {
   return S.Dst >= 0 && S.Dst < (int)DepT.size() ? DepT[S.Dst] : 0;
 }
 
+/// The open guard's statements go under `if (need...)` where the test
+/// pays, else straight into the enclosing block.
 void Reverser::closeGuard() {
   if (!GuardOuter)
     return;
-  if (GuardOuter->back()->Then.empty())
-    GuardOuter->pop_back();
   B.setBlock(GuardOuter);
+  if (!GuardBody.empty() && guardPays(GuardBody, GuardMask)) {
+    int C = needCond(GuardMask);
+    B.ifStmt(C).Then = std::move(GuardBody);
+  } else {
+    for (auto &St : GuardBody)
+      GuardOuter->push_back(std::move(St));
+  }
+  GuardBody.clear();
   GuardOuter = nullptr;
   GuardMask = 0;
 }
 
+/// Whether adjoint work \p Body, needed only for the parameters in \p Mask,
+/// is worth a test of their need flags. Not when it serves every
+/// differentiable parameter (the test fails only in a call that asks for no
+/// gradient at all) or is a few operations (about what the test and its
+/// jump cost): then it runs for every call, with the same results (nothing
+/// reads what it computes for a parameter whose shadow is NULL), and
+/// clang and LLVM get one block and one branch fewer to compile (issue 8,
+/// docs/compile-time.md). Work that touches an array parameter or a shadow
+/// keeps its guard (the pointer may be NULL), and so does a long block
+/// (GuardScopeMinStmts).
+bool Reverser::guardPays(const ir::Block &Body, uint64_t Mask) const {
+  uint64_t All = 0;
+  for (size_t I = 0; I < NeedParam.size(); ++I)
+    if (NeedParam[I] >= 0)
+      All |= uint64_t(1) << I;
+  bool Memory = false;
+  int Cost = 0;
+  size_t Stmts = 0;
+  ir::walk(Body, [&](const ir::Stmt &S, int) {
+    ++Stmts;
+    switch (S.Opc) {
+    case Op::LoadArg:
+    case Op::StoreArg:
+    case Op::ShadowLoad:
+    case Op::ShadowStore:
+    case Op::ShadowAdd:
+      Memory = true;
+      break;
+    case Op::Div:
+    case Op::Rem:
+      Cost += 4;
+      break;
+    case Op::Math:
+      Cost += ir::mathCostly(S.Fn) ? 16 : 4;
+      break;
+    case Op::GetVar:
+    case Op::SetVar:
+    case Op::Param:
+    case Op::ConstF:
+    case Op::ConstI:
+    case Op::ConstB:
+      break;
+    default:
+      Cost += 1;
+      break;
+    }
+    Memory |= S.K != ir::Stmt::Inst;
+  });
+  if (Memory || Stmts > GuardScopeMinStmts)
+    return true;
+  return (Mask & All) != All && Cost > GuardFreeMaxCost;
+}
+
+/// `need_a || need_b || ...` for the parameters in \p Mask, computed once
+/// before the reverse sweep.
+int Reverser::needCond(uint64_t Mask) {
+  auto It = NeedTemp.find(Mask);
+  if (It != NeedTemp.end())
+    return It->second;
+  ir::Block *Saved = B.block();
+  B.setBlock(&Needs);
+  int Acc = -1;
+  for (size_t I = 0; I < NeedParam.size(); ++I)
+    if (NeedParam[I] >= 0 && (Mask >> I & 1)) {
+      int N = B.param(NeedParam[I]);
+      Acc = Acc < 0 ? N : B.bin(Op::Or, Acc, N);
+    }
+  NeedTemp[Mask] = Acc;
+  B.setBlock(Saved);
+  return Acc;
+}
+
 /// Adjoint work for values that only feed some parameters runs under
-/// `if (need_a || need_b)`; a NULL shadow switches its work off.
+/// `if (need_a || need_b)` (where it pays, closeGuard); a NULL shadow
+/// switches its work off.
 void Reverser::guard(uint64_t Mask) {
   if (Mask == GuardMask && GuardOuter)
     return;
   closeGuard();
   if (!Mask || NeedParam.empty())
     return;
-  auto It = NeedTemp.find(Mask);
-  int C;
-  if (It != NeedTemp.end()) {
-    C = It->second;
-  } else {
-    ir::Block *Saved = B.block();
-    B.setBlock(&Needs);
-    int Acc = -1;
-    for (size_t I = 0; I < NeedParam.size(); ++I)
-      if (NeedParam[I] >= 0 && (Mask >> I & 1)) {
-        int N = B.param(NeedParam[I]);
-        Acc = Acc < 0 ? N : B.bin(Op::Or, Acc, N);
-      }
-    C = Acc;
-    NeedTemp[Mask] = C;
-    B.setBlock(Saved);
-  }
   GuardOuter = B.block();
   GuardMask = Mask;
-  ir::Stmt &If = B.ifStmt(C);
-  B.setBlock(&If.Then);
+  GuardBody.clear();
+  B.setBlock(&GuardBody);
 }
 
 int Reverser::rule(const ir::Stmt &S, unsigned K, int Gt) {
