@@ -43,6 +43,31 @@ llvm::StringRef memFunction(llvm::StringRef Name) {
   return {};
 }
 
+bool onlyMathCalls(const Stmt *S, const ASTContext &Ctx) {
+  if (!S)
+    return true;
+  if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee)
+      return false;
+    const FunctionDecl *Def = Callee->getDefinition();
+    if (Def && !Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+      return false; // a helper: it may write memory
+    std::string Name = Callee->getNameAsString();
+    llvm::StringRef N(Name);
+    bool Builtin = N.consume_front("__builtin_");
+    if (!memFunction(Name).empty() || N.starts_with("frexp") ||
+        N.starts_with("modf"))
+      return false; // they write memory
+    if (!mathTable().count(N) && !(Builtin && Callee->getBuiltinID()))
+      return false;
+  }
+  for (const Stmt *C : S->children())
+    if (!onlyMathCalls(C, Ctx))
+      return false;
+  return true;
+}
+
 int Lowerer::call(const CallExpr *CE) {
   const FunctionDecl *Callee = CE->getDirectCallee();
   if (!Callee) {

@@ -78,6 +78,10 @@ std::string describeStmt(const Stmt *S);
 /// "memcpy", "memmove" or "memset" for those functions (also their
 /// __builtin_ and _FORTIFY_SOURCE __builtin___NAME_chk forms), else "".
 llvm::StringRef memFunction(llvm::StringRef Name);
+/// Whether every call in \p S is to a <math.h> function of the table or a
+/// compiler builtin without side effects (`fabs(x) < 1`, `isnan(x)`): such
+/// a call may run in lanes where C would not run it.
+bool onlyMathCalls(const Stmt *S, const ASTContext &Ctx);
 std::string describeConversion(QualType From, QualType To);
 /// The type of the member at C access path \p Path (".in.x") of \p T,
 /// through anonymous members; null if there is none (LowerRecords.cpp).

@@ -476,17 +476,29 @@ bool Lowerer::ptrAssign(const Expr *At, const Expr *LHS, PtrVal V,
   return true;
 }
 
+/// `c ? p : q` is a select of the offsets (and table positions): both arms
+/// are computed in every lane, so they may have no side effects and call
+/// nothing but math (a nested `fabs(x) < 1 ? A : B`). The condition runs
+/// once, before them, as in C: any call is fine there.
 bool Lowerer::ptrConditional(const ConditionalOperator *CO, PtrVal &Out) {
-  if (!pure(CO->getTrueExpr()) || !pure(CO->getFalseExpr()) || hasCall(CO) ||
-      !pure(CO->getCond())) {
-    error(CO->getBeginLoc(), "a '?:' choosing pointers with side effects",
-          "compute the offset with '?:' and add it to one pointer");
-    return false;
-  }
+  for (const Expr *A : {CO->getTrueExpr(), CO->getFalseExpr()})
+    if (!pure(A) || !onlyMathCalls(A, Ctx)) {
+      error(A->getBeginLoc(),
+            "a '?:' choosing pointers whose arm calls a function or has a "
+            "side effect",
+            "choose the pointer with if/else (only <math.h> calls may be in "
+            "the arms), or compute the offset with '?:' and add it to one "
+            "pointer");
+      return false;
+    }
   int C = cond(CO->getCond());
+  if (C < 0)
+    return false;
   PtrVal T, E;
-  if (C < 0 || !ptrValue(CO->getTrueExpr(), T) ||
-      !ptrValue(CO->getFalseExpr(), E))
+  ++Speculative; // (both arms run in every lane)
+  bool Ok = ptrValue(CO->getTrueExpr(), T) && ptrValue(CO->getFalseExpr(), E);
+  --Speculative;
+  if (!Ok)
     return false;
   int Zero = B.constI(Type::I32, 0);
   int IdT = T.Id < 0 ? Zero : T.Id, IdE = E.Id < 0 ? Zero : E.Id;

@@ -3,7 +3,9 @@
  * argument range with `?:` or if/else and pass it to polevl. Tables at file
  * scope (const and not, of different lengths) and static local ones; float
  * and int tables; three tables; walks to an end pointer; comparisons; a
- * pointer re-pointed after a read.
+ * pointer re-pointed after a read; calls in a '?:' condition (cephes'
+ * `fabs(x) < 0.5 ? P : Q`, a helper writing a local, run once) and math
+ * calls in its arms (a nested `fabs(x) < 1 ? B : C`, `PA + (int)fmin(..)`).
  *
  * Each function: NAME_batched against the scalar loop, bit for bit, inputs
  * and outputs at guard pages. SHORT ends at a PROT_NONE page while lanes
@@ -132,11 +134,42 @@ BATCHDIFF double tc_walk(double x, int k) {
   return s;
 }
 
+/* cephes' ndtr/erf choice, 'p = fabs(x) < 0.5 ? P : Q; ... polevl(x, p, 3)':
+ * a call in the condition (it runs once, before the arms). */
+BATCHDIFF double tc_fabs(double x) {
+  const double *p = fabs(x) < 0.5 ? PA : PB;
+  return polevl(x, p, 3);
+}
+
+/* A '?:' of a '?:' whose inner condition calls fabs (both arms of the outer
+ * one run in every lane: only <math.h> calls are allowed there), SHORT at
+ * its guard page; an arm offset by a math call. */
+BATCHDIFF double tc_nested(double x) {
+  const double *p = x < -1.0 ? PA : fabs(x) < 1.0 ? PB : SHORT;
+  const double *q = floor(x) > 0.0 ? PA + (int)fmin(fabs(x), 2.0) : PB;
+  return polevl(x, p, 3) + q[1];
+}
+
+/* A condition calling a helper that writes a local through a pointer: C
+ * runs it exactly once, before either arm. */
+static int bucket(double x, int *k) {
+  *k = (int)(fabs(x) * 2.0) & 1;
+  return *k == 0;
+}
+BATCHDIFF double tc_callcond(double x) {
+  int k = 2;
+  const double *c = bucket(fmin(fabs(x), 8.0), &k) ? PA : PB;
+  return polevl(x, c, 3) + c[k + 1];
+}
+
 BITS1(tc_cond, double, double, gen_d)
+BITS1(tc_fabs, double, double, gen_d)
+BITS1(tc_callcond, double, double, gen_d)
 BITS1(tc_statics, double, double, gen_d)
 DIFF2(tc_float, float, CMP_BITS, 0, V, float, gen_f, V, int, gen_i32s)
 DIFF2(tc_walk, double, CMP_BITS, 0, V, double, gen_d, V, int, gen_i32s)
 BITS1(tc_ranges, double, double, gen_d)
+BITS1(tc_nested, double, double, gen_d)
 
 /* tc_ranges with SHORT ending at a PROT_NONE page. */
 static void diff_tc_ranges_guarded(void **state) {
@@ -144,6 +177,7 @@ static void diff_tc_ranges_guarded(void **state) {
   assert_true(end % 4096 == 0 && end == (uintptr_t)GUARD);
   assert_int_equal(mprotect(GUARD, 4096, PROT_NONE), 0);
   diff_tc_ranges(state);
+  diff_tc_nested(state);
   assert_int_equal(mprotect(GUARD, 4096, PROT_READ | PROT_WRITE), 0);
 }
 
@@ -196,6 +230,34 @@ static dual dual_tc_statics(dual x) {
 }
 ADAPT1(tc_statics)
 
+static dual dual_tc_fabs(dual x) {
+  return d_horner(x, fabs(x.v) < 0.5 ? PA : PB, 3, 0);
+}
+ADAPT1(tc_fabs)
+
+static dual dual_tc_nested(dual x) {
+  const double *p = x.v < -1.0 ? PA : fabs(x.v) < 1.0 ? PB : SHORT;
+  const double *q = floor(x.v) > 0.0 ? PA + (int)fmin(fabs(x.v), 2.0) : PB;
+  return dadd(d_horner(x, p, 3, 0), dc(q[1]));
+}
+ADAPT1(tc_nested)
+
+static dual dual_tc_callcond(dual x) {
+  int k = (int)(fmin(fabs(x.v), 8.0) * 2.0) & 1;
+  const double *c = k == 0 ? PA : PB;
+  return dadd(d_horner(x, c, 3, 0), dc(c[k + 1]));
+}
+ADAPT1(tc_callcond)
+
+/* Away from multiples of 0.5 (every switch point of the three above). */
+static void sm_halves(rng_t *r, double *a) {
+  double v;
+  do
+    v = rng_range(r, -3.0, 4.0);
+  while (fabs(v * 2.0 - nearbyint(v * 2.0)) < 2e-3);
+  a[0] = v;
+}
+
 /* Away from the switch points (0.5; 2; -1, 1 and their images). */
 static void sm_away(rng_t *r, double *a) {
   static const double kinks[] = {0.5, 2.0, -1.0, 1.0, -2.5, 1.5};
@@ -213,6 +275,9 @@ static void sm_away(rng_t *r, double *a) {
 CASE1(tc_cond, sm_away)
 CASE1(tc_ranges, sm_away)
 CASE1(tc_statics, sm_away)
+CASE1(tc_fabs, sm_halves)
+CASE1(tc_nested, sm_halves)
+CASE1(tc_callcond, sm_halves)
 
 /* Forward mode: the tangent against dual numbers. */
 static void diff_tc_jvp(void **state_) {
@@ -244,9 +309,11 @@ static void diff_tc_jvp(void **state_) {
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      T_(tc_cond),    T_(tc_statics),        T_(tc_float),
-      T_(tc_walk),    T_(tc_ranges_guarded), T_(tc_jvp),
-      GT_(c_tc_cond), GT_(c_tc_ranges),      GT_(c_tc_statics),
+      T_(tc_cond),      T_(tc_statics),        T_(tc_float),
+      T_(tc_walk),      T_(tc_ranges_guarded), T_(tc_jvp),
+      GT_(c_tc_cond),   GT_(c_tc_ranges),      GT_(c_tc_statics),
+      T_(tc_fabs),      T_(tc_callcond),       GT_(c_tc_fabs),
+      GT_(c_tc_nested), GT_(c_tc_callcond),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_table_choice", tests, NULL, NULL);
