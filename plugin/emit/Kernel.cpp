@@ -460,9 +460,12 @@ bool KernelEmitter::memOp(const ir::Stmt &S) {
        << temp(S.Mask) << ", " << Base << ", " << addr(S, Shadow) << ");\n";
     return true;
   }
+  // A char/short/_Bool output: bd_scatter_i32n_u8 and the like.
+  std::string Nw = Shadow ? std::string() : F.Params[I].Narrow;
   OS << line() << (S.Opc == Op::ShadowAdd ? "bd_scatteradd_" : "bd_scatter_")
-     << Sh.sfx(Ty) << "(" << temp(S.Mask) << ", " << Base << ", "
-     << addr(S, Shadow) << ", " << temp(S.Args[1]) << ");\n";
+     << Sh.sfx(Ty) << (Nw.empty() ? "" : "_" + Nw) << "(" << temp(S.Mask)
+     << ", " << Base << ", " << addr(S, Shadow) << ", " << temp(S.Args[1])
+     << ");\n";
   return true;
 }
 

@@ -869,26 +869,19 @@ bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
   Out.Ty = *T;
   Out.CType = E.getUnqualifiedType().getAsString();
   Out.NativeLayout = nativeLayout(Ctx, E, *T);
-  if (!Out.NativeLayout && !Out.Writable) {
-    // char, short and _Bool inputs (pixels, labels, masks) are read element
-    // by element and widened to 32-bit lanes as C promotes them, like char
-    // tables; a _Bool (a byte, 0 or 1) is compared with 0 where it is read.
-    bool Bool = *T == ir::Type::Bool;
-    if (Bool || *T == ir::Type::I32) {
-      Out.Ty = ir::Type::I32;
-      Out.Narrow = (Bool || E->isUnsignedIntegerType() ? "u" : "i") +
-                   std::to_string(Ctx.getTypeSize(E));
-      Out.BoolBytes = Bool;
-      Out.NativeLayout = true; // the kernel reads the narrow type in place
-    }
-  }
   if (!Out.NativeLayout) {
-    report(D, DiagnosticsEngine::Error, P->getLocation(),
-           "output array parameter '%0' of '%1' is not supported yet in a "
-           "batch/diff function; use int, float or double elements (const "
-           "arrays of char, short and _Bool elements are read)")
-        << Out.Name << E.getAsString();
-    return false;
+    // char, short and _Bool arrays (pixels, labels, masks, quantised
+    // outputs) are read and written element by element in 32-bit lanes:
+    // widened as C promotes them, like char tables (a _Bool, a byte 0 or 1,
+    // compared with 0 where it is read), and stored truncated as C converts
+    // to them (the lowering converts the value first; a _Bool stores 0/1).
+    // (Only those have an IR type of another width: irType.)
+    bool Bool = *T == ir::Type::Bool;
+    Out.Ty = ir::Type::I32;
+    Out.Narrow = (Bool || E->isUnsignedIntegerType() ? "u" : "i") +
+                 std::to_string(Ctx.getTypeSize(E));
+    Out.BoolBytes = Bool;
+    Out.NativeLayout = true; // the kernel reads the narrow type in place
   }
   Out.NoDiff = isNoDiff(P) || !ir::isFloat(*T);
   if (!layout(P, D, Out))

@@ -306,6 +306,9 @@ private:
   void store(LValue L, int V) {
     if (!L.View.isNull())
       storeBits(L, V);
+    else if (L.Arg >= 0 && F.Params[L.Arg].BoolBytes &&
+             F.Temps[V] == Type::Bool)
+      B.storeArg(L.Arg, L.Idx, B.cast(Type::I32, V)); // a _Bool byte: 0 or 1
     else if (L.Arg >= 0)
       B.storeArg(L.Arg, L.Idx, V);
     else if (L.Idx >= 0)

@@ -541,6 +541,25 @@ BD__SCATTER(u32d, uint32_t, bd_md, d, BD_WD)
 BD__SCATTER(i64d, int64_t, bd_md, d, BD_WD)
 BD__SCATTER(u64d, uint64_t, bd_md, d, BD_WD)
 
+/* Scatters of 32-bit lanes into 8- and 16-bit elements (char, short and
+ * _Bool output arrays; the value is already converted as C converts it, so
+ * this truncation keeps it): one lane at a time, lower lanes first. */
+#define BD__SCATTERW(T, EN, E, M, S, W)                                        \
+  BD_INL void bd_scatter_##T##_##EN(M m, E *base, bd_##S##idx idx,             \
+                                    bd_##T v) {                                \
+    for (int i = 0; i < (W); i++)                                              \
+      if (m[i])                                                                \
+        base[idx[i]] = (E)v[i];                                                \
+  }
+BD__SCATTERW(i32n, i8, int8_t, bd_mn, n, BD_WN)
+BD__SCATTERW(i32n, u8, uint8_t, bd_mn, n, BD_WN)
+BD__SCATTERW(i32n, i16, int16_t, bd_mn, n, BD_WN)
+BD__SCATTERW(i32n, u16, uint16_t, bd_mn, n, BD_WN)
+BD__SCATTERW(i32d, i8, int8_t, bd_md, d, BD_WD)
+BD__SCATTERW(i32d, u8, uint8_t, bd_md, d, BD_WD)
+BD__SCATTERW(i32d, i16, int16_t, bd_md, d, BD_WD)
+BD__SCATTERW(i32d, u16, uint16_t, bd_md, d, BD_WD)
+
 /* ---- conversions (C semantics) ----
  * Value-preserving and integer-to-integer conversions are plain vector
  * conversions. Float to integer truncates; out-of-range lanes (and NaN) give
