@@ -267,8 +267,8 @@ bool Lowerer::staticLocal(const VarDecl *VD) {
   if (!IT || (CAT && (N == 0 || N > 65536))) {
     error(VD->getLocation(),
           "static local '" + Name + "' of type '" + T.getAsString() + "'",
-          "use a float, double, integer or _Bool scalar, or a "
-          "table of 1..65536 of them");
+          "use a float, double, integer or _Bool scalar, a struct of "
+          "them, or a table of 1..65536 scalars or structs");
     return false;
   }
   const APValue *Init = VD->getInit() ? VD->evaluateValue() : nullptr;
