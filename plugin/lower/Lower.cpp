@@ -32,8 +32,8 @@ int Lowerer::zeroOf(Type T) {
   return B.constI(T, 0);
 }
 
-bool Lowerer::run() {
-  F.Name = Top->getNameAsString();
+/// The return type: F.RetTy, or one Ret output per leaf member of a struct.
+bool Lowerer::returnType() {
   QualType RT = Top->getReturnType();
   if (RT->isVoidType()) {
     F.RetTy = Type::Void;
@@ -71,84 +71,84 @@ bool Lowerer::run() {
               : "return a float, double, integer or _Bool scalar");
     return false;
   }
-  if (Top->isVariadic())
-    error(Top->getLocation(), "a variadic function",
-          "give the function a fixed parameter list");
+  return true;
+}
 
-  Frame Fr;
-  Fr.FD = Top;
-  for (unsigned I = 0; I < Top->getNumParams(); ++I) {
-    const ParmVarDecl *P = Top->getParamDecl(I);
-    QualType PT = P->getType();
-    auto T = irType(PT);
-    ir::Param AP;
-    if (PT->isRecordType()) {
-      if (isPackedOffsets(P) || isPackedPointers(P)) {
-        report(Diags, DiagnosticsEngine::Error, P->getLocation(),
-               "%0 on struct parameter '%1': a struct passed by value is "
-               "one record per example; remove it")
-            << (isPackedOffsets(P) ? "BD_PACKED" : "BD_POINTERS")
-            << P->getNameAsString();
-        Failed = Reported = true;
-      }
-      if (PT.isVolatileQualified())
-        error(P->getLocation(), "a volatile parameter", "remove 'volatile'");
-      if (!structParam(I, P)) {
-        AP.Kind = ir::ParamKind::Record; // keeps the parameters' indices
-        F.Params.push_back(AP);
-      }
-      continue;
-    }
-    if (isStructPtr(PT) ||
-        (PT->isArrayType() &&
-         Ctx.getAsArrayType(PT)->getElementType()->isRecordType())) {
-      if (!recordArrayParam(I, P) && F.Params.size() == I)
-        F.Params.push_back(AP); // keeps the parameters' indices
-      continue;
-    }
-    if (!T && PT->isPointerType()) {
-      const Expr *Whole = nullptr;
-      if (!lowerArrayParam(Top, I, Ctx, Diags, AP, &Whole))
-        Failed = Reported = true;
-      if (Whole)
-        WholeUse[(int)I] = Whole;
-      F.Params.push_back(AP);
-      continue;
-    }
-    if (!T) {
-      bool Ptr = PT->isPointerType() || PT->isArrayType();
-      error(P->getLocation(),
-            Ptr ? "pointer or array parameter '" + P->getNameAsString() + "'"
-                : "parameter '" + P->getNameAsString() + "' of type '" +
-                      PT.getAsString() + "'",
-            Ptr ? "pointer and array parameters are not supported yet; pass "
-                  "scalars"
-                : "use float, double, integer or _Bool parameters");
-      continue;
-    }
-    if (PT.isVolatileQualified())
-      error(P->getLocation(), "a volatile parameter", "remove 'volatile'");
+/// Parameter \p I: one ir::Param (or a struct's or a record array's), or an
+/// error; every parameter keeps its index in F.Params.
+void Lowerer::param(unsigned I) {
+  const ParmVarDecl *P = Top->getParamDecl(I);
+  QualType PT = P->getType();
+  auto T = irType(PT);
+  ir::Param AP;
+  if (PT->isRecordType()) {
     if (isPackedOffsets(P) || isPackedPointers(P)) {
       report(Diags, DiagnosticsEngine::Error, P->getLocation(),
-             "%0 on scalar parameter '%1': only pointer and array "
-             "parameters have a per-example layout; remove it")
+             "%0 on struct parameter '%1': a struct passed by value is "
+             "one record per example; remove it")
           << (isPackedOffsets(P) ? "BD_PACKED" : "BD_POINTERS")
           << P->getNameAsString();
       Failed = Reported = true;
     }
-    ir::Param IP;
-    IP.Name = P->getNameAsString();
-    if (IP.Name.empty())
-      IP.Name = "p" + std::to_string(I);
-    IP.Ty = *T;
-    IP.CType = PT.getUnqualifiedType().getAsString();
-    IP.NativeLayout = nativeLayout(Ctx, PT, *T);
-    IP.Uniform = isUniform(P);
-    IP.NoDiff = isNoDiff(P) || !ir::isFloat(*T);
-    F.Params.push_back(IP);
+    if (PT.isVolatileQualified())
+      error(P->getLocation(), "a volatile parameter", "remove 'volatile'");
+    if (!structParam(I, P)) {
+      AP.Kind = ir::ParamKind::Record; // keeps the parameters' indices
+      F.Params.push_back(AP);
+    }
+    return;
   }
-  if (Failed)
-    return false;
+  if (isStructPtr(PT) ||
+      (PT->isArrayType() &&
+       Ctx.getAsArrayType(PT)->getElementType()->isRecordType())) {
+    if (!recordArrayParam(I, P) && F.Params.size() == I)
+      F.Params.push_back(AP); // keeps the parameters' indices
+    return;
+  }
+  if (!T && PT->isPointerType()) {
+    const Expr *Whole = nullptr;
+    if (!lowerArrayParam(Top, I, Ctx, Diags, AP, &Whole))
+      Failed = Reported = true;
+    if (Whole)
+      WholeUse[(int)I] = Whole;
+    F.Params.push_back(AP);
+    return;
+  }
+  if (!T) {
+    bool Ptr = PT->isPointerType() || PT->isArrayType();
+    error(P->getLocation(),
+          Ptr ? "pointer or array parameter '" + P->getNameAsString() + "'"
+              : "parameter '" + P->getNameAsString() + "' of type '" +
+                    PT.getAsString() + "'",
+          Ptr ? "pointer and array parameters are not supported yet; pass "
+                "scalars"
+              : "use float, double, integer or _Bool parameters");
+    return;
+  }
+  if (PT.isVolatileQualified())
+    error(P->getLocation(), "a volatile parameter", "remove 'volatile'");
+  if (isPackedOffsets(P) || isPackedPointers(P)) {
+    report(Diags, DiagnosticsEngine::Error, P->getLocation(),
+           "%0 on scalar parameter '%1': only pointer and array "
+           "parameters have a per-example layout; remove it")
+        << (isPackedOffsets(P) ? "BD_PACKED" : "BD_POINTERS")
+        << P->getNameAsString();
+    Failed = Reported = true;
+  }
+  ir::Param IP;
+  IP.Name = P->getNameAsString();
+  if (IP.Name.empty())
+    IP.Name = "p" + std::to_string(I);
+  IP.Ty = *T;
+  IP.CType = PT.getUnqualifiedType().getAsString();
+  IP.NativeLayout = nativeLayout(Ctx, PT, *T);
+  IP.Uniform = isUniform(P);
+  IP.NoDiff = isNoDiff(P) || !ir::isFloat(*T);
+  F.Params.push_back(IP);
+}
+
+/// 'diff' needs a floating return value or a differentiable output.
+bool Lowerer::checkDiff() {
   bool Outputs = false;
   for (const ir::Param &P : F.Params)
     Outputs |= P.IsArray && P.Writable && ir::isFloat(P.Ty) && !P.NoDiff;
@@ -163,7 +163,43 @@ bool Lowerer::run() {
     error(Top->getReturnTypeSourceRange(),
           "'diff' on a function returning a non-floating type",
           "return float or double, or use only 'batch'");
-  if (Failed)
+  return !Failed;
+}
+
+/// The return value's outputs (one per leaf of a struct), then the
+/// globals'.
+void Lowerer::outputs(const Frame &Fr) {
+  for (size_t K = 0; K < RetLeaves.size() && K < Fr.RetStruct.size(); ++K) {
+    const Leaf &L = RetLeaves[K];
+    for (int J = 0; J < std::max(L.Len, 1); ++J) {
+      ir::Output O{ir::OutKind::Ret, -1, Fr.RetStruct[K]};
+      O.CType = L.CType;
+      O.Member = L.Path;
+      if (L.Len) { // an array member: one output ("v[2]") per element
+        O.Var = F.newVar("ret_" + L.Name + "_" + std::to_string(J), L.Ty);
+        B.set(O.Var, B.loadElem(Fr.RetStruct[K], B.constI(Type::I32, J)));
+        O.Member += L.sub(J);
+      }
+      F.Outputs.push_back(O);
+    }
+  }
+  if (F.RetTy != Type::Void && RetLeaves.empty())
+    F.Outputs.push_back({ir::OutKind::Ret, -1, Fr.RetVar});
+  F.Outputs.insert(F.Outputs.end(), GlobalOuts.begin(), GlobalOuts.end());
+}
+
+bool Lowerer::run() {
+  F.Name = Top->getNameAsString();
+  if (!returnType())
+    return false;
+  if (Top->isVariadic())
+    error(Top->getLocation(), "a variadic function",
+          "give the function a fixed parameter list");
+  Frame Fr;
+  Fr.FD = Top;
+  for (unsigned I = 0; I < Top->getNumParams(); ++I)
+    param(I);
+  if (Failed || !checkDiff())
     return false;
   for (unsigned I = 0; I < Top->getNumParams(); ++I) {
     const ParmVarDecl *P = Top->getParamDecl(I);
@@ -186,23 +222,7 @@ bool Lowerer::run() {
     return false;
   F.Body.insert(F.Body.begin(), std::make_move_iterator(Prologue.begin()),
                 std::make_move_iterator(Prologue.end()));
-  for (size_t K = 0; K < RetLeaves.size() && K < Fr.RetStruct.size(); ++K) {
-    const Leaf &L = RetLeaves[K];
-    for (int J = 0; J < std::max(L.Len, 1); ++J) {
-      ir::Output O{ir::OutKind::Ret, -1, Fr.RetStruct[K]};
-      O.CType = L.CType;
-      O.Member = L.Path;
-      if (L.Len) { // an array member: one output ("v[2]") per element
-        O.Var = F.newVar("ret_" + L.Name + "_" + std::to_string(J), L.Ty);
-        B.set(O.Var, B.loadElem(Fr.RetStruct[K], B.constI(Type::I32, J)));
-        O.Member += L.sub(J);
-      }
-      F.Outputs.push_back(O);
-    }
-  }
-  if (F.RetTy != Type::Void && RetLeaves.empty())
-    F.Outputs.push_back({ir::OutKind::Ret, -1, Fr.RetVar});
-  F.Outputs.insert(F.Outputs.end(), GlobalOuts.begin(), GlobalOuts.end());
+  outputs(Fr);
   return true;
 }
 

@@ -222,6 +222,12 @@ private:
   std::optional<Ret> guardClause(const IfStmt *IS,
                                  llvm::ArrayRef<const Stmt *> Rest);
   Ret returnStmt(const ReturnStmt *RS);
+  // The parts of run() (Lower.cpp).
+  bool returnType();
+  void param(unsigned I);
+  bool checkDiff();
+  void outputs(const Frame &Fr);
+
   Ret body(const FunctionDecl *FD, const Stmt *Body, Frame &Fr);
   Ret loopStmt(const Stmt *Init, const Expr *Cond, const Expr *Inc,
                const Stmt *Body, bool CondFirst);
@@ -343,6 +349,12 @@ private:
   /// Lowers a pointer-typed expression (with its side effects: p++, p = q).
   bool ptrValue(const Expr *E, PtrVal &Out);
   bool ptrAddrOf(const UnaryOperator *UO, PtrVal &Out);
+  // The parts of ptrValue.
+  bool ptrMember(const MemberExpr *ME, PtrVal &Out);
+  bool ptrCast(const CastExpr *CE, PtrVal &Out);
+  bool ptrDecl(const DeclRefExpr *DRE, PtrVal &Out);
+  bool ptrArith(const BinaryOperator *BO, PtrVal &Out);
+  bool ptrRow(const Expr *E, PtrVal &Out);
   bool ptrIncDec(const Expr *E, const Expr *Sub, int Delta, bool Post,
                  PtrVal &Out);
   bool ptrAssign(const Expr *At, const Expr *LHS, PtrVal V, PtrVal &Out);

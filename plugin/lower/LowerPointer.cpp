@@ -113,102 +113,13 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
     error(E->getBeginLoc(), "a string literal", "use numbers");
     return false;
   }
-  // An array member of a struct: its own local array.
   if (const auto *ME = dyn_cast<MemberExpr>(E);
-      ME && E->getType()->isArrayType() && inRecordArray(ME)) {
-    RecRef R;
-    if (!recordRef(ME, R))
-      return false;
-    if (R.Count != 1 || RecArrays[R.Param].Leaves[R.Start].Len == 0) {
-      error(E->getBeginLoc(), "this array member",
-            "use a one-dimensional array of scalars");
-      return false;
-    }
-    LValue L = recordLeaf(R, 0);
-    Out.Base.Arg = L.Arg;
-    Out.Base.Var = L.Var; // a local array of structs
-    Out.Off = L.Idx;
-    return true;
-  }
-  if (const auto *ME = dyn_cast<MemberExpr>(E);
-      ME && E->getType()->isArrayType()) {
-    std::vector<int> L;
-    if (!memberLeaves(ME, L))
-      return false;
-    if (L.size() != 1 || F.Vars[L[0]].Len == 0) {
-      error(E->getBeginLoc(), "this array member",
-            "use a one-dimensional array of scalars");
-      return false;
-    }
-    Out.Base.Var = L[0];
-    Out.Off = -1;
-    return true;
-  }
-  if (const auto *CE = dyn_cast<CastExpr>(E)) {
-    switch (CE->getCastKind()) {
-    case CK_ArrayToPointerDecay:
-    case CK_NoOp:
-    case CK_LValueToRValue:
-      return ptrValue(CE->getSubExpr(), Out);
-    case CK_NullToPointer:
-      error(CE->getBeginLoc(), "a null pointer",
-            "point it into an array or at a local");
-      return false;
-    case CK_BitCast: // to the composite type of a comparison: only const
-      if (CE->getType()->isPointerType() &&
-          CE->getSubExpr()->getType()->isPointerType() &&
-          Ctx.hasSameUnqualifiedType(
-              CE->getType()->getPointeeType(),
-              CE->getSubExpr()->getType()->getPointeeType()))
-        return ptrValue(CE->getSubExpr(), Out);
-      [[fallthrough]];
-    default:
-      error(CE->getBeginLoc(),
-            describeConversion(CE->getSubExpr()->getType(), CE->getType()),
-            "keep the element type of the array the pointer points into");
-      return false;
-    }
-  }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    if (PtrVar *P = ptrVar(E)) {
-      if (!P->Base.ok()) {
-        error(E->getBeginLoc(),
-              "reading pointer '" + VD->getNameAsString() +
-                  "' before it points into an array",
-              "initialise it where it is declared");
-        return false;
-      }
-      Out.Base = P->Base;
-      Out.Off = P->OffVar >= 0 ? B.get(P->OffVar) : P->Off;
-      if (P->Base.Multi >= 0)
-        Out.Id = P->IdVar >= 0 ? B.get(P->IdVar) : P->Id;
-      P->LastRead = ++PtrSeq;
-      return true;
-    }
-    auto It = VD ? Frames.back().Vars.find(VD) : Frames.back().Vars.end();
-    if (It != Frames.back().Vars.end() && F.Vars[It->second].Len > 0) {
-      Out.Base.Var = It->second;
-      Out.Off = -1;
-      return true;
-    }
-    if (VD && Poisoned.count(VD) && It == Frames.back().Vars.end())
-      return fail() >= 0; // its declaration's error is reported
-    // A file-scope table: a uniform array read in place.
-    if (VD && VD->hasGlobalStorage() && VD->getType()->isArrayType()) {
-      Out.Base.Arg = globalParam(VD, E->getBeginLoc());
-      Out.Off = -1;
-      return Out.Base.Arg >= 0;
-    }
-    std::string Name = DRE->getDecl()->getNameAsString();
-    if (VD && VD->hasGlobalStorage())
-      error(E->getBeginLoc(), "using global pointer '" + Name + "'",
-            "make it a global array, or pass the data as an array parameter");
-    else
-      error(E->getBeginLoc(), "using '" + Name + "' as a pointer",
-            "pass it as an array parameter, or use a local array");
-    return false;
-  }
+      ME && E->getType()->isArrayType())
+    return ptrMember(ME, Out);
+  if (const auto *CE = dyn_cast<CastExpr>(E))
+    return ptrCast(CE, Out);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return ptrDecl(DRE, Out);
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     switch (UO->getOpcode()) {
     case UO_AddrOf:
@@ -251,34 +162,144 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
       PtrVal V;
       return ptrValue(BO->getRHS(), V) && ptrAssign(E, BO->getLHS(), V, Out);
     }
-    if (K == BO_Add || K == BO_Sub) {
-      bool PtrLeft = BO->getLHS()->getType()->isPointerType();
-      const Expr *PE = PtrLeft ? BO->getLHS() : BO->getRHS();
-      const Expr *IE = PtrLeft ? BO->getRHS() : BO->getLHS();
-      // (Evaluated left to right, as the operands are written.)
-      PtrVal P;
-      int I;
-      if (PtrLeft) {
-        if (!ptrValue(PE, P) || (I = expr(IE)) < 0)
-          return false;
-      } else {
-        if ((I = expr(IE)) < 0 || !ptrValue(PE, P))
-          return false;
-      }
-      if (scalarBase(P.Base)) {
-        error(BO->getOperatorLoc(),
-              "pointer arithmetic on the address of scalar '" +
-                  baseName(P.Base) + "'",
-              "use only *p (or p[0]) on a pointer to a scalar");
-        return false;
-      }
-      Out = P;
-      Out.Off = addOffset(P.Off, I, K == BO_Sub);
-      return true;
-    }
+    if (K == BO_Add || K == BO_Sub)
+      return ptrArith(BO, Out);
   }
   if (const auto *CO = dyn_cast<ConditionalOperator>(E))
     return ptrConditional(CO, Out);
+  return ptrRow(E, Out);
+}
+
+/// An array member of a struct (a local one, or of a record array): its own
+/// array.
+bool Lowerer::ptrMember(const MemberExpr *ME, PtrVal &Out) {
+  if (inRecordArray(ME)) {
+    RecRef R;
+    if (!recordRef(ME, R))
+      return false;
+    if (R.Count != 1 || RecArrays[R.Param].Leaves[R.Start].Len == 0) {
+      error(ME->getBeginLoc(), "this array member",
+            "use a one-dimensional array of scalars");
+      return false;
+    }
+    LValue L = recordLeaf(R, 0);
+    Out.Base.Arg = L.Arg;
+    Out.Base.Var = L.Var; // a local array of structs
+    Out.Off = L.Idx;
+    return true;
+  }
+  std::vector<int> L;
+  if (!memberLeaves(ME, L))
+    return false;
+  if (L.size() != 1 || F.Vars[L[0]].Len == 0) {
+    error(ME->getBeginLoc(), "this array member",
+          "use a one-dimensional array of scalars");
+    return false;
+  }
+  Out.Base.Var = L[0];
+  Out.Off = -1;
+  return true;
+}
+
+/// A conversion of a pointer: only those that keep the element type.
+bool Lowerer::ptrCast(const CastExpr *CE, PtrVal &Out) {
+  switch (CE->getCastKind()) {
+  case CK_ArrayToPointerDecay:
+  case CK_NoOp:
+  case CK_LValueToRValue:
+    return ptrValue(CE->getSubExpr(), Out);
+  case CK_NullToPointer:
+    error(CE->getBeginLoc(), "a null pointer",
+          "point it into an array or at a local");
+    return false;
+  case CK_BitCast: // to the composite type of a comparison: only const
+    if (CE->getType()->isPointerType() &&
+        CE->getSubExpr()->getType()->isPointerType() &&
+        Ctx.hasSameUnqualifiedType(
+            CE->getType()->getPointeeType(),
+            CE->getSubExpr()->getType()->getPointeeType()))
+      return ptrValue(CE->getSubExpr(), Out);
+    [[fallthrough]];
+  default:
+    error(CE->getBeginLoc(),
+          describeConversion(CE->getSubExpr()->getType(), CE->getType()),
+          "keep the element type of the array the pointer points into");
+    return false;
+  }
+}
+
+/// A named pointer, local array or file-scope table.
+bool Lowerer::ptrDecl(const DeclRefExpr *DRE, PtrVal &Out) {
+  const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+  if (PtrVar *P = ptrVar(DRE)) {
+    if (!P->Base.ok()) {
+      error(DRE->getBeginLoc(),
+            "reading pointer '" + VD->getNameAsString() +
+                "' before it points into an array",
+            "initialise it where it is declared");
+      return false;
+    }
+    Out.Base = P->Base;
+    Out.Off = P->OffVar >= 0 ? B.get(P->OffVar) : P->Off;
+    if (P->Base.Multi >= 0)
+      Out.Id = P->IdVar >= 0 ? B.get(P->IdVar) : P->Id;
+    P->LastRead = ++PtrSeq;
+    return true;
+  }
+  auto It = VD ? Frames.back().Vars.find(VD) : Frames.back().Vars.end();
+  if (It != Frames.back().Vars.end() && F.Vars[It->second].Len > 0) {
+    Out.Base.Var = It->second;
+    Out.Off = -1;
+    return true;
+  }
+  if (VD && Poisoned.count(VD) && It == Frames.back().Vars.end())
+    return fail() >= 0; // its declaration's error is reported
+  // A file-scope table: a uniform array read in place.
+  if (VD && VD->hasGlobalStorage() && VD->getType()->isArrayType()) {
+    Out.Base.Arg = globalParam(VD, DRE->getBeginLoc());
+    Out.Off = -1;
+    return Out.Base.Arg >= 0;
+  }
+  std::string Name = DRE->getDecl()->getNameAsString();
+  if (VD && VD->hasGlobalStorage())
+    error(DRE->getBeginLoc(), "using global pointer '" + Name + "'",
+          "make it a global array, or pass the data as an array parameter");
+  else
+    error(DRE->getBeginLoc(), "using '" + Name + "' as a pointer",
+          "pass it as an array parameter, or use a local array");
+  return false;
+}
+
+/// p + i, i + p, p - i.
+bool Lowerer::ptrArith(const BinaryOperator *BO, PtrVal &Out) {
+  bool PtrLeft = BO->getLHS()->getType()->isPointerType();
+  const Expr *PE = PtrLeft ? BO->getLHS() : BO->getRHS();
+  const Expr *IE = PtrLeft ? BO->getRHS() : BO->getLHS();
+  // (Evaluated left to right, as the operands are written.)
+  PtrVal P;
+  int I;
+  if (PtrLeft) {
+    if (!ptrValue(PE, P) || (I = expr(IE)) < 0)
+      return false;
+  } else {
+    if ((I = expr(IE)) < 0 || !ptrValue(PE, P))
+      return false;
+  }
+  if (scalarBase(P.Base)) {
+    error(BO->getOperatorLoc(),
+          "pointer arithmetic on the address of scalar '" + baseName(P.Base) +
+              "'",
+          "use only *p (or p[0]) on a pointer to a scalar");
+    return false;
+  }
+  Out = P;
+  Out.Off = addOffset(P.Off, I, BO->getOpcode() == BO_Sub);
+  return true;
+}
+
+/// A row or plane of a multi-dimensional array, or else the error that
+/// names what \p E is.
+bool Lowerer::ptrRow(const Expr *E, PtrVal &Out) {
   // A row of a multi-dimensional array: m[i] is m + i * C (a plane of a
   // three-dimensional one: m + i * R * C).
   if (auto Flat = flatArray(Ctx, E->getType()); Flat && rowParam(E)) {
