@@ -249,8 +249,11 @@ Ret Lowerer::declStmt(const DeclStmt *DS) {
   for (const Decl *D : DS->decls()) {
     const auto *VD = dyn_cast<VarDecl>(D);
     if (!VD) {
+      // A block-scope prototype (Numerical Recipes declares the routines
+      // it calls: 'float gammln(float xx);') declares nothing to lower:
+      // calls find the definition.
       if (isa<TypedefNameDecl>(D) || isa<TagDecl>(D) ||
-          isa<StaticAssertDecl>(D))
+          isa<StaticAssertDecl>(D) || isa<FunctionDecl>(D))
         continue;
       error(D->getLocation(), "this declaration", "declare scalar locals");
       continue;
