@@ -69,6 +69,12 @@ struct LoopVar {
   bool Counts = false; // also counted: i from k >= 0 up by >= 1, not assigned
   bool Ranged = false;
   int64_t Lo = 0, Hi = 0;
+  // Bound: the smallest value when it is a constant >= 0 and the body
+  // never assigns i (`for (i = 1; i < n; i++) x[i - 1]`); else -1.
+  int64_t From = -1;
+  // Bound: i stays Slack below n - 1 (`i < n - 1`, `j = m - 1` counting
+  // down: `x[i + 1]` is inside n).
+  int64_t Slack = 0;
   int64_t Trips = 0; // Ranged: how many iterations
 };
 
@@ -138,6 +144,11 @@ struct Uses {
   bool FromRange = false;             // MaxConst came from a loop's range
   const ParmVarDecl *Bound = nullptr; // i < Bound in an enclosing for
   int64_t Scale = 1; // indices k * i + c (0 <= c < k): k * Bound elements
+  // An index n + c (c >= -1, n an integer parameter): n + c + 1 elements,
+  // when a loop counted by n indexes the array too (Bound == PlusParam).
+  const ParmVarDecl *PlusParam = nullptr;
+  int64_t Plus = 0;
+  const Expr *PlusAt = nullptr;
   const Expr *Unknown = nullptr; // an index nothing bounds
   const Expr *Whole = nullptr;   // a use as a pointer (p + 1, f(p))
   std::vector<LoopVar> Loops;    // loops enclosing the current statement
@@ -262,16 +273,33 @@ struct Uses {
           return;
         }
     // `x[2 * i]`, `x[3 * i + 2]` with i < n: interleaved records of k
-    // elements, k * n in all.
+    // elements, k * n in all; `x[i - 1]` with i from 1 up to n, a
+    // recurrence's previous element, n.
     if (auto A = affine(Idx); A && A->Terms.size() == 1) {
       auto [V, K] = A->Terms[0];
       for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
-        if (It->V == V && It->Bound && K >= 1 && A->C >= 0 && A->C < K &&
+        if (It->V == V && It->Bound && K >= 1 && A->C < K * (1 + It->Slack) &&
+            (A->C >= 0 || (It->From >= 0 && K * It->From + A->C >= 0)) &&
             (!Bound || Bound == It->Bound)) {
           Bound = It->Bound;
           Scale = std::max(Scale, K);
           return;
         }
+    }
+    // `c[n]`, `x[n - 1]`: an integer parameter (never assigned) plus a
+    // constant, as Horner from the top reads c[0] .. c[n].
+    if (auto A = affine(Idx);
+        A && A->Terms.size() == 1 && A->Terms[0].second == 1 && A->C >= -1) {
+      const auto *N = dyn_cast<ParmVarDecl>(A->Terms[0].first);
+      if (N && N->getDeclContext() == FD && N->getType()->isIntegerType() &&
+          !lowering::modifies(FD->getBody(), N) &&
+          (!PlusParam || PlusParam == N)) {
+        PlusParam = N;
+        Plus = std::max(Plus, A->C + 1);
+        if (!PlusAt)
+          PlusAt = Idx;
+        return;
+      }
     }
     if (auto M = rangeMax(Idx); M && *M >= 0) {
       MaxConst = std::max<int64_t>(MaxConst, *M);
@@ -333,6 +361,75 @@ struct Uses {
     return std::nullopt;
   }
 
+  /// `n - c` with n an integer parameter of FD and c >= 0 a constant.
+  std::optional<std::pair<const ParmVarDecl *, int64_t>>
+  paramMinus(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    int64_t C = 0;
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && BO->getOpcode() == BO_Sub) {
+      auto K = constInt(BO->getRHS());
+      if (!K || *K < 0)
+        return std::nullopt;
+      C = *K;
+      E = BO->getLHS()->IgnoreParenImpCasts();
+    }
+    const ParmVarDecl *N = paramOf(E);
+    if (!N || N->getDeclContext() != FD || !N->getType()->isIntegerType())
+      return std::nullopt;
+    return std::make_pair(N, C);
+  }
+
+  /// Loops that keep i inside [From, n - 1 - Slack], n an integer
+  /// parameter neither they nor i's loop assign: `for (i = 0; i < n - 1;
+  /// i++)` (`x[i + 1]`), `for (i = 1; i <= n - 1; i++)`, and counting down,
+  /// `for (j = n - 1; j >= 0; j--)` (Clenshaw, Horner from the top).
+  LoopVar boundBelow(const ForStmt *FS) {
+    LoopVar L;
+    const auto *C = dyn_cast_or_null<BinaryOperator>(
+        FS->getCond() ? FS->getCond()->IgnoreParenImpCasts() : nullptr);
+    const VarDecl *V = C ? varOf(C->getLHS()) : nullptr;
+    if (!V || lowering::modifies(FS->getBody(), V))
+      return L;
+    auto St = step(FS->getInc(), V);
+    BinaryOperatorKind K = C->getOpcode();
+    std::optional<std::pair<const ParmVarDecl *, int64_t>> Top;
+    int64_t From = -1;
+    if (St && *St >= 1 && (K == BO_LT || K == BO_LE)) {
+      // i < n - c: Slack c; i <= n - c (c >= 1): Slack c - 1.
+      Top = paramMinus(C->getRHS());
+      if (Top && K == BO_LE && Top->second-- < 1)
+        Top.reset();
+      if (auto I = init(FS->getInit()); I && I->first == V && I->second >= 0)
+        From = I->second;
+    } else if (St && *St <= -1 && (K == BO_GE || K == BO_GT)) {
+      // From n - c (c >= 1: Slack c - 1) down to a constant.
+      const auto *DS = dyn_cast_or_null<DeclStmt>(FS->getInit());
+      const auto *IV = DS && DS->isSingleDecl()
+                           ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                           : nullptr;
+      const Expr *Init = IV == V ? IV->getInit() : nullptr;
+      if (const auto *BO = dyn_cast_or_null<BinaryOperator>(FS->getInit());
+          BO && BO->getOpcode() == BO_Assign && varOf(BO->getLHS()) == V)
+        Init = BO->getRHS();
+      auto Lo = constInt(C->getRHS());
+      Top = Init ? paramMinus(Init) : std::nullopt;
+      if (Top && Top->second-- < 1)
+        Top.reset();
+      if (Lo)
+        From = K == BO_GT ? *Lo + 1 : *Lo;
+      if (From < 0)
+        Top.reset();
+    }
+    if (!Top || lowering::modifies(FS->getBody(), Top->first))
+      return L;
+    L.V = V;
+    L.Bound = Top->first;
+    L.From = From;
+    L.Slack = Top->second; // i <= n - 1 - Slack
+    return L;
+  }
+
   /// `for (...; i < n; ...)` with n an integer parameter of FD, or a loop
   /// over a constant range: `for (i = A; i < B; i++)` (also `<=`, and
   /// counting down with `>`/`>=`) whose body does not assign i.
@@ -348,9 +445,16 @@ struct Uses {
       if (N && N->getDeclContext() == FD && N->getType()->isIntegerType()) {
         L.V = varOf(C->getLHS());
         L.Bound = N;
+        auto I = init(FS->getInit());
+        auto St = L.V ? step(FS->getInc(), L.V) : std::nullopt;
+        if (I && I->first == L.V && I->second >= 0 && St && *St >= 1 &&
+            !lowering::modifies(FS->getBody(), L.V))
+          L.From = I->second;
         return L;
       }
     }
+    if (LoopVar B = boundBelow(FS); B.Bound)
+      return B;
     auto I = init(FS->getInit());
     auto End = constInt(C->getRHS());
     if (!I || !End || varOf(C->getLHS()) != I->first ||
@@ -771,6 +875,10 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   // A plain pointer: look at how the body indexes it.
   Uses U(P, FD, Ctx);
   U.walk(FD->getBody());
+  // `c[n]` alone (a lookup at a parameter's index) explains nothing; with
+  // a loop counted by n (Horner from the top) it adds to n.
+  if (U.PlusParam && (U.PlusParam != U.Bound || U.Scale > 1) && !U.Unknown)
+    U.Unknown = U.PlusAt;
   if (U.Whole && U.End.N && !U.End.Bad) {
     Out.DimParam = (int)U.End.N->getFunctionScopeIndex();
     Out.DimHow = "dynamic, from parameter '" + U.End.N->getNameAsString() +
@@ -810,13 +918,20 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   }
   if (!U.Unknown && U.Bound) {
     Out.DimParam = (int)U.Bound->getFunctionScopeIndex();
-    Out.DimHow = "dynamic, " +
-                 (U.Scale > 1 ? std::to_string(U.Scale) + " x parameter '"
-                              : std::string("from parameter '")) +
-                 U.Bound->getNameAsString() +
-                 (U.Scale > 1 ? "' (loop bound, indices " +
-                                    std::to_string(U.Scale) + " * i + c)"
-                              : "' (loop bound)");
+    std::string N = U.Bound->getNameAsString();
+    if (U.Plus > 0) // (then Scale is 1: `c[n]` and loops counted to n)
+      Out.DimHow = "dynamic, parameter '" + N + "' + " +
+                   std::to_string(U.Plus) + " (loop bound and index '" + N +
+                   (U.Plus > 1 ? " + " + std::to_string(U.Plus - 1) : "") +
+                   "')";
+    else
+      Out.DimHow = "dynamic, " +
+                   (U.Scale > 1 ? std::to_string(U.Scale) + " x parameter '"
+                                : std::string("from parameter '")) +
+                   N +
+                   (U.Scale > 1 ? "' (loop bound, indices " +
+                                      std::to_string(U.Scale) + " * i + c)"
+                                : "' (loop bound)");
     return true;
   }
   if (!U.Unknown && U.MaxConst >= 0) {

@@ -180,3 +180,22 @@ BATCHDIFF double r_rcx(BD_UNIFORM int r, int c, const double a[r * c]) {
   return s;
 }
 // CHECK: {{.*}}remarks_arrays.c:[[@LINE-6]]:62: remark: batchdiff: parameter 'a' is varying (one value per example), differentiated; input array, dims dynamic, declared 'r * c' (parameters 'r', 'c'); ragged: each example's extent differs, accesses are masked per lane{{$}}
+
+/* dynamic, from the loop's start or bound: x[i - 1] from i = 1, x[i + 1]
+ * under i < n - 1, counting down from n - 1, and c[n] */
+BATCHDIFF double r_diff(const double *x, int n) {
+  double s = 0.0;
+  for (int i = 1; i < n; i++)
+    s += x[i] - x[i - 1];
+  for (int i = 0; i < n - 1; i++)
+    s += x[i + 1];
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-8]]:39: remark: batchdiff: parameter 'x' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n' (loop bound); ragged: each example's extent differs, accesses are masked per lane{{$}}
+BATCHDIFF double r_top(const double *c, int n, double x) {
+  double p = c[n];
+  for (int j = n - 1; j >= 0; j--)
+    p = p * x + c[j];
+  return p;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-6]]:38: remark: batchdiff: parameter 'c' is varying (one value per example), differentiated; input array, dims dynamic, parameter 'n' + 1 (loop bound and index 'n'); ragged: each example's extent differs, accesses are masked per lane{{$}}
