@@ -41,7 +41,7 @@ bool Lowerer::returnType() {
     // One Ret output per leaf member (docs/abi.md, "Structs").
     if (!structLayout(RT, "ret_", RetLeaves, Top->getLocation(),
                       "the return value") ||
-        !noUnions(RetLeaves, Top->getLocation()))
+        !noUnions(RetLeaves, Top->getLocation(), WantGrad, true))
       return false;
     if (RetLeaves.empty()) {
       error(Top->getLocation(), "returning a struct without members",

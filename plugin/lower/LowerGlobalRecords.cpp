@@ -71,7 +71,7 @@ bool Lowerer::globalRecords(const VarDecl *VD, SourceLocation At, RecRef &Out) {
   }
   std::vector<Leaf> L;
   if (!structLayout(RT, "", L, At, "global '" + Name + "'") ||
-      !noUnions(L, At, true))
+      !noUnions(L, At, false, false, true))
     return false;
   std::string Sub0;
   uint64_t N = recordsIn(Ctx, T, &Sub0);
@@ -166,7 +166,7 @@ bool Lowerer::staticRecords(const VarDecl *VD) {
   std::vector<Leaf> L;
   if (!structLayout(RT, Name + "_", L, VD->getLocation(),
                     "static local '" + Name + "'") ||
-      !noUnions(L, VD->getLocation(), true))
+      !noUnions(L, VD->getLocation(), false, false, true))
     return false;
   const APValue *Init = VD->getInit() ? VD->evaluateValue() : nullptr;
   if (VD->getInit() && !Init) {

@@ -288,8 +288,9 @@ private:
     int Multi = -1; // element Idx of table Choices[Multi][Id] (read only)
     int Id = -1;
     /// A member of a union (LowerUnion.cpp): the above is the union's
-    /// storage (a U32 or U64), the member its Bits bits at bit Bit plus
-    /// the I32 temp Shift (-1: none), read and written as C type View.
+    /// storage (an integer of its size), the member its Bits bits at bit
+    /// Bit plus the I32 temp Shift (-1: none), read and written as C type
+    /// View.
     QualType View = QualType();
     unsigned Bits = 0, Bit = 0;
     int Shift = -1;
@@ -330,7 +331,7 @@ private:
     return L.Arg >= 0 ? F.Params[L.Arg].Ty : F.Vars[L.Var].Ty;
   }
 
-  // Unions (LowerUnion.cpp): one U32 or U64 variable holds a union's bits;
+  // Unions (LowerUnion.cpp): one integer variable holds a union's bits;
   // its members are bit casts, extracts and inserts of them.
   /// The storage type of union \p T, or an error at \p At (\p Whose: the
   /// variable, for the message).
@@ -421,6 +422,9 @@ private:
     /// A union's storage: what it is, for the error where unions are not
     /// supported (the annotated function's parameters and return value).
     std::string Union = "";
+    /// No integer member of its size to pass it as across the ABI (else
+    /// Path and CType name that member).
+    bool NoAbi = false;
     /// Element \p J's access path after Path: "[J]", "[r][c]", "[J].x"
     /// or "".
     std::string sub(int J) const {
@@ -446,11 +450,12 @@ private:
   /// uint32_t[2]); \p At: the bit casts' place for diagnostics.
   std::vector<int> repack(const std::vector<int> &Vals, Type To,
                           SourceLocation At);
-  /// An error at \p At for the first union among \p L (the annotated
-  /// function's parameters and return value, and globals (\p Global) and
-  /// static locals, hold no unions).
-  bool noUnions(const std::vector<Leaf> &L, SourceLocation At,
-                bool Global = false);
+  /// An error at \p At for the first union among \p L: a global or
+  /// static local one (\p Global), or at a parameter or the return value
+  /// (\p Ret) of the annotated function one without an integer member to
+  /// pass it as, or one that would need a derivative (\p Diff).
+  bool noUnions(const std::vector<Leaf> &L, SourceLocation At, bool Diff,
+                bool Ret = false, bool Global = false);
   /// 2..8 when struct type \p T with leaves \p L is that many members of
   /// one scalar type, back to back with no padding (vec3 of doubles): the
   /// wrapper then transposes whole groups of records in registers; else 0.

@@ -71,7 +71,7 @@ bool Lowerer::recordArrayParam(unsigned I, const ParmVarDecl *P) {
     return false;
   }
   if (!structLayout(E, "", L, P->getLocation(), "parameter '" + N + "'") ||
-      !noUnions(L, P->getLocation()))
+      !noUnions(L, P->getLocation(), WantGrad && !isNoDiff(P)))
     return false;
   if (L.empty()) {
     error(P->getLocation(), "struct parameter '" + N + "' without members",

@@ -54,9 +54,29 @@ bool Lowerer::structLayout(QualType T, const std::string &Prefix,
     std::string Name = Prefix;
     if (!Name.empty() && Name.back() == '_')
       Name.pop_back();
-    Leaf Lf{*ST, 0, Name.empty() ? "u" : Name, PathPrefix,
-            *ST == Type::U64 ? "uint64_t" : "uint32_t", 0};
+    Leaf Lf{*ST,
+            0,
+            Name.empty() ? "u" : Name,
+            PathPrefix,
+            *ST == Type::U64 ? "uint64_t" : "uint32_t",
+            0};
     Lf.Union = Whose + " of type '" + TN + "'";
+    // The ABI passes it as an integer member of its size, if it has one
+    // (`uint64_t u`): the wrapper reads and writes that member's bits.
+    Lf.NoAbi = true;
+    for (const FieldDecl *FD : RT->getDecl()->fields()) {
+      auto IT = irType(FD->getType());
+      if (FD->isBitField() || FD->getName().empty() || !IT || !ir::isInt(*IT) ||
+          ir::bitWidth(*IT) != ir::bitWidth(*ST) ||
+          Ctx.getTypeSize(FD->getType()) != ir::bitWidth(*ST))
+        continue;
+      Lf.Ty = *IT;
+      Lf.Path = PathPrefix + "." + FD->getNameAsString();
+      Lf.CType =
+          FD->getType().getCanonicalType().getUnqualifiedType().getAsString();
+      Lf.NoAbi = false;
+      break;
+    }
     Out.push_back(Lf);
     return true;
   }
@@ -533,7 +553,7 @@ bool Lowerer::structParam(unsigned I, const ParmVarDecl *P) {
   std::vector<Leaf> L;
   if (!structLayout(P->getType(), "", L, P->getLocation(),
                     "parameter '" + N + "'") ||
-      !noUnions(L, P->getLocation()))
+      !noUnions(L, P->getLocation(), WantGrad && !isNoDiff(P)))
     return false;
   if (L.empty()) {
     error(P->getLocation(), "struct parameter '" + N + "' without members",

@@ -2,8 +2,10 @@
 //
 // Type punning as numeric C writes it (fdlibm's ieee_double_shape_type,
 // `union { float f; uint32_t i; }`): a union of 4 or 8 bytes whose members
-// all have its size is one U32 or U64 variable holding its bits (a struct
-// leaf: LowerStruct.cpp copies, passes and returns it like any member). A
+// all have its size is one integer variable holding its bits (a struct
+// leaf: LowerStruct.cpp copies, passes and returns it like any member; of
+// the type of its integer member of that size, `uint64_t u`, which the ABI
+// reads and writes for a union parameter or return value). A
 // member is a view of those bits, in x86's little-endian layout (the first
 // 32-bit word is the low half): reading it is a bit cast of the storage,
 // or of the part it covers (shifted down and truncated); writing it is a
@@ -79,18 +81,31 @@ std::optional<Type> Lowerer::unionStorage(QualType T, SourceLocation At,
   return Bytes == 8 ? Type::U64 : Type::U32;
 }
 
-bool Lowerer::noUnions(const std::vector<Leaf> &L, SourceLocation At,
-                       bool Global) {
-  for (const Leaf &Lf : L)
-    if (!Lf.Union.empty()) {
+bool Lowerer::noUnions(const std::vector<Leaf> &L, SourceLocation At, bool Diff,
+                       bool Ret, bool Global) {
+  for (const Leaf &Lf : L) {
+    if (Global && !Lf.Union.empty()) {
       error(At, Lf.Union,
-            Global ? "unions work in locals and helpers; keep the values in "
-                     "a table of their type, or copy them into a local union"
-                   : "unions work inside the body (locals, and helpers' "
-                     "parameters and return values); pass or return the "
-                     "member's value instead");
+            "unions work in locals and helpers; keep the values in a table "
+            "of their type, or copy them into a local union");
       return false;
     }
+    if (Lf.NoAbi) {
+      error(At, Lf.Union,
+            "a union passed to or from the annotated function needs an "
+            "integer member of its size ('uint64_t u'), which carries its "
+            "bits; add one, or pass the member's value");
+      return false;
+    }
+    if (!Lf.Union.empty() && Diff) {
+      error(At, Lf.Union + " in a diff function",
+            Ret ? "its bits carry no derivative: return the floating "
+                  "member's value"
+                : "its bits carry no derivative: mark the parameter "
+                  "BD_NODIFF, or pass the floating member's value");
+      return false;
+    }
+  }
   return true;
 }
 
@@ -244,14 +259,16 @@ void Lowerer::storeBits(const LValue &L, int V) {
   LValue Raw = L;
   Raw.View = QualType();
   Type ST = typeOf(Raw), VT = F.Temps[V];
-  if (ir::isFloat(VT))
-    V = reinterpret(B, F, VT == Type::F32 ? Type::U32 : Type::U64, V, L.Site);
-  if (L.Bits == ir::bitWidth(ST)) {
-    store(Raw, B.cast(ST, V));
+  if (L.Bits == ir::bitWidth(ST)) { // straight to the storage's type (a
+    // signed one too), so ForwardVars sees a bit cast read back
+    store(Raw,
+          ir::isFloat(VT) ? reinterpret(B, F, ST, V, L.Site) : B.cast(ST, V));
     return;
   }
+  if (ir::isFloat(VT))
+    V = reinterpret(B, F, VT == Type::F32 ? Type::U32 : Type::U64, V, L.Site);
   // Insert: the other bits kept, these replaced.
-  uint64_t Ones = ST == Type::U64 ? ~0ull : 0xffffffffull;
+  uint64_t Ones = ir::bitWidth(ST) == 64 ? ~0ull : 0xffffffffull;
   uint64_t M = L.Bits >= 32 ? 0xffffffffull : (1ull << L.Bits) - 1;
   int W = B.cast(ST, B.cast(Type::U32, V));
   if (L.Bits < 32)

@@ -314,6 +314,87 @@ BATCHDIFF double un_unif(double x, BD_UNIFORM BD_NODIFF double c) {
 static int gen_k(rng_t *r) { return rng_below(r, 2101) - 1050; }
 static int gen_small(rng_t *r) { return rng_below(r, 81) - 40; }
 
+/* ---- 4. unions as parameters and return values -------------------------- */
+
+/* Passed as their integer member (docs/abi.md, "Structs"). */
+BD_BATCH double up_param(dbits p, int k) {
+  p.u ^= (uint64_t)(k & 1) << 63;
+  return p.d * 2;
+}
+BD_BATCH dbits up_ret(double x, int k) {
+  dbits r = {x};
+  r.u += (uint64_t)k;
+  return r;
+}
+struct boxed {
+  double w;
+  dbits v;
+  fbits f;
+};
+BD_BATCH struct boxed up_box(struct boxed b) {
+  b.v.d += b.w;
+  b.f.i ^= 1;
+  b.w = (double)(b.v.u >> 52);
+  return b;
+}
+BD_BATCH double up_recs(const dbits *p) {
+  return p[0].d - p[1].d + (double)(p[2].u & 7);
+}
+BATCHDIFF double up_nodiff(double x, BD_NODIFF dbits s) { return x * s.d; }
+
+static int same_d(double a, double b) { return memcmp(&a, &b, 8) == 0; }
+
+static void diff_params(void **state_) {
+  (void)state_;
+  static const size_t ns[] = {1, 3, WD + 1, 2 * WF + 3, 37};
+  rng_t rng = {name_seed("unions_params")};
+  for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++) {
+    size_t n = ns[ni];
+    dbits *p = gp_alloc(n * sizeof(dbits)), *r = gp_alloc(n * sizeof(dbits));
+    dbits *p3 = gp_alloc(3 * n * sizeof(dbits));
+    int *k = gp_alloc(n * sizeof(int));
+    double *x = gp_alloc(n * 8), *o = gp_alloc(n * 8);
+    struct boxed *bx = gp_alloc(n * sizeof *bx), *rb = gp_alloc(n * sizeof *rb);
+    for (size_t b = 0; b < n; b++) {
+      p[b].d = gen_d(&rng);
+      k[b] = gen_small(&rng);
+      x[b] = gen_d(&rng);
+      bx[b].w = gen_d(&rng);
+      bx[b].v.d = gen_d(&rng);
+      bx[b].f.f = gen_f(&rng);
+      for (int j = 0; j < 3; j++)
+        p3[3 * b + j].u = rng_u64(&rng);
+    }
+    up_param_batched(n, p, k, o);
+    for (size_t b = 0; b < n; b++)
+      assert_true(same_d(o[b], up_param(p[b], k[b])));
+    up_ret_batched(n, x, k, r);
+    for (size_t b = 0; b < n; b++)
+      assert_true(r[b].u == up_ret(x[b], k[b]).u);
+    up_box_batched(n, bx, rb);
+    for (size_t b = 0; b < n; b++) {
+      struct boxed w = up_box(bx[b]);
+      if (!same_d(rb[b].w, w.w) || rb[b].v.u != w.v.u || rb[b].f.i != w.f.i)
+        print_error("up_box n=%zu b=%zu\n", n, b);
+      assert_true(same_d(rb[b].w, w.w) && rb[b].v.u == w.v.u &&
+                  rb[b].f.i == w.f.i);
+    }
+    up_recs_batched(n, p3, 3, o);
+    for (size_t b = 0; b < n; b++)
+      assert_true(
+          same_bits_or_nan(&o[b], &(double){up_recs(p3 + 3 * b)}, 8, 1));
+    memset(o, 0, n * 8);
+    up_nodiff_grad(n, x, p, NULL, NULL, o);
+    for (size_t b = 0; b < n; b++)
+      if (!(o[b] == p[b].d || (isnan(o[b]) && isnan(p[b].d)))) {
+        print_error("nodiff n=%zu b=%zu x=%a got %a want %a\n", n, b, x[b],
+                    o[b], p[b].d);
+        fail();
+      }
+    gp_reset();
+  }
+}
+
 BITS1(un_expo, int, double, gen_d)
 DIFF1(un_mant, double, CMP_STRICT, 0, V, double, gen_d)
 BITS2(un_ldexp, double, double, gen_d, int, gen_k)
@@ -410,7 +491,7 @@ int main(int argc, char **argv) {
       T_(fd_frexp_m),  T_(fd_frexp_e),  T_(fd_log2),     T_(fd_scale),
       T_(fd_trunc_lo), T_(un_words),    T_(un_short),    T_(mc_words),
       T_(mc_pair),     T_(mc_fwords),   T_(un_halves),   T_(un_helpers),
-      T_(un_nested),   T_(un_unif),     T_(libm),        T_(grads),
+      T_(un_nested),   T_(un_unif),     T_(libm),        T_(grads),       T_(params),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_unions", tests, NULL, NULL);

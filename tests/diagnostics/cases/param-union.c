@@ -1,6 +1,7 @@
-/* A union parameter (struct parameters work). */
+/* A union parameter of a diff function (in a batch function, or
+ * BD_NODIFF, a union with an integer member of its size works). */
 union pair { float a; int b; };
 __attribute__((batch, diff)) float f(union pair p) {
-  // CHECK: param-union.c:[[@LINE-1]]:49: error: parameter 'p' of type 'union pair' is not supported in a batch/diff function; unions work inside the body (locals, and helpers' parameters and return values); pass or return the member's value instead
-  return 0.0f;
+  // CHECK: param-union.c:[[@LINE-1]]:49: error: parameter 'p' of type 'union pair' in a diff function is not supported in a batch/diff function; its bits carry no derivative: mark the parameter BD_NODIFF, or pass the floating member's value
+  return p.a;
 }
