@@ -80,15 +80,16 @@ bool readsUserMemory(const Stmt *S) {
   else if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->isArrow())
     Base = ME->getBase();
   if (Base) {
-    // A local array (or a row of one), or a file-scope table: lowering
-    // keeps such reads in bounds. Anything reached through a pointer may be
-    // the caller's memory.
+    // A local array (or a row of one), or a file-scope table of known
+    // length: lowering keeps such reads in bounds. Anything reached through
+    // a pointer may be the caller's memory, and so may a table declared
+    // without its length (`extern const double T[];`): no index is clamped.
     const Expr *E = Base->IgnoreParenImpCasts();
     while (const auto *Row = dyn_cast<ArraySubscriptExpr>(E))
       E = Row->getBase()->IgnoreParenImpCasts();
     const auto *DRE = dyn_cast<DeclRefExpr>(E);
     const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-    if (!VD || isa<ParmVarDecl>(VD) || !VD->getType()->isArrayType())
+    if (!VD || isa<ParmVarDecl>(VD) || !VD->getType()->isConstantArrayType())
       return true;
   }
   for (const Stmt *C : S->children())
