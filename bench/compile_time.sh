@@ -5,9 +5,15 @@
 # growing N, and a file of 20 ordinary annotated functions.
 #   bench/compile_time.sh [reps]     default: median of 3 runs
 # Environment: BATCHDIFF_PLUGIN (default: the in-tree build's plugin),
-# BATCHDIFF_CT_SIZES (default "125 250 500 1000 2000").
+# BATCHDIFF_CT_SIZES (default "125 250 500 1000 2000"), BATCHDIFF_CT_ICOUNT=1
+# (instructions instead of CPU time, see below).
 # Times are user + system CPU seconds of the whole clang process (bash's
 # `time`), -O2 -march=native -c; ratio = plugin / plain (lower is better).
+# With BATCHDIFF_CT_ICOUNT=1: G instructions of clang's compile (valgrind
+# --tool=cachegrind, one run: the count does not depend on the load). The
+# driver resolves -march=native outside valgrind, whose CPUID has no AVX-512
+# (under it, native is haswell: 256-bit code), and the plugin's debug
+# information is stripped (valgrind cannot read clang-19's DWARF 5).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 plugin=${BATCHDIFF_PLUGIN:-$root/_build/test/lib/batchdiff/batchdiff.so}
@@ -69,15 +75,35 @@ cpu() {
   printf '%s\n' "${ts[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
 }
 
+# icount CMD...: G instructions of CMD's compile: the cc1 command that
+# -### prints (the driver itself, which would run it in-process, is left out).
+icount() {
+  local cmd
+  cmd=$("$@" -### 2>&1 | grep '"-cc1"')
+  eval "valgrind --tool=cachegrind --cache-sim=no" \
+    "--cachegrind-out-file=$work/cg.out $cmd" >/dev/null 2>&1
+  awk '/^summary:/ {printf "%.3f", $2 / 1e9}' "$work/cg.out"
+}
+
+measure=cpu
+unit=s
+if [[ ${BATCHDIFF_CT_ICOUNT:-0} == 1 ]]; then
+  command -v valgrind >/dev/null || { echo "no valgrind" >&2; exit 1; }
+  objcopy --strip-debug "$plugin" "$work/plugin.so"
+  plugin=$work/plugin.so
+  measure=icount
+  unit=G
+fi
+
 row() { # name file
   local plain with
-  plain=$(cpu clang-19 "${flags[@]}" "$2" -o "$work/p.o")
-  with=$(cpu clang-19 -fplugin="$plugin" "${flags[@]}" "$2" -o "$work/b.o")
+  plain=$($measure clang-19 "${flags[@]}" "$2" -o "$work/p.o")
+  with=$($measure clang-19 -fplugin="$plugin" "${flags[@]}" "$2" -o "$work/b.o")
   awk -v n="$1" -v p="$plain" -v w="$with" \
     'BEGIN {printf "%-28s %8.2f %8.2f %8.1fx\n", n, p, w, (p > 0 ? w / p : 0)}'
 }
 
-printf '%-28s %8s %8s %9s\n' "input" "plain s" "plugin s" "ratio"
+printf '%-28s %8s %8s %9s\n' "input" "plain $unit" "plugin $unit" "ratio"
 for n in $sizes; do
   longf "$n" >"$work/long$n.c"
   row "straight-line, $n stmts" "$work/long$n.c"
