@@ -380,6 +380,20 @@ struct Uses {
     return std::make_pair(N, C);
   }
 
+  /// The value a for-init gives \p V: `int i = e` or `i = e`.
+  static const Expr *initOf(const ForStmt *FS, const VarDecl *V) {
+    const auto *DS = dyn_cast_or_null<DeclStmt>(FS->getInit());
+    const auto *IV = DS && DS->isSingleDecl()
+                         ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                         : nullptr;
+    if (IV == V)
+      return IV->getInit();
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(FS->getInit());
+        BO && BO->getOpcode() == BO_Assign && varOf(BO->getLHS()) == V)
+      return BO->getRHS();
+    return nullptr;
+  }
+
   /// Loops that keep i inside [From, n - 1 - Slack], n an integer
   /// parameter neither they nor i's loop assign: `for (i = 0; i < n - 1;
   /// i++)` (`x[i + 1]`), `for (i = 1; i <= n - 1; i++)`, and counting down,
@@ -388,7 +402,16 @@ struct Uses {
     LoopVar L;
     const auto *C = dyn_cast_or_null<BinaryOperator>(
         FS->getCond() ? FS->getCond()->IgnoreParenImpCasts() : nullptr);
-    const VarDecl *V = C ? varOf(C->getLHS()) : nullptr;
+    auto isPostDec = [](const Expr *E) {
+      const auto *UO = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
+      return UO && UO->getOpcode() == UO_PostDec;
+    };
+    const VarDecl *V = nullptr;
+    if (C)
+      V = varOf(isPostDec(C->getLHS())
+                    ? cast<UnaryOperator>(C->getLHS()->IgnoreParenImpCasts())
+                          ->getSubExpr()
+                    : C->getLHS());
     if (!V || lowering::modifies(FS->getBody(), V))
       return L;
     auto St = step(FS->getInc(), V);
@@ -402,16 +425,17 @@ struct Uses {
         Top.reset();
       if (auto I = init(FS->getInit()); I && I->first == V && I->second >= 0)
         From = I->second;
+    } else if (!St && !FS->getInc() && K == BO_GT && isPostDec(C->getLHS())) {
+      // `for (i = n; i-- > k;)` (k >= 0): the body sees n - 1 .. k.
+      auto Lo = constInt(C->getRHS());
+      const Expr *Init = initOf(FS, V);
+      if (Init && Lo && *Lo >= 0) {
+        Top = paramMinus(Init);
+        From = *Lo;
+      }
     } else if (St && *St <= -1 && (K == BO_GE || K == BO_GT)) {
       // From n - c (c >= 1: Slack c - 1) down to a constant.
-      const auto *DS = dyn_cast_or_null<DeclStmt>(FS->getInit());
-      const auto *IV = DS && DS->isSingleDecl()
-                           ? dyn_cast<VarDecl>(DS->getSingleDecl())
-                           : nullptr;
-      const Expr *Init = IV == V ? IV->getInit() : nullptr;
-      if (const auto *BO = dyn_cast_or_null<BinaryOperator>(FS->getInit());
-          BO && BO->getOpcode() == BO_Assign && varOf(BO->getLHS()) == V)
-        Init = BO->getRHS();
+      const Expr *Init = initOf(FS, V);
       auto Lo = constInt(C->getRHS());
       Top = Init ? paramMinus(Init) : std::nullopt;
       if (Top && Top->second-- < 1)
@@ -427,6 +451,33 @@ struct Uses {
     L.Bound = Top->first;
     L.From = From;
     L.Slack = Top->second; // i <= n - 1 - Slack
+    return L;
+  }
+
+  /// `while (i < n) { ...; i++; }`: i below n wherever the body reads it
+  /// when its only change is the body's last statement (`i++`, `++i`,
+  /// `i += 1`) and n is not assigned in the loop.
+  LoopVar whileVar(const WhileStmt *WS) {
+    LoopVar L;
+    const auto *C =
+        dyn_cast<BinaryOperator>(WS->getCond()->IgnoreParenImpCasts());
+    const auto *Body = dyn_cast<CompoundStmt>(WS->getBody());
+    const VarDecl *V =
+        C && C->getOpcode() == BO_LT ? varOf(C->getLHS()) : nullptr;
+    auto Top = C ? paramMinus(C->getRHS()) : std::nullopt;
+    if (!V || !Top || !Body || Body->body_empty() ||
+        lowering::modifies(Body, Top->first))
+      return L;
+    const auto *Last = dyn_cast<Expr>(Body->body_back());
+    auto St = Last ? step(Last, V) : std::nullopt;
+    if (!St || *St != 1)
+      return L;
+    for (const Stmt *B : Body->body())
+      if (B != Body->body_back() && lowering::modifies(B, V))
+        return L;
+    L.V = V;
+    L.Bound = Top->first;
+    L.Slack = Top->second;
     return L;
   }
 
@@ -653,13 +704,16 @@ struct Uses {
         if (!T.N && Loops.back().Ranged)
           T.K = Loops.back().Trips;
       }
+      const auto *WS = dyn_cast<WhileStmt>(S);
+      if (WS)
+        Loops.push_back(whileVar(WS));
       Around.push_back(T);
       LoopStmts.push_back(S);
       for (const Stmt *C : S->children())
         walk(C);
       LoopStmts.pop_back();
       Around.pop_back();
-      if (FS)
+      if (FS || WS)
         Loops.pop_back();
       return;
     }

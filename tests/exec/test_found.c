@@ -19,7 +19,8 @@
  *   - loops whose index range needs the loop's start or bound: NR's chebev
  *     (Clenshaw counting down from m - 1), Horner and its derivative from
  *     the top (`c[nc]`, then c[nc - 1] .. c[0]), first differences
- *     (`x[i] - x[i - 1]` from i = 1, `x[i + 1]` under `i < n - 1`).
+ *     (`x[i] - x[i - 1]` from i = 1, `x[i + 1]` under `i < n - 1`),
+ *     `for (i = n; i-- > 0;)` and `while (k < n - 1) { ...; k++; }`.
  * NAME_batched against the scalar function: bit for bit where only
  * arithmetic, comparisons and fabs are involved (every input of gen_d,
  * NaN and Inf included), within the math functions' bounds elsewhere;
@@ -476,6 +477,19 @@ BATCHDIFF double tv(const double *x, int n) {
   return s;
 }
 
+/* Counting down by `i-- > 0`, and a while loop's counter. */
+BATCHDIFF double decay(const double *x, int n, double r) {
+  double s = 0.0;
+  int i, k = 0;
+  for (i = n; i-- > 0;)
+    s = s * r + x[i];
+  while (k < n - 1) {
+    s += r * x[k + 1];
+    k++;
+  }
+  return s;
+}
+
 /* ---- NAME_batched against the scalar functions ------------------------- */
 
 static int gen_steps(rng_t *r) { return (int)rng_below(r, 12); }
@@ -570,6 +584,7 @@ static void t_ranges(void **state) {
     double *v = gp_alloc(n * ST * 8), *r1 = gp_alloc(n * 8);
     double *r2 = gp_alloc(n * 8), *dp = gp_alloc(n * 8), *g1 = gp_alloc(n * 8);
     double *dv_ = gp_alloc(n * ST * 8), *dx = gp_alloc(n * 8);
+    double *rr = gp_alloc(n * 8), *r3 = gp_alloc(n * 8), *dr = gp_alloc(n * 8);
     int *m = gp_alloc(n * sizeof(int)), *nc = gp_alloc(n * sizeof(int));
     int *len = gp_alloc(n * sizeof(int));
     for (size_t e = 0; e < n; e++) {
@@ -580,7 +595,8 @@ static void t_ranges(void **state) {
       nc[e] = (int)rng_below(&rng, ST);
       len[e] = (int)rng_below(&rng, ST + 1);
       x[e] = rng_range(&rng, -2, 2);
-      dx[e] = 0.0;
+      rr[e] = rng_range(&rng, -1.5, 1.5);
+      dx[e] = dr[e] = 0.0;
       for (int i = 0; i < ST; i++) {
         fc[e * ST + i] = (float)rng_range(&rng, -1, 1);
         c[e * ST + i] = rng_range(&rng, -1, 1);
@@ -593,19 +609,30 @@ static void t_ranges(void **state) {
     chebev_batched(n, fa, fb, fc, ST, m, fx, q);
     polyd_batched(n, c, ST, nc, x, dp, 1, r1);
     tv_batched(n, v, ST, len, r2);
+    decay_batched(n, v, ST, len, rr, r3);
+    decay_grad(n, v, ST, len, rr, NULL, NULL, NULL, 0, dr);
     polyd_grad(n, c, ST, nc, x, g1, 1, NULL, NULL, NULL, 0, dx, NULL, 0);
     tv_grad(n, v, ST, len, NULL, NULL, dv_, ST);
     for (size_t e = 0; e < n; e++) {
       float w1 = chebev(fa[e], fb[e], fc + e * ST, m[e], fx[e]);
       double d, w2 = polyd(c + e * ST, nc[e], x[e], &d);
       const double *ve = v + e * ST;
-      double w3 = tv(ve, len[e]);
+      double w3 = tv(ve, len[e]), w4 = decay(ve, len[e], rr[e]);
+      /* d decay / dr: the same loops, differentiated by hand. */
+      double sv = 0.0, ds = 0.0;
+      for (int i = len[e]; i-- > 0;) {
+        ds = ds * rr[e] + sv;
+        sv = sv * rr[e] + ve[i];
+      }
+      for (int k = 0; k < len[e] - 1; k++)
+        ds += ve[k + 1];
       int bad = !same_bits_or_nan(&q[e], &w1, 4, 1) ||
                 !same_bits_or_nan(&r1[e], &w2, 8, 1) ||
                 !same_bits_or_nan(&dp[e], &d, 8, 1) ||
                 !same_bits_or_nan(&g1[e], &d, 8, 1) ||
                 !same_bits_or_nan(&r2[e], &w3, 8, 1) ||
-                !close_to(dx[e], d, 1e-12);
+                !same_bits_or_nan(&r3[e], &w4, 8, 1) ||
+                !close_to(dr[e], ds, 1e-12) || !close_to(dx[e], d, 1e-12);
       for (int i = 0; i < ST; i++) {
         double g = 0.0;
         if (i < len[e]) {
