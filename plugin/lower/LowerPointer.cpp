@@ -30,6 +30,20 @@ const VarDecl *declOf(const Expr *E) {
 const char *InsteadOne = "index one array, with an integer offset computed "
                          "from the condition";
 
+/// Whether computing the address \p E reads the caller's memory: `&x[k]`
+/// and `m[i]` (a row) only compute addresses, `T + (int)x[k]` reads x[k].
+bool addressReads(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  const auto *UO = dyn_cast<UnaryOperator>(E);
+  if (UO && UO->getOpcode() == UO_AddrOf)
+    E = UO->getSubExpr()->IgnoreParens();
+  else if (!E->getType()->isArrayType())
+    return readsUserMemory(E);
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return readsUserMemory(AS->getIdx()) || addressReads(AS->getBase());
+  return !isa<DeclRefExpr>(E) && readsUserMemory(E);
+}
+
 } // namespace
 
 std::string Lowerer::baseName(const PtrBase &P) const {
@@ -510,6 +524,15 @@ bool Lowerer::ptrConditional(const ConditionalOperator *CO, PtrVal &Out) {
             "choose the pointer with if/else (only <math.h> calls may be in "
             "the arms), or compute the offset with '?:' and add it to one "
             "pointer");
+      return false;
+    }
+  for (const Expr *A : {CO->getTrueExpr(), CO->getFalseExpr()})
+    if (addressReads(A)) { // (`k < n ? T + (int)x[k] : T` reads x[n])
+      error(A->getBeginLoc(),
+            "a '?:' choosing pointers whose arm reads an array parameter or "
+            "through a pointer",
+            "both arms run in every lane, where C may not read there: choose "
+            "the pointer with if/else, or read the value under an if first");
       return false;
     }
   int C = cond(CO->getCond());
