@@ -857,14 +857,19 @@ std::string KernelEmitter::run() {
   for (size_t T = 0; T < F.TapeSlots.size(); ++T)
     OS << "  __bd_tp[" << T << "].top = 0;\n";
   // Variables nothing reads or writes any more (a return flag once every
-  // store to it was pruned) are not declared: -Wunused-variable.
-  std::vector<bool> Used(F.Vars.size(), false);
+  // store to it was pruned) are not declared: -Wunused-variable. Ones only
+  // written (the value of a dead '?:') are marked unused:
+  // -Wunused-but-set-variable.
+  std::vector<bool> Used(F.Vars.size(), false), Read(F.Vars.size(), false);
   ir::walk(F.Body, [&](const ir::Stmt &S, int) {
     // (Tape ops use Var for their slot.)
     if (S.K == ir::Stmt::Inst && S.Var >= 0 &&
         (S.Opc == Op::GetVar || S.Opc == Op::SetVar || S.Opc == Op::LoadElem ||
          S.Opc == Op::StoreElem || S.Opc == Op::ZeroArr))
       Used[S.Var] = true;
+    if (S.K == ir::Stmt::Inst && S.Var >= 0 &&
+        (S.Opc == Op::GetVar || S.Opc == Op::LoadElem))
+      Read[S.Var] = true;
   });
   for (size_t V = 0; V < F.Vars.size(); ++V)
     for (Ch = 0; Ch < (F.VaryingVar[V] ? IL : 1); ++Ch) {
@@ -879,11 +884,12 @@ std::string KernelEmitter::run() {
            << " " << var(V) << "[" << F.Vars[V].Len << "];\n";
         continue;
       }
+      const char *Unused = Read[V] ? "" : " __attribute__((unused))";
       if (F.VaryingVar[V])
-        OS << "  " << Sh.vtype(Ty) << " " << var(V) << " = " << Sh.zero(Ty)
-           << ";\n";
+        OS << "  " << Sh.vtype(Ty) << Unused << " " << var(V) << " = "
+           << Sh.zero(Ty) << ";\n";
       else
-        OS << "  " << scalarType(Ty) << " " << var(V) << " = 0;\n";
+        OS << "  " << scalarType(Ty) << Unused << " " << var(V) << " = 0;\n";
     }
   for (size_t T = 0; T < F.Temps.size(); ++T)
     for (Ch = 0; Ch < (F.VaryingTemp[T] ? IL : 1); ++Ch) {
@@ -913,22 +919,30 @@ std::string KernelEmitter::run() {
       for (unsigned C = 0; C < (Once(F.Params[I]) ? 1 : IL); ++C)
         OS << "  (void)__bd_p" << I << (Once(F.Params[I]) ? "" : chain(C))
            << ";\n";
-  // A member of an array of records the function never accesses: its
-  // array, shadows, strides and lane offsets are passed all the same.
+  // A member of an array of records the function never accesses, or an
+  // array or shadow nothing touches (read only in comparisons, or in code
+  // that was deleted): its array, shadows, strides and lane offsets are
+  // passed all the same.
   std::vector<bool> Accessed(F.Params.size(), false);
+  std::vector<unsigned> Shadowed(F.Params.size(), 0);
   ir::walk(F.Body, [&](const ir::Stmt &S, int) {
-    if (S.K == ir::Stmt::Inst &&
-        (S.Opc == Op::LoadArg || S.Opc == Op::StoreArg ||
-         S.Opc == Op::ShadowLoad || S.Opc == Op::ShadowStore ||
-         S.Opc == Op::ShadowAdd) &&
-        S.IVal >= 0 && (size_t)S.IVal < F.Params.size())
+    if (S.K != ir::Stmt::Inst || S.IVal < 0 ||
+        (size_t)S.IVal >= F.Params.size())
+      return;
+    bool Shadow = S.Opc == Op::ShadowLoad || S.Opc == Op::ShadowStore ||
+                  S.Opc == Op::ShadowAdd;
+    if (Shadow || S.Opc == Op::LoadArg || S.Opc == Op::StoreArg)
       Accessed[S.IVal] = true;
+    if (Shadow)
+      Shadowed[S.IVal] |= 1u << S.Shadow;
   });
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const ir::Param &Pa = F.Params[I];
-    if (Pa.Record < 0 || !Pa.IsArray || Accessed[I])
+    if (!Pa.IsArray || (Pa.Record < 0 && Pa.Kind != ir::ParamKind::User))
       continue;
     for (int Q = 0; Q <= numShadows(Pa); ++Q) {
+      if (Q ? (Shadowed[I] >> (Q - 1)) & 1 : Accessed[I])
+        continue;
       std::string Pre = Q ? shadowBase(Q - 1) : std::string("__bd_p");
       OS << "  (void)" << Pre << I << ";\n";
       if (Pa.Uniform)

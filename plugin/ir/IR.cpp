@@ -355,7 +355,24 @@ static bool pruneUnusedTemps(Block &B, const std::vector<int> &Uses) {
   return Changed;
 }
 
+static size_t countStmts(const Function &F) {
+  size_t N = 0;
+  walk(F.Body, [&](const Stmt &, int) { ++N; });
+  return N;
+}
+
+static void pruneOnce(Function &F);
+
+// To a fixpoint: pruning a temp can remove the last read of a variable
+// ('int k = 0; if (c) k = 1;': k's read was an unused temp), whose stores
+// and then the emptied if and its condition go in the next round.
 void pruneDeadStores(Function &F) {
+  for (size_t N = countStmts(F), Prev = N + 1; N < Prev;
+       Prev = N, N = countStmts(F))
+    pruneOnce(F);
+}
+
+static void pruneOnce(Function &F) {
   std::vector<bool> Live(F.Vars.size(), false);
   for (const Output &O : F.Outputs)
     Live[O.Var] = true;
