@@ -32,6 +32,21 @@ int Lowerer::zeroOf(Type T) {
   return B.constI(T, 0);
 }
 
+/// How the generated code spells a scalar parameter or return type: an
+/// enum it cannot name (anonymous, or declared in the parameter list, where
+/// it is visible only inside the function) is its integer type.
+static std::string scalarCType(QualType T) {
+  T = T.getUnqualifiedType();
+  if (const auto *ET = T->getAs<EnumType>()) {
+    const EnumDecl *ED = ET->getDecl();
+    if (!ED->getDeclContext()->isFileContext() ||
+        (!ED->getIdentifier() && !ED->getTypedefNameForAnonDecl() &&
+         !T->getAs<TypedefType>()))
+      return ED->getIntegerType().getUnqualifiedType().getAsString();
+  }
+  return T.getAsString();
+}
+
 /// The return type: F.RetTy, or one Ret output per leaf member of a struct.
 bool Lowerer::returnType() {
   QualType RT = Top->getReturnType();
@@ -59,7 +74,7 @@ bool Lowerer::returnType() {
     F.RetDense = denseMembers(RT, RetLeaves);
   } else if (auto T = irType(RT)) {
     F.RetTy = *T;
-    F.RetCType = RT.getUnqualifiedType().getAsString();
+    F.RetCType = scalarCType(RT);
     F.RetNativeLayout = nativeLayout(Ctx, RT, *T);
   } else {
     error(Top->getReturnTypeSourceRange(),
@@ -140,7 +155,7 @@ void Lowerer::param(unsigned I) {
   if (IP.Name.empty())
     IP.Name = "p" + std::to_string(I);
   IP.Ty = *T;
-  IP.CType = PT.getUnqualifiedType().getAsString();
+  IP.CType = scalarCType(PT);
   IP.NativeLayout = nativeLayout(Ctx, PT, *T);
   IP.Uniform = isUniform(P);
   IP.NoDiff = isNoDiff(P) || !ir::isFloat(*T);
