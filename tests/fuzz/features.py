@@ -10,17 +10,21 @@ BD_UNIFORM ('recs', with 'structs'); a struct type with an array member
 `double w[N]` ('amem', with 'structs'); integer and two-dimensional
 tables, pointer walks and two-dimensional local arrays ('tables',
 'walks', 'arr2d': xfeatures.py); a struct type with a two-dimensional
-array member `double m[2][3]` ('amem2', with 'structs').  Each feature
+array member `double m[2][3]` ('amem2', with 'structs'); the third,
+fourth and fifth rounds in yfeatures.py, zfeatures.py and wfeatures.py
+(unions, global structs, arrays of structs in structs, narrow and
+declared-extent array parameters, short-circuit reads).  Each feature
 draws numbers only where the ones before it drew none, so adding one
 leaves the others' output as it was."""
 from markers import LF, MD, MF, TW, tname
 from xadapters import CP
 from xfeatures import NEW, XExt
 from yfeatures import NEW3, YExt
+from wfeatures import NEW5, WExt
 from zfeatures import NEW4, ZExt
 
 FEATURES = ("structs", "arrays", "mem", "recs", "amem") + NEW + ("amem2",) + \
-    NEW3 + NEW4
+    NEW3 + NEW4 + NEW5
 
 
 class StructType:
@@ -81,7 +85,7 @@ class StructType:
         return out
 
 
-class Ext(XExt, YExt, ZExt):
+class Ext(XExt, YExt, ZExt, WExt):
     """File-level state of the features (rng: the file's generator)."""
 
     def __init__(self, rng, features):
@@ -90,6 +94,7 @@ class Ext(XExt, YExt, ZExt):
         self.structs = []
         self.xinit()
         self.zinit()
+        self.winit()
 
     def file_decls(self):
         out = []
@@ -127,19 +132,27 @@ class Ext(XExt, YExt, ZExt):
             out += st.decls()
         if self.zon():
             out += self.zfile_decls()
+        if self.won():
+            out += self.wfile_decls()
         return out
 
     def use_tables(self, g):
         XExt.use_tables(self, g)
         if self.zon():
             self.zuse(g)
+        if self.won():
+            self.wuse(g)
 
     def fleaf(self, g, t):
         e = self.zfleaf(g, t) if self.zon() else None
+        if not e and self.won():
+            e = self.wfleaf(g, t)
         return e or XExt.fleaf(self, g, t)
 
     def ileaf(self, g):
         e = self.zileaf(g) if self.zon() else None
+        if not e and self.won():
+            e = self.wileaf(g)
         return e or XExt.ileaf(self, g)
 
     def usable(self, types):
@@ -195,6 +208,8 @@ class Ext(XExt, YExt, ZExt):
             cps.append(rec)
         if self.zon():
             self.zparams(types, cps, CP)
+        if self.won():
+            hvp = self.wparams(types, cps, CP) and hvp
         return cps, hvp
 
     @staticmethod
@@ -217,6 +232,9 @@ class Ext(XExt, YExt, ZExt):
                 out.append("%sconst %s %s[%s]" % (
                     a, cp.st.name, cp.nm,
                     cp.lenp.nm if cp.lenp else cp.dims[0]))
+            elif cp.extd:
+                out.append("%sconst %s %s[%s]" % (
+                    a, tname(cp.t), cp.nm, cp.extd))
             elif cp.walk == "idecl":
                 out.append("%sconst %s %s[%d * %s]" % (
                     a, tname(cp.t), cp.nm, cp.inter, cp.lenp.nm))
@@ -225,7 +243,8 @@ class Ext(XExt, YExt, ZExt):
             else:
                 dims = "[%s]" % cp.lenp.nm if cp.lenp else \
                     "".join("[%d]" % d for d in cp.dims)
-                out.append("%sconst %s %s%s" % (a, tname(cp.t), cp.nm, dims))
+                out.append("%sconst %s %s%s" % (a, cp.ct or tname(cp.t),
+                                                 cp.nm, dims))
         return ", ".join(out)
 
     def attach(self, g):
@@ -233,6 +252,8 @@ class Ext(XExt, YExt, ZExt):
         g.ragged = []
         g.rragged = []  # ragged arrays of records ('precs')
         g.walkp, g.walked = None, False
+        # wfeatures: declared extents, short-circuit arrays, their searches
+        g.wext, g.wsc, g.wsci = [], [], []
 
     def setup(self, g, cps):
         """The function's struct members, arrays and length parameters in
@@ -268,6 +289,8 @@ class Ext(XExt, YExt, ZExt):
                                                           cp.dims[1])
         if self.zon():
             self.zsetup(g, cps)
+        if self.won():
+            self.wsetup(g, cps)
 
     @staticmethod
     def add_struct(g, nm, st, ro):
@@ -296,6 +319,8 @@ class Ext(XExt, YExt, ZExt):
         if self.xstmt(g, ind, in_loop):
             return True
         if self.zon() and self.zstmt(g, ind, in_loop):
+            return True
+        if self.won() and self.wstmt(g, ind, in_loop):
             return True
         r = self.r.random()
         if r < 0.1 and g.ragged and g.loop_depth < 2 and not g.is_helper \

@@ -47,6 +47,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* flat parameters: gen.py --features passes every struct member and array
  * element as a parameter of its own */
@@ -63,6 +65,34 @@
 static inline int fz_len(int v, int N) {
   v %= N;
   return 1 + (v < 0 ? v + N : v);
+}
+
+/* Memory whose last byte is followed by a PROT_NONE page (gen.py
+ * --features shortc: arrays read where C reads them only conditionally,
+ * `i < N && x[i] < t`; a read past them faults). fz_gfree(p, bytes)
+ * unmaps it. */
+#ifndef MAP_ANONYMOUS
+/* hidden by -std=c11 (no _DEFAULT_SOURCE before the first include of the
+ * generated file); Linux's value */
+#define MAP_ANONYMOUS 0x20
+#endif
+static size_t fz_gmap_len(size_t bytes) {
+  size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+  return (bytes + pg - 1) / pg * pg + pg;
+}
+static void *fz_galloc(size_t bytes) {
+  size_t len = fz_gmap_len(bytes), pg = (size_t)sysconf(_SC_PAGESIZE);
+  char *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED || mprotect(m + len - pg, pg, PROT_NONE) != 0) {
+    fprintf(stderr, "out of memory\n");
+    exit(2);
+  }
+  return m + len - pg - bytes;
+}
+static void fz_gfree(void *p, size_t bytes) {
+  size_t len = fz_gmap_len(bytes), pg = (size_t)sysconf(_SC_PAGESIZE);
+  munmap((char *)p + bytes + pg - len, len);
 }
 
 typedef struct {

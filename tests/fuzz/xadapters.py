@@ -31,6 +31,14 @@ class CP:
         self.inter = 0
         self.looped = False  # a ragged array of records read in a loop
         self.q0 = 0
+        # features of wfeatures.py: a narrow element type (C type of an
+        # int array: 'unsigned char', '_Bool', ...); a declared extent of
+        # the length parameter (C text 'ln1 + 1', and the Python format of
+        # an example's extent as a C expression); read where C reads only
+        # conditionally (sc), so allocated before a guard page (guard)
+        self.ct = None
+        self.extd = self.extf = self.wform = None
+        self.sc = self.guard = False
 
     def size(self):
         if self.kind == "s":
@@ -135,6 +143,13 @@ def scalar_adapter(name, cps, how, sret=None):
                                        enumerate(cp.st.members))
                     for k in range(cp.dims[0]))))
             args.append("x%d" % q)
+        elif cp.ct:
+            # narrow: through int (a double out of its range is UB)
+            L.append("  %s x%d[%d] = {%s};" % (
+                cp.ct, q, cp.size(), ", ".join(
+                    "(%s)(int)a[%d]" % (cp.ct, q + e)
+                    for e in range(cp.size()))))
+            args.append("x%d" % q)
         else:
             dims = "".join("[%d]" % d for d in cp.dims)
             L.append("  %s x%d%s = {%s};" % (
@@ -156,6 +171,9 @@ def _len_of(cp, b):
     if not cp.lenp:
         return str(cp.size())
     lp = cp.lenp
+    if cp.extf:
+        return cp.extf.replace("%s", "fz_len((int)a[%d][%s], %d)" % (
+            lp.q0, "0" if lp.u else b, lp.lenmax))
     return "%sfz_len((int)a[%d][%s], %d)" % (
         "%d * " % cp.inter if cp.inter else "", lp.q0, "0" if lp.u else b,
         lp.lenmax)
@@ -273,6 +291,78 @@ def rec_shadows(cp, src, nm, anyp, cq, L, args, back, frees):
     back.append("    }")
 
 
+def warray_primals(cp, L, args, frees):
+    """A narrow array (cp.ct: its values through int, poison -77 past an
+    example's extent) or one read where C reads only conditionally
+    (cp.guard: its data end where a PROT_NONE page begins, fz_galloc: the
+    batch's last example strided and BD_PACKED, every example
+    BD_POINTERS), in the layouts of primals()."""
+    q, sz = cp.q0, cp.size()
+    T = cp.ct or ctype(cp.t)
+
+    def cv(e):
+        return "(%s)(int)%s" % (T, e) if cp.ct else "(%s)%s" % (T, e)
+    poison = "(%s)-77" % T if cp.ct else "NAN"
+
+    def alloc(nm, bytes_):
+        if cp.guard:
+            frees.append(("  fz_gfree(%s, %s);" % (nm, bytes_), None))
+            return "fz_galloc(%s)" % bytes_
+        frees.append(nm)
+        return "malloc(%s)" % bytes_
+    if cp.u:
+        L.append("  %s x%d[%d];" % (T, q, sz))
+        L.append("  for (int e = 0; e < %d; e++) x%d[e] = %s;" % (
+            sz, q, cv("a[%d + e][0]" % q)))
+        args.append("x%d" % q)
+    elif cp.layout == "":
+        L.append("  %s *x%d = %s;" % (T, q, alloc(
+            "x%d" % q, "m * %d * sizeof *x%d" % (sz, q))))
+        L.append("  for (size_t b = 0; b < n; b++)")
+        L.append("    for (int e = 0; e < %d; e++) x%d[b * %d + e] = "
+                 "e < %s ? %s : %s;" % (sz, q, sz, _len_of(cp, "b"),
+                                        cv("a[%d + e][b]" % q), poison))
+        args += ["x%d" % q, "(ptrdiff_t)%d" % sz]
+    elif cp.layout == "packed":
+        # ragged: back to back; fixed size: reversed, with gaps (none after
+        # example 0, the last: at the guard page)
+        L.append("  size_t *xo%d = malloc(m * sizeof *xo%d), tot%d = 0;" % (
+            q, q, q))
+        if cp.lenp:
+            L.append("  for (size_t b = 0; b < n; b++) { xo%d[b] = tot%d; "
+                     "tot%d += %s; }" % (q, q, q, _len_of(cp, "b")))
+        else:
+            L.append("  for (size_t b = 0; b < n; b++) xo%d[b] = "
+                     "(n - 1 - b) * %d;" % (q, sz + 1))
+            L.append("  tot%d = n * %d%s;" % (
+                q, sz + 1, " - (n ? 1 : 0)" if cp.guard else ""))
+        L.append("  %s *x%d = %s;" % (T, q, alloc(
+            "x%d" % q, "(tot%d ? tot%d : 1) * sizeof *x%d" % (q, q, q))))
+        L.append("  for (size_t i = 0; i < tot%d; i++) x%d[i] = %s;" % (
+            q, q, poison))
+        L.append("  for (size_t b = 0; b < n; b++)")
+        L.append("    for (int e = 0; e < %s; e++) x%d[xo%d[b] + e] = %s;" % (
+            _len_of(cp, "b"), q, q, cv("a[%d + e][b]" % q)))
+        args += ["x%d" % q, "xo%d" % q]
+        frees.append("xo%d" % q)
+    else:
+        ext = _len_of(cp, "b")
+        L.append("  %s **x%d = malloc(m * sizeof *x%d);" % (T, q, q))
+        L.append("  for (size_t b = 0; b < n; b++) {")
+        L.append("    x%d[b] = %s(%s * sizeof **x%d);" % (
+            q, "fz_galloc" if cp.guard else "malloc", ext, q))
+        L.append("    for (int e = 0; e < %s; e++) x%d[b][e] = %s;" % (
+            ext, q, cv("a[%d + e][b]" % q)))
+        L.append("  }")
+        args.append("(const %s *const *)x%d" % (T, q))
+        if cp.guard:
+            frees.append(("  for (size_t b = 0; b < n; b++) fz_gfree(x%d[b], "
+                          "%s * sizeof **x%d);" % (q, ext, q), "x%d" % q))
+        else:
+            frees.append(("  for (size_t b = 0; b < n; b++) free(x%d[b]);" %
+                          q, "x%d" % q))
+
+
 def primals(cps):
     """Lines building each argument of NAME_batched, the arguments, frees."""
     L, args, frees = [], [], []
@@ -304,6 +394,8 @@ def primals(cps):
             frees.append("x%d" % q)
         elif cp.kind == "r" and (cp.layout or cp.lenp):
             rec_primals(cp, L, args, frees)
+        elif cp.kind == "a" and (cp.ct or cp.guard):
+            warray_primals(cp, L, args, frees)
         elif cp.kind == "r":
             N, M, S = cp.dims[0], len(cp.st.members), cp.st.name
             if cp.u:
@@ -503,7 +595,8 @@ def _free_lines(frees):
     out = []
     for f in frees:
         if isinstance(f, tuple):
-            out += [f[0], "  free(%s);" % f[1]]
+            # (a loop freeing the parts, the array), or (a line, None)
+            out += [f[0]] + (["  free(%s);" % f[1]] if f[1] else [])
         else:
             out.append("  free(%s);" % f)
     return out
