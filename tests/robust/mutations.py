@@ -599,7 +599,7 @@ def mutate(rng, text, max_steps=3):
         m = rng.choice(fns)
         try:
             out = m(c)
-        except (IndexError, ValueError):
+        except (IndexError, ValueError, RecursionError):
             out = None
         if out:
             text, d = out
