@@ -124,8 +124,9 @@ bool usesTemp(const ir::Block &B, size_t From, int T) {
 /// registers double for a body that has independent work of its own:
 /// rnn_ragged_grad, 322 statements, ran 107 ns per example with 1 chain and
 /// 125-149 with 2; ncbrt_grad, 248, 150 with 1 and 100 with 2). 4
-/// chains measured no faster than 2 on bench_chains' loops and made the
-/// gradients 3-5x slower (spills): never chosen for a loop kernel.
+/// chains once measured no faster than 2 on bench_chains' loops and made
+/// the gradients 3-5x slower (spills); loops without arrays now gain from
+/// them (LoopChains, below).
 constexpr size_t ChainsMaxStmts = 300;
 /// Without a loop, consecutive vectors overlap only while one vector's body
 /// fits the core's out-of-order window. bs_call_batched's dependency chain
@@ -169,6 +170,35 @@ constexpr unsigned StraightChains = 4;
 /// measured and keep 1.
 constexpr unsigned GradChains = 2;
 constexpr size_t GradMaxStmts = 1500;
+/// A primal loop kernel (NAME_batched) without array parameters whose
+/// loops divide or call costly math (a Newton iteration) is all latency:
+/// each trip's divide and multiplies wait for the last trip's. 4 chains
+/// against 2 (Zen 4, min of 400 runs of 4096 examples, A/B in one process,
+/// load 16-19) ran ncbrt 27-32% and 44%, implied_vol 15% and 15% faster
+/// with 32- and 64-byte vectors. NAME_grad keeps 2: ncbrt_grad ran 8-35%
+/// faster with 4, but a tape row holds a slot per chain, and twice the
+/// tape per chunk is too much memory for long loops. A loop
+/// that reads an array keeps 2 (rnn_ragged: its gathers and longest lane,
+/// 4 chains measured slower, docs/loops.md), and so does a kernel with
+/// more costly math outside its loops than long-latency work in them (the
+/// code doubles again for work that is not the loop's: compile_time.sh's
+/// functions; implied_vol's hoisted sqrt and log count as outside).
+constexpr unsigned LoopChains = 4;
+
+/// Costly math calls outside the loops of \p B (Out), and costly math
+/// calls, square roots and divisions inside them (In).
+void loopWork(const ir::Block &B, bool InLoop, size_t &Out, size_t &In) {
+  for (const auto &S : B) {
+    bool Loop = S->K == ir::Stmt::Loop || S->K == ir::Stmt::RevLoop;
+    if (S->K == ir::Stmt::Inst && S->Opc == Op::Math)
+      (InLoop ? In : Out) +=
+          ir::mathCostly(S->Fn) || (InLoop && S->Fn == ir::MathFn::Sqrt);
+    In += InLoop && S->K == ir::Stmt::Inst && S->Opc == Op::Div;
+    loopWork(S->Then, InLoop, Out, In);
+    loopWork(S->Else, InLoop, Out, In);
+    loopWork(S->Body, InLoop || Loop, Out, In);
+  }
+}
 
 /// The most costly math calls on one dependency path of loop-free \p F
 /// (through temps and variables; statements in program order).
@@ -246,6 +276,16 @@ unsigned chooseChains(const ir::Function &F, std::string &Why,
     Why = "loop kernel of " + Sz + ", more than " +
           std::to_string(ChainsMaxStmts) + " statements";
     return 1;
+  }
+  bool Arrays = false;
+  for (const ir::Param &P : F.Params)
+    Arrays |= P.IsArray;
+  size_t Out = 0, In = 0;
+  loopWork(F.Body, false, Out, In);
+  if (!Arrays && Primal && In > 0 && Out <= In) {
+    Why = "loop kernel of " + Sz +
+          ", no array parameter, its loops divide or call costly math";
+    return LoopChains;
   }
   Why = "loop kernel of " + Sz;
   return 2;
