@@ -1,0 +1,40 @@
+/* A Newton iteration (a division in its loop, no array parameter) gets four
+ * chains in NAME_batched (docs/loops.md; NAME_grad keeps two). With four
+ * chains a step whose chains are all full reads and writes on a path of its
+ * own: constant counts and offsets, whole-vector loads and stores; the
+ * per-chain counts and partial loads only on the other path; one kernel
+ * call. With two chains (NAME_grad) the wrapper has one path.
+ *
+ * The CHECK lines (FileCheck, run by run_golden.sh) state that structure
+ * independently of the exact text in whole_steps.expected.c. */
+#include <batchdiff.h>
+// DEFINES: nsqrt nsqrt_batched nsqrt_grad
+#include <math.h>
+
+BATCHDIFF double nsqrt(double a, BD_UNIFORM double tol) {
+  double x = a > 1.0 ? a : 1.0;
+  for (int i = 0; i < 60; i++) {
+    double d = (x * x - a) / (2.0 * x);
+    x = x - d;
+    if (fabs(d) <= tol * x)
+      break;
+  }
+  return x;
+}
+
+// CHECK-LABEL: static void __bd_nsqrt_bc(
+// CHECK: int __bd_all = __bd_k == (4 * (sizeof(bd_md) / 8));
+// CHECK: if (__bd_all) {
+// CHECK: size_t __bd_k_3 = (sizeof(bd_md) / 8), __bd_i_3 = __bd_i + 3 * (sizeof(bd_md) / 8);
+// CHECK: } else {
+// CHECK: size_t __bd_k_3 = __bd_k <= 3 * (sizeof(bd_md) / 8) ? 0 :
+// CHECK: }
+// CHECK-COUNT-1: __bd_nsqrt_bk(
+// CHECK: if (__bd_all) {
+// CHECK: bd_store_f64d((double *)(__bd_ret + __bd_i_3), __bd_o0_3);
+// CHECK: } else {
+// CHECK-LABEL: static void __bd_nsqrt_gc(
+// CHECK-NOT: __bd_all
+// CHECK: __bd_nsqrt_gk(
+// CHECK-NOT: __bd_all
+// CHECK: __bd_acc1 = bd_add_f64d(__bd_acc1, bd_select_f64d(__bd_mk_1,
