@@ -1,0 +1,744 @@
+//===- ExtentUses.h - what a pointer parameter's uses say about its extent ===//
+// Private to ArrayParams.cpp: the walk over a function body that finds the
+// indices, loops, walks and steps bounding an array parameter (Uses), and
+// the loop and index shapes it recognises.
+#pragma once
+#include "lower/LowerImpl.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace batchdiff {
+namespace extents {
+
+using namespace clang;
+
+inline const ParmVarDecl *paramOf(const Expr *E) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+}
+
+inline const VarDecl *varOf(const Expr *E) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
+/// A loop `for (i = lo; i < hi; i++)`: its variable, and either an integer
+/// parameter bounding it (`i < n`) or the constant range [Lo, Hi] it takes.
+struct LoopVar {
+  const VarDecl *V = nullptr;
+  const ParmVarDecl *Bound = nullptr;
+  bool Counts = false; // also counted: i from k >= 0 up by >= 1, not assigned
+  bool Ranged = false;
+  int64_t Lo = 0, Hi = 0;
+  // Bound: the smallest value when it is a constant >= 0 and the body
+  // never assigns i (`for (i = 1; i < n; i++) x[i - 1]`); else -1.
+  int64_t From = -1;
+  // Bound: i stays Slack below n - 1 (`i < n - 1`, `j = m - 1` counting
+  // down: `x[i + 1]` is inside n).
+  int64_t Slack = 0;
+  int64_t Trips = 0; // Ranged: how many iterations
+};
+
+/// How many times a loop runs at most: an integer parameter N (`for (i =
+/// 0; i < n; i++)`, `while (n--)`) or a constant K (`for (j = 0; j < 4;
+/// j++)`); neither: unknown.
+struct Trip {
+  const ParmVarDecl *N = nullptr;
+  int64_t K = 0;
+};
+
+/// An index `c + sum k_v * v` over loop variables v.
+struct Affine {
+  int64_t C = 0;
+  std::vector<std::pair<const VarDecl *, int64_t>> Terms;
+};
+
+/// The evidence for one rule that gives an extent to a pointer parameter
+/// used as a pointer (passed on, walked): the parameter that bounds the
+/// walk (End: nullptr if none), the loops around the walk's use (outermost
+/// first), its first use (where a failed rule's error points), how many
+/// uses the rule saw, and whether one broke it.
+struct WalkRule {
+  const ParmVarDecl *N = nullptr;
+  std::vector<Trip> Trips;
+  const Expr *At = nullptr;
+  int Uses = 0;
+  bool Bad = false;
+
+  void use(std::vector<Trip> Around, const Expr *E) {
+    Trips = std::move(Around);
+    if (!Uses++)
+      At = E;
+  }
+};
+
+/// A read q[i] or *q of a walked pointer q: the loops it is in, and its
+/// index: in [Min, Max], or (Below) a loop variable j counted by `j <
+/// Below`.
+struct WalkAccess {
+  std::vector<const Stmt *> In;
+  int64_t Min = 0, Max = 0;
+  const ParmVarDecl *Below = nullptr;
+};
+
+/// The step rule: `q += k` (k a constant or an integer parameter), `q++` or
+/// `++q` (q is p or a copy of p) as the last statement or the increment of
+/// a loop (Loop) inside loops that each run a bounded number of times, q
+/// read as q[0] .. q[k - 1] inside that loop only (in loops nested in it
+/// too: `row[j]` under `j < 4` with `row += 4`, or under `j < c` with `row
+/// += c`): k elements per iteration.
+struct StepRule : WalkRule {
+  int64_t K = 0;
+  const ParmVarDecl *KParam = nullptr;
+  const Stmt *Loop = nullptr;
+  std::vector<WalkAccess> Reads;
+  const Expr *Copy = nullptr; // the p a walked copy was made of
+  std::string Text;           // the step as written, for the remark
+};
+
+/// What the uses of one pointer parameter say about its extent.
+struct Uses {
+  const ParmVarDecl *P;
+  const FunctionDecl *FD;
+  ASTContext &Ctx;
+  int64_t MaxConst = -1;
+  bool FromRange = false;             // MaxConst came from a loop's range
+  const ParmVarDecl *Bound = nullptr; // i < Bound in an enclosing for
+  int64_t Scale = 1; // indices k * i + c (0 <= c < k): k * Bound elements
+  // An index n + c (c >= -1, n an integer parameter): n + c + 1 elements,
+  // when a loop counted by n indexes the array too (Bound == PlusParam).
+  const ParmVarDecl *PlusParam = nullptr;
+  int64_t Plus = 0;
+  const Expr *PlusAt = nullptr;
+  const Expr *Unknown = nullptr; // an index nothing bounds
+  const Expr *Whole = nullptr;   // a use as a pointer (p + 1, f(p))
+  std::vector<LoopVar> Loops;    // loops enclosing the current statement
+  // The rules that give an extent to a pointer used as a pointer:
+  // an end pointer `p + n` (End; Bad: several different ones), `*p++` once
+  // per iteration of a counted loop (Inc), a step `p += k` (Step).
+  WalkRule End, Inc;
+  StepRule Step;
+  // p itself is stepped somewhere (`p += k`, `p++`): its accesses p[c], *p
+  // are then the step rule's, not indices from its start.
+  bool Stepped = false;
+  std::vector<const Stmt *> LoopStmts;
+  bool Gotos = false;       // a goto could run the loop again
+  std::vector<Trip> Around; // per enclosing loop, any kind
+  // Locals initialised to p (`const double *q = p;`), walked like it.
+  llvm::DenseMap<const VarDecl *, const Expr *> Aliases;
+
+  Uses(const ParmVarDecl *P, const FunctionDecl *FD, ASTContext &Ctx)
+      : P(P), FD(FD), Ctx(Ctx), Stepped(steps(FD->getBody(), P)) {}
+
+  /// Whether \p S steps \p P itself: `P += k`, `P++`, `++P` (not inside
+  /// `*P++`, the walk rule Inc).
+  static bool steps(const Stmt *S, const ParmVarDecl *P) {
+    if (!S)
+      return false;
+    if (const auto *CA = dyn_cast<CompoundAssignOperator>(S);
+        CA && CA->getOpcode() == BO_AddAssign && varOf(CA->getLHS()) == P)
+      return true;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+      if (UO->isIncrementOp() && varOf(UO->getSubExpr()) == P)
+        return true;
+      const auto *Inc =
+          dyn_cast<UnaryOperator>(UO->getSubExpr()->IgnoreParens());
+      if (UO->getOpcode() == UO_Deref && Inc &&
+          Inc->getOpcode() == UO_PostInc && varOf(Inc->getSubExpr()) == P)
+        return false;
+    }
+    for (const Stmt *C : S->children())
+      if (steps(C, P))
+        return true;
+    return false;
+  }
+
+  /// `p` itself, or a local copy of it.
+  bool isP(const Expr *E) {
+    const VarDecl *V = varOf(E);
+    return V && (V == P || Aliases.count(V));
+  }
+
+  std::optional<int64_t> constInt(const Expr *E) {
+    Expr::EvalResult R;
+    if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
+      return std::nullopt;
+    return R.Val.getInt().getExtValue();
+  }
+
+  std::optional<Affine> affine(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (auto K = constInt(E))
+      return Affine{*K, {}};
+    if (const VarDecl *V = varOf(E))
+      return Affine{0, {{V, 1}}};
+    const auto *BO = dyn_cast<BinaryOperator>(E);
+    if (!BO)
+      return std::nullopt;
+    BinaryOperatorKind K = BO->getOpcode();
+    if (K == BO_Add || K == BO_Sub) {
+      auto L = affine(BO->getLHS()), R = affine(BO->getRHS());
+      if (!L || !R)
+        return std::nullopt;
+      int64_t S = K == BO_Sub ? -1 : 1;
+      L->C += S * R->C;
+      for (auto &T : R->Terms)
+        L->Terms.push_back({T.first, S * T.second});
+      return L;
+    }
+    if (K == BO_Mul) {
+      auto KL = constInt(BO->getLHS()), KR = constInt(BO->getRHS());
+      auto A = affine(KL ? BO->getRHS() : BO->getLHS());
+      if ((!KL && !KR) || !A)
+        return std::nullopt;
+      int64_t M = KL ? *KL : *KR;
+      A->C *= M;
+      for (auto &T : A->Terms)
+        T.second *= M;
+      return A;
+    }
+    return std::nullopt;
+  }
+
+  /// The smallest and largest values of an index affine in loop variables
+  /// with constant ranges (`a[i - 1]`, `a[2 * i + j]`), if it is one.
+  std::optional<std::pair<int64_t, int64_t>> range(const Expr *Idx) {
+    auto A = affine(Idx);
+    if (!A)
+      return std::nullopt;
+    int64_t Min = A->C, Max = A->C;
+    for (auto &[V, K] : A->Terms) {
+      auto It = std::find_if(Loops.rbegin(), Loops.rend(),
+                             [V = V](const LoopVar &L) { return L.V == V; });
+      if (It == Loops.rend() || !It->Ranged)
+        return std::nullopt;
+      Min += std::min(K * It->Lo, K * It->Hi);
+      Max += std::max(K * It->Lo, K * It->Hi);
+    }
+    return std::make_pair(Min, Max);
+  }
+  std::optional<int64_t> rangeMax(const Expr *Idx) {
+    auto R = range(Idx);
+    return R ? std::optional<int64_t>(R->second) : std::nullopt;
+  }
+
+  void index(const Expr *Idx) {
+    if (auto K = constInt(Idx)) {
+      MaxConst = std::max<int64_t>(MaxConst, *K);
+      return;
+    }
+    if (const VarDecl *V = varOf(Idx))
+      for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
+        if (It->V == V && It->Bound) {
+          Bound = It->Bound;
+          return;
+        }
+    // `x[2 * i]`, `x[3 * i + 2]` with i < n: interleaved records of k
+    // elements, k * n in all; `x[i - 1]` with i from 1 up to n, a
+    // recurrence's previous element, n.
+    if (auto A = affine(Idx); A && A->Terms.size() == 1) {
+      auto [V, K] = A->Terms[0];
+      for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
+        if (It->V == V && It->Bound && K >= 1 && A->C < K * (1 + It->Slack) &&
+            (A->C >= 0 || (It->From >= 0 && K * It->From + A->C >= 0)) &&
+            (!Bound || Bound == It->Bound)) {
+          Bound = It->Bound;
+          Scale = std::max(Scale, K);
+          return;
+        }
+    }
+    // `c[n]`, `x[n - 1]`: an integer parameter (never assigned) plus a
+    // constant, as Horner from the top reads c[0] .. c[n].
+    if (auto A = affine(Idx);
+        A && A->Terms.size() == 1 && A->Terms[0].second == 1 && A->C >= -1) {
+      const auto *N = dyn_cast<ParmVarDecl>(A->Terms[0].first);
+      if (N && N->getDeclContext() == FD && N->getType()->isIntegerType() &&
+          !lowering::modifies(FD->getBody(), N) &&
+          (!PlusParam || PlusParam == N)) {
+        PlusParam = N;
+        Plus = std::max(Plus, A->C + 1);
+        if (!PlusAt)
+          PlusAt = Idx;
+        return;
+      }
+    }
+    if (auto M = rangeMax(Idx); M && *M >= 0) {
+      MaxConst = std::max<int64_t>(MaxConst, *M);
+      FromRange = true;
+      return;
+    }
+    if (!Unknown)
+      Unknown = Idx;
+  }
+
+  /// The variable a for-init sets to a constant: `int i = 0` or `i = 0`.
+  std::optional<std::pair<const VarDecl *, int64_t>> init(const Stmt *S) {
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(S)) {
+      const auto *V =
+          DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+      if (V && V->getInit())
+        if (auto K = constInt(V->getInit()))
+          return std::make_pair((const VarDecl *)V, *K);
+      return std::nullopt;
+    }
+    const auto *BO = dyn_cast_or_null<BinaryOperator>(S);
+    if (BO && BO->getOpcode() == BO_Assign)
+      if (const VarDecl *V = varOf(BO->getLHS()))
+        if (auto K = constInt(BO->getRHS()))
+          return std::make_pair(V, *K);
+    return std::nullopt;
+  }
+
+  /// Whether \p S is the increment \p Inc of a for loop or one of its
+  /// comma-separated parts (`i++, q += 2`).
+  static bool incPart(const Expr *Inc, const Stmt *S) {
+    Inc = Inc ? Inc->IgnoreParens() : nullptr;
+    if (Inc == S)
+      return true;
+    const auto *BO = dyn_cast_or_null<BinaryOperator>(Inc);
+    return BO && BO->getOpcode() == BO_Comma &&
+           (incPart(BO->getLHS(), S) || incPart(BO->getRHS(), S));
+  }
+
+  /// The step of `i++`, `++i`, `i--`, `i += k`, `i -= k` (k constant), also
+  /// as one part of a comma expression (`i++, q += 2`).
+  std::optional<int64_t> step(const Expr *E, const VarDecl *V) {
+    E = E ? E->IgnoreParenImpCasts() : nullptr;
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(E);
+        BO && BO->getOpcode() == BO_Comma) {
+      auto L = step(BO->getLHS(), V), R = step(BO->getRHS(), V);
+      if (L && R)
+        return std::nullopt; // stepped twice: not a simple loop
+      return L ? L : R;
+    }
+    if (const auto *UO = dyn_cast_or_null<UnaryOperator>(E))
+      if (UO->isIncrementDecrementOp() && varOf(UO->getSubExpr()) == V)
+        return UO->isIncrementOp() ? 1 : -1;
+    if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(E))
+      if (varOf(CA->getLHS()) == V &&
+          (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign))
+        if (auto K = constInt(CA->getRHS()))
+          return CA->getOpcode() == BO_AddAssign ? *K : -*K;
+    return std::nullopt;
+  }
+
+  /// `n - c` with n an integer parameter of FD and c >= 0 a constant.
+  std::optional<std::pair<const ParmVarDecl *, int64_t>>
+  paramMinus(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    int64_t C = 0;
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && BO->getOpcode() == BO_Sub) {
+      auto K = constInt(BO->getRHS());
+      if (!K || *K < 0)
+        return std::nullopt;
+      C = *K;
+      E = BO->getLHS()->IgnoreParenImpCasts();
+    }
+    const ParmVarDecl *N = paramOf(E);
+    if (!N || N->getDeclContext() != FD || !N->getType()->isIntegerType())
+      return std::nullopt;
+    return std::make_pair(N, C);
+  }
+
+  /// The value a for-init gives \p V: `int i = e` or `i = e`.
+  static const Expr *initOf(const ForStmt *FS, const VarDecl *V) {
+    const auto *DS = dyn_cast_or_null<DeclStmt>(FS->getInit());
+    const auto *IV = DS && DS->isSingleDecl()
+                         ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                         : nullptr;
+    if (IV == V)
+      return IV->getInit();
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(FS->getInit());
+        BO && BO->getOpcode() == BO_Assign && varOf(BO->getLHS()) == V)
+      return BO->getRHS();
+    return nullptr;
+  }
+
+  /// Loops that keep i inside [From, n - 1 - Slack], n an integer
+  /// parameter neither they nor i's loop assign: `for (i = 0; i < n - 1;
+  /// i++)` (`x[i + 1]`), `for (i = 1; i <= n - 1; i++)`, and counting down,
+  /// `for (j = n - 1; j >= 0; j--)` (Clenshaw, Horner from the top).
+  LoopVar boundBelow(const ForStmt *FS) {
+    LoopVar L;
+    const auto *C = dyn_cast_or_null<BinaryOperator>(
+        FS->getCond() ? FS->getCond()->IgnoreParenImpCasts() : nullptr);
+    auto isPostDec = [](const Expr *E) {
+      const auto *UO = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
+      return UO && UO->getOpcode() == UO_PostDec;
+    };
+    const VarDecl *V = nullptr;
+    if (C)
+      V = varOf(isPostDec(C->getLHS())
+                    ? cast<UnaryOperator>(C->getLHS()->IgnoreParenImpCasts())
+                          ->getSubExpr()
+                    : C->getLHS());
+    if (!V || lowering::modifies(FS->getBody(), V))
+      return L;
+    auto St = step(FS->getInc(), V);
+    BinaryOperatorKind K = C->getOpcode();
+    std::optional<std::pair<const ParmVarDecl *, int64_t>> Top;
+    int64_t From = -1;
+    if (St && *St >= 1 && (K == BO_LT || K == BO_LE)) {
+      // i < n - c: Slack c; i <= n - c (c >= 1): Slack c - 1.
+      Top = paramMinus(C->getRHS());
+      if (Top && K == BO_LE && Top->second-- < 1)
+        Top.reset();
+      if (auto I = init(FS->getInit()); I && I->first == V && I->second >= 0)
+        From = I->second;
+    } else if (!St && !FS->getInc() && K == BO_GT && isPostDec(C->getLHS())) {
+      // `for (i = n; i-- > k;)` (k >= 0): the body sees n - 1 .. k.
+      auto Lo = constInt(C->getRHS());
+      const Expr *Init = initOf(FS, V);
+      if (Init && Lo && *Lo >= 0) {
+        Top = paramMinus(Init);
+        From = *Lo;
+      }
+    } else if (St && *St <= -1 && (K == BO_GE || K == BO_GT)) {
+      // From n - c (c >= 1: Slack c - 1) down to a constant.
+      const Expr *Init = initOf(FS, V);
+      auto Lo = constInt(C->getRHS());
+      Top = Init ? paramMinus(Init) : std::nullopt;
+      if (Top && Top->second-- < 1)
+        Top.reset();
+      if (Lo)
+        From = K == BO_GT ? *Lo + 1 : *Lo;
+      if (From < 0)
+        Top.reset();
+    }
+    if (!Top || lowering::modifies(FS->getBody(), Top->first))
+      return L;
+    L.V = V;
+    L.Bound = Top->first;
+    L.From = From;
+    L.Slack = Top->second; // i <= n - 1 - Slack
+    return L;
+  }
+
+  /// `while (i < n) { ...; i++; }`: i below n wherever the body reads it
+  /// when its only change is the body's last statement (`i++`, `++i`,
+  /// `i += 1`) and n is not assigned in the loop.
+  LoopVar whileVar(const WhileStmt *WS) {
+    LoopVar L;
+    const auto *C =
+        dyn_cast<BinaryOperator>(WS->getCond()->IgnoreParenImpCasts());
+    const auto *Body = dyn_cast<CompoundStmt>(WS->getBody());
+    const VarDecl *V =
+        C && C->getOpcode() == BO_LT ? varOf(C->getLHS()) : nullptr;
+    auto Top = C ? paramMinus(C->getRHS()) : std::nullopt;
+    if (!V || !Top || !Body || Body->body_empty() ||
+        lowering::modifies(Body, Top->first))
+      return L;
+    const auto *Last = dyn_cast<Expr>(Body->body_back());
+    auto St = Last ? step(Last, V) : std::nullopt;
+    if (!St || *St != 1)
+      return L;
+    for (const Stmt *B : Body->body())
+      if (B != Body->body_back() && lowering::modifies(B, V))
+        return L;
+    L.V = V;
+    L.Bound = Top->first;
+    L.Slack = Top->second;
+    return L;
+  }
+
+  /// `for (...; i < n; ...)` with n an integer parameter of FD, or a loop
+  /// over a constant range: `for (i = A; i < B; i++)` (also `<=`, and
+  /// counting down with `>`/`>=`) whose body does not assign i.
+  LoopVar loopVar(const ForStmt *FS) {
+    LoopVar L;
+    const auto *C = dyn_cast_or_null<BinaryOperator>(
+        FS->getCond() ? FS->getCond()->IgnoreParenImpCasts() : nullptr);
+    if (!C)
+      return L;
+    BinaryOperatorKind K = C->getOpcode();
+    if (K == BO_LT) {
+      const ParmVarDecl *N = paramOf(C->getRHS());
+      if (N && N->getDeclContext() == FD && N->getType()->isIntegerType()) {
+        L.V = varOf(C->getLHS());
+        L.Bound = N;
+        auto I = init(FS->getInit());
+        auto St = L.V ? step(FS->getInc(), L.V) : std::nullopt;
+        if (I && I->first == L.V && I->second >= 0 && St && *St >= 1 &&
+            !lowering::modifies(FS->getBody(), L.V))
+          L.From = I->second;
+        return L;
+      }
+    }
+    if (LoopVar B = boundBelow(FS); B.Bound)
+      return B;
+    auto I = init(FS->getInit());
+    auto End = constInt(C->getRHS());
+    if (!I || !End || varOf(C->getLHS()) != I->first ||
+        lowering::modifies(FS->getBody(), I->first))
+      return L;
+    auto St = step(FS->getInc(), I->first);
+    if (!St || *St == 0)
+      return L;
+    int64_t Lo, Hi;
+    if (*St > 0 && (K == BO_LT || K == BO_LE)) {
+      Lo = I->second;
+      Hi = K == BO_LT ? *End - 1 : *End;
+    } else if (*St < 0 && (K == BO_GT || K == BO_GE)) {
+      Hi = I->second;
+      Lo = K == BO_GT ? *End + 1 : *End;
+    } else {
+      return L;
+    }
+    L.V = I->first;
+    if (Lo > Hi)
+      return L; // never runs: no range, its indices stay unexplained
+    L.Ranged = true;
+    L.Lo = Lo;
+    L.Hi = Hi;
+    L.Trips = (Hi - Lo) / std::abs(*St) + 1;
+    return L;
+  }
+
+  /// The integer parameter n of a loop that runs at most n times: `for (i =
+  /// k; i < n; i++)` (k >= 0, i not assigned in the body), `while (n--)`,
+  /// `while (n-- > 0)` (n not assigned in the body); else nullptr.
+  const ParmVarDecl *counted(const Stmt *S) {
+    auto Param = [&](const Expr *E) -> const ParmVarDecl * {
+      const ParmVarDecl *N = paramOf(E);
+      return N && N->getDeclContext() == FD && N->getType()->isIntegerType()
+                 ? N
+                 : nullptr;
+    };
+    if (const auto *FS = dyn_cast<ForStmt>(S)) {
+      const auto *C = dyn_cast_or_null<BinaryOperator>(
+          FS->getCond() ? FS->getCond()->IgnoreParenImpCasts() : nullptr);
+      auto I = init(FS->getInit());
+      if (!C || C->getOpcode() != BO_LT || !I || I->second < 0 ||
+          varOf(C->getLHS()) != I->first ||
+          lowering::modifies(FS->getBody(), I->first))
+        return nullptr;
+      auto St = step(FS->getInc(), I->first);
+      const ParmVarDecl *N = St && *St >= 1 ? Param(C->getRHS()) : nullptr;
+      return N && !lowering::modifies(FS->getBody(), N) ? N : nullptr;
+    }
+    const auto *WS = dyn_cast<WhileStmt>(S);
+    if (!WS)
+      return nullptr;
+    const Expr *C = WS->getCond()->IgnoreParenImpCasts();
+    if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
+      auto K = constInt(BO->getRHS());
+      if (BO->getOpcode() != BO_GT || !K || *K != 0)
+        return nullptr;
+      C = BO->getLHS()->IgnoreParenImpCasts();
+    }
+    const auto *UO = dyn_cast<UnaryOperator>(C);
+    if (!UO || UO->getOpcode() != UO_PostDec)
+      return nullptr;
+    const ParmVarDecl *N = Param(UO->getSubExpr());
+    return N && !lowering::modifies(WS->getBody(), N) ? N : nullptr;
+  }
+
+  /// `p + n` / `n + p` with n an integer parameter: the end of a pointer
+  /// walk (`for (q = p; q < p + n; q++)`), so n elements.
+  void endPointer(const BinaryOperator *BO) {
+    const Expr *L = BO->getLHS(), *R = BO->getRHS();
+    if (paramOf(R) == P)
+      std::swap(L, R);
+    const ParmVarDecl *N = paramOf(R);
+    if (paramOf(L) != P || !N || N->getDeclContext() != FD ||
+        !N->getType()->isIntegerType())
+      return;
+    End.Bad |= End.N && End.N != N;
+    End.N = N;
+  }
+
+  /// Whether \p S steps a pointer: `q += k`, `q++`, `++q`.
+  static bool ptrStep(const Stmt *S) {
+    const Expr *Q = nullptr;
+    if (const auto *CA = dyn_cast<CompoundAssignOperator>(S);
+        CA && CA->getOpcode() == BO_AddAssign)
+      Q = CA->getLHS();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+             UO && UO->isIncrementOp())
+      Q = UO->getSubExpr();
+    return Q && Q->getType()->isPointerType();
+  }
+
+  /// Whether \p S is the step `q += k` / `q++` / `++q` of a walk by p or
+  /// a copy q of it, or an access q[c] / *q (of p itself: when p is
+  /// stepped); records them.
+  bool stepWalk(const Stmt *S) {
+    const Stmt *Loop = LoopStmts.empty() ? nullptr : LoopStmts.back();
+    auto Walked = [&](const Expr *E) {
+      const VarDecl *V = varOf(E);
+      if (!V || !isP(E) || (V == P && !Stepped))
+        return false;
+      if (!Step.Copy)
+        Step.Copy = Aliases.lookup(V);
+      return true;
+    };
+    // A read q[Idx] (nullptr: *q): where it is, and its index's range.
+    auto Access = [&](const Expr *Idx) {
+      WalkAccess A;
+      A.In = LoopStmts;
+      auto R =
+          Idx ? range(Idx) : std::optional<std::pair<int64_t, int64_t>>({0, 0});
+      if (R) {
+        A.Min = R->first;
+        A.Max = R->second;
+      } else if (const VarDecl *V = varOf(Idx)) {
+        for (auto It = Loops.rbegin(); It != Loops.rend() && !A.Below; ++It)
+          if (It->V == V && It->Bound && It->Counts)
+            A.Below = It->Bound;
+        Step.Bad |= !A.Below;
+      } else {
+        Step.Bad = true;
+      }
+      Step.Reads.push_back(std::move(A));
+      if (Idx)
+        walk(Idx);
+      return true;
+    };
+    // The step: k elements, as the loop's last statement or increment.
+    std::optional<int64_t> K;
+    const ParmVarDecl *KParam = nullptr;
+    const Expr *Q = nullptr;
+    if (const auto *CA = dyn_cast<CompoundAssignOperator>(S);
+        CA && CA->getOpcode() == BO_AddAssign) {
+      Q = CA->getLHS();
+      K = constInt(CA->getRHS());
+      // `row += c`, c an integer parameter nothing assigns: c per step.
+      if (const ParmVarDecl *C = paramOf(CA->getRHS());
+          !K && C && C->getDeclContext() == FD &&
+          C->getType()->isIntegerType() &&
+          !lowering::modifies(FD->getBody(), C)) {
+        KParam = C;
+        K = 1;
+      }
+      if (!K)
+        K = 0;
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+               UO && UO->isIncrementOp()) {
+      Q = UO->getSubExpr();
+      K = 1;
+    }
+    if (Q && Walked(Q)) {
+      const auto *FS = dyn_cast_or_null<ForStmt>(Loop);
+      const auto *Body = dyn_cast_or_null<CompoundStmt>(
+          FS     ? FS->getBody()
+          : Loop ? (isa<WhileStmt>(Loop) ? cast<WhileStmt>(Loop)->getBody()
+                                         : cast<DoStmt>(Loop)->getBody())
+                 : nullptr);
+      bool Last = FS && incPart(FS->getInc(), S);
+      // The body's last statements: pointer steps only (`x++; y++;`).
+      if (Body)
+        for (auto It = Body->body_rbegin();
+             It != Body->body_rend() && !Last && ptrStep(*It); ++It)
+          Last = *It == S;
+      Step.Bad |= *K < 1 || !Last || (Step.Loop && Step.Loop != Loop);
+      Step.K = *K;
+      Step.KParam = KParam;
+      Step.Loop = Loop;
+      std::string Name = varOf(Q)->getNameAsString();
+      const auto *UO = dyn_cast<UnaryOperator>(S);
+      Step.Text = UO       ? (UO->isPrefix() ? "++" + Name : Name + "++")
+                  : KParam ? Name + " += " + KParam->getNameAsString()
+                           : Name + " += " + std::to_string(*K);
+      Step.use(Around, Q);
+      return true;
+    }
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S);
+        AS && Walked(AS->getBase()))
+      return Access(AS->getIdx());
+    if (const auto *UO = dyn_cast<UnaryOperator>(S);
+        UO && UO->getOpcode() == UO_Deref && Walked(UO->getSubExpr()))
+      return Access(nullptr);
+    return false;
+  }
+
+  void walk(const Stmt *S) {
+    if (!S)
+      return;
+    if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S)) {
+      const auto *FS = dyn_cast<ForStmt>(S);
+      Trip T;
+      T.N = counted(S);
+      if (FS) {
+        Loops.push_back(loopVar(FS));
+        Loops.back().Counts = T.N && T.N == Loops.back().Bound;
+        if (!T.N && Loops.back().Ranged)
+          T.K = Loops.back().Trips;
+      }
+      const auto *WS = dyn_cast<WhileStmt>(S);
+      if (WS)
+        Loops.push_back(whileVar(WS));
+      Around.push_back(T);
+      LoopStmts.push_back(S);
+      for (const Stmt *C : S->children())
+        walk(C);
+      LoopStmts.pop_back();
+      Around.pop_back();
+      if (FS || WS)
+        Loops.pop_back();
+      return;
+    }
+    // `*p++`: one element per iteration of the loop around it.
+    if (const auto *UO = dyn_cast<UnaryOperator>(S);
+        UO && UO->getOpcode() == UO_Deref)
+      if (const auto *PostInc =
+              dyn_cast<UnaryOperator>(UO->getSubExpr()->IgnoreParens());
+          PostInc && PostInc->getOpcode() == UO_PostInc &&
+          isP(PostInc->getSubExpr())) {
+        // In one loop only: a loop around it would repeat the walk.
+        Inc.use(Around, PostInc->getSubExpr());
+        return;
+      }
+    if (stepWalk(S))
+      return;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
+      if (paramOf(AS->getBase()) == P) {
+        index(AS->getIdx());
+        walk(AS->getIdx());
+        return;
+      }
+    if (const auto *UO = dyn_cast<UnaryOperator>(S))
+      if (UO->getOpcode() == UO_Deref && paramOf(UO->getSubExpr()) == P) {
+        MaxConst = std::max<int64_t>(MaxConst, 0);
+        return;
+      }
+    if (const auto *BO = dyn_cast<BinaryOperator>(S))
+      if (BO->getOpcode() == BO_Add)
+        endPointer(BO);
+    Gotos |= isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S);
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      if (const auto *V = DS->isSingleDecl()
+                              ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                              : nullptr;
+          V && V->getType()->isPointerType() && V->getInit() &&
+          paramOf(V->getInit()) == P) {
+        Aliases[V] = V->getInit()->IgnoreParenImpCasts();
+        return;
+      }
+    // Any other use of a copy is a use of p as a pointer.
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+          V && Aliases.count(V) && !Whole)
+        Whole = Aliases[V];
+    if (const auto *ME = dyn_cast<MemberExpr>(S))
+      if (ME->isArrow() && paramOf(ME->getBase()) == P) {
+        MaxConst = std::max<int64_t>(MaxConst, 0); // p->m: record 0
+        return;
+      }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (DRE->getDecl() == P && !Whole)
+        Whole = DRE;
+    for (const Stmt *C : S->children())
+      walk(C);
+  }
+};
+
+} // namespace extents
+} // namespace batchdiff
