@@ -33,6 +33,11 @@
  * p + p_off[b] (BD_PACKED) or at p[b] (BD_POINTERS). */
 #define BD_PACKED __attribute__((ragged_offsets))
 #define BD_POINTERS __attribute__((ragged_pointers))
+/* The extent of a pointer parameter, after its declarator, where C cannot
+ * declare it: `const double *x BD_EXTENT(n), int n` (n follows x). Integer
+ * arithmetic over integer parameters and constants; macros in it expand. */
+#define BD_EXTENT(e) __attribute__((extent(BD_EXTENT_TEXT_(e))))
+#define BD_EXTENT_TEXT_(e) #e
 /* The runtime's vector API is C99 and C++ (clang); the generated code and
  * gen_support.h only C99. In C89/C90 only the annotations are defined: an
  * annotated function there gets the plugin's one-line error, anything else
@@ -53,6 +58,7 @@
 #define BD_NODIFF
 #define BD_PACKED
 #define BD_POINTERS
+#define BD_EXTENT(e)
 #endif
 
 #endif /* BATCHDIFF_H */

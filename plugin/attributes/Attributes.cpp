@@ -37,6 +37,7 @@ enum AttrKindBD {
   KNoDiff,
   KOffsets,
   KPointers,
+  KExtent,
   NumKinds
 };
 
@@ -53,6 +54,8 @@ struct AttrState {
   /// Where batch/diff was written on each function declaration.
   llvm::DenseMap<const Decl *, SourceLocation> FunctionAttrLoc;
   std::vector<ParamUse> ParamUses;
+  /// extent("EXPR") on a parameter: the text and where it was written.
+  llvm::DenseMap<const Decl *, std::pair<std::string, SourceLocation>> Extents;
 };
 
 AttrState &state() {
@@ -63,8 +66,8 @@ AttrState &state() {
 
 const char *attrName(AttrKindBD K) {
   static const char *const Names[NumKinds] = {
-      "batch",  "diff",           "uniform",
-      "nodiff", "ragged_offsets", "ragged_pointers"};
+      "batch",           "diff",  "uniform", "nodiff", "ragged_offsets",
+      "ragged_pointers", "extent"};
   return Names[K];
 }
 
@@ -277,6 +280,57 @@ template <AttrKindBD K> struct BDAttrInfo : public ParsedAttrInfo {
   }
 };
 
+/// extent("EXPR") (BD_EXTENT(EXPR)) on a pointer parameter declares its
+/// extent where C cannot: in `(const double *x, int n)` n follows x. The
+/// argument is a string because clang would look a later parameter's name up
+/// in an expression argument and fail; the lowering reads it (ArrayParams).
+/// Only the GNU spelling: clang drops a [[...]] plugin attribute's arguments.
+struct ExtentAttrInfo : public ParsedAttrInfo {
+  ExtentAttrInfo() {
+    static constexpr Spelling S[] = {{ParsedAttr::AS_GNU, "extent"}};
+    Spellings = S;
+    NumArgs = 1;
+  }
+
+  bool diagAppertainsToDecl(Sema &S, const ParsedAttr &Attr,
+                            const Decl *D) const override {
+    if (isa<ParmVarDecl>(D))
+      return true;
+    S.Diag(Attr.getLoc(), diag::err_attribute_wrong_decl_type_str)
+        << Attr << Attr.isRegularKeywordAttribute() << "parameters";
+    return false;
+  }
+
+  AttrHandling handleDeclAttribute(Sema &S, Decl *D,
+                                   const ParsedAttr &Attr) const override {
+    const auto *P = cast<ParmVarDecl>(D);
+    // At BD_EXTENT in the user's file, not inside <batchdiff.h>.
+    SourceLocation Loc = S.getSourceManager().getExpansionLoc(Attr.getLoc());
+    const auto *Str =
+        Attr.getNumArgs() == 1 && Attr.isArgExpr(0) && Attr.getArgAsExpr(0)
+            ? dyn_cast<StringLiteral>(Attr.getArgAsExpr(0)->IgnoreParens())
+            : nullptr;
+    if (!Str || !Str->isOrdinary()) {
+      report(S.getDiagnostics(), DiagnosticsEngine::Error, Loc,
+             "'extent' takes the extent as a string, extent(\"n\"); write "
+             "BD_EXTENT(n)");
+      return AttributeNotApplied;
+    }
+    QualType T = P->getOriginalType();
+    if (!T->isDependentType() && !T->isPointerType() && !T->isArrayType()) {
+      report(S.getDiagnostics(), DiagnosticsEngine::Error, Loc,
+             "BD_EXTENT on parameter %0 of type %1: only a pointer or array "
+             "parameter has an extent")
+          << P << T;
+      return AttributeNotApplied;
+    }
+    state().Marked[KExtent].insert(D);
+    state().Extents[D] = {Str->getString().str(), Loc};
+    state().ParamUses.push_back({P, Loc, KExtent});
+    return AttributeApplied;
+  }
+};
+
 ParsedAttrInfoRegistry::Add<BDAttrInfo<KBatch>>
     XBatch("batch", "batchdiff: NAME_batched");
 ParsedAttrInfoRegistry::Add<BDAttrInfo<KDiff>> XDiff("diff",
@@ -289,6 +343,8 @@ ParsedAttrInfoRegistry::Add<BDAttrInfo<KOffsets>>
     XOffsets("ragged_offsets", "batchdiff: examples packed, with offsets");
 ParsedAttrInfoRegistry::Add<BDAttrInfo<KPointers>>
     XPointers("ragged_pointers", "batchdiff: one pointer per example");
+ParsedAttrInfoRegistry::Add<ExtentAttrInfo>
+    XExtent("extent", "batchdiff: a pointer parameter's extent");
 
 } // namespace
 
@@ -315,6 +371,28 @@ bool isNoDiff(const ParmVarDecl *P) { return paramMarked(P, KNoDiff); }
 bool isPackedOffsets(const ParmVarDecl *P) { return paramMarked(P, KOffsets); }
 bool isPackedPointers(const ParmVarDecl *P) {
   return paramMarked(P, KPointers);
+}
+
+bool declaredExtent(const ParmVarDecl *P, std::string &Text,
+                    SourceLocation &Loc) {
+  if (!paramMarked(P, KExtent))
+    return false;
+  auto Take = [&](const Decl *D) {
+    auto It = state().Extents.find(D);
+    if (It == state().Extents.end())
+      return false;
+    Text = It->second.first;
+    Loc = It->second.second;
+    return true;
+  };
+  if (Take(P))
+    return true;
+  const FunctionDecl *FD = owningFunction(P);
+  unsigned I = P->getFunctionScopeIndex();
+  for (const FunctionDecl *R : FD->redecls())
+    if (I < R->getNumParams() && Take(R->getParamDecl(I)))
+      return true;
+  return false;
 }
 
 void diagnoseParamAttributes(Sema &S) {
@@ -366,6 +444,7 @@ void resetAttributeState() {
   state().Forward.clear();
   state().Hvp.clear();
   state().ParamUses.clear();
+  state().Extents.clear();
 }
 
 } // namespace batchdiff

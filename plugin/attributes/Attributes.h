@@ -1,8 +1,8 @@
 //===- Attributes.h - the batch/diff/uniform/nodiff attributes --*- C++ -*-===//
 //
 // The attributes (batch, diff, uniform, nodiff, ragged_offsets,
-// ragged_pointers) are registered as plugin ParsedAttrInfos. Clang has no
-// Attr class for plugin attributes, so which declaration carries which
+// ragged_pointers, extent) are registered as plugin ParsedAttrInfos. Clang has
+// no Attr class for plugin attributes, so which declaration carries which
 // attribute is kept in a side table owned by this file: CodeGen never sees a
 // marker, so unannotated and annotated code compiles exactly as without the
 // plugin (an AnnotateAttr marker would leak into llvm.global.annotations).
@@ -13,6 +13,10 @@
 //===----------------------------------------------------------------------===//
 #ifndef BATCHDIFF_ATTRIBUTES_H
 #define BATCHDIFF_ATTRIBUTES_H
+
+#include "clang/Basic/SourceLocation.h"
+
+#include <string>
 
 namespace clang {
 class FunctionDecl;
@@ -41,6 +45,11 @@ bool isNoDiff(const clang::ParmVarDecl *P);
 bool isPackedOffsets(const clang::ParmVarDecl *P);
 /// `__attribute__((ragged_pointers))` (BD_POINTERS): a pointer per example.
 bool isPackedPointers(const clang::ParmVarDecl *P);
+
+/// `__attribute__((extent("EXPR")))` (BD_EXTENT(EXPR)), looked up like
+/// isUniform: sets \p Text to EXPR and \p Loc to the attribute.
+bool declaredExtent(const clang::ParmVarDecl *P, std::string &Text,
+                    clang::SourceLocation &Loc);
 
 /// Warns about `uniform`/`nodiff` on parameters of functions that carry
 /// neither `batch` nor `diff`. Run once at the end of the translation unit,

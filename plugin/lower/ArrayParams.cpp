@@ -10,8 +10,10 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Basic/CharInfo.h"
 
 #include <algorithm>
+#include <cstring>
 
 using namespace clang;
 
@@ -52,6 +54,191 @@ bool extentExpr(const Expr *E, ASTContext &Ctx,
   default:
     return false;
   }
+}
+
+/// The text of BD_EXTENT(EXPR): integer arithmetic (+ - * / % << >>,
+/// parentheses) over decimal constants and the function's integer parameters,
+/// which is what a declared extent `x[n * (n + 1) / 2]` allows. Parameters may
+/// follow the pointer: that is what the annotation is for.
+class ExtentText {
+public:
+  ExtentText(llvm::StringRef S, const FunctionDecl *FD) : S(S), FD(FD) {}
+
+  /// Parses the whole text; false with Error set when it is not such an
+  /// expression. Constant: Ps is empty and Value holds it.
+  bool parse() {
+    bool OK = shift(Value) && (skip(), I == S.size());
+    if (OK && Ps.empty() && Overflow) {
+      Error = "the constant arithmetic overflows or divides by zero";
+      return false;
+    }
+    if (OK || !Error.empty())
+      return OK;
+    Error = "expected integer arithmetic over integer parameters and "
+            "constants, e.g. BD_EXTENT(n) or BD_EXTENT(n + 1)";
+    return false;
+  }
+
+  std::vector<const ParmVarDecl *> Ps;
+  int64_t Value = 0;
+  std::string Error;
+  bool Overflow = false;
+
+private:
+  void skip() {
+    while (I < S.size() && (S[I] == ' ' || S[I] == '\t'))
+      ++I;
+  }
+  bool eat(char C) {
+    skip();
+    if (I < S.size() && S[I] == C)
+      return ++I, true;
+    return false;
+  }
+  // Values matter for constants only (Ps empty: a parameter counts as 1);
+  // operands within 2^31 keep the folding defined.
+  int64_t fold(char Op, int64_t A, int64_t B) {
+    constexpr int64_t Big = int64_t(1) << 31;
+    bool Bad = A > Big || A < -Big || B > Big || B < -Big ||
+               ((Op == '/' || Op == '%') && B == 0) ||
+               ((Op == '<' || Op == '>') && (A < 0 || B < 0 || B > 30));
+    Overflow |= Bad;
+    return Bad         ? 0
+           : Op == '+' ? A + B
+           : Op == '-' ? A - B
+           : Op == '*' ? A * B
+           : Op == '/' ? A / B
+           : Op == '%' ? A % B
+           : Op == '<' ? A << B
+                       : A >> B;
+  }
+  bool binary(bool (ExtentText::*Next)(int64_t &), const char *Ops,
+              int64_t &V) {
+    if (!(this->*Next)(V))
+      return false;
+    for (;;) {
+      skip();
+      if (I >= S.size() || !std::strchr(Ops, S[I]))
+        return true;
+      char Op = S[I++];
+      int64_t W;
+      if (!(this->*Next)(W))
+        return false;
+      V = fold(Op, V, W);
+    }
+  }
+  bool shift(int64_t &V) {
+    if (!sum(V))
+      return false;
+    for (;;) {
+      skip();
+      if (I + 1 >= S.size() || S[I] != S[I + 1] || !std::strchr("<>", S[I]))
+        return true;
+      char Op = S[I];
+      I += 2;
+      int64_t W;
+      if (!sum(W))
+        return false;
+      V = fold(Op, V, W);
+    }
+  }
+  bool sum(int64_t &V) { return binary(&ExtentText::product, "+-", V); }
+  bool product(int64_t &V) { return binary(&ExtentText::unary, "*/%", V); }
+  bool unary(int64_t &V) {
+    if (eat('-')) {
+      if (!unary(V))
+        return false;
+      V = fold('-', 0, V);
+      return true;
+    }
+    if (eat('('))
+      return shift(V) && eat(')');
+    skip();
+    size_t B = I;
+    if (I < S.size() && isDigit(S[I])) {
+      while (I < S.size() && isDigit(S[I]))
+        ++I;
+      size_t E = I;
+      while (I < S.size() && std::strchr("uUlL", S[I])) // 64u, 64L
+        ++I;
+      return !S.substr(B, E - B).getAsInteger(10, V) && V <= (int64_t(1) << 31);
+    }
+    while (I < S.size() && isAsciiIdentifierContinue(S[I]))
+      ++I;
+    if (B == I || isDigit(S[B]))
+      return false;
+    llvm::StringRef Name = S.substr(B, I - B);
+    for (const ParmVarDecl *Q : FD->parameters())
+      if (Q->getName() == Name) {
+        if (!Q->getType()->isIntegerType()) {
+          Error = "'" + Name.str() + "' is not an integer parameter";
+          return false;
+        }
+        if (std::find(Ps.begin(), Ps.end(), Q) == Ps.end())
+          Ps.push_back(Q);
+        V = 1; // any nonzero value: a parameter's is unknown
+        return true;
+      }
+    Error = "'" + Name.str() + "' is not a parameter of '" +
+            FD->getNameAsString() + "'";
+    return false;
+  }
+
+  llvm::StringRef S;
+  const FunctionDecl *FD;
+  size_t I = 0;
+};
+
+/// BD_EXTENT(EXPR) on \p P: 1 when it gave the extent (of \p Cols
+/// elements each), 0 after an error, -1 when \p P has none.
+int annotatedExtent(const FunctionDecl *FD, const ParmVarDecl *P,
+                    ASTContext &Ctx, DiagnosticsEngine &D, ir::Param &Out,
+                    int64_t Cols, const std::string &RowsOf) {
+  std::string Text;
+  SourceLocation Loc;
+  if (!declaredExtent(P, Text, Loc))
+    return -1;
+  QualType Orig = P->getOriginalType();
+  if (Ctx.getAsConstantArrayType(Orig) || Ctx.getAsVariableArrayType(Orig)) {
+    report(D, DiagnosticsEngine::Error, Loc,
+           "'%0' declares its extent twice, in its type and with "
+           "BD_EXTENT(%1); keep one")
+        << Out.Name << Text;
+    return 0;
+  }
+  ExtentText X(Text, FD);
+  if (!X.parse()) {
+    report(D, DiagnosticsEngine::Error, Loc, "BD_EXTENT(%0) of '%1': %2")
+        << Text << Out.Name << X.Error;
+    return 0;
+  }
+  if (X.Ps.empty()) {
+    if (X.Value < 1 || X.Value * Cols > (int64_t(1) << 30)) {
+      report(D, DiagnosticsEngine::Error, Loc,
+             "BD_EXTENT(%0) of '%1' is %2: an extent is at least 1 (and at "
+             "most 2^30 elements)")
+          << Text << Out.Name << std::to_string(X.Value);
+      return 0;
+    }
+    Out.StaticLen = (int)(X.Value * Cols);
+    Out.DimHow = "static " + std::to_string(Out.StaticLen) + " (BD_EXTENT(" +
+                 Text + ")" + RowsOf + ")";
+    return 1;
+  }
+  // The ragged remark (and sorting by length) names a varying one.
+  Out.DimParam = (int)X.Ps[0]->getFunctionScopeIndex();
+  for (const ParmVarDecl *Q : X.Ps)
+    if (!isUniform(Q)) {
+      Out.DimParam = (int)Q->getFunctionScopeIndex();
+      break;
+    }
+  Out.DimHow = "dynamic, BD_EXTENT(" + Text + ") (" +
+               (X.Ps.size() == 1 ? "parameter '" : "parameters '") +
+               X.Ps[0]->getNameAsString() + "'";
+  for (size_t K = 1; K < X.Ps.size(); ++K)
+    Out.DimHow += ", '" + X.Ps[K]->getNameAsString() + "'";
+  Out.DimHow += RowsOf + ")";
+  return 1;
 }
 
 /// BD_PACKED / BD_POINTERS: the layout of a varying array's examples.
@@ -133,7 +320,9 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
             DiagnosticsEngine &D, ir::Param &Out, const Expr **Whole,
             QualType E, int64_t Cols, const std::string &RowsOf,
             const std::string &Inner) {
-  // Declared extents first: T v[N], T v[static N], T x[n].
+  // Declared extents first: BD_EXTENT(n), T v[N], T v[static N], T x[n].
+  if (int A = annotatedExtent(FD, P, Ctx, D, Out, Cols, RowsOf); A >= 0)
+    return A == 1;
   QualType Orig = P->getOriginalType();
   if (const auto *CAT = Ctx.getAsConstantArrayType(Orig)) {
     Out.StaticLen = (int)(CAT->getSize().getZExtValue() * Cols);
@@ -281,7 +470,8 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
          U.Unknown ? U.Unknown->getBeginLoc() : P->getLocation(),
          "cannot infer the extent of '%0' in a batch/diff function; declare "
          "it as '%1 %0[n]' with an integer parameter n before it (or "
-         "arithmetic of such parameters, '%0[n + 1]'), or '%1 %0[static N]'")
+         "arithmetic of such parameters, '%0[n + 1]'), or '%1 %0[static N]', "
+         "or annotate it BD_EXTENT(n)")
       << Out.Name << E.getAsString();
   return false;
 }

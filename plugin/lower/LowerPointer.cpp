@@ -946,7 +946,7 @@ bool Lowerer::extentsFromAccesses() {
            "cannot infer the extent of '%0' in a batch/diff function: it is "
            "used as a pointer here; declare it as '%1 %0[n]' with an integer "
            "parameter n before it (or arithmetic of such parameters, "
-           "'%0[n + 1]'), or '%1 %0[static N]'")
+           "'%0[n + 1]'), or '%1 %0[static N]', or annotate it BD_EXTENT(n)")
         << AP.Name << ET.getAsString();
   }
   return !Failed;

@@ -4,7 +4,7 @@
 __attribute__((batch, diff)) double f(const double *p, int n) {
   double s = 0.0;
   const double *q = p;
-  // CHECK: param-array-extent-step.c:[[@LINE-1]]:21: error: cannot infer the extent of 'p' in a batch/diff function: it is used as a pointer here; declare it as 'const double p[n]' with an integer parameter n before it (or arithmetic of such parameters, 'p[n + 1]'), or 'const double p[static N]'
+  // CHECK: param-array-extent-step.c:[[@LINE-1]]:21: error: cannot infer the extent of 'p' in a batch/diff function: it is used as a pointer here; declare it as 'const double p[n]' with an integer parameter n before it (or arithmetic of such parameters, 'p[n + 1]'), or 'const double p[static N]', or annotate it BD_EXTENT(n)
   for (int i = 0; i < n; i++) {
     s += q[0] * q[2];
     q += 2;

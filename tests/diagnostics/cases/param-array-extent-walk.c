@@ -8,6 +8,6 @@ __attribute__((batch, diff)) double f(const double *p, int n) {
   for (int i = 0; i < n; i++)
     for (int j = 0; j <= i; j++)
       s += *p++;
-  // CHECK: param-array-extent-walk.c:[[@LINE-1]]:13: error: cannot infer the extent of 'p' in a batch/diff function: it is used as a pointer here; declare it as 'const double p[n]' with an integer parameter n before it (or arithmetic of such parameters, 'p[n + 1]'), or 'const double p[static N]'
+  // CHECK: param-array-extent-walk.c:[[@LINE-1]]:13: error: cannot infer the extent of 'p' in a batch/diff function: it is used as a pointer here; declare it as 'const double p[n]' with an integer parameter n before it (or arithmetic of such parameters, 'p[n + 1]'), or 'const double p[static N]', or annotate it BD_EXTENT(n)
   return s;
 }

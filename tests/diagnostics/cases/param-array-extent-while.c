@@ -7,7 +7,7 @@ __attribute__((batch)) double f(const double *x, int n) {
   while (i < n) {
     i += 1;
     s += x[i];
-    // CHECK: param-array-extent-while.c:[[@LINE-1]]:12: error: cannot infer the extent of 'x' in a batch/diff function; declare it as 'const double x[n]' with an integer parameter n before it (or arithmetic of such parameters, 'x[n + 1]'), or 'const double x[static N]'
+    // CHECK: param-array-extent-while.c:[[@LINE-1]]:12: error: cannot infer the extent of 'x' in a batch/diff function; declare it as 'const double x[n]' with an integer parameter n before it (or arithmetic of such parameters, 'x[n + 1]'), or 'const double x[static N]', or annotate it BD_EXTENT(n)
   }
   return s;
 }

@@ -1,0 +1,234 @@
+/* BD_EXTENT(n): the extent of a pointer parameter written on the parameter,
+ * for signatures as they are found, `(const double *xs, int n)`, where C
+ * cannot declare `xs[n]` (n follows xs) and no loop explains the indexing:
+ *   - interp: a binary search (data-dependent xs[mid], then xs[lo], ys[hi]),
+ *     ragged (n per example), strided and BD_POINTERS with every example's
+ *     arrays ending at a PROT_NONE page, so a read past n[b] faults;
+ *   - tri: a packed triangle walked by *p++ in a triangular loop nest,
+ *     BD_EXTENT(n * (n + 1) / 2);
+ *   - lut: a static table extent through a macro, BD_EXTENT(NC + 1), indexed
+ *     by a clamped computed index.
+ * NAME_batched against the scalar function bit for bit; NAME_grad against
+ * central differences. Without BD_EXTENT each of them is an error (cases
+ * param-array-extent*). */
+#include "exec_util.h"
+
+#include "../common/test_filter.h"
+
+BATCHDIFF double interp(const double *xs BD_EXTENT(n),
+                        const double *ys BD_EXTENT(n), int n, double x) {
+  int lo = 0, hi = n - 1;
+  while (hi - lo > 1) {
+    int mid = (lo + hi) / 2;
+    if (xs[mid] > x)
+      hi = mid;
+    else
+      lo = mid;
+  }
+  double t = (x - xs[lo]) / (xs[hi] - xs[lo]);
+  return ys[lo] + t * (ys[hi] - ys[lo]);
+}
+
+BATCHDIFF double interp_p(BD_POINTERS const double *xs BD_EXTENT(n),
+                          BD_POINTERS const double *ys BD_EXTENT(n), int n,
+                          double x) {
+  return interp(xs, ys, n, x);
+}
+
+BATCHDIFF double tri(const double *p BD_EXTENT(n *(n + 1) / 2), int n,
+                     const double *v BD_EXTENT(n)) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j <= i; j++)
+      s += v[i] * *p++ * v[j];
+  return s;
+}
+
+#define NC 7
+BATCHDIFF double lut(const double *c BD_EXTENT(NC + 1), double x) {
+  int k = (int)(x * NC);
+  k = k < 0 ? 0 : k > NC ? NC : k;
+  return c[k] * x + c[NC - k];
+}
+
+#define MAXN 9
+#define NB 37 /* examples: several full vectors and a tail */
+
+/* Example b's n (2..MAXN, varied), its sorted knots and values, each array
+ * in its own block ending at a guard page (the BD_POINTERS layout), and the
+ * same values strided with stride MAXN in one block. */
+typedef struct {
+  int n[NB];
+  double x[NB];
+  const double *xs[NB], *ys[NB];
+  double *sx, *sy;
+} knots;
+
+static double *guarded(size_t k) { return gp_alloc(k * sizeof(double)); }
+
+static void make_knots(knots *K, rng_t *r) {
+  K->sx = guarded(NB * MAXN);
+  K->sy = guarded(NB * MAXN);
+  for (int b = 0; b < NB; b++) {
+    int n = K->n[b] = 2 + rng_below(r, MAXN - 1);
+    double *xs = guarded(n), *ys = guarded(n), at = rng_range(r, -2, 0);
+    for (int i = 0; i < n; i++) {
+      xs[i] = at;
+      at += rng_range(r, 0.1, 1.0);
+      ys[i] = rng_range(r, -3, 3);
+      K->sx[b * MAXN + i] = xs[i];
+      K->sy[b * MAXN + i] = ys[i];
+    }
+    /* Inside, outside on either side, and on a knot. */
+    K->x[b] = b % 7 == 0 ? xs[rng_below(r, n)] : rng_range(r, -3, at + 1);
+    K->xs[b] = xs;
+    K->ys[b] = ys;
+  }
+}
+
+static void t_interp(void **state) {
+  (void)state;
+  rng_t r = {0x5eed1ULL};
+  knots K;
+  make_knots(&K, &r);
+  double got_s[NB], got_p[NB];
+  interp_batched(NB, K.sx, MAXN, K.sy, MAXN, K.n, K.x, got_s);
+  interp_p_batched(NB, K.xs, K.ys, K.n, K.x, got_p);
+  for (int b = 0; b < NB; b++) {
+    double want = interp(K.xs[b], K.ys[b], K.n[b], K.x[b]);
+    if (memcmp(&want, &got_s[b], sizeof want) ||
+        memcmp(&want, &got_p[b], sizeof want))
+      fail_msg("interp example %d (n %d, x %a): %a, strided %a, pointers %a", b,
+               K.n[b], K.x[b], want, got_s[b], got_p[b]);
+  }
+  gp_reset();
+}
+
+/* d interp / d(xs, ys, x) against central differences, strided layout. */
+static void t_interp_grad(void **state) {
+  (void)state;
+  rng_t r = {0x5eed2ULL};
+  knots K;
+  make_knots(&K, &r);
+  double *dxs = guarded(NB * MAXN), *dys = guarded(NB * MAXN), dx[NB];
+  memset(dxs, 0, NB * MAXN * sizeof(double));
+  memset(dys, 0, NB * MAXN * sizeof(double));
+  memset(dx, 0, sizeof dx);
+  interp_grad(NB, K.sx, MAXN, K.sy, MAXN, K.n, K.x, NULL, NULL, dxs, MAXN, dys,
+              MAXN, dx);
+  for (int b = 0; b < NB; b++) {
+    double xs[MAXN], ys[MAXN], x = K.x[b], h = 1e-6;
+    int n = K.n[b];
+    memcpy(xs, K.xs[b], n * sizeof(double));
+    memcpy(ys, K.ys[b], n * sizeof(double));
+    for (int i = -1; i < 2 * n; i++) {
+      double *v = i < 0 ? &x : i < n ? &xs[i] : &ys[i - n];
+      double got = i < 0   ? dx[b]
+                   : i < n ? dxs[b * MAXN + i]
+                           : dys[b * MAXN + i - n];
+      double v0 = *v;
+      *v = v0 + h;
+      double up = interp(xs, ys, n, x);
+      *v = v0 - h;
+      double dn = interp(xs, ys, n, x);
+      *v = v0;
+      double want = (up - dn) / (2 * h);
+      /* A knot moved past x or past its neighbour changes the branch: skip
+       * points where the two sides disagree with each other. */
+      double mid = interp(xs, ys, n, x);
+      double lo = (mid - dn) / h, hi = (up - mid) / h;
+      if (fabs(lo - hi) > 1e-3 * (1 + fabs(lo)))
+        continue;
+      if (fabs(got - want) > 1e-5 * (1 + fabs(want)))
+        fail_msg("d interp example %d (n %d) input %d: %g, differences %g", b,
+                 n, i, got, want);
+    }
+  }
+  gp_reset();
+}
+
+static void t_tri(void **state) {
+  (void)state;
+  rng_t r = {0x5eed3ULL};
+  enum { S = MAXN * (MAXN + 1) / 2 };
+  int n[NB];
+  double *p = guarded(NB * S), *v = guarded(NB * MAXN), got[NB];
+  double *dp = guarded(NB * S), *dv = guarded(NB * MAXN);
+  for (int b = 0; b < NB; b++) {
+    n[b] = rng_below(&r, MAXN + 1); /* 0 .. MAXN */
+    for (int i = 0; i < S; i++)
+      p[b * S + i] = rng_range(&r, -1, 1);
+    for (int i = 0; i < MAXN; i++)
+      v[b * MAXN + i] = rng_range(&r, -1, 1);
+  }
+  memset(dp, 0, NB * S * sizeof(double));
+  memset(dv, 0, NB * MAXN * sizeof(double));
+  tri_batched(NB, p, S, n, v, MAXN, got);
+  tri_grad(NB, p, S, n, v, MAXN, NULL, NULL, dp, S, dv, MAXN);
+  for (int b = 0; b < NB; b++) {
+    double *pb = p + b * S, *vb = v + b * MAXN;
+    double want = tri(pb, n[b], vb);
+    if (memcmp(&want, &got[b], sizeof want))
+      fail_msg("tri example %d (n %d): %a, batched %a", b, n[b], want, got[b]);
+    /* The form is linear in p and quadratic in v: exact derivatives. */
+    for (int i = 0, k = 0; i < n[b]; i++)
+      for (int j = 0; j <= i; j++, k++)
+        if (fabs(dp[b * S + k] - vb[i] * vb[j]) > 1e-12)
+          fail_msg("d tri / d p[%d] example %d: %g, want %g", k, b,
+                   dp[b * S + k], vb[i] * vb[j]);
+    for (int m = 0; m < MAXN; m++) {
+      double want_d = 0;
+      for (int i = 0, k = 0; i < n[b]; i++)
+        for (int j = 0; j <= i; j++, k++)
+          want_d += pb[k] * ((i == m) * vb[j] + (j == m) * vb[i]);
+      if (fabs(dv[b * MAXN + m] - want_d) > 1e-12 * (1 + fabs(want_d)))
+        fail_msg("d tri / d v[%d] example %d (n %d): %g, want %g", m, b, n[b],
+                 dv[b * MAXN + m], want_d);
+    }
+  }
+  gp_reset();
+}
+
+static void t_lut(void **state) {
+  (void)state;
+  rng_t r = {0x5eed4ULL};
+  double *c = guarded(NB * (NC + 1)), x[NB], got[NB], dx[NB];
+  double *dc = guarded(NB * (NC + 1));
+  for (int b = 0; b < NB; b++) {
+    for (int i = 0; i <= NC; i++)
+      c[b * (NC + 1) + i] = rng_range(&r, -2, 2);
+    x[b] = rng_range(&r, -0.5, 1.5);
+  }
+  memset(dc, 0, NB * (NC + 1) * sizeof(double));
+  memset(dx, 0, sizeof dx);
+  lut_batched(NB, c, NC + 1, x, got);
+  lut_grad(NB, c, NC + 1, x, NULL, NULL, dc, NC + 1, dx);
+  for (int b = 0; b < NB; b++) {
+    const double *cb = c + b * (NC + 1);
+    double want = lut(cb, x[b]);
+    if (memcmp(&want, &got[b], sizeof want))
+      fail_msg("lut example %d: %a, batched %a", b, want, got[b]);
+    int k = (int)(x[b] * NC);
+    k = k < 0 ? 0 : k > NC ? NC : k;
+    if (dx[b] != cb[k])
+      fail_msg("d lut / d x example %d: %g, want %g", b, dx[b], cb[k]);
+    for (int i = 0; i <= NC; i++) {
+      double want_d = (i == k) * x[b] + (i == NC - k);
+      if (dc[b * (NC + 1) + i] != want_d)
+        fail_msg("d lut / d c[%d] example %d: %g, want %g", i, b,
+                 dc[b * (NC + 1) + i], want_d);
+    }
+  }
+  gp_reset();
+}
+
+int main(int argc, char **argv) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(t_interp),
+      cmocka_unit_test(t_interp_grad),
+      cmocka_unit_test(t_tri),
+      cmocka_unit_test(t_lut),
+  };
+  bd_test_filter(argc, argv);
+  return cmocka_run_group_tests_name("exec_extent_annot", tests, NULL, NULL);
+}
