@@ -444,7 +444,11 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   if (!U.Unknown && U.Bound) {
     Out.DimParam = (int)U.Bound->getFunctionScopeIndex();
     std::string N = U.Bound->getNameAsString();
-    if (U.Plus > 0) // (then Scale is 1: `c[n]` and loops counted to n)
+    if (U.Plus > 0 && U.PlusLoop) // `for (i = 1; i <= n; i++) x[i]`
+      Out.DimHow = "dynamic, parameter '" + N + "' + " +
+                   std::to_string(U.Plus) + " (index of a loop to 'i <= " + N +
+                   "')";
+    else if (U.Plus > 0) // (then Scale is 1: `c[n]` and loops counted to n)
       Out.DimHow = "dynamic, parameter '" + N + "' + " +
                    std::to_string(U.Plus) + " (loop bound and index '" + N +
                    (U.Plus > 1 ? " + " + std::to_string(U.Plus - 1) : "") +

@@ -41,7 +41,7 @@ struct LoopVar {
   // never assigns i (`for (i = 1; i < n; i++) x[i - 1]`); else -1.
   int64_t From = -1;
   // Bound: i stays Slack below n - 1 (`i < n - 1`, `j = m - 1` counting
-  // down: `x[i + 1]` is inside n).
+  // down: `x[i + 1]` is inside n); -1: i reaches n (`i <= n`).
   int64_t Slack = 0;
   int64_t Trips = 0; // Ranged: how many iterations
 };
@@ -117,6 +117,7 @@ struct Uses {
   const ParmVarDecl *PlusParam = nullptr;
   int64_t Plus = 0;
   const Expr *PlusAt = nullptr;
+  bool PlusLoop = false;         // an index of a loop to `i <= n` gave Plus
   const Expr *Unknown = nullptr; // an index nothing bounds
   const Expr *Whole = nullptr;   // a use as a pointer (p + 1, f(p))
   std::vector<LoopVar> Loops;    // loops enclosing the current statement
@@ -236,8 +237,23 @@ struct Uses {
     }
     if (const VarDecl *V = varOf(Idx))
       for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
-        if (It->V == V && It->Bound) {
+        if (It->V == V && It->Bound && It->Slack >= 0) {
           Bound = It->Bound;
+          return;
+        }
+    // `for (i = 1; i <= n; i++) x[i]` (1-based): i reaches n, so x[i + c]
+    // (c >= 0) needs n + c + 1 elements, as `c[n + c]` does.
+    if (auto A = affine(Idx);
+        A && A->Terms.size() == 1 && A->Terms[0].second == 1 && A->C >= 0)
+      for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
+        if (It->V == A->Terms[0].first && It->Bound && It->Slack == -1 &&
+            (!Bound || Bound == It->Bound) &&
+            (!PlusParam || PlusParam == It->Bound)) {
+          Bound = PlusParam = It->Bound;
+          Plus = std::max(Plus, A->C + 1);
+          PlusLoop = true;
+          if (!PlusAt)
+            PlusAt = Idx;
           return;
         }
     // `x[2 * i]`, `x[3 * i + 2]` with i < n: interleaved records of k
@@ -387,10 +403,11 @@ struct Uses {
     std::optional<std::pair<const ParmVarDecl *, int64_t>> Top;
     int64_t From = -1;
     if (St && *St >= 1 && (K == BO_LT || K == BO_LE)) {
-      // i < n - c: Slack c; i <= n - c (c >= 1): Slack c - 1.
+      // i < n - c: Slack c; i <= n - c: Slack c - 1 (-1 for `i <= n`, the
+      // 1-based loops of Numerical Recipes: i reaches n).
       Top = paramMinus(C->getRHS());
-      if (Top && K == BO_LE && Top->second-- < 1)
-        Top.reset();
+      if (Top && K == BO_LE)
+        Top->second--;
       if (auto I = init(FS->getInit()); I && I->first == V && I->second >= 0)
         From = I->second;
     } else if (!St && !FS->getInc() && K == BO_GT && isPostDec(C->getLHS())) {
@@ -426,6 +443,8 @@ struct Uses {
   /// when its only change is the body's last statement (`i++`, `++i`,
   /// `i += 1`) and n is not assigned in the loop.
   LoopVar whileVar(const WhileStmt *WS) {
+    if (LoopVar D = countDown(WS); D.Bound)
+      return D;
     LoopVar L;
     const auto *C =
         dyn_cast<BinaryOperator>(WS->getCond()->IgnoreParenImpCasts());
@@ -447,6 +466,53 @@ struct Uses {
     L.Bound = Top->first;
     L.Slack = Top->second;
     return L;
+  }
+
+  /// `while (n--)` / `while (n-- > 0)`, n an integer parameter that
+  /// nothing else in the function assigns: the body sees n - 1 .. 0, so
+  /// `c[n]` there is inside the parameter's n (Horner, `r = r * x +
+  /// c[n]`).
+  LoopVar countDown(const WhileStmt *WS) {
+    LoopVar L;
+    const Expr *C = WS->getCond()->IgnoreParenImpCasts();
+    if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
+      auto K = constInt(BO->getRHS());
+      if (BO->getOpcode() != BO_GT || !K || *K != 0)
+        return L;
+      C = BO->getLHS()->IgnoreParenImpCasts();
+    }
+    const auto *UO = dyn_cast<UnaryOperator>(C);
+    const ParmVarDecl *N = UO && UO->getOpcode() == UO_PostDec
+                               ? paramOf(UO->getSubExpr())
+                               : nullptr;
+    if (!N || N->getDeclContext() != FD || !N->getType()->isIntegerType() ||
+        modifiesBesides(FD->getBody(), N, UO))
+      return L;
+    L.V = N;
+    L.Bound = N;
+    return L;
+  }
+
+  /// Whether \p S assigns \p V (or takes its address) anywhere but in
+  /// \p Skip.
+  static bool modifiesBesides(const Stmt *S, const VarDecl *V,
+                              const Stmt *Skip) {
+    if (!S || S == Skip)
+      return false;
+    if (isa<BinaryOperator>(S) || isa<UnaryOperator>(S)) {
+      bool Own = false;
+      if (const auto *BO = dyn_cast<BinaryOperator>(S))
+        Own = BO->isAssignmentOp() && varOf(BO->getLHS()) == V;
+      if (const auto *UO = dyn_cast<UnaryOperator>(S))
+        Own = (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+              varOf(UO->getSubExpr()) == V;
+      if (Own)
+        return true;
+    }
+    for (const Stmt *C : S->children())
+      if (modifiesBesides(C, V, Skip))
+        return true;
+    return false;
   }
 
   /// `for (...; i < n; ...)` with n an integer parameter of FD, or a loop

@@ -8,9 +8,10 @@
  *     BD_EXTENT(n * (n + 1) / 2);
  *   - lut: a static table extent through a macro, BD_EXTENT(NC + 1), indexed
  *     by a clamped computed index.
+ * And two loop shapes whose extents are inferred (t_shapes).
  * NAME_batched against the scalar function bit for bit; NAME_grad against
- * central differences. Without BD_EXTENT each of them is an error (cases
- * param-array-extent*). */
+ * central differences or closed forms. Without BD_EXTENT each of them is an
+ * error (cases param-array-extent*). */
 #include "exec_util.h"
 
 #include "../common/test_filter.h"
@@ -49,6 +50,27 @@ BATCHDIFF double lut(const double *c BD_EXTENT(NC + 1), double x) {
   int k = (int)(x * NC);
   k = k < 0 ? 0 : k > NC ? NC : k;
   return c[k] * x + c[NC - k];
+}
+
+/* Extents inferred from two more loop shapes as found: 1-based loops to
+ * `i <= n` (Numerical Recipes: x[1] .. x[n], n + 1 elements; x[i - 1]
+ * there is n) and `while (n--)` reading c[n] (n elements). Strided, and
+ * BD_POINTERS with each example's array ending at a guard page. */
+#define NR1_BODY                                                               \
+  double s = 0;                                                                \
+  for (int i = 1; i <= n; i++)                                                 \
+    s += x[i] * i - x[i - 1];                                                  \
+  return s;
+#define DOWN_BODY                                                              \
+  double r = 0;                                                                \
+  while (n--)                                                                  \
+    r = r * t + c[n];                                                          \
+  return r;
+BATCHDIFF double nr1(const double *x, int n){NR1_BODY} BATCHDIFF
+    double nr1_p(BD_POINTERS const double *x, int n){NR1_BODY} BATCHDIFF
+    double down(const double *c, int n, double t){DOWN_BODY} BATCHDIFF
+    double down_p(BD_POINTERS const double *c, int n, double t) {
+  DOWN_BODY
 }
 
 #define MAXN 9
@@ -222,12 +244,74 @@ static void t_lut(void **state) {
   gp_reset();
 }
 
+/* Example b's arrays: `len` elements for n[b], strided (stride MAXN + 1)
+ * and one guarded block each. */
+static void t_shapes(void **state) {
+  (void)state;
+  rng_t r = {0x5eed5ULL};
+  enum { S = MAXN + 1 };
+  int n[NB];
+  double *x = guarded(NB * S), *dx = guarded(NB * S), t[NB], got[4][NB];
+  const double *xp[NB], *cp[NB];
+  for (int b = 0; b < NB; b++) {
+    n[b] = rng_below(&r, MAXN + 1); /* 0 .. MAXN */
+    t[b] = rng_range(&r, -1.5, 1.5);
+    for (int i = 0; i < S; i++)
+      x[b * S + i] = rng_range(&r, -2, 2);
+    double *one = guarded(n[b] + 1), *two = guarded(n[b] ? n[b] : 1);
+    memcpy(one, x + b * S, (n[b] + 1) * sizeof(double));
+    memcpy(two, x + b * S, n[b] * sizeof(double));
+    xp[b] = one;
+    cp[b] = two;
+  }
+  nr1_batched(NB, x, S, n, got[0]);
+  nr1_p_batched(NB, xp, n, got[1]);
+  down_batched(NB, x, S, n, t, got[2]);
+  down_p_batched(NB, cp, n, t, got[3]);
+  for (int b = 0; b < NB; b++) {
+    double want[4] = {nr1(xp[b], n[b]), nr1(xp[b], n[b]),
+                      down(cp[b], n[b], t[b]), down(cp[b], n[b], t[b])};
+    for (int k = 0; k < 4; k++)
+      if (memcmp(&want[k], &got[k][b], sizeof(double)))
+        fail_msg("%s example %d (n %d): %a, batched %a", k < 2 ? "nr1" : "down",
+                 b, n[b], want[k], got[k][b]);
+  }
+  /* Gradients: nr1 is linear, d/dx[i] = i - (i < n); down is Horner,
+   * d/dc[i] = t^i. */
+  memset(dx, 0, NB * S * sizeof(double));
+  nr1_grad(NB, x, S, n, NULL, NULL, dx, S);
+  for (int b = 0; b < NB; b++)
+    for (int i = 0; i < S; i++) {
+      double want = i > n[b] ? 0 : (double)i - (i < n[b]);
+      if (dx[b * S + i] != want)
+        fail_msg("d nr1 / d x[%d] example %d (n %d): %g, want %g", i, b, n[b],
+                 dx[b * S + i], want);
+    }
+  memset(dx, 0, NB * S * sizeof(double));
+  double dt[NB] = {0};
+  down_grad(NB, x, S, n, t, NULL, NULL, dx, S, dt);
+  for (int b = 0; b < NB; b++) {
+    double p = 1, want_t = 0;
+    for (int i = 0; i < S; i++, p *= t[b]) {
+      double want = i < n[b] ? p : 0;
+      if (fabs(dx[b * S + i] - want) > 1e-12)
+        fail_msg("d down / d c[%d] example %d (n %d): %g, want %g", i, b, n[b],
+                 dx[b * S + i], want);
+      if (i >= 1 && i < n[b])
+        want_t += i * x[b * S + i] * (p / t[b]);
+    }
+    if (fabs(dt[b] - want_t) > 1e-9 * (1 + fabs(want_t)))
+      fail_msg("d down / d t example %d (n %d): %g, want %g", b, n[b], dt[b],
+               want_t);
+  }
+  gp_reset();
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(t_interp),
-      cmocka_unit_test(t_interp_grad),
-      cmocka_unit_test(t_tri),
-      cmocka_unit_test(t_lut),
+      cmocka_unit_test(t_interp), cmocka_unit_test(t_interp_grad),
+      cmocka_unit_test(t_tri),    cmocka_unit_test(t_lut),
+      cmocka_unit_test(t_shapes),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_extent_annot", tests, NULL, NULL);
