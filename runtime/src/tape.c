@@ -256,9 +256,19 @@ void bd_tape_grow(bd_arena *a, bd_tape *t, size_t rows) {
   size_t rowbytes = t->row * t->slot;
   if (rowbytes && cap > SIZE_MAX / rowbytes)
     bd_fail(a, "tape arena: tape size overflows");
+  /* A tape that is the arena's last allocation gives its space back
+   * first: it grows in place while its block has room, and otherwise
+   * leaves no copy behind in the block it grew out of. Copies in earlier
+   * blocks stay until the call returns: about 2 x cap x rowbytes in all
+   * for a tape grown from empty (4 x before), docs/loops.md. */
+  size_t old = t->cap * rowbytes;
+  size_t held = (old + BD_ARENA_ALIGN - 1) & ~(size_t)(BD_ARENA_ALIGN - 1);
+  if (t->data && a->cur < a->nblocks && a->used >= held &&
+      t->data == a->blocks[a->cur].base + (a->used - held))
+    a->used -= held;
   char *data = bd_arena_alloc(a, cap * rowbytes);
-  if (t->data && t->cap)
-    memcpy(data, t->data, t->cap * rowbytes);
+  if (t->data && old && data != t->data)
+    memcpy(data, t->data, old);
   t->data = data;
   t->cap = cap;
 }

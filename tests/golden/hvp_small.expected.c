@@ -23,7 +23,7 @@ static inline __attribute__((always_inline, unused)) void __bd_sumsq_hk(bd_md __
   bd_md __bd_v32_lanes = bd_mfalse_d();
   int32_t __bd_t32 = 0;
   bd_i32d __bd_t33 = bd_splat_i32d(0);
-  bd_md __bd_t243 = bd_mfalse_d();
+  bd_md __bd_t245 = bd_mfalse_d();
   (void)__bd_m;
   (void)__bd_p1;
   (void)__bd_p5;
@@ -39,66 +39,64 @@ static inline __attribute__((always_inline, unused)) void __bd_sumsq_hk(bd_md __
   __bd_v19_t_s = bd_splat_f64d(0x0p+0);
   __bd_v5_i = ((int32_t)0x0u);
   bd_md __bd_t8 = bd_cmplt_i32d(bd_splat_i32d(((int32_t)0x0u)), __bd_t0);
-  bd_md __bd_t228 = bd_and_md(__bd_m, __bd_t8);
-  if (bd_any_md(__bd_t228)) {
+  bd_md __bd_t230 = bd_and_md(__bd_m, __bd_t8);
+  if (bd_any_md(__bd_t230)) {
     __bd_v6_trip = bd_splat_i32d(((int32_t)0x0u));
-    __bd_v32_lanes = __bd_t228;
+    __bd_v32_lanes = __bd_t230;
     __bd_k0 = 0;
     do {
-      bd_md __bd_t231 = __bd_v32_lanes;
+      bd_md __bd_t233 = __bd_v32_lanes;
       int32_t __bd_t29 = __bd_k0;
       bd_tape_reserve(__bd_ar, &__bd_tp[0], __bd_t29);
       bd_f64d __bd_t9 = __bd_v4_s;
       bd_f64d __bd_t121 = __bd_v19_t_s;
       int32_t __bd_t11 = __bd_v5_i;
       (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 2) * bd_tape_slot_bytes)) = __bd_t11;
-      bd_f64d __bd_t12 = bd_gather_f64d(__bd_t231, __bd_p1, bd_add_i64d(__bd_po1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
+      bd_f64d __bd_t12 = bd_gather_f64d(__bd_t233, __bd_p1, bd_add_i64d(__bd_po1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
       __bd_v30_t_v_elem = bd_splat_f64d(0x0p+0);
       _Bool __bd_t123 = __bd_p6;
       if (__bd_t123) {
-        bd_f64d __bd_t124 = bd_gather_f64d(__bd_t231, __bd_qt1, bd_add_i64d(__bd_qto1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
+        bd_f64d __bd_t124 = bd_gather_f64d(__bd_t233, __bd_qt1, bd_add_i64d(__bd_qto1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
         __bd_v30_t_v_elem = __bd_t124;
       }
       bd_f64d __bd_t125 = __bd_v30_t_v_elem;
-      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 4) * bd_tape_slot_bytes)) = __bd_t12;
-      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 5) * bd_tape_slot_bytes)) = __bd_t125;
+      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 3) * bd_tape_slot_bytes)) = __bd_t12;
+      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 4) * bd_tape_slot_bytes)) = __bd_t125;
       bd_f64d __bd_t13 = bd_mul_f64d(bd_splat_f64d(__bd_t1), __bd_t12);
       bd_f64d __bd_t126 = bd_mul_f64d(bd_splat_f64d(__bd_t119), __bd_t12);
       bd_f64d __bd_t127 = bd_mul_f64d(__bd_t125, bd_splat_f64d(__bd_t1));
       bd_f64d __bd_t128 = bd_add_f64d(__bd_t126, __bd_t127);
-      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 3) * bd_tape_slot_bytes)) = __bd_t13;
-      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 6) * bd_tape_slot_bytes)) = __bd_t128;
       bd_f64d __bd_t14 = bd_sin_f64d(__bd_t13);
       bd_f64d __bd_t129 = bd_cos_f64d(__bd_t13);
       bd_f64d __bd_t130 = bd_mul_f64d(__bd_t128, __bd_t129);
       (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 1) * bd_tape_slot_bytes)) = __bd_t14;
-      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 7) * bd_tape_slot_bytes)) = __bd_t130;
-      bd_f64d __bd_t16 = bd_gather_f64d(__bd_t231, __bd_p1, bd_add_i64d(__bd_po1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
+      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 5) * bd_tape_slot_bytes)) = __bd_t130;
+      bd_f64d __bd_t16 = bd_gather_f64d(__bd_t233, __bd_p1, bd_add_i64d(__bd_po1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
       __bd_v31_t_v_elem = bd_splat_f64d(0x0p+0);
       _Bool __bd_t132 = __bd_p6;
       if (__bd_t132) {
-        bd_f64d __bd_t133 = bd_gather_f64d(__bd_t231, __bd_qt1, bd_add_i64d(__bd_qto1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
+        bd_f64d __bd_t133 = bd_gather_f64d(__bd_t233, __bd_qt1, bd_add_i64d(__bd_qto1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
         __bd_v31_t_v_elem = __bd_t133;
       }
       bd_f64d __bd_t134 = __bd_v31_t_v_elem;
       (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 0) * bd_tape_slot_bytes)) = __bd_t16;
-      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 8) * bd_tape_slot_bytes)) = __bd_t134;
+      (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 6) * bd_tape_slot_bytes)) = __bd_t134;
       bd_f64d __bd_t17 = __bd_t14 * __bd_t16 + __bd_t9;
       bd_f64d __bd_t135 = bd_mul_f64d(__bd_t130, __bd_t16);
       bd_f64d __bd_t136 = bd_mul_f64d(__bd_t134, __bd_t14);
       bd_f64d __bd_t137 = bd_add_f64d(__bd_t135, __bd_t136);
       bd_f64d __bd_t138 = bd_add_f64d(__bd_t137, __bd_t121);
-      __bd_v4_s = bd_select_f64d(__bd_t231, __bd_t17, __bd_v4_s);
-      __bd_v19_t_s = bd_select_f64d(__bd_t231, __bd_t138, __bd_v19_t_s);
+      __bd_v4_s = bd_select_f64d(__bd_t233, __bd_t17, __bd_v4_s);
+      __bd_v19_t_s = bd_select_f64d(__bd_t233, __bd_t138, __bd_v19_t_s);
       int32_t __bd_t20 = (int32_t)((uint32_t)__bd_t11 + (uint32_t)((int32_t)0x1u));
       __bd_v5_i = __bd_t20;
       bd_md __bd_t23 = bd_cmplt_i32d(bd_splat_i32d(__bd_t20), __bd_t0);
       int32_t __bd_t31 = (int32_t)((uint32_t)__bd_t29 + (uint32_t)((int32_t)0x1u));
-      __bd_v6_trip = bd_select_i32d(__bd_t231, bd_splat_i32d(__bd_t31), __bd_v6_trip);
-      __bd_t243 = bd_and_md(__bd_t231, __bd_t23);
-      __bd_v32_lanes = __bd_t243;
+      __bd_v6_trip = bd_select_i32d(__bd_t233, bd_splat_i32d(__bd_t31), __bd_v6_trip);
+      __bd_t245 = bd_and_md(__bd_t233, __bd_t23);
+      __bd_v32_lanes = __bd_t245;
       __bd_k0++;
-    } while (bd_any_md(__bd_t243));
+    } while (bd_any_md(__bd_t245));
     __bd_t32 = __bd_k0;
     __bd_t33 = __bd_v6_trip;
     __bd_tp[0].top += (size_t)__bd_t32;
@@ -126,116 +124,118 @@ static inline __attribute__((always_inline, unused)) void __bd_sumsq_hk(bd_md __
   bd_f64d __bd_t152 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t149);
   __bd_v9_d_s = __bd_t54;
   __bd_v21_t_d_s = __bd_t152;
-  bd_md __bd_t256 = bd_and_md(__bd_m, __bd_t8);
-  if (bd_any_md(__bd_t256)) {
+  bd_md __bd_t258 = bd_and_md(__bd_m, __bd_t8);
+  if (bd_any_md(__bd_t258)) {
     __bd_tp[0].top -= (size_t)__bd_t32;
     for (__bd_k1 = __bd_t32 - 1; __bd_k1 >= 0; --__bd_k1) {
-      int32_t __bd_t258 = __bd_k1;
-      bd_md __bd_t260 = bd_cmpgt_i32d(__bd_t33, bd_splat_i32d(__bd_t258));
-      bd_md __bd_t261 = bd_and_md(__bd_t256, __bd_t260);
-      if (bd_any_md(__bd_t261)) {
+      int32_t __bd_t260 = __bd_k1;
+      bd_md __bd_t262 = bd_cmpgt_i32d(__bd_t33, bd_splat_i32d(__bd_t260));
+      bd_md __bd_t263 = bd_and_md(__bd_t258, __bd_t262);
+      if (bd_any_md(__bd_t263)) {
         int32_t __bd_t97 = __bd_k1;
         bd_f64d __bd_t66 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 0) * bd_tape_slot_bytes));
-        bd_f64d __bd_t153 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 8) * bd_tape_slot_bytes));
+        bd_f64d __bd_t153 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 6) * bd_tape_slot_bytes));
         bd_f64d __bd_t70 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 1) * bd_tape_slot_bytes));
-        bd_f64d __bd_t154 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 7) * bd_tape_slot_bytes));
+        bd_f64d __bd_t154 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 5) * bd_tape_slot_bytes));
         int32_t __bd_t77 = (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 2) * bd_tape_slot_bytes));
-        bd_f64d __bd_t80 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 3) * bd_tape_slot_bytes));
-        bd_f64d __bd_t155 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 6) * bd_tape_slot_bytes));
-        bd_f64d __bd_t86 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 4) * bd_tape_slot_bytes));
-        bd_f64d __bd_t156 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 5) * bd_tape_slot_bytes));
+        bd_f64d __bd_t86 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 3) * bd_tape_slot_bytes));
+        bd_f64d __bd_t155 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t97) * __bd_tp[0].row + 4) * bd_tape_slot_bytes));
+        bd_f64d __bd_t80 = bd_mul_f64d(bd_splat_f64d(__bd_t1), __bd_t86);
+        bd_f64d __bd_t156 = bd_mul_f64d(bd_splat_f64d(__bd_t119), __bd_t86);
+        bd_f64d __bd_t157 = bd_mul_f64d(__bd_t155, bd_splat_f64d(__bd_t1));
+        bd_f64d __bd_t158 = bd_add_f64d(__bd_t156, __bd_t157);
         bd_f64d __bd_t61 = __bd_v9_d_s;
-        bd_f64d __bd_t163 = __bd_v21_t_d_s;
+        bd_f64d __bd_t165 = __bd_v21_t_d_s;
         bd_f64d __bd_t63 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t61);
-        bd_f64d __bd_t165 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t163);
-        __bd_v9_d_s = bd_select_f64d(__bd_t261, bd_splat_f64d(0x0p+0), __bd_v9_d_s);
-        __bd_v21_t_d_s = bd_select_f64d(__bd_t261, bd_splat_f64d(0x0p+0), __bd_v21_t_d_s);
+        bd_f64d __bd_t167 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t165);
+        __bd_v9_d_s = bd_select_f64d(__bd_t263, bd_splat_f64d(0x0p+0), __bd_v9_d_s);
+        __bd_v21_t_d_s = bd_select_f64d(__bd_t263, bd_splat_f64d(0x0p+0), __bd_v21_t_d_s);
         bd_f64d __bd_t67 = bd_mul_f64d(__bd_t63, __bd_t66);
-        bd_f64d __bd_t168 = bd_mul_f64d(__bd_t165, __bd_t66);
-        bd_f64d __bd_t169 = bd_mul_f64d(__bd_t153, __bd_t63);
-        bd_f64d __bd_t170 = bd_add_f64d(__bd_t168, __bd_t169);
+        bd_f64d __bd_t170 = bd_mul_f64d(__bd_t167, __bd_t66);
+        bd_f64d __bd_t171 = bd_mul_f64d(__bd_t153, __bd_t63);
+        bd_f64d __bd_t172 = bd_add_f64d(__bd_t170, __bd_t171);
         bd_f64d __bd_t69 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t67);
-        bd_f64d __bd_t172 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t170);
+        bd_f64d __bd_t174 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t172);
         bd_f64d __bd_t71 = bd_mul_f64d(__bd_t63, __bd_t70);
-        bd_f64d __bd_t173 = bd_mul_f64d(__bd_t165, __bd_t70);
-        bd_f64d __bd_t174 = bd_mul_f64d(__bd_t154, __bd_t63);
-        bd_f64d __bd_t175 = bd_add_f64d(__bd_t173, __bd_t174);
+        bd_f64d __bd_t175 = bd_mul_f64d(__bd_t167, __bd_t70);
+        bd_f64d __bd_t176 = bd_mul_f64d(__bd_t154, __bd_t63);
+        bd_f64d __bd_t177 = bd_add_f64d(__bd_t175, __bd_t176);
         bd_f64d __bd_t73 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t71);
-        bd_f64d __bd_t177 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t175);
+        bd_f64d __bd_t179 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t177);
         bd_f64d __bd_t75 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t63);
-        bd_f64d __bd_t179 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t165);
+        bd_f64d __bd_t181 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t167);
         if (__bd_t78) {
-          _Bool __bd_t181 = __bd_p7;
-          if (__bd_t181) {
-            bd_scatteradd_f64d(__bd_t261, __bd_q1, bd_add_i64d(__bd_qo1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t77))), __bd_t73);
+          _Bool __bd_t183 = __bd_p7;
+          if (__bd_t183) {
+            bd_scatteradd_f64d(__bd_t263, __bd_q1, bd_add_i64d(__bd_qo1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t77))), __bd_t73);
           }
-          _Bool __bd_t182 = __bd_p8;
-          if (__bd_t182) {
-            bd_scatteradd_f64d(__bd_t261, __bd_qh1, bd_add_i64d(__bd_qho1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t77))), __bd_t177);
+          _Bool __bd_t184 = __bd_p8;
+          if (__bd_t184) {
+            bd_scatteradd_f64d(__bd_t263, __bd_qh1, bd_add_i64d(__bd_qho1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t77))), __bd_t179);
           }
         }
         bd_f64d __bd_t81 = bd_cos_f64d(__bd_t80);
-        bd_f64d __bd_t184 = bd_sin_f64d(__bd_t80);
-        bd_f64d __bd_t185 = bd_mul_f64d(__bd_t155, __bd_t184);
-        bd_f64d __bd_t186 = bd_neg_f64d(__bd_t185);
+        bd_f64d __bd_t186 = bd_sin_f64d(__bd_t80);
+        bd_f64d __bd_t187 = bd_mul_f64d(__bd_t158, __bd_t186);
+        bd_f64d __bd_t188 = bd_neg_f64d(__bd_t187);
         bd_f64d __bd_t82 = bd_mul_f64d(__bd_t69, __bd_t81);
-        bd_f64d __bd_t187 = bd_mul_f64d(__bd_t172, __bd_t81);
-        bd_f64d __bd_t188 = bd_mul_f64d(__bd_t186, __bd_t69);
-        bd_f64d __bd_t189 = bd_add_f64d(__bd_t187, __bd_t188);
+        bd_f64d __bd_t189 = bd_mul_f64d(__bd_t174, __bd_t81);
+        bd_f64d __bd_t190 = bd_mul_f64d(__bd_t188, __bd_t69);
+        bd_f64d __bd_t191 = bd_add_f64d(__bd_t189, __bd_t190);
         bd_f64d __bd_t84 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t82);
-        bd_f64d __bd_t191 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t189);
+        bd_f64d __bd_t193 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t191);
         bd_f64d __bd_t87 = bd_mul_f64d(__bd_t84, __bd_t86);
-        bd_f64d __bd_t193 = bd_mul_f64d(__bd_t191, __bd_t86);
-        bd_f64d __bd_t194 = bd_mul_f64d(__bd_t156, __bd_t84);
-        bd_f64d __bd_t195 = bd_add_f64d(__bd_t193, __bd_t194);
+        bd_f64d __bd_t195 = bd_mul_f64d(__bd_t193, __bd_t86);
+        bd_f64d __bd_t196 = bd_mul_f64d(__bd_t155, __bd_t84);
+        bd_f64d __bd_t197 = bd_add_f64d(__bd_t195, __bd_t196);
         bd_f64d __bd_t88 = __bd_v10_d1;
-        bd_f64d __bd_t196 = __bd_v22_t_d1;
+        bd_f64d __bd_t198 = __bd_v22_t_d1;
         bd_f64d __bd_t89 = bd_add_f64d(__bd_t88, __bd_t87);
-        bd_f64d __bd_t197 = bd_add_f64d(__bd_t196, __bd_t195);
-        __bd_v10_d1 = bd_select_f64d(__bd_t261, __bd_t89, __bd_v10_d1);
-        __bd_v22_t_d1 = bd_select_f64d(__bd_t261, __bd_t197, __bd_v22_t_d1);
+        bd_f64d __bd_t199 = bd_add_f64d(__bd_t198, __bd_t197);
+        __bd_v10_d1 = bd_select_f64d(__bd_t263, __bd_t89, __bd_v10_d1);
+        __bd_v22_t_d1 = bd_select_f64d(__bd_t263, __bd_t199, __bd_v22_t_d1);
         bd_f64d __bd_t90 = bd_mul_f64d(__bd_t84, bd_splat_f64d(__bd_t1));
-        bd_f64d __bd_t198 = bd_mul_f64d(__bd_t191, bd_splat_f64d(__bd_t1));
-        bd_f64d __bd_t199 = bd_mul_f64d(bd_splat_f64d(__bd_t119), __bd_t84);
-        bd_f64d __bd_t200 = bd_add_f64d(__bd_t198, __bd_t199);
+        bd_f64d __bd_t200 = bd_mul_f64d(__bd_t193, bd_splat_f64d(__bd_t1));
+        bd_f64d __bd_t201 = bd_mul_f64d(bd_splat_f64d(__bd_t119), __bd_t84);
+        bd_f64d __bd_t202 = bd_add_f64d(__bd_t200, __bd_t201);
         bd_f64d __bd_t92 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t90);
-        bd_f64d __bd_t202 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t200);
+        bd_f64d __bd_t204 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t202);
         if (__bd_t78) {
-          _Bool __bd_t204 = __bd_p7;
-          if (__bd_t204) {
-            bd_scatteradd_f64d(__bd_t261, __bd_q1, bd_add_i64d(__bd_qo1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t77))), __bd_t92);
+          _Bool __bd_t206 = __bd_p7;
+          if (__bd_t206) {
+            bd_scatteradd_f64d(__bd_t263, __bd_q1, bd_add_i64d(__bd_qo1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t77))), __bd_t92);
           }
-          _Bool __bd_t205 = __bd_p8;
-          if (__bd_t205) {
-            bd_scatteradd_f64d(__bd_t261, __bd_qh1, bd_add_i64d(__bd_qho1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t77))), __bd_t202);
+          _Bool __bd_t207 = __bd_p8;
+          if (__bd_t207) {
+            bd_scatteradd_f64d(__bd_t263, __bd_qh1, bd_add_i64d(__bd_qho1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t77))), __bd_t204);
           }
         }
         bd_f64d __bd_t96 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t75);
-        bd_f64d __bd_t208 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t179);
-        __bd_v9_d_s = bd_select_f64d(__bd_t261, __bd_t96, __bd_v9_d_s);
-        __bd_v21_t_d_s = bd_select_f64d(__bd_t261, __bd_t208, __bd_v21_t_d_s);
+        bd_f64d __bd_t210 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t181);
+        __bd_v9_d_s = bd_select_f64d(__bd_t263, __bd_t96, __bd_v9_d_s);
+        __bd_v21_t_d_s = bd_select_f64d(__bd_t263, __bd_t210, __bd_v21_t_d_s);
       }
     }
   }
   __bd_v9_d_s = bd_splat_f64d(0x0p+0);
   __bd_v21_t_d_s = bd_splat_f64d(0x0p+0);
   bd_f64d __bd_t100 = __bd_v10_d1;
-  bd_f64d __bd_t210 = __bd_v22_t_d1;
+  bd_f64d __bd_t212 = __bd_v22_t_d1;
   bd_md __bd_t104 = bd_cmpne_f64d(__bd_t100, bd_splat_f64d(0x0p+0));
   bd_f64d __bd_t105 = bd_select_f64d(__bd_t104, __bd_t100, bd_splat_f64d(0x0p+0));
-  bd_md __bd_t213 = bd_cmpne_f64d(__bd_t210, bd_splat_f64d(0x0p+0));
-  bd_md __bd_t214 = bd_or_md(__bd_t104, __bd_t213);
-  bd_f64d __bd_t216 = bd_select_f64d(__bd_t214, __bd_t210, bd_splat_f64d(0x0p+0));
+  bd_md __bd_t215 = bd_cmpne_f64d(__bd_t212, bd_splat_f64d(0x0p+0));
+  bd_md __bd_t216 = bd_or_md(__bd_t104, __bd_t215);
+  bd_f64d __bd_t218 = bd_select_f64d(__bd_t216, __bd_t212, bd_splat_f64d(0x0p+0));
   bd_f64d __bd_t107 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t105);
-  bd_f64d __bd_t218 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t216);
+  bd_f64d __bd_t220 = bd_add_f64d(bd_splat_f64d(0x0p+0), __bd_t218);
   __bd_v7_d_w = __bd_t107;
-  __bd_v20_t_d_w = __bd_t218;
-  bd_f64d __bd_t294 = __bd_v2_ret;
-  bd_f64d __bd_t295 = __bd_v7_d_w;
-  bd_f64d __bd_t296 = __bd_v20_t_d_w;
-  *__bd_o0 = __bd_t294;
-  *__bd_o1 = __bd_t295;
-  *__bd_o2 = __bd_t296;
+  __bd_v20_t_d_w = __bd_t220;
+  bd_f64d __bd_t299 = __bd_v2_ret;
+  bd_f64d __bd_t300 = __bd_v7_d_w;
+  bd_f64d __bd_t301 = __bd_v20_t_d_w;
+  *__bd_o0 = __bd_t299;
+  *__bd_o1 = __bd_t300;
+  *__bd_o2 = __bd_t301;
 }
 struct __bd_sumsq_hx { const int *__bd_a0; const double *__bd_a1; ptrdiff_t __bd_as1; double __bd_a2; const double *__bd_tg1; ptrdiff_t __bd_tgs1; const double *__bd_tg2; double *__bd_ret; const double *__bd_dret; double *__bd_d1; ptrdiff_t __bd_ds1; double *__bd_d2; double *__bd_hv1; ptrdiff_t __bd_hvs1; double *__bd_hv2; bd_f64d __bd_acc2; bd_f64d __bd_hacc2; };
 struct __bd_sumsq_hs { bd_f64d __bd_acc2; bd_f64d __bd_hacc2; };
@@ -276,7 +276,7 @@ static void __bd_sumsq_hc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
   bd_arena *__bd_ar = bd_arena_get();
   bd_arena_pos __bd_pos = bd_arena_save(__bd_ar);
   size_t *__bd_ord = (size_t *)bd_arena_alloc(__bd_ar, 3 * BD_CHUNK * sizeof(size_t));
-  bd_tape __bd_tp[1] = {{0, 0, 0, 9, bd_tape_slot_bytes}};
+  bd_tape __bd_tp[1] = {{0, 0, 0, 7, bd_tape_slot_bytes}};
   static const char __bd_tapekey[1];
   for (int __bd_t = 0; __bd_t < 1; __bd_t++)
     bd_tape_begin(__bd_ar, &__bd_tp[__bd_t], &__bd_tapekey[__bd_t]);

@@ -103,11 +103,17 @@ private:
   std::map<const ir::Stmt *, int> LoopOf;
   std::vector<int> DefLoop;  // temp -> innermost loop (index into Infos)
   std::vector<bool> IsConst; // constants are never taped
+  // temp -> its defining statement in the forward sweep, and that
+  // statement's position there (recomputed values follow their operands)
+  std::vector<const ir::Stmt *> Def;
+  std::vector<size_t> DefPos;
+  bool recomputes(int T, int Info, const std::vector<bool> &Needed) const;
   struct RevCtx {
     int Info;
     std::vector<std::pair<int, int>> Loaded; // temp -> its reloaded copy
   };
   std::vector<RevCtx> RevStack;
+  size_t NextPos = 0;
   std::map<int, Guard> Guards; // active temp -> where its adjoint is real
 };
 
@@ -243,6 +249,8 @@ void Reverser::defLoops(const ir::Block &Blk, int Cur) {
   for (const auto &SP : Blk) {
     if (SP->Dst >= 0 && SP->K == ir::Stmt::Inst) {
       DefLoop[SP->Dst] = Cur;
+      Def[SP->Dst] = SP.get();
+      DefPos[SP->Dst] = NextPos++;
       IsConst[SP->Dst] = SP->Opc == Op::ConstF || SP->Opc == Op::ConstI ||
                          SP->Opc == Op::ConstB;
     }
@@ -293,6 +301,32 @@ int Reverser::R(int T) {
   return T;
 }
 
+/// Whether the reverse sweep of loop \p Info recomputes primal temp \p T
+/// instead of reloading it from the tape: a multiply, add, subtract,
+/// negation or fused multiply-add of floating values whose operands are
+/// constants, values from before the loop, or values of the same loop the
+/// sweep needs anyway (\p Needed), so no slot is added for them. The same
+/// operation on the same operands gives the same bits; a row holds fewer
+/// slots (ncbrt_grad: 5 per chain -> 2), for a few arithmetic operations
+/// off the adjoint's dependency chain.
+bool Reverser::recomputes(int T, int Info,
+                          const std::vector<bool> &Needed) const {
+  const ir::Stmt *D = Def[T];
+  if (!D || DefLoop[T] != Info || !ir::isFloat(G.Temps[T]))
+    return false;
+  if (D->Opc != Op::Add && D->Opc != Op::Sub && D->Opc != Op::Mul &&
+      D->Opc != Op::Neg && D->Opc != Op::FMulAdd)
+    return false;
+  for (int A : D->Args) {
+    bool Outside = A >= 0 && A < (int)DefLoop.size() && DefLoop[A] < 0;
+    bool Ok = A >= 0 && A < (int)Needed.size() &&
+              (IsConst[A] || Outside || (Needed[A] && DefLoop[A] == Info));
+    if (!Ok)
+      return false;
+  }
+  return true;
+}
+
 /// for k = count-1 .. 0 (each example while k < its trip count): reload the
 /// iteration's values, then run the reversed body.
 void Reverser::reverseLoop(const ir::Stmt &S) {
@@ -315,20 +349,42 @@ void Reverser::reverseLoop(const ir::Stmt &S) {
   ir::Builder HB(G, &RL->Body);
   int K = G.newTemp(Type::I32);
   HB.push(Op::LoopIndex, K, {}).IVal = RL->Id;
-  if (!Done.Loaded.empty()) {
+  // Cheap values whose operands the sweep reloads anyway are recomputed
+  // from them instead of taped (after the loads, in forward order).
+  std::vector<bool> Needed(G.Temps.size(), false);
+  std::map<int, int> Copy; // primal temp -> its copy in the reverse body
+  for (auto [T, L] : Done.Loaded) {
+    Needed[T] = true;
+    Copy[T] = L;
+  }
+  std::vector<std::pair<int, int>> Taped, Redo;
+  for (auto TL : Done.Loaded)
+    (recomputes(TL.first, Idx, Needed) ? Redo : Taped).push_back(TL);
+  std::sort(Redo.begin(), Redo.end(), [&](const auto &A, const auto &B) {
+    return DefPos[A.first] < DefPos[B.first];
+  });
+  if (!Taped.empty()) {
     I.Tape = (int)G.TapeSlots.size();
-    G.TapeSlots.push_back((int)Done.Loaded.size());
+    G.TapeSlots.push_back((int)Taped.size());
     Rew.IVal = I.Tape;
     I.Reserve->IVal = I.Tape;
     I.Commit->IVal = I.Tape;
   }
-  for (size_t Sl = 0; Sl < Done.Loaded.size(); ++Sl) {
-    auto [T, L] = Done.Loaded[Sl];
+  for (size_t Sl = 0; Sl < Taped.size(); ++Sl) {
+    auto [T, L] = Taped[Sl];
     I.Slot[T] = (int)Sl;
     ir::Stmt &Ld = HB.push(Op::TapeLoad, L, {K});
     Ld.IVal = I.Tape;
     Ld.Var = (int)Sl;
     Ld.Aux = T;
+  }
+  for (auto [T, L] : Redo) {
+    auto C = ir::cloneStmt(*Def[T]);
+    C->Dst = L;
+    for (int &A : C->Args)
+      if (Needed[A])
+        A = Copy.at(A);
+    RL->Body.push_back(std::move(C));
   }
   for (auto &St : Inner)
     RL->Body.push_back(std::move(St));
@@ -631,6 +687,8 @@ void Reverser::run() {
   ir::Block Fwd = fwd(P.Body);
   DefLoop.assign(G.Temps.size(), -1);
   IsConst.assign(G.Temps.size(), false);
+  Def.assign(G.Temps.size(), nullptr);
+  DefPos.assign(G.Temps.size(), 0);
   defLoops(Fwd, -1);
   DT.assign(P.Temps.size(), -1);
   DV.assign(P.Vars.size(), -1);

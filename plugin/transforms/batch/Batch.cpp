@@ -175,15 +175,22 @@ constexpr size_t GradMaxStmts = 1500;
 /// each trip's divide and multiplies wait for the last trip's. 4 chains
 /// against 2 (Zen 4, min of 400 runs of 4096 examples, A/B in one process,
 /// load 16-19) ran ncbrt 27-32% and 44%, implied_vol 15% and 15% faster
-/// with 32- and 64-byte vectors. NAME_grad keeps 2: ncbrt_grad ran 8-35%
-/// faster with 4, but a tape row holds a slot per chain, and twice the
-/// tape per chunk is too much memory for long loops. A loop
+/// with 32- and 64-byte vectors. NAME_grad too when its tape rows stay
+/// small (LoopGradMaxRow). A loop
 /// that reads an array keeps 2 (rnn_ragged: its gathers and longest lane,
 /// 4 chains measured slower, docs/loops.md), and so does a kernel with
 /// more costly math outside its loops than long-latency work in them (the
 /// code doubles again for work that is not the loop's: compile_time.sh's
 /// functions; implied_vol's hoisted sqrt and log count as outside).
 constexpr unsigned LoopChains = 4;
+/// NAME_grad of such a kernel gets LoopChains as well when every tape row
+/// holds at most LoopGradMaxRow slots with them (2 per chain): a row is
+/// slots x chains, and the tape of a long loop grows with it (loops_tape
+/// bounds a row of 8). ncbrt_grad (2 slots per chain: the reverse sweep
+/// recomputes x*x, 3x and 3x*x) ran 33% (64-byte vectors) and 26%
+/// (32-byte) faster with 4 chains than with 2 (min of 400 runs of 4096
+/// examples, A/B in one process, load 10-11; docs/performance.md).
+constexpr int LoopGradMaxRow = 8;
 
 /// Costly math calls outside the loops of \p B (Out), and costly math
 /// calls, square roots and divisions inside them (In).
@@ -282,9 +289,15 @@ unsigned chooseChains(const ir::Function &F, std::string &Why,
     Arrays |= P.IsArray;
   size_t Out = 0, In = 0;
   loopWork(F.Body, false, Out, In);
-  if (!Arrays && Primal && In > 0 && Out <= In) {
+  int Row = 0;
+  for (int Slots : F.TapeSlots)
+    Row = std::max(Row, Slots * (int)LoopChains);
+  bool SmallTape = Grad && Row <= LoopGradMaxRow;
+  if (!Arrays && (Primal || SmallTape) && In > 0 && Out <= In) {
     Why = "loop kernel of " + Sz +
           ", no array parameter, its loops divide or call costly math";
+    if (Grad)
+      Why += ", tape rows of at most " + std::to_string(Row) + " slots";
     return LoopChains;
   }
   Why = "loop kernel of " + Sz;
