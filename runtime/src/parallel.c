@@ -18,8 +18,10 @@
  *
  * Global mutable state (all of it in this file): the pool (lock, condition
  * variables, current job, generation, worker count), the thread count set
- * by bd_set_num_threads and its default, and the number of large calls
- * running (for backing off when user threads call concurrently). */
+ * by bd_set_num_threads and its default, the number of large calls
+ * running (for backing off when user threads call concurrently), the
+ * number of workers polling, and the timings that decide whether a call
+ * uses the pool (bd_tunes). */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include "batchdiff/parallel.h"
 #include "arena_internal.h"
@@ -77,6 +79,7 @@ static struct {
 static atomic_int bd_threads_set;     /* bd_set_num_threads; 0: default */
 static atomic_int bd_threads_default; /* 0: not read yet */
 static atomic_int bd_large_calls;     /* calls that could use the pool */
+static atomic_int bd_polling;         /* workers polling for the next job */
 static _Thread_local int bd_last_threads = 1;
 static pthread_once_t bd_fork_once = PTHREAD_ONCE_INIT;
 
@@ -90,6 +93,7 @@ static void bd_pool_after_fork(void) {
   bd_pool.nworkers = 0;
   bd_pool.owned = 0;
   atomic_store(&bd_large_calls, 0);
+  atomic_store(&bd_polling, 0);
 }
 static void bd_register_fork(void) {
   pthread_atfork(NULL, NULL, bd_pool_after_fork);
@@ -229,10 +233,14 @@ static void *bd_worker(void *arg) {
   for (;;) {
     uint64_t until = a.spin ? bd_spin_start() : 0;
     unsigned i = 0;
+    if (a.spin)
+      atomic_fetch_add_explicit(&bd_polling, 1, memory_order_relaxed);
     while (a.spin &&
            atomic_load_explicit(&bd_pool.gen, memory_order_relaxed) == seen &&
            bd_spin_more(until, &i))
       ;
+    if (a.spin)
+      atomic_fetch_sub_explicit(&bd_polling, 1, memory_order_relaxed);
     pthread_mutex_lock(&bd_pool.lock);
     while (atomic_load_explicit(&bd_pool.gen, memory_order_relaxed) == seen)
       pthread_cond_wait(&bd_pool.wake, &bd_pool.lock);
@@ -257,7 +265,7 @@ static void *bd_worker(void *arg) {
 /* Under the pool lock: makes sure `count` workers exist (fewer if threads
  * cannot be created). Workers block all signals: handlers run on user
  * threads. */
-static void bd_start_workers(int count) {
+static int bd_start_workers(int count) {
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -265,6 +273,7 @@ static void bd_start_workers(int count) {
   pthread_attr_init(&at);
   pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
   int cpus = bd_pool.nworkers < count ? bd_cpu_count() : 0;
+  int had = bd_pool.nworkers;
   while (bd_pool.nworkers < count) {
     pthread_t t;
     bd_worker_arg *a = malloc(sizeof *a);
@@ -280,6 +289,75 @@ static void bd_start_workers(int count) {
   }
   pthread_attr_destroy(&at);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
+  return bd_pool.nworkers > had;
+}
+
+/* Pool or not, by measurement. On a machine whose CPUs are shared, a
+ * call on the pool can take longer than on the calling thread alone: a
+ * worker woken from sleep may start milliseconds late, and the caller
+ * waits at the end for the chunk of a worker that was preempted in it
+ * (docs/performance.md, "Threads"). So each chunk function and size class
+ * (log2 n) keeps the time per example of its calls alone, on the pool
+ * while a worker was polling, and on the pool with every worker asleep
+ * (what the pool costs depends on it, and calls kept off the pool let the
+ * workers fall asleep), as running means of the last few; a call takes the
+ * way that measured faster in the workers' present state, and every
+ * BD_TUNE_PROBE-th call the other, so both stay current. Calls that stay
+ * on one thread (k = 1) count as well. Which way a call goes never
+ * changes its results. */
+enum { BD_TUNE_SLOTS = 64, BD_TUNE_PROBE = 8 };
+typedef struct {
+  _Atomic(uintptr_t) key; /* fn and size class; 0: free */
+  /* Picoseconds per example: [0] alone, [1] on the pool with a worker
+   * polling, [2] with the workers asleep; 0: not measured yet. */
+  atomic_uint_least64_t ps[3];
+  atomic_uint calls;
+} bd_tune;
+static bd_tune bd_tunes[BD_TUNE_SLOTS];
+
+/* The entry of fn at size n (NULL when the table is full: always pool). */
+static bd_tune *bd_tune_of(bd_chunk_fn fn, size_t n) {
+  unsigned lg = 0;
+  while (lg < 63 && (n >> (lg + 1)))
+    lg++;
+  uintptr_t key = (uintptr_t)fn * 128u + lg * 2u + 1u; /* never 0 */
+  size_t h = (size_t)((key >> 4) * 0x9E3779B97F4A7C15ull);
+  for (size_t i = 0; i < BD_TUNE_SLOTS; i++) {
+    bd_tune *e = &bd_tunes[(h + i) % BD_TUNE_SLOTS];
+    uintptr_t k = atomic_load_explicit(&e->key, memory_order_relaxed);
+    if (k == key)
+      return e;
+    if (!k) {
+      uintptr_t z = 0;
+      if (atomic_compare_exchange_strong(&e->key, &z, key) || z == key)
+        return e;
+    }
+  }
+  return NULL;
+}
+
+/* Whether a call of entry e uses the pool (way: 1 with a worker polling,
+ * 2 with all asleep): first the pool, then once alone, then the faster,
+ * the other every BD_TUNE_PROBE-th call. */
+static int bd_tune_pool(bd_tune *e, int way) {
+  if (!e)
+    return 1;
+  unsigned c = atomic_fetch_add_explicit(&e->calls, 1, memory_order_relaxed);
+  uint64_t alone = atomic_load_explicit(&e->ps[0], memory_order_relaxed);
+  uint64_t pool = atomic_load_explicit(&e->ps[way], memory_order_relaxed);
+  if (!pool || !alone)
+    return !pool;
+  int faster = pool < alone;
+  return c % BD_TUNE_PROBE == BD_TUNE_PROBE - 1 ? !faster : faster;
+}
+
+/* Adds a call of ns nanoseconds over n examples to e's mean for that way
+ * (the new call weighs half: a changed load shows within a few calls). */
+static void bd_tune_note(bd_tune *e, int way, uint64_t ns, size_t n) {
+  uint64_t ps = ns * 1000u / n + 1;
+  uint64_t old = atomic_load_explicit(&e->ps[way], memory_order_relaxed);
+  atomic_store_explicit(&e->ps[way], old ? (old + ps) / 2 : ps,
+                        memory_order_relaxed);
 }
 
 static void bd_serial(size_t n, bd_chunk_fn fn, bd_reduce_fn reduce,
@@ -309,15 +387,16 @@ static void bd_serial(size_t n, bd_chunk_fn fn, bd_reduce_fn reduce,
     bd_arena_restore(top, pos);
 }
 
-/* Takes the pool for job j with up to t - 1 workers; 0 if it is owned. */
-static int bd_take_pool(bd_job *j, int t) {
+/* Takes the pool for job j with up to t - 1 workers; 0 if it is owned.
+ * *started: whether workers had to be created for it. */
+static int bd_take_pool(bd_job *j, int t, int *started) {
   pthread_mutex_lock(&bd_pool.lock);
   if (bd_pool.owned) {
     pthread_mutex_unlock(&bd_pool.lock);
     return 0;
   }
   bd_pool.owned = 1;
-  bd_start_workers(t - 1);
+  *started = bd_start_workers(t - 1);
   j->want = bd_pool.nworkers < t - 1 ? bd_pool.nworkers : t - 1;
   bd_pool.job = j;
   atomic_fetch_add(&bd_pool.gen, 1);
@@ -343,24 +422,16 @@ static void bd_release_pool(bd_job *j) {
   pthread_mutex_unlock(&bd_pool.lock);
 }
 
-void bd_parallel_for(size_t n, bd_chunk_fn fn, bd_reduce_fn reduce,
-                     size_t slot_bytes, void *ctx, int flags) {
-  size_t nchunks = n / BD_CHUNK + (n % BD_CHUNK != 0);
-  int t = n >= BD_PARALLEL_MIN_N && !(flags & BD_PAR_SERIAL)
-              ? bd_get_num_threads()
-              : 1;
-  if ((size_t)t > nchunks)
-    t = (int)nchunks;
-  if (t <= 1) {
-    bd_serial(n, fn, reduce, slot_bytes, ctx);
-    return;
-  }
+/* Runs the job on the pool with up to t threads: 1 if it did, 0 if the
+ * caller must run it alone (no arena for the workers, or the pool busy).
+ * *started: workers were created for this call. */
+static int bd_pool_for(size_t n, size_t nchunks, int t, bd_chunk_fn fn,
+                       bd_reduce_fn reduce, size_t slot_bytes, void *ctx,
+                       int *started) {
   pthread_once(&bd_fork_once, bd_register_fork);
   bd_arena *top = bd__arena_own();
-  if (!bd__arena_reserve_children(top, (size_t)t - 1)) {
-    bd_serial(n, fn, reduce, slot_bytes, ctx);
-    return;
-  }
+  if (!bd__arena_reserve_children(top, (size_t)t - 1))
+    return 0;
   /* Before taking the pool: a failure here calls the fail hook directly,
    * and a hook that longjmps leaves nothing held. */
   bd_arena_pos pos = bd_arena_save(top);
@@ -378,11 +449,10 @@ void bd_parallel_for(size_t n, bd_chunk_fn fn, bd_reduce_fn reduce,
   atomic_init(&j.ran, 0);
   atomic_init(&j.finished, 0);
   int others = atomic_fetch_add(&bd_large_calls, 1);
-  if (others > 0 || !bd_take_pool(&j, t)) {
+  if (others > 0 || !bd_take_pool(&j, t, started)) {
     atomic_fetch_sub(&bd_large_calls, 1);
     bd_arena_restore(top, pos);
-    bd_serial(n, fn, reduce, slot_bytes, ctx);
-    return;
+    return 0;
   }
   bd_participate(&j, 0);
   bd_release_pool(&j);
@@ -396,4 +466,25 @@ void bd_parallel_for(size_t n, bd_chunk_fn fn, bd_reduce_fn reduce,
     for (size_t c = 0; c < nchunks; c++)
       reduce(ctx, j.slots + c * slot_bytes);
   bd_arena_restore(top, pos);
+  return 1;
+}
+
+void bd_parallel_for(size_t n, bd_chunk_fn fn, bd_reduce_fn reduce,
+                     size_t slot_bytes, void *ctx, int flags) {
+  size_t nchunks = n / BD_CHUNK + (n % BD_CHUNK != 0);
+  int large = n >= BD_PARALLEL_MIN_N && !(flags & BD_PAR_SERIAL);
+  int t = large ? bd_get_num_threads() : 1;
+  if ((size_t)t > nchunks)
+    t = (int)nchunks;
+  bd_tune *e = large ? bd_tune_of(fn, n) : NULL;
+  int way = atomic_load_explicit(&bd_polling, memory_order_relaxed) ? 1 : 2;
+  int started = 0, pool = t > 1 && bd_tune_pool(e, way);
+  uint64_t t0 = e ? bd_now_ns() : 0;
+  if (!pool ||
+      !bd_pool_for(n, nchunks, t, fn, reduce, slot_bytes, ctx, &started)) {
+    pool = 0;
+    bd_serial(n, fn, reduce, slot_bytes, ctx);
+  }
+  if (e && !started)
+    bd_tune_note(e, pool ? way : 0, bd_now_ns() - t0, n);
 }

@@ -346,6 +346,56 @@ static void hooks_under_threads(void **st) {
   bd_set_num_threads(0);
 }
 
+/* ---- pool or not, by measurement --------------------------------------- */
+
+/* A call on the pool passes chunks of BD_CHUNK examples; one alone and
+ * without slots passes the whole batch in one fn call. */
+typedef struct {
+  size_t n;
+  int pooled; /* calls that ran chunk by chunk (chunk 0 seen) */
+} tune_t;
+static void nap(void) {
+  struct timespec ts = {0, 20 * 1000 * 1000};
+  nanosleep(&ts, NULL);
+}
+static void slow_on_pool(void *ctx, size_t b, size_t e, void *slot) {
+  tune_t *t = ctx;
+  (void)slot;
+  if (b == 0 && e < t->n) {
+    t->pooled++;
+    nap();
+  }
+}
+static void slow_alone(void *ctx, size_t b, size_t e, void *slot) {
+  tune_t *t = ctx;
+  (void)slot;
+  if (b == 0 && e == t->n)
+    nap();
+  else if (b == 0)
+    t->pooled++;
+}
+
+static void tuner_picks_faster(void **st) {
+  (void)st;
+  enum { CALLS = 40 };
+  bd_set_num_threads(2);
+  tune_t a = {.n = BD_PARALLEL_MIN_N}, b = {.n = BD_PARALLEL_MIN_N};
+  for (int i = 0; i < CALLS; i++) {
+    bd_parallel_for(a.n, slow_on_pool, NULL, 0, &a, 0);
+    bd_parallel_for(b.n, slow_alone, NULL, 0, &b, 0);
+  }
+  print_message("%d calls each: slow on the pool %d pooled, slow alone %d "
+                "pooled\n",
+                CALLS, a.pooled, b.pooled);
+  /* Up to four calls on the pool to measure it (the first starts the
+   * worker; with the worker polling and asleep), one alone, then every 8th
+   * call the other way; 4-5 more for calls whose fast way was preempted (a
+   * 20 ms mean recovers within a few calls). */
+  assert_true(a.pooled <= 4 + CALLS / 8 + 4);
+  assert_true(b.pooled >= CALLS - 1 - CALLS / 8 - 5);
+  bd_set_num_threads(0);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "--expect-threads")) {
     /* BATCHDIFF_NUM_THREADS is set by ctest; no set call made. */
@@ -359,6 +409,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(concurrent_callers),
       cmocka_unit_test(quick_calls),
       cmocka_unit_test(hooks_under_threads),
+      cmocka_unit_test(tuner_picks_faster),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
