@@ -69,31 +69,9 @@ static inline int fz_len(int v, int N) {
 
 /* Memory whose last byte is followed by a PROT_NONE page (gen.py
  * --features shortc: arrays read where C reads them only conditionally,
- * `i < N && x[i] < t`; a read past them faults). fz_gfree(p, bytes)
- * unmaps it. */
-#ifndef MAP_ANONYMOUS
-/* hidden by -std=c11 (no _DEFAULT_SOURCE before the first include of the
- * generated file); Linux's value */
-#define MAP_ANONYMOUS 0x20
-#endif
-static size_t fz_gmap_len(size_t bytes) {
-  size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-  return (bytes + pg - 1) / pg * pg + pg;
-}
-static void *fz_galloc(size_t bytes) {
-  size_t len = fz_gmap_len(bytes), pg = (size_t)sysconf(_SC_PAGESIZE);
-  char *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (m == MAP_FAILED || mprotect(m + len - pg, pg, PROT_NONE) != 0) {
-    fprintf(stderr, "out of memory\n");
-    exit(2);
-  }
-  return m + len - pg - bytes;
-}
-static void fz_gfree(void *p, size_t bytes) {
-  size_t len = fz_gmap_len(bytes), pg = (size_t)sysconf(_SC_PAGESIZE);
-  munmap((char *)p + bytes + pg - len, len);
-}
+ * `i < N && x[i] < t`, their shadows and tangents; a read past them
+ * faults): gp_map(bytes), freed by gp_unmap(p, bytes). */
+#include "../common/guard_pages.h"
 
 typedef struct {
   const char *name;

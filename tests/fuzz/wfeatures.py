@@ -39,7 +39,7 @@ triangle walked by `*q++` under `j <= i`, or indexed), `const T x[2 * n +
 'shortc' (ad6c506): array parameters read where C reads them only
 conditionally: `while (i < N && x[i] < t) i++;`, `(i < N ? x[i] : c)`,
 `(i == N || x[i] > t)`, `for (k = 0; k <= N; k++) ... (k < N ? x[k] :
-c)`.  The adapters put such arrays before a guard page (fz_galloc): the
+c)`.  The adapters put such arrays before a guard page (gp_map): the
 batch's last example (strided, BD_PACKED) or every example (BD_POINTERS),
 so a read C does not make faults.
 
@@ -265,7 +265,7 @@ class WExt:
                 cps.append(cp)
                 hvp = hvp and (not cp.layout or "precs" in self.f)
             cp.sc = True
-            cp.guard = not cp.u
+            cp.guard = True
         return hvp
 
     def wsetup(self, g, cps):

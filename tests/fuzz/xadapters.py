@@ -294,9 +294,10 @@ def rec_shadows(cp, src, nm, anyp, cq, L, args, back, frees):
 def warray_primals(cp, L, args, frees):
     """A narrow array (cp.ct: its values through int, poison -77 past an
     example's extent) or one read where C reads only conditionally
-    (cp.guard: its data end where a PROT_NONE page begins, fz_galloc: the
+    (cp.guard: its data end where a PROT_NONE page begins, gp_map: the
     batch's last example strided and BD_PACKED, every example
-    BD_POINTERS), in the layouts of primals()."""
+    BD_POINTERS, the one BD_UNIFORM example), in the layouts of
+    primals()."""
     q, sz = cp.q0, cp.size()
     T = cp.ct or ctype(cp.t)
 
@@ -306,11 +307,17 @@ def warray_primals(cp, L, args, frees):
 
     def alloc(nm, bytes_):
         if cp.guard:
-            frees.append(("  fz_gfree(%s, %s);" % (nm, bytes_), None))
-            return "fz_galloc(%s)" % bytes_
+            frees.append(("  gp_unmap(%s, %s);" % (nm, bytes_), None))
+            return "gp_map(%s)" % bytes_
         frees.append(nm)
         return "malloc(%s)" % bytes_
-    if cp.u:
+    if cp.u and cp.guard:
+        L.append("  %s *x%d = %s;" % (T, q, alloc("x%d" % q, "%d * sizeof *x%d"
+                                                  % (sz, q))))
+        L.append("  for (int e = 0; e < %d; e++) x%d[e] = %s;" % (
+            sz, q, cv("a[%d + e][0]" % q)))
+        args.append("x%d" % q)
+    elif cp.u:
         L.append("  %s x%d[%d];" % (T, q, sz))
         L.append("  for (int e = 0; e < %d; e++) x%d[e] = %s;" % (
             sz, q, cv("a[%d + e][0]" % q)))
@@ -350,13 +357,13 @@ def warray_primals(cp, L, args, frees):
         L.append("  %s **x%d = malloc(m * sizeof *x%d);" % (T, q, q))
         L.append("  for (size_t b = 0; b < n; b++) {")
         L.append("    x%d[b] = %s(%s * sizeof **x%d);" % (
-            q, "fz_galloc" if cp.guard else "malloc", ext, q))
+            q, "gp_map" if cp.guard else "malloc", ext, q))
         L.append("    for (int e = 0; e < %s; e++) x%d[b][e] = %s;" % (
             ext, q, cv("a[%d + e][b]" % q)))
         L.append("  }")
         args.append("(const %s *const *)x%d" % (T, q))
         if cp.guard:
-            frees.append(("  for (size_t b = 0; b < n; b++) fz_gfree(x%d[b], "
+            frees.append(("  for (size_t b = 0; b < n; b++) gp_unmap(x%d[b], "
                           "%s * sizeof **x%d);" % (q, ext, q), "x%d" % q))
         else:
             frees.append(("  for (size_t b = 0; b < n; b++) free(x%d[b]);" %
@@ -540,8 +547,16 @@ def shadows(cps, src, pre, const):
             sz = cp.size()
             rows = "1" if cp.u else "m"
             cnt_b = "1" if cp.u else "n"
-            L.append("  %s *%s = %s ? calloc(%s * %d, sizeof *%s) : NULL;" % (
-                T, nm, anyp, rows, sz, nm))
+            if cp.guard:
+                # before a guard page as the primal (zero-filled)
+                by = "%s * %d * sizeof *%s" % (rows, sz, nm)
+                L.append("  %s *%s = %s ? gp_map(%s) : NULL;" % (
+                    T, nm, anyp, by))
+                frees.append(("  gp_unmap(%s, %s);" % (nm, by), None))
+            else:
+                L.append("  %s *%s = %s ? calloc(%s * %d, sizeof *%s) : "
+                         "NULL;" % (T, nm, anyp, rows, sz, nm))
+                frees.append(nm)
             L.append("  if (%s) for (size_t b = 0; b < %s; b++)" % (
                 nm, cnt_b))
             L.append("    for (int e = 0; e < %d; e++) if (%s[%d + e]) "
@@ -555,11 +570,17 @@ def shadows(cps, src, pre, const):
             args.append(nm)
             if not cp.u:
                 args.append("(ptrdiff_t)%d" % sz)
-            frees.append(nm)
         elif cp.layout == "packed":
             T = ctype(cp.t)
-            L.append("  %s *%s = %s ? calloc(tot%d ? tot%d : 1, sizeof *%s) "
-                     ": NULL;" % (T, nm, anyp, q, q, nm))
+            if cp.guard:
+                by = "(tot%d ? tot%d : 1) * sizeof *%s" % (q, q, nm)
+                L.append("  %s *%s = %s ? gp_map(%s) : NULL;" % (
+                    T, nm, anyp, by))
+                frees.append(("  gp_unmap(%s, %s);" % (nm, by), None))
+            else:
+                L.append("  %s *%s = %s ? calloc(tot%d ? tot%d : 1, sizeof "
+                         "*%s) : NULL;" % (T, nm, anyp, q, q, nm))
+                frees.append(nm)
             L.append("  if (%s) for (size_t b = 0; b < n; b++)" % nm)
             L.append("    for (int e = 0; e < %s; e++) if (%s[%d + e]) "
                      "%s[xo%d[b] + e] = (%s)%s[%d + e][b];" % (
@@ -569,14 +590,15 @@ def shadows(cps, src, pre, const):
                         "%s[%d + e][b] = %s[xo%d[b] + e];" % (
                             _len_of(cp, "b"), src, q, src, q, nm, q))
             args.append(nm)
-            frees.append(nm)
         else:
             T = ctype(cp.t)
             L.append("  %s **%s = %s ? malloc(m * sizeof *%s) : NULL;" % (
                 T, nm, anyp, nm))
             L.append("  if (%s) for (size_t b = 0; b < n; b++) {" % nm)
-            L.append("    %s[b] = calloc(%s, sizeof **%s);" % (
-                nm, _len_of(cp, "b"), nm))
+            by = "%s * sizeof **%s" % (_len_of(cp, "b"), nm)
+            L.append("    %s[b] = %s;" % (nm, "gp_map(%s)" % by if cp.guard
+                                          else "calloc(%s, sizeof **%s)" % (
+                                              _len_of(cp, "b"), nm)))
             L.append("    for (int e = 0; e < %s; e++) if (%s[%d + e]) "
                      "%s[b][e] = (%s)%s[%d + e][b];" % (
                          _len_of(cp, "b"), src, q, nm, T, src, q))
@@ -586,8 +608,9 @@ def shadows(cps, src, pre, const):
                         "%s[%d + e][b] = %s[b][e];" % (
                             _len_of(cp, "b"), src, q, src, q, nm))
             args.append("(%s%s *const *)%s" % (cq, T, nm))
-            frees.append(("  if (%s) for (size_t b = 0; b < n; b++) "
-                          "free(%s[b]);" % (nm, nm), nm))
+            frees.append(("  if (%s) for (size_t b = 0; b < n; b++) %s;" % (
+                nm, "gp_unmap(%s[b], %s)" % (nm, by) if cp.guard else
+                "free(%s[b])" % nm), nm))
     return L, args, back, frees
 
 
