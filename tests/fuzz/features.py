@@ -20,11 +20,12 @@ from markers import LF, MD, MF, TW, tname
 from xadapters import CP
 from xfeatures import NEW, XExt
 from yfeatures import NEW3, YExt
+from vfeatures import NEW6, VExt
 from wfeatures import NEW5, WExt
 from zfeatures import NEW4, ZExt
 
 FEATURES = ("structs", "arrays", "mem", "recs", "amem") + NEW + ("amem2",) + \
-    NEW3 + NEW4 + NEW5
+    NEW3 + NEW4 + NEW5 + NEW6
 
 
 class StructType:
@@ -85,7 +86,7 @@ class StructType:
         return out
 
 
-class Ext(XExt, YExt, ZExt, WExt):
+class Ext(XExt, YExt, ZExt, WExt, VExt):
     """File-level state of the features (rng: the file's generator)."""
 
     def __init__(self, rng, features):
@@ -134,6 +135,8 @@ class Ext(XExt, YExt, ZExt, WExt):
             out += self.zfile_decls()
         if self.won():
             out += self.wfile_decls()
+        if self.von():
+            out += self.vfile_decls()
         return out
 
     def use_tables(self, g):
@@ -153,6 +156,8 @@ class Ext(XExt, YExt, ZExt, WExt):
         e = self.zileaf(g) if self.zon() else None
         if not e and self.won():
             e = self.wileaf(g)
+        if not e and self.von():
+            e = self.vileaf(g)
         return e or XExt.ileaf(self, g)
 
     def usable(self, types):
@@ -210,6 +215,8 @@ class Ext(XExt, YExt, ZExt, WExt):
             self.zparams(types, cps, CP)
         if self.won():
             hvp = self.wparams(types, cps, CP) and hvp
+        if self.von():
+            hvp = self.vparams(types, cps, CP) and hvp
         return cps, hvp
 
     @staticmethod
@@ -224,6 +231,9 @@ class Ext(XExt, YExt, ZExt, WExt):
                      "pointers": "BD_POINTERS "}[cp.layout]
             if cp.kind == "v":
                 out.append("%s%s %s" % (a, tname(cp.t), cp.nm))
+            elif cp.kind == "o":
+                out.append("%s%s %s[%s]" % (a, cp.ct, cp.nm, cp.lenp.nm if
+                                             cp.lenp else cp.dims[0]))
             elif cp.kind == "s":
                 out.append("%s%s %s" % (a, cp.st.name, cp.nm))
             elif cp.kind == "r" and cp.walk:
@@ -254,6 +264,7 @@ class Ext(XExt, YExt, ZExt, WExt):
         g.walkp, g.walked = None, False
         # wfeatures: declared extents, short-circuit arrays, their searches
         g.wext, g.wsc, g.wsci = [], [], []
+        g.vout, g.vbits = [], []  # vfeatures: output arrays, union bits
 
     def setup(self, g, cps):
         """The function's struct members, arrays and length parameters in
@@ -262,6 +273,8 @@ class Ext(XExt, YExt, ZExt, WExt):
         for cp in cps:
             if cp.kind == "v" and cp.lenmax:
                 g.scope.vars[cp.nm] = ("v", "i", True, 0)
+            elif cp.kind in "sr" and getattr(cp.st, "pseudo", False):
+                pass  # unions: vsetup
             elif cp.kind == "s":
                 self.add_struct(g, cp.nm, cp.st, False)
                 g.param_names.add(cp.nm)
@@ -291,6 +304,8 @@ class Ext(XExt, YExt, ZExt, WExt):
             self.zsetup(g, cps)
         if self.won():
             self.wsetup(g, cps)
+        if self.von():
+            self.vsetup(g, cps)
 
     @staticmethod
     def add_struct(g, nm, st, ro):
@@ -321,6 +336,8 @@ class Ext(XExt, YExt, ZExt, WExt):
         if self.zon() and self.zstmt(g, ind, in_loop):
             return True
         if self.won() and self.wstmt(g, ind, in_loop):
+            return True
+        if self.von() and self.vstmt(g, ind, in_loop):
             return True
         r = self.r.random()
         if r < 0.1 and g.ragged and g.loop_depth < 2 and not g.is_helper \

@@ -418,6 +418,15 @@ static int fz_gulp_explains(const fz_fn *f, const double *x, double got,
   return ok;
 }
 
+/* gen.py --features nout: an output array's bytes outside example b's
+ * extent (strided padding, the gap after a BD_PACKED example) changed */
+static void fz_out_fail(const char *fn, const char *arr, size_t b) {
+  fz_st.fails++;
+  if (fz_max_fail_print-- > 0)
+    fprintf(stderr, "FAIL %s: output %s written outside example %zu\n", fn,
+            arr, b);
+}
+
 static void fz_check_global(const fz_fn *f, const char *what, double got,
                             double want, size_t n, int pat, double spread) {
   if (!f->gget)

@@ -139,6 +139,8 @@ def gen_file(seed, K, mutate=0.0, features=()):
                             ("zt", zts), ("fe", fes)):
                 lst.append(render("%s %s;" % (tname(wg[1]), wg[0]), r_))
         body = g.body()
+        if ext:
+            body = ext.vprotos(g, body, callees)
         name = "f%d" % k
         sig = ", ".join("%s%s%s %s" % ("BD_UNIFORM " if u else "",
                                          "BD_NODIFF " if nd else "",
@@ -169,14 +171,19 @@ def gen_file(seed, K, mutate=0.0, features=()):
             callees.append((name, rt, [t for _, t, _, _ in params], g.transc,
                             hf, len(body)))
         if xp:
+            for cp in cps:
+                # output arrays: their sums join the compared value when it
+                # is compared bit for bit (vfeatures 'nout')
+                cp.fold = cp.kind == "o" and not g.transc
             nflat = flatten(cps)
             assert nflat <= 64, "more flat parameters than FZ_MAXP"
             adapters.append(render(xadapter(name, rt, cps, hvp, sret),
                                    False))
             if sret:
                 rt = "f" if "f" in sret.ftypes else "d"
-            fl = [(t, "1" if cp.u else "0", "1" if cp.nd else "0")
-                  for cp in cps for t in cp.flat_types()]
+            fl = [(t, "1" if cp.u else "0", "1" if nd else "0")
+                  for cp in cps
+                  for t, nd in zip(cp.flat_types(), cp.flat_nd())]
             # NAME_grad and NAME_hvp both sort a batch by a varying length
             # (e097ea6): their uniform sums are compared bit for bit
             srt = False

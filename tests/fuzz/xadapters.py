@@ -39,8 +39,11 @@ class CP:
         self.ct = None
         self.extd = self.extf = self.wform = None
         self.sc = self.guard = False
+        self.fold = False  # an output array summed into the value (nout)
 
     def size(self):
+        if self.kind == "o":
+            return 0  # an output array: no input of the harness
         if self.kind == "s":
             return len(self.st.members)
         if self.kind == "r":
@@ -58,6 +61,14 @@ class CP:
         if self.kind == "r":
             return [t for _, t in self.st.members] * self.dims[0]
         return [self.t] * self.size()
+
+    def flat_nd(self):
+        """Per flat parameter: BD_NODIFF, or a union's bits (UType.ndm)."""
+        ndm = getattr(self.st, "ndm", None)
+        if self.kind in "sr" and ndm:
+            per = [self.nd or m in ndm for m, _ in self.st.members]
+            return per * (self.dims[0] if self.kind == "r" else 1)
+        return [self.nd] * self.size()
 
     def diffable(self):
         if self.nd:
@@ -143,6 +154,9 @@ def scalar_adapter(name, cps, how, sret=None):
                                        enumerate(cp.st.members))
                     for k in range(cp.dims[0]))))
             args.append("x%d" % q)
+        elif cp.kind == "o":
+            L += out_scalar(cp)
+            args.append("o_" + cp.nm)
         elif cp.ct:
             # narrow: through int (a double out of its range is UB)
             L.append("  %s x%d[%d] = {%s};" % (
@@ -156,20 +170,130 @@ def scalar_adapter(name, cps, how, sret=None):
                 _rtype(cp.t, how), q, dims, ", ".join(
                     "a[%d]" % (q + e) for e in range(cp.size()))))
             args.append("x%d" % q)
+    fold = [cp for cp in cps if cp.kind == "o" and cp.fold]
     if sret:
         L.append("  %s%s r_ = %s(%s);" % (sret.name, suf, fname,
                                           ", ".join(args)))
-        L.append("  return %s;" % sret_sum(sret, "r_", rt))
+        val = sret_sum(sret, "r_", rt)
     else:
-        L.append("  return %s(%s);" % (fname, ", ".join(args)))
+        L.append("  %s r_ = %s(%s);" % (rt, fname, ", ".join(args)))
+        val = "r_"
+    if fold:
+        # (integers: every sum exact, in any order)
+        L.append("  %s oc_ = 0;" % rt)
+        for cp in fold:
+            L.append("  for (int e = 0; e < %s; e++) oc_ += (e + 1) * "
+                     "(%s)o_%s[e];" % (_scalar_ext(cp), rt, cp.nm))
+        val = "(%s) + oc_" % val
+    L.append("  return %s;" % val)
     L.append("}")
+    return L
+
+
+# ---- output arrays (vfeatures 'nout') -------------------------------------
+def _opat(cp, e):
+    """The bytes an output holds before the call at an example's element e
+    (C expression): the same in every adapter."""
+    if cp.ct == "_Bool":
+        return "(_Bool)((%s) %% 2)" % e
+    if "short" in cp.ct:
+        return "(%s)(0x5a5a + 977 * (int)(%s))" % (cp.ct, e)
+    return "(%s)(0x5a + 37 * (int)(%s))" % (cp.ct, e)
+
+
+def _ogap(cp):
+    """The bytes between BD_PACKED examples."""
+    return "(_Bool)1" if cp.ct == "_Bool" else "(%s)0x33" % cp.ct
+
+
+def _scalar_ext(cp):
+    if not cp.lenp:
+        return str(cp.dims[0])
+    return "fz_len((int)a[%d], %d)" % (cp.lenp.q0, cp.lenp.lenmax)
+
+
+def out_scalar(cp):
+    """The scalar adapter's output array (its largest extent)."""
+    N = cp.dims[0]
+    return ["  %s o_%s[%d];" % (cp.ct, cp.nm, N),
+            "  for (int e = 0; e < %d; e++) o_%s[e] = %s;" % (
+                N, cp.nm, _opat(cp, "e"))]
+
+
+def out_primals(cp, L, args, frees):
+    """An output array of NAME_batched (and the others) in its layout,
+    before a guard page (BD_POINTERS: each example), filled with the
+    pattern."""
+    o, N, ct = "o_" + cp.nm, cp.dims[0], cp.ct
+    ext = _len_of(cp, "b")
+    if cp.layout == "":
+        by = "m * %d * sizeof *%s" % (N, o)
+        L.append("  %s *%s = gp_map(%s);" % (ct, o, by))
+        L.append("  for (size_t b = 0; b < m; b++)")
+        L.append("    for (int e = 0; e < %d; e++) %s[b * %d + e] = %s;" % (
+            N, o, N, _opat(cp, "e")))
+        args += [o, "(ptrdiff_t)%d" % N]
+        frees.append(("  gp_unmap(%s, %s);" % (o, by), None))
+    elif cp.layout == "packed":
+        # ragged back to back, a gap of one element between examples
+        oo, ot = "oo_" + cp.nm, "ot_" + cp.nm
+        L.append("  size_t *%s = malloc(m * sizeof *%s), %s = 0;" % (
+            oo, oo, ot))
+        L.append("  for (size_t b = 0; b < n; b++) { %s[b] = %s; %s += %s + "
+                 "(b + 1 < n); }" % (oo, ot, ot, ext))
+        by = "(%s ? %s : 1) * sizeof(%s)" % (ot, ot, ct)
+        L.append("  %s *%s = gp_map(%s);" % (ct, o, by))
+        L.append("  for (size_t k = 0; k < %s; k++) %s[k] = %s;" % (
+            ot, o, _ogap(cp)))
+        L.append("  for (size_t b = 0; b < n; b++)")
+        L.append("    for (int e = 0; e < %s; e++) %s[%s[b] + e] = %s;" % (
+            ext, o, oo, _opat(cp, "e")))
+        args += [o, oo]
+        frees += [("  gp_unmap(%s, %s);" % (o, by), None), oo]
+    else:
+        L.append("  %s **%s = malloc(m * sizeof *%s);" % (ct, o, o))
+        L.append("  for (size_t b = 0; b < n; b++) {")
+        L.append("    %s[b] = gp_map(%s * sizeof **%s);" % (o, ext, o))
+        L.append("    for (int e = 0; e < %s; e++) %s[b][e] = %s;" % (
+            ext, o, _opat(cp, "e")))
+        L.append("  }")
+        args.append(o)
+        frees.append(("  for (size_t b = 0; b < n; b++) gp_unmap(%s[b], %s * "
+                      "sizeof **%s);" % (o, ext, o), o))
+
+
+def out_post(name, cps):
+    """After the call: bytes outside each example's extent unchanged
+    (strided padding, packed gaps); oc_[b], the sum a folded output adds to
+    example b's value (0 where none)."""
+    outs = [cp for cp in cps if cp.kind == "o"]
+    if not outs:
+        return []
+    L = ["  double *oc_ = calloc(m, sizeof *oc_);"]
+    for cp in outs:
+        o, N = "o_" + cp.nm, cp.dims[0]
+        ext = _len_of(cp, "b")
+        at = {"": "%s[b * %d + e]" % (o, N), "packed": "%s[oo_%s[b] + e]" % (
+            o, cp.nm), "pointers": "%s[b][e]" % o}[cp.layout]
+        fail = "fz_out_fail(\"%s\", \"%s\", b)" % (name, cp.nm)
+        L.append("  for (size_t b = 0; b < n; b++) {")
+        if cp.fold:
+            L.append("    for (int e = 0; e < %s; e++) oc_[b] += (e + 1) * "
+                     "(double)%s;" % (ext, at))
+        if cp.layout == "":
+            L.append("    for (int e = %s; e < %d; e++)" % (ext, N))
+            L.append("      if (%s != %s) %s;" % (at, _opat(cp, "e"), fail))
+        elif cp.layout == "packed":
+            L.append("    if (b + 1 < n && %s[oo_%s[b] + %s] != %s) %s;" % (
+                o, cp.nm, ext, _ogap(cp), fail))
+        L.append("  }")
     return L
 
 
 def _len_of(cp, b):
     """Example b's extent of array cp (a C expression)."""
     if not cp.lenp:
-        return str(cp.size())
+        return str(cp.dims[0] if cp.kind == "o" else cp.size())
     lp = cp.lenp
     if cp.extf:
         return cp.extf.replace("%s", "fz_len((int)a[%d][%s], %d)" % (
@@ -401,6 +525,8 @@ def primals(cps):
             frees.append("x%d" % q)
         elif cp.kind == "r" and (cp.layout or cp.lenp):
             rec_primals(cp, L, args, frees)
+        elif cp.kind == "o":
+            out_primals(cp, L, args, frees)
         elif cp.kind == "a" and (cp.ct or cp.guard):
             warray_primals(cp, L, args, frees)
         elif cp.kind == "r":
@@ -633,8 +759,13 @@ def xadapter(name, rt, cps, hvp, sret=None):
     for how in "stlzf":
         L += scalar_adapter(name, cps, how, sret)
 
+    post = out_post(name, cps)  # output arrays: checks, their sums oc_
+    pfree = ["  free(oc_);"] if post else []
+    fold = any(cp.kind == "o" and cp.fold for cp in cps)
+
     def ret_of(i):
-        return sret_sum(sret, "r[%s]" % i, "double") if sret else "r[%s]" % i
+        v = sret_sum(sret, "r[%s]" % i, "double") if sret else "r[%s]" % i
+        return "(%s) + oc_[%s]" % (v, i) if fold else v
     seeds = []  # NAME_grad's and NAME_hvp's d_ret
     if sret:
         sret_seeds(sret, "dr_", seeds)
@@ -646,8 +777,9 @@ def xadapter(name, rt, cps, hvp, sret=None):
     L += pl
     L.append("  %s *r = malloc(m * sizeof *r);" % R)
     L.append("  %s_batched(%s);" % (name, ", ".join(["n"] + pargs + ["r"])))
+    L += post
     L.append("  for (size_t i = 0; i < n; i++) ret[i] = %s;" % ret_of("i"))
-    L.append("  free(r);")
+    L += ["  free(r);"] + pfree
     L += _free_lines(pfrees) + ["}"]
     # grad
     sl, sargs, sback, sfrees = shadows(cps, "d", "s", False)
@@ -658,9 +790,10 @@ def xadapter(name, rt, cps, hvp, sret=None):
     L.append("  %s *r = ret ? malloc(m * sizeof *r) : NULL;" % R)
     L.append("  %s_grad(%s);" % (name, ", ".join(
         ["n"] + pargs + ["r", dret] + sargs)))
+    L += post
     L.append("  if (ret) for (size_t i = 0; i < n; i++) ret[i] = %s;" %
              ret_of("i"))
-    L += sback + ["  free(r);"] + _free_lines(
+    L += sback + ["  free(r);"] + pfree + _free_lines(
         pfrees + sfrees + (["dr_"] if sret else [])) + ["}"]
     # jvp
     tl, targs, _, tfrees = shadows(cps, "t", "v", True)
@@ -672,11 +805,13 @@ def xadapter(name, rt, cps, hvp, sret=None):
     L.append("  %s *dr = dret ? malloc(m * sizeof *dr) : NULL;" % R)
     L.append("  %s_jvp(%s);" % (name, ", ".join(
         ["n"] + pargs + targs + ["r", "dr"])))
+    L += post
     L.append("  if (ret) for (size_t i = 0; i < n; i++) ret[i] = %s;" %
              ret_of("i"))
     L.append("  if (dret) for (size_t i = 0; i < n; i++) dret[i] = %s;" % (
         sret_sum(sret, "dr[i]", "double", True) if sret else "dr[i]"))
-    L += ["  free(r);", "  free(dr);"] + _free_lines(pfrees + tfrees) + ["}"]
+    L += ["  free(r);", "  free(dr);"] + pfree + _free_lines(
+        pfrees + tfrees) + ["}"]
     if hvp:
         hl, hargs, hback, hfrees = shadows(cps, "h", "w", False)
         L.append("static void %s_h(size_t n, double *const *a, "
@@ -687,9 +822,10 @@ def xadapter(name, rt, cps, hvp, sret=None):
         L.append("  %s *r = ret ? malloc(m * sizeof *r) : NULL;" % R)
         L.append("  %s_hvp(%s);" % (name, ", ".join(
             ["n"] + pargs + targs + ["r", dret] + sargs + hargs)))
+        L += post
         L.append("  if (ret) for (size_t i = 0; i < n; i++) ret[i] = %s;" %
                  ret_of("i"))
-        L += sback + hback + ["  free(r);"] + \
+        L += sback + hback + ["  free(r);"] + pfree + \
             _free_lines(pfrees + tfrees + sfrees + hfrees +
                         (["dr_"] if sret else [])) + ["}"]
     return "\n".join(L)

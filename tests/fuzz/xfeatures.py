@@ -25,6 +25,7 @@ all elements, rows `A[i]` as arrays (helpers, pointers, memcpy),
 Each draws random numbers only when enabled: the output of the other
 features does not change."""
 from markers import LF, TW, tname
+from vfeatures import VWALKS
 from zfeatures import ZWALKS
 
 # (C type, smallest, largest value) of the integer tables
@@ -177,7 +178,9 @@ class XExt:
     def xstmt(self, g, ind, in_loop):
         """A statement of the second round, or False."""
         if g.walkp and not g.walked and g.loop_depth == 0:
-            if g.walkp.walk in ZWALKS:
+            if g.walkp.walk in VWALKS:
+                self.vwalk(g, ind)
+            elif g.walkp.walk in ZWALKS:
                 self.zwalk(g, ind)
             elif g.walkp.inter:
                 self.inter_walk(g, ind)

@@ -395,7 +395,10 @@ class ZExt:
         n = min(sz for _, sz in picks)
         c = g.fresh("c")
         T = tname(t)
-        if self.r.random() < 0.5:
+        if "pcall" in self.f and self.r.random() < 0.5:
+            # (since d68b6d4 a call in the condition: vfeatures.py)
+            self.pcall_choice(g, ind, picks, c, T, t)
+        elif self.r.random() < 0.5:
             # (a '?:' choosing pointers takes no call in its condition: the
             # plugin refuses it, "a '?:' choosing pointers with side
             # effects", so the conditions are ints computed before)
