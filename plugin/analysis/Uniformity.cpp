@@ -66,6 +66,8 @@ struct Planner {
         } else if (S.Opc == Op::ZeroArr) {
           if (UnderVarying)
             mark(P.VaryingVar, S.Var);
+        } else if (S.Opc == Op::Extern) {
+          mark(P.VaryingTemp, S.Dst); // one call per lane
         } else {
           for (int A : S.Args)
             if (P.VaryingTemp[A])

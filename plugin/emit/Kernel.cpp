@@ -1,6 +1,7 @@
 //===- Kernel.cpp - the per-chunk kernel of one function ------------------===//
 #include "emit/Kernel.h"
 #include "emit/CText.h"
+#include "emit/ExternCall.h"
 #include "emit/Frame.h"
 #include "emit/VarScopes.h"
 
@@ -473,6 +474,12 @@ void KernelEmitter::inst(const ir::Stmt &S) {
   if (ir::opInline(S.Opc) || (S.Dst >= 0 && isInline(S.Dst)) || tapeOp(S) ||
       arrayOp(S) || memOp(S))
     return;
+  if (S.Opc == Op::Extern) {
+    OS << externCall(
+        F, S, Sh.Wide, [this](int T) { return temp(T); }, temp(S.Dst),
+        Hoisted[S.Dst], line());
+    return;
+  }
   if (S.Opc == Op::Discard) {
     OS << line() << "(void)" << temp(S.Args[0]) << ";\n";
     return;

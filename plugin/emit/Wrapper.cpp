@@ -695,6 +695,10 @@ std::string WrapperEmitter::run() {
           Flags += (Flags.empty() ? "" : " || ") + ptr(K, A) + " != 0";
   }
   Flags = Flags.empty() ? "0" : "(" + Flags + ") ? BD_PAR_SERIAL : 0";
+  // Calls of outside functions happen in chunk order on the calling thread
+  // (docs/abi.md, "Calls of outside functions").
+  if (!F.Externs.empty())
+    Flags = "BD_PAR_SERIAL";
   OS << "  bd_parallel_for(__bd_n, " << Base << "c, ";
   if (Sums.empty())
     OS << "0, 0";

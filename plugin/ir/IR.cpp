@@ -331,6 +331,7 @@ static bool sideEffectFree(Op O) {
   case Op::TapeLoad:
   case Op::TapeCommit:
   case Op::TapeRewind:
+  case Op::Extern:
     return false;
   default:
     return true;
@@ -437,6 +438,7 @@ Function cloneFunction(const Function &F) {
   C.Outputs = F.Outputs;
   C.TapeSlots = F.TapeSlots;
   C.NumLoopIds = F.NumLoopIds;
+  C.Externs = F.Externs;
   C.Lanes = F.Lanes;
   C.VaryingTemp = F.VaryingTemp;
   C.VaryingVar = F.VaryingVar;
@@ -499,6 +501,10 @@ static void printInst(std::ostringstream &OS, const Function &F,
   case Op::LoopIndex:
   case Op::LoopCount:
     OS << " L" << S.IVal;
+    break;
+  case Op::Extern:
+    OS << " "
+       << F.Externs[S.IVal].Call.substr(0, F.Externs[S.IVal].Call.find('('));
     break;
   case Op::TapeReserve:
   case Op::TapeCommit:

@@ -218,6 +218,15 @@ struct LaneLayout {
   unsigned Interleave = 1;
 };
 
+/// A call the batched code makes once per lane (Op::Extern): Call is its C
+/// text with "\x01k\x02" where lane values of argument k go (string
+/// literals are in the text); Decl a block-scope declaration of the callee
+/// where no file-scope one is in sight, else empty; Ty its C result type
+/// ("void", "int").
+struct ExternCall {
+  std::string Call, Decl, Ty;
+};
+
 struct Function {
   std::string Name;
   std::vector<Param> Params;
@@ -227,6 +236,8 @@ struct Function {
   /// Slots per iteration of each tape (indexed by tape id).
   std::vector<int> TapeSlots;
   int NumLoopIds = 0;
+  /// Calls made per lane (Op::Extern's IVal indexes them).
+  std::vector<ExternCall> Externs;
   // Batched IR only (empty before batching).
   LaneLayout Lanes;
   /// With a packed or pointer parameter: keep the caller's order of the

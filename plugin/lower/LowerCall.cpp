@@ -129,6 +129,8 @@ int Lowerer::call(const CallExpr *CE) {
     Sites.push_back(CE->getBeginLoc());
     return R;
   }
+  if (externCallee(CE, Callee))
+    return externCall(CE, Callee);
   // Any function whose body is in this translation unit is inlined, wherever
   // it is defined and however it is declared (static or not, K&R or not):
   // the out-of-line original stays as it is for other callers.
@@ -157,6 +159,102 @@ int Lowerer::call(const CallExpr *CE) {
         "define it in this file (before or after the caller) so its body can "
         "be inlined");
   return -1;
+}
+
+/// A string literal argument (through parentheses and conversions).
+static const StringLiteral *stringArg(const Expr *A) {
+  return dyn_cast<StringLiteral>(A->IgnoreParenImpCasts());
+}
+
+/// Whether \p CE is made once per lane instead of being inlined
+/// (docs/subset.md, "Calls of outside functions"): it passes a string literal,
+/// which no inlined body could use (cephes' mtherr("erf", UNDERFLOW), NR's
+/// nrerror("...")), or calls a function declared in a header that this file
+/// has not defined, returning void or an integer and taking numbers.
+bool Lowerer::externCallee(const CallExpr *CE,
+                           const FunctionDecl *Callee) const {
+  bool String = false, Numbers = true;
+  for (const Expr *A : CE->arguments()) {
+    String |= stringArg(A) != nullptr;
+    Numbers &= stringArg(A) || (bool)irType(A->getType());
+  }
+  if (String)
+    return true;
+  const SourceManager &SM = Ctx.getSourceManager();
+  QualType RT = Callee->getReturnType();
+  const FunctionDecl *Def = Callee->getDefinition();
+  return Numbers && (RT->isVoidType() || RT->isIntegerType()) &&
+         !Callee->getName().starts_with("__builtin") &&
+         !(Def && Def->hasBody()) &&
+         !SM.isInMainFile(SM.getExpansionLoc(Callee->getLocation()));
+}
+
+int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee) {
+  std::string Name = Callee->getNameAsString();
+  QualType RT = Callee->getReturnType();
+  if (!RT->isVoidType() && !RT->isIntegerType()) {
+    error(CE->getBeginLoc(),
+          "a call to '" + Name + "' returning '" + RT.getAsString() +
+              "' with a string literal argument",
+          "such a call is made once per example, not inlined, and may return "
+          "only void or an integer (its value has no batched form and no "
+          "derivative); pass numbers so that its body can be inlined");
+    return -1;
+  }
+  ir::ExternCall X;
+  X.Ty = RT.getAsString(Ctx.getPrintingPolicy());
+  X.Call = Name + "(";
+  std::vector<int> Args;
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    const Expr *A = CE->getArg(I);
+    X.Call += I ? ", " : "";
+    if (const StringLiteral *SL = stringArg(A)) {
+      std::string Text;
+      llvm::raw_string_ostream OS(Text);
+      SL->outputString(OS);
+      X.Call += OS.str();
+      continue;
+    }
+    if (!irType(A->getType())) {
+      error(A->getBeginLoc(),
+            "passing '" + A->getType().getAsString() + "' to '" + Name +
+                "', which is called once per example,",
+            "pass numbers or string literals: it gets each example's values");
+      return -1;
+    }
+    int T = expr(A);
+    if (T < 0)
+      return -1;
+    X.Call += "\x01" + std::to_string(Args.size()) + "\x02";
+    Args.push_back(T);
+  }
+  X.Call += ")";
+  // The generated code follows the function: a declaration inside it only
+  // (NR's block-scope prototypes) is repeated where the call is made.
+  const SourceManager &SM = Ctx.getSourceManager();
+  bool Seen = false;
+  for (const FunctionDecl *D : Callee->redecls())
+    Seen |= !D->getLexicalDeclContext()->isFunctionOrMethod() &&
+            SM.isBeforeInTranslationUnit(D->getLocation(), Top->getBeginLoc());
+  if (!Seen) {
+    X.Decl = "extern " + X.Ty + " " + Name + "(";
+    for (unsigned I = 0; I < Callee->getNumParams(); ++I)
+      X.Decl +=
+          (I ? ", " : "") + Callee->getParamDecl(I)->getType().getAsString(
+                                Ctx.getPrintingPolicy());
+    if (Callee->isVariadic())
+      X.Decl += Callee->getNumParams() ? ", ..." : "...";
+    bool Empty = !Callee->getNumParams() && !Callee->isVariadic();
+    X.Decl += Empty && Callee->hasPrototype() ? "void)" : ")";
+  }
+  // _Bool results come back as int lanes, then are compared with 0.
+  Type Ty = RT->isVoidType() ? Type::I32 : *irType(RT);
+  bool Bool = Ty == Type::Bool;
+  int D = F.newTemp(Bool ? Type::I32 : Ty);
+  ir::Stmt &St = B.push(ir::Op::Extern, D, Args);
+  St.IVal = (int)F.Externs.size();
+  F.Externs.push_back(std::move(X));
+  return Bool ? B.cmp(ir::Op::CmpNE, D, B.constI(Type::I32, 0)) : D;
 }
 
 /// C's default argument promotions (a call with no prototype in scope).

@@ -276,6 +276,8 @@ private:
   int logical(const BinaryOperator *BO);
   int call(const CallExpr *CE);
   int inlineCall(const CallExpr *CE, const FunctionDecl *Callee);
+  bool externCallee(const CallExpr *CE, const FunctionDecl *Callee) const;
+  int externCall(const CallExpr *CE, const FunctionDecl *Callee);
   int cond(const Expr *E);
   int compare(const BinaryOperator *BO);
   int readLValue(const Expr *E);

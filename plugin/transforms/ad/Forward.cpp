@@ -305,6 +305,7 @@ void Forwarder::run() {
   F.Temps = P.Temps;
   F.Vars = P.Vars;
   F.NumLoopIds = P.NumLoopIds;
+  F.Externs = P.Externs;
   F.TapeSlots = P.TapeSlots;
   F.RetTy = P.RetTy;
   F.RetCType = P.RetCType;

@@ -684,6 +684,7 @@ void Reverser::run() {
   G.RetCType = P.RetCType;
   G.RetNativeLayout = P.RetNativeLayout;
   G.RetDense = P.RetDense;
+  G.Externs = P.Externs;
   ir::Block Fwd = fwd(P.Body);
   DefLoop.assign(G.Temps.size(), -1);
   IsConst.assign(G.Temps.size(), false);

@@ -86,6 +86,7 @@ bool safeSide(const ir::Function &F, const ir::Block &B, int &Cost) {
     case Op::TapeRewind:
     case Op::LoopIndex:
     case Op::LoopCount:
+    case Op::Extern: // a call a lane that is off must not make
       return false;
     case Op::Div:
     case Op::Rem:
@@ -429,6 +430,9 @@ void Batcher::inst(const ir::Stmt &S, ir::Block &B, const Mask &M) {
     if (blend(S, M))
       C->Mask = M.Temp;
     break;
+  case Op::Extern: // made for the lanes that are on; scalar arguments stay
+    C->Mask = M.Temp;
+    break;
   default:
     if (S.Dst >= 0 && Out.VaryingTemp[S.Dst])
       for (int &X : A)
@@ -633,6 +637,7 @@ ir::Function Batcher::run() {
   Out.Outputs = Src.Outputs;
   Out.TapeSlots = Src.TapeSlots;
   Out.NumLoopIds = Src.NumLoopIds;
+  Out.Externs = Src.Externs;
   Out.RetTy = Src.RetTy;
   Out.RetCType = Src.RetCType;
   Out.RetNativeLayout = Src.RetNativeLayout;

@@ -1,0 +1,29 @@
+//===- ExternCall.h - per-lane calls of outside functions ------*- C++ -*-===//
+//
+// Op::Extern in a kernel: a function the batched code cannot inline (an
+// error reporter such as cephes' mtherr, NR's nrerror) is called once for
+// each lane that is on, in lane order, with that lane's arguments.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATCHDIFF_EMIT_EXTERNCALL_H
+#define BATCHDIFF_EMIT_EXTERNCALL_H
+
+#include "ir/IR.h"
+
+#include <functional>
+#include <string>
+
+namespace batchdiff {
+
+/// The C text of Op::Extern \p S of batched \p F (lanes of 64 bits when
+/// \p Wide): \p Operand spells a temp as an operand (a vector where it is
+/// varying), \p Result the result variable, declared first unless
+/// \p Declared; each line starts with \p Pad.
+std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
+                       const std::function<std::string(int)> &Operand,
+                       const std::string &Result, bool Declared,
+                       const std::string &Pad);
+
+} // namespace batchdiff
+
+#endif
