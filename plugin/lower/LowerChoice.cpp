@@ -22,6 +22,40 @@
 namespace batchdiff {
 namespace lowering {
 
+/// The arms of a pointer '?:' (condition \p C) lowered as an if/else, each
+/// in the lanes that take it, their offsets and table positions kept in
+/// variables: \p T and \p E read them after the if (what the other lanes
+/// hold there is not used: ptrConditional selects by \p C).
+bool Lowerer::ptrBranches(int C, const Expr *TE, const Expr *FE, PtrVal &T,
+                          PtrVal &E) {
+  int Zero = B.constI(Type::I32, 0);
+  int Vars[2][2];
+  for (auto &V : Vars)
+    for (int &X : V)
+      B.set(X = F.newVar("__parm", Type::I32), Zero);
+  ir::Stmt &If = B.ifStmt(C);
+  ir::Block *Saved = B.block();
+  bool Ok = true;
+  for (int K = 0; K < 2 && Ok; ++K) {
+    B.setBlock(K ? &If.Else : &If.Then);
+    PtrVal &P = K ? E : T;
+    Ok = ptrValue(K ? FE : TE, P);
+    if (Ok) {
+      B.set(Vars[K][0], P.Off < 0 ? Zero : P.Off);
+      B.set(Vars[K][1], P.Id < 0 ? Zero : P.Id);
+    }
+  }
+  B.setBlock(Saved);
+  if (!Ok)
+    return false;
+  for (int K = 0; K < 2; ++K) {
+    PtrVal &P = K ? E : T;
+    P.Off = B.get(Vars[K][0]);
+    P.Id = P.Id < 0 ? -1 : B.get(Vars[K][1]);
+  }
+  return true;
+}
+
 bool Lowerer::tableBase(const PtrBase &P) const {
   if (P.Arg >= 0)
     return F.Params[P.Arg].Kind == ir::ParamKind::Global &&

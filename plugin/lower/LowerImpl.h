@@ -362,6 +362,7 @@ private:
                  PtrVal &Out);
   bool ptrAssign(const Expr *At, const Expr *LHS, PtrVal V, PtrVal &Out);
   bool ptrConditional(const ConditionalOperator *CO, PtrVal &Out);
+  bool ptrBranches(int C, const Expr *TE, const Expr *FE, PtrVal &T, PtrVal &E);
   bool ptrOffsets(const BinaryOperator *BO, llvm::StringRef Action,
                   llvm::StringRef Instead, int &LOff, int &ROff,
                   int *LId = nullptr, int *RId = nullptr);

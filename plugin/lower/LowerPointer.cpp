@@ -516,34 +516,27 @@ bool Lowerer::ptrAssign(const Expr *At, const Expr *LHS, PtrVal V,
 /// nothing but math (a nested `fabs(x) < 1 ? A : B`). The condition runs
 /// once, before them, as in C: any call is fine there.
 bool Lowerer::ptrConditional(const ConditionalOperator *CO, PtrVal &Out) {
-  for (const Expr *A : {CO->getTrueExpr(), CO->getFalseExpr()})
-    if (!pure(A) || !onlyMathCalls(A, Ctx)) {
-      error(A->getBeginLoc(),
-            "a '?:' choosing pointers whose arm calls a function or has a "
-            "side effect",
-            "choose the pointer with if/else (only <math.h> calls may be in "
-            "the arms), or compute the offset with '?:' and add it to one "
-            "pointer");
-      return false;
-    }
-  for (const Expr *A : {CO->getTrueExpr(), CO->getFalseExpr()})
-    if (addressReads(A)) { // (`k < n ? T + (int)x[k] : T` reads x[n])
-      error(A->getBeginLoc(),
-            "a '?:' choosing pointers whose arm reads an array parameter or "
-            "through a pointer",
-            "both arms run in every lane, where C may not read there: choose "
-            "the pointer with if/else, or read the value under an if first");
-      return false;
-    }
   int C = cond(CO->getCond());
   if (C < 0)
     return false;
   PtrVal T, E;
-  ++Speculative; // (both arms run in every lane)
-  bool Ok = ptrValue(CO->getTrueExpr(), T) && ptrValue(CO->getFalseExpr(), E);
-  --Speculative;
-  if (!Ok)
-    return false;
+  const Expr *TE = CO->getTrueExpr(), *FE = CO->getFalseExpr();
+  // Arms that read the caller's memory (`k < n ? T + (int)x[k] : T` must
+  // not read x[n]), call a helper or have a side effect branch, as values'
+  // arms do (conditional()); other arms are computed in every lane.
+  bool Branch = false;
+  for (const Expr *A : {TE, FE})
+    Branch |= !pure(A) || !onlyMathCalls(A, Ctx) || addressReads(A);
+  if (Branch) {
+    if (!ptrBranches(C, TE, FE, T, E))
+      return false;
+  } else {
+    ++Speculative; // (both arms run in every lane)
+    bool Ok = ptrValue(TE, T) && ptrValue(FE, E);
+    --Speculative;
+    if (!Ok)
+      return false;
+  }
   int Zero = B.constI(Type::I32, 0);
   int IdT = T.Id < 0 ? Zero : T.Id, IdE = E.Id < 0 ? Zero : E.Id;
   Out.Base = T.Base;

@@ -49,6 +49,18 @@ BATCHDIFF double bucket(double t) {
   return (k + 1) * t + (k > 0 && t < knots[k - 1] * 2.0 ? 1.0 : 0.0);
 }
 
+/* Pointer '?:' arms that read the caller's array (`x[k]` only where k < n)
+ * or call a helper: they branch like values' arms, so no lane reads x[n]
+ * (here past a guard page) or runs the other arm's call. */
+static const double Tab[8] = {1.5, -2.0, 3.25, 4.0, -5.5, 6.0, 7.75, -8.0};
+static int small(double t) { return t * t < 0.25; }
+BATCHDIFF double pick(int n, const int x[n], double t) {
+  int k = n > 2 ? 2 : n;
+  const double *c = k < n ? Tab + x[k] : Tab;
+  const double *d = t < 0.0 ? Tab : small(t) ? Tab + 4 : Tab + 1;
+  return c[0] * t + d[1] * t * t;
+}
+
 static int close_to(double got, double want, double tol) {
   return fabs(got - want) <= tol * (1.0 + fabs(want));
 }
@@ -192,11 +204,50 @@ static void t_extern(void **state) {
   }
 }
 
+/* n in 0..3, stride 3; the batch's last example has n = 2 and its x ends
+ * at a guard page, where x[2] would be. */
+static void t_pick(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("short circuit pick")};
+  for (size_t ni = 0; ni < N_TEST_NS; ni++) {
+    size_t n = test_ns[ni];
+    int *len = gp_alloc(n * sizeof(int));
+    int *x = gp_alloc((n ? n * 3 - 1 : 0) * sizeof(int));
+    double *t = gp_alloc(n * 8), *got = gp_alloc(n * 8), *dt = gp_alloc(n * 8);
+    for (size_t e = 0; e < n; e++) {
+      len[e] = e + 1 == n ? 2 : (int)rng_below(&rng, 4);
+      for (int i = 0; i < 3 && e * 3 + (size_t)i < n * 3 - 1; i++)
+        x[e * 3 + (size_t)i] = (int)rng_below(&rng, 7);
+      /* away from the kinks at 0 and +-0.5 */
+      double v = rng_range(&rng, -1.0, 1.0);
+      t[e] = fabs(v) < 0.01 || fabs(fabs(v) - 0.5) < 0.01 ? v + 0.03 : v;
+      dt[e] = 0.0;
+    }
+    gp_seal(len), gp_seal(x), gp_seal(t);
+    pick_batched(n, len, x, 3, t, got);
+    pick_grad(n, len, x, 3, t, NULL, NULL, dt);
+    for (size_t e = 0; e < n; e++) {
+      const int *xe = x + e * 3;
+      double want = pick(len[e], xe, t[e]), h = 1e-7;
+      double fd =
+          (pick(len[e], xe, t[e] + h) - pick(len[e], xe, t[e] - h)) / (2 * h);
+      if (!same_bits_or_nan(&got[e], &want, sizeof want, 1) ||
+          !close_to(dt[e], fd, 1e-5)) {
+        print_error("pick n=%zu e=%zu: %a want %a, d %g fd %g\n", n, e, got[e],
+                    want, dt[e], fd);
+        fail();
+      }
+    }
+    gp_reset();
+  }
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_search),
       cmocka_unit_test(t_packed),
       cmocka_unit_test(t_extern),
+      cmocka_unit_test(t_pick),
   };
   for (int k = 0; k < 4; k++)
     knot_pages[508 + k] = k;
