@@ -40,6 +40,11 @@ private:
     return Def[T] &&
            (ir::opInline(Def[T]->Opc) || (!Folded.empty() && Folded[T]));
   }
+  /// Whether temp \p T prints as a name, a constant or a call (not as an
+  /// operator expression folded into its use).
+  bool plainOperand(int T) const {
+    return !isInline(T) || ir::opInline(Def[T]->Opc);
+  }
   /// A temp as an operand: its variable, or the expression of an inline op.
   std::string temp(int T) const {
     if (isInline(T))
@@ -257,6 +262,21 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) const {
     // The vector types are GCC vector extensions: one expression, contracted
     // by clang like the scalar original (see scalarExpr).
     return temp(A[0]) + " * " + temp(A[1]) + " + " + temp(A[2]);
+  case Op::Add:
+  case Op::Sub:
+  case Op::Mul:
+  case Op::Div:
+  case Op::Neg:
+    // Float arithmetic as C operators: what bd_add_f64d etc. compute, but
+    // without a call for clang to emit and LLVM to inline (compile time,
+    // issue 8). Only as a statement of its own with plain operands: an
+    // operator expression in another one could be contracted with it.
+    if (ir::isFloat(Ty) && !isInline(S.Dst) && plainOperand(A[0]) &&
+        (A.size() < 2 || plainOperand(A[1])))
+      return A.size() < 2
+                 ? "-(" + temp(A[0]) + ")"
+                 : temp(A[0]) + " " + ir::opCOperator(S.Opc) + " " + temp(A[1]);
+    [[fallthrough]];
   default: {
     std::vector<std::string> Args;
     for (int X : A)

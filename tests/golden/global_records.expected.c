@@ -88,8 +88,8 @@ static inline __attribute__((always_inline, unused)) void __bd_seg_eval_bk(bd_md
   bd_f64d __bd_t49_1 = bd_gather_f64d(__bd_m_1, __bd_p3, bd_cvt_i32d_i64d(__bd_t48_1));
   bd_f64d __bd_t54_0 = bd_gather_f64d(__bd_m_0, __bd_p1, bd_cvt_i32d_i64d(__bd_t48_0));
   bd_f64d __bd_t54_1 = bd_gather_f64d(__bd_m_1, __bd_p1, bd_cvt_i32d_i64d(__bd_t48_1));
-  bd_f64d __bd_t55_0 = bd_sub_f64d(__bd_t0_0, __bd_t54_0);
-  bd_f64d __bd_t55_1 = bd_sub_f64d(__bd_t0_1, __bd_t54_1);
+  bd_f64d __bd_t55_0 = __bd_t0_0 - __bd_t54_0;
+  bd_f64d __bd_t55_1 = __bd_t0_1 - __bd_t54_1;
   bd_f64d __bd_t59_0 = bd_gather_f64d(__bd_m_0, __bd_p4, bd_cvt_i32d_i64d(__bd_t48_0));
   bd_f64d __bd_t59_1 = bd_gather_f64d(__bd_m_1, __bd_p4, bd_cvt_i32d_i64d(__bd_t48_1));
   bd_f64d __bd_t60_0 = __bd_t55_0 * __bd_t59_0 + __bd_t49_0;

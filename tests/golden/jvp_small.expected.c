@@ -39,10 +39,10 @@ static inline __attribute__((always_inline, unused)) void __bd_scale_jk(bd_md __
   }
   bd_f64d __bd_t32 = __bd_v6_t_v_elem;
   bd_f64d __bd_t8 = bd_splat_f64d(__bd_t0) * __bd_t1 + __bd_t7;
-  bd_f64d __bd_t33 = bd_mul_f64d(bd_splat_f64d(__bd_t26), __bd_t1);
-  bd_f64d __bd_t34 = bd_mul_f64d(__bd_t27, bd_splat_f64d(__bd_t0));
-  bd_f64d __bd_t35 = bd_add_f64d(__bd_t33, __bd_t34);
-  bd_f64d __bd_t36 = bd_add_f64d(__bd_t35, __bd_t32);
+  bd_f64d __bd_t33 = bd_splat_f64d(__bd_t26) * __bd_t1;
+  bd_f64d __bd_t34 = __bd_t27 * bd_splat_f64d(__bd_t0);
+  bd_f64d __bd_t35 = __bd_t33 + __bd_t34;
+  bd_f64d __bd_t36 = __bd_t35 + __bd_t32;
   bd_f64d __bd_t12 = bd_gather_f64d(__bd_m, __bd_p0, bd_add_i64d(__bd_po0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
   __bd_v7_t_v_elem = bd_splat_f64d(0x0p+0);
   _Bool __bd_t38 = __bd_p4;
@@ -51,10 +51,10 @@ static inline __attribute__((always_inline, unused)) void __bd_scale_jk(bd_md __
     __bd_v7_t_v_elem = __bd_t39;
   }
   bd_f64d __bd_t40 = __bd_v7_t_v_elem;
-  bd_f64d __bd_t13 = bd_mul_f64d(__bd_t8, __bd_t12);
-  bd_f64d __bd_t41 = bd_mul_f64d(__bd_t36, __bd_t12);
-  bd_f64d __bd_t42 = bd_mul_f64d(__bd_t40, __bd_t8);
-  bd_f64d __bd_t43 = bd_add_f64d(__bd_t41, __bd_t42);
+  bd_f64d __bd_t13 = __bd_t8 * __bd_t12;
+  bd_f64d __bd_t41 = __bd_t36 * __bd_t12;
+  bd_f64d __bd_t42 = __bd_t40 * __bd_t8;
+  bd_f64d __bd_t43 = __bd_t41 + __bd_t42;
   bd_scatter_f64d(__bd_m, __bd_p3, bd_add_i64d(__bd_po3, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))), __bd_t13);
   _Bool __bd_t44 = __bd_p7;
   if (__bd_t44) {
@@ -64,7 +64,7 @@ static inline __attribute__((always_inline, unused)) void __bd_scale_jk(bd_md __
   if (bd_all_md(__bd_t16)) {
     bd_f64d __bd_t18 = bd_sin_f64d(__bd_t8);
     bd_f64d __bd_t45 = bd_cos_f64d(__bd_t8);
-    bd_f64d __bd_t46 = bd_mul_f64d(__bd_t36, __bd_t45);
+    bd_f64d __bd_t46 = __bd_t36 * __bd_t45;
     bd_f64d __bd_t20 = bd_gather_f64d(__bd_m, __bd_p0, bd_add_i64d(__bd_po0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
     __bd_v8_t_v_elem = bd_splat_f64d(0x0p+0);
     _Bool __bd_t48 = __bd_p4;
@@ -73,10 +73,10 @@ static inline __attribute__((always_inline, unused)) void __bd_scale_jk(bd_md __
       __bd_v8_t_v_elem = __bd_t49;
     }
     bd_f64d __bd_t50 = __bd_v8_t_v_elem;
-    bd_f64d __bd_t21 = bd_mul_f64d(__bd_t18, __bd_t20);
-    bd_f64d __bd_t51 = bd_mul_f64d(__bd_t46, __bd_t20);
-    bd_f64d __bd_t52 = bd_mul_f64d(__bd_t50, __bd_t18);
-    bd_f64d __bd_t53 = bd_add_f64d(__bd_t51, __bd_t52);
+    bd_f64d __bd_t21 = __bd_t18 * __bd_t20;
+    bd_f64d __bd_t51 = __bd_t46 * __bd_t20;
+    bd_f64d __bd_t52 = __bd_t50 * __bd_t18;
+    bd_f64d __bd_t53 = __bd_t51 + __bd_t52;
     __bd_v2_ret = __bd_t21;
     __bd_v5_t___ret = __bd_t53;
   } else if (bd_none_md(__bd_t16)) {
@@ -87,7 +87,7 @@ static inline __attribute__((always_inline, unused)) void __bd_scale_jk(bd_md __
     if (bd_any_md(__bd_t75)) {
       bd_f64d __bd_t18 = bd_sin_f64d(__bd_t8);
       bd_f64d __bd_t45 = bd_cos_f64d(__bd_t8);
-      bd_f64d __bd_t46 = bd_mul_f64d(__bd_t36, __bd_t45);
+      bd_f64d __bd_t46 = __bd_t36 * __bd_t45;
       bd_f64d __bd_t20 = bd_gather_f64d(__bd_t75, __bd_p0, bd_add_i64d(__bd_po0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
       __bd_v8_t_v_elem = bd_splat_f64d(0x0p+0);
       _Bool __bd_t48 = __bd_p4;
@@ -96,10 +96,10 @@ static inline __attribute__((always_inline, unused)) void __bd_scale_jk(bd_md __
         __bd_v8_t_v_elem = __bd_t49;
       }
       bd_f64d __bd_t50 = __bd_v8_t_v_elem;
-      bd_f64d __bd_t21 = bd_mul_f64d(__bd_t18, __bd_t20);
-      bd_f64d __bd_t51 = bd_mul_f64d(__bd_t46, __bd_t20);
-      bd_f64d __bd_t52 = bd_mul_f64d(__bd_t50, __bd_t18);
-      bd_f64d __bd_t53 = bd_add_f64d(__bd_t51, __bd_t52);
+      bd_f64d __bd_t21 = __bd_t18 * __bd_t20;
+      bd_f64d __bd_t51 = __bd_t46 * __bd_t20;
+      bd_f64d __bd_t52 = __bd_t50 * __bd_t18;
+      bd_f64d __bd_t53 = __bd_t51 + __bd_t52;
       __bd_v2_ret = bd_select_f64d(__bd_t75, __bd_t21, __bd_v2_ret);
       __bd_v5_t___ret = bd_select_f64d(__bd_t75, __bd_t53, __bd_v5_t___ret);
     }
