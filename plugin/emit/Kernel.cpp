@@ -474,11 +474,14 @@ bool KernelEmitter::memOp(const ir::Stmt &S) {
          << temp(S.Dst) << " = " << Base << "[" << temp(S.Args[0]) << "];\n";
       return true;
     }
-    // A char/short table: bd_gather_i32n_u8 and the like.
+    // A char/short table: bd_gather_i32n_u8 and the like; a static table
+    // that is not const: bd_lgather_ (plain loads, see ir::Param).
     std::string Nw = Shadow ? std::string() : F.Params[I].Narrow;
+    bool Lanes = !Shadow && Nw.empty() && F.Params[I].LaneLoads;
     OS << (Hoisted[S.Dst] ? "" : Sh.vtype(Ty) + " ") << temp(S.Dst)
-       << " = bd_gather_" << Sh.sfx(Ty) << (Nw.empty() ? "" : "_" + Nw) << "("
-       << temp(S.Mask) << ", " << Base << ", " << addr(S, Shadow) << ");\n";
+       << (Lanes ? " = bd_lgather_" : " = bd_gather_") << Sh.sfx(Ty)
+       << (Nw.empty() ? "" : "_" + Nw) << "(" << temp(S.Mask) << ", " << Base
+       << ", " << addr(S, Shadow) << ");\n";
     return true;
   }
   // A char/short/_Bool output: bd_scatter_i32n_u8 and the like.

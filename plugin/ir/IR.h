@@ -163,6 +163,11 @@ struct Param {
   /// Global: the C expression of its first element where that is not Name
   /// (a member of a global struct or table of records: `&GL[0].x`).
   std::string Addr;
+  /// Global: a static table that is not const, gathered lane by lane with
+  /// plain loads. A gather instruction is a call that takes the table's
+  /// address, and LLVM's GlobalOpt then no longer makes a table nothing
+  /// writes constant in the unannotated functions that read it.
+  bool LaneLoads = false;
   // A global table or const array parameter of 8- or 16-bit integers
   // ("u8", "i16", ...): read element by element into 32-bit lanes; empty
   // for every other array.

@@ -107,6 +107,7 @@ int Lowerer::globalParam(const VarDecl *VD, SourceLocation At) {
       P.StaticLen =
           (int)(CAT->getSize().getZExtValue() * (Row ? Row->second : 1));
     P.DimHow = "global table";
+    P.LaneLoads = laneLoadsOnly(Ctx, VD);
   } else if (!IT) {
     error(At, "global '" + Name + "' of type '" + T.getAsString() + "'",
           "use float, double, integer or _Bool globals");

@@ -100,6 +100,7 @@ bool Lowerer::globalRecords(const VarDecl *VD, SourceLocation At, RecRef &Out) {
     uint64_t Len = N * (uint64_t)(Size / Elem);
     P.StaticLen = Len <= INT_MAX ? (int)Len : 0;
     P.DimHow = "global table of records";
+    P.LaneLoads = laneLoadsOnly(Ctx, Def ? Def : VD);
     if (Lf.Ty == Type::Bool)
       P.BoolBytes = true;
     F.Params.push_back(P);

@@ -2,6 +2,7 @@
 #include "lower/Types.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
 
 using namespace clang;
 
@@ -80,6 +81,11 @@ std::optional<std::pair<Type, std::string>> tableElement(ASTContext &Ctx,
   return std::make_pair(*IT,
                         (ET->isSignedIntegerOrEnumerationType() ? "i" : "u") +
                             std::to_string(Ctx.getTypeSize(ET)));
+}
+
+bool laneLoadsOnly(clang::ASTContext &Ctx, const clang::VarDecl *VD) {
+  return !VD->hasExternalFormalLinkage() &&
+         !Ctx.getBaseElementType(VD->getType()).isConstQualified();
 }
 
 } // namespace batchdiff

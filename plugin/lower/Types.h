@@ -10,6 +10,7 @@
 
 namespace clang {
 class ASTContext;
+class VarDecl;
 } // namespace clang
 
 namespace batchdiff {
@@ -34,6 +35,11 @@ flatArray(clang::ASTContext &Ctx, clang::QualType QT);
 /// element without lanes.
 std::optional<std::pair<ir::Type, std::string>>
 tableElement(clang::ASTContext &Ctx, clang::QualType ET);
+
+/// A table LLVM may make constant as long as only plain loads read it: a
+/// static one whose elements are not const (GlobalOpt, for internal
+/// globals nothing writes). Read by gather instructions, it would not be.
+bool laneLoadsOnly(clang::ASTContext &Ctx, const clang::VarDecl *VD);
 
 } // namespace batchdiff
 

@@ -158,8 +158,12 @@ def make_mutant(seed, units):
 
 
 def disasm(env, obj, wd):
-    """{function: [instruction lines]} of obj (-ffunction-sections)."""
-    rc, out, _ = run([env.objdump, "-d", "--no-show-raw-insn", obj], 60, wd)
+    """{function: [instruction lines]} of obj (-ffunction-sections), with
+    their relocations (a load of a constant folded into the code and a load
+    of the table it came from disassemble alike); constant pool labels are
+    numbered per function, which the plugin's functions renumber; offsets
+    into data sections are dropped (the plugin's data moves them)."""
+    rc, out, _ = run([env.objdump, "-dr", "--no-show-raw-insn", obj], 60, wd)
     funcs, cur = {}, None
     for ln in out.splitlines():
         m = re.match(r"^[0-9a-f]+ <(.*)>:$", ln)
@@ -167,6 +171,11 @@ def disasm(env, obj, wd):
             cur = funcs.setdefault(m.group(1), [])
         elif ln.startswith("Disassembly of section"):
             cur = None
+        elif cur is not None and re.match(r"^\s+[0-9a-f]+:\s+R_", ln):
+            rel = re.sub(r"\.LCPI\d+_", ".LCPI_", ln.split(":", 1)[1].strip())
+            # where in .data/.rodata the plugin's own data went before
+            cur.append(re.sub(r"(\.(?:rodata|data|bss)[\w.]*)[+-]0x[0-9a-f]+",
+                              r"\1+off", rel))
         elif cur is not None and ln.strip() and "nop" not in ln:
             # drop the address column: sections start at 0 anyway
             cur.append(ln.split(":", 1)[-1].strip())

@@ -501,6 +501,28 @@ BD__GATHERW(i32d, u8, uint8_t, bd_md, d, BD_WD)
 BD__GATHERW(i32d, i16, int16_t, bd_md, d, BD_WD)
 BD__GATHERW(i32d, u16, uint16_t, bd_md, d, BD_WD)
 
+/* Gathers lane by lane with plain loads, for a static table that is not
+ * const: a gather instruction is a call that takes the table's address,
+ * and LLVM's GlobalOpt then no longer makes a table nothing writes
+ * constant in the functions of the file that read it (docs/abi.md). */
+#define BD__LGATHER(T, E, M, S, W)                                             \
+  BD_INL bd_##T bd_lgather_##T(M m, const E *base, bd_##S##idx idx) {          \
+    bd_##T r = {0};                                                            \
+    for (int i = 0; i < (W); i++)                                              \
+      if (m[i])                                                                \
+        r[i] = base[idx[i]];                                                   \
+    return r;                                                                  \
+  }
+BD__LGATHER(f32n, float, bd_mn, n, BD_WN)
+BD__LGATHER(i32n, int32_t, bd_mn, n, BD_WN)
+BD__LGATHER(u32n, uint32_t, bd_mn, n, BD_WN)
+BD__LGATHER(f64d, double, bd_md, d, BD_WD)
+BD__LGATHER(f32d, float, bd_md, d, BD_WD)
+BD__LGATHER(i32d, int32_t, bd_md, d, BD_WD)
+BD__LGATHER(u32d, uint32_t, bd_md, d, BD_WD)
+BD__LGATHER(i64d, int64_t, bd_md, d, BD_WD)
+BD__LGATHER(u64d, uint64_t, bd_md, d, BD_WD)
+
 /* Scatters: lower lanes first, so colliding indices keep the highest lane
  * (AVX-512 scatters order overlapping writes the same way). */
 #if BD_VBYTES == 64
