@@ -406,10 +406,20 @@ std::string WrapperEmitter::inputs(std::vector<std::string> &KArgs) {
           KArgs.push_back(indexedPrefix(K + 1) + "o" + N + chain(C));
       }
     } else if (P.IsArray) {
+      // As the kernel declares it: `unsigned long long *` is `uint64_t *`
+      // (`unsigned long`), `char *` and `_Bool *` are `int8_t *` and
+      // `uint8_t *`; same size and representation, other C types.
+      // (Globals are declared with the lane type already, globals().)
+      std::string Cast =
+          P.Kind == ir::ParamKind::Global || ctext::elemType(P) == P.CType
+              ? ""
+              : std::string("(") + (P.Writable ? "" : "const ") +
+                    ctext::elemType(P) + " *)";
       if (P.Uniform) {
-        KArgs.push_back(arg(I));
+        KArgs.push_back(Cast + arg(I));
       } else {
-        KArgs.push_back(arg(I) + " + (ptrdiff_t)__bd_i * " + stride(I));
+        std::string A = arg(I) + " + (ptrdiff_t)__bd_i * " + stride(I);
+        KArgs.push_back(Cast.empty() ? A : Cast + "(" + A + ")");
         KArgs.push_back(stride(I));
       }
       for (int K = 0; hasShadowParam(P) && K < numShadows(); ++K) {

@@ -47,9 +47,46 @@ static std::string scalarCType(QualType T) {
   return T.getAsString();
 }
 
+/// Why the file scope cannot name the struct or union that \p T is, or
+/// points to or holds (through pointers and arrays): it is anonymous (no
+/// tag and no typedef name of its own), or declared in a parameter list
+/// (visible only inside the function). The generated functions are
+/// declared at file scope and must spell their parameters' types. Empty
+/// when it can.
+static std::string unnameableRecord(const ASTContext &Ctx, QualType T) {
+  for (;;) {
+    if (const auto *PT = T->getAs<PointerType>())
+      T = PT->getPointeeType();
+    else if (const ArrayType *AT = Ctx.getAsArrayType(T))
+      T = AT->getElementType();
+    else
+      break;
+  }
+  const auto *RT = T->getAs<RecordType>();
+  if (!RT)
+    return "";
+  const RecordDecl *RD = RT->getDecl();
+  if (!RD->getIdentifier() && !RD->getTypedefNameForAnonDecl())
+    return std::string("an anonymous ") + (RD->isUnion() ? "union" : "struct") +
+           " type";
+  const DeclContext *DC = RD->getDeclContext();
+  while (isa<RecordDecl>(DC)) // (a struct defined inside another one)
+    DC = DC->getParent();
+  if (!DC->isFileContext())
+    return "type '" + T.getUnqualifiedType().getAsString() +
+           "' declared in the parameter list";
+  return "";
+}
+
 /// The return type: F.RetTy, or one Ret output per leaf member of a struct.
 bool Lowerer::returnType() {
   QualType RT = Top->getReturnType();
+  if (std::string Why = unnameableRecord(Ctx, RT); !Why.empty()) {
+    error(Top->getReturnTypeSourceRange(), "returning " + Why,
+          "declare it at file scope, with a tag or a typedef name, so that "
+          "the generated functions can name it");
+    return false;
+  }
   if (RT->isVoidType()) {
     F.RetTy = Type::Void;
   } else if (RT->isRecordType()) {
@@ -96,6 +133,14 @@ void Lowerer::param(unsigned I) {
   QualType PT = P->getType();
   auto T = irType(PT);
   ir::Param AP;
+  if (std::string Why = unnameableRecord(Ctx, PT); !Why.empty()) {
+    error(P->getLocation(),
+          "parameter '" + P->getNameAsString() + "' of " + Why,
+          "declare it at file scope, with a tag or a typedef name, so that "
+          "the generated functions can name it");
+    F.Params.push_back(AP); // keeps the parameters' indices
+    return;
+  }
   if (PT->isRecordType()) {
     if (isPackedOffsets(P) || isPackedPointers(P)) {
       report(Diags, DiagnosticsEngine::Error, P->getLocation(),

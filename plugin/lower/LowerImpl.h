@@ -229,6 +229,7 @@ private:
   void outputs(const Frame &Fr);
 
   Ret body(const FunctionDecl *FD, const Stmt *Body, Frame &Fr);
+  Ret anyLoop(const Stmt *St);
   Ret loopStmt(const Stmt *Init, const Expr *Cond, const Expr *Inc,
                const Stmt *Body, bool CondFirst);
   Ret jumpStmt(const Stmt *St);
@@ -606,6 +607,9 @@ private:
   /// leave those dangling.
   std::deque<Frame> Frames;
   std::vector<LoopCtx> Loops;
+  // Loops around the statement being lowered, those of inlined helpers too.
+  unsigned LoopDepth = 0;
+  static constexpr unsigned MaxLoopDepth = 64;
   /// Labels some goto names, and the flag of each label whose statement
   /// list is being lowered (set from the goto until the label).
   llvm::DenseSet<const LabelDecl *> Targets;

@@ -96,24 +96,20 @@ Ret Lowerer::stmtKind(const Stmt *St) {
     expr(E);
     return Ret::Never;
   }
-  // (C has no declarations in loop conditions; they are C++.)
-  if (const auto *FS = dyn_cast<ForStmt>(St)) {
-    return loopStmt(FS->getInit(), FS->getCond(), FS->getInc(), FS->getBody(),
-                    true);
-  }
-  if (const auto *WS = dyn_cast<WhileStmt>(St)) {
-    return loopStmt(nullptr, WS->getCond(), nullptr, WS->getBody(), true);
-  }
-  if (const auto *DS = dyn_cast<DoStmt>(St)) {
-    // `do { ... } while (0)`, as statement-like macros write it (fdlibm's
-    // GET_HIGH_WORD): its body once, when no break or continue leaves it.
-    bool Once;
-    if (!DS->getCond()->isValueDependent() &&
-        DS->getCond()->EvaluateAsBooleanCondition(Once, Ctx) && !Once &&
-        !DS->getCond()->HasSideEffects(Ctx) && !escapes(DS->getBody(), true) &&
-        !escapes(DS->getBody(), false))
-      return stmt(DS->getBody());
-    return loopStmt(nullptr, DS->getCond(), nullptr, DS->getBody(), false);
+  if (isa<ForStmt>(St) || isa<WhileStmt>(St) || isa<DoStmt>(St)) {
+    // The generated code nests up to three blocks per loop, and clang stops
+    // at 256 levels of brackets ("bracket nesting level exceeded").
+    if (LoopDepth == MaxLoopDepth) {
+      error(St->getBeginLoc(),
+            "a loop inside " + std::to_string(MaxLoopDepth) +
+                " enclosing loops (counting those of inlined helpers)",
+            "nest at most " + std::to_string(MaxLoopDepth) + " loops");
+      return Ret::Never;
+    }
+    ++LoopDepth;
+    Ret R = anyLoop(St);
+    --LoopDepth;
+    return R;
   }
   if ((isa<BreakStmt>(St) || isa<ContinueStmt>(St)) && !Loops.empty())
     return jumpStmt(St);
@@ -138,6 +134,26 @@ Ret Lowerer::stmtKind(const Stmt *St) {
   else
     error(Loc, describeStmt(St), "use assignments, if/else and return");
   return Ret::Never;
+}
+
+/// A for, while or do statement.
+Ret Lowerer::anyLoop(const Stmt *St) {
+  // (C has no declarations in loop conditions; they are C++.)
+  if (const auto *FS = dyn_cast<ForStmt>(St))
+    return loopStmt(FS->getInit(), FS->getCond(), FS->getInc(), FS->getBody(),
+                    true);
+  if (const auto *WS = dyn_cast<WhileStmt>(St))
+    return loopStmt(nullptr, WS->getCond(), nullptr, WS->getBody(), true);
+  const auto *DS = cast<DoStmt>(St);
+  // `do { ... } while (0)`, as statement-like macros write it (fdlibm's
+  // GET_HIGH_WORD): its body once, when no break or continue leaves it.
+  bool Once;
+  if (!DS->getCond()->isValueDependent() &&
+      DS->getCond()->EvaluateAsBooleanCondition(Once, Ctx) && !Once &&
+      !DS->getCond()->HasSideEffects(Ctx) && !escapes(DS->getBody(), true) &&
+      !escapes(DS->getBody(), false))
+    return stmt(DS->getBody());
+  return loopStmt(nullptr, DS->getCond(), nullptr, DS->getBody(), false);
 }
 
 /// OR of the exit flags \p St may have set (return, break, continue,
