@@ -27,9 +27,23 @@ std::optional<Op> narrowing(QualType QT) {
   }
 }
 
-bool literalOnly(const Stmt *S, const ASTContext &Ctx) {
+static bool literalOnlyNode(const Stmt *S, const ASTContext &Ctx,
+                            LiteralMemo *Memo);
+
+bool literalOnly(const Stmt *S, const ASTContext &Ctx, LiteralMemo *Memo) {
   if (!S)
     return true;
+  if (!Memo)
+    return literalOnlyNode(S, Ctx, nullptr);
+  if (auto It = Memo->find(S); It != Memo->end())
+    return It->second;
+  bool R = literalOnlyNode(S, Ctx, Memo);
+  (*Memo)[S] = R; // (not an iterator from before: the recursion inserts)
+  return R;
+}
+
+static bool literalOnlyNode(const Stmt *S, const ASTContext &Ctx,
+                            LiteralMemo *Memo) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
     return isa<EnumConstantDecl>(DRE->getDecl()) ||
            isa<FunctionDecl>(DRE->getDecl());
@@ -48,7 +62,7 @@ bool literalOnly(const Stmt *S, const ASTContext &Ctx) {
   if (const auto *U = dyn_cast<UnaryExprOrTypeTraitExpr>(S))
     return !U->isArgumentType() || !U->getArgumentType()->isVariableArrayType();
   for (const Stmt *C : S->children())
-    if (!literalOnly(C, Ctx))
+    if (!literalOnly(C, Ctx, Memo))
       return false;
   return true;
 }
@@ -139,7 +153,7 @@ bool escapes(const Stmt *S, bool Break) {
 /// batched code must contract exactly the same operations to match bit for
 /// bit.
 const BinaryOperator *mulOperand(const Expr *E, bool &Neg,
-                                 const ASTContext &Ctx) {
+                                 const ASTContext &Ctx, LiteralMemo *Memo) {
   E = E->IgnoreParens();
   Neg = false;
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
@@ -149,7 +163,7 @@ const BinaryOperator *mulOperand(const Expr *E, bool &Neg,
     }
   const auto *BO = dyn_cast<BinaryOperator>(E);
   if (BO && BO->getOpcode() == BO_Mul && BO->getType()->isRealFloatingType() &&
-      !literalOnly(BO, Ctx))
+      !literalOnly(BO, Ctx, Memo))
     return BO;
   Neg = false;
   return nullptr;

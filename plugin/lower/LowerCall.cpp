@@ -373,7 +373,7 @@ int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
             "convert the argument, or declare a prototype so C converts it");
       return -1;
     }
-    Where = A->getBeginLoc();
+    Where = A;
     int V = F.newVar(P->getNameAsString(), *T);
     Fr.Vars[P] = V;
     B.set(V, convert(Args[I], AT, PT));

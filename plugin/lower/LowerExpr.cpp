@@ -7,7 +7,7 @@ namespace batchdiff {
 namespace lowering {
 
 int Lowerer::constant(const Expr *E) {
-  if (E->isValueDependent() || !literalOnly(E, Ctx))
+  if (E->isValueDependent() || !literalOnly(E, Ctx, &Literal))
     return -1;
   auto T = irType(E->getType());
   if (!T)
@@ -38,7 +38,7 @@ int Lowerer::expr(const Expr *E) {
   if (Failed)
     return -1;
   E = E->IgnoreParens();
-  Where = E->getBeginLoc();
+  Where = E;
   if (E->getType()->isVoidType() && fromAssert(E))
     return B.constB(false);
   // A struct-valued expression as a statement (`a = b;`, `f(&s);`'s
@@ -99,8 +99,8 @@ int Lowerer::convert(int T, QualType From, QualType To) {
     return -1;
   auto FT = irType(From), TT = irType(To);
   if (!FT || !TT) {
-    error(Where, "a conversion to '" + To.getAsString() + "'",
-          "use arithmetic types");
+    error(Where ? Where->getBeginLoc() : SourceLocation(),
+          "a conversion to '" + To.getAsString() + "'", "use arithmetic types");
     return -1;
   }
   if (*TT == Type::Bool) {
@@ -135,7 +135,7 @@ int Lowerer::castExpr(const CastExpr *CE) {
   case CK_IntegralToBoolean:
   case CK_FloatingToBoolean: {
     int T = expr(Sub);
-    Where = CE->getBeginLoc();
+    Where = CE;
     return convert(T, Sub->getType(), CE->getType());
   }
   case CK_PointerToBoolean:
@@ -373,8 +373,9 @@ int Lowerer::unary(const UnaryOperator *UO) {
 int Lowerer::addSub(const BinaryOperator *BO, const Expr *LHS, const Expr *RHS,
                     bool IsSub, int OldLHS) {
   bool NegL = false, NegR = false;
-  const BinaryOperator *ML = OldLHS < 0 ? mulOperand(LHS, NegL, Ctx) : nullptr;
-  const BinaryOperator *MR = mulOperand(RHS, NegR, Ctx);
+  const BinaryOperator *ML =
+      OldLHS < 0 ? mulOperand(LHS, NegL, Ctx, &Literal) : nullptr;
+  const BinaryOperator *MR = mulOperand(RHS, NegR, Ctx, &Literal);
   bool Contract = BO->getType()->isRealFloatingType() &&
                   BO->getFPFeaturesInEffect(Ctx.getLangOpts())
                       .allowFPContractWithinStatement();

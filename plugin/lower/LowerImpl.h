@@ -41,9 +41,13 @@ enum class Ret { Never, Maybe, Always };
 /// Narrow integer types live in 32-bit lanes; a conversion to one of them
 /// truncates and re-extends.
 std::optional<Op> narrowing(QualType QT);
+/// literalOnly's answers by node: lowering asks at every node of an
+/// expression, and a chain of N operators would be walked N times.
+using LiteralMemo = llvm::DenseMap<const Stmt *, bool>;
 /// True if \p S reads no variables and calls nothing, so constant folding it
 /// matches what clang's IRBuilder folds (and so its FMA contraction choices).
-bool literalOnly(const Stmt *S, const ASTContext &Ctx);
+bool literalOnly(const Stmt *S, const ASTContext &Ctx,
+                 LiteralMemo *Memo = nullptr);
 /// True if evaluating \p S has no side effects, so it may be evaluated in
 /// lanes (or examples) where C would not evaluate it.
 bool pure(const Stmt *S);
@@ -92,7 +96,8 @@ bool globalRecordVar(const VarDecl *VD, const ASTContext &Ctx);
 /// The multiplication \p E is (possibly negated) if clang would contract it
 /// into an fmuladd with an enclosing add/sub; null otherwise.
 const BinaryOperator *mulOperand(const Expr *E, bool &Neg,
-                                 const ASTContext &Ctx);
+                                 const ASTContext &Ctx,
+                                 LiteralMemo *Memo = nullptr);
 
 // What lowering reports besides the IR (Definition.cpp).
 
@@ -592,6 +597,7 @@ private:
 
   int convert(int T, QualType From, QualType To);
   int constant(const Expr *E);
+  LiteralMemo Literal; // literalOnly's answers
   int zeroOf(Type T);
 
   const FunctionDecl *Top;
@@ -631,8 +637,9 @@ private:
   /// inlined twice reports its error once.
   ReportedErrors &Seen;
   /// Where convert() reports an unsupported conversion: the expression
-  /// being lowered (or the cast being applied).
-  SourceLocation Where;
+  /// being lowered (or the cast being applied). Its location is asked only
+  /// then: a left-deep chain's begin is as deep as the chain.
+  const Expr *Where = nullptr;
   std::vector<SourceLocation> Sites;
 };
 

@@ -440,7 +440,7 @@ bool Lowerer::structLeaves(const Expr *E, std::vector<int> &Out) {
   if (Failed)
     return false;
   E = E->IgnoreParens();
-  Where = E->getBeginLoc();
+  Where = E;
   if (inRecordArray(E)) { // a record of an array parameter: a copy
     RecRef R;
     if (!recordRef(E, R))
