@@ -31,7 +31,7 @@ u200=$(unrolled l200.c)
 [ "$u50" -le 8 ] || fail "l50.c: $u50 loops unrolled in generated code"
 [ "$u200" -eq "$u50" ] || fail "loops grow with statements: $u50 -> $u200"
 
-# The long gradient's kernel (past 2000 IR statements) is a function of
+# The long gradient's kernel (past 3000 IR statements) is a function of
 # its own; a short function's kernels are inlined into their chunk loops.
 expect_syms l200.c.o __bd_longf_gk longf_batched longf_grad
 longf 2 >l2.c
