@@ -280,44 +280,168 @@ bool WrapperEmitter::wholeSteps() const {
   return true;
 }
 
+/// Dense group \p G of the current chain (RecordLanes.h), read at its first
+/// member: member J (\p Tangents: the member J is the tangent of) of the
+/// records at \p Base into Dst<J> for each J, \p Default where \p Base is
+/// NULL.
+std::string WrapperEmitter::denseGroupIn(const std::vector<size_t> &G,
+                                         bool Tangents, const std::string &Base,
+                                         const std::string &Dst, Type T,
+                                         const std::string &Default) {
+  std::vector<std::string> Ms, Ds;
+  for (size_t J : G) {
+    Ms.push_back(F.Params[Tangents ? F.Params[J].Of : J].Member);
+    Ds.push_back(Dst + std::to_string(J) + CS);
+  }
+  return denseIn(Sh, Buf, dense(Base), recordIdx(true), Ms, T, Ds, Default);
+}
+
+/// The seed of a gradient's return value (NULL means ones), per chain.
+void WrapperEmitter::seedInput(size_t I, std::vector<std::string> &KArgs,
+                               std::ostringstream &OS) {
+  const ir::Param &P = F.Params[I];
+  for (unsigned C = 0; C < IL; ++C) {
+    CS = chain(C);
+    CI = C;
+    std::string Ld =
+        "__bd_seed" + (P.Member.empty() ? "" : std::to_string(I)) + CS;
+    // The seed is read only if given; NULL means ones.
+    std::string One = "bd_splat_" + Sh.sfx(P.Ty) + "(1)";
+    std::vector<size_t> G = denseSeeds();
+    if (!P.Member.empty() && !G.empty()) {
+      KArgs.push_back(Ld);
+      if (G[0] != I)
+        continue; // read with the record's first member
+      OS << denseGroupIn(G, false, "__bd_dret", "__bd_seed", P.Ty, One);
+      continue;
+    }
+    if (!P.Member.empty()) { // a member of the seed records
+      OS << gatherMember(Sh, Buf, "__bd_dret", recordIdx(true), P.Member, P.Ty,
+                         Ld, One);
+      KArgs.push_back(Ld);
+      continue;
+    }
+    OS << (Ix ? loadIx("__bd_dret", P.Ty, true, Ld, One)
+              : load("__bd_dret + __bd_i" + CS, P.Ty, true, "__bd_k" + CS, Ld,
+                     "!__bd_dret ? " + One + " : "));
+    KArgs.push_back(Ld);
+  }
+}
+
+/// A scalar parameter's tangent: 0 where the caller passed NULL.
+void WrapperEmitter::tangentInput(size_t I, std::vector<std::string> &KArgs,
+                                  std::ostringstream &OS) {
+  const ir::Param &P = F.Params[I];
+  std::string T = ptr(P.Shadows & 2 ? 1 : 0, P.Of), Sc = scalarType(P.Ty);
+  const std::string &Mb = F.Params[P.Of].Member;
+  if (!Mb.empty() && P.Uniform) {
+    KArgs.push_back("(" + T + " ? (" + Sc + ")(*" + T + ")" + Mb + " : (" + Sc +
+                    ")0)");
+  } else if (!Mb.empty()) {
+    std::vector<size_t> G = denseTangents(I);
+    for (unsigned C = 0; C < IL; ++C) {
+      CS = chain(C);
+      CI = C;
+      std::string Dst = "__bd_x" + std::to_string(I) + CS;
+      std::string Zero = "bd_splat_" + Sh.sfx(P.Ty) + "(0)";
+      KArgs.push_back(Dst);
+      if (G.empty()) {
+        OS << gatherMember(Sh, Buf, T, recordIdx(true), Mb, P.Ty, Dst, Zero);
+        continue;
+      }
+      if (G[0] != I)
+        continue; // read with the record's first member
+      OS << denseGroupIn(G, true, T, "__bd_x", P.Ty, Zero);
+    }
+  } else if (P.Uniform) {
+    KArgs.push_back("(" + T + " ? (" + Sc + ")*" + T + " : (" + Sc + ")0)");
+  } else {
+    for (unsigned C = 0; C < IL; ++C) {
+      CS = chain(C);
+      CI = C;
+      std::string Dst = "__bd_x" + std::to_string(I) + CS;
+      std::string Zero = "bd_splat_" + Sh.sfx(P.Ty) + "(0)";
+      OS << (Ix ? loadIx(T, P.Ty, true, Dst, Zero)
+                : load(T + " + __bd_i" + CS, P.Ty, true, "__bd_k" + CS, Dst,
+                       "!" + T + " ? " + Zero + " : "));
+      KArgs.push_back(Dst);
+    }
+  }
+}
+
+/// A varying member of a struct parameter, per chain: gathered alone or
+/// with its dense group.
+void WrapperEmitter::memberInput(size_t I, std::vector<std::string> &KArgs,
+                                 std::ostringstream &OS) {
+  const ir::Param &P = F.Params[I];
+  std::vector<size_t> G = denseGroup(I);
+  for (unsigned C = 0; C < IL; ++C) {
+    CS = chain(C);
+    CI = C;
+    std::string Dst = "__bd_x" + std::to_string(I) + CS;
+    KArgs.push_back(Dst);
+    if (G.empty()) {
+      OS << gatherMember(Sh, Buf, arg(P.Record), recordIdx(true), P.Member,
+                         P.Ty, Dst);
+      continue;
+    }
+    if (G[0] != I)
+      continue; // read with the record's first member
+    OS << denseGroupIn(G, false, arg(P.Record), "__bd_x", P.Ty);
+  }
+}
+
+/// An array parameter: the chunk's first example and the stride (or, with
+/// indexed lanes, the base and per-chain lane offsets), its shadows alike.
+void WrapperEmitter::arrayArgs(size_t I, std::vector<std::string> &KArgs) {
+  const ir::Param &P = F.Params[I];
+  if (Ix && !P.Uniform) {
+    // Lane offsets from the wrapper's laneOffsets().
+    std::string N = std::to_string(I);
+    KArgs.push_back("__bd_pb" + N);
+    for (unsigned C = 0; C < IL; ++C)
+      KArgs.push_back("__bd_po" + N + chain(C));
+    for (int K = 0; K < numShadowArrays(Fl, P); ++K) {
+      KArgs.push_back(indexedPrefix(K + 1) + "b" + N);
+      for (unsigned C = 0; C < IL; ++C)
+        KArgs.push_back(indexedPrefix(K + 1) + "o" + N + chain(C));
+    }
+    return;
+  }
+  // As the kernel declares it: `unsigned long long *` is `uint64_t *`
+  // (`unsigned long`), `char *` and `_Bool *` are `int8_t *` and
+  // `uint8_t *`; same size and representation, other C types.
+  // (Globals are declared with the lane type already, globals().)
+  std::string Cast =
+      P.Kind == ir::ParamKind::Global || ctext::elemType(P) == P.CType
+          ? ""
+          : std::string("(") + (P.Writable ? "" : "const ") +
+                ctext::elemType(P) + " *)";
+  if (P.Uniform) {
+    KArgs.push_back(Cast + arg(I));
+  } else {
+    std::string A = arg(I) + " + (ptrdiff_t)__bd_i * " + stride(I);
+    KArgs.push_back(Cast.empty() ? A : Cast + "(" + A + ")");
+    KArgs.push_back(stride(I));
+  }
+  for (int K = 0; hasShadowParam(P) && K < numShadows(); ++K) {
+    if (P.Uniform) {
+      KArgs.push_back(ptr(K, I));
+    } else {
+      KArgs.push_back(ptr(K, I) + " ? " + ptr(K, I) +
+                      " + (ptrdiff_t)__bd_i * " + ptrStride(K, I) + " : 0");
+      KArgs.push_back(ptrStride(K, I));
+    }
+  }
+}
+
 /// The kernel's inputs of one step: loads, and the arguments in \p KArgs.
 std::string WrapperEmitter::inputs(std::vector<std::string> &KArgs) {
   std::ostringstream OS;
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const ir::Param &P = F.Params[I];
     if (P.Kind == ir::ParamKind::Seed) {
-      for (unsigned C = 0; C < IL; ++C) {
-        CS = chain(C);
-        CI = C;
-        std::string Ld =
-            "__bd_seed" + (P.Member.empty() ? "" : std::to_string(I)) + CS;
-        // The seed is read only if given; NULL means ones.
-        std::string One = "bd_splat_" + Sh.sfx(P.Ty) + "(1)";
-        std::vector<size_t> G = denseSeeds();
-        if (!P.Member.empty() && !G.empty()) {
-          KArgs.push_back(Ld);
-          if (G[0] != I)
-            continue; // read with the record's first member
-          std::vector<std::string> Ms, Ds;
-          for (size_t J : G) {
-            Ms.push_back(F.Params[J].Member);
-            Ds.push_back("__bd_seed" + std::to_string(J) + CS);
-          }
-          OS << denseIn(Sh, Buf, dense("__bd_dret"), recordIdx(true), Ms, P.Ty,
-                        Ds, One);
-          continue;
-        }
-        if (!P.Member.empty()) { // a member of the seed records
-          OS << gatherMember(Sh, Buf, "__bd_dret", recordIdx(true), P.Member,
-                             P.Ty, Ld, One);
-          KArgs.push_back(Ld);
-          continue;
-        }
-        OS << (Ix ? loadIx("__bd_dret", P.Ty, true, Ld, One)
-                  : load("__bd_dret + __bd_i" + CS, P.Ty, true, "__bd_k" + CS,
-                         Ld, "!__bd_dret ? " + One + " : "));
-        KArgs.push_back(Ld);
-      }
+      seedInput(I, KArgs, OS);
     } else if (P.Kind == ir::ParamKind::Need) {
       std::string E;
       for (int K = 0; K < 3; ++K)
@@ -325,112 +449,16 @@ std::string WrapperEmitter::inputs(std::vector<std::string> &KArgs) {
           E += (E.empty() ? "" : " || ") + ptr(K, P.Of) + " != 0";
       KArgs.push_back("(" + E + ")");
     } else if (P.Kind == ir::ParamKind::Tangent) {
-      // A scalar parameter's tangent: 0 where the caller passed NULL.
-      std::string T = ptr(P.Shadows & 2 ? 1 : 0, P.Of), Sc = scalarType(P.Ty);
-      const std::string &Mb = F.Params[P.Of].Member;
-      if (!Mb.empty() && P.Uniform) {
-        KArgs.push_back("(" + T + " ? (" + Sc + ")(*" + T + ")" + Mb + " : (" +
-                        Sc + ")0)");
-      } else if (!Mb.empty()) {
-        std::vector<size_t> G = denseTangents(I);
-        for (unsigned C = 0; C < IL; ++C) {
-          CS = chain(C);
-          CI = C;
-          std::string Dst = "__bd_x" + std::to_string(I) + CS;
-          std::string Zero = "bd_splat_" + Sh.sfx(P.Ty) + "(0)";
-          KArgs.push_back(Dst);
-          if (G.empty()) {
-            OS << gatherMember(Sh, Buf, T, recordIdx(true), Mb, P.Ty, Dst,
-                               Zero);
-            continue;
-          }
-          if (G[0] != I)
-            continue; // read with the record's first member
-          std::vector<std::string> Ms, Ds;
-          for (size_t J : G) {
-            Ms.push_back(F.Params[F.Params[J].Of].Member);
-            Ds.push_back("__bd_x" + std::to_string(J) + CS);
-          }
-          OS << denseIn(Sh, Buf, dense(T), recordIdx(true), Ms, P.Ty, Ds, Zero);
-        }
-      } else if (P.Uniform) {
-        KArgs.push_back("(" + T + " ? (" + Sc + ")*" + T + " : (" + Sc + ")0)");
-      } else {
-        for (unsigned C = 0; C < IL; ++C) {
-          CS = chain(C);
-          CI = C;
-          std::string Dst = "__bd_x" + std::to_string(I) + CS;
-          std::string Zero = "bd_splat_" + Sh.sfx(P.Ty) + "(0)";
-          OS << (Ix ? loadIx(T, P.Ty, true, Dst, Zero)
-                    : load(T + " + __bd_i" + CS, P.Ty, true, "__bd_k" + CS, Dst,
-                           "!" + T + " ? " + Zero + " : "));
-          KArgs.push_back(Dst);
-        }
-      }
+      tangentInput(I, KArgs, OS);
     } else if (P.Kind == ir::ParamKind::Record) {
       continue; // the kernel gets its members
     } else if (member(I) && P.Uniform) {
       KArgs.push_back("(" + std::string(scalarType(P.Ty)) + ")" +
                       arg(P.Record) + P.Member);
     } else if (member(I)) {
-      std::vector<size_t> G = denseGroup(I);
-      for (unsigned C = 0; C < IL; ++C) {
-        CS = chain(C);
-        CI = C;
-        std::string Dst = "__bd_x" + std::to_string(I) + CS;
-        KArgs.push_back(Dst);
-        if (G.empty()) {
-          OS << gatherMember(Sh, Buf, arg(P.Record), recordIdx(true), P.Member,
-                             P.Ty, Dst);
-          continue;
-        }
-        if (G[0] != I)
-          continue; // read with the record's first member
-        std::vector<std::string> Ms, Ds;
-        for (size_t J : G) {
-          Ms.push_back(F.Params[J].Member);
-          Ds.push_back("__bd_x" + std::to_string(J) + CS);
-        }
-        OS << denseIn(Sh, Buf, dense(arg(P.Record)), recordIdx(true), Ms, P.Ty,
-                      Ds);
-      }
-    } else if (P.IsArray && Ix && !P.Uniform) {
-      // Lane offsets from the wrapper's laneOffsets().
-      std::string N = std::to_string(I);
-      KArgs.push_back("__bd_pb" + N);
-      for (unsigned C = 0; C < IL; ++C)
-        KArgs.push_back("__bd_po" + N + chain(C));
-      for (int K = 0; K < numShadowArrays(Fl, P); ++K) {
-        KArgs.push_back(indexedPrefix(K + 1) + "b" + N);
-        for (unsigned C = 0; C < IL; ++C)
-          KArgs.push_back(indexedPrefix(K + 1) + "o" + N + chain(C));
-      }
+      memberInput(I, KArgs, OS);
     } else if (P.IsArray) {
-      // As the kernel declares it: `unsigned long long *` is `uint64_t *`
-      // (`unsigned long`), `char *` and `_Bool *` are `int8_t *` and
-      // `uint8_t *`; same size and representation, other C types.
-      // (Globals are declared with the lane type already, globals().)
-      std::string Cast =
-          P.Kind == ir::ParamKind::Global || ctext::elemType(P) == P.CType
-              ? ""
-              : std::string("(") + (P.Writable ? "" : "const ") +
-                    ctext::elemType(P) + " *)";
-      if (P.Uniform) {
-        KArgs.push_back(Cast + arg(I));
-      } else {
-        std::string A = arg(I) + " + (ptrdiff_t)__bd_i * " + stride(I);
-        KArgs.push_back(Cast.empty() ? A : Cast + "(" + A + ")");
-        KArgs.push_back(stride(I));
-      }
-      for (int K = 0; hasShadowParam(P) && K < numShadows(); ++K) {
-        if (P.Uniform) {
-          KArgs.push_back(ptr(K, I));
-        } else {
-          KArgs.push_back(ptr(K, I) + " ? " + ptr(K, I) +
-                          " + (ptrdiff_t)__bd_i * " + ptrStride(K, I) + " : 0");
-          KArgs.push_back(ptrStride(K, I));
-        }
-      }
+      arrayArgs(I, KArgs);
     } else if (P.Uniform) {
       KArgs.push_back(P.Ty == Type::Bool
                           ? "(_Bool)" + arg(I)

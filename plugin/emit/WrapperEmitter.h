@@ -8,6 +8,7 @@
 #include "emit/RecordLanes.h"
 #include "emit/Wrapper.h"
 
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -148,6 +149,15 @@ private:
   std::string counts(bool Full) const;
   std::string masks();
   std::string inputs(std::vector<std::string> &KArgs);
+  // The steps of inputs() for parameter I: loads, the kernel's arguments.
+  using Strings = std::vector<std::string>;
+  void seedInput(size_t I, Strings &KArgs, std::ostringstream &OS);
+  void tangentInput(size_t I, Strings &KArgs, std::ostringstream &OS);
+  void memberInput(size_t I, Strings &KArgs, std::ostringstream &OS);
+  void arrayArgs(size_t I, Strings &KArgs);
+  std::string denseGroupIn(const std::vector<size_t> &G, bool Tangents,
+                           const std::string &Base, const std::string &Dst,
+                           Type T, const std::string &Default = "");
   std::string output(size_t I);
 
   const ir::Function &F;

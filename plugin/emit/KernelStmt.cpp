@@ -1,0 +1,290 @@
+//===- KernelStmt.cpp - the kernel's statements ---------------------------===//
+// Instructions, ifs and loops, once per chain where they compute or write a
+// varying value; memory accesses under their masks.
+#include "emit/ExternCall.h"
+#include "emit/KernelEmitter.h"
+
+namespace batchdiff {
+namespace kernel {
+
+/// Tape bookkeeping: uniform scalar code, the same for every lane.
+bool KernelEmitter::tapeOp(const ir::Stmt &S) {
+  std::string Tp = "&__bd_tp[" + std::to_string(S.IVal) + "]";
+  switch (S.Opc) {
+  case Op::TapeReserve:
+    if (S.IVal >= 0)
+      OS << line() << "bd_tape_reserve(__bd_ar, " << Tp << ", "
+         << temp(S.Args[0]) << ");\n";
+    return true;
+  case Op::TapeStore:
+    OS << line() << tapeAt(S, S.Args[1]) << " = " << temp(S.Args[1]) << ";\n";
+    return true;
+  case Op::TapeCommit:
+  case Op::TapeRewind:
+    if (S.IVal >= 0)
+      OS << line() << "__bd_tp[" << S.IVal << "].top "
+         << (S.Opc == Op::TapeCommit ? "+" : "-") << "= (size_t)"
+         << temp(S.Args[0]) << ";\n";
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Stores into local arrays; see gen_support.h for the lane layout.
+bool KernelEmitter::arrayOp(const ir::Stmt &S) {
+  if (S.Opc != Op::StoreElem && S.Opc != Op::ZeroArr)
+    return false;
+  int V = S.Var;
+  Type Ty = F.Vars[V].Ty;
+  std::string Len = std::to_string(F.Vars[V].Len);
+  auto Blend = [&](const std::string &New, const std::string &Old) {
+    if (S.Mask < 0)
+      return New;
+    return "bd_select_" + Sh.sfx(Ty) + "(" + temp(S.Mask) + ", " + New + ", " +
+           Old + ")";
+  };
+  if (S.Opc == Op::ZeroArr) {
+    std::string El = var(V) + "[__bd_j]";
+    OS << line() << "for (int32_t __bd_j = 0; __bd_j < " << Len
+       << "; __bd_j++) " << El << " = "
+       << Blend(F.VaryingVar[V] ? Sh.zero(Ty) : "0", El) << ";\n";
+    return true;
+  }
+  int I = S.Args[0], X = S.Args[1];
+  if (!F.VaryingVar[V] || !F.VaryingTemp[I]) {
+    std::string El = var(V) + "[bd_sclamp_idx(" + temp(I) + ", " + Len + ")]";
+    OS << line() << El << " = " << Blend(temp(X), El) << ";\n";
+  } else {
+    OS << line() << "bd_ascatter_" << Sh.sfx(Ty) << "(" << var(V) << ", " << Len
+       << ", " << temp(I) << ", "
+       << (S.Mask >= 0 ? temp(S.Mask) : "bd_mtrue_" + Sh.S() + "()") << ", "
+       << temp(X) << ");\n";
+  }
+  return true;
+}
+
+/// The per-lane element index vector of an array-parameter access: lane
+/// l's example starts l * stride elements after the chunk's first one.
+std::string KernelEmitter::addr(const ir::Stmt &S, bool Shadow) const {
+  int I = (int)S.IVal;
+  std::string Idx = temp(S.Args[0]);
+  if (Sh.Wide)
+    Idx = "bd_cvt_i32d_i64d(" + Idx + ")";
+  if (F.Params[I].Uniform)
+    return Idx;
+  return "bd_add_" + idxSfx() + "(" +
+         (Shadow ? shadowBase(S.Shadow) + "o" : std::string("__bd_po")) +
+         std::to_string(I) + ch() + ", " + Idx + ")";
+}
+
+/// Loads and stores of array parameters and their shadows: a vector access
+/// is a gather or scatter under its mask, so a lane that is off touches no
+/// memory.
+bool KernelEmitter::memOp(const ir::Stmt &S) {
+  bool Shadow = S.Opc == Op::ShadowLoad || S.Opc == Op::ShadowStore ||
+                S.Opc == Op::ShadowAdd;
+  if (!Shadow && S.Opc != Op::LoadArg && S.Opc != Op::StoreArg)
+    return false;
+  int I = (int)S.IVal;
+  Type Ty = F.Params[I].Ty;
+  std::string Base = (Shadow ? shadowBase(S.Shadow) : std::string("__bd_p")) +
+                     std::to_string(I);
+  if (S.Opc == Op::LoadArg || S.Opc == Op::ShadowLoad) {
+    OS << line();
+    if (!F.VaryingTemp[S.Dst]) {
+      OS << (Hoisted[S.Dst] ? "" : std::string(scalarType(Ty)) + " ")
+         << temp(S.Dst) << " = " << Base << "[" << temp(S.Args[0]) << "];\n";
+      return true;
+    }
+    // A char/short table: bd_gather_i32n_u8 and the like; a static table
+    // that is not const: bd_lgather_ (plain loads, see ir::Param).
+    std::string Nw = Shadow ? std::string() : F.Params[I].Narrow;
+    bool Lanes = !Shadow && Nw.empty() && F.Params[I].LaneLoads;
+    OS << (Hoisted[S.Dst] ? "" : Sh.vtype(Ty) + " ") << temp(S.Dst)
+       << (Lanes ? " = bd_lgather_" : " = bd_gather_") << Sh.sfx(Ty)
+       << (Nw.empty() ? "" : "_" + Nw) << "(" << temp(S.Mask) << ", " << Base
+       << ", " << addr(S, Shadow) << ");\n";
+    return true;
+  }
+  // A char/short/_Bool output: bd_scatter_i32n_u8 and the like.
+  std::string Nw = Shadow ? std::string() : F.Params[I].Narrow;
+  OS << line() << (S.Opc == Op::ShadowAdd ? "bd_scatteradd_" : "bd_scatter_")
+     << Sh.sfx(Ty) << (Nw.empty() ? "" : "_" + Nw) << "(" << temp(S.Mask)
+     << ", " << Base << ", " << addr(S, Shadow) << ", " << temp(S.Args[1])
+     << ");\n";
+  return true;
+}
+
+void KernelEmitter::inst(const ir::Stmt &S) {
+  if (ir::opInline(S.Opc) || (S.Dst >= 0 && isInline(S.Dst)) || tapeOp(S) ||
+      arrayOp(S) || memOp(S))
+    return;
+  if (S.Opc == Op::Extern) {
+    OS << externCall(
+        F, S, Sh.Wide, [this](int T) { return temp(T); }, temp(S.Dst),
+        Hoisted[S.Dst], line());
+    return;
+  }
+  if (S.Opc == Op::Discard) {
+    OS << line() << "(void)" << temp(S.Args[0]) << ";\n";
+    return;
+  }
+  if (S.Opc == Op::SetVar) {
+    int V = S.Var;
+    OS << line() << var(V) << " = ";
+    if (S.Mask >= 0)
+      OS << "bd_select_" << Sh.sfx(F.Vars[V].Ty) << "(" << temp(S.Mask) << ", "
+         << temp(S.Args[0]) << ", " << var(V) << ");\n";
+    else
+      OS << temp(S.Args[0]) << ";\n";
+    return;
+  }
+  bool Vary = F.VaryingTemp[S.Dst];
+  Type Ty = F.Temps[S.Dst];
+  OS << line();
+  if (!Hoisted[S.Dst])
+    OS << (Vary ? Sh.vtype(Ty) : std::string(scalarType(Ty))) << " ";
+  OS << temp(S.Dst) << " = " << (Vary ? vectorExpr(S) : scalarExpr(S)) << ";\n";
+}
+
+/// An else block that holds only another if prints as "else if".
+static const ir::Stmt *soleIf(const ir::Block &B) {
+  const ir::Stmt *R = nullptr;
+  for (const auto &SP : B) {
+    if (SP->K == ir::Stmt::Inst && ir::opInline(SP->Opc))
+      continue;
+    if (R || SP->K != ir::Stmt::If)
+      return nullptr;
+    R = SP.get();
+  }
+  return R;
+}
+
+void KernelEmitter::ifStmt(const ir::Stmt &S, bool ElseIf) {
+  OS << (ElseIf ? "" : line()) << "if (" << temp(S.Cond) << ") {\n";
+  ++Ind;
+  declareScoped(S);
+  block(S.Then);
+  --Ind;
+  if (const ir::Stmt *Next = soleIf(S.Else)) {
+    OS << line() << "} else ";
+    ifStmt(*Next, true);
+    return;
+  }
+  if (!S.Else.empty()) {
+    OS << line() << "} else {\n";
+    ++Ind;
+    block(S.Else);
+    --Ind;
+  }
+  OS << line() << "}\n";
+}
+
+/// Clang gives each local variable lifetime markers, cleanups on a stack
+/// that it walks at every call it emits (EHScopeStack::requiresLandingPad):
+/// quadratic in a long kernel's thousands of locals and calls. In C it emits
+/// none for the variables declared after a label in the same scope (for the
+/// function's outermost scope), or after a label that follows a variable
+/// with markers (in a nested scope). The machine code is the same: the
+/// locals are SSA values after SROA.
+void KernelEmitter::noLifetimeMarkers() {
+  OS << line() << "__bd_nolt" << NoLifetime++ << ": __attribute__((unused));\n";
+}
+
+/// The variables \p If's then block declares, with their value there.
+void KernelEmitter::declareScoped(const ir::Stmt &If) {
+  bool First = true;
+  for (size_t V = 0; V < Scopes.size(); ++V) {
+    if (Scopes[V].If != &If)
+      continue;
+    Type Ty = F.Vars[V].Ty;
+    int Init = Scopes[V].Init;
+    for (Ch = 0; Ch < (F.VaryingVar[V] ? IL : 1); ++Ch) {
+      OS << line()
+         << (F.VaryingVar[V] ? Sh.vtype(Ty) : std::string(scalarType(Ty)))
+         << " " << var(V) << " = "
+         << (Init >= 0         ? temp(Init)
+             : F.VaryingVar[V] ? Sh.zero(Ty)
+                               : "0")
+         << ";\n";
+      if (First)
+        noLifetimeMarkers();
+      First = false;
+    }
+    Ch = 0;
+  }
+}
+
+void KernelEmitter::loop(const ir::Stmt &S) {
+  std::string Inc =
+      S.Id >= 0 ? line() + "  " + counter(S.Id) + "++;\n" : std::string();
+  if (S.Id >= 0)
+    OS << line() << counter(S.Id) << " = 0;\n";
+  OS << line() << "do {\n";
+  ++Ind;
+  block(S.Body);
+  --Ind;
+  OS << Inc << line() << "} while (" << temp(S.Cond) << ");\n";
+}
+
+/// Iterations count-1 .. 0 of a forward loop.
+void KernelEmitter::revLoop(const ir::Stmt &S) {
+  std::string K = counter(S.Id);
+  OS << line() << "for (" << K << " = " << temp(S.Args[0]) << " - 1; " << K
+     << " >= 0; --" << K << ") {\n";
+  ++Ind;
+  block(S.Body);
+  --Ind;
+  OS << line() << "}\n";
+}
+
+bool KernelEmitter::perChain(const ir::Stmt &S) const {
+  switch (S.Opc) {
+  case Op::SetVar:
+  case Op::StoreElem:
+  case Op::ZeroArr:
+    return F.VaryingVar[S.Var];
+  case Op::StoreArg:
+  case Op::ShadowStore:
+  case Op::ShadowAdd:
+    return true;
+  case Op::TapeStore:
+    return F.VaryingTemp[S.Args[1]];
+  case Op::Discard:
+    return F.VaryingTemp[S.Args[0]];
+  default:
+    return S.Mask >= 0 || (S.Dst >= 0 && F.VaryingTemp[S.Dst]);
+  }
+}
+
+void KernelEmitter::block(const ir::Block &B) {
+  for (const auto &SP : B) {
+    switch (SP->K) {
+    case ir::Stmt::Inst:
+      // Its value is where its if's block declares it.
+      if (&B == &F.Body && SP->Opc == Op::SetVar && scoped(SP->Var))
+        break;
+      if (IL > 1 && perChain(*SP)) {
+        for (Ch = 0; Ch < IL; ++Ch)
+          inst(*SP);
+        Ch = 0;
+        break;
+      }
+      inst(*SP);
+      break;
+    case ir::Stmt::If:
+      ifStmt(*SP);
+      break;
+    case ir::Stmt::Loop:
+      loop(*SP);
+      break;
+    case ir::Stmt::RevLoop:
+      revLoop(*SP);
+      break;
+    }
+  }
+}
+
+} // namespace kernel
+} // namespace batchdiff
