@@ -30,15 +30,13 @@ static const size_t arr_ns[] = {0, 1, 3, 4, 5, 8, 9, 17, 100};
 #define N_ARR_NS (sizeof arr_ns / sizeof arr_ns[0])
 
 typedef struct {
-  char *map;      /* the mapping (page aligned) */
-  size_t maplen;  /* bytes, guard pages included */
-  char *ref;      /* malloc'd copy for the reference run (same offsets) */
-  void *p;        /* example 0's first element */
-  void *rp;       /* the same in ref */
+  gp_pages m; /* the mapping, guard pages included (guard_pages.h) */
+  char *ref;  /* malloc'd copy for the reference run (same offsets) */
+  void *p;    /* example 0's first element */
+  void *rp;   /* the same in ref */
   ptrdiff_t stride;
   size_t esz;
-  size_t off;     /* elements from map to p */
-  unsigned char guard[4096]; /* per page: 1 = PROT_NONE */
+  size_t off; /* elements from m.map to p */
 } lay_t;
 
 enum { LAY_END = 0, LAY_EACH = 1 };
@@ -79,42 +77,40 @@ static void lay_make(lay_t *L, size_t esz, size_t nb, ptrdiff_t S,
   if ((off + rel_end) % P != 0 && mode == LAY_EACH)
     data_pages++; /* not reached: each end is aligned */
   size_t npages = data_pages + 1;
-  assert_true(npages <= sizeof L->guard);
   memset(L, 0, sizeof *L);
   L->esz = esz;
   L->off = off;
   L->stride = S;
-  L->maplen = npages * pg;
-  L->map = mmap(NULL, L->maplen, PROT_READ | PROT_WRITE,
-                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  assert_true(L->map != MAP_FAILED);
-  memset(L->map, LAY_SENT, L->maplen);
-  L->ref = malloc(L->maplen);
-  L->p = L->map + off * esz;
-  L->rp = L->ref + off * esz;
+  /* Which pages are guards, decided before any is protected. */
+  unsigned char *guard = calloc(npages, 1);
   /* The final guard: right after the data that ends last. */
   size_t last = (off + rel_end + P - 1) / P;
   if (last == 0 && nb == 0)
     last = 1;
   assert_true((off + rel_end) % P == 0 || nb == 0 || mode == LAY_END);
-  L->guard[last] = 1;
+  guard[last] = 1;
   if (mode == LAY_EACH)
     for (size_t b = 0; b < nb; b++) {
       size_t end = off + (size_t)((ptrdiff_t)b * S) + (size_t)ext[b];
       assert_true(end % P == 0);
-      L->guard[end / P] = 1;
+      guard[end / P] = 1;
     }
   /* No example's data may sit in a guard page. */
   for (size_t b = 0; b < nb; b++) {
     size_t s = off + (size_t)((ptrdiff_t)b * S);
     for (size_t e = s; e < s + (size_t)ext[b]; e += P)
-      assert_false(L->guard[e / P]);
+      assert_false(guard[e / P]);
     if (ext[b])
-      assert_false(L->guard[(s + (size_t)ext[b] - 1) / P]);
+      assert_false(guard[(s + (size_t)ext[b] - 1) / P]);
   }
+  gp_pages_map(&L->m, npages, LAY_SENT);
   for (size_t g = 0; g < npages; g++)
-    if (L->guard[g])
-      assert_int_equal(mprotect(L->map + g * pg, pg, PROT_NONE), 0);
+    if (guard[g])
+      gp_pages_guard(&L->m, g);
+  free(guard);
+  L->ref = malloc(L->m.len);
+  L->p = L->m.map + off * esz;
+  L->rp = L->ref + off * esz;
 }
 
 /* Example b's element i (in the mapping / in the reference copy). */
@@ -125,26 +121,20 @@ static void lay_make(lay_t *L, size_t esz, size_t nb, ptrdiff_t S,
 /* Copies the mapping to the reference buffer (guard pages stay sentinel). */
 static void lay_snapshot(lay_t *L) {
   size_t pg = gp_page();
-  for (size_t g = 0; g * pg < L->maplen; g++)
-    if (L->guard[g])
+  for (size_t g = 0; g * pg < L->m.len; g++)
+    if (L->m.guard[g])
       memset(L->ref + g * pg, LAY_SENT, pg);
     else
-      memcpy(L->ref + g * pg, L->map + g * pg, pg);
+      memcpy(L->ref + g * pg, L->m.map + g * pg, pg);
 }
 
 /* Read-only, except the guard pages that stay PROT_NONE. */
-static void lay_seal(lay_t *L) {
-  size_t pg = gp_page();
-  for (size_t g = 0; g * pg < L->maplen; g++)
-    if (!L->guard[g])
-      assert_int_equal(mprotect(L->map + g * pg, pg, PROT_READ), 0);
-}
+static void lay_seal(lay_t *L) { gp_pages_seal(&L->m); }
 
 static void lay_free(lay_t *L) {
-  if (L->map)
-    munmap(L->map, L->maplen);
+  gp_pages_unmap(&L->m);
   free(L->ref);
-  L->map = L->ref = NULL;
+  L->ref = NULL;
 }
 
 /* Element kinds for comparisons. */
@@ -160,11 +150,11 @@ static int el_same(const void *a, const void *b, int kind) {
  * returns the first differing element index (from map) or -1. */
 static long lay_cmp(const lay_t *L, int kind) {
   size_t pg = gp_page();
-  for (size_t g = 0; g * pg < L->maplen; g++) {
-    if (L->guard[g])
+  for (size_t g = 0; g * pg < L->m.len; g++) {
+    if (L->m.guard[g])
       continue;
     for (size_t o = g * pg; o < (g + 1) * pg; o += L->esz)
-      if (!el_same(L->map + o, L->ref + o, kind))
+      if (!el_same(L->m.map + o, L->ref + o, kind))
         return (long)(o / L->esz);
   }
   return -1;

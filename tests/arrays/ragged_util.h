@@ -14,13 +14,11 @@
  * sentinels); else back to back (CSR, n + 1 offsets) ending at one guard
  * page. */
 typedef struct {
-  char *map;
-  size_t maplen;
+  gp_pages m; /* guard_pages.h */
   double *base;
   size_t *off; /* n + 1 */
   const double **ptr;
   double **wptr;
-  unsigned char *guard; /* per page: 1 = PROT_NONE */
 } pk_t;
 
 static void pk_make(pk_t *p, size_t n, const int *len, int each) {
@@ -39,21 +37,15 @@ static void pk_make(pk_t *p, size_t n, const int *len, int each) {
   }
   if (pages == 0)
     pages = 1;
-  p->maplen = pages * pg;
-  p->map = mmap(NULL, p->maplen, PROT_READ | PROT_WRITE,
-                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  assert_true(p->map != MAP_FAILED);
-  memset(p->map, SENT_BYTE, p->maplen);
-  p->guard = calloc(pages, 1);
-  p->base = (double *)p->map;
+  gp_pages_map(&p->m, pages, SENT_BYTE);
+  p->base = (double *)p->m.map;
   if (each) {
     size_t pgi = 0;
     for (size_t b = 0; b < n; b++) {
       size_t d = ((size_t)len[b] + P - 1) / P + (len[b] == 0);
       p->off[b] = (pgi + d) * P - (size_t)len[b];
       pgi += d;
-      assert_int_equal(mprotect(p->map + pgi * pg, pg, PROT_NONE), 0);
-      p->guard[pgi++] = 1;
+      gp_pages_guard(&p->m, pgi++);
     }
     p->off[n] = pgi * P;
   } else {
@@ -65,8 +57,7 @@ static void pk_make(pk_t *p, size_t n, const int *len, int each) {
     p->off[0] = start;
     for (size_t b = 0; b < n; b++)
       p->off[b + 1] = p->off[b] + (size_t)len[b];
-    assert_int_equal(mprotect(p->map + (pages - 1) * pg, pg, PROT_NONE), 0);
-    p->guard[pages - 1] = 1;
+    gp_pages_guard(&p->m, pages - 1);
   }
   for (size_t b = 0; b < n; b++) {
     p->ptr[b] = p->base + p->off[b];
@@ -75,11 +66,10 @@ static void pk_make(pk_t *p, size_t n, const int *len, int each) {
 }
 
 static void pk_free(pk_t *p) {
-  munmap(p->map, p->maplen);
+  gp_pages_unmap(&p->m);
   free(p->off);
   free(p->ptr);
   free(p->wptr);
-  free(p->guard);
 }
 
 /* Example b's element i. */
@@ -88,16 +78,15 @@ static void pk_free(pk_t *p) {
 /* Every byte of the mapping outside the examples' extents is a sentinel. */
 static void pk_check_gaps(const pk_t *p, size_t n, const int *len,
                           const char *what) {
-  size_t pg = gp_page();
-  unsigned char *in = calloc(p->maplen / sizeof(double) + 1, 1);
+  unsigned char *in = calloc(p->m.len / sizeof(double) + 1, 1);
   for (size_t b = 0; b < n; b++)
     for (int i = 0; i < len[b]; i++)
       in[p->off[b] + (size_t)i] = 1;
-  for (size_t e = 0; e < p->maplen / sizeof(double); e++) {
+  for (size_t e = 0; e < p->m.len / sizeof(double); e++) {
     if (in[e])
       continue;
     const unsigned char *c = (const unsigned char *)(p->base + e);
-    if (p->guard[(size_t)((const char *)c - p->map) / pg])
+    if (gp_pages_guarded(&p->m, (size_t)((const char *)c - p->m.map)))
       continue;
     for (size_t k = 0; k < sizeof(double); k++)
       if (c[k] != SENT_BYTE) {

@@ -277,7 +277,7 @@ static void run_dcase(const dcase *c) {
                       b >= 0 && (size_t)b < nb && i < ext[b]
                           ? "differs from the scalar loop"
                           : "outside every extent was changed");
-          print_el("got", L[j].map + (size_t)e * L[j].esz, c->kind[j]);
+          print_el("got", L[j].m.map + (size_t)e * L[j].esz, c->kind[j]);
           print_el("want", L[j].ref + (size_t)e * L[j].esz, c->kind[j]);
           print_error("\n");
           fail();

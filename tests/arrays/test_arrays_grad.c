@@ -239,8 +239,8 @@ static double obj_v(const gcase_a *c, const double *x, const double *w,
  * sentinel; returns its index from the mapping or -1. */
 static long outside_changed(const lay_t *L, size_t nb, const int *ext) {
   size_t pg = gp_page();
-  for (size_t g = 0; g * pg < L->maplen; g++) {
-    if (L->guard[g])
+  for (size_t g = 0; g * pg < L->m.len; g++) {
+    if (L->m.guard[g])
       continue;
     for (size_t o = g * pg; o < (g + 1) * pg; o += L->esz) {
       long e = (long)(o / L->esz) - (long)L->off;
@@ -252,7 +252,7 @@ static long outside_changed(const lay_t *L, size_t nb, const int *ext) {
       if (inside)
         continue;
       for (size_t k = 0; k < L->esz; k++)
-        if ((unsigned char)L->map[o + k] != LAY_SENT)
+        if ((unsigned char)L->m.map[o + k] != LAY_SENT)
           return (long)(o / L->esz);
     }
   }

@@ -17,8 +17,9 @@
 #define AOS_TEST(T, E, W, M)                                                   \
   static void test_aos##M##_##T(void **state) {                                \
     (void)state;                                                               \
-    size_t page;                                                               \
-    unsigned char *guard = tu_guard_alloc(&page);                              \
+    size_t page = gp_page();                                                   \
+    /* data right before a PROT_NONE page */                                   \
+    unsigned char *guard = (unsigned char *)gp_map(page) + page;               \
     E *p = (E *)(guard - sizeof(E) * (M) * (W));                               \
     uint64_t seed = 0x5eed0000u + (M)*131u + sizeof(E) * 7u + (W);             \
     for (int r = 0; r < ROUNDS; r++) {                                         \
@@ -48,7 +49,7 @@
           fail_msg("aos_store" #M "_" #T ": byte %td before the records",      \
                    (unsigned char *)p - q);                                    \
     }                                                                          \
-    tu_guard_free(guard, page);                                                \
+    gp_unmap(guard - page, page);                                              \
   }
 #define AOS_LOAD2(T, p, v) bd_aos_load2_##T(p, &v[0], &v[1])
 #define AOS_LOAD3(T, p, v) bd_aos_load3_##T(p, &v[0], &v[1], &v[2])

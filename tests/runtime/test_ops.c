@@ -413,8 +413,9 @@ static void test_cvt_mask(void **state) {
   static void test_mem_##T(void **state) {                                     \
     const samples *s = *state;                                                 \
     const E *A = SRC_##E(s, 0);                                                \
-    size_t page;                                                               \
-    unsigned char *guard = tu_guard_alloc(&page);                              \
+    size_t page = gp_page();                                                   \
+    /* data right before a PROT_NONE page */                                   \
+    unsigned char *guard = (unsigned char *)gp_map(page) + page;               \
     E out[W];                                                                  \
     for (size_t k = 0; k + (W) <= 512; k += (W)) {                             \
       bd_##T v = bd_load_##T(A + k);                                           \
@@ -488,7 +489,7 @@ static void test_cvt_mask(void **state) {
       bd_scatter_##T(m, base, idx, v);                                         \
       assert_memory_equal(ref, base, sizeof ref);                              \
     }                                                                          \
-    tu_guard_free(guard, page);                                                \
+    gp_unmap(guard - page, page);                                              \
   }
 MEM_TEST(f32n, float, n, bd_mn, bd_i32n, BD_WN)
 MEM_TEST(i32n, int32_t, n, bd_mn, bd_i32n, BD_WN)

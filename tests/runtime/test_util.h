@@ -1,5 +1,6 @@
 /* Shared helpers of the runtime tests: deterministic samples with edge values,
- * bitwise checks with readable failure messages, guard pages. */
+ * bitwise checks with readable failure messages; guard pages from
+ * ../common/guard_pages.h (gp_map / gp_unmap). */
 #ifndef BATCHDIFF_TEST_UTIL_H
 #define BATCHDIFF_TEST_UTIL_H
 
@@ -12,10 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <cmocka.h>
+
+#include "../common/guard_pages.h"
 
 static inline uint64_t tu_next(uint64_t *s) {
   /* splitmix64: tiny and good enough to spread bits. */
@@ -96,20 +97,5 @@ static inline void tu_check_i64(int64_t want, int64_t got, const char *what,
            : tu_check_i32, int64_t                                             \
            : tu_check_i64, uint64_t                                            \
            : tu_check_i64)(want, got, what, idx)
-
-/* Two pages, the second PROT_NONE; returns the address of the guard page.
- * Data placed right before it faults on any access past its end. */
-static inline unsigned char *tu_guard_alloc(size_t *page) {
-  *page = (size_t)sysconf(_SC_PAGESIZE);
-  unsigned char *m = mmap(NULL, 2 * *page, PROT_READ | PROT_WRITE,
-                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  assert_true(m != MAP_FAILED);
-  assert_int_equal(mprotect(m + *page, *page, PROT_NONE), 0);
-  return m + *page;
-}
-
-static inline void tu_guard_free(unsigned char *guard, size_t page) {
-  munmap(guard - page, 2 * page);
-}
 
 #endif

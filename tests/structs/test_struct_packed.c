@@ -95,7 +95,7 @@ static void t_len(void **state) {
     double w = 0.75, dwp = 0.0, dwq = 0.0, dws = 0.0;
     double *rp = gp_alloc(n * 8 + 1), *rq = gp_alloc(n * 8 + 1);
     double *rs = gp_alloc(n * 8 + 1);
-    len_p_batched(n, len, (const vec3 *)P.map, P.off, w, rp);
+    len_p_batched(n, len, (const vec3 *)P.m.map, P.off, w, rp);
     len_q_batched(n, len, (const vec3 *const *)P.ptr, w, rq);
     len_s_batched(n, len, s, (ptrdiff_t)maxl, w, rs);
     for (size_t b = 0; b < n; b++) {
@@ -107,8 +107,8 @@ static void t_len(void **state) {
         fail();
       }
     }
-    len_p_grad(n, len, (const vec3 *)P.map, P.off, w, rp, NULL, (vec3 *)D.map,
-               &dwp);
+    len_p_grad(n, len, (const vec3 *)P.m.map, P.off, w, rp, NULL,
+               (vec3 *)D.m.map, &dwp);
     len_q_grad(n, len, (const vec3 *const *)P.ptr, w, rq, NULL,
                (vec3 *const *)DQ.ptr, &dwq);
     len_s_grad(n, len, s, (ptrdiff_t)maxl, w, rs, NULL, ds, (ptrdiff_t)maxl,
@@ -176,7 +176,8 @@ static void t_sc(void **state) {
         ms[b * maxl + (size_t)i] = v;
       }
     }
-    sc_p_batched(n, len, (const mix *)M.map, M.off, (vec3 *)O.map, O.off, a);
+    sc_p_batched(n, len, (const mix *)M.m.map, M.off, (vec3 *)O.m.map, O.off,
+                 a);
     sc_q_batched(n, len, (const mix *const *)M.ptr, (vec3 *const *)OQ.ptr, a);
     sc_s_batched(n, len, ms, (ptrdiff_t)maxl, os, (ptrdiff_t)maxl, a);
     for (size_t b = 0; b < n; b++)
@@ -200,8 +201,8 @@ static void t_sc(void **state) {
         dm->w = dm2->w = 1.0f;
         dm->v = dm2->v = -1.0;
       }
-    sc_p_grad(n, len, (const mix *)M.map, M.off, (vec3 *)O.map, O.off, a,
-              (mix *)DM.map, (vec3 *)DO.map, da);
+    sc_p_grad(n, len, (const mix *)M.m.map, M.off, (vec3 *)O.m.map, O.off, a,
+              (mix *)DM.m.map, (vec3 *)DO.m.map, da);
     sc_s_grad(n, len, ms, (ptrdiff_t)maxl, os, (ptrdiff_t)maxl, a, dms,
               (ptrdiff_t)maxl, dos, (ptrdiff_t)maxl, das);
     for (size_t b = 0; b < n; b++) {
@@ -236,8 +237,8 @@ static void t_sc(void **state) {
         t->v = t2->v = rng_range(&rng, -1, 1);
       }
     }
-    sc_p_jvp(n, len, (const mix *)M.map, M.off, (vec3 *)O.map, O.off, a,
-             (const mix *)TM.map, (vec3 *)TO.map, ta);
+    sc_p_jvp(n, len, (const mix *)M.m.map, M.off, (vec3 *)O.m.map, O.off, a,
+             (const mix *)TM.m.map, (vec3 *)TO.m.map, ta);
     sc_s_jvp(n, len, ms, (ptrdiff_t)maxl, os, (ptrdiff_t)maxl, a, tms,
              (ptrdiff_t)maxl, tos, (ptrdiff_t)maxl, ta);
     for (size_t b = 0; b < n; b++)

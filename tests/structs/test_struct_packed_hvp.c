@@ -127,8 +127,8 @@ static void t_energy(void **state) {
     /* rX_w: {d_w, h_w} */
     e_s_hvp(n, len, s, (ptrdiff_t)maxl, w, ts, (ptrdiff_t)maxl, &tw, rs, seed,
             ds, (ptrdiff_t)maxl, &rs_w[0], hs, (ptrdiff_t)maxl, &rs_w[1]);
-    e_p_hvp(n, len, (const vec3 *)P.map, P.off, w, (const vec3 *)T.map, &tw, rp,
-            seed, (vec3 *)D.map, &rp_w[0], (vec3 *)H.map, &rp_w[1]);
+    e_p_hvp(n, len, (const vec3 *)P.m.map, P.off, w, (const vec3 *)T.m.map, &tw,
+            rp, seed, (vec3 *)D.m.map, &rp_w[0], (vec3 *)H.m.map, &rp_w[1]);
     e_q_hvp(n, len, (const vec3 *const *)P.ptr, w, (const vec3 *const *)T.ptr,
             &tw, rq, seed, (vec3 *const *)DQ.ptr, &rq_w[0],
             (vec3 *const *)HQ.ptr, &rq_w[1]);
@@ -162,12 +162,12 @@ static void t_energy(void **state) {
     /* NAME_grad from the same d_p: the same bits. Central differences of
      * NAME_grad (from 0) at p +- h t_p, w +- h t_w: the H·v added to h_p. */
     double g0w = 0, gpw = 0, gmw = 0;
-    e_p_grad(n, len, (const vec3 *)P.map, P.off, w, rp, seed, (vec3 *)G0.map,
-             &g0w);
-    e_p_grad(n, len, (const vec3 *)Pp.map, Pp.off, w + h * tw, rp, seed,
-             (vec3 *)Gp.map, &gpw);
-    e_p_grad(n, len, (const vec3 *)Pm.map, Pm.off, w - h * tw, rp, seed,
-             (vec3 *)Gm.map, &gmw);
+    e_p_grad(n, len, (const vec3 *)P.m.map, P.off, w, rp, seed,
+             (vec3 *)G0.m.map, &g0w);
+    e_p_grad(n, len, (const vec3 *)Pp.m.map, Pp.off, w + h * tw, rp, seed,
+             (vec3 *)Gp.m.map, &gpw);
+    e_p_grad(n, len, (const vec3 *)Pm.m.map, Pm.off, w - h * tw, rp, seed,
+             (vec3 *)Gm.m.map, &gmw);
     for (size_t b = 0; b < n; b++)
       for (int i = 0; i < len[b]; i++) {
         size_t at = b * maxl + (size_t)i;
@@ -300,9 +300,10 @@ static void t_scatter(void **state) {
              (ptrdiff_t)maxl, tos, (ptrdiff_t)maxl, ta, dms, (ptrdiff_t)maxl,
              dos, (ptrdiff_t)maxl, da[0], hms, (ptrdiff_t)maxl, hos,
              (ptrdiff_t)maxl, ha[0]);
-    sc_p_hvp(n, len, (const mix *)M.map, M.off, (vec3 *)O1.map, O1.off, a,
-             (const mix *)TM.map, (vec3 *)TO1.map, ta, (mix *)DM1.map,
-             (vec3 *)DO1.map, da[1], (mix *)HM1.map, (vec3 *)HO1.map, ha[1]);
+    sc_p_hvp(n, len, (const mix *)M.m.map, M.off, (vec3 *)O1.m.map, O1.off, a,
+             (const mix *)TM.m.map, (vec3 *)TO1.m.map, ta, (mix *)DM1.m.map,
+             (vec3 *)DO1.m.map, da[1], (mix *)HM1.m.map, (vec3 *)HO1.m.map,
+             ha[1]);
     sc_q_hvp(n, len, (const mix *const *)M.ptr, (vec3 *const *)O2.ptr, a,
              (const mix *const *)TM.ptr, (vec3 *const *)TO2.ptr, ta,
              (mix *const *)DM2.ptr, (vec3 *const *)DO2.ptr, da[2],
@@ -356,15 +357,16 @@ static void t_scatter(void **state) {
     for (size_t b = 0; b < n; b++)
       for (int i = 0; i < len[b]; i++)
         AT(GO, vec3, b, i) = cot[b * maxl + (size_t)i];
-    sc_p_grad(n, len, (const mix *)M.map, M.off, (vec3 *)O1.map, O1.off, a,
-              (mix *)G0.map, (vec3 *)GO.map, ga[0]);
+    sc_p_grad(n, len, (const mix *)M.m.map, M.off, (vec3 *)O1.m.map, O1.off, a,
+              (mix *)G0.m.map, (vec3 *)GO.m.map, ga[0]);
     for (int k = 1; k < 3; k++) {
       for (size_t b = 0; b < n; b++)
         for (int i = 0; i < len[b]; i++)
           AT(GO, vec3, b, i) = cot[b * maxl + (size_t)i];
-      sc_p_grad(n, len, k == 1 ? (const mix *)Mp.map : (const mix *)Mm.map,
-                M.off, (vec3 *)O1.map, O1.off, k == 1 ? ap : am,
-                k == 1 ? (mix *)Gp.map : (mix *)Gm.map, (vec3 *)GO.map, ga[k]);
+      sc_p_grad(n, len, k == 1 ? (const mix *)Mp.m.map : (const mix *)Mm.m.map,
+                M.off, (vec3 *)O1.m.map, O1.off, k == 1 ? ap : am,
+                k == 1 ? (mix *)Gp.m.map : (mix *)Gm.m.map, (vec3 *)GO.m.map,
+                ga[k]);
     }
     for (size_t b = 0; b < n; b++) {
       double fa = (ga[1][b] - ga[2][b]) / (2 * SH);
