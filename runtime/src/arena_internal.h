@@ -9,6 +9,7 @@
 #ifndef BATCHDIFF_ARENA_INTERNAL_H
 #define BATCHDIFF_ARENA_INTERNAL_H
 
+#include "batchdiff/parallel.h"
 #include "batchdiff/tape.h"
 
 #include <setjmp.h>
@@ -30,6 +31,13 @@ bd_arena *bd__arena_child(bd_arena *top, size_t i);
  * thread, failures go to trap. */
 void bd__arena_enter(bd_arena *a, bd_fail_trap *trap);
 void bd__arena_leave(bd_arena *a);
+/* The clock a thread's own arena gives the pool's tuner
+ * (bd_set_tune_clock); now NULL: CLOCK_MONOTONIC. */
+typedef struct bd_tune_clock {
+  bd_clock_fn now;
+  void *ctx;
+} bd_tune_clock;
+bd_tune_clock *bd__arena_clock(bd_arena *top);
 /* Calls top's fail hook with msg; aborts if it returns. */
 _Noreturn void bd__arena_fail(bd_arena *top, const char *msg);
 

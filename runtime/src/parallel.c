@@ -144,6 +144,12 @@ int bd_get_num_threads(void) {
 
 int bd_parallel_last_threads(void) { return bd_last_threads; }
 
+void bd_set_tune_clock(bd_clock_fn now, void *ctx) {
+  bd_tune_clock *c = bd__arena_clock(bd__arena_own());
+  c->now = now;
+  c->ctx = ctx;
+}
+
 /* Bounded polling: bd_spin_more pauses the CPU briefly and returns 0 once
  * BD_SPIN_NS have passed since bd_spin_start. Every 16th round it also
  * yields: on a loaded machine the thread waited for may be queued on this
@@ -154,6 +160,11 @@ static uint64_t bd_now_ns(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+/* What the tuner measures a call with: the calling thread's clock
+ * (bd_set_tune_clock), else CLOCK_MONOTONIC. */
+static uint64_t bd_tune_now(const bd_tune_clock *c) {
+  return c->now ? (uint64_t)c->now(c->ctx) : bd_now_ns();
 }
 static uint64_t bd_spin_start(void) { return bd_now_ns() + BD_SPIN_NS; }
 static int bd_spin_more(uint64_t until, unsigned *i) {
@@ -485,14 +496,15 @@ void bd_parallel_for(size_t n, bd_chunk_fn fn, bd_reduce_fn reduce,
   if ((size_t)t > nchunks)
     t = (int)nchunks;
   bd_tune *e = large ? bd_tune_of(fn, n) : NULL;
+  const bd_tune_clock *clk = e ? bd__arena_clock(bd__arena_own()) : NULL;
   int way = atomic_load_explicit(&bd_polling, memory_order_relaxed) ? 1 : 2;
   int started = 0, pool = t > 1 && bd_tune_pool(e, way);
-  uint64_t t0 = e ? bd_now_ns() : 0;
+  uint64_t t0 = e ? bd_tune_now(clk) : 0;
   if (!pool ||
       !bd_pool_for(n, nchunks, t, fn, reduce, slot_bytes, ctx, &started)) {
     pool = 0;
     bd_serial(n, fn, reduce, slot_bytes, ctx);
   }
   if (e && !started)
-    bd_tune_note(e, pool ? way : 0, bd_now_ns() - t0, n);
+    bd_tune_note(e, pool ? way : 0, bd_tune_now(clk) - t0, n);
 }

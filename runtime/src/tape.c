@@ -46,6 +46,7 @@ struct bd_arena {
   bd_arena **children; /* top only: children[i] for pool worker i + 1 */
   size_t nchildren;
   pthread_mutex_t lock; /* top only: serializes hook calls of the family */
+  bd_tune_clock clock;  /* top only: the pool tuner's clock (parallel.c) */
 };
 
 static void *bd_default_alloc(size_t bytes, void *ctx) {
@@ -149,6 +150,8 @@ void bd__arena_leave(bd_arena *a) {
   a->trap = NULL;
   bd_current = NULL;
 }
+
+bd_tune_clock *bd__arena_clock(bd_arena *top) { return &top->clock; }
 
 _Noreturn void bd__arena_fail(bd_arena *top, const char *msg) {
   top->hooks.fail(msg, top->hooks.ctx);

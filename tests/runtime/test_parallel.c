@@ -20,7 +20,10 @@
  *   steady state), all freed at thread exit;
  * - a chunk that cannot get tape memory: the calling thread's fail hook runs
  *   on the calling thread, after every worker stopped; longjmp out of it
- *   works and later calls are fine.
+ *   works and later calls are fine;
+ * - pool or not: timed with a clock of the test's own (bd_set_tune_clock),
+ *   a call keeps off the pool when the pool measured slower and takes it
+ *   when it measured faster, the other way every 8th call.
  * No timing assertions. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -348,62 +351,95 @@ static void hooks_under_threads(void **st) {
 
 /* ---- pool or not, by measurement --------------------------------------- */
 
-/* A call on the pool passes chunks of BD_CHUNK examples; one alone and
+/* The tuner times these calls with a clock of the test's own
+ * (bd_set_tune_clock) that only the chunk functions advance, by 20 ms for
+ * a call the slow way: which way is faster is exact, whatever the load. A
+ * call on the pool passes chunks of BD_CHUNK examples; one alone and
  * without slots passes the whole batch in one fn call. */
+enum { CALLS = 40, NAP_NS = 20 * 1000 * 1000 };
 typedef struct {
   size_t n;
-  int pooled; /* calls that ran chunk by chunk (chunk 0 seen) */
+  int call;                        /* the call running */
+  int cold;                        /* cold_then_slow_alone: its cold call */
+  char pooled[CALLS];              /* per call: it ran chunk by chunk */
+  _Atomic unsigned long long *now; /* the clock */
 } tune_t;
-static void nap(void) {
-  struct timespec ts = {0, 20 * 1000 * 1000};
-  nanosleep(&ts, NULL);
+static unsigned long long tune_clock(void *ctx) {
+  return atomic_load((_Atomic unsigned long long *)ctx);
 }
 static void slow_on_pool(void *ctx, size_t b, size_t e, void *slot) {
   tune_t *t = ctx;
   (void)slot;
   if (b == 0 && e < t->n) {
-    t->pooled++;
-    nap();
+    t->pooled[t->call] = 1;
+    atomic_fetch_add(t->now, NAP_NS);
   }
 }
 static void slow_alone(void *ctx, size_t b, size_t e, void *slot) {
   tune_t *t = ctx;
   (void)slot;
   if (b == 0 && e == t->n)
-    nap();
+    atomic_fetch_add(t->now, NAP_NS);
   else if (b == 0)
-    t->pooled++;
+    t->pooled[t->call] = 1;
 }
 /* As slow_alone, but the first call on the pool takes 100 ms (the cold
  * first call of a program: fresh pages, code not yet in cache). */
 static void cold_then_slow_alone(void *ctx, size_t b, size_t e, void *slot) {
   tune_t *t = ctx;
-  (void)slot;
-  if (b == 0 && e == t->n)
-    nap();
-  else if (b == 0 && ++t->pooled == 1)
-    for (int i = 0; i < 5; i++)
-      nap();
+  slow_alone(ctx, b, e, slot);
+  if (b == 0 && e < t->n && !t->cold++)
+    atomic_fetch_add(t->now, 5 * NAP_NS);
+}
+
+/* The rule of runtime/src/parallel.c, timed by the test's clock: a call
+ * takes the pool while the pool is unmeasured in the workers' present
+ * state (polling or asleep: the test cannot choose it, so one first
+ * measurement in each), then the thread alone once, then the way that
+ * measured faster, but every 8th call (call % 8 == 7) the other. Not
+ * counted: a call that starts the workers and the first counted call of a
+ * function and size (a cold one). So, call 0 (the pool) and the probes
+ * aside, at most 3 calls go to the pool when it is the slower way (the
+ * cold one and one per state), at most 1 alone when the pool is faster;
+ * every probe goes to the pool when it is slower, and at most 2 (a state's
+ * first measurement) when it is faster. */
+static void expect_tuned(const tune_t *t, int pool_slower, const char *what) {
+  int wrong = 0, probes = 0;
+  for (int i = 1; i < CALLS; i++) {
+    int slower = t->pooled[i] == pool_slower;
+    if (i % 8 == 7)
+      probes += slower;
+    else
+      wrong += slower;
+  }
+  print_message("%s: %d of %d calls the slower way besides call 0 and the "
+                "probes, %d of %d probes\n",
+                what, wrong, CALLS - 1 - CALLS / 8, probes, CALLS / 8);
+  if (pool_slower) {
+    assert_true(t->pooled[0]);
+    assert_true(wrong <= 3);
+    assert_int_equal(probes, CALLS / 8);
+  } else {
+    assert_true(wrong <= 1);
+    assert_true(probes >= CALLS / 8 - 2);
+  }
 }
 
 static void tuner_picks_faster(void **st) {
   (void)st;
-  enum { CALLS = 40 };
+  _Atomic unsigned long long now = 0;
   bd_set_num_threads(2);
-  tune_t a = {.n = BD_PARALLEL_MIN_N}, b = {.n = BD_PARALLEL_MIN_N};
+  bd_set_tune_clock(tune_clock, &now);
+  tune_t a = {.n = BD_PARALLEL_MIN_N, .now = &now};
+  tune_t b = {.n = BD_PARALLEL_MIN_N, .now = &now};
   for (int i = 0; i < CALLS; i++) {
+    a.call = b.call = i;
     bd_parallel_for(a.n, slow_on_pool, NULL, 0, &a, 0);
     bd_parallel_for(b.n, slow_alone, NULL, 0, &b, 0);
   }
-  print_message("%d calls each: slow on the pool %d pooled, slow alone %d "
-                "pooled\n",
-                CALLS, a.pooled, b.pooled);
-  /* Up to four calls on the pool to measure it (the first starts the
-   * worker; with the worker polling and asleep), one alone, then every 8th
-   * call the other way; 4-5 more for calls whose fast way was preempted (a
-   * 20 ms mean recovers within a few calls). */
-  assert_true(a.pooled <= 4 + CALLS / 8 + 4);
-  assert_true(b.pooled >= CALLS - 1 - CALLS / 8 - 5);
+  bd_set_tune_clock(NULL, NULL);
+  expect_tuned(&a, 1, "slow on the pool");
+  expect_tuned(&b, 0, "slow alone");
   bd_set_num_threads(0);
 }
 
@@ -413,14 +449,14 @@ static void tuner_picks_faster(void **st) {
  * 20 of 40 calls pooled). */
 static void tuner_forgets_cold_start(void **st) {
   (void)st;
-  enum { CALLS = 40 };
+  _Atomic unsigned long long now = 0;
   bd_set_num_threads(2);
-  tune_t c = {.n = 2 * BD_PARALLEL_MIN_N};
-  for (int i = 0; i < CALLS; i++)
+  bd_set_tune_clock(tune_clock, &now);
+  tune_t c = {.n = 2 * BD_PARALLEL_MIN_N, .now = &now};
+  for (c.call = 0; c.call < CALLS; c.call++)
     bd_parallel_for(c.n, cold_then_slow_alone, NULL, 0, &c, 0);
-  print_message("%d calls, cold first call on the pool: %d pooled\n", CALLS,
-                c.pooled);
-  assert_true(c.pooled >= CALLS - 1 - CALLS / 8 - 5);
+  bd_set_tune_clock(NULL, NULL);
+  expect_tuned(&c, 0, "cold first call on the pool");
   bd_set_num_threads(0);
 }
 

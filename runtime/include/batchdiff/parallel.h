@@ -46,6 +46,16 @@ BD_PARALLEL_API int bd_get_num_threads(void);
  * last parallel call (1 when it stayed on the calling thread). */
 BD_PARALLEL_API int bd_parallel_last_threads(void);
 
+/* Usage (tests): bd_set_tune_clock(now, ctx) -- the calling thread's calls
+ * time themselves with now(ctx) (nanoseconds, never decreasing) instead of
+ * CLOCK_MONOTONIC where they choose between the pool and the calling thread
+ * alone by what each way measured (docs/runtime.md, "Pool or not"), so a
+ * test decides which way is faster, exactly; now NULL goes back to the
+ * clock. Affects only the calling thread's calls; which way a call goes
+ * never changes its results. */
+typedef unsigned long long (*bd_clock_fn)(void *ctx);
+BD_PARALLEL_API void bd_set_tune_clock(bd_clock_fn now, void *ctx);
+
 /* Runs fn over [0, n) chunk by chunk: fn(ctx, begin, end, slot) for each
  * chunk [c*BD_CHUNK, min(n, (c+1)*BD_CHUNK)), each exactly once, possibly on
  * several threads at once. slot: slot_bytes zeroed bytes, 64-byte aligned,
