@@ -189,6 +189,25 @@ private:
   size_t I = 0;
 };
 
+/// The parameter an extent over the parameters \p Ps (not empty) names in
+/// the ragged remark and sorts by length with: the first varying one, else
+/// the first.
+int dimParamOf(const std::vector<const ParmVarDecl *> &Ps) {
+  for (const ParmVarDecl *Q : Ps)
+    if (!isUniform(Q))
+      return (int)Q->getFunctionScopeIndex();
+  return (int)Ps[0]->getFunctionScopeIndex();
+}
+
+/// "parameter 'n'" or "parameters 'r', 'c'" (\p Ps not empty).
+std::string paramList(const std::vector<const ParmVarDecl *> &Ps) {
+  std::string R = (Ps.size() == 1 ? "parameter '" : "parameters '") +
+                  Ps[0]->getNameAsString() + "'";
+  for (size_t K = 1; K < Ps.size(); ++K)
+    R += ", '" + Ps[K]->getNameAsString() + "'";
+  return R;
+}
+
 /// BD_EXTENT(EXPR) on \p P: 1 when it gave the extent (of \p Cols
 /// elements each), 0 after an error, -1 when \p P has none.
 int annotatedExtent(const FunctionDecl *FD, const ParmVarDecl *P,
@@ -225,19 +244,9 @@ int annotatedExtent(const FunctionDecl *FD, const ParmVarDecl *P,
                  Text + ")" + RowsOf + ")";
     return 1;
   }
-  // The ragged remark (and sorting by length) names a varying one.
-  Out.DimParam = (int)X.Ps[0]->getFunctionScopeIndex();
-  for (const ParmVarDecl *Q : X.Ps)
-    if (!isUniform(Q)) {
-      Out.DimParam = (int)Q->getFunctionScopeIndex();
-      break;
-    }
-  Out.DimHow = "dynamic, BD_EXTENT(" + Text + ") (" +
-               (X.Ps.size() == 1 ? "parameter '" : "parameters '") +
-               X.Ps[0]->getNameAsString() + "'";
-  for (size_t K = 1; K < X.Ps.size(); ++K)
-    Out.DimHow += ", '" + X.Ps[K]->getNameAsString() + "'";
-  Out.DimHow += RowsOf + ")";
+  Out.DimParam = dimParamOf(X.Ps);
+  Out.DimHow =
+      "dynamic, BD_EXTENT(" + Text + ") (" + paramList(X.Ps) + RowsOf + ")";
   return 1;
 }
 
@@ -297,13 +306,7 @@ bool walkExtent(const FunctionDecl *FD, const std::vector<Trip> &Trips,
     Out.DimHow = "static " + std::to_string(K) + Why;
     return true;
   }
-  // The ragged remark names a varying one, if any.
-  Out.DimParam = (int)Ps[0]->getFunctionScopeIndex();
-  for (const ParmVarDecl *N : Ps)
-    if (!isUniform(N)) {
-      Out.DimParam = (int)N->getFunctionScopeIndex();
-      break;
-    }
+  Out.DimParam = dimParamOf(Ps);
   std::string Names;
   for (const ParmVarDecl *N : Ps)
     Names += (Names.empty() ? "'" : " x '") + N->getNameAsString() + "'";
@@ -314,15 +317,11 @@ bool walkExtent(const FunctionDecl *FD, const std::vector<Trip> &Trips,
   return true;
 }
 
-/// The extent of pointer parameter \p P with elements \p E (rows of \p
-/// Cols): declared, or inferred from the body's indexing.
-bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
-            DiagnosticsEngine &D, ir::Param &Out, const Expr **Whole,
-            QualType E, int64_t Cols, const std::string &RowsOf,
-            const std::string &Inner) {
-  // Declared extents first: BD_EXTENT(n), T v[N], T v[static N], T x[n].
-  if (int A = annotatedExtent(FD, P, Ctx, D, Out, Cols, RowsOf); A >= 0)
-    return A == 1;
+/// The extent \p P's type declares: `T v[N]`, `T v[static N]`, `T x[n]`,
+/// `T x[k * n]`, `T x[n + 1]` (of \p Cols elements each). False when it
+/// declares none the batch can follow.
+bool declaredExtent(const ParmVarDecl *P, ASTContext &Ctx, ir::Param &Out,
+                    int64_t Cols, const std::string &RowsOf) {
   QualType Orig = P->getOriginalType();
   if (const auto *CAT = Ctx.getAsConstantArrayType(Orig)) {
     Out.StaticLen = (int)(CAT->getSize().getZExtValue() * Cols);
@@ -361,28 +360,32 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
       return true;
     }
     // Any other arithmetic over integer parameters: `x[n + 1]` (a sliding
-    // window), `p[n * (n + 1) / 2]` (a packed triangle), `a[r * c]`. The
-    // ragged remark (and sorting by length) names a varying one.
+    // window), `p[n * (n + 1) / 2]` (a packed triangle), `a[r * c]`.
     std::vector<const ParmVarDecl *> Ps;
     if (Size && extentExpr(Size, Ctx, Ps) && !Ps.empty()) {
-      Out.DimParam = (int)Ps[0]->getFunctionScopeIndex();
-      for (const ParmVarDecl *Q : Ps)
-        if (!isUniform(Q)) {
-          Out.DimParam = (int)Q->getFunctionScopeIndex();
-          break;
-        }
+      Out.DimParam = dimParamOf(Ps);
       std::string Text;
       llvm::raw_string_ostream TS(Text);
       Size->printPretty(TS, nullptr, Ctx.getPrintingPolicy());
-      Out.DimHow = "dynamic, declared '" + TS.str() + "' (" +
-                   (Ps.size() == 1 ? "parameter '" : "parameters '") +
-                   Ps[0]->getNameAsString() + "'";
-      for (size_t K = 1; K < Ps.size(); ++K)
-        Out.DimHow += ", '" + Ps[K]->getNameAsString() + "'";
-      Out.DimHow += RowsOf + ")";
+      Out.DimHow = "dynamic, declared '" + TS.str() + "' (" + paramList(Ps) +
+                   RowsOf + ")";
       return true;
     }
   }
+  return false;
+}
+
+/// The extent of pointer parameter \p P with elements \p E (rows of \p
+/// Cols): declared, or inferred from the body's indexing.
+bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
+            DiagnosticsEngine &D, ir::Param &Out, const Expr **Whole,
+            QualType E, int64_t Cols, const std::string &RowsOf,
+            const std::string &Inner) {
+  // Declared extents first: BD_EXTENT(n), T v[N], T v[static N], T x[n].
+  if (int A = annotatedExtent(FD, P, Ctx, D, Out, Cols, RowsOf); A >= 0)
+    return A == 1;
+  if (declaredExtent(P, Ctx, Out, Cols, RowsOf))
+    return true;
   if (!RowsOf.empty()) {
     size_t Rank = 2 + (size_t)std::count(Inner.begin(), Inner.end(), ']');
     bool Planes = Rank > 2;

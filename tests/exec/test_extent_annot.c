@@ -138,6 +138,7 @@ static void t_interp_grad(void **state) {
   memset(dx, 0, sizeof dx);
   interp_grad(NB, K.sx, MAXN, K.sy, MAXN, K.n, K.x, NULL, NULL, dxs, MAXN, dys,
               MAXN, dx);
+  int points = 0, checked = 0;
   for (int b = 0; b < NB; b++) {
     double xs[MAXN], ys[MAXN], x = K.x[b], h = 1e-6;
     int n = K.n[b];
@@ -159,13 +160,19 @@ static void t_interp_grad(void **state) {
        * points where the two sides disagree with each other. */
       double mid = interp(xs, ys, n, x);
       double lo = (mid - dn) / h, hi = (up - mid) / h;
+      points++;
       if (fabs(lo - hi) > 1e-3 * (1 + fabs(lo)))
         continue;
+      checked++;
       if (fabs(got - want) > 1e-5 * (1 + fabs(want)))
         fail_msg("d interp example %d (n %d) input %d: %g, differences %g", b,
                  n, i, got, want);
     }
   }
+  print_message("t_interp_grad: %d of %d points checked\n", checked, points);
+  /* The skipped points are kinks (x on a knot in every 7th example): a
+   * skip for any other reason would hide a wrong derivative. 405 of 411. */
+  assert_true(checked * 20 >= points * 19);
   gp_reset();
 }
 
