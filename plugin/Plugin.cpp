@@ -44,6 +44,9 @@ public:
   // Runs before CodeGen's HandleTopLevelDecl for the same group (we are
   // first in the multiplexer), while the parser holds one lookahead token.
   bool HandleTopLevelDecl(DeclGroupRef DG) override {
+    // The file's last declaration: functions still waiting for a body get
+    // their definitions after it (finishWaiting).
+    AtEnd = S && parserAtEnd(*S);
     for (Decl *D : DG)
       if (auto *FD = dyn_cast<FunctionDecl>(D)) {
         if (S) {
@@ -53,6 +56,13 @@ public:
         }
         handleFunction(FD);
       }
+    if (AtEnd && !Waiting.empty() && !DG.isNull() && !clangErrors()) {
+      std::string Code = finishWaiting();
+      if (!Code.empty() &&
+          !injectAfterDefinition(*S, *(DG.end() - 1), Code, "<batchdiff:end>"))
+        Waiting.clear();
+    }
+    AtEnd = false;
     return true;
   }
 
@@ -101,6 +111,11 @@ private:
       Code += generate(FD, WantBatch, WantGrad, WantJvp, WantHvp);
     }
     OwnErrors += numErrors() - Before;
+    // At the end of the file, after what this definition resolved.
+    if (AtEnd && !clangErrors()) {
+      Code += finishWaiting();
+      AtEnd = false;
+    }
     if (Code.empty())
       return;
     std::string Name = "<batchdiff:" + FD->getNameAsString() + ">";
@@ -128,6 +143,26 @@ private:
         Still.push_back(P);
     }
     Waiting = std::move(Still);
+    return Code;
+  }
+
+  /// The definitions of the functions still waiting when the file ends:
+  /// generated again with no waiting, so that a call of a function declared
+  /// in a header with a floating result becomes a call per example
+  /// (docs/subset.md, "Calls of outside functions"); a function this file
+  /// declares and never defines is an error at its call.
+  std::string finishWaiting() {
+    std::string Code;
+    unsigned Before = numErrors();
+    for (Pending &P : Waiting) {
+      Generated &Out = All[P.Slot];
+      if (generateForFunction(P.FD, *S, S->getDiagnostics(), Opts, P.WantBatch,
+                              P.WantGrad, P.WantJvp, P.WantHvp, Out, nullptr,
+                              &Reported))
+        Code += Out.Code;
+    }
+    Waiting.clear();
+    OwnErrors += numErrors() - Before;
     return Code;
   }
 
@@ -176,6 +211,7 @@ private:
   ReportedErrors Reported;    // once each, though helpers are inlined often
   std::vector<Generated> All; // in definition order, for emit= / header=
   std::vector<Pending> Waiting;
+  bool AtEnd = false; // handling the translation unit's last declaration
 };
 
 /// Directory of batchdiff.so itself, found through a function of ours.

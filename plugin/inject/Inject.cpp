@@ -37,7 +37,12 @@ static Parser *liveParser(Sema &S) {
   return P;
 }
 
-bool injectAfterDefinition(Sema &S, const FunctionDecl *FD, StringRef Code,
+bool parserAtEnd(Sema &S) {
+  Parser *P = liveParser(S);
+  return P && P->getCurToken().is(tok::eof);
+}
+
+bool injectAfterDefinition(Sema &S, const Decl *FD, StringRef Code,
                            StringRef BufferName) {
   Preprocessor &PP = S.getPreprocessor();
   SourceManager &SM = S.getSourceManager();
@@ -46,7 +51,7 @@ bool injectAfterDefinition(Sema &S, const FunctionDecl *FD, StringRef Code,
     report(S.getDiagnostics(), DiagnosticsEngine::Error, FD->getLocation(),
            "batchdiff cannot add the generated code of %0 here: no parser "
            "is reading this translation unit")
-        << FD;
+        << cast<NamedDecl>(FD);
     return false;
   }
 

@@ -10,21 +10,27 @@
 #include "llvm/ADT/StringRef.h"
 
 namespace clang {
-class FunctionDecl;
+class Decl;
 class Sema;
 } // namespace clang
 
 namespace batchdiff {
 
 /// Makes \p Code the next text the live parser reads, as if it had been
-/// #included right after \p FD's definition; the lookahead token follows it.
+/// #included right after \p D (a definition, or any top-level declaration);
+/// the lookahead token follows it.
 /// The text is a memory buffer named \p BufferName and treated as a system
 /// header (no user -W flags fire on generated code). Nothing is parsed here:
 /// the ordinary ParseAST loop parses the generated declarations next and
-/// hands each to every consumer in order, after \p FD. Returns false, with
+/// hands each to every consumer in order, after \p D. Returns false, with
 /// an error reported, when no parser is live (e.g. an AST file as input).
-bool injectAfterDefinition(clang::Sema &S, const clang::FunctionDecl *FD,
+bool injectAfterDefinition(clang::Sema &S, const clang::Decl *D,
                            llvm::StringRef Code, llvm::StringRef BufferName);
+
+/// True when the live parser's lookahead token is the end of the
+/// translation unit: the declaration just parsed is the file's last, and no
+/// body can come any more.
+bool parserAtEnd(clang::Sema &S);
 
 } // namespace batchdiff
 

@@ -227,9 +227,12 @@ struct LaneLayout {
 /// text with "\x01k\x02" where lane values of argument k go (string
 /// literals are in the text); Decl a block-scope declaration of the callee
 /// where no file-scope one is in sight, else empty; Ty its C result type
-/// ("void", "int").
+/// ("void", "int", "double"); Name the callee's; Why the reason it is not
+/// inlined (which says how to get a derivative where one is needed).
 struct ExternCall {
-  std::string Call, Decl, Ty;
+  enum Reason { Outside, Library, StringArg };
+  std::string Call, Decl, Ty, Name;
+  Reason Why = Outside;
 };
 
 struct Function {

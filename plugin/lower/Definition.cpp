@@ -54,6 +54,29 @@ void paramRemarks(const FunctionDecl *FD, DiagnosticsEngine &D,
   }
 }
 
+/// The value of per-lane call \p X is differentiated (diff-extern,
+/// diff-extern-string; a C library function's reads as diff-no-derivative).
+static void externDerivativeError(const ir::ExternCall &X, SourceLocation At,
+                                  DiagnosticsEngine &D) {
+  const char *Text =
+      X.Why == ir::ExternCall::Library
+          ? "'%0' has no derivative rule in batchdiff; compute it from "
+            "BD_NODIFF inputs, or use 'batch' without 'diff'"
+      : X.Why == ir::ExternCall::StringArg
+          ? "'%0' is called once per example because of its string literal "
+            "argument, so its derivative is unknown to batchdiff; pass it "
+            "numbers only, with its body in this file, so that it is "
+            "inlined and differentiated, compute its other arguments from "
+            "BD_NODIFF inputs, or use 'batch' without 'diff'"
+          : "'%0' is defined in another file, so its derivative is unknown "
+            "to batchdiff, which calls it once per example; define it in "
+            "this file (static inline in the header that declares it, or "
+            "marked batch/diff) so that it is inlined and differentiated, "
+            "compute its arguments from BD_NODIFF inputs, or use 'batch' "
+            "without 'diff'";
+  report(D, DiagnosticsEngine::Error, At, Text) << X.Name;
+}
+
 bool checkDerivatives(const ir::Function &F,
                       llvm::ArrayRef<SourceLocation> Sites,
                       DiagnosticsEngine &D) {
@@ -61,9 +84,15 @@ bool checkDerivatives(const ir::Function &F,
     return St.K == ir::Stmt::Inst && St.Opc == Op::Math &&
            ir::mathDeriv(St.Fn) == ir::MathDeriv::None;
   };
+  // A floating result of a call made per lane (Op::Extern) has no
+  // derivative either: batchdiff does not see the callee's body.
+  auto Outside = [&F](const ir::Stmt &St) {
+    return St.K == ir::Stmt::Inst && St.Opc == Op::Extern &&
+           ir::isFloat(F.Temps[St.Dst]);
+  };
   bool Any = false, Bits = false;
   ir::walk(F.Body, [&](const ir::Stmt &St, int) {
-    Any |= NoRule(St);
+    Any |= NoRule(St) || Outside(St);
     Bits |= St.K == ir::Stmt::Inst && St.Opc == Op::Bitcast;
   });
   if (!Any && !Bits)
@@ -76,6 +105,11 @@ bool checkDerivatives(const ir::Function &F,
   Activity A = analyzeActivity(S);
   bool Ok = true;
   ir::walk(S.Body, [&](const ir::Stmt &St, int) {
+    if (Outside(St) && A.Temp[St.Dst]) {
+      Ok = false;
+      externDerivativeError(S.Externs[St.IVal], Sites[St.Site], D);
+      return;
+    }
     if (!NoRule(St) || !A.Temp[St.Args[0]] || !A.Temp[St.Dst])
       return;
     Ok = false;

@@ -155,7 +155,7 @@ int Lowerer::call(const CallExpr *CE) {
     return fail();
   }
   error(CE->getBeginLoc(),
-        "a call to '" + Name + "', which this file declares but never defines",
+        "a call to '" + Name + "', which this file declares but never defines,",
         "define it in this file (before or after the caller) so its body can "
         "be inlined");
   return -1;
@@ -166,43 +166,73 @@ static const StringLiteral *stringArg(const Expr *A) {
   return dyn_cast<StringLiteral>(A->IgnoreParenImpCasts());
 }
 
+/// A file-scope pointer variable passed as it is (stderr, a global log
+/// stream): the same for every example, so the call can name it.
+static const VarDecl *globalPointerArg(const Expr *A) {
+  const auto *DR = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
+  const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  if (!VD || !VD->getDeclContext()->isFileContext() ||
+      !VD->getType()->isPointerType() || VD->getType().isVolatileQualified())
+    return nullptr;
+  return VD;
+}
+
 /// Whether \p CE is made once per lane instead of being inlined
 /// (docs/subset.md, "Calls of outside functions"): it passes a string literal,
 /// which no inlined body could use (cephes' mtherr("erf", UNDERFLOW), NR's
-/// nrerror("...")), or calls a function declared in a header that this file
-/// has not defined, returning void or an integer and taking numbers.
+/// nrerror("...")), or calls a function without a body here, taking numbers
+/// and returning void, an integer, float or double: at once for a function
+/// declared in a header returning void or an integer, and for a C library
+/// function (its body never comes); any other once the file has ended
+/// without its body (Missing is null: the end-of-file retry), so that a
+/// helper defined after its caller is still inlined and differentiated.
 bool Lowerer::externCallee(const CallExpr *CE,
                            const FunctionDecl *Callee) const {
   bool String = false, Numbers = true;
   for (const Expr *A : CE->arguments()) {
     String |= stringArg(A) != nullptr;
-    Numbers &= stringArg(A) || (bool)irType(A->getType());
+    Numbers &=
+        stringArg(A) || globalPointerArg(A) || (bool)irType(A->getType());
   }
   if (String)
     return true;
   const SourceManager &SM = Ctx.getSourceManager();
   QualType RT = Callee->getReturnType();
   const FunctionDecl *Def = Callee->getDefinition();
-  return Numbers && (RT->isVoidType() || RT->isIntegerType()) &&
-         !Callee->getName().starts_with("__builtin") &&
-         !(Def && Def->hasBody()) &&
-         !SM.isInMainFile(SM.getExpansionLoc(Callee->getLocation()));
+  if (!Numbers || Callee->getName().starts_with("__builtin") ||
+      (Def && Def->hasBody()))
+    return false;
+  bool Int = RT->isVoidType() || RT->isIntegerType();
+  bool Float = RT->isRealFloatingType() && irType(RT);
+  if (Int && !SM.isInMainFile(SM.getExpansionLoc(Callee->getLocation())))
+    return true;
+  if (Float && SM.isInSystemHeader(Callee->getLocation()))
+    return true;
+  // (A static function cannot be defined in another file.)
+  return !Missing && (Int || Float) && Callee->isExternallyVisible();
 }
 
 int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee) {
   std::string Name = Callee->getNameAsString();
   QualType RT = Callee->getReturnType();
-  if (!RT->isVoidType() && !RT->isIntegerType()) {
+  if (!RT->isVoidType() && !irType(RT)) {
     error(CE->getBeginLoc(),
           "a call to '" + Name + "' returning '" + RT.getAsString() +
-              "' with a string literal argument",
-          "such a call is made once per example, not inlined, and may return "
-          "only void or an integer (its value has no batched form and no "
-          "derivative); pass numbers so that its body can be inlined");
+              "', which is called once per example,",
+          "such a call may return void, an integer, float or double; return "
+          "one of those, or pass numbers only so that a body in this file "
+          "can be inlined");
     return -1;
   }
   ir::ExternCall X;
   X.Ty = RT.getAsString(Ctx.getPrintingPolicy());
+  X.Name = Name;
+  X.Why = ir::ExternCall::Outside;
+  for (const Expr *A : CE->arguments())
+    if (stringArg(A)) // a per-lane call even where this file defines it
+      X.Why = ir::ExternCall::StringArg;
+  if (Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()))
+    X.Why = ir::ExternCall::Library;
   X.Call = Name + "(";
   std::vector<int> Args;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
@@ -215,11 +245,16 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee) {
       X.Call += OS.str();
       continue;
     }
+    if (const VarDecl *VD = globalPointerArg(A)) {
+      X.Call += VD->getName().str();
+      continue;
+    }
     if (!irType(A->getType())) {
       error(A->getBeginLoc(),
             "passing '" + A->getType().getAsString() + "' to '" + Name +
                 "', which is called once per example,",
-            "pass numbers or string literals: it gets each example's values");
+            "pass numbers, string literals or file-scope pointer variables "
+            "(stderr): it gets each example's values");
       return -1;
     }
     int T = expr(A);
@@ -253,6 +288,8 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee) {
   int D = F.newTemp(Bool ? Type::I32 : Ty);
   ir::Stmt &St = B.push(ir::Op::Extern, D, Args);
   St.IVal = (int)F.Externs.size();
+  St.Site = (int)Sites.size(); // for the derivative's error (diff-extern)
+  Sites.push_back(CE->getBeginLoc());
   F.Externs.push_back(std::move(X));
   return Bool ? B.cmp(ir::Op::CmpNE, D, B.constI(Type::I32, 0)) : D;
 }

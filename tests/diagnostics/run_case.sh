@@ -16,6 +16,9 @@ case_file="$SRC/cases/$name.c"
 [ -f "$case_file" ] || fail "no case $case_file"
 # Compiled under its own short name so diagnostics read "NAME.c:L:C: ...".
 cp "$case_file" "$name.c"
+# A case may include its own header, cases/NAME.h (a function another file
+# defines, declared outside the file being compiled).
+[ ! -f "$SRC/cases/$name.h" ] || cp "$SRC/cases/$name.h" "$name.h"
 flags=$(sed -n 's|^// FLAGS: ||p' "$name.c")
 want=$(sed -n 's|^// EXIT: ||p' "$name.c")
 want=${want:-1}

@@ -1,8 +1,10 @@
 /* Calls of functions outside the batched code, made once per example
  * (docs/subset.md, "Calls of outside functions"): error reporters as cephes
  * (mtherr("name", DOMAIN)) and Numerical Recipes (nrerror("...")) write
- * them, a variadic logger, and functions declared in a header whose bodies
- * are elsewhere (extern_calls.h), returning int, _Bool, long or void.
+ * them, a variadic logger, fprintf(stderr, ...), and functions declared in
+ * a header whose bodies are elsewhere (extern_calls.h), returning int,
+ * _Bool, long or void (defined at the end of this file) or double and float
+ * (defined in another translation unit, extern_calls_other.c).
  * Every callee records its calls in a multiset hash (order-independent) and
  * a count. For every n of test_ns and 40000 (threads), NAME_batched and
  * NAME_grad must make exactly the calls the scalar loop makes, with the
@@ -122,7 +124,64 @@ __attribute__((batch)) long widen(long k, BD_UNIFORM long u) {
   return k > 0 ? ext_wide(k + u) : -1;
 }
 
+/* Floating results from another file (extern_calls_other.c), per example:
+ * in a branch, in a loop whose trip count varies, a float result among
+ * 64-bit lanes, and with 32-bit lanes. */
+__attribute__((batch)) double shaped(double x, int n) {
+  double s = 0.0;
+  if (x > 0.0)
+    s = ext_shape(x);
+  else if (x < -0.5)
+    s = ext_shapef((float)x);
+  for (int i = 0; i < n; i++)
+    s += ext_shape(0.5 * s + i);
+  return s;
+}
+
+__attribute__((batch)) float shapedf(float x) {
+  return x < 2.0f ? ext_shapef(x) * x : x;
+}
+
+/* In a diff function the value is a constant where the arguments do not
+ * depend on differentiated inputs (an integer, a BD_NODIFF parameter). */
+BATCHDIFF BD_JVP BD_HVP double coefmix(double x, int k, BD_NODIFF double c) {
+  double a = ext_coef(k, c);
+  return a * x * x + ext_shape(c) * x;
+}
+
+/* Ragged rows, each element weighted by what another file computes from
+ * its index and a uniform scale (uniform arguments are passed as they are). */
+BATCHDIFF double wsum(int n, const double x[n], BD_UNIFORM BD_NODIFF double u) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++)
+    s += ext_coef(i, u) * x[i];
+  return s;
+}
+
+/* Declared in this file only, defined in another one (as a prototype at the
+ * top of model.c for a function of util.c): called once per example too. */
+double ext_mainfile(double t, int k);
+int ext_count(int k);
+__attribute__((batch)) double mainfile(double x, int k) {
+  return k > 2 ? ext_mainfile(x, ext_count(k)) : x;
+}
+
+/* Declared in the header and defined below, after this caller: inlined and
+ * differentiated (a call per example would have no derivative, an error). */
+BATCHDIFF double later(double x) { return 2.0 * ext_later(x); }
+
+/* fprintf(stderr, ...) as debugging code writes it: stderr is the same for
+ * every example. */
+BATCHDIFF double warned(double x) {
+  if (x < 0.0)
+    fprintf(stderr, "warned: x = %.17g\n", x);
+  return x * x;
+}
+
 /* ---- the header's functions, defined here after their callers ----------- */
+
+double ext_later(double x) { return x * x + 1.0; }
+void ext_record(uint64_t tag, uint64_t v) { record(tag, v); }
 
 int ext_tally(int code, double x) {
   record(4, (uint64_t)code ^ bits(x));
@@ -343,8 +402,230 @@ static void t_narrow_wide(void **state) {
   }
 }
 
+static void t_shaped(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("shaped")};
+  for (size_t ni = 0; ni < NNS; ni++) {
+    size_t n = ns[ni];
+    double *x = gp_alloc(n * 8), *r = gp_alloc(n * 8), *r2 = gp_alloc(n * 8);
+    int *k = gp_alloc(n * 4);
+    float *xf = gp_alloc(n * 4), *rf = gp_alloc(n * 4), *rf2 = gp_alloc(n * 4);
+    for (size_t e = 0; e < n; e++) {
+      x[e] = rng_range(&rng, -1.0, 1.0);
+      k[e] = (int)rng_below(&rng, 5);
+      xf[e] = (float)rng_range(&rng, 0.0, 3.0);
+    }
+    gp_seal(x), gp_seal(k), gp_seal(xf);
+    take();
+    for (size_t e = 0; e < n; e++)
+      r2[e] = shaped(x[e], k[e]);
+    tally want = take();
+    shaped_batched(n, x, k, r);
+    tally got = take();
+    SAME_CALLS("shaped_batched", n, want, got);
+    assert_memory_equal(r, r2, n * 8);
+    for (size_t e = 0; e < n; e++)
+      rf2[e] = shapedf(xf[e]);
+    want = take();
+    shapedf_batched(n, xf, rf);
+    got = take();
+    SAME_CALLS("shapedf_batched", n, want, got);
+    assert_memory_equal(rf, rf2, n * 4);
+    for (size_t e = 0; e < n; e++)
+      r2[e] = mainfile(x[e], k[e]);
+    want = take();
+    mainfile_batched(n, x, k, r);
+    got = take();
+    SAME_CALLS("mainfile_batched", n, want, got);
+    assert_memory_equal(r, r2, n * 8);
+    gp_reset();
+  }
+}
+
+static void t_coefmix(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("coefmix")};
+  for (size_t ni = 0; ni < NNS; ni++) {
+    size_t n = ns[ni];
+    double *x = gp_alloc(n * 8), *c = gp_alloc(n * 8), *r = gp_alloc(n * 8);
+    double *r2 = gp_alloc(n * 8), *d = gp_alloc(n * 8), *dr = gp_alloc(n * 8);
+    double *t = gp_alloc(n * 8), *dt = gp_alloc(n * 8), *h = gp_alloc(n * 8);
+    double *d2 = gp_alloc(n * 8);
+    int *k = gp_alloc(n * 4);
+    for (size_t e = 0; e < n; e++) {
+      x[e] = rng_range(&rng, -2.0, 2.0);
+      c[e] = rng_range(&rng, -1.0, 1.0);
+      k[e] = (int)rng_below(&rng, 8);
+      dr[e] = rng_range(&rng, -2.0, 2.0);
+      t[e] = rng_range(&rng, -1.0, 1.0);
+      d[e] = d2[e] = h[e] = 0.0;
+    }
+    gp_seal(x), gp_seal(c), gp_seal(k), gp_seal(dr), gp_seal(t);
+    take();
+    for (size_t e = 0; e < n; e++)
+      r2[e] = coefmix(x[e], k[e], c[e]);
+    tally want = take();
+    coefmix_batched(n, x, k, c, r);
+    tally got = take();
+    SAME_CALLS("coefmix_batched", n, want, got);
+    assert_memory_equal(r, r2, n * 8);
+    coefmix_grad(n, x, k, c, r, dr, d);
+    got = take();
+    SAME_CALLS("coefmix_grad", n, want, got);
+    assert_memory_equal(r, r2, n * 8);
+    coefmix_jvp(n, x, k, c, t, r, dt);
+    got = take();
+    SAME_CALLS("coefmix_jvp", n, want, got);
+    assert_memory_equal(r, r2, n * 8);
+    coefmix_hvp(n, x, k, c, t, r, NULL, d2, h);
+    got = take();
+    SAME_CALLS("coefmix_hvp", n, want, got);
+    for (size_t e = 0; e < n; e++) {
+      double a = ext_coef(k[e], c[e]), s = ext_shape(c[e]);
+      double g = 2.0 * a * x[e] + s;
+      double hh = 1e-6 * (1.0 + fabs(x[e]));
+      double fd =
+          (coefmix(x[e] + hh, k[e], c[e]) - coefmix(x[e] - hh, k[e], c[e])) /
+          (2 * hh);
+      if (!close_to(d[e], dr[e] * g, 1e-14) || !close_to(d2[e], g, 1e-14) ||
+          !close_to(dt[e], t[e] * g, 1e-14) ||
+          !close_to(h[e], 2.0 * a * t[e], 1e-14) || !close_to(g, fd, 1e-6)) {
+        print_error("coefmix e=%zu x=%g: grad %g/%g jvp %g hvp %g want %g "
+                    "(fd %g) %g %g\n",
+                    e, x[e], d[e], d2[e], dt[e], h[e], g, fd, t[e] * g,
+                    2.0 * a * t[e]);
+        fail();
+      }
+    }
+    take();
+    gp_reset();
+  }
+}
+
+/* Ragged rows of up to 7 elements; the batch's last row ends at a guard
+ * page and elements past a row's own n are NaN. */
+static void t_wsum(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("wsum")};
+  for (size_t ni = 0; ni < NNS; ni++) {
+    size_t n = ns[ni], S = 7;
+    int *len = gp_alloc(n * 4);
+    double *x = gp_alloc(n * S * 8), *r = gp_alloc(n * 8);
+    double *r2 = gp_alloc(n * 8), *dx = gp_alloc(n * S * 8);
+    for (size_t e = 0; e < n; e++) {
+      len[e] = e + 1 == n ? (int)S : (int)rng_below(&rng, S + 1);
+      for (size_t i = 0; i < S; i++) {
+        x[e * S + i] = (int)i < len[e] ? rng_range(&rng, -1.0, 2.0) : NAN;
+        dx[e * S + i] = 0.0;
+      }
+    }
+    gp_seal(len), gp_seal(x);
+    double u = 0.375;
+    take();
+    for (size_t e = 0; e < n; e++)
+      r2[e] = wsum(len[e], x + e * S, u);
+    tally want = take();
+    wsum_batched(n, len, x, (ptrdiff_t)S, u, r);
+    tally got = take();
+    SAME_CALLS("wsum_batched", n, want, got);
+    assert_memory_equal(r, r2, n * 8);
+    wsum_grad(n, len, x, (ptrdiff_t)S, u, r, NULL, dx, (ptrdiff_t)S);
+    got = take();
+    SAME_CALLS("wsum_grad", n, want, got);
+    assert_memory_equal(r, r2, n * 8);
+    for (size_t e = 0; e < n; e++) {
+      for (int i = 0; i < len[e]; i++)
+        assert_true(dx[e * S + i] == ext_coef(i, u));
+      for (size_t i = (size_t)len[e]; i < S; i++)
+        assert_true(dx[e * S + i] == 0.0);
+    }
+    take();
+    gp_reset();
+  }
+}
+
+static void t_later(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("later")};
+  for (size_t ni = 0; ni < NNS; ni++) {
+    size_t n = ns[ni];
+    double *x = gp_alloc(n * 8), *r = gp_alloc(n * 8), *r2 = gp_alloc(n * 8);
+    double *d = gp_alloc(n * 8);
+    for (size_t e = 0; e < n; e++)
+      x[e] = rng_range(&rng, -3.0, 3.0), d[e] = 0.0;
+    gp_seal(x);
+    for (size_t e = 0; e < n; e++)
+      r2[e] = later(x[e]);
+    later_batched(n, x, r);
+    assert_memory_equal(r, r2, n * 8);
+    later_grad(n, x, r, NULL, d);
+    for (size_t e = 0; e < n; e++)
+      assert_true(close_to(d[e], 4.0 * x[e], 1e-15));
+    gp_reset();
+  }
+}
+
+/* The lines written to \p f since it was opened, as a multiset (count and
+ * order-independent hash); closes it. */
+static tally lines_of(FILE *f) {
+  tally t = {0, 0};
+  char line[256];
+  rewind(f);
+  while (fgets(line, sizeof line, f)) {
+    t.calls++;
+    t.hash += mix(text(line));
+  }
+  fclose(f);
+  return t;
+}
+
+/* stderr is pointed at a temporary file while the functions run. */
+static void t_warned(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("warned")};
+  FILE *saved = stderr;
+  for (size_t ni = 0; ni < NNS; ni++) {
+    size_t n = ns[ni];
+    double *x = gp_alloc(n * 8), *r = gp_alloc(n * 8), *r2 = gp_alloc(n * 8);
+    double *d = gp_alloc(n * 8);
+    for (size_t e = 0; e < n; e++)
+      x[e] = rng_range(&rng, -1.0, 3.0), d[e] = 0.0;
+    gp_seal(x);
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    stderr = f;
+    for (size_t e = 0; e < n; e++)
+      r2[e] = warned(x[e]);
+    stderr = saved;
+    tally want = lines_of(f);
+    f = tmpfile();
+    assert_non_null(f);
+    stderr = f;
+    warned_batched(n, x, r);
+    stderr = saved;
+    tally got = lines_of(f);
+    SAME_CALLS("warned_batched", n, want, got);
+    assert_memory_equal(r, r2, n * 8);
+    f = tmpfile();
+    assert_non_null(f);
+    stderr = f;
+    warned_grad(n, x, r, NULL, d);
+    stderr = saved;
+    got = lines_of(f);
+    SAME_CALLS("warned_grad", n, want, got);
+    for (size_t e = 0; e < n; e++)
+      assert_true(d[e] == 2.0 * x[e]);
+    gp_reset();
+  }
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(t_shaped),
+      cmocka_unit_test(t_coefmix),
+      cmocka_unit_test(t_wsum),
+      cmocka_unit_test(t_later),
+      cmocka_unit_test(t_warned),
       cmocka_unit_test(t_clamp_log),
       cmocka_unit_test(t_newton),
       cmocka_unit_test(t_sumsq),

@@ -1,0 +1,7 @@
+/* A function called once per example (here because of its string literal)
+   returning a type without lanes (long double). */
+long double setting(const char *name);
+__attribute__((batch, diff)) double f(double x) {
+  return x * (double)setting("scale");
+  // CHECK: call-extern-result.c:[[@LINE-1]]:22: error: a call to 'setting' returning 'long double', which is called once per example, is not supported in a batch/diff function; such a call may return void, an integer, float or double; return one of those, or pass numbers only so that a body in this file can be inlined
+}
