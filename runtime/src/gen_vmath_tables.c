@@ -5,15 +5,15 @@
  * bd_rt_erfc_tab[3 j + 0..2] (vmath_erf.h) for r = j/128, j = 0..3488 (r up
  *   to 27.25): erfc(r) 2^128 as hi + lo and 2/sqrt(pi) exp(-r^2) 2^128 (the
  *   2^128 keeps every entry normal).
- * bd_rt_erfc8_tab[4 j + 0..3] (vmath_erf.h, |x| <= 8) for r = j/512, j =
- *   0..4096: erfc(r) as hi + lo, 2/sqrt(pi) exp(-r^2), 0 (rows of 32
- *   bytes; every entry normal without scaling). */
+ * bd_rt_erfc128_tab[4 j + 0..3] (vmath_erf.h, |x| <= 8) for r = j/128, j =
+ *   0..1024: erfc(r) as hi + lo, 2/sqrt(pi) exp(-r^2), 0 (rows of 32
+ *   bytes, 32 KB; every entry normal without scaling). */
 #include <math.h>
 #include <stdio.h>
 
 /* Must match BD_ERFC_ROWS / BD_ERFC8_ROWS (vmath_fast.h):
  * the generated definitions are compiled against those declarations. */
-enum { ROWS = 3489, ERFC8_ROWS = 4097 };
+enum { ROWS = 3489, ERFC8_ROWS = 1025 };
 
 int main(int argc, char **argv) {
   FILE *f = argc > 1 ? fopen(argv[1], "w") : stdout;
@@ -32,9 +32,9 @@ int main(int argc, char **argv) {
     double sc = (double)ldexpl(two_sqrtpi * expl(-r * r), 128);
     fprintf(f, "    %a, %a, %a,\n", hi, lo, sc);
   }
-  fprintf(f, "};\nconst double bd_rt_erfc8_tab[%d] = {\n", ERFC8_ROWS * 4);
+  fprintf(f, "};\nconst double bd_rt_erfc128_tab[%d] = {\n", ERFC8_ROWS * 4);
   for (int j = 0; j < ERFC8_ROWS; j++) {
-    long double r = j / 512.0L, e = erfcl(r);
+    long double r = j / 128.0L, e = erfcl(r);
     double hi = (double)e, lo = (double)(e - hi);
     fprintf(f, "    %a, %a, %a, 0,\n", hi, lo,
             (double)(two_sqrtpi * expl(-r * r)));

@@ -243,8 +243,9 @@ static void test_fn(void **state) {
 
 /* The inline double kernels' hard regions, beyond the samples above: log
  * near 1, at the edges of its reduction (mantissa near sqrt(2)/2, sqrt(2)),
- * subnormal; erfc over its fast path [-8, 8] and across its edge at |x| =
- * 8; exp across its fast path's edge at |x| = 708 and near 0. */
+ * subnormal; erfc over its fast path [-8, 8], across its edge at |x| =
+ * 8 and below -8 (the fast path too), with and without lanes above 8; exp
+ * across its fast path's edge at |x| = 708 and near 0. */
 static double focus_log(uint64_t *rng, size_t i) {
   double u = tu_unit(rng);
   switch (i % 4) {
@@ -263,13 +264,19 @@ static double focus_log(uint64_t *rng, size_t i) {
 }
 static double focus_erfc(uint64_t *rng, size_t i) {
   double u = tu_unit(rng);
-  switch (i % 3) {
+  switch (i % 5) {
   case 0:
     return -8.0 + 16.0 * u;
   case 1:
     return (tu_next(rng) & 1 ? 8.0 : -8.0) + (u - 0.5) * 0x1p-20;
-  default:
+  case 2:
     return 8.0 * u * u;
+  case 3: /* 2 on the fast path */
+    return -8.0 - 40.0 * u * u;
+  default:
+    /* beyond 8 (the full-range kernel) in every other block of 16 samples:
+     * the lanes above are checked in vectors with and without such a lane */
+    return (i >> 4) & 1 ? 8.0 + 20.0 * u : -8.0 + 16.0 * u;
   }
 }
 static double focus_exp(uint64_t *rng, size_t i) {

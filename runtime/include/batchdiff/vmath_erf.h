@@ -224,31 +224,38 @@ BD_INL bd_f64d bd__erf_dd(bd_f64d x) {
   return bd__vsel_dd((bd_i64d)(x != x), x + x, y);
 }
 
-/* erfc(x) for |x| <= 8 (NaN: NaN), by bd_rt_erfc8_tab: r = |x| rounded to a
- * multiple of 1/512, d = |x| - r (|d| <= 2^-10), v = 2 r d (|v| <= 2^-6), q =
- * d^2 (<= 2^-20), erfc(|x|) = eh + el - s d B with B = P0(v) - q (P1(v) -
- * q P2(v)) (P0 of degree 6, 2^-60.3; P1 of degree 3, 2^-34.4; P2 of degree
- * 1, 2^-17.8: each below 2^-60 of erfc after the weights q^k and s d B /
- * erfc(|x|) <= 2^-6; the q^3 term is below 2^-68). s d B is at most 2^-6 of the
- * result, so its rounding errors are negligible: one final rounding (two for x
- * < 0: 2 - y). */
+/* erfc(x) for x <= 8 (NaN: NaN; x < -8: 2, which erfc(x) rounds to), by
+ * bd_rt_erfc128_tab: r = |x| rounded to a multiple of 1/128, d = |x| - r
+ * (|d| <= 2^-8), v = 2 r d (|v| <= 2^-4), q = d^2 (<= 2^-16), erfc(|x|) = eh +
+ * el - s d B with B = P0(v) - q (P1(v) - q (P2(v) - q P3)), P_k(v) = int_0^1
+ * t^(2k) exp(-v t) dt / k! by Chebyshev fits of degrees 7, 5, 3 and 0
+ * (2^-56.4, 2^-41.6, 2^-27.7, 2^-9.5 with the coefficients rounded: each
+ * below 2^-56 of B after the weights q^k). s d B is at most 2^-4 of the
+ * result, so its rounding errors stay below 2^-56 of it: one final rounding
+ * (two for x < 0: 2 - y). The table is 32 KB: a call that finds it out of
+ * cache (another process ran in between) misses on at most 513 lines, where
+ * the 128 KB table of 1/512 steps (degrees 6, 3, 1) missed on up to 2049 and
+ * cost more than its shorter polynomials save (docs/performance.md, "bs_call
+ * value + gradient under load"). */
 BD_INL bd_f64d bd__erfc8_dd(bd_f64d x, bd_f64d a) {
   /* the row of min(a, 8) (NaN: 8); d = a - r keeps a NaN, so NaN lanes
    * return NaN without a blend */
-  bd_f64d z = bd__vmin_dd(a, 8.0) + 0x1p43; /* r in the last bits */
-  bd_i64d off = ((bd_i64d)z - 0x42a0000000000000LL) << 5;
-  bd_f64d r = z - 0x1p43;
+  bd_f64d z = bd__vmin_dd(a, 8.0) + 0x1p45; /* r in the last bits */
+  bd_i64d off = ((bd_i64d)z - 0x42c0000000000000LL) << 5;
+  bd_f64d r = z - 0x1p45;
   bd_f64d d = a - r;
   bd_f64d v = (r + r) * d, q = d * d;
   bd_f64d eh, el, s;
-  bd__row3_dd(off, bd_rt_erfc8_tab, &eh, &el, &s);
-  static const double k[11][16] __attribute__((aligned(64))) = {
-      BD__R16(0x1.a01aa37170f2ep-13), BD__R16(-0x1.6c1777779febdp-10),
-      BD__R16(0x1.11111110fcd6ep-7),  BD__R16(-0x1.5555555527d27p-5),
-      BD__R16(0x1.5555555555555p-3),  BD__R16(-0x1.c71d82d876544p-6),
-      BD__R16(0x1.999b1fb288b6ep-4),  BD__R16(-0x1.ffffffffbbbbap-3),
-      BD__R16(0x1.555555549248dp-2),  BD__R16(-0x1.5556aaab17e4cp-4),
-      BD__R16(0x1.999e2be51cfd0p-4),
+  bd__row3_dd(off, bd_rt_erfc128_tab, &eh, &el, &s);
+  static const double k[15][16] __attribute__((aligned(64))) = {
+      BD__R16(-0x1.a02340e09e513p-16), BD__R16(0x1.a02590b6e9943p-13),
+      BD__R16(-0x1.6c16c154f88d1p-10), BD__R16(0x1.111110f42b3b7p-7),
+      BD__R16(-0x1.55555555557a5p-5),  BD__R16(0x1.5555555555b1dp-3),
+      BD__R16(-0x1.1118de74b44cep-10), BD__R16(0x1.86278d6352f0bp-8),
+      BD__R16(-0x1.c71c71984befap-6),  BD__R16(0x1.9999993e91fd7p-4),
+      BD__R16(0x1.5555555556990p-2),   BD__R16(-0x1.5562fcd2dedd8p-7),
+      BD__R16(0x1.24a5401d2a1c5p-5),   BD__R16(-0x1.5555551eb73c8p-4),
+      BD__R16(0x1.9999986a29075p-4),
   };
   const double *K = &k[0][0];
   __asm__ volatile("" : "+r"(K)); /* volatile: not shared with other calls */
@@ -256,35 +263,39 @@ BD_INL bd_f64d bd__erfc8_dd(bd_f64d x, bd_f64d a) {
   p0 = BD__FMA(p0, v, bd__vld_dd(K + 32));
   p0 = BD__FMA(p0, v, bd__vld_dd(K + 48));
   p0 = BD__FMA(p0, v, bd__vld_dd(K + 64));
+  p0 = BD__FMA(p0, v, bd__vld_dd(K + 80));
   p0 = BD__FMA(p0, v, bd__vspl_dd(-0.5));
   p0 = BD__FMA(p0, v, bd__vspl_dd(1.0));
-  bd_f64d p1 = BD__FMA(bd__vld_dd(K + 80), v, bd__vld_dd(K + 96));
-  p1 = BD__FMA(p1, v, bd__vld_dd(K + 112));
+  bd_f64d p1 = BD__FMA(bd__vld_dd(K + 96), v, bd__vld_dd(K + 112));
   p1 = BD__FMA(p1, v, bd__vld_dd(K + 128));
-  bd_f64d p2 = BD__FMA(bd__vld_dd(K + 144), v, bd__vld_dd(K + 160));
-  bd_f64d b = BD__FMA(-q, p2, p1);
+  p1 = BD__FMA(p1, v, bd__vld_dd(K + 144));
+  p1 = BD__FMA(p1, v, bd__vspl_dd(-0x1.000000000029ap-2));
+  p1 = BD__FMA(p1, v, bd__vld_dd(K + 160));
+  bd_f64d p2 = BD__FMA(bd__vld_dd(K + 176), v, bd__vld_dd(K + 192));
+  p2 = BD__FMA(p2, v, bd__vld_dd(K + 208));
+  p2 = BD__FMA(p2, v, bd__vld_dd(K + 224));
+  bd_f64d b = BD__FMA(-q, bd__vspl_dd(0x1.8618618618618p-6), p2);
+  b = BD__FMA(-q, b, p1);
   b = BD__FMA(-q, b, p0);
   bd_f64d y = eh + BD__FMA(-(s * d), b, el);
-  /* x < 0: 2 - y */
+  /* x < 0: 2 - y; x < -8: 2 (y is not erfc(|x|) there) */
   bd_i64d neg = (bd_i64d)(x < 0.0);
   bd_f64d f = bd__vsel_dd(neg, bd__vspl_dd(-1.0), bd__vspl_dd(1.0));
-  return BD__FMA(y, f, (bd_f64d)(neg & (bd_i64d)bd__vspl_dd(2.0)));
+  y = BD__FMA(y, f, (bd_f64d)(neg & (bd_i64d)bd__vspl_dd(2.0)));
+  return bd__vsel_dd((bd_i64d)(x < -8.0), bd__vspl_dd(2.0), y);
 }
 
-/* Vectors with a lane beyond |x| = 8 take the kernel above, which covers
- * the whole range. */
+/* Vectors with a lane beyond x = 8 take the kernel above for those lanes,
+ * which covers the whole range (erfc(x < -8) is 2 on the fast path). A
+ * lane's result must not depend on its neighbours: the others keep the fast
+ * path's result, and read the full-range table at the row of 8 only (their
+ * own rows would be 24 KB more of it to miss on in a cold call). */
 BD_INL bd_f64d bd__erfc_dd(bd_f64d x) {
-  bd_f64d a = __builtin_elementwise_abs(x);
-  bd_i64d big = (bd_i64d)(a > 8.0);
+  bd_i64d big = (bd_i64d)(x > 8.0);
+  bd_f64d y = bd__erfc8_dd(x, __builtin_elementwise_abs(x));
   if (!__builtin_reduce_or(big))
-    return bd__erfc8_dd(x, a);
+    return y;
   bd_f64d yh, yl;
-  bd__erfcpos_dd(x, &yh, &yl);
-  bd_i64d neg = (bd_i64d)(x < 0.0);
-  bd_f64d f = bd__vsel_dd(neg, bd__vspl_dd(-0x1p-128), bd__vspl_dd(0x1p-128));
-  bd_f64d y = BD__FMA(yh + yl, f, (bd_f64d)(neg & (bd_i64d)bd__vspl_dd(2.0)));
-  /* A lane's result must not depend on its neighbours: lanes with |x| <= 8
-   * keep the fast path's result here too. */
-  y = bd__vsel_dd(big, y, bd__erfc8_dd(x, a));
-  return bd__vsel_dd((bd_i64d)(x != x), x + x, y);
+  bd__erfcpos_dd(bd__vsel_dd(big, x, bd__vspl_dd(8.0)), &yh, &yl);
+  return bd__vsel_dd(big, (yh + yl) * 0x1p-128, y);
 }

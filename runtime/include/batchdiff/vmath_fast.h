@@ -253,13 +253,13 @@ BD_INL bd_f64d bd__fast_log1p_f64d(bd_f64d x) { return bd__log1p_dd(x); }
  * tables (3 and 4 doubles a row) are in libbatchdiff_rt
  * (gen_vmath_tables.c). */
 #define BD_ERFC_ROWS 3489
-#define BD_ERFC8_ROWS 4097
+#define BD_ERFC8_ROWS 1025
 #ifdef __cplusplus
 extern "C" {
 #endif
 extern const double bd_rt_erfc_tab[BD_ERFC_ROWS * 3]
     __attribute__((__visibility__("default")));
-extern const double bd_rt_erfc8_tab[BD_ERFC8_ROWS * 4]
+extern const double bd_rt_erfc128_tab[BD_ERFC8_ROWS * 4]
     __attribute__((__visibility__("default")));
 #ifdef __cplusplus
 }
