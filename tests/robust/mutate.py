@@ -8,6 +8,8 @@
                                         valid function
   mutate.py check FILE [--flags '...'] [--reduce OUT]
                                         run the oracle on one file
+  mutate.py selftest                   the reduction keeps the failing
+                                        function (no compiler)
 
 Each seed picks a file of the corpus (corpus.py: every annotated C file of
 the repository, files of tests/fuzz/gen.py, odd-but-valid programs), applies
@@ -276,12 +278,16 @@ def compare_objects(env, text, wd):
                 return []
         fails.append(("identity", "unannotated file: objects differ", ""))
     pd, rd = disasm(env, pobj, wd), disasm(env, robj, wd)
-    for fn, code in sorted(rd.items()):
-        if fn in pd and pd[fn] != code:
-            diff = [a + "  |  " + b for a, b in zip(code, pd[fn]) if a != b]
-            fails.append(("identity", "code of a function differs",
-                          "%s:\n%s" % (fn, "\n".join(diff[:20]))))
-            break
+    # every function that differs is named (the reduction keeps the first
+    # one's difference: identity_names), the first one's diff shown
+    names = [fn for fn, code in sorted(rd.items())
+             if fn in pd and pd[fn] != code]
+    if names:
+        code, fn = rd[names[0]], names[0]
+        diff = [a + "  |  " + b for a, b in zip(code, pd[fn]) if a != b]
+        fails.append(("identity", "code of a function differs",
+                      "functions: %s\n%s:\n%s" % (
+                          " ".join(names), fn, "\n".join(diff[:20]))))
     new = undefined(env, pobj, wd) - undefined(env, robj, wd) - set(pd)
     missing = sorted(s for s in new if s not in env.known_syms())
     if missing:
@@ -308,8 +314,33 @@ def crash_key(out, rc):
     return "signal %s" % rc
 
 
-def reduce(env, text, flags, wd, src_dir, sig, budget):
-    """Line-deletion reduction keeping failure sig (kind, key)."""
+def identity_names(kind, detail):
+    """The functions whose code differs, of an identity failure (else
+    None)."""
+    if kind != "identity" or not detail.startswith("functions: "):
+        return None
+    return detail.split("\n", 1)[0].split()[1:]
+
+
+def same_failure(fail, got):
+    """got (check's list) still has failure fail (kind, key, detail): the
+    same kind and key and, for an identity failure, the same function
+    still differing (any other function's difference would let the
+    reduction delete the one that failed: identity-30050, an unannotated
+    function's, reduced to the annotated one's)."""
+    kind, key, detail = fail
+    want = identity_names(kind, detail)
+    for k, kk, d in got:
+        if (k, kk) == (kind, key) and (
+                not want or want[0] in (identity_names(k, d) or [])):
+            return True
+    return False
+
+
+def reduce(env, text, flags, wd, src_dir, fail, budget, checker=None):
+    """Line-deletion reduction keeping failure fail (kind, key, detail:
+    same_failure); checker stands in for check (mutate.py selftest)."""
+    checker = checker or check
     lines = text.split("\n")
     t0 = time.time()
     n = max(1, len(lines) // 2)
@@ -317,8 +348,8 @@ def reduce(env, text, flags, wd, src_dir, sig, budget):
         i = 0
         while i < len(lines) and time.time() - t0 < budget:
             cand = lines[:i] + lines[i + n:]
-            got = check(env, "\n".join(cand), flags, wd, src_dir)
-            if any((k, key) == sig for k, key, _ in got):
+            got = checker(env, "\n".join(cand), flags, wd, src_dir)
+            if same_failure(fail, got):
                 lines = cand
             else:
                 i += n
@@ -407,7 +438,7 @@ def save(env, out, seed, name, text, desc, flags, src_dir, kind, key, detail,
     if not args.no_reduce and kind != "hang":
         wd = tempfile.mkdtemp(prefix="bd-reduce-")
         try:
-            text = reduce(env, text, flags, wd, src_dir, (kind, key),
+            text = reduce(env, text, flags, wd, src_dir, (kind, key, detail),
                           args.reduce_budget)
         finally:
             shutil.rmtree(wd, ignore_errors=True)
@@ -506,7 +537,29 @@ def parse_seeds(s):
     return out
 
 
+def cmd_selftest():
+    """The reduction keeps the function that failed: a stand-in checker
+    where function a's code differs while line "A" is there and b's while
+    "B" is; the failure names a first. A reduction keyed on kind and key
+    alone deletes "A" (b still differs) and keeps "B"."""
+    def fake(env, text, flags, wd, src_dir):
+        names = [fn for fn, ln in (("a", "A"), ("b", "B"))
+                 if ln in text.split("\n")]
+        return [("identity", "code of a function differs",
+                 "functions: %s\n%s:\n" % (" ".join(names), names[0]))] \
+            if names else []
+    text = "A\nx\nB\ny"
+    fail = fake(None, text, [], None, None)[0]
+    got = reduce(None, text, [], None, None, fail, 60, checker=fake)
+    ok = got.split("\n") == ["A"]
+    print("selftest: %r reduced to %r: %s" % (
+        text, got, "keeps function a" if ok else "LOST function a"))
+    return 0 if ok else 1
+
+
 def main():
+    if sys.argv[1:] == ["selftest"]:
+        sys.exit(cmd_selftest())
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -581,7 +634,7 @@ def main():
         wd = tempfile.mkdtemp(prefix="bd-reduce-")
         try:
             text = reduce(env, text, shlex.split(args.flags), wd,
-                          args.src_dir, fails[0][:2], args.reduce_budget)
+                          args.src_dir, fails[0], args.reduce_budget)
         finally:
             shutil.rmtree(wd, ignore_errors=True)
         with open(args.reduce, "w") as f:
