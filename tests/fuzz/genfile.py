@@ -9,7 +9,7 @@ from markers import DBL, FLT, LF, TW, render, tname
 from xadapters import flatten, xadapter
 
 
-def gen_file(seed, K, mutate=0.0, features=()):
+def gen_file(seed, K, mutate=0.0, features=(), mutate_ret=0.0):
     rng = random.Random(seed)
     # the constructs of --features draw from rng only when asked for: the
     # default output of a seed stays what it was
@@ -225,6 +225,7 @@ def gen_file(seed, K, mutate=0.0, features=()):
            "#include <batchdiff.h>", "#include <math.h>",
            # a wrong gradient on purpose: the oracle's self-test
            "#define FZ_MUTATE %r" % mutate,
+           "#define FZ_MUTATE_RET %r" % mutate_ret,
            '#include "fuzz_harness.h"', ""]
     # The twins run under FENV_ACCESS: no speculated operation (such as the
     # division on the untaken side of a ?:) raises a flag the path did not

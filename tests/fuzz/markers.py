@@ -11,6 +11,10 @@ MF = "@mf"     # math suffix for float (twin: none, long twin: l)
 MD = "@md"     # math suffix for double (long twin: l)
 LF = "@lf"     # literal suffix for float (twins: none)
 TW = "@tw"     # suffix of helper/function names (twin: _tw, long twin: _ld)
+# a value whose bits are about to be read (copied into an integer, written
+# into a union): the tie twin notes a NaN there (fz_nsign), whose sign C
+# leaves open (docs/abi.md); elsewhere nothing ("@ns(x)" is "(x)")
+NS = "@ns"
 
 # Three renderings of one generated body: the annotated function (float
 # stays float), the twin (float made double: same code when the function
@@ -18,24 +22,32 @@ TW = "@tw"     # suffix of helper/function names (twin: _tw, long twin: _ld)
 # functions in their l form): the oracle for derivatives, whose differences
 # cancel 11 bits later than double ones.
 RENDER = {
-    False: {FLT: "float", DBL: "double", MF: "f", MD: "", LF: "f", TW: ""},
-    True: {FLT: "double", DBL: "double", MF: "", MD: "", LF: "", TW: "_tw"},
+    False: {FLT: "float", DBL: "double", MF: "f", MD: "", LF: "f", TW: "",
+            NS: ""},
+    True: {FLT: "double", DBL: "double", MF: "", MD: "", LF: "", TW: "_tw",
+           NS: ""},
     "ld": {FLT: "long double", DBL: "long double", MF: "l", MD: "l", LF: "",
-           TW: "_ld"},
+           TW: "_ld", NS: ""},
     # the tie twin: the function's own types and operations, with fmin/fmax
     # counting ties of zeros of opposite signs and math calls that can be
-    # nudged by one ULP (fuzz_harness.h)
-    "zt": {FLT: "float", DBL: "double", MF: "f", MD: "", LF: "f", TW: "_zt"},
+    # nudged by one ULP (fuzz_harness.h), and sign reads (copysign,
+    # signbit, bits) noting a NaN source
+    "zt": {FLT: "float", DBL: "double", MF: "f", MD: "", LF: "f", TW: "_zt",
+           NS: "fz_nsign"},
     # the flags twin: the function's own code under FENV_ACCESS, whose
     # overflow/invalid flags are those of every operation on the example's
     # path (the function itself may lose them: LLVM deletes float
     # arithmetic whose result is dead, seed 701)
-    "fe": {FLT: "float", DBL: "double", MF: "f", MD: "", LF: "f", TW: "_fe"},
+    "fe": {FLT: "float", DBL: "double", MF: "f", MD: "", LF: "f", TW: "_fe",
+           NS: ""},
 }
 MINMAX = re.compile(r"\bf(min|max)(f?)\(")
 # the tie twin's math calls: fz_ulp_* (libm's value, or one ULP off when
 # the harness asks: fuzz_harness.h, fz_ulp_explains)
 MATH = re.compile(r"\b(exp|log|sin|cos|tanh|lgamma|tgamma)(f?)\(")
+# the tie twin's sign reads: copysign's second operand and signbit's,
+# noting a NaN (fz_nsign_copysign, fz_nsign_signbit)
+SIGNS = re.compile(r"\b(copysign(?:f?)|signbit)\(")
 
 
 def render(text, twin):
@@ -44,6 +56,7 @@ def render(text, twin):
     if twin == "zt":
         text = MINMAX.sub(r"fz_tie_f\1\2(", text)
         text = MATH.sub(r"fz_ulp_\1\2(", text)
+        text = SIGNS.sub(r"fz_nsign_\1(", text)
     return text
 
 

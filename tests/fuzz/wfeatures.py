@@ -45,7 +45,7 @@ so a read C does not make faults.
 
 Each draws random numbers only when enabled: the output of the other
 features does not change."""
-from markers import DBL, LF, TW, tname
+from markers import DBL, LF, NS, TW, tname
 
 NEW5 = ("unions", "gstructs", "sarrm", "narrow", "extents", "shortc")
 
@@ -428,24 +428,25 @@ class WExt:
             g.emit(ind, "int32_t %s;" % hx)
             if self.r.random() < 0.5:
                 g.emit(ind, "uint32_t %s;" % lx)
-                g.emit(ind, "EXTRACT_WORDS%s(%s, %s, (double)(%s));" % (
-                    TW, hx, lx, g.fexpr(t, 1)))
+                g.emit(ind, "EXTRACT_WORDS%s(%s, %s, %s((double)(%s)));" % (
+                    TW, hx, lx, NS, g.fexpr(t, 1)))
                 g.scope.vars["%s,%s" % (hx, lx)] = ("wbits", "hilo", True, 0)
             else:
-                g.emit(ind, "GET_HIGH_WORD%s(%s, (double)(%s));" % (
-                    TW, hx, g.fexpr(t, 1)))
+                g.emit(ind, "GET_HIGH_WORD%s(%s, %s((double)(%s)));" % (
+                    TW, hx, NS, g.fexpr(t, 1)))
             g.scope.vars[hx] = ("wbits", "hi", True, 0)
             return True
         if k == 1:
             # a union of any value, its bits as integers
             v = g.fresh("un")
             if t == "d":
-                g.emit(ind, "dbits%s %s = {(double)(%s)};" % (TW, v,
-                                                             g.fexpr(t, 1)))
+                g.emit(ind, "dbits%s %s = {%s((double)(%s))};" % (
+                    TW, v, NS, g.fexpr(t, 1)))
                 g.scope.vars[v + ".u"] = ("wbits", "u64", True, 0)
             else:
                 g.emit(ind, "fbits%s %s;" % (TW, v))
-                g.emit(ind, "%s.f = (float)(%s);" % (v, g.fexpr(t, 1)))
+                g.emit(ind, "%s.f = %s((float)(%s));" % (v, NS,
+                                                       g.fexpr(t, 1)))
                 g.scope.vars[v + ".i"] = ("wbits", "u32", True, 0)
             return True
         if k == 2 and t == "d":
@@ -453,7 +454,7 @@ class WExt:
             # sign read in between
             v, y, s = g.fresh("un"), g.fresh("y"), g.fresh("sg")
             g.emit(ind, "dbits%s %s;" % (TW, v))
-            g.emit(ind, "%s.d = %s;" % (v, g.fexpr(t, 1)))
+            g.emit(ind, "%s.d = %s(%s);" % (v, NS, g.fexpr(t, 1)))
             g.emit(ind, "int %s = (int)(%s.u >> 63);" % (s, v))
             g.emit(ind, "%s %s = %s.d;" % (DBL, y, v))
             g.scope.vars[s] = ("v", "i", True, 0)

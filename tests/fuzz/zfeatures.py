@@ -53,7 +53,7 @@ Each draws random numbers only when enabled: the output of the other
 features does not change."""
 import re
 
-from markers import DBL, FLT, LF, MD, MF, TW, tname
+from markers import DBL, FLT, LF, MD, MF, NS, TW, tname
 
 NEW4 = ("math2", "bits", "choice", "bools", "sarr", "arr3d", "steps",
         "sret")
@@ -360,7 +360,8 @@ class ZExt:
                 U, BT = ("uint32_t" if ut == "u32" else "int32_t"), "float"
             g.emit(ind, "%s %s;" % (U, u))
             g.emit(ind, "{")
-            g.emit(ind + 1, "%s %s = (%s)(%s);" % (BT, b, BT, g.fexpr(t, 1)))
+            g.emit(ind + 1, "%s %s = %s((%s)(%s));" % (BT, b, NS, BT,
+                                                       g.fexpr(t, 1)))
             g.emit(ind + 1, "memcpy(&%s, &%s, sizeof %s);" % (u, b, u))
             g.emit(ind, "}")
             g.scope.vars[u] = ("bits", ut, True, 0)
