@@ -20,12 +20,13 @@ from markers import LF, MD, MF, TW, tname
 from xadapters import CP
 from xfeatures import NEW, XExt
 from yfeatures import NEW3, YExt
+from ufeatures import NEW7, UExt
 from vfeatures import NEW6, VExt
 from wfeatures import NEW5, WExt
 from zfeatures import NEW4, ZExt
 
 FEATURES = ("structs", "arrays", "mem", "recs", "amem") + NEW + ("amem2",) + \
-    NEW3 + NEW4 + NEW5 + NEW6
+    NEW3 + NEW4 + NEW5 + NEW6 + NEW7
 
 
 class StructType:
@@ -86,7 +87,7 @@ class StructType:
         return out
 
 
-class Ext(XExt, YExt, ZExt, WExt, VExt):
+class Ext(XExt, YExt, ZExt, WExt, VExt, UExt):
     """File-level state of the features (rng: the file's generator)."""
 
     def __init__(self, rng, features):
@@ -150,6 +151,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt):
         e = self.zfleaf(g, t) if self.zon() else None
         if not e and self.won():
             e = self.wfleaf(g, t)
+        if not e and self.uon():
+            e = self.ufleaf(g, t)
         return e or XExt.fleaf(self, g, t)
 
     def ileaf(self, g):
@@ -158,6 +161,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt):
             e = self.wileaf(g)
         if not e and self.von():
             e = self.vileaf(g)
+        if not e and self.uon():
+            e = self.uileaf(g)
         return e or XExt.ileaf(self, g)
 
     def usable(self, types):
@@ -217,6 +222,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt):
             hvp = self.wparams(types, cps, CP) and hvp
         if self.von():
             hvp = self.vparams(types, cps, CP) and hvp
+        if self.uon():
+            hvp = self.uparams(types, cps, CP) and hvp
         return cps, hvp
 
     @staticmethod
@@ -242,6 +249,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt):
                 out.append("%sconst %s %s[%s]" % (
                     a, cp.st.name, cp.nm,
                     cp.lenp.nm if cp.lenp else cp.dims[0]))
+            elif getattr(cp, "bdext", False):
+                out.append(UExt.usig(cp, a, annotated))
             elif cp.extd:
                 out.append("%sconst %s %s[%s]" % (
                     a, tname(cp.t), cp.nm, cp.extd))
@@ -265,6 +274,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt):
         # wfeatures: declared extents, short-circuit arrays, their searches
         g.wext, g.wsc, g.wsci = [], [], []
         g.vout, g.vbits = [], []  # vfeatures: output arrays, union bits
+        # ufeatures: BD_EXTENT arrays, the caller's memory, outside calls
+        g.uext, g.umem, g.ucalls = [], [], False
 
     def setup(self, g, cps):
         """The function's struct members, arrays and length parameters in
@@ -306,6 +317,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt):
             self.wsetup(g, cps)
         if self.von():
             self.vsetup(g, cps)
+        if self.uon():
+            self.usetup(g, cps)
 
     @staticmethod
     def add_struct(g, nm, st, ro):
@@ -338,6 +351,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt):
         if self.won() and self.wstmt(g, ind, in_loop):
             return True
         if self.von() and self.vstmt(g, ind, in_loop):
+            return True
+        if self.uon() and self.ustmt(g, ind, in_loop):
             return True
         r = self.r.random()
         if r < 0.1 and g.ragged and g.loop_depth < 2 and not g.is_helper \

@@ -37,7 +37,10 @@
  *  4. a global the function writes (gget/gset) holds, after each generated
  *     function, what the sequential loop over the scalar function leaves;
  *  5. NAME_jvp: ret as batched, NULL tangents as zeros, d_ret against
- *     dot(gradient, tangent).
+ *     dot(gradient, tangent);
+ *  6. NAME_hvp (fuzz_hvp.h);
+ *  7. calls of outside functions (gen.py --features ecalls): as the scalar
+ *     loop makes them, in every generated function (fz_check_ext).
  * Prints FAIL lines with the inputs in hex; exit status 1 on any failure. */
 #ifndef BATCHDIFF_FUZZ_HARNESS_H
 #define BATCHDIFF_FUZZ_HARNESS_H
@@ -122,7 +125,17 @@ typedef struct {
   /* the tie twin's copy of the written global (NULL if none): check 4's
    * one-ULP explanation runs the tie twin */
   double (*gtie)(void);
+  /* gen.py --features ecalls: the function calls outside functions and
+   * no transcendental one: check 7 compares their calls (fz_check_ext) */
+  int ext;
 } fz_fn;
+
+/* The outside functions of gen.py --features ecalls (bodies in
+ * fuzz_extern.h, after the generated functions): calls recorded as a
+ * count and an order-independent hash of the arguments. */
+static unsigned long fz_ext_n;
+static uint64_t fz_ext_h;
+#include "fuzz_extern.h"
 
 static const size_t fz_ns[] = {0, 1, 3, 4, 5, 8, 9, 17, 100};
 #define FZ_NNS (sizeof fz_ns / sizeof fz_ns[0])
@@ -135,7 +148,7 @@ static const size_t fz_ns[] = {0, 1, 3, 4, 5, 8, 9, 17, 100};
 typedef struct {
   long exact, zero_tie, tol, sensitive, grad_fd, kink, floatpath, nonfinite,
       uni_fd, uni_skip, overflow, jvp_dot, jvp_skip, hvp_bits, hvp_fd, hvp_skip,
-      absorbed, ulp, nan_sign, fails;
+      absorbed, ulp, nan_sign, ext_calls, ext_skip, fails;
 } fz_stats;
 static fz_stats fz_st;
 
@@ -843,6 +856,64 @@ static void fz_check_uniform(fz_case *c) {
   }
 }
 
+/* Check 7 (gen.py --features ecalls): NAME_batched, NAME_grad, NAME_jvp
+ * and NAME_hvp make the calls of outside functions that the loop over the
+ * scalar function makes, as many and with the same arguments (in any
+ * order: a batch's calls interleave across examples). Not where an
+ * example's path took a NaN's sign or had a tie of zeros in fmin/fmax
+ * (an int argument may follow either way): counted as ext_skip. */
+static void fz_check_ext(fz_case *c) {
+  const fz_fn *f = c->f;
+  size_t n = c->n;
+  int pat = c->pat;
+  double *const *a = c->a;
+  if (!f->ext)
+    return;
+  fz_ties = 0, fz_nans = 0;
+  for (size_t b = 0; b < n; b++) {
+    double x[FZ_MAXP];
+    fz_args_of(f, a, b, x);
+    (void)f->tie(x);
+  }
+  if (fz_ties || fz_nans) {
+    fz_st.ext_skip++;
+    return;
+  }
+  fz_ext_n = 0, fz_ext_h = 0;
+  for (size_t b = 0; b < n; b++) {
+    double x[FZ_MAXP];
+    fz_args_of(f, a, b, x);
+    (void)f->scalar(x);
+  }
+  unsigned long wn = fz_ext_n;
+  uint64_t wh = fz_ext_h;
+  double *r = fz_alloc(n), *none[FZ_MAXP] = {0};
+  static const char *const what[] = {"batched", "grad", "jvp", "hvp"};
+  for (int k = 0; k < 4; k++) {
+    if (f->gset)
+      f->gset(FZ_GSTART);
+    fz_ext_n = 0, fz_ext_h = 0;
+    if (k == 0)
+      f->batched(n, a, r);
+    else if (k == 1)
+      f->grad(n, a, r, none);
+    else if (k == 2)
+      f->jvp(n, a, none, r, NULL);
+    else if (f->hvp)
+      f->hvp(n, a, none, r, none, none);
+    else
+      continue;
+    fz_st.ext_calls++;
+    if (fz_ext_n != wn || fz_ext_h != wh)
+      FZ_FAIL(f, a, (size_t)0,
+              "%s made %lu outside calls (hash %016llx), the scalar loop "
+              "%lu (%016llx)",
+              what[k], fz_ext_n, (unsigned long long)fz_ext_h, wn,
+              (unsigned long long)wh);
+  }
+  free(r);
+}
+
 static void fz_check_fn(const fz_fn *f) {
   for (size_t in = 0; in < FZ_NNS; in++) {
     for (int pat = 0; pat < FZ_NPATS; pat++) {
@@ -860,6 +931,7 @@ static void fz_check_fn(const fz_fn *f) {
       for (size_t b = 0; b < c.n; b++)
         fz_check_example(&c, b);
       fz_check_uniform(&c);
+      fz_check_ext(&c);
       fz_case_free(&c);
     }
   }
@@ -880,12 +952,14 @@ static int fz_main(const fz_fn *fns, int nf, unsigned long seed) {
          "grad_fd=%ld "
          "kink=%ld floatpath=%ld nonfinite=%ld uni_fd=%ld uni_skip=%ld "
          "overflow=%ld jvp_dot=%ld jvp_skip=%ld hvp_bits=%ld hvp_fd=%ld "
-         "hvp_skip=%ld absorbed=%ld ulp=%ld nan_sign=%ld fails=%ld\n",
+         "hvp_skip=%ld absorbed=%ld ulp=%ld nan_sign=%ld ext_calls=%ld "
+         "ext_skip=%ld fails=%ld\n",
          nf, fz_st.exact, fz_st.zero_tie, fz_st.tol, fz_st.sensitive,
          fz_st.grad_fd, fz_st.kink, fz_st.floatpath, fz_st.nonfinite,
          fz_st.uni_fd, fz_st.uni_skip, fz_st.overflow, fz_st.jvp_dot,
          fz_st.jvp_skip, fz_st.hvp_bits, fz_st.hvp_fd, fz_st.hvp_skip,
-         fz_st.absorbed, fz_st.ulp, fz_st.nan_sign, fz_st.fails);
+         fz_st.absorbed, fz_st.ulp, fz_st.nan_sign, fz_st.ext_calls,
+         fz_st.ext_skip, fz_st.fails);
   /* A run whose every gradient check was skipped (kinks, overflow, NaN)
    * proved nothing about gradients: that is a failure too. */
   long skipped = fz_st.kink + fz_st.floatpath + fz_st.nonfinite +

@@ -235,6 +235,9 @@ def main():
                   compared, totals.get("nan_sign", 0),
                   totals.get("zero_tie", 0), totals.get("sensitive", 0),
                   totals.get("ulp", 0)))
+    if totals.get("ext_calls", 0) or totals.get("ext_skip", 0):
+        print("outside-call checks: %d, skipped: %d" % (
+            totals.get("ext_calls", 0), totals.get("ext_skip", 0)))
     hchecked, hskipped = totals.get("hvp_fd", 0), totals.get("hvp_skip", 0)
     if hchecked + hskipped >= 200:
         share = hchecked / float(hchecked + hskipped)

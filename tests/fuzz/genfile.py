@@ -214,6 +214,9 @@ def gen_file(seed, K, mutate=0.0, features=(), mutate_ret=0.0):
         if wg:
             # the tie twin's copy of the global (check 4's ULP explanation)
             gacc += "%s, %s_ggz" % ("" if xp else ", NULL", name)
+        if getattr(g, "ucalls", False) and not g.transc:
+            # calls of outside functions, compared (ufeatures 'ecalls')
+            gacc += ", .ext = 1"
         descs.append('  {"%s", %d, "%s", "%s", "%s", \'%s\', %d, %d, %s_s, '
                      '%s_t, %s_l, %s_b, %s_g, %s_j, %s, %s_z, %s_f%s},' % (
                          name, nflat, "".join(f[0] for f in fl),
@@ -237,7 +240,10 @@ def gen_file(seed, K, mutate=0.0, features=(), mutate_ret=0.0):
                   "overflow flags */"] + fes + \
         ["#pragma STDC FENV_ACCESS OFF", "",
                   "/* tie twins: fmin/fmax count ties of opposite zeros */"] + \
-        zts + [""] + adapters + ["", "static const fz_fn fz_fns[] = {"] + descs + \
+        zts + [""] + adapters + ["", '#define FZ_EXT_DEFINE',
+                                 '#include "fuzz_extern.h"',
+                                 "static const fz_fn fz_fns[] = {"] + \
+        descs + \
         ["};", "",
          "int main(void) {",
          "  return fz_main(fz_fns, (int)(sizeof fz_fns / sizeof fz_fns[0]), "

@@ -25,6 +25,7 @@ all elements, rows `A[i]` as arrays (helpers, pointers, memcpy),
 Each draws random numbers only when enabled: the output of the other
 features does not change."""
 from markers import LF, TW, tname
+from ufeatures import UWALKS
 from vfeatures import VWALKS
 from zfeatures import ZWALKS
 
@@ -180,6 +181,8 @@ class XExt:
         if g.walkp and not g.walked and g.loop_depth == 0:
             if g.walkp.walk in VWALKS:
                 self.vwalk(g, ind)
+            elif g.walkp.walk in UWALKS:
+                self.uwalk(g, ind)
             elif g.walkp.walk in ZWALKS:
                 self.zwalk(g, ind)
             elif g.walkp.inter:

@@ -67,7 +67,9 @@ def fuzz_gen_file(root, seed, k, feats):
     cut = src.find("/* twins:")
     if cut > 0:
         src = src[:cut]
-    return src.replace('#include "fuzz_harness.h"\n', "")
+    # (the outside functions' declarations: --features ecalls)
+    return src.replace('#include "fuzz_harness.h"\n',
+                       '#include "fuzz_extern.h"\n')
 
 
 # Odd-but-valid programs: the plugin must accept (or reject at a location)
