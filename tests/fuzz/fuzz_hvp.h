@@ -187,7 +187,7 @@ static void fz_check_hvp(const fz_fn *f, double *const *a, size_t n, int pat,
   f->hvp(n, a, t, r, d, h);
   for (size_t b = 0; b < n; b++) {
     fz_st.hvp_bits++;
-    if (!fz_same(r[b], rb[b]))
+    if (!fz_same_ret(f, a, b, r[b], rb[b]))
       FZ_FAIL(f, a, b, "hvp ret %a != batched %a", r[b], rb[b]);
   }
   for (int p = 0; p < f->np; p++)
