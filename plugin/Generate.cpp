@@ -174,6 +174,7 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
   Out.Code = std::move(E.Code);
   Out.Prototypes = std::move(E.Prototypes);
   Out.Deferred = false;
+  Out.LibraryCalls = std::move(Info.LibraryCalls);
   return true;
 }
 

@@ -8,7 +8,14 @@
 #ifndef BATCHDIFF_OPTIONS_H
 #define BATCHDIFF_OPTIONS_H
 
+#include "clang/Basic/SourceLocation.h"
+
 #include <string>
+#include <vector>
+
+namespace clang {
+class FunctionDecl;
+} // namespace clang
 
 namespace batchdiff {
 
@@ -22,10 +29,20 @@ struct Options {
   bool MathOutline = false; // -fplugin-arg-batchdiff-math=outline|inline
 };
 
+/// A call that became the C library's function (a vector version, an
+/// operation or the runtime's memcpy) because no body of it was parsed yet.
+struct LibraryCall {
+  const clang::FunctionDecl *Callee = nullptr; // canonical declaration
+  clang::SourceLocation At;                    // the call
+};
+
 struct Generated {
   std::string Code;       // C text injected right after the definition
   std::string Prototypes; // prototypes of the generated functions
   bool Deferred = false;  // Code declares only; the definitions come later
+  /// A body of one of these defined later in the file is what the scalar
+  /// function calls, not the library: the plugin reports it.
+  std::vector<LibraryCall> LibraryCalls;
 };
 
 } // namespace batchdiff

@@ -52,6 +52,7 @@ public:
         if (S) {
           unsigned Before = numErrors();
           diagnoseLateAttributes(*S, FD);
+          diagnoseLateLibraryBody(FD);
           OwnErrors += numErrors() - Before;
         }
         handleFunction(FD);
@@ -121,6 +122,32 @@ private:
     std::string Name = "<batchdiff:" + FD->getNameAsString() + ">";
     if (!injectAfterDefinition(*S, FD, Code, Name))
       Waiting.clear();
+  }
+
+  /// A body of a C library function's name defined after an annotated
+  /// function whose generated code calls the library's version: the scalar
+  /// function calls this body, so the two would disagree.
+  void diagnoseLateLibraryBody(const FunctionDecl *FD) {
+    if (!FD->doesThisDeclarationHaveABody() ||
+        S->getSourceManager().isInSystemHeader(FD->getLocation()))
+      return;
+    const FunctionDecl *Canon = FD->getCanonicalDecl();
+    for (const Generated &G : All)
+      for (const LibraryCall &C : G.LibraryCalls) {
+        if (C.Callee != Canon)
+          continue;
+        report(S->getDiagnostics(), DiagnosticsEngine::Error, FD->getLocation(),
+               "%0 is defined after a batch/diff function that calls it, "
+               "whose generated code already uses the C library's %0 there "
+               "(the name of a C library function means the library's "
+               "function unless its body comes first); define %0 before the "
+               "functions that call it, or give it a name of its own")
+            << FD;
+        report(S->getDiagnostics(), DiagnosticsEngine::Note, C.At,
+               "the C library's %0 is called here")
+            << FD;
+        return;
+      }
   }
 
   /// The definitions of waiting functions that \p FD's body completes.

@@ -331,6 +331,7 @@ bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
   Info.IncludeRuntime = !lowering::runtimeDeclared(S);
   if (!L.run())
     return false;
+  Info.LibraryCalls = L.libraryCalls().vec();
   if (Remarks) {
     L.globalRemarks();
     lowering::paramRemarks(FD, S.getDiagnostics(), Out, WantGrad);

@@ -8,6 +8,7 @@
 #ifndef BATCHDIFF_LOWER_LOWER_H
 #define BATCHDIFF_LOWER_LOWER_H
 
+#include "Options.h"
 #include "ir/IR.h"
 
 #include "clang/Basic/SourceLocation.h"
@@ -15,6 +16,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace clang {
 class FunctionDecl;
@@ -28,6 +30,9 @@ struct LowerInfo {
   clang::SourceLocation Loc;  // the definition, where remarks go
   bool Static = false;        // generated functions get internal linkage
   bool IncludeRuntime = true; // the runtime headers are not declared yet
+  /// A body of one of these defined later in the file is what the scalar
+  /// function calls, not the library: the plugin reports it.
+  std::vector<LibraryCall> LibraryCalls;
 };
 
 /// The errors lowering reported in this translation unit, by location and

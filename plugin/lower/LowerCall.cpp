@@ -81,6 +81,12 @@ int Lowerer::call(const CallExpr *CE) {
   const FunctionDecl *Def = Callee->getDefinition();
   bool UserDefined =
       Def && !Ctx.getSourceManager().isInSystemHeader(Def->getLocation());
+  // The library's function stands for this call only while no body of the
+  // name is known: remember it, so a body defined later is reported.
+  auto Library = [&] {
+    if (!Def)
+      LibraryCalls.push_back({Callee->getCanonicalDecl(), CE->getBeginLoc()});
+  };
   // Out-pointer functions: lowered to table functions and a store.
   if (!UserDefined &&
       (N == "frexp" || N == "frexpf" || N == "modf" || N == "modff")) {
@@ -89,14 +95,19 @@ int Lowerer::call(const CallExpr *CE) {
             "pass the arguments <math.h> declares");
       return -1;
     }
+    Library();
     Type FT = N == "frexpf" || N == "modff" ? Type::F32 : Type::F64;
     return N.starts_with("frexp") ? frexpCall(CE, FT) : modfCall(CE, FT);
   }
-  if (llvm::StringRef Mem = memFunction(Name); !UserDefined && !Mem.empty())
+  if (llvm::StringRef Mem = memFunction(Name); !UserDefined && !Mem.empty()) {
+    Library();
     return memCall(CE, Mem, N.ends_with("_chk"));
+  }
   if (!UserDefined && Callee->getBuiltinID())
-    if (std::optional<int> R = builtinCall(CE, N))
+    if (std::optional<int> R = builtinCall(CE, N)) {
+      Library();
       return *R;
+    }
   if (generatedCallee(Callee)) {
     llvm::StringRef Base = llvm::StringRef(Name).rsplit('_').first;
     error(CE->getBeginLoc(),
@@ -112,6 +123,7 @@ int Lowerer::call(const CallExpr *CE) {
   auto It = mathTable().find(N);
   if (It != mathTable().end() && !UserDefined) {
     const MathEntry &M = It->second;
+    Library();
     if ((int)CE->getNumArgs() != M.NArgs) {
       error(CE->getBeginLoc(), "this call of '" + Name + "'",
             "pass the arguments <math.h> declares");

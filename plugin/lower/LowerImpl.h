@@ -126,6 +126,8 @@ public:
   bool reported() const { return Reported; }
   /// Where each math call is (Stmt::Site indexes it).
   llvm::ArrayRef<SourceLocation> sites() const { return Sites; }
+  /// The calls that became the C library's function.
+  llvm::ArrayRef<LibraryCall> libraryCalls() const { return LibraryCalls; }
   /// Remarks: how each global the function reads or writes is batched.
   void globalRemarks() const;
 
@@ -623,6 +625,7 @@ private:
   /// Where a call to a function not defined yet is recorded (null: report
   /// it as an error).
   MissingBody *Missing;
+  std::vector<LibraryCall> LibraryCalls;
   /// The statement being lowered failed: the rest of it is skipped. stmt()
   /// clears it afterwards (unless Stopped), so one compile reports the
   /// errors of every statement; Reported remembers there were some.

@@ -34,6 +34,21 @@ BATCHDIFF double call_kr(double x, int k) {
   return a + kr_bend(a * 0.25, k + 1) + kr_round((float)x, (short)k);
 }
 
+/* ---- a C library function's name, defined by the file ------------------- */
+
+/* cephes defines its own erf: with the body before the caller, the caller
+ * inlines this body (the scalar function calls it too), not the library's
+ * vector erf. A body after the caller is an error
+ * (tests/diagnostics/cases/call-library-defined-later.c). */
+double erf(double x) {
+  double t = x * (1.0 + 0.125 * x * x);
+  return t / sqrt(1.0 + t * t);
+}
+
+BATCHDIFF double call_own_erf(double x, double y) {
+  return erf(x) * y + erf(x * y);
+}
+
 /* ---- helpers defined after the caller ---------------------------------- */
 
 double late_mix(double x, double y); /* prototype, defined below */
@@ -108,6 +123,19 @@ BITS2(call_chain, float, float, gen_f, float, gen_f)
 BITS1(wait_a, double, double, gen_d)
 BITS2(wait_b, double, double, gen_d, double, gen_d)
 BITS2(call_annotated_late, double, double, gen_d, double, gen_d)
+BITS2(call_own_erf, double, double, gen_d, double, gen_d)
+
+/* The scalar function does call the file's erf (else the test above would
+ * compare the library's erf with itself): erf(1) = 1.125 / sqrt(2.265625),
+ * the library's is 0.8427. */
+static void diff_own_erf_is_own(void **state_) {
+  (void)state_;
+  double x = 1.0, y = 1.0, r;
+  call_own_erf_batched(1, &x, &y, &r);
+  double own = 1.125 / sqrt(1.0 + 1.125 * 1.125);
+  assert_true(fabs(r - 2.0 * own) < 1e-15);
+  assert_true(fabs(call_own_erf(x, y) - 2.0 * own) < 1e-15);
+}
 
 static void diff_use_call_late(void **state_) {
   (void)state_;
@@ -164,6 +192,16 @@ static dual dual_call_annotated_late(dual x, dual y) {
 ADAPT2(call_annotated_late)
 CASE2(call_annotated_late, sm_pm3)
 
+static dual dual_erf(dual x) {
+  dual t = dmul(x, dadd(dc(1.0), dscale(dmul(x, x), 0.125)));
+  return ddiv(t, dsqrt(dadd(dc(1.0), dmul(t, t))));
+}
+static dual dual_call_own_erf(dual x, dual y) {
+  return dadd(dmul(dual_erf(x), y), dual_erf(dmul(x, y)));
+}
+ADAPT2(call_own_erf)
+CASE2(call_own_erf, sm_pm3)
+
 /* call_kr: x differentiable, k an int (no shadow). The adjoint through
  * the float parameter of kr_round is a float: float tolerance. */
 static dual dual_kr_bend(dual x, int k) {
@@ -216,9 +254,12 @@ int main(int argc, char **argv) {
       T_(wait_b),
       T_(call_annotated_late),
       T_(use_call_late),
+      T_(call_own_erf),
+      T_(own_erf_is_own),
       GT_(c_call_late),
       GT_(c_wait_b),
       GT_(c_call_annotated_late),
+      GT_(c_call_own_erf),
       GT_(c_call_kr),
   };
   bd_test_filter(argc, argv);
