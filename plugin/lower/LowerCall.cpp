@@ -43,6 +43,20 @@ llvm::StringRef memFunction(llvm::StringRef Name) {
   return {};
 }
 
+llvm::StringRef allocationCall(const Expr *E) {
+  const auto *CE = dyn_cast<CallExpr>(E->IgnoreParenCasts());
+  const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
+  if (!Callee || !Callee->getIdentifier())
+    return {};
+  llvm::StringRef Name = Callee->getName();
+  Name.consume_front("__builtin_");
+  for (llvm::StringRef A :
+       {"malloc", "calloc", "realloc", "aligned_alloc", "alloca"})
+    if (Name == A)
+      return A;
+  return {};
+}
+
 bool onlyMathCalls(const Stmt *S, const ASTContext &Ctx) {
   if (!S)
     return true;
@@ -148,6 +162,11 @@ int Lowerer::call(const CallExpr *CE) {
   // the out-of-line original stays as it is for other callers.
   if (Def && Def->hasBody())
     return inlineCall(CE, Def);
+  if (!UserDefined && N == "free") {
+    error(CE->getBeginLoc(), "a call to 'free'",
+          "allocate no memory: use a local array of constant size");
+    return -1;
+  }
   // A C library function (j0, frexp, ...) outside the table: say
   // so, rather than calling it unknown.
   if (Callee->getBuiltinID() ||

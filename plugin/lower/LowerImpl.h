@@ -82,6 +82,9 @@ std::string describeStmt(const Stmt *S);
 /// "memcpy", "memmove" or "memset" for those functions (also their
 /// __builtin_ and _FORTIFY_SOURCE __builtin___NAME_chk forms), else "".
 llvm::StringRef memFunction(llvm::StringRef Name);
+/// The C library allocator \p E calls (malloc, calloc, realloc,
+/// aligned_alloc, alloca), through parentheses and casts, else "".
+llvm::StringRef allocationCall(const Expr *E);
 /// Whether every call in \p S is to a <math.h> function of the table or a
 /// compiler builtin without side effects (`fabs(x) < 1`, `isnan(x)`): such
 /// a call may run in lanes where C would not run it.

@@ -235,6 +235,13 @@ bool Lowerer::ptrCast(const CastExpr *CE, PtrVal &Out) {
       return ptrValue(CE->getSubExpr(), Out);
     [[fallthrough]];
   default:
+    // Before the conversion of its void *: what the user wrote is the call.
+    if (llvm::StringRef A = allocationCall(CE->getSubExpr()); !A.empty()) {
+      error(CE->getBeginLoc(), "memory from '" + A.str() + "'",
+            "use a local array of constant size (1..65536 elements; large "
+            "ones live in batchdiff's arena, not on the stack)");
+      return false;
+    }
     error(CE->getBeginLoc(),
           describeConversion(CE->getSubExpr()->getType(), CE->getType()),
           "keep the element type of the array the pointer points into");

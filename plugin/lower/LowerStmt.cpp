@@ -61,6 +61,13 @@ Ret Lowerer::stmt(const Stmt *St) {
     for (const Decl *D : DS->decls())
       if (const auto *VD = dyn_cast<VarDecl>(D))
         Poisoned.insert(VD);
+  // So is a pointer whose assignment failed (p = malloc(...)).
+  if (const auto *BO = dyn_cast<BinaryOperator>(St))
+    if (BO->getOpcode() == BO_Assign && BO->getType()->isPointerType())
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          Poisoned.insert(VD);
   return R;
 }
 
