@@ -37,6 +37,9 @@ class FnGen:
         self.ptr_left = 3
         self.param_names = set(nm for (nm, _t, _u, _nd) in params)
         self.wglobal = None
+        # BD_NODIFF parameters whose bits are rebuilt into a float
+        # (wfeatures.nodiff_bits): read-only, never written (genfile checks)
+        self.nd_bits = []
         self.ext = None  # features.Ext with gen.py --features
         self.nogoto = False  # a pointer parameter walked (features 'walks')
         self.sret = None  # a struct return type (features 'sret')
@@ -778,7 +781,7 @@ class FnGen:
                 saved = self.scope
                 self.scope = Scope()
                 for (nm, t, _u, _nd) in self.params:
-                    self.scope.vars[nm] = ("v", t, False, 0)
+                    self.scope.vars[nm] = ("v", t, nm in self.nd_bits, 0)
                 self.emit(0, "%s:" % self.tail)
                 self.emit(1, "return %s;" % self.ret_expr())
                 self.scope = saved

@@ -6,6 +6,7 @@ from adapters import adapter, ctype
 from features import Ext
 from fngen import FnGen
 from markers import DBL, FLT, LF, TW, render, tname
+from wfeatures import written_names
 from xadapters import flatten, xadapter
 
 
@@ -141,6 +142,12 @@ def gen_file(seed, K, mutate=0.0, features=(), mutate_ret=0.0):
         body = g.body()
         if ext:
             body = ext.vprotos(g, body, callees)
+        # self-check: a BD_NODIFF parameter whose bits are rebuilt into a
+        # float is never written (else the plugin's diff-union error is
+        # right: seed 92 of the seventh round)
+        bad = written_names(body, g.nd_bits)
+        assert not bad, "seed %d f%d: BD_NODIFF %s written and its bits " \
+            "rebuilt (wfeatures.nodiff_bits)" % (seed, k, ", ".join(bad))
         name = "f%d" % k
         sig = ", ".join("%s%s%s %s" % ("BD_UNIFORM " if u else "",
                                          "BD_NODIFF " if nd else "",
