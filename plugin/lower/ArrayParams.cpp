@@ -407,6 +407,11 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   // a loop counted by n (Horner from the top) it adds to n.
   if (U.PlusParam && (U.PlusParam != U.Bound || U.Scale > 1) && !U.Unknown)
     U.Unknown = U.PlusAt;
+  // A flat matrix's indices explain the extent alone (other indices or
+  // walks of the same array: no rule combines them yet).
+  if (U.FlatRows && !U.Unknown &&
+      (U.Bound || U.MaxConst >= 0 || U.Stepped || U.Inc.Uses || U.Step.Uses))
+    U.Unknown = U.FlatAt;
   if (U.Whole && U.End.N && !U.End.Bad) {
     Out.DimParam = (int)U.End.N->getFunctionScopeIndex();
     Out.DimHow = "dynamic, from parameter '" + U.End.N->getNameAsString() +
@@ -442,6 +447,15 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
       U.Whole = R->At;
   if (U.Whole) {
     *Whole = U.Whole;
+    return true;
+  }
+  if (!U.Unknown && U.FlatRows) {
+    Out.DimParam = dimParamOf({U.FlatRows, U.FlatCols});
+    std::string R = U.FlatRows->getNameAsString(),
+                C = U.FlatCols->getNameAsString();
+    Out.DimHow = "dynamic, parameters '" + R + "' x '" + C +
+                 "' (row-major indices i * " + C + " + j of loops to '" + R +
+                 "' and '" + C + "')";
     return true;
   }
   if (!U.Unknown && U.Bound) {

@@ -119,8 +119,12 @@ struct Uses {
   const Expr *PlusAt = nullptr;
   bool PlusLoop = false;         // an index of a loop to `i <= n` gave Plus
   const Expr *Unknown = nullptr; // an index nothing bounds
-  const Expr *Whole = nullptr;   // a use as a pointer (p + 1, f(p))
-  std::vector<LoopVar> Loops;    // loops enclosing the current statement
+  // Indices `i * c + j` with i < FlatRows, j < c = FlatCols: a row-major
+  // FlatRows x FlatCols matrix in a flat array.
+  const ParmVarDecl *FlatRows = nullptr, *FlatCols = nullptr;
+  const Expr *FlatAt = nullptr;
+  const Expr *Whole = nullptr; // a use as a pointer (p + 1, f(p))
+  std::vector<LoopVar> Loops;  // loops enclosing the current statement
   // The rules that give an extent to a pointer used as a pointer:
   // an end pointer `p + n` (End; Bad: several different ones), `*p++` once
   // per iteration of a counted loop (Inc), a step `p += k` (Step).
@@ -134,6 +138,8 @@ struct Uses {
   std::vector<Trip> Around; // per enclosing loop, any kind
   // Locals initialised to p (`const double *q = p;`), walked like it.
   llvm::DenseMap<const VarDecl *, const Expr *> Aliases;
+  // Row pointers `row = p + i * c` and their c (rowPointer).
+  llvm::DenseMap<const VarDecl *, const ParmVarDecl *> Rows;
 
   Uses(const ParmVarDecl *P, const FunctionDecl *FD, ASTContext &Ctx)
       : P(P), FD(FD), Ctx(Ctx), Stepped(steps(FD->getBody(), P)) {}
@@ -290,8 +296,112 @@ struct Uses {
       FromRange = true;
       return;
     }
+    if (auto RC = flatIndex(Idx); RC && flat(*RC, Idx))
+      return;
     if (!Unknown)
       Unknown = Idx;
+  }
+
+  /// The innermost loop over \p V counted by an integer parameter and
+  /// staying below it (`for (i = 0; i < n; i++)`).
+  const LoopVar *countedBelow(const VarDecl *V) const {
+    for (auto It = Loops.rbegin(); V && It != Loops.rend(); ++It)
+      if (It->V == V)
+        return It->Bound && It->Slack >= 0 && It->From >= 0 ? &*It : nullptr;
+    return nullptr;
+  }
+
+  using RowsCols = std::pair<const ParmVarDecl *, const ParmVarDecl *>;
+
+  /// An r x c matrix's indices: false if another shape was seen before.
+  bool flat(RowsCols RC, const Expr *At) {
+    if (FlatRows && (FlatRows != RC.first || FlatCols != RC.second))
+      return false;
+    FlatRows = RC.first;
+    FlatCols = RC.second;
+    if (!FlatAt)
+      FlatAt = At;
+    return true;
+  }
+
+  /// `i * c` (or `c * i`), i < r (not the loop \p Not), c an integer
+  /// parameter the body never assigns: (r, c), the offset of row i.
+  std::optional<RowsCols> rowOffset(const Expr *E,
+                                    const LoopVar *Not = nullptr) const {
+    const auto *Mul = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+    if (!Mul || Mul->getOpcode() != BO_Mul)
+      return std::nullopt;
+    for (bool Swap : {false, true}) {
+      const LoopVar *I =
+          countedBelow(varOf(Swap ? Mul->getRHS() : Mul->getLHS()));
+      const ParmVarDecl *C = paramOf(Swap ? Mul->getLHS() : Mul->getRHS());
+      if (I && I != Not && C && C->getDeclContext() == FD &&
+          C->getType()->isIntegerType() &&
+          !lowering::modifies(FD->getBody(), C))
+        return std::make_pair(I->Bound, C);
+    }
+    return std::nullopt;
+  }
+
+  /// `i * c + j` (the factors and terms in either order) with i < r and
+  /// j < c: (r, c), the row-major element (i, j) of an r x c matrix.
+  std::optional<RowsCols> flatIndex(const Expr *Idx) const {
+    const auto *Add = dyn_cast<BinaryOperator>(Idx->IgnoreParenImpCasts());
+    if (!Add || Add->getOpcode() != BO_Add)
+      return std::nullopt;
+    for (bool Swap : {false, true}) {
+      const LoopVar *J =
+          countedBelow(varOf(Swap ? Add->getLHS() : Add->getRHS()));
+      auto RC =
+          J ? rowOffset(Swap ? Add->getRHS() : Add->getLHS(), J) : std::nullopt;
+      if (RC && RC->second == J->Bound)
+        return RC;
+    }
+    return std::nullopt;
+  }
+
+  /// A row pointer `p + i * c` or `&p[i * c]`: (r, c).
+  std::optional<RowsCols> rowStart(const Expr *E) const {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && UO->getOpcode() == UO_AddrOf)
+      if (const auto *AS =
+              dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens());
+          AS && paramOf(AS->getBase()) == P)
+        return rowOffset(AS->getIdx());
+    const auto *Add = dyn_cast<BinaryOperator>(E);
+    if (!Add || Add->getOpcode() != BO_Add)
+      return std::nullopt;
+    for (bool Swap : {false, true})
+      if (paramOf(Swap ? Add->getRHS() : Add->getLHS()) == P)
+        return rowOffset(Swap ? Add->getLHS() : Add->getRHS());
+    return std::nullopt;
+  }
+
+  /// `const double *row = A + i * c;` read only as `row[j]` under `j < c`:
+  /// a row of the r x c matrix A (C's scope keeps it in i's loop).
+  bool rowPointer(const Stmt *S) {
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      const auto *V =
+          DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+      auto RC = V && V->getType()->isPointerType() && V->getInit()
+                    ? rowStart(V->getInit())
+                    : std::nullopt;
+      if (!RC || lowering::modifies(FD->getBody(), V))
+        return false;
+      if (!flat(*RC, V->getInit()) && !Unknown)
+        Unknown = V->getInit();
+      Rows[V] = RC->second;
+      return true;
+    }
+    const auto *AS = dyn_cast<ArraySubscriptExpr>(S);
+    const VarDecl *V = AS ? varOf(AS->getBase()) : nullptr;
+    if (!V || !Rows.count(V))
+      return false;
+    const LoopVar *J = countedBelow(varOf(AS->getIdx()));
+    if ((!J || J->Bound != Rows[V]) && !Unknown)
+      Unknown = AS->getIdx();
+    return true;
   }
 
   /// The variable a for-init sets to a constant: `int i = 0` or `i = 0`.
@@ -764,6 +874,11 @@ struct Uses {
       }
     if (stepWalk(S))
       return;
+    if (rowPointer(S)) {
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
+        walk(AS->getIdx());
+      return;
+    }
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
       if (paramOf(AS->getBase()) == P) {
         index(AS->getIdx());
@@ -788,11 +903,14 @@ struct Uses {
         Aliases[V] = V->getInit()->IgnoreParenImpCasts();
         return;
       }
-    // Any other use of a copy is a use of p as a pointer.
+    // Any other use of a copy or a row pointer is a use of p as a pointer.
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-          V && Aliases.count(V) && !Whole)
-        Whole = Aliases[V];
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && !Whole) {
+        if (Aliases.count(V))
+          Whole = Aliases[V];
+        else if (Rows.count(V))
+          Whole = V->getInit();
+      }
     if (const auto *ME = dyn_cast<MemberExpr>(S))
       if (ME->isArrow() && paramOf(ME->getBase()) == P) {
         MaxConst = std::max<int64_t>(MaxConst, 0); // p->m: record 0

@@ -144,6 +144,24 @@ BATCHDIFF double r_rc(const double *A, const double *v, int r, int c) {
   return s;
 }
 // CHECK: {{.*}}remarks_arrays.c:[[@LINE-9]]:37: remark: batchdiff: parameter 'A' is varying (one value per example), differentiated; input array, dims dynamic, parameters 'r' x 'c' (pointer walk 'A += c' in a loop of at most 'r' iterations); ragged: each example's extent differs, accesses are masked per lane{{$}}
+BATCHDIFF double r_flat(const double *A, const double *v, int r, int c) {
+  double s = 0.0;
+  for (int i = 0; i < r; i++)
+    for (int j = 0; j < c; j++)
+      s += A[i * c + j] * v[j];
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-7]]:39: remark: batchdiff: parameter 'A' is varying (one value per example), differentiated; input array, dims dynamic, parameters 'r' x 'c' (row-major indices i * c + j of loops to 'r' and 'c'); ragged: each example's extent differs, accesses are masked per lane{{$}}
+BATCHDIFF double r_rowptr(const double *A, const double *v, int r, int c) {
+  double s = 0.0;
+  for (int i = 0; i < r; i++) {
+    const double *row = A + i * c;
+    for (int j = 0; j < c; j++)
+      s += row[j] * v[j];
+  }
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-9]]:41: remark: batchdiff: parameter 'A' is varying (one value per example), differentiated; input array, dims dynamic, parameters 'r' x 'c' (row-major indices i * c + j of loops to 'r' and 'c'); ragged: each example's extent differs, accesses are masked per lane{{$}}
 BATCHDIFF double r_inner(const double *p, int n, const double *q) {
   double s = 0.0;
   for (int i = 0; i < n; i++)

@@ -2,6 +2,8 @@
  * stepped once per row, `row += 4` or `A += c` (c an integer parameter),
  * read as row[j] under `j < 4` / `j < c`; `*p++` in an inner loop; and the
  * same walks over a local array and a file-scope table (docs/subset.md).
+ * Flat indices A[i * c + j] of the same r x c matrices, and row pointers
+ * A + i * c into them (no walk).
  * Extents: 4 x r, r x c, 3 x n.
  *   - NAME_batched bit for bit the scalar function (and the declared
  *     forms), BD_PACKED with a guard page after every example's last
@@ -49,6 +51,58 @@ BATCHDIFF double rs_rc(BD_PACKED const double *A, BD_PACKED const double *v,
       t += A[j] * v[j];
     s += t * t;
     A += c;
+  }
+  return s;
+}
+
+/* The same r x c matrix indexed flat, A[i * c + j] (no walk). */
+BATCHDIFF double rs_flat(BD_PACKED const double *A, BD_PACKED const double *v,
+                         int r, int c, BD_UNIFORM double b) {
+  double s = 0.0;
+  for (int i = 0; i < r; i++) {
+    double t = -b;
+    for (int j = 0; j < c; j++)
+      t += A[i * c + j] * v[j];
+    s += t * t;
+  }
+  return s;
+}
+/* Square, the terms and factors the other way round: A[j + n * i]. */
+BATCHDIFF double rs_square(BD_PACKED const double *A, BD_PACKED const double *v,
+                           int n, BD_UNIFORM double b) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) {
+    double t = -b;
+    for (int j = 0; j < n; j++)
+      t += A[j + n * i] * v[j];
+    s += t * t;
+  }
+  return s;
+}
+
+/* Row pointers into the flat matrix: `A + i * c` and `&A[c * i]`. */
+BATCHDIFF double rs_rowptr(BD_PACKED const double *A, BD_PACKED const double *v,
+                           int r, int c, BD_UNIFORM double b) {
+  double s = 0.0;
+  for (int i = 0; i < r; i++) {
+    const double *row = A + i * c;
+    double t = -b;
+    for (int j = 0; j < c; j++)
+      t += row[j] * v[j];
+    s += t * t;
+  }
+  return s;
+}
+BATCHDIFF double rs_rowaddr(BD_PACKED const double *A,
+                            BD_PACKED const double *v, int r, int c,
+                            BD_UNIFORM double b) {
+  double s = 0.0;
+  for (int i = 0; i < r; i++) {
+    const double *row = &A[c * i];
+    double t = -b;
+    for (int j = 0; j < c; j++)
+      t += row[j] * v[j];
+    s += t * t;
   }
   return s;
 }
@@ -214,6 +268,107 @@ static void t_rc(void **state) {
   }
 }
 
+/* rs_flat, rs_square, rs_rowptr and rs_rowaddr against rs_rc (the same
+ * arithmetic): batched and gradients bit for bit, guard pages after every
+ * example's last element (square: r = c). */
+typedef void (*flat_batched)(size_t, const double *, const size_t *,
+                             const double *, const size_t *, const int *,
+                             const int *, double, double *);
+typedef void (*flat_grad)(size_t, const double *, const size_t *,
+                          const double *, const size_t *, const int *,
+                          const int *, double, double *, const double *,
+                          double *, double *, double *);
+typedef double (*flat_scalar)(const double *, const double *, int, int, double);
+/* rs_square's signature is (A, v, n, b): adapters with r = c = n. */
+static void sq_batched(size_t n, const double *A, const size_t *ao,
+                       const double *v, const size_t *vo, const int *r,
+                       const int *c, double b, double *ret) {
+  (void)c;
+  rs_square_batched(n, A, ao, v, vo, r, b, ret);
+}
+static void sq_grad(size_t n, const double *A, const size_t *ao,
+                    const double *v, const size_t *vo, const int *r,
+                    const int *c, double b, double *ret, const double *dret,
+                    double *dA, double *dv, double *db) {
+  (void)c;
+  rs_square_grad(n, A, ao, v, vo, r, b, ret, dret, dA, dv, db);
+}
+static double sq_scalar(const double *A, const double *v, int r, int c,
+                        double b) {
+  (void)c;
+  return rs_square(A, v, r, b);
+}
+static const struct {
+  const char *name;
+  flat_batched fb;
+  flat_grad fg;
+  flat_scalar fs;
+  int square;
+} flat_fns[] = {
+    {"rs_flat", rs_flat_batched, rs_flat_grad, rs_flat, 0},
+    {"rs_square", sq_batched, sq_grad, sq_scalar, 1},
+    {"rs_rowptr", rs_rowptr_batched, rs_rowptr_grad, rs_rowptr, 0},
+    {"rs_rowaddr", rs_rowaddr_batched, rs_rowaddr_grad, rs_rowaddr, 0},
+};
+
+static void t_flat(void **state) {
+  (void)state;
+  rng_t rg = {name_seed("nested flat")};
+  const double b = 0.625;
+  for (size_t f = 0; f < sizeof flat_fns / sizeof flat_fns[0]; f++)
+    for (size_t k = 0; k < N_NS; k++) {
+      size_t n = ns[k];
+      const char *fn = flat_fns[f].name;
+      int *r = calloc(n + 1, sizeof(int)), *c = calloc(n + 1, sizeof(int));
+      int *la = calloc(n + 1, sizeof(int));
+      gen_lens(&rg, n, r, 11);
+      if (flat_fns[f].square)
+        memcpy(c, r, n * sizeof(int));
+      else
+        gen_lens(&rg, n, c, 7);
+      for (size_t e = 0; e < n; e++)
+        la[e] = r[e] * c[e];
+      pk_t A, V, GA0, GV0, GA, GV;
+      pk_make(&A, n, la, 1), pk_make(&V, n, c, 1);
+      pk_make(&GA0, n, la, 1), pk_make(&GV0, n, c, 1);
+      pk_make(&GA, n, la, 1), pk_make(&GV, n, c, 1);
+      fill(&A, n, la, &rg), fill(&V, n, c, &rg);
+      for (size_t e = 0; e < n; e++) {
+        for (int i = 0; i < la[e]; i++)
+          AT(&GA0, e, i) = AT(&GA, e, i) = 0.0;
+        for (int i = 0; i < c[e]; i++)
+          AT(&GV0, e, i) = AT(&GV, e, i) = 0.0;
+      }
+      double *want = calloc(n + 1, 8), *got = calloc(n + 1, 8);
+      double db0 = 0.0, db = 0.0;
+      rs_rc_batched(n, A.base, A.off, V.base, V.off, r, c, b, want);
+      rs_rc_grad(n, A.base, A.off, V.base, V.off, r, c, b, NULL, NULL, GA0.base,
+                 GV0.base, &db0);
+      flat_fns[f].fb(n, A.base, A.off, V.base, V.off, r, c, b, got);
+      flat_fns[f].fg(n, A.base, A.off, V.base, V.off, r, c, b, NULL, NULL,
+                     GA.base, GV.base, &db);
+      for (size_t e = 0; e < n; e++) {
+        const double *a = &AT(&A, e, 0), *v = &AT(&V, e, 0);
+        EXPECT_SAME(flat_fns[f].fs(a, v, r[e], c[e], b),
+                    rs_rc(a, v, r[e], c[e], b), "%s scalar n=%zu b=%zu", fn, n,
+                    e);
+        EXPECT_SAME(got[e], want[e], "%s_batched n=%zu b=%zu", fn, n, e);
+        for (int i = 0; i < la[e]; i++)
+          EXPECT_SAME(AT(&GA, e, i), AT(&GA0, e, i),
+                      "%s_grad d_A n=%zu b=%zu i=%d", fn, n, e, i);
+        for (int i = 0; i < c[e]; i++)
+          EXPECT_SAME(AT(&GV, e, i), AT(&GV0, e, i),
+                      "%s_grad d_v n=%zu b=%zu i=%d", fn, n, e, i);
+      }
+      EXPECT_SAME(db, db0, "%s_grad d_b n=%zu", fn, n);
+      pk_check_gaps(&GA, n, la, "flat grad d_A");
+      pk_check_gaps(&GV, n, c, "flat grad d_v");
+      pk_free(&A), pk_free(&V), pk_free(&GA0), pk_free(&GV0);
+      pk_free(&GA), pk_free(&GV);
+      free(r), free(c), free(la), free(want), free(got);
+    }
+}
+
 static void t_inner(void **state) {
   (void)state;
   rng_t rg = {name_seed("nested inner")};
@@ -300,9 +455,8 @@ static void t_local(void **state) {
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(t_rows),
-      cmocka_unit_test(t_rc),
-      cmocka_unit_test(t_inner),
+      cmocka_unit_test(t_rows),  cmocka_unit_test(t_rc),
+      cmocka_unit_test(t_flat),  cmocka_unit_test(t_inner),
       cmocka_unit_test(t_local),
   };
   bd_test_filter(argc, argv);
