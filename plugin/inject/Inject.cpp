@@ -14,6 +14,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Parse/Parser.h"
 #include "clang/Sema/Scope.h"
@@ -37,9 +38,62 @@ static Parser *liveParser(Sema &S) {
   return P;
 }
 
+/// Whether only empty declarations and directives that declare nothing
+/// (`#pragma`, `#define`, `#undef`, `#endif`) follow offset \p Off of the
+/// main file's text. Read with a raw lexer: peeking through the
+/// preprocessor would cache tokens under the generated code.
+static bool onlyPragmasFollow(const SourceManager &SM, FileID FID, unsigned Off,
+                              const LangOptions &LO) {
+  bool Invalid = false;
+  StringRef Buf = SM.getBufferData(FID, &Invalid);
+  if (Invalid || Off > Buf.size())
+    return false;
+  Lexer Raw(SM.getLocForStartOfFile(FID), LO, Buf.begin(), Buf.begin() + Off,
+            Buf.end());
+  Token T;
+  for (Raw.LexFromRawLexer(T); T.isNot(tok::eof);) {
+    if (T.is(tok::semi)) {
+      Raw.LexFromRawLexer(T);
+      continue;
+    }
+    if (T.isNot(tok::hash) || !T.isAtStartOfLine())
+      return false;
+    Raw.LexFromRawLexer(T);
+    StringRef Kind = T.is(tok::raw_identifier) ? T.getRawIdentifier() : "";
+    if (Kind != "pragma" && Kind != "define" && Kind != "undef" &&
+        Kind != "endif")
+      return false;
+    do // the rest of the directive's line
+      Raw.LexFromRawLexer(T);
+    while (T.isNot(tok::eof) && !T.isAtStartOfLine());
+  }
+  return true;
+}
+
 bool parserAtEnd(Sema &S) {
   Parser *P = liveParser(S);
-  return P && P->getCurToken().is(tok::eof);
+  if (!P)
+    return false;
+  const Token &Cur = P->getCurToken();
+  if (Cur.is(tok::eof))
+    return true;
+  // `#pragma pack()`, `#pragma STDC ...` (annotation tokens) and `;` are
+  // taken at file scope without a declaration: no HandleTopLevelDecl comes
+  // after them. Look at the text from the start of the pragma's line, or
+  // from the `;`.
+  if (!tok::isPragmaAnnotation(Cur.getKind()) && Cur.isNot(tok::semi))
+    return false;
+  const SourceManager &SM = S.getSourceManager();
+  SourceLocation L = SM.getExpansionLoc(Cur.getLocation());
+  if (!SM.isInMainFile(L))
+    return false;
+  auto [FID, Off] = SM.getDecomposedLoc(L);
+  if (Cur.isNot(tok::semi)) {
+    StringRef Buf = SM.getBufferData(FID);
+    size_t NL = Buf.rfind('\n', Off);
+    Off = NL == StringRef::npos ? 0 : (unsigned)NL + 1;
+  }
+  return onlyPragmasFollow(SM, FID, Off, S.getLangOpts());
 }
 
 bool injectAfterDefinition(Sema &S, const Decl *FD, StringRef Code,

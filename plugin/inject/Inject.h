@@ -28,8 +28,9 @@ bool injectAfterDefinition(clang::Sema &S, const clang::Decl *D,
                            llvm::StringRef Code, llvm::StringRef BufferName);
 
 /// True when the live parser's lookahead token is the end of the
-/// translation unit: the declaration just parsed is the file's last, and no
-/// body can come any more.
+/// translation unit, or only pragmas and empty declarations come before it:
+/// the declaration just parsed is the file's last, and no body can come any
+/// more.
 bool parserAtEnd(clang::Sema &S);
 
 } // namespace batchdiff

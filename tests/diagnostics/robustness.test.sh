@@ -71,6 +71,27 @@ __attribute__((batch, diff)) float g(float x) { return x * x + 1.0f; }
 __attribute__((batch)) float h(float x) { return x; }
 #pragma GCC diagnostic pop
 EOF
+# A function waiting for a body until the end of the file (h is declared in
+# a header, so it is called once per example) when the file ends with
+# pragmas the parser takes without a declaration, or empty declarations.
+try 0 waiting-then-pragmas-at-end <<'EOF'
+double h(double x);
+__attribute__((batch)) double f(double x) { return h(x) * 2.0; }
+#pragma pack()
+;
+#pragma STDC FP_CONTRACT OFF
+EOF
+expect_syms waiting-then-pragmas-at-end.o f_batched
+# The same pragmas before the body: it is still inlined (and differentiated:
+# a call once per example would be an error in a diff function).
+try 0 waiting-pragma-then-body <<'EOF'
+double h(double x);
+__attribute__((batch, diff)) double f(double x) { return h(x) * 2.0; }
+#pragma pack()
+#pragma STDC FP_CONTRACT OFF
+double h(double x) { return x * x; }
+EOF
+expect_syms waiting-pragma-then-body.o f_batched f_grad
 try 0 macro-generated <<'EOF'
 #define DEF(name, k) \
   __attribute__((batch, diff)) float name(float x) { return (k) * x; }
