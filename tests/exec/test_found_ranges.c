@@ -1,0 +1,172 @@
+/* Numeric C as it is found (the rest is in test_found.c): loops whose
+ * index range needs the loop's start or bound: NR's chebev (Clenshaw
+ * counting down from m - 1), Horner and its derivative from the top
+ * (`c[nc]`, then c[nc - 1] .. c[0]), first differences (`x[i] - x[i - 1]`
+ * from i = 1, `x[i + 1]` under `i < n - 1`), `for (i = n; i-- > 0;)` and
+ * `while (k < n - 1) { ...; k++; }`. NAME_batched bit for bit against the
+ * scalar functions, gradients against closed forms; chebev's nrerror
+ * calls exactly the scalar loop's. */
+#include "grad_util.h"
+
+#include <stdint.h>
+
+#include "../common/test_filter.h"
+
+void nrerror(char error_text[]); /* nrutil.h */
+
+/* ---- loops whose index range needs the loop's start or its bound ------- */
+
+/* NR chebev: Clenshaw's recurrence counting down from m - 1 (c[] as NR
+ * declares it, not const). */
+BATCHDIFF float chebev(float a, float b, float c[], int m, float x) {
+  float d = 0.0, dd = 0.0, sv, y, y2;
+  int j;
+
+  if ((x - a) * (x - b) > 0.0)
+    nrerror("x not in range in routine chebev");
+  y2 = 2.0 * (y = (2.0 * x - a - b) / (b - a));
+  for (j = m - 1; j >= 1; j--) {
+    sv = d;
+    d = y2 * d - dd + c[j];
+    dd = sv;
+  }
+  return y * d - dd + 0.5 * c[0];
+}
+
+/* A polynomial and its derivative by Horner from the top, c[nc] .. c[0]
+ * (NR's ddpoly for one derivative). */
+BATCHDIFF double polyd(const double c[], int nc, double x, double *dp) {
+  double p = c[nc], d = 0.0;
+  for (int j = nc - 1; j >= 0; j--) {
+    d = d * x + p;
+    p = p * x + c[j];
+  }
+  *dp = d;
+  return p;
+}
+
+/* Total variation: x[i] - x[i - 1] from i = 1; a forward difference to
+ * n - 1. */
+BATCHDIFF double tv(const double *x, int n) {
+  double s = 0.0;
+  for (int i = 1; i < n; i++)
+    s += fabs(x[i] - x[i - 1]);
+  for (int i = 0; i < n - 1; i++)
+    s += 0.5 * (x[i + 1] - x[i]);
+  return s;
+}
+
+/* Counting down by `i-- > 0`, and a while loop's counter. */
+BATCHDIFF double decay(const double *x, int n, double r) {
+  double s = 0.0;
+  int i, k = 0;
+  for (i = n; i-- > 0;)
+    s = s * r + x[i];
+  while (k < n - 1) {
+    s += r * x[k + 1];
+    k++;
+  }
+  return s;
+}
+
+#include "found_util.h"
+
+/* chebev, polyd and tv bit for bit over ragged lengths 0 .. ST; polyd's
+ * and tv's gradients against their closed forms: d polyd / dx is polyd's
+ * own *dp, d tv / dx[i] the signs of the differences. */
+enum { ST = 12 };
+static void t_ranges(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("found_ranges")};
+  for (size_t ni = 0; ni < N_TEST_NS; ni++) {
+    size_t n = test_ns[ni];
+    float *fa = gp_alloc(n * 4), *fb = gp_alloc(n * 4), *fx = gp_alloc(n * 4);
+    float *fc = gp_alloc(n * ST * 4), *q = gp_alloc(n * 4);
+    double *c = gp_alloc(n * ST * 8), *x = gp_alloc(n * 8);
+    double *v = gp_alloc(n * ST * 8), *r1 = gp_alloc(n * 8);
+    double *r2 = gp_alloc(n * 8), *dp = gp_alloc(n * 8), *g1 = gp_alloc(n * 8);
+    double *dv_ = gp_alloc(n * ST * 8), *dx = gp_alloc(n * 8);
+    double *rr = gp_alloc(n * 8), *r3 = gp_alloc(n * 8), *dr = gp_alloc(n * 8);
+    int *m = gp_alloc(n * sizeof(int)), *nc = gp_alloc(n * sizeof(int));
+    int *len = gp_alloc(n * sizeof(int));
+    for (size_t e = 0; e < n; e++) {
+      fa[e] = (float)rng_range(&rng, -2, 0);
+      fb[e] = (float)rng_range(&rng, 0.5, 2);
+      fx[e] = (float)rng_range(&rng, -2.5, 2.5);
+      m[e] = 1 + (int)rng_below(&rng, ST);
+      nc[e] = (int)rng_below(&rng, ST);
+      len[e] = (int)rng_below(&rng, ST + 1);
+      x[e] = rng_range(&rng, -2, 2);
+      rr[e] = rng_range(&rng, -1.5, 1.5);
+      dx[e] = dr[e] = 0.0;
+      for (int i = 0; i < ST; i++) {
+        fc[e * ST + i] = (float)rng_range(&rng, -1, 1);
+        c[e * ST + i] = rng_range(&rng, -1, 1);
+        v[e * ST + i] = gen_d_mod(&rng);
+        dv_[e * ST + i] = 0.0;
+      }
+    }
+    gp_seal(fa), gp_seal(fb), gp_seal(fx), gp_seal(c), gp_seal(x);
+    gp_seal(v), gp_seal(m), gp_seal(nc), gp_seal(len);
+    reports = report_hash = 0;
+    chebev_batched(n, fa, fb, fc, ST, m, fx, q);
+    uint64_t got = reports, got_hash = report_hash;
+    reports = report_hash = 0;
+    polyd_batched(n, c, ST, nc, x, dp, 1, r1);
+    tv_batched(n, v, ST, len, r2);
+    decay_batched(n, v, ST, len, rr, r3);
+    decay_grad(n, v, ST, len, rr, NULL, NULL, NULL, 0, dr);
+    polyd_grad(n, c, ST, nc, x, g1, 1, NULL, NULL, NULL, 0, dx, NULL, 0);
+    tv_grad(n, v, ST, len, NULL, NULL, dv_, ST);
+    for (size_t e = 0; e < n; e++) {
+      float w1 = chebev(fa[e], fb[e], fc + e * ST, m[e], fx[e]);
+      double d, w2 = polyd(c + e * ST, nc[e], x[e], &d);
+      const double *ve = v + e * ST;
+      double w3 = tv(ve, len[e]), w4 = decay(ve, len[e], rr[e]);
+      /* d decay / dr: the same loops, differentiated by hand. */
+      double sv = 0.0, ds = 0.0;
+      for (int i = len[e]; i-- > 0;) {
+        ds = ds * rr[e] + sv;
+        sv = sv * rr[e] + ve[i];
+      }
+      for (int k = 0; k < len[e] - 1; k++)
+        ds += ve[k + 1];
+      int bad = !same_bits_or_nan(&q[e], &w1, 4, 1) ||
+                !same_bits_or_nan(&r1[e], &w2, 8, 1) ||
+                !same_bits_or_nan(&dp[e], &d, 8, 1) ||
+                !same_bits_or_nan(&g1[e], &d, 8, 1) ||
+                !same_bits_or_nan(&r2[e], &w3, 8, 1) ||
+                !same_bits_or_nan(&r3[e], &w4, 8, 1) ||
+                !close_to(dr[e], ds, 1e-12) || !close_to(dx[e], d, 1e-12);
+      for (int i = 0; i < ST; i++) {
+        double g = 0.0;
+        if (i < len[e]) {
+          /* (fabs' derivative at 0 is 1, as the dual numbers' and the
+           * derivative table's: equal neighbours occur.) */
+          if (i > 0)
+            g += ve[i] - ve[i - 1] < 0 ? -1.0 : 1.0;
+          if (i + 1 < len[e])
+            g -= ve[i + 1] - ve[i] < 0 ? -1.0 : 1.0;
+          g += (i > 0 ? 0.5 : 0.0) - (i + 1 < len[e] ? 0.5 : 0.0);
+        }
+        bad |= dv_[e * ST + i] != g;
+      }
+      if (bad) {
+        print_error("n=%zu e=%zu: chebev %a/%a polyd %a/%a dp %a %a/%a "
+                    "tv %a/%a\n",
+                    n, e, q[e], w1, r1[e], w2, dp[e], dx[e], d, r2[e], w3);
+        fail();
+      }
+    }
+    SAME_REPORTS(n, got, got_hash);
+    gp_reset();
+  }
+}
+
+int main(int argc, char **argv) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(t_ranges),
+  };
+  bd_test_filter(argc, argv);
+  return cmocka_run_group_tests_name("exec_found_ranges", tests, NULL, NULL);
+}
