@@ -258,6 +258,9 @@ private:
     llvm::DenseMap<const LabelDecl *, size_t> FirstFrom;
   };
   void collectTargets(const Stmt *Body);
+  /// \p S may return: a return statement, or a goto lowered as a copy of
+  /// statements that return.
+  bool returns(const Stmt *S) const;
   bool hasNewTarget(llvm::ArrayRef<const Stmt *> List);
   Ret labeledList(llvm::ArrayRef<const Stmt *> List);
   Ret jumpSeq(const JumpList &JL, size_t Lo, size_t Hi, bool HeadDone);
@@ -625,6 +628,10 @@ private:
   /// list is being lowered (set from the goto until the label).
   llvm::DenseSet<const LabelDecl *> Targets;
   llvm::DenseMap<const LabelDecl *, int> LabelFlag;
+  /// Gotos into a block whose statements from the label on always return
+  /// (cephes' `goto under;` back into `if (...) { under: ...; return 0; }`):
+  /// each is lowered as a copy of those statements (gotoStmt).
+  llvm::DenseMap<const GotoStmt *, std::vector<const Stmt *>> Tails;
   /// Where a call to a function not defined yet is recorded (null: report
   /// it as an error).
   MissingBody *Missing;

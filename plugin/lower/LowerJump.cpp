@@ -19,6 +19,7 @@
 #include "lower/LowerImpl.h"
 #include "lower/Types.h"
 
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace batchdiff {
@@ -73,11 +74,117 @@ void addUnique(std::vector<int> &Vars, int V) {
 
 } // namespace
 
+namespace {
+
+/// The parent of every statement under \p S, and the statement declaring
+/// each local variable.
+void parents(const Stmt *S, const Stmt *Parent,
+             llvm::DenseMap<const Stmt *, const Stmt *> &Up,
+             llvm::DenseMap<const VarDecl *, const Stmt *> &DeclAt) {
+  if (!S)
+    return;
+  Up[S] = Parent;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        DeclAt[VD] = DS;
+  for (const Stmt *C : S->children())
+    parents(C, S, Up, DeclAt);
+}
+
+bool under(const Stmt *S, const Stmt *Anc,
+           const llvm::DenseMap<const Stmt *, const Stmt *> &Up) {
+  for (; S; S = Up.lookup(S))
+    if (S == Anc)
+      return true;
+  return false;
+}
+
+/// Local variables \p S reads or writes.
+void varsIn(const Stmt *S, llvm::SmallPtrSetImpl<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+      if (VD->isLocalVarDecl())
+        Out.insert(VD);
+  for (const Stmt *C : S->children())
+    varsIn(C, Out);
+}
+
+} // namespace
+
 void Lowerer::collectTargets(const Stmt *Body) {
   llvm::SmallVector<const GotoStmt *, 4> Gotos;
   gotosIn(Body, Gotos);
+  llvm::DenseMap<const Stmt *, const Stmt *> Up;
+  llvm::DenseMap<const VarDecl *, const Stmt *> DeclAt;
+  if (!Gotos.empty())
+    parents(Body, nullptr, Up, DeclAt);
+  for (const GotoStmt *GS : Gotos) {
+    // The label's statement (the outermost of `a: b: s`) and its list.
+    const Stmt *LS = GS->getLabel()->getStmt();
+    while (LS && isa_and_nonnull<LabelStmt>(Up.lookup(LS)))
+      LS = Up.lookup(LS);
+    const Stmt *List = LS ? Up.lookup(LS) : nullptr;
+    if (!LS || !List || under(GS, List, Up)) {
+      Targets.insert(GS->getLabel()); // a flag (jumpSeq), or the error
+      continue;
+    }
+    // Into a block: the statements from the label to the end of its list
+    // can stand in for the goto if they leave only by return, use no
+    // variable declared where the goto is not, and hold no other jump.
+    std::vector<const Stmt *> Tail;
+    const Stmt *First = LS;
+    while (const auto *L = dyn_cast<LabelStmt>(First))
+      First = L->getSubStmt();
+    Tail.push_back(First);
+    if (const auto *CS = dyn_cast<CompoundStmt>(List)) {
+      auto It = std::find(CS->body_begin(), CS->body_end(), LS);
+      if (It != CS->body_end())
+        for (++It; It != CS->body_end(); ++It)
+          Tail.push_back(*It);
+    }
+    bool Ok = true;
+    llvm::SmallPtrSet<const VarDecl *, 8> Vars;
+    for (const Stmt *S : Tail) {
+      llvm::SmallVector<const GotoStmt *, 2> Inner;
+      llvm::SmallPtrSet<const Stmt *, 2> Labels;
+      gotosIn(S, Inner);
+      labelStmtsIn(S, Labels);
+      Ok &= Inner.empty() && Labels.empty() && !escapes(S, true) &&
+            !escapes(S, false) && !nestedCase(S);
+      varsIn(S, Vars);
+    }
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (const VarDecl *VD : Vars) {
+      const Stmt *DS = DeclAt.lookup(VD);
+      bool InTail = false;
+      for (const Stmt *S : Tail)
+        InTail |= DS && under(DS, S, Up);
+      bool Seen =
+          DS && under(GS, Up.lookup(DS), Up) &&
+          SM.isBeforeInTranslationUnit(DS->getBeginLoc(), GS->getBeginLoc());
+      Ok &= InTail || Seen;
+    }
+    if (Ok)
+      Tails[GS] = std::move(Tail);
+    else
+      Targets.insert(GS->getLabel());
+  }
+}
+
+bool Lowerer::returns(const Stmt *S) const {
+  if (mayReturn(S))
+    return true;
+  if (Tails.empty())
+    return false;
+  llvm::SmallVector<const GotoStmt *, 4> Gotos;
+  gotosIn(S, Gotos);
   for (const GotoStmt *GS : Gotos)
-    Targets.insert(GS->getLabel());
+    if (Tails.count(GS))
+      return true;
+  return false;
 }
 
 void Lowerer::jumpVars(const Stmt *St, std::vector<int> &Out) {
@@ -103,7 +210,7 @@ void Lowerer::jumpVars(const Stmt *St, std::vector<int> &Out) {
 }
 
 void Lowerer::exitVars(const Stmt *St, std::vector<int> &Out) {
-  if (mayReturn(St))
+  if (returns(St))
     addUnique(Out, Frames.back().RetFlag);
   if (!Loops.empty()) {
     if (escapes(St, true))
@@ -135,6 +242,13 @@ bool Lowerer::hasNewTarget(llvm::ArrayRef<const Stmt *> List) {
 
 Ret Lowerer::gotoStmt(const GotoStmt *GS) {
   auto It = LabelFlag.find(GS->getLabel());
+  // Into a block: a copy of the statements from the label on, which
+  // return (lowered again here, as an inlined helper's body is each time).
+  if (auto T = Tails.find(GS); It == LabelFlag.end() && T != Tails.end()) {
+    Ret R = stmtList(T->second);
+    if (R == Ret::Always || Failed)
+      return R;
+  }
   if (It == LabelFlag.end()) {
     error(GS->getGotoLoc(),
           "'goto " + GS->getLabel()->getNameAsString() +
@@ -301,7 +415,7 @@ bool Lowerer::leavesRange(const JumpList &JL, size_t Lo, size_t Hi) {
     labelStmtsIn(JL.List[I], Inside);
   for (size_t I = Lo; I < Hi; ++I) {
     const Stmt *St = JL.List[I];
-    if (mayReturn(St) || escapes(St, true) || escapes(St, false))
+    if (returns(St) || escapes(St, true) || escapes(St, false))
       return true;
     llvm::SmallVector<const GotoStmt *, 4> Gotos;
     gotosIn(St, Gotos);
@@ -469,7 +583,7 @@ Ret Lowerer::switchStmt(const SwitchStmt *SS) {
     return Ret::Never;
   std::vector<int> Leave;
   jumpVars(Body, Leave);
-  bool MayLeave = mayReturn(Body) || escapes(Body, false) || !Leave.empty();
+  bool MayLeave = returns(Body) || escapes(Body, false) || !Leave.empty();
   if (HasDefault && L.BrkVar < 0 && Last == Ret::Always && MayLeave)
     return Ret::Always;
   return MayLeave ? Ret::Maybe : Ret::Never;

@@ -198,7 +198,7 @@ Ret Lowerer::loopStmt(const Stmt *Init, const Expr *Cond, const Expr *Inc,
   }
   if (escapes(Body, false))
     L.CntVar = F.newVar("__continue", Type::Bool);
-  bool Returns = mayReturn(Body);
+  bool Returns = returns(Body);
   std::vector<int> Jumps; // gotos out of the loop
   jumpVars(Body, Jumps);
   ir::Block *Saved = B.block();
@@ -344,7 +344,7 @@ std::optional<Ret> Lowerer::guardClause(const IfStmt *IS,
   auto FallsThrough = [this](const Stmt *S) {
     std::vector<int> Jumps;
     jumpVars(S, Jumps);
-    return !mayReturn(S) && !escapes(S, true) && !escapes(S, false) &&
+    return !returns(S) && !escapes(S, true) && !escapes(S, false) &&
            Jumps.empty();
   };
   bool RestInElse = ThenAlways && FallsThrough(IS->getElse());

@@ -1,5 +1,7 @@
-/* goto into a block it is not in (backward and forward gotos to a label in
- * the same block or one around them work). */
+/* goto into a block it is not in, whose statements from the label on fall
+ * through (backward and forward gotos to a label in the same block or one
+ * around them work, and into a block whose statements from the label on
+ * always return). */
 __attribute__((batch, diff)) float f(float x) {
   if (x < 0.0f)
     goto inside;
