@@ -228,10 +228,11 @@ struct LaneLayout {
 /// literals are in the text); Decl a block-scope declaration of the callee
 /// where no file-scope one is in sight, else empty; Ty its C result type
 /// ("void", "int", "double"); Name the callee's; Why the reason it is not
-/// inlined (which says how to get a derivative where one is needed).
+/// inlined (which says how to get a derivative where one is needed); Via,
+/// for a recursive call, the functions of the cycle ("'erfc' and 'erf'").
 struct ExternCall {
-  enum Reason { Outside, Library, StringArg };
-  std::string Call, Decl, Ty, Name;
+  enum Reason { Outside, Library, StringArg, Recursion };
+  std::string Call, Decl, Ty, Name, Via;
   Reason Why = Outside;
 };
 

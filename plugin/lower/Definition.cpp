@@ -58,6 +58,15 @@ void paramRemarks(const FunctionDecl *FD, DiagnosticsEngine &D,
 /// diff-extern-string; a C library function's reads as diff-no-derivative).
 static void externDerivativeError(const ir::ExternCall &X, SourceLocation At,
                                   DiagnosticsEngine &D) {
+  if (X.Why == ir::ExternCall::Recursion) {
+    report(D, DiagnosticsEngine::Error, At,
+           "the recursive call of '%0' (recursion through %1) is made once "
+           "per example on the scalar function, so its derivative is unknown "
+           "to batchdiff; write the recursion as a loop, compute its "
+           "arguments from BD_NODIFF inputs, or use 'batch' without 'diff'")
+        << X.Name << X.Via;
+    return;
+  }
   const char *Text =
       X.Why == ir::ExternCall::Library
           ? "'%0' has no derivative rule in batchdiff; compute it from "

@@ -243,7 +243,8 @@ bool Lowerer::externCallee(const CallExpr *CE,
   return !Missing && (Int || Float) && Callee->isExternallyVisible();
 }
 
-int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee) {
+int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
+                        const std::string *Via) {
   std::string Name = Callee->getNameAsString();
   QualType RT = Callee->getReturnType();
   if (!RT->isVoidType() && !irType(RT)) {
@@ -264,6 +265,10 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee) {
       X.Why = ir::ExternCall::StringArg;
   if (Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()))
     X.Why = ir::ExternCall::Library;
+  if (Via) {
+    X.Why = ir::ExternCall::Recursion;
+    X.Via = *Via;
+  }
   X.Call = Name + "(";
   std::vector<int> Args;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
@@ -297,8 +302,9 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee) {
   X.Call += ")";
   // The generated code follows the function: a declaration inside it only
   // (NR's block-scope prototypes) is repeated where the call is made.
+  // (A recursive callee is defined before them: its body is being lowered.)
   const SourceManager &SM = Ctx.getSourceManager();
-  bool Seen = false;
+  bool Seen = Via != nullptr;
   for (const FunctionDecl *D : Callee->redecls())
     Seen |= !D->getLexicalDeclContext()->isFunctionOrMethod() &&
             SM.isBeforeInTranslationUnit(D->getLocation(), Top->getBeginLoc());
@@ -335,14 +341,39 @@ static QualType promoted(ASTContext &Ctx, QualType T) {
   return T;
 }
 
+/// A call of a function whose body is being inlined here already, \p Depth
+/// frames up (cephes' erfc calling erf calling erfc): made once per
+/// example on the scalar function, as calls of outside functions are, when
+/// it passes and returns numbers (docs/subset.md, "Recursion").
+int Lowerer::recursiveCall(const CallExpr *CE, const FunctionDecl *Callee,
+                           size_t Depth) {
+  std::string Name = Callee->getNameAsString();
+  QualType RT = Callee->getReturnType();
+  bool Numbers = RT->isVoidType() || irType(RT);
+  for (const Expr *A : CE->arguments())
+    Numbers &= (bool)irType(A->getType());
+  if (!Numbers) {
+    error(CE->getBeginLoc(), "recursion (through '" + Name + "')",
+          "write the recursion as a loop (a recursive call that passes and "
+          "returns numbers only is made once per example, on the scalar "
+          "function)");
+    return -1;
+  }
+  std::string Via = "'" + Frames[Depth].FD->getNameAsString() + "'";
+  for (size_t I = Depth + 1; I < Frames.size(); ++I)
+    Via += (I + 1 == Frames.size() ? " and '" : ", '") +
+           Frames[I].FD->getNameAsString() + "'";
+  if (FirstRecursion.isInvalid()) {
+    FirstRecursion = CE->getBeginLoc();
+    RecursionName = Name;
+  }
+  return externCall(CE, Callee, &Via);
+}
+
 int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
-  for (const Frame &Fr : Frames)
-    if (Fr.FD->getCanonicalDecl() == Callee->getCanonicalDecl()) {
-      error(CE->getBeginLoc(),
-            "recursion (through '" + Callee->getNameAsString() + "')",
-            "write the recursion as a loop");
-      return -1;
-    }
+  for (size_t I = 0; I < Frames.size(); ++I)
+    if (Frames[I].FD->getCanonicalDecl() == Callee->getCanonicalDecl())
+      return recursiveCall(CE, Callee, I);
   if (Callee->isVariadic()) {
     error(CE->getBeginLoc(), "a call to a variadic function",
           "give the helper a fixed parameter list");

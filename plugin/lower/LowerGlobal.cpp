@@ -198,6 +198,16 @@ static bool assigned(const ir::Block &B, int V, bool In, const ir::Stmt *&Bad) {
 }
 
 bool Lowerer::checkGlobalWrites() {
+  // A recursive call runs the scalar function, which would read and write
+  // the global itself, not the example's variable standing for it.
+  if (FirstRecursion.isValid() && !GlobalOuts.empty())
+    error(FirstRecursion,
+          "a recursive call of '" + RecursionName +
+              "' in a function that writes global '" + GlobalOuts[0].Global +
+              "'",
+          "the recursive call runs the scalar function, which would use the "
+          "global while the batch keeps it per example; write the recursion "
+          "as a loop, or return the value instead of writing the global");
   for (const ir::Output &O : GlobalOuts) {
     const ir::Stmt *Bad = nullptr;
     bool Done = assigned(F.Body, O.Var, false, Bad);

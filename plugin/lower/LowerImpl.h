@@ -290,8 +290,11 @@ private:
   int logical(const BinaryOperator *BO);
   int call(const CallExpr *CE);
   int inlineCall(const CallExpr *CE, const FunctionDecl *Callee);
+  int recursiveCall(const CallExpr *CE, const FunctionDecl *Callee,
+                    size_t Depth);
   bool externCallee(const CallExpr *CE, const FunctionDecl *Callee) const;
-  int externCall(const CallExpr *CE, const FunctionDecl *Callee);
+  int externCall(const CallExpr *CE, const FunctionDecl *Callee,
+                 const std::string *Via = nullptr);
   int cond(const Expr *E);
   int compare(const BinaryOperator *BO);
   int readLValue(const Expr *E);
@@ -595,6 +598,10 @@ private:
   /// an output (in first-write order), the first write, and the reads.
   llvm::DenseMap<const VarDecl *, int> GlobalVars;
   std::vector<ir::Output> GlobalOuts;
+  /// Recursive calls made once per example (recursiveCall): the first, and
+  /// its callee's name.
+  SourceLocation FirstRecursion;
+  std::string RecursionName;
   std::map<int, SourceLocation> FirstWrite;
   llvm::DenseMap<const ir::Stmt *, SourceLocation> GlobalReads;
   llvm::DenseMap<const VarDecl *, int> StaticVars;

@@ -5,8 +5,10 @@
  *     return NAN; } ... } }`; sgngam, the global it writes on every path;
  *   - erfc (ndtr.c): `if (z < -MAXLOG) { under: mtherr(...); if (a < 0)
  *     return 2.0; else return 0.0; }` and later `if (y == 0.0) goto under;`
- *     (its erf for |x| < 1 written as a helper of its own here: erf and
- *     erfc calling each other is still refused).
+ *     (its erf for |x| < 1 written as a helper of its own here: with erf
+ *     calling erfc back, c_erfc_grad would need the recursive call's
+ *     derivative, diff-recursion; tests/exec/test_recursion.c batches the
+ *     pair).
  * A goto into a block whose statements from the label on always return is
  * lowered as a copy of them. NAME_batched against the scalar function
  * (within the math functions' bounds: exp, pow, sin), mtherr's calls

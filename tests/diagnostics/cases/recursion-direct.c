@@ -1,5 +1,6 @@
-/* Direct recursion. */
-__attribute__((batch, diff)) float f(float x) {
-  return x > 1.0f ? f(x - 1.0f) : x;
-  // CHECK: recursion-direct.c:[[@LINE-1]]:21: error: recursion (through 'f') is not supported in a batch/diff function; write the recursion as a loop
+/* Direct recursion through a call that passes a pointer (a recursive call
+   that passes and returns numbers only is made once per example). */
+__attribute__((batch)) float f(const float x[4], int n) {
+  return n > 0 ? x[0] + f(x + 1, n - 1) : 0.0f;
+  // CHECK: recursion-direct.c:[[@LINE-1]]:25: error: recursion (through 'f') is not supported in a batch/diff function; write the recursion as a loop (a recursive call that passes and returns numbers only is made once per example, on the scalar function)
 }
