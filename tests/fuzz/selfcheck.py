@@ -11,7 +11,9 @@
    generator of the seventh round) fails that check: `p1 = helper0(p3,
    ..)` writes f2's BD_NODIFF p1 before its bits are rebuilt, the plugin's
    diff-union error.  With the guard it passes.
-3. The seeds given generate with `--features all` and pass every
+3. Seed 167's f2 reads its ragged `const S1 *xr2` in the loop over it
+   (the plugin infers the extent from that read).
+4. The seeds given generate with `--features all` and pass every
    assertion of the generator.
 """
 import argparse
@@ -63,12 +65,22 @@ def check_seed92():
     return bad
 
 
+def check_seed167():
+    """Seed 167's f2 takes `const S1 *xr2` (precs, ragged records by
+    pointer): the plugin infers its extent from a read in a loop, so the
+    loop over it must read it (the seventh round's generator did not)."""
+    src = genfile.gen_file(167, 4, 0.0, features("all"))
+    f2 = src[src.index("float f2(float p0, S0 xs1, int ln2, const S1 *xr2"):]
+    f2 = f2[:f2.index("\n}\n")]
+    return [] if "xr2[" in f2 else ["seed 167: f2 never reads xr2"]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--seeds", default="1-300")
     args = ap.parse_args()
-    bad = check_written_names() + check_seed92()
+    bad = check_written_names() + check_seed92() + check_seed167()
     seeds = parse_seeds(args.seeds)
     for s in seeds:
         try:

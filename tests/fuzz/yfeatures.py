@@ -110,6 +110,15 @@ class YExt:
             g.emit(ind + 1, "%s = %s * %s + %s;" % (
                 nm, nm, g.lit_exact(t, 0.5), g.conv("%s.%s" % (rec, m), mt,
                                                    t)))
+        elif cp.walk:
+            # a 'const S *r' must be read in the loop (its extent comes
+            # from the read; seed 167 of the seventh round's all read
+            # nothing there: "cannot infer the extent"): a local of its
+            # first floating member, no draw
+            m, mt = [m for m in cp.st.members if m[1] != "i"][0]
+            v = g.fresh("v")
+            g.emit(ind + 1, "%s %s = %s.%s;" % (tname(mt), v, rec, m))
+            g.scope.vars[v] = ("v", mt, False, 0)
         g.block(ind + 1, True, self.r.randint(1, 3))
         g.pop()
         g.emit(ind, "}")
