@@ -365,7 +365,8 @@ private:
   /// storage \p S.
   bool unionInit(const LValue &S, QualType T, uint64_t Bit, const Expr *Init);
 
-  // Pointers (LowerPointer.cpp).
+  // Pointers (LowerPointer.cpp: what they point at; LowerPointerUse.cpp:
+  // stores, comparisons, accesses through them, memcpy, extents).
   /// Lowers a pointer-typed expression (with its side effects: p++, p = q).
   bool ptrValue(const Expr *E, PtrVal &Out);
   bool ptrAddrOf(const UnaryOperator *UO, PtrVal &Out);

@@ -1,0 +1,488 @@
+//===- LowerPointerUse.cpp - stores, accesses and copies through pointers -===//
+//
+// What is done with the (base array, offset) pairs LowerPointer.cpp makes:
+// storing into a pointer variable (`p = q`, `p++`, re-pointing into another
+// read-only table), differences and comparisons of pointers into one array,
+// the element an access through a pointer denotes (pointee), pointer locals
+// and helper parameters bound to their arrays, memcpy/memmove/memset on
+// arrays as element copies, and the extents of array parameters found from
+// the accesses through pointers.
+//
+//===----------------------------------------------------------------------===//
+#include "lower/LowerImpl.h"
+#include "lower/LowerPointer.h"
+#include "lower/Types.h"
+
+#include "diagnostics/Diagnostics.h"
+
+#include <functional>
+
+namespace batchdiff {
+namespace lowering {
+
+using pointers::declOf;
+using pointers::InsteadOne;
+
+bool Lowerer::ptrIncDec(const Expr *E, const Expr *Sub, int Delta, bool Post,
+                        PtrVal &Out) {
+  PtrVal Old;
+  if (!ptrValue(Sub, Old))
+    return false;
+  if (scalarBase(Old.Base)) {
+    error(E->getBeginLoc(),
+          "pointer arithmetic on the address of scalar '" + baseName(Old.Base) +
+              "'",
+          "use only *p (or p[0]) on a pointer to a scalar");
+    return false;
+  }
+  PtrVal New = Old;
+  New.Off = addOffset(Old.Off, B.constI(Type::I32, Delta));
+  PtrVal Res;
+  if (!ptrAssign(E, Sub, New, Res))
+    return false;
+  Out = Post ? Old : Res;
+  return true;
+}
+
+bool Lowerer::ptrAssign(const Expr *At, const Expr *LHS, PtrVal V,
+                        PtrVal &Out) {
+  PtrVar *P = ptrVar(LHS);
+  if (!P || P->OffVar < 0) {
+    const VarDecl *VD = declOf(LHS);
+    error(At->getBeginLoc(),
+          VD ? "storing a pointer in '" + VD->getNameAsString() + "'"
+             : std::string("storing a pointer here"),
+          "keep pointers in local variables");
+    return false;
+  }
+  if (!P->Base.ok()) {
+    P->Base = V.Base;
+  } else if (!(P->Base == V.Base)) {
+    // Into one more read-only table: its position is a per-lane integer.
+    PtrVal Cur;
+    Cur.Base = P->Base;
+    PtrBase U;
+    int IdOld, IdNew;
+    if (P->IdVar < 0 || !mergeTables(Cur, V, U, IdOld, IdNew)) {
+      error(At->getBeginLoc(),
+            "a pointer that points into '" + baseName(P->Base) +
+                "' and, here, into '" + baseName(V.Base) + "'",
+            "keep each pointer in one array; " + std::string(InsteadOne));
+      return false;
+    }
+    // A read lowered before, for fewer tables, that the loop runs again.
+    if (!(U == P->Base) && !LoopSeqs.empty() &&
+        P->LastRead > LoopSeqs.front()) {
+      const VarDecl *VD = declOf(LHS);
+      error(At->getBeginLoc(),
+            "re-pointing '" + (VD ? VD->getNameAsString() : std::string()) +
+                "' into another table ('" + baseName(V.Base) +
+                "') in a loop that reads it before",
+            "choose the table before the loop, or use one pointer per "
+            "table");
+      return false;
+    }
+    P->Base = U;
+    V.Base = U;
+    V.Id = IdNew;
+  }
+  B.set(P->OffVar, V.Off < 0 ? B.constI(Type::I32, 0) : V.Off);
+  if (P->IdVar >= 0)
+    B.set(P->IdVar, V.Id < 0 ? B.constI(Type::I32, 0) : V.Id);
+  Out = V;
+  return true;
+}
+
+/// The offsets of p and q in `p OP q` (0 for an offset-0 pointer), when
+/// both point into the same array (or into read-only tables: then their
+/// tables' positions too); else the error "ACTION pointers into 'a' and
+/// 'b'".
+bool Lowerer::ptrOffsets(const BinaryOperator *BO, llvm::StringRef Action,
+                         llvm::StringRef Instead, int &LOff, int &ROff,
+                         int *LId, int *RId) {
+  PtrVal L, R;
+  if (!ptrValue(BO->getLHS(), L) || !ptrValue(BO->getRHS(), R))
+    return false;
+  int Zero = B.constI(Type::I32, 0);
+  int IdL = L.Id < 0 ? Zero : L.Id, IdR = R.Id < 0 ? Zero : R.Id;
+  PtrBase U;
+  if (!(L.Base == R.Base) && !mergeTables(L, R, U, IdL, IdR)) {
+    error(BO->getOperatorLoc(),
+          Action.str() + " pointers into '" + baseName(L.Base) + "' and '" +
+              baseName(R.Base) + "'",
+          Instead.str());
+    return false;
+  }
+  LOff = L.Off < 0 ? Zero : L.Off;
+  ROff = R.Off < 0 ? Zero : R.Off;
+  if (LId)
+    *LId = IdL;
+  if (RId)
+    *RId = IdR;
+  return true;
+}
+
+/// p - q: an integer when both point into the same array.
+int Lowerer::ptrDiff(const BinaryOperator *BO) {
+  int L, R;
+  if (!ptrOffsets(BO, "subtracting", "subtract pointers into the same array", L,
+                  R))
+    return -1;
+  return B.cast(*irType(BO->getType()), B.bin(Op::Sub, L, R));
+}
+
+/// p < q, p != q, ...: the offsets compared, when both point into the same
+/// array (a walk to an end pointer); pointers into two arrays have no order
+/// here, and a null pointer is refused by ptrValue.
+int Lowerer::ptrCompare(const BinaryOperator *BO) {
+  int L, R, LId, RId;
+  if (!ptrOffsets(BO, "comparing",
+                  "compare pointers into the same array, or integer indices", L,
+                  R, &LId, &RId))
+    return -1;
+  Op O = Op::CmpEQ;
+  ir::opFromCOperator(BO->getOpcodeStr().str(), 2, O);
+  int C = B.cmp(O, L, R);
+  // Into one of several tables: equal where the tables are equal too.
+  if (LId != RId && (O == Op::CmpEQ || O == Op::CmpNE))
+    C = B.bin(O == Op::CmpEQ ? Op::And : Op::Or, C, B.cmp(O, LId, RId));
+  return C;
+}
+
+/// A byte count clang folds, or that sizeof of a local array whose size
+/// clang folds makes (`const int n = 4; double k[n];` and `sizeof k`, a VLA's
+/// sizeof, which clang evaluates at run time).
+std::optional<uint64_t> Lowerer::constBytes(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  Expr::EvalResult R;
+  if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx))
+    return R.Val.getInt().getLimitedValue();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    auto L = constBytes(BO->getLHS()), Rt = constBytes(BO->getRHS());
+    if (L && Rt && BO->getOpcode() == BO_Mul)
+      return *L * *Rt;
+    if (L && Rt && BO->getOpcode() == BO_Add)
+      return *L + *Rt;
+    return std::nullopt;
+  }
+  const auto *UE = dyn_cast<UnaryExprOrTypeTraitExpr>(E);
+  if (!UE || UE->getKind() != UETT_SizeOf)
+    return std::nullopt;
+  QualType T = UE->getTypeOfArgument();
+  const auto *VAT = Ctx.getAsVariableArrayType(T);
+  Expr::EvalResult Size;
+  if (!VAT || !VAT->getSizeExpr() || VAT->getElementType()->isArrayType() ||
+      !VAT->getSizeExpr()->EvaluateAsInt(Size, Ctx))
+    return std::nullopt;
+  return Size.Val.getInt().getLimitedValue() *
+         (uint64_t)Ctx.getTypeSizeInChars(VAT->getElementType()).getQuantity();
+}
+
+/// memcpy/memmove(dst, src, bytes) and memset(dst, 0, bytes) on arrays of
+/// one element type, bytes a constant: element copies (all loads before
+/// the stores, so overlapping memmove is right too) or zero stores, which
+/// batch and differentiate like the assignments they stand for.
+int Lowerer::memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk) {
+  bool Set = Name == "memset";
+  auto Fail = [&](const Expr *At, const std::string &What,
+                  const std::string &Instead) {
+    error(At->getBeginLoc(), What, Instead);
+    return -1;
+  };
+  if (CE->getNumArgs() != 3u + Chk)
+    return Fail(CE, "this call of '" + Name.str() + "'",
+                "pass the arguments <string.h> declares");
+  // The arguments as the caller wrote them, before their conversion to
+  // void *.
+  auto Strip = [](const Expr *E) {
+    E = E->IgnoreParens();
+    while (const auto *IC = dyn_cast<ImplicitCastExpr>(E)) {
+      if (IC->getCastKind() != CK_BitCast && IC->getCastKind() != CK_NoOp)
+        break;
+      E = IC->getSubExpr()->IgnoreParens();
+    }
+    return E;
+  };
+  const Expr *Dst = Strip(CE->getArg(0)), *Src = Strip(CE->getArg(1));
+  // A two-dimensional array or a pointer to its rows (`memset(A, 0, sizeof
+  // A)`, `memcpy(B, A, sizeof B)`): its elements, flat and row-major.
+  auto Elem = [&](const Expr *E) {
+    QualType T = E->getType()->isPointerType() ? E->getType()->getPointeeType()
+                                               : QualType();
+    if (auto Flat = T.isNull() ? std::nullopt : flatArray(Ctx, T);
+        Flat && rowParam(E))
+      T = Flat->first;
+    return T;
+  };
+  QualType DT = Elem(Dst);
+  if (!DT.isNull() && DT->isRecordType())
+    return structMem(CE, Name, Dst, Src);
+  if (DT.isNull() || !irType(DT))
+    return Fail(CE->getArg(0),
+                "'" + Name.str() + "' into '" + Dst->getType().getAsString() +
+                    "'",
+                "copy or clear arrays of float, double or integers");
+  uint64_t Size = Ctx.getTypeSizeInChars(DT).getQuantity();
+  Expr::EvalResult Byte;
+  std::optional<uint64_t> NBytes = constBytes(CE->getArg(2));
+  if (!NBytes)
+    return Fail(CE->getArg(2),
+                "a '" + Name.str() + "' size known only at run time",
+                "use a constant size (sizeof the array), or a loop");
+  uint64_t N = *NBytes;
+  // Between element types of 4 or 8 bytes (double and uint64_t, float and
+  // int32_t, double and uint32_t[2]): their bits, as C's memcpy idiom for
+  // a bit cast.
+  QualType ST =
+      Set || !Src->getType()->isPointerType() ? QualType() : Elem(Src);
+  uint64_t SSize = ST.isNull() || ST->isIncompleteType()
+                       ? 0
+                       : (uint64_t)Ctx.getTypeSizeInChars(ST).getQuantity();
+  bool Same = Set || (!ST.isNull() && Ctx.hasSameUnqualifiedType(ST, DT));
+  auto Word = [](uint64_t B) { return B == 4 || B == 8; };
+  bool Bits = !Same && !ST.isNull() && irType(ST) && Word(Size) &&
+              Word(SSize) && !ST->isBooleanType() && !DT->isBooleanType();
+  uint64_t Least = Bits ? std::min(Size, SSize) : Size;
+  if (N % Size || (Bits && N % SSize) || N / Least > 256)
+    return Fail(CE->getArg(2),
+                "a '" + Name.str() + "' of " + std::to_string(N) + " bytes",
+                "copy or clear whole elements, at most 256 of them (else "
+                "use a loop)");
+  if (Set && (!Src->EvaluateAsInt(Byte, Ctx) || Byte.Val.getInt() != 0))
+    return Fail(CE->getArg(1), "'memset' to a byte other than 0",
+                "assign the elements in a loop");
+  if (!Same && !Bits)
+    return Fail(CE->getArg(1),
+                "'" + Name.str() + "' from '" + Src->getType().getAsString() +
+                    "' into '" + Dst->getType().getAsString() + "'",
+                "copy between arrays of the same element type, or between "
+                "4- or 8-byte types (a bit cast, e.g. double and uint64_t "
+                "or uint32_t[2])");
+  PtrVal D, S;
+  if (!ptrValue(Dst, D) || (!Set && !ptrValue(Src, S)))
+    return -1;
+  uint64_t Count = N / Size, SCount = Set ? Count : N / SSize;
+  if ((Count > 1 && scalarBase(D.Base)) ||
+      (!Set && SCount > 1 && scalarBase(S.Base)))
+    return Fail(CE, "a '" + Name.str() + "' of several elements at a scalar",
+                "copy one element, or use arrays");
+  auto At = [&](const PtrVal &P, uint64_t K) {
+    PtrVal Q = P;
+    if (K)
+      Q.Off = addOffset(P.Off, B.constI(Type::I32, (int64_t)K));
+    return Q;
+  };
+  std::vector<int> Vals;
+  for (uint64_t K = 0; K < SCount; K++) {
+    if (Set) {
+      Vals.push_back(B.cast(*irType(DT), B.constI(Type::I32, 0)));
+      continue;
+    }
+    LValue L = pointee(At(S, K), nullptr, CE, "reading");
+    if (!L.ok())
+      return -1;
+    Vals.push_back(load(L));
+  }
+  if (Bits)
+    Vals = repack(Vals, *irType(DT), CE->getBeginLoc());
+  for (uint64_t K = 0; K < Count; K++) {
+    LValue L = pointee(At(D, K), nullptr, CE, "writing");
+    if (!L.ok())
+      return -1;
+    store(L, Vals[K]);
+  }
+  return B.constI(Type::I32, 0);
+}
+
+Lowerer::LValue Lowerer::pointee(const PtrVal &P, const Expr *Idx,
+                                 const Expr *At, llvm::StringRef Action) {
+  if (P.Base.Multi >= 0 && Action == "writing") {
+    error(At->getBeginLoc(),
+          "writing through a pointer into one of the tables '" +
+              baseName(P.Base) + "'",
+          "tables are only read; copy the table into a local array and "
+          "point into that");
+    return {};
+  }
+  if (scalarBase(P.Base)) {
+    Expr::EvalResult R;
+    if (Idx && (!Idx->EvaluateAsInt(R, Ctx) || R.Val.getInt() != 0)) {
+      error(Idx->getBeginLoc(),
+            "indexing the address of scalar '" + baseName(P.Base) + "'",
+            "use only *p (or p[0]) on a pointer to a scalar");
+      return {};
+    }
+    if (Action == "writing" && ReadOnly.count(P.Base.Var)) {
+      staticWrite(At->getBeginLoc(), P.Base.Var);
+      return {};
+    }
+    return {P.Base.Var, -1};
+  }
+  if (Action == "writing" && P.Base.Var >= 0 && ReadOnly.count(P.Base.Var)) {
+    staticWrite(At->getBeginLoc(), P.Base.Var);
+    return {};
+  }
+  if (Action == "writing" && P.Base.Arg >= 0 &&
+      F.Params[P.Base.Arg].Kind == ir::ParamKind::Global) {
+    tableWrite(At->getBeginLoc(), baseName(P.Base));
+    return {};
+  }
+  int I = P.Off;
+  if (Idx) {
+    int T = expr(Idx);
+    if (T < 0)
+      return {};
+    I = addOffset(P.Off, T);
+  }
+  if (I < 0)
+    I = B.constI(Type::I32, 0);
+  if (P.Base.Multi >= 0) {
+    LValue L;
+    L.Multi = P.Base.Multi;
+    L.Id = P.Id;
+    L.Idx = I;
+    return L;
+  }
+  if (P.Base.Arg >= 0) {
+    if (Action == "writing" && !F.Params[P.Base.Arg].Writable) {
+      error(At->getBeginLoc(),
+            "writing into the const array parameter '" + baseName(P.Base) + "'",
+            "declare the parameter without 'const' to make it an output");
+      return {};
+    }
+    LValue L;
+    L.Arg = P.Base.Arg;
+    L.Idx = I;
+    return L;
+  }
+  return {P.Base.Var, I};
+}
+
+bool Lowerer::bindPointer(const VarDecl *VD, const PtrVal *Init, Frame &Fr) {
+  PtrVar P;
+  if (Init) {
+    P.Base = Init->Base;
+    P.Off = Init->Off;
+    P.Id = Init->Id;
+  }
+  if (modifies(Fr.FD->getBody(), VD)) {
+    if (scalarBase(P.Base)) {
+      error(VD->getLocation(),
+            "re-pointing '" + VD->getNameAsString() +
+                "', which points at scalar '" + baseName(P.Base) + "'",
+            "use only *p (or p[0]) on a pointer to a scalar");
+      return false;
+    }
+    P.OffVar = F.newVar(VD->getNameAsString() + "_off", Type::I32);
+    B.set(P.OffVar, P.Off < 0 ? B.constI(Type::I32, 0) : P.Off);
+    P.Off = -1;
+    // It may be pointed into one read-only table, then into another
+    // (ptrAssign): which one is a per-lane integer (unused ones pruned).
+    if (!P.Base.ok() || P.Base.Multi >= 0 || tableBase(P.Base)) {
+      P.IdVar = F.newVar(VD->getNameAsString() + "_tab", Type::I32);
+      B.set(P.IdVar, P.Id < 0 ? B.constI(Type::I32, 0) : P.Id);
+      P.Id = -1;
+    }
+  }
+  Fr.Ptrs[VD] = P;
+  return true;
+}
+
+bool Lowerer::pointerDecl(const VarDecl *VD) {
+  PtrVal Init;
+  if (const Expr *E = VD->getInit()) {
+    if (!ptrValue(E, Init))
+      return false;
+  } else {
+    QualType ET = VD->getType()->getPointeeType();
+    if (!irType(ET) || ET.isVolatileQualified()) {
+      error(VD->getLocation(),
+            "local variable '" + VD->getNameAsString() + "' of type '" +
+                VD->getType().getAsString() + "'",
+            "point to float, double, integer or _Bool elements");
+      return false;
+    }
+  }
+  return bindPointer(VD, VD->getInit() ? &Init : nullptr, Frames.back());
+}
+
+bool Lowerer::extentsFromAccesses() {
+  // Every temp's defining instruction, to fold index arithmetic.
+  std::vector<const ir::Stmt *> Def(F.Temps.size(), nullptr);
+  ir::walk(F.Body, [&](const ir::Stmt &S, int) {
+    if (S.K == ir::Stmt::Inst && S.Dst >= 0)
+      Def[S.Dst] = &S;
+  });
+  std::function<std::optional<int64_t>(int)> Eval =
+      [&](int T) -> std::optional<int64_t> {
+    const ir::Stmt *S = T >= 0 ? Def[T] : nullptr;
+    if (!S)
+      return std::nullopt;
+    if (S->Opc == Op::ConstI)
+      return S->IVal;
+    if (S->Opc == Op::Cast && ir::isInt(F.Temps[S->Args[0]]))
+      return Eval(S->Args[0]);
+    if (S->Opc == Op::Neg)
+      if (auto A = Eval(S->Args[0]))
+        return -*A;
+    if (S->Opc == Op::Add || S->Opc == Op::Sub || S->Opc == Op::Mul) {
+      auto A = Eval(S->Args[0]), C = Eval(S->Args[1]);
+      if (A && C)
+        return S->Opc == Op::Add   ? *A + *C
+               : S->Opc == Op::Sub ? *A - *C
+                                   : *A * *C;
+    }
+    return std::nullopt;
+  };
+  std::map<int, int64_t> Max;
+  std::map<int, bool> Unknown;
+  ir::walk(F.Body, [&](const ir::Stmt &S, int) {
+    if (S.K != ir::Stmt::Inst ||
+        (S.Opc != Op::LoadArg && S.Opc != Op::StoreArg))
+      return;
+    int P = (int)S.IVal;
+    // A member of an array of records: its record's index.
+    int64_t Per = 1;
+    if (F.Params[P].Record >= 0 && F.Params[P].IsArray) {
+      const RecArray &RA = RecArrays[F.Params[P].Record];
+      for (size_t K = 0; K < RA.LeafParams.size(); ++K)
+        if (RA.LeafParams[K] == P)
+          Per = RA.Per[K];
+      P = F.Params[P].Record;
+    }
+    if (!WholeUse.count(P))
+      return;
+    auto V = Eval(S.Args[0]);
+    if (!V)
+      Unknown[P] = true;
+    else
+      Max[P] = std::max(Max.count(P) ? Max[P] : -1, *V < 0 ? *V : *V / Per);
+  });
+  for (auto &[P, At] : WholeUse) {
+    ir::Param &AP = F.Params[P];
+    if (!Unknown[P] && Max.count(P) && Max[P] >= 0) {
+      AP.StaticLen = (int)Max[P] + 1;
+      AP.DimHow = "static " + std::to_string(AP.StaticLen) +
+                  " (constant indices, through pointers and helper calls)";
+      if (RecArrays.count(P))
+        for (size_t K = 0; K < RecArrays[P].LeafParams.size(); ++K) {
+          ir::Param &LP = F.Params[RecArrays[P].LeafParams[K]];
+          LP.StaticLen = AP.StaticLen * (int)RecArrays[P].Per[K];
+          LP.DimHow = AP.DimHow;
+        }
+      continue;
+    }
+    QualType ET = Top->getParamDecl(P)->getType()->getPointeeType();
+    Failed = true;
+    report(Diags, DiagnosticsEngine::Error, At->getBeginLoc(),
+           "cannot infer the extent of '%0' in a batch/diff function: it is "
+           "used as a pointer here; declare it as '%1 %0[n]' with an integer "
+           "parameter n before it (or arithmetic of such parameters, "
+           "'%0[n + 1]'), or '%1 %0[static N]', or annotate it BD_EXTENT(n)")
+        << AP.Name << ET.getAsString();
+  }
+  return !Failed;
+}
+
+} // namespace lowering
+} // namespace batchdiff
