@@ -381,109 +381,138 @@ int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
   }
   Frame Fr;
   Fr.FD = Callee;
-  std::vector<int> Args;
-  std::vector<PtrVal> Ptrs(CE->getNumArgs());
-  // Struct arguments: a copy (by value) or the struct pointed at.
-  std::vector<std::vector<int>> Structs(CE->getNumArgs());
-  // Pointers into an array of records: the helper indexes the records.
-  std::map<unsigned, RecRef> Recs;
+  CallArgs CA;
+  if (!callArgs(CE, CA) || !bindParams(CE, Callee, CA, Fr))
+    return -1;
+  return inlineBody(CE, Callee, Fr);
+}
+
+/// Lowers the arguments of \p CE: scalars to temps, pointers to where they
+/// point, structs to a copy (by value) or the struct pointed at.
+bool Lowerer::callArgs(const CallExpr *CE, CallArgs &CA) {
+  CA.Ptrs.resize(CE->getNumArgs());
+  CA.Structs.resize(CE->getNumArgs());
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const Expr *A = CE->getArg(I);
     if (isStructPtr(A->getType()) && inRecordArray(A)) {
-      if (!recordPtr(A, Recs[I]))
-        return -1;
-      Args.push_back(-1);
+      if (!recordPtr(A, CA.Recs[I]))
+        return false;
+      CA.Scalars.push_back(-1);
       continue;
     }
     if (A->getType()->isRecordType() || isStructPtr(A->getType())) {
       std::vector<int> Src;
-      if (isStructPtr(A->getType()) ? !structPtr(A, Structs[I])
+      if (isStructPtr(A->getType()) ? !structPtr(A, CA.Structs[I])
                                     : !structLeaves(A, Src))
-        return -1;
+        return false;
       if (A->getType()->isRecordType()) {
         std::vector<Leaf> L;
         if (!structLayout(A->getType(), "arg_", L, A->getBeginLoc(),
                           "this argument", "", true))
-          return -1;
-        Structs[I] = newStruct(L);
-        copyStruct(Structs[I], Src);
+          return false;
+        CA.Structs[I] = newStruct(L);
+        copyStruct(CA.Structs[I], Src);
       }
-      Args.push_back(-1);
+      CA.Scalars.push_back(-1);
       continue;
     }
     if (A->getType()->isPointerType()) {
       // An array or pointer argument: the parameter points where it does.
-      if (!ptrValue(A, Ptrs[I]))
-        return -1;
-      Args.push_back(-1);
+      if (!ptrValue(A, CA.Ptrs[I]))
+        return false;
+      CA.Scalars.push_back(-1);
       continue;
     }
     int T = expr(A);
     if (T < 0)
-      return -1;
-    Args.push_back(T);
+      return false;
+    CA.Scalars.push_back(T);
   }
+  return true;
+}
+
+/// Binds the parameters of \p Callee in frame \p Fr to the arguments.
+bool Lowerer::bindParams(const CallExpr *CE, const FunctionDecl *Callee,
+                         CallArgs &CA, Frame &Fr) {
+  const std::vector<int> &Args = CA.Scalars;
   for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
     const ParmVarDecl *P = Callee->getParamDecl(I);
-    if (Recs.count(I)) {
+    if (CA.Recs.count(I)) {
       if (modifies(Callee->getBody(), P)) {
         error(P->getLocation(),
               "re-pointing the struct pointer '" + P->getNameAsString() + "'",
               "use one pointer per struct");
-        return -1;
+        return false;
       }
-      Fr.RecPtrs[P] = Recs[I];
+      Fr.RecPtrs[P] = CA.Recs[I];
       continue;
     }
-    if (I < Args.size() && !Structs[I].empty()) {
+    if (I < Args.size() && !CA.Structs[I].empty()) {
       if (modifies(Callee->getBody(), P) && isStructPtr(P->getType())) {
         error(P->getLocation(),
               "re-pointing the struct pointer '" + P->getNameAsString() + "'",
               "use one pointer per struct");
-        return -1;
+        return false;
       }
-      Fr.Structs[P] = Structs[I];
+      Fr.Structs[P] = CA.Structs[I];
       continue;
     }
     if (I < Args.size() && Args[I] < 0 && P->getType()->isPointerType()) {
-      if (!bindPointer(P, &Ptrs[I], Fr))
-        return -1;
+      if (!bindPointer(P, &CA.Ptrs[I], Fr))
+        return false;
       continue;
     }
-    auto T = irType(P->getType());
-    if (!T || I >= Args.size()) {
-      error(P->getLocation(), "helper parameter '" + P->getNameAsString() + "'",
-            "helpers take scalar parameters");
-      return -1;
-    }
-    // Without a prototype in scope (a K&R definition, `double f();`) the
-    // argument arrives promoted and the callee converts it to its
-    // parameter's type; C defines this only when the promoted types agree.
-    const Expr *A = CE->getArg(I);
-    QualType AT = A->getType(), PT = P->getType();
-    QualType PA = promoted(Ctx, AT), PP = promoted(Ctx, PT);
-    bool SameWidthInts = PA->isIntegerType() && PP->isIntegerType() &&
-                         Ctx.getTypeSize(PA) == Ctx.getTypeSize(PP);
-    if (!Ctx.hasSameType(PA, PP) && !SameWidthInts) {
-      error(A->getBeginLoc(),
-            "passing '" + AT.getAsString() + "' to the parameter '" +
-                P->getNameAsString() + "' of type '" + PT.getAsString() +
-                "' of a function without a prototype",
-            "convert the argument, or declare a prototype so C converts it");
-      return -1;
-    }
-    Where = A;
-    int V = F.newVar(P->getNameAsString(), *T);
-    Fr.Vars[P] = V;
-    B.set(V, convert(Args[I], AT, PT));
+    if (!bindScalarParam(CE, P, I, Args, Fr))
+      return false;
   }
   if (CE->getNumArgs() > Callee->getNumParams()) {
     error(CE->getArg(Callee->getNumParams())->getBeginLoc(),
           "passing more arguments than '" + Callee->getNameAsString() +
               "' has parameters",
           "pass one argument per parameter");
-    return -1;
+    return false;
   }
+  return true;
+}
+
+/// Scalar parameter \p P (the \p I th) as a variable holding its argument,
+/// converted as C converts it.
+bool Lowerer::bindScalarParam(const CallExpr *CE, const ParmVarDecl *P,
+                              unsigned I, const std::vector<int> &Args,
+                              Frame &Fr) {
+  auto T = irType(P->getType());
+  if (!T || I >= Args.size()) {
+    error(P->getLocation(), "helper parameter '" + P->getNameAsString() + "'",
+          "helpers take scalar parameters");
+    return false;
+  }
+  // Without a prototype in scope (a K&R definition, `double f();`) the
+  // argument arrives promoted and the callee converts it to its
+  // parameter's type; C defines this only when the promoted types agree.
+  const Expr *A = CE->getArg(I);
+  QualType AT = A->getType(), PT = P->getType();
+  QualType PA = promoted(Ctx, AT), PP = promoted(Ctx, PT);
+  bool SameWidthInts = PA->isIntegerType() && PP->isIntegerType() &&
+                       Ctx.getTypeSize(PA) == Ctx.getTypeSize(PP);
+  if (!Ctx.hasSameType(PA, PP) && !SameWidthInts) {
+    error(A->getBeginLoc(),
+          "passing '" + AT.getAsString() + "' to the parameter '" +
+              P->getNameAsString() + "' of type '" + PT.getAsString() +
+              "' of a function without a prototype",
+          "convert the argument, or declare a prototype so C converts it");
+    return false;
+  }
+  Where = A;
+  int V = F.newVar(P->getNameAsString(), *T);
+  Fr.Vars[P] = V;
+  B.set(V, convert(Args[I], AT, PT));
+  return true;
+}
+
+/// The body of \p Callee in frame \p Fr; its result's temp (a struct
+/// result: CallStruct), or -1 after an error.
+int Lowerer::inlineBody(const CallExpr *CE, const FunctionDecl *Callee,
+                        Frame &Fr) {
   std::vector<Leaf> RetLayout;
   if (Callee->getReturnType()->isRecordType()) {
     if (!structLayout(Callee->getReturnType(), "", RetLayout, CE->getBeginLoc(),

@@ -269,6 +269,18 @@ private:
   bool leavesRange(const JumpList &JL, size_t Lo, size_t Hi);
   Ret gotoStmt(const GotoStmt *GS);
   Ret switchStmt(const SwitchStmt *SS);
+  /// A run of a switch's statements and the case labels in front of it.
+  struct SwitchSeg {
+    std::vector<const SwitchCase *> Labels;
+    std::vector<const Stmt *> Stmts;
+  };
+  bool switchSegments(const SwitchStmt *SS, std::vector<SwitchSeg> &Segs,
+                      bool &HasDefault);
+  int caseValue(const Expr *E, Type ST);
+  int caseMatch(const CaseStmt *CS, int SelVar, Type ST);
+  int switchDefault(const std::vector<SwitchSeg> &Segs, int SelVar, Type ST);
+  Ret switchRuns(const std::vector<SwitchSeg> &Segs, int SelVar, Type ST,
+                 int NoneVar);
   /// The flags (variables) \p St may set that send control past its end:
   /// return, break/continue of the innermost loop or switch, gotos to
   /// labels outside \p St.
@@ -292,6 +304,21 @@ private:
   int inlineCall(const CallExpr *CE, const FunctionDecl *Callee);
   int recursiveCall(const CallExpr *CE, const FunctionDecl *Callee,
                     size_t Depth);
+  /// A helper call's arguments (inlineCall): a temp per scalar (-1 for
+  /// the others), where pointers point, struct copies or the structs
+  /// pointed at, pointers into arrays of records.
+  struct CallArgs {
+    std::vector<int> Scalars;
+    std::vector<PtrVal> Ptrs;
+    std::vector<std::vector<int>> Structs;
+    std::map<unsigned, RecRef> Recs;
+  };
+  bool callArgs(const CallExpr *CE, CallArgs &CA);
+  bool bindParams(const CallExpr *CE, const FunctionDecl *Callee, CallArgs &CA,
+                  Frame &Fr);
+  bool bindScalarParam(const CallExpr *CE, const ParmVarDecl *P, unsigned I,
+                       const std::vector<int> &Args, Frame &Fr);
+  int inlineBody(const CallExpr *CE, const FunctionDecl *Callee, Frame &Fr);
   bool externCallee(const CallExpr *CE, const FunctionDecl *Callee) const;
   int externCall(const CallExpr *CE, const FunctionDecl *Callee,
                  const std::string *Via = nullptr);
@@ -465,6 +492,21 @@ private:
                     std::vector<Leaf> &Out, SourceLocation At,
                     const std::string &Whose,
                     const std::string &PathPrefix = "", bool Local = false);
+  // The parts of structLayout.
+  bool unionLayout(QualType T, const RecordType *RT, const std::string &Prefix,
+                   std::vector<Leaf> &Out, SourceLocation At,
+                   const std::string &Whose, const std::string &PathPrefix);
+  bool memberLayout(const FieldDecl *FD, const std::string &TN,
+                    const std::string &Prefix, std::vector<Leaf> &Out,
+                    SourceLocation At, const std::string &PathPrefix,
+                    bool Local);
+  bool structArrayMember(const ConstantArrayType *CAT, QualType FT,
+                         const std::string &Name, const std::string &Path,
+                         const std::string &What, std::vector<Leaf> &Out,
+                         SourceLocation At);
+  bool arrayMember(const ConstantArrayType *CAT, QualType FT, std::string Name,
+                   const std::string &Path, const std::string &What,
+                   std::vector<Leaf> &Out, SourceLocation At);
   unsigned leafCount(QualType T) const;
   /// Values \p Vals (of 4- or 8-byte types) as the values of type \p To
   /// their bits make, little-endian (memcpy between a double and a

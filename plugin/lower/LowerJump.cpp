@@ -471,18 +471,43 @@ Ret Lowerer::switchStmt(const SwitchStmt *SS) {
   int SelVar = F.newVar("__switch", *ST);
   B.set(SelVar, Sel);
 
-  struct Seg {
-    std::vector<const SwitchCase *> Labels;
-    std::vector<const Stmt *> Stmts;
-  };
-  std::vector<Seg> Segs(1);
+  std::vector<SwitchSeg> Segs(1);
+  bool HasDefault = false;
+  if (!switchSegments(SS, Segs, HasDefault))
+    return Ret::Never;
+  int NoneVar = HasDefault ? switchDefault(Segs, SelVar, *ST) : -1;
+
+  const Stmt *Body = SS->getBody();
+  LoopCtx L;
+  if (escapes(Body, true)) {
+    L.BrkVar = F.newVar("__break", Type::Bool);
+    B.set(L.BrkVar, B.constB(false));
+  }
+  L.CntVar = Loops.empty() ? -1 : Loops.back().CntVar;
+  Loops.push_back(L);
+  Ret Last = switchRuns(Segs, SelVar, *ST, NoneVar);
+  Loops.pop_back();
+  if (Failed)
+    return Ret::Never;
+  std::vector<int> Leave;
+  jumpVars(Body, Leave);
+  bool MayLeave = returns(Body) || escapes(Body, false) || !Leave.empty();
+  if (HasDefault && L.BrkVar < 0 && Last == Ret::Always && MayLeave)
+    return Ret::Always;
+  return MayLeave ? Ret::Maybe : Ret::Never;
+}
+
+/// The switch's body as runs of statements after case labels (Segs[0]:
+/// those before the first label, only declarations without initializers,
+/// which are declared here); false after an error.
+bool Lowerer::switchSegments(const SwitchStmt *SS, std::vector<SwitchSeg> &Segs,
+                             bool &HasDefault) {
   const Stmt *Body = SS->getBody();
   std::vector<const Stmt *> Items;
   if (const auto *CS = dyn_cast<CompoundStmt>(Body))
     Items.assign(CS->body_begin(), CS->body_end());
   else
     Items.push_back(Body);
-  bool HasDefault = false;
   for (const Stmt *St : Items) {
     std::vector<const SwitchCase *> Ls;
     while (const auto *SC = dyn_cast<SwitchCase>(St)) {
@@ -497,7 +522,7 @@ Ret Lowerer::switchStmt(const SwitchStmt *SS) {
       error(SC->getKeywordLoc(),
             "a case label inside a statement nested in the 'switch'",
             "write every case label directly in the switch's braces");
-      return Ret::Never;
+      return false;
     }
   }
   for (const Stmt *St : Segs[0].Stmts) {
@@ -509,46 +534,50 @@ Ret Lowerer::switchStmt(const SwitchStmt *SS) {
     if (!Plain) {
       error(St->getBeginLoc(), "a statement before the first case label",
             "it never runs; move it before the switch");
-      return Ret::Never;
+      return false;
     }
     declStmt(DS);
   }
+  return true;
+}
 
-  // Case values in the selector's type; default: none of them.
-  auto Value = [&](const Expr *E) {
-    llvm::APSInt V = E->EvaluateKnownConstInt(Ctx);
-    V = V.extOrTrunc(ir::bitWidth(*ST));
-    V.setIsSigned(ir::isSigned(*ST));
-    return B.constI(*ST, V.isSigned() ? V.getSExtValue()
-                                      : (int64_t)V.getZExtValue());
-  };
-  auto Match = [&](const CaseStmt *CS) {
-    int S = B.get(SelVar);
-    if (!CS->caseStmtIsGNURange())
-      return B.cmp(Op::CmpEQ, S, Value(CS->getLHS()));
-    return B.bin(Op::And, B.cmp(Op::CmpGE, S, Value(CS->getLHS())),
-                 B.cmp(Op::CmpLE, S, Value(CS->getRHS())));
-  };
-  int NoneVar = -1;
-  if (HasDefault) {
-    int Any = -1;
-    for (const Seg &S : Segs)
-      for (const SwitchCase *SC : S.Labels)
-        if (const auto *CS = dyn_cast<CaseStmt>(SC)) {
-          int M = Match(CS);
-          Any = Any < 0 ? M : B.bin(Op::Or, Any, M);
-        }
-    NoneVar = F.newVar("__default", Type::Bool);
-    B.set(NoneVar, Any < 0 ? B.constB(true) : B.un(Op::Not, Any));
-  }
+/// Case value \p E in the selector's type \p ST.
+int Lowerer::caseValue(const Expr *E, Type ST) {
+  llvm::APSInt V = E->EvaluateKnownConstInt(Ctx);
+  V = V.extOrTrunc(ir::bitWidth(ST));
+  V.setIsSigned(ir::isSigned(ST));
+  return B.constI(ST,
+                  V.isSigned() ? V.getSExtValue() : (int64_t)V.getZExtValue());
+}
 
-  LoopCtx L;
-  if (escapes(Body, true)) {
-    L.BrkVar = F.newVar("__break", Type::Bool);
-    B.set(L.BrkVar, B.constB(false));
-  }
-  L.CntVar = Loops.empty() ? -1 : Loops.back().CntVar;
-  Loops.push_back(L);
+/// Whether the selector (variable \p SelVar) matches case \p CS.
+int Lowerer::caseMatch(const CaseStmt *CS, int SelVar, Type ST) {
+  int S = B.get(SelVar);
+  if (!CS->caseStmtIsGNURange())
+    return B.cmp(Op::CmpEQ, S, caseValue(CS->getLHS(), ST));
+  return B.bin(Op::And, B.cmp(Op::CmpGE, S, caseValue(CS->getLHS(), ST)),
+               B.cmp(Op::CmpLE, S, caseValue(CS->getRHS(), ST)));
+}
+
+/// The variable "default: none of the cases matched".
+int Lowerer::switchDefault(const std::vector<SwitchSeg> &Segs, int SelVar,
+                           Type ST) {
+  int Any = -1;
+  for (const SwitchSeg &S : Segs)
+    for (const SwitchCase *SC : S.Labels)
+      if (const auto *CS = dyn_cast<CaseStmt>(SC)) {
+        int M = caseMatch(CS, SelVar, ST);
+        Any = Any < 0 ? M : B.bin(Op::Or, Any, M);
+      }
+  int NoneVar = F.newVar("__default", Type::Bool);
+  B.set(NoneVar, Any < 0 ? B.constB(true) : B.un(Op::Not, Any));
+  return NoneVar;
+}
+
+/// The runs after case labels, each under "matched here, or fell through
+/// from the run before and nothing left the switch"; the last run's Ret.
+Ret Lowerer::switchRuns(const std::vector<SwitchSeg> &Segs, int SelVar, Type ST,
+                        int NoneVar) {
   int FallVar = F.newVar("__case", Type::Bool);
   bool PrevFalls = false;
   std::vector<int> Exits; // set by the runs control may fall through from
@@ -556,7 +585,8 @@ Ret Lowerer::switchStmt(const SwitchStmt *SS) {
   for (size_t K = 1; K < Segs.size() && !Failed; ++K) {
     int M = -1;
     for (const SwitchCase *SC : Segs[K].Labels) {
-      int T = isa<CaseStmt>(SC) ? Match(cast<CaseStmt>(SC)) : B.get(NoneVar);
+      int T = isa<CaseStmt>(SC) ? caseMatch(cast<CaseStmt>(SC), SelVar, ST)
+                                : B.get(NoneVar);
       M = M < 0 ? T : B.bin(Op::Or, M, T);
     }
     int Run = M;
@@ -578,15 +608,7 @@ Ret Lowerer::switchStmt(const SwitchStmt *SS) {
     for (const Stmt *St : Segs[K].Stmts)
       exitVars(St, Exits);
   }
-  Loops.pop_back();
-  if (Failed)
-    return Ret::Never;
-  std::vector<int> Leave;
-  jumpVars(Body, Leave);
-  bool MayLeave = returns(Body) || escapes(Body, false) || !Leave.empty();
-  if (HasDefault && L.BrkVar < 0 && Last == Ret::Always && MayLeave)
-    return Ret::Always;
-  return MayLeave ? Ret::Maybe : Ret::Never;
+  return Last;
 }
 
 } // namespace lowering

@@ -47,128 +47,158 @@ bool Lowerer::structLayout(QualType T, const std::string &Prefix,
           "use a struct of float, double, integer or _Bool members");
     return false;
   }
-  if (RT->getDecl()->isUnion()) { // one leaf: its bits (LowerUnion.cpp)
-    auto ST = unionStorage(T, At, Whose);
-    if (!ST)
+  if (RT->getDecl()->isUnion()) // one leaf: its bits (LowerUnion.cpp)
+    return unionLayout(T, RT, Prefix, Out, At, Whose, PathPrefix);
+  for (const FieldDecl *FD : RT->getDecl()->fields())
+    if (!memberLayout(FD, TN, Prefix, Out, At, PathPrefix, Local))
       return false;
-    std::string Name = Prefix;
-    if (!Name.empty() && Name.back() == '_')
-      Name.pop_back();
-    Leaf Lf{*ST,
-            0,
-            Name.empty() ? "u" : Name,
-            PathPrefix,
-            *ST == Type::U64 ? "uint64_t" : "uint32_t",
-            0};
-    Lf.Union = Whose + " of type '" + TN + "'";
-    // The ABI passes it as an integer member of its size, if it has one
-    // (`uint64_t u`): the wrapper reads and writes that member's bits.
-    Lf.NoAbi = true;
-    for (const FieldDecl *FD : RT->getDecl()->fields()) {
-      auto IT = irType(FD->getType());
-      if (FD->isBitField() || FD->getName().empty() || !IT || !ir::isInt(*IT) ||
-          ir::bitWidth(*IT) != ir::bitWidth(*ST) ||
-          Ctx.getTypeSize(FD->getType()) != ir::bitWidth(*ST))
-        continue;
-      Lf.Ty = *IT;
-      Lf.Path = PathPrefix + "." + FD->getNameAsString();
-      Lf.CType =
-          FD->getType().getCanonicalType().getUnqualifiedType().getAsString();
-      Lf.NoAbi = false;
-      break;
-    }
-    Out.push_back(Lf);
-    return true;
-  }
-  for (const FieldDecl *FD : RT->getDecl()->fields()) {
-    QualType FT = FD->getType();
-    std::string M = FD->getNameAsString();
-    std::string What = "member '" + M + "' of '" + TN + "'";
-    std::string Name = Prefix + (M.empty() ? "" : M + "_");
-    // (Members of an anonymous struct are named directly in C.)
-    std::string Path = M.empty() ? PathPrefix : PathPrefix + "." + M;
-    std::string CType =
-        FT.getCanonicalType().getUnqualifiedType().getAsString();
-    if (FD->isBitField()) {
-      error(At, "bit-field " + What, "use a plain integer member");
-      return false;
-    }
-    if (FT.isVolatileQualified()) {
-      error(At, "volatile " + What, "remove 'volatile'");
-      return false;
-    }
-    if (FT->isRecordType()) {
-      if (!structLayout(FT, Name, Out, At, What, Path, Local))
-        return false;
-      continue;
-    }
-    // An array of structs in a scalarized struct: one array per member of
-    // the element struct, of scalars (element J of "v_x" is v[J].x).
-    if (const auto *CAT = Ctx.getAsConstantArrayType(FT);
-        Local && CAT && CAT->getElementType()->isRecordType()) {
-      std::vector<Leaf> Sub;
-      uint64_t N = CAT->getSize().getZExtValue();
-      if (!structLayout(CAT->getElementType(), Name, Sub, At, What, "", true))
-        return false;
-      for (Leaf &S : Sub) {
-        if (S.Len || !S.Union.empty() || N == 0 || N > 65536) {
-          error(At, "array " + What + " of type '" + FT.getAsString() + "'",
-                "use an array of 1..65536 structs of scalar members");
-          return false;
-        }
-        S.Len = (int)N;
-        S.Tail = S.Path;
-        S.Path = Path;
-        Out.push_back(S);
-      }
-      continue;
-    }
-    if (FT->isIncompleteArrayType()) {
-      error(At, "flexible array " + What,
-            "give the array a constant size, or pass the data as an array "
-            "parameter");
-      return false;
-    }
-    if (const auto *CAT = Ctx.getAsConstantArrayType(FT)) {
-      // A two-dimensional member: flat, row-major (as 2-D locals).
-      const auto *Row = Ctx.getAsConstantArrayType(CAT->getElementType());
-      uint64_t Cols = Row ? Row->getSize().getZExtValue() : 0;
-      uint64_t N = CAT->getSize().getZExtValue() * (Row ? Cols : 1);
-      if (Row)
-        CAT = Row;
-      auto ET = irType(CAT->getElementType());
-      if (!ET || N == 0 || N > 65536) {
-        error(At, "array " + What + " of type '" + FT.getAsString() + "'",
-              CAT->getElementType()->isRecordType()
-                  ? "use one array per member of the element struct"
-                  : "use a one- or two-dimensional array of 1..65536 scalars");
-        return false;
-      }
-      Name.pop_back();
-      // (CType: the element's type, which each element of the ABI has.)
-      Out.push_back({*ET, (int)N, Name, Path,
-                     CAT->getElementType()
-                         .getCanonicalType()
-                         .getUnqualifiedType()
-                         .getAsString(),
-                     (int)Cols});
-      continue;
-    }
-    if (FT->isPointerType()) {
-      error(At, "pointer " + What,
-            "keep the data in an array member, or pass it as an array "
-            "parameter");
-      return false;
-    }
-    auto IT = irType(FT);
-    if (!IT) {
-      error(At, What + " of type '" + FT.getAsString() + "'",
-            "use float, double, integer or _Bool members");
-      return false;
-    }
+  return true;
+}
+
+/// Union \p T as one leaf, its bits: in the ABI the integer member of its
+/// size, if it has one.
+bool Lowerer::unionLayout(QualType T, const RecordType *RT,
+                          const std::string &Prefix, std::vector<Leaf> &Out,
+                          SourceLocation At, const std::string &Whose,
+                          const std::string &PathPrefix) {
+  std::string TN = T.getUnqualifiedType().getAsString();
+  auto ST = unionStorage(T, At, Whose);
+  if (!ST)
+    return false;
+  std::string Name = Prefix;
+  if (!Name.empty() && Name.back() == '_')
     Name.pop_back();
-    Out.push_back({*IT, 0, Name, Path, CType, 0});
+  Leaf Lf{*ST,
+          0,
+          Name.empty() ? "u" : Name,
+          PathPrefix,
+          *ST == Type::U64 ? "uint64_t" : "uint32_t",
+          0};
+  Lf.Union = Whose + " of type '" + TN + "'";
+  // The ABI passes it as an integer member of its size, if it has one
+  // (`uint64_t u`): the wrapper reads and writes that member's bits.
+  Lf.NoAbi = true;
+  for (const FieldDecl *FD : RT->getDecl()->fields()) {
+    auto IT = irType(FD->getType());
+    if (FD->isBitField() || FD->getName().empty() || !IT || !ir::isInt(*IT) ||
+        ir::bitWidth(*IT) != ir::bitWidth(*ST) ||
+        Ctx.getTypeSize(FD->getType()) != ir::bitWidth(*ST))
+      continue;
+    Lf.Ty = *IT;
+    Lf.Path = PathPrefix + "." + FD->getNameAsString();
+    Lf.CType =
+        FD->getType().getCanonicalType().getUnqualifiedType().getAsString();
+    Lf.NoAbi = false;
+    break;
   }
+  Out.push_back(Lf);
+  return true;
+}
+
+/// The leaves of member \p FD of struct type \p TN.
+bool Lowerer::memberLayout(const FieldDecl *FD, const std::string &TN,
+                           const std::string &Prefix, std::vector<Leaf> &Out,
+                           SourceLocation At, const std::string &PathPrefix,
+                           bool Local) {
+  QualType FT = FD->getType();
+  std::string M = FD->getNameAsString();
+  std::string What = "member '" + M + "' of '" + TN + "'";
+  std::string Name = Prefix + (M.empty() ? "" : M + "_");
+  // (Members of an anonymous struct are named directly in C.)
+  std::string Path = M.empty() ? PathPrefix : PathPrefix + "." + M;
+  std::string CType = FT.getCanonicalType().getUnqualifiedType().getAsString();
+  if (FD->isBitField()) {
+    error(At, "bit-field " + What, "use a plain integer member");
+    return false;
+  }
+  if (FT.isVolatileQualified()) {
+    error(At, "volatile " + What, "remove 'volatile'");
+    return false;
+  }
+  if (FT->isRecordType())
+    return structLayout(FT, Name, Out, At, What, Path, Local);
+  // An array of structs in a scalarized struct: one array per member of
+  // the element struct, of scalars (element J of "v_x" is v[J].x).
+  if (const auto *CAT = Ctx.getAsConstantArrayType(FT);
+      Local && CAT && CAT->getElementType()->isRecordType())
+    return structArrayMember(CAT, FT, Name, Path, What, Out, At);
+  if (FT->isIncompleteArrayType()) {
+    error(At, "flexible array " + What,
+          "give the array a constant size, or pass the data as an array "
+          "parameter");
+    return false;
+  }
+  if (const auto *CAT = Ctx.getAsConstantArrayType(FT))
+    return arrayMember(CAT, FT, Name, Path, What, Out, At);
+  if (FT->isPointerType()) {
+    error(At, "pointer " + What,
+          "keep the data in an array member, or pass it as an array "
+          "parameter");
+    return false;
+  }
+  auto IT = irType(FT);
+  if (!IT) {
+    error(At, What + " of type '" + FT.getAsString() + "'",
+          "use float, double, integer or _Bool members");
+    return false;
+  }
+  Name.pop_back();
+  Out.push_back({*IT, 0, Name, Path, CType, 0});
+  return true;
+}
+
+/// An array member \p CAT (of type \p FT) of structs: one array leaf per
+/// leaf of the element struct.
+bool Lowerer::structArrayMember(const ConstantArrayType *CAT, QualType FT,
+                                const std::string &Name,
+                                const std::string &Path,
+                                const std::string &What, std::vector<Leaf> &Out,
+                                SourceLocation At) {
+  std::vector<Leaf> Sub;
+  uint64_t N = CAT->getSize().getZExtValue();
+  if (!structLayout(CAT->getElementType(), Name, Sub, At, What, "", true))
+    return false;
+  for (Leaf &S : Sub) {
+    if (S.Len || !S.Union.empty() || N == 0 || N > 65536) {
+      error(At, "array " + What + " of type '" + FT.getAsString() + "'",
+            "use an array of 1..65536 structs of scalar members");
+      return false;
+    }
+    S.Len = (int)N;
+    S.Tail = S.Path;
+    S.Path = Path;
+    Out.push_back(S);
+  }
+  return true;
+}
+
+/// An array member \p CAT (of type \p FT) of scalars, one- or
+/// two-dimensional: one array leaf, flat and row-major (as 2-D locals).
+bool Lowerer::arrayMember(const ConstantArrayType *CAT, QualType FT,
+                          std::string Name, const std::string &Path,
+                          const std::string &What, std::vector<Leaf> &Out,
+                          SourceLocation At) {
+  const auto *Row = Ctx.getAsConstantArrayType(CAT->getElementType());
+  uint64_t Cols = Row ? Row->getSize().getZExtValue() : 0;
+  uint64_t N = CAT->getSize().getZExtValue() * (Row ? Cols : 1);
+  if (Row)
+    CAT = Row;
+  auto ET = irType(CAT->getElementType());
+  if (!ET || N == 0 || N > 65536) {
+    error(At, "array " + What + " of type '" + FT.getAsString() + "'",
+          CAT->getElementType()->isRecordType()
+              ? "use one array per member of the element struct"
+              : "use a one- or two-dimensional array of 1..65536 scalars");
+    return false;
+  }
+  Name.pop_back();
+  // (CType: the element's type, which each element of the ABI has.)
+  Out.push_back({*ET, (int)N, Name, Path,
+                 CAT->getElementType()
+                     .getCanonicalType()
+                     .getUnqualifiedType()
+                     .getAsString(),
+                 (int)Cols});
   return true;
 }
 
