@@ -114,6 +114,14 @@ private:
   };
   std::vector<RevCtx> RevStack;
   size_t NextPos = 0;
+  // The primal's math calls outside loops, and where each block of the
+  // primal opens and closes in a walk (Reverser::primalMath).
+  std::vector<const ir::Stmt *> Calls;
+  std::map<const ir::Stmt *, int> BlockOf;
+  std::vector<std::pair<int, int>> Span;
+  void placeCalls(const ir::Block &Blk, int &Clock);
+  int primalMath(const ir::Stmt &S, ir::MathFn Fn,
+                 const std::vector<int> &Args) const;
   std::map<int, Guard> Guards; // active temp -> where its adjoint is real
 };
 
@@ -541,10 +549,49 @@ void Reverser::guard(uint64_t Mask) {
   B.setBlock(&GuardBody);
 }
 
+/// Numbers the forward sweep's blocks outside loops by when a walk enters and
+/// leaves them, and lists their math calls.
+void Reverser::placeCalls(const ir::Block &Blk, int &Clock) {
+  int Id = (int)Span.size();
+  Span.push_back({Clock++, 0});
+  for (const auto &SP : Blk) {
+    if (SP->K == ir::Stmt::Loop)
+      continue;
+    BlockOf[SP.get()] = Id;
+    if (SP->K == ir::Stmt::Inst && SP->Opc == Op::Math && SP->Dst >= 0)
+      Calls.push_back(SP.get());
+    placeCalls(SP->Then, Clock);
+    placeCalls(SP->Else, Clock);
+  }
+  Span[Id].second = Clock++;
+}
+
+/// A primal call of \p Fn on \p Args that ran wherever \p S did (in S's
+/// block or one enclosing it, loops aside: returns are lowered to nested
+/// blocks), so the rule of S can read its result instead of calling again:
+/// sin's rule needs the cos the function computed next to it (reproj), a
+/// pow's the log of its base. Same function, same operands: the same bits.
+int Reverser::primalMath(const ir::Stmt &S, ir::MathFn Fn,
+                         const std::vector<int> &Args) const {
+  auto At = BlockOf.find(&S);
+  if (!RevStack.empty() || At == BlockOf.end())
+    return -1;
+  auto [In, Out] = Span[At->second];
+  for (const ir::Stmt *C : Calls) {
+    auto [CIn, COut] = Span[BlockOf.at(C)];
+    if (C->Fn == Fn && C->Args == Args && CIn <= In && Out <= COut)
+      return C->Dst;
+  }
+  return -1;
+}
+
 int Reverser::rule(const ir::Stmt &S, unsigned K, int Gt) {
   // The adjoint flows back into the argument: converted to its type.
-  return derivativeRule(B, S, K, Gt, G.Temps[S.Args[K]],
-                        [this](int T) { return R(T); });
+  return derivativeRule(
+      B, S, K, Gt, G.Temps[S.Args[K]], [this](int T) { return R(T); },
+      [&](ir::MathFn Fn, const std::vector<int> &Args) {
+        return primalMath(S, Fn, Args);
+      });
 }
 
 void Reverser::reverseInst(const ir::Stmt &S) {
@@ -691,6 +738,8 @@ void Reverser::run() {
   Def.assign(G.Temps.size(), nullptr);
   DefPos.assign(G.Temps.size(), 0);
   defLoops(Fwd, -1);
+  int Clock = 0;
+  placeCalls(Fwd, Clock);
   DT.assign(P.Temps.size(), -1);
   DV.assign(P.Vars.size(), -1);
   DP.assign(P.Params.size(), -1);

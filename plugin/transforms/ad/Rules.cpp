@@ -4,8 +4,13 @@
 namespace batchdiff {
 
 int derivativeRule(ir::Builder &B, const ir::Stmt &S, unsigned K, int Gt,
-                   ir::Type Into, const std::function<int(int)> &Val) {
+                   ir::Type Into, const std::function<int(int)> &Val,
+                   const MathReuse &Reuse) {
   using ir::Op;
+  auto Math = [&](ir::MathFn Fn, std::vector<int> Args) {
+    int T = Reuse ? Reuse(Fn, Args) : -1;
+    return T >= 0 ? T : B.math(Fn, std::move(Args));
+  };
   ir::Type Ty = B.func().Temps[S.Dst];
   bool IsMath = S.Opc == Op::Math;
 #define X0 Val(S.Args[0])
@@ -22,7 +27,7 @@ int derivativeRule(ir::Builder &B, const ir::Stmt &S, unsigned K, int Gt,
 #define SEL(Cnd, L, R) B.select(Cnd, L, R)
 #define CMP(O, L, R) B.cmp(Op::O, L, R)
 #define CONVERT(V) B.cast(Into, V)
-#define MATH(Fn, ...) B.math(ir::MathFn::Fn, {__VA_ARGS__})
+#define MATH(Fn, ...) Math(ir::MathFn::Fn, {__VA_ARGS__})
 #define BD_OP_DERIV(O, I, E)                                                   \
   if (!IsMath && S.Opc == Op::O && K == I)                                     \
     return E;

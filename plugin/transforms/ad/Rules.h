@@ -21,9 +21,13 @@ namespace batchdiff {
 /// bound to temp \p G. \p Val maps a temp of \p S (argument or result) to
 /// the temp holding its value where the rule is built; \p Into is the type
 /// the rule's value is added to (what CONVERT converts to). Returns -1 when
-/// the argument has no rule (a zero partial derivative).
+/// the argument has no rule (a zero partial derivative). \p Reuse, when
+/// given, returns a temp that already holds MATH(Fn, Args) where the rule is
+/// built (the primal's own call), or -1: the rule then builds the call.
+using MathReuse = std::function<int(ir::MathFn, const std::vector<int> &)>;
 int derivativeRule(ir::Builder &B, const ir::Stmt &S, unsigned K, int G,
-                   ir::Type Into, const std::function<int(int)> &Val);
+                   ir::Type Into, const std::function<int(int)> &Val,
+                   const MathReuse &Reuse = nullptr);
 
 } // namespace batchdiff
 
