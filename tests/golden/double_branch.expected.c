@@ -129,31 +129,31 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
   bd_f64d __bd_t27_1 = __bd_v5_out_1;
   __bd_v2_ret_0 = bd_select_f64d(__bd_t102_0, __bd_t27_0, __bd_v2_ret_0);
   __bd_v2_ret_1 = bd_select_f64d(__bd_t102_1, __bd_t27_1, __bd_v2_ret_1);
-  __bd_v6_d_r_0 = bd_splat_f64d(0x0p+0);
-  __bd_v6_d_r_1 = bd_splat_f64d(0x0p+0);
-  __bd_v7_d_delta_0 = bd_splat_f64d(0x0p+0);
-  __bd_v7_d_delta_1 = bd_splat_f64d(0x0p+0);
-  __bd_v8_d___ret_0 = bd_splat_f64d(0x0p+0);
-  __bd_v8_d___ret_1 = bd_splat_f64d(0x0p+0);
-  __bd_v9_d_out_0 = bd_splat_f64d(0x0p+0);
-  __bd_v9_d_out_1 = bd_splat_f64d(0x0p+0);
+  __bd_v6_d_r_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v6_d_r_1 = bd_splat_f64d((-0x0p+0));
+  __bd_v7_d_delta_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v7_d_delta_1 = bd_splat_f64d((-0x0p+0));
+  __bd_v8_d___ret_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v8_d___ret_1 = bd_splat_f64d((-0x0p+0));
+  __bd_v9_d_out_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v9_d_out_1 = bd_splat_f64d((-0x0p+0));
   bd_f64d __bd_t33_0 = __bd_p2_0;
   bd_f64d __bd_t33_1 = __bd_p2_1;
   __bd_v8_d___ret_0 = __bd_t33_0;
   __bd_v8_d___ret_1 = __bd_t33_1;
   _Bool __bd_t63 = __bd_p3;
-  __bd_v10_d0_0 = bd_splat_f64d(0x0p+0);
-  __bd_v10_d0_1 = bd_splat_f64d(0x0p+0);
-  __bd_v11_d1_0 = bd_splat_f64d(0x0p+0);
-  __bd_v11_d1_1 = bd_splat_f64d(0x0p+0);
+  __bd_v10_d0_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v10_d0_1 = bd_splat_f64d((-0x0p+0));
+  __bd_v11_d1_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v11_d1_1 = bd_splat_f64d((-0x0p+0));
   if ((bd_all_md(__bd_t6_0) && bd_all_md(__bd_t6_1))) {
-    __bd_v8_d___ret_0 = bd_splat_f64d(0x0p+0);
-    __bd_v8_d___ret_1 = bd_splat_f64d(0x0p+0);
+    __bd_v8_d___ret_0 = bd_splat_f64d((-0x0p+0));
+    __bd_v8_d___ret_1 = bd_splat_f64d((-0x0p+0));
   } else if ((bd_none_md(__bd_t6_0) && bd_none_md(__bd_t6_1))) {
-    __bd_v12_d10_0 = bd_splat_f64d(0x0p+0);
-    __bd_v12_d10_1 = bd_splat_f64d(0x0p+0);
-    __bd_v13_d27_0 = bd_splat_f64d(0x0p+0);
-    __bd_v13_d27_1 = bd_splat_f64d(0x0p+0);
+    __bd_v12_d10_0 = bd_splat_f64d((-0x0p+0));
+    __bd_v12_d10_1 = bd_splat_f64d((-0x0p+0));
+    __bd_v13_d27_0 = bd_splat_f64d((-0x0p+0));
+    __bd_v13_d27_1 = bd_splat_f64d((-0x0p+0));
     bd_f64d __bd_t39_0 = __bd_v8_d___ret_0;
     bd_f64d __bd_t39_1 = __bd_v8_d___ret_1;
     bd_f64d __bd_t40_0 = __bd_v13_d27_0;
@@ -162,8 +162,8 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
     bd_f64d __bd_t41_1 = __bd_t40_1 + __bd_t39_1;
     __bd_v13_d27_0 = __bd_t41_0;
     __bd_v13_d27_1 = __bd_t41_1;
-    __bd_v8_d___ret_0 = bd_splat_f64d(0x0p+0);
-    __bd_v8_d___ret_1 = bd_splat_f64d(0x0p+0);
+    __bd_v8_d___ret_0 = bd_splat_f64d((-0x0p+0));
+    __bd_v8_d___ret_1 = bd_splat_f64d((-0x0p+0));
     bd_f64d __bd_t43_0 = __bd_v13_d27_0;
     bd_f64d __bd_t43_1 = __bd_v13_d27_1;
     bd_f64d __bd_t44_0 = __bd_v9_d_out_0;
@@ -173,10 +173,10 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
     __bd_v9_d_out_0 = __bd_t45_0;
     __bd_v9_d_out_1 = __bd_t45_1;
     if ((bd_all_md(__bd_t14_0) && bd_all_md(__bd_t14_1))) {
-      __bd_v14_d17_0 = bd_splat_f64d(0x0p+0);
-      __bd_v14_d17_1 = bd_splat_f64d(0x0p+0);
-      __bd_v15_d19_0 = bd_splat_f64d(0x0p+0);
-      __bd_v15_d19_1 = bd_splat_f64d(0x0p+0);
+      __bd_v14_d17_0 = bd_splat_f64d((-0x0p+0));
+      __bd_v14_d17_1 = bd_splat_f64d((-0x0p+0));
+      __bd_v15_d19_0 = bd_splat_f64d((-0x0p+0));
+      __bd_v15_d19_1 = bd_splat_f64d((-0x0p+0));
       bd_f64d __bd_t48_0 = __bd_v9_d_out_0;
       bd_f64d __bd_t48_1 = __bd_v9_d_out_1;
       bd_f64d __bd_t49_0 = __bd_v15_d19_0;
@@ -185,8 +185,8 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
       bd_f64d __bd_t50_1 = __bd_t49_1 + __bd_t48_1;
       __bd_v15_d19_0 = __bd_t50_0;
       __bd_v15_d19_1 = __bd_t50_1;
-      __bd_v9_d_out_0 = bd_splat_f64d(0x0p+0);
-      __bd_v9_d_out_1 = bd_splat_f64d(0x0p+0);
+      __bd_v9_d_out_0 = bd_splat_f64d((-0x0p+0));
+      __bd_v9_d_out_1 = bd_splat_f64d((-0x0p+0));
       if (__bd_t63) {
         bd_f64d __bd_t52_0 = __bd_v15_d19_0;
         bd_f64d __bd_t52_1 = __bd_v15_d19_1;
@@ -218,10 +218,10 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
         __bd_v10_d0_1 = __bd_t62_1;
       }
     } else if ((bd_none_md(__bd_t14_0) && bd_none_md(__bd_t14_1))) {
-      __bd_v16_d25_0 = bd_splat_f64d(0x0p+0);
-      __bd_v16_d25_1 = bd_splat_f64d(0x0p+0);
-      __bd_v17_d26_0 = bd_splat_f64d(0x0p+0);
-      __bd_v17_d26_1 = bd_splat_f64d(0x0p+0);
+      __bd_v16_d25_0 = bd_splat_f64d((-0x0p+0));
+      __bd_v16_d25_1 = bd_splat_f64d((-0x0p+0));
+      __bd_v17_d26_0 = bd_splat_f64d((-0x0p+0));
+      __bd_v17_d26_1 = bd_splat_f64d((-0x0p+0));
       bd_f64d __bd_t66_0 = __bd_v9_d_out_0;
       bd_f64d __bd_t66_1 = __bd_v9_d_out_1;
       bd_f64d __bd_t67_0 = __bd_v17_d26_0;
@@ -230,8 +230,8 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
       bd_f64d __bd_t68_1 = __bd_t67_1 + __bd_t66_1;
       __bd_v17_d26_0 = __bd_t68_0;
       __bd_v17_d26_1 = __bd_t68_1;
-      __bd_v9_d_out_0 = bd_splat_f64d(0x0p+0);
-      __bd_v9_d_out_1 = bd_splat_f64d(0x0p+0);
+      __bd_v9_d_out_0 = bd_splat_f64d((-0x0p+0));
+      __bd_v9_d_out_1 = bd_splat_f64d((-0x0p+0));
       bd_f64d __bd_t70_0 = __bd_v17_d26_0;
       bd_f64d __bd_t70_1 = __bd_v17_d26_1;
       bd_f64d __bd_t71_0 = __bd_t70_0 * __bd_t25_0;
@@ -270,10 +270,10 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
       bd_md __bd_t130_0 = bd_and_md(__bd_m_0, __bd_t14_0);
       bd_md __bd_t130_1 = bd_and_md(__bd_m_1, __bd_t14_1);
       if ((bd_any_md(__bd_t130_0) || bd_any_md(__bd_t130_1))) {
-        __bd_v14_d17_0 = bd_splat_f64d(0x0p+0);
-        __bd_v14_d17_1 = bd_splat_f64d(0x0p+0);
-        __bd_v15_d19_0 = bd_splat_f64d(0x0p+0);
-        __bd_v15_d19_1 = bd_splat_f64d(0x0p+0);
+        __bd_v14_d17_0 = bd_splat_f64d((-0x0p+0));
+        __bd_v14_d17_1 = bd_splat_f64d((-0x0p+0));
+        __bd_v15_d19_0 = bd_splat_f64d((-0x0p+0));
+        __bd_v15_d19_1 = bd_splat_f64d((-0x0p+0));
         bd_f64d __bd_t48_0 = __bd_v9_d_out_0;
         bd_f64d __bd_t48_1 = __bd_v9_d_out_1;
         bd_f64d __bd_t49_0 = __bd_v15_d19_0;
@@ -282,8 +282,8 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
         bd_f64d __bd_t50_1 = __bd_t49_1 + __bd_t48_1;
         __bd_v15_d19_0 = __bd_t50_0;
         __bd_v15_d19_1 = __bd_t50_1;
-        __bd_v9_d_out_0 = bd_select_f64d(__bd_t130_0, bd_splat_f64d(0x0p+0), __bd_v9_d_out_0);
-        __bd_v9_d_out_1 = bd_select_f64d(__bd_t130_1, bd_splat_f64d(0x0p+0), __bd_v9_d_out_1);
+        __bd_v9_d_out_0 = bd_select_f64d(__bd_t130_0, bd_splat_f64d((-0x0p+0)), __bd_v9_d_out_0);
+        __bd_v9_d_out_1 = bd_select_f64d(__bd_t130_1, bd_splat_f64d((-0x0p+0)), __bd_v9_d_out_1);
         if (__bd_t63) {
           bd_f64d __bd_t52_0 = __bd_v15_d19_0;
           bd_f64d __bd_t52_1 = __bd_v15_d19_1;
@@ -318,10 +318,10 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
       bd_md __bd_t136_0 = bd_andnot_md(__bd_m_0, __bd_t14_0);
       bd_md __bd_t136_1 = bd_andnot_md(__bd_m_1, __bd_t14_1);
       if ((bd_any_md(__bd_t136_0) || bd_any_md(__bd_t136_1))) {
-        __bd_v16_d25_0 = bd_splat_f64d(0x0p+0);
-        __bd_v16_d25_1 = bd_splat_f64d(0x0p+0);
-        __bd_v17_d26_0 = bd_splat_f64d(0x0p+0);
-        __bd_v17_d26_1 = bd_splat_f64d(0x0p+0);
+        __bd_v16_d25_0 = bd_splat_f64d((-0x0p+0));
+        __bd_v16_d25_1 = bd_splat_f64d((-0x0p+0));
+        __bd_v17_d26_0 = bd_splat_f64d((-0x0p+0));
+        __bd_v17_d26_1 = bd_splat_f64d((-0x0p+0));
         bd_f64d __bd_t66_0 = __bd_v9_d_out_0;
         bd_f64d __bd_t66_1 = __bd_v9_d_out_1;
         bd_f64d __bd_t67_0 = __bd_v17_d26_0;
@@ -330,8 +330,8 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
         bd_f64d __bd_t68_1 = __bd_t67_1 + __bd_t66_1;
         __bd_v17_d26_0 = __bd_t68_0;
         __bd_v17_d26_1 = __bd_t68_1;
-        __bd_v9_d_out_0 = bd_select_f64d(__bd_t136_0, bd_splat_f64d(0x0p+0), __bd_v9_d_out_0);
-        __bd_v9_d_out_1 = bd_select_f64d(__bd_t136_1, bd_splat_f64d(0x0p+0), __bd_v9_d_out_1);
+        __bd_v9_d_out_0 = bd_select_f64d(__bd_t136_0, bd_splat_f64d((-0x0p+0)), __bd_v9_d_out_0);
+        __bd_v9_d_out_1 = bd_select_f64d(__bd_t136_1, bd_splat_f64d((-0x0p+0)), __bd_v9_d_out_1);
         bd_f64d __bd_t70_0 = __bd_v17_d26_0;
         bd_f64d __bd_t70_1 = __bd_v17_d26_1;
         bd_f64d __bd_t71_0 = __bd_t70_0 * __bd_t25_0;
@@ -368,8 +368,8 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
         __bd_v12_d10_1 = bd_select_f64d(__bd_t136_1, __bd_t82_1, __bd_v12_d10_1);
       }
     }
-    __bd_v9_d_out_0 = bd_splat_f64d(0x0p+0);
-    __bd_v9_d_out_1 = bd_splat_f64d(0x0p+0);
+    __bd_v9_d_out_0 = bd_splat_f64d((-0x0p+0));
+    __bd_v9_d_out_1 = bd_splat_f64d((-0x0p+0));
     bd_f64d __bd_t84_0 = __bd_v12_d10_0;
     bd_f64d __bd_t84_1 = __bd_v12_d10_1;
     bd_md __bd_t86_0 = bd_cmplt_f64d(__bd_t0_0, bd_splat_f64d(0x0p+0));
@@ -388,16 +388,16 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
     bd_md __bd_t144_0 = bd_and_md(__bd_m_0, __bd_t6_0);
     bd_md __bd_t144_1 = bd_and_md(__bd_m_1, __bd_t6_1);
     if ((bd_any_md(__bd_t144_0) || bd_any_md(__bd_t144_1))) {
-      __bd_v8_d___ret_0 = bd_select_f64d(__bd_t144_0, bd_splat_f64d(0x0p+0), __bd_v8_d___ret_0);
-      __bd_v8_d___ret_1 = bd_select_f64d(__bd_t144_1, bd_splat_f64d(0x0p+0), __bd_v8_d___ret_1);
+      __bd_v8_d___ret_0 = bd_select_f64d(__bd_t144_0, bd_splat_f64d((-0x0p+0)), __bd_v8_d___ret_0);
+      __bd_v8_d___ret_1 = bd_select_f64d(__bd_t144_1, bd_splat_f64d((-0x0p+0)), __bd_v8_d___ret_1);
     }
     bd_md __bd_t147_0 = bd_andnot_md(__bd_m_0, __bd_t6_0);
     bd_md __bd_t147_1 = bd_andnot_md(__bd_m_1, __bd_t6_1);
     if ((bd_any_md(__bd_t147_0) || bd_any_md(__bd_t147_1))) {
-      __bd_v12_d10_0 = bd_splat_f64d(0x0p+0);
-      __bd_v12_d10_1 = bd_splat_f64d(0x0p+0);
-      __bd_v13_d27_0 = bd_splat_f64d(0x0p+0);
-      __bd_v13_d27_1 = bd_splat_f64d(0x0p+0);
+      __bd_v12_d10_0 = bd_splat_f64d((-0x0p+0));
+      __bd_v12_d10_1 = bd_splat_f64d((-0x0p+0));
+      __bd_v13_d27_0 = bd_splat_f64d((-0x0p+0));
+      __bd_v13_d27_1 = bd_splat_f64d((-0x0p+0));
       bd_f64d __bd_t39_0 = __bd_v8_d___ret_0;
       bd_f64d __bd_t39_1 = __bd_v8_d___ret_1;
       bd_f64d __bd_t40_0 = __bd_v13_d27_0;
@@ -406,8 +406,8 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
       bd_f64d __bd_t41_1 = __bd_t40_1 + __bd_t39_1;
       __bd_v13_d27_0 = __bd_t41_0;
       __bd_v13_d27_1 = __bd_t41_1;
-      __bd_v8_d___ret_0 = bd_select_f64d(__bd_t147_0, bd_splat_f64d(0x0p+0), __bd_v8_d___ret_0);
-      __bd_v8_d___ret_1 = bd_select_f64d(__bd_t147_1, bd_splat_f64d(0x0p+0), __bd_v8_d___ret_1);
+      __bd_v8_d___ret_0 = bd_select_f64d(__bd_t147_0, bd_splat_f64d((-0x0p+0)), __bd_v8_d___ret_0);
+      __bd_v8_d___ret_1 = bd_select_f64d(__bd_t147_1, bd_splat_f64d((-0x0p+0)), __bd_v8_d___ret_1);
       bd_f64d __bd_t43_0 = __bd_v13_d27_0;
       bd_f64d __bd_t43_1 = __bd_v13_d27_1;
       bd_f64d __bd_t44_0 = __bd_v9_d_out_0;
@@ -419,10 +419,10 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
       bd_md __bd_t152_0 = bd_and_md(__bd_t147_0, __bd_t14_0);
       bd_md __bd_t152_1 = bd_and_md(__bd_t147_1, __bd_t14_1);
       if ((bd_any_md(__bd_t152_0) || bd_any_md(__bd_t152_1))) {
-        __bd_v14_d17_0 = bd_splat_f64d(0x0p+0);
-        __bd_v14_d17_1 = bd_splat_f64d(0x0p+0);
-        __bd_v15_d19_0 = bd_splat_f64d(0x0p+0);
-        __bd_v15_d19_1 = bd_splat_f64d(0x0p+0);
+        __bd_v14_d17_0 = bd_splat_f64d((-0x0p+0));
+        __bd_v14_d17_1 = bd_splat_f64d((-0x0p+0));
+        __bd_v15_d19_0 = bd_splat_f64d((-0x0p+0));
+        __bd_v15_d19_1 = bd_splat_f64d((-0x0p+0));
         bd_f64d __bd_t48_0 = __bd_v9_d_out_0;
         bd_f64d __bd_t48_1 = __bd_v9_d_out_1;
         bd_f64d __bd_t49_0 = __bd_v15_d19_0;
@@ -431,8 +431,8 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
         bd_f64d __bd_t50_1 = __bd_t49_1 + __bd_t48_1;
         __bd_v15_d19_0 = __bd_t50_0;
         __bd_v15_d19_1 = __bd_t50_1;
-        __bd_v9_d_out_0 = bd_select_f64d(__bd_t152_0, bd_splat_f64d(0x0p+0), __bd_v9_d_out_0);
-        __bd_v9_d_out_1 = bd_select_f64d(__bd_t152_1, bd_splat_f64d(0x0p+0), __bd_v9_d_out_1);
+        __bd_v9_d_out_0 = bd_select_f64d(__bd_t152_0, bd_splat_f64d((-0x0p+0)), __bd_v9_d_out_0);
+        __bd_v9_d_out_1 = bd_select_f64d(__bd_t152_1, bd_splat_f64d((-0x0p+0)), __bd_v9_d_out_1);
         if (__bd_t63) {
           bd_f64d __bd_t52_0 = __bd_v15_d19_0;
           bd_f64d __bd_t52_1 = __bd_v15_d19_1;
@@ -467,10 +467,10 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
       bd_md __bd_t158_0 = bd_andnot_md(__bd_t147_0, __bd_t14_0);
       bd_md __bd_t158_1 = bd_andnot_md(__bd_t147_1, __bd_t14_1);
       if ((bd_any_md(__bd_t158_0) || bd_any_md(__bd_t158_1))) {
-        __bd_v16_d25_0 = bd_splat_f64d(0x0p+0);
-        __bd_v16_d25_1 = bd_splat_f64d(0x0p+0);
-        __bd_v17_d26_0 = bd_splat_f64d(0x0p+0);
-        __bd_v17_d26_1 = bd_splat_f64d(0x0p+0);
+        __bd_v16_d25_0 = bd_splat_f64d((-0x0p+0));
+        __bd_v16_d25_1 = bd_splat_f64d((-0x0p+0));
+        __bd_v17_d26_0 = bd_splat_f64d((-0x0p+0));
+        __bd_v17_d26_1 = bd_splat_f64d((-0x0p+0));
         bd_f64d __bd_t66_0 = __bd_v9_d_out_0;
         bd_f64d __bd_t66_1 = __bd_v9_d_out_1;
         bd_f64d __bd_t67_0 = __bd_v17_d26_0;
@@ -479,8 +479,8 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
         bd_f64d __bd_t68_1 = __bd_t67_1 + __bd_t66_1;
         __bd_v17_d26_0 = __bd_t68_0;
         __bd_v17_d26_1 = __bd_t68_1;
-        __bd_v9_d_out_0 = bd_select_f64d(__bd_t158_0, bd_splat_f64d(0x0p+0), __bd_v9_d_out_0);
-        __bd_v9_d_out_1 = bd_select_f64d(__bd_t158_1, bd_splat_f64d(0x0p+0), __bd_v9_d_out_1);
+        __bd_v9_d_out_0 = bd_select_f64d(__bd_t158_0, bd_splat_f64d((-0x0p+0)), __bd_v9_d_out_0);
+        __bd_v9_d_out_1 = bd_select_f64d(__bd_t158_1, bd_splat_f64d((-0x0p+0)), __bd_v9_d_out_1);
         bd_f64d __bd_t70_0 = __bd_v17_d26_0;
         bd_f64d __bd_t70_1 = __bd_v17_d26_1;
         bd_f64d __bd_t71_0 = __bd_t70_0 * __bd_t25_0;
@@ -516,8 +516,8 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
         __bd_v12_d10_0 = bd_select_f64d(__bd_t158_0, __bd_t82_0, __bd_v12_d10_0);
         __bd_v12_d10_1 = bd_select_f64d(__bd_t158_1, __bd_t82_1, __bd_v12_d10_1);
       }
-      __bd_v9_d_out_0 = bd_select_f64d(__bd_t147_0, bd_splat_f64d(0x0p+0), __bd_v9_d_out_0);
-      __bd_v9_d_out_1 = bd_select_f64d(__bd_t147_1, bd_splat_f64d(0x0p+0), __bd_v9_d_out_1);
+      __bd_v9_d_out_0 = bd_select_f64d(__bd_t147_0, bd_splat_f64d((-0x0p+0)), __bd_v9_d_out_0);
+      __bd_v9_d_out_1 = bd_select_f64d(__bd_t147_1, bd_splat_f64d((-0x0p+0)), __bd_v9_d_out_1);
       bd_f64d __bd_t84_0 = __bd_v12_d10_0;
       bd_f64d __bd_t84_1 = __bd_v12_d10_1;
       bd_md __bd_t86_0 = bd_cmplt_f64d(__bd_t0_0, bd_splat_f64d(0x0p+0));
@@ -534,8 +534,8 @@ static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __
       __bd_v10_d0_1 = bd_select_f64d(__bd_t147_1, __bd_t90_1, __bd_v10_d0_1);
     }
   }
-  __bd_v8_d___ret_0 = bd_splat_f64d(0x0p+0);
-  __bd_v8_d___ret_1 = bd_splat_f64d(0x0p+0);
+  __bd_v8_d___ret_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v8_d___ret_1 = bd_splat_f64d((-0x0p+0));
   bd_f64d __bd_t92_0 = __bd_v11_d1_0;
   bd_f64d __bd_t92_1 = __bd_v11_d1_1;
   bd_f64d __bd_t93_0 = __bd_v7_d_delta_0;

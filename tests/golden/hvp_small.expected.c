@@ -105,22 +105,22 @@ static inline __attribute__((always_inline, unused)) void __bd_sumsq_hk(bd_md __
   bd_f64d __bd_t139 = __bd_v19_t_s;
   bd_f64d __bd_t26 = __bd_t24 * __bd_t24;
   __bd_v2_ret = __bd_t26;
-  __bd_v7_d_w = bd_splat_f64d(0x0p+0);
+  __bd_v7_d_w = bd_splat_f64d((-0x0p+0));
   __bd_v20_t_d_w = bd_splat_f64d(0x0p+0);
-  __bd_v9_d_s = bd_splat_f64d(0x0p+0);
+  __bd_v9_d_s = bd_splat_f64d((-0x0p+0));
   __bd_v21_t_d_s = bd_splat_f64d(0x0p+0);
   bd_f64d __bd_t37 = __bd_p3;
   _Bool __bd_t78 = __bd_p4;
-  __bd_v10_d1 = bd_splat_f64d(0x0p+0);
+  __bd_v10_d1 = bd_splat_f64d((-0x0p+0));
   __bd_v22_t_d1 = bd_splat_f64d(0x0p+0);
-  bd_f64d __bd_t43 = bd_splat_f64d(0x0p+0) + __bd_t37;
+  bd_f64d __bd_t43 = bd_splat_f64d((-0x0p+0)) + __bd_t37;
   bd_f64d __bd_t46 = __bd_t43 * __bd_t24;
   bd_f64d __bd_t144 = __bd_t139 * __bd_t43;
-  bd_f64d __bd_t48 = bd_splat_f64d(0x0p+0) + __bd_t46;
+  bd_f64d __bd_t48 = bd_splat_f64d((-0x0p+0)) + __bd_t46;
   bd_f64d __bd_t146 = bd_splat_f64d(0x0p+0) + __bd_t144;
   bd_f64d __bd_t51 = __bd_t48 + __bd_t46;
   bd_f64d __bd_t149 = __bd_t146 + __bd_t144;
-  bd_f64d __bd_t54 = bd_splat_f64d(0x0p+0) + __bd_t51;
+  bd_f64d __bd_t54 = bd_splat_f64d((-0x0p+0)) + __bd_t51;
   bd_f64d __bd_t152 = bd_splat_f64d(0x0p+0) + __bd_t149;
   __bd_v9_d_s = __bd_t54;
   __bd_v21_t_d_s = __bd_t152;
@@ -146,23 +146,23 @@ static inline __attribute__((always_inline, unused)) void __bd_sumsq_hk(bd_md __
         bd_f64d __bd_t158 = __bd_t156 + __bd_t157;
         bd_f64d __bd_t61 = __bd_v9_d_s;
         bd_f64d __bd_t165 = __bd_v21_t_d_s;
-        bd_f64d __bd_t63 = bd_splat_f64d(0x0p+0) + __bd_t61;
+        bd_f64d __bd_t63 = bd_splat_f64d((-0x0p+0)) + __bd_t61;
         bd_f64d __bd_t167 = bd_splat_f64d(0x0p+0) + __bd_t165;
-        __bd_v9_d_s = bd_select_f64d(__bd_t263, bd_splat_f64d(0x0p+0), __bd_v9_d_s);
+        __bd_v9_d_s = bd_select_f64d(__bd_t263, bd_splat_f64d((-0x0p+0)), __bd_v9_d_s);
         __bd_v21_t_d_s = bd_select_f64d(__bd_t263, bd_splat_f64d(0x0p+0), __bd_v21_t_d_s);
         bd_f64d __bd_t67 = __bd_t63 * __bd_t66;
         bd_f64d __bd_t170 = __bd_t167 * __bd_t66;
         bd_f64d __bd_t171 = __bd_t153 * __bd_t63;
         bd_f64d __bd_t172 = __bd_t170 + __bd_t171;
-        bd_f64d __bd_t69 = bd_splat_f64d(0x0p+0) + __bd_t67;
+        bd_f64d __bd_t69 = bd_splat_f64d((-0x0p+0)) + __bd_t67;
         bd_f64d __bd_t174 = bd_splat_f64d(0x0p+0) + __bd_t172;
         bd_f64d __bd_t71 = __bd_t63 * __bd_t70;
         bd_f64d __bd_t175 = __bd_t167 * __bd_t70;
         bd_f64d __bd_t176 = __bd_t154 * __bd_t63;
         bd_f64d __bd_t177 = __bd_t175 + __bd_t176;
-        bd_f64d __bd_t73 = bd_splat_f64d(0x0p+0) + __bd_t71;
+        bd_f64d __bd_t73 = bd_splat_f64d((-0x0p+0)) + __bd_t71;
         bd_f64d __bd_t179 = bd_splat_f64d(0x0p+0) + __bd_t177;
-        bd_f64d __bd_t75 = bd_splat_f64d(0x0p+0) + __bd_t63;
+        bd_f64d __bd_t75 = bd_splat_f64d((-0x0p+0)) + __bd_t63;
         bd_f64d __bd_t181 = bd_splat_f64d(0x0p+0) + __bd_t167;
         if (__bd_t78) {
           _Bool __bd_t183 = __bd_p7;
@@ -182,7 +182,7 @@ static inline __attribute__((always_inline, unused)) void __bd_sumsq_hk(bd_md __
         bd_f64d __bd_t189 = __bd_t174 * __bd_t81;
         bd_f64d __bd_t190 = __bd_t188 * __bd_t69;
         bd_f64d __bd_t191 = __bd_t189 + __bd_t190;
-        bd_f64d __bd_t84 = bd_splat_f64d(0x0p+0) + __bd_t82;
+        bd_f64d __bd_t84 = bd_splat_f64d((-0x0p+0)) + __bd_t82;
         bd_f64d __bd_t193 = bd_splat_f64d(0x0p+0) + __bd_t191;
         bd_f64d __bd_t87 = __bd_t84 * __bd_t86;
         bd_f64d __bd_t195 = __bd_t193 * __bd_t86;
@@ -198,7 +198,7 @@ static inline __attribute__((always_inline, unused)) void __bd_sumsq_hk(bd_md __
         bd_f64d __bd_t200 = __bd_t193 * bd_splat_f64d(__bd_t1);
         bd_f64d __bd_t201 = bd_splat_f64d(__bd_t119) * __bd_t84;
         bd_f64d __bd_t202 = __bd_t200 + __bd_t201;
-        bd_f64d __bd_t92 = bd_splat_f64d(0x0p+0) + __bd_t90;
+        bd_f64d __bd_t92 = bd_splat_f64d((-0x0p+0)) + __bd_t90;
         bd_f64d __bd_t204 = bd_splat_f64d(0x0p+0) + __bd_t202;
         if (__bd_t78) {
           _Bool __bd_t206 = __bd_p7;
@@ -210,14 +210,14 @@ static inline __attribute__((always_inline, unused)) void __bd_sumsq_hk(bd_md __
             bd_scatteradd_f64d(__bd_t263, __bd_qh1, bd_add_i64d(__bd_qho1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t77))), __bd_t204);
           }
         }
-        bd_f64d __bd_t96 = bd_splat_f64d(0x0p+0) + __bd_t75;
+        bd_f64d __bd_t96 = bd_splat_f64d((-0x0p+0)) + __bd_t75;
         bd_f64d __bd_t210 = bd_splat_f64d(0x0p+0) + __bd_t181;
         __bd_v9_d_s = bd_select_f64d(__bd_t263, __bd_t96, __bd_v9_d_s);
         __bd_v21_t_d_s = bd_select_f64d(__bd_t263, __bd_t210, __bd_v21_t_d_s);
       }
     }
   }
-  __bd_v9_d_s = bd_splat_f64d(0x0p+0);
+  __bd_v9_d_s = bd_splat_f64d((-0x0p+0));
   __bd_v21_t_d_s = bd_splat_f64d(0x0p+0);
   bd_f64d __bd_t100 = __bd_v10_d1;
   bd_f64d __bd_t212 = __bd_v22_t_d1;
@@ -226,7 +226,7 @@ static inline __attribute__((always_inline, unused)) void __bd_sumsq_hk(bd_md __
   bd_md __bd_t215 = bd_cmpne_f64d(__bd_t212, bd_splat_f64d(0x0p+0));
   bd_md __bd_t216 = bd_or_md(__bd_t104, __bd_t215);
   bd_f64d __bd_t218 = bd_select_f64d(__bd_t216, __bd_t212, bd_splat_f64d(0x0p+0));
-  bd_f64d __bd_t107 = bd_splat_f64d(0x0p+0) + __bd_t105;
+  bd_f64d __bd_t107 = bd_splat_f64d((-0x0p+0)) + __bd_t105;
   bd_f64d __bd_t220 = bd_splat_f64d(0x0p+0) + __bd_t218;
   __bd_v7_d_w = __bd_t107;
   __bd_v20_t_d_w = __bd_t220;

@@ -259,21 +259,21 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
   bd_f64d __bd_t20_1 = __bd_v4_s_1;
   __bd_v2_ret_0 = __bd_t20_0;
   __bd_v2_ret_1 = __bd_t20_1;
-  __bd_v7_d_w_0 = bd_splat_f64d(0x0p+0);
-  __bd_v7_d_w_1 = bd_splat_f64d(0x0p+0);
-  __bd_v8_d___ret_0 = bd_splat_f64d(0x0p+0);
-  __bd_v8_d___ret_1 = bd_splat_f64d(0x0p+0);
-  __bd_v9_d_s_0 = bd_splat_f64d(0x0p+0);
-  __bd_v9_d_s_1 = bd_splat_f64d(0x0p+0);
+  __bd_v7_d_w_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v7_d_w_1 = bd_splat_f64d((-0x0p+0));
+  __bd_v8_d___ret_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v8_d___ret_1 = bd_splat_f64d((-0x0p+0));
+  __bd_v9_d_s_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v9_d_s_1 = bd_splat_f64d((-0x0p+0));
   bd_f64d __bd_t31_0 = __bd_p3_0;
   bd_f64d __bd_t31_1 = __bd_p3_1;
   __bd_v8_d___ret_0 = __bd_t31_0;
   __bd_v8_d___ret_1 = __bd_t31_1;
   _Bool __bd_t60 = __bd_p4;
-  __bd_v10_d1_0 = bd_splat_f64d(0x0p+0);
-  __bd_v10_d1_1 = bd_splat_f64d(0x0p+0);
-  __bd_v11_d20_0 = bd_splat_f64d(0x0p+0);
-  __bd_v11_d20_1 = bd_splat_f64d(0x0p+0);
+  __bd_v10_d1_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v10_d1_1 = bd_splat_f64d((-0x0p+0));
+  __bd_v11_d20_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v11_d20_1 = bd_splat_f64d((-0x0p+0));
   bd_f64d __bd_t34_0 = __bd_v8_d___ret_0;
   bd_f64d __bd_t34_1 = __bd_v8_d___ret_1;
   bd_f64d __bd_t35_0 = __bd_v11_d20_0;
@@ -282,8 +282,8 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
   bd_f64d __bd_t36_1 = __bd_t35_1 + __bd_t34_1;
   __bd_v11_d20_0 = __bd_t36_0;
   __bd_v11_d20_1 = __bd_t36_1;
-  __bd_v8_d___ret_0 = bd_splat_f64d(0x0p+0);
-  __bd_v8_d___ret_1 = bd_splat_f64d(0x0p+0);
+  __bd_v8_d___ret_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v8_d___ret_1 = bd_splat_f64d((-0x0p+0));
   bd_f64d __bd_t38_0 = __bd_v11_d20_0;
   bd_f64d __bd_t38_1 = __bd_v11_d20_1;
   bd_f64d __bd_t39_0 = __bd_v9_d_s_0;
@@ -307,12 +307,12 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
         bd_f64d __bd_t49_0 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t64) * __bd_tp[0].row + 0) * bd_tape_slot_bytes));
         bd_f64d __bd_t49_1 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t64) * __bd_tp[0].row + 1) * bd_tape_slot_bytes));
         int32_t __bd_t59 = (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t64) * __bd_tp[0].row + 2) * bd_tape_slot_bytes));
-        __bd_v12_d10_0 = bd_splat_f64d(0x0p+0);
-        __bd_v12_d10_1 = bd_splat_f64d(0x0p+0);
-        __bd_v13_d12_0 = bd_splat_f64d(0x0p+0);
-        __bd_v13_d12_1 = bd_splat_f64d(0x0p+0);
-        __bd_v14_d13_0 = bd_splat_f64d(0x0p+0);
-        __bd_v14_d13_1 = bd_splat_f64d(0x0p+0);
+        __bd_v12_d10_0 = bd_splat_f64d((-0x0p+0));
+        __bd_v12_d10_1 = bd_splat_f64d((-0x0p+0));
+        __bd_v13_d12_0 = bd_splat_f64d((-0x0p+0));
+        __bd_v13_d12_1 = bd_splat_f64d((-0x0p+0));
+        __bd_v14_d13_0 = bd_splat_f64d((-0x0p+0));
+        __bd_v14_d13_1 = bd_splat_f64d((-0x0p+0));
         bd_f64d __bd_t44_0 = __bd_v9_d_s_0;
         bd_f64d __bd_t44_1 = __bd_v9_d_s_1;
         bd_f64d __bd_t45_0 = __bd_v14_d13_0;
@@ -321,8 +321,8 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
         bd_f64d __bd_t46_1 = __bd_t45_1 + __bd_t44_1;
         __bd_v14_d13_0 = __bd_t46_0;
         __bd_v14_d13_1 = __bd_t46_1;
-        __bd_v9_d_s_0 = bd_select_f64d(__bd_t100_0, bd_splat_f64d(0x0p+0), __bd_v9_d_s_0);
-        __bd_v9_d_s_1 = bd_select_f64d(__bd_t100_1, bd_splat_f64d(0x0p+0), __bd_v9_d_s_1);
+        __bd_v9_d_s_0 = bd_select_f64d(__bd_t100_0, bd_splat_f64d((-0x0p+0)), __bd_v9_d_s_0);
+        __bd_v9_d_s_1 = bd_select_f64d(__bd_t100_1, bd_splat_f64d((-0x0p+0)), __bd_v9_d_s_1);
         bd_f64d __bd_t48_0 = __bd_v14_d13_0;
         bd_f64d __bd_t48_1 = __bd_v14_d13_1;
         bd_f64d __bd_t50_0 = __bd_t48_0 * __bd_t49_0;
@@ -364,10 +364,10 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_md __b
       }
     }
   }
-  __bd_v9_d_s_0 = bd_splat_f64d(0x0p+0);
-  __bd_v9_d_s_1 = bd_splat_f64d(0x0p+0);
-  __bd_v8_d___ret_0 = bd_splat_f64d(0x0p+0);
-  __bd_v8_d___ret_1 = bd_splat_f64d(0x0p+0);
+  __bd_v9_d_s_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v9_d_s_1 = bd_splat_f64d((-0x0p+0));
+  __bd_v8_d___ret_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v8_d___ret_1 = bd_splat_f64d((-0x0p+0));
   bd_f64d __bd_t67_0 = __bd_v10_d1_0;
   bd_f64d __bd_t67_1 = __bd_v10_d1_1;
   bd_f64d __bd_t69_0 = __bd_v10_d1_0;

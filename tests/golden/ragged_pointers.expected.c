@@ -260,12 +260,12 @@ static inline __attribute__((always_inline, unused)) void __bd_rsq_gk(bd_md __bd
         bd_f64d __bd_t34_1 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 3) * bd_tape_slot_bytes));
         bd_f64d __bd_t38_0 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 4) * bd_tape_slot_bytes));
         bd_f64d __bd_t38_1 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t45) * __bd_tp[0].row + 5) * bd_tape_slot_bytes));
-        __bd_v4_d8_0 = bd_splat_f64d(0x0p+0);
-        __bd_v4_d8_1 = bd_splat_f64d(0x0p+0);
-        __bd_v5_d10_0 = bd_splat_f64d(0x0p+0);
-        __bd_v5_d10_1 = bd_splat_f64d(0x0p+0);
-        __bd_v6_d11_0 = bd_splat_f64d(0x0p+0);
-        __bd_v6_d11_1 = bd_splat_f64d(0x0p+0);
+        __bd_v4_d8_0 = bd_splat_f64d((-0x0p+0));
+        __bd_v4_d8_1 = bd_splat_f64d((-0x0p+0));
+        __bd_v5_d10_0 = bd_splat_f64d((-0x0p+0));
+        __bd_v5_d10_1 = bd_splat_f64d((-0x0p+0));
+        __bd_v6_d11_0 = bd_splat_f64d((-0x0p+0));
+        __bd_v6_d11_1 = bd_splat_f64d((-0x0p+0));
         if (__bd_t32) {
           bd_f64d __bd_t28_0 = bd_gather_f64d(__bd_t64_0, __bd_q1, bd_add_i64d(__bd_qo1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t27))));
           bd_f64d __bd_t28_1 = bd_gather_f64d(__bd_t64_1, __bd_q1, bd_add_i64d(__bd_qo1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t27))));

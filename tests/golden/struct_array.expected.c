@@ -348,10 +348,10 @@ static inline __attribute__((always_inline, unused)) void __bd_spread_gk(bd_md _
   bd_f64d __bd_t43_1 = __bd_t32_1 * __bd_t32_1;
   __bd_v1_ret_0 = __bd_t43_0;
   __bd_v1_ret_1 = __bd_t43_1;
-  __bd_v6_d___ret_0 = bd_splat_f64d(0x0p+0);
-  __bd_v6_d___ret_1 = bd_splat_f64d(0x0p+0);
-  __bd_v7_d_s_0 = bd_splat_f64d(0x0p+0);
-  __bd_v7_d_s_1 = bd_splat_f64d(0x0p+0);
+  __bd_v6_d___ret_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v6_d___ret_1 = bd_splat_f64d((-0x0p+0));
+  __bd_v7_d_s_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v7_d_s_1 = bd_splat_f64d((-0x0p+0));
   bd_f64d __bd_t53_0 = __bd_p9_0;
   bd_f64d __bd_t53_1 = __bd_p9_1;
   __bd_v6_d___ret_0 = __bd_t53_0;
@@ -367,12 +367,12 @@ static inline __attribute__((always_inline, unused)) void __bd_spread_gk(bd_md _
   _Bool __bd_t86 = __bd_p13;
   _Bool __bd_t123 = __bd_p12;
   _Bool __bd_t126 = __bd_p10;
-  __bd_v8_d32_0 = bd_splat_f64d(0x0p+0);
-  __bd_v8_d32_1 = bd_splat_f64d(0x0p+0);
-  __bd_v9_d37_0 = bd_splat_f64d(0x0p+0);
-  __bd_v9_d37_1 = bd_splat_f64d(0x0p+0);
-  __bd_v10_d43_0 = bd_splat_f64d(0x0p+0);
-  __bd_v10_d43_1 = bd_splat_f64d(0x0p+0);
+  __bd_v8_d32_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v8_d32_1 = bd_splat_f64d((-0x0p+0));
+  __bd_v9_d37_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v9_d37_1 = bd_splat_f64d((-0x0p+0));
+  __bd_v10_d43_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v10_d43_1 = bd_splat_f64d((-0x0p+0));
   if (__bd_t72) {
     bd_f64d __bd_t57_0 = __bd_v6_d___ret_0;
     bd_f64d __bd_t57_1 = __bd_v6_d___ret_1;
@@ -382,8 +382,8 @@ static inline __attribute__((always_inline, unused)) void __bd_spread_gk(bd_md _
     bd_f64d __bd_t59_1 = __bd_t58_1 + __bd_t57_1;
     __bd_v10_d43_0 = __bd_t59_0;
     __bd_v10_d43_1 = __bd_t59_1;
-    __bd_v6_d___ret_0 = bd_splat_f64d(0x0p+0);
-    __bd_v6_d___ret_1 = bd_splat_f64d(0x0p+0);
+    __bd_v6_d___ret_0 = bd_splat_f64d((-0x0p+0));
+    __bd_v6_d___ret_1 = bd_splat_f64d((-0x0p+0));
     bd_f64d __bd_t61_0 = __bd_v10_d43_0;
     bd_f64d __bd_t61_1 = __bd_v10_d43_1;
     bd_f64d __bd_t62_0 = __bd_t61_0 * __bd_t32_0;
@@ -455,20 +455,20 @@ static inline __attribute__((always_inline, unused)) void __bd_spread_gk(bd_md _
       bd_f64d __bd_t111_0 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t130) * __bd_tp[0].row + 2) * bd_tape_slot_bytes));
       bd_f64d __bd_t111_1 = (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t130) * __bd_tp[0].row + 3) * bd_tape_slot_bytes));
       int32_t __bd_t122 = (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t130) * __bd_tp[0].row + 4) * bd_tape_slot_bytes));
-      __bd_v11_d8_0 = bd_splat_f64d(0x0p+0);
-      __bd_v11_d8_1 = bd_splat_f64d(0x0p+0);
-      __bd_v12_d12_0 = bd_splat_f64d(0x0p+0);
-      __bd_v12_d12_1 = bd_splat_f64d(0x0p+0);
-      __bd_v13_d16_0 = bd_splat_f64d(0x0p+0);
-      __bd_v13_d16_1 = bd_splat_f64d(0x0p+0);
-      __bd_v14_d20_0 = bd_splat_f64d(0x0p+0);
-      __bd_v14_d20_1 = bd_splat_f64d(0x0p+0);
-      __bd_v15_d21_0 = bd_splat_f64d(0x0p+0);
-      __bd_v15_d21_1 = bd_splat_f64d(0x0p+0);
-      __bd_v16_d22_0 = bd_splat_f64d(0x0p+0);
-      __bd_v16_d22_1 = bd_splat_f64d(0x0p+0);
-      __bd_v17_d23_0 = bd_splat_f64d(0x0p+0);
-      __bd_v17_d23_1 = bd_splat_f64d(0x0p+0);
+      __bd_v11_d8_0 = bd_splat_f64d((-0x0p+0));
+      __bd_v11_d8_1 = bd_splat_f64d((-0x0p+0));
+      __bd_v12_d12_0 = bd_splat_f64d((-0x0p+0));
+      __bd_v12_d12_1 = bd_splat_f64d((-0x0p+0));
+      __bd_v13_d16_0 = bd_splat_f64d((-0x0p+0));
+      __bd_v13_d16_1 = bd_splat_f64d((-0x0p+0));
+      __bd_v14_d20_0 = bd_splat_f64d((-0x0p+0));
+      __bd_v14_d20_1 = bd_splat_f64d((-0x0p+0));
+      __bd_v15_d21_0 = bd_splat_f64d((-0x0p+0));
+      __bd_v15_d21_1 = bd_splat_f64d((-0x0p+0));
+      __bd_v16_d22_0 = bd_splat_f64d((-0x0p+0));
+      __bd_v16_d22_1 = bd_splat_f64d((-0x0p+0));
+      __bd_v17_d23_0 = bd_splat_f64d((-0x0p+0));
+      __bd_v17_d23_1 = bd_splat_f64d((-0x0p+0));
       if (__bd_t72) {
         bd_f64d __bd_t97_0 = __bd_v7_d_s_0;
         bd_f64d __bd_t97_1 = __bd_v7_d_s_1;
@@ -478,8 +478,8 @@ static inline __attribute__((always_inline, unused)) void __bd_spread_gk(bd_md _
         bd_f64d __bd_t99_1 = __bd_t98_1 + __bd_t97_1;
         __bd_v17_d23_0 = __bd_t99_0;
         __bd_v17_d23_1 = __bd_t99_1;
-        __bd_v7_d_s_0 = bd_splat_f64d(0x0p+0);
-        __bd_v7_d_s_1 = bd_splat_f64d(0x0p+0);
+        __bd_v7_d_s_0 = bd_splat_f64d((-0x0p+0));
+        __bd_v7_d_s_1 = bd_splat_f64d((-0x0p+0));
         bd_f64d __bd_t101_0 = __bd_v17_d23_0;
         bd_f64d __bd_t101_1 = __bd_v17_d23_1;
         bd_f64d __bd_t102_0 = __bd_v11_d8_0;
@@ -557,10 +557,10 @@ static inline __attribute__((always_inline, unused)) void __bd_spread_gk(bd_md _
       __bd_v7_d_s_1 = __bd_t129_1;
     }
   }
-  __bd_v7_d_s_0 = bd_splat_f64d(0x0p+0);
-  __bd_v7_d_s_1 = bd_splat_f64d(0x0p+0);
-  __bd_v6_d___ret_0 = bd_splat_f64d(0x0p+0);
-  __bd_v6_d___ret_1 = bd_splat_f64d(0x0p+0);
+  __bd_v7_d_s_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v7_d_s_1 = bd_splat_f64d((-0x0p+0));
+  __bd_v6_d___ret_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v6_d___ret_1 = bd_splat_f64d((-0x0p+0));
   bd_f64d __bd_t172_0 = __bd_v1_ret_0;
   bd_f64d __bd_t172_1 = __bd_v1_ret_1;
   *__bd_o0_0 = __bd_t172_0;
@@ -763,10 +763,10 @@ static inline __attribute__((always_inline, unused)) void __bd_sum2_gk(bd_md __b
   bd_f64d __bd_t11_1 = bd_splat_f64d(__bd_t5) * __bd_t0_1 + bd_splat_f64d(__bd_t10);
   __bd_v1_ret_0 = __bd_t11_0;
   __bd_v1_ret_1 = __bd_t11_1;
-  __bd_v3_d_t_0 = bd_splat_f64d(0x0p+0);
-  __bd_v3_d_t_1 = bd_splat_f64d(0x0p+0);
-  __bd_v4_d___ret_0 = bd_splat_f64d(0x0p+0);
-  __bd_v4_d___ret_1 = bd_splat_f64d(0x0p+0);
+  __bd_v3_d_t_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v3_d_t_1 = bd_splat_f64d((-0x0p+0));
+  __bd_v4_d___ret_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v4_d___ret_1 = bd_splat_f64d((-0x0p+0));
   bd_f64d __bd_t15_0 = __bd_p5_0;
   bd_f64d __bd_t15_1 = __bd_p5_1;
   __bd_v4_d___ret_0 = __bd_t15_0;
@@ -778,14 +778,14 @@ static inline __attribute__((always_inline, unused)) void __bd_sum2_gk(bd_md __b
   _Bool __bd_t37 = __bd_t35 || __bd_t36;
   _Bool __bd_t39 = __bd_p9;
   _Bool __bd_t41 = __bd_p7;
-  __bd_v5_d0_0 = bd_splat_f64d(0x0p+0);
-  __bd_v5_d0_1 = bd_splat_f64d(0x0p+0);
-  __bd_v6_d5_0 = bd_splat_f64d(0x0p+0);
-  __bd_v6_d5_1 = bd_splat_f64d(0x0p+0);
-  __bd_v7_d10_0 = bd_splat_f64d(0x0p+0);
-  __bd_v7_d10_1 = bd_splat_f64d(0x0p+0);
-  __bd_v8_d11_0 = bd_splat_f64d(0x0p+0);
-  __bd_v8_d11_1 = bd_splat_f64d(0x0p+0);
+  __bd_v5_d0_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v5_d0_1 = bd_splat_f64d((-0x0p+0));
+  __bd_v6_d5_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v6_d5_1 = bd_splat_f64d((-0x0p+0));
+  __bd_v7_d10_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v7_d10_1 = bd_splat_f64d((-0x0p+0));
+  __bd_v8_d11_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v8_d11_1 = bd_splat_f64d((-0x0p+0));
   if (__bd_t37) {
     bd_f64d __bd_t20_0 = __bd_v4_d___ret_0;
     bd_f64d __bd_t20_1 = __bd_v4_d___ret_1;
@@ -795,8 +795,8 @@ static inline __attribute__((always_inline, unused)) void __bd_sum2_gk(bd_md __b
     bd_f64d __bd_t22_1 = __bd_t21_1 + __bd_t20_1;
     __bd_v8_d11_0 = __bd_t22_0;
     __bd_v8_d11_1 = __bd_t22_1;
-    __bd_v4_d___ret_0 = bd_splat_f64d(0x0p+0);
-    __bd_v4_d___ret_1 = bd_splat_f64d(0x0p+0);
+    __bd_v4_d___ret_0 = bd_splat_f64d((-0x0p+0));
+    __bd_v4_d___ret_1 = bd_splat_f64d((-0x0p+0));
     bd_f64d __bd_t24_0 = __bd_v8_d11_0;
     bd_f64d __bd_t24_1 = __bd_v8_d11_1;
     bd_f64d __bd_t25_0 = __bd_t24_0 * __bd_t0_0;
@@ -834,8 +834,8 @@ static inline __attribute__((always_inline, unused)) void __bd_sum2_gk(bd_md __b
     bd_scatteradd_f64d(__bd_m_0, __bd_q2, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u))), __bd_t40_0);
     bd_scatteradd_f64d(__bd_m_1, __bd_q2, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u))), __bd_t40_1);
   }
-  __bd_v4_d___ret_0 = bd_splat_f64d(0x0p+0);
-  __bd_v4_d___ret_1 = bd_splat_f64d(0x0p+0);
+  __bd_v4_d___ret_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v4_d___ret_1 = bd_splat_f64d((-0x0p+0));
   bd_f64d __bd_t43_0 = __bd_v5_d0_0;
   bd_f64d __bd_t43_1 = __bd_v5_d0_1;
   bd_f64d __bd_t44_0 = __bd_v3_d_t_0;

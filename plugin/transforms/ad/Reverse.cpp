@@ -46,6 +46,11 @@ private:
     return V;
   }
   void accumVar(int V, int C) { B.set(V, B.add(B.get(V), C)); }
+  /// Where an adjoint starts (or starts again): -0.0, so that its first
+  /// `+=` is `-0.0 + c`, which is c for every c and which LLVM drops (it
+  /// cannot drop `+0.0 + c`: -0.0 + +0.0 is +0.0). Only the sign of a zero
+  /// gradient can differ from starting at +0.0.
+  int adjZero(Type Ty) { return B.constF(Ty, -0.0); }
   bool act(int T) const {
     return T >= 0 && T < (int)A.Temp.size() && A.Temp[T];
   }
@@ -603,7 +608,7 @@ void Reverser::reverseInst(const ir::Stmt &S) {
     int Arg = S.Args[0];
     if (act(Arg))
       accumVar(adjTemp(Arg), B.get(DVv));
-    B.set(DVv, B.constF(G.Vars[S.Var].Ty, 0.0));
+    B.set(DVv, adjZero(G.Vars[S.Var].Ty));
     return;
   }
   case Op::GetVar:
@@ -626,7 +631,7 @@ void Reverser::reverseInst(const ir::Stmt &S) {
       int DA = adjVar(S.Var), I = R(S.Args[0]);
       if (act(S.Args[1]))
         accumVar(adjTemp(S.Args[1]), B.loadElem(DA, I));
-      B.storeElem(DA, I, B.constF(G.Vars[S.Var].Ty, 0.0));
+      B.storeElem(DA, I, adjZero(G.Vars[S.Var].Ty));
     }
     return;
   case Op::ZeroArr:
@@ -683,7 +688,7 @@ void Reverser::reverseBlock(const ir::Block &Blk) {
   // this block then need no mask blend.
   for (const auto &SP : Blk)
     if (SP->K == ir::Stmt::Inst && act(SP->Dst))
-      B.set(adjTemp(SP->Dst), B.constF(G.Temps[SP->Dst], 0.0));
+      B.set(adjTemp(SP->Dst), adjZero(G.Temps[SP->Dst]));
   computeGuards(Blk);
   for (auto It = Blk.rbegin(); It != Blk.rend(); ++It) {
     const ir::Stmt &S = **It;
@@ -783,7 +788,7 @@ void Reverser::run() {
   for (size_t I = 0; I < P.Params.size(); ++I)
     if (isDifferentiable(P.Params[I]) && !P.Params[I].IsArray) {
       DP[I] = G.newVar("d_" + P.Params[I].Name, P.Params[I].Ty);
-      B.set(DP[I], B.constF(P.Params[I].Ty, 0.0));
+      B.set(DP[I], adjZero(P.Params[I].Ty));
     }
   for (size_t V = 0; V < P.Vars.size(); ++V) {
     if (!actV(V))
@@ -791,7 +796,7 @@ void Reverser::run() {
     if (P.Vars[V].Len > 0)
       B.zeroArr(adjVar(V));
     else
-      B.set(adjVar(V), B.constF(P.Vars[V].Ty, 0.0));
+      B.set(adjVar(V), adjZero(P.Vars[V].Ty));
   }
   for (auto [RetVar, Seed] : Rets)
     if (Seed >= 0 && actV(RetVar))

@@ -217,20 +217,20 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
   bd_f64d __bd_t28_1 = __bd_v4_s_1;
   __bd_v2_ret_0 = __bd_t28_0;
   __bd_v2_ret_1 = __bd_t28_1;
-  __bd_v8_d_x_0 = bd_splat_f64d(0x0p+0);
-  __bd_v8_d_x_1 = bd_splat_f64d(0x0p+0);
-  __bd_v9_d___ret_0 = bd_splat_f64d(0x0p+0);
-  __bd_v9_d___ret_1 = bd_splat_f64d(0x0p+0);
-  __bd_v10_d_s_0 = bd_splat_f64d(0x0p+0);
-  __bd_v10_d_s_1 = bd_splat_f64d(0x0p+0);
+  __bd_v8_d_x_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v8_d_x_1 = bd_splat_f64d((-0x0p+0));
+  __bd_v9_d___ret_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v9_d___ret_1 = bd_splat_f64d((-0x0p+0));
+  __bd_v10_d_s_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v10_d_s_1 = bd_splat_f64d((-0x0p+0));
   bd_f64d __bd_t39_0 = __bd_p2_0;
   bd_f64d __bd_t39_1 = __bd_p2_1;
   __bd_v9_d___ret_0 = __bd_t39_0;
   __bd_v9_d___ret_1 = __bd_t39_1;
-  __bd_v11_d0_0 = bd_splat_f64d(0x0p+0);
-  __bd_v11_d0_1 = bd_splat_f64d(0x0p+0);
-  __bd_v12_d28_0 = bd_splat_f64d(0x0p+0);
-  __bd_v12_d28_1 = bd_splat_f64d(0x0p+0);
+  __bd_v11_d0_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v11_d0_1 = bd_splat_f64d((-0x0p+0));
+  __bd_v12_d28_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v12_d28_1 = bd_splat_f64d((-0x0p+0));
   bd_f64d __bd_t42_0 = __bd_v9_d___ret_0;
   bd_f64d __bd_t42_1 = __bd_v9_d___ret_1;
   bd_f64d __bd_t43_0 = __bd_v12_d28_0;
@@ -239,8 +239,8 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
   bd_f64d __bd_t44_1 = __bd_t43_1 + __bd_t42_1;
   __bd_v12_d28_0 = __bd_t44_0;
   __bd_v12_d28_1 = __bd_t44_1;
-  __bd_v9_d___ret_0 = bd_splat_f64d(0x0p+0);
-  __bd_v9_d___ret_1 = bd_splat_f64d(0x0p+0);
+  __bd_v9_d___ret_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v9_d___ret_1 = bd_splat_f64d((-0x0p+0));
   bd_f64d __bd_t46_0 = __bd_v12_d28_0;
   bd_f64d __bd_t46_1 = __bd_v12_d28_1;
   bd_f64d __bd_t47_0 = __bd_v10_d_s_0;
@@ -259,10 +259,10 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
       bd_md __bd_t102_0 = bd_and_md(__bd_t97_0, __bd_t101_0);
       bd_md __bd_t102_1 = bd_and_md(__bd_t97_1, __bd_t101_1);
       if ((bd_any_md(__bd_t102_0) || bd_any_md(__bd_t102_1))) {
-        __bd_v13_d10_0 = bd_splat_f64d(0x0p+0);
-        __bd_v13_d10_1 = bd_splat_f64d(0x0p+0);
-        __bd_v14_d12_0 = bd_splat_f64d(0x0p+0);
-        __bd_v14_d12_1 = bd_splat_f64d(0x0p+0);
+        __bd_v13_d10_0 = bd_splat_f64d((-0x0p+0));
+        __bd_v13_d10_1 = bd_splat_f64d((-0x0p+0));
+        __bd_v14_d12_0 = bd_splat_f64d((-0x0p+0));
+        __bd_v14_d12_1 = bd_splat_f64d((-0x0p+0));
         bd_f64d __bd_t51_0 = __bd_v10_d_s_0;
         bd_f64d __bd_t51_1 = __bd_v10_d_s_1;
         bd_f64d __bd_t52_0 = __bd_v14_d12_0;
@@ -271,8 +271,8 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
         bd_f64d __bd_t53_1 = __bd_t52_1 + __bd_t51_1;
         __bd_v14_d12_0 = __bd_t53_0;
         __bd_v14_d12_1 = __bd_t53_1;
-        __bd_v10_d_s_0 = bd_select_f64d(__bd_t102_0, bd_splat_f64d(0x0p+0), __bd_v10_d_s_0);
-        __bd_v10_d_s_1 = bd_select_f64d(__bd_t102_1, bd_splat_f64d(0x0p+0), __bd_v10_d_s_1);
+        __bd_v10_d_s_0 = bd_select_f64d(__bd_t102_0, bd_splat_f64d((-0x0p+0)), __bd_v10_d_s_0);
+        __bd_v10_d_s_1 = bd_select_f64d(__bd_t102_1, bd_splat_f64d((-0x0p+0)), __bd_v10_d_s_1);
         bd_f64d __bd_t55_0 = __bd_v14_d12_0;
         bd_f64d __bd_t55_1 = __bd_v14_d12_1;
         bd_f64d __bd_t56_0 = __bd_v13_d10_0;
@@ -298,10 +298,10 @@ static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_
       }
     }
   }
-  __bd_v10_d_s_0 = bd_splat_f64d(0x0p+0);
-  __bd_v10_d_s_1 = bd_splat_f64d(0x0p+0);
-  __bd_v9_d___ret_0 = bd_splat_f64d(0x0p+0);
-  __bd_v9_d___ret_1 = bd_splat_f64d(0x0p+0);
+  __bd_v10_d_s_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v10_d_s_1 = bd_splat_f64d((-0x0p+0));
+  __bd_v9_d___ret_0 = bd_splat_f64d((-0x0p+0));
+  __bd_v9_d___ret_1 = bd_splat_f64d((-0x0p+0));
   bd_f64d __bd_t66_0 = __bd_v11_d0_0;
   bd_f64d __bd_t66_1 = __bd_v11_d0_1;
   bd_f64d __bd_t68_0 = __bd_v11_d0_0;
