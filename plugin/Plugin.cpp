@@ -140,8 +140,9 @@ private:
                "%0 is defined after a batch/diff function that calls it, "
                "whose generated code already uses the C library's %0 there "
                "(the name of a C library function means the library's "
-               "function unless its body comes first); define %0 before the "
-               "functions that call it, or give it a name of its own")
+               "function unless its body or a declaration of its own comes "
+               "first); define or declare %0 before the functions that call "
+               "it, or give it a name of its own")
             << FD;
         report(S->getDiagnostics(), DiagnosticsEngine::Note, C.At,
                "the C library's %0 is called here")

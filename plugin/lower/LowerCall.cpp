@@ -82,6 +82,16 @@ bool onlyMathCalls(const Stmt *S, const ASTContext &Ctx) {
   return true;
 }
 
+/// Whether this file (not a system header, not clang implicitly) declares
+/// \p FD.
+static bool ownDeclaration(const FunctionDecl *FD, const SourceManager &SM) {
+  for (const FunctionDecl *D : FD->redecls())
+    if (!D->isImplicit() && D->getLocation().isValid() &&
+        !SM.isInSystemHeader(D->getLocation()))
+      return true;
+  return false;
+}
+
 int Lowerer::call(const CallExpr *CE) {
   const FunctionDecl *Callee = CE->getDirectCallee();
   if (!Callee) {
@@ -101,6 +111,19 @@ int Lowerer::call(const CallExpr *CE) {
     if (!Def)
       LibraryCalls.push_back({Callee->getCanonicalDecl(), CE->getBeginLoc()});
   };
+  // A C library name this file declares itself (cephes' `double erf(double);`,
+  // K&R `double exp();`) may get its body later in the file, as a helper
+  // would: wait for it. At the end of the file (no Missing) a name still
+  // without a body is the library's function.
+  // (Only a declaration of the library's type: clang gives it the builtin's
+  // ID. Another type is an error below, at once.)
+  if (!Def && Missing && Callee->getBuiltinID() &&
+      ownDeclaration(Callee, Ctx.getSourceManager())) {
+    Missing->Callee = Callee->getCanonicalDecl();
+    Missing->At = CE->getBeginLoc();
+    Stopped = true;
+    return fail();
+  }
   // Out-pointer functions: lowered to table functions and a store.
   if (!UserDefined &&
       (N == "frexp" || N == "frexpf" || N == "modf" || N == "modff")) {

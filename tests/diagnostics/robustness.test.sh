@@ -92,6 +92,17 @@ __attribute__((batch, diff)) double f(double x) { return h(x) * 2.0; }
 double h(double x) { return x * x; }
 EOF
 expect_syms waiting-pragma-then-body.o f_batched f_grad
+# A C library name the file declares itself, defined after its caller
+# (cephes): the caller waits for the body (call-library-defined-later when
+# only <math.h> declares it), also in a K&R declaration.
+try 0 own-library-prototype-late-body <<'EOF'
+#include <math.h>
+double erf(double x);
+double exp();
+__attribute__((batch, diff)) double f(double x) { return erf(x) * exp(x); }
+double erf(double x) { return x / (1.0 + fabs(x)); }
+EOF
+expect_syms own-library-prototype-late-body.o f_batched f_grad
 try 0 macro-generated <<'EOF'
 #define DEF(name, k) \
   __attribute__((batch, diff)) float name(float x) { return (k) * x; }

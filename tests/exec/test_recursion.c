@@ -2,8 +2,9 @@
  * is being inlined already is made once per example on the scalar function,
  * as calls of outside functions are (the lanes that are on, in lane order,
  * on the calling thread):
- *   - cephes ndtr.c's erf and erfc as written (c_ names: cephes' own would
- *     be call-library-defined-later): erfc calls erf for |x| < 1, erf calls
+ *   - cephes ndtr.c's erf and erfc as written (c_ names; built again with
+ *     -DCEPHES_NAMES as erf and erfc, declared by the file so that their
+ *     callers wait for the bodies): erfc calls erf for |x| < 1, erf calls
  *     erfc for |x| > 1; in each generated function one is inlined and the
  *     call that closes the cycle is on a path no example takes (batch only:
  *     its value would need a derivative, diagnostics case diff-recursion);
@@ -20,6 +21,12 @@
  * recursive functions, so by every scalar call) counted and hashed as the
  * scalar loop makes them, gradients against closed forms. */
 #include "exec_util.h"
+#ifdef CEPHES_NAMES
+#define c_erf erf
+#define c_erfc erfc
+#define c_erf_batched erf_batched
+#define c_erfc_batched erfc_batched
+#endif
 
 #include "../common/test_filter.h"
 
