@@ -153,7 +153,7 @@ constexpr size_t ChainsMinDepth = 2;
 /// latency, and 2 chains still left the core waiting: 4 chains against 2
 /// (Zen 4, min of 2000 runs of 4096 examples, A/B alternating, load 11-16)
 /// ran logistic_loss 16% and 20%, softplus 21% and 18%, bs_call 12% and
-/// 12% faster with 32- and 64-byte vectors (docs/performance.md). 4 chains
+/// 12% faster with 32- and 64-byte vectors (docs/performance-kernels.md). 4 chains
 /// lost on lognormal_nll, whose two logs are side by side: it keeps 1.
 constexpr unsigned StraightChains = 4;
 
@@ -190,7 +190,7 @@ constexpr unsigned LoopChains = 4;
 /// bounds a row of 8). ncbrt_grad (2 slots per chain: the reverse sweep
 /// recomputes x*x, 3x and 3x*x) ran 33% (64-byte vectors) and 26%
 /// (32-byte) faster with 4 chains than with 2 (min of 400 runs of 4096
-/// examples, A/B in one process, load 10-11; docs/performance.md).
+/// examples, A/B in one process, load 10-11; docs/performance-kernels.md).
 constexpr int LoopGradMaxRow = 8;
 
 /// Costly math calls outside the loops of \p B (Out), and costly math
