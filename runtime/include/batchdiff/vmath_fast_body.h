@@ -185,7 +185,7 @@ BD_INL BD__VD BD__K(bd__expfma_)(BD__VD x) {
 #endif
 
 /* exp's general path: with FMA only for vectors with a lane beyond |x| =
- * 708, out of line (BD__COLD), given the fast path's result (a lane's
+ * 708 (infinities included, NaN not), out of line (BD__COLD), given the fast path's result (a lane's
  * result must not depend on its neighbours: lanes with |x| <= 708 keep it);
  * without FMA the whole function. */
 #if defined(__FMA__)
@@ -219,10 +219,15 @@ BD_INL BD__VD BD__K(bd__expgen_)(BD__VD x) {
   return BD__K(bd__vsel_)((BD__VL)(x != x), x + x, y);
 }
 
+/* NaN lanes stay on the fast path: its arithmetic carries x's NaN through
+ * (quieted, as the general path's x + x), and a NaN lane is common in a
+ * masked step's inactive lanes (the derivative exp(-x^2) of erfc where a
+ * sqrt of a negative made x NaN), where the out-of-line call and the
+ * spills around it cost the whole vector. */
 BD_INL BD__VD BD__K(bd__exp_)(BD__VD x) {
 #if defined(__FMA__)
   BD__VD y = BD__K(bd__expfma_)(x);
-  if (__builtin_reduce_or(~(BD__VL)(__builtin_elementwise_abs(x) <= 708.0)))
+  if (__builtin_reduce_or((BD__VL)(__builtin_elementwise_abs(x) > 708.0)))
     y = BD__K(bd__expgen_)(x, y);
   return y;
 #else
