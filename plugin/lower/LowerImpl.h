@@ -157,6 +157,9 @@ private:
     PtrBase Base;
     int Off = -1;
     int Id = -1;
+    /// A `void *` (cephes' `polevl(double, void *, int)`): the element type
+    /// it was converted from, the only one it may be converted back to.
+    clang::QualType Hidden{};
   };
   /// A pointer variable (local, helper parameter, array parameter). One
   /// that is never re-pointed keeps the offset it was bound to (Off); one
@@ -170,6 +173,7 @@ private:
     int Id = -1;
     int IdVar = -1;
     unsigned LastRead = 0;
+    clang::QualType Hidden{}; // as PtrVal::Hidden
   };
   /// A record, or a member of one, in an array-of-records parameter: the
   /// Record parameter, the record's index (an I32 temp, -1: 0) and the
@@ -400,6 +404,9 @@ private:
   // The parts of ptrValue.
   bool ptrMember(const MemberExpr *ME, PtrVal &Out);
   bool ptrCast(const CastExpr *CE, PtrVal &Out);
+  int voidCast(const CastExpr *CE, PtrVal &Out);
+  bool voidArith(const Expr *Ptr, SourceLocation At);
+  bool scalarArith(SourceLocation At, const PtrVal &P);
   bool ptrDecl(const DeclRefExpr *DRE, PtrVal &Out);
   bool ptrArith(const BinaryOperator *BO, PtrVal &Out);
   bool ptrRow(const Expr *E, PtrVal &Out);

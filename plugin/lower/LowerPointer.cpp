@@ -58,6 +58,23 @@ int Lowerer::addOffset(int Off, int Idx, bool Sub) {
   return B.bin(Sub ? Op::Sub : Op::Add, Off, Idx);
 }
 
+bool Lowerer::scalarArith(SourceLocation At, const PtrVal &P) {
+  error(At,
+        "pointer arithmetic on the address of scalar '" + baseName(P.Base) +
+            "'",
+        "use only *p (or p[0]) on a pointer to a scalar");
+  return false;
+}
+
+bool Lowerer::voidArith(const Expr *Ptr, SourceLocation At) {
+  QualType T = Ptr->getType();
+  if (!T->isPointerType() || !T->getPointeeType()->isVoidType())
+    return false;
+  error(At, "pointer arithmetic on a 'void *' (GNU C: in bytes)",
+        "convert it back to its element type's pointer first");
+  return true;
+}
+
 Lowerer::PtrVar *Lowerer::ptrVar(const Expr *E) {
   const VarDecl *VD = declOf(E);
   auto It = VD ? Frames.back().Ptrs.find(VD) : Frames.back().Ptrs.end();
@@ -112,7 +129,7 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
     // Rows of a multi-dimensional array: `T (*)[C]`, `T (*)[R][C]`.
     if (auto Flat = flatArray(Ctx, ET); Flat && rowParam(E))
       ET = Flat->first;
-    if (!irType(ET) || ET.isVolatileQualified()) {
+    if ((!irType(ET) && !ET->isVoidType()) || ET.isVolatileQualified()) {
       error(E->getBeginLoc(), "a pointer to '" + ET.getAsString() + "'",
             "point to float, double, integer or _Bool elements");
       return false;
@@ -151,13 +168,10 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
     int K = expr(CAO->getRHS());
     if (K < 0)
       return false;
-    if (scalarBase(Old.Base)) {
-      error(CAO->getOperatorLoc(),
-            "pointer arithmetic on the address of scalar '" +
-                baseName(Old.Base) + "'",
-            "use only *p (or p[0]) on a pointer to a scalar");
+    if (scalarBase(Old.Base))
+      return scalarArith(CAO->getOperatorLoc(), Old);
+    if (voidArith(CAO->getLHS(), CAO->getOperatorLoc()))
       return false;
-    }
     Old.Off = addOffset(Old.Off, K, CAO->getOpcode() == BO_SubAssign);
     return ptrAssign(E, CAO->getLHS(), Old, Out);
   }
@@ -210,6 +224,45 @@ bool Lowerer::ptrMember(const MemberExpr *ME, PtrVal &Out) {
   return true;
 }
 
+/// A conversion to `void *` and back (a helper declared `polevl(double,
+/// void *, int)` reading `(double *)coef`): the pointer is the same base
+/// and offset throughout, so the element type it was made from is the one
+/// it may be read as. 1 or 0: handled (ok or failed); -1: not such a cast.
+int Lowerer::voidCast(const CastExpr *CE, PtrVal &Out) {
+  const Expr *Sub = CE->getSubExpr();
+  if (!CE->getType()->isPointerType() || !Sub->getType()->isPointerType())
+    return -1;
+  QualType To = CE->getType()->getPointeeType();
+  QualType From = Sub->getType()->getPointeeType();
+  if (To->isVoidType() == From->isVoidType() ||
+      !allocationCall(Sub).empty()) // (reported as what it is)
+    return -1;
+  if (To->isVoidType()) { // T * -> void *: T is what it hides
+    if (!irType(From) || From.isVolatileQualified() || rowParam(Sub))
+      return -1;
+    if (!ptrValue(Sub, Out))
+      return 0;
+    Out.Hidden = From.getUnqualifiedType();
+    return 1;
+  }
+  if (!ptrValue(Sub, Out)) // void * -> T *
+    return 0;
+  if (Out.Hidden.isNull() || !Ctx.hasSameUnqualifiedType(To, Out.Hidden)) {
+    error(CE->getBeginLoc(),
+          "a conversion from '" + Sub->getType().getAsString() + "' to '" +
+              CE->getType().getAsString() + "'" +
+              (Out.Hidden.isNull()
+                   ? std::string()
+                   : " of a pointer to '" + Out.Hidden.getAsString() + "'"),
+          Out.Hidden.isNull()
+              ? std::string("convert the pointer back to the type it had")
+              : "convert it back to '" + Out.Hidden.getAsString() + " *'");
+    return 0;
+  }
+  Out.Hidden = QualType();
+  return 1;
+}
+
 /// A conversion of a pointer: only those that keep the element type.
 bool Lowerer::ptrCast(const CastExpr *CE, PtrVal &Out) {
   switch (CE->getCastKind()) {
@@ -228,6 +281,8 @@ bool Lowerer::ptrCast(const CastExpr *CE, PtrVal &Out) {
             CE->getType()->getPointeeType(),
             CE->getSubExpr()->getType()->getPointeeType()))
       return ptrValue(CE->getSubExpr(), Out);
+    if (int V = voidCast(CE, Out); V >= 0)
+      return V;
     [[fallthrough]];
   default:
     // Before the conversion of its void *: what the user wrote is the call.
@@ -257,6 +312,7 @@ bool Lowerer::ptrDecl(const DeclRefExpr *DRE, PtrVal &Out) {
     }
     Out.Base = P->Base;
     Out.Off = P->OffVar >= 0 ? B.get(P->OffVar) : P->Off;
+    Out.Hidden = P->Hidden;
     if (P->Base.Multi >= 0)
       Out.Id = P->IdVar >= 0 ? B.get(P->IdVar) : P->Id;
     P->LastRead = ++PtrSeq;
@@ -301,13 +357,10 @@ bool Lowerer::ptrArith(const BinaryOperator *BO, PtrVal &Out) {
     if ((I = expr(IE)) < 0 || !ptrValue(PE, P))
       return false;
   }
-  if (scalarBase(P.Base)) {
-    error(BO->getOperatorLoc(),
-          "pointer arithmetic on the address of scalar '" + baseName(P.Base) +
-              "'",
-          "use only *p (or p[0]) on a pointer to a scalar");
+  if (scalarBase(P.Base))
+    return scalarArith(BO->getOperatorLoc(), P);
+  if (voidArith(PE, BO->getOperatorLoc()))
     return false;
-  }
   Out = P;
   Out.Off = addOffset(P.Off, I, BO->getOpcode() == BO_Sub);
   return true;
@@ -379,13 +432,8 @@ bool Lowerer::ptrAddrOf(const UnaryOperator *UO, PtrVal &Out) {
     int I = expr(AS->getIdx());
     if (I < 0)
       return false;
-    if (scalarBase(P.Base)) {
-      error(UO->getBeginLoc(),
-            "pointer arithmetic on the address of scalar '" + baseName(P.Base) +
-                "'",
-            "use only *p (or p[0]) on a pointer to a scalar");
-      return false;
-    }
+    if (scalarBase(P.Base))
+      return scalarArith(UO->getBeginLoc(), P);
     Out = P;
     Out.Off = addOffset(P.Off, I);
     return true;
@@ -480,6 +528,7 @@ bool Lowerer::ptrConditional(const ConditionalOperator *CO, PtrVal &Out) {
           InsteadOne);
     return false;
   }
+  Out.Hidden = T.Hidden; // (one base, or tables of one type: one type)
   if (Out.Base.Multi >= 0)
     Out.Id = B.select(C, IdT, IdE);
   Out.Off = B.select(C, T.Off < 0 ? Zero : T.Off, E.Off < 0 ? Zero : E.Off);

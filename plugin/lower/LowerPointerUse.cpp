@@ -28,13 +28,10 @@ bool Lowerer::ptrIncDec(const Expr *E, const Expr *Sub, int Delta, bool Post,
   PtrVal Old;
   if (!ptrValue(Sub, Old))
     return false;
-  if (scalarBase(Old.Base)) {
-    error(E->getBeginLoc(),
-          "pointer arithmetic on the address of scalar '" + baseName(Old.Base) +
-              "'",
-          "use only *p (or p[0]) on a pointer to a scalar");
+  if (scalarBase(Old.Base))
+    return scalarArith(E->getBeginLoc(), Old);
+  if (voidArith(Sub, E->getBeginLoc()))
     return false;
-  }
   PtrVal New = Old;
   New.Off = addOffset(Old.Off, B.constI(Type::I32, Delta));
   PtrVal Res;
@@ -55,6 +52,14 @@ bool Lowerer::ptrAssign(const Expr *At, const Expr *LHS, PtrVal V,
           "keep pointers in local variables");
     return false;
   }
+  if (P->Base.ok() && P->Hidden != V.Hidden) {
+    error(At->getBeginLoc(),
+          "a 'void *' that points to '" + P->Hidden.getAsString() +
+              "' and, here, to '" + V.Hidden.getAsString() + "'",
+          "keep each pointer in one array");
+    return false;
+  }
+  P->Hidden = V.Hidden;
   if (!P->Base.ok()) {
     P->Base = V.Base;
   } else if (!(P->Base == V.Base)) {
@@ -364,6 +369,7 @@ bool Lowerer::bindPointer(const VarDecl *VD, const PtrVal *Init, Frame &Fr) {
     P.Base = Init->Base;
     P.Off = Init->Off;
     P.Id = Init->Id;
+    P.Hidden = Init->Hidden;
   }
   if (modifies(Fr.FD->getBody(), VD)) {
     if (scalarBase(P.Base)) {
