@@ -322,20 +322,23 @@ static inline __attribute__((always_inline, unused)) void __bd_costly_bk(bd_mn _
   } else if (bd_any_mn(__bd_t6)) {
     bd_mn __bd_t26 = bd_and_mn(__bd_m, __bd_t6);
     if (bd_any_mn(__bd_t26)) {
-      bd_f32n __bd_t8 = bd_exp_f32n(__bd_t0);
+      bd_f32n __bd_t30 = bd_select_f32n(__bd_t26, __bd_t0, bd_splat_f32n(0x0p+0f));
+      bd_f32n __bd_t8 = bd_exp_f32n(__bd_t30);
       bd_f32n __bd_t10 = -(__bd_t0);
-      bd_f32n __bd_t11 = bd_exp_f32n(__bd_t10);
+      bd_f32n __bd_t33 = bd_select_f32n(__bd_t26, __bd_t10, bd_splat_f32n(0x0p+0f));
+      bd_f32n __bd_t11 = bd_exp_f32n(__bd_t33);
       bd_f32n __bd_t12 = __bd_t8 + __bd_t11;
       bd_f32n __bd_t15 = bd_splat_f32n(0x1p-1f) * __bd_t0;
-      bd_f32n __bd_t16 = bd_exp_f32n(__bd_t15);
+      bd_f32n __bd_t37 = bd_select_f32n(__bd_t26, __bd_t15, bd_splat_f32n(0x0p+0f));
+      bd_f32n __bd_t16 = bd_exp_f32n(__bd_t37);
       bd_f32n __bd_t17 = __bd_t12 + __bd_t16;
       __bd_v3_y = bd_select_f32n(__bd_t26, __bd_t17, __bd_v3_y);
     }
   }
   bd_f32n __bd_t18 = __bd_v3_y;
   __bd_v1_ret = __bd_t18;
-  bd_f32n __bd_t29 = __bd_v1_ret;
-  *__bd_o0 = __bd_t29;
+  bd_f32n __bd_t38 = __bd_v1_ret;
+  *__bd_o0 = __bd_t38;
 }
 struct __bd_costly_bx { const float *__bd_a0; float *__bd_ret; };
 static void __bd_costly_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
@@ -430,18 +433,24 @@ static inline __attribute__((always_inline, unused)) void __bd_costly_gk(bd_mn _
     bd_mn __bd_t88_0 = bd_and_mn(__bd_m_0, __bd_t6_0);
     bd_mn __bd_t88_1 = bd_and_mn(__bd_m_1, __bd_t6_1);
     if ((bd_any_mn(__bd_t88_0) || bd_any_mn(__bd_t88_1))) {
-      __bd_t8_0 = bd_exp_f32n(__bd_t0_0);
-      __bd_t8_1 = bd_exp_f32n(__bd_t0_1);
+      bd_f32n __bd_t92_0 = bd_select_f32n(__bd_t88_0, __bd_t0_0, bd_splat_f32n(0x0p+0f));
+      bd_f32n __bd_t92_1 = bd_select_f32n(__bd_t88_1, __bd_t0_1, bd_splat_f32n(0x0p+0f));
+      __bd_t8_0 = bd_exp_f32n(__bd_t92_0);
+      __bd_t8_1 = bd_exp_f32n(__bd_t92_1);
       bd_f32n __bd_t10_0 = -(__bd_t0_0);
       bd_f32n __bd_t10_1 = -(__bd_t0_1);
-      __bd_t11_0 = bd_exp_f32n(__bd_t10_0);
-      __bd_t11_1 = bd_exp_f32n(__bd_t10_1);
+      bd_f32n __bd_t95_0 = bd_select_f32n(__bd_t88_0, __bd_t10_0, bd_splat_f32n(0x0p+0f));
+      bd_f32n __bd_t95_1 = bd_select_f32n(__bd_t88_1, __bd_t10_1, bd_splat_f32n(0x0p+0f));
+      __bd_t11_0 = bd_exp_f32n(__bd_t95_0);
+      __bd_t11_1 = bd_exp_f32n(__bd_t95_1);
       bd_f32n __bd_t12_0 = __bd_t8_0 + __bd_t11_0;
       bd_f32n __bd_t12_1 = __bd_t8_1 + __bd_t11_1;
       bd_f32n __bd_t15_0 = bd_splat_f32n(0x1p-1f) * __bd_t0_0;
       bd_f32n __bd_t15_1 = bd_splat_f32n(0x1p-1f) * __bd_t0_1;
-      __bd_t16_0 = bd_exp_f32n(__bd_t15_0);
-      __bd_t16_1 = bd_exp_f32n(__bd_t15_1);
+      bd_f32n __bd_t99_0 = bd_select_f32n(__bd_t88_0, __bd_t15_0, bd_splat_f32n(0x0p+0f));
+      bd_f32n __bd_t99_1 = bd_select_f32n(__bd_t88_1, __bd_t15_1, bd_splat_f32n(0x0p+0f));
+      __bd_t16_0 = bd_exp_f32n(__bd_t99_0);
+      __bd_t16_1 = bd_exp_f32n(__bd_t99_1);
       bd_f32n __bd_t17_0 = __bd_t12_0 + __bd_t16_0;
       bd_f32n __bd_t17_1 = __bd_t12_1 + __bd_t16_1;
       __bd_v3_y_0 = bd_select_f32n(__bd_t88_0, __bd_t17_0, __bd_v3_y_0);
@@ -588,9 +597,9 @@ static inline __attribute__((always_inline, unused)) void __bd_costly_gk(bd_mn _
     __bd_v7_d0_0 = __bd_t73_0;
     __bd_v7_d0_1 = __bd_t73_1;
   } else if ((bd_any_mn(__bd_t6_0) || bd_any_mn(__bd_t6_1))) {
-    bd_mn __bd_t108_0 = bd_and_mn(__bd_m_0, __bd_t6_0);
-    bd_mn __bd_t108_1 = bd_and_mn(__bd_m_1, __bd_t6_1);
-    if ((bd_any_mn(__bd_t108_0) || bd_any_mn(__bd_t108_1))) {
+    bd_mn __bd_t117_0 = bd_and_mn(__bd_m_0, __bd_t6_0);
+    bd_mn __bd_t117_1 = bd_and_mn(__bd_m_1, __bd_t6_1);
+    if ((bd_any_mn(__bd_t117_0) || bd_any_mn(__bd_t117_1))) {
       __bd_v9_d8_0 = bd_splat_f32n((-0x0p+0f));
       __bd_v9_d8_1 = bd_splat_f32n((-0x0p+0f));
       __bd_v10_d10_0 = bd_splat_f32n((-0x0p+0f));
@@ -613,8 +622,8 @@ static inline __attribute__((always_inline, unused)) void __bd_costly_gk(bd_mn _
       bd_f32n __bd_t42_1 = __bd_t41_1 + __bd_t40_1;
       __bd_v15_d17_0 = __bd_t42_0;
       __bd_v15_d17_1 = __bd_t42_1;
-      __bd_v6_d_y_0 = bd_select_f32n(__bd_t108_0, bd_splat_f32n((-0x0p+0f)), __bd_v6_d_y_0);
-      __bd_v6_d_y_1 = bd_select_f32n(__bd_t108_1, bd_splat_f32n((-0x0p+0f)), __bd_v6_d_y_1);
+      __bd_v6_d_y_0 = bd_select_f32n(__bd_t117_0, bd_splat_f32n((-0x0p+0f)), __bd_v6_d_y_0);
+      __bd_v6_d_y_1 = bd_select_f32n(__bd_t117_1, bd_splat_f32n((-0x0p+0f)), __bd_v6_d_y_1);
       bd_f32n __bd_t44_0 = __bd_v15_d17_0;
       bd_f32n __bd_t44_1 = __bd_v15_d17_1;
       bd_f32n __bd_t45_0 = __bd_v12_d12_0;
@@ -647,8 +656,8 @@ static inline __attribute__((always_inline, unused)) void __bd_costly_gk(bd_mn _
       bd_f32n __bd_t55_1 = __bd_v7_d0_1;
       bd_f32n __bd_t56_0 = __bd_t55_0 + __bd_t54_0;
       bd_f32n __bd_t56_1 = __bd_t55_1 + __bd_t54_1;
-      __bd_v7_d0_0 = bd_select_f32n(__bd_t108_0, __bd_t56_0, __bd_v7_d0_0);
-      __bd_v7_d0_1 = bd_select_f32n(__bd_t108_1, __bd_t56_1, __bd_v7_d0_1);
+      __bd_v7_d0_0 = bd_select_f32n(__bd_t117_0, __bd_t56_0, __bd_v7_d0_0);
+      __bd_v7_d0_1 = bd_select_f32n(__bd_t117_1, __bd_t56_1, __bd_v7_d0_1);
       bd_f32n __bd_t57_0 = __bd_v12_d12_0;
       bd_f32n __bd_t57_1 = __bd_v12_d12_1;
       bd_f32n __bd_t58_0 = __bd_v9_d8_0;
@@ -681,8 +690,8 @@ static inline __attribute__((always_inline, unused)) void __bd_costly_gk(bd_mn _
       bd_f32n __bd_t68_1 = __bd_v7_d0_1;
       bd_f32n __bd_t69_0 = __bd_t68_0 + __bd_t67_0;
       bd_f32n __bd_t69_1 = __bd_t68_1 + __bd_t67_1;
-      __bd_v7_d0_0 = bd_select_f32n(__bd_t108_0, __bd_t69_0, __bd_v7_d0_0);
-      __bd_v7_d0_1 = bd_select_f32n(__bd_t108_1, __bd_t69_1, __bd_v7_d0_1);
+      __bd_v7_d0_0 = bd_select_f32n(__bd_t117_0, __bd_t69_0, __bd_v7_d0_0);
+      __bd_v7_d0_1 = bd_select_f32n(__bd_t117_1, __bd_t69_1, __bd_v7_d0_1);
       bd_f32n __bd_t70_0 = __bd_v9_d8_0;
       bd_f32n __bd_t70_1 = __bd_v9_d8_1;
       bd_f32n __bd_t71_0 = __bd_t70_0 * __bd_t8_0;
@@ -691,8 +700,8 @@ static inline __attribute__((always_inline, unused)) void __bd_costly_gk(bd_mn _
       bd_f32n __bd_t72_1 = __bd_v7_d0_1;
       bd_f32n __bd_t73_0 = __bd_t72_0 + __bd_t71_0;
       bd_f32n __bd_t73_1 = __bd_t72_1 + __bd_t71_1;
-      __bd_v7_d0_0 = bd_select_f32n(__bd_t108_0, __bd_t73_0, __bd_v7_d0_0);
-      __bd_v7_d0_1 = bd_select_f32n(__bd_t108_1, __bd_t73_1, __bd_v7_d0_1);
+      __bd_v7_d0_0 = bd_select_f32n(__bd_t117_0, __bd_t73_0, __bd_v7_d0_0);
+      __bd_v7_d0_1 = bd_select_f32n(__bd_t117_1, __bd_t73_1, __bd_v7_d0_1);
     }
   }
   bd_f32n __bd_t74_0 = __bd_v6_d_y_0;
@@ -715,14 +724,14 @@ static inline __attribute__((always_inline, unused)) void __bd_costly_gk(bd_mn _
   bd_f32n __bd_t81_1 = __bd_t80_1 + __bd_t79_1;
   __bd_v4_d_x_0 = __bd_t81_0;
   __bd_v4_d_x_1 = __bd_t81_1;
-  bd_f32n __bd_t121_0 = __bd_v1_ret_0;
-  bd_f32n __bd_t121_1 = __bd_v1_ret_1;
-  bd_f32n __bd_t122_0 = __bd_v4_d_x_0;
-  bd_f32n __bd_t122_1 = __bd_v4_d_x_1;
-  *__bd_o0_0 = __bd_t121_0;
-  *__bd_o0_1 = __bd_t121_1;
-  *__bd_o1_0 = __bd_t122_0;
-  *__bd_o1_1 = __bd_t122_1;
+  bd_f32n __bd_t130_0 = __bd_v1_ret_0;
+  bd_f32n __bd_t130_1 = __bd_v1_ret_1;
+  bd_f32n __bd_t131_0 = __bd_v4_d_x_0;
+  bd_f32n __bd_t131_1 = __bd_v4_d_x_1;
+  *__bd_o0_0 = __bd_t130_0;
+  *__bd_o0_1 = __bd_t130_1;
+  *__bd_o1_0 = __bd_t131_0;
+  *__bd_o1_1 = __bd_t131_1;
 }
 struct __bd_costly_gx { const float *__bd_a0; float *__bd_ret; const float *__bd_dret; float *__bd_d0; };
 static void __bd_costly_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {

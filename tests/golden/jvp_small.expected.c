@@ -85,8 +85,10 @@ static inline __attribute__((always_inline, unused)) void __bd_scale_jk(bd_md __
   } else {
     bd_md __bd_t75 = bd_and_md(__bd_m, __bd_t16);
     if (bd_any_md(__bd_t75)) {
-      bd_f64d __bd_t18 = bd_sin_f64d(__bd_t8);
-      bd_f64d __bd_t45 = bd_cos_f64d(__bd_t8);
+      bd_f64d __bd_t79 = bd_select_f64d(__bd_t75, __bd_t8, bd_splat_f64d(0x0p+0));
+      bd_f64d __bd_t18 = bd_sin_f64d(__bd_t79);
+      bd_f64d __bd_t82 = bd_select_f64d(__bd_t75, __bd_t8, bd_splat_f64d(0x0p+0));
+      bd_f64d __bd_t45 = bd_cos_f64d(__bd_t82);
       bd_f64d __bd_t46 = __bd_t36 * __bd_t45;
       bd_f64d __bd_t20 = bd_gather_f64d(__bd_t75, __bd_p0, bd_add_i64d(__bd_po0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
       __bd_v8_t_v_elem = bd_splat_f64d(0x0p+0);
@@ -103,16 +105,16 @@ static inline __attribute__((always_inline, unused)) void __bd_scale_jk(bd_md __
       __bd_v2_ret = bd_select_f64d(__bd_t75, __bd_t21, __bd_v2_ret);
       __bd_v5_t___ret = bd_select_f64d(__bd_t75, __bd_t53, __bd_v5_t___ret);
     }
-    bd_md __bd_t80 = bd_andnot_md(__bd_m, __bd_t16);
-    if (bd_any_md(__bd_t80)) {
-      __bd_v2_ret = bd_select_f64d(__bd_t80, __bd_t8, __bd_v2_ret);
-      __bd_v5_t___ret = bd_select_f64d(__bd_t80, __bd_t36, __bd_v5_t___ret);
+    bd_md __bd_t86 = bd_andnot_md(__bd_m, __bd_t16);
+    if (bd_any_md(__bd_t86)) {
+      __bd_v2_ret = bd_select_f64d(__bd_t86, __bd_t8, __bd_v2_ret);
+      __bd_v5_t___ret = bd_select_f64d(__bd_t86, __bd_t36, __bd_v5_t___ret);
     }
   }
-  bd_f64d __bd_t82 = __bd_v2_ret;
-  bd_f64d __bd_t83 = __bd_v5_t___ret;
-  *__bd_o0 = __bd_t82;
-  *__bd_o1 = __bd_t83;
+  bd_f64d __bd_t88 = __bd_v2_ret;
+  bd_f64d __bd_t89 = __bd_v5_t___ret;
+  *__bd_o0 = __bd_t88;
+  *__bd_o1 = __bd_t89;
 }
 struct __bd_scale_jx { const double *__bd_a0; ptrdiff_t __bd_as0; double __bd_a1; const double *__bd_a2; double *__bd_a3; ptrdiff_t __bd_as3; const double *__bd_d0; ptrdiff_t __bd_ds0; const double *__bd_d1; const double *__bd_d2; double *__bd_d3; ptrdiff_t __bd_ds3; double *__bd_ret; double *__bd_dret; };
 static void __bd_scale_jc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {

@@ -153,8 +153,8 @@ constexpr size_t ChainsMinDepth = 2;
 /// latency, and 2 chains still left the core waiting: 4 chains against 2
 /// (Zen 4, min of 2000 runs of 4096 examples, A/B alternating, load 11-16)
 /// ran logistic_loss 16% and 20%, softplus 21% and 18%, bs_call 12% and
-/// 12% faster with 32- and 64-byte vectors (docs/performance-kernels.md). 4 chains
-/// lost on lognormal_nll, whose two logs are side by side: it keeps 1.
+/// 12% faster with 32- and 64-byte vectors (docs/performance-kernels.md). 4
+/// chains lost on lognormal_nll, whose two logs are side by side: it keeps 1.
 constexpr unsigned StraightChains = 4;
 
 /// Loop-free gradients (NAME_grad: a seed, no tangent) of up to
@@ -319,6 +319,9 @@ private:
   struct Mask {
     int Temp;
     bool AllOn;
+    /// A side of a masked if (nested blocks too): lanes that are off may
+    /// hold values meant for the other side (calmArg).
+    bool Side = false;
   };
 
   int temp(Type T, bool Varying) {
@@ -362,6 +365,7 @@ private:
     return It != U.VaryingCond.end() && It->second;
   }
   bool fastPays(const ir::Block &B) const;
+  void calmArg(ir::MathFn Fn, std::vector<int> &A, ir::Block &B, const Mask &M);
 
   void block(const ir::Block &In, ir::Block &B, const Mask &M);
   void inst(const ir::Stmt &S, ir::Block &B, const Mask &M);
@@ -437,9 +441,51 @@ void Batcher::inst(const ir::Stmt &S, ir::Block &B, const Mask &M) {
     if (S.Dst >= 0 && Out.VaryingTemp[S.Dst])
       for (int &X : A)
         X = vec(B, X);
+    if (S.Opc == Op::Math && M.Side && Out.VaryingTemp[S.Dst])
+      calmArg(S.Fn, A, B, M);
     break;
   }
   B.push_back(std::move(C));
+}
+
+/// The value calmArg gives lanes that are off, for the math functions
+/// whose vector code leaves its fast path for some arguments (exp: |x| >
+/// 708; log: x <= 0, subnormals, infinities, NaN; erfc: x > 8; sin, cos:
+/// large |x|), or NaN for the others.
+double calmValue(ir::MathFn Fn) {
+  switch (Fn) {
+  case ir::MathFn::Exp:
+  case ir::MathFn::Expm1:
+  case ir::MathFn::Log1p:
+  case ir::MathFn::Erf:
+  case ir::MathFn::Erfc:
+  case ir::MathFn::Sin:
+  case ir::MathFn::Cos:
+    return 0.0;
+  case ir::MathFn::Log:
+    return 1.0;
+  default:
+    return __builtin_nan("");
+  }
+}
+
+/// On a side of a masked if, the lanes that are off compute values nobody
+/// reads, from inputs meant for the other side: sqrt of a negative, a
+/// quotient far out of range. Where such a lane sends a math call off its
+/// fast path (out of line, with the spills around the call), the whole
+/// vector pays: bs_call_grad's erfc of x > 8 for examples with d1 < -9 cost
+/// 4.5% at 32 bytes (docs/performance-kernels.md). So the call's argument
+/// is the side's mask's select of it and calmValue: one blend. The lanes
+/// that are on see the same argument, and compute the same bits.
+void Batcher::calmArg(ir::MathFn Fn, std::vector<int> &A, ir::Block &B,
+                      const Mask &M) {
+  double V = calmValue(Fn);
+  if (A.size() != 1 || V != V || !Out.VaryingTemp[A[0]])
+    return;
+  Type T = Out.Temps[A[0]];
+  int K = def(B, Op::ConstF, T, false, {});
+  B.back()->FVal = V;
+  A[0] = def(B, Op::Select, T, true, {M.Temp, A[0], vec(B, K)});
 }
 
 /// A per-lane branch: where the mask is all on and the branch is small,
@@ -538,7 +584,7 @@ void Batcher::branchFreeIf(const ir::Stmt &S, ir::Block &B, const Mask &M) {
   size_t At = B.size();
   int MT =
       M.AllOn ? S.Cond : def(B, Op::And, Type::Bool, true, {M.Temp, S.Cond});
-  block(S.Then, B, {MT, false});
+  block(S.Then, B, {MT, false, M.Side});
   // A side with only uniform writes (a loop counter's step) needs no mask.
   if (!M.AllOn && !usesTemp(B, At + 1, MT))
     B.erase(B.begin() + At);
@@ -547,7 +593,7 @@ void Batcher::branchFreeIf(const ir::Stmt &S, ir::Block &B, const Mask &M) {
   At = B.size();
   int ME = M.AllOn ? def(B, Op::Not, Type::Bool, true, {S.Cond})
                    : def(B, Op::AndNot, Type::Bool, true, {M.Temp, S.Cond});
-  block(S.Else, B, {ME, false});
+  block(S.Else, B, {ME, false, M.Side});
   if (!usesTemp(B, At + 1, ME))
     B.erase(B.begin() + At);
 }
@@ -557,13 +603,13 @@ void Batcher::maskedIf(const ir::Stmt &S, ir::Block &B, const Mask &M) {
   int MT = def(B, Op::And, Type::Bool, true, {M.Temp, S.Cond});
   ir::Stmt &T =
       control(B, ir::Stmt::If, def(B, Op::Any, Type::Bool, false, {MT}));
-  block(S.Then, T.Then, {MT, false});
+  block(S.Then, T.Then, {MT, false, true});
   if (S.Else.empty())
     return;
   int ME = def(B, Op::AndNot, Type::Bool, true, {M.Temp, S.Cond});
   ir::Stmt &E =
       control(B, ir::Stmt::If, def(B, Op::Any, Type::Bool, false, {ME}));
-  block(S.Else, E.Then, {ME, false});
+  block(S.Else, E.Then, {ME, false, true});
 }
 
 /// A per-lane loop: lanes leave one by one (their mask bit cleared when
