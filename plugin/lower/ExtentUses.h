@@ -1,64 +1,12 @@
 //===- ExtentUses.h - what a pointer parameter's uses say about its extent ===//
 // Private to ArrayParams.cpp: the walk over a function body that finds the
-// indices, loops, walks and steps bounding an array parameter (Uses), and
-// the loop and index shapes it recognises.
+// indices, loops, walks and steps bounding an array parameter (Uses); the
+// loop shapes it recognises are in ExtentLoops.h.
 #pragma once
-#include "lower/LowerImpl.h"
-
-#include "clang/AST/ASTContext.h"
-#include "clang/AST/Expr.h"
-#include "clang/AST/Stmt.h"
-
-#include <algorithm>
-#include <map>
-#include <optional>
-#include <vector>
+#include "lower/ExtentLoops.h"
 
 namespace batchdiff {
 namespace extents {
-
-using namespace clang;
-
-inline const ParmVarDecl *paramOf(const Expr *E) {
-  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-  return DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
-}
-
-inline const VarDecl *varOf(const Expr *E) {
-  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-}
-
-/// A loop `for (i = lo; i < hi; i++)`: its variable, and either an integer
-/// parameter bounding it (`i < n`) or the constant range [Lo, Hi] it takes.
-struct LoopVar {
-  const VarDecl *V = nullptr;
-  const ParmVarDecl *Bound = nullptr;
-  bool Counts = false; // also counted: i from k >= 0 up by >= 1, not assigned
-  bool Ranged = false;
-  int64_t Lo = 0, Hi = 0;
-  // Bound: the smallest value when it is a constant >= 0 and the body
-  // never assigns i (`for (i = 1; i < n; i++) x[i - 1]`); else -1.
-  int64_t From = -1;
-  // Bound: i stays Slack below n - 1 (`i < n - 1`, `j = m - 1` counting
-  // down: `x[i + 1]` is inside n); -1: i reaches n (`i <= n`).
-  int64_t Slack = 0;
-  int64_t Trips = 0; // Ranged: how many iterations
-};
-
-/// How many times a loop runs at most: an integer parameter N (`for (i =
-/// 0; i < n; i++)`, `while (n--)`) or a constant K (`for (j = 0; j < 4;
-/// j++)`); neither: unknown.
-struct Trip {
-  const ParmVarDecl *N = nullptr;
-  int64_t K = 0;
-};
-
-/// An index `c + sum k_v * v` over loop variables v.
-struct Affine {
-  int64_t C = 0;
-  std::vector<std::pair<const VarDecl *, int64_t>> Terms;
-};
 
 /// The evidence for one rule that gives an extent to a pointer parameter
 /// used as a pointer (passed on, walked): the parameter that bounds the
@@ -104,10 +52,8 @@ struct StepRule : WalkRule {
 };
 
 /// What the uses of one pointer parameter say about its extent.
-struct Uses {
+struct Uses : LoopShapes {
   const ParmVarDecl *P;
-  const FunctionDecl *FD;
-  ASTContext &Ctx;
   int64_t MaxConst = -1;
   bool FromRange = false;             // MaxConst came from a loop's range
   const ParmVarDecl *Bound = nullptr; // i < Bound in an enclosing for
@@ -142,7 +88,7 @@ struct Uses {
   llvm::DenseMap<const VarDecl *, const ParmVarDecl *> Rows;
 
   Uses(const ParmVarDecl *P, const FunctionDecl *FD, ASTContext &Ctx)
-      : P(P), FD(FD), Ctx(Ctx), Stepped(steps(FD->getBody(), P)) {}
+      : LoopShapes(FD, Ctx), P(P), Stepped(steps(FD->getBody(), P)) {}
 
   /// Whether \p S steps \p P itself: `P += k`, `P++`, `++P` (not inside
   /// `*P++`, the walk rule Inc).
@@ -171,13 +117,6 @@ struct Uses {
   bool isP(const Expr *E) {
     const VarDecl *V = varOf(E);
     return V && (V == P || Aliases.count(V));
-  }
-
-  std::optional<int64_t> constInt(const Expr *E) {
-    Expr::EvalResult R;
-    if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
-      return std::nullopt;
-    return R.Val.getInt().getExtValue();
   }
 
   std::optional<Affine> affine(const Expr *E) {
@@ -402,319 +341,6 @@ struct Uses {
     if ((!J || J->Bound != Rows[V]) && !Unknown)
       Unknown = AS->getIdx();
     return true;
-  }
-
-  /// The variable a for-init sets to a constant: `int i = 0` or `i = 0`.
-  std::optional<std::pair<const VarDecl *, int64_t>> init(const Stmt *S) {
-    if (const auto *DS = dyn_cast_or_null<DeclStmt>(S)) {
-      const auto *V =
-          DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
-      if (V && V->getInit())
-        if (auto K = constInt(V->getInit()))
-          return std::make_pair((const VarDecl *)V, *K);
-      return std::nullopt;
-    }
-    const auto *BO = dyn_cast_or_null<BinaryOperator>(S);
-    if (BO && BO->getOpcode() == BO_Assign)
-      if (const VarDecl *V = varOf(BO->getLHS()))
-        if (auto K = constInt(BO->getRHS()))
-          return std::make_pair(V, *K);
-    return std::nullopt;
-  }
-
-  /// Whether \p S is the increment \p Inc of a for loop or one of its
-  /// comma-separated parts (`i++, q += 2`).
-  static bool incPart(const Expr *Inc, const Stmt *S) {
-    Inc = Inc ? Inc->IgnoreParens() : nullptr;
-    if (Inc == S)
-      return true;
-    const auto *BO = dyn_cast_or_null<BinaryOperator>(Inc);
-    return BO && BO->getOpcode() == BO_Comma &&
-           (incPart(BO->getLHS(), S) || incPart(BO->getRHS(), S));
-  }
-
-  /// The step of `i++`, `++i`, `i--`, `i += k`, `i -= k` (k constant), also
-  /// as one part of a comma expression (`i++, q += 2`).
-  std::optional<int64_t> step(const Expr *E, const VarDecl *V) {
-    E = E ? E->IgnoreParenImpCasts() : nullptr;
-    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(E);
-        BO && BO->getOpcode() == BO_Comma) {
-      auto L = step(BO->getLHS(), V), R = step(BO->getRHS(), V);
-      if (L && R)
-        return std::nullopt; // stepped twice: not a simple loop
-      return L ? L : R;
-    }
-    if (const auto *UO = dyn_cast_or_null<UnaryOperator>(E))
-      if (UO->isIncrementDecrementOp() && varOf(UO->getSubExpr()) == V)
-        return UO->isIncrementOp() ? 1 : -1;
-    if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(E))
-      if (varOf(CA->getLHS()) == V &&
-          (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign))
-        if (auto K = constInt(CA->getRHS()))
-          return CA->getOpcode() == BO_AddAssign ? *K : -*K;
-    return std::nullopt;
-  }
-
-  /// `n - c` with n an integer parameter of FD and c >= 0 a constant.
-  std::optional<std::pair<const ParmVarDecl *, int64_t>>
-  paramMinus(const Expr *E) {
-    E = E->IgnoreParenImpCasts();
-    int64_t C = 0;
-    if (const auto *BO = dyn_cast<BinaryOperator>(E);
-        BO && BO->getOpcode() == BO_Sub) {
-      auto K = constInt(BO->getRHS());
-      if (!K || *K < 0)
-        return std::nullopt;
-      C = *K;
-      E = BO->getLHS()->IgnoreParenImpCasts();
-    }
-    const ParmVarDecl *N = paramOf(E);
-    if (!N || N->getDeclContext() != FD || !N->getType()->isIntegerType())
-      return std::nullopt;
-    return std::make_pair(N, C);
-  }
-
-  /// The value a for-init gives \p V: `int i = e` or `i = e`.
-  static const Expr *initOf(const ForStmt *FS, const VarDecl *V) {
-    const auto *DS = dyn_cast_or_null<DeclStmt>(FS->getInit());
-    const auto *IV = DS && DS->isSingleDecl()
-                         ? dyn_cast<VarDecl>(DS->getSingleDecl())
-                         : nullptr;
-    if (IV == V)
-      return IV->getInit();
-    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(FS->getInit());
-        BO && BO->getOpcode() == BO_Assign && varOf(BO->getLHS()) == V)
-      return BO->getRHS();
-    return nullptr;
-  }
-
-  /// Loops that keep i inside [From, n - 1 - Slack], n an integer
-  /// parameter neither they nor i's loop assign: `for (i = 0; i < n - 1;
-  /// i++)` (`x[i + 1]`), `for (i = 1; i <= n - 1; i++)`, and counting down,
-  /// `for (j = n - 1; j >= 0; j--)` (Clenshaw, Horner from the top).
-  LoopVar boundBelow(const ForStmt *FS) {
-    LoopVar L;
-    const auto *C = dyn_cast_or_null<BinaryOperator>(
-        FS->getCond() ? FS->getCond()->IgnoreParenImpCasts() : nullptr);
-    auto isPostDec = [](const Expr *E) {
-      const auto *UO = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
-      return UO && UO->getOpcode() == UO_PostDec;
-    };
-    const VarDecl *V = nullptr;
-    if (C)
-      V = varOf(isPostDec(C->getLHS())
-                    ? cast<UnaryOperator>(C->getLHS()->IgnoreParenImpCasts())
-                          ->getSubExpr()
-                    : C->getLHS());
-    if (!V || lowering::modifies(FS->getBody(), V))
-      return L;
-    auto St = step(FS->getInc(), V);
-    BinaryOperatorKind K = C->getOpcode();
-    std::optional<std::pair<const ParmVarDecl *, int64_t>> Top;
-    int64_t From = -1;
-    if (St && *St >= 1 && (K == BO_LT || K == BO_LE)) {
-      // i < n - c: Slack c; i <= n - c: Slack c - 1 (-1 for `i <= n`, the
-      // 1-based loops of Numerical Recipes: i reaches n).
-      Top = paramMinus(C->getRHS());
-      if (Top && K == BO_LE)
-        Top->second--;
-      if (auto I = init(FS->getInit()); I && I->first == V && I->second >= 0)
-        From = I->second;
-    } else if (!St && !FS->getInc() && K == BO_GT && isPostDec(C->getLHS())) {
-      // `for (i = n; i-- > k;)` (k >= 0): the body sees n - 1 .. k.
-      auto Lo = constInt(C->getRHS());
-      const Expr *Init = initOf(FS, V);
-      if (Init && Lo && *Lo >= 0) {
-        Top = paramMinus(Init);
-        From = *Lo;
-      }
-    } else if (St && *St <= -1 && (K == BO_GE || K == BO_GT)) {
-      // From n - c (c >= 1: Slack c - 1) down to a constant.
-      const Expr *Init = initOf(FS, V);
-      auto Lo = constInt(C->getRHS());
-      Top = Init ? paramMinus(Init) : std::nullopt;
-      if (Top && Top->second-- < 1)
-        Top.reset();
-      if (Lo)
-        From = K == BO_GT ? *Lo + 1 : *Lo;
-      if (From < 0)
-        Top.reset();
-    }
-    if (!Top || lowering::modifies(FS->getBody(), Top->first))
-      return L;
-    L.V = V;
-    L.Bound = Top->first;
-    L.From = From;
-    L.Slack = Top->second; // i <= n - 1 - Slack
-    return L;
-  }
-
-  /// `while (i < n) { ...; i++; }`: i below n wherever the body reads it
-  /// when its only change is the body's last statement (`i++`, `++i`,
-  /// `i += 1`) and n is not assigned in the loop.
-  LoopVar whileVar(const WhileStmt *WS) {
-    if (LoopVar D = countDown(WS); D.Bound)
-      return D;
-    LoopVar L;
-    const auto *C =
-        dyn_cast<BinaryOperator>(WS->getCond()->IgnoreParenImpCasts());
-    const auto *Body = dyn_cast<CompoundStmt>(WS->getBody());
-    const VarDecl *V =
-        C && C->getOpcode() == BO_LT ? varOf(C->getLHS()) : nullptr;
-    auto Top = C ? paramMinus(C->getRHS()) : std::nullopt;
-    if (!V || !Top || !Body || Body->body_empty() ||
-        lowering::modifies(Body, Top->first))
-      return L;
-    const auto *Last = dyn_cast<Expr>(Body->body_back());
-    auto St = Last ? step(Last, V) : std::nullopt;
-    if (!St || *St != 1)
-      return L;
-    for (const Stmt *B : Body->body())
-      if (B != Body->body_back() && lowering::modifies(B, V))
-        return L;
-    L.V = V;
-    L.Bound = Top->first;
-    L.Slack = Top->second;
-    return L;
-  }
-
-  /// `while (n--)` / `while (n-- > 0)`, n an integer parameter that
-  /// nothing else in the function assigns: the body sees n - 1 .. 0, so
-  /// `c[n]` there is inside the parameter's n (Horner, `r = r * x +
-  /// c[n]`).
-  LoopVar countDown(const WhileStmt *WS) {
-    LoopVar L;
-    const Expr *C = WS->getCond()->IgnoreParenImpCasts();
-    if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
-      auto K = constInt(BO->getRHS());
-      if (BO->getOpcode() != BO_GT || !K || *K != 0)
-        return L;
-      C = BO->getLHS()->IgnoreParenImpCasts();
-    }
-    const auto *UO = dyn_cast<UnaryOperator>(C);
-    const ParmVarDecl *N = UO && UO->getOpcode() == UO_PostDec
-                               ? paramOf(UO->getSubExpr())
-                               : nullptr;
-    if (!N || N->getDeclContext() != FD || !N->getType()->isIntegerType() ||
-        modifiesBesides(FD->getBody(), N, UO))
-      return L;
-    L.V = N;
-    L.Bound = N;
-    return L;
-  }
-
-  /// Whether \p S assigns \p V (or takes its address) anywhere but in
-  /// \p Skip.
-  static bool modifiesBesides(const Stmt *S, const VarDecl *V,
-                              const Stmt *Skip) {
-    if (!S || S == Skip)
-      return false;
-    if (isa<BinaryOperator>(S) || isa<UnaryOperator>(S)) {
-      bool Own = false;
-      if (const auto *BO = dyn_cast<BinaryOperator>(S))
-        Own = BO->isAssignmentOp() && varOf(BO->getLHS()) == V;
-      if (const auto *UO = dyn_cast<UnaryOperator>(S))
-        Own = (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
-              varOf(UO->getSubExpr()) == V;
-      if (Own)
-        return true;
-    }
-    for (const Stmt *C : S->children())
-      if (modifiesBesides(C, V, Skip))
-        return true;
-    return false;
-  }
-
-  /// `for (...; i < n; ...)` with n an integer parameter of FD, or a loop
-  /// over a constant range: `for (i = A; i < B; i++)` (also `<=`, and
-  /// counting down with `>`/`>=`) whose body does not assign i.
-  LoopVar loopVar(const ForStmt *FS) {
-    LoopVar L;
-    const auto *C = dyn_cast_or_null<BinaryOperator>(
-        FS->getCond() ? FS->getCond()->IgnoreParenImpCasts() : nullptr);
-    if (!C)
-      return L;
-    BinaryOperatorKind K = C->getOpcode();
-    if (K == BO_LT) {
-      const ParmVarDecl *N = paramOf(C->getRHS());
-      if (N && N->getDeclContext() == FD && N->getType()->isIntegerType()) {
-        L.V = varOf(C->getLHS());
-        L.Bound = N;
-        auto I = init(FS->getInit());
-        auto St = L.V ? step(FS->getInc(), L.V) : std::nullopt;
-        if (I && I->first == L.V && I->second >= 0 && St && *St >= 1 &&
-            !lowering::modifies(FS->getBody(), L.V))
-          L.From = I->second;
-        return L;
-      }
-    }
-    if (LoopVar B = boundBelow(FS); B.Bound)
-      return B;
-    auto I = init(FS->getInit());
-    auto End = constInt(C->getRHS());
-    if (!I || !End || varOf(C->getLHS()) != I->first ||
-        lowering::modifies(FS->getBody(), I->first))
-      return L;
-    auto St = step(FS->getInc(), I->first);
-    if (!St || *St == 0)
-      return L;
-    int64_t Lo, Hi;
-    if (*St > 0 && (K == BO_LT || K == BO_LE)) {
-      Lo = I->second;
-      Hi = K == BO_LT ? *End - 1 : *End;
-    } else if (*St < 0 && (K == BO_GT || K == BO_GE)) {
-      Hi = I->second;
-      Lo = K == BO_GT ? *End + 1 : *End;
-    } else {
-      return L;
-    }
-    L.V = I->first;
-    if (Lo > Hi)
-      return L; // never runs: no range, its indices stay unexplained
-    L.Ranged = true;
-    L.Lo = Lo;
-    L.Hi = Hi;
-    L.Trips = (Hi - Lo) / std::abs(*St) + 1;
-    return L;
-  }
-
-  /// The integer parameter n of a loop that runs at most n times: `for (i =
-  /// k; i < n; i++)` (k >= 0, i not assigned in the body), `while (n--)`,
-  /// `while (n-- > 0)` (n not assigned in the body); else nullptr.
-  const ParmVarDecl *counted(const Stmt *S) {
-    auto Param = [&](const Expr *E) -> const ParmVarDecl * {
-      const ParmVarDecl *N = paramOf(E);
-      return N && N->getDeclContext() == FD && N->getType()->isIntegerType()
-                 ? N
-                 : nullptr;
-    };
-    if (const auto *FS = dyn_cast<ForStmt>(S)) {
-      const auto *C = dyn_cast_or_null<BinaryOperator>(
-          FS->getCond() ? FS->getCond()->IgnoreParenImpCasts() : nullptr);
-      auto I = init(FS->getInit());
-      if (!C || C->getOpcode() != BO_LT || !I || I->second < 0 ||
-          varOf(C->getLHS()) != I->first ||
-          lowering::modifies(FS->getBody(), I->first))
-        return nullptr;
-      auto St = step(FS->getInc(), I->first);
-      const ParmVarDecl *N = St && *St >= 1 ? Param(C->getRHS()) : nullptr;
-      return N && !lowering::modifies(FS->getBody(), N) ? N : nullptr;
-    }
-    const auto *WS = dyn_cast<WhileStmt>(S);
-    if (!WS)
-      return nullptr;
-    const Expr *C = WS->getCond()->IgnoreParenImpCasts();
-    if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
-      auto K = constInt(BO->getRHS());
-      if (BO->getOpcode() != BO_GT || !K || *K != 0)
-        return nullptr;
-      C = BO->getLHS()->IgnoreParenImpCasts();
-    }
-    const auto *UO = dyn_cast<UnaryOperator>(C);
-    if (!UO || UO->getOpcode() != UO_PostDec)
-      return nullptr;
-    const ParmVarDecl *N = Param(UO->getSubExpr());
-    return N && !lowering::modifies(WS->getBody(), N) ? N : nullptr;
   }
 
   /// `p + n` / `n + p` with n an integer parameter: the end of a pointer
