@@ -375,6 +375,34 @@ bool declaredExtent(const ParmVarDecl *P, ASTContext &Ctx, ir::Param &Out,
   return false;
 }
 
+/// The number of rows (or planes) of a multi-dimensional array parameter
+/// that declares none (`T m[][c]`, `T (*m)[3]`), from how the body indexes
+/// it, when that alone explains it: `m[i]` under `for (i = 0; i < r; i++)`
+/// is r rows (\p N), constant indices (or those of constant-bound loops)
+/// one past the largest (\p K); \p How says which. A walk, a use as a
+/// pointer (`m + 1`, `f(m)`) or any other index: false.
+bool inferredRows(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
+                  const ParmVarDecl *&N, int64_t &K, std::string &How) {
+  Uses U(P, FD, Ctx);
+  U.walk(FD->getBody());
+  if (U.Unknown || U.Whole || U.Stepped || U.Inc.Uses || U.Step.Uses ||
+      U.End.N || U.FlatRows || U.PlusParam || U.Scale != 1 ||
+      !U.Aliases.empty() || !U.Rows.empty())
+    return false;
+  if (U.Bound && U.MaxConst < 0) {
+    N = U.Bound;
+    How = "loop bound";
+    return true;
+  }
+  if (!U.Bound && U.MaxConst >= 0) {
+    K = U.MaxConst + 1;
+    How = U.FromRange ? "index range of constant-bound loops"
+                      : "constant indices";
+    return true;
+  }
+  return false;
+}
+
 /// The extent of pointer parameter \p P with elements \p E (rows of \p
 /// Cols): declared, or inferred from the body's indexing.
 bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
@@ -386,6 +414,23 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
     return A == 1;
   if (declaredExtent(P, Ctx, Out, Cols, RowsOf))
     return true;
+  const ParmVarDecl *RowsN = nullptr;
+  int64_t RowsK = 0;
+  std::string How;
+  if (!RowsOf.empty() && inferredRows(FD, P, Ctx, RowsN, RowsK, How)) {
+    if (RowsN) {
+      Out.DimParam = (int)RowsN->getFunctionScopeIndex();
+      Out.DimHow = "dynamic, from parameter '" + RowsN->getNameAsString() +
+                   "' (" + How + "," + RowsOf + ")";
+      return true;
+    }
+    if (RowsK * Cols <= (int64_t(1) << 30)) {
+      Out.StaticLen = (int)(RowsK * Cols);
+      Out.DimHow = "static " + std::to_string(Out.StaticLen) + " (" + How +
+                   ", " + std::to_string(RowsK) + RowsOf + ")";
+      return true;
+    }
+  }
   if (!RowsOf.empty()) {
     size_t Rank = 2 + (size_t)std::count(Inner.begin(), Inner.end(), ']');
     bool Planes = Rank > 2;
@@ -497,6 +542,133 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   return false;
 }
 
+/// The rows of a VLA parameter `T m[r][c]`, `T m[4][c]`, `T m[r][c][3]`
+/// (the parameter's pointee \p Row: one row, with a variable dimension):
+/// their dimensions' text ("'c'", "'c' x 3") in \p Text and parameters in
+/// \p Ps. False after an error: a dimension that is not integer arithmetic
+/// over integer parameters the body leaves unassigned (C computes it once,
+/// on entry; the generated code computes it where a row is indexed).
+bool variableRows(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
+                  DiagnosticsEngine &D, QualType Row, std::string &Text,
+                  std::string &Decl, std::vector<const ParmVarDecl *> &Ps) {
+  for (QualType Q = Row; const ArrayType *A = Ctx.getAsArrayType(Q);
+       Q = A->getElementType()) {
+    Text += Text.empty() ? "" : " x ";
+    Decl += Decl.empty() ? "" : "][";
+    if (const auto *CAT = dyn_cast<ConstantArrayType>(A)) {
+      Text += std::to_string(CAT->getSize().getZExtValue());
+      Decl += std::to_string(CAT->getSize().getZExtValue());
+      continue;
+    }
+    const auto *VAT = dyn_cast<VariableArrayType>(A);
+    const Expr *Size = VAT ? VAT->getSizeExpr() : nullptr;
+    std::string S;
+    llvm::raw_string_ostream SS(S);
+    if (Size)
+      Size->printPretty(SS, nullptr, Ctx.getPrintingPolicy());
+    size_t Before = Ps.size();
+    if (!Size || !extentExpr(Size, Ctx, Ps)) {
+      report(D, DiagnosticsEngine::Error, P->getLocation(),
+             "array parameter '%0' has the dimension '%1', which is not "
+             "integer arithmetic over integer parameters and constants; "
+             "declare it as '%0[r][c]' with integer parameters r and c before "
+             "it")
+          << P->getNameAsString() << SS.str();
+      return false;
+    }
+    for (size_t K = Before; K < Ps.size(); ++K)
+      if (lowering::modifies(FD->getBody(), Ps[K])) {
+        report(D, DiagnosticsEngine::Error, P->getLocation(),
+               "array parameter '%0' has rows of '%1' elements, and the "
+               "function assigns '%2'; C computes the dimension once, on "
+               "entry: copy '%2' into a local and change that")
+            << P->getNameAsString() << SS.str() << Ps[K]->getNameAsString();
+        return false;
+      }
+    Text += "'" + SS.str() + "'";
+    Decl += SS.str();
+  }
+  return true;
+}
+
+/// The extent of a parameter with rows of a variable length (variableRows:
+/// \p Row, declared as \p Decl, over the parameters \p RowPs): its number
+/// of rows, declared (`T m[r][c]`, `T m[4][c]`, BD_EXTENT(r) on `T
+/// m[][c]`) or inferred (inferredRows), times the rows' elements.
+bool variableExtent(const FunctionDecl *FD, const ParmVarDecl *P,
+                    ASTContext &Ctx, DiagnosticsEngine &D, ir::Param &Out,
+                    const std::vector<const ParmVarDecl *> &RowPs,
+                    const std::string &Row, const std::string &Decl,
+                    QualType E) {
+  QualType Orig = P->getOriginalType();
+  const auto *CAT = Ctx.getAsConstantArrayType(Orig);
+  const auto *VAT = Ctx.getAsVariableArrayType(Orig);
+  std::string Rows, Text;
+  SourceLocation Loc;
+  std::vector<const ParmVarDecl *> Ps; // the rows' first, then RowPs
+  const ParmVarDecl *RowsN = nullptr;
+  int64_t RowsK = 0;
+  std::string How, Kind = "declared ";
+  if (batchdiff::declaredExtent(P, Text, Loc)) {
+    if (CAT || VAT) {
+      report(D, DiagnosticsEngine::Error, Loc,
+             "'%0' declares its extent twice, in its type and with "
+             "BD_EXTENT(%1); keep one")
+          << Out.Name << Text;
+      return false;
+    }
+    ExtentText X(Text, FD);
+    if (!X.parse()) {
+      report(D, DiagnosticsEngine::Error, Loc, "BD_EXTENT(%0) of '%1': %2")
+          << Text << Out.Name << X.Error;
+      return false;
+    }
+    Ps = X.Ps;
+    Rows = "BD_EXTENT(" + Text + ")";
+  } else if (CAT) {
+    Rows = std::to_string(CAT->getSize().getZExtValue());
+  } else if (VAT && VAT->getSizeExpr() &&
+             extentExpr(VAT->getSizeExpr(), Ctx, Ps)) {
+    llvm::raw_string_ostream RS(Rows);
+    VAT->getSizeExpr()->printPretty(RS, nullptr, Ctx.getPrintingPolicy());
+    Expr::EvalResult K; // `m[4][c]` (an array of VLAs: variable itself)
+    Rows = VAT->getSizeExpr()->EvaluateAsInt(K, Ctx)
+               ? std::to_string(K.Val.getInt().getSExtValue())
+               : "'" + RS.str() + "'";
+  } else if (VAT) {
+    report(D, DiagnosticsEngine::Error, P->getLocation(),
+           "array parameter '%0' declares its number of rows with an "
+           "expression that is not integer arithmetic over integer "
+           "parameters and constants; declare it as '%1 %0[r][%2]' with an "
+           "integer parameter r")
+        << Out.Name << E.getAsString() << Decl;
+    return false;
+  } else if (inferredRows(FD, P, Ctx, RowsN, RowsK, How)) {
+    Kind = "inferred ";
+    if (RowsN)
+      Ps.push_back(RowsN);
+    Rows =
+        (RowsN ? "'" + RowsN->getNameAsString() + "'" : std::to_string(RowsK)) +
+        " (" + How + ")";
+  } else {
+    bool Planes = Row.find(" x ") != std::string::npos;
+    report(D, DiagnosticsEngine::Error, P->getLocation(),
+           "%2-dimensional array parameter '%0' needs a declared number of "
+           "%3 in a batch/diff function; declare it as '%1 %0[n][%4]' with "
+           "an integer parameter n, or annotate it BD_EXTENT(n)")
+        << Out.Name << E.getAsString() << (Planes ? "three" : "two")
+        << (Planes ? "planes" : "rows") << Decl;
+    return false;
+  }
+  for (const ParmVarDecl *Q : RowPs)
+    if (std::find(Ps.begin(), Ps.end(), Q) == Ps.end())
+      Ps.push_back(Q);
+  Out.DimParam = dimParamOf(Ps);
+  Out.DimHow = "dynamic, " + Kind + Rows + " x " + Row + " (" + paramList(Ps) +
+               "; row-major)";
+  return true;
+}
+
 } // namespace
 
 bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
@@ -515,6 +687,15 @@ bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
                std::to_string(A->getSize().getZExtValue());
     Cols = (int64_t)Flat->second;
     E = Flat->first;
+  }
+  // Rows of a variable length: a VLA parameter `T m[r][c]`, `T m[][c]`.
+  std::string VarRow, RowDecl;
+  std::vector<const ParmVarDecl *> VarPs;
+  if (auto El = Cols == 1 ? arrayElement(Ctx, E) : std::nullopt) {
+    Out.Name = P->getNameAsString();
+    if (!variableRows(FD, P, Ctx, D, E, VarRow, RowDecl, VarPs))
+      return false;
+    E = *El;
   }
   Out.Name = P->getNameAsString();
   Out.IsArray = true;
@@ -555,6 +736,8 @@ bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
         << Out.Name;
     return false;
   }
+  if (!VarRow.empty())
+    return variableExtent(FD, P, Ctx, D, Out, VarPs, VarRow, RowDecl, E);
   std::string RowsOf;
   if (Inner.find(']') != std::string::npos) {
     std::string Plane = Inner;

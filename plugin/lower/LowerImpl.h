@@ -424,6 +424,11 @@ private:
   std::optional<uint64_t> constBytes(const Expr *E);
   PtrVar *ptrVar(const Expr *E);
   bool rowParam(const Expr *E);
+  /// The elements of a row (or plane) of type \p T of a multi-dimensional
+  /// array, an I32 temp: constant dimensions, and variable ones of a VLA
+  /// parameter (`m[r][c]`: c per row) computed from their integer
+  /// parameters. -1 after an error at \p At.
+  int rowSize(QualType T, const Expr *At);
   /// Offset \p Off plus the integer temp \p Idx (negated if \p Sub).
   int addOffset(int Off, int Idx, bool Sub = false);
   /// The element \p P points at, plus index \p Idx (null: *P).

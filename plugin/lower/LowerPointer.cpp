@@ -126,9 +126,10 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
   QualType PT = E->getType();
   if (PT->isPointerType()) {
     QualType ET = PT->getPointeeType();
-    // Rows of a multi-dimensional array: `T (*)[C]`, `T (*)[R][C]`.
-    if (auto Flat = flatArray(Ctx, ET); Flat && rowParam(E))
-      ET = Flat->first;
+    // Rows of a multi-dimensional array: `T (*)[C]`, `T (*)[R][C]`, and
+    // of a VLA parameter, `T (*)[c]`.
+    if (auto El = arrayElement(Ctx, ET); El && rowParam(E))
+      ET = *El;
     if ((!irType(ET) && !ET->isVoidType()) || ET.isVolatileQualified()) {
       error(E->getBeginLoc(), "a pointer to '" + ET.getAsString() + "'",
             "point to float, double, integer or _Bool elements");
@@ -276,11 +277,16 @@ bool Lowerer::ptrCast(const CastExpr *CE, PtrVal &Out) {
     return false;
   case CK_BitCast: // to the composite type of a comparison: only const
     if (CE->getType()->isPointerType() &&
-        CE->getSubExpr()->getType()->isPointerType() &&
-        Ctx.hasSameUnqualifiedType(
-            CE->getType()->getPointeeType(),
-            CE->getSubExpr()->getType()->getPointeeType()))
-      return ptrValue(CE->getSubExpr(), Out);
+        CE->getSubExpr()->getType()->isPointerType()) {
+      QualType To = CE->getType()->getPointeeType(),
+               From = CE->getSubExpr()->getType()->getPointeeType();
+      // Or between rows of the same elements: `const double (*)[4]` passed
+      // to a VLA parameter `const double m[r][c]` (flat offsets either way).
+      auto ET = arrayElement(Ctx, To), EF = arrayElement(Ctx, From);
+      if (Ctx.hasSameUnqualifiedType(To, From) ||
+          (ET && EF && Ctx.hasSameUnqualifiedType(*ET, *EF)))
+        return ptrValue(CE->getSubExpr(), Out);
+    }
     if (int V = voidCast(CE, Out); V >= 0)
       return V;
     [[fallthrough]];
@@ -370,8 +376,9 @@ bool Lowerer::ptrArith(const BinaryOperator *BO, PtrVal &Out) {
 /// names what \p E is.
 bool Lowerer::ptrRow(const Expr *E, PtrVal &Out) {
   // A row of a multi-dimensional array: m[i] is m + i * C (a plane of a
-  // three-dimensional one: m + i * R * C).
-  if (auto Flat = flatArray(Ctx, E->getType()); Flat && rowParam(E)) {
+  // three-dimensional one: m + i * R * C; of a VLA parameter `m[r][c]`,
+  // m + i * c).
+  if (arrayElement(Ctx, E->getType()) && rowParam(E)) {
     const auto *AS = dyn_cast<ArraySubscriptExpr>(E->IgnoreParenImpCasts());
     const auto *UO = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
     const Expr *Base = AS ? AS->getBase() : UO->getSubExpr();
@@ -383,8 +390,11 @@ bool Lowerer::ptrRow(const Expr *E, PtrVal &Out) {
       int I = expr(AS->getIdx());
       if (I < 0)
         return false;
-      I = B.bin(Op::Mul, B.cast(Type::I32, I),
-                B.constI(Type::I32, (int64_t)Flat->second));
+      I = B.cast(Type::I32, I);
+      int Row = rowSize(E->getType(), E);
+      if (Row < 0)
+        return false;
+      I = B.bin(Op::Mul, I, Row);
       Out.Off = addOffset(P.Off, I);
     }
     return true;
@@ -421,6 +431,61 @@ bool Lowerer::ptrRow(const Expr *E, PtrVal &Out) {
         "use a local array, an array parameter, &local or &a[k], plus an "
         "integer offset");
   return false;
+}
+
+int Lowerer::rowSize(QualType T, const Expr *At) {
+  if (auto Flat = flatArray(Ctx, T))
+    return B.constI(Type::I32, (int64_t)Flat->second);
+  const ArrayType *AT = Ctx.getAsArrayType(T);
+  const auto *VAT = dyn_cast_or_null<VariableArrayType>(AT);
+  const Expr *Size = VAT ? VAT->getSizeExpr() : nullptr;
+  if (!Size) {
+    error(At->getBeginLoc(), "a row of type '" + T.getAsString() + "'",
+          "declare every dimension of the array");
+    return -1;
+  }
+  // C computes a VLA parameter's dimensions once, on entry: the parameters
+  // they name must keep their values.
+  const ParmVarDecl *Assigned = nullptr;
+  std::string Other;
+  std::function<void(const Stmt *)> Check = [&](const Stmt *S) {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+      const auto *PV = dyn_cast<ParmVarDecl>(DRE->getDecl());
+      if (!PV || !PV->getType()->isIntegerType() ||
+          PV->getDeclContext() != Frames.back().FD)
+        Other = DRE->getDecl()->getNameAsString();
+      else if (modifies(Frames.back().FD->getBody(), PV))
+        Assigned = PV;
+    }
+    for (const Stmt *C : S->children())
+      if (C)
+        Check(C);
+  };
+  Check(Size);
+  if (Assigned) {
+    error(At->getBeginLoc(),
+          "assigning '" + Assigned->getNameAsString() +
+              "', the dimension of a variable-length array parameter,",
+          "C computes the dimension once, on entry: copy '" +
+              Assigned->getNameAsString() + "' into a local and change that");
+    return -1;
+  }
+  if (!Other.empty()) { // (anything with side effects names something)
+    error(At->getBeginLoc(),
+          "a variable-length array parameter's dimension '" + Other +
+              "', not an integer parameter,",
+          "declare the dimensions of array parameters with integer "
+          "parameters and constants");
+    return -1;
+  }
+  int N = expr(Size);
+  if (N < 0)
+    return -1;
+  N = B.cast(Type::I32, N);
+  if (!Ctx.getAsArrayType(AT->getElementType()))
+    return N;
+  int Inner = rowSize(AT->getElementType(), At);
+  return Inner < 0 ? -1 : B.bin(Op::Mul, N, Inner);
 }
 
 bool Lowerer::ptrAddrOf(const UnaryOperator *UO, PtrVal &Out) {

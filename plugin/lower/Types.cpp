@@ -64,6 +64,14 @@ std::optional<std::pair<QualType, uint64_t>> flatArray(ASTContext &Ctx,
   return std::make_pair(Inner->first, N * Inner->second);
 }
 
+std::optional<QualType> arrayElement(ASTContext &Ctx, QualType QT) {
+  const ArrayType *AT = Ctx.getAsArrayType(QT);
+  if (!AT)
+    return std::nullopt;
+  QualType E = AT->getElementType();
+  return irType(E) ? std::optional<QualType>(E) : arrayElement(Ctx, E);
+}
+
 std::optional<std::pair<Type, std::string>> tableElement(ASTContext &Ctx,
                                                          QualType ET) {
   auto IT = irType(ET);

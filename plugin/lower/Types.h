@@ -29,6 +29,13 @@ bool nativeLayout(clang::ASTContext &Ctx, clang::QualType QT, ir::Type T);
 std::optional<std::pair<clang::QualType, uint64_t>>
 flatArray(clang::ASTContext &Ctx, clang::QualType QT);
 
+/// An array of any number of dimensions, constant or variable (`double[c]`,
+/// `const double[c][4]`, the rows of a VLA parameter `double m[r][c]`),
+/// whose innermost elements have an IR type: that element type. None for
+/// anything else.
+std::optional<clang::QualType> arrayElement(clang::ASTContext &Ctx,
+                                            clang::QualType QT);
+
 /// How a table of \p ET elements read in place is read: the lane type and
 /// the narrow C type of a char, short or _Bool element ("u8", "i16": one
 /// lane at a time, widened), or "" (vectors of the lane type). None for an

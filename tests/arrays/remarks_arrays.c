@@ -217,3 +217,39 @@ BATCHDIFF double r_top(const double *c, int n, double x) {
   return p;
 }
 // CHECK: {{.*}}remarks_arrays.c:[[@LINE-6]]:38: remark: batchdiff: parameter 'c' is varying (one value per example), differentiated; input array, dims dynamic, parameter 'n' + 1 (loop bound and index 'n'); ragged: each example's extent differs, accesses are masked per lane{{$}}
+
+/* two- and three-dimensional VLA parameters: declared rows of a variable
+ * length (r x c, 4 x c with c uniform: not ragged), rows told by a loop
+ * bound (m[][c]), and rows of constant length told by the indices */
+BATCHDIFF double r_vla2(int r, int c, const double m[r][c]) {
+  double s = 0.0;
+  for (int i = 0; i < r; i++)
+    for (int j = 0; j < c; j++)
+      s += m[i][j];
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-7]]:52: remark: batchdiff: parameter 'm' is varying (one value per example), differentiated; input array, dims dynamic, declared 'r' x 'c' (parameters 'r', 'c'; row-major); ragged: each example's extent differs, accesses are masked per lane{{$}}
+BATCHDIFF double r_vla4(BD_UNIFORM int c, const double m[4][c]) {
+  return m[3][c - 1];
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-3]]:56: remark: batchdiff: parameter 'm' is varying (one value per example), differentiated; input array, dims dynamic, declared 4 x 'c' (parameter 'c'; row-major){{$}}
+BATCHDIFF double r_vlai(int r, int c, const double m[][c]) {
+  double s = 0.0;
+  for (int i = 0; i < r; i++)
+    s += m[i][c - 1];
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-6]]:52: remark: batchdiff: parameter 'm' is varying (one value per example), differentiated; input array, dims dynamic, inferred 'r' (loop bound) x 'c' (parameters 'r', 'c'; row-major); ragged: each example's extent differs, accesses are masked per lane{{$}}
+BATCHDIFF double r_vla3(int a, int b, int c, const double t[a][b][c + 1]) {
+  return t[a - 1][b - 1][c];
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-3]]:59: remark: batchdiff: parameter 't' is varying (one value per example), differentiated; input array, dims dynamic, declared 'a' x 'b' x 'c + 1' (parameters 'a', 'b', 'c'; row-major); ragged: each example's extent differs, accesses are masked per lane{{$}}
+BATCHDIFF double r_rowsn(const double (*m)[3], int n) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++)
+    s += m[i][2];
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-6]]:41: remark: batchdiff: parameter 'm' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n' (loop bound, rows of 3 (row-major)); ragged: each example's extent differs, accesses are masked per lane{{$}}
+BATCHDIFF double r_rowsk(const double m[][3]) { return m[1][0]; }
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-1]]:39: remark: batchdiff: parameter 'm' is varying (one value per example), differentiated; input array, dims static 6 (constant indices, 2 rows of 3 (row-major)){{$}}
