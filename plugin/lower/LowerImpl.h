@@ -289,6 +289,10 @@ private:
   /// return, break/continue of the innermost loop or switch, gotos to
   /// labels outside \p St.
   void exitVars(const Stmt *St, std::vector<int> &Out);
+  /// The gotos in \p S, and those of the statements that stand in for a
+  /// goto into a block there (Tails).
+  void jumpsIn(const Stmt *S,
+               llvm::SmallVectorImpl<const GotoStmt *> &Out) const;
   void jumpVars(const Stmt *St, std::vector<int> &Out);
   /// OR of the variables, or -1 for none.
   int anyOf(const std::vector<int> &Vars);

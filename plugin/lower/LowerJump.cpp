@@ -132,8 +132,10 @@ void Lowerer::collectTargets(const Stmt *Body) {
       continue;
     }
     // Into a block: the statements from the label to the end of its list
-    // can stand in for the goto if they leave only by return, use no
-    // variable declared where the goto is not, and hold no other jump.
+    // can stand in for the goto if they leave only by return or by a goto
+    // that could be made where this one is (cephes' `under: mtherr(...);
+    // x = 0.0; goto done;`), use no variable declared where the goto is
+    // not, and hold no label and no other jump.
     std::vector<const Stmt *> Tail;
     const Stmt *First = LS;
     while (const auto *L = dyn_cast<LabelStmt>(First))
@@ -152,8 +154,15 @@ void Lowerer::collectTargets(const Stmt *Body) {
       llvm::SmallPtrSet<const Stmt *, 2> Labels;
       gotosIn(S, Inner);
       labelStmtsIn(S, Labels);
-      Ok &= Inner.empty() && Labels.empty() && !escapes(S, true) &&
-            !escapes(S, false) && !nestedCase(S);
+      Ok &= Labels.empty() && !escapes(S, true) && !escapes(S, false) &&
+            !nestedCase(S);
+      for (const GotoStmt *IG : Inner) {
+        const Stmt *IL = IG->getLabel()->getStmt();
+        while (IL && isa_and_nonnull<LabelStmt>(Up.lookup(IL)))
+          IL = Up.lookup(IL);
+        const Stmt *IList = IL ? Up.lookup(IL) : nullptr;
+        Ok &= IList && under(GS, IList, Up) && under(IG, IList, Up);
+      }
       varsIn(S, Vars);
     }
     const SourceManager &SM = Ctx.getSourceManager();
@@ -191,7 +200,7 @@ void Lowerer::jumpVars(const Stmt *St, std::vector<int> &Out) {
   if (LabelFlag.empty())
     return;
   llvm::SmallVector<const GotoStmt *, 4> Gotos;
-  gotosIn(St, Gotos);
+  jumpsIn(St, Gotos);
   if (Gotos.empty())
     return;
   llvm::SmallPtrSet<const Stmt *, 4> Inside;
@@ -207,6 +216,18 @@ void Lowerer::jumpVars(const Stmt *St, std::vector<int> &Out) {
     if (It != LabelFlag.end() && !Inside.count(GS->getLabel()->getStmt()))
       addUnique(Out, It->second);
   }
+}
+
+void Lowerer::jumpsIn(const Stmt *S,
+                      llvm::SmallVectorImpl<const GotoStmt *> &Out) const {
+  size_t From = Out.size();
+  gotosIn(S, Out);
+  // A goto into a block lowered as a copy of the statements from its label
+  // on makes their gotos where it is.
+  for (size_t I = From, E = Out.size(); I < E; ++I)
+    if (auto T = Tails.find(Out[I]); T != Tails.end())
+      for (const Stmt *TS : T->second)
+        gotosIn(TS, Out);
 }
 
 void Lowerer::exitVars(const Stmt *St, std::vector<int> &Out) {
@@ -282,7 +303,7 @@ Ret Lowerer::labeledList(llvm::ArrayRef<const Stmt *> List) {
       }
   for (size_t I = 0; I < List.size(); ++I) {
     llvm::SmallVector<const GotoStmt *, 4> Gotos;
-    gotosIn(List[I], Gotos);
+    jumpsIn(List[I], Gotos);
     for (const GotoStmt *GS : Gotos) {
       auto It = JL.Pos.find(GS->getLabel());
       if (It == JL.Pos.end())

@@ -5,12 +5,16 @@
  *     return NAN; } ... } }`; sgngam, the global it writes on every path;
  *   - erfc (ndtr.c): `if (z < -MAXLOG) { under: mtherr(...); if (a < 0)
  *     return 2.0; else return 0.0; }` and later `if (y == 0.0) goto under;`
+ *   - incbi's shape (c_newton_under): `goto under;` from before a loop and
+ *     from inside it into `if (...) { under: mtherr(...); x = 0.0; goto
+ *     done; }`, whose statements leave by a goto to the end;
  *     (its erf for |x| < 1 written as a helper of its own here: with erf
  *     calling erfc back, c_erfc_grad would need the recursive call's
  *     derivative, diff-recursion; tests/exec/test_recursion.c batches the
  *     pair).
- * A goto into a block whose statements from the label on always return is
- * lowered as a copy of them. NAME_batched against the scalar function
+ * A goto into a block whose statements from the label on always return (or
+ * leave by a goto that could be made where the first goto is) is lowered
+ * as a copy of them. NAME_batched against the scalar function
  * (within the math functions' bounds: exp, pow, sin), mtherr's calls
  * (counted, with their arguments hashed) as the scalar loop makes them,
  * NAME_grad against Richardson-extrapolated central differences (check_fd)
@@ -333,6 +337,42 @@ static int gamma_at_two(double x, double *dz) {
   return x == 2.0;
 }
 
+/* ---- incbi's shape ----------------------------------------------------- */
+
+/* cephes' incbi reaches its underflow report from before its loop and from
+ * inside it: `goto under;` into `if (x <= 0.0) { under: mtherr(...); x =
+ * 0.0; goto done; }`, whose statements leave by a goto to `done:` at the
+ * end (the only goto to `done:` here: the statements between the loop and
+ * the block must not run again after the copy's `goto done`). Here with a
+ * Newton iteration for smoothstep(x) = y0. */
+BATCHDIFF double c_newton_under(double y0) {
+  double x, y, d;
+  int i;
+  if (y0 <= 0.0)
+    goto under;
+  if (y0 >= 1.0)
+    return 1.0;
+  x = 0.5;
+  for (i = 0; i < 50; i++) {
+    y = x * x * (3.0 - 2.0 * x) - y0;
+    d = 6.0 * x * (1.0 - x);
+    if (d < 1e-12)
+      goto under;
+    x -= y / d;
+    if (fabs(y) < 1e-15)
+      break;
+  }
+  if (x < 1e-3) {
+  under:
+    mtherr("c_newton_under", UNDERFLOW);
+    x = 0.0;
+    goto done;
+  }
+  x = x * (1.0 - 0.25 * y0 * y0);
+done:
+  return x;
+}
+
 typedef double (*fn1)(double);
 typedef void (*bfn1)(size_t, const double *, double *);
 typedef void (*gfn1)(size_t, const double *, double *, const double *,
@@ -467,10 +507,34 @@ static void t_erfc(void **state) {
   MAXLOG = 7.09782712893383996843E2;
 }
 
+/* Both gotos to `under:` (y0 <= 0; tiny y0, whose Newton steps reach
+ * d < 1e-12), the block entered in order (x < 1e-3), y0 >= 1, the rest. */
+static double gen_newton(rng_t *r) {
+  switch (rng_below(r, 6)) {
+  case 0:
+    return rng_range(r, -0.5, 0.0);
+  case 1:
+    return rng_range(r, 0.0, 1e-5) * rng_range(r, 0.0, 1e-5);
+  case 2:
+    return rng_range(r, 1.0, 1.5);
+  default:
+    return rng_range(r, 0.0, 1.0);
+  }
+}
+
+static void t_newton_under(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("cephes_newton_under")};
+  run("c_newton_under", c_newton_under, c_newton_under_batched,
+      c_newton_under_grad, &rng, gen_newton);
+  expect_checked("c_newton_under", 1000, 0);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_gamma),
       cmocka_unit_test(t_erfc),
+      cmocka_unit_test(t_newton_under),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_cephes_goto", tests, NULL, NULL);
