@@ -45,7 +45,25 @@ bool KernelEmitter::arrayOp(const ir::Stmt &S) {
            Old + ")";
   };
   if (S.Opc == Op::ZeroArr) {
-    std::string El = var(V) + "[__bd_j]";
+    std::string El = var(V) + "[__bd_j]", Count = Len;
+    // A variable-length array: its size, the largest among the lanes on.
+    if (!S.Args.empty()) {
+      int C = S.Args[0];
+      Count = "__bd_n";
+      OS << line() << "{\n" << line() << "  int32_t " << Count << " = ";
+      if (F.VaryingTemp[C])
+        OS << "bd_vla_count_" << Sh.S() << "(" << temp(C) << ", "
+           << (S.Mask >= 0 ? temp(S.Mask) : "bd_mtrue_" + Sh.S() + "()") << ", "
+           << Len << ");\n";
+      else
+        OS << "bd_sclamp_idx(" << temp(C) << ", " << Len << " + 1);\n";
+      // (A shared array's count is each chain's: perChain.)
+      OS << line() << "  for (int32_t __bd_j = 0; __bd_j < " << Count
+         << "; __bd_j++) " << El << " = "
+         << (F.VaryingVar[V] ? Blend(Sh.zero(Ty), El) : "0") << ";\n"
+         << line() << "}\n";
+      return true;
+    }
     OS << line() << "for (int32_t __bd_j = 0; __bd_j < " << Len
        << "; __bd_j++) " << El << " = "
        << Blend(F.VaryingVar[V] ? Sh.zero(Ty) : "0", El) << ";\n";
@@ -243,8 +261,9 @@ bool KernelEmitter::perChain(const ir::Stmt &S) const {
   switch (S.Opc) {
   case Op::SetVar:
   case Op::StoreElem:
-  case Op::ZeroArr:
     return F.VaryingVar[S.Var];
+  case Op::ZeroArr: // a variable-length array: as far as any chain's lanes
+    return F.VaryingVar[S.Var] || (!S.Args.empty() && F.VaryingTemp[S.Args[0]]);
   case Op::StoreArg:
   case Op::ShadowStore:
   case Op::ShadowAdd:

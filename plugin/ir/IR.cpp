@@ -284,7 +284,11 @@ void Builder::storeElem(int V, int Idx, int Value) {
   assert(F.Temps[Value] == F.Vars[V].Ty && "store of mismatched type");
   push(Op::StoreElem, -1, {Idx, Value}).Var = V;
 }
-void Builder::zeroArr(int V) { push(Op::ZeroArr, -1, {}).Var = V; }
+void Builder::zeroArr(int V, int Count) {
+  push(Op::ZeroArr, -1,
+       Count >= 0 ? std::vector<int>{Count} : std::vector<int>{})
+      .Var = V;
+}
 
 Stmt &Builder::ifStmt(int Cond) {
   auto S = std::make_unique<Stmt>();

@@ -187,7 +187,16 @@ struct Var {
   std::string Name;
   Type Ty = Type::F64;
   int Len = 0; // > 0: a fixed-size array of Len elements of Ty
+  /// A local variable-length array (`double t[n]`): Len is its capacity,
+  /// VlaMaxLen; CountVar, an I32 variable, holds the largest size (clamped
+  /// to 0..Len) any of its declarations gave it so far, per example, so
+  /// that an adjoint or tangent copy is zeroed as far as the array was used.
+  int CountVar = -1;
 };
+
+/// The capacity of a local variable-length array: the largest size of local
+/// arrays (docs/subset.md); sizes above it are clamped to it.
+constexpr int VlaMaxLen = 65536;
 
 /// Ret: the return value; ParamAdjoint: a parameter's gradient;
 /// Global: a global scalar every example writes before reading it; after
@@ -301,7 +310,9 @@ public:
   void storeArg(int Param, int Idx, int Value);
   int loadElem(int Var, int Idx);
   void storeElem(int Var, int Idx, int Value);
-  void zeroArr(int Var);
+  /// Zeroes array \p Var; with \p Count (an I32 temp, 0..Len), only its
+  /// first Count elements (a variable-length array's declaration).
+  void zeroArr(int Var, int Count = -1);
   Stmt &ifStmt(int Cond);
   Stmt &loop();
 

@@ -469,6 +469,9 @@ private:
   bool extentsFromAccesses();
   std::map<int, const Expr *> WholeUse;
   bool arrayDecl(const VarDecl *VD);
+  /// A local variable-length array of one dimension (LowerVla.cpp).
+  bool vlaDecl(const VarDecl *VD, const VariableArrayType *VAT);
+  int vlaSize(const Expr *E);
 
   // Structs (LowerStruct.cpp): one variable per leaf member.
   struct Leaf {

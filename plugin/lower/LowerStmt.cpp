@@ -425,7 +425,7 @@ bool Lowerer::arrayDecl(const VarDecl *VD) {
       !(VAT && VAT->getSizeExpr() && !VAT->getElementType()->isArrayType() &&
         VAT->getSizeExpr()->EvaluateAsInt(Size, Ctx) &&
         Size.Val.getInt().isStrictlyPositive()))
-    return false;
+    return VAT && vlaDecl(VD, VAT);
   QualType ElT = CAT ? CAT->getElementType() : VAT->getElementType();
   uint64_t N =
       CAT ? CAT->getSize().getZExtValue() : Size.Val.getInt().getLimitedValue();

@@ -55,6 +55,7 @@ private:
     if (D < 0) {
       D = F.newVar("t_" + P.Vars[V].Name, P.Vars[V].Ty);
       F.Vars[D].Len = P.Vars[V].Len;
+      F.Vars[D].CountVar = P.Vars[V].CountVar;
     }
     return D;
   }
@@ -255,7 +256,7 @@ void Forwarder::inst(const ir::Stmt &S) {
     return;
   case Op::ZeroArr:
     if (actV(S.Var))
-      B.zeroArr(tangentVar(S.Var));
+      B.zeroArr(tangentVar(S.Var), S.Args.empty() ? -1 : S.Args[0]);
     return;
   case Op::LoadArg:
     if (act(S.Dst) && NeedParam[S.IVal] >= 0)
@@ -357,7 +358,10 @@ void Forwarder::run() {
   for (size_t V = 0; V < P.Vars.size(); ++V) {
     if (!actV((int)V))
       continue;
-    if (P.Vars[V].Len > 0)
+    // (A variable-length array's tangent is zeroed where it is declared.)
+    if (P.Vars[V].CountVar >= 0)
+      tangentVar((int)V);
+    else if (P.Vars[V].Len > 0)
       B.zeroArr(tangentVar((int)V));
     else
       B.set(tangentVar((int)V), B.constF(P.Vars[V].Ty, 0.0));

@@ -42,6 +42,7 @@ private:
     if (V < 0) {
       V = G.newVar("d_" + G.Vars[X].Name, G.Vars[X].Ty);
       G.Vars[V].Len = G.Vars[X].Len;
+      G.Vars[V].CountVar = G.Vars[X].CountVar;
     }
     return V;
   }
@@ -636,7 +637,7 @@ void Reverser::reverseInst(const ir::Stmt &S) {
     return;
   case Op::ZeroArr:
     if (actV(S.Var))
-      B.zeroArr(adjVar(S.Var));
+      B.zeroArr(adjVar(S.Var), S.Args.empty() ? -1 : R(S.Args[0]));
     return;
   case Op::LoadArg:
     if (act(S.Dst)) {
@@ -793,7 +794,9 @@ void Reverser::run() {
   for (size_t V = 0; V < P.Vars.size(); ++V) {
     if (!actV(V))
       continue;
-    if (P.Vars[V].Len > 0)
+    if (P.Vars[V].CountVar >= 0) // as far as any declaration used it
+      B.zeroArr(adjVar(V), B.get(P.Vars[V].CountVar));
+    else if (P.Vars[V].Len > 0)
       B.zeroArr(adjVar(V));
     else
       B.set(adjVar(V), adjZero(P.Vars[V].Ty));

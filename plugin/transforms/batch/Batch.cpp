@@ -431,7 +431,9 @@ void Batcher::inst(const ir::Stmt &S, ir::Block &B, const Mask &M) {
     }
     break;
   case Op::ZeroArr:
-    if (blend(S, M))
+    // A variable-length array's count is taken over the lanes that are on
+    // only (plugin/lower/LowerVla.cpp): it always carries the mask.
+    if (blend(S, M) || !S.Args.empty())
       C->Mask = M.Temp;
     break;
   case Op::Extern: // made for the lanes that are on; scalar arguments stay

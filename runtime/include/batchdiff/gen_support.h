@@ -85,6 +85,20 @@ BD_GS_ARR(u32d, uint32_t, BD_WD, i32d, md)
 BD_GS_ARR(i64d, int64_t, BD_WD, i32d, md)
 BD_GS_ARR(u64d, uint64_t, BD_WD, i32d, md)
 #undef BD_GS_ARR
+/* A local variable-length array's declaration zeroes as many elements as
+ * the largest size c (0..cap) among the lanes of mask m: lanes that do not
+ * run it count for nothing. */
+#define BD_GS_VLA(S, W, IDX)                                                   \
+  BD_GS_INL int32_t bd_vla_count_##S(bd_##IDX c, bd_m##S m, int32_t cap) {     \
+    int32_t r = 0;                                                             \
+    for (int l = 0; l < W; l++)                                                \
+      if (m[l] && c[l] > r)                                                    \
+        r = c[l];                                                              \
+    return r < cap ? r : cap;                                                  \
+  }
+BD_GS_VLA(n, BD_WN, i32n)
+BD_GS_VLA(d, BD_WD, i32d)
+#undef BD_GS_VLA
 /* _Bool arrays: masks (all-ones lanes) when varying, _Bool when uniform. */
 #define BD_GS_MARR(S, W, IDX)                                                  \
   BD_GS_INL bd_m##S bd_agather_m##S(const bd_m##S *a, int32_t n,               \

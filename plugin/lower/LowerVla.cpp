@@ -1,0 +1,78 @@
+//===- LowerVla.cpp - local variable-length arrays ------------------------===//
+//
+// `double t[n]` with n known only at run time (docs/subset.md): an array of
+// the largest size local arrays may have (ir::VlaMaxLen elements, always in
+// the runtime's arena once batched: plugin/emit/Frame.h), of which each
+// execution of the declaration uses its size: the first size elements are
+// zeroed there, for the lanes that run it. Batched, the elements zeroed are
+// those of the largest size among those lanes; a lane that does not run
+// the declaration (masked off, or past the end of the batch) counts for
+// nothing, whatever its size would be. A size outside 0..VlaMaxLen is
+// clamped into it (C: undefined below 1; above, larger than any local array
+// batchdiff keeps), and indices are clamped into the capacity as for every
+// local array, so no lane ever touches memory outside it.
+//
+//===----------------------------------------------------------------------===//
+#include "lower/LowerImpl.h"
+#include "lower/Types.h"
+
+namespace batchdiff {
+namespace lowering {
+
+/// The size of a variable-length array, \p E, clamped to 0..VlaMaxLen in
+/// its own type (a long or unsigned size past the range of int stays out of
+/// it), as an I32 temp; -1 after an error.
+int Lowerer::vlaSize(const Expr *E) {
+  int S = expr(E);
+  if (S < 0)
+    return -1;
+  Type ST = F.Temps[S];
+  if (!ir::isInt(ST)) {
+    S = B.cast(Type::I32, S);
+    ST = Type::I32;
+  }
+  if (ir::isSigned(ST)) {
+    int Zero = B.constI(ST, 0);
+    S = B.select(B.cmp(Op::CmpLT, S, Zero), Zero, S);
+  }
+  int Max = B.constI(ST, ir::VlaMaxLen);
+  S = B.select(B.cmp(Op::CmpGT, S, Max), Max, S);
+  return ST == Type::I32 ? S : B.cast(Type::I32, S);
+}
+
+bool Lowerer::vlaDecl(const VarDecl *VD, const VariableArrayType *VAT) {
+  QualType ElT = VAT->getElementType();
+  auto ET = irType(ElT);
+  std::string Name = VD->getNameAsString();
+  if (ElT->isArrayType() || !ET || !VAT->getSizeExpr()) {
+    error(VD->getLocation(),
+          "local variable-length array '" + Name + "' of type '" +
+              VD->getType().getAsString() + "'",
+          ElT->isArrayType()
+              ? "use one dimension and index it by hand ('double a[r * c]', "
+                "'a[i * c + j]')"
+              : "use an array of float, double, integer or _Bool elements");
+    return true;
+  }
+  if (const Expr *Init = VD->getInit()) {
+    error(Init->getBeginLoc(), "an initializer of a variable-length array",
+          "assign its elements in a loop");
+    return true;
+  }
+  int S = vlaSize(VAT->getSizeExpr());
+  if (S < 0)
+    return true;
+  int V = F.newVar(Name, *ET);
+  F.Vars[V].Len = ir::VlaMaxLen;
+  // The largest size so far (an adjoint is zeroed as far as that).
+  int C = F.newVar(Name + "_len", Type::I32);
+  F.Vars[V].CountVar = C;
+  int Old = B.get(C);
+  B.set(C, B.select(B.cmp(Op::CmpGT, S, Old), S, Old));
+  Frames.back().Vars[VD] = V;
+  B.zeroArr(V, S);
+  return true;
+}
+
+} // namespace lowering
+} // namespace batchdiff
