@@ -72,6 +72,9 @@ int Lowerer::expr(const Expr *E) {
     return conditional(CO);
   if (const auto *CE = dyn_cast<CallExpr>(E))
     return call(CE);
+  if (const auto *UE = dyn_cast<UnaryExprOrTypeTraitExpr>(E))
+    if (int S = vlaSizeof(UE); S != -2)
+      return S;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
       return B.constI(*irType(E->getType()), EC->getInitVal().getSExtValue());
@@ -88,6 +91,11 @@ int Lowerer::expr(const Expr *E) {
     error(E->getBeginLoc(), "a string literal", "use numbers");
   else if (isa<BinaryConditionalOperator>(E))
     error(E->getBeginLoc(), "the GNU '?:' extension", "write 'a ? a : b'");
+  else if (const auto *UE = dyn_cast<UnaryExprOrTypeTraitExpr>(E);
+           UE && UE->getKind() == UETT_SizeOf)
+    error(E->getBeginLoc(), describeExpr(E),
+          "multiply the size by the element's ('n * sizeof(double)'); "
+          "'sizeof t' of a local variable-length array works");
   else
     error(E->getBeginLoc(), describeExpr(E),
           "use arithmetic on scalar locals and parameters");

@@ -471,7 +471,14 @@ private:
   bool arrayDecl(const VarDecl *VD);
   /// A local variable-length array of one dimension (LowerVla.cpp).
   bool vlaDecl(const VarDecl *VD, const VariableArrayType *VAT);
-  int vlaSize(const Expr *E);
+  int vlaSize(int Raw);
+  /// `sizeof t` of a local variable-length array: its size as the
+  /// declaration computed it, times the element's; -2 when \p UE is not
+  /// that.
+  int vlaSizeof(const UnaryExprOrTypeTraitExpr *UE);
+  /// Each local variable-length array's size as its (latest) declaration
+  /// computed it, unclamped.
+  llvm::DenseMap<const VarDecl *, int> VlaSizes;
 
   // Structs (LowerStruct.cpp): one variable per leaf member.
   struct Leaf {

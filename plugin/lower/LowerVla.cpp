@@ -10,7 +10,8 @@
 // nothing, whatever its size would be. A size outside 0..VlaMaxLen is
 // clamped into it (C: undefined below 1; above, larger than any local array
 // batchdiff keeps), and indices are clamped into the capacity as for every
-// local array, so no lane ever touches memory outside it.
+// local array, so no lane ever touches memory outside it. `sizeof t` is the
+// size the declaration computed (unclamped, as C's) times the element's.
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerImpl.h"
@@ -19,13 +20,11 @@
 namespace batchdiff {
 namespace lowering {
 
-/// The size of a variable-length array, \p E, clamped to 0..VlaMaxLen in
-/// its own type (a long or unsigned size past the range of int stays out of
-/// it), as an I32 temp; -1 after an error.
-int Lowerer::vlaSize(const Expr *E) {
-  int S = expr(E);
-  if (S < 0)
-    return -1;
+/// The size of a variable-length array, \p Raw, clamped to 0..VlaMaxLen
+/// in its own type (a long or unsigned size past the range of int stays out
+/// of it), as an I32 temp.
+int Lowerer::vlaSize(int Raw) {
+  int S = Raw;
   Type ST = F.Temps[S];
   if (!ir::isInt(ST)) {
     S = B.cast(Type::I32, S);
@@ -59,9 +58,11 @@ bool Lowerer::vlaDecl(const VarDecl *VD, const VariableArrayType *VAT) {
           "assign its elements in a loop");
     return true;
   }
-  int S = vlaSize(VAT->getSizeExpr());
-  if (S < 0)
+  int Raw = expr(VAT->getSizeExpr());
+  if (Raw < 0)
     return true;
+  VlaSizes[VD] = Raw;
+  int S = vlaSize(Raw);
   int V = F.newVar(Name, *ET);
   F.Vars[V].Len = ir::VlaMaxLen;
   // The largest size so far (an adjoint is zeroed as far as that).
@@ -72,6 +73,25 @@ bool Lowerer::vlaDecl(const VarDecl *VD, const VariableArrayType *VAT) {
   Frames.back().Vars[VD] = V;
   B.zeroArr(V, S);
   return true;
+}
+
+int Lowerer::vlaSizeof(const UnaryExprOrTypeTraitExpr *UE) {
+  if (UE->getKind() != UETT_SizeOf || UE->isArgumentType())
+    return -2;
+  const auto *DRE =
+      dyn_cast<DeclRefExpr>(UE->getArgumentExpr()->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  const auto *VAT = VD ? Ctx.getAsVariableArrayType(VD->getType()) : nullptr;
+  auto It = VD ? VlaSizes.find(VD) : VlaSizes.end();
+  auto RT = irType(UE->getType());
+  if (!VAT || It == VlaSizes.end() || !RT)
+    return -2;
+  const Expr *SE = VAT->getSizeExpr();
+  int N = convert(It->second, SE->getType(), UE->getType());
+  if (N < 0)
+    return -1;
+  uint64_t El = Ctx.getTypeSizeInChars(VAT->getElementType()).getQuantity();
+  return B.mul(N, B.constI(*RT, (int64_t)El));
 }
 
 } // namespace lowering

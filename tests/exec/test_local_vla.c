@@ -34,13 +34,14 @@ BATCHDIFF double vla_sq(int n, const double x[n]) {
   return s;
 }
 
-/* A shared size; float elements, read backwards and at computed indices. */
+/* A shared size; float elements, read backwards (from sizeof p) and at
+ * computed indices. */
 BATCHDIFF float vla_uni(BD_UNIFORM int n, const float x[n], float a) {
   float p[n];
   float acc = 0.0f;
   for (int i = 0; i < n; i++)
     p[i] = (i ? p[i - 1] : 0.0f) + a * x[i];
-  for (int i = n - 1; i >= 0; i--)
+  for (int i = (int)(sizeof p / sizeof p[0]) - 1; i >= 0; i--)
     acc += p[i] * p[(i * 7) % n];
   return acc;
 }
