@@ -174,10 +174,14 @@ BD_INL BD__VD BD__K(bd__expfma_)(BD__VD x) {
   };
   const double *K = &k[0][0];
   __asm__ volatile("" : "+r"(K)); /* volatile: not shared with other calls */
-  /* P by Estrin (depth 4 FMAs instead of Horner's 9): in bs_call_grad at 4
-   * lanes the erfc rule's two exps sit on the reverse sweep's latency
-   * path. The terms beyond c8 s + c9 are below 2^-8 of it, so the result
-   * rounds as before but for about 1 lane in 2000 (one ULP apart). */
+#if BD_VBYTES < 64
+  /* P by Estrin at 4 lanes (depth 4 FMAs instead of Horner's 9): in
+   * bs_call_grad with AVX2's 16 registers the erfc rule's two exps sit on
+   * the reverse sweep's latency path (7% faster). At 8 lanes it gained
+   * nothing there and cost implied_vol_batched 1.4% (two more multiplies),
+   * so 64-byte vectors keep Horner. The terms beyond c8 s + c9 are below
+   * 2^-8 of it: 1 result in 3066 differs by one ULP (performance-kernels.md,
+   * "exp's polynomial by Estrin"). */
   BD__VD s2 = s * s;
   BD__VD a01 = BD__FMA(BD__K(bd__vld_)(K), s, BD__K(bd__vld_)(K + 16));
   BD__VD a23 = BD__FMA(BD__K(bd__vld_)(K + 32), s, BD__K(bd__vld_)(K + 48));
@@ -188,6 +192,11 @@ BD_INL BD__VD BD__K(bd__expfma_)(BD__VD x) {
   BD__VD a03 = BD__FMA(a01, s2, a23);
   BD__VD a47 = BD__FMA(a45, s2, a67);
   BD__VD p = BD__FMA(BD__FMA(a03, s4, a47), s2, a89);
+#else
+  BD__VD p = BD__K(bd__vld_)(K);
+  for (int i = 1; i < 10; i++)
+    p = BD__FMA(p, s, BD__K(bd__vld_)(K + 16 * i));
+#endif
   p = BD__FMA(p, s, BD__K(bd__vspl_)(0.5));
   BD__VD h = 1.0 + r;
   BD__VD l = ((1.0 - h) + r) + rl;
