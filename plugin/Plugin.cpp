@@ -72,12 +72,12 @@ public:
       return;
     // Helpers whose bodies never came: the call is the error.
     if (!clangErrors())
-      for (const Pending &P : Waiting)
+      for (const Pending &P : Waiting) {
+        auto [What, Instead] = missingBodyError(P.Missing);
         report(S->getDiagnostics(), DiagnosticsEngine::Error, P.Missing.At,
-               "a call to '%0', which this file declares but never defines, "
-               "is not supported in a batch/diff function; define it in this "
-               "file (before or after the caller) so its body can be inlined")
-            << P.Missing.Callee->getName();
+               "%0 is not supported in a batch/diff function; %1")
+            << What << Instead;
+      }
     diagnoseParamAttributes(*S);
     writeOutputs(S->getDiagnostics(), S->getSourceManager(), Opts, All);
   }

@@ -44,7 +44,16 @@ using ReportedErrors = std::set<std::pair<unsigned, std::string>>;
 struct MissingBody {
   const clang::FunctionDecl *Callee = nullptr; // canonical declaration
   clang::SourceLocation At;                    // the call
+  /// A function another file may define, called with an argument that
+  /// keeps it from being called once per example (cephes' `polevl(x, P,
+  /// 8)`): that argument, for the error.
+  std::string Pointer;
 };
+
+/// The error for a call whose callee's body never came (\p M): what it is
+/// and what to do, in the words of the diagnostics engine's "%0 is not
+/// supported in a batch/diff function; %1".
+std::pair<std::string, std::string> missingBodyError(const MissingBody &M);
 
 /// Lowers the definition \p FD into \p Out. Calls to functions whose body
 /// is in the translation unit are inlined. With \p WantGrad, calls without a

@@ -6,6 +6,7 @@
 #include "attributes/Attributes.h"
 
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace batchdiff {
@@ -91,6 +92,9 @@ static bool ownDeclaration(const FunctionDecl *FD, const SourceManager &SM) {
       return true;
   return false;
 }
+
+static const StringLiteral *stringArg(const Expr *A);
+static const VarDecl *globalPointerArg(const Expr *A);
 
 int Lowerer::call(const CallExpr *CE) {
   const FunctionDecl *Callee = CE->getDirectCallee();
@@ -202,16 +206,28 @@ int Lowerer::call(const CallExpr *CE) {
   // Not defined yet: its body may come later in the file. The plugin
   // retries once it has been parsed, and reports this call at the end of
   // the translation unit if it never is.
+  MissingBody M;
+  M.Callee = Callee->getCanonicalDecl();
+  M.At = CE->getBeginLoc();
+  if (Callee->isExternallyVisible())
+    for (const Expr *A : CE->arguments())
+      if (!stringArg(A) && !globalPointerArg(A) && !irType(A->getType())) {
+        // What the user wrote ('P', '&t[1]'), else what it is.
+        llvm::StringRef Text = Lexer::getSourceText(
+            CharSourceRange::getTokenRange(A->getSourceRange()),
+            Ctx.getSourceManager(), Ctx.getLangOpts());
+        M.Pointer = !Text.empty() && Text.size() <= 40
+                        ? "'" + Text.str() + "'"
+                        : "the '" + A->getType().getAsString() + "' argument";
+        break;
+      }
   if (Missing) {
-    Missing->Callee = Callee->getCanonicalDecl();
-    Missing->At = CE->getBeginLoc();
+    *Missing = M;
     Stopped = true;
     return fail();
   }
-  error(CE->getBeginLoc(),
-        "a call to '" + Name + "', which this file declares but never defines,",
-        "define it in this file (before or after the caller) so its body can "
-        "be inlined");
+  auto [What, Instead] = missingBodyError(M);
+  error(CE->getBeginLoc(), What, Instead);
   return -1;
 }
 
@@ -562,4 +578,22 @@ int Lowerer::inlineBody(const CallExpr *CE, const FunctionDecl *Callee,
 }
 
 } // namespace lowering
+
+std::pair<std::string, std::string> missingBodyError(const MissingBody &M) {
+  std::string Name = M.Callee->getNameAsString();
+  if (M.Pointer.empty())
+    return {"a call to '" + Name +
+                "', which this file declares but never defines,",
+            "define it in this file (before or after the caller) so its body "
+            "can be inlined"};
+  return {"a call to '" + Name + "', which another file defines, with " +
+              M.Pointer + " as an argument",
+          "a function of another file is called once per example with "
+          "numbers, string literals or file-scope pointer variables only; "
+          "define '" +
+              Name +
+              "' in this file (or static inline in the header that declares "
+              "it) so its body can be inlined"};
+}
+
 } // namespace batchdiff
