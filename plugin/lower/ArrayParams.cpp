@@ -290,7 +290,9 @@ bool walkExtent(const FunctionDecl *FD, const std::vector<Trip> &Trips,
         (T.N && I > 0 && lowering::modifies(FD->getBody(), T.N)))
       return false;
     Loops += (I ? " x " : "") +
-             (T.N ? "'" + T.N->getNameAsString() + "'" : std::to_string(T.K));
+             (T.N && T.Once ? "max('" + T.N->getNameAsString() + "', 1)"
+              : T.N         ? "'" + T.N->getNameAsString() + "'"
+                            : std::to_string(T.K));
     if (T.N)
       Ps.push_back(T.N);
     else if ((K *= T.K) > (1 << 30))
@@ -523,6 +525,9 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
                    (U.Scale > 1 ? "' (loop bound, indices " +
                                       std::to_string(U.Scale) + " * i + c)"
                                 : "' (loop bound)");
+    if (U.AtLeast > 0) // `do { s += x[i]; i++; } while (i < n);`
+      Out.DimHow += ", at least " + std::to_string(U.AtLeast) +
+                    " (the body of a do/while loop runs once)";
     return true;
   }
   if (!U.Unknown && U.MaxConst >= 0) {

@@ -45,6 +45,9 @@ struct LoopVar {
   // down: `x[i + 1]` is inside n); -1: i reaches n (`i <= n`).
   int64_t Slack = 0;
   int64_t Trips = 0; // Ranged: how many iterations
+  // Bound, a do/while loop: its body runs once even when From is not below
+  // n - Slack, so i also takes From (doVar).
+  bool Once = false;
 };
 
 /// How many times a loop runs at most: an integer parameter N (`for (i =
@@ -53,6 +56,7 @@ struct LoopVar {
 struct Trip {
   const ParmVarDecl *N = nullptr;
   int64_t K = 0;
+  bool Once = false; // N, a do/while loop: max(n, 1) times (doCounted)
 };
 
 /// An index `c + sum k_v * v` over loop variables v.
@@ -348,6 +352,80 @@ struct LoopShapes {
     L.Hi = Hi;
     L.Trips = (Hi - Lo) / std::abs(*St) + 1;
     return L;
+  }
+
+  /// Whether \p S has a goto (which could run a loop again) or a case
+  /// label of a switch around it (which could enter it in the middle).
+  static bool jumps(const Stmt *S, bool InSwitch = false) {
+    if (!S)
+      return false;
+    if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) ||
+        (isa<SwitchCase>(S) && !InSwitch))
+      return true;
+    for (const Stmt *C : S->children())
+      if (jumps(C, InSwitch || isa<SwitchStmt>(S)))
+        return true;
+    return false;
+  }
+
+  /// `do { ...; i++; } while (i < n - c);` (c >= 0, or `i < n`), i a local
+  /// declared with a constant K >= 0 and changed only by the body's last
+  /// statement (`i++`, `++i`, `i += k`, k >= 1), n an integer parameter the
+  /// function never assigns, the loop in no other loop (\p Nested) and the
+  /// function without goto: the body sees i from K up to n - 1 - c, as
+  /// `for (i = K; i < n - c; i++)` would, but runs once even when K is not
+  /// below n - c (Once: i = K then).
+  LoopVar doVar(const DoStmt *DS, bool Nested) {
+    LoopVar L;
+    const auto *C =
+        dyn_cast<BinaryOperator>(DS->getCond()->IgnoreParenImpCasts());
+    const auto *Body = dyn_cast<CompoundStmt>(DS->getBody());
+    const auto *V = C && C->getOpcode() == BO_LT
+                        ? dyn_cast_or_null<VarDecl>(varOf(C->getLHS()))
+                        : nullptr;
+    auto Top = V ? paramMinus(C->getRHS()) : std::nullopt;
+    if (Nested || !Top || !Body || Body->body_empty() ||
+        !V->hasLocalStorage() || !V->getInit() ||
+        lowering::modifies(FD->getBody(), Top->first) || jumps(FD->getBody()))
+      return L;
+    auto K = constInt(V->getInit());
+    const auto *Last = dyn_cast<Expr>(Body->body_back());
+    auto St = Last ? step(Last, V) : std::nullopt;
+    if (!K || *K < 0 || !St || *St < 1 ||
+        modifiesBesides(FD->getBody(), V, Last))
+      return L;
+    L.V = V;
+    L.Bound = Top->first;
+    L.Slack = Top->second;
+    L.From = *K;
+    L.Once = true;
+    return L;
+  }
+
+  /// `do { ... } while (--n);` or `while (--n > 0)`, n an integer parameter
+  /// that nothing else in the function assigns, the loop in no other loop
+  /// (\p Nested) and the function without goto: n times for n >= 1 (with
+  /// `--n > 0`, once for n < 1: \p Once; with `--n`, n < 1 would run it
+  /// past INT_MIN, in the scalar function too); else nullptr.
+  const ParmVarDecl *doCounted(const DoStmt *DS, bool Nested, bool &Once) {
+    const Expr *C = DS->getCond()->IgnoreParenImpCasts();
+    Once = false;
+    if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
+      auto K = constInt(BO->getRHS());
+      if (BO->getOpcode() != BO_GT || !K || *K != 0)
+        return nullptr;
+      C = BO->getLHS()->IgnoreParenImpCasts();
+      Once = true;
+    }
+    const auto *UO = dyn_cast<UnaryOperator>(C);
+    const ParmVarDecl *N = UO && UO->getOpcode() == UO_PreDec
+                               ? paramOf(UO->getSubExpr())
+                               : nullptr;
+    if (Nested || !N || N->getDeclContext() != FD ||
+        !N->getType()->isIntegerType() ||
+        modifiesBesides(FD->getBody(), N, UO) || jumps(FD->getBody()))
+      return nullptr;
+    return N;
   }
 
   /// The integer parameter n of a loop that runs at most n times: `for (i =

@@ -63,7 +63,10 @@ struct Uses : LoopShapes {
   const ParmVarDecl *PlusParam = nullptr;
   int64_t Plus = 0;
   const Expr *PlusAt = nullptr;
-  bool PlusLoop = false;         // an index of a loop to `i <= n` gave Plus
+  bool PlusLoop = false; // an index of a loop to `i <= n` gave Plus
+  // Indices of do/while loops (LoopVar::Once) read this many elements
+  // even when Bound is 0: the extent is max(Scale * Bound, AtLeast).
+  int64_t AtLeast = 0;
   const Expr *Unknown = nullptr; // an index nothing bounds
   // Indices `i * c + j` with i < FlatRows, j < c = FlatCols: a row-major
   // FlatRows x FlatCols matrix in a flat array.
@@ -184,6 +187,8 @@ struct Uses : LoopShapes {
       for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
         if (It->V == V && It->Bound && It->Slack >= 0) {
           Bound = It->Bound;
+          if (It->Once) // `do { x[i]; i++; } while (i < n)` reads x[From]
+            AtLeast = std::max(AtLeast, It->From + 1);
           return;
         }
     // `for (i = 1; i <= n; i++) x[i]` (1-based): i reaches n, so x[i + c]
@@ -212,6 +217,8 @@ struct Uses : LoopShapes {
             (!Bound || Bound == It->Bound)) {
           Bound = It->Bound;
           Scale = std::max(Scale, K);
+          if (It->Once)
+            AtLeast = std::max(AtLeast, K * It->From + A->C + 1);
           return;
         }
     }
@@ -246,7 +253,9 @@ struct Uses : LoopShapes {
   const LoopVar *countedBelow(const VarDecl *V) const {
     for (auto It = Loops.rbegin(); V && It != Loops.rend(); ++It)
       if (It->V == V)
-        return It->Bound && It->Slack >= 0 && It->From >= 0 ? &*It : nullptr;
+        return It->Bound && It->Slack >= 0 && It->From >= 0 && !It->Once
+                   ? &*It
+                   : nullptr;
     return nullptr;
   }
 
@@ -477,13 +486,18 @@ struct Uses : LoopShapes {
       const auto *WS = dyn_cast<WhileStmt>(S);
       if (WS)
         Loops.push_back(whileVar(WS));
+      const auto *DS = dyn_cast<DoStmt>(S);
+      if (DS) {
+        Loops.push_back(doVar(DS, !LoopStmts.empty()));
+        T.N = doCounted(DS, !LoopStmts.empty(), T.Once);
+      }
       Around.push_back(T);
       LoopStmts.push_back(S);
       for (const Stmt *C : S->children())
         walk(C);
       LoopStmts.pop_back();
       Around.pop_back();
-      if (FS || WS)
+      if (FS || WS || DS)
         Loops.pop_back();
       return;
     }

@@ -253,3 +253,24 @@ BATCHDIFF double r_rowsn(const double (*m)[3], int n) {
 // CHECK: {{.*}}remarks_arrays.c:[[@LINE-6]]:41: remark: batchdiff: parameter 'm' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n' (loop bound, rows of 3 (row-major)); ragged: each example's extent differs, accesses are masked per lane{{$}}
 BATCHDIFF double r_rowsk(const double m[][3]) { return m[1][0]; }
 // CHECK: {{.*}}remarks_arrays.c:[[@LINE-1]]:39: remark: batchdiff: parameter 'm' is varying (one value per example), differentiated; input array, dims static 6 (constant indices, 2 rows of 3 (row-major)){{$}}
+
+/* do/while loops: the body runs once, so an index of the counter needs
+ * max(n, 1) elements; a walk `*p++` until `--n > 0` max(n, 1) */
+BATCHDIFF double r_do(const double *x, int n) {
+  double s = 0.0;
+  int i = 0;
+  do {
+    s += x[i];
+    i++;
+  } while (i < n);
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-9]]:37: remark: batchdiff: parameter 'x' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n' (loop bound), at least 1 (the body of a do/while loop runs once); ragged: each example's extent differs, accesses are masked per lane{{$}}
+BATCHDIFF double r_dowalk(const double *p, int n) {
+  double s = 0.0;
+  do
+    s += *p++;
+  while (--n > 0);
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-7]]:41: remark: batchdiff: parameter 'p' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n' (pointer walk '*p++' in a loop of at most max('n', 1) iterations); ragged: each example's extent differs, accesses are masked per lane{{$}}
