@@ -20,13 +20,14 @@ from markers import LF, MD, MF, TW, tname
 from xadapters import CP
 from xfeatures import NEW, XExt
 from yfeatures import NEW3, YExt
+from tfeatures import NEW8, TExt
 from ufeatures import NEW7, UExt
 from vfeatures import NEW6, VExt
 from wfeatures import NEW5, WExt
 from zfeatures import NEW4, ZExt
 
 FEATURES = ("structs", "arrays", "mem", "recs", "amem") + NEW + ("amem2",) + \
-    NEW3 + NEW4 + NEW5 + NEW6 + NEW7
+    NEW3 + NEW4 + NEW5 + NEW6 + NEW7 + NEW8
 
 
 class StructType:
@@ -87,7 +88,7 @@ class StructType:
         return out
 
 
-class Ext(XExt, YExt, ZExt, WExt, VExt, UExt):
+class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt):
     """File-level state of the features (rng: the file's generator)."""
 
     def __init__(self, rng, features):
@@ -97,6 +98,7 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt):
         self.xinit()
         self.zinit()
         self.winit()
+        self.tinit()
 
     def file_decls(self):
         out = []
@@ -138,6 +140,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt):
             out += self.wfile_decls()
         if self.von():
             out += self.vfile_decls()
+        if self.ton():
+            out += self.tfile_decls()
         return out
 
     def use_tables(self, g):
@@ -153,6 +157,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt):
             e = self.wfleaf(g, t)
         if not e and self.uon():
             e = self.ufleaf(g, t)
+        if not e and self.ton():
+            e = self.tfleaf(g, t)
         return e or XExt.fleaf(self, g, t)
 
     def ileaf(self, g):
@@ -163,6 +169,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt):
             e = self.vileaf(g)
         if not e and self.uon():
             e = self.uileaf(g)
+        if not e and self.ton():
+            e = self.tileaf(g)
         return e or XExt.ileaf(self, g)
 
     def usable(self, types):
@@ -173,6 +181,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt):
         parameter list (CP) and whether NAME_hvp can be asked for."""
         cps = [CP("v", nm, t, u, nd) for nm, t, u, nd in params]
         hvp = True
+        if self.ton() and self.tscalar(cps):
+            return cps, hvp  # (tfeatures 'recur': a self-call)
         sts = self.usable(types)
         if sts and self.r.random() < 0.5:
             st = self.r.choice(sts)
@@ -224,6 +234,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt):
             hvp = self.vparams(types, cps, CP) and hvp
         if self.uon():
             hvp = self.uparams(types, cps, CP) and hvp
+        if self.ton():
+            hvp = self.tparams(types, cps, CP) and hvp
         return cps, hvp
 
     @staticmethod
@@ -249,6 +261,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt):
                 out.append("%sconst %s %s[%s]" % (
                     a, cp.st.name, cp.nm,
                     cp.lenp.nm if cp.lenp else cp.dims[0]))
+            elif getattr(cp, "flat", False):
+                out.append(TExt.tsig(cp, a))
             elif getattr(cp, "bdext", False):
                 out.append(UExt.usig(cp, a, annotated))
             elif cp.extd:
@@ -276,6 +290,7 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt):
         g.vout, g.vbits = [], []  # vfeatures: output arrays, union bits
         # ufeatures: BD_EXTENT arrays, the caller's memory, outside calls
         g.uext, g.umem, g.ucalls = [], [], False
+        TExt.tattach(g)  # tfeatures: flat matrices, recursion, gotoin
 
     def setup(self, g, cps):
         """The function's struct members, arrays and length parameters in
@@ -297,6 +312,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt):
                 # each record a read-only struct: members, copies, helpers
                 for k in range(cp.dims[0]):
                     self.add_struct(g, "%s[%d]" % (cp.nm, k), cp.st, True)
+            elif cp.kind == "a" and getattr(cp, "flat", False):
+                pass  # tsetup: read only by its row-major loops
             elif cp.kind == "a" and cp.walk:
                 # walked once, first (xfeatures.param_walk); no goto
                 g.walkp, g.nogoto, g.jumps_left = cp, True, 0
@@ -319,6 +336,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt):
             self.vsetup(g, cps)
         if self.uon():
             self.usetup(g, cps)
+        if self.ton():
+            self.tsetup(g, cps)
 
     @staticmethod
     def add_struct(g, nm, st, ro):
@@ -344,6 +363,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt):
     def stmt(self, g, ind, in_loop):
         """A statement of the features, or False (nothing drawn then but
         one number)."""
+        if self.ton() and self.tfirst(g, ind):
+            return True
         if self.xstmt(g, ind, in_loop):
             return True
         if self.zon() and self.zstmt(g, ind, in_loop):
@@ -353,6 +374,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt):
         if self.von() and self.vstmt(g, ind, in_loop):
             return True
         if self.uon() and self.ustmt(g, ind, in_loop):
+            return True
+        if self.ton() and self.tstmt(g, ind, in_loop):
             return True
         r = self.r.random()
         if r < 0.1 and g.ragged and g.loop_depth < 2 and not g.is_helper \

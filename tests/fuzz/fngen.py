@@ -592,6 +592,8 @@ class FnGen:
         out += [("r", l) for l in self.retry_labels]
         if self.tail:
             out.append(("t", self.tail))
+        # blocks whose statements from the label on return (tfeatures)
+        out += [("t", l) for l in getattr(self, "tlabels", [])]
         return out
 
     def goto_stmt(self, ind):

@@ -174,7 +174,9 @@ def gen_file(seed, K, mutate=0.0, features=(), mutate_ret=0.0):
         # larger ones would blow up the inlined code; a function writing a
         # global is called by nobody (a call on some paths only would write
         # it on some paths only: an error)
-        if len(body) < 30 and not wg and not xp:
+        # (nor one making a recursive call: tfeatures 'recur')
+        if len(body) < 30 and not wg and not xp and \
+                not getattr(g, "trec", False):
             callees.append((name, rt, [t for _, t, _, _ in params], g.transc,
                             hf, len(body)))
         if xp:

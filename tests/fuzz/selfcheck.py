@@ -13,15 +13,27 @@
    diff-union error.  With the guard it passes.
 3. Seed 167's f2 reads its ragged `const S1 *xr2` in the loop over it
    (the plugin infers the extent from that read).
+   Checks 2 and 3 generate with the seventh round's `all` (the eighth,
+   tfeatures.py, draws numbers and makes other files of those seeds).
 4. The seeds given generate with `--features all` and pass every
    assertion of the generator.
+5. In those files the eighth round's constructs (tfeatures.py) are made
+   and keep the plugin's rules: a flat matrix parameter is read only as
+   `A[i * c + j]` (any order) or through a row pointer `A + i * c`; every
+   `goto underN;` has its label; an annotated function calls itself only
+   in its first statement. A made-up function breaking each fails it.
 """
 import argparse
+import re
 import sys
 
 import genfile
 import wfeatures
+from features import FEATURES
 from gen import features, parse_seeds
+from tfeatures import NEW8
+
+SEVENTH = tuple(f for f in FEATURES if f not in NEW8)
 
 
 def check_written_names():
@@ -45,12 +57,11 @@ def check_written_names():
 
 def check_seed92():
     bad = []
-    allf = features("all")
     guard = (wfeatures.WExt.nodiff_written, wfeatures.WExt.nodiff_freeze)
     wfeatures.WExt.nodiff_written = staticmethod(lambda g, nm: False)
     wfeatures.WExt.nodiff_freeze = staticmethod(lambda g, nm: None)
     try:
-        genfile.gen_file(92, 4, 0.0, allf)
+        genfile.gen_file(92, 4, 0.0, SEVENTH)
         bad.append("seed 92 without the guard passed the self-check")
     except AssertionError as e:
         if "BD_NODIFF p1 written" not in str(e):
@@ -59,7 +70,7 @@ def check_seed92():
         wfeatures.WExt.nodiff_written = staticmethod(guard[0])
         wfeatures.WExt.nodiff_freeze = staticmethod(guard[1])
     try:
-        genfile.gen_file(92, 4, 0.0, allf)
+        genfile.gen_file(92, 4, 0.0, SEVENTH)
     except AssertionError as e:
         bad.append("seed 92: %s" % e)
     return bad
@@ -69,10 +80,73 @@ def check_seed167():
     """Seed 167's f2 takes `const S1 *xr2` (precs, ragged records by
     pointer): the plugin infers its extent from a read in a loop, so the
     loop over it must read it (the seventh round's generator did not)."""
-    src = genfile.gen_file(167, 4, 0.0, features("all"))
+    src = genfile.gen_file(167, 4, 0.0, SEVENTH)
     f2 = src[src.index("float f2(float p0, S0 xs1, int ln2, const S1 *xr2"):]
     f2 = f2[:f2.index("\n}\n")]
     return [] if "xr2[" in f2 else ["seed 167: f2 never reads xr2"]
+
+
+FLATREAD = re.compile(
+    r"(?P<a>xf\d+)\[(?P<i>i\d+) \* (?P<c>\w+) \+ (?P<j>j\d+)\]|"
+    r"(?P<a2>xf\d+)\[(?P<j2>j\d+) \+ (?P<i2>i\d+) \* \w+\]|"
+    r"(?P<a3>xf\d+)\[\w+ \* (?P<i3>i\d+) \+ (?P<j3>j\d+)\]|"
+    r"(?P<a4>xf\d+)\[(?P<j4>j\d+) \+ \w+ \* (?P<i4>i\d+)\]|"
+    r"= (?:&(?P<a5>xf\d+)\[(?:i\d+ \* \w+|\w+ \* i\d+)\]|"
+    r"(?P<a6>xf\d+) \+ (?:i\d+ \* \w+|\w+ \* i\d+));")
+
+
+def check_eighth(s, src, counts):
+    """Check 5 on one file (the annotated functions only)."""
+    bad = []
+    ann = src[:src.index("/* twins:")]
+    for fn in re.findall(r"^BATCHDIFF .*?^}$", ann, re.S | re.M):
+        name = re.search(r" (f\d+)\(", fn).group(1)
+        head, body = fn.split("\n", 1)
+        flats = re.findall(r"const \w+ \*(xf\d+)", head)
+        counts["flat"] += len(flats)
+        for a in flats:
+            uses = len(re.findall(r"\b%s\b" % a, body))
+            reads = sum(1 for m in FLATREAD.finditer(body)
+                        if a in m.groups())
+            if not reads or uses != reads:
+                bad.append("seed %d %s: %s read %d times, %d of them "
+                           "row-major" % (s, name, a, uses, reads))
+        for lab in set(re.findall(r"goto (under\d+);", body)):
+            counts["gotoin"] += 1
+            if body.count("%s:" % lab) != 1:
+                bad.append("seed %d %s: no label %s" % (s, name, lab))
+        selfc = len(re.findall(r"\b%s\(" % name, body))
+        counts["self"] += selfc
+        # if (pK > 0) {, then the call (after block-scope prototypes)
+        lines = [ln for ln in body.split("\n")
+                 if not re.match(r"  [\w ]+ \w+\([^=]*\);$", ln)]
+        first = lines[1]
+        if selfc and not (selfc == 1 and re.search(r"\b%s\(" % name,
+                                                     first)):
+            bad.append("seed %d %s: calls itself elsewhere than first" % (
+                s, name))
+        counts["rec"] += len(re.findall(r"\b(?:rdig|rpow_[df]|reven_[df]|"
+                                        r"rodd_[df])\(", body))
+    return bad
+
+
+def check_eighth_fails():
+    """Check 5 fails on a flat matrix read at a plain index, a goto without
+    its label and a self-call that is not first."""
+    fake = ("BATCHDIFF double f0(int lr1, int lc2, const double *xf3) {\n"
+            "  double s = 0;\n"
+            "  for (int i4 = 0; i4 < lr1; i4++)\n"
+            "    for (int j5 = 0; j5 < lc2; j5++)\n"
+            "      s += xf3[i4 * lc2 + j5] + xf3[j5];\n"
+            "  if (s > 1) goto under6;\n"
+            "  if (lr1 > 0) s += f0(lr1 - 1, lc2, xf3);\n"
+            "  return s;\n}\n/* twins: */")
+    counts = {"flat": 0, "gotoin": 0, "self": 0, "rec": 0}
+    got = check_eighth(0, fake, counts)
+    want = ["xf3 read 3 times, 1 of them", "no label under6",
+            "calls itself elsewhere"]
+    return ["check 5 missed: %s" % w for w in want
+            if not any(w in b for b in got)]
 
 
 def main():
@@ -80,13 +154,22 @@ def main():
                                  formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--seeds", default="1-300")
     args = ap.parse_args()
-    bad = check_written_names() + check_seed92() + check_seed167()
+    bad = check_written_names() + check_seed92() + check_seed167() + \
+        check_eighth_fails()
     seeds = parse_seeds(args.seeds)
+    counts = {"flat": 0, "gotoin": 0, "self": 0, "rec": 0}
     for s in seeds:
         try:
-            genfile.gen_file(s, 4, 0.0, features("all"))
+            src = genfile.gen_file(s, 4, 0.0, features("all"))
         except AssertionError as e:
             bad.append("seed %d: %s" % (s, e))
+            continue
+        bad += check_eighth(s, src, counts)
+    if len(seeds) >= 100:
+        bad += ["no %s among the seeds" % k for k, v in counts.items()
+                if not v]
+    print("eighth round: %s" % ", ".join("%s %d" % kv for kv in
+                                          sorted(counts.items())))
     for b in bad:
         print("FAIL " + b)
     print("self-check: %d seeds generated, %d failures" % (len(seeds),

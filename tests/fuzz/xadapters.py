@@ -295,6 +295,12 @@ def _len_of(cp, b):
     if not cp.lenp:
         return str(cp.dims[0] if cp.kind == "o" else cp.size())
     lp = cp.lenp
+    if getattr(cp, "lenp2", None):
+        # a flat r x c matrix (tfeatures 'flat')
+        return "(%s * %s)" % tuple(
+            "fz_len((int)a[%d][%s], %d)" % (p.q0, "0" if p.u else b,
+                                            p.lenmax)
+            for p in (lp, cp.lenp2))
     if cp.extf:
         return cp.extf.replace("%s", "fz_len((int)a[%d][%s], %d)" % (
             lp.q0, "0" if lp.u else b, lp.lenmax))
