@@ -11,7 +11,8 @@
  *   - BD_PACKED examples end right before a guard page, and nothing outside
  *     an example's r x c elements is written;
  *   - a helper's VLA parameter `m[r][c]` given a static `m[r][4]`, and rows
- *     of `m[][c]` told by the loop over them, passed to a helper. */
+ *     of `m[][c]` told by the loop over them, passed to a helper;
+ *   - uniform r and c with BD_POINTERS rows and a uniform w. */
 #include "../exec/exec_util.h"
 
 #include "../common/test_filter.h"
@@ -37,6 +38,21 @@ BATCHDIFF BD_JVP BD_HVP double mv_flat(int r, int c, const double m[r * c],
     double t = 0.0;
     for (int j = 0; j < c; j++)
       t += m[i * c + j] * w[j];
+    s += (i + 1) * t * t;
+  }
+  return s;
+}
+
+/* mv with uniform r and c, one pointer per example (BD_POINTERS) and a
+ * shared w. */
+BATCHDIFF double mvu(BD_UNIFORM int r, BD_UNIFORM int c,
+                     BD_POINTERS const double m[r][c],
+                     BD_UNIFORM const double w[c]) {
+  double s = 0.0;
+  for (int i = 0; i < r; i++) {
+    double t = 0.0;
+    for (int j = 0; j < c; j++)
+      t += m[i][j] * w[j];
     s += (i + 1) * t * t;
   }
   return s;
@@ -445,12 +461,50 @@ static void t_helpers(void **state) {
   }
 }
 
+/* mvu (uniform r and c, BD_POINTERS m, uniform w) against the scalar
+ * function and mv's grad with every example's r and c the same. */
+static void t_uniform(void **state) {
+  (void)state;
+  rng_t g = {name_seed("vla2d uniform")};
+  for (size_t k = 0; k < N_NS; k++) {
+    size_t n = ns[k];
+    int r = 1 + (int)rng_below(&g, MR), c = 1 + (int)rng_below(&g, MC);
+    int *rs = malloc((n + 1) * sizeof(int)),
+        *cs = malloc((n + 1) * sizeof(int));
+    for (size_t b = 0; b < n; b++)
+      rs[b] = r, cs[b] = c;
+    double *m = rand_array(&g, n * SM), *w = rand_array(&g, MC);
+    const double **mp = malloc((n + 1) * sizeof(double *));
+    double **dp = malloc((n + 1) * sizeof(double *));
+    double *dm = calloc(n * SM + 1, 8), *dm0 = calloc(n * SM + 1, 8);
+    double *dw0 = calloc(n * MC + 1, 8), dw[MC] = {0};
+    for (size_t b = 0; b < n; b++)
+      mp[b] = m + b * SM, dp[b] = dm + b * SM;
+    double *got = calloc(n + 1, 8);
+    mvu_batched(n, r, c, mp, w, got);
+    for (size_t b = 0; b < n; b++)
+      EXPECT_SAME(got[b], mv(r, c, (const void *)mp[b], w),
+                  "mvu_batched n=%zu b=%zu", n, b);
+    mvu_grad(n, r, c, mp, w, NULL, NULL, dp, dw);
+    mv_grad(n, rs, cs, m, SM, w, 0, NULL, NULL, dm0, SM, dw0, MC);
+    for (size_t e = 0; e < n * SM; e++)
+      EXPECT_SAME(dm[e], dm0[e], "mvu_grad d_m n=%zu e=%zu", n, e);
+    for (int j = 0; j < c; j++) {
+      double sum = 0.0;
+      for (size_t b = 0; b < n; b++)
+        sum += dw0[b * MC + (size_t)j];
+      EXPECT_CLOSE(dw[j], sum, "mvu_grad d_w n=%zu j=%d", n, j);
+    }
+    free(rs), free(cs), free(m), free(w), free(mp), free(dp), free(dm);
+    free(dm0), free(dw0), free(got);
+  }
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(t_mv),
-      cmocka_unit_test(t_rows),
-      cmocka_unit_test(t_outer_cube),
-      cmocka_unit_test(t_helpers),
+      cmocka_unit_test(t_mv),         cmocka_unit_test(t_rows),
+      cmocka_unit_test(t_outer_cube), cmocka_unit_test(t_helpers),
+      cmocka_unit_test(t_uniform),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);
