@@ -3,7 +3,7 @@
 
 namespace batchdiff {
 
-std::vector<int> arenaArrays(const ir::Function &F) {
+static std::vector<bool> usedArrays(const ir::Function &F) {
   std::vector<bool> Used(F.Vars.size(), false);
   ir::walk(F.Body, [&](const ir::Stmt &S, int) {
     if (S.K == ir::Stmt::Inst && S.Var >= 0 && (size_t)S.Var < Used.size() &&
@@ -11,11 +11,25 @@ std::vector<int> arenaArrays(const ir::Function &F) {
          S.Opc == ir::Op::ZeroArr))
       Used[S.Var] = true;
   });
+  return Used;
+}
+
+std::vector<int> vlaArrays(const ir::Function &F) {
+  std::vector<bool> Used = usedArrays(F);
+  std::vector<int> Vla;
+  for (size_t V = 0; V < F.Vars.size(); ++V)
+    if (Used[V] && F.Vars[V].CountVar >= 0)
+      Vla.push_back((int)V);
+  return Vla;
+}
+
+std::vector<int> arenaArrays(const ir::Function &F) {
+  std::vector<bool> Used = usedArrays(F);
   std::vector<int> Arena;
   unsigned long Stack = 0;
   for (size_t V = 0; V < F.Vars.size(); ++V) {
     const ir::Var &Va = F.Vars[V];
-    if (Va.Len <= 0 || !Used[V])
+    if (Va.Len <= 0 || !Used[V] || Va.CountVar >= 0)
       continue;
     // A varying array has one copy per independent chain.
     unsigned long Elem =

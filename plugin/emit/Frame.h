@@ -27,6 +27,11 @@ constexpr unsigned long StackArrayBudget = 16384;
 /// Arrays the body never touches are neither.
 std::vector<int> arenaArrays(const ir::Function &F);
 
+/// The local variable-length arrays of \p F the body uses (Var::CountVar):
+/// their memory comes from the arena as the declarations need it
+/// (bd_vla_reserve), for every size, never from the stack.
+std::vector<int> vlaArrays(const ir::Function &F);
+
 } // namespace batchdiff
 
 #endif

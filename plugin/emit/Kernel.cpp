@@ -237,6 +237,12 @@ void KernelEmitter::signature(bool Long, const std::vector<int> &Arena) {
          std::to_string(I));
   if (!F.TapeSlots.empty())
     OS << ", bd_arena *__bd_ar, bd_tape *__bd_tp";
+  // Variable-length arrays: the chunk function's, grown here.
+  std::vector<int> Vla = vlaArrays(F);
+  if (!Vla.empty() && F.TapeSlots.empty())
+    OS << ", bd_arena *__bd_ar";
+  for (int V : Vla)
+    OS << ", bd_vla *__bd_vb" << V;
   // Large local arrays: the chunk function's arena memory.
   for (int V : Arena)
     OS << ", "
@@ -285,7 +291,18 @@ void KernelEmitter::declareVars(const std::vector<int> &Arena) {
         (S.Opc == Op::GetVar || S.Opc == Op::LoadElem))
       Read[S.Var] = true;
   });
-  for (size_t V = 0; V < F.Vars.size(); ++V)
+  for (size_t V = 0; V < F.Vars.size(); ++V) {
+    // A variable-length array: room for one element until a declaration
+    // runs (every index is clamped into it).
+    if (Used[V] && F.Vars[V].CountVar >= 0) {
+      OS << "  int32_t __attribute__((unused)) " << arrLen((int)V) << " = 0;\n";
+      for (Ch = 0; Ch < (F.VaryingVar[V] ? IL : 1); ++Ch)
+        OS << "  " << vlaElemType((int)V) << " *__attribute__((unused)) "
+           << var((int)V) << " = 0;\n";
+      Ch = 0;
+      vlaBind((int)V, "1");
+      continue;
+    }
     for (Ch = 0; Ch < (F.VaryingVar[V] ? IL : 1); ++Ch) {
       Type Ty = F.Vars[V].Ty;
       if (!Used[V] || scoped((int)V))
@@ -305,6 +322,7 @@ void KernelEmitter::declareVars(const std::vector<int> &Arena) {
       else
         OS << "  " << scalarType(Ty) << Unused << " " << var(V) << " = 0;\n";
     }
+  }
 }
 
 /// The temps declared up front (Hoisted), zeroed.

@@ -112,6 +112,20 @@ private:
     return Names[Q];
   }
   bool arrayOp(const ir::Stmt &S);
+  /// A local array's length in the C text: its constant, or a local
+  /// variable-length array's capacity variable.
+  std::string arrLen(int V) const {
+    if (F.Vars[V].CountVar >= 0)
+      return "__bd_cap" + std::to_string(V);
+    return std::to_string(F.Vars[V].Len);
+  }
+  /// A local variable-length array: takes room for \p Need elements (a C
+  /// expression) per chain, and points every chain's copy at it.
+  void vlaBind(int V, const std::string &Need);
+  /// A variable-length array's declaration (ZeroArr with a count), once
+  /// for all chains: their largest size, room for it, zeroes.
+  void vlaZero(const ir::Stmt &S);
+  std::string vlaElemType(int V) const;
   std::string tapeAt(const ir::Stmt &S, int Value) const;
   std::string counter(int Id) const { return "__bd_k" + std::to_string(Id); }
 

@@ -65,7 +65,7 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) const {
   case Op::TapeLoad:
     return tapeAt(S, S.Dst);
   case Op::LoadElem: {
-    std::string Len = std::to_string(F.Vars[S.Var].Len);
+    std::string Len = arrLen(S.Var);
     if (!F.VaryingTemp[A[0]])
       return vecOfScalar(
           Ty, var(S.Var) + "[bd_sclamp_idx(" + temp(A[0]) + ", " + Len + ")]",
@@ -174,8 +174,7 @@ std::string KernelEmitter::scalarExpr(const ir::Stmt &S) const {
   case Op::LoopCount:
     return counter((int)S.IVal);
   case Op::LoadElem:
-    return var(S.Var) + "[bd_sclamp_idx(" + X(0) + ", " +
-           std::to_string(F.Vars[S.Var].Len) + ")]";
+    return var(S.Var) + "[bd_sclamp_idx(" + X(0) + ", " + arrLen(S.Var) + ")]";
   case Op::TapeLoad:
     return tapeAt(S, S.Dst);
   case Op::Neg:

@@ -37,7 +37,7 @@ bool KernelEmitter::arrayOp(const ir::Stmt &S) {
     return false;
   int V = S.Var;
   Type Ty = F.Vars[V].Ty;
-  std::string Len = std::to_string(F.Vars[V].Len);
+  std::string Len = arrLen(V);
   auto Blend = [&](const std::string &New, const std::string &Old) {
     if (S.Mask < 0)
       return New;
@@ -45,25 +45,7 @@ bool KernelEmitter::arrayOp(const ir::Stmt &S) {
            Old + ")";
   };
   if (S.Opc == Op::ZeroArr) {
-    std::string El = var(V) + "[__bd_j]", Count = Len;
-    // A variable-length array: its size, the largest among the lanes on.
-    if (!S.Args.empty()) {
-      int C = S.Args[0];
-      Count = "__bd_n";
-      OS << line() << "{\n" << line() << "  int32_t " << Count << " = ";
-      if (F.VaryingTemp[C])
-        OS << "bd_vla_count_" << Sh.S() << "(" << temp(C) << ", "
-           << (S.Mask >= 0 ? temp(S.Mask) : "bd_mtrue_" + Sh.S() + "()") << ", "
-           << Len << ");\n";
-      else
-        OS << "bd_sclamp_idx(" << temp(C) << ", " << Len << " + 1);\n";
-      // (A shared array's count is each chain's: perChain.)
-      OS << line() << "  for (int32_t __bd_j = 0; __bd_j < " << Count
-         << "; __bd_j++) " << El << " = "
-         << (F.VaryingVar[V] ? Blend(Sh.zero(Ty), El) : "0") << ";\n"
-         << line() << "}\n";
-      return true;
-    }
+    std::string El = var(V) + "[__bd_j]";
     OS << line() << "for (int32_t __bd_j = 0; __bd_j < " << Len
        << "; __bd_j++) " << El << " = "
        << Blend(F.VaryingVar[V] ? Sh.zero(Ty) : "0", El) << ";\n";
@@ -80,6 +62,58 @@ bool KernelEmitter::arrayOp(const ir::Stmt &S) {
        << temp(X) << ");\n";
   }
   return true;
+}
+
+std::string KernelEmitter::vlaElemType(int V) const {
+  Type Ty = F.Vars[V].Ty;
+  return F.VaryingVar[V] ? Sh.vtype(Ty) : std::string(scalarType(Ty));
+}
+
+void KernelEmitter::vlaBind(int V, const std::string &Need) {
+  std::string Vb = "__bd_vb" + std::to_string(V), T = vlaElemType(V);
+  unsigned Copies = F.VaryingVar[V] ? IL : 1;
+  OS << line() << "bd_vla_reserve(__bd_ar, " << Vb << ", " << Need << ", "
+     << Copies << " * sizeof(" << T << "));\n";
+  OS << line() << arrLen(V) << " = " << Vb << "->cap;\n";
+  for (unsigned C = 0; C < Copies; ++C)
+    OS << line() << varBase(V) << (F.VaryingVar[V] ? chain(C) : "") << " = ("
+       << T << " *)" << Vb << "->data"
+       << (C ? " + " + std::to_string(C) + " * " + arrLen(V) : "") << ";\n";
+}
+
+/// C leaves the elements indeterminate; here they are zeroed up to the
+/// largest size among the lanes that run the declaration, in every chain
+/// and lane (plugin/lower/LowerVla.cpp).
+void KernelEmitter::vlaZero(const ir::Stmt &S) {
+  int V = S.Var, Cnt = S.Args[0];
+  Type Ty = F.Vars[V].Ty;
+  OS << line() << "{\n";
+  ++Ind;
+  OS << line() << "int32_t __bd_n = 0;\n";
+  for (Ch = 0; Ch < (F.VaryingTemp[Cnt] ? IL : 1); ++Ch) {
+    OS << line() << "{\n" << line() << "  int32_t __bd_c = ";
+    if (F.VaryingTemp[Cnt])
+      OS << "bd_vla_count_" << Sh.S() << "(" << temp(Cnt) << ", "
+         << (S.Mask >= 0 ? temp(S.Mask) : "bd_mtrue_" + Sh.S() + "()") << ", "
+         << F.Vars[V].Len << ");\n";
+    else
+      OS << "bd_sclamp_idx(" << temp(Cnt) << ", " << F.Vars[V].Len
+         << " + 1);\n";
+    OS << line() << "  __bd_n = __bd_c > __bd_n ? __bd_c : __bd_n;\n"
+       << line() << "}\n";
+  }
+  Ch = 0;
+  vlaBind(V, "__bd_n > 0 ? __bd_n : 1");
+  // Every lane: the content is dead at a declaration for the lanes that
+  // do not run it too (they are outside the array's scope, and a new block
+  // drops it anyway), and zeroes keep masked-off lanes' indices defined.
+  for (Ch = 0; Ch < (F.VaryingVar[V] ? IL : 1); ++Ch)
+    OS << line() << "for (int32_t __bd_j = 0; __bd_j < __bd_n; __bd_j++) "
+       << var(V) << "[__bd_j] = " << (F.VaryingVar[V] ? Sh.zero(Ty) : "0")
+       << ";\n";
+  Ch = 0;
+  --Ind;
+  OS << line() << "}\n";
 }
 
 /// The per-lane element index vector of an array-parameter access: lane
@@ -262,8 +296,8 @@ bool KernelEmitter::perChain(const ir::Stmt &S) const {
   case Op::SetVar:
   case Op::StoreElem:
     return F.VaryingVar[S.Var];
-  case Op::ZeroArr: // a variable-length array: as far as any chain's lanes
-    return F.VaryingVar[S.Var] || (!S.Args.empty() && F.VaryingTemp[S.Args[0]]);
+  case Op::ZeroArr: // (with a count: vlaZero, once for all chains)
+    return F.VaryingVar[S.Var];
   case Op::StoreArg:
   case Op::ShadowStore:
   case Op::ShadowAdd:
@@ -284,6 +318,10 @@ void KernelEmitter::block(const ir::Block &B) {
       // Its value is where its if's block declares it.
       if (&B == &F.Body && SP->Opc == Op::SetVar && scoped(SP->Var))
         break;
+      if (SP->Opc == Op::ZeroArr && !SP->Args.empty()) {
+        vlaZero(*SP);
+        break;
+      }
       if (IL > 1 && perChain(*SP)) {
         for (Ch = 0; Ch < IL; ++Ch)
           inst(*SP);

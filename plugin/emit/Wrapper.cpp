@@ -522,6 +522,11 @@ std::string WrapperEmitter::chunk() {
   }
   for (int V : arenaArrays(F))
     KArgs.push_back("__bd_h" + std::to_string(V));
+  std::vector<int> Vla = vlaArrays(F);
+  if (!Vla.empty() && F.TapeSlots.empty())
+    KArgs.push_back("__bd_ar");
+  for (int V : Vla)
+    KArgs.push_back("&__bd_vl" + std::to_string(V));
   OS << "    " << Kernel << "(";
   for (size_t A = 0; A < KArgs.size(); ++A)
     OS << (A ? ", " : "") << KArgs[A];
@@ -573,8 +578,9 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
     OS << "  " << Sh.vtype(F.Params[U.Param].Ty) << " " << U.acc()
        << " = bd_splat_" << Sh.sfx(F.Params[U.Param].Ty) << "(0);\n";
   bool Tapes = !F.TapeSlots.empty();
-  std::vector<int> Arena = arenaArrays(F);
-  if (Tapes || !Arena.empty() || Ix)
+  std::vector<int> Arena = arenaArrays(F), Vla = vlaArrays(F);
+  bool UsesArena = Tapes || !Arena.empty() || Ix || !Vla.empty();
+  if (UsesArena)
     OS << "  bd_arena *__bd_ar = bd_arena_get();\n"
        << "  bd_arena_pos __bd_pos = bd_arena_save(__bd_ar);\n";
   // The order of a chunk's examples (and the lengths and scratch to sort).
@@ -591,6 +597,9 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
        << " *)bd_arena_alloc(__bd_ar, sizeof(" << T << ") * "
        << F.Vars[V].Len * (F.VaryingVar[V] ? (int)IL : 1) << ");\n";
   }
+  // Variable-length arrays: grown by the kernel as declarations need.
+  for (int V : Vla)
+    OS << "  bd_vla __bd_vl" << V << " = {0, 0};\n";
   if (Tapes) {
     OS << "  bd_tape __bd_tp[" << F.TapeSlots.size() << "] = {";
     for (size_t T = 0; T < F.TapeSlots.size(); ++T)
@@ -639,7 +648,7 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
        << "; __bd_t++)\n"
        << "    bd_tape_end(__bd_ar, &__bd_tp[__bd_t], "
           "&__bd_tapekey[__bd_t]);\n";
-  if (Tapes || !Arena.empty() || Ix)
+  if (UsesArena)
     OS << "  bd_arena_restore(__bd_ar, __bd_pos);\n";
   if (Sums.empty()) {
     OS << "  (void)__bd_slot;\n";

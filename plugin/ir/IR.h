@@ -187,10 +187,11 @@ struct Var {
   std::string Name;
   Type Ty = Type::F64;
   int Len = 0; // > 0: a fixed-size array of Len elements of Ty
-  /// A local variable-length array (`double t[n]`): Len is its capacity,
-  /// VlaMaxLen; CountVar, an I32 variable, holds the largest size (clamped
-  /// to 0..Len) any of its declarations gave it so far, per example, so
-  /// that an adjoint or tangent copy is zeroed as far as the array was used.
+  /// A local variable-length array (`double t[n]`): Len is VlaMaxLen, the
+  /// bound of its sizes (the batched code takes room as declarations need
+  /// it); CountVar, an I32 variable, holds the largest size (clamped to
+  /// 0..Len) any of its declarations gave it so far, per example, so that
+  /// an adjoint copy is zeroed as far as the array was used.
   int CountVar = -1;
 };
 

@@ -1,17 +1,19 @@
 //===- LowerVla.cpp - local variable-length arrays ------------------------===//
 //
-// `double t[n]` with n known only at run time (docs/subset.md): an array of
-// the largest size local arrays may have (ir::VlaMaxLen elements, always in
-// the runtime's arena once batched: plugin/emit/Frame.h), of which each
-// execution of the declaration uses its size: the first size elements are
-// zeroed there, for the lanes that run it. Batched, the elements zeroed are
-// those of the largest size among those lanes; a lane that does not run
-// the declaration (masked off, or past the end of the batch) counts for
-// nothing, whatever its size would be. A size outside 0..VlaMaxLen is
-// clamped into it (C: undefined below 1; above, larger than any local array
-// batchdiff keeps), and indices are clamped into the capacity as for every
-// local array, so no lane ever touches memory outside it. `sizeof t` is the
-// size the declaration computed (unclamped, as C's) times the element's.
+// `double t[n]` with n known only at run time (docs/subset.md): a local
+// array whose Len is the largest size local arrays may have
+// (ir::VlaMaxLen), the bound its sizes are clamped to, and whose memory
+// the batched code takes as its declarations need it (plugin/emit:
+// bd_vla_reserve, always in the runtime's arena). Each execution of the
+// declaration zeroes its first size elements (ZeroArr with a count), for
+// the lanes that run it: batched, the largest size among those lanes; a
+// lane that does not run the declaration (masked off, or past the end of
+// the batch) counts for nothing, whatever its size would be. A size
+// outside 0..VlaMaxLen is clamped into it (C: undefined below 1; above,
+// larger than any local array batchdiff keeps), and indices are clamped
+// into the room taken, as for every local array, so no lane ever touches
+// memory outside it. `sizeof t` is the size the declaration computed
+// (unclamped, as C's) times the element's.
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerImpl.h"

@@ -99,6 +99,23 @@ BD_GS_ARR(u64d, uint64_t, BD_WD, i32d, md)
 BD_GS_VLA(n, BD_WN, i32n)
 BD_GS_VLA(d, BD_WD, i32d)
 #undef BD_GS_VLA
+/* A local variable-length array's memory for one chunk call: cap
+ * elements per chain (chains one after the other), from the arena. A
+ * declaration that needs more takes a new block of at least twice the
+ * size (the array's content is dead where it is declared; the old block
+ * goes back to the arena when the chunk call returns). */
+typedef struct bd_vla {
+  char *data;
+  int32_t cap;
+} bd_vla;
+BD_GS_INL void bd_vla_reserve(bd_arena *ar, bd_vla *v, int32_t need,
+                              size_t bytes) {
+  if (need <= v->cap)
+    return;
+  int32_t cap = v->cap * 2 > need ? v->cap * 2 : need;
+  v->data = (char *)bd_arena_alloc(ar, (size_t)cap * bytes);
+  v->cap = cap;
+}
 /* _Bool arrays: masks (all-ones lanes) when varying, _Bool when uniform. */
 #define BD_GS_MARR(S, W, IDX)                                                  \
   BD_GS_INL bd_m##S bd_agather_m##S(const bd_m##S *a, int32_t n,               \
