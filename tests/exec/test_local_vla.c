@@ -439,12 +439,42 @@ static void test_memory(void **st) {
   }
 }
 
+/* Long enough for the thread pool: each worker's chunks take their blocks
+ * from their own arena; the same bits on 1 and 3 threads. */
+static void test_threads(void **st) {
+  (void)st;
+  size_t n = 40000;
+  int *ns = malloc(n * sizeof(int));
+  double *x = malloc(n * MAXN * 8), *a = malloc(n * 8);
+  double *r1 = malloc(n * 8), *r3 = malloc(n * 8);
+  double *d1 = calloc(n * MAXN, 8), *d3 = calloc(n * MAXN, 8);
+  assert_non_null(ns && x && a && r1 && r3 && d1 && d3);
+  fill(n, ns, x);
+  for (size_t b = 0; b < n; b++)
+    a[b] = rnd_u();
+  bd_set_num_threads(1);
+  vla_loop_batched(n, ns, x, MAXN, a, r1);
+  vla_sq_grad(n, ns, x, MAXN, NULL, NULL, d1, MAXN);
+  bd_set_num_threads(3);
+  for (int rep = 0; rep < 3; rep++) { /* the pool is tried by measurement */
+    vla_loop_batched(n, ns, x, MAXN, a, r3);
+    memset(d3, 0, n * MAXN * 8);
+    vla_sq_grad(n, ns, x, MAXN, NULL, NULL, d3, MAXN);
+    assert_memory_equal(r1, r3, n * 8);
+    assert_memory_equal(d1, d3, n * MAXN * 8);
+  }
+  bd_set_num_threads(0);
+  for (size_t b = 0; b < n; b += 997)
+    assert_true(r1[b] == vla_loop(ns[b], x + b * MAXN, a[b]));
+  free(ns), free(x), free(a), free(r1), free(r3), free(d1), free(d3);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sq),     cmocka_unit_test(test_uni),
       cmocka_unit_test(test_mix),    cmocka_unit_test(test_loop),
       cmocka_unit_test(test_fwd),    cmocka_unit_test(test_big),
-      cmocka_unit_test(test_memory),
+      cmocka_unit_test(test_memory), cmocka_unit_test(test_threads),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);
