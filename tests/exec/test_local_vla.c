@@ -1,13 +1,12 @@
 /* Local variable-length arrays (docs/subset.md): `double t[n]` with n a
  * run-time size, per example (a varying parameter) or shared (BD_UNIFORM),
- * a sum or product of parameters, or a loop variable; float, double and int
- * elements, and sizes up to the largest (65536). NAME_batched against the
- * scalar function (bit for bit without
- * math calls, within their bound with them), with
- * sizes that differ between the lanes of a vector (1 among them), and
- * lanes that return before the declaration with absurd sizes; NAME_grad
- * against central finite differences of the scalar function. Inputs end
- * at guard pages (tests/common/guard_pages.h). */
+ * a sum or product of parameters, or a loop variable; float, double, int,
+ * short, unsigned char and _Bool elements, and sizes up to the largest (65536).
+ * NAME_batched against the scalar function (bit for bit without math calls,
+ * within their bound with them), with sizes that differ between the lanes of a
+ * vector (1 among them), and lanes that return before the declaration with
+ * absurd sizes; NAME_grad against central finite differences of the scalar
+ * function. Inputs end at guard pages (tests/common/guard_pages.h). */
 #include <batchdiff.h>
 
 #include <math.h>
@@ -109,6 +108,25 @@ BATCHDIFF double vla_big(int n, double a) {
   for (int i = 0; i < 64; i++)
     s += t[(i * 7919) % n];
   return s + t[n - 1];
+}
+
+/* _Bool, short, unsigned char and float elements (32-bit lanes, wrapped as
+ * in C): the gradient in a is exact (sum of s[i] or i). */
+BATCHDIFF double vla_types(int n, double a) {
+  _Bool seen[n];
+  short s[n];
+  unsigned char c[n + 1];
+  float f[n];
+  for (int i = 0; i < n; i++) {
+    seen[i] = (i * 7) % 3 == 0;
+    s[i] = (short)(i * 3000);
+    c[i] = (unsigned char)(i * 37);
+    f[i] = (float)a * (float)i;
+  }
+  double r = 0;
+  for (int i = 0; i < n; i++)
+    r += seen[i] ? s[i] * a : c[i] + f[i];
+  return r;
 }
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -469,12 +487,37 @@ static void test_threads(void **st) {
   free(ns), free(x), free(a), free(r1), free(r3), free(d1), free(d3);
 }
 
+static void test_types(void **st) {
+  (void)st;
+  FOR_N {
+    size_t n = Ns[ni];
+    int *ns = gp_alloc(n * sizeof(int));
+    double *a = gp_alloc(n * 8), *ret = gp_alloc(n * 8), *da = gp_alloc(n * 8);
+    for (size_t b = 0; b < n; b++) {
+      ns[b] = b % 4 == 1 ? 1 : 1 + (int)(rnd() % 40);
+      a[b] = rnd_u();
+    }
+    vla_types_batched(n, ns, a, ret);
+    memset(da, 0, n * 8);
+    vla_types_grad(n, ns, a, NULL, NULL, da);
+    for (size_t b = 0; b < n; b++) {
+      assert_true(ret[b] == vla_types(ns[b], a[b]));
+      double want = 0;
+      for (int i = 0; i < ns[b]; i++)
+        want += (i * 7) % 3 == 0 ? (short)(i * 3000) : i;
+      near(da[b], want, 0, "vla_types_grad", b, -1);
+    }
+    gp_reset();
+  }
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sq),     cmocka_unit_test(test_uni),
       cmocka_unit_test(test_mix),    cmocka_unit_test(test_loop),
       cmocka_unit_test(test_fwd),    cmocka_unit_test(test_big),
       cmocka_unit_test(test_memory), cmocka_unit_test(test_threads),
+      cmocka_unit_test(test_types),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);
