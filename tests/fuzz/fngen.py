@@ -772,6 +772,8 @@ class FnGen:
         if self.wglobal:
             self.write_global(*self.wglobal)
         self.block(1, False, 100)
+        if self.ext:
+            self.ext.finish(self)
         self.emit(1, "return %s;" % (
             self.ext.sret_expr(self, self.sret) if self.sret else
             self.fexpr(self.rtype)))

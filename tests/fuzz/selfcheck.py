@@ -12,7 +12,8 @@
    ..)` writes f2's BD_NODIFF p1 before its bits are rebuilt, the plugin's
    diff-union error.  With the guard it passes.
 3. Seed 167's f2 reads its ragged `const S1 *xr2` in the loop over it
-   (the plugin infers the extent from that read).
+   (the plugin infers the extent from that read), and seed 197's f1 its
+   `const S3 *xr9` (a loop before the final return).
    Checks 2 and 3 generate with the seventh round's `all` (the eighth,
    tfeatures.py, draws numbers and makes other files of those seeds).
 4. The seeds given generate with `--features all` and pass every
@@ -130,6 +131,18 @@ def check_eighth(s, src, counts):
     return bad
 
 
+def check_seed197():
+    """Seed 197's f1 takes `BD_POINTERS const S3 *xr9` and walks its
+    `const float *xa7` first; the walk's body spent every statement, so
+    the seventh round's generator never read xr9 ("cannot infer the extent
+    of 'xr9'"). Such loops now come before the final return
+    (features.Ext.finish)."""
+    src = genfile.gen_file(197, 4, 0.0, SEVENTH)
+    f1 = src[src.index("BATCHDIFF BD_JVP BD_HVP float f1("):]
+    f1 = f1[:f1.index("\n}\n")]
+    return [] if "xr9[" in f1 else ["seed 197: f1 never reads xr9"]
+
+
 def check_eighth_fails():
     """Check 5 fails on a flat matrix read at a plain index, a goto without
     its label and a self-call that is not first."""
@@ -155,7 +168,7 @@ def main():
     ap.add_argument("--seeds", default="1-300")
     args = ap.parse_args()
     bad = check_written_names() + check_seed92() + check_seed167() + \
-        check_eighth_fails()
+        check_seed197() + check_eighth_fails()
     seeds = parse_seeds(args.seeds)
     counts = {"flat": 0, "gotoin": 0, "self": 0, "rec": 0}
     for s in seeds:
