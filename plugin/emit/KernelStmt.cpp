@@ -98,7 +98,7 @@ void KernelEmitter::vlaZero(const ir::Stmt &S) {
          << F.Vars[V].Len << ");\n";
     else
       OS << "bd_sclamp_idx(" << temp(Cnt) << ", " << F.Vars[V].Len
-         << " + 1);\n";
+         << " + 2);\n"; // above Len: Len + 1, reported by bd_vla_reserve
     OS << line() << "  __bd_n = __bd_c > __bd_n ? __bd_c : __bd_n;\n"
        << line() << "}\n";
   }

@@ -8,11 +8,12 @@
 // declaration zeroes its first size elements (ZeroArr with a count), for
 // the lanes that run it: batched, the largest size among those lanes; a
 // lane that does not run the declaration (masked off, or past the end of
-// the batch) counts for nothing, whatever its size would be. A size
-// outside 0..VlaMaxLen is clamped into it (C: undefined below 1; above,
-// larger than any local array batchdiff keeps), and indices are clamped
-// into the room taken, as for every local array, so no lane ever touches
-// memory outside it. `sizeof t` is the size the declaration computed
+// the batch) counts for nothing, whatever its size would be. A size below
+// 0 is 0 (C: undefined below 1); one above VlaMaxLen, larger than any
+// local array batchdiff keeps, is VlaMaxLen + 1, which the batched code
+// reports through the runtime's fail hook (bd_vla_reserve). Indices are
+// clamped into the room taken, as for every local array, so no lane ever
+// touches memory outside it. `sizeof t` is the size the declaration computed
 // (unclamped, as C's) times the element's.
 //
 //===----------------------------------------------------------------------===//
@@ -22,9 +23,9 @@
 namespace batchdiff {
 namespace lowering {
 
-/// The size of a variable-length array, \p Raw, clamped to 0..VlaMaxLen
-/// in its own type (a long or unsigned size past the range of int stays out
-/// of it), as an I32 temp.
+/// The size of a variable-length array, \p Raw, clamped to 0..VlaMaxLen + 1
+/// (the error) in its own type (a long or unsigned size past the range of int
+/// stays out of it), as an I32 temp.
 int Lowerer::vlaSize(int Raw) {
   int S = Raw;
   Type ST = F.Temps[S];
@@ -36,7 +37,7 @@ int Lowerer::vlaSize(int Raw) {
     int Zero = B.constI(ST, 0);
     S = B.select(B.cmp(Op::CmpLT, S, Zero), Zero, S);
   }
-  int Max = B.constI(ST, ir::VlaMaxLen);
+  int Max = B.constI(ST, ir::VlaMaxLen + 1);
   S = B.select(B.cmp(Op::CmpGT, S, Max), Max, S);
   return ST == Type::I32 ? S : B.cast(Type::I32, S);
 }

@@ -169,6 +169,8 @@ static _Noreturn void bd_fail(bd_arena *a, const char *msg) {
   abort();
 }
 
+void bd_arena_fail(bd_arena *a, const char *msg) { bd_fail(a, msg); }
+
 /* Hook calls of a thread's arena and its children run one at a time. */
 static void *bd_hook_alloc(bd_arena *a, size_t bytes, bd_block *b) {
   bd_arena *t = a->top;

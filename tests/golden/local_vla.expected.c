@@ -37,10 +37,10 @@ static inline __attribute__((always_inline, unused)) void __bd_local_vla_bk(bd_m
   bd_md __bd_t5_1 = bd_cmplt_i32d(__bd_t0_1, bd_splat_i32d(((int32_t)0x0u)));
   bd_i32d __bd_t6_0 = bd_select_i32d(__bd_t5_0, bd_splat_i32d(((int32_t)0x0u)), __bd_t0_0);
   bd_i32d __bd_t6_1 = bd_select_i32d(__bd_t5_1, bd_splat_i32d(((int32_t)0x0u)), __bd_t0_1);
-  bd_md __bd_t8_0 = bd_cmpgt_i32d(__bd_t6_0, bd_splat_i32d(((int32_t)0x10000u)));
-  bd_md __bd_t8_1 = bd_cmpgt_i32d(__bd_t6_1, bd_splat_i32d(((int32_t)0x10000u)));
-  bd_i32d __bd_t9_0 = bd_select_i32d(__bd_t8_0, bd_splat_i32d(((int32_t)0x10000u)), __bd_t6_0);
-  bd_i32d __bd_t9_1 = bd_select_i32d(__bd_t8_1, bd_splat_i32d(((int32_t)0x10000u)), __bd_t6_1);
+  bd_md __bd_t8_0 = bd_cmpgt_i32d(__bd_t6_0, bd_splat_i32d(((int32_t)0x10001u)));
+  bd_md __bd_t8_1 = bd_cmpgt_i32d(__bd_t6_1, bd_splat_i32d(((int32_t)0x10001u)));
+  bd_i32d __bd_t9_0 = bd_select_i32d(__bd_t8_0, bd_splat_i32d(((int32_t)0x10001u)), __bd_t6_0);
+  bd_i32d __bd_t9_1 = bd_select_i32d(__bd_t8_1, bd_splat_i32d(((int32_t)0x10001u)), __bd_t6_1);
   bd_i32d __bd_t10_0 = __bd_v4_t_len_0;
   bd_i32d __bd_t10_1 = __bd_v4_t_len_1;
   bd_md __bd_t11_0 = bd_cmpgt_i32d(__bd_t9_0, __bd_t10_0);
@@ -284,8 +284,8 @@ static inline __attribute__((always_inline, unused)) void __bd_local_vla_gk(bd_m
   __bd_v1_ret = bd_splat_f64d(0x0p+0);
   bd_md __bd_t5 = bd_cmplt_i32d(__bd_t0, bd_splat_i32d(((int32_t)0x0u)));
   bd_i32d __bd_t6 = bd_select_i32d(__bd_t5, bd_splat_i32d(((int32_t)0x0u)), __bd_t0);
-  bd_md __bd_t8 = bd_cmpgt_i32d(__bd_t6, bd_splat_i32d(((int32_t)0x10000u)));
-  bd_i32d __bd_t9 = bd_select_i32d(__bd_t8, bd_splat_i32d(((int32_t)0x10000u)), __bd_t6);
+  bd_md __bd_t8 = bd_cmpgt_i32d(__bd_t6, bd_splat_i32d(((int32_t)0x10001u)));
+  bd_i32d __bd_t9 = bd_select_i32d(__bd_t8, bd_splat_i32d(((int32_t)0x10001u)), __bd_t6);
   bd_i32d __bd_t10 = __bd_v4_t_len;
   bd_md __bd_t11 = bd_cmpgt_i32d(__bd_t9, __bd_t10);
   bd_i32d __bd_t12 = bd_select_i32d(__bd_t11, __bd_t9, __bd_t10);

@@ -87,14 +87,15 @@ BD_GS_ARR(u64d, uint64_t, BD_WD, i32d, md)
 #undef BD_GS_ARR
 /* A local variable-length array's declaration zeroes as many elements as
  * the largest size c (0..cap) among the lanes of mask m: lanes that do not
- * run it count for nothing. */
+ * run it count for nothing. A size above cap gives cap + 1, which
+ * bd_vla_reserve reports. */
 #define BD_GS_VLA(S, W, IDX)                                                   \
   BD_GS_INL int32_t bd_vla_count_##S(bd_##IDX c, bd_m##S m, int32_t cap) {     \
     int32_t r = 0;                                                             \
     for (int l = 0; l < W; l++)                                                \
       if (m[l] && c[l] > r)                                                    \
         r = c[l];                                                              \
-    return r < cap ? r : cap;                                                  \
+    return r <= cap ? r : cap + 1;                                             \
   }
 BD_GS_VLA(n, BD_WN, i32n)
 BD_GS_VLA(d, BD_WD, i32d)
@@ -108,8 +109,12 @@ typedef struct bd_vla {
   char *data;
   int32_t cap;
 } bd_vla;
+#define BD_VLA_MAX 65536 /* elements: the largest local array (LowerVla.cpp) */
 BD_GS_INL void bd_vla_reserve(bd_arena *ar, bd_vla *v, int32_t need,
                               size_t bytes) {
+  if (need > BD_VLA_MAX) /* C would take it; the batch cannot hold it */
+    bd_arena_fail(ar, "a local variable-length array of more than 65536 "
+                      "elements (the largest local array batchdiff holds)");
   if (need <= v->cap)
     return;
   int32_t cap = v->cap * 2 > need ? v->cap * 2 : need;

@@ -72,6 +72,13 @@ BD_TAPE_API void bd_arena_restore(bd_arena *a, bd_arena_pos pos);
 BD_TAPE_API void *bd_arena_alloc(bd_arena *a, size_t bytes)
     __attribute__((__malloc__, __assume_aligned__(64)));
 
+/* Usage: bd_arena_fail(a, "what went wrong"); -- reports an error of the
+ * running call as the arena's own failures are reported: through the fail
+ * hook (default: print "batchdiff: msg" and abort), from a worker of a
+ * parallel call on the calling thread once every worker stopped. Does not
+ * return. */
+BD_TAPE_API void bd_arena_fail(bd_arena *a, const char *msg);
+
 /* Usage: bd_tape_grow(a, &t, rows); -- makes room for at least `rows` rows,
  * keeping the contents. */
 BD_TAPE_API void bd_tape_grow(bd_arena *a, bd_tape *t, size_t rows);
