@@ -239,7 +239,7 @@ int Lowerer::voidCast(const CastExpr *CE, PtrVal &Out) {
       !allocationCall(Sub).empty()) // (reported as what it is)
     return -1;
   if (To->isVoidType()) { // T * -> void *: T is what it hides
-    if (!irType(From) || From.isVolatileQualified() || rowParam(Sub))
+    if (!irType(From) || From.isVolatileQualified())
       return -1;
     if (!ptrValue(Sub, Out))
       return 0;

@@ -51,6 +51,9 @@ static double chb(double x, const void *array, int n) {
   return 0.5 * (b0 - b2);
 }
 
+/* A helper's typed pointer parameter passed on through void *. */
+static double via(double x, double *c) { return polevl(x, c, 3); }
+
 /* A float table through a void * local, re-pointed once. */
 static float fpoly(float x, const void *c, int n) {
   const float *p = c;
@@ -71,7 +74,7 @@ BATCHDIFF double vp_rat(double x) {
   if (fabs(x) < 2.0)
     return x * polevl(z, A, 4) / p1evl(z, B, 4);
   void *t = &C[1]; /* a table's element, as a void * local */
-  return chb(8.0 / x - 2.0, t, 6) / x;
+  return chb(8.0 / x - 2.0, t, 6) / x + via(1.0 / x, B);
 }
 
 BATCHDIFF float vp_frat(float x) {
@@ -125,7 +128,7 @@ BATCHDIFF double vp_rat_t(double x) {
   if (fabs(x) < 2.0)
     return x * polevl_t(z, A, 4) / p1evl_t(z, B, 4);
   double *t = &C[1];
-  return chb_t(8.0 / x - 2.0, t, 6) / x;
+  return chb_t(8.0 / x - 2.0, t, 6) / x + polevl_t(1.0 / x, B, 3);
 }
 
 BATCHDIFF float vp_frat_t(float x) {
