@@ -262,6 +262,28 @@ private:
     llvm::DenseMap<const LabelDecl *, size_t> FirstFrom;
   };
   void collectTargets(const Stmt *Body);
+  /// A label forward gotos reach by entering the blocks around it: the
+  /// statement of the gotos' list that holds it, and every statement on
+  /// the way down to it (ifs, blocks, labels).
+  struct Entry {
+    const Stmt *Outer = nullptr;
+    llvm::SmallPtrSet<const Stmt *, 4> Path;
+  };
+  bool enterable(const LabelDecl *L, llvm::ArrayRef<const GotoStmt *> Gotos,
+                 const llvm::DenseMap<const Stmt *, const Stmt *> &Up,
+                 const llvm::DenseMap<const VarDecl *, const Stmt *> &DeclAt,
+                 Entry &E);
+  /// The flags of the entered labels (of the list being lowered) whose
+  /// way goes through \p S.
+  void enteringFlags(const Stmt *S, std::vector<int> &Out) const;
+  bool entered(const Stmt *S) const {
+    std::vector<int> Flags;
+    enteringFlags(S, Flags);
+    return !Flags.empty();
+  }
+  std::optional<Ret> enterList(llvm::ArrayRef<const Stmt *> List);
+  Ret enterIf(const IfStmt *IS, const std::vector<int> &ToThen,
+              const std::vector<int> &ToElse);
   /// \p S may return: a return statement, or a goto lowered as a copy of
   /// statements that return.
   bool returns(const Stmt *S) const;
@@ -708,6 +730,10 @@ private:
   /// (cephes' `goto under;` back into `if (...) { under: ...; return 0; }`):
   /// each is lowered as a copy of those statements (gotoStmt).
   llvm::DenseMap<const GotoStmt *, std::vector<const Stmt *>> Tails;
+  /// Labels forward gotos reach by entering blocks (round.c's `goto
+  /// rndup;` into `if (...) { ... rndup: y += 1.0; }`): the ifs on the way
+  /// take the label's side where the flag is set (enterIf).
+  llvm::DenseMap<const LabelDecl *, Entry> Entries;
   /// Where a call to a function not defined yet is recorded (null: report
   /// it as an error).
   MissingBody *Missing;

@@ -67,6 +67,22 @@ const SwitchCase *nestedCase(const Stmt *S) {
   return nullptr;
 }
 
+/// \p S always leaves by return or goto (a copy of it lowered where a
+/// goto is always returns Ret::Always).
+bool alwaysLeaves(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt>(S) || isa<GotoStmt>(S))
+    return true;
+  if (const auto *LS = dyn_cast<LabelStmt>(S))
+    return alwaysLeaves(LS->getSubStmt());
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    return llvm::any_of(CS->body(), alwaysLeaves);
+  if (const auto *IS = dyn_cast<IfStmt>(S))
+    return alwaysLeaves(IS->getThen()) && alwaysLeaves(IS->getElse());
+  return false;
+}
+
 void addUnique(std::vector<int> &Vars, int V) {
   if (V >= 0 && std::find(Vars.begin(), Vars.end(), V) == Vars.end())
     Vars.push_back(V);
@@ -117,6 +133,7 @@ void varsIn(const Stmt *S, llvm::SmallPtrSetImpl<const VarDecl *> &Out) {
 void Lowerer::collectTargets(const Stmt *Body) {
   llvm::SmallVector<const GotoStmt *, 4> Gotos;
   gotosIn(Body, Gotos);
+  llvm::SmallPtrSet<const LabelDecl *, 4> Into; // some goto enters a block
   llvm::DenseMap<const Stmt *, const Stmt *> Up;
   llvm::DenseMap<const VarDecl *, const Stmt *> DeclAt;
   if (!Gotos.empty())
@@ -131,6 +148,7 @@ void Lowerer::collectTargets(const Stmt *Body) {
       Targets.insert(GS->getLabel()); // a flag (jumpSeq), or the error
       continue;
     }
+    Into.insert(GS->getLabel());
     // Into a block: the statements from the label to the end of its list
     // can stand in for the goto if they leave only by return or by a goto
     // that could be made where this one is (cephes' `under: mtherr(...);
@@ -181,6 +199,107 @@ void Lowerer::collectTargets(const Stmt *Body) {
     else
       Targets.insert(GS->getLabel());
   }
+  // A label some goto can reach only by entering blocks: entered through
+  // the ifs around it when every goto to it is a forward one from the list
+  // that holds them (cephes round.c's `goto rndup;`).
+  llvm::SmallPtrSet<const LabelDecl *, 4> Done;
+  for (const GotoStmt *GS : Gotos) {
+    const LabelDecl *L = GS->getLabel();
+    if (!Into.count(L) || !Done.insert(L).second)
+      continue;
+    llvm::SmallVector<const GotoStmt *, 4> Mine;
+    bool Copies = true; // every goto a copy of statements that leave
+    for (const GotoStmt *G : Gotos)
+      if (G->getLabel() == L) {
+        Mine.push_back(G);
+        auto T = Tails.find(G);
+        Copies &= T != Tails.end() && llvm::any_of(T->second, alwaysLeaves);
+      }
+    if (Copies)
+      continue;
+    Entry E;
+    if (!enterable(L, Mine, Up, DeclAt, E))
+      continue;
+    for (const GotoStmt *G : Mine)
+      Tails.erase(G);
+    Targets.insert(L);
+    Entries[L] = std::move(E);
+  }
+}
+
+/// Whether gotos \p Gotos can enter the blocks around label \p L: the
+/// label lies in statement Outer of a list that holds every goto in a
+/// statement before Outer, down a path of blocks, ifs and labels only;
+/// the statements that path skips declare nothing read after them and
+/// hold no label or goto. Fills \p E.
+bool Lowerer::enterable(
+    const LabelDecl *L, llvm::ArrayRef<const GotoStmt *> Gotos,
+    const llvm::DenseMap<const Stmt *, const Stmt *> &Up,
+    const llvm::DenseMap<const VarDecl *, const Stmt *> &DeclAt, Entry &E) {
+  const Stmt *A = L->getStmt();
+  const CompoundStmt *List = nullptr;
+  std::vector<const Stmt *> Skipped;
+  while (A) {
+    E.Path.insert(A);
+    const Stmt *P = Up.lookup(A);
+    const auto *CS = dyn_cast_or_null<CompoundStmt>(P);
+    if (CS && llvm::all_of(
+                  Gotos, [&](const GotoStmt *G) { return under(G, CS, Up); })) {
+      List = CS;
+      break;
+    }
+    if (const auto *IS = dyn_cast_or_null<IfStmt>(P)) {
+      if (A != IS->getThen() && A != IS->getElse())
+        return false;
+    } else if (CS) {
+      for (const Stmt *S : CS->body()) {
+        if (S == A)
+          break;
+        Skipped.push_back(S);
+        if (isa<DeclStmt>(S))
+          return false;
+      }
+    } else if (!isa_and_nonnull<LabelStmt>(P)) {
+      return false; // a loop, a switch or a case: not entered this way
+    }
+    A = P;
+  }
+  if (!List || isa_and_nonnull<SwitchStmt>(Up.lookup(List)))
+    return false;
+  E.Outer = A;
+  auto Pos = [&](const Stmt *S) {
+    while (Up.lookup(S) != List)
+      S = Up.lookup(S);
+    return std::find(List->body_begin(), List->body_end(), S) -
+           List->body_begin();
+  };
+  auto J = Pos(A);
+  auto First = J;
+  for (const GotoStmt *G : Gotos) {
+    if (Pos(G) >= J)
+      return false; // only forward gotos from before the label's statement
+    First = std::min(First, Pos(G));
+  }
+  // Statements of the list between the first goto and Outer: skipped by
+  // the flag as usual; they must declare nothing read from Outer on.
+  llvm::SmallPtrSet<const VarDecl *, 8> After;
+  for (auto I = J; I < (long)List->size(); ++I)
+    varsIn(List->body_begin()[I], After);
+  for (const VarDecl *VD : After)
+    for (auto I = First + 1; I < J; ++I)
+      if (const Stmt *DS = DeclAt.lookup(VD);
+          DS && under(DS, List->body_begin()[I], Up))
+        return false;
+  // Statements before the path inside Outer: skipped by the entering lanes.
+  for (const Stmt *S : Skipped) {
+    llvm::SmallVector<const GotoStmt *, 2> In;
+    llvm::SmallPtrSet<const Stmt *, 2> Labels;
+    gotosIn(S, In);
+    labelStmtsIn(S, Labels);
+    if (!In.empty() || !Labels.empty() || nestedCase(S))
+      return false;
+  }
+  return true;
 }
 
 bool Lowerer::returns(const Stmt *S) const {
@@ -254,11 +373,83 @@ int Lowerer::anyOf(const std::vector<int> &Vars) {
 bool Lowerer::hasNewTarget(llvm::ArrayRef<const Stmt *> List) {
   if (Targets.empty())
     return false;
-  for (const Stmt *S : List)
+  for (const Stmt *S : List) {
     for (const LabelDecl *L : labelsAt(S))
       if (Targets.count(L) && !LabelFlag.count(L))
         return true;
+    for (const auto &[L, E] : Entries)
+      if (E.Outer == S && !LabelFlag.count(L))
+        return true;
+  }
   return false;
+}
+
+void Lowerer::enteringFlags(const Stmt *S, std::vector<int> &Out) const {
+  for (const auto &[L, E] : Entries)
+    if (E.Path.count(S))
+      if (auto It = LabelFlag.find(L); It != LabelFlag.end())
+        addUnique(Out, It->second);
+}
+
+std::optional<Ret> Lowerer::enterList(llvm::ArrayRef<const Stmt *> List) {
+  for (size_t K = 1; K < List.size(); ++K) {
+    std::vector<int> Flags;
+    enteringFlags(List[K], Flags);
+    if (Flags.empty())
+      continue;
+    // The statements before the one on the way to the label run only where
+    // no goto to it was taken; the rest where none of them left.
+    ir::Block *Saved = B.block();
+    ir::Stmt &If = B.ifStmt(B.un(Op::Not, anyOf(Flags)));
+    B.setBlock(&If.Then);
+    Ret R1 = stmtList(List.take_front(K));
+    B.setBlock(Saved);
+    if (Failed)
+      return Ret::Never;
+    std::vector<int> Exits;
+    for (size_t I = 0; I < K; ++I)
+      exitVars(List[I], Exits);
+    int Out = R1 == Ret::Never ? -1 : anyOf(Exits);
+    if (Out >= 0) {
+      ir::Stmt &Rest = B.ifStmt(B.un(Op::Not, Out));
+      B.setBlock(&Rest.Then);
+    }
+    Ret R2 = stmtList(List.drop_front(K));
+    B.setBlock(Saved);
+    if (R2 == Ret::Always)
+      return Ret::Always;
+    return R1 != Ret::Never || R2 != Ret::Never ? Ret::Maybe : Ret::Never;
+  }
+  return std::nullopt;
+}
+
+/// An if on the way to an entered label: lanes that took a goto to it take
+/// the side that holds it without evaluating the condition.
+Ret Lowerer::enterIf(const IfStmt *IS, const std::vector<int> &ToThen,
+                     const std::vector<int> &ToElse) {
+  std::vector<int> All = ToThen;
+  for (int V : ToElse)
+    addUnique(All, V);
+  int CV = F.newVar("__enter", Type::Bool);
+  B.set(CV, ToThen.empty() ? B.constB(false) : anyOf(ToThen));
+  ir::Block *Saved = B.block();
+  ir::Stmt &G = B.ifStmt(B.un(Op::Not, anyOf(All)));
+  B.setBlock(&G.Then);
+  int C = cond(IS->getCond());
+  if (C >= 0)
+    B.set(CV, C);
+  B.setBlock(Saved);
+  if (C < 0)
+    return Ret::Never;
+  ir::Stmt &If = B.ifStmt(B.get(CV));
+  B.setBlock(&If.Then);
+  Ret RT = stmt(IS->getThen());
+  B.setBlock(&If.Else);
+  Ret RE = stmt(IS->getElse());
+  B.setBlock(Saved);
+  if (RT == Ret::Always && RE == Ret::Always)
+    return Ret::Always;
+  return RT == Ret::Never && RE == Ret::Never ? Ret::Never : Ret::Maybe;
 }
 
 Ret Lowerer::gotoStmt(const GotoStmt *GS) {
@@ -274,8 +465,10 @@ Ret Lowerer::gotoStmt(const GotoStmt *GS) {
     error(GS->getGotoLoc(),
           "'goto " + GS->getLabel()->getNameAsString() +
               "' into a block, loop or case it is not in",
-          "jump only to a label in the same block as the goto or in a block "
-          "around it (forward: 'goto done;', backward: a retry loop)");
+          "a goto may jump forward into ifs and blocks (not past a "
+          "declaration used after the label), or to a label in its own "
+          "block or one around it (forward: 'goto done;', backward: a "
+          "retry loop)");
     return Ret::Never;
   }
   B.set(It->second, B.constB(true));
@@ -291,8 +484,12 @@ Ret Lowerer::labeledList(llvm::ArrayRef<const Stmt *> List) {
   JL.List = List;
   JL.At.resize(List.size());
   std::vector<const LabelDecl *> Mine;
-  for (size_t I = 0; I < List.size(); ++I)
-    for (const LabelDecl *L : labelsAt(List[I]))
+  for (size_t I = 0; I < List.size(); ++I) {
+    llvm::SmallVector<const LabelDecl *, 2> Here = labelsAt(List[I]);
+    for (const auto &[L, E] : Entries)
+      if (E.Outer == List[I])
+        Here.push_back(L);
+    for (const LabelDecl *L : Here)
       if (Targets.count(L) && !LabelFlag.count(L)) {
         int V = F.newVar("__goto_" + L->getNameAsString(), Type::Bool);
         B.set(V, B.constB(false));
@@ -301,6 +498,7 @@ Ret Lowerer::labeledList(llvm::ArrayRef<const Stmt *> List) {
         JL.At[I].push_back(L);
         JL.Pos[L] = I;
       }
+  }
   for (size_t I = 0; I < List.size(); ++I) {
     llvm::SmallVector<const GotoStmt *, 4> Gotos;
     jumpsIn(List[I], Gotos);
@@ -397,7 +595,8 @@ Ret Lowerer::jumpSeq(const JumpList &JL, size_t Lo, size_t Hi, bool HeadDone) {
     // Landing here: a goto to a label at this point is done.
     if (!First.Loop && !(HeadDone && Begin == Lo))
       for (const LabelDecl *L : JL.At[Begin])
-        B.set(LabelFlag[L], B.constB(false));
+        if (!Entries.count(L)) // (cleared at the label, inside)
+          B.set(LabelFlag[L], B.constB(false));
     std::vector<int> Set = Entry;
     for (size_t I = Lo; I < Begin; ++I)
       exitVars(JL.List[I], Set);

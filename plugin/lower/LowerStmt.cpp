@@ -9,6 +9,9 @@ namespace batchdiff {
 namespace lowering {
 
 Ret Lowerer::stmtList(llvm::ArrayRef<const Stmt *> List) {
+  if (!Entries.empty())
+    if (auto R = enterList(List))
+      return *R;
   if (hasNewTarget(List))
     return labeledList(List);
   Ret Acc = Ret::Never;
@@ -16,7 +19,8 @@ Ret Lowerer::stmtList(llvm::ArrayRef<const Stmt *> List) {
     // `if (c) return a; rest` lowers as `if (c) return a; else rest`, so
     // guard clauses need no return flag and the rest runs under the
     // complement mask.
-    if (const auto *IS = dyn_cast<IfStmt>(List[I]); IS && I + 1 < List.size())
+    if (const auto *IS = dyn_cast<IfStmt>(List[I]);
+        IS && I + 1 < List.size() && !entered(IS))
       if (auto R = guardClause(IS, List.drop_front(I + 1)))
         return *R;
     Ret R = stmt(List[I]);
@@ -125,6 +129,10 @@ Ret Lowerer::stmtKind(const Stmt *St) {
   if (const auto *GS = dyn_cast<GotoStmt>(St))
     return gotoStmt(GS);
   if (const auto *LS = dyn_cast<LabelStmt>(St)) {
+    // An entered label: the lanes that jumped here have arrived.
+    if (auto It = LabelFlag.find(LS->getDecl());
+        It != LabelFlag.end() && Entries.count(LS->getDecl()))
+      B.set(It->second, B.constB(false));
     // A label some goto names outside any statement list (`if (c) L: s;`)
     // is a list of one.
     if (Targets.count(LS->getDecl()) && !LabelFlag.count(LS->getDecl()))
@@ -375,6 +383,14 @@ Ret Lowerer::ifStmt(const IfStmt *IS) {
   if (IS->isConsteval() || IS->hasInitStorage() || IS->hasVarStorage()) {
     error(IS->getBeginLoc(), "this form of 'if'", "use a plain if/else");
     return Ret::Never;
+  }
+  if (entered(IS)) {
+    std::vector<int> ToThen, ToElse;
+    for (const auto &[L, E] : Entries)
+      if (auto It = LabelFlag.find(L); It != LabelFlag.end())
+        if (E.Path.count(IS))
+          (E.Path.count(IS->getThen()) ? ToThen : ToElse).push_back(It->second);
+    return enterIf(IS, ToThen, ToElse);
   }
   int C = cond(IS->getCond());
   if (C < 0)

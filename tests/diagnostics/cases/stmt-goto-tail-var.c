@@ -9,6 +9,6 @@ __attribute__((batch)) double f(double x) {
   }
   if (x > 10.0)
     goto neg;
-  // CHECK: stmt-goto-tail-var.c:[[@LINE-1]]:5: error: 'goto neg' into a block, loop or case it is not in is not supported in a batch/diff function; jump only to a label in the same block as the goto or in a block around it (forward: 'goto done;', backward: a retry loop)
+  // CHECK: stmt-goto-tail-var.c:[[@LINE-1]]:5: error: 'goto neg' into a block, loop or case it is not in is not supported in a batch/diff function; a goto may jump forward into ifs and blocks (not past a declaration used after the label), or to a label in its own block or one around it (forward: 'goto done;', backward: a retry loop)
   return x;
 }
