@@ -191,7 +191,8 @@ int Lowerer::call(const CallExpr *CE) {
     return inlineCall(CE, Def);
   if (!UserDefined && N == "free") {
     error(CE->getBeginLoc(), "a call to 'free'",
-          "allocate no memory: use a local array of constant size");
+          "allocate no memory: use a local array, of constant size or "
+          "sized per example ('double t[n]')");
     return -1;
   }
   // A C library function (j0, frexp, ...) outside the table: say

@@ -294,8 +294,9 @@ bool Lowerer::ptrCast(const CastExpr *CE, PtrVal &Out) {
     // Before the conversion of its void *: what the user wrote is the call.
     if (llvm::StringRef A = allocationCall(CE->getSubExpr()); !A.empty()) {
       error(CE->getBeginLoc(), "memory from '" + A.str() + "'",
-            "use a local array of constant size (1..65536 elements; large "
-            "ones live in batchdiff's arena, not on the stack)");
+            "use a local array, of constant size or sized per example "
+            "('double t[n]'; 1..65536 elements; large ones live in "
+            "batchdiff's arena, not on the stack)");
       return false;
     }
     error(CE->getBeginLoc(),

@@ -3,12 +3,12 @@
 #include <stdlib.h>
 __attribute__((batch)) double f(double x) {
   double *b = malloc(8 * sizeof *b);
-// CHECK: mem-malloc.c:[[@LINE-1]]:15: error: memory from 'malloc' is not supported in a batch/diff function; use a local array of constant size (1..65536 elements; large ones live in batchdiff's arena, not on the stack)
+// CHECK: mem-malloc.c:[[@LINE-1]]:15: error: memory from 'malloc' is not supported in a batch/diff function; use a local array, of constant size or sized per example ('double t[n]'; 1..65536 elements; large ones live in batchdiff's arena, not on the stack)
   double *c;
   c = (double *)calloc(4, sizeof *c);
-// CHECK: mem-malloc.c:[[@LINE-1]]:7: error: memory from 'calloc' is not supported in a batch/diff function; use a local array of constant size (1..65536 elements; large ones live in batchdiff's arena, not on the stack)
+// CHECK: mem-malloc.c:[[@LINE-1]]:7: error: memory from 'calloc' is not supported in a batch/diff function; use a local array, of constant size or sized per example ('double t[n]'; 1..65536 elements; large ones live in batchdiff's arena, not on the stack)
   float *d = __builtin_alloca(16);
-// CHECK: mem-malloc.c:[[@LINE-1]]:14: error: memory from 'alloca' is not supported in a batch/diff function; use a local array of constant size (1..65536 elements; large ones live in batchdiff's arena, not on the stack)
+// CHECK: mem-malloc.c:[[@LINE-1]]:14: error: memory from 'alloca' is not supported in a batch/diff function; use a local array, of constant size or sized per example ('double t[n]'; 1..65536 elements; large ones live in batchdiff's arena, not on the stack)
   b[0] = x;
   c[0] = x;
   d[0] = (float)x;
@@ -21,6 +21,6 @@ __attribute__((batch)) double f(double x) {
 __attribute__((batch)) double g(double *p) {
   double v = p[0];
   free(p);
-// CHECK: mem-malloc.c:[[@LINE-1]]:3: error: a call to 'free' is not supported in a batch/diff function; allocate no memory: use a local array of constant size
+// CHECK: mem-malloc.c:[[@LINE-1]]:3: error: a call to 'free' is not supported in a batch/diff function; allocate no memory: use a local array, of constant size or sized per example ('double t[n]')
   return v;
 }
