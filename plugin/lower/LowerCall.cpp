@@ -96,11 +96,34 @@ static bool ownDeclaration(const FunctionDecl *FD, const SourceManager &SM) {
 static const StringLiteral *stringArg(const Expr *A);
 static const VarDecl *globalPointerArg(const Expr *A);
 
+const FunctionDecl *Lowerer::knownFunction(const Expr *E) const {
+  for (;;) {
+    E = E->IgnoreParenImpCasts();
+    const auto *UO = dyn_cast<UnaryOperator>(E);
+    if (!UO || (UO->getOpcode() != UO_Deref && UO->getOpcode() != UO_AddrOf))
+      break;
+    E = UO->getSubExpr();
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  if (!DRE)
+    return nullptr;
+  if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
+    return FD;
+  if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+    if (auto It = Frames.back().Funcs.find(VD); It != Frames.back().Funcs.end())
+      return It->second;
+  return nullptr;
+}
+
 int Lowerer::call(const CallExpr *CE) {
   const FunctionDecl *Callee = CE->getDirectCallee();
+  // A helper's function pointer parameter calls what its caller passed.
+  if (!Callee)
+    Callee = knownFunction(CE->getCallee());
   if (!Callee) {
     error(CE->getBeginLoc(), "a call through a function pointer",
-          "call the function directly");
+          "call the function directly, or pass the function's name to a "
+          "helper that calls its parameter ('integrate(f, a, b)')");
     return -1;
   }
   std::string Name = Callee->getNameAsString();
@@ -434,6 +457,19 @@ bool Lowerer::callArgs(const CallExpr *CE, CallArgs &CA) {
   CA.Structs.resize(CE->getNumArgs());
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const Expr *A = CE->getArg(I);
+    if (A->getType()->isFunctionPointerType()) {
+      // Bound at this call: the helper is inlined with the function.
+      if (const FunctionDecl *FD = knownFunction(A)) {
+        CA.Funcs[I] = FD;
+        CA.Scalars.push_back(-1);
+        continue;
+      }
+      error(A->getBeginLoc(),
+            "a function pointer argument that is not the name of a function",
+            "pass the function itself ('integrate(f, a, b)'): the helper is "
+            "inlined with it at each call");
+      return false;
+    }
     if (isStructPtr(A->getType()) && inRecordArray(A)) {
       if (!recordPtr(A, CA.Recs[I]))
         return false;
@@ -477,6 +513,23 @@ bool Lowerer::bindParams(const CallExpr *CE, const FunctionDecl *Callee,
   const std::vector<int> &Args = CA.Scalars;
   for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
     const ParmVarDecl *P = Callee->getParamDecl(I);
+    if (auto It = CA.Funcs.find(I); It != CA.Funcs.end()) {
+      if (!P->getType()->isFunctionPointerType() ||
+          modifies(Callee->getBody(), P)) {
+        error(P->getLocation(),
+              P->getType()->isFunctionPointerType()
+                  ? "assigning the function pointer parameter '" +
+                        P->getNameAsString() + "'"
+                  : "passing a function to the parameter '" +
+                        P->getNameAsString() + "' of type '" +
+                        P->getType().getAsString() + "'",
+              "call the function the parameter was passed; declare it as a "
+              "pointer to the function's type");
+        return false;
+      }
+      Fr.Funcs[P] = It->second;
+      continue;
+    }
     if (CA.Recs.count(I)) {
       if (modifies(Callee->getBody(), P)) {
         error(P->getLocation(),

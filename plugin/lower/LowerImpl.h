@@ -193,6 +193,10 @@ private:
     llvm::DenseMap<const VarDecl *, std::vector<int>> Structs;
     /// Pointers into an array-of-records parameter (LowerRecords.cpp).
     llvm::DenseMap<const VarDecl *, RecRef> RecPtrs;
+    /// Function pointer parameters of a helper, each bound to the function
+    /// its call passed (`integrate(f, a, b)` calls f where it calls its
+    /// parameter).
+    llvm::DenseMap<const VarDecl *, const FunctionDecl *> Funcs;
     int RetVar = -1;
     /// A helper returning a struct: its return value's leaves.
     std::vector<int> RetStruct;
@@ -342,7 +346,11 @@ private:
     std::vector<PtrVal> Ptrs;
     std::vector<std::vector<int>> Structs;
     std::map<unsigned, RecRef> Recs;
+    std::map<unsigned, const FunctionDecl *> Funcs;
   };
+  /// The function \p E names: a function, `&f`, `*f`, or a function pointer
+  /// parameter bound to one (Frame::Funcs); null otherwise.
+  const FunctionDecl *knownFunction(const Expr *E) const;
   bool callArgs(const CallExpr *CE, CallArgs &CA);
   bool bindParams(const CallExpr *CE, const FunctionDecl *Callee, CallArgs &CA,
                   Frame &Fr);
