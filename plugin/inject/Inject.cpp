@@ -96,6 +96,33 @@ bool parserAtEnd(Sema &S) {
   return onlyPragmasFollow(SM, FID, Off, S.getLangOpts());
 }
 
+/// The user's macros hidden around the generated text (push, undef) and
+/// restored after it (pop): the runtime headers it includes name locals
+/// and parameters `A`, `B`, `x`, `n`, which a file's `#define B 2` or
+/// `-Dn=8` would rewrite. Kept: the compiler's and the C library's (system
+/// headers; reserved names), and batchdiff's own (BD_..., BATCHDIFF...).
+static std::pair<std::string, std::string> shieldMacros(Preprocessor &PP) {
+  std::string Push, Pop;
+  const SourceManager &SM = PP.getSourceManager();
+  for (const auto &M : PP.macros()) {
+    const IdentifierInfo *II = M.first;
+    const MacroInfo *MI = PP.getMacroInfo(II);
+    if (!MI || MI->isBuiltinMacro())
+      continue;
+    StringRef N = II->getName();
+    bool Reserved = N.starts_with("__") ||
+                    (N.size() > 1 && N[0] == '_' && isUppercase(N[1]));
+    if (Reserved || N.starts_with("BD_") || N.starts_with("BATCHDIFF"))
+      continue;
+    SourceLocation L = MI->getDefinitionLoc();
+    if (L.isValid() && SM.isInSystemHeader(L))
+      continue;
+    Push += "#pragma push_macro(\"" + N.str() + "\")\n#undef " + N.str() + "\n";
+    Pop += "#pragma pop_macro(\"" + N.str() + "\")\n";
+  }
+  return {Push, Pop};
+}
+
 bool injectAfterDefinition(Sema &S, const Decl *FD, StringRef Code,
                            StringRef BufferName) {
   Preprocessor &PP = S.getPreprocessor();
@@ -120,8 +147,10 @@ bool injectAfterDefinition(Sema &S, const Decl *FD, StringRef Code,
   // diagnostics say where it came from and #pragma diagnostic state (which
   // is keyed by location) is the one in effect at the definition.
   SourceLocation IncludeLoc = SM.getExpansionLoc(FD->getEndLoc());
+  auto [Push, Pop] = shieldMacros(PP);
+  std::string Text = Push + Code.str() + Pop;
   FileID FID = SM.createFileID(
-      llvm::MemoryBuffer::getMemBufferCopy(Code, BufferName), SrcMgr::C_System,
+      llvm::MemoryBuffer::getMemBufferCopy(Text, BufferName), SrcMgr::C_System,
       /*LoadedID=*/0, /*LoadedOffset=*/0, IncludeLoc);
   PP.EnterSourceFile(FID, /*Dir=*/nullptr, IncludeLoc);
 
