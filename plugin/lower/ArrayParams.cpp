@@ -389,7 +389,7 @@ bool inferredRows(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   U.walk(FD->getBody());
   if (U.Unknown || U.Whole || U.Stepped || U.Inc.Uses || U.Step.Uses ||
       U.End.N || U.FlatRows || U.PlusParam || U.Scale != 1 ||
-      !U.Aliases.empty() || !U.Rows.empty())
+      !U.Aliases.empty() || !U.Rows.empty() || !U.Views.empty())
     return false;
   if (U.Bound && U.MaxConst < 0) {
     N = U.Bound;
@@ -402,6 +402,32 @@ bool inferredRows(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
                       : "constant indices";
     return true;
   }
+  return false;
+}
+
+/// The text of view \p V = p + \p Shift of parameter \p P: "a = x - 1".
+std::string viewText(const VarDecl *V, int64_t Shift, const ParmVarDecl *P) {
+  return V->getNameAsString() + " = " + P->getNameAsString() +
+         (Shift < 0 ? " - " : " + ") +
+         std::to_string(Shift < 0 ? -Shift : Shift);
+}
+
+/// The error for an index of an offset view of a pointer parameter whose
+/// extent is inferred that can read before the parameter's start (`a = x -
+/// 1`, then a[i] from i = 0): nothing else would explain it.
+bool beforeStart(const Uses &U, QualType E, const ir::Param &Out,
+                 DiagnosticsEngine &D) {
+  int64_t Shift = U.Views.lookup(U.BeforeView);
+  std::string View = U.BeforeView->getNameAsString();
+  report(D, DiagnosticsEngine::Error, U.BeforeAt->getBeginLoc(),
+         "this index of '%0' ('%1') can be %2, which reads '%3[%4]', before "
+         "the start of '%3'; start at %5 ('%0[%5]' is '%3[0]'), or, if a "
+         "test keeps it there, declare the extent: '%6 %3[n]' with an "
+         "integer parameter n before it, or BD_EXTENT(n)")
+      << View << viewText(U.BeforeView, Shift, U.P)
+      << std::to_string(U.BeforeMin - Shift) << Out.Name
+      << std::to_string(U.BeforeMin) << std::to_string(-Shift)
+      << E.getAsString();
   return false;
 }
 
@@ -450,6 +476,14 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   // A plain pointer: look at how the body indexes it.
   Uses U(P, FD, Ctx);
   U.walk(FD->getBody());
+  if (U.BeforeAt) // through an offset view: `a = x - 1`, then a[0]
+    return beforeStart(U, E, Out, D);
+  // The remark names the views the indices went through.
+  auto viaViews = [&] {
+    for (auto &[V, Shift] : U.Views)
+      Out.DimHow += ", through '" + viewText(V, Shift, P) + "'";
+    return true;
+  };
   // `c[n]` alone (a lookup at a parameter's index) explains nothing; with
   // a loop counted by n (Horner from the top) it adds to n.
   if (U.PlusParam && (U.PlusParam != U.Bound || U.Scale > 1) && !U.Unknown)
@@ -464,7 +498,7 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
     Out.DimHow = "dynamic, from parameter '" + U.End.N->getNameAsString() +
                  "' (end pointer '" + Out.Name + " + " +
                  U.End.N->getNameAsString() + "')";
-    return true;
+    return viaViews();
   }
   // `for (i = 0; i < n; i++) s += *p++;`: one element per iteration.
   // (`*p` or `p[0]` besides: the first element, read by the scalar function
@@ -479,7 +513,7 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
               (St.KParam ? A.Below == St.KParam
                          : !A.Below && A.Min >= 0 && A.Max < St.K);
   if (StepOk && walkExtent(FD, St.Trips, St.K, St.KParam, St.Text, Out))
-    return true;
+    return viaViews();
   if (St.Copy && !U.Whole)
     U.Whole = St.Copy; // the copy is used as a pointer after all
   const WalkRule &In = U.Inc;
@@ -488,7 +522,7 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
       (!U.Bound || (In.Trips.size() == 1 && U.Bound == In.Trips[0].N)) &&
       walkExtent(FD, In.Trips, 1, nullptr,
                  "*" + varOf(In.At)->getNameAsString() + "++", Out))
-    return true;
+    return viaViews();
   for (const WalkRule *R : {(const WalkRule *)&U.Inc, (const WalkRule *)&St})
     if (R->Uses > 0 && !U.Whole)
       U.Whole = R->At;
@@ -503,7 +537,7 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
     Out.DimHow = "dynamic, parameters '" + R + "' x '" + C +
                  "' (row-major indices i * " + C + " + j of loops to '" + R +
                  "' and '" + C + "')";
-    return true;
+    return viaViews();
   }
   if (!U.Unknown && U.Bound) {
     Out.DimParam = (int)U.Bound->getFunctionScopeIndex();
@@ -528,14 +562,14 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
     if (U.AtLeast > 0) // `do { s += x[i]; i++; } while (i < n);`
       Out.DimHow += ", at least " + std::to_string(U.AtLeast) +
                     " (the body of a do/while loop runs once)";
-    return true;
+    return viaViews();
   }
   if (!U.Unknown && U.MaxConst >= 0) {
     Out.StaticLen = (int)U.MaxConst + 1;
     Out.DimHow = "static " + std::to_string(Out.StaticLen) +
                  (U.FromRange ? " (index range of constant-bound loops)"
                               : " (constant indices)");
-    return true;
+    return viaViews();
   }
   report(D, DiagnosticsEngine::Error,
          U.Unknown ? U.Unknown->getBeginLoc() : P->getLocation(),

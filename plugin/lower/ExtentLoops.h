@@ -167,7 +167,8 @@ struct LoopShapes {
   /// Loops that keep i inside [From, n - 1 - Slack], n an integer
   /// parameter neither they nor i's loop assign: `for (i = 0; i < n - 1;
   /// i++)` (`x[i + 1]`), `for (i = 1; i <= n - 1; i++)`, and counting down,
-  /// `for (j = n - 1; j >= 0; j--)` (Clenshaw, Horner from the top).
+  /// `for (j = n - 1; j >= 0; j--)` (Clenshaw, Horner from the top), `for
+  /// (j = n; j >= 1; j--)` (1-based, Slack -1).
   LoopVar boundBelow(const ForStmt *FS) {
     LoopVar L;
     const auto *C = dyn_cast_or_null<BinaryOperator>(
@@ -205,12 +206,14 @@ struct LoopShapes {
         From = *Lo;
       }
     } else if (St && *St <= -1 && (K == BO_GE || K == BO_GT)) {
-      // From n - c (c >= 1: Slack c - 1) down to a constant.
+      // From n - c (Slack c - 1) down to a constant; from n itself (Slack
+      // -1, as `i <= n`: Numerical Recipes' 1-based `for (j = n; j >= 1;
+      // j--)`).
       const Expr *Init = initOf(FS, V);
       auto Lo = constInt(C->getRHS());
       Top = Init ? paramMinus(Init) : std::nullopt;
-      if (Top && Top->second-- < 1)
-        Top.reset();
+      if (Top)
+        Top->second--;
       if (Lo)
         From = K == BO_GT ? *Lo + 1 : *Lo;
       if (From < 0)

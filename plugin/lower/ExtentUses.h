@@ -5,6 +5,8 @@
 #pragma once
 #include "lower/ExtentLoops.h"
 
+#include "llvm/ADT/MapVector.h"
+
 namespace batchdiff {
 namespace extents {
 
@@ -89,6 +91,16 @@ struct Uses : LoopShapes {
   llvm::DenseMap<const VarDecl *, const Expr *> Aliases;
   // Row pointers `row = p + i * c` and their c (rowPointer).
   llvm::DenseMap<const VarDecl *, const ParmVarDecl *> Rows;
+  // Offset views of p, in the order declared: `const double *a = p - 1;`
+  // (also `p + c`, `&p[c]`, c a constant), a never assigned, so a[i] is
+  // p[i + Shift]: 1-based code on 0-based arrays (Numerical Recipes'
+  // `a = x - 1`, then a[1] .. a[n]).
+  llvm::MapVector<const VarDecl *, int64_t> Views;
+  // A view's index that can read before p's start (`a[i]` with i from 0
+  // and `a = p - 1`): the index, its view, and the element of p it reads.
+  const Expr *BeforeAt = nullptr;
+  const VarDecl *BeforeView = nullptr;
+  int64_t BeforeMin = 0;
 
   Uses(const ParmVarDecl *P, const FunctionDecl *FD, ASTContext &Ctx)
       : LoopShapes(FD, Ctx), P(P), Stepped(steps(FD->getBody(), P)) {}
@@ -178,12 +190,96 @@ struct Uses : LoopShapes {
     return R ? std::optional<int64_t>(R->second) : std::nullopt;
   }
 
-  void index(const Expr *Idx) {
+  /// The shift of an offset view of p: `p - c`, `p + c`, `c + p`, `&p[c]`
+  /// (c an integer constant, maybe negative).
+  std::optional<int64_t> viewShift(const Expr *Init) {
+    Init = Init->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(Init);
+        UO && UO->getOpcode() == UO_AddrOf)
+      if (const auto *AS =
+              dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens());
+          AS && paramOf(AS->getBase()) == P)
+        return constInt(AS->getIdx());
+    const auto *BO = dyn_cast<BinaryOperator>(Init);
+    if (!BO || (BO->getOpcode() != BO_Add && BO->getOpcode() != BO_Sub))
+      return std::nullopt;
+    if (paramOf(BO->getLHS()) == P)
+      if (auto K = constInt(BO->getRHS()))
+        return BO->getOpcode() == BO_Sub ? -*K : *K;
+    if (BO->getOpcode() == BO_Add && paramOf(BO->getRHS()) == P)
+      return constInt(BO->getLHS());
+    return std::nullopt;
+  }
+
+  /// A declaration of offset views of p (`const double *a = x - 1, *b =
+  /// y;`): records them, walks the other initializers.
+  bool viewDecl(const DeclStmt *DS) {
+    bool Any = false;
+    for (const Decl *D : DS->decls()) {
+      const auto *V = dyn_cast<VarDecl>(D);
+      auto Sh = V && V->getType()->isPointerType() && V->getInit()
+                    ? viewShift(V->getInit())
+                    : std::nullopt;
+      if (Sh && !lowering::modifies(FD->getBody(), V)) {
+        Views[V] = *Sh;
+        Any = true;
+      }
+    }
+    if (Any)
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D); V && !Views.count(V))
+          walk(V->getInit());
+    return Any;
+  }
+
+  /// The view \p E names, if it names one.
+  const VarDecl *viewOf(const Expr *E) const {
+    const VarDecl *V = varOf(E);
+    return V && Views.count(V) ? V : nullptr;
+  }
+
+  /// Whether view \p View's index \p Idx (p's element Idx + Shift) can
+  /// read before p's start, from what bounds it: a constant, the start of
+  /// its loop, a constant range. Records the first such index.
+  bool before(const Expr *Idx, int64_t Shift, const VarDecl *View) {
+    std::optional<int64_t> Min;
+    if (auto K = constInt(Idx))
+      Min = *K;
+    else if (auto R = range(Idx))
+      Min = R->first;
+    else if (auto A = affine(Idx);
+             A && A->Terms.size() == 1 && A->Terms[0].second >= 1)
+      for (auto It = Loops.rbegin(); It != Loops.rend() && !Min; ++It)
+        if (It->V == A->Terms[0].first && It->Bound && It->From >= 0)
+          Min = A->Terms[0].second * It->From + A->C;
+    return Min && beforeAt(*Min + Shift, Idx, View);
+  }
+
+  /// Whether p's element \p Min, read through view \p View at \p At, is
+  /// before p's start; records the first such read.
+  bool beforeAt(int64_t Min, const Expr *At, const VarDecl *View) {
+    if (Min >= 0)
+      return false;
+    if (!BeforeAt) {
+      BeforeAt = At;
+      BeforeView = View;
+      BeforeMin = Min;
+    }
+    if (!Unknown)
+      Unknown = At;
+    return true;
+  }
+
+  /// An index \p Idx of p, or of a view of p that reads p[Idx + Shift].
+  void index(const Expr *Idx, int64_t Shift = 0,
+             const VarDecl *View = nullptr) {
+    if (View && before(Idx, Shift, View))
+      return;
     if (auto K = constInt(Idx)) {
-      MaxConst = std::max<int64_t>(MaxConst, *K);
+      MaxConst = std::max<int64_t>(MaxConst, *K + Shift);
       return;
     }
-    if (const VarDecl *V = varOf(Idx))
+    if (const VarDecl *V = Shift ? nullptr : varOf(Idx))
       for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
         if (It->V == V && It->Bound && It->Slack >= 0) {
           Bound = It->Bound;
@@ -191,10 +287,12 @@ struct Uses : LoopShapes {
             AtLeast = std::max(AtLeast, It->From + 1);
           return;
         }
+    auto A = affine(Idx);
+    if (A)
+      A->C += Shift;
     // `for (i = 1; i <= n; i++) x[i]` (1-based): i reaches n, so x[i + c]
     // (c >= 0) needs n + c + 1 elements, as `c[n + c]` does.
-    if (auto A = affine(Idx);
-        A && A->Terms.size() == 1 && A->Terms[0].second == 1 && A->C >= 0)
+    if (A && A->Terms.size() == 1 && A->Terms[0].second == 1 && A->C >= 0)
       for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
         if (It->V == A->Terms[0].first && It->Bound && It->Slack == -1 &&
             (!Bound || Bound == It->Bound) &&
@@ -209,7 +307,7 @@ struct Uses : LoopShapes {
     // `x[2 * i]`, `x[3 * i + 2]` with i < n: interleaved records of k
     // elements, k * n in all; `x[i - 1]` with i from 1 up to n, a
     // recurrence's previous element, n.
-    if (auto A = affine(Idx); A && A->Terms.size() == 1) {
+    if (A && A->Terms.size() == 1) {
       auto [V, K] = A->Terms[0];
       for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
         if (It->V == V && It->Bound && K >= 1 && A->C < K * (1 + It->Slack) &&
@@ -224,8 +322,7 @@ struct Uses : LoopShapes {
     }
     // `c[n]`, `x[n - 1]`: an integer parameter (never assigned) plus a
     // constant, as Horner from the top reads c[0] .. c[n].
-    if (auto A = affine(Idx);
-        A && A->Terms.size() == 1 && A->Terms[0].second == 1 && A->C >= -1) {
+    if (A && A->Terms.size() == 1 && A->Terms[0].second == 1 && A->C >= -1) {
       const auto *N = dyn_cast<ParmVarDecl>(A->Terms[0].first);
       if (N && N->getDeclContext() == FD && N->getType()->isIntegerType() &&
           !lowering::modifies(FD->getBody(), N) &&
@@ -237,12 +334,12 @@ struct Uses : LoopShapes {
         return;
       }
     }
-    if (auto M = rangeMax(Idx); M && *M >= 0) {
-      MaxConst = std::max<int64_t>(MaxConst, *M);
+    if (auto M = rangeMax(Idx); M && *M + Shift >= 0) {
+      MaxConst = std::max<int64_t>(MaxConst, *M + Shift);
       FromRange = true;
       return;
     }
-    if (auto RC = flatIndex(Idx); RC && flat(*RC, Idx))
+    if (auto RC = Shift ? std::nullopt : flatIndex(Idx); RC && flat(*RC, Idx))
       return;
     if (!Unknown)
       Unknown = Idx;
@@ -514,6 +611,27 @@ struct Uses : LoopShapes {
       }
     if (stepWalk(S))
       return;
+    // Offset views: `const double *a = p - 1;`, then a[i], *a, a->m.
+    if (const auto *DS = dyn_cast<DeclStmt>(S); DS && viewDecl(DS))
+      return;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
+      if (const VarDecl *V = viewOf(AS->getBase())) {
+        index(AS->getIdx(), Views[V], V);
+        walk(AS->getIdx());
+        return;
+      }
+    // `*a`, `a->m`: a[0], p[Shift].
+    const Expr *Elem0 = nullptr;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S);
+        UO && UO->getOpcode() == UO_Deref)
+      Elem0 = UO->getSubExpr();
+    if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->isArrow())
+      Elem0 = ME->getBase();
+    if (const VarDecl *V = Elem0 ? viewOf(Elem0) : nullptr) {
+      if (!beforeAt(Views[V], Elem0, V))
+        MaxConst = std::max<int64_t>(MaxConst, Views[V]);
+      return;
+    }
     if (rowPointer(S)) {
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
         walk(AS->getIdx());
@@ -548,7 +666,7 @@ struct Uses : LoopShapes {
       if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && !Whole) {
         if (Aliases.count(V))
           Whole = Aliases[V];
-        else if (Rows.count(V))
+        else if (Rows.count(V) || Views.count(V))
           Whole = V->getInit();
       }
     if (const auto *ME = dyn_cast<MemberExpr>(S))
