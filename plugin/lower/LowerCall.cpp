@@ -115,6 +115,21 @@ const FunctionDecl *Lowerer::knownFunction(const Expr *E) const {
   return nullptr;
 }
 
+void Lowerer::functionPointerDecl(const VarDecl *VD) {
+  const Expr *Init = VD->getInit();
+  const FunctionDecl *FD = Init ? knownFunction(Init) : nullptr;
+  if (!FD || modifies(Frames.back().FD->getBody(), VD)) {
+    error(VD->getLocation(),
+          "the function pointer variable '" + VD->getNameAsString() +
+              "' (not initialized with a function's name, or assigned "
+              "later)",
+          "initialize it with the function it calls and do not assign it, "
+          "or call the functions directly under if/else");
+    return;
+  }
+  Frames.back().Funcs[VD] = FD;
+}
+
 int Lowerer::call(const CallExpr *CE) {
   const FunctionDecl *Callee = CE->getDirectCallee();
   // A helper's function pointer parameter calls what its caller passed.

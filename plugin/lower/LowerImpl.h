@@ -351,6 +351,8 @@ private:
   /// The function \p E names: a function, `&f`, `*f`, or a function pointer
   /// parameter bound to one (Frame::Funcs); null otherwise.
   const FunctionDecl *knownFunction(const Expr *E) const;
+  /// `double (*f)(double) = sq;`, never assigned: bound to sq.
+  void functionPointerDecl(const VarDecl *VD);
   bool callArgs(const CallExpr *CE, CallArgs &CA);
   bool bindParams(const CallExpr *CE, const FunctionDecl *Callee, CallArgs &CA,
                   Frame &Fr);

@@ -309,6 +309,10 @@ Ret Lowerer::declStmt(const DeclStmt *DS) {
       structDecl(VD);
       continue;
     }
+    if (T->isFunctionPointerType()) {
+      functionPointerDecl(VD);
+      continue;
+    }
     if (isStructPtr(T)) {
       structPtrDecl(VD);
       continue;

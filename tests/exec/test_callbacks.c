@@ -9,7 +9,8 @@
  *   - cb_osc: a Runge-Kutta step with a derivative callback that reads and
  *     writes arrays, ten steps;
  *   - cb_twice: `(*f)(x)`, a typedef, a callback passed down two levels,
- *     one helper called with two functions.
+ *     one helper called with two functions, local function pointers
+ *     initialized with a function and never assigned.
  * NAME_batched against the scalar function (bit for bit where only
  * arithmetic is involved, within the math functions' bounds otherwise),
  * NAME_grad against Richardson-extrapolated central differences with a
@@ -92,7 +93,9 @@ static double apply2(fn f, fn g, double x) {
   return twice(g, x) * f(x);
 }
 BATCHDIFF double cb_twice(double x) {
-  return apply2(sq, affine, x) + apply2(affine, &sq, -x);
+  fn g = affine; /* a local bound to one function */
+  double (*h)(double) = &sq;
+  return apply2(sq, affine, x) + apply2(g, h, -x) + g(x) * (*h)(x);
 }
 
 /* ---- tests ------------------------------------------------------------- */
