@@ -405,11 +405,13 @@ bool inferredRows(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   return false;
 }
 
-/// The text of view \p V = p + \p Shift of parameter \p P: "a = x - 1".
+/// The text of view \p V = p + \p Shift of parameter \p P: "a = x - 1",
+/// "q = x".
 std::string viewText(const VarDecl *V, int64_t Shift, const ParmVarDecl *P) {
   return V->getNameAsString() + " = " + P->getNameAsString() +
-         (Shift < 0 ? " - " : " + ") +
-         std::to_string(Shift < 0 ? -Shift : Shift);
+         (Shift == 0  ? ""
+          : Shift < 0 ? " - " + std::to_string(-Shift)
+                      : " + " + std::to_string(Shift));
 }
 
 /// The error for an index of an offset view of a pointer parameter whose

@@ -6,6 +6,7 @@
 #include "lower/ExtentLoops.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace batchdiff {
 namespace extents {
@@ -96,6 +97,7 @@ struct Uses : LoopShapes {
   // p[i + Shift]: 1-based code on 0-based arrays (Numerical Recipes'
   // `a = x - 1`, then a[1] .. a[n]).
   llvm::MapVector<const VarDecl *, int64_t> Views;
+  llvm::SmallPtrSet<const Stmt *, 4> ViewAssigns; // `a = x - 1;`
   // A view's index that can read before p's start (`a[i]` with i from 0
   // and `a = p - 1`): the index, its view, and the element of p it reads.
   const Expr *BeforeAt = nullptr;
@@ -191,9 +193,11 @@ struct Uses : LoopShapes {
   }
 
   /// The shift of an offset view of p: `p - c`, `p + c`, `c + p`, `&p[c]`
-  /// (c an integer constant, maybe negative).
+  /// (c an integer constant, maybe negative), or p itself (a copy: 0).
   std::optional<int64_t> viewShift(const Expr *Init) {
     Init = Init->IgnoreParenImpCasts();
+    if (paramOf(Init) == P)
+      return 0;
     if (const auto *UO = dyn_cast<UnaryOperator>(Init);
         UO && UO->getOpcode() == UO_AddrOf)
       if (const auto *AS =
@@ -211,17 +215,43 @@ struct Uses : LoopShapes {
     return std::nullopt;
   }
 
+  /// The assignments to \p V in \p S: how many, and one of them.
+  static void assigns(const Stmt *S, const VarDecl *V,
+                      const BinaryOperator *&Found, int &Count) {
+    if (!S)
+      return;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->isAssignmentOp() && varOf(BO->getLHS()) == V) {
+      Found = BO;
+      Count++;
+    }
+    for (const Stmt *C : S->children())
+      assigns(C, V, Found, Count);
+  }
+
   /// A declaration of offset views of p (`const double *a = x - 1, *b =
-  /// y;`): records them, walks the other initializers.
+  /// y;`, or `const double *a;` assigned once, `a = x - 1;`): records
+  /// them, walks the other initializers.
   bool viewDecl(const DeclStmt *DS) {
     bool Any = false;
     for (const Decl *D : DS->decls()) {
       const auto *V = dyn_cast<VarDecl>(D);
-      auto Sh = V && V->getType()->isPointerType() && V->getInit()
-                    ? viewShift(V->getInit())
-                    : std::nullopt;
-      if (Sh && !lowering::modifies(FD->getBody(), V)) {
+      if (!V || !V->getType()->isPointerType())
+        continue;
+      const Expr *Init = V->getInit();
+      const BinaryOperator *Assign = nullptr;
+      int Count = 0;
+      if (!Init)
+        assigns(FD->getBody(), V, Assign, Count);
+      if (Count != 1)
+        Assign = nullptr;
+      if (Assign && Assign->getOpcode() == BO_Assign)
+        Init = Assign->getRHS();
+      auto Sh = Init ? viewShift(Init) : std::nullopt;
+      if (Sh && !modifiesBesides(FD->getBody(), V, Assign)) {
         Views[V] = *Sh;
+        if (Assign)
+          ViewAssigns.insert(Assign);
         Any = true;
       }
     }
@@ -613,6 +643,8 @@ struct Uses : LoopShapes {
       return;
     // Offset views: `const double *a = p - 1;`, then a[i], *a, a->m.
     if (const auto *DS = dyn_cast<DeclStmt>(S); DS && viewDecl(DS))
+      return;
+    if (ViewAssigns.count(S))
       return;
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
       if (const VarDecl *V = viewOf(AS->getBase())) {

@@ -12,7 +12,9 @@
  *     nonzero start, nothing outside the extent touched), vs central
  *     differences; the 1-based parameter's element 0 untouched;
  *   - poly1's _jvp vs its _grad, _hvp vs differences of _grad; ramp1's
- *     (an output written through `o = out - 1`) _jvp vs the twin's. */
+ *     (an output written through `o = out - 1`) _jvp vs the twin's;
+ *   - a view assigned once after its declaration, a plain copy `q = x`
+ *     indexed, a view of a BD_UNIFORM table. */
 #include "exec_util.h"
 
 #include "../arrays/ragged_util.h"
@@ -158,6 +160,40 @@ BATCHDIFF double nrp0(const double *x, int n, double t) {
   double s = 0.0;
   for (int i = 0; i < n; i++)
     s = s * t + x[i];
+  return s;
+}
+
+/* The view assigned once after its declaration, as older C writes it. */
+BATCHDIFF double asg1(const double *x, int n, double t) {
+  const double *a;
+  double s = 0.0;
+  a = x - 1;
+  for (int i = 1; i <= n; i++)
+    s = s * t + a[i];
+  return s;
+}
+
+/* A plain copy, indexed (a view of offset 0). */
+BATCHDIFF double copy0(const double *x, int n, double t) {
+  const double *q = x;
+  double s = 0.0;
+  for (int i = 0; i < n; i++)
+    s = s * t + q[i];
+  return s;
+}
+
+/* A view of a BD_UNIFORM table, per-example lengths. */
+BATCHDIFF double unif1(BD_UNIFORM const double *coef, int m, double t) {
+  const double *c = coef - 1;
+  double s = 0.0;
+  for (int j = m; j >= 1; j--)
+    s = s * t + c[j];
+  return s;
+}
+BATCHDIFF double unif0(BD_UNIFORM const double *coef, int m, double t) {
+  double s = 0.0;
+  for (int j = m - 1; j >= 0; j--)
+    s = s * t + coef[j];
   return s;
 }
 
@@ -700,11 +736,72 @@ static void t_layouts(void **state) {
     }
 }
 
+/* asg1 and copy0 vs nrp0, unif1 vs unif0: bits, and gradients bit for
+ * bit (the uniform table's shadow summed over the batch in the same
+ * order). */
+static void t_forms(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("nr_forms")};
+  for (size_t ni = 0; ni < N_TEST_NS; ni++) {
+    size_t n = test_ns[ni], nx = n * ST + 1;
+    int *len = gp_alloc((n + 1) * sizeof(int));
+    for (size_t b = 0; b < n; b++)
+      len[b] = b + 1 == n ? ST : rng_below(&rng, ST + 1);
+    double *x = strided(n, n ? len[n - 1] : 0), *t = gp_alloc((n + 1) * 8);
+    double *c = gp_alloc(ST * 8), *r[4], *dx[3], *dt[4], dc[2][ST];
+    for (int k = 0; k < 4; k++) {
+      r[k] = gp_alloc((n + 1) * 8);
+      dt[k] = gp_alloc((n + 1) * 8);
+      if (k < 3)
+        dx[k] = gp_alloc(nx * 8);
+    }
+    for (size_t b = 0; b < n; b++) {
+      for (int i = 0; i < len[b]; i++)
+        x[b * ST + i] = rng_range(&rng, -2, 2);
+      t[b] = rng_range(&rng, -1.2, 1.2);
+    }
+    for (int i = 0; i < ST; i++)
+      c[i] = rng_range(&rng, -1, 1);
+    gp_seal(x), gp_seal(t), gp_seal(len), gp_seal(c);
+    asg1_batched(n, x, ST, len, t, r[0]);
+    copy0_batched(n, x, ST, len, t, r[1]);
+    unif1_batched(n, c, len, t, r[2]);
+    unif0_batched(n, c, len, t, r[3]);
+    for (size_t b = 0; b < n; b++) {
+      double w = nrp0(x + b * ST, len[b], t[b]);
+      double u = unif0(c, len[b], t[b]);
+      CHECK(same_d(r[0][b], w) && same_d(r[1][b], w) &&
+                same_d(r[0][b], asg1(x + b * ST, len[b], t[b])) &&
+                same_d(r[1][b], copy0(x + b * ST, len[b], t[b])),
+            "asg1/copy0 n=%zu b=%zu", n, b);
+      CHECK(same_d(r[2][b], u) && same_d(r[3][b], u) &&
+                same_d(u, unif1(c, len[b], t[b])),
+            "unif n=%zu b=%zu", n, b);
+    }
+    asg1_grad(n, x, ST, len, t, NULL, NULL, dx[0], ST, dt[0]);
+    copy0_grad(n, x, ST, len, t, NULL, NULL, dx[1], ST, dt[1]);
+    nrp0_grad(n, x, ST, len, t, NULL, NULL, dx[2], ST, dt[2]);
+    CHECK(memcmp(dx[0], dx[2], nx * 8) == 0 &&
+              memcmp(dx[1], dx[2], nx * 8) == 0 &&
+              memcmp(dt[0], dt[2], n * 8) == 0 &&
+              memcmp(dt[1], dt[2], n * 8) == 0,
+          "asg1/copy0 grad n=%zu", n);
+    memset(dc, 0, sizeof dc);
+    memset(dt[0], 0, (n + 1) * 8), memset(dt[3], 0, (n + 1) * 8);
+    unif1_grad(n, c, len, t, NULL, NULL, dc[0], dt[0]);
+    unif0_grad(n, c, len, t, NULL, NULL, dc[1], dt[3]);
+    CHECK(memcmp(dc[0], dc[1], sizeof dc[0]) == 0 &&
+              memcmp(dt[0], dt[3], n * 8) == 0,
+          "unif grad n=%zu", n);
+    gp_reset();
+  }
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_views),   cmocka_unit_test(t_poly_fwd),
       cmocka_unit_test(t_ramp),    cmocka_unit_test(t_declared),
-      cmocka_unit_test(t_layouts),
+      cmocka_unit_test(t_layouts), cmocka_unit_test(t_forms),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_nr_views", tests, NULL, NULL);
