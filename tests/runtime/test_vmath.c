@@ -320,6 +320,38 @@ static void test_double_focus(void **state) {
   }
 }
 
+/* Double log's special lanes (0, negatives, subnormals, inf, NaN) one at a
+ * time in each lane of a vector of ordinary ones, and next to the extreme
+ * normal values: the test that sends a vector to the slow path (at 8 lanes
+ * one vfpclasspd) must catch each class in every lane, and the ordinary
+ * lanes keep their fast results. */
+static void test_log_special_lanes(void **state) {
+  (void)state;
+  static const double sp[] = {0.0,        -0.0,
+                              -1.0,       -0x1p-1022,
+                              -0x1p-1074, -INFINITY,
+                              INFINITY,   NAN,
+                              -NAN,       0x1p-1074,
+                              0x1p-1023,  0x1.fffffffffffffp-1023,
+                              0x1p-1022,  0x1.fffffffffffffp+1023,
+                              1.0,        -0x1.8p+1023};
+  const fninfo *f = NULL;
+  for (size_t j = 0; j < NFNS; j++)
+    if (strcmp(fns[j].name, "log") == 0)
+      f = &fns[j];
+  result r = {0, 0, 0, 0};
+  for (size_t k = 0; k < sizeof sp / sizeof sp[0]; k++)
+    for (int at = 0; at < BD_WD; at++) {
+      bd_f64d x, v;
+      for (int l = 0; l < BD_WD; l++)
+        x[l] = l == at ? sp[k] : 0.3 + 1.7 * l;
+      v = bd_log_f64d(x);
+      for (int l = 0; l < BD_WD; l++)
+        check_lane_d(f, &r, x[l], 0.0, v[l]);
+    }
+  check(f, "f64d (special lanes)", r, f->bound_d);
+}
+
 /* fma has three arguments: checked separately, exact. */
 static void test_fma(void **state) {
   (void)state;
@@ -451,7 +483,7 @@ int main(int argc, char **argv) {
     print_table(argc > 2);
     return 0;
   }
-  struct CMUnitTest tests[NFNS + 3];
+  struct CMUnitTest tests[NFNS + 4];
   for (size_t i = 0; i < NFNS; i++) {
     struct CMUnitTest t = {fns[i].name, test_fn, NULL, NULL, (void *)&fns[i]};
     tests[i] = t;
@@ -462,6 +494,9 @@ int main(int argc, char **argv) {
   tests[NFNS + 1] = t2;
   struct CMUnitTest ts = {"float_sweep", test_float_sweep, NULL, NULL, NULL};
   tests[NFNS + 2] = ts;
+  struct CMUnitTest tl = {"log_special_lanes", test_log_special_lanes, NULL,
+                          NULL, NULL};
+  tests[NFNS + 3] = tl;
   bd_test_filter(argc, argv);
-  return _cmocka_run_group_tests("vmath", tests, NFNS + 3, NULL, NULL);
+  return _cmocka_run_group_tests("vmath", tests, NFNS + 4, NULL, NULL);
 }

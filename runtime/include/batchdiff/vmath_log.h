@@ -17,10 +17,15 @@
 BD_INL bd_f64d bd__logfmak_dd(bd_f64d x, double kadj) {
   bd_i64d ix = (bd_i64d)x;
   bd_i64d tmp = ix - 0x3fe6a09e667f3bcdLL;
+#if BD_VBYTES == 64 && defined(__AVX512DQ__)
+  /* vcvtqq2pd: one operation fewer than the 2^52 trick below */
+  bd_f64d kd = __builtin_convertvector((tmp >> 52) + (int64_t)kadj, bd_f64d);
+#else
   bd_i64d kk = (bd_i64d)((bd_u64d)tmp >> 52);
   /* k + 2048 in the mantissa of 2^52 (no int64 -> double in AVX2) */
   bd_f64d kd =
       (bd_f64d)((kk ^ 0x800) | 0x4330000000000000LL) - (0x1p52 + 2048.0 - kadj);
+#endif
   bd_f64d f =
       (bd_f64d)(ix - (tmp & (int64_t)0xfff0000000000000ULL)) - 1.0; /* exact */
   /* Coefficients as memory operands of the FMAs (see vmath_erf.h): rows of
@@ -59,9 +64,20 @@ BD__COLD bd_f64d bd__logfma_fix_dd(bd_f64d x, bd_f64d y) {
   sr = bd__vsel_dd((bd_i64d)(x == 0.0), bd__vspl_dd(-__builtin_inf()), sr);
   return bd__vsel_dd(bd__logfma_special_dd(x), sr, y);
 }
+/* Whether a lane is special: at 8 lanes one vfpclasspd (QNaN, SNaN, +-0,
+ * +-inf, subnormal, negative: every class but positive normal) instead of
+ * the add and compare. */
+BD_INL int bd__logfma_any_special_dd(bd_f64d x) {
+#if BD_VBYTES == 64 && defined(__AVX512DQ__)
+  return __builtin_ia32_fpclasspd512_mask((bd__x8df)x, 0xff,
+                                          (unsigned char)-1) != 0;
+#else
+  return __builtin_reduce_or(bd__logfma_special_dd(x)) != 0;
+#endif
+}
 BD_INL bd_f64d bd__logfma_dd(bd_f64d x) {
   bd_f64d y = bd__logfmak_dd(x, 0.0);
-  if (__builtin_reduce_or(bd__logfma_special_dd(x)))
+  if (bd__logfma_any_special_dd(x))
     y = bd__logfma_fix_dd(x, y);
   return y;
 }
