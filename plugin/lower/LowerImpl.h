@@ -237,6 +237,10 @@ private:
   Ret stmtList(llvm::ArrayRef<const Stmt *> List);
   Ret declStmt(const DeclStmt *DS);
   Ret ifStmt(const IfStmt *IS);
+  /// The value of \p IS's condition when it is a constant without side
+  /// effects and the side it never takes holds no label (so no goto or case
+  /// can enter it): that side is never lowered, as clang never emits it.
+  std::optional<bool> constantIf(const IfStmt *IS) const;
   std::optional<Ret> guardClause(const IfStmt *IS,
                                  llvm::ArrayRef<const Stmt *> Rest);
   Ret returnStmt(const ReturnStmt *RS);

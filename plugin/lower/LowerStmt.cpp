@@ -20,7 +20,7 @@ Ret Lowerer::stmtList(llvm::ArrayRef<const Stmt *> List) {
     // guard clauses need no return flag and the rest runs under the
     // complement mask.
     if (const auto *IS = dyn_cast<IfStmt>(List[I]);
-        IS && I + 1 < List.size() && !entered(IS))
+        IS && I + 1 < List.size() && !entered(IS) && !constantIf(IS))
       if (auto R = guardClause(IS, List.drop_front(I + 1)))
         return *R;
     Ret R = stmt(List[I]);
@@ -383,6 +383,34 @@ std::optional<Ret> Lowerer::guardClause(const IfStmt *IS,
   return R == Ret::Always ? Ret::Always : Ret::Maybe;
 }
 
+/// Whether \p S holds a label a jump could enter it by: a label, or a case
+/// label of a switch around it (clang's CodeGenFunction::ContainsLabel).
+static bool holdsLabel(const Stmt *S, bool InSwitch = false) {
+  if (!S)
+    return false;
+  if (isa<LabelStmt>(S) || (!InSwitch && isa<SwitchCase>(S)))
+    return true;
+  InSwitch |= isa<SwitchStmt>(S);
+  for (const Stmt *C : S->children())
+    if (holdsLabel(C, InSwitch))
+      return true;
+  return false;
+}
+
+/// nmath's ML_WARNING(ME_DOMAIN, "dnorm") is `{ if (ME_DOMAIN > ME_DOMAIN)
+/// { char *msg = ""; switch ... printf(msg, s); } }`: code that never runs,
+/// which clang does not emit either, need not be supported.
+std::optional<bool> Lowerer::constantIf(const IfStmt *IS) const {
+  bool Value;
+  const Expr *C = IS->getCond();
+  if (IS->isConsteval() || IS->hasInitStorage() || IS->hasVarStorage() ||
+      C->isValueDependent() || !C->EvaluateAsBooleanCondition(Value, Ctx) ||
+      C->HasSideEffects(Ctx) ||
+      holdsLabel(Value ? IS->getElse() : IS->getThen()))
+    return std::nullopt;
+  return Value;
+}
+
 Ret Lowerer::ifStmt(const IfStmt *IS) {
   if (IS->isConsteval() || IS->hasInitStorage() || IS->hasVarStorage()) {
     error(IS->getBeginLoc(), "this form of 'if'", "use a plain if/else");
@@ -396,6 +424,8 @@ Ret Lowerer::ifStmt(const IfStmt *IS) {
           (E.Path.count(IS->getThen()) ? ToThen : ToElse).push_back(It->second);
     return enterIf(IS, ToThen, ToElse);
   }
+  if (std::optional<bool> Value = constantIf(IS))
+    return stmt(*Value ? IS->getThen() : IS->getElse());
   int C = cond(IS->getCond());
   if (C < 0)
     return Ret::Never;
