@@ -20,6 +20,7 @@ from markers import LF, MD, MF, TW, tname
 from xadapters import CP
 from xfeatures import NEW, XExt
 from yfeatures import NEW3, YExt
+from sfeatures import NEW9, SExt
 from tfeatures import NEW8, TExt
 from ufeatures import NEW7, UExt
 from vfeatures import NEW6, VExt
@@ -27,7 +28,7 @@ from wfeatures import NEW5, WExt
 from zfeatures import NEW4, ZExt
 
 FEATURES = ("structs", "arrays", "mem", "recs", "amem") + NEW + ("amem2",) + \
-    NEW3 + NEW4 + NEW5 + NEW6 + NEW7 + NEW8
+    NEW3 + NEW4 + NEW5 + NEW6 + NEW7 + NEW8 + NEW9
 
 
 class StructType:
@@ -88,7 +89,7 @@ class StructType:
         return out
 
 
-class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt):
+class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt):
     """File-level state of the features (rng: the file's generator)."""
 
     def __init__(self, rng, features):
@@ -291,6 +292,7 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt):
         # ufeatures: BD_EXTENT arrays, the caller's memory, outside calls
         g.uext, g.umem, g.ucalls = [], [], False
         TExt.tattach(g)  # tfeatures: flat matrices, recursion, gotoin
+        SExt.sattach(g)  # sfeatures: gotodone
 
     def setup(self, g, cps):
         """The function's struct members, arrays and length parameters in
@@ -365,6 +367,14 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt):
         while "precs" in self.f and any(cp.walk and not cp.looped
                                         for cp in g.rragged):
             self.ystmt(g, 1)
+        if self.son():
+            self.sbefore_return(g)
+
+    def after_return(self, g):
+        """After the final return (and its `tail:`): gotodone's label
+        with a return of its own. No draw when none is pending."""
+        if self.son():
+            self.safter_return(g)
 
     def struct_vars(self, g, writable=False):
         return [(nm, st) for nm, (k, st, ro, _) in g.scope.all().items()
@@ -386,6 +396,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt):
         if self.uon() and self.ustmt(g, ind, in_loop):
             return True
         if self.ton() and self.tstmt(g, ind, in_loop):
+            return True
+        if self.son() and self.sstmt(g, ind, in_loop):
             return True
         r = self.r.random()
         if r < 0.1 and g.ragged and g.loop_depth < 2 and not g.is_helper \

@@ -789,5 +789,7 @@ class FnGen:
                 self.emit(0, "%s:" % self.tail)
                 self.emit(1, "return %s;" % self.ret_expr())
                 self.scope = saved
+        if self.ext:
+            self.ext.after_return(self)
         return self.lines
 

@@ -23,8 +23,19 @@
    `A[i * c + j]` (any order) or through a row pointer `A + i * c`; every
    `goto underN;` has its label; an annotated function calls itself only
    in its first statement. A made-up function breaking each fails it.
+6. The ninth round's `gotodone` (sfeatures.py) is made in all its forms
+   (gotos to the label from a loop before the block, from just before
+   it, from after it; the label one `if` deeper; `done:` before and after
+   the final return) and keeps the plugin's rule for a goto into a block
+   lowered as a copy: the statements from `underN:` to the end of its
+   block hold no other label, no break or continue, end in `goto doneM;`
+   and read only the parameters and the scalars declared before at the
+   top level; `doneM:` is there once, after every goto to it and to the
+   blocks' labels (no backward jump). A made-up function breaking each
+   fails it.
 """
 import argparse
+import collections
 import re
 import sys
 
@@ -32,9 +43,10 @@ import genfile
 import wfeatures
 from features import FEATURES
 from gen import features, parse_seeds
+from sfeatures import NEW9
 from tfeatures import NEW8
 
-SEVENTH = tuple(f for f in FEATURES if f not in NEW8)
+SEVENTH = tuple(f for f in FEATURES if f not in NEW8 + NEW9)
 
 
 def check_written_names():
@@ -162,15 +174,133 @@ def check_eighth_fails():
             if not any(w in b for b in got)]
 
 
+# a declaration at the top level (indented once): type, name
+DECL = re.compile(r"^  (?!return |goto |if |else )(?:const |static )*"
+                  r"\w+(?: \w+)? \**(\w+)(?:\[[^=]*\])?(?: =.*|;)$")
+NAME = re.compile(r"(?<![.\w>])([a-z]+\d+)\b(?!\s*\()")
+
+
+def check_ninth(s, src, counts):
+    """Check 6 on one file (the annotated functions only)."""
+    bad = []
+    ann = src[:src.index("/* twins:")]
+    for fn in re.findall(r"^BATCHDIFF .*?^}$", ann, re.S | re.M):
+        name = re.search(r" (f\d+)\(", fn).group(1)
+        head, body = fn.split("\n", 1)
+        lines = body.split("\n")
+        params = set(re.findall(r"(\w+)(?:\[[^]]*\])*(?:,|\)\s*\{)",
+                                head))
+        for done in sorted(set(re.findall(r"goto (done\d+);", body))):
+            counts["gotodone"] += 1
+            at = [k for k, ln in enumerate(lines) if ln == "%s:" % done]
+            if len(at) != 1:
+                bad.append("seed %d %s: %d labels %s" % (s, name, len(at),
+                                                         done))
+                continue
+            last = max(k for k, ln in enumerate(lines)
+                       if re.search(r"goto (under\d+|%s);" % done, ln))
+            if last > at[0]:
+                bad.append("seed %d %s: a goto after %s:" % (s, name, done))
+            counts["after_ret" if lines[at[0] - 1].startswith("  return")
+                   else "before_ret"] += 1
+        for k, ln in enumerate(lines):
+            m = re.match(r"^( *)(under\d+):$", ln)
+            if not m:
+                continue
+            ind, lab = len(m.group(1)), m.group(2)
+            tail = []
+            for t in lines[k + 1:]:
+                if len(t) - len(t.lstrip()) <= ind:
+                    break
+                tail.append(t)
+            if not any("goto done" in t for t in tail):
+                continue  # the eighth round's form (return)
+            counts["tails"] += 1
+            if ind > 2:
+                counts["deep"] += 1
+            why = []
+            if not re.match(r"^ *goto done\d+;$", tail[-1]):
+                why.append("does not end in goto done")
+            if any(re.match(r"^ *\w+:$", t) or
+                   re.search(r"\b(break|continue);", t) for t in tail):
+                why.append("holds a label, break or continue")
+            top = set(params)
+            for t in lines[:k]:
+                d = DECL.match(t)
+                if d:
+                    top.add(d.group(1))
+            for t in tail:
+                for nm in NAME.findall(re.sub(r"goto \w+;", "", t)):
+                    if nm not in top:
+                        why.append("reads %s" % nm)
+            if why:
+                bad.append("seed %d %s: %s: %s" % (s, name, lab,
+                                                   ", ".join(why)))
+            gotos = [j for j, t in enumerate(lines)
+                     if "goto %s;" % lab in t]
+            opened = [j for j in range(k) if lines[j].startswith("  if (")
+                      and lines[j].endswith("{")]
+            start = max(opened) if opened else k
+            for j in gotos:
+                if j > k:
+                    counts["from_after"] += 1
+                elif j < start and len(lines[j]) - len(
+                        lines[j].lstrip()) > 4:
+                    counts["from_loop"] += 1
+                elif j < start:
+                    counts["from_before"] += 1
+    return bad
+
+
+def check_ninth_fails():
+    """Check 6 fails on a block's statements reading one of its locals,
+    holding a label, not ending in a goto, and on a label before a goto
+    to it."""
+    fake = ("BATCHDIFF double f0(double p0, int p1) {\n"
+            "  double v2 = p0;\n"
+            "  if (p0 > 1) {\n"
+            "    double v3 = p0;\n"
+            "  under4:\n"
+            "    p0 = v3 + v2;\n"
+            "    goto done5;\n"
+            "  }\n"
+            "  if (p0 < 1) {\n"
+            "  under6:\n"
+            "    p0 = 1.0;\n"
+            "    goto done5;\n"
+            "    p0 = 2.0;\n"
+            "  }\n"
+            "  if (p0 < 2) {\n"
+            "  under7:\n"
+            "    {\n"
+            "    in8:\n"
+            "      goto done5;\n"
+            "    }\n"
+            "    goto done5;\n"
+            "  }\n"
+            "done5:\n"
+            "  if (p1 > 0) goto under4;\n"
+            "  return p0;\n}\n/* twins: */")
+    counts = collections.Counter()
+    got = check_ninth(0, fake, counts)
+    want = ["under4: reads v3", "under6: does not end",
+            "under7: holds a label", "a goto after done5"]
+    return ["check 6 missed: %s" % w for w in want
+            if not any(w in b for b in got)]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--seeds", default="1-300")
     args = ap.parse_args()
     bad = check_written_names() + check_seed92() + check_seed167() + \
-        check_seed197() + check_eighth_fails()
+        check_seed197() + check_eighth_fails() + check_ninth_fails()
     seeds = parse_seeds(args.seeds)
     counts = {"flat": 0, "gotoin": 0, "self": 0, "rec": 0}
+    counts9 = collections.Counter({k: 0 for k in (
+        "gotodone", "tails", "deep", "from_loop", "from_before",
+        "from_after", "before_ret", "after_ret")})
     for s in seeds:
         try:
             src = genfile.gen_file(s, 4, 0.0, features("all"))
@@ -178,11 +308,14 @@ def main():
             bad.append("seed %d: %s" % (s, e))
             continue
         bad += check_eighth(s, src, counts)
+        bad += check_ninth(s, src, counts9)
     if len(seeds) >= 100:
-        bad += ["no %s among the seeds" % k for k, v in counts.items()
-                if not v]
+        bad += ["no %s among the seeds" % k for k, v in
+                list(counts.items()) + list(counts9.items()) if not v]
     print("eighth round: %s" % ", ".join("%s %d" % kv for kv in
                                           sorted(counts.items())))
+    print("ninth round: %s" % ", ".join("%s %d" % kv for kv in
+                                         sorted(counts9.items())))
     for b in bad:
         print("FAIL " + b)
     print("self-check: %d seeds generated, %d failures" % (len(seeds),
