@@ -133,12 +133,13 @@ BD_INL BD__VF BD__K(bd__fexpm1f_)(BD__VF x) {
  * s f - z e; without it 0.85 ULP); k ln2hi (12 bits: exact) added by the
  * last fma. 0.763 ULP on every 61st float (the polynomial kernel it
  * replaced, degree 10 in f without the division: 0.795 there, 0.820 over
- * every input), 10 instead of 14 fma/mul and a division. */
-BD_INL BD__VF BD__K(bd__flog1pk_)(BD__VF f, BD__VF kf) {
+ * every input), 10 instead of 14 fma/mul and a division. kn = -k (and the
+ * rows hold -ln2lo, ln2hi), so that k = 0 adds -0. */
+BD_INL BD__VF BD__K(bd__flog1pk_)(BD__VF f, BD__VF kn) {
   static const float k[6][16] __attribute__((aligned(64))) = {
       BD__R16(0x1.e6587ap-3f), BD__R16(0x1.242ce0p-2f),
       BD__R16(0x1.999a6ap-2f), BD__R16(0x1.555556p-1f),
-      BD__R16(0x1.62ep-1f),    BD__R16(-0x1.0bfbe8p-15f)};
+      BD__R16(0x1.62ep-1f),    BD__R16(0x1.0bfbe8p-15f)};
   const float *K = &k[0][0];
   /* volatile: each call reads its own rows (memory operands); shared, the
    * rows were loaded once for all chains of a kernel and spilled */
@@ -150,20 +151,23 @@ BD_INL BD__VF BD__K(bd__flog1pk_)(BD__VF f, BD__VF kf) {
   BD__VF p = BD__FMA(BD__C(0), z, BD__C(1));
   p = BD__FMA(p, z, BD__C(2));
   p = BD__FMA(p, z, BD__C(3));
-  BD__VF c = BD__FMA(-(s * z), p, kf * BD__C(5));
+  BD__VF c = BD__FMA(-(s * z), p, kn * BD__C(5));
   c = BD__FMA(-z, (2.0f - d) + f, c);
   BD__VF t = BD__FMA(s, f, c);
 #undef BD__C
-  return BD__FMA(kf, BD__K(bd__fld_)(K + 64), f - t);
+  /* -(-k ln2hi) + (f - t): for k = 0 the product is -0, so f - t = -0 (f =
+   * -0: log1pf(-0)) stays -0 without a blend */
+  return BD__FMA(-kn, BD__K(bd__fld_)(K + 64), f - t);
 }
 
 /* log(x) + ka for positive normal finite x: x = 2^k m, m in [3/4, 3/2),
- * f = m - 1 exact. */
+ * f = m - 1 exact; -k = (0x3fbfffff - bits(x)) >> 23 (the ceiling of
+ * -(bits(x) - 0x3f400000) / 2^23), and -k << 23 its low bits cleared. */
 BD_INL BD__VF BD__K(bd__flogf_)(BD__VF x, BD__VF ka) {
-  BD__VI tmp = (BD__VI)x - 0x3f400000;
-  BD__VF kf = __builtin_convertvector(tmp >> 23, BD__VF) + ka;
-  BD__VF m = (BD__VF)((BD__VI)x - (tmp & (int32_t)0xff800000));
-  return BD__K(bd__flog1pk_)(m - 1.0f, kf);
+  BD__VI nt = 0x3fbfffff - (BD__VI)x;
+  BD__VF kn = __builtin_convertvector(nt >> 23, BD__VF) - ka;
+  BD__VF m = (BD__VF)((BD__VI)x + (nt & (int32_t)0xff800000));
+  return BD__K(bd__flog1pk_)(m - 1.0f, kn);
 }
 
 /* Lanes logf does not take: x not a positive normal finite float (zero,
@@ -173,17 +177,17 @@ BD_INL BD__VI BD__K(bd__flogf_special_)(BD__VF x) {
 }
 
 /* log1p(x) + ka for x < 1.5 2^126: 1 + x = 2^k m with m in [3/4, 3/2) (k
- * from u = 1 + x rounded); f = m - 1 = x 2^-k - (1 - 2^-k) by one fma is
- * exact (x's last bit is at or above f's when k != 0; f = x when k = 0),
- * so no correction term. x = +-0 returns x (the sum above gives +0). */
+ * from u = 1 + x rounded, -k as in bd__flogf_); f = m - 1 = x 2^-k - (1 -
+ * 2^-k) by one fma is exact (x's last bit is at or above f's when k != 0;
+ * f = x when k = 0), so no correction term. x = +-0 returns x (f = x, and
+ * the last fma adds -0 for k = 0). */
 BD_INL BD__VF BD__K(bd__flog1pf_)(BD__VF x, BD__VF ka) {
   BD__VF u = 1.0f + x;
-  BD__VI tmp = (BD__VI)u - 0x3f400000;
-  BD__VF kf = __builtin_convertvector(tmp >> 23, BD__VF) + ka;
-  BD__VF s = (BD__VF)(0x3f800000 - (tmp & (int32_t)0xff800000)); /* 2^-k */
+  BD__VI nt = 0x3fbfffff - (BD__VI)u;
+  BD__VF kn = __builtin_convertvector(nt >> 23, BD__VF) - ka;
+  BD__VF s = (BD__VF)(0x3f800000 + (nt & (int32_t)0xff800000)); /* 2^-k */
   BD__VF f = BD__FMA(x, s, -(1.0f - s));
-  BD__VF r = BD__K(bd__flog1pk_)(f, kf);
-  return BD__K(bd__fsel_)((BD__VI)(x == 0.0f), x, r);
+  return BD__K(bd__flog1pk_)(f, kn);
 }
 
 /* Lanes log1pf does not take: x <= -1 (u <= 0), x >= 1.5 2^126 (u too:
