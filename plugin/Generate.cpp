@@ -175,6 +175,7 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
   Out.Prototypes = std::move(E.Prototypes);
   Out.Deferred = false;
   Out.LibraryCalls = std::move(Info.LibraryCalls);
+  Out.ScratchGlobals = std::move(Info.ScratchGlobals);
   return true;
 }
 

@@ -31,6 +31,12 @@ struct Options {
 
 /// A call that became the C library's function (a vector version, an
 /// operation or the runtime's memcpy) because no body of it was parsed yet.
+} // namespace batchdiff
+namespace clang {
+class VarDecl;
+}
+namespace batchdiff {
+
 struct LibraryCall {
   const clang::FunctionDecl *Callee = nullptr; // canonical declaration
   clang::SourceLocation At;                    // the call
@@ -43,6 +49,9 @@ struct Generated {
   /// A body of one of these defined later in the file is what the scalar
   /// function calls, not the library: the plugin reports it.
   std::vector<LibraryCall> LibraryCalls;
+  /// Static globals the generated code keeps per example as expression
+  /// scratch: a later definition must use them only so.
+  std::vector<const clang::VarDecl *> ScratchGlobals;
 };
 
 } // namespace batchdiff

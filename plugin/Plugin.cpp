@@ -47,7 +47,12 @@ public:
     // The file's last declaration: functions still waiting for a body get
     // their definitions after it (finishWaiting).
     AtEnd = S && parserAtEnd(*S);
-    for (Decl *D : DG)
+    for (Decl *D : DG) {
+      if (S && (isa<FunctionDecl>(D) || isa<VarDecl>(D))) {
+        unsigned Before = numErrors();
+        diagnoseLateScratchUse(D);
+        OwnErrors += numErrors() - Before;
+      }
       if (auto *FD = dyn_cast<FunctionDecl>(D)) {
         if (S) {
           unsigned Before = numErrors();
@@ -57,6 +62,7 @@ public:
         }
         handleFunction(FD);
       }
+    }
     if (AtEnd && !Waiting.empty() && !DG.isNull() && !clangErrors()) {
       std::string Code = finishWaiting();
       if (!Code.empty() &&
@@ -149,6 +155,29 @@ private:
             << FD;
         return;
       }
+  }
+
+  /// A definition after a batch/diff function that keeps a static global
+  /// per example as expression scratch (LowerScratch.cpp), using it some
+  /// other way: it could see what the scalar loop would have left there.
+  void diagnoseLateScratchUse(const Decl *D) {
+    for (const Generated &G : All)
+      for (const VarDecl *V : G.ScratchGlobals)
+        if (const Expr *E = nonScratchUse(V, D)) {
+          report(S->getDiagnostics(), DiagnosticsEngine::Error,
+                 E->getBeginLoc(),
+                 "%0 is used here other than as scratch within one "
+                 "expression, after a batch/diff function that keeps it per "
+                 "example as such (the batch leaves it as it was, where the "
+                 "scalar loop would leave the last example's value); assign "
+                 "it in the expression that reads it, as nrutil.h's macros "
+                 "do, or use a variable of its own here")
+              << V;
+          report(S->getDiagnostics(), DiagnosticsEngine::Note, V->getLocation(),
+                 "%0 is declared here")
+              << V;
+          return;
+        }
   }
 
   /// The definitions of waiting functions that \p FD's body completes.

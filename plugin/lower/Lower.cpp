@@ -332,6 +332,7 @@ bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
   if (!L.run())
     return false;
   Info.LibraryCalls = L.libraryCalls().vec();
+  Info.ScratchGlobals = L.scratchGlobals();
   if (Remarks) {
     L.globalRemarks();
     lowering::paramRemarks(FD, S.getDiagnostics(), Out, WantGrad);

@@ -19,8 +19,11 @@
 #include <vector>
 
 namespace clang {
+class Decl;
+class Expr;
 class FunctionDecl;
 class Sema;
+class VarDecl;
 } // namespace clang
 
 namespace batchdiff {
@@ -33,7 +36,19 @@ struct LowerInfo {
   /// A body of one of these defined later in the file is what the scalar
   /// function calls, not the library: the plugin reports it.
   std::vector<LibraryCall> LibraryCalls;
+  /// Static globals kept per example as expression scratch (nrutil.h's
+  /// dsqrarg): a later definition must use them only so (the plugin checks).
+  std::vector<const clang::VarDecl *> ScratchGlobals;
 };
+
+/// Whether \p G may be expression scratch (LowerScratch.cpp): a `static`
+/// file-scope scalar, neither const nor volatile.
+bool scratchCandidate(const clang::VarDecl *G);
+/// The first use of \p G in \p D (a function's body, a variable's
+/// initializer) that is not scratch: a read with no assignment to G before
+/// it in the same expression, a compound assignment or increment without
+/// one, its address. Null if none.
+const clang::Expr *nonScratchUse(const clang::VarDecl *G, const clang::Decl *D);
 
 /// The errors lowering reported in this translation unit, by location and
 /// text: an error inside a helper that several annotated functions inline

@@ -250,6 +250,9 @@ int Lowerer::varOf(const Expr *LV, llvm::StringRef Action) {
   auto It = VD ? Frames.back().Vars.find(VD) : Frames.back().Vars.end();
   if (It != Frames.back().Vars.end())
     return It->second;
+  if (VD && VD->hasGlobalStorage())
+    if (int S = scratchVar(VD); S >= 0)
+      return S;
   if (VD && VD->hasGlobalStorage() && Action == "writing")
     return globalVar(VD, LV->getBeginLoc());
   if (VD && VD->hasGlobalStorage()) {
@@ -290,6 +293,8 @@ int Lowerer::readLValue(const Expr *E) {
     // Any other global scalar: a uniform value, read once per call.
     if (VD && VD->hasGlobalStorage() && !Frames.back().Vars.count(VD) &&
         !VD->getType()->isArrayType() && !VD->getType()->isPointerType()) {
+      if (int S = scratchVar(VD); S >= 0)
+        return B.get(S);
       auto It = GlobalVars.find(VD->getCanonicalDecl());
       if (It != GlobalVars.end()) { // written by the function: per example
         int T = B.get(It->second);

@@ -355,6 +355,13 @@ private:
   /// The function \p E names: a function, `&f`, `*f`, or a function pointer
   /// parameter bound to one (Frame::Funcs); null otherwise.
   const FunctionDecl *knownFunction(const Expr *E) const;
+  /// \p VD's per-example variable if it is expression scratch, else -1.
+  int scratchVar(const VarDecl *VD);
+
+public:
+  std::vector<const VarDecl *> scratchGlobals() const { return ScratchUsed; }
+
+private:
   /// `double (*f)(double) = sq;`, never assigned: bound to sq.
   void functionPointerDecl(const VarDecl *VD);
   bool callArgs(const CallExpr *CE, CallArgs &CA);
@@ -710,6 +717,10 @@ private:
   std::map<int, SourceLocation> FirstWrite;
   llvm::DenseMap<const ir::Stmt *, SourceLocation> GlobalReads;
   llvm::DenseMap<const VarDecl *, int> StaticVars;
+  /// Static globals used only as expression scratch (LowerScratch.cpp):
+  /// their per-example variables (-1: not scratch), in order of use.
+  llvm::DenseMap<const VarDecl *, int> ScratchVars;
+  std::vector<const VarDecl *> ScratchUsed;
   /// Static locals: never written (their initializer on every call).
   llvm::DenseSet<int> ReadOnly;
   /// Runs first: the static locals' initial values.
