@@ -389,7 +389,8 @@ bool inferredRows(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   U.walk(FD->getBody());
   if (U.Unknown || U.Whole || U.Stepped || U.Inc.Uses || U.Step.Uses ||
       U.End.N || U.FlatRows || U.PlusParam || U.Scale != 1 ||
-      !U.Aliases.empty() || !U.Rows.empty() || !U.Views.empty())
+      !U.Aliases.empty() || !U.Rows.empty() || !U.Views.empty() ||
+      !U.Helpers.empty())
     return false;
   if (U.Bound && U.MaxConst < 0) {
     N = U.Bound;
@@ -480,10 +481,12 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   U.walk(FD->getBody());
   if (U.BeforeAt) // through an offset view: `a = x - 1`, then a[0]
     return beforeStart(U, E, Out, D);
-  // The remark names the views the indices went through.
+  // The remark names the views and helpers the indices went through.
   auto viaViews = [&] {
     for (auto &[V, Shift] : U.Views)
       Out.DimHow += ", through '" + viewText(V, Shift, P) + "'";
+    for (const FunctionDecl *H : U.Helpers)
+      Out.DimHow += ", through a call of '" + H->getNameAsString() + "'";
     return true;
   };
   // `c[n]` alone (a lookup at a parameter's index) explains nothing; with
@@ -571,6 +574,12 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
     Out.DimHow = "static " + std::to_string(Out.StaticLen) +
                  (U.FromRange ? " (index range of constant-bound loops)"
                               : " (constant indices)");
+    if (U.Views.empty() && !U.Helpers.empty() && !U.FromRange) {
+      // As the lowering found it before helpers were followed here.
+      Out.DimHow = "static " + std::to_string(Out.StaticLen) +
+                   " (constant indices, through pointers and helper calls)";
+      return true;
+    }
     return viaViews();
   }
   report(D, DiagnosticsEngine::Error,

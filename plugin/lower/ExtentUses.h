@@ -104,6 +104,13 @@ struct Uses : LoopShapes {
   const VarDecl *BeforeView = nullptr;
   int64_t BeforeMin = 0;
 
+  // A helper's pointer parameter P passed `x + BaseShift` by its caller
+  // (followCall): P's indices are x's, shifted; Depth: helpers deep.
+  int64_t BaseShift = 0;
+  int Depth = 0;
+  // The helpers whose indices explained some of p's (followCall).
+  std::vector<const FunctionDecl *> Helpers;
+
   Uses(const ParmVarDecl *P, const FunctionDecl *FD, ASTContext &Ctx)
       : LoopShapes(FD, Ctx), P(P), Stepped(steps(FD->getBody(), P)) {}
 
@@ -249,7 +256,7 @@ struct Uses : LoopShapes {
         Init = Assign->getRHS();
       auto Sh = Init ? viewShift(Init) : std::nullopt;
       if (Sh && !modifiesBesides(FD->getBody(), V, Assign)) {
-        Views[V] = *Sh;
+        Views[V] = *Sh + BaseShift;
         if (Assign)
           ViewAssigns.insert(Assign);
         Any = true;
@@ -597,6 +604,102 @@ struct Uses : LoopShapes {
     return false;
   }
 
+  /// The shift of p in an argument that passes p on: p itself, a view of
+  /// p, `p - c`, `p + c`, `&p[c]`.
+  std::optional<int64_t> passedShift(const Expr *Arg) {
+    if (const VarDecl *V = viewOf(Arg))
+      return Views[V];
+    if (auto Sh = viewShift(Arg))
+      return *Sh + BaseShift;
+    return std::nullopt;
+  }
+
+  /// A call of a helper defined in the file that passes p on (`h(x - 1,
+  /// n, t)`, Numerical Recipes' 1-based routines called from 0-based
+  /// code): the helper's indices of its parameter, shifted, are p's, when
+  /// they are explained by constants and loops bounded by the helper's
+  /// integer parameters, each passed an integer parameter of this function
+  /// that neither function assigns. The other arguments are walked; false
+  /// (nothing recorded) when the call passes p on in no such way.
+  bool followCall(const CallExpr *CE) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    const FunctionDecl *Def = nullptr;
+    if (!Callee || !Callee->hasBody(Def) || Def == FD || Depth >= 4 ||
+        Def->isVariadic() || Def->getNumParams() != CE->getNumArgs())
+      return false;
+    std::vector<bool> Done(CE->getNumArgs(), false);
+    bool Any = false;
+    for (unsigned K = 0; K < CE->getNumArgs(); ++K) {
+      const ParmVarDecl *HP = Def->getParamDecl(K);
+      auto Sh = passedShift(CE->getArg(K));
+      if (!Sh || !HP->getType()->isPointerType() ||
+          !Ctx.hasSameUnqualifiedType(HP->getType()->getPointeeType(),
+                                      P->getType()->getPointeeType()))
+        continue;
+      Uses H(HP, Def, Ctx);
+      H.BaseShift = *Sh;
+      H.Depth = Depth + 1;
+      H.walk(Def->getBody());
+      if (!merge(H, CE, Def))
+        continue;
+      Done[K] = Any = true;
+    }
+    if (!Any)
+      return false;
+    for (unsigned K = 0; K < CE->getNumArgs(); ++K)
+      if (!Done[K])
+        walk(CE->getArg(K));
+    if (std::find(Helpers.begin(), Helpers.end(), Def) == Helpers.end())
+      Helpers.push_back(Def);
+    return true;
+  }
+
+  /// This function's integer parameter that a call of \p Def passes to
+  /// Def's parameter \p HP, when neither function assigns them.
+  const ParmVarDecl *passedParam(const ParmVarDecl *HP, const CallExpr *CE,
+                                 const FunctionDecl *Def) const {
+    unsigned K = HP->getFunctionScopeIndex();
+    const ParmVarDecl *N =
+        K < CE->getNumArgs() ? paramOf(CE->getArg(K)) : nullptr;
+    if (!N || N->getDeclContext() != FD || !N->getType()->isIntegerType() ||
+        lowering::modifies(FD->getBody(), N) ||
+        lowering::modifies(Def->getBody(), HP))
+      return nullptr;
+    return N;
+  }
+
+  /// Adds what helper \p Def's uses \p H say of p, through the call \p CE;
+  /// false when they are not all explained by the index rules.
+  bool merge(const Uses &H, const CallExpr *CE, const FunctionDecl *Def) {
+    if (H.Unknown || H.Whole || H.Stepped || H.Inc.Uses || H.Step.Uses ||
+        !H.Step.Reads.empty() || H.End.N || H.FlatRows || H.AtLeast ||
+        H.BeforeAt || !H.Aliases.empty() || !H.Rows.empty())
+      return false;
+    const ParmVarDecl *B = H.Bound ? passedParam(H.Bound, CE, Def) : nullptr;
+    const ParmVarDecl *PP =
+        H.PlusParam ? passedParam(H.PlusParam, CE, Def) : nullptr;
+    if ((H.Bound && (!B || (Bound && Bound != B))) ||
+        (H.PlusParam && (!PP || (PlusParam && PlusParam != PP))))
+      return false;
+    if (B) {
+      Bound = B;
+      Scale = std::max(Scale, H.Scale);
+    }
+    if (PP) {
+      PlusParam = PP;
+      Plus = std::max(Plus, H.Plus);
+      PlusLoop |= H.PlusLoop;
+      if (!PlusAt)
+        PlusAt = CE;
+    }
+    MaxConst = std::max(MaxConst, H.MaxConst);
+    FromRange |= H.FromRange;
+    for (const FunctionDecl *D : H.Helpers)
+      if (std::find(Helpers.begin(), Helpers.end(), D) == Helpers.end())
+        Helpers.push_back(D);
+    return true;
+  }
+
   void walk(const Stmt *S) {
     if (!S)
       return;
@@ -664,6 +767,8 @@ struct Uses : LoopShapes {
         MaxConst = std::max<int64_t>(MaxConst, Views[V]);
       return;
     }
+    if (const auto *CE = dyn_cast<CallExpr>(S); CE && followCall(CE))
+      return;
     if (rowPointer(S)) {
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
         walk(AS->getIdx());
@@ -671,13 +776,14 @@ struct Uses : LoopShapes {
     }
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
       if (paramOf(AS->getBase()) == P) {
-        index(AS->getIdx());
+        index(AS->getIdx(), BaseShift, BaseShift ? P : nullptr);
         walk(AS->getIdx());
         return;
       }
     if (const auto *UO = dyn_cast<UnaryOperator>(S))
       if (UO->getOpcode() == UO_Deref && paramOf(UO->getSubExpr()) == P) {
-        MaxConst = std::max<int64_t>(MaxConst, 0);
+        if (!beforeAt(BaseShift, UO, P))
+          MaxConst = std::max<int64_t>(MaxConst, BaseShift);
         return;
       }
     if (const auto *BO = dyn_cast<BinaryOperator>(S))
@@ -703,7 +809,8 @@ struct Uses : LoopShapes {
       }
     if (const auto *ME = dyn_cast<MemberExpr>(S))
       if (ME->isArrow() && paramOf(ME->getBase()) == P) {
-        MaxConst = std::max<int64_t>(MaxConst, 0); // p->m: record 0
+        if (!beforeAt(BaseShift, ME, P)) // p->m: record 0
+          MaxConst = std::max<int64_t>(MaxConst, BaseShift);
         return;
       }
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S))

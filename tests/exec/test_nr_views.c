@@ -14,7 +14,8 @@
  *   - poly1's _jvp vs its _grad, _hvp vs differences of _grad; ramp1's
  *     (an output written through `o = out - 1`) _jvp vs the twin's;
  *   - a view assigned once after its declaration, a plain copy `q = x`
- *     indexed, a view of a BD_UNIFORM table. */
+ *     indexed, a view of a BD_UNIFORM table; 1-based helpers called with
+ *     `x - 1` and `out - 1` (x's extent inferred through the helper). */
 #include "exec_util.h"
 
 #include "../arrays/ragged_util.h"
@@ -194,6 +195,38 @@ BATCHDIFF double unif0(BD_UNIFORM const double *coef, int m, double t) {
   double s = 0.0;
   for (int j = m - 1; j >= 0; j--)
     s = s * t + coef[j];
+  return s;
+}
+
+/* 1-based helpers called from 0-based code with `x - 1`, as a caller of
+ * Numerical Recipes' routines does: x's extent is inferred through the
+ * helper's loops. */
+static double horner1(const double a[], int n, double t) {
+  double s = 0.0;
+  for (int i = n; i >= 1; i--)
+    s = s * t + a[i];
+  return s;
+}
+static void scale1(double o[], const double a[], int n, double c) {
+  for (int i = 1; i <= n; i++)
+    o[i] = c * a[i] * a[i];
+}
+BATCHDIFF double callh1(const double *x, int n, double t) {
+  return horner1(x - 1, n, t);
+}
+BATCHDIFF double callo1(const double *x, double *out, int n, double c) {
+  scale1(out - 1, x - 1, n, c);
+  double s = 0.0;
+  for (int i = 0; i < n; i++)
+    s += out[i] * x[i];
+  return s;
+}
+BATCHDIFF double callo0(const double *x, double *out, int n, double c) {
+  for (int i = 0; i < n; i++)
+    out[i] = c * x[i] * x[i];
+  double s = 0.0;
+  for (int i = 0; i < n; i++)
+    s += out[i] * x[i];
   return s;
 }
 
@@ -786,6 +819,51 @@ static void t_forms(void **state) {
               memcmp(dt[0], dt[2], n * 8) == 0 &&
               memcmp(dt[1], dt[2], n * 8) == 0,
           "asg1/copy0 grad n=%zu", n);
+    /* 1-based helpers called with `x - 1` */
+    double *o1 = strided(n, n ? len[n - 1] : 0);
+    double *o0 = strided(n, n ? len[n - 1] : 0);
+    double *os = gp_alloc(nx * 8), *dxo[2], *doo[2], *dco[2];
+    double *cc = gp_alloc((n + 1) * 8);
+    size_t used = n ? (n - 1) * ST + (size_t)len[n - 1] : 0;
+    for (int k = 0; k < 2; k++) {
+      dxo[k] = gp_alloc(nx * 8);
+      doo[k] = gp_alloc(nx * 8);
+      dco[k] = gp_alloc((n + 1) * 8);
+    }
+    for (size_t b = 0; b < n; b++)
+      cc[b] = rng_range(&rng, -2, 2);
+    for (size_t k = 0; k < used; k++)
+      o1[k] = o0[k] = os[k] = -3.25;
+    callh1_batched(n, x, ST, len, t, r[0]);
+    callo1_batched(n, x, ST, o1, ST, len, cc, r[1]);
+    callo0_batched(n, x, ST, o0, ST, len, cc, r[2]);
+    for (size_t b = 0; b < n; b++) {
+      double w = poly0(x + b * ST, len[b], t[b]);
+      double v = callo1(x + b * ST, os + b * ST, len[b], cc[b]);
+      CHECK(same_d(r[0][b], w) &&
+                same_d(r[0][b], callh1(x + b * ST, len[b], t[b])),
+            "callh1 n=%zu b=%zu", n, b);
+      CHECK(same_d(r[1][b], v) && same_d(r[2][b], v), "callo1 n=%zu b=%zu", n,
+            b);
+    }
+    CHECK(memcmp(o1, os, used * 8) == 0 && memcmp(o0, os, used * 8) == 0,
+          "callo1 outputs n=%zu", n);
+    memset(dx[0], 0, nx * 8), memset(dx[2], 0, nx * 8);
+    memset(dt[0], 0, (n + 1) * 8), memset(dt[2], 0, (n + 1) * 8);
+    callh1_grad(n, x, ST, len, t, NULL, NULL, dx[0], ST, dt[0]);
+    poly0_grad(n, x, ST, len, t, NULL, NULL, dx[2], ST, dt[2]);
+    CHECK(memcmp(dx[0], dx[2], nx * 8) == 0 && memcmp(dt[0], dt[2], n * 8) == 0,
+          "callh1 grad n=%zu", n);
+    for (size_t k = 0; k < used; k++)
+      doo[0][k] = doo[1][k] = 0.5;
+    callo1_grad(n, x, ST, o1, ST, len, cc, NULL, NULL, dxo[0], ST, doo[0], ST,
+                dco[0]);
+    callo0_grad(n, x, ST, o0, ST, len, cc, NULL, NULL, dxo[1], ST, doo[1], ST,
+                dco[1]);
+    CHECK(memcmp(dxo[0], dxo[1], nx * 8) == 0 &&
+              memcmp(doo[0], doo[1], nx * 8) == 0 &&
+              memcmp(dco[0], dco[1], n * 8) == 0,
+          "callo1 grad n=%zu", n);
     memset(dc, 0, sizeof dc);
     memset(dt[0], 0, (n + 1) * 8), memset(dt[3], 0, (n + 1) * 8);
     unif1_grad(n, c, len, t, NULL, NULL, dc[0], dt[0]);
