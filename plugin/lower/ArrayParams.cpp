@@ -420,7 +420,7 @@ std::string viewText(const VarDecl *V, int64_t Shift, const ParmVarDecl *P) {
 /// 1`, then a[i] from i = 0): nothing else would explain it.
 bool beforeStart(const Uses &U, QualType E, const ir::Param &Out,
                  DiagnosticsEngine &D) {
-  int64_t Shift = U.Views.lookup(U.BeforeView);
+  int64_t Shift = U.BeforeShift;
   std::string View = U.BeforeView->getNameAsString();
   report(D, DiagnosticsEngine::Error, U.BeforeAt->getBeginLoc(),
          "this index of '%0' ('%1') can be %2, which reads '%3[%4]', before "

@@ -102,7 +102,7 @@ struct Uses : LoopShapes {
   // and `a = p - 1`): the index, its view, and the element of p it reads.
   const Expr *BeforeAt = nullptr;
   const VarDecl *BeforeView = nullptr;
-  int64_t BeforeMin = 0;
+  int64_t BeforeMin = 0, BeforeShift = 0; // BeforeView is p + BeforeShift
 
   // A helper's pointer parameter P passed `x + BaseShift` by its caller
   // (followCall): P's indices are x's, shifted; Depth: helpers deep.
@@ -301,6 +301,7 @@ struct Uses : LoopShapes {
       BeforeAt = At;
       BeforeView = View;
       BeforeMin = Min;
+      BeforeShift = View == P ? BaseShift : Views.lookup(View);
     }
     if (!Unknown)
       Unknown = At;
@@ -671,6 +672,15 @@ struct Uses : LoopShapes {
   /// Adds what helper \p Def's uses \p H say of p, through the call \p CE;
   /// false when they are not all explained by the index rules.
   bool merge(const Uses &H, const CallExpr *CE, const FunctionDecl *Def) {
+    if (H.BeforeAt && !BeforeAt) { // a read before p's start, in the helper
+      BeforeAt = H.BeforeAt;
+      BeforeView = H.BeforeView;
+      BeforeMin = H.BeforeMin;
+      BeforeShift = H.BeforeShift;
+      if (!Unknown)
+        Unknown = H.BeforeAt;
+      return true;
+    }
     if (H.Unknown || H.Whole || H.Stepped || H.Inc.Uses || H.Step.Uses ||
         !H.Step.Reads.empty() || H.End.N || H.FlatRows || H.AtLeast ||
         H.BeforeAt || !H.Aliases.empty() || !H.Rows.empty())
