@@ -15,7 +15,8 @@
  *     (an output written through `o = out - 1`) _jvp vs the twin's;
  *   - a view assigned once after its declaration, a plain copy `q = x`
  *     indexed, a view of a BD_UNIFORM table; 1-based helpers called with
- *     `x - 1` and `out - 1` (x's extent inferred through the helper). */
+ *     `x - 1` and `out - 1` (x's extent inferred through the helper);
+ *     Horner counting down from c[n] itself (extent n + 1). */
 #include "exec_util.h"
 
 #include "../arrays/ragged_util.h"
@@ -195,6 +196,14 @@ BATCHDIFF double unif0(BD_UNIFORM const double *coef, int m, double t) {
   double s = 0.0;
   for (int j = m - 1; j >= 0; j--)
     s = s * t + coef[j];
+  return s;
+}
+
+/* Horner from c[n] down to c[0], counting from n itself: extent n + 1. */
+BATCHDIFF double top0(const double *c, int n, double t) {
+  double s = 0.0;
+  for (int j = n; j >= 0; j--)
+    s = s * t + c[j];
   return s;
 }
 
@@ -819,6 +828,29 @@ static void t_forms(void **state) {
               memcmp(dt[0], dt[2], n * 8) == 0 &&
               memcmp(dt[1], dt[2], n * 8) == 0,
           "asg1/copy0 grad n=%zu", n);
+    /* top0 reads c[0] .. c[n]: the examples whose len is below ST */
+    {
+      int *lm = gp_alloc((n + 1) * sizeof(int));
+      for (size_t b = 0; b < n; b++)
+        lm[b] = len[b] < ST ? len[b] : ST - 1;
+      gp_seal(lm);
+      memset(dx[0], 0, nx * 8), memset(dx[2], 0, nx * 8);
+      memset(dt[0], 0, (n + 1) * 8), memset(dt[2], 0, (n + 1) * 8);
+      int *l1 = gp_alloc((n + 1) * sizeof(int));
+      for (size_t b = 0; b < n; b++)
+        l1[b] = lm[b] + 1;
+      top0_batched(n, x, ST, lm, t, r[0]);
+      poly0_batched(n, x, ST, l1, t, r[2]);
+      top0_grad(n, x, ST, lm, t, NULL, NULL, dx[0], ST, dt[0]);
+      poly0_grad(n, x, ST, l1, t, NULL, NULL, dx[2], ST, dt[2]);
+      for (size_t b = 0; b < n; b++)
+        CHECK(same_d(r[0][b], r[2][b]) &&
+                  same_d(r[0][b], top0(x + b * ST, lm[b], t[b])),
+              "top0 n=%zu b=%zu", n, b);
+      CHECK(memcmp(dx[0], dx[2], nx * 8) == 0 &&
+                memcmp(dt[0], dt[2], n * 8) == 0,
+            "top0 grad n=%zu", n);
+    }
     /* 1-based helpers called with `x - 1` */
     double *o1 = strided(n, n ? len[n - 1] : 0);
     double *o0 = strided(n, n ? len[n - 1] : 0);
