@@ -45,6 +45,7 @@ EmitOutput emitC(const EmitInput &In) {
     OS << "#include <batchdiff/batchdiff_rt.h>\n";
     OS << "#include <batchdiff/gen_support.h>\n";
   }
+  OS << In.FileDecls;
   if (In.Primal)
     One(*In.Primal, Flavor::Batched);
   if (In.Grad)

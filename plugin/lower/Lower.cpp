@@ -304,6 +304,8 @@ Ret Lowerer::body(const FunctionDecl *FD, const Stmt *Body, Frame &Fr) {
   Fr.RetFlag = F.newVar("__returned", Type::Bool);
   B.set(Fr.RetFlag, B.constB(false));
   Frames.push_back(std::move(Fr));
+  if (Scanned.insert(Body).second)
+    scanStatics(Ctx, Body, Scratch);
   collectTargets(Body);
   Ret R = stmt(Body);
   Fr = std::move(Frames.back());
@@ -333,6 +335,7 @@ bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
     return false;
   Info.LibraryCalls = L.libraryCalls().vec();
   Info.ScratchGlobals = L.scratchGlobals();
+  Info.FileDecls = L.fileDecls();
   if (Remarks) {
     L.globalRemarks();
     lowering::paramRemarks(FD, S.getDiagnostics(), Out, WantGrad);

@@ -33,6 +33,9 @@ struct LowerInfo {
   clang::SourceLocation Loc;  // the definition, where remarks go
   bool Static = false;        // generated functions get internal linkage
   bool IncludeRuntime = true; // the runtime headers are not declared yet
+  /// File-scope declarations the generated code needs first (globals the
+  /// function declares 'extern' in a block only).
+  std::string FileDecls;
   /// A body of one of these defined later in the file is what the scalar
   /// function calls, not the library: the plugin reports it.
   std::vector<LibraryCall> LibraryCalls;

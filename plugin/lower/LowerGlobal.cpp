@@ -20,6 +20,8 @@
 
 #include "diagnostics/Diagnostics.h"
 
+#include "clang/Basic/SourceManager.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -74,11 +76,8 @@ int Lowerer::globalParam(const VarDecl *VD, SourceLocation At) {
     return -1;
   }
   // The wrapper names it at file scope, after the annotated definition.
-  if (!VD->isFileVarDecl()) {
-    error(At, "reading '" + Name + "', declared 'extern' in a block",
-          "declare it at file scope");
+  if (!fileScopeName(VD, At))
     return -1;
-  }
   ir::Param P;
   P.Name = Name;
   P.Kind = ir::ParamKind::Global;
@@ -126,6 +125,42 @@ int Lowerer::globalParam(const VarDecl *VD, SourceLocation At) {
   return I;
 }
 
+/// A record type the generated code can name at file scope: declared
+/// there, with a tag; arrays and qualifiers of such types, and scalars.
+static bool nameableAtFileScope(ASTContext &Ctx, QualType T) {
+  T = Ctx.getBaseElementType(T.getCanonicalType());
+  const auto *RD = T->getAsRecordDecl();
+  return !RD || (RD->getDeclContext()->getRedeclContext()->isFileContext() &&
+                 RD->getIdentifier());
+}
+
+bool Lowerer::fileScopeName(const VarDecl *VD, SourceLocation At) {
+  VD = VD->getCanonicalDecl();
+  if (VD->isFileVarDecl())
+    return true;
+  // Its first declaration is in a block (cephes' 'extern double MACHEP;'
+  // inside the functions that use it): the same variable, declared again
+  // at file scope, before the generated functions, with its canonical type
+  // (a typedef named in the block is not visible there).
+  QualType T = VD->getType().getCanonicalType();
+  if (!nameableAtFileScope(Ctx, T)) {
+    error(At,
+          "'" + VD->getNameAsString() +
+              "', declared 'extern' in a block with a type declared there",
+          "declare the type, or the variable, at file scope");
+    return false;
+  }
+  std::string D;
+  llvm::raw_string_ostream OS(D);
+  OS << "extern ";
+  T.print(OS, Ctx.getPrintingPolicy(), VD->getName());
+  OS << ";\n";
+  OS.flush();
+  if (FileDecls.find(D) == std::string::npos)
+    FileDecls += D;
+  return true;
+}
+
 void Lowerer::tableWrite(SourceLocation At, llvm::StringRef Name) {
   error(At, "writing into global table '" + Name.str() + "'",
         "tables are only read; copy it into a local array, or write into an "
@@ -157,12 +192,13 @@ int Lowerer::globalVar(const VarDecl *VD, SourceLocation At) {
     return -1;
   }
   auto IT = irType(T);
-  if (!IT || !VD->isFileVarDecl()) {
+  if (!IT) {
     error(At, "writing global '" + Name + "' of type '" + T.getAsString() + "'",
-          "write float, double, integer or _Bool globals declared at file "
-          "scope");
+          "write float, double, integer or _Bool globals");
     return -1;
   }
+  if (!fileScopeName(VD, At))
+    return -1;
   int V = F.newVar(Name, *IT);
   GlobalVars[VD] = V;
   FirstWrite[V] = At;
@@ -208,6 +244,15 @@ bool Lowerer::checkGlobalWrites() {
           "the recursive call runs the scalar function, which would use the "
           "global while the batch keeps it per example; write the recursion "
           "as a loop, or return the value instead of writing the global");
+  // The same for a static local lowered as a local.
+  if (FirstRecursion.isValid() && FirstScratch)
+    error(FirstRecursion,
+          "a recursive call of '" + RecursionName +
+              "' in a function that writes static local '" +
+              FirstScratch->getNameAsString() + "'",
+          "the recursive call runs the scalar function, which writes the "
+          "static itself while the batch keeps a copy per example; write the "
+          "recursion as a loop, or use an ordinary local");
   for (const ir::Output &O : GlobalOuts) {
     const ir::Stmt *Bad = nullptr;
     bool Done = assigned(F.Body, O.Var, false, Bad);
@@ -227,10 +272,21 @@ bool Lowerer::checkGlobalWrites() {
 }
 
 void Lowerer::staticWrite(SourceLocation At, int Var) {
-  error(At, "writing static local '" + F.Vars[Var].Name + "'",
+  // Once per static: its other writes would say the same.
+  if (!StaticWrites.insert(Var).second) {
+    fail();
+    return;
+  }
+  std::string What = "writing static local '" + F.Vars[Var].Name + "'";
+  if (auto It = StaleAt.find(Var); It != StaleAt.end())
+    What += " (line " +
+            std::to_string(
+                Ctx.getSourceManager().getExpansionLineNumber(It->second)) +
+            " may read the value the previous call left in it)";
+  error(At, What,
         "a static local keeps its value from one call to the next, which "
-        "the examples of a batch cannot share; use an ordinary local, or "
-        "only read it");
+        "the examples of a batch cannot share; write it (every element) "
+        "before every read, on every path, or use an ordinary local");
 }
 
 int Lowerer::constOf(const APValue &V, Type T) {
@@ -289,6 +345,8 @@ bool Lowerer::staticLocal(const VarDecl *VD) {
     return false;
   }
   int V = F.newVar(Name, *IT);
+  if (auto It = Scratch.Stale.find(VD); It != Scratch.Stale.end())
+    StaleAt[V] = It->second;
   ir::Block *Saved = B.block();
   B.setBlock(&Prologue);
   bool Ok = true;

@@ -64,11 +64,8 @@ bool Lowerer::globalRecords(const VarDecl *VD, SourceLocation At, RecRef &Out) {
     error(At, "access to volatile '" + Name + "'", "remove 'volatile'");
     return false;
   }
-  if (!VD->isFileVarDecl()) {
-    error(At, "reading '" + Name + "', declared 'extern' in a block",
-          "declare it at file scope");
+  if (!fileScopeName(VD, At))
     return false;
-  }
   std::vector<Leaf> L;
   if (!structLayout(RT, "", L, At, "global '" + Name + "'") ||
       !noUnions(L, At, false, false, true))

@@ -10,6 +10,7 @@
 
 #include "ir/IR.h"
 #include "lower/Lower.h"
+#include "lower/StaticScratch.h"
 #include "lower/Types.h"
 
 #include "clang/AST/ASTContext.h"
@@ -133,6 +134,9 @@ public:
   llvm::ArrayRef<LibraryCall> libraryCalls() const { return LibraryCalls; }
   /// Remarks: how each global the function reads or writes is batched.
   void globalRemarks() const;
+  /// File-scope declarations the generated code needs: of the globals the
+  /// function names only through a block-scope 'extern' declaration.
+  const std::string &fileDecls() const { return FileDecls; }
 
 private:
   /// What a pointer points into: a local array or a local scalar (Var), or
@@ -687,6 +691,12 @@ private:
   /// an error at \p At.
   int globalParam(const VarDecl *VD, SourceLocation At);
   void tableWrite(SourceLocation At, llvm::StringRef Name);
+  /// Whether the generated code, at file scope, can name \p VD: declared
+  /// there, or only in a block ('extern double MACHEP;' inside a
+  /// function): then its declaration goes into FileDecls; else an error at
+  /// \p At.
+  bool fileScopeName(const VarDecl *VD, SourceLocation At);
+  std::string FileDecls;
   /// The variable holding global scalar \p VD, which the function writes
   /// (made on first write), or -1 after an error at \p At.
   int globalVar(const VarDecl *VD, SourceLocation At);
@@ -723,6 +733,18 @@ private:
   std::vector<const VarDecl *> ScratchUsed;
   /// Static locals: never written (their initializer on every call).
   llvm::DenseSet<int> ReadOnly;
+  /// Static locals written before every read (lowered as locals), and the
+  /// others' first read that may see the previous call's value, of the
+  /// bodies scanned so far (StaticScratch.cpp).
+  ScratchStatics Scratch;
+  llvm::DenseSet<const Stmt *> Scanned;
+  /// A read-only static's variable: where the previous call's value may be
+  /// read (staticWrite names it).
+  std::map<int, SourceLocation> StaleAt;
+  llvm::DenseSet<int> StaticWrites; // reported
+  /// The first static local lowered as a local (a recursive call would
+  /// write the static itself, which the examples' copies do not see).
+  const VarDecl *FirstScratch = nullptr;
   /// Runs first: the static locals' initial values.
   ir::Block Prologue;
 

@@ -289,17 +289,18 @@ Ret Lowerer::declStmt(const DeclStmt *DS) {
       error(D->getLocation(), "this declaration", "declare scalar locals");
       continue;
     }
-    if (VD->isStaticLocal()) {
+    // A static local written before every read (StaticScratch.cpp) is
+    // observably an ordinary local, and lowered as one.
+    if (VD->isStaticLocal() && !Scratch.Local.count(VD)) {
       staticLocal(VD);
       continue;
     }
-    if (VD->hasExternalStorage()) {
-      error(VD->getLocation(),
-            "a block-scope 'extern' declaration of '" + VD->getNameAsString() +
-                "'",
-            "declare it at file scope");
+    if (VD->isStaticLocal() && !FirstScratch)
+      FirstScratch = VD;
+    // A block-scope 'extern' declaration (cephes' 'extern double MACHEP;')
+    // names a global: its uses are those of the global (fileScopeName).
+    if (VD->hasExternalStorage())
       continue;
-    }
     QualType T = VD->getType();
     if (T.isVolatileQualified()) {
       error(VD->getLocation(), "a volatile variable", "remove 'volatile'");
