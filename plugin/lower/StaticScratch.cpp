@@ -15,7 +15,11 @@
 //   break, continue, return, goto or label in it; i not changed by it),
 //   which writes u[A..B). Inside it, `u[i]` reads after the write and
 //   `u[i - c]` reads (constant c >= 1, u[A-c..A) written before the loop)
-//   find this call's values.
+//   find this call's values. A call statement (or `r = call(...);`)
+//   passing `&s` or `&u[c]` to a helper of the file that writes through
+//   that pointer parameter before any other use of it, on every path, and
+//   on every path to its end (the same scan of its body, writesThrough),
+//   writes s (cephes' `airy(t, &ai, &aip, &bi, &bip);`).
 // - if/else: what both sides write; loops other than filling loops and
 //   switch: what was written before them (a do-while without break or
 //   continue: what its body writes); return, break, continue and goto end a
@@ -35,6 +39,7 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -61,7 +66,13 @@ State meet(const State &A, const State &B) {
   return M;
 }
 
-/// A static named, with the indices applied to it (outermost first).
+/// Whether a helper writes through its pointer parameter before it reads
+/// through it, by (definition, parameter index).
+using Writers = std::map<std::pair<const FunctionDecl *, unsigned>, bool>;
+
+/// A static named, with the indices applied to it (outermost first); or
+/// the element a pointer parameter scanned by writesThrough points at
+/// (`*p`, `p[0]`).
 struct Ref {
   const VarDecl *VD = nullptr;
   llvm::SmallVector<const Expr *, 3> Idx;
@@ -122,11 +133,16 @@ bool modifies(const Stmt *S, const VarDecl *I) {
 
 class Scan {
 public:
-  explicit Scan(ASTContext &Ctx) : Ctx(Ctx) {}
+  Scan(ASTContext &Ctx, Writers &W) : Ctx(Ctx), W(W) { Ret.Dead = true; }
   void run(const Stmt *Body, ScratchStatics &Out);
+  /// Whether \p Body writes what pointer parameter \p P points at before
+  /// it reads it, on every path, and on every path to its end.
+  bool runParam(const Stmt *Body, const VarDecl *P);
 
 private:
   ASTContext &Ctx;
+  Writers &W;
+  State Ret; // what every return has written
   llvm::DenseMap<const VarDecl *, unsigned> Len; // the statics scanned
   llvm::DenseMap<const VarDecl *, SourceLocation> Stale;
   State Empty;                 // nothing written (the entry, a label)
@@ -144,6 +160,9 @@ private:
   std::optional<uint64_t> flat(const Ref &R);
   bool fillRead(const Ref &R);
   void check(const Ref &R, SourceLocation At, const State &St, bool Addr);
+  void call(const CallExpr *CE, State &St);
+  bool outArg(const Expr *A, Ref &R);
+  bool writesThrough(const FunctionDecl *Def, unsigned I);
 };
 
 void Scan::collect(const Stmt *S) {
@@ -189,6 +208,15 @@ std::optional<int64_t> Scan::constant(const Expr *E) {
 
 bool Scan::ref(const Expr *E, Ref &R) {
   E = E->IgnoreParens();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_Deref)
+    if (const VarDecl *P = varRef(UO->getSubExpr());
+        P && Len.count(P) && P->getType()->isPointerType()) {
+      R.VD = P;
+      R.Idx.clear();
+      R.Whole = false;
+      return true;
+    }
   llvm::SmallVector<const Expr *, 3> Idx;
   while (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
     Idx.push_back(AS->getIdx());
@@ -198,7 +226,7 @@ bool Scan::ref(const Expr *E, Ref &R) {
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!VD || !Len.count(VD))
     return false;
-  unsigned Dims = 0;
+  unsigned Dims = VD->getType()->isPointerType() ? 1 : 0;
   for (QualType Q = VD->getType(); Q->isArrayType();
        Q = Ctx.getAsArrayType(Q)->getElementType())
     ++Dims;
@@ -213,6 +241,11 @@ bool Scan::ref(const Expr *E, Ref &R) {
 std::optional<uint64_t> Scan::flat(const Ref &R) {
   if (R.Whole)
     return std::nullopt;
+  if (R.VD->getType()->isPointerType()) { // *p or p[0]
+    if (!R.Idx.empty() && constant(R.Idx[0]) != 0)
+      return std::nullopt;
+    return 0;
+  }
   uint64_t K = 0;
   QualType Q = R.VD->getType();
   for (const Expr *I : R.Idx) {
@@ -312,7 +345,79 @@ void Scan::write(const Expr *E, State &St) {
       St.W[R.VD].set((unsigned)*K);
     return;
   }
+  // A call, or `x = call`: its out-parameters (`airy(t, &ai, &aip, ...)`).
+  if (const auto *CE = dyn_cast<CallExpr>(E->IgnoreParenCasts()))
+    return call(CE, St);
+  if (BO && BO->getOpcode() == BO_Assign)
+    if (const auto *CE = dyn_cast<CallExpr>(BO->getRHS()->IgnoreParenCasts())) {
+      uses(BO->getLHS(), St);
+      return call(CE, St);
+    }
   uses(E, St);
+}
+
+/// `&s`, `&u[c]` (a static scanned), or `p` (a pointer parameter scanned).
+bool Scan::outArg(const Expr *A, Ref &R) {
+  A = A->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(A);
+      UO && UO->getOpcode() == UO_AddrOf)
+    return ref(UO->getSubExpr(), R) && !R.Whole && flat(R);
+  const VarDecl *P = varRef(A);
+  if (!P || !Len.count(P) || !P->getType()->isPointerType())
+    return false;
+  R.VD = P;
+  R.Idx.clear();
+  R.Whole = false;
+  return true;
+}
+
+/// A call of a helper defined in the file that writes through its pointer
+/// parameter before it reads through it, on every path, and on every path
+/// to its end, with `&s` as that argument: a write of s, once the call
+/// returns.
+void Scan::call(const CallExpr *CE, State &St) {
+  const FunctionDecl *Def = nullptr;
+  if (const FunctionDecl *FD = CE->getDirectCallee())
+    if (!FD->hasBody(Def))
+      Def = nullptr;
+  uses(CE->getCallee(), St);
+  llvm::SmallVector<std::pair<const VarDecl *, uint64_t>, 4> Out;
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    const Expr *A = CE->getArg(I);
+    Ref R;
+    if (Def && I < Def->getNumParams() && outArg(A, R) &&
+        writesThrough(Def, I)) {
+      QualType ET = R.VD->getType()->isPointerType()
+                        ? R.VD->getType()->getPointeeType()
+                        : Ctx.getBaseElementType(R.VD->getType());
+      QualType PT = Def->getParamDecl(I)->getType()->getPointeeType();
+      if (Ctx.hasSameUnqualifiedType(ET, PT)) {
+        for (const Expr *X : R.Idx)
+          uses(X, St);
+        Out.push_back({R.VD, *flat(R)});
+        continue;
+      }
+    }
+    uses(A, St);
+  }
+  if (!St.Dead)
+    for (const auto &[VD, K] : Out)
+      St.W[VD].set((unsigned)K);
+}
+
+bool Scan::writesThrough(const FunctionDecl *Def, unsigned I) {
+  auto Key = std::make_pair(Def->getCanonicalDecl(), I);
+  if (auto It = W.find(Key); It != W.end())
+    return It->second;
+  W[Key] = false; // (a recursive call passing it on proves nothing)
+  const ParmVarDecl *P = Def->getParamDecl(I);
+  const auto *PT = P->getType()->getAs<PointerType>();
+  QualType E = PT ? PT->getPointeeType() : QualType();
+  bool Ok = PT && !E.isConstQualified() && !E.isVolatileQualified() &&
+            (E->isIntegerType() || E->isRealFloatingType()) &&
+            !E->isEnumeralType() && Scan(Ctx, W).runParam(Def->getBody(), P);
+  W[Key] = Ok;
+  return Ok;
 }
 
 /// The array \p S fills, as `X[i] = e;`, or null.
@@ -461,6 +566,7 @@ void Scan::stmt(const Stmt *S, State &St) {
     stmt(LS->getSubStmt(), St);
   } else if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
     uses(RS->getRetValue(), St);
+    Ret = meet(Ret, St);
     St.Dead = true;
   } else if (isa<BreakStmt>(S) || isa<ContinueStmt>(S) || isa<GotoStmt>(S) ||
              isa<IndirectGotoStmt>(S)) {
@@ -471,6 +577,15 @@ void Scan::stmt(const Stmt *S, State &St) {
   } else {
     uses(S, St);
   }
+}
+
+bool Scan::runParam(const Stmt *Body, const VarDecl *P) {
+  Len[P] = 1;
+  Empty.W[P] = llvm::BitVector(1);
+  State St = Empty;
+  stmt(Body, St);
+  State End = meet(Ret, St);
+  return !Stale.count(P) && (End.Dead || End.W[P].test(0));
 }
 
 void Scan::run(const Stmt *Body, ScratchStatics &Out) {
@@ -493,7 +608,8 @@ void Scan::run(const Stmt *Body, ScratchStatics &Out) {
 } // namespace
 
 void scanStatics(ASTContext &Ctx, const Stmt *Body, ScratchStatics &Out) {
-  Scan(Ctx).run(Body, Out);
+  Writers W;
+  Scan(Ctx, W).run(Body, Out);
 }
 
 } // namespace lowering

@@ -7,10 +7,11 @@
  * local in all but name (docs/subset.md, "Static locals"). The functions
  * here have that shape (constant-index writes, a filling loop, a
  * recurrence filling loop, both sides of an if, a do-while, a 2-D static, a
- * static in a helper called twice): NAME_batched against the scalar
- * function bit for bit (guard pages, every n of exec_util.h), and
- * NAME_batched, NAME_grad, NAME_jvp and NAME_hvp against twins written with
- * ordinary locals, which must give the same bits.
+ * static in a helper called twice, statics filled through a helper's
+ * out-parameters as jnx's airy(t, &ai, &aip, &bi, &bip) fills them):
+ * NAME_batched against the scalar function bit for bit (guard pages, every n of
+ * exec_util.h), and NAME_batched, NAME_grad, NAME_jvp and NAME_hvp against
+ * twins written with ordinary locals, which must give the same bits.
  *
  * cephes declares its constants inside the functions that use them
  * (`extern double MACHEP;`) and its tables again in a block (misc/simpsn.c:
@@ -218,6 +219,47 @@ ALL double st_help_t(double x) {
   return cheb3_t(x) * cheb3_t(0.5 * x) + (double)fsq_t((float)x) * fsq_t(0.5f);
 }
 
+/* Out-parameters (jnx's airy(t, &ai, &aip, &bi, &bip)): a helper that
+ * writes through each pointer before it reads through it, on both paths
+ * (one returns early), fills the statics it is passed. */
+static int airy_like(double t, double *ai, double *aip, double *bi) {
+  if (t > 4.0) {
+    *ai = 1.0 / (1.0 + t);
+    *aip = -*ai;
+    bi[0] = 1.0 / t;
+    return 1;
+  }
+  *ai = 1.0 - 0.5 * t;
+  *aip = -t * (1.0 - t / 6.0);
+  *bi = *ai + *aip;
+  return 0;
+}
+static void pair_of(double x, double *lo, double *hi) {
+  *lo = x - 1.0;
+  double *p = lo; /* passed on once written */
+  *hi = x * p[0];
+}
+
+ALL double st_out(double x) {
+  static double ai, aip, bi;
+  static double u[3];
+  int big;
+  big = airy_like(x * x, &ai, &aip, &bi);
+  u[0] = ai;
+  pair_of(x, &u[1], &u[2]);
+  return (big ? 2.0 : 1.0) * (ai * aip + bi) + u[0] * u[1] - u[2];
+}
+
+ALL double st_out_t(double x) {
+  double ai, aip, bi;
+  double u[3];
+  int big;
+  big = airy_like(x * x, &ai, &aip, &bi);
+  u[0] = ai;
+  pair_of(x, &u[1], &u[2]);
+  return (big ? 2.0 : 1.0) * (ai * aip + bi) + u[0] * u[1] - u[2];
+}
+
 /* Block-scope extern declarations: a constant defined later in the file
  * (no file-scope declaration before the generated code), a file-scope
  * static table declared again in a block (simpsn's simcon), and a table
@@ -261,6 +303,7 @@ BITS2(st_jn, double, double, gen_d, int, gen_i32s)
 BITS1(st_fill, double, double, gen_d)
 BITS1(st_help, double, double, gen_d)
 BITS1(st_ext, double, double, gen_d)
+BITS1(st_out, double, double, gen_d)
 
 enum { NV = 3 * WF + 5 };
 
@@ -320,6 +363,7 @@ TWINS(st_jn, WITHK, ", %d")
 TWINS(st_fill, NOK, "")
 TWINS(st_help, NOK, "")
 TWINS(st_ext, NOK, "")
+TWINS(st_out, NOK, "")
 
 /* The gradient against central differences, where the functions are
  * smooth (away from st_jn's branch at 0.5 and st_fill's do-while steps). */
@@ -363,6 +407,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test(t_twins_st_fill),
       cmocka_unit_test(t_twins_st_help),
       cmocka_unit_test(t_twins_st_ext),
+      T_(st_out),
+      cmocka_unit_test(t_twins_st_out),
       cmocka_unit_test(t_fd),
   };
   bd_test_filter(argc, argv);
