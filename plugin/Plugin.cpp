@@ -158,7 +158,7 @@ private:
   }
 
   /// A definition after a batch/diff function that keeps a static global
-  /// per example as expression scratch (LowerScratch.cpp), using it some
+  /// per example as expression scratch (ScratchGlobals.cpp), using it some
   /// other way: it could see what the scalar loop would have left there.
   void diagnoseLateScratchUse(const Decl *D) {
     for (const Generated &G : All)

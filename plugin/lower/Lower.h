@@ -44,7 +44,7 @@ struct LowerInfo {
   std::vector<const clang::VarDecl *> ScratchGlobals;
 };
 
-/// Whether \p G may be expression scratch (LowerScratch.cpp): a `static`
+/// Whether \p G may be expression scratch (ScratchGlobals.cpp): a `static`
 /// file-scope scalar, neither const nor volatile.
 bool scratchCandidate(const clang::VarDecl *G);
 /// The first use of \p G in \p D (a function's body, a variable's

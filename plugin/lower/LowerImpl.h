@@ -727,7 +727,7 @@ private:
   std::map<int, SourceLocation> FirstWrite;
   llvm::DenseMap<const ir::Stmt *, SourceLocation> GlobalReads;
   llvm::DenseMap<const VarDecl *, int> StaticVars;
-  /// Static globals used only as expression scratch (LowerScratch.cpp):
+  /// Static globals used only as expression scratch (ScratchGlobals.cpp):
   /// their per-example variables (-1: not scratch), in order of use.
   llvm::DenseMap<const VarDecl *, int> ScratchVars;
   std::vector<const VarDecl *> ScratchUsed;

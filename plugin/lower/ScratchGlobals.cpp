@@ -1,4 +1,4 @@
-//===- LowerScratch.cpp - static globals used as scratch in expressions --===//
+//===- ScratchGlobals.cpp - static globals used as scratch in expressions -===//
 //
 // Numerical Recipes' nrutil.h computes its macros' arguments once through
 // static globals: `static double dsqrarg; #define DSQR(a) ((dsqrarg=(a))
