@@ -299,9 +299,9 @@ bool Lowerer::externCallee(const CallExpr *CE,
                            const FunctionDecl *Callee) const {
   bool String = false, Numbers = true;
   for (const Expr *A : CE->arguments()) {
-    String |= stringArg(A) != nullptr;
-    Numbers &=
-        stringArg(A) || globalPointerArg(A) || (bool)irType(A->getType());
+    String |= stringArg(A) || stringLocalArg(A);
+    Numbers &= stringArg(A) || stringLocalArg(A) || globalPointerArg(A) ||
+               (bool)irType(A->getType());
   }
   if (String)
     return true;
@@ -339,7 +339,7 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
   X.Name = Name;
   X.Why = ir::ExternCall::Outside;
   for (const Expr *A : CE->arguments())
-    if (stringArg(A)) // a per-lane call even where this file defines it
+    if (stringArg(A) || stringLocalArg(A)) // per lane even where defined here
       X.Why = ir::ExternCall::StringArg;
   if (Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()))
     X.Why = ir::ExternCall::Library;
@@ -361,6 +361,16 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
     }
     if (const VarDecl *VD = globalPointerArg(A)) {
       X.Call += VD->getName().str();
+      continue;
+    }
+    // A local pointer to string literals: its literal, per example.
+    if (const VarDecl *VD = stringLocalArg(A)) {
+      int Index;
+      std::string Lits = stringChoice(VD, Index);
+      if (Index < 0)
+        return -1;
+      X.Call += Lits + "[\x01" + std::to_string(Args.size()) + "\x02]";
+      Args.push_back(Index);
       continue;
     }
     if (!irType(A->getType())) {

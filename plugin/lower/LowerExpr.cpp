@@ -55,6 +55,12 @@ int Lowerer::expr(const Expr *E) {
       if (const FunctionDecl *FD = CE->getDirectCallee();
           FD && FD->getIdentifier() && !memFunction(FD->getName()).empty())
         return call(CE);
+    // `msg = "value out of range";` of a local pointer to string literals.
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && BO->getOpcode() == BO_Assign)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens()))
+        if (stringLocal(dyn_cast<VarDecl>(DRE->getDecl())))
+          return stringAssign(BO);
     PtrVal P;
     return ptrValue(E, P) ? B.constB(false) : -1;
   }

@@ -37,6 +37,19 @@ using ir::Type;
 /// What a statement does to control flow, for the return-flag lowering.
 enum class Ret { Never, Maybe, Always };
 
+/// A local pointer to char given only string literals and passed only to
+/// calls made once per example (LowerString.cpp).
+struct StringLocal {
+  /// Its initializer (if any) is a literal, and it is given one.
+  bool Candidate = false;
+  /// A use that keeps it from being one (reported at its declaration).
+  const Expr *Bad = nullptr;
+  /// The literals it is given, as C source, each once.
+  std::vector<std::string> Lits;
+  /// Its type, for the array of them ("char *", "const char *").
+  std::string CType;
+};
+
 // AST queries (ASTQueries.cpp): syntactic, no lowering state.
 
 /// Narrow integer types live in 32-bit lanes; a conversion to one of them
@@ -197,6 +210,8 @@ private:
     llvm::DenseMap<const VarDecl *, std::vector<int>> Structs;
     /// Pointers into an array-of-records parameter (LowerRecords.cpp).
     llvm::DenseMap<const VarDecl *, RecRef> RecPtrs;
+    /// Local pointers to string literals: the number of their literal.
+    llvm::DenseMap<const VarDecl *, int> Strings;
     /// Function pointer parameters of a helper, each bound to the function
     /// its call passed (`integrate(f, a, b)` calls f where it calls its
     /// parameter).
@@ -248,6 +263,18 @@ private:
   std::optional<Ret> guardClause(const IfStmt *IS,
                                  llvm::ArrayRef<const Stmt *> Rest);
   Ret returnStmt(const ReturnStmt *RS);
+  // Local pointers to string literals (LowerString.cpp).
+  const StringLocal *stringLocal(const VarDecl *VD) const;
+  /// \p A names such a pointer (whole): its declaration.
+  const VarDecl *stringLocalArg(const Expr *A) const;
+  int stringIndex(const Expr *E, const StringLocal &S);
+  bool stringBad(const VarDecl *VD, const StringLocal &S);
+  void stringDecl(const VarDecl *VD, const StringLocal &S);
+  int stringAssign(const BinaryOperator *BO);
+  /// The C array of \p VD's literals, and in \p Index the number of its
+  /// value.
+  std::string stringChoice(const VarDecl *VD, int &Index);
+  mutable std::map<const VarDecl *, StringLocal> StringLocals;
   // The parts of run() (Lower.cpp).
   bool returnType();
   void param(unsigned I);

@@ -320,6 +320,10 @@ Ret Lowerer::declStmt(const DeclStmt *DS) {
     }
     if (arrayDecl(VD))
       continue;
+    if (const StringLocal *S = stringLocal(VD)) {
+      stringDecl(VD, *S);
+      continue;
+    }
     if (T->isPointerType()) {
       pointerDecl(VD);
       continue;

@@ -7,6 +7,10 @@
  *     clang does not emit it), so what it holds need not be supported;
  *   - `int give_log`, `lower_tail`, `log_p` flags that differ per example,
  *     boundary macros of quantile functions, R_FINITE/ISNAN macros;
+ *   - the same macro where it runs (a code above DOMAIN), whose `msg` is a
+ *     local pointer to string literals passed to the reporter, and such
+ *     pointers chosen per example (`?:`, assignments in branches): the
+ *     reporter gets each example's literal, once per example that calls it;
  *   - a constant-true condition whose else holds a long double, and a
  *     constant-false block entered by a goto (it is lowered: it holds a
  *     label).
@@ -149,6 +153,36 @@ BATCHDIFF double nm_entered(double x) {
   return x;
 }
 
+/* A live warning (the code's message, chosen by a switch on a constant),
+ * and messages chosen per example: by '?:', and by assignments in branches
+ * (the reporter gets each example's literal). */
+BATCHDIFF double nm_plogis_far(double x, double s, int lower_tail, int log_p) {
+  if (NM_ISNAN(x) || NM_ISNAN(s))
+    return x + s;
+  if (s <= 0)
+    NM_WARN_return_NAN;
+  double z = x / s;
+  const char *side = z < 0 ? "left" : "right";
+  if (fabs(z) > 30) {
+    NM_WARNING(NM_PRECISION, "nm_plogis_far");
+    nm_report("far out in the %s tail\n", side);
+  }
+  char *why;
+  if (z > 700)
+    why = "overflow in '%s'\n";
+  else if (z < -700)
+    why = "underflow in '%s'\n";
+  else
+    why = "";
+  if (fabs(z) > 700)
+    nm_report(why, "nm_plogis_far");
+  double e = lower_tail ? -z : z; /* P = 1 / (1 + exp(e)) */
+  double t = exp(-fabs(e));
+  if (log_p)
+    return e > 0 ? -(e + log1p(t)) : -log1p(t);
+  return e > 0 ? t / (1 + t) : 1 / (1 + t);
+}
+
 /* ---- the harness ----------------------------------------------------------
  */
 
@@ -280,6 +314,39 @@ static void g_entered(size_t n, double *const *A, int *const *K, double *r,
   nm_entered_grad(n, A[0], r, NULL, D[0]);
 }
 
+static double s_plogis_far(const double *a, const int *k) {
+  return nm_plogis_far(a[0], a[1], k[0], k[1]);
+}
+static void b_plogis_far(size_t n, double *const *A, int *const *K, double *r) {
+  nm_plogis_far_batched(n, A[0], A[1], K[0], K[1], r);
+}
+static void g_plogis_far(size_t n, double *const *A, int *const *K, double *r,
+                         double *const *D) {
+  nm_plogis_far_grad(n, A[0], A[1], K[0], K[1], r, NULL, D[0], D[1]);
+}
+static void gen_plogis_far(rng_t *r, double *a, int *k) {
+  k[0] = rng_below(r, 2);
+  k[1] = rng_below(r, 2);
+  a[1] = rng_range(r, 0.2, 3.0);
+  switch (rng_below(r, 8)) {
+  case 0: /* past 30 (a warning and a report) */
+    a[0] = a[1] * rng_range(r, 30.5, 60.0) * (rng_below(r, 2) ? 1 : -1);
+    break;
+  case 1: /* past 700 (three reports) */
+    a[0] = a[1] * rng_range(r, 701.0, 900.0) * (rng_below(r, 2) ? 1 : -1);
+    break;
+  case 2:
+    a[1] = rng_below(r, 2) ? -a[1] : 0.0;
+    a[0] = rng_range(r, -5.0, 5.0);
+    break;
+  case 3:
+    a[rng_below(r, 2)] = NAN;
+    break;
+  default:
+    a[0] = rng_range(r, -20.0, 20.0);
+  }
+}
+
 static const ncase cases[] = {
     {"nm_dlaplace", 3, 1, s_dlaplace, b_dlaplace, g_dlaplace, gen_dlaplace,
      1000, 1e-14},
@@ -287,6 +354,8 @@ static const ncase cases[] = {
      1000, 1e-13},
     {"nm_spacing", 1, 0, s_spacing, b_spacing, g_spacing, gen_wide, 1000, 0},
     {"nm_entered", 1, 0, s_entered, b_entered, g_entered, gen_wide, 1000, 0},
+    {"nm_plogis_far", 2, 2, s_plogis_far, b_plogis_far, g_plogis_far,
+     gen_plogis_far, 1000, 1e-13},
 };
 
 /* d f / d a[j] at a by central differences; 0 if unresolved (a kink, a
