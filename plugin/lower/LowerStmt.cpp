@@ -429,8 +429,12 @@ Ret Lowerer::ifStmt(const IfStmt *IS) {
           (E.Path.count(IS->getThen()) ? ToThen : ToElse).push_back(It->second);
     return enterIf(IS, ToThen, ToElse);
   }
-  if (std::optional<bool> Value = constantIf(IS))
-    return stmt(*Value ? IS->getThen() : IS->getElse());
+  if (std::optional<bool> Value = constantIf(IS)) {
+    Ret R = stmt(*Value ? IS->getThen() : IS->getElse());
+    // What follows is dead then, but may declare what a label after it
+    // uses (`if (1) return; int t = 0; L: ... goto L;`): lower it too.
+    return R == Ret::Always ? Ret::Maybe : R;
+  }
   int C = cond(IS->getCond());
   if (C < 0)
     return Ret::Never;
