@@ -219,6 +219,38 @@ static void retry_goto_inside_and_after(void **state) {
   assert_int_equal(bad, 0);
 }
 
+/* A constant condition's side that always returns (seed 8 of fuzz.smoke):
+ * what follows is dead but declares the counter a retry label after it
+ * uses; it was 'writing of this entity is not supported'. */
+BATCHDIFF double rg_const_return(double p) {
+  if (p > 1.0) {
+    if ((6 + 1) != 0)
+      return p * 2.0;
+    int tries = 0;
+  retry : {
+    p = p * 0.5;
+  }
+    if (tries++ < 2 && p > 0.0)
+      goto retry;
+  }
+  return p - 1.0;
+}
+
+static void const_return_dead_label(void **state) {
+  (void)state;
+  enum { N = 21 };
+  double x[N], r[N], g[N], d[N];
+  for (int b = 0; b < N; b++)
+    x[b] = (double)(b - 10) * 0.3, g[b] = 0.0;
+  rg_const_return_batched(N, x, r);
+  rg_const_return_grad(N, x, d, NULL, g);
+  for (int b = 0; b < N; b++) {
+    double s = rg_const_return(x[b]);
+    assert_true(same_bits_d(s, r[b]) && same_bits_d(s, d[b]));
+    assert_true(g[b] == (x[b] > 1.0 ? 2.0 : 1.0));
+  }
+}
+
 /* ---- 4. file-scope constants folded in both versions --------------------- */
 
 static const double rg_tab[] = {-0.75, 1.25, 0.5, 0.125};
@@ -305,6 +337,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(inline_frames_index_call),
       cmocka_unit_test(fmuladd_constant_operands),
       cmocka_unit_test(retry_goto_inside_and_after),
+      cmocka_unit_test(const_return_dead_label),
       cmocka_unit_test(global_constants_folded),
       cmocka_unit_test(hvp_taped_tangent_varying),
   };
