@@ -227,9 +227,7 @@ BATCHDIFF double rg_const_return(double p) {
     if ((6 + 1) != 0)
       return p * 2.0;
     int tries = 0;
-  retry : {
-    p = p * 0.5;
-  }
+  retry : { p = p * 0.5; }
     if (tries++ < 2 && p > 0.0)
       goto retry;
   }
