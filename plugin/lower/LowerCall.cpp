@@ -455,6 +455,8 @@ int Lowerer::recursiveCall(const CallExpr *CE, const FunctionDecl *Callee,
     FirstRecursion = CE->getBeginLoc();
     RecursionName = Name;
   }
+  for (size_t I = Depth; I < Frames.size(); ++I)
+    RecursionCycle.insert(Frames[I].FD->getCanonicalDecl());
   return externCall(CE, Callee, &Via);
 }
 

@@ -244,12 +244,19 @@ bool Lowerer::checkGlobalWrites() {
           "the recursive call runs the scalar function, which would use the "
           "global while the batch keeps it per example; write the recursion "
           "as a loop, or return the value instead of writing the global");
-  // The same for a static local lowered as a local.
-  if (FirstRecursion.isValid() && FirstScratch)
+  // The same for a static local lowered as a local, declared in a function
+  // the recursive call's scalar run enters again (a static of a function
+  // outside the cycle is not touched by it).
+  const VarDecl *InCycle = nullptr;
+  for (const VarDecl *VD : ScratchDecls)
+    if (const auto *FD = dyn_cast<FunctionDecl>(VD->getDeclContext());
+        !InCycle && FD && RecursionCycle.count(FD->getCanonicalDecl()))
+      InCycle = VD;
+  if (FirstRecursion.isValid() && InCycle)
     error(FirstRecursion,
           "a recursive call of '" + RecursionName +
               "' in a function that writes static local '" +
-              FirstScratch->getNameAsString() + "'",
+              InCycle->getNameAsString() + "'",
           "the recursive call runs the scalar function, which writes the "
           "static itself while the batch keeps a copy per example; write the "
           "recursion as a loop, or use an ordinary local");

@@ -771,7 +771,10 @@ private:
   llvm::DenseSet<int> StaticWrites; // reported
   /// The first static local lowered as a local (a recursive call would
   /// write the static itself, which the examples' copies do not see).
-  const VarDecl *FirstScratch = nullptr;
+  /// Static locals lowered as locals (StaticScratch.cpp), and the functions
+  /// a recursive call's scalar run may enter again (recursiveCall).
+  std::vector<const VarDecl *> ScratchDecls;
+  llvm::SmallPtrSet<const FunctionDecl *, 4> RecursionCycle;
   /// Runs first: the static locals' initial values.
   ir::Block Prologue;
 

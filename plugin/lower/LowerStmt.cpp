@@ -295,8 +295,8 @@ Ret Lowerer::declStmt(const DeclStmt *DS) {
       staticLocal(VD);
       continue;
     }
-    if (VD->isStaticLocal() && !FirstScratch)
-      FirstScratch = VD;
+    if (VD->isStaticLocal())
+      ScratchDecls.push_back(VD);
     // A block-scope 'extern' declaration (cephes' 'extern double MACHEP;')
     // names a global: its uses are those of the global (fileScopeName).
     if (VD->hasExternalStorage())

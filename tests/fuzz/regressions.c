@@ -249,6 +249,29 @@ static void const_return_dead_label(void **state) {
   }
 }
 
+/* A static local of the annotated function and a recursive helper it calls
+ * (features seeds 6 and 18): the helper's scalar recursion never enters the
+ * function holding the static; it was 'a recursive call of ... in a
+ * function that writes static local'. */
+static double rg_rec(double x, int k) {
+  return k <= 0 ? 1.0 : x * rg_rec(x, k - 1) * 0.5 + 0.25;
+}
+BD_BATCH double rg_static_rec(double x) {
+  static double c = 0.75;
+  return c * rg_rec(x, 3) + x;
+}
+
+static void static_and_recursive_helper(void **state) {
+  (void)state;
+  enum { N = 19 };
+  double x[N], r[N];
+  for (int b = 0; b < N; b++)
+    x[b] = (double)(b - 9) * 0.4;
+  rg_static_rec_batched(N, x, r);
+  for (int b = 0; b < N; b++)
+    assert_true(same_bits_d(rg_static_rec(x[b]), r[b]));
+}
+
 /* ---- 4. file-scope constants folded in both versions --------------------- */
 
 static const double rg_tab[] = {-0.75, 1.25, 0.5, 0.125};
@@ -336,6 +359,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(fmuladd_constant_operands),
       cmocka_unit_test(retry_goto_inside_and_after),
       cmocka_unit_test(const_return_dead_label),
+      cmocka_unit_test(static_and_recursive_helper),
       cmocka_unit_test(global_constants_folded),
       cmocka_unit_test(hvp_taped_tangent_varying),
   };
