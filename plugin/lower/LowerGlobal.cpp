@@ -250,7 +250,8 @@ bool Lowerer::checkGlobalWrites() {
   const VarDecl *InCycle = nullptr;
   for (const VarDecl *VD : ScratchDecls)
     if (const auto *FD = dyn_cast<FunctionDecl>(VD->getDeclContext());
-        !InCycle && FD && RecursionCycle.count(FD->getCanonicalDecl()))
+        !InCycle && FD && RecursionCycle.count(FD->getCanonicalDecl()) &&
+        modifies(FD->getBody(), VD)) // one only read holds its initializer
       InCycle = VD;
   if (FirstRecursion.isValid() && InCycle)
     error(FirstRecursion,
