@@ -15,6 +15,7 @@
  * arithmetic is involved, within the math functions' bounds otherwise),
  * NAME_grad against Richardson-extrapolated central differences with a
  * minimum of points checked. */
+#include "exec_fd.h"
 #include "exec_util.h"
 
 #include "../common/test_filter.h"
@@ -104,42 +105,6 @@ static const size_t ns[] = {0,  1,      WF - 1,     WF,         WF + 1, WD - 1,
                             WD, WD + 1, 2 * WF + 3, 2 * WD + 3, 1000,   4099};
 #define NNS (sizeof ns / sizeof ns[0])
 
-static size_t fd_checked;
-
-static void check_fd(const char *what, double (*g)(double, const double *),
-                     const double *ctx, double x, double got) {
-  double h = 1e-5 * (1.0 + fabs(x));
-  double f0 = g(x, ctx), fp = g(x + h, ctx), fm = g(x - h, ctx);
-  double fp2 = g(x + 2 * h, ctx), fm2 = g(x - 2 * h, ctx);
-  double d1 = (fp - fm) / (2 * h), d2 = (fp2 - fm2) / (4 * h);
-  double big = fmax(fmax(fabs(fp), fabs(fm)), fmax(fabs(fp2), fabs(fm2)));
-  double noise = 64 * DBL_EPSILON * fmax(big, fabs(f0)) / h;
-  double right = (fp - f0) / h, left = (f0 - fm) / h;
-  double dr = (4 * d1 - d2) / 3;
-  /* skip kinks: the differences must agree among themselves */
-  if (!isfinite(d1) || !isfinite(d2) ||
-      fabs(d1 - d2) > 1e-4 * fabs(d1) + noise ||
-      fabs(right - left) > 1e-3 * fabs(d1) + noise ||
-      fabs(d1 - dr) > 1e-7 * fabs(dr) + noise)
-    return;
-  if (!(fabs(got - dr) <= 1e-6 * fabs(dr) + noise)) {
-    print_error("%s'(%.17g): %.17g, central differences %.17g\n", what, x, got,
-                dr);
-    fail();
-  }
-  fd_checked++;
-}
-
-static void expect_checked(const char *what, size_t min_fd) {
-  if (getenv("CALLBACKS_COUNTS"))
-    fprintf(stderr, "%s: %zu checked\n", what, fd_checked);
-  if (fd_checked < min_fd) {
-    print_error("%s: %zu gradients checked, want >= %zu\n", what, fd_checked,
-                min_fd);
-    fail();
-  }
-}
-
 /* tol 0: the same bits; else relative to the terms (about 1: cb_area's
  * two integrals cancel near x = -2.45). */
 static void compare(const char *what, size_t e, double got, double want,
@@ -153,20 +118,14 @@ static void compare(const char *what, size_t e, double got, double want,
 }
 
 typedef double (*f1)(double);
-static double at1(double x, const double *f) {
-  f1 g;
-  memcpy(&g, f, sizeof g);
-  return g(x);
-}
+static double at1(double x, const void *f) { return ((f1)f)(x); }
 
 static void
 run1(const char *what, f1 f, void (*fb)(size_t, const double *, double *),
      void (*fg)(size_t, const double *, double *, const double *, double *),
      double lo, double hi, double tol, size_t min_fd) {
   rng_t rng = {0x9E3779B97F4A7C15ULL ^ (uint64_t)min_fd};
-  double ctx;
-  memcpy(&ctx, &f, sizeof f);
-  fd_checked = 0;
+  fd_count fc = {0, 64};
   for (size_t ni = 0; ni < NNS; ni++) {
     size_t n = ns[ni];
     double *x = gp_alloc(n * 8), *r = gp_alloc(n * 8), *r2 = gp_alloc(n * 8);
@@ -183,11 +142,11 @@ run1(const char *what, f1 f, void (*fb)(size_t, const double *, double *),
       compare(what, e, r[e], want, tol);
       compare(what, e, r2[e], r[e], 0.0);
       if (e < 1500)
-        check_fd(what, at1, &ctx, x[e], d[e]);
+        fd_check(&fc, what, at1, (const void *)f, x[e], d[e]);
     }
     gp_reset();
   }
-  expect_checked(what, min_fd);
+  fd_expect(&fc, what, min_fd);
 }
 
 static void t_area(void **state) {
@@ -209,7 +168,8 @@ static void t_twice(void **state) {
 }
 
 /* cb_osc(y0, v0, k) in each argument in turn. */
-static double osc_at(double x, const double *c) {
+static double osc_at(double x, const void *p) {
+  const double *c = p;
   double a[3] = {c[0], c[1], c[2]};
   a[(int)c[3]] = x;
   return cb_osc(a[0], a[1], a[2]);
@@ -218,7 +178,7 @@ static double osc_at(double x, const double *c) {
 static void t_osc(void **state) {
   (void)state;
   rng_t rng = {0x243F6A8885A308D3ULL};
-  fd_checked = 0;
+  fd_count fc = {0, 64};
   for (size_t ni = 0; ni < NNS; ni++) {
     size_t n = ns[ni];
     double *a[3], *d[3];
@@ -240,11 +200,11 @@ static void t_osc(void **state) {
     for (size_t e = 0; e < n && e < 1500; e++)
       for (int j = 0; j < 3; j++) {
         double c[4] = {a[0][e], a[1][e], a[2][e], (double)j};
-        check_fd("cb_osc", osc_at, c, a[j][e], d[j][e]);
+        fd_check(&fc, "cb_osc", osc_at, c, a[j][e], d[j][e]);
       }
     gp_reset();
   }
-  expect_checked("cb_osc", 6000);
+  fd_expect(&fc, "cb_osc", 6000);
 }
 
 int main(int argc, char **argv) {

@@ -15,6 +15,7 @@
  * operations, no math calls but sqrt and floor), NAME_grad against
  * Richardson-extrapolated central differences, with a minimum of points
  * checked. */
+#include "exec_fd.h"
 #include "exec_util.h"
 
 #include "../common/test_filter.h"
@@ -128,40 +129,6 @@ static const size_t ns[] = {0,  1,      WF - 1,     WF,         WF + 1, WD - 1,
                             WD, WD + 1, 2 * WF + 3, 2 * WD + 3, 1000,   4099};
 #define NNS (sizeof ns / sizeof ns[0])
 
-/* Points whose gradient central differences resolved (smooth around x). */
-static size_t fd_checked;
-
-/* Richardson-extrapolated central differences of g(x) where steps h and 2h
- * agree (no kink or branch switch inside); relative 1e-6. */
-static void check_fd(const char *what, double (*g)(double, void *), void *ctx,
-                     double x, double got) {
-  double h = 1e-5 * (1.0 + fabs(x));
-  double fp = g(x + h, ctx), fm = g(x - h, ctx);
-  double fp2 = g(x + 2 * h, ctx), fm2 = g(x - 2 * h, ctx);
-  double f0 = g(x, ctx);
-  double d1 = (fp - fm) / (2 * h), d2 = (fp2 - fm2) / (4 * h);
-  double big = fmax(fmax(fabs(fp), fabs(fm)), fmax(fabs(fp2), fabs(fm2)));
-  double noise = 8 * DBL_EPSILON * fmax(big, fabs(f0)) / h;
-  /* a kink at x (a branch switching there) can leave the central
-   * differences agreeing with each other: the one-sided ones cannot */
-  double right = (fp - f0) / h, left = (f0 - fm) / h;
-  if (!isfinite(d1) || !isfinite(d2) ||
-      fabs(d1 - d2) > 1e-4 * fabs(d1) + noise ||
-      fabs(right - left) > 1e-3 * fabs(d1) + noise)
-    return;
-  double dr = (4 * d1 - d2) / 3;
-  /* nor, smooth, the first difference and the extrapolated one (a kink
-   * that leaves f' the same on both sides but not f'') */
-  if (fabs(d1 - dr) > 1e-7 * fabs(dr) + noise)
-    return;
-  if (!(fabs(got - dr) <= 1e-6 * fabs(dr) + noise)) {
-    print_error("%s'(%.17g): %.17g, central differences %.17g\n", what, x, got,
-                dr);
-    fail();
-  }
-  fd_checked++;
-}
-
 static void same_bits(const char *what, size_t e, double got, double want) {
   if (memcmp(&got, &want, sizeof got) != 0) {
     print_error("%s example %zu: %.17g, want %.17g\n", what, e, got, want);
@@ -180,26 +147,15 @@ static double gen_x(rng_t *r, double lo, double hi) {
   return rng_range(r, lo, hi);
 }
 
-/* The checks cannot all be skipped as kinks: a minimum is required. */
-static void expect_checked(const char *what, size_t min_fd) {
-  if (getenv("GOTO_ENTER_COUNTS"))
-    fprintf(stderr, "%s: %zu checked\n", what, fd_checked);
-  if (fd_checked < min_fd) {
-    print_error("%s: %zu gradients checked, want >= %zu\n", what, fd_checked,
-                min_fd);
-    fail();
-  }
-}
-
 typedef double (*f1)(double);
-static double call1(double x, void *f) { return ((f1)f)(x); }
+static double call1(double x, const void *f) { return ((f1)f)(x); }
 
 static void
 run1(const char *what, f1 f, void (*fb)(size_t, const double *, double *),
      void (*fg)(size_t, const double *, double *, const double *, double *),
      double lo, double hi, size_t min_fd) {
   rng_t rng = {0x9E3779B97F4A7C15ULL * 7};
-  fd_checked = 0;
+  fd_count fc = {0, 8};
   for (size_t ni = 0; ni < NNS; ni++) {
     size_t n = ns[ni];
     double *x = gp_alloc(n * 8), *r = gp_alloc(n * 8), *r2 = gp_alloc(n * 8);
@@ -213,11 +169,11 @@ run1(const char *what, f1 f, void (*fb)(size_t, const double *, double *),
       double want = f(x[e]);
       same_bits(what, e, r[e], want);
       same_bits(what, e, r2[e], want);
-      check_fd(what, call1, (void *)f, x[e], d[e]);
+      fd_check(&fc, what, call1, (const void *)f, x[e], d[e]);
     }
     gp_reset();
   }
-  expect_checked(what, min_fd);
+  fd_expect(&fc, what, min_fd);
 }
 
 static void t_round(void **state) {
@@ -241,12 +197,14 @@ static void t_tail(void **state) {
   run1("e_tail", e_tail, e_tail_batched, e_tail_grad, -10.0, 10.0, 3000);
 }
 
-static double loop_at(double x, void *n) { return e_loop(x, *(int *)n); }
+static double loop_at(double x, const void *n) {
+  return e_loop(x, *(const int *)n);
+}
 
 static void t_loop(void **state) {
   (void)state;
   rng_t rng = {0x9E3779B97F4A7C15ULL * 11};
-  fd_checked = 0;
+  fd_count fc = {0, 8};
   for (size_t ni = 0; ni < NNS; ni++) {
     size_t n = ns[ni];
     double *x = gp_alloc(n * 8), *r = gp_alloc(n * 8), *d = gp_alloc(n * 8);
@@ -260,18 +218,18 @@ static void t_loop(void **state) {
       same_bits("e_loop", e, r[e], e_loop(x[e], k[e]));
     e_loop_grad(n, x, k, NULL, NULL, d);
     for (size_t e = 0; e < n; e++)
-      check_fd("e_loop", loop_at, &k[e], x[e], d[e]);
+      fd_check(&fc, "e_loop", loop_at, &k[e], x[e], d[e]);
     gp_reset();
   }
-  expect_checked("e_loop", 3000);
+  fd_expect(&fc, "e_loop", 3000);
 }
 
 struct masked_at {
   const double *a;
   int k;
 };
-static double masked_at(double x, void *c) {
-  struct masked_at *m = c;
+static double masked_at(double x, const void *c) {
+  const struct masked_at *m = c;
   return e_masked(m->a, m->k, x);
 }
 
@@ -280,7 +238,7 @@ static double masked_at(double x, void *c) {
 static void t_masked(void **state) {
   (void)state;
   rng_t rng = {0x9E3779B97F4A7C15ULL * 13};
-  fd_checked = 0;
+  fd_count fc = {0, 8};
   for (size_t ni = 0; ni < NNS; ni++) {
     size_t n = ns[ni];
     double *a = gp_alloc(n * 4 * 8), *x = gp_alloc(n * 8);
@@ -303,7 +261,7 @@ static void t_masked(void **state) {
     e_masked_grad(n, a, 4, k, x, NULL, NULL, da, 4, d);
     for (size_t e = 0; e < n; e++) {
       struct masked_at m = {a + 4 * e, k[e]};
-      check_fd("e_masked", masked_at, &m, x[e], d[e]);
+      fd_check(&fc, "e_masked", masked_at, &m, x[e], d[e]);
       /* the jumped lanes read no a: their a's gradient is zero */
       if (k[e] < 0 || k[e] > 3)
         for (int j = 0; j < 4; j++)
@@ -311,20 +269,20 @@ static void t_masked(void **state) {
     }
     gp_reset();
   }
-  expect_checked("e_masked", 3000);
+  fd_expect(&fc, "e_masked", 3000);
 }
 
 struct two_at {
   double w;
 };
-static double two_at(double x, void *c) {
-  return e_two(x, ((struct two_at *)c)->w);
+static double two_at(double x, const void *c) {
+  return e_two(x, ((const struct two_at *)c)->w);
 }
 
 static void t_two(void **state) {
   (void)state;
   rng_t rng = {0x9E3779B97F4A7C15ULL * 17};
-  fd_checked = 0;
+  fd_count fc = {0, 8};
   size_t paths[4] = {0};
   for (size_t ni = 0; ni < NNS; ni++) {
     size_t n = ns[ni];
@@ -343,13 +301,13 @@ static void t_two(void **state) {
     e_two_grad(n, x, w, NULL, NULL, dx, dw);
     for (size_t e = 0; e < n; e++) {
       struct two_at c = {w[e]};
-      check_fd("e_two", two_at, &c, x[e], dx[e]);
+      fd_check(&fc, "e_two", two_at, &c, x[e], dx[e]);
     }
     gp_reset();
   }
   for (int p = 0; p < 4; p++)
     assert_true(paths[p] > 100);
-  expect_checked("e_two", 3000);
+  fd_expect(&fc, "e_two", 3000);
 }
 
 int main(int argc, char **argv) {

@@ -6,6 +6,7 @@
  * expressions). The macros here are our own, of nrutil.h's shape.
  * NAME_batched bit for bit against the scalar function, NAME_grad against
  * Richardson-extrapolated central differences. */
+#include "exec_fd.h"
 #include "exec_util.h"
 
 #include "../common/test_filter.h"
@@ -48,31 +49,14 @@ BATCHDIFF float sg_f(float x) { return x > 0.5f ? FSQ(x - 0.5f) : x; }
 static double after(double v) { return DSQ(v) + DMX(v, 1.0); }
 
 typedef double (*f2)(double, double);
-static size_t fd_checked;
-
-static void check_fd(const char *what, double (*g)(double, const double *),
-                     const double *c, double x, double got, double eps) {
-  double h = 1e-5 * (1.0 + fabs(x));
-  double f0 = g(x, c), fp = g(x + h, c), fm = g(x - h, c);
-  double fp2 = g(x + 2 * h, c), fm2 = g(x - 2 * h, c);
-  double d1 = (fp - fm) / (2 * h), d2 = (fp2 - fm2) / (4 * h);
-  double noise = 64 * eps * (fabs(f0) + fabs(fp2) + fabs(fm2)) / h;
-  double dr = (4 * d1 - d2) / 3, right = (fp - f0) / h, left = (f0 - fm) / h;
-  if (!isfinite(d1) || fabs(d1 - d2) > 1e-4 * fabs(d1) + noise ||
-      fabs(right - left) > 1e-3 * fabs(d1) + noise ||
-      fabs(d1 - dr) > 1e-7 * fabs(dr) + noise)
-    return; /* a kink */
-  if (!(fabs(got - dr) <= 1e-6 * fabs(dr) + noise)) {
-    print_error("%s'(%.17g): %.17g, central differences %.17g\n", what, x, got,
-                dr);
-    fail();
-  }
-  fd_checked++;
+static double hyp_a(double a, const void *c) {
+  return sg_hyp(a, ((const double *)c)[1]);
 }
-
-static double hyp_a(double a, const double *c) { return sg_hyp(a, c[1]); }
-static double hyp_b(double b, const double *c) { return sg_hyp(c[0], b); }
-static double loop_x(double x, const double *c) {
+static double hyp_b(double b, const void *c) {
+  return sg_hyp(((const double *)c)[0], b);
+}
+static double loop_x(double x, const void *p) {
+  const double *c = p;
   return sg_loop(x, c[1], (int)c[2]);
 }
 
@@ -86,7 +70,7 @@ static void same(const char *what, size_t e, double got, double want) {
 static void t_hyp(void **state) {
   (void)state;
   rng_t rng = {0x5851F42D4C957F2DULL};
-  fd_checked = 0;
+  fd_count fc = {0, 64};
   for (size_t t = 0; t < N_TEST_NS; t++) {
     size_t n = test_ns[t];
     double *a = gp_alloc(n * 8), *b = gp_alloc(n * 8), *r = gp_alloc(n * 8);
@@ -104,21 +88,19 @@ static void t_hyp(void **state) {
     sg_hyp_grad(n, a, b, NULL, NULL, da, db);
     for (size_t e = 0; e < n; e++) {
       double c[2] = {a[e], b[e]};
-      check_fd("sg_hyp/a", hyp_a, c, a[e], da[e], DBL_EPSILON);
-      check_fd("sg_hyp/b", hyp_b, c, b[e], db[e], DBL_EPSILON);
+      fd_check(&fc, "sg_hyp/a", hyp_a, c, a[e], da[e]);
+      fd_check(&fc, "sg_hyp/b", hyp_b, c, b[e], db[e]);
     }
     gp_reset();
   }
-  if (getenv("SCRATCH_COUNTS"))
-    fprintf(stderr, "sg_hyp: %zu checked\n", fd_checked);
-  assert_true(fd_checked >= 1500);
+  fd_expect(&fc, "sg_hyp", 1500);
   assert_true(after(3.0) == 9.0 + 3.0);
 }
 
 static void t_loop(void **state) {
   (void)state;
   rng_t rng = {0x14057B7EF767814FULL};
-  fd_checked = 0;
+  fd_count fc = {0, 64};
   for (size_t t = 0; t < N_TEST_NS; t++) {
     size_t n = test_ns[t];
     double *x = gp_alloc(n * 8), *y = gp_alloc(n * 8), *r = gp_alloc(n * 8);
@@ -138,13 +120,11 @@ static void t_loop(void **state) {
     sg_loop_grad(n, x, y, k, NULL, NULL, dx, dy);
     for (size_t e = 0; e < n; e++) {
       double c[3] = {x[e], y[e], (double)k[e]};
-      check_fd("sg_loop/x", loop_x, c, x[e], dx[e], DBL_EPSILON);
+      fd_check(&fc, "sg_loop/x", loop_x, c, x[e], dx[e]);
     }
     gp_reset();
   }
-  if (getenv("SCRATCH_COUNTS"))
-    fprintf(stderr, "sg_loop: %zu checked\n", fd_checked);
-  assert_true(fd_checked >= 800);
+  fd_expect(&fc, "sg_loop", 800);
 }
 
 static void t_float(void **state) {
