@@ -1,16 +1,15 @@
 /* A Newton iteration (a division in its loop, no array parameter) gets four
  * chains in NAME_batched, and in NAME_grad when its tape rows stay within 8
- * slots (nsqrt: x and d per chain; ncosx's sin and cos make more, so its
- * NAME_grad keeps two; docs/loops.md). With four chains a step whose chains
- * are all full reads and writes on a path of its own: constant counts and
- * offsets, whole-vector loads and stores; the per-chain counts and partial
- * loads only on the other path; one kernel call. With two chains the
- * wrapper has one path.
+ * slots (nsqrt: x and d per chain; docs/loops.md). With four chains a step
+ * whose chains are all full reads and writes on a path of its own: constant
+ * counts and offsets, whole-vector loads and stores; the per-chain counts
+ * and partial loads only on the other path; one kernel call.
+ * whole_steps_two.c has the gradient that keeps two chains.
  *
  * The CHECK lines (FileCheck, run by run_golden.sh) state that structure
  * independently of the exact text in whole_steps.expected.c. */
 #include <batchdiff.h>
-// DEFINES: nsqrt nsqrt_batched nsqrt_grad ncosx ncosx_batched ncosx_grad
+// DEFINES: nsqrt nsqrt_batched nsqrt_grad
 #include <math.h>
 
 BATCHDIFF double nsqrt(double a, BD_UNIFORM double tol) {
@@ -19,17 +18,6 @@ BATCHDIFF double nsqrt(double a, BD_UNIFORM double tol) {
     double d = (x * x - a) / (2.0 * x);
     x = x - d;
     if (fabs(d) <= tol * x)
-      break;
-  }
-  return x;
-}
-
-BATCHDIFF double ncosx(double a) {
-  double x = a;
-  for (int i = 0; i < 40; i++) {
-    double d = (cos(x) - a * x) / (-sin(x) - a);
-    x = x - d;
-    if (fabs(d) <= 1e-13)
       break;
   }
   return x;
@@ -50,8 +38,3 @@ BATCHDIFF double ncosx(double a) {
 // CHECK: int __bd_all = __bd_k == (4 * (sizeof(bd_md) / 8));
 // CHECK-COUNT-1: __bd_nsqrt_gk(
 // CHECK: __bd_acc1 = bd_add_f64d(__bd_acc1, bd_select_f64d(__bd_mk_3,
-// CHECK-LABEL: static void __bd_ncosx_gc(
-// CHECK-NOT: __bd_all
-// CHECK: __bd_ncosx_gk(
-// CHECK-NOT: __bd_all
-// CHECK: bd_tape_end(
