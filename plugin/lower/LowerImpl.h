@@ -256,6 +256,8 @@ private:
   Ret stmtList(llvm::ArrayRef<const Stmt *> List);
   Ret declStmt(const DeclStmt *DS);
   Ret ifStmt(const IfStmt *IS);
+  /// IS's two sides under an if on the condition variable C.
+  Ret ifSides(const IfStmt *IS, int C);
   /// The value of \p IS's condition when it is a constant without side
   /// effects and the side it never takes holds no label (so no goto or case
   /// can enter it): that side is never lowered, as clang never emits it.

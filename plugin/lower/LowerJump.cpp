@@ -441,15 +441,7 @@ Ret Lowerer::enterIf(const IfStmt *IS, const std::vector<int> &ToThen,
   B.setBlock(Saved);
   if (C < 0)
     return Ret::Never;
-  ir::Stmt &If = B.ifStmt(B.get(CV));
-  B.setBlock(&If.Then);
-  Ret RT = stmt(IS->getThen());
-  B.setBlock(&If.Else);
-  Ret RE = stmt(IS->getElse());
-  B.setBlock(Saved);
-  if (RT == Ret::Always && RE == Ret::Always)
-    return Ret::Always;
-  return RT == Ret::Never && RE == Ret::Never ? Ret::Never : Ret::Maybe;
+  return ifSides(IS, B.get(CV));
 }
 
 Ret Lowerer::gotoStmt(const GotoStmt *GS) {

@@ -438,6 +438,10 @@ Ret Lowerer::ifStmt(const IfStmt *IS) {
   int C = cond(IS->getCond());
   if (C < 0)
     return Ret::Never;
+  return ifSides(IS, C);
+}
+
+Ret Lowerer::ifSides(const IfStmt *IS, int C) {
   ir::Stmt &If = B.ifStmt(C);
   ir::Block *Saved = B.block();
   B.setBlock(&If.Then);
