@@ -166,6 +166,7 @@ def disasm(env, obj, wd):
     numbered per function, which the plugin's functions renumber; offsets
     into data sections are dropped (the plugin's data moves them)."""
     rc, out, _ = run([env.objdump, "-dr", "--no-show-raw-insn", obj], 60, wd)
+    local = local_data(env, obj, wd)
     funcs, cur = {}, None
     for ln in out.splitlines():
         m = re.match(r"^[0-9a-f]+ <(.*)>:$", ln)
@@ -174,14 +175,36 @@ def disasm(env, obj, wd):
         elif ln.startswith("Disassembly of section"):
             cur = None
         elif cur is not None and re.match(r"^\s+[0-9a-f]+:\s+R_", ln):
-            rel = re.sub(r"\.LCPI\d+_", ".LCPI_", ln.split(":", 1)[1].strip())
-            # where in .data/.rodata the plugin's own data went before
-            cur.append(re.sub(r"(\.(?:rodata|data|bss)[\w.]*)[+-]0x[0-9a-f]+",
-                              r"\1+off", rel))
+            cur.append(norm_reloc(ln.split(":", 1)[1].strip(), local))
         elif cur is not None and ln.strip() and "nop" not in ln:
             # drop the address column: sections start at 0 anyway
             cur.append(ln.split(":", 1)[-1].strip())
     return funcs
+
+
+def norm_reloc(rel, local):
+    """A relocation as the identity oracle compares it; local maps the
+    file-local data objects to their sections."""
+    rel = re.sub(r"\.LCPI\d+_", ".LCPI_", rel)
+    # a file-local table is named by its section when it shares one (.rodata,
+    # where the plugin's data put it) and by itself in a mergeable one
+    # (.rodata.cst16): the same address once linked
+    rel = re.sub(r"(?<=\s)([\w.$]+)(?=[+-]0x|$)",
+                 lambda m: local.get(m.group(1), m.group(1)), rel)
+    # where in .data/.rodata the plugin's own data went before
+    return re.sub(r"\.(rodata|data|bss)[\w.]*(?:[+-]0x[0-9a-f]+)?",
+                  r".\1+off", rel)
+
+
+def local_data(env, obj, wd):
+    """{name: section} of obj's file-local data objects (`objdump -t`)."""
+    rc, out, _ = run([env.objdump, "-t", obj], 60, wd)
+    found = {}
+    for ln in out.splitlines():
+        m = re.match(r"^[0-9a-f]+ l\s+O (\S+)\s+[0-9a-f]+ (\S+)$", ln)
+        if m:
+            found[m.group(2)] = m.group(1)
+    return found
 
 
 def undefined(env, obj, wd):
@@ -554,6 +577,20 @@ def cmd_selftest():
     ok = got.split("\n") == ["A"]
     print("selftest: %r reduced to %r: %s" % (
         text, got, "keeps function a" if ok else "LOST function a"))
+    # relocations: a local table by name or by section alike; a global, a
+    # function and another kind of relocation stay apart
+    local = {"TAB": ".rodata.cst16"}
+    pairs = [("R_X86_64_PC32\tTAB-0x4", "R_X86_64_PC32\t.rodata+0x3c", True),
+             ("R_X86_64_PC32\t.rodata.cst16+0x10",
+              "R_X86_64_PC32\t.rodata+0x8", True),
+             ("R_X86_64_PC32\tGAIN-0x4", "R_X86_64_PC32\t.rodata+0x3c", False),
+             ("R_X86_64_PLT32\tsin-0x4", "R_X86_64_PLT32\tcos-0x4", False),
+             ("R_X86_64_PC32\tTAB-0x4", "R_X86_64_32S\tTAB", False)]
+    for a, b, same in pairs:
+        if (norm_reloc(a, local) == norm_reloc(b, local)) != same:
+            print("selftest: %r and %r compare %s" % (
+                a, b, "different" if same else "equal"))
+            ok = False
     return 0 if ok else 1
 
 
