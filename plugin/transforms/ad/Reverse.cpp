@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cassert>
 #include <functional>
+#include <iterator>
 #include <map>
+#include <set>
 
 namespace batchdiff {
 namespace {
@@ -128,6 +130,12 @@ private:
   void placeCalls(const ir::Block &Blk, int &Clock);
   int primalMath(const ir::Stmt &S, ir::MathFn Fn,
                  const std::vector<int> &Args) const;
+  // A rule's math calls made in the forward sweep (hoistRuleMath):
+  // (primal call, argument) -> the temps of the rule's MATH calls in the
+  // order the rule builds them; and the statements that make them.
+  std::map<std::pair<const ir::Stmt *, unsigned>, std::vector<int>> Early;
+  std::set<const ir::Stmt *> Hoisted;
+  void hoistRuleMath(ir::Block &Blk, uint64_t All);
   std::map<int, Guard> Guards; // active temp -> where its adjoint is real
 };
 
@@ -591,11 +599,115 @@ int Reverser::primalMath(const ir::Stmt &S, ir::MathFn Fn,
   return -1;
 }
 
+/// Makes the math calls of a derivative rule that reads only primal values
+/// (erf's and erfc's exp(-x*x), asin's sqrt(1 - x*x), sin's cos(x) where
+/// the function computes no cos(x) itself) in the forward sweep, right after
+/// the primal call, instead of in the reverse sweep: there they overlap the
+/// forward's long dependency chains (bs_call: a log, two divisions, two
+/// erfc), in the reverse they lengthen the adjoint's chain, which waits for
+/// them. The same call on the same operands, so the same bits. Outside loops
+/// only (in a loop each would take a tape slot), and only for calls whose
+/// adjoint every gradient needs (the reverse sweep runs their rules without
+/// a need-flag test; under one, the rule may not run at all).
+void Reverser::hoistRuleMath(ir::Block &Blk, uint64_t All) {
+  for (size_t I = 0; I < Blk.size(); ++I) {
+    ir::Stmt &S = *Blk[I];
+    if (S.K == ir::Stmt::If) {
+      hoistRuleMath(S.Then, All);
+      hoistRuleMath(S.Else, All);
+      continue;
+    }
+    if (S.K != ir::Stmt::Inst || S.Opc != Op::Math || !act(S.Dst) || !All ||
+        (instDeps(S) & All) != All)
+      continue;
+    ir::Block Scratch;
+    ir::Builder SB(G, &Scratch);
+    // Stands for the adjoint while the rule is built here; nothing that
+    // reads it is kept. The temps of what is not kept are given back.
+    size_t T0 = G.Temps.size();
+    int Gt = G.newTemp(G.Temps[S.Dst]);
+    std::vector<int> Made;
+    for (unsigned K = 0; K < S.Args.size(); ++K) {
+      if (!act(S.Args[K]))
+        continue;
+      std::vector<int> Got;
+      derivativeRule(
+          SB, S, K, Gt, G.Temps[S.Args[K]], [](int T) { return T; },
+          [&](ir::MathFn Fn, const std::vector<int> &Args) {
+            int T = primalMath(S, Fn, Args);
+            if (T < 0) {
+              T = SB.math(Fn, Args);
+              Made.push_back(T);
+            }
+            Got.push_back(T);
+            return T;
+          });
+      Early[{&S, K}] = std::move(Got);
+    }
+    // The new calls and what their operands need, in order.
+    std::set<int> Need(Made.begin(), Made.end());
+    std::vector<std::unique_ptr<ir::Stmt>> Keep;
+    bool ReadsG = false;
+    for (auto It = Scratch.rbegin(); It != Scratch.rend(); ++It) {
+      if ((*It)->Dst < 0 || !Need.count((*It)->Dst))
+        continue;
+      for (int A : (*It)->Args) {
+        Need.insert(A);
+        ReadsG |= A == Gt;
+      }
+      Keep.push_back(std::move(*It));
+    }
+    if (ReadsG || Keep.empty()) { // nothing to make here (a rule of the
+      // adjoint: MATH(Ldexp, G, X1)): the rule is built in the reverse
+      for (unsigned K = 0; K < S.Args.size(); ++K)
+        Early.erase({&S, K});
+      G.Temps.resize(T0);
+      continue;
+    }
+    // The kept statements' results numbered from T0, in order; the other
+    // temps of the scratch block given back.
+    std::map<int, int> Renum;
+    std::vector<ir::Type> Ty;
+    for (auto It = Keep.rbegin(); It != Keep.rend(); ++It) {
+      int New = (int)(T0 + Ty.size());
+      Renum[(*It)->Dst] = New;
+      Ty.push_back(G.Temps[(*It)->Dst]);
+    }
+    G.Temps.resize(T0);
+    G.Temps.insert(G.Temps.end(), Ty.begin(), Ty.end());
+    auto Map = [&](int T) {
+      auto R = Renum.find(T);
+      return R == Renum.end() ? T : R->second;
+    };
+    for (auto &St : Keep) {
+      St->Dst = Map(St->Dst);
+      for (int &A : St->Args)
+        A = Map(A);
+      Hoisted.insert(St.get());
+    }
+    for (unsigned K = 0; K < S.Args.size(); ++K) {
+      auto E = Early.find({&S, K});
+      if (E != Early.end())
+        for (int &T : E->second)
+          T = Map(T);
+    }
+    Blk.insert(Blk.begin() + I + 1, std::make_move_iterator(Keep.rbegin()),
+               std::make_move_iterator(Keep.rend()));
+    I += Keep.size();
+  }
+}
+
 int Reverser::rule(const ir::Stmt &S, unsigned K, int Gt) {
-  // The adjoint flows back into the argument: converted to its type.
+  // A math call of the rule made in the forward sweep (hoistRuleMath), else
+  // one the primal made, else a new one here. The adjoint flows back into
+  // the argument: converted to its type.
+  auto E = RevStack.empty() ? Early.find({&S, K}) : Early.end();
+  size_t Next = 0;
   return derivativeRule(
       B, S, K, Gt, G.Temps[S.Args[K]], [this](int T) { return R(T); },
       [&](ir::MathFn Fn, const std::vector<int> &Args) {
+        if (E != Early.end() && Next < E->second.size())
+          return E->second[Next++];
         return primalMath(S, Fn, Args);
       });
 }
@@ -693,6 +805,8 @@ void Reverser::reverseBlock(const ir::Block &Blk) {
   computeGuards(Blk);
   for (auto It = Blk.rbegin(); It != Blk.rend(); ++It) {
     const ir::Stmt &S = **It;
+    if (Hoisted.count(&S))
+      continue; // a rule's call (hoistRuleMath): no adjoint of its own
     if (S.K != ir::Stmt::Inst)
       closeGuard();
     switch (S.K) {
@@ -785,6 +899,11 @@ void Reverser::run() {
     }
   if (!Guards)
     NeedParam.clear();
+  uint64_t All = 0;
+  for (size_t I = 0; I < P.Params.size() && I < 64; ++I)
+    if (isDifferentiable(P.Params[I]))
+      All |= uint64_t(1) << I;
+  hoistRuleMath(Fwd, All);
   // Adjoints start at zero; the return value's adjoint starts at the seed.
   for (size_t I = 0; I < P.Params.size(); ++I)
     if (isDifferentiable(P.Params[I]) && !P.Params[I].IsArray) {
