@@ -96,51 +96,29 @@ static bool ownDeclaration(const FunctionDecl *FD, const SourceManager &SM) {
 static const StringLiteral *stringArg(const Expr *A);
 static const VarDecl *globalPointerArg(const Expr *A);
 
-const FunctionDecl *Lowerer::knownFunction(const Expr *E) const {
-  for (;;) {
-    E = E->IgnoreParenImpCasts();
-    const auto *UO = dyn_cast<UnaryOperator>(E);
-    if (!UO || (UO->getOpcode() != UO_Deref && UO->getOpcode() != UO_AddrOf))
-      break;
-    E = UO->getSubExpr();
-  }
-  const auto *DRE = dyn_cast<DeclRefExpr>(E);
-  if (!DRE)
-    return nullptr;
-  if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
-    return FD;
-  if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-    if (auto It = Frames.back().Funcs.find(VD); It != Frames.back().Funcs.end())
-      return It->second;
-  return nullptr;
-}
-
-void Lowerer::functionPointerDecl(const VarDecl *VD) {
-  const Expr *Init = VD->getInit();
-  const FunctionDecl *FD = Init ? knownFunction(Init) : nullptr;
-  if (!FD || modifies(Frames.back().FD->getBody(), VD)) {
-    error(VD->getLocation(),
-          "the function pointer variable '" + VD->getNameAsString() +
-              "' (not initialized with a function's name, or assigned "
-              "later)",
-          "initialize it with the function it calls and do not assign it, "
-          "or call the functions directly under if/else");
-    return;
-  }
-  Frames.back().Funcs[VD] = FD;
-}
-
 int Lowerer::call(const CallExpr *CE) {
   const FunctionDecl *Callee = CE->getDirectCallee();
   // A helper's function pointer parameter calls what its caller passed.
   if (!Callee)
     Callee = knownFunction(CE->getCallee());
   if (!Callee) {
-    error(CE->getBeginLoc(), "a call through a function pointer",
-          "call the function directly, or pass the function's name to a "
-          "helper that calls its parameter ('integrate(f, a, b)')");
-    return -1;
+    // One of several functions, per example.
+    FuncList Cands;
+    int K = funcCandidates(CE->getCallee(), Frames.back(), Cands);
+    if (K > 0 && !Cands.empty())
+      return choiceCall(CE, Cands);
+    if (K >= 0)
+      error(CE->getBeginLoc(), "a call through a function pointer",
+            "call a function, or through a pointer whose functions are "
+            "known: a function's name, a choice of them ('(x > 0 ? f : "
+            "g)(x)'), a local or parameter given only those, an element of "
+            "a const table of functions ('ops[k](x)')");
+    return fail();
   }
+  return callFunction(CE, Callee);
+}
+
+int Lowerer::callFunction(const CallExpr *CE, const FunctionDecl *Callee) {
   std::string Name = Callee->getNameAsString();
   llvm::StringRef N(Name);
   N.consume_front("__builtin_");
@@ -491,10 +469,24 @@ bool Lowerer::callArgs(const CallExpr *CE, CallArgs &CA) {
         CA.Scalars.push_back(-1);
         continue;
       }
-      error(A->getBeginLoc(),
-            "a function pointer argument that is not the name of a function",
-            "pass the function itself ('integrate(f, a, b)'): the helper is "
-            "inlined with it at each call");
+      // One of several functions: the helper calls it through an if/else
+      // chain.
+      FuncVar FV;
+      int K = funcCandidates(A, Frames.back(), FV.Cands);
+      if (K > 0 && !FV.Cands.empty()) {
+        if ((FV.Var = funcIndex(A, FV.Cands)) < 0)
+          return false;
+        CA.Choices[I] = std::move(FV);
+        CA.Scalars.push_back(-1);
+        continue;
+      }
+      if (K >= 0)
+        error(A->getBeginLoc(),
+              "a function pointer argument whose functions are not known",
+              "pass a function's name ('integrate(f, a, b)'), a choice of "
+              "them ('x > 0 ? f : g'), a local or parameter given only those, "
+              "or an element of a const table of functions ('ops[k]')");
+      fail();
       return false;
     }
     if (isStructPtr(A->getType()) && inRecordArray(A)) {
@@ -540,21 +532,30 @@ bool Lowerer::bindParams(const CallExpr *CE, const FunctionDecl *Callee,
   const std::vector<int> &Args = CA.Scalars;
   for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
     const ParmVarDecl *P = Callee->getParamDecl(I);
-    if (auto It = CA.Funcs.find(I); It != CA.Funcs.end()) {
-      if (!P->getType()->isFunctionPointerType() ||
-          modifies(Callee->getBody(), P)) {
+    if (CA.Funcs.count(I) || CA.Choices.count(I)) {
+      if (!P->getType()->isFunctionPointerType()) {
         error(P->getLocation(),
-              P->getType()->isFunctionPointerType()
-                  ? "assigning the function pointer parameter '" +
-                        P->getNameAsString() + "'"
-                  : "passing a function to the parameter '" +
-                        P->getNameAsString() + "' of type '" +
-                        P->getType().getAsString() + "'",
+              "passing a function to the parameter '" + P->getNameAsString() +
+                  "' of type '" + P->getType().getAsString() + "'",
               "call the function the parameter was passed; declare it as a "
               "pointer to the function's type");
         return false;
       }
-      Fr.Funcs[P] = It->second;
+      auto It = CA.Funcs.find(I);
+      // Bound to one function, as long as the helper keeps it.
+      if (It != CA.Funcs.end() && !modifies(Callee->getBody(), P)) {
+        Fr.Funcs[P] = It->second;
+        continue;
+      }
+      FuncVar FV;
+      if (It != CA.Funcs.end()) {
+        FV.Cands.push_back(It->second->getCanonicalDecl());
+        FV.Var = B.constI(Type::I32, 0);
+      } else {
+        FV = CA.Choices[I];
+      }
+      if (!funcVar(P, Callee->getBody(), Fr, FV.Cands, FV.Var))
+        return false;
       continue;
     }
     if (CA.Recs.count(I)) {

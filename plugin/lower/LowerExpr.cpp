@@ -61,6 +61,11 @@ int Lowerer::expr(const Expr *E) {
       if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens()))
         if (stringLocal(dyn_cast<VarDecl>(DRE->getDecl())))
           return stringAssign(BO);
+    // `f = x < 0 ? cube : sq;` of a function pointer variable.
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && BO->getOpcode() == BO_Assign &&
+        E->getType()->isFunctionPointerType())
+      return funcAssign(BO);
     PtrVal P;
     return ptrValue(E, P) ? B.constB(false) : -1;
   }

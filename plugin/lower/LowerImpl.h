@@ -201,6 +201,17 @@ private:
     unsigned Start = 0, Count = 0;
     bool Whole = true;
   };
+  /// The functions a function pointer may be, each once (canonical
+  /// declarations), in a fixed order.
+  using FuncList = std::vector<const FunctionDecl *>;
+  /// A function value that may be one of several known functions: the
+  /// position in Cands as a per-lane I32 (a variable in Frame::FuncVars, a
+  /// temp in CallArgs; -1 or out of range: none). A call through it is an
+  /// if/else chain, one inlined call per candidate (LowerFuncChoice.cpp).
+  struct FuncVar {
+    FuncList Cands;
+    int Var = -1;
+  };
   struct Frame {
     const FunctionDecl *FD;
     llvm::DenseMap<const VarDecl *, int> Vars;
@@ -216,6 +227,9 @@ private:
     /// its call passed (`integrate(f, a, b)` calls f where it calls its
     /// parameter).
     llvm::DenseMap<const VarDecl *, const FunctionDecl *> Funcs;
+    /// Function pointer variables that may hold one of several functions
+    /// (LowerFuncChoice.cpp).
+    llvm::DenseMap<const VarDecl *, FuncVar> FuncVars;
     int RetVar = -1;
     /// A helper returning a struct: its return value's leaves.
     std::vector<int> RetStruct;
@@ -384,10 +398,42 @@ private:
     std::vector<std::vector<int>> Structs;
     std::map<unsigned, RecRef> Recs;
     std::map<unsigned, const FunctionDecl *> Funcs;
+    /// Arguments that may be one of several functions (a temp each).
+    std::map<unsigned, FuncVar> Choices;
   };
-  /// The function \p E names: a function, `&f`, `*f`, or a function pointer
-  /// parameter bound to one (Frame::Funcs); null otherwise.
-  const FunctionDecl *knownFunction(const Expr *E) const;
+  /// The function \p E names: a function, `&f`, `*f`, a function pointer
+  /// parameter or local bound to one (Frame::Funcs), a const file-scope
+  /// function pointer initialized with one, an element of a const table of
+  /// functions at a constant index; null otherwise (LowerFuncChoice.cpp).
+  const FunctionDecl *knownFunction(const Expr *E) const {
+    return knownFunction(E, Frames.back());
+  }
+  const FunctionDecl *knownFunction(const Expr *E, const Frame &Fr) const;
+  /// Adds the functions \p E may be to \p Out (a function, a '?:' of
+  /// them, a variable of Frame::FuncVars, an element of a const table of
+  /// functions): 1; 0 if \p E is none of those; -1 after an error.
+  int funcCandidates(const Expr *E, const Frame &Fr, FuncList &Out);
+  /// \p E (funcCandidates accepted it) as an I32 temp: its function's
+  /// position in \p All (-1: none), or -1 after an error.
+  int funcIndex(const Expr *E, const FuncList &All);
+  /// Position temp \p Id of list \p From as a position in \p All.
+  int remapFunc(int Id, const FuncList &From, const FuncList &All);
+  /// A const table of functions (`static double (*const ops[])(double)`)
+  /// \p Base names: its entries (null: none) in \p Entries; null if
+  /// \p Base names no table of functions; an error (\p Bad) if it names
+  /// one whose functions are not known.
+  const VarDecl *funcTable(const Expr *Base, FuncList &Entries, bool &Bad);
+  /// Function pointer \p VD (a local or helper parameter, assigned in
+  /// \p Body) holding one of \p Init at position \p InitId (-1: none).
+  bool funcVar(const VarDecl *VD, const Stmt *Body, Frame &Fr,
+               const FuncList &Init, int InitId);
+  int funcAssign(const BinaryOperator *BO);
+  /// A local table of functions: nothing to lower, checked.
+  void funcTableDecl(const VarDecl *VD);
+  /// A call through a function value that is one of \p Cands.
+  int choiceCall(const CallExpr *CE, const FuncList &Cands);
+  /// A call of \p Callee (call() once the callee is known).
+  int callFunction(const CallExpr *CE, const FunctionDecl *Callee);
   /// \p VD's per-example variable if it is expression scratch, else -1.
   int scratchVar(const VarDecl *VD);
 
@@ -395,7 +441,8 @@ public:
   std::vector<const VarDecl *> scratchGlobals() const { return ScratchUsed; }
 
 private:
-  /// `double (*f)(double) = sq;`, never assigned: bound to sq.
+  /// `double (*f)(double) = sq;`, never assigned: bound to sq; else one of
+  /// the functions it is given (Frame::FuncVars).
   void functionPointerDecl(const VarDecl *VD);
   bool callArgs(const CallExpr *CE, CallArgs &CA);
   bool bindParams(const CallExpr *CE, const FunctionDecl *Callee, CallArgs &CA,

@@ -289,6 +289,13 @@ Ret Lowerer::declStmt(const DeclStmt *DS) {
       error(D->getLocation(), "this declaration", "declare scalar locals");
       continue;
     }
+    // A table of functions (`static double (*const ops[])(double)`):
+    // calls through its elements name it.
+    if (const auto *AT = Ctx.getAsArrayType(VD->getType());
+        AT && AT->getElementType()->isFunctionPointerType()) {
+      funcTableDecl(VD);
+      continue;
+    }
     // A static local written before every read (StaticScratch.cpp) is
     // observably an ordinary local, and lowered as one.
     if (VD->isStaticLocal() && !Scratch.Local.count(VD)) {

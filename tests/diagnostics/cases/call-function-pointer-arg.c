@@ -1,10 +1,10 @@
-/* A helper's function pointer argument that is not a function's name (a
-   choice between two functions per example): the helper is inlined with
-   one known function per call. */
+/* A helper's function pointer argument whose functions are not known (a
+   global function pointer here): the helper is inlined with the function
+   passed, or with a choice of known functions. */
 static double sq(double t) { return t * t; }
-static double cube(double t) { return t * t * t; }
+double (*activation)(double);
 static double apply(double (*f)(double), double x) { return f(x) + 1.0; }
 __attribute__((batch, diff)) double g(double x) {
-  return apply(x > 0.0 ? sq : cube, x);
-  // CHECK: call-function-pointer-arg.c:[[@LINE-1]]:16: error: a function pointer argument that is not the name of a function is not supported in a batch/diff function; pass the function itself ('integrate(f, a, b)'): the helper is inlined with it at each call
+  return apply(x > 0.0 ? sq : activation, x);
+  // CHECK: call-function-pointer-arg.c:[[@LINE-1]]:16: error: a function pointer argument whose functions are not known is not supported in a batch/diff function; pass a function's name ('integrate(f, a, b)'), a choice of them ('x > 0 ? f : g'), a local or parameter given only those, or an element of a const table of functions ('ops[k]')
 }

@@ -1,11 +1,13 @@
-/* A helper that assigns its function pointer parameter: the parameter must
-   keep the function its call passed. */
+/* A helper that gives its function pointer parameter a value whose
+   function is not known (a global function pointer): a function pointer
+   may be assigned functions, choices of them and elements of const tables
+   of functions only. */
 static double sq(double t) { return t * t; }
-static double cube(double t) { return t * t * t; }
+double (*fallback)(double);
 static double apply(double (*f)(double), double x) {
-  // CHECK: call-function-pointer-assign.c:[[@LINE-1]]:30: error: assigning the function pointer parameter 'f' is not supported in a batch/diff function; call the function the parameter was passed; declare it as a pointer to the function's type
   if (x > 1.0)
-    f = cube;
+    f = fallback;
+  // CHECK: call-function-pointer-assign.c:[[@LINE-1]]:9: error: giving the function pointer 'f' a value whose function is not known is not supported in a batch/diff function; give it a function's name, a choice of them ('x > 0 ? f : g'), another such pointer or an element of a const table of functions ('ops[k]')
   return f(x);
 }
 __attribute__((batch, diff)) double g(double x) { return apply(sq, x); }
