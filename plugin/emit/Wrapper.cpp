@@ -66,10 +66,13 @@ std::vector<WrapperEmitter::Decl> WrapperEmitter::params(bool Reserved) const {
     tangentParams(Ds, Nm, Hvp ? 1 : 0);
   if (F.RetTy != Type::Void)
     Ds.push_back({F.RetCType + " *", Nm("__bd_ret", "ret")});
-  if (Jvp && F.RetTy != Type::Void)
+  // An integer return value (with floating outputs) has no seed or tangent;
+  // a struct's RetTy is a floating type when any member is.
+  bool DRet = ir::isFloat(F.RetTy);
+  if (Jvp && DRet)
     Ds.push_back({F.RetCType + " *", Nm("__bd_dret", "d_ret")});
   if (Grad || Hvp) {
-    if (F.RetTy != Type::Void)
+    if (DRet)
       Ds.push_back({"const " + F.RetCType + " *", Nm("__bd_dret", "d_ret")});
     shadowParams(Ds, Nm, 0, "d_");
   }

@@ -219,10 +219,14 @@ bool Lowerer::checkDiff() {
   if (WantGrad && F.RetTy == Type::Void && !Outputs)
     error(Top->getLocation(), "'diff' on a function returning void",
           "return the value to differentiate");
-  if (WantGrad && !ir::isFloat(F.RetTy) && F.RetTy != Type::Void)
+  // An integer result (a status, a count) is written as NAME_batched writes
+  // it, with the outputs' gradients (no seed of its own).
+  if (WantGrad && !ir::isFloat(F.RetTy) && F.RetTy != Type::Void && !Outputs)
     error(Top->getReturnTypeSourceRange(),
-          "'diff' on a function returning a non-floating type",
-          "return float or double, or use only 'batch'");
+          "'diff' on a function returning a non-floating type without a "
+          "floating output",
+          "return float or double, write the results through float or double "
+          "pointer parameters, or use only 'batch'");
   return !Failed;
 }
 

@@ -375,7 +375,7 @@ void Forwarder::run() {
     if (O.Kind != ir::OutKind::Ret)
       continue;
     Type Ty = O.Member.empty() ? P.RetTy : P.Vars[O.Var].Ty;
-    if (!O.Member.empty() && !ir::isFloat(Ty))
+    if (!ir::isFloat(Ty)) // an integer status has no tangent
       continue;
     ir::Output T = O;
     T.Kind = ir::OutKind::Tangent;

@@ -870,7 +870,7 @@ void Reverser::run() {
     if (O.Kind != ir::OutKind::Ret)
       continue;
     int Seed = -1;
-    if (O.Member.empty() || ir::isFloat(P.Vars[O.Var].Ty)) {
+    if (ir::isFloat(O.Member.empty() ? P.RetTy : P.Vars[O.Var].Ty)) {
       ir::Param SP;
       SP.Name = "d_ret" + (O.Member.empty() ? "" : "_" + O.Member.substr(1));
       SP.Ty = O.Member.empty() ? P.RetTy : P.Vars[O.Var].Ty;
