@@ -41,9 +41,14 @@ Activity analyzeActivity(const ir::Function &F, bool OfGradient) {
   // round, not one round per statement of a dependency chain (quadratic in
   // a long function, issue 8). The fixpoint is the same.
   std::vector<const ir::Stmt *> Insts;
+  // Op::Extern by its result temp: what a call leaves in an out-pointer
+  // (Op::ExternOut) depends on all its arguments.
+  std::map<int, const ir::Stmt *> Calls;
   ir::walk(F.Body, [&](const ir::Stmt &S, int) {
     if (S.K == ir::Stmt::Inst)
       Insts.push_back(&S);
+    if (S.K == ir::Stmt::Inst && S.Opc == Op::Extern)
+      Calls[S.Dst] = &S;
   });
   auto Visit = [&](const ir::Stmt &S) {
     switch (S.Opc) {
@@ -77,6 +82,20 @@ Activity analyzeActivity(const ir::Function &F, bool OfGradient) {
       return;
     case Op::ZeroArr:
       return;
+    case Op::ExternOut: {
+      auto It = Calls.find(S.Args[0]);
+      if (It == Calls.end() || !ir::isFloat(F.Temps[S.Dst]))
+        return;
+      for (int A : It->second->Args) {
+        if (!ir::isFloat(F.Temps[A]))
+          continue;
+        if (Varied[A])
+          Mark(Varied, S.Dst);
+        if (Useful[S.Dst])
+          Mark(Useful, A);
+      }
+      return;
+    }
     case Op::ShadowAdd:
     case Op::ShadowStore:
       // A gradient's shadow array receives it: an output.

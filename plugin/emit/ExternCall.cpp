@@ -11,7 +11,7 @@ using namespace ctext;
 std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
                        const std::function<std::string(int)> &Operand,
                        const std::string &Result, bool Declared,
-                       const std::string &Pad) {
+                       const std::string &Pad, const std::string &Outs) {
   Shape Sh{Wide};
   const ir::ExternCall &X = F.Externs[S.IVal];
   ir::Type Ty = F.Temps[S.Dst];
@@ -20,10 +20,28 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
   OS << Pad << (Declared ? "" : Sh.vtype(Ty) + " ") << Result
      << (Declared ? "" : " __attribute__((unused))") << " = " << Sh.zero(Ty)
      << ";\n";
+  // What the out-pointer arguments hold after the call: before it, their
+  // values (lanes that make no call keep them).
+  for (size_t K = 0; K < X.Outs.size(); ++K) {
+    int A = S.Args[X.Outs[K].Arg];
+    ir::Type OT = F.Temps[A];
+    OS << Pad << Sh.vtype(OT) << " " << Outs << K
+       << " __attribute__((unused)) = "
+       << (F.VaryingTemp[A] ? Operand(A)
+                            : "bd_splat_" + Sh.sfx(OT) + "(" + Operand(A) + ")")
+       << ";\n";
+  }
   OS << Pad << "{\n";
   std::string In = Pad + "  ";
   if (!X.Decl.empty())
     OS << In << X.Decl << ";\n";
+  // A static local table the call reads: a copy here (the generated code
+  // cannot name the function's static).
+  for (size_t K = 0; K < X.Tables.size(); ++K) {
+    const ir::ExternCall::Table &T = X.Tables[K];
+    OS << In << "static const " << T.CType << " __bd_tb" << K << "[" << T.Len
+       << "] = " << T.Init << ";\n";
+  }
   // Vectors are copied into locals so that lanes can be indexed.
   OS << In << Sh.mask() << " __bd_xm = " << Operand(S.Mask) << ";\n";
   std::vector<std::string> Lane;
@@ -39,23 +57,42 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
     Lane.push_back(F.Temps[A] == ir::Type::Bool ? "(" + V + "[__bd_l] != 0)"
                                                 : V + "[__bd_l]");
   }
+  // "\x01k\x02": argument k's lane; "\x03k\x02": the address of out-pointer
+  // k's scalar; "\x04k\x02": table k's copy.
   std::string Call;
   for (size_t I = 0; I < X.Call.size(); ++I) {
-    if (X.Call[I] != '\x01') {
-      Call += X.Call[I];
+    char C = X.Call[I];
+    if (C != '\x01' && C != '\x03' && C != '\x04') {
+      Call += C;
       continue;
     }
     size_t End = X.Call.find('\x02', I);
-    Call += Lane[std::stoul(X.Call.substr(I + 1, End - I - 1))];
+    std::string K = X.Call.substr(I + 1, End - I - 1);
+    Call += C == '\x01'   ? Lane[std::stoul(K)]
+            : C == '\x03' ? "&__bd_o" + K
+                          : "__bd_tb" + K;
     I = End;
   }
+  std::string Made =
+      X.Ty == "void" ? Call
+                     : Result + "[__bd_l] = (" + scalarType(Ty) + ")" + Call;
   OS << In << "for (int __bd_l = 0; __bd_l < (int)" << Sh.W()
      << "; __bd_l++)\n";
-  OS << In << "  if (__bd_xm[__bd_l])\n" << In << "    ";
-  if (X.Ty == "void")
-    OS << Call << ";\n";
-  else
-    OS << Result << "[__bd_l] = (" << scalarType(Ty) << ")" << Call << ";\n";
+  if (X.Outs.empty()) {
+    OS << In << "  if (__bd_xm[__bd_l])\n" << In << "    " << Made << ";\n";
+    OS << Pad << "}\n";
+    return OS.str();
+  }
+  // Each out-pointer gets the address of a scalar of its C type holding the
+  // lane's value; what the callee leaves there goes back into the lane.
+  OS << In << "  if (__bd_xm[__bd_l]) {\n";
+  for (size_t K = 0; K < X.Outs.size(); ++K)
+    OS << In << "    " << X.Outs[K].CType << " __bd_o" << K << " = ("
+       << X.Outs[K].CType << ")" << Lane[X.Outs[K].Arg] << ";\n";
+  OS << In << "    " << Made << ";\n";
+  for (size_t K = 0; K < X.Outs.size(); ++K)
+    OS << In << "    " << Outs << K << "[__bd_l] = __bd_o" << K << ";\n";
+  OS << In << "  }\n";
   OS << Pad << "}\n";
   return OS.str();
 }

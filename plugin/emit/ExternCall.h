@@ -18,11 +18,14 @@ namespace batchdiff {
 /// The C text of Op::Extern \p S of batched \p F (lanes of 64 bits when
 /// \p Wide): \p Operand spells a temp as an operand (a vector where it is
 /// varying), \p Result the result variable, declared first unless
-/// \p Declared; each line starts with \p Pad.
+/// \p Declared; each line starts with \p Pad. What the call leaves in its
+/// out-pointer argument k goes into the vector \p Outs followed by k
+/// (declared here; Op::ExternOut reads it), holding the arguments' values
+/// in lanes that make no call.
 std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
                        const std::function<std::string(int)> &Operand,
                        const std::string &Result, bool Declared,
-                       const std::string &Pad);
+                       const std::string &Pad, const std::string &Outs);
 
 } // namespace batchdiff
 

@@ -58,6 +58,8 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) const {
   };
   Type Ty = F.Temps[S.Dst];
   switch (S.Opc) {
+  case Op::ExternOut: // the lanes the call left (emit/ExternCall.cpp)
+    return temp(A[0]) + "_o" + std::to_string(S.IVal);
   case Op::Param:
     return "__bd_p" + std::to_string(S.IVal) + ch();
   case Op::GetVar:
@@ -166,6 +168,8 @@ std::string KernelEmitter::scalarExpr(const ir::Stmt &S) const {
     return intLiteral(Ty, S.IVal);
   case Op::ConstB:
     return S.IVal ? "1" : "0";
+  case Op::ExternOut: // (always varying: a call per lane)
+    return temp(A[0]) + "_o" + std::to_string(S.IVal) + "[0]";
   case Op::Param:
     return "__bd_p" + std::to_string(S.IVal);
   case Op::GetVar:

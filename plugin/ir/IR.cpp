@@ -510,6 +510,9 @@ static void printInst(std::ostringstream &OS, const Function &F,
     OS << " "
        << F.Externs[S.IVal].Call.substr(0, F.Externs[S.IVal].Call.find('('));
     break;
+  case Op::ExternOut:
+    OS << " o" << S.IVal;
+    break;
   case Op::TapeReserve:
   case Op::TapeCommit:
   case Op::TapeRewind:

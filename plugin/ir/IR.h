@@ -240,10 +240,26 @@ struct LaneLayout {
 /// ("void", "int", "double"); Name the callee's; Why the reason it is not
 /// inlined (which says how to get a derivative where one is needed); Via,
 /// for a recursive call, the functions of the cycle ("'erfc' and 'erf'").
+/// Outs: its out-pointer arguments (`&yh`), "\x03k\x02" in Call: the
+/// address of a scalar of C type Outs[k].CType holding the lane's value of
+/// argument Outs[k].Arg before the call; Op::ExternOut k reads it after.
+/// Tables: read-only tables passed whole, "\x04k\x02" in Call: a static
+/// const copy of Tables[k] (a static local the generated code cannot name)
+/// declared where the call is made.
 struct ExternCall {
   enum Reason { Outside, Library, StringArg, Recursion };
+  struct Out {
+    int Arg = -1;
+    std::string CType, Name;
+  };
+  struct Table {
+    std::string CType, Name, Init;
+    int Len = 0;
+  };
   std::string Call, Decl, Ty, Name, Via;
   Reason Why = Outside;
+  std::vector<Out> Outs;
+  std::vector<Table> Tables;
 };
 
 struct Function {

@@ -86,6 +86,21 @@ static void externDerivativeError(const ir::ExternCall &X, SourceLocation At,
   report(D, DiagnosticsEngine::Error, At, Text) << X.Name;
 }
 
+/// What per-lane call \p X leaves in its out-pointer argument \p K is
+/// differentiated (diff-extern-out).
+static void externOutDerivativeError(const ir::ExternCall &X, size_t K,
+                                     SourceLocation At, DiagnosticsEngine &D) {
+  report(D, DiagnosticsEngine::Error, At,
+         "the value '%0' leaves in '%1' (passed as '&%1') carries no "
+         "derivative: '%0' is called once per example and batchdiff does "
+         "not see its body; define it in this file (static inline in the "
+         "header that declares it, or marked batch/diff) so that it is "
+         "inlined and differentiated, use '%1' only where no derivative is "
+         "needed (a flag, a comparison), compute the call's arguments from "
+         "BD_NODIFF inputs, or use 'batch' without 'diff'")
+      << X.Name << X.Outs[K].Name;
+}
+
 bool checkDerivatives(const ir::Function &F,
                       llvm::ArrayRef<SourceLocation> Sites,
                       DiagnosticsEngine &D) {
@@ -96,9 +111,11 @@ bool checkDerivatives(const ir::Function &F,
   // A floating result of a call made per lane (Op::Extern) has no
   // derivative either: batchdiff does not see the callee's body.
   auto Outside = [&F](const ir::Stmt &St) {
-    return St.K == ir::Stmt::Inst && St.Opc == Op::Extern &&
+    return St.K == ir::Stmt::Inst &&
+           (St.Opc == Op::Extern || St.Opc == Op::ExternOut) &&
            ir::isFloat(F.Temps[St.Dst]);
   };
+
   bool Any = false, Bits = false;
   ir::walk(F.Body, [&](const ir::Stmt &St, int) {
     Any |= NoRule(St) || Outside(St);
@@ -112,11 +129,20 @@ bool checkDerivatives(const ir::Function &F,
   ir::Function S = ir::cloneFunction(F);
   simplify(S);
   Activity A = analyzeActivity(S);
+  std::map<int, int> CallOf; // an Extern's result temp -> its Externs index
+  ir::walk(S.Body, [&](const ir::Stmt &St, int) {
+    if (St.K == ir::Stmt::Inst && St.Opc == Op::Extern)
+      CallOf[St.Dst] = (int)St.IVal;
+  });
   bool Ok = true;
   ir::walk(S.Body, [&](const ir::Stmt &St, int) {
     if (Outside(St) && A.Temp[St.Dst]) {
       Ok = false;
-      externDerivativeError(S.Externs[St.IVal], Sites[St.Site], D);
+      if (St.Opc == Op::ExternOut && CallOf.count(St.Args[0]))
+        externOutDerivativeError(S.Externs[CallOf[St.Args[0]]], (size_t)St.IVal,
+                                 Sites[St.Site], D);
+      else if (St.Opc == Op::Extern)
+        externDerivativeError(S.Externs[St.IVal], Sites[St.Site], D);
       return;
     }
     if (!NoRule(St) || !A.Temp[St.Args[0]] || !A.Temp[St.Dst])

@@ -228,7 +228,7 @@ int Lowerer::callFunction(const CallExpr *CE, const FunctionDecl *Callee) {
   M.At = CE->getBeginLoc();
   if (Callee->isExternallyVisible())
     for (const Expr *A : CE->arguments())
-      if (!stringArg(A) && !globalPointerArg(A) && !irType(A->getType())) {
+      if (!externArg(A)) {
         // What the user wrote ('P', '&t[1]'), else what it is.
         llvm::StringRef Text = Lexer::getSourceText(
             CharSourceRange::getTokenRange(A->getSourceRange()),
@@ -264,6 +264,11 @@ static const VarDecl *globalPointerArg(const Expr *A) {
   return VD;
 }
 
+bool Lowerer::externArg(const Expr *A) const {
+  return stringArg(A) || stringLocalArg(A) || globalPointerArg(A) ||
+         outPointerArg(A) || tableArg(A) || irType(A->getType());
+}
+
 /// Whether \p CE is made once per lane instead of being inlined
 /// (docs/subset.md, "Calls of outside functions"): it passes a string literal,
 /// which no inlined body could use (cephes' mtherr("erf", UNDERFLOW), NR's
@@ -278,8 +283,7 @@ bool Lowerer::externCallee(const CallExpr *CE,
   bool String = false, Numbers = true;
   for (const Expr *A : CE->arguments()) {
     String |= stringArg(A) || stringLocalArg(A);
-    Numbers &= stringArg(A) || stringLocalArg(A) || globalPointerArg(A) ||
-               (bool)irType(A->getType());
+    Numbers &= externArg(A);
   }
   if (String)
     return true;
@@ -327,6 +331,7 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
   }
   X.Call = Name + "(";
   std::vector<int> Args;
+  std::vector<ExternOutArg> Outs;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const Expr *A = CE->getArg(I);
     X.Call += I ? ", " : "";
@@ -351,12 +356,18 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
       Args.push_back(Index);
       continue;
     }
+    if (outPointerArg(A) || tableArg(A)) {
+      if (!externPointerArg(A, Name, X, Args, Outs))
+        return -1;
+      continue;
+    }
     if (!irType(A->getType())) {
       error(A->getBeginLoc(),
             "passing '" + A->getType().getAsString() + "' to '" + Name +
                 "', which is called once per example,",
-            "pass numbers, string literals or file-scope pointer variables "
-            "(stderr): it gets each example's values");
+            "pass numbers, string literals, file-scope pointer variables "
+            "(stderr), the address of a scalar local ('&v') or a read-only "
+            "table: it gets each example's values");
       return -1;
     }
     int T = expr(A);
@@ -394,6 +405,7 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
   St.Site = (int)Sites.size(); // for the derivative's error (diff-extern)
   Sites.push_back(CE->getBeginLoc());
   F.Externs.push_back(std::move(X));
+  externOutStores(D, Outs);
   return Bool ? B.cmp(ir::Op::CmpNE, D, B.constI(Type::I32, 0)) : D;
 }
 
@@ -671,8 +683,9 @@ std::pair<std::string, std::string> missingBodyError(const MissingBody &M) {
   return {"a call to '" + Name + "', which another file defines, with " +
               M.Pointer + " as an argument",
           "a function of another file is called once per example with "
-          "numbers, string literals or file-scope pointer variables only; "
-          "define '" +
+          "numbers, string literals, file-scope pointer variables, the "
+          "address of a scalar local ('&v'; for an element, copy it into "
+          "one) or a 'const' table only; define '" +
               Name +
               "' in this file (or static inline in the header that declares "
               "it) so its body can be inlined"};

@@ -508,6 +508,31 @@ private:
     return L.Arg >= 0 ? F.Params[L.Arg].Ty : F.Vars[L.Var].Ty;
   }
 
+  // Out-pointers and tables of calls made once per example
+  // (LowerExternArgs.cpp).
+  /// `&v` of a scalar local or parameter with lanes (not _Bool): v.
+  const VarDecl *outPointerArg(const Expr *A) const;
+  /// A file-scope or static local table of const numbers, passed whole.
+  const VarDecl *tableArg(const Expr *A) const;
+  /// Whether a call made once per example can pass \p A.
+  bool externArg(const Expr *A) const;
+  /// An out-pointer argument: the variable, where the argument is, and
+  /// whether it is const (then nothing is written back).
+  struct ExternOutArg {
+    LValue L;
+    SourceLocation At;
+    bool Const = false;
+  };
+  /// Adds out-pointer or table argument \p A (outPointerArg or tableArg)
+  /// to \p X's call text (and its value to \p Args); false after an error.
+  bool externPointerArg(const Expr *A, const std::string &Callee,
+                        ir::ExternCall &X, std::vector<int> &Args,
+                        std::vector<ExternOutArg> &Outs);
+  /// A static local table's copy for the generated code.
+  bool tableCopy(const VarDecl *VD, ir::ExternCall::Table &T);
+  /// After Extern \p Call: what it left in each out-pointer, stored.
+  void externOutStores(int Call, const std::vector<ExternOutArg> &Outs);
+
   // Unions (LowerUnion.cpp): one integer variable holds a union's bits;
   // its members are bit casts, extracts and inserts of them.
   /// The storage type of union \p T, or an error at \p At (\p Whose: the

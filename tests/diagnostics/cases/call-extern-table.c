@@ -1,11 +1,11 @@
 /* A function another file defines (declared here, as cephes' mconf.h
-   declares polevl), called with a table: a function of another file is
-   called once per example, with numbers, string literals and file-scope
-   pointer variables only, so its body must be in this file. */
+   declares polevl), called with a table that is not const: the callee
+   might write it (a const table is passed as it is), so its body must be
+   in this file. */
 // GENERATED: the declarations of f_batched/f_grad are injected right after f
 static double P[] = {1.0, 2.0, 3.0};
 double polevl(double, void *, int);
 __attribute__((batch)) double f(double x) {
   return polevl(x, P, 2);
-  // CHECK: call-extern-table.c:[[@LINE-1]]:10: error: a call to 'polevl', which another file defines, with 'P' as an argument is not supported in a batch/diff function; a function of another file is called once per example with numbers, string literals or file-scope pointer variables only; define 'polevl' in this file (or static inline in the header that declares it) so its body can be inlined
+  // CHECK: call-extern-table.c:[[@LINE-1]]:10: error: a call to 'polevl', which another file defines, with 'P' as an argument is not supported in a batch/diff function; a function of another file is called once per example with numbers, string literals, file-scope pointer variables, the address of a scalar local ('&v'; for an element, copy it into one) or a 'const' table only; define 'polevl' in this file (or static inline in the header that declares it) so its body can be inlined
 }

@@ -1,0 +1,11 @@
+/* The address of a local array's element passed to a function another
+   file defines: the callee could reach the elements around it, so only
+   the address of a scalar local is passed (a scalar of the example's). */
+// GENERATED: the declarations of f_batched are injected right after f
+void scale(double *v, double k);
+__attribute__((batch)) double f(double x) {
+  double t[2] = {x, 2.0 * x};
+  scale(&t[1], 0.5);
+  // CHECK: call-extern-element.c:[[@LINE-1]]:3: error: a call to 'scale', which another file defines, with '&t[1]' as an argument is not supported in a batch/diff function; a function of another file is called once per example with numbers, string literals, file-scope pointer variables, the address of a scalar local ('&v'; for an element, copy it into one) or a 'const' table only; define 'scale' in this file (or static inline in the header that declares it) so its body can be inlined
+  return t[0] + t[1];
+}
