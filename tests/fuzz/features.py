@@ -20,6 +20,7 @@ from markers import LF, MD, MF, TW, tname
 from xadapters import CP
 from xfeatures import NEW, XExt
 from yfeatures import NEW3, YExt
+from rfeatures import NEW10, RExt
 from sfeatures import NEW9, SExt
 from tfeatures import NEW8, TExt
 from ufeatures import NEW7, UExt
@@ -28,7 +29,7 @@ from wfeatures import NEW5, WExt
 from zfeatures import NEW4, ZExt
 
 FEATURES = ("structs", "arrays", "mem", "recs", "amem") + NEW + ("amem2",) + \
-    NEW3 + NEW4 + NEW5 + NEW6 + NEW7 + NEW8 + NEW9
+    NEW3 + NEW4 + NEW5 + NEW6 + NEW7 + NEW8 + NEW9 + NEW10
 
 
 class StructType:
@@ -89,7 +90,7 @@ class StructType:
         return out
 
 
-class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt):
+class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt):
     """File-level state of the features (rng: the file's generator)."""
 
     def __init__(self, rng, features):
@@ -143,6 +144,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt):
             out += self.vfile_decls()
         if self.ton():
             out += self.tfile_decls()
+        if self.ron():
+            out += self.rfile_decls()
         return out
 
     def use_tables(self, g):
@@ -160,6 +163,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt):
             e = self.ufleaf(g, t)
         if not e and self.ton():
             e = self.tfleaf(g, t)
+        if not e and self.ron():
+            e = self.rfleaf(g, t)
         return e or XExt.fleaf(self, g, t)
 
     def ileaf(self, g):
@@ -172,6 +177,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt):
             e = self.uileaf(g)
         if not e and self.ton():
             e = self.tileaf(g)
+        if not e and self.ron():
+            e = self.rileaf(g)
         return e or XExt.ileaf(self, g)
 
     def usable(self, types):
@@ -237,6 +244,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt):
             hvp = self.uparams(types, cps, CP) and hvp
         if self.ton():
             hvp = self.tparams(types, cps, CP) and hvp
+        if self.ron():
+            hvp = self.rparams(types, cps, CP) and hvp
         return cps, hvp
 
     @staticmethod
@@ -293,6 +302,7 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt):
         g.uext, g.umem, g.ucalls = [], [], False
         TExt.tattach(g)  # tfeatures: flat matrices, recursion, gotoin
         SExt.sattach(g)  # sfeatures: gotodone
+        RExt.rattach(g)  # rfeatures: the tenth round
 
     def setup(self, g, cps):
         """The function's struct members, arrays and length parameters in
@@ -340,6 +350,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt):
             self.usetup(g, cps)
         if self.ton():
             self.tsetup(g, cps)
+        if self.ron():
+            self.rsetup(g, cps)
 
     @staticmethod
     def add_struct(g, nm, st, ro):
@@ -375,6 +387,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt):
         with a return of its own. No draw when none is pending."""
         if self.son():
             self.safter_return(g)
+        if self.ron():
+            self.rfix(g)
 
     def struct_vars(self, g, writable=False):
         return [(nm, st) for nm, (k, st, ro, _) in g.scope.all().items()
@@ -398,6 +412,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt):
         if self.ton() and self.tstmt(g, ind, in_loop):
             return True
         if self.son() and self.sstmt(g, ind, in_loop):
+            return True
+        if self.ron() and self.rstmt(g, ind, in_loop):
             return True
         r = self.r.random()
         if r < 0.1 and g.ragged and g.loop_depth < 2 and not g.is_helper \

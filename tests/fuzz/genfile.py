@@ -175,8 +175,10 @@ def gen_file(seed, K, mutate=0.0, features=(), mutate_ret=0.0):
         # global is called by nobody (a call on some paths only would write
         # it on some paths only: an error)
         # (nor one making a recursive call: tfeatures 'recur')
+        # (nor one using a scratch global: rfeatures 'gscratch')
         if len(body) < 30 and not wg and not xp and \
-                not getattr(g, "trec", False):
+                not getattr(g, "trec", False) and \
+                not getattr(g, "rscr_any", False):
             callees.append((name, rt, [t for _, t, _, _ in params], g.transc,
                             hf, len(body)))
         if xp:

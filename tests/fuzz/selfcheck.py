@@ -33,6 +33,17 @@
    top level; `doneM:` is there once, after every goto to it and to the
    blocks' labels (no backward jump). A made-up function breaking each
    fails it.
+7. The tenth round's constructs (rfeatures.py) are made in all their
+   forms and keep the plugin's rules: every `goto fallN;` comes before the
+   `if` that holds `fallN:` (from the list that holds it), and the
+   statements the entering lanes skip on the way declare nothing at their
+   level and hold no goto or label; a line (a full expression) uses each
+   scratch macro at most once, and a function using one is called by no
+   other; a static scratch array has every element written right after
+   its declaration (constant indices, a filling loop, a recurrence) and
+   its block holds no label; an offset view `a = x - 1` (`&x[-1]`) is
+   read as a[i] with i from 1 to n; a local function pointer is never
+   assigned. A made-up function breaking each fails it.
 """
 import argparse
 import collections
@@ -43,10 +54,11 @@ import genfile
 import wfeatures
 from features import FEATURES
 from gen import features, parse_seeds
+from rfeatures import NEW10
 from sfeatures import NEW9
 from tfeatures import NEW8
 
-SEVENTH = tuple(f for f in FEATURES if f not in NEW8 + NEW9)
+SEVENTH = tuple(f for f in FEATURES if f not in NEW8 + NEW9 + NEW10)
 
 
 def check_written_names():
@@ -289,18 +301,216 @@ def check_ninth_fails():
             if not any(w in b for b in got)]
 
 
+def indent(ln):
+    return len(ln) - len(ln.lstrip())
+
+
+LABEL = re.compile(r"^ *\w+:;?$")
+SCRATCH = ("RSQ_D(", "RSQ_F(", "RMAX_D(", "RMAX_F(", "RIMIN(")
+
+
+def check_fall(lines, k, why, counts):
+    """The label fallN: at line k: the blocks on the way to it (up to
+    the top-level if) skip statements without declarations at their
+    level, gotos or labels; every goto to it comes before that if."""
+    lab = lines[k].strip()[:-1]
+    counts["fall"] += 1
+    j, lev = k - 1, indent(lines[k])
+    while True:
+        while j >= 0 and indent(lines[j]) > lev:
+            t = lines[j]
+            if "goto " in t or LABEL.match(t):
+                why.append("%s: skips a goto or label" % lab)
+            if indent(t) == lev + 2 and DECL.match(t[lev:]):
+                why.append("%s: skips a declaration" % lab)
+            j -= 1
+        if j < 0:
+            why.append("%s: no block" % lab)
+            return
+        op = lines[j].strip()
+        counts["fall_else" if op.startswith("} else {") else
+               "fall_elif" if op.startswith("} else if") else
+               "fall_then"] += 1
+        if lev == 2:
+            break
+        counts["fall_deep"] += 1
+        lev -= 2
+    top = j
+    while lines[top].startswith("  }"):
+        top -= 1
+        while indent(lines[top]) > 2:
+            top -= 1
+    gotos = [i for i, t in enumerate(lines) if "goto %s;" % lab in t]
+    if not gotos or max(gotos) > top:
+        why.append("%s: a goto not before its if" % lab)
+    if any(indent(lines[i]) > 4 for i in gotos):
+        counts["fall_from_loop"] += 1
+    first = min(gotos) if gotos else top
+    while first > 0 and indent(lines[first]) > 2:
+        first -= 1
+    for t in lines[first + 1:top]:
+        if indent(t) == 2 and DECL.match(t):
+            why.append("%s: a declaration between the gotos" % lab)
+
+
+def check_tenth(s, src, counts):
+    """Check 7 on one file (the annotated functions, and the helpers for
+    the scratch macros)."""
+    bad = []
+    ann = src[:src.index("/* twins:")]
+    helpers = re.findall(r"^static inline \w+ helper\d+\(.*?^}$", ann,
+                         re.S | re.M)
+    if any(m in h for h in helpers for m in SCRATCH):
+        bad.append("seed %d: a helper uses a scratch macro" % s)
+    fns = re.findall(r"^BATCHDIFF .*?^}$", ann, re.S | re.M)
+    scr = set()
+    for fn in fns:
+        name = re.search(r" (f\d+)\(", fn).group(1)
+        head, body = fn.split("\n", 1)
+        lines = body.split("\n")
+        why = []
+        for k, ln in enumerate(lines):
+            if re.match(r"^ *fall\d+:$", ln):
+                check_fall(lines, k, why, counts)
+            for m in SCRATCH:
+                counts["scratch"] += ln.count(m)
+                if ln.count(m) > 1:
+                    why.append("%s twice in a line" % m[:-1])
+                if m in ln:
+                    scr.add(name)
+            counts["scratch_fixed"] += len(re.findall(
+                r"\b(?:rsqv_[df]|rmaxv_[df]|riminv)\(", ln))
+            counts["fptr_helper"] += len(re.findall(
+                r"\b(?:rsimp|rtwice|rapply)_[df]\(", ln))
+            m = re.match(r"^( *)static \w+ (su\d+)\[(\d+)\];$", ln)
+            if m:
+                check_static(lines, k, m, why, counts)
+            m = re.match(r"^ *const \w+ \*(a\d+) = (?:(\w+) - 1|&(\w+)"
+                         r"\[-1\]);$", ln)
+            if m:
+                check_view(lines, k, m, why, counts)
+            counts["view_helper"] += len(re.findall(r"rnsum_[df]\(\w+ - 1,",
+                                                    ln))
+            m = re.match(r"^ *\w+ \(\*(fp\d+)\)\(\w+\) = &?rcb\d_[df];$", ln)
+            if m:
+                counts["fptr_local"] += 1
+                if re.search(r"\b%s\s*=[^=]" % m.group(1), body.replace(
+                        ln, "")):
+                    why.append("%s assigned" % m.group(1))
+        bad += ["seed %d %s: %s" % (s, name, w) for w in why]
+    for fn in fns:
+        name = re.search(r" (f\d+)\(", fn).group(1)
+        for c in scr - {name}:
+            if re.search(r"\b%s\(" % c, fn):
+                bad.append("seed %d %s: calls %s, which uses a scratch "
+                           "global" % (s, name, c))
+    return bad
+
+
+def check_static(lines, k, m, why, counts):
+    """static T suN[M]; then every element written first, no label in
+    its block."""
+    ind, u, n = len(m.group(1)), m.group(2), int(m.group(3))
+    counts["static"] += 1
+    nxt = [t.strip() for t in lines[k + 1:k + 1 + n]]
+    if all(nxt[i].startswith("%s[%d] = " % (u, i)) for i in range(
+            min(n, len(nxt)))) and len(nxt) == n and \
+            not any(u in t.split("=", 1)[1] for t in nxt):
+        counts["static_const"] += 1
+    elif re.match(r"for \(int (i\d+) = 0; \1 (?:< %d|<= %d); (?:\+\+\1|\1"
+                  r"\+\+)\) %s\[\1\] = " % (n, n - 1, u), nxt[0]) and \
+            u + "[" not in nxt[0].split("] = ", 1)[1]:
+        counts["static_loop"] += 1
+    elif n >= 3 and nxt[0].startswith(u + "[0] = ") and \
+            nxt[1].startswith(u + "[1] = ") and \
+            re.match(r"for \(int (k\d+) = 2; \1 < %d; \1\+\+\)$" % n,
+                     nxt[2]) and u + "[" not in nxt[0].split("=", 1)[1] + \
+            nxt[1].split("=", 1)[1]:
+        counts["static_rec"] += 1
+    else:
+        why.append("%s: not every element written first" % u)
+    for t in lines[k + 1:]:
+        if indent(t) < ind:
+            break
+        if LABEL.match(t) or re.match(r"^ *(case .*|default):$", t):
+            why.append("%s: a label in its block" % u)
+
+
+def check_view(lines, k, m, why, counts):
+    """const T *a = x - 1; then a[i] under i from 1 to n only."""
+    a = m.group(1)
+    counts["view"] += 1
+    loop = lines[k + 2].strip() if k + 2 < len(lines) else ""
+    lm = re.match(r"for \(int (i\d+) = (?:1; \1 <= \w+; \1\+\+|\w+; "
+                  r"\1 >= 1; \1--)\) \{$", loop)
+    if not lm:
+        why.append("%s: no loop from 1 to n" % a)
+        return
+    counts["view_up" if "<=" in loop else "view_down"] += 1
+    uses = [t for t in lines[k + 1:] if re.search(r"\b%s\b" % a, t)]
+    if any(re.sub(r"\b%s\[%s\]" % (a, lm.group(1)), "", t).count(a) for
+           t in uses):
+        why.append("%s: read other than as %s[%s]" % (a, a, lm.group(1)))
+
+
+def check_tenth_fails():
+    """Check 7 fails on a skipped declaration, a goto after the label's
+    if, a scratch macro twice in a line, an element read before it is
+    written, a view read at 0, an assigned function pointer and a
+    function using a scratch global called by another."""
+    fake = ("BATCHDIFF double f0(double p0, int p1) {\n"
+            "  if (p0 > 1)\n"
+            "    goto fall2;\n"
+            "  if (p0 > 0) {\n"
+            "    double v3 = p0;\n"
+            "  fall2:\n"
+            "    p0 = p0 * 0.5 + RSQ_D(p0) * RSQ_D(p0);\n"
+            "  }\n"
+            "  if (p1 > 2)\n"
+            "    goto fall2;\n"
+            "  {\n"
+            "    static double su4[2];\n"
+            "    su4[0] = su4[1];\n"
+            "    su4[1] = p0;\n"
+            "  }\n"
+            "  const double *a5 = xv1 - 1;\n"
+            "  {\n"
+            "    for (int i6 = 1; i6 <= ln0; i6++) {\n"
+            "      p0 += a5[i6] + a5[0];\n"
+            "    }\n"
+            "  }\n"
+            "  double (*fp7)(double) = rcb0_d;\n"
+            "  fp7 = rcb1_d;\n"
+            "  return p0;\n}\n"
+            "BATCHDIFF double f1(double p0) {\n"
+            "  return f0(p0, 1);\n}\n/* twins: */")
+    counts = collections.Counter()
+    got = check_tenth(0, fake, counts)
+    want = ["fall2: skips a declaration", "fall2: a goto not before",
+            "RSQ_D twice", "su4: not every element", "a5: read other than",
+            "fp7 assigned", "f1: calls f0"]
+    return ["check 7 missed: %s" % w for w in want
+            if not any(w in b for b in got)]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--seeds", default="1-300")
     args = ap.parse_args()
     bad = check_written_names() + check_seed92() + check_seed167() + \
-        check_seed197() + check_eighth_fails() + check_ninth_fails()
+        check_seed197() + check_eighth_fails() + check_ninth_fails() + \
+        check_tenth_fails()
     seeds = parse_seeds(args.seeds)
     counts = {"flat": 0, "gotoin": 0, "self": 0, "rec": 0}
     counts9 = collections.Counter({k: 0 for k in (
         "gotodone", "tails", "deep", "from_loop", "from_before",
         "from_after", "before_ret", "after_ret")})
+    counts10 = collections.Counter({k: 0 for k in (
+        "fall", "fall_then", "fall_else", "fall_elif", "fall_deep",
+        "fall_from_loop", "fptr_local", "fptr_helper", "scratch",
+        "scratch_fixed", "static", "static_const", "static_loop",
+        "static_rec", "view", "view_up", "view_down", "view_helper")})
     for s in seeds:
         try:
             src = genfile.gen_file(s, 4, 0.0, features("all"))
@@ -309,13 +519,17 @@ def main():
             continue
         bad += check_eighth(s, src, counts)
         bad += check_ninth(s, src, counts9)
+        bad += check_tenth(s, src, counts10)
     if len(seeds) >= 100:
         bad += ["no %s among the seeds" % k for k, v in
-                list(counts.items()) + list(counts9.items()) if not v]
+                list(counts.items()) + list(counts9.items()) +
+                list(counts10.items()) if not v]
     print("eighth round: %s" % ", ".join("%s %d" % kv for kv in
                                           sorted(counts.items())))
     print("ninth round: %s" % ", ".join("%s %d" % kv for kv in
                                          sorted(counts9.items())))
+    print("tenth round: %s" % ", ".join("%s %d" % kv for kv in
+                                         sorted(counts10.items())))
     for b in bad:
         print("FAIL " + b)
     print("self-check: %d seeds generated, %d failures" % (len(seeds),

@@ -25,6 +25,7 @@ all elements, rows `A[i]` as arrays (helpers, pointers, memcpy),
 Each draws random numbers only when enabled: the output of the other
 features does not change."""
 from markers import LF, TW, tname
+from rfeatures import RWALKS
 from ufeatures import UWALKS
 from vfeatures import VWALKS
 from zfeatures import ZWALKS
@@ -185,6 +186,8 @@ class XExt:
                 self.uwalk(g, ind)
             elif g.walkp.walk in ZWALKS:
                 self.zwalk(g, ind)
+            elif g.walkp.walk in RWALKS:
+                self.rwalk(g, ind)
             elif g.walkp.inter:
                 self.inter_walk(g, ind)
             else:
