@@ -89,11 +89,8 @@ bool Lowerer::mergeTables(const PtrVal &A, const PtrVal &Bv, PtrBase &U,
     if (It == All.end())
       All.push_back(P);
   }
-  auto It = std::find(Choices.begin(), Choices.end(), All);
   U = PtrBase();
-  U.Multi = (int)(It - Choices.begin());
-  if (It == Choices.end())
-    Choices.push_back(All);
+  U.Multi = choiceOf(All);
   int Zero = B.constI(Type::I32, 0);
   IdA = A.Id >= 0 ? A.Id : Zero;
   bool Same = true;

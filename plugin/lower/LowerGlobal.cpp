@@ -323,6 +323,11 @@ bool Lowerer::staticLocal(const VarDecl *VD) {
   QualType T = VD->getType();
   if (Ctx.getBaseElementType(T)->isRecordType())
     return staticRecords(VD);
+  // A table of pointers to tables: constants, no data (LowerPtrTables.cpp).
+  if (isPointerTable(VD)) {
+    const APValue *Init = nullptr;
+    return pointerTableShape(VD, VD->getLocation(), Init);
+  }
   const auto *CAT = Ctx.getAsConstantArrayType(T);
   QualType ET = CAT ? CAT->getElementType() : T;
   // A table of two or more dimensions (`static const int grad3[12][3]`):

@@ -163,9 +163,14 @@ private:
     int Var = -1;
     int Arg = -1;
     int Multi = -1;
+    /// Arg is a scalar member of a written array of records (`&out->m`):
+    /// only *p (p[0]) reaches it, as for the address of a local scalar; an
+    /// access past it would store into the memory of another member's
+    /// array, which that array's loads do not see.
+    bool One = false;
     bool ok() const { return Var >= 0 || Arg >= 0 || Multi >= 0; }
     bool operator==(const PtrBase &O) const {
-      return Var == O.Var && Arg == O.Arg && Multi == O.Multi;
+      return Var == O.Var && Arg == O.Arg && Multi == O.Multi && One == O.One;
     }
   };
   /// A pointer value: its base and an I32 offset temp (-1: offset 0); for
@@ -191,6 +196,9 @@ private:
     int IdVar = -1;
     unsigned LastRead = 0;
     clang::QualType Hidden{}; // as PtrVal::Hidden
+    /// The Choices entry of every table it is assigned from tables of
+    /// pointers (LowerPtrTables.cpp: seedTables), or -1.
+    int Seed = -1;
   };
   /// A record, or a member of one, in an array-of-records parameter: the
   /// Record parameter, the record's index (an I32 temp, -1: 0) and the
@@ -609,8 +617,31 @@ private:
   /// A read through a pointer into one of several tables: each table read
   /// at an index valid for it, the lane's own table's value kept.
   int loadChoice(const LValue &L);
+  /// Tables' index in Choices (added if new).
+  int choiceOf(const std::vector<PtrBase> &Tabs);
+
+  // Tables of pointers to read-only tables (LowerPtrTables.cpp).
+  /// Whether \p VD is a static local or file-scope table of pointers.
+  bool isPointerTable(const VarDecl *VD) const;
+  /// The static local or file-scope table of pointers \p E names, if any.
+  const VarDecl *pointerTableOf(const Expr *E) const;
+  /// Whether \p TD is a table of pointers batchdiff reads (else the error,
+  /// at \p At); its initializer's value in \p Init.
+  bool pointerTableShape(const VarDecl *TD, SourceLocation At,
+                         const APValue *&Init);
+  /// Each entry of \p TD: the table it points into, and the offset there.
+  bool pointerTable(const VarDecl *TD, SourceLocation At,
+                    std::vector<PtrBase> &Bases, std::vector<int64_t> &Offs);
+  /// `t[i]` of a table of pointers \p TD.
+  bool ptrTableElem(const ArraySubscriptExpr *AS, const VarDecl *TD,
+                    PtrVal &Out);
+  /// Every table pointer \p VD is assigned from tables of pointers in
+  /// \p Body, when there are two or more of those: their Choices entry.
+  int seedTables(const VarDecl *VD, const Stmt *Body);
+  /// \p V, into one of the tables of \p P's Seed, with its position there.
+  void seedPointer(const PtrVar &P, PtrVal &V);
   bool scalarBase(const PtrBase &P) const {
-    return P.Var >= 0 && F.Vars[P.Var].Len == 0;
+    return (P.Var >= 0 && F.Vars[P.Var].Len == 0) || P.One;
   }
   /// Extents of array parameters that are passed on or walked by pointers:
   /// found from the lowered accesses (all constant indices), or an error.

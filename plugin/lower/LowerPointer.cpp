@@ -48,6 +48,9 @@ std::string Lowerer::baseName(const PtrBase &P) const {
       S += (S.empty() ? "" : "', '") + baseName(Q);
     return S;
   }
+  if (P.One) // 'out->m'
+    return F.Params[F.Params[P.Arg].Record].Name + "->" +
+           llvm::StringRef(F.Params[P.Arg].Member).drop_front().str();
   return P.Arg >= 0 ? F.Params[P.Arg].Name : F.Vars[P.Var].Name;
 }
 
@@ -191,6 +194,10 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
   }
   if (const auto *CO = dyn_cast<ConditionalOperator>(E))
     return ptrConditional(CO, Out);
+  // An entry of a table of pointers (LowerPtrTables.cpp).
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    if (const VarDecl *TD = pointerTableOf(AS->getBase()))
+      return ptrTableElem(AS, TD, Out);
   return ptrRow(E, Out);
 }
 
@@ -518,17 +525,12 @@ bool Lowerer::ptrAddrOf(const UnaryOperator *UO, PtrVal &Out) {
     }
     if (L.Arg >= 0) {
       // A member of an array of records: its element of the member's
-      // array (LowerRecords.cpp). Read only: a write through it would be
-      // a store the other members' arrays do not see.
-      if (F.Params[L.Arg].Writable) {
-        error(UO->getBeginLoc(),
-              "taking the address of a member of the written array of "
-              "records '" +
-                  F.Params[F.Params[L.Arg].Record].Name + "'",
-              "pass the record ('&p[i]') or the member's value");
-        return false;
-      }
+      // array (LowerRecords.cpp). Of a written one (ERFA's `eraPn(p,
+      // &astrom->em, astrom->eh)`), a pointer to that one element, as to a
+      // local scalar: an access past it would be a store into another
+      // member's memory that its array does not see (PtrBase::One).
       Out.Base.Arg = L.Arg;
+      Out.Base.One = F.Params[L.Arg].Writable;
       Out.Off = L.Idx;
       return true;
     }

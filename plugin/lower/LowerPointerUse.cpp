@@ -44,6 +44,14 @@ bool Lowerer::ptrIncDec(const Expr *E, const Expr *Sub, int Delta, bool Post,
 bool Lowerer::ptrAssign(const Expr *At, const Expr *LHS, PtrVal V,
                         PtrVal &Out) {
   PtrVar *P = ptrVar(LHS);
+  const auto *AS = dyn_cast<ArraySubscriptExpr>(LHS->IgnoreParens());
+  if (const VarDecl *TD = AS ? pointerTableOf(AS->getBase()) : nullptr) {
+    error(At->getBeginLoc(),
+          "re-pointing an entry of the table of pointers '" +
+              TD->getNameAsString() + "'",
+          "keep its entries as initialised; point a local pointer instead");
+    return false;
+  }
   if (!P || P->OffVar < 0) {
     const VarDecl *VD = declOf(LHS);
     error(At->getBeginLoc(),
@@ -61,6 +69,7 @@ bool Lowerer::ptrAssign(const Expr *At, const Expr *LHS, PtrVal V,
   }
   P->Hidden = V.Hidden;
   if (!P->Base.ok()) {
+    seedPointer(*P, V);
     P->Base = V.Base;
   } else if (!(P->Base == V.Base)) {
     // Into one more read-only table: its position is a per-lane integer.
@@ -317,6 +326,12 @@ Lowerer::LValue Lowerer::pointee(const PtrVal &P, const Expr *Idx,
             "use only *p (or p[0]) on a pointer to a scalar");
       return {};
     }
+    if (P.Base.One) { // a member of a written array of records
+      LValue L;
+      L.Arg = P.Base.Arg;
+      L.Idx = P.Off < 0 ? B.constI(Type::I32, 0) : P.Off;
+      return L;
+    }
     if (Action == "writing" && ReadOnly.count(P.Base.Var)) {
       staticWrite(At->getBeginLoc(), P.Base.Var);
       return {};
@@ -365,13 +380,22 @@ Lowerer::LValue Lowerer::pointee(const PtrVal &P, const Expr *Idx,
 
 bool Lowerer::bindPointer(const VarDecl *VD, const PtrVal *Init, Frame &Fr) {
   PtrVar P;
+  bool Modified = modifies(Fr.FD->getBody(), VD);
+  // Assigned from two or more tables of pointers: into all their tables
+  // from here on (LowerPtrTables.cpp).
+  if (Modified && VD->getType()->isPointerType())
+    P.Seed = seedTables(VD, Fr.FD->getBody());
+  if (Failed)
+    return false;
   if (Init) {
-    P.Base = Init->Base;
-    P.Off = Init->Off;
-    P.Id = Init->Id;
-    P.Hidden = Init->Hidden;
+    PtrVal V = *Init;
+    seedPointer(P, V);
+    P.Base = V.Base;
+    P.Off = V.Off;
+    P.Id = V.Id;
+    P.Hidden = V.Hidden;
   }
-  if (modifies(Fr.FD->getBody(), VD)) {
+  if (Modified) {
     if (scalarBase(P.Base)) {
       error(VD->getLocation(),
             "re-pointing '" + VD->getNameAsString() +

@@ -250,7 +250,40 @@ bool Lowerer::structDecl(const VarDecl *VD) {
   return true;
 }
 
+/// The call that passes `&VD` in \p S, if one does (ERFA's eraDat: `NDAT =
+/// eraDatini(_changes, _NDAT, &changes);` sets its table pointer).
+static const CallExpr *setterCall(const Stmt *S, const VarDecl *VD) {
+  if (const auto *CE = dyn_cast<CallExpr>(S))
+    for (const Expr *A : CE->arguments())
+      if (const auto *UO = dyn_cast<UnaryOperator>(A->IgnoreParenImpCasts());
+          UO && UO->getOpcode() == UO_AddrOf)
+        if (const auto *DRE =
+                dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens());
+            DRE && DRE->getDecl() == VD)
+          return CE;
+  for (const Stmt *C : S->children())
+    if (const CallExpr *CE = C ? setterCall(C, VD) : nullptr)
+      return CE;
+  return nullptr;
+}
+
 bool Lowerer::structPtrDecl(const VarDecl *VD) {
+  const CallExpr *Setter =
+      VD->getInit() ? nullptr : setterCall(Frames.back().FD->getBody(), VD);
+  const FunctionDecl *Callee = Setter ? Setter->getDirectCallee() : nullptr;
+  if (Callee) {
+    QualType RT = VD->getType()->getPointeeType().getUnqualifiedType();
+    error(VD->getLocation(),
+          "pointer to a struct '" + VD->getNameAsString() +
+              "' set through its address by '" + Callee->getNameAsString() +
+              "'",
+          "a pointer is followed only from where it is declared: point it "
+          "there at a table the function can see ('const " +
+              RT.getAsString() + " *" + VD->getNameAsString() +
+              " = table;', a static local or file-scope table of structs), "
+              "or pass the table as a BD_UNIFORM array parameter");
+    return false;
+  }
   if (!VD->getInit()) {
     error(VD->getLocation(),
           "pointer to a struct '" + VD->getNameAsString() +
