@@ -1,5 +1,5 @@
-/* Shapes of ERFA (the SOFA astrometry library, docs/subset.md "ERFA as
- * found"), written for this test, not ERFA's code:
+/* Shapes of ERFA (the SOFA astrometry library, docs/found-code.md "ERFA
+ * as found"), written for this test, not ERFA's code:
  * - es_prep: a scalar member of a written record parameter passed to a
  *   helper as its out-pointer (`pn(p, &a->em, a->eh)`, as eraApcs fills
  *   its eraASTROM), read and written through the pointer at offset 0, and
