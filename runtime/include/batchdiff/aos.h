@@ -28,6 +28,7 @@
  * (docs/performance.md, "Records", has the measurement). */
 #ifndef BATCHDIFF_AOS_H
 #define BATCHDIFF_AOS_H
+#include <batchdiff/macro_shield.h> /* hides the user's macros */
 
 #include <batchdiff/simd.h>
 
@@ -214,4 +215,5 @@ BD__AOS(f64d, double, d)
 BD__AOS(i64d, int64_t, d)
 BD__AOS(u64d, uint64_t, d)
 
+#include <batchdiff/macro_shield.h> /* restores the user's macros */
 #endif /* BATCHDIFF_AOS_H */

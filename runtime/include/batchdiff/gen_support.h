@@ -4,6 +4,7 @@
  * evaluates an expression speculatively (both arms of a cheap ?:). */
 #ifndef BATCHDIFF_GEN_SUPPORT_H
 #define BATCHDIFF_GEN_SUPPORT_H
+#include <batchdiff/macro_shield.h> /* hides the user's macros */
 #pragma clang system_header
 
 #include <math.h>
@@ -168,4 +169,5 @@ BD_GS_INL void bd_tape_reserve(bd_arena *ar, bd_tape *tp, int32_t k) {
     bd_tape_grow(ar, tp, tp->top + (size_t)k + 1);
 }
 
+#include <batchdiff/macro_shield.h> /* restores the user's macros */
 #endif
