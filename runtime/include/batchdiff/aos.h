@@ -28,7 +28,7 @@
  * (docs/performance.md, "Records", has the measurement). */
 #ifndef BATCHDIFF_AOS_H
 #define BATCHDIFF_AOS_H
-#include <batchdiff/macro_shield.h> /* hides the user's macros */
+#include <batchdiff/macro_shield.h> /* hides the user's macros until its end */
 
 #include <batchdiff/simd.h>
 
@@ -118,9 +118,9 @@
   BD__APUT(T, S, M, 7, A, B, p)
 
 #define BD__AOS(T, E, S)                                                       \
-  typedef E bd__a2_##T __attribute__((ext_vector_type(BD__AW2_##S)));          \
-  typedef E bd__a3_##T __attribute__((ext_vector_type(BD__AW3_##S)));          \
-  typedef E bd__a4_##T __attribute__((ext_vector_type(BD__AW4_##S)));          \
+  typedef E bd__a2_##T __attribute__((__ext_vector_type__(BD__AW2_##S)));      \
+  typedef E bd__a3_##T __attribute__((__ext_vector_type__(BD__AW3_##S)));      \
+  typedef E bd__a4_##T __attribute__((__ext_vector_type__(BD__AW4_##S)));      \
   BD_INL void bd_aos_load2_##T(const E *p, bd_##T *v0, bd_##T *v1) {           \
     bd_##T a = bd_load_##T(p), b = bd_load_##T(p + BD__AW_##S);                \
     *v0 = (bd_##T)BD__ADE(S, 2, 0, a, b);                                      \
@@ -215,5 +215,5 @@ BD__AOS(f64d, double, d)
 BD__AOS(i64d, int64_t, d)
 BD__AOS(u64d, uint64_t, d)
 
-#include <batchdiff/macro_shield.h> /* restores the user's macros */
+#include <batchdiff/macro_shield.h>
 #endif /* BATCHDIFF_AOS_H */

@@ -8,7 +8,7 @@
  * that NAME_batched and NAME_grad use. */
 #ifndef BATCHDIFF_RT_H
 #define BATCHDIFF_RT_H
-#include <batchdiff/macro_shield.h> /* hides the user's macros */
+#include <batchdiff/macro_shield.h> /* hides the user's macros until its end */
 
 #include <batchdiff/aos.h>
 #include <batchdiff/order.h>
@@ -16,5 +16,5 @@
 #include <batchdiff/simd.h>
 #include <batchdiff/vmath.h>
 
-#include <batchdiff/macro_shield.h> /* restores the user's macros */
+#include <batchdiff/macro_shield.h>
 #endif /* BATCHDIFF_RT_H */

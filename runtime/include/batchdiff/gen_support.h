@@ -4,7 +4,7 @@
  * evaluates an expression speculatively (both arms of a cheap ?:). */
 #ifndef BATCHDIFF_GEN_SUPPORT_H
 #define BATCHDIFF_GEN_SUPPORT_H
-#include <batchdiff/macro_shield.h> /* hides the user's macros */
+#include <batchdiff/macro_shield.h> /* hides the user's macros until its end */
 #pragma clang system_header
 
 #include <math.h>
@@ -13,7 +13,7 @@
 #include "batchdiff/batchdiff_rt.h"
 #include "batchdiff/tape.h"
 
-#define BD_GS_INL static inline __attribute__((always_inline, unused))
+#define BD_GS_INL static inline __attribute__((__always_inline__, __unused__))
 /* C99's _Bool; the same type as C++'s bool (this header compiles as C++). */
 #ifdef __cplusplus
 #define BD_GS_BOOL bool
@@ -169,5 +169,5 @@ BD_GS_INL void bd_tape_reserve(bd_arena *ar, bd_tape *tp, int32_t k) {
     bd_tape_grow(ar, tp, tp->top + (size_t)k + 1);
 }
 
-#include <batchdiff/macro_shield.h> /* restores the user's macros */
+#include <batchdiff/macro_shield.h>
 #endif

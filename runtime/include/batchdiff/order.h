@@ -7,7 +7,7 @@
  * with a BD_PACKED / BD_POINTERS parameter (docs/abi.md). */
 #ifndef BATCHDIFF_ORDER_H
 #define BATCHDIFF_ORDER_H
-#include <batchdiff/macro_shield.h> /* hides the user's macros */
+#include <batchdiff/macro_shield.h> /* hides the user's macros until its end */
 
 #include <stddef.h>
 
@@ -25,5 +25,5 @@ bd_sort_by_length(size_t n, const size_t *len, size_t *order, size_t *scratch);
 }
 #endif
 
-#include <batchdiff/macro_shield.h> /* restores the user's macros */
+#include <batchdiff/macro_shield.h>
 #endif

@@ -12,7 +12,7 @@
  * are combined in chunk order. See docs/runtime.md ("Threads"). */
 #ifndef BATCHDIFF_PARALLEL_H
 #define BATCHDIFF_PARALLEL_H
-#include <batchdiff/macro_shield.h> /* hides the user's macros */
+#include <batchdiff/macro_shield.h> /* hides the user's macros until its end */
 
 #include <stddef.h>
 
@@ -82,5 +82,5 @@ BD_PARALLEL_API void bd_parallel_for(size_t n, bd_chunk_fn fn,
 }
 #endif
 
-#include <batchdiff/macro_shield.h> /* restores the user's macros */
+#include <batchdiff/macro_shield.h>
 #endif

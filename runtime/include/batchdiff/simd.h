@@ -11,7 +11,7 @@
  * docs/runtime.md. */
 #ifndef BATCHDIFF_SIMD_H
 #define BATCHDIFF_SIMD_H
-#include <batchdiff/macro_shield.h> /* hides the user's macros */
+#include <batchdiff/macro_shield.h> /* hides the user's macros until its end */
 
 #if !defined(__clang__)
 #error                                                                         \
@@ -661,5 +661,5 @@ BD__CVT(u64d, i32d)
 BD__CVT(u64d, u32d)
 BD__CVT(u64d, i64d)
 
-#include <batchdiff/macro_shield.h> /* restores the user's macros */
+#include <batchdiff/macro_shield.h>
 #endif /* BATCHDIFF_SIMD_H */

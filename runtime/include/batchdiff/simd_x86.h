@@ -10,7 +10,7 @@
  * the builtins' own vector and pointer types (long long, not int64_t). */
 #ifndef BATCHDIFF_SIMD_X86_H
 #define BATCHDIFF_SIMD_X86_H
-#include <batchdiff/macro_shield.h> /* hides the user's macros */
+#include <batchdiff/macro_shield.h> /* hides the user's macros until its end */
 
 #define BD__XV(E, N) E __attribute__((__vector_size__(N)))
 typedef BD__XV(int, 16) bd__x4si;
@@ -183,5 +183,5 @@ typedef BD__XV(double, 64) bd__x8df;
 #endif
 #endif
 
-#include <batchdiff/macro_shield.h> /* restores the user's macros */
+#include <batchdiff/macro_shield.h>
 #endif /* BATCHDIFF_SIMD_X86_H */

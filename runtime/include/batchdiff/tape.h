@@ -8,7 +8,7 @@
  * lets them route (or count, or fail) the arena's allocations. */
 #ifndef BATCHDIFF_TAPE_H
 #define BATCHDIFF_TAPE_H
-#include <batchdiff/macro_shield.h> /* hides the user's macros */
+#include <batchdiff/macro_shield.h> /* hides the user's macros until its end */
 
 #include <stddef.h>
 
@@ -99,5 +99,5 @@ BD_TAPE_API size_t bd_arena_capacity(const bd_arena *a);
 }
 #endif
 
-#include <batchdiff/macro_shield.h> /* restores the user's macros */
+#include <batchdiff/macro_shield.h>
 #endif

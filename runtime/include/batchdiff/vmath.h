@@ -12,7 +12,7 @@
  * Error bounds per function: docs/runtime.md. */
 #ifndef BATCHDIFF_VMATH_H
 #define BATCHDIFF_VMATH_H
-#include <batchdiff/macro_shield.h> /* hides the user's macros */
+#include <batchdiff/macro_shield.h> /* hides the user's macros until its end */
 
 #include <batchdiff/simd.h>
 #include <batchdiff/vmath_fast.h>
@@ -270,5 +270,5 @@ BD__EXACT(f64d)
 /* digamma, trigamma: the derivatives of lgamma and tgamma. */
 #include <batchdiff/vmath_gamma.h>
 
-#include <batchdiff/macro_shield.h> /* restores the user's macros */
+#include <batchdiff/macro_shield.h>
 #endif /* BATCHDIFF_VMATH_H */

@@ -10,7 +10,7 @@
  * 64) gets the same code. Included by vmath.h (remainder uses bd_fmod_*). */
 #ifndef BATCHDIFF_VMATH_BITS_H
 #define BATCHDIFF_VMATH_BITS_H
-#include <batchdiff/macro_shield.h> /* hides the user's macros */
+#include <batchdiff/macro_shield.h> /* hides the user's macros until its end */
 
 #include <math.h>
 
@@ -128,5 +128,5 @@ BD__EXACT_BITS(f64d, double, bd_i64d, bd_u64d, bd_i32d, 52, 0x7ff, 1023, 54,
 BD__EXACT_TOINT(f32d)
 BD__EXACT_TOINT(f64d)
 
-#include <batchdiff/macro_shield.h> /* restores the user's macros */
+#include <batchdiff/macro_shield.h>
 #endif /* BATCHDIFF_VMATH_BITS_H */

@@ -247,7 +247,7 @@ BD_INL bd_f64d bd__erfc8_dd(bd_f64d x, bd_f64d a) {
   bd_f64d v = (r + r) * d, q = d * d;
   bd_f64d eh, el, s;
   bd__row3_dd(off, bd_rt_erfc128_tab, &eh, &el, &s);
-  static const double k[15][16] __attribute__((aligned(64))) = {
+  static const double k[15][16] __attribute__((__aligned__(64))) = {
       BD__R16(-0x1.a02340e09e513p-16), BD__R16(0x1.a02590b6e9943p-13),
       BD__R16(-0x1.6c16c154f88d1p-10), BD__R16(0x1.111110f42b3b7p-7),
       BD__R16(-0x1.55555555557a5p-5),  BD__R16(0x1.5555555555b1dp-3),

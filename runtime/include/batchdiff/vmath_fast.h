@@ -12,7 +12,7 @@
  * speed: docs/runtime.md. */
 #ifndef BATCHDIFF_VMATH_FAST_H
 #define BATCHDIFF_VMATH_FAST_H
-#include <batchdiff/macro_shield.h> /* hides the user's macros */
+#include <batchdiff/macro_shield.h> /* hides the user's macros until its end */
 
 #include <batchdiff/simd.h>
 
@@ -357,5 +357,5 @@ BD_INL bd_f64d bd__fast_tanh_f64d(bd_f64d x) { return bd__lib_tanh_f64d(x); }
 
 #pragma float_control(pop)
 
-#include <batchdiff/macro_shield.h> /* restores the user's macros */
+#include <batchdiff/macro_shield.h>
 #endif /* BATCHDIFF_VMATH_FAST_H */

@@ -112,7 +112,7 @@ BD_INL BD__VL BD__K(bd__expcore_)(BD__VD xc, BD__VD xl, BD__VD *rp, BD__VD *r2p,
 #endif
   /* Coefficients as memory operands of the FMAs (see vmath_erf.h): rows of
    * 16 copies, read as one vector of any width. */
-  static const double k[10][16] __attribute__((aligned(64))) = {
+  static const double k[10][16] __attribute__((__aligned__(64))) = {
       BD__R16(0x1.1f75aba0b1e2ep-29), BD__R16(0x1.af52906239de4p-26),
       BD__R16(0x1.27e4da1a3bf04p-22), BD__R16(0x1.71ddffef9e7b1p-19),
       BD__R16(0x1.a01a01a741b3cp-16), BD__R16(0x1.a01a01aca0134p-13),
@@ -165,7 +165,7 @@ BD_INL BD__VD BD__K(bd__expfma_)(BD__VD x) {
   BD__VD r = BD__FMA(kd, BD__K(bd__vspl_)(-0x1.62e42fefa39efp-1), x);
   BD__VD rl = kd * -0x1.abc9e3b39803fp-56;
   BD__VD s = r + rl;
-  static const double k[10][16] __attribute__((aligned(64))) = {
+  static const double k[10][16] __attribute__((__aligned__(64))) = {
       BD__R16(0x1.1f75aba0b1e2ep-29), BD__R16(0x1.af52906239de4p-26),
       BD__R16(0x1.27e4da1a3bf04p-22), BD__R16(0x1.71ddffef9e7b1p-19),
       BD__R16(0x1.a01a01a741b3cp-16), BD__R16(0x1.a01a01aca0134p-13),

@@ -31,7 +31,7 @@ BD_INL BD__VF BD__K(bd__fld_)(const float *p) {
  * over every input, 7 fma/mul and 2 table permutes (the polynomial kernel
  * it replaced: 12 fma/mul, 0.81 ULP). */
 BD_INL BD__VF BD__K(bd__fexpf_)(BD__VF x) {
-  static const float k[10][16] __attribute__((aligned(64))) = {
+  static const float k[10][16] __attribute__((__aligned__(64))) = {
       {0x1p+0f, 0x1.0b5586p+0f, 0x1.172b84p+0f, 0x1.2387a6p+0f, 0x1.306fep+0f,
        0x1.3dea64p+0f, 0x1.4bfdaep+0f, 0x1.5ab07ep+0f, 0x1.6a09e6p+0f,
        0x1.7a1148p+0f, 0x1.8ace54p+0f, 0x1.9c4918p+0f, 0x1.ae89fap+0f,
@@ -136,7 +136,7 @@ BD_INL BD__VF BD__K(bd__fexpm1f_)(BD__VF x) {
  * every input), 10 instead of 14 fma/mul and a division. kn = -k (and the
  * rows hold -ln2lo, ln2hi), so that k = 0 adds -0. */
 BD_INL BD__VF BD__K(bd__flog1pk_)(BD__VF f, BD__VF kn) {
-  static const float k[6][16] __attribute__((aligned(64))) = {
+  static const float k[6][16] __attribute__((__aligned__(64))) = {
       BD__R16(0x1.e6587ap-3f), BD__R16(0x1.242ce0p-2f),
       BD__R16(0x1.999a6ap-2f), BD__R16(0x1.555556p-1f),
       BD__R16(0x1.62ep-1f),    BD__R16(0x1.0bfbe8p-15f)};
@@ -208,19 +208,19 @@ BD_INL BD__VI BD__K(bd__flog1pf_special_)(BD__VF x) {
  * path for every lane (NaN propagates through the cap). */
 BD_INL BD__VF BD__K(bd__ftanhf_)(BD__VF x) {
   static const float k[13][16]
-      __attribute__((aligned(64))) = {BD__R16(0x1.9df768p-13f),
-                                      BD__R16(0x1.6d4cc2p-10f),
-                                      BD__R16(0x1.111310p-7f),
-                                      BD__R16(0x1.5554e8p-5f),
-                                      BD__R16(0x1.555554p-3f),
-                                      BD__R16(0.5f),
-                                      BD__R16(-0x1.715476p+1f),
-                                      BD__R16(0x1.8p23f),
-                                      BD__R16(-0x1.62e430p-1f),
-                                      BD__R16(0x1.05c610p-29f),
-                                      BD__R16(1.0f),
-                                      BD__R16(9.1f),
-                                      BD__R16(-2.0f)};
+      __attribute__((__aligned__(64))) = {BD__R16(0x1.9df768p-13f),
+                                          BD__R16(0x1.6d4cc2p-10f),
+                                          BD__R16(0x1.111310p-7f),
+                                          BD__R16(0x1.5554e8p-5f),
+                                          BD__R16(0x1.555554p-3f),
+                                          BD__R16(0.5f),
+                                          BD__R16(-0x1.715476p+1f),
+                                          BD__R16(0x1.8p23f),
+                                          BD__R16(-0x1.62e430p-1f),
+                                          BD__R16(0x1.05c610p-29f),
+                                          BD__R16(1.0f),
+                                          BD__R16(9.1f),
+                                          BD__R16(-2.0f)};
   const float *K = &k[0][0];
   __asm__("" : "+r"(K));
 #define BD__C(i) BD__K(bd__fld_)(K + 16 * (i))

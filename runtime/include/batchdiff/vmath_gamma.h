@@ -21,7 +21,7 @@
  * vmath.h after the functions it calls (log, sin, tan, rint). */
 #ifndef BATCHDIFF_VMATH_GAMMA_H
 #define BATCHDIFF_VMATH_GAMMA_H
-#include <batchdiff/macro_shield.h> /* hides the user's macros */
+#include <batchdiff/macro_shield.h> /* hides the user's macros until its end */
 
 #define BD__PI 3.14159265358979323846
 
@@ -133,5 +133,5 @@ BD__GAMMA_OOL(f32n)
 BD__GAMMA_OOL(f32d)
 BD__GAMMA_OOL(f64d)
 
-#include <batchdiff/macro_shield.h> /* restores the user's macros */
+#include <batchdiff/macro_shield.h>
 #endif /* BATCHDIFF_VMATH_GAMMA_H */

@@ -30,7 +30,7 @@ BD_INL bd_f64d bd__logfmak_dd(bd_f64d x, double kadj) {
       (bd_f64d)(ix - (tmp & (int64_t)0xfff0000000000000ULL)) - 1.0; /* exact */
   /* Coefficients as memory operands of the FMAs (see vmath_erf.h): rows of
    * 16 copies, read as one vector of any width. */
-  static const double k[7][16] __attribute__((aligned(64))) = {
+  static const double k[7][16] __attribute__((__aligned__(64))) = {
       BD__R16(1.479819860511658591e-01), BD__R16(1.531383769920937332e-01),
       BD__R16(1.818357216161805012e-01), BD__R16(2.222219843214978396e-01),
       BD__R16(2.857142874366239149e-01), BD__R16(3.999999999940941908e-01),
