@@ -104,6 +104,16 @@ static inline void gp_reset(void) {
   gp_nblocks = 0;
 }
 
+/* Whether `end` (one past a table laid out in assembly) is a page boundary
+ * and the start of `next` (the guard page after the table). The addresses
+ * pass through an empty asm: compared in C, the addresses of two distinct
+ * objects may be folded to "different" by the compiler. */
+static inline int gp_ends_at(const void *end, const void *next) {
+  uintptr_t e = (uintptr_t)end, n = (uintptr_t)next;
+  __asm__("" : "+r"(e), "+r"(n));
+  return e % 4096 == 0 && e == n;
+}
+
 /* ---- guards inside one mapping ----------------------------------------- */
 
 /* npages pages, every byte `fill`, in which a layout makes chosen pages

@@ -17,7 +17,6 @@
 
 #include "../common/test_filter.h"
 
-#include <stdint.h>
 #include <sys/mman.h>
 
 static const double PA[4] = {0.5, -1.25, 2.0, 0.75};
@@ -173,8 +172,7 @@ BITS1(tc_nested, double, double, gen_d)
 
 /* tc_ranges with SHORT ending at a PROT_NONE page. */
 static void diff_tc_ranges_guarded(void **state) {
-  uintptr_t end = (uintptr_t)(SHORT + 4);
-  assert_true(end % 4096 == 0 && end == (uintptr_t)GUARD);
+  assert_true(gp_ends_at(SHORT + 4, GUARD));
   assert_int_equal(mprotect(GUARD, 4096, PROT_NONE), 0);
   diff_tc_ranges(state);
   diff_tc_nested(state);

@@ -16,7 +16,6 @@
 
 #include "../common/test_filter.h"
 
-#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -319,9 +318,8 @@ DIFF3(tri_local, double, CMP_BITS, 0, V, double, gen_d, V, double, gen_mod, V,
 /* pw_eval and pw_mix with the page after S made PROT_NONE, bucket with
  * the one after EDGES. */
 static void diff_pw_guarded(void **state) {
-  uintptr_t end = (uintptr_t)(S + 6), end2 = (uintptr_t)(EDGES + 4);
-  assert_true(end % 4096 == 0 && end == (uintptr_t)SG_GUARD);
-  assert_true(end2 % 4096 == 0 && end2 == (uintptr_t)SG_GUARD2);
+  assert_true(gp_ends_at(S + 6, SG_GUARD));
+  assert_true(gp_ends_at(EDGES + 4, SG_GUARD2));
   assert_int_equal(mprotect(SG_GUARD, 4096, PROT_NONE), 0);
   assert_int_equal(mprotect(SG_GUARD2, 4096, PROT_NONE), 0);
   diff_pw_eval(state);
