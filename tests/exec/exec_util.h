@@ -204,6 +204,18 @@ static void print_bits(const char *what, const void *p, size_t sz) {
     print_bits("bits", &pv_, sizeof pv_);                                      \
   } while (0)
 
+/* Example e's result: tol 0, the same bits; else within tol relative to
+ * |want| + 1 (results whose terms cancel). Fails the test where not. */
+static void same_result(const char *what, size_t e, double got, double want,
+                        double tol) {
+  int ok = tol == 0.0 ? memcmp(&got, &want, sizeof got) == 0
+                      : fabs(got - want) <= tol * (fabs(want) + 1.0);
+  if (!ok) {
+    print_error("%s example %zu: %.17g, want %.17g\n", what, e, got, want);
+    fail();
+  }
+}
+
 /* ---- differential test machinery --------------------------------------- */
 
 static uint64_t name_seed(const char *s) {

@@ -105,18 +105,6 @@ static const size_t ns[] = {0,  1,      WF - 1,     WF,         WF + 1, WD - 1,
                             WD, WD + 1, 2 * WF + 3, 2 * WD + 3, 1000,   4099};
 #define NNS (sizeof ns / sizeof ns[0])
 
-/* tol 0: the same bits; else relative to the terms (about 1: cb_area's
- * two integrals cancel near x = -2.45). */
-static void compare(const char *what, size_t e, double got, double want,
-                    double tol) {
-  int ok = tol == 0.0 ? memcmp(&got, &want, sizeof got) == 0
-                      : fabs(got - want) <= tol * (fabs(want) + 1.0);
-  if (!ok) {
-    print_error("%s example %zu: %.17g, want %.17g\n", what, e, got, want);
-    fail();
-  }
-}
-
 typedef double (*f1)(double);
 static double at1(double x, const void *f) { return ((f1)f)(x); }
 
@@ -139,8 +127,8 @@ run1(const char *what, f1 f, void (*fb)(size_t, const double *, double *),
     fg(n, x, r2, NULL, d);
     for (size_t e = 0; e < n; e++) {
       double want = f(x[e]);
-      compare(what, e, r[e], want, tol);
-      compare(what, e, r2[e], r[e], 0.0);
+      same_result(what, e, r[e], want, tol);
+      same_result(what, e, r2[e], r[e], 0.0);
       if (e < 1500)
         fd_check(&fc, what, at1, (const void *)f, x[e], d[e]);
     }
@@ -151,6 +139,7 @@ run1(const char *what, f1 f, void (*fb)(size_t, const double *, double *),
 
 static void t_area(void **state) {
   (void)state;
+  /* 1e-13 of |want| + 1: cb_area's two integrals cancel near x = -2.45 */
   run1("cb_area", cb_area, cb_area_batched, cb_area_grad, -3.0, 3.0, 1e-13,
        2000);
 }
@@ -195,7 +184,7 @@ static void t_osc(void **state) {
       gp_seal(a[j]);
     cb_osc_batched(n, a[0], a[1], a[2], r);
     for (size_t e = 0; e < n; e++)
-      compare("cb_osc", e, r[e], cb_osc(a[0][e], a[1][e], a[2][e]), 0.0);
+      same_result("cb_osc", e, r[e], cb_osc(a[0][e], a[1][e], a[2][e]), 0.0);
     cb_osc_grad(n, a[0], a[1], a[2], NULL, NULL, d[0], d[1], d[2]);
     for (size_t e = 0; e < n && e < 1500; e++)
       for (int j = 0; j < 3; j++) {

@@ -12,6 +12,7 @@
  * ragged example past its end) must make none. Results bit for bit (log
  * within its bound); the gradients against their closed forms and central
  * differences; ragged arrays end at guard pages. */
+#include "call_tally.h"
 #include "exec_util.h"
 
 #include "../common/test_filter.h"
@@ -19,18 +20,6 @@
 
 /* ---- the callees' record ------------------------------------------------ */
 
-static uint64_t calls, hash;
-
-static uint64_t mix(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  return h;
-}
-static void record(uint64_t tag, uint64_t v) {
-  calls++;
-  hash += mix(tag * 0x9e3779b97f4a7c15ULL ^ mix(v));
-}
 static uint64_t bits(double x) {
   uint64_t u;
   memcpy(&u, &x, sizeof u);
@@ -198,28 +187,6 @@ long ext_wide(long k) {
 void ext_void(void) { record(7, 0); }
 
 /* ---- tests -------------------------------------------------------------- */
-
-static const size_t ns[] = {0,  1,      WF - 1,     WF,         WF + 1, WD - 1,
-                            WD, WD + 1, 2 * WF + 3, 2 * WD + 3, 1000,   40000};
-#define NNS (sizeof ns / sizeof ns[0])
-
-typedef struct {
-  uint64_t calls, hash;
-} tally;
-static tally take(void) {
-  tally t = {calls, hash};
-  calls = hash = 0;
-  return t;
-}
-#define SAME_CALLS(what, n, want, got)                                         \
-  do {                                                                         \
-    if ((want).calls != (got).calls || (want).hash != (got).hash) {            \
-      print_error("%s n=%zu: %" PRIu64 " calls, want %" PRIu64 " (hash %s)\n", \
-                  what, n, (got).calls, (want).calls,                          \
-                  (want).hash == (got).hash ? "same" : "differs");             \
-      fail();                                                                  \
-    }                                                                          \
-  } while (0)
 
 static int close_to(double got, double want, double tol) {
   return fabs(got - want) <= tol * (1.0 + fabs(want));

@@ -10,6 +10,7 @@
  * makes none), and give its results bit for bit; the gradients of a diff
  * function whose call results are only flags and comparisons against
  * closed forms. Ragged rows end at guard pages. */
+#include "call_tally.h"
 #include "exec_util.h"
 
 #include "../common/test_filter.h"
@@ -17,18 +18,7 @@
 
 /* ---- the callees' record ------------------------------------------------ */
 
-static uint64_t calls, hash;
-
-static uint64_t mix(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  return h;
-}
-void xo_record(uint64_t tag, uint64_t v) {
-  calls++;
-  hash += mix(tag * 0x9e3779b97f4a7c15ULL ^ mix(v));
-}
+void xo_record(uint64_t tag, uint64_t v) { record(tag, v); }
 
 const double xo_P[5] = {0x1.8p-3, -0x1.5555555555555p-2, 0x1p-1, 3.0, -7.25};
 static const double Q[4] = {-0x1.2p-4, 0.75, 0x1.999999999999ap-4, 1.5};
@@ -171,28 +161,6 @@ __attribute__((batch)) double libout(double x, double y) {
 }
 
 /* ---- tests -------------------------------------------------------------- */
-
-static const size_t ns[] = {0,  1,      WF - 1,     WF,         WF + 1, WD - 1,
-                            WD, WD + 1, 2 * WF + 3, 2 * WD + 3, 1000,   40000};
-#define NNS (sizeof ns / sizeof ns[0])
-
-typedef struct {
-  uint64_t calls, hash;
-} tally;
-static tally take(void) {
-  tally t = {calls, hash};
-  calls = hash = 0;
-  return t;
-}
-#define SAME_CALLS(what, n, want, got)                                         \
-  do {                                                                         \
-    if ((want).calls != (got).calls || (want).hash != (got).hash) {            \
-      print_error("%s n=%zu: %" PRIu64 " calls, want %" PRIu64 " (hash %s)\n", \
-                  what, n, (got).calls, (want).calls,                          \
-                  (want).hash == (got).hash ? "same" : "differs");             \
-      fail();                                                                  \
-    }                                                                          \
-  } while (0)
 
 static int close_to(double got, double want, double tol) {
   return fabs(got - want) <= tol * (1.0 + fabs(want));

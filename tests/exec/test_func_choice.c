@@ -138,17 +138,6 @@ static double at(double x, const void *c) {
   return a->f(x, a->k);
 }
 
-/* tol 0: the same bits; else relative to the terms. */
-static void compare(const char *what, size_t e, double got, double want,
-                    double tol) {
-  int ok = tol == 0.0 ? memcmp(&got, &want, sizeof got) == 0
-                      : fabs(got - want) <= tol * (fabs(want) + 1.0);
-  if (!ok) {
-    print_error("%s example %zu: %.17g, want %.17g\n", what, e, got, want);
-    fail();
-  }
-}
-
 /* Choices per example (mode 0), the same choice for blocks of 16 examples
  * (mode 1: whole vectors choose one function), one for the batch (mode 2). */
 static void gen_k(rng_t *rng, int *k, size_t n, int mode, int klo, int khi) {
@@ -183,10 +172,10 @@ static void run(const char *what, sfn f, bfn fb, gfn fg, jfn fj, int klo,
       fg(n, x, k, r2, NULL, d);
       fj(n, x, k, t, r3, dj);
       for (size_t e = 0; e < n; e++) {
-        compare(what, e, r[e], f(x[e], k[e]), tol);
-        compare(what, e, r2[e], r[e], 0.0);
-        compare(what, e, r3[e], r[e], 0.0);
-        compare(what, e, dj[e], d[e], 1e-13);
+        same_result(what, e, r[e], f(x[e], k[e]), tol);
+        same_result(what, e, r2[e], r[e], 0.0);
+        same_result(what, e, r3[e], r[e], 0.0);
+        same_result(what, e, dj[e], d[e], 1e-13);
         struct at_k c = {f, k[e]};
         if (e < 1500)
           fd_check(&fc, what, at, &c, x[e], d[e]);
@@ -242,13 +231,13 @@ static void t_fs_local_hvp(void **state) {
     xs[e] = x[e] - step;
   fs_local_grad(n, xs, k, NULL, NULL, gm);
   for (size_t e = 0; e < n; e++) {
-    compare("fs_local_hvp gradient", e, d2[e], d[e], 0.0);
+    same_result("fs_local_hvp gradient", e, d2[e], d[e], 0.0);
     double fd = (gp[e] - gm[e]) / (2 * step);
     /* skip switch points: the one-sided differences disagree */
     double right = gp[e] - d[e], left = d[e] - gm[e];
     if (!isfinite(fd) || fabs(right - left) > 1e-3 * fabs(gp[e] - gm[e]) + 1e-9)
       continue;
-    compare("fs_local_hvp H.v", e, h[e], fd, 1e-5);
+    same_result("fs_local_hvp H.v", e, h[e], fd, 1e-5);
     checked++;
   }
   gp_reset();
