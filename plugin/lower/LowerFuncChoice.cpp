@@ -19,6 +19,8 @@
 #include "lower/LowerImpl.h"
 #include "lower/Types.h"
 
+#include "clang/Basic/SourceManager.h"
+
 #include <algorithm>
 
 namespace batchdiff {
@@ -443,14 +445,43 @@ int Lowerer::choiceCall(const CallExpr *CE, const FuncList &Cands) {
     R = F.newVar("__call", *T);
     B.set(R, zeroOf(*T));
   }
+  // The arguments once, before the chain (as C evaluates them before the
+  // call), when every candidate is a helper inlined here; else each branch
+  // makes its whole call (a <math.h> function, one made once per example).
+  // (Whether callFunction would inline the body here, as inlineCall: a
+  // helper of this file, not called once per example, not recursive.)
+  auto Inlined = [&](const FunctionDecl *C) {
+    const FunctionDecl *Def = C->getDefinition();
+    if (!Def || !Def->hasBody() || Def->isVariadic() ||
+        Ctx.getSourceManager().isInSystemHeader(Def->getLocation()) ||
+        generatedCallee(C) || externCallee(CE, C))
+      return false;
+    for (const Frame &Fr : Frames)
+      if (Fr.FD->getCanonicalDecl() == C->getCanonicalDecl())
+        return false;
+    return true;
+  };
+  bool Inline = std::all_of(Cands.begin(), Cands.end(), Inlined);
+  CallArgs CA;
+  if (Inline && !callArgs(CE, CA))
+    return -1;
   // if (id == 0) f0(...) else if (id == 1) f1(...) ...: each lane runs its
-  // own function only, with the arguments evaluated there.
+  // own function only.
   ir::Block *Saved = B.block();
   for (size_t K = 0; K < Cands.size(); ++K) {
     ir::Stmt &If =
         B.ifStmt(B.cmp(Op::CmpEQ, Id, B.constI(Type::I32, (int64_t)K)));
     B.setBlock(&If.Then);
-    int V = callFunction(CE, Cands[K]);
+    int V = -1;
+    if (Inline) {
+      Frame Fr;
+      Fr.FD = Cands[K]->getDefinition();
+      CallArgs Args = CA;
+      if (bindParams(CE, Fr.FD, Args, Fr))
+        V = inlineBody(CE, Fr.FD, Fr);
+    } else {
+      V = callFunction(CE, Cands[K]);
+    }
     if (V < 0) {
       B.setBlock(Saved);
       return -1;
