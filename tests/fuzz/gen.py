@@ -15,6 +15,7 @@ the C file of every failing seed in --out.  See tests/fuzz/README.md.
 import argparse
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -88,19 +89,50 @@ def run_one(seed, K, args, workdir):
     if p.returncode != 0:
         if "PLEASE submit a bug report" in p.stdout and clang_crashes_alone(
                 src, cmd, workdir, seed):
-            return ("CLANG", p.stdout, tc, 0, cfile, sse2)
-        return ("COMPILE", p.stdout, tc, 0, cfile, sse2)
+            return ("CLANG", p.stdout, tc, (0, 0), cfile, sse2)
+        return ("COMPILE", p.stdout, tc, (0, 0), cfile, sse2)
     t0 = time.time()
-    try:
-        p = subprocess.run([exe], stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, universal_newlines=True,
-                           timeout=args.run_timeout)
-    except subprocess.TimeoutExpired:
-        return ("TIMEOUT", "", tc, time.time() - t0, cfile, sse2)
+    run = [exe]
+    if args.run_cpu_limit:
+        # a limit on the CPU seconds the checks take, which load does not
+        # stretch as wall time (SIGXCPU past the soft limit): setrlimit
+        # through the shell, since preexec_fn is unsafe in threads
+        run = ["/bin/sh", "-c", 'ulimit -S -t %d && exec "$0"' % int(
+            args.run_cpu_limit), exe]
+    rc, text, cpu = run_checks(run, args.run_timeout)
     tr = time.time() - t0
-    status = "OK" if p.returncode == 0 else (
-        "FAIL" if p.returncode == 1 else "CRASH(%d)" % p.returncode)
-    return (status, p.stdout, tc, tr, cfile, sse2)
+    if rc is None:
+        return ("TIMEOUT", text, tc, (tr, cpu), cfile, sse2)
+    if args.run_cpu_limit and rc == -signal.SIGXCPU:
+        return ("TIMEOUT(cpu %ds)" % int(args.run_cpu_limit), text, tc,
+                (tr, cpu), cfile, sse2)
+    status = "OK" if rc == 0 else ("FAIL" if rc == 1 else "CRASH(%d)" % rc)
+    return (status, text, tc, (tr, cpu), cfile, sse2)
+
+
+def run_checks(cmd, timeout):
+    """Runs the checks: (exit status or None past `timeout` wall seconds,
+    output, CPU seconds (user + sys) of the process alone, which wait4
+    gives even while other seeds' processes run)."""
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.time() + timeout
+        late = False
+        while True:
+            pid, st, ru = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.time() > deadline:
+                late = True
+                proc.kill()
+                pid, st, ru = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.05)
+        proc.returncode = os.waitstatus_to_exitcode(st)
+        out.seek(0)
+        text = out.read().decode("utf-8", "replace")
+    return (None if late else proc.returncode), text, \
+        ru.ru_utime + ru.ru_stime
 
 
 def main():
@@ -125,7 +157,11 @@ def main():
     r.add_argument("--out", default=None,
                    help="directory for the C files of failing seeds")
     r.add_argument("--time-limit", type=float, default=0)
-    r.add_argument("--run-timeout", type=float, default=120)
+    r.add_argument("--run-timeout", type=float, default=120,
+                   help="wall seconds a seed's checks may take")
+    r.add_argument("--run-cpu-limit", type=float, default=0,
+                   help="CPU seconds a seed's checks may take (0: no "
+                   "limit); unlike --run-timeout independent of the load")
     r.add_argument("--jobs", type=int, default=1)
     r.add_argument("--sse2-every", type=int, default=3,
                    help="compile every M-th seed without -march=native "
@@ -180,7 +216,7 @@ def main():
         while pending:
             fut = next(cf.as_completed(list(pending)))
             seed = pending.pop(fut)
-            status, text, tc, tr, cfile, sse2 = fut.result()
+            status, text, tc, (tr, tcpu), cfile, sse2 = fut.result()
             done += 1
             nfn += args.k
             for line in text.splitlines():
@@ -188,8 +224,9 @@ def main():
                     for kv in line.split()[1:]:
                         k, v = kv.split("=")
                         totals[k] = totals.get(k, 0) + int(v)
-            print("seed %d%s: %s (compile %.1fs, run %.1fs)" % (
-                seed, " sse2" if sse2 else "", status, tc, tr), flush=True)
+            print("seed %d%s: %s (compile %.1fs, run %.1fs, cpu %.1fs)" % (
+                seed, " sse2" if sse2 else "", status, tc, tr, tcpu),
+                flush=True)
             if status == "CLANG":
                 clang_bugs.append(seed)
                 print("  clang crashes on the functions without the plugin "
