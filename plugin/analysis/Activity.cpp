@@ -36,6 +36,18 @@ Activity analyzeActivity(const ir::Function &F, bool OfGradient) {
       Changed = true;
     }
   };
+  // A floating result depends on its floating arguments: variation flows
+  // from them to it, usefulness from it back to them.
+  auto FlowArgs = [&](const std::vector<int> &Args, int Dst) {
+    for (int A : Args) {
+      if (!ir::isFloat(F.Temps[A]))
+        continue;
+      if (Varied[A])
+        Mark(Varied, Dst);
+      if (Useful[Dst])
+        Mark(Useful, A);
+    }
+  };
   // Variation flows forward and usefulness backward: visiting the
   // statements in both orders each round settles straight-line code in one
   // round, not one round per statement of a dependency chain (quadratic in
@@ -57,6 +69,7 @@ Activity analyzeActivity(const ir::Function &F, bool OfGradient) {
         Mark(Varied, S.Dst);
       return;
     case Op::GetVar:
+    case Op::LoadElem:
       if (VarVaried[S.Var])
         Mark(Varied, S.Dst);
       if (Useful[S.Dst])
@@ -68,12 +81,6 @@ Activity analyzeActivity(const ir::Function &F, bool OfGradient) {
       if (VarUseful[S.Var] && ir::isFloat(F.Temps[S.Args[0]]))
         Mark(Useful, S.Args[0]);
       return;
-    case Op::LoadElem:
-      if (VarVaried[S.Var])
-        Mark(Varied, S.Dst);
-      if (Useful[S.Dst])
-        Mark(VarUseful, S.Var);
-      return;
     case Op::StoreElem:
       if (Varied[S.Args[1]])
         Mark(VarVaried, S.Var);
@@ -84,16 +91,8 @@ Activity analyzeActivity(const ir::Function &F, bool OfGradient) {
       return;
     case Op::ExternOut: {
       auto It = Calls.find(S.Args[0]);
-      if (It == Calls.end() || !ir::isFloat(F.Temps[S.Dst]))
-        return;
-      for (int A : It->second->Args) {
-        if (!ir::isFloat(F.Temps[A]))
-          continue;
-        if (Varied[A])
-          Mark(Varied, S.Dst);
-        if (Useful[S.Dst])
-          Mark(Useful, A);
-      }
+      if (It != Calls.end() && ir::isFloat(F.Temps[S.Dst]))
+        FlowArgs(It->second->Args, S.Dst);
       return;
     }
     case Op::ShadowAdd:
@@ -136,16 +135,8 @@ Activity analyzeActivity(const ir::Function &F, bool OfGradient) {
     default:
       break;
     }
-    if (S.Dst < 0 || !ir::isFloat(F.Temps[S.Dst]) || zeroDerivative(S))
-      return;
-    for (int A : S.Args) {
-      if (!ir::isFloat(F.Temps[A]))
-        continue;
-      if (Varied[A])
-        Mark(Varied, S.Dst);
-      if (Useful[S.Dst])
-        Mark(Useful, A);
-    }
+    if (S.Dst >= 0 && ir::isFloat(F.Temps[S.Dst]) && !zeroDerivative(S))
+      FlowArgs(S.Args, S.Dst);
   };
   while (Changed) {
     Changed = false;
