@@ -215,6 +215,10 @@ template <AttrKindBD K> struct BDAttrInfo : public ParsedAttrInfo {
     }
     const IdentifierLoc *Mode = Attr.getArgAsIdent(0);
     StringRef Name = Mode->Ident->getName();
+    // `__forward__` as `forward` (BD_JVP's spelling: a user's macro named
+    // forward does not reach it), as clang takes `__diff__` for `diff`.
+    if (Name.size() > 4 && Name.starts_with("__") && Name.ends_with("__"))
+      Name = Name.drop_front(2).drop_back(2);
     if (Name == "reverse") {
       state().Marked[KDiff].insert(D);
     } else if (Name == "forward") {

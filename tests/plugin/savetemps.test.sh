@@ -1,7 +1,7 @@
 # -save-temps: the driver preprocesses first (-E, where no AST action and so
 # no predefine or header search path of ours runs), then compiles the .i.
 # The -E step finds batchdiff.h only through -I (as pkg-config --cflags
-# gives); batchdiff.h sees the loaded plugin through __has_attribute(batch)
+# gives); batchdiff.h sees the loaded plugin through __has_attribute(__batch__)
 # and the generated text skips its #include once the runtime is declared.
 . "$SRC/lib.sh"
 

@@ -2,10 +2,12 @@
 # A file may `#define B 1` (or pass -Dn=4) before `#include <batchdiff.h>`,
 # which then reads the runtime headers with those macros in force. The
 # headers hide them (macro_shield.h, made by scripts/gen-macro-shield.sh)
-# and restore them at their end. The names checked are found, not listed:
-# every identifier of runtime/include/batchdiff/*.h and every name of one or
-# two characters, less keywords, reserved names (`_x`, `__x`), batchdiff's
-# own (`bd_`, `BD_`, `BATCHDIFF`) and the C library's. Each becomes
+# and restore them at their end; <batchdiff.h>'s annotation macros use the
+# attributes' reserved spellings. The names checked are found, not listed:
+# every identifier of runtime/include/batchdiff/*.h and annotations/
+# batchdiff.h and every name of one or two characters, less keywords,
+# reserved names (`_x`, `__x`), batchdiff's own (`bd_`, `BD_`, `BATCHDIFF`)
+# and the C library's. Each becomes
 # `-DNAME=@` (an error wherever it is expanded), and a file including
 # <batchdiff.h> with annotated functions (plugin loaded), and the runtime
 # headers alone (C and C++) are compiled for SSE2, AVX2 and AVX-512; the
@@ -20,12 +22,13 @@ ANN="$root/annotations"
 
 GEN="$root/scripts/gen-macro-shield.sh"
 
-# Names of the runtime headers, and all names of one and two characters;
-# less keywords, reserved names, batchdiff's own and the C library's (for
-# C++: the C++ library's too). The identifiers, keywords and library names
-# are gen-macro-shield.sh's, which makes macro_shield.h. (The annotations'
-# attribute names, batch, diff, extent ..., are the plugin's: not checked.)
-sh "$GEN" --idents "$INC"/batchdiff/*.h >hdr.txt
+# Names of the runtime headers and of <batchdiff.h> (whose annotation
+# macros are expanded in the user's code: they spell the attributes
+# __batch__, __diff__(__forward__) ...), and all names of one and two
+# characters; less keywords, reserved names, batchdiff's own and the C
+# library's (for C++: the C++ library's too). The identifiers, keywords and
+# library names are gen-macro-shield.sh's, which makes macro_shield.h.
+sh "$GEN" --idents "$INC"/batchdiff/*.h "$ANN"/batchdiff.h >hdr.txt
 awk 'BEGIN { s = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
              d = s "0123456789_"
              for (i = 1; i <= 52; i++) {
@@ -62,6 +65,24 @@ struct um_pt { double um_px, um_py; };
 BATCHDIFF double um_norm(struct um_pt um_pp, float um_wt) {
   return sqrt(um_pp.um_px * um_pp.um_px + um_pp.um_py * um_pp.um_py) *
          (double)expf(um_wt);
+}
+
+/* Every annotation macro. */
+BD_BATCH BD_DIFF BD_JVP BD_HVP double um_all(double um_a, BD_UNIFORM double um_u,
+                                              BD_NODIFF double um_c) {
+  return um_a * um_u + um_c;
+}
+BD_BATCH double um_sum(const double *um_r BD_PACKED, int um_len) {
+  double um_s = 0.0;
+  for (int um_i = 0; um_i < um_len; um_i++)
+    um_s += um_r[um_i];
+  return um_s;
+}
+BD_BATCH double um_sum2(const double *um_r BD_POINTERS, int um_len) {
+  double um_s = 0.0;
+  for (int um_i = 0; um_i < um_len; um_i++)
+    um_s += um_r[um_i];
+  return um_s;
 }
 EOF
 printf '#include <batchdiff/batchdiff_rt.h>\n#include <batchdiff/gen_support.h>\n' >rt.c
@@ -119,4 +140,5 @@ sed 's/_Static_assert/static_assert/' restored.c >restored.cpp
   -o restored_cxx.o
 # Without the macros the file compiles and defines what it should.
 bdcc -std=c11 -O1 -I"$INC" -I"$ANN" -c user.c -o user.o
-expect_syms user.o um_poly_batched um_poly_grad um_norm_batched um_norm_grad
+expect_syms user.o um_poly_batched um_poly_grad um_norm_batched um_norm_grad \
+  um_all_batched um_all_grad um_all_jvp um_all_hvp um_sum_batched um_sum2_batched
