@@ -160,6 +160,15 @@ struct Planner {
     VarSeen.assign(F.Vars.size(), false);
     Path Cur;
     homes(F.Body, Cur);
+    // An output (the return value, a global the examples write) is read
+    // after the body, at its top level: a write under a varying condition
+    // keeps the off lanes' values even where the body reads it only
+    // nearer (a global written in a loop whose trip count varies).
+    for (const ir::Output &O : F.Outputs)
+      if (O.Var >= 0 && (size_t)O.Var < F.Vars.size()) {
+        VarHome[O.Var].clear();
+        VarSeen[O.Var] = true;
+      }
     blends(F.Body, Cur);
     for (ir::Type T : F.Temps)
       P.Wide |= ir::bitWidth(T) == 64;

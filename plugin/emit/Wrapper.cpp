@@ -113,9 +113,10 @@ std::vector<WrapperEmitter::GlobalDecl> WrapperEmitter::globals() const {
     else
       Gs.push_back({P.CType + " ", arg(I), P.Name, P.InPlace});
   }
-  // The batch size, for the chunk that ends it to set written globals.
-  for (const ir::Output &O : F.Outputs)
-    if (O.Kind == ir::OutKind::Global) {
+  // The batch size, for the chunk that ends it to set written globals
+  // (those written on every path).
+  for (size_t I = 0; I < F.Outputs.size(); ++I)
+    if (F.Outputs[I].Kind == ir::OutKind::Global && writtenFlag(I) < 0) {
       Gs.push_back({"size_t ", "__bd_nall", "__bd_n", false});
       break;
     }
@@ -580,6 +581,10 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
   for (const Sum &U : Sums)
     OS << "  " << Sh.vtype(F.Params[U.Param].Ty) << " " << U.acc()
        << " = bd_splat_" << Sh.sfx(F.Params[U.Param].Ty) << "(0);\n";
+  std::vector<size_t> Lasts = lastWrites();
+  for (size_t I : Lasts)
+    OS << "  size_t __bd_gw" << I << " = 0;\n  " << F.Outputs[I].CType
+       << " __bd_gv" << I << " = 0;\n";
   bool Tapes = !F.TapeSlots.empty();
   std::vector<int> Arena = arenaArrays(F), Vla = vlaArrays(F);
   bool UsesArena = Tapes || !Arena.empty() || Ix || !Vla.empty();
@@ -653,19 +658,23 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
           "&__bd_tapekey[__bd_t]);\n";
   if (UsesArena)
     OS << "  bd_arena_restore(__bd_ar, __bd_pos);\n";
-  if (Sums.empty()) {
+  if (Sums.empty() && Lasts.empty()) {
     OS << "  (void)__bd_slot;\n";
   } else {
     OS << "  struct " << Base << "s *__bd_s = (struct " << Base
        << "s *)__bd_slot;\n";
     for (const Sum &U : Sums)
       OS << "  __bd_s->" << U.acc() << " = " << U.acc() << ";\n";
+    for (size_t I : Lasts)
+      OS << "  __bd_s->__bd_gw" << I << " = __bd_gw" << I
+         << ";\n  __bd_s->__bd_gv" << I << " = __bd_gv" << I << ";\n";
   }
   OS << "}\n";
   return OS.str();
 }
 
-/// Adds one chunk's lane sums to the call's, in chunk order (bd_reduce_fn).
+/// Adds one chunk's lane sums to the call's, in chunk order, and keeps the
+/// last write of each global written on some paths only (bd_reduce_fn).
 std::string WrapperEmitter::reduceFunction(const std::string &Base) {
   std::ostringstream OS;
   OS << "static void " << Base << "r(void *__bd_cx, const void *__bd_slot) {\n"
@@ -677,6 +686,14 @@ std::string WrapperEmitter::reduceFunction(const std::string &Base) {
     std::string A = U.acc();
     OS << "  __bd_c->" << A << " = bd_add_" << Sh.sfx(F.Params[U.Param].Ty)
        << "(__bd_c->" << A << ", __bd_s->" << A << ");\n";
+  }
+  // The last example that wrote a global: the highest index of any chunk.
+  for (size_t I : lastWrites()) {
+    std::string W = "__bd_gw" + std::to_string(I),
+                V = "__bd_gv" + std::to_string(I);
+    OS << "  if (__bd_s->" << W << " > __bd_c->" << W << ") {\n    __bd_c->"
+       << W << " = __bd_s->" << W << ";\n    __bd_c->" << V << " = __bd_s->"
+       << V << ";\n  }\n";
   }
   OS << "}\n";
   return OS.str();
@@ -691,6 +708,14 @@ std::string WrapperEmitter::run() {
   std::string Base = Kernel.substr(0, Kernel.size() - 1);
   std::vector<Decl> Ds = params(true);
   std::vector<Sum> Sums = uniformSums();
+  std::vector<size_t> Lasts = lastWrites();
+  // A global written on some paths only: the highest example index that
+  // wrote it plus one (0: none), and its value.
+  std::string LastFields;
+  for (size_t I : Lasts)
+    LastFields += " size_t __bd_gw" + std::to_string(I) + "; " +
+                  F.Outputs[I].CType + " __bd_gv" + std::to_string(I) + ";";
+  bool Slots = !Sums.empty() || !Lasts.empty();
   OS << "struct " << Base << "x {";
   for (size_t I = 1; I < Ds.size(); ++I)
     OS << " " << Ds[I].Type << Ds[I].Name << ";";
@@ -702,17 +727,18 @@ std::string WrapperEmitter::run() {
     OS << " " << G.Type << G.Name << ";";
   for (const Sum &U : Sums)
     OS << " " << Sh.vtype(F.Params[U.Param].Ty) << " " << U.acc() << ";";
-  if (Ds.size() == 1 && Gs.empty() && Sums.empty())
+  OS << LastFields;
+  if (Ds.size() == 1 && Gs.empty() && !Slots)
     OS << " int __bd_none;";
   OS << " };\n";
-  if (!Sums.empty()) {
+  if (Slots) {
     OS << "struct " << Base << "s {";
     for (const Sum &U : Sums)
       OS << " " << Sh.vtype(F.Params[U.Param].Ty) << " " << U.acc() << ";";
-    OS << " };\n";
+    OS << LastFields << " };\n";
   }
   OS << chunkFunction(Base);
-  if (!Sums.empty())
+  if (Slots)
     OS << reduceFunction(Base);
   OS << prototype(true) << ";\n";
   OS << prototype(true) << " {\n";
@@ -729,6 +755,8 @@ std::string WrapperEmitter::run() {
        << "(0)";
     First = false;
   }
+  for (size_t I = 0; I < Lasts.size(); ++I, First = false)
+    OS << (First ? "" : ", ") << "0, 0";
   if (First)
     OS << "0";
   OS << "};\n";
@@ -750,7 +778,7 @@ std::string WrapperEmitter::run() {
   if (!F.Externs.empty())
     Flags = "BD_PAR_SERIAL";
   OS << "  bd_parallel_for(__bd_n, " << Base << "c, ";
-  if (Sums.empty())
+  if (!Slots)
     OS << "0, 0";
   else
     OS << Base << "r, sizeof(struct " << Base << "s)";
@@ -762,6 +790,9 @@ std::string WrapperEmitter::run() {
        << " += bd_hsum_" << Sh.sfx(F.Params[U.Param].Ty) << "(__bd_c."
        << U.acc() << ");\n";
   }
+  for (size_t I : Lasts)
+    OS << "  if (__bd_c.__bd_gw" << I << ") " << F.Outputs[I].Global
+       << " = __bd_c.__bd_gv" << I << ";\n";
   OS << "}\n";
   return OS.str();
 }

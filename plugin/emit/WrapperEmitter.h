@@ -65,6 +65,14 @@ private:
     }
   };
   std::vector<Sum> uniformSums() const;
+  /// The GlobalWritten output of Global output \p I (a global written on
+  /// some paths only), or -1.
+  int writtenFlag(size_t I) const;
+  /// Global outputs written on some paths only: each chunk keeps the
+  /// highest example index that wrote it plus one (0: none) and its value,
+  /// __bd_gw<I> and __bd_gv<I>, reduced by the highest index.
+  std::vector<size_t> lastWrites() const;
+  std::string lastWrite(size_t I, int Flag);
   std::string chunkFunction(const std::string &Base);
   std::string reduceFunction(const std::string &Base);
   std::string arg(size_t I) const { return argName(I); }

@@ -43,6 +43,10 @@ std::string WrapperEmitter::output(size_t I) {
        << "\n";
     return OS.str();
   }
+  if (O.Kind == ir::OutKind::GlobalWritten)
+    return ""; // with its global
+  if (O.Kind == ir::OutKind::Global && writtenFlag(I) >= 0)
+    return lastWrite(I, writtenFlag(I));
   if (O.Kind == ir::OutKind::Global) {
     // The chunk holding example n - 1 leaves its value, as the loop would.
     Type T = F.Vars[O.Var].Ty;
@@ -148,6 +152,46 @@ std::string WrapperEmitter::denseRet(size_t I) {
          (Fl != Flavor::Batched || !Ret ? "if (" + Base + ") "
                                         : std::string()) +
          St + "\n";
+}
+
+/// Global output \p I, written on some paths only (\p Flag: its
+/// GlobalWritten output): among the lanes of the current chain whose
+/// example wrote it, the highest example index, if above the chunk's so
+/// far, and its value. Lanes may hold examples in any order (Ix): indices
+/// are compared, not lanes.
+std::string WrapperEmitter::lastWrite(size_t I, int Flag) {
+  std::ostringstream OS;
+  const ir::Output &O = F.Outputs[I];
+  std::string N = std::to_string(I), Val = "__bd_o" + N + CS;
+  std::string W = "__bd_gw" + N, V = "__bd_gv" + N;
+  std::string Idx = Ix ? indexedLane(Sh, CI) : "__bd_i" + CS + " + __bd_j";
+  OS << "    {\n      int __bd_gm = bd_mbits_" << Sh.S() << "(bd_and_m"
+     << Sh.S() << "(__bd_o" << Flag << CS << ", __bd_mk" << CS
+     << "));\n      if (__bd_gm) {\n        " << O.CType << " __bd_gb["
+     << Sh.W() << "];\n        "
+     << store("__bd_gb", F.Vars[O.Var].Ty, O.NativeLayout, O.CType, Val)
+     << "\n        for (size_t __bd_j = 0; __bd_j < __bd_k" << CS
+     << "; __bd_j++)\n          if ((__bd_gm >> __bd_j & 1) && " << Idx
+     << " + 1 > " << W << ") {\n            " << W << " = " << Idx
+     << " + 1;\n            " << V
+     << " = __bd_gb[__bd_j];\n          }\n      }\n    }\n";
+  return OS.str();
+}
+
+int WrapperEmitter::writtenFlag(size_t I) const {
+  for (size_t J = 0; J < F.Outputs.size(); ++J)
+    if (F.Outputs[J].Kind == ir::OutKind::GlobalWritten &&
+        F.Outputs[J].Global == F.Outputs[I].Global)
+      return (int)J;
+  return -1;
+}
+
+std::vector<size_t> WrapperEmitter::lastWrites() const {
+  std::vector<size_t> R;
+  for (size_t I = 0; I < F.Outputs.size(); ++I)
+    if (F.Outputs[I].Kind == ir::OutKind::Global && writtenFlag(I) >= 0)
+      R.push_back(I);
+  return R;
 }
 
 std::vector<WrapperEmitter::Sum> WrapperEmitter::uniformSums() const {

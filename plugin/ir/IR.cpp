@@ -605,11 +605,12 @@ std::string print(const Function &F) {
   printBlock(OS, F, F.Body, 1);
   OS << "}";
   for (const Output &O : F.Outputs) {
-    OS << (O.Kind == OutKind::Ret         ? " ret="
-           : O.Kind == OutKind::Global    ? " global " + O.Global + "="
-           : O.Kind == OutKind::Tangent   ? std::string(" t_ret=")
-           : O.Kind == OutKind::HvAdjoint ? std::string(" h_")
-                                          : std::string(" d_"));
+    OS << (O.Kind == OutKind::Ret             ? " ret="
+           : O.Kind == OutKind::Global        ? " global " + O.Global + "="
+           : O.Kind == OutKind::GlobalWritten ? " written " + O.Global + "="
+           : O.Kind == OutKind::Tangent       ? std::string(" t_ret=")
+           : O.Kind == OutKind::HvAdjoint     ? std::string(" h_")
+                                              : std::string(" d_"));
     if (O.Kind == OutKind::ParamAdjoint || O.Kind == OutKind::HvAdjoint)
       OS << F.Params[O.Param].Name << "=";
     OS << "$" << O.Var;

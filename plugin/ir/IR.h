@@ -201,10 +201,20 @@ constexpr int VlaMaxLen = 65536;
 
 /// Ret: the return value; ParamAdjoint: a parameter's gradient;
 /// Global: a global scalar every example writes before reading it; after
-/// the call it holds what the last example (n - 1) left in it; Tangent: the
-/// return value's tangent (forward mode); HvAdjoint: the tangent of a
-/// parameter's gradient (NAME_hvp's H·v), kept like ParamAdjoint.
-enum class OutKind : uint8_t { Ret, ParamAdjoint, Global, Tangent, HvAdjoint };
+/// the call it holds what the last example (n - 1) left in it, or, with a
+/// GlobalWritten output of the same Global (one written on some paths
+/// only), what the last example that wrote it left in it; GlobalWritten:
+/// whether the example wrote that global (a Bool); Tangent: the return
+/// value's tangent (forward mode); HvAdjoint: the tangent of a parameter's
+/// gradient (NAME_hvp's H·v), kept like ParamAdjoint.
+enum class OutKind : uint8_t {
+  Ret,
+  ParamAdjoint,
+  Global,
+  Tangent,
+  HvAdjoint,
+  GlobalWritten
+};
 
 struct Output {
   OutKind Kind = OutKind::Ret;

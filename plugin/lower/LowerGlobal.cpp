@@ -8,11 +8,14 @@
 // function. Every read is a plain uniform value or an indexed load (a
 // gather at varying indices), exactly as for a BD_UNIFORM parameter. A global
 // scalar the function writes is a variable per example instead: every example
-// must write it before reading it, on every path, and after the call it holds
-// example n - 1's value (an output the wrapper stores); anything else is an
-// error. Tables are never written. A static local the function never writes
-// holds its initializer on every call: it becomes a local filled once, at the
-// entry of the generated function; writing one is an error at the write.
+// must write it before reading it, on every path. Written on every path to
+// the end, after the call it holds example n - 1's value (an output the
+// wrapper stores); written on some paths only, the value of the last example
+// that wrote it (a flag per example says which did; unchanged if none did).
+// A read some path reaches before a write is an error. Tables are never
+// written. A static local the function never writes holds its initializer on
+// every call: it becomes a local filled once, at the entry of the generated
+// function; writing one is an error at the write.
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerImpl.h"
@@ -45,9 +48,14 @@ void Lowerer::globalRemarks() const {
                             : "a struct read in place (uniform, not "
                               "differentiated)"});
   for (const auto &[VD, V] : GlobalVars)
-    Rs.push_back({VD, "written by every example before it reads it: one "
-                      "value per example, left after the call as example "
-                      "n - 1 leaves it"});
+    Rs.push_back(
+        {VD, SomePaths.count(V)
+                 ? "written on some paths only: one value per example, left "
+                   "after the call as the last example that writes "
+                   "it leaves it (unchanged when none does)"
+                 : "written by every example before it reads it: "
+                   "one value per example, left after the call as "
+                   "example n - 1 leaves it"});
   std::sort(Rs.begin(), Rs.end(), [](const auto &A, const auto &B) {
     return A.first->getLocation() < B.first->getLocation();
   });
@@ -261,6 +269,7 @@ bool Lowerer::checkGlobalWrites() {
           "the recursive call runs the scalar function, which writes the "
           "static itself while the batch keeps a copy per example; write the "
           "recursion as a loop, or use an ordinary local");
+  std::vector<ir::Output> Flags;
   for (const ir::Output &O : GlobalOuts) {
     const ir::Stmt *Bad = nullptr;
     bool Done = assigned(F.Body, O.Var, false, Bad);
@@ -269,14 +278,57 @@ bool Lowerer::checkGlobalWrites() {
       carried(It != GlobalReads.end() ? It->second : FirstWrite[O.Var],
               O.Global);
     } else if (!Done) {
-      error(FirstWrite[O.Var],
-            "writing global '" + O.Global + "' on some paths only",
-            "after the call it must hold what the last example left in it; "
-            "write it on every path through the function, or return the "
-            "value instead");
+      Flags.push_back(someWrites(O));
     }
   }
+  // Each flag right after its global's output.
+  std::vector<ir::Output> Outs;
+  for (const ir::Output &O : GlobalOuts) {
+    Outs.push_back(O);
+    for (const ir::Output &W : Flags)
+      if (W.Global == O.Global)
+        Outs.push_back(W);
+  }
+  GlobalOuts = std::move(Outs);
   return !Failed;
+}
+
+/// After every write of variable \p V in \p Blk, \p Flag = true.
+static void flagWrites(ir::Function &F, ir::Block &Blk, int V, int Flag) {
+  for (size_t I = 0; I < Blk.size(); ++I) {
+    ir::Stmt &S = *Blk[I];
+    flagWrites(F, S.Then, V, Flag);
+    flagWrites(F, S.Else, V, Flag);
+    flagWrites(F, S.Body, V, Flag);
+    if (S.K != ir::Stmt::Inst || S.Opc != Op::SetVar || S.Var != V)
+      continue;
+    ir::Block Set;
+    ir::Builder SB(F, &Set);
+    SB.set(Flag, SB.constB(true));
+    for (auto &N : Set)
+      Blk.insert(Blk.begin() + (long)++I, std::move(N));
+  }
+}
+
+/// A global written on some paths only: after the call it holds what the
+/// last example that wrote it (the highest index) wrote, as after the
+/// sequential loop. Its variable stays one per example; a flag per example,
+/// false at entry and set at each write, tells the wrapper which examples
+/// wrote it (the GlobalWritten output returned).
+ir::Output Lowerer::someWrites(const ir::Output &O) {
+  int Flag = F.newVar(O.Global + "_written", Type::Bool);
+  flagWrites(F, F.Body, O.Var, Flag);
+  ir::Block *Saved = B.block();
+  B.setBlock(&Prologue);
+  B.set(Flag, B.constB(false));
+  B.setBlock(Saved);
+  SomePaths.insert(O.Var);
+  ir::Output W;
+  W.Kind = ir::OutKind::GlobalWritten;
+  W.Var = Flag;
+  W.Global = O.Global;
+  W.CType = "_Bool";
+  return W;
 }
 
 void Lowerer::staticWrite(SourceLocation At, int Var) {

@@ -833,9 +833,12 @@ private:
   /// (made on first write), or -1 after an error at \p At.
   int globalVar(const VarDecl *VD, SourceLocation At);
   void carried(SourceLocation At, llvm::StringRef Name);
-  /// Every written global is written before it is read, on every path, and
-  /// on every path to the end; else errors.
+  /// Every written global is written before it is read, on every path;
+  /// else errors. One written on some paths only gets a written flag.
   bool checkGlobalWrites();
+  ir::Output someWrites(const ir::Output &O);
+  /// The variables of globals written on some paths only.
+  llvm::DenseSet<int> SomePaths;
   void staticWrite(SourceLocation At, int Var);
   bool staticLocal(const VarDecl *VD);
   int constOf(const APValue &V, Type T);

@@ -947,9 +947,10 @@ void Reverser::run() {
     if (DP[I] >= 0)
       G.Outputs.push_back({ir::OutKind::ParamAdjoint, (int)I, DP[I]});
   // Globals the examples write: the forward sweep computes them as the
-  // primal does (NAME_grad leaves them as NAME_batched does).
+  // primal does (NAME_grad leaves them as NAME_batched does), and which
+  // examples wrote those written on some paths only.
   for (const ir::Output &O : P.Outputs)
-    if (O.Kind == ir::OutKind::Global)
+    if (O.Kind == ir::OutKind::Global || O.Kind == ir::OutKind::GlobalWritten)
       G.Outputs.push_back(O);
 }
 
