@@ -58,11 +58,12 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
                                                 : V + "[__bd_l]");
   }
   // "\x01k\x02": argument k's lane; "\x03k\x02": the address of out-pointer
-  // k's scalar; "\x04k\x02": table k's copy.
+  // k's scalar; "\x04k\x02": table k's copy; "\x05k\x02": the array of
+  // BD_UNIFORM parameter k (the kernel's pointer, one for the batch).
   std::string Call;
   for (size_t I = 0; I < X.Call.size(); ++I) {
     char C = X.Call[I];
-    if (C != '\x01' && C != '\x03' && C != '\x04') {
+    if (C != '\x01' && C != '\x03' && C != '\x04' && C != '\x05') {
       Call += C;
       continue;
     }
@@ -70,7 +71,8 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
     std::string K = X.Call.substr(I + 1, End - I - 1);
     Call += C == '\x01'   ? Lane[std::stoul(K)]
             : C == '\x03' ? "&__bd_o" + K
-                          : "__bd_tb" + K;
+            : C == '\x04' ? "__bd_tb" + K
+                          : "__bd_p" + K;
     I = End;
   }
   std::string Made =

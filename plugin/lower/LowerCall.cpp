@@ -266,7 +266,8 @@ static const VarDecl *globalPointerArg(const Expr *A) {
 
 bool Lowerer::externArg(const Expr *A) const {
   return stringArg(A) || stringLocalArg(A) || globalPointerArg(A) ||
-         outPointerArg(A) || tableArg(A) || irType(A->getType());
+         outPointerArg(A) || tableArg(A) || uniformArrayArg(A) >= 0 ||
+         irType(A->getType());
 }
 
 /// Whether \p CE is made once per lane instead of being inlined
@@ -360,6 +361,14 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
       if (!externPointerArg(A, Name, X, Args, Outs))
         return -1;
       continue;
+    }
+    if (int P = uniformArrayArg(A); P >= 0) {
+      uniformArrayPass(A, P, Name, X, Args);
+      continue;
+    }
+    if (int P = varyingArrayArg(A); P >= 0) {
+      externArrayError(A, P, Name);
+      return -1;
     }
     if (!irType(A->getType())) {
       error(A->getBeginLoc(),

@@ -5,7 +5,8 @@
 // or parameter (`ebd0(x, l, &yh, &yl)`: the callee gets a scalar of the
 // lane's, what it leaves there goes back into the lane), and a read-only
 // table passed whole (`chebyshev_eval(t, gamcs, n)`: the same address for
-// every example).
+// every example), and a read-only BD_UNIFORM array parameter passed whole
+// (`strcmp(scale, "UTC")`: one array for the batch, named as it is).
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerImpl.h"
@@ -95,6 +96,89 @@ bool Lowerer::tableCopy(const VarDecl *VD, ir::ExternCall::Table &T) {
   }
   T.Init += "}";
   return true;
+}
+
+int Lowerer::varyingArrayArg(const Expr *A) const {
+  const auto *DR = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
+  const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  if (!VD || !VD->getType()->isPointerType())
+    return -1;
+  auto It = Frames.back().Ptrs.find(VD);
+  if (It == Frames.back().Ptrs.end())
+    return -1;
+  const PtrBase &PB = It->second.Base;
+  if (PB.Arg < 0 || PB.One || PB.Multi >= 0 || PB.Var >= 0)
+    return -1;
+  const ir::Param &P = F.Params[PB.Arg];
+  if (P.Kind != ir::ParamKind::User || !P.IsArray || P.Record >= 0)
+    return -1;
+  return PB.Arg;
+}
+
+int Lowerer::uniformArrayArg(const Expr *A) const {
+  int I = varyingArrayArg(A);
+  if (I < 0)
+    return -1;
+  const ir::Param &P = F.Params[I];
+  // Read-only for the callee too (a pointer to const where it is passed),
+  // and no derivative lost in a call batchdiff cannot differentiate.
+  QualType T = A->getType();
+  if (!P.Uniform || P.Writable || !T->isPointerType() ||
+      !T->getPointeeType().isConstQualified() ||
+      (WantGrad && ir::isFloat(P.Ty) && !P.NoDiff))
+    return -1;
+  return I;
+}
+
+void Lowerer::uniformArrayPass(const Expr *A, int I, const std::string &Callee,
+                               ir::ExternCall &X, std::vector<int> &Args) {
+  const auto *VD =
+      cast<VarDecl>(cast<DeclRefExpr>(A->IgnoreParenImpCasts())->getDecl());
+  const PtrVar &P = Frames.back().Ptrs.find(VD)->second;
+  // The generated code names the array's pointer (one for the batch), at
+  // the offset the pointer has (a helper's parameter `s + k`, `s++`).
+  int Off = P.OffVar >= 0 ? B.get(P.OffVar) : P.Off;
+  // ("\x05k\x02": parameter k's array, ExternCall.cpp.)
+  std::string Ty = A->getType().getAsString(Ctx.getPrintingPolicy());
+  X.Call += "((" + Ty + ")(\x05" + std::to_string(I) + "\x02";
+  if (Off >= 0) {
+    X.Call += " + \x01" + std::to_string(Args.size()) + "\x02";
+    Args.push_back(Off);
+  }
+  X.Call += "))";
+  ExternWhole.insert({I, Callee});
+}
+
+void Lowerer::externArrayError(const Expr *A, int I,
+                               const std::string &Callee) {
+  const ir::Param &P = F.Params[I];
+  std::string To = "to '" + Callee + "', which is called once per example,";
+  if (!P.Uniform) {
+    error(A->getBeginLoc(),
+          "passing '" + P.Name +
+              "', an array parameter with an array per example, " + To,
+          "annotate it BD_UNIFORM (one read-only array for the whole batch, "
+          "which the call gets as it is), or pass the call numbers");
+    return;
+  }
+  QualType T = A->getType();
+  if (P.Writable || !T->isPointerType() ||
+      !T->getPointeeType().isConstQualified()) {
+    error(A->getBeginLoc(),
+          "passing the BD_UNIFORM array '" + P.Name +
+              "' as a pointer to non-const " + To,
+          "pass it where the callee takes a pointer to const ('const " +
+              (T->isPointerType()
+                   ? T->getPointeeType().getUnqualifiedType().getAsString()
+                   : std::string("T")) +
+              " *') and do not write it: one array serves the whole batch");
+    return;
+  }
+  error(A->getBeginLoc(),
+        "passing the BD_UNIFORM array '" + P.Name +
+            "', which has a derivative, " + To,
+        "its derivative through the call is unknown to batchdiff: annotate "
+        "it BD_NODIFF, or use 'batch' without 'diff'");
 }
 
 bool Lowerer::externPointerArg(const Expr *A, const std::string &Callee,

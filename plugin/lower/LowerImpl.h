@@ -522,8 +522,23 @@ private:
   const VarDecl *outPointerArg(const Expr *A) const;
   /// A file-scope or static local table of const numbers, passed whole.
   const VarDecl *tableArg(const Expr *A) const;
+  /// A read-only BD_UNIFORM array parameter (or a pointer bound to one that
+  /// is never re-pointed), passed whole: one array for the batch, so the
+  /// call can name it (`strcmp(scale, "UTC")`); its index, else -1.
+  int uniformArrayArg(const Expr *A) const;
+  /// An array parameter with one array per example passed whole (the
+  /// error of a call made once per example says what to write); else -1.
+  int varyingArrayArg(const Expr *A) const;
   /// Whether a call made once per example can pass \p A.
   bool externArg(const Expr *A) const;
+  /// Adds uniform array argument \p A (uniformArrayArg: parameter \p I)
+  /// to \p X's call text (its offset, if any, to \p Args).
+  void uniformArrayPass(const Expr *A, int I, const std::string &Callee,
+                        ir::ExternCall &X, std::vector<int> &Args);
+  /// The error for array parameter \p I (varyingArrayArg) passed whole as
+  /// \p A to \p Callee, called once per example, where uniformArrayArg
+  /// refuses it.
+  void externArrayError(const Expr *A, int I, const std::string &Callee);
   /// An out-pointer argument: the variable, where the argument is, and
   /// whether it is const (then nothing is written back).
   struct ExternOutArg {
@@ -647,6 +662,9 @@ private:
   /// found from the lowered accesses (all constant indices), or an error.
   bool extentsFromAccesses();
   std::map<int, const Expr *> WholeUse;
+  /// Uniform array parameters passed whole to calls made once per example
+  /// (uniformArrayArg): the first callee's name.
+  std::map<int, std::string> ExternWhole;
   bool arrayDecl(const VarDecl *VD);
   /// A local variable-length array of one dimension (LowerVla.cpp).
   bool vlaDecl(const VarDecl *VD, const VariableArrayType *VAT);

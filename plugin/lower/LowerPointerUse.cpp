@@ -502,6 +502,14 @@ bool Lowerer::extentsFromAccesses() {
         }
       continue;
     }
+    // A BD_UNIFORM array the generated code never indexes, only passes
+    // whole to calls made once per example (`strcmp(scale, "UTC")`): the
+    // callee reads what it reads, as the scalar function's would.
+    if (!Unknown[P] && !Max.count(P) && ExternWhole.count(P)) {
+      AP.DimHow = "none (passed whole to '" + ExternWhole[P] +
+                  "', called once per example)";
+      continue;
+    }
     QualType ET = Top->getParamDecl(P)->getType()->getPointeeType();
     Failed = true;
     report(Diags, DiagnosticsEngine::Error, At->getBeginLoc(),
