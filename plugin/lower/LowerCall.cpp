@@ -275,16 +275,22 @@ bool Lowerer::externArg(const Expr *A) const {
 /// which no inlined body could use (cephes' mtherr("erf", UNDERFLOW), NR's
 /// nrerror("...")), or calls a function without a body here, taking numbers
 /// and returning void, an integer, float or double: at once for a function
-/// declared in a header returning void or an integer, and for a C library
+/// declared in a header returning void or an integer that is passed values
+/// only (no out-pointer, table or array: its body may come later), and for
+/// a C library
 /// function (its body never comes); any other once the file has ended
 /// without its body (Missing is null: the end-of-file retry), so that a
 /// helper defined after its caller is still inlined and differentiated.
 bool Lowerer::externCallee(const CallExpr *CE,
                            const FunctionDecl *Callee) const {
-  bool String = false, Numbers = true;
+  bool String = false, Numbers = true, Values = true;
   for (const Expr *A : CE->arguments()) {
     String |= stringArg(A) || stringLocalArg(A);
     Numbers &= externArg(A);
+    // Out-pointers, tables and arrays: a body may come, and then the call
+    // is inlined, batched and differentiated (ERFA's eraPr00(date1, date2,
+    // &dpsipr, &depspr), declared in erfa.h, defined after its callers).
+    Values &= !outPointerArg(A) && !tableArg(A) && uniformArrayArg(A) < 0;
   }
   if (String)
     return true;
@@ -296,7 +302,9 @@ bool Lowerer::externCallee(const CallExpr *CE,
     return false;
   bool Int = RT->isVoidType() || RT->isIntegerType();
   bool Float = RT->isRealFloatingType() && irType(RT);
-  if (Int && !SM.isInMainFile(SM.getExpansionLoc(Callee->getLocation())))
+  bool Library = SM.isInSystemHeader(Callee->getLocation());
+  if (Int && (Values || Library) &&
+      !SM.isInMainFile(SM.getExpansionLoc(Callee->getLocation())))
     return true;
   if (Float && SM.isInSystemHeader(Callee->getLocation()))
     return true;
