@@ -4,6 +4,8 @@
  *   helper as its out-pointer (`pn(p, &a->em, a->eh)`, as eraApcs fills
  *   its eraASTROM), read and written through the pointer at offset 0, and
  *   an array member passed whole.
+ * - es_members: array members of a written record at indices of each
+ *   example's own.
  * - es_epv, es_rot, es_pick: static (and file-scope const) tables of
  *   pointers to coefficient tables, an entry chosen by a loop index (the
  *   same in every lane) or per example, walked with `*coeffs++`, as
@@ -485,10 +487,59 @@ static void t_rot(void **state) {
   fd_expect(&fc, "es_rot", 900);
 }
 
+/* ---- array members of a written record at a per-example index ---------- */
+
+/* Each example writes and reads its record's array members at indices of
+ * its own (k), as ERFA fills astrom->eb[i]: every access is at the address
+ * the scalar function uses (the member's elements in the example's own
+ * record; nothing checks an index against the member's extent, as C does
+ * not), so the last record, at the guard page, takes no fault and the bits
+ * are the scalar function's. */
+BATCHDIFF void es_members(double x, int k, es_astrom *a) {
+  int i;
+  a->pmt = x;
+  for (i = 0; i < 3; i++)
+    a->eb[i] = a->eh[i] = a->v[i] = 0.0;
+  a->em = a->bm1 = 0.0;
+  a->eb[k % 3] = x * 3.0;
+  a->v[(k + 1) % 3] += a->eb[k % 3] + 1.0;
+  a->eh[k % 3] = x - 1.0;
+  a->bm1 = a->eh[(k + 2) % 3] + a->em;
+}
+
+static void t_members(void **state) {
+  (void)state;
+  rng_t rng = {0x51AF2C88B3D1E407ULL};
+  for (size_t t = 0; t < N_TEST_NS; t++) {
+    size_t n = test_ns[t];
+    double *x = gp_alloc(n * 8);
+    int *k = gp_alloc(n * sizeof(int));
+    es_astrom *a = gp_alloc(n * sizeof *a);
+    for (size_t e = 0; e < n; e++) {
+      x[e] = rng_range(&rng, -3.0, 3.0);
+      k[e] = rng_below(&rng, 12);
+    }
+    gp_seal(x);
+    gp_seal(k);
+    memset(a, 0xA5, n * sizeof *a);
+    es_members_batched(n, x, k, a, 1);
+    for (size_t e = 0; e < n; e++) {
+      es_astrom w;
+      memset(&w, 0xA5, sizeof w);
+      es_members(x[e], k[e], &w);
+      for (int m = 0; m < ES_DOUBLES; m++)
+        same("es_members", e * ES_DOUBLES + m, ((const double *)&a[e])[m],
+             ((const double *)&w)[m]);
+    }
+    gp_reset();
+  }
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_prep), cmocka_unit_test(t_epv),
-      cmocka_unit_test(t_pick), cmocka_unit_test(t_rot)};
+      cmocka_unit_test(t_pick), cmocka_unit_test(t_rot),
+      cmocka_unit_test(t_members)};
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_erfa_shapes", tests, NULL, NULL);
 }
