@@ -189,6 +189,34 @@ bool modifies(const Stmt *S, const VarDecl *VD) {
   return false;
 }
 
+namespace {
+bool addressTaken(const Stmt *S, const VarDecl *VD) {
+  if (!S)
+    return false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S))
+    if (UO->getOpcode() == UO_AddrOf)
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens());
+          DRE && DRE->getDecl() == VD)
+        return true;
+  for (const Stmt *C : S->children())
+    if (addressTaken(C, VD))
+      return true;
+  return false;
+}
+} // namespace
+
+bool plainVolatile(const VarDecl *VD) {
+  if (!VD)
+    return false;
+  QualType T = VD->getType();
+  if (!T.isVolatileQualified() || !VD->hasLocalStorage() ||
+      isa<ParmVarDecl>(VD) || !(T->isArithmeticType() || T->isBooleanType()))
+    return false;
+  const auto *FD = dyn_cast<FunctionDecl>(VD->getDeclContext());
+  return FD && FD->getBody() && !addressTaken(FD->getBody(), VD);
+}
+
 std::string describeExpr(const Expr *E) {
   E = E->IgnoreParens();
   if (isa<CompoundLiteralExpr>(E))

@@ -358,6 +358,27 @@ struct Uses : LoopShapes {
           return;
         }
     }
+    // `a[n - i]` with i from k >= 0 up to n (`i <= n`, or below it): the
+    // loop's bound minus its variable, counting down from a[n - k] to a[0]
+    // or above (R's chebyshev_eval: `for (i = 1; i <= n; i++) ... a[n -
+    // i]`): n elements, n + c - k + 1 for a[n - i + c] if that is more.
+    if (A && A->Terms.size() == 2 && A->Terms[0].second == 1 &&
+        A->Terms[1].second == -1)
+      for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
+        if (It->V == A->Terms[1].first && It->Bound &&
+            It->Bound == A->Terms[0].first && It->From >= 0 && !It->Once &&
+            A->C + 1 + It->Slack >= 0 && (!Bound || Bound == It->Bound) &&
+            (!PlusParam || PlusParam == It->Bound) &&
+            !lowering::modifies(FD->getBody(), It->Bound)) {
+          Bound = It->Bound;
+          if (A->C - It->From + 1 > 0) {
+            PlusParam = It->Bound;
+            Plus = std::max(Plus, A->C - It->From + 1);
+            if (!PlusAt)
+              PlusAt = Idx;
+          }
+          return;
+        }
     // `c[n]`, `x[n - 1]`: an integer parameter (never assigned) plus a
     // constant, as Horner from the top reads c[0] .. c[n].
     if (A && A->Terms.size() == 1 && A->Terms[0].second == 1 && A->C >= -1) {

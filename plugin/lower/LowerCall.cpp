@@ -540,6 +540,13 @@ bool Lowerer::callArgs(const CallExpr *CE, CallArgs &CA) {
       CA.Scalars.push_back(-1);
       continue;
     }
+    // NULL for an optional out-parameter (`lgammafn_sign(x, NULL)`): the
+    // helper's tests of it fold (nullTest) at this call.
+    if (A->getType()->isPointerType() && knownNull(A).value_or(false)) {
+      CA.Nulls.insert(I);
+      CA.Scalars.push_back(-1);
+      continue;
+    }
     if (A->getType()->isPointerType()) {
       // An array or pointer argument: the parameter points where it does.
       if (!ptrValue(A, CA.Ptrs[I]))
@@ -605,6 +612,19 @@ bool Lowerer::bindParams(const CallExpr *CE, const FunctionDecl *Callee,
         return false;
       }
       Fr.Structs[P] = CA.Structs[I];
+      continue;
+    }
+    if (CA.Nulls.count(I) && P->getType()->isPointerType()) {
+      if (modifies(Callee->getBody(), P)) {
+        error(P->getLocation(),
+              "re-pointing '" + P->getNameAsString() +
+                  "', which a call passes a null pointer,",
+              "leave a parameter that may be NULL as it is, and test it "
+              "('if (" +
+                  P->getNameAsString() + " != NULL) ...')");
+        return false;
+      }
+      Fr.Nulls[P] = CE;
       continue;
     }
     if (I < Args.size() && Args[I] < 0 && P->getType()->isPointerType()) {

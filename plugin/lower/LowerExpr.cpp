@@ -158,6 +158,9 @@ int Lowerer::castExpr(const CastExpr *CE) {
     return convert(T, Sub->getType(), CE->getType());
   }
   case CK_PointerToBoolean:
+    if (std::optional<bool> V = nullTest(CE))
+      return B.constB(*V);
+    [[fallthrough]];
   case CK_PointerToIntegral:
     error(CE->getBeginLoc(), "testing or converting a pointer",
           "pointers here always point into an array; test an integer "
@@ -252,7 +255,7 @@ int Lowerer::varOf(const Expr *LV, llvm::StringRef Action) {
   const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
   if (VD && Poisoned.count(VD) && !Frames.back().Vars.count(VD))
     return fail(); // its declaration's error is reported
-  if (VD && VD->getType().isVolatileQualified()) {
+  if (VD && VD->getType().isVolatileQualified() && !plainVolatile(VD)) {
     error(LV->getBeginLoc(),
           "access to volatile '" + VD->getNameAsString() + "'",
           "remove 'volatile'");
@@ -539,6 +542,11 @@ int Lowerer::cond(const Expr *E) {
     if (BO->isComparisonOp())
       return compare(BO);
   }
+  // A pointer known to be null or not here (a helper's parameter passed
+  // NULL, a pointer at a local): a constant.
+  if (E->getType()->isPointerType())
+    if (std::optional<bool> N = knownNull(E))
+      return B.constB(!*N);
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
     if (UO->getOpcode() == UO_LNot) {
       int C = cond(UO->getSubExpr());
@@ -556,6 +564,9 @@ int Lowerer::cond(const Expr *E) {
 
 int Lowerer::logical(const BinaryOperator *BO) {
   bool IsAnd = BO->getOpcode() == BO_LAnd;
+  // `sgn != NULL && *sgn < 0` in a helper passed NULL: C stops at the left.
+  if (std::optional<bool> LV = nullTest(BO->getLHS()); LV && *LV != IsAnd)
+    return B.constB(*LV);
   int L = cond(BO->getLHS());
   if (L < 0)
     return -1;

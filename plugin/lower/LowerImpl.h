@@ -89,6 +89,14 @@ bool escapes(const Stmt *S, bool Break);
 /// Whether \p S assigns, increments or decrements \p VD (or takes its
 /// address): a pointer that does is re-pointed and needs an offset variable.
 bool modifies(const Stmt *S, const VarDecl *VD);
+/// Whether \p VD is a local arithmetic scalar declared `volatile` (not
+/// static) whose address the function never takes: nothing but the
+/// function's own reads and writes can reach it (no pointer, no other
+/// thread; signal handlers and longjmp are outside the subset), so its
+/// accesses are those of an ordinary local. R's qbeta declares `volatile
+/// double u, xinbta;` to force rounding to double where the FPU keeps
+/// more (x87); batched lanes compute in double, as x86-64's scalar code does.
+bool plainVolatile(const VarDecl *VD);
 /// What \p E, \p S or a conversion is, in the words of C (for
 /// diagnostics: never clang's class names).
 std::string describeExpr(const Expr *E);
@@ -238,6 +246,10 @@ private:
     /// Function pointer variables that may hold one of several functions
     /// (LowerFuncChoice.cpp).
     llvm::DenseMap<const VarDecl *, FuncVar> FuncVars;
+    /// Pointer parameters of a helper its call passed a null pointer
+    /// constant (`lgammafn_sign(x, NULL)`): tests of them fold (nullTest),
+    /// any other use is an error. The value: the call.
+    llvm::DenseMap<const VarDecl *, const CallExpr *> Nulls;
     int RetVar = -1;
     /// A helper returning a struct: its return value's leaves.
     std::vector<int> RetStruct;
@@ -284,6 +296,18 @@ private:
   /// effects and the side it never takes holds no label (so no goto or case
   /// can enter it): that side is never lowered, as clang never emits it.
   std::optional<bool> constantIf(const IfStmt *IS) const;
+  /// Whether pointer \p E is null, where that is known here: a null
+  /// pointer constant, a helper's parameter its call passed one (true), a
+  /// pointer at a local or into a local array (false).
+  std::optional<bool> knownNull(const Expr *E) const;
+  /// The value of condition \p E where it tests such pointers (`p != NULL`,
+  /// `!p`, `p`, and `&&`/`||`/`!` of those and constants as C evaluates
+  /// them, left to right, stopping where C stops).
+  std::optional<bool> nullTest(const Expr *E) const;
+  std::optional<bool> pointerTest(const Expr *E) const;
+  /// An if whose condition such a test decided, and whose side taken
+  /// always returns: what follows it in its list is dead (stmtList).
+  const Stmt *FoldedReturn = nullptr;
   std::optional<Ret> guardClause(const IfStmt *IS,
                                  llvm::ArrayRef<const Stmt *> Rest);
   Ret returnStmt(const ReturnStmt *RS);
@@ -408,6 +432,7 @@ private:
     std::map<unsigned, const FunctionDecl *> Funcs;
     /// Arguments that may be one of several functions (a temp each).
     std::map<unsigned, FuncVar> Choices;
+    std::set<unsigned> Nulls; // arguments that are null pointer constants
   };
   /// The function \p E names: a function, `&f`, `*f`, a function pointer
   /// parameter or local bound to one (Frame::Funcs), a const file-scope
@@ -933,6 +958,11 @@ private:
   /// (cephes' `goto under;` back into `if (...) { under: ...; return 0; }`):
   /// each is lowered as a copy of those statements (gotoStmt).
   llvm::DenseMap<const GotoStmt *, std::vector<const Stmt *>> Tails;
+  /// Scalar locals a tail uses that are declared where its goto is not,
+  /// each assigned by a statement of the tail before any other use
+  /// (toms708's betaln: `goto L40;` into `{ int n = ...; ... L40: n =
+  /// (int)(b - 1.); ... }`): the copy gets its own variable for each.
+  llvm::DenseMap<const GotoStmt *, std::vector<const VarDecl *>> TailLocals;
   /// Labels forward gotos reach by entering blocks (round.c's `goto
   /// rndup;` into `if (...) { ... rndup: y += 1.0; }`): the ifs on the way
   /// take the label's side where the flag is set (enterIf).

@@ -128,6 +128,40 @@ void varsIn(const Stmt *S, llvm::SmallPtrSetImpl<const VarDecl *> &Out) {
     varsIn(C, Out);
 }
 
+/// Whether each of \p Vars (locals declared where a goto is not) is a
+/// scalar that a statement of \p Tail assigns (`v = e;`, e not using v)
+/// before any statement uses it; those in \p Fresh, in that order.
+bool assignedFirst(llvm::ArrayRef<const Stmt *> Tail,
+                   const llvm::SmallPtrSetImpl<const VarDecl *> &Vars,
+                   std::vector<const VarDecl *> &Fresh) {
+  llvm::SmallPtrSet<const VarDecl *, 4> Done;
+  auto Used = [&](const Stmt *S) {
+    llvm::SmallPtrSet<const VarDecl *, 8> In;
+    varsIn(S, In);
+    for (const VarDecl *VD : In)
+      if (Vars.count(VD) && !Done.count(VD))
+        return true;
+    return false;
+  };
+  for (const Stmt *S : Tail) {
+    const auto *BO = dyn_cast<BinaryOperator>(S);
+    const auto *DRE = BO && BO->getOpcode() == BO_Assign
+                          ? dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens())
+                          : nullptr;
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (VD && Vars.count(VD) && !Done.count(VD)) {
+      if (Used(BO->getRHS()) || VD->isStaticLocal() || !irType(VD->getType()))
+        return false;
+      Done.insert(VD);
+      Fresh.push_back(VD);
+      continue;
+    }
+    if (Used(S))
+      return false;
+  }
+  return true;
+}
+
 } // namespace
 
 void Lowerer::collectTargets(const Stmt *Body) {
@@ -184,6 +218,7 @@ void Lowerer::collectTargets(const Stmt *Body) {
       varsIn(S, Vars);
     }
     const SourceManager &SM = Ctx.getSourceManager();
+    llvm::SmallPtrSet<const VarDecl *, 4> Unseen;
     for (const VarDecl *VD : Vars) {
       const Stmt *DS = DeclAt.lookup(VD);
       bool InTail = false;
@@ -192,12 +227,18 @@ void Lowerer::collectTargets(const Stmt *Body) {
       bool Seen =
           DS && under(GS, Up.lookup(DS), Up) &&
           SM.isBeforeInTranslationUnit(DS->getBeginLoc(), GS->getBeginLoc());
-      Ok &= InTail || Seen;
+      if (!InTail && !Seen)
+        Unseen.insert(VD);
     }
-    if (Ok)
+    std::vector<const VarDecl *> Fresh;
+    Ok &= assignedFirst(Tail, Unseen, Fresh);
+    if (Ok) {
       Tails[GS] = std::move(Tail);
-    else
+      if (!Fresh.empty())
+        TailLocals[GS] = std::move(Fresh);
+    } else {
       Targets.insert(GS->getLabel());
+    }
   }
   // A label some goto can reach only by entering blocks: entered through
   // the ifs around it when every goto to it is a forward one from the list
@@ -449,7 +490,26 @@ Ret Lowerer::gotoStmt(const GotoStmt *GS) {
   // Into a block: a copy of the statements from the label on, which
   // return (lowered again here, as an inlined helper's body is each time).
   if (auto T = Tails.find(GS); It == LabelFlag.end() && T != Tails.end()) {
+    // Locals the copy assigns before use but the goto does not see: the
+    // copy's own (the block's declaration is lowered later, or was on
+    // another path).
+    llvm::SmallVector<std::pair<const VarDecl *, int>, 2> Saved;
+    for (const VarDecl *VD : TailLocals.lookup(GS)) {
+      auto &Vars = Frames.back().Vars;
+      auto Old = Vars.find(VD);
+      Saved.push_back({VD, Old == Vars.end() ? -1 : Old->second});
+      Type IT = *irType(VD->getType());
+      int V = F.newVar(VD->getNameAsString(), IT);
+      B.set(V, zeroOf(IT));
+      Vars[VD] = V;
+    }
     Ret R = stmtList(T->second);
+    for (auto [VD, Old] : Saved) {
+      if (Old < 0)
+        Frames.back().Vars.erase(VD);
+      else
+        Frames.back().Vars[VD] = Old;
+    }
     if (R == Ret::Always || Failed)
       return R;
   }

@@ -17,6 +17,8 @@
 #include "lower/LowerImpl.h"
 #include "lower/Types.h"
 
+#include "clang/Basic/SourceManager.h"
+
 namespace batchdiff {
 namespace lowering {
 
@@ -316,6 +318,19 @@ bool Lowerer::ptrCast(const CastExpr *CE, PtrVal &Out) {
 /// A named pointer, local array or file-scope table.
 bool Lowerer::ptrDecl(const DeclRefExpr *DRE, PtrVal &Out) {
   const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+  if (auto It = VD ? Frames.back().Nulls.find(VD) : Frames.back().Nulls.end();
+      It != Frames.back().Nulls.end()) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    error(DRE->getBeginLoc(),
+          "using '" + VD->getNameAsString() +
+              "', a null pointer here (the call at line " +
+              std::to_string(
+                  SM.getExpansionLineNumber(It->second->getBeginLoc())) +
+              " passes NULL),",
+          "test it first ('if (" + VD->getNameAsString() +
+              " != NULL) ...'), or pass a local's address");
+    return false;
+  }
   if (PtrVar *P = ptrVar(DRE)) {
     if (!P->Base.ok()) {
       error(DRE->getBeginLoc(),

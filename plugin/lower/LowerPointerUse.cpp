@@ -148,7 +148,103 @@ int Lowerer::ptrDiff(const BinaryOperator *BO) {
 /// p < q, p != q, ...: the offsets compared, when both point into the same
 /// array (a walk to an end pointer); pointers into two arrays have no order
 /// here, and a null pointer is refused by ptrValue.
+std::optional<bool> Lowerer::knownNull(const Expr *E) const {
+  if (E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
+    return true;
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || Frames.empty())
+    return std::nullopt;
+  if (Frames.back().Nulls.count(VD))
+    return true;
+  // At a local or into a local array: never null. (An array parameter of
+  // the annotated function is the caller's pointer: not known.)
+  if (auto It = Frames.back().Ptrs.find(VD);
+      It != Frames.back().Ptrs.end() && It->second.Base.Var >= 0)
+    return false;
+  return std::nullopt;
+}
+
+/// Whether \p S has a subexpression of pointer type.
+static bool mentionsPointer(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *E = dyn_cast<Expr>(S); E && E->getType()->isPointerType())
+    return true;
+  for (const Stmt *C : S->children())
+    if (mentionsPointer(C))
+      return true;
+  return false;
+}
+
+std::optional<bool> Lowerer::nullTest(const Expr *E) const {
+  // (Conditions without pointers are left to clang's constant evaluation,
+  // as they always were.)
+  if (!mentionsPointer(E))
+    return std::nullopt;
+  return pointerTest(E);
+}
+
+std::optional<bool> Lowerer::pointerTest(const Expr *E) const {
+  E = E->IgnoreParens();
+  if (E->getType()->isPointerType()) { // `if (p)`: C tests p != 0
+    std::optional<bool> N = knownNull(E);
+    return N ? std::optional<bool>(!*N) : std::nullopt;
+  }
+  if (const auto *CE = dyn_cast<ImplicitCastExpr>(E)) {
+    if (CE->getCastKind() == CK_PointerToBoolean) {
+      std::optional<bool> N = knownNull(CE->getSubExpr());
+      return N ? std::optional<bool>(!*N) : std::nullopt;
+    }
+    if (CE->getCastKind() == CK_IntegralToBoolean ||
+        CE->getCastKind() == CK_NoOp)
+      return pointerTest(CE->getSubExpr());
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_LNot) {
+    if (UO->getSubExpr()->getType()->isPointerType()) {
+      std::optional<bool> N = knownNull(UO->getSubExpr());
+      return N ? std::optional<bool>(*N) : std::nullopt;
+    }
+    std::optional<bool> V = pointerTest(UO->getSubExpr());
+    return V ? std::optional<bool>(!*V) : std::nullopt;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    BinaryOperatorKind K = BO->getOpcode();
+    if ((K == BO_EQ || K == BO_NE) &&
+        BO->getLHS()->getType()->isPointerType()) {
+      const Expr *L = BO->getLHS(), *R = BO->getRHS();
+      bool LN =
+               L->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull),
+           RN =
+               R->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull);
+      if (LN == RN)
+        return std::nullopt;
+      std::optional<bool> N = knownNull(LN ? R : L);
+      if (!N)
+        return std::nullopt;
+      return K == BO_EQ ? *N : !*N;
+    }
+    if (K == BO_LAnd || K == BO_LOr) {
+      // C evaluates the left operand first and stops where it decides.
+      std::optional<bool> L = pointerTest(BO->getLHS());
+      if (!L)
+        return std::nullopt;
+      if (*L == (K == BO_LOr))
+        return *L;
+      return pointerTest(BO->getRHS());
+    }
+  }
+  bool Value;
+  if (!E->isValueDependent() && !E->HasSideEffects(Ctx) &&
+      E->EvaluateAsBooleanCondition(Value, Ctx))
+    return Value;
+  return std::nullopt;
+}
+
 int Lowerer::ptrCompare(const BinaryOperator *BO) {
+  if (std::optional<bool> V = nullTest(BO))
+    return B.constB(*V);
   int L, R, LId, RId;
   if (!ptrOffsets(BO, "comparing",
                   "compare pointers into the same array, or integer indices", L,

@@ -8,6 +8,8 @@
 namespace batchdiff {
 namespace lowering {
 
+static bool holdsLabel(const Stmt *S, bool InSwitch = false);
+
 Ret Lowerer::stmtList(llvm::ArrayRef<const Stmt *> List) {
   if (!Entries.empty())
     if (auto R = enterList(List))
@@ -28,6 +30,14 @@ Ret Lowerer::stmtList(llvm::ArrayRef<const Stmt *> List) {
       return Ret::Never;
     if (R == Ret::Always)
       return Ret::Always;
+    // `if (!out) return v; *out = ...;` in a helper passed NULL: the rest
+    // never runs, and is not lowered unless a label in it may be reached.
+    if (FoldedReturn && FoldedReturn == List[I]) {
+      FoldedReturn = nullptr;
+      if (std::none_of(List.begin() + I + 1, List.end(),
+                       [](const Stmt *S) { return holdsLabel(S); }))
+        return Ret::Always;
+    }
     if (R == Ret::Maybe && I + 1 < List.size()) {
       // The rest runs only where no return, break, continue or goto
       // happened.
@@ -309,7 +319,7 @@ Ret Lowerer::declStmt(const DeclStmt *DS) {
     if (VD->hasExternalStorage())
       continue;
     QualType T = VD->getType();
-    if (T.isVolatileQualified()) {
+    if (T.isVolatileQualified() && !plainVolatile(VD)) {
       error(VD->getLocation(), "a volatile variable", "remove 'volatile'");
       continue;
     }
@@ -345,7 +355,7 @@ Ret Lowerer::declStmt(const DeclStmt *DS) {
                 : "use float, double, integer or _Bool locals");
       continue;
     }
-    if (T.isVolatileQualified()) {
+    if (T.isVolatileQualified() && !plainVolatile(VD)) {
       error(VD->getLocation(), "a volatile variable", "remove 'volatile'");
       continue;
     }
@@ -397,7 +407,7 @@ std::optional<Ret> Lowerer::guardClause(const IfStmt *IS,
 
 /// Whether \p S holds a label a jump could enter it by: a label, or a case
 /// label of a switch around it (clang's CodeGenFunction::ContainsLabel).
-static bool holdsLabel(const Stmt *S, bool InSwitch = false) {
+static bool holdsLabel(const Stmt *S, bool InSwitch) {
   if (!S)
     return false;
   if (isa<LabelStmt>(S) || (!InSwitch && isa<SwitchCase>(S)))
@@ -412,13 +422,23 @@ static bool holdsLabel(const Stmt *S, bool InSwitch = false) {
 /// nmath's ML_WARNING(ME_DOMAIN, "dnorm") is `{ if (ME_DOMAIN > ME_DOMAIN)
 /// { char *msg = ""; switch ... printf(msg, s); } }`: code that never runs,
 /// which clang does not emit either, need not be supported.
+///
+/// So is the side a helper's test of a pointer its call passed NULL rules
+/// out (R's lgammafn_sign(x, NULL): `if (sgn != NULL) *sgn = 1;`, `if (sgn
+/// != NULL && x < 0 && ...) *sgn = -1;`), or that of a pointer at a local.
 std::optional<bool> Lowerer::constantIf(const IfStmt *IS) const {
   bool Value;
   const Expr *C = IS->getCond();
   if (IS->isConsteval() || IS->hasInitStorage() || IS->hasVarStorage() ||
-      C->isValueDependent() || !C->EvaluateAsBooleanCondition(Value, Ctx) ||
-      C->HasSideEffects(Ctx) ||
-      holdsLabel(Value ? IS->getElse() : IS->getThen()))
+      C->isValueDependent())
+    return std::nullopt;
+  if (!C->EvaluateAsBooleanCondition(Value, Ctx) || C->HasSideEffects(Ctx)) {
+    std::optional<bool> N = nullTest(C);
+    if (!N)
+      return std::nullopt;
+    Value = *N;
+  }
+  if (holdsLabel(Value ? IS->getElse() : IS->getThen()))
     return std::nullopt;
   return Value;
 }
@@ -440,6 +460,13 @@ Ret Lowerer::ifStmt(const IfStmt *IS) {
     Ret R = stmt(*Value ? IS->getThen() : IS->getElse());
     // What follows is dead then, but may declare what a label after it
     // uses (`if (1) return; int t = 0; L: ... goto L;`): lower it too.
+    // (After a test of a pointer known to be null or not, only if it holds
+    // a label: stmtList.)
+    bool Clang;
+    if (R == Ret::Always &&
+        (!IS->getCond()->EvaluateAsBooleanCondition(Clang, Ctx) ||
+         IS->getCond()->HasSideEffects(Ctx)))
+      FoldedReturn = IS;
     return R == Ret::Always ? Ret::Maybe : R;
   }
   int C = cond(IS->getCond());
