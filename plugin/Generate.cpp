@@ -108,6 +108,7 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
   In.IncludeRuntime = Info.IncludeRuntime;
   In.Static = Info.Static;
   In.MathOutline = Opts.MathOutline;
+  In.DeferMath = Opts.DeferMath;
   In.FileDecls = Info.FileDecls;
   ir::Function Grad, BatchedPrimal, BatchedGrad, Jvp, BatchedJvp, Hvp,
       BatchedHvp;

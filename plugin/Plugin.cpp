@@ -340,11 +340,13 @@ protected:
         Opts.DenseRecords = A.back() == '1';
       else if (A == "math=outline" || A == "math=inline")
         Opts.MathOutline = A == "math=outline";
+      else if (A == "defer-math=0" || A == "defer-math=1")
+        Opts.DeferMath = A.back() == '1';
       else {
         report(CI.getDiagnostics(), DiagnosticsEngine::Error, SourceLocation(),
                "unknown batchdiff option '%0' (expected emit=DIR, "
                "header=FILE, remarks, chains=1/2/4, sort-by-length=0/1, "
-               "dense-records=0/1 or math=outline/inline)")
+               "dense-records=0/1, math=outline/inline or defer-math=0/1)")
             << A;
         OK = false;
       }

@@ -29,8 +29,9 @@ EmitOutput emitC(const EmitInput &In) {
        << (F.Lanes.LaneBits == 64 ? "shape d, lanes of 64 bits"
                                   : "shape n, lanes of 32 bits")
        << " */\n";
-    OS << emitKernel(F, K, Fl, In.MathOutline);
-    WrapperText W = emitWrapper(F, Fl, In.Static, K);
+    bool Deferred = false;
+    OS << emitKernel(F, K, Fl, In.MathOutline, In.DeferMath, &Deferred);
+    WrapperText W = emitWrapper(F, Fl, In.Static, K, Deferred);
     OS << W.Code;
     Out.Prototypes += W.Prototype + ";\n";
   };

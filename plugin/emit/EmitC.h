@@ -24,6 +24,7 @@ struct EmitInput {
   bool Static = false;        // original function has internal linkage
   bool IncludeRuntime = true; // emit #include of the runtime headers
   bool MathOutline = false;   // costly math through bd_ool_* (math=outline)
+  bool DeferMath = true;      // rare-lane tests once per step (emitKernel)
   std::string FileDecls;      // declarations the definitions need first
 };
 

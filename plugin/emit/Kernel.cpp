@@ -190,6 +190,80 @@ bool KernelEmitter::chooseForm() {
   return Long;
 }
 
+/// Deferring the tests pays where a kernel makes at least DeferMinCalls
+/// such calls (its statements, before chains). At 32 bytes (Zen 4, min of
+/// 300-600 runs of 4096 examples, A/B in one process, load 11):
+/// bs_call_grad (17 calls) 3% and piecewise_grad (4) 5% faster, but of the
+/// kernels with 2, softplus_grad 9% faster and logistic_loss_grad 5% and
+/// lognormal_nll_grad 0-3% slower (each step keeps its inputs live to its
+/// end for the rerun; docs/performance-kernels.md).
+constexpr size_t DeferMinCalls = 3;
+
+/// Whether the kernel calls exp, log, log1p and erfc without their tests of
+/// rare lanes (bd_dfr_*, vmath_defer.h) and runs again as a whole when a
+/// lane needs them: a loop-free gradient (NAME_grad: its two sweeps in one
+/// step, many values live across them, where each test's branch and
+/// out-of-line call cost spills) that makes DeferMinCalls of them inline
+/// and has no effect but its outputs (no arrays, tapes, outside calls or
+/// stores), so that running a step twice is running it once.
+bool KernelEmitter::defers(bool Long) const {
+  if (!DeferMath || Fl != Flavor::Grad || Long || Outline || MathOutOfLine ||
+      !F.TapeSlots.empty())
+    return false;
+  for (const ir::Param &Pa : F.Params)
+    if (Pa.IsArray)
+      return false;
+  bool Pure = true;
+  size_t Calls = 0;
+  ir::walk(F.Body, [&](const ir::Stmt &S, int) {
+    if (S.K == ir::Stmt::Loop || S.K == ir::Stmt::RevLoop)
+      Pure = false;
+    if (S.K != ir::Stmt::Inst)
+      return;
+    switch (S.Opc) {
+    case Op::Extern:
+    case Op::ExternOut:
+    case Op::StoreElem:
+    case Op::ZeroArr:
+    case Op::StoreArg:
+    case Op::ShadowStore:
+    case Op::ShadowAdd:
+    case Op::TapeReserve:
+    case Op::TapeStore:
+    case Op::TapeCommit:
+    case Op::TapeRewind:
+      Pure = false;
+      break;
+    case Op::Math:
+      Calls += S.Dst >= 0 && F.VaryingTemp[S.Dst] && ir::mathDeferrable(S.Fn);
+      break;
+    default:
+      break;
+    }
+  });
+  return Pure && Calls >= DeferMinCalls;
+}
+
+/// NAME + "c": the step again with every math call testing its rare lanes,
+/// out of line (the common step does not carry its code); \p Sig is the
+/// kernel's signature, whose last two parameters are the mode and the flag.
+std::string KernelEmitter::carefulCopy(const std::string &Sig) const {
+  size_t Open = Sig.find(Name + "(") + Name.size() + 1;
+  size_t Close = Sig.rfind(", int __bd_careful");
+  std::string Params = Sig.substr(Open, Close - Open), Args;
+  for (size_t At = 0; At < Params.size();) {
+    size_t End = Params.find(", ", At);
+    std::string P =
+        Params.substr(At, End == std::string::npos ? End : End - At);
+    size_t Start = P.find_last_of(" *") + 1;
+    Args += P.substr(Start) + ", ";
+    At = End == std::string::npos ? Params.size() : End + 2;
+  }
+  return "static __attribute__((noinline, cold, unused)) void " + Name + "c(" +
+         Params + ") {\n  int __bd_bad = 0;\n  " + Name + "(" + Args +
+         "1, &__bd_bad);\n}\n";
+}
+
 /// The kernel's name and parameters, up to its opening brace.
 void KernelEmitter::signature(bool Long, const std::vector<int> &Arena) {
   OS << (Long ? "static __attribute__((noinline, unused)) void "
@@ -249,6 +323,8 @@ void KernelEmitter::signature(bool Long, const std::vector<int> &Arena) {
        << (F.VaryingVar[V] ? Sh.vtype(F.Vars[V].Ty)
                            : std::string(scalarType(F.Vars[V].Ty)))
        << " *" << varBase(V);
+  if (Deferred)
+    OS << ", int __bd_careful, int *__bd_bad";
   OS << ") {\n";
 }
 
@@ -405,8 +481,11 @@ std::string KernelEmitter::run() {
          "the printer knows the target's own width");
   indexTemps();
   bool Long = chooseForm();
+  Deferred = defers(Long);
   std::vector<int> Arena = arenaArrays(F);
+  size_t SigAt = OS.str().size();
   signature(Long, Arena);
+  std::string Sig = OS.str().substr(SigAt);
   prologue(Long, Arena);
   declareVars(Arena);
   declareTemps();
@@ -419,6 +498,8 @@ std::string KernelEmitter::run() {
          << ";\n";
   Ch = 0;
   OS << "}\n";
+  if (Deferred)
+    OS << carefulCopy(Sig);
   std::string Copies;
   for (const auto &[CopyName, Def] : MathCopies)
     Copies += Def;
@@ -428,8 +509,13 @@ std::string KernelEmitter::run() {
 } // namespace kernel
 
 std::string emitKernel(const ir::Function &F, const std::string &Name,
-                       Flavor Fl, bool MathOutline) {
-  return kernel::KernelEmitter(F, Name, Fl, MathOutline).run();
+                       Flavor Fl, bool MathOutline, bool DeferMath,
+                       bool *Deferred) {
+  kernel::KernelEmitter KE(F, Name, Fl, MathOutline, DeferMath);
+  std::string Code = KE.run();
+  if (Deferred)
+    *Deferred = KE.deferred();
+  return Code;
 }
 
 } // namespace batchdiff

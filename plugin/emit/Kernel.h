@@ -20,8 +20,13 @@ namespace batchdiff {
 /// decision is in \p F already.
 /// \p MathOutline: costly math calls the runtime's out-of-line copies
 /// (bd_ool_*, one per file) instead of inline bodies (math=outline).
+/// \p DeferMath: a kernel without side effects may call exp, log, log1p
+/// and erfc without their rare-lane tests (bd_dfr_*), run again as a whole
+/// by NAMEc (printed after it) when a lane needs them; *\p Deferred says
+/// whether it does (the wrapper then calls it so: emitWrapper).
 std::string emitKernel(const ir::Function &F, const std::string &Name,
-                       Flavor Fl, bool MathOutline = false);
+                       Flavor Fl, bool MathOutline = false,
+                       bool DeferMath = false, bool *Deferred = nullptr);
 
 } // namespace batchdiff
 

@@ -22,16 +22,20 @@ using namespace ctext;
 class KernelEmitter {
 public:
   KernelEmitter(const ir::Function &F, std::string Name, Flavor Fl,
-                bool Outline)
+                bool Outline, bool DeferMath = false)
       : F(F), Sh{F.Lanes.LaneBits == 64}, Name(std::move(Name)), Fl(Fl),
-        IL(F.Lanes.Interleave), Outline(Outline) {}
+        IL(F.Lanes.Interleave), Outline(Outline), DeferMath(DeferMath) {}
 
   std::string run();
+  /// run() made the kernel defer its math calls' rare-lane tests.
+  bool deferred() const { return Deferred; }
 
 private:
   // The steps of run(), in order (Kernel.cpp).
   void indexTemps();
   bool chooseForm();
+  bool defers(bool Long) const;
+  std::string carefulCopy(const std::string &Sig) const;
   void signature(bool Long, const std::vector<int> &Arena);
   void prologue(bool Long, const std::vector<int> &Arena);
   void declareVars(const std::vector<int> &Arena);
@@ -150,6 +154,8 @@ private:
   mutable std::map<std::string, std::string> MathCopies;
   /// math=outline: the runtime's bd_ool_* copies, one per file.
   bool Outline;
+  /// Math calls may defer their rare-lane tests (defers()), and do.
+  bool DeferMath, Deferred = false;
   /// A long kernel's variables declared in a top-level if (VarScopes.h).
   std::vector<VarScope> Scopes;
   /// A long kernel's temps printed in their one use (foldCopies).

@@ -114,6 +114,10 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) const {
     std::string Fn = "bd_" + MN + "_" + Sh.sfx(F.Temps[A[0]]);
     if (Outline && ir::mathCostly(S.Fn))
       return Call("bd_ool" + Fn.substr(2), Args);
+    if (Deferred && ir::mathDeferrable(S.Fn)) {
+      Args.insert(Args.begin(), {"__bd_careful", "__bd_bad"});
+      return Call("bd_dfr" + Fn.substr(2), Args);
+    }
     if (MathOutOfLine && ir::mathCostly(S.Fn)) {
       std::string V = Sh.vtype(F.Temps[A[0]]), Copy = Name + Fn.substr(2);
       std::string Def = "static __attribute__((noinline, unused)) " + V + " " +

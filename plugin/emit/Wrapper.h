@@ -21,9 +21,11 @@ struct WrapperText {
 };
 
 /// The wrapper of the batched function \p F of flavor \p Fl calling
-/// kernel \p Kernel; \p Static: internal linkage.
+/// kernel \p Kernel; \p Static: internal linkage. \p Deferred: the
+/// kernel defers its math calls' rare-lane tests (emitKernel): each step
+/// calls it, then Kernel + "c" when it reports a lane that needs them.
 WrapperText emitWrapper(const ir::Function &F, Flavor Fl, bool Static,
-                        const std::string &Kernel);
+                        const std::string &Kernel, bool Deferred = false);
 
 /// The wrapper's declaration (no ';'); \p Reserved: the parameter names of
 /// the generated code rather than the user-facing ones. Needs only \p F's

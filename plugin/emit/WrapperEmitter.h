@@ -22,11 +22,11 @@ using namespace ctext;
 class WrapperEmitter {
 public:
   WrapperEmitter(const ir::Function &F, Flavor Fl, bool Static,
-                 std::string Kernel)
+                 std::string Kernel, bool Deferred = false)
       : F(F), Sh{F.Lanes.LaneBits == 64}, Fl(Fl), Grad(Fl == Flavor::Grad),
         Jvp(Fl == Flavor::Jvp), Hvp(Fl == Flavor::Hvp), Static(Static),
-        Kernel(std::move(Kernel)), IL(F.Lanes.Interleave), Ix(indexedLanes(F)) {
-  }
+        Kernel(std::move(Kernel)), IL(F.Lanes.Interleave), Ix(indexedLanes(F)),
+        Deferred(Deferred) {}
 
   std::string prototype(bool Reserved) const;
   std::string run();
@@ -167,6 +167,7 @@ private:
                            const std::string &Base, const std::string &Dst,
                            Type T, const std::string &Default = "");
   std::string output(size_t I);
+  std::string kernelCall(const std::vector<std::string> &KArgs);
 
   const ir::Function &F;
   Shape Sh;
@@ -179,6 +180,8 @@ private:
   /// A BD_PACKED / BD_POINTERS parameter: lanes hold the examples listed
   /// in __bd_e, in any order (indexedLanes).
   bool Ix;
+  /// The kernel defers its math calls' rare-lane tests (emitKernel).
+  bool Deferred;
   std::string CS;
   unsigned CI = 0; // the chain CS names
   int Buf = 0;

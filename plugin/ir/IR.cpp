@@ -133,6 +133,11 @@ bool mathCostly(MathFn Fn) {
   }
 }
 
+bool mathDeferrable(MathFn Fn) {
+  return Fn == MathFn::Exp || Fn == MathFn::Log || Fn == MathFn::Log1p ||
+         Fn == MathFn::Erfc;
+}
+
 const char *mathName(MathFn F) {
   static const char *Names[] = {
 #define BD_MATH(Name, NumArgs, CName, ...) CName,

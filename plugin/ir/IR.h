@@ -68,6 +68,9 @@ const char *mathName(MathFn F);
 /// Whether \p F's vector form is long (polynomials, range reduction:
 /// 20-100 instructions); the others are one or a few instructions.
 bool mathCostly(MathFn F);
+/// Whether the runtime has \p F with its rare lanes' test deferred to the
+/// caller (bd_dfr_*, vmath_defer.h: exp, log, log1p, erfc).
+bool mathDeferrable(MathFn F);
 int mathNumArgs(MathFn F);
 MathDeriv mathDeriv(MathFn F);
 /// The type of argument \p I, and of the result, of \p F called in float

@@ -3,7 +3,10 @@
  * their masks, with no lane test (bd_any/bd_all). Under the entry mask the
  * condition itself is the then-side's mask (lanes that are off are dead).
  * A branch whose sides are expensive (three expf calls, over the cost
- * limit) keeps its lane tests and skips a side no lane takes.
+ * limit) keeps its lane tests and skips a side no lane takes. costly_grad
+ * (three expf calls, no other effect) calls them without their rare-lane
+ * tests (bd_dfr_exp_f32n with __bd_careful 0) and runs a step again through
+ * its careful copy __bd_costly_gkc when one reported a lane (docs/runtime.md).
  *
  * The CHECK lines (FileCheck, run by run_golden.sh) state that structure
  * independently of the exact text in branch_free.expected.c. */
@@ -45,3 +48,13 @@ BATCHDIFF float costly(float x) {
 // CHECK: if (bd_all_mn(
 // CHECK: bd_exp_f32n(
 // CHECK: bd_any_mn(
+// CHECK-LABEL: void __bd_costly_gk(
+// CHECK-SAME: int __bd_careful, int *__bd_bad) {
+// CHECK-NOT: bd_exp_f32n(
+// CHECK: bd_dfr_exp_f32n(__bd_careful, __bd_bad,
+// CHECK-LABEL: void __bd_costly_gkc(
+// CHECK: __bd_costly_gk({{.*}}, 1, &__bd_bad);
+// CHECK-LABEL: static void __bd_costly_gc(
+// CHECK: __bd_costly_gk({{.*}}, 0, &__bd_bad);
+// CHECK-NEXT: if (__builtin_expect(__bd_bad, 0)) {
+// CHECK: __bd_costly_gkc(

@@ -366,7 +366,7 @@ void costly_batched(size_t __bd_n, const float *__bd_a0, float *__bd_ret) {
 }
 
 /* costly_grad: shape n, lanes of 32 bits */
-static inline __attribute__((always_inline, unused)) void __bd_costly_gk(bd_mn __bd_m_0, bd_mn __bd_m_1, bd_f32n __bd_p0_0, bd_f32n __bd_p0_1, bd_f32n __bd_p1_0, bd_f32n __bd_p1_1, _Bool __bd_p2, bd_f32n *__bd_o0_0, bd_f32n *__bd_o0_1, bd_f32n *__bd_o1_0, bd_f32n *__bd_o1_1) {
+static inline __attribute__((always_inline, unused)) void __bd_costly_gk(bd_mn __bd_m_0, bd_mn __bd_m_1, bd_f32n __bd_p0_0, bd_f32n __bd_p0_1, bd_f32n __bd_p1_0, bd_f32n __bd_p1_1, _Bool __bd_p2, bd_f32n *__bd_o0_0, bd_f32n *__bd_o0_1, bd_f32n *__bd_o1_0, bd_f32n *__bd_o1_1, int __bd_careful, int *__bd_bad) {
   bd_f32n __bd_v1_ret_0 = bd_splat_f32n(0);
   bd_f32n __bd_v1_ret_1 = bd_splat_f32n(0);
   bd_f32n __bd_v3_y_0 = bd_splat_f32n(0);
@@ -413,18 +413,18 @@ static inline __attribute__((always_inline, unused)) void __bd_costly_gk(bd_mn _
   bd_mn __bd_t6_0 = bd_cmpgt_f32n(__bd_t0_0, bd_splat_f32n(0x0p+0f));
   bd_mn __bd_t6_1 = bd_cmpgt_f32n(__bd_t0_1, bd_splat_f32n(0x0p+0f));
   if ((bd_all_mn(__bd_t6_0) && bd_all_mn(__bd_t6_1))) {
-    __bd_t8_0 = bd_exp_f32n(__bd_t0_0);
-    __bd_t8_1 = bd_exp_f32n(__bd_t0_1);
+    __bd_t8_0 = bd_dfr_exp_f32n(__bd_careful, __bd_bad, __bd_t0_0);
+    __bd_t8_1 = bd_dfr_exp_f32n(__bd_careful, __bd_bad, __bd_t0_1);
     bd_f32n __bd_t10_0 = -(__bd_t0_0);
     bd_f32n __bd_t10_1 = -(__bd_t0_1);
-    __bd_t11_0 = bd_exp_f32n(__bd_t10_0);
-    __bd_t11_1 = bd_exp_f32n(__bd_t10_1);
+    __bd_t11_0 = bd_dfr_exp_f32n(__bd_careful, __bd_bad, __bd_t10_0);
+    __bd_t11_1 = bd_dfr_exp_f32n(__bd_careful, __bd_bad, __bd_t10_1);
     bd_f32n __bd_t12_0 = __bd_t8_0 + __bd_t11_0;
     bd_f32n __bd_t12_1 = __bd_t8_1 + __bd_t11_1;
     bd_f32n __bd_t15_0 = bd_splat_f32n(0x1p-1f) * __bd_t0_0;
     bd_f32n __bd_t15_1 = bd_splat_f32n(0x1p-1f) * __bd_t0_1;
-    __bd_t16_0 = bd_exp_f32n(__bd_t15_0);
-    __bd_t16_1 = bd_exp_f32n(__bd_t15_1);
+    __bd_t16_0 = bd_dfr_exp_f32n(__bd_careful, __bd_bad, __bd_t15_0);
+    __bd_t16_1 = bd_dfr_exp_f32n(__bd_careful, __bd_bad, __bd_t15_1);
     bd_f32n __bd_t17_0 = __bd_t12_0 + __bd_t16_0;
     bd_f32n __bd_t17_1 = __bd_t12_1 + __bd_t16_1;
     __bd_v3_y_0 = __bd_t17_0;
@@ -435,22 +435,22 @@ static inline __attribute__((always_inline, unused)) void __bd_costly_gk(bd_mn _
     if ((bd_any_mn(__bd_t88_0) || bd_any_mn(__bd_t88_1))) {
       bd_f32n __bd_t92_0 = bd_select_f32n(__bd_t88_0, __bd_t0_0, bd_splat_f32n(0x0p+0f));
       bd_f32n __bd_t92_1 = bd_select_f32n(__bd_t88_1, __bd_t0_1, bd_splat_f32n(0x0p+0f));
-      __bd_t8_0 = bd_exp_f32n(__bd_t92_0);
-      __bd_t8_1 = bd_exp_f32n(__bd_t92_1);
+      __bd_t8_0 = bd_dfr_exp_f32n(__bd_careful, __bd_bad, __bd_t92_0);
+      __bd_t8_1 = bd_dfr_exp_f32n(__bd_careful, __bd_bad, __bd_t92_1);
       bd_f32n __bd_t10_0 = -(__bd_t0_0);
       bd_f32n __bd_t10_1 = -(__bd_t0_1);
       bd_f32n __bd_t95_0 = bd_select_f32n(__bd_t88_0, __bd_t10_0, bd_splat_f32n(0x0p+0f));
       bd_f32n __bd_t95_1 = bd_select_f32n(__bd_t88_1, __bd_t10_1, bd_splat_f32n(0x0p+0f));
-      __bd_t11_0 = bd_exp_f32n(__bd_t95_0);
-      __bd_t11_1 = bd_exp_f32n(__bd_t95_1);
+      __bd_t11_0 = bd_dfr_exp_f32n(__bd_careful, __bd_bad, __bd_t95_0);
+      __bd_t11_1 = bd_dfr_exp_f32n(__bd_careful, __bd_bad, __bd_t95_1);
       bd_f32n __bd_t12_0 = __bd_t8_0 + __bd_t11_0;
       bd_f32n __bd_t12_1 = __bd_t8_1 + __bd_t11_1;
       bd_f32n __bd_t15_0 = bd_splat_f32n(0x1p-1f) * __bd_t0_0;
       bd_f32n __bd_t15_1 = bd_splat_f32n(0x1p-1f) * __bd_t0_1;
       bd_f32n __bd_t99_0 = bd_select_f32n(__bd_t88_0, __bd_t15_0, bd_splat_f32n(0x0p+0f));
       bd_f32n __bd_t99_1 = bd_select_f32n(__bd_t88_1, __bd_t15_1, bd_splat_f32n(0x0p+0f));
-      __bd_t16_0 = bd_exp_f32n(__bd_t99_0);
-      __bd_t16_1 = bd_exp_f32n(__bd_t99_1);
+      __bd_t16_0 = bd_dfr_exp_f32n(__bd_careful, __bd_bad, __bd_t99_0);
+      __bd_t16_1 = bd_dfr_exp_f32n(__bd_careful, __bd_bad, __bd_t99_1);
       bd_f32n __bd_t17_0 = __bd_t12_0 + __bd_t16_0;
       bd_f32n __bd_t17_1 = __bd_t12_1 + __bd_t16_1;
       __bd_v3_y_0 = bd_select_f32n(__bd_t88_0, __bd_t17_0, __bd_v3_y_0);
@@ -733,6 +733,10 @@ static inline __attribute__((always_inline, unused)) void __bd_costly_gk(bd_mn _
   *__bd_o1_0 = __bd_t131_0;
   *__bd_o1_1 = __bd_t131_1;
 }
+static __attribute__((noinline, cold, unused)) void __bd_costly_gkc(bd_mn __bd_m_0, bd_mn __bd_m_1, bd_f32n __bd_p0_0, bd_f32n __bd_p0_1, bd_f32n __bd_p1_0, bd_f32n __bd_p1_1, _Bool __bd_p2, bd_f32n *__bd_o0_0, bd_f32n *__bd_o0_1, bd_f32n *__bd_o1_0, bd_f32n *__bd_o1_1) {
+  int __bd_bad = 0;
+  __bd_costly_gk(__bd_m_0, __bd_m_1, __bd_p0_0, __bd_p0_1, __bd_p1_0, __bd_p1_1, __bd_p2, __bd_o0_0, __bd_o0_1, __bd_o1_0, __bd_o1_1, 1, &__bd_bad);
+}
 struct __bd_costly_gx { const float *__bd_a0; float *__bd_ret; const float *__bd_dret; float *__bd_d0; };
 static void __bd_costly_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {
   const struct __bd_costly_gx *__bd_c = (const struct __bd_costly_gx *)__bd_cx;
@@ -763,7 +767,19 @@ static void __bd_costly_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *
     bd_f32n __bd_o0_1;
     bd_f32n __bd_o1_0;
     bd_f32n __bd_o1_1;
-    __bd_costly_gk(__bd_mk_0, __bd_mk_1, __bd_x0_0, __bd_x0_1, __bd_seed_0, __bd_seed_1, (__bd_d0 != 0), &__bd_o0_0, &__bd_o0_1, &__bd_o1_0, &__bd_o1_1);
+    int __bd_bad = 0;
+    __bd_costly_gk(__bd_mk_0, __bd_mk_1, __bd_x0_0, __bd_x0_1, __bd_seed_0, __bd_seed_1, (__bd_d0 != 0), &__bd_o0_0, &__bd_o0_1, &__bd_o1_0, &__bd_o1_1, 0, &__bd_bad);
+    if (__builtin_expect(__bd_bad, 0)) {
+      bd_f32n __bd_o0_0c;
+      bd_f32n __bd_o0_1c;
+      bd_f32n __bd_o1_0c;
+      bd_f32n __bd_o1_1c;
+      __bd_costly_gkc(__bd_mk_0, __bd_mk_1, __bd_x0_0, __bd_x0_1, __bd_seed_0, __bd_seed_1, (__bd_d0 != 0), &__bd_o0_0c, &__bd_o0_1c, &__bd_o1_0c, &__bd_o1_1c);
+      __bd_o0_0 = __bd_o0_0c;
+      __bd_o0_1 = __bd_o0_1c;
+      __bd_o1_0 = __bd_o1_0c;
+      __bd_o1_1 = __bd_o1_1c;
+    }
     if (__bd_ret) { if (__bd_full_0) bd_store_f32n((float *)(__bd_ret + __bd_i_0), __bd_o0_0); else bd_storen_f32n((float *)(__bd_ret + __bd_i_0), __bd_o0_0, __bd_k_0); }
     if (__bd_ret) { if (__bd_full_1) bd_store_f32n((float *)(__bd_ret + __bd_i_1), __bd_o0_1); else bd_storen_f32n((float *)(__bd_ret + __bd_i_1), __bd_o0_1, __bd_k_1); }
     if (__bd_d0) {

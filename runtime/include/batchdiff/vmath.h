@@ -269,6 +269,9 @@ BD__EXACT(f64d)
 #include <batchdiff/vmath_bits.h>
 /* digamma, trigamma: the derivatives of lgamma and tgamma. */
 #include <batchdiff/vmath_gamma.h>
+/* bd_dfr_*: exp, log, log1p, erfc with the rare lanes' test deferred to
+ * the caller (generated kernels). */
+#include <batchdiff/vmath_defer.h>
 
 #include <batchdiff/macro_shield.h>
 #endif /* BATCHDIFF_VMATH_H */
