@@ -65,17 +65,31 @@ public:
     }
     if (AtEnd && !Waiting.empty() && !DG.isNull() && !clangErrors()) {
       std::string Code = finishWaiting();
-      if (!Code.empty() &&
-          !injectAfterDefinition(*S, *(DG.end() - 1), Code, "<batchdiff:end>"))
-        Waiting.clear();
+      if (!Code.empty())
+        inject(*(DG.end() - 1), Code, "<batchdiff:end>");
     }
     AtEnd = false;
+    // Code held while the parser was in a header opened after its
+    // definition: the parser has left it now.
+    if (HeldAt && S && !headerOpenedAfter(*S, HeldAt)) {
+      const Decl *At = HeldAt;
+      HeldAt = nullptr;
+      if (!clangErrors() && !injectAfterDefinition(*S, At, Held, HeldName))
+        Waiting.clear();
+      Held.clear();
+    }
     return true;
   }
 
   void HandleTranslationUnit(ASTContext &) override {
     if (!S)
       return;
+    if (HeldAt && !clangErrors())
+      report(S->getDiagnostics(), DiagnosticsEngine::Error,
+             HeldAt->getLocation(),
+             "batchdiff cannot add the generated code of %0: the file ends "
+             "inside a header included after it")
+          << cast<NamedDecl>(HeldAt);
     // Helpers whose bodies never came: the call is the error.
     if (!clangErrors())
       for (const Pending &P : Waiting) {
@@ -125,9 +139,23 @@ private:
     }
     if (Code.empty())
       return;
-    std::string Name = "<batchdiff:" + FD->getNameAsString() + ">";
-    if (!injectAfterDefinition(*S, FD, Code, Name))
-      Waiting.clear();
+    inject(FD, Code, "<batchdiff:" + FD->getNameAsString() + ">");
+  }
+
+  /// Injects \p Code after \p At now, or holds it (after any code held
+  /// already) while a header opened after \p At is being parsed.
+  void inject(const Decl *At, const std::string &Code,
+              const std::string &Name) {
+    if (!HeldAt && !headerOpenedAfter(*S, At)) {
+      if (!injectAfterDefinition(*S, At, Code, Name))
+        Waiting.clear();
+      return;
+    }
+    if (!HeldAt) {
+      HeldAt = At;
+      HeldName = Name;
+    }
+    Held += Code;
   }
 
   /// A body of a C library function's name defined after an annotated
@@ -269,6 +297,9 @@ private:
   std::vector<Generated> All; // in definition order, for emit= / header=
   std::vector<Pending> Waiting;
   bool AtEnd = false; // handling the translation unit's last declaration
+  // Generated code waiting for the parser to leave a header (inject()).
+  const Decl *HeldAt = nullptr;
+  std::string Held, HeldName;
 };
 
 /// Directory of batchdiff.so itself, found through a function of ours.

@@ -96,6 +96,26 @@ bool parserAtEnd(Sema &S) {
   return onlyPragmasFollow(SM, FID, Off, S.getLangOpts());
 }
 
+bool headerOpenedAfter(Sema &S, const Decl *D) {
+  Parser *P = liveParser(S);
+  if (!P || P->getCurToken().is(tok::eof))
+    return false;
+  const SourceManager &SM = S.getSourceManager();
+  SourceLocation End = SM.getExpansionLoc(D->getEndLoc());
+  // Every file on the lookahead's include chain is still open.
+  FileID F = SM.getFileID(SM.getExpansionLoc(P->getCurToken().getLocation()));
+  for (unsigned Depth = 0; F.isValid() && Depth < 256; ++Depth) {
+    SourceLocation Inc = SM.getIncludeLoc(F);
+    if (Inc.isInvalid())
+      return false;
+    Inc = SM.getExpansionLoc(Inc);
+    if (SM.isBeforeInTranslationUnit(End, Inc))
+      return true;
+    F = SM.getFileID(Inc);
+  }
+  return false;
+}
+
 /// The user's macros hidden around the generated text (push, undef) and
 /// restored after it (pop): the runtime headers it includes name locals
 /// and parameters `A`, `B`, `x`, `n`, which a file's `#define B 2` or

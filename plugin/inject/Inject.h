@@ -33,6 +33,13 @@ bool injectAfterDefinition(clang::Sema &S, const clang::Decl *D,
 /// more.
 bool parserAtEnd(clang::Sema &S);
 
+/// True when the lookahead token is in a file #included after the end of
+/// \p D (`#include <stdint.h>` right after the definition): that header's
+/// include guard is already defined while its declarations are not parsed
+/// yet, so text injected now could not include it. Inject once the parser
+/// has left it.
+bool headerOpenedAfter(clang::Sema &S, const clang::Decl *D);
+
 } // namespace batchdiff
 
 #endif

@@ -50,3 +50,15 @@ expect_ok bdcc -Wall -Werror -c "$IN/accepted.c" -o acc.o
 printf 'int main(void) { return 0; }\n' >main.c
 expect_ok "$CLANG" -c main.c -o main.o
 expect_ok "$CLANG" main.o acc.o nt.o "$RTLIB" -lsleef -lm -o linked
+
+# An annotated definition followed by the file's first #include of a header
+# the runtime headers include too (<stdint.h>, <math.h>, <string.h>): the
+# generated code waits for the parser to leave that header, then the
+# program checks the generated functions against the scalar ones.
+for opt in -O0 -O2; do
+  # shellcheck disable=SC2086
+  expect_ok bdcc $FLAGS $opt -c "$IN/include_after.c" -o ia.o
+  expect_syms ia.o sq_batched sq_grad half_batched cube_batched
+  expect_ok "$CLANG" ia.o "$RTLIB" -lsleef -lm -lpthread -o include_after
+  expect_ok ./include_after
+done
