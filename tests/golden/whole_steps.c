@@ -1,18 +1,18 @@
 /* A Newton iteration (a division in its loop, no array parameter) gets four
- * chains in NAME_batched, and in NAME_grad when its tape rows stay within 8
- * slots (nsqrt: x and d per chain; docs/loops.md). With four chains a step
- * whose chains are all full reads and writes on a path of its own: constant
+ * chains in NAME_batched (docs/loops.md). With four chains a step whose
+ * chains are all full reads and writes on a path of its own: constant
  * counts and offsets, whole-vector loads and stores; the per-chain counts
  * and partial loads only on the other path; one kernel call.
- * whole_steps_two.c has the gradient that keeps two chains.
+ * whole_steps_grad.c has the same function's NAME_grad (four chains too);
+ * whole_steps_two.c a gradient that keeps two.
  *
  * The CHECK lines (FileCheck, run by run_golden.sh) state that structure
  * independently of the exact text in whole_steps.expected.c. */
 #include <batchdiff.h>
-// DEFINES: nsqrt nsqrt_batched nsqrt_grad
+// DEFINES: nsqrt nsqrt_batched
 #include <math.h>
 
-BATCHDIFF double nsqrt(double a, BD_UNIFORM double tol) {
+BD_BATCH double nsqrt(double a, BD_UNIFORM double tol) {
   double x = a > 1.0 ? a : 1.0;
   for (int i = 0; i < 60; i++) {
     double d = (x * x - a) / (2.0 * x);
@@ -34,7 +34,3 @@ BATCHDIFF double nsqrt(double a, BD_UNIFORM double tol) {
 // CHECK: if (__bd_all) {
 // CHECK: bd_store_f64d((double *)(__bd_ret + __bd_i_3), __bd_o0_3);
 // CHECK: } else {
-// CHECK-LABEL: static void __bd_nsqrt_gc(
-// CHECK: int __bd_all = __bd_k == (4 * (sizeof(bd_md) / 8));
-// CHECK-COUNT-1: __bd_nsqrt_gk(
-// CHECK: __bd_acc1 = bd_add_f64d(__bd_acc1, bd_select_f64d(__bd_mk_3,

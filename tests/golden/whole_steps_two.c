@@ -1,7 +1,7 @@
 /* A Newton iteration whose NAME_grad keeps two chains (ncosx's sin and cos
  * make its tape rows wider than 8 slots; docs/loops.md) while its
  * NAME_batched has four: with two chains the gradient's wrapper has one
- * path, without the whole-step split of whole_steps.c.
+ * path, without the whole-step split of whole_steps_grad.c.
  *
  * The CHECK lines (FileCheck, run by run_golden.sh) state that structure
  * independently of the exact text in whole_steps_two.expected.c. */
