@@ -16,8 +16,9 @@ import re
 import sys
 
 SKIP_DIRS = {".git", "node_modules"}
-# not after a word: 'ops[k](x)' in prose is an index and a call
-LINK = re.compile(r"(?<![\w\]])\[[^\]]*\]\(([^()\s]+)\)")
+# As GitHub renders it: 'ops[k](x)' in prose is a link to x too; an escaped
+# bracket, 'ops\[k\](x)', is none (nor, above, one in a code span).
+LINK = re.compile(r"(?<!\\)\[(?:[^\]\\]|\\.)*\]\(([^()\s]+)\)")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 
 
