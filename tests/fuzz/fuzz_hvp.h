@@ -103,6 +103,51 @@ static double fz_hv_fd(const fz_fn *f, const double *x, const double *v, int p,
   return r2;
 }
 
+/* The derivative along v, on one side (dir +1 or -1) of x only, of the
+ * long twin's derivative in p: one-sided differences at steps t and t/2,
+ * Richardson-extrapolated; NAN where fz_fd has no derivative. */
+static double fz_hv_side(const fz_fn *f, const double *x, const double *v,
+                         int p, int dir, double t, double *noise) {
+  double g[3], nz[3];
+  const double st[3] = {0.0, t / 2, t};
+  for (int k = 0; k < 3; k++) {
+    double xs[FZ_MAXP];
+    for (int q = 0; q < FZ_MAXP; q++)
+      xs[q] = q < f->np ? x[q] + dir * st[k] * v[q] : 0.0;
+    int why = 0;
+    nz[k] = 0.0;
+    g[k] = fz_fd(f, xs, p, &nz[k], &why);
+    if (isnan(g[k]))
+      return NAN;
+  }
+  double d1 = (g[2] - g[0]) / (dir * t), d2 = (g[1] - g[0]) / (dir * t / 2);
+  *noise = 2 * (nz[1] + nz[0]) / (t / 2) + (nz[2] + nz[0]) / t;
+  return 2 * d2 - d1;
+}
+
+/* H.v component g, which disagrees with the central differences c, is
+ * the derivative on one side of x where the two sides differ: the Hessian
+ * jumps at x (fmax(a, b) * p1 at a == b, v_a != v_b: seed 459 of the tenth
+ * round's all, a jump of 1.5e-4 under the 1e-3 of fz_hv_fd's sides check,
+ * which its own rounding needs) and NAME_hvp took the side the example
+ * took, while central differences average both. */
+static int fz_hv_jump(const fz_fn *f, const double *x, const double *v, int p,
+                      double g, double tol) {
+  /* smaller steps see a jump closer to x, larger ones with less noise */
+  for (double t = 0x1p-12; t <= 0x1p-8; t *= 4) {
+    double nf = 0.0, nb = 0.0;
+    double fw = fz_hv_side(f, x, v, p, 1, t, &nf);
+    double bw = fz_hv_side(f, x, v, p, -1, t, &nb);
+    if (isnan(fw) || isnan(bw) ||
+        !(fabs(fw - bw) > tol * (fabs(fw) + fabs(bw) + 1.0) + nf + nb))
+      continue;
+    if (fabs(g - fw) <= tol * (fabs(fw) + 1.0) + nf ||
+        fabs(g - bw) <= tol * (fabs(bw) + 1.0) + nb)
+      return 1;
+  }
+  return 0;
+}
+
 static int fz_has_shadow(const fz_fn *f, int p) {
   return f->ptype[p] != 'i' && f->nodiff[p] != '1';
 }
@@ -160,6 +205,12 @@ static void fz_check_hvp_fd(const fz_fn *f, double *const *a, size_t b,
     fz_st.hvp_fd++;
     double tol = f->twin_exact ? 1e-6 : 1e-2;
     double g = h[p] * (1.0 + FZ_MUTATE);
+    if (!(fabs(g - c) <= tol * (fabs(c) + 1.0) + noise) &&
+        fz_hv_jump(f, x, v, p, g, tol)) {
+      fz_st.hvp_fd--; /* no oracle at a jump: skipped as kinks are */
+      fz_st.hvp_skip++;
+      continue;
+    }
     if (!(fabs(g - c) <= tol * (fabs(c) + 1.0) + noise))
       FZ_FAIL(f, a, b,
               "param %d: hvp %.17g, central difference of the derivative "
