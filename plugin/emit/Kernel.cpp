@@ -220,26 +220,13 @@ bool KernelEmitter::defers(bool Long) const {
       Pure = false;
     if (S.K != ir::Stmt::Inst)
       return;
-    switch (S.Opc) {
-    case Op::Extern:
-    case Op::ExternOut:
-    case Op::StoreElem:
-    case Op::ZeroArr:
-    case Op::StoreArg:
-    case Op::ShadowStore:
-    case Op::ShadowAdd:
-    case Op::TapeReserve:
-    case Op::TapeStore:
-    case Op::TapeCommit:
-    case Op::TapeRewind:
+    // Writes of variables are done again by the step run again; writes of
+    // arrays, the tape and outside calls are not undone.
+    ir::OpEffect E = ir::opEffect(S.Opc);
+    if (E != ir::OpEffect::None && E != ir::OpEffect::Var)
       Pure = false;
-      break;
-    case Op::Math:
+    if (S.Opc == Op::Math)
       Calls += S.Dst >= 0 && F.VaryingTemp[S.Dst] && ir::mathDeferrable(S.Fn);
-      break;
-    default:
-      break;
-    }
   });
   return Pure && Calls >= DeferMinCalls;
 }

@@ -39,7 +39,7 @@ const char *typeName(Type T) {
 
 const char *opName(Op O) {
   static const char *Names[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp, Inline)         \
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, VecName, COp, Inline) \
   PrintName,
 #include "ir/Ops.def"
   };
@@ -48,7 +48,8 @@ const char *opName(Op O) {
 
 int opNumArgs(Op O) {
   static const int N[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp, Inline) NumArgs,
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, VecName, COp, Inline) \
+  NumArgs,
 #include "ir/Ops.def"
   };
   return N[(int)O];
@@ -56,15 +57,26 @@ int opNumArgs(Op O) {
 
 bool opPure(Op O) {
   static const bool P[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp, Inline) Pure,
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, VecName, COp, Inline) \
+  Pure,
 #include "ir/Ops.def"
   };
   return P[(int)O];
 }
 
+OpEffect opEffect(Op O) {
+  static const OpEffect E[] = {
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, VecName, COp, Inline) \
+  OpEffect::Effect,
+#include "ir/Ops.def"
+  };
+  return E[(int)O];
+}
+
 bool opInline(Op O) {
   static const bool P[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp, Inline) Inline,
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, VecName, COp, Inline) \
+  Inline,
 #include "ir/Ops.def"
   };
   return P[(int)O];
@@ -72,14 +84,16 @@ bool opInline(Op O) {
 
 const char *opVecName(Op O) {
   static const char *Names[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp, Inline) VecName,
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, VecName, COp, Inline) \
+  VecName,
 #include "ir/Ops.def"
   };
   return Names[(int)O];
 }
 
 static const char *const COperators[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp, Inline) COp,
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, VecName, COp, Inline) \
+  COp,
 #include "ir/Ops.def"
 };
 
@@ -327,32 +341,12 @@ static void pruneBlock(Block &B, const std::vector<bool> &Live) {
   B = std::move(Kept);
 }
 
-static bool sideEffectFree(Op O) {
-  switch (O) {
-  case Op::SetVar:
-  case Op::StoreElem:
-  case Op::ZeroArr:
-  case Op::StoreArg:
-  case Op::ShadowStore:
-  case Op::ShadowAdd:
-  case Op::TapeReserve:
-  case Op::TapeStore:
-  case Op::TapeLoad:
-  case Op::TapeCommit:
-  case Op::TapeRewind:
-  case Op::Extern:
-    return false;
-  default:
-    return true;
-  }
-}
-
 static bool pruneUnusedTemps(Block &B, const std::vector<int> &Uses) {
   bool Changed = false;
   Block Kept;
   for (auto &S : B) {
     if (S->K == Stmt::Inst && S->Dst >= 0 && !Uses[S->Dst] &&
-        sideEffectFree(S->Opc)) {
+        opEffect(S->Opc) == OpEffect::None) {
       Changed = true;
       continue;
     }

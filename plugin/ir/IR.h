@@ -32,9 +32,14 @@ namespace ir {
 enum class Type : uint8_t { Void, Bool, I32, U32, I64, U64, F32, F64 };
 
 enum class Op : uint8_t {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, VecName, COp, Inline) Name,
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, VecName, COp, Inline) \
+  Name,
 #include "ir/Ops.def"
 };
+
+/// What an op does besides giving its result (the Effect column of Ops.def,
+/// which says what each means and who asks).
+enum class OpEffect : uint8_t { None, Var, Mem, Tape, Call };
 
 enum class MathFn : uint8_t {
 #define BD_MATH(Name, NumArgs, CName, ...) Name,
@@ -56,6 +61,7 @@ const char *opName(Op O);
 int opNumArgs(Op O);
 /// No effect but its result, which depends only on its operands.
 bool opPure(Op O);
+OpEffect opEffect(Op O);
 /// Printed where it is used, not as a variable (see Ops.def).
 bool opInline(Op O);
 /// The bd_ vector function's name part (bd_<name>_<suffix>), or "".
