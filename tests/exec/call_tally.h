@@ -3,8 +3,9 @@
  * and its tag and arguments to a multiset hash (order-independent: the
  * batched code may make the calls in another order than the scalar loop).
  * A test takes the tally after the scalar loop and after each generated
- * function, and compares them (SAME_CALLS). ns: every n the contract
- * singles out, and 40000 (the runtime's threads). */
+ * function, and compares them (SAME_CALLS; SAME_CALLS_4 for all four
+ * versions of a function, with the arrays of a `modes`). ns: every n the
+ * contract singles out, and 40000 (the runtime's threads). */
 #ifndef BATCHDIFF_EXEC_CALL_TALLY_H
 #define BATCHDIFF_EXEC_CALL_TALLY_H
 
@@ -48,6 +49,56 @@ static tally take(void) {
                   (want).hash == (got).hash ? "same" : "differs");             \
       fail();                                                                  \
     }                                                                          \
+  } while (0)
+
+/* The arrays of a function's four versions on n examples: r the results,
+ * r2 the scalar loop's; NAME_grad seeded with dr into d; NAME_jvp with
+ * tangents t into dt; NAME_hvp with t and seed 1 into d2 (gradient) and h
+ * (Hessian-vector product). */
+typedef struct {
+  double *r, *r2, *dr, *d, *t, *dt, *d2, *h;
+} modes;
+static modes modes_alloc(size_t n) {
+  modes m = {gp_alloc(n * 8), gp_alloc(n * 8), gp_alloc(n * 8),
+             gp_alloc(n * 8), gp_alloc(n * 8), gp_alloc(n * 8),
+             gp_alloc(n * 8), gp_alloc(n * 8)};
+  return m;
+}
+/* Example e's seed and tangent, after the function's own inputs; its
+ * gradients start at 0. */
+static void modes_fill(modes *m, rng_t *rng, size_t e) {
+  m->dr[e] = rng_range(rng, -2.0, 2.0);
+  m->t[e] = rng_range(rng, -1.0, 1.0);
+  m->d[e] = m->d2[e] = m->h[e] = 0.0;
+}
+static void modes_seal(modes *m) { gp_seal(m->dr), gp_seal(m->t); }
+/* Example e's gradient g and Hessian-vector product hv in all three:
+ * d = dr g, d2 = g, dt = t g, h = hv, each within tol (close_to). */
+static int modes_close(const modes *m, size_t e, double g, double hv,
+                       double tol) {
+  return close_to(m->d[e], m->dr[e] * g, tol) && close_to(m->d2[e], g, tol) &&
+         close_to(m->dt[e], m->t[e] * g, tol) && close_to(m->h[e], hv, tol);
+}
+/* NAME_batched, _grad, _jvp and _hvp of the arguments ... on n examples
+ * (the arrays of modes m), each making the calls the scalar loop made
+ * (want); the first three leave the scalar loop's results (m.r2) in m.r. */
+#define SAME_CALLS_4(NAME, n, want, m, ...)                                    \
+  do {                                                                         \
+    NAME##_batched(n, __VA_ARGS__, (m).r);                                     \
+    tally got_ = take();                                                       \
+    SAME_CALLS(#NAME "_batched", n, want, got_);                               \
+    assert_memory_equal((m).r, (m).r2, sizeof(double) * (n));                  \
+    NAME##_grad(n, __VA_ARGS__, (m).r, (m).dr, (m).d);                         \
+    got_ = take();                                                             \
+    SAME_CALLS(#NAME "_grad", n, want, got_);                                  \
+    assert_memory_equal((m).r, (m).r2, sizeof(double) * (n));                  \
+    NAME##_jvp(n, __VA_ARGS__, (m).t, (m).r, (m).dt);                          \
+    got_ = take();                                                             \
+    SAME_CALLS(#NAME "_jvp", n, want, got_);                                   \
+    assert_memory_equal((m).r, (m).r2, sizeof(double) * (n));                  \
+    NAME##_hvp(n, __VA_ARGS__, (m).t, (m).r, NULL, (m).d2, (m).h);             \
+    got_ = take();                                                             \
+    SAME_CALLS(#NAME "_hvp", n, want, got_);                                   \
   } while (0)
 
 #endif

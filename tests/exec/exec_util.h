@@ -6,7 +6,7 @@
  *   gp_reset() unmaps everything (tests/common/guard_pages.h, with the RNG).
  * - generators of random + edge values for every scalar type the subset
  *   allows;
- * - bit-exact and ULP comparisons;
+ * - bit-exact, ULP and relative (close_to) comparisons;
  * - DIFFk(...) macros: one CMocka test that runs NAME_batched against a loop
  *   over NAME for every n in test_ns[] with fresh inputs, once into a
  *   guard-page output and once into a sentinel-framed output.
@@ -189,6 +189,12 @@ static double ulp_err_d(double got, long double ref) {
   return ulp_err(got, ref, 53, -1022, (double)ref);
 }
 
+/* Within tol of want, relative to |want| + 1 (so absolute near zero, where
+ * terms cancel); false where either is NaN. */
+static int close_to(double got, double want, double tol) {
+  return fabs(got - want) <= tol * (fabs(want) + 1.0);
+}
+
 /* Values printed in failure messages: decimal and hex bits. */
 static void print_bits(const char *what, const void *p, size_t sz) {
   uint64_t u = 0;
@@ -209,7 +215,7 @@ static void print_bits(const char *what, const void *p, size_t sz) {
 static void same_result(const char *what, size_t e, double got, double want,
                         double tol) {
   int ok = tol == 0.0 ? memcmp(&got, &want, sizeof got) == 0
-                      : fabs(got - want) <= tol * (fabs(want) + 1.0);
+                      : close_to(got, want, tol);
   if (!ok) {
     print_error("%s example %zu: %.17g, want %.17g\n", what, e, got, want);
     fail();

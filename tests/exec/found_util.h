@@ -33,8 +33,4 @@ int mtherr(char *name, int code) {
     }                                                                          \
   } while (0)
 
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
-
 #endif

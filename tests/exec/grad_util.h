@@ -403,7 +403,7 @@ static void run_grad_case(const gcase *c) {
             double got = S1[j][b];
             double t = c->tol ? c->tol
                               : sh_is_float(c, j) && !c->is_float ? 1e-6 : tol;
-            if (!(fabs(got - want) <= t * (fabs(want) + 1.0))) {
+            if (!close_to(got, want, t)) {
               print_args(c, A, b);
               GFAIL("param %d: gradient %.17g, dual numbers say %.17g "
                     "(seed %.17g, n=%zu b=%zu)",

@@ -39,10 +39,6 @@ BATCHDIFF double flags(double x, int k, BD_UNIFORM int u) {
          (ACTIVE[i] ? 1.0 : 0.0) * (double)ACTIVE[(i + 1) & 7];
 }
 
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
-
 static void t_flags(void **state) {
   (void)state;
   rng_t rng = {name_seed("bool tables")};

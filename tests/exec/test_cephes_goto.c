@@ -425,7 +425,7 @@ static void run(const char *what, fn1 f, bfn1 fb, gfn1 fg, rng_t *rng,
       if (e >= 2000)
         continue;
       if (f == c_gamma && gamma_at_two(x[e], &dz)) {
-        if (!(fabs(d[e] - dz) <= 1e-13 * (fabs(dz) + 1))) {
+        if (!close_to(d[e], dz, 1e-13)) {
           print_error("%s'(%.17g) (the x == 2.0 path): %.17g, want %.17g\n",
                       what, x[e], d[e], dz);
           fail();

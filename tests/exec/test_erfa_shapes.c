@@ -31,7 +31,7 @@ static void same(const char *what, size_t e, double got, double want) {
 }
 
 static void near(const char *what, size_t e, double got, double want) {
-  if (!(fabs(got - want) <= 1e-12 * (fabs(want) + 1.0))) {
+  if (!close_to(got, want, 1e-12)) {
     print_error("%s example %zu: %.17g, want %.17g\n", what, e, got, want);
     fail();
   }

@@ -188,10 +188,6 @@ void ext_void(void) { record(7, 0); }
 
 /* ---- tests -------------------------------------------------------------- */
 
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
-
 static void t_clamp_log(void **state) {
   (void)state;
   rng_t rng = {name_seed("clamp_log")};
@@ -414,53 +410,33 @@ static void t_coefmix(void **state) {
   rng_t rng = {name_seed("coefmix")};
   for (size_t ni = 0; ni < NNS; ni++) {
     size_t n = ns[ni];
-    double *x = gp_alloc(n * 8), *c = gp_alloc(n * 8), *r = gp_alloc(n * 8);
-    double *r2 = gp_alloc(n * 8), *d = gp_alloc(n * 8), *dr = gp_alloc(n * 8);
-    double *t = gp_alloc(n * 8), *dt = gp_alloc(n * 8), *h = gp_alloc(n * 8);
-    double *d2 = gp_alloc(n * 8);
+    double *x = gp_alloc(n * 8), *c = gp_alloc(n * 8);
     int *k = gp_alloc(n * 4);
+    modes m = modes_alloc(n);
     for (size_t e = 0; e < n; e++) {
       x[e] = rng_range(&rng, -2.0, 2.0);
       c[e] = rng_range(&rng, -1.0, 1.0);
       k[e] = (int)rng_below(&rng, 8);
-      dr[e] = rng_range(&rng, -2.0, 2.0);
-      t[e] = rng_range(&rng, -1.0, 1.0);
-      d[e] = d2[e] = h[e] = 0.0;
+      modes_fill(&m, &rng, e);
     }
-    gp_seal(x), gp_seal(c), gp_seal(k), gp_seal(dr), gp_seal(t);
+    gp_seal(x), gp_seal(c), gp_seal(k), modes_seal(&m);
     take();
     for (size_t e = 0; e < n; e++)
-      r2[e] = coefmix(x[e], k[e], c[e]);
+      m.r2[e] = coefmix(x[e], k[e], c[e]);
     tally want = take();
-    coefmix_batched(n, x, k, c, r);
-    tally got = take();
-    SAME_CALLS("coefmix_batched", n, want, got);
-    assert_memory_equal(r, r2, n * 8);
-    coefmix_grad(n, x, k, c, r, dr, d);
-    got = take();
-    SAME_CALLS("coefmix_grad", n, want, got);
-    assert_memory_equal(r, r2, n * 8);
-    coefmix_jvp(n, x, k, c, t, r, dt);
-    got = take();
-    SAME_CALLS("coefmix_jvp", n, want, got);
-    assert_memory_equal(r, r2, n * 8);
-    coefmix_hvp(n, x, k, c, t, r, NULL, d2, h);
-    got = take();
-    SAME_CALLS("coefmix_hvp", n, want, got);
+    SAME_CALLS_4(coefmix, n, want, m, x, k, c);
     for (size_t e = 0; e < n; e++) {
       double a = ext_coef(k[e], c[e]), s = ext_shape(c[e]);
-      double g = 2.0 * a * x[e] + s;
+      double g = 2.0 * a * x[e] + s, hv = 2.0 * a * m.t[e];
       double hh = 1e-6 * (1.0 + fabs(x[e]));
       double fd =
           (coefmix(x[e] + hh, k[e], c[e]) - coefmix(x[e] - hh, k[e], c[e])) /
           (2 * hh);
-      if (!close_to(d[e], dr[e] * g, 1e-14) || !close_to(d2[e], g, 1e-14) ||
-          !close_to(dt[e], t[e] * g, 1e-14) ||
-          !close_to(h[e], 2.0 * a * t[e], 1e-14) || !close_to(g, fd, 1e-6)) {
+      if (!modes_close(&m, e, g, hv, 1e-14) || !close_to(g, fd, 1e-6)) {
         print_error("coefmix e=%zu x=%g: grad %g/%g jvp %g hvp %g want %g "
                     "(fd %g) %g %g\n",
-                    e, x[e], d[e], d2[e], dt[e], h[e], g, fd, t[e] * g,
-                    2.0 * a * t[e]);
+                    e, x[e], m.d[e], m.d2[e], m.dt[e], m.h[e], g, fd,
+                    m.t[e] * g, hv);
         fail();
       }
     }
@@ -469,8 +445,6 @@ static void t_coefmix(void **state) {
   }
 }
 
-/* Ragged rows of up to 7 elements; the batch's last row ends at a guard
- * page and elements past a row's own n are NaN. */
 static void t_wsum(void **state) {
   (void)state;
   rng_t rng = {name_seed("wsum")};

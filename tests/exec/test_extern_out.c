@@ -162,10 +162,6 @@ __attribute__((batch)) double libout(double x, double y) {
 
 /* ---- tests -------------------------------------------------------------- */
 
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
-
 static void t_dpois(void **state) {
   (void)state;
   rng_t rng = {name_seed("dpois_like")};
@@ -220,39 +216,21 @@ static void t_guarded(void **state) {
   rng_t rng = {name_seed("guarded")};
   for (size_t ni = 0; ni < NNS; ni++) {
     size_t n = ns[ni];
-    double *x = gp_alloc(n * 8), *a = gp_alloc(n * 8), *r = gp_alloc(n * 8);
-    double *r2 = gp_alloc(n * 8), *d = gp_alloc(n * 8), *dr = gp_alloc(n * 8);
-    double *t = gp_alloc(n * 8), *dt = gp_alloc(n * 8), *h = gp_alloc(n * 8);
-    double *d2 = gp_alloc(n * 8);
+    double *x = gp_alloc(n * 8), *a = gp_alloc(n * 8);
     int *k = gp_alloc(n * 4);
+    modes m = modes_alloc(n);
     for (size_t e = 0; e < n; e++) {
       x[e] = rng_range(&rng, -0.2, 1.2);
       a[e] = rng_below(&rng, 6) == 0 ? -1.0 : rng_range(&rng, 0.1, 3.0);
       k[e] = (int)rng_below(&rng, 4);
-      dr[e] = rng_range(&rng, -2.0, 2.0);
-      t[e] = rng_range(&rng, -1.0, 1.0);
-      d[e] = d2[e] = h[e] = 0.0;
+      modes_fill(&m, &rng, e);
     }
-    gp_seal(x), gp_seal(a), gp_seal(k), gp_seal(dr), gp_seal(t);
+    gp_seal(x), gp_seal(a), gp_seal(k), modes_seal(&m);
     take();
     for (size_t e = 0; e < n; e++)
-      r2[e] = guarded(x[e], a[e], k[e]);
+      m.r2[e] = guarded(x[e], a[e], k[e]);
     tally want = take();
-    guarded_batched(n, x, a, k, r);
-    tally got = take();
-    SAME_CALLS("guarded_batched", n, want, got);
-    assert_memory_equal(r, r2, n * 8);
-    guarded_grad(n, x, a, k, r, dr, d);
-    got = take();
-    SAME_CALLS("guarded_grad", n, want, got);
-    assert_memory_equal(r, r2, n * 8);
-    guarded_jvp(n, x, a, k, t, r, dt);
-    got = take();
-    SAME_CALLS("guarded_jvp", n, want, got);
-    assert_memory_equal(r, r2, n * 8);
-    guarded_hvp(n, x, a, k, t, r, NULL, d2, h);
-    got = take();
-    SAME_CALLS("guarded_hvp", n, want, got);
+    SAME_CALLS_4(guarded, n, want, m, x, a, k);
     for (size_t e = 0; e < n; e++) {
       double w, wc, yh, yl;
       int ierr;
@@ -260,12 +238,12 @@ static void t_guarded(void **state) {
       xo_ebd0(a[e] + 1.0, 3.0, &yh, &yl);
       double f = w > 0.25 ? 2.0 : 1.0;
       double g = ierr ? 0.0 : 2.0 * f * x[e] + yh;
-      double hv = ierr ? 0.0 : 2.0 * f * t[e];
-      if (!close_to(d[e], dr[e] * g, 1e-15) || !close_to(d2[e], g, 1e-15) ||
-          !close_to(dt[e], t[e] * g, 1e-15) || !close_to(h[e], hv, 1e-15)) {
+      double hv = ierr ? 0.0 : 2.0 * f * m.t[e];
+      if (!modes_close(&m, e, g, hv, 1e-15)) {
         print_error("guarded e=%zu x=%g a=%g: grad %g/%g jvp %g hvp %g want "
                     "%g %g %g\n",
-                    e, x[e], a[e], d[e], d2[e], dt[e], h[e], g, t[e] * g, hv);
+                    e, x[e], a[e], m.d[e], m.d2[e], m.dt[e], m.h[e], g,
+                    m.t[e] * g, hv);
         fail();
       }
     }

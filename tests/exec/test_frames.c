@@ -276,7 +276,7 @@ static void max_arrays_small_stack(void **state) {
     double i = (double)(k[b] & 65535);
     dual xd = dv(x[b]), t = dscale(xd, i), v = dadd(dmul(t, xd), t);
     double g = dmul(v, v).d;
-    if (!(fabs(dx[b] - g) <= 1e-12 * (fabs(g) + 1)))
+    if (!close_to(dx[b], g, 1e-12))
       fail_msg("d_x %.17g != %.17g at b=%d", dx[b], g, b);
   }
 }

@@ -101,7 +101,7 @@ static void check(const char *name, lo_fn f, lo_batched_fn fb, lo_grad_fn fg,
       }
       ee_ctx c = {f, t, n, {w[0], w[1], w[2]}, -1, e};
       fd_check(&fc, name, ee_of, &c, t[e], dt[e]);
-      if (!(fabs(tr[e] - dt[e]) <= 1e-12 * (fabs(dt[e]) + 1.0))) {
+      if (!close_to(tr[e], dt[e], 1e-12)) {
         print_error("%s jvp example %zu: %.17g, grad %.17g\n", name, e, tr[e],
                     dt[e]);
         fail();

@@ -53,10 +53,6 @@ BATCHDIFF BD_JVP BD_HVP double r_o(BD_PACKED const unsigned char *x, int len,
   RBODY
 }
 
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
-
 static double score_at(const uint8_t *px, const signed char *lab,
                        const short *q, const _Bool *on, const char *c,
                        const uint16_t *w, double g) {

@@ -75,10 +75,6 @@ BATCHDIFF double quant(double x, double scale, unsigned char px[16], short q[4],
   return s + x * scale;
 }
 
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
-
 /* One element type in the three layouts. E: the C type, N: the prefix. */
 #define RAGGED(T, N)                                                           \
   static void t_##N(void **state) {                                            \

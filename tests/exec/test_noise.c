@@ -245,10 +245,6 @@ static void t_batched(void **state) {
 static double frac_coord(rng_t *r) {
   return (double)((int)rng_below(r, 40) - 20) + rng_range(r, 0.05, 0.95);
 }
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
-
 static void t_grad(void **state) {
   (void)state;
   rng_t rng = {name_seed("noise_grad")};

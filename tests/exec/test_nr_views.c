@@ -264,11 +264,6 @@ enum { ST = 12 }; /* largest n, and the strided arrays' stride */
 
 static int same_d(double a, double b) { return same_bits_or_nan(&a, &b, 8, 1); }
 
-/* |got - want| within tol of |want| + 1. */
-static int near_d(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (fabs(want) + 1.0);
-}
-
 #define CHECK(ok, ...)                                                         \
   do {                                                                         \
     if (!(ok)) {                                                               \
@@ -440,11 +435,11 @@ static void t_views(void **state) {
             : nrp1(xv, len[b], tv))
         for (int i = f == 3; i < ext; i++) {
           double fd = CENTRAL(s * F_OF(xl, tl), xl[i]);
-          CHECK(near_d(d1[i] - 0.25, fd, FD_TOL), "grad %d fd: d_x[%d] b=%zu",
+          CHECK(close_to(d1[i] - 0.25, fd, FD_TOL), "grad %d fd: d_x[%d] b=%zu",
                 f, i, b);
         }
         double fd = CENTRAL(s * F_OF(xl, tl), tl);
-        CHECK(near_d(dt1[b], fd, FD_TOL), "grad %d fd: d_t b=%zu %a %a", f, b,
+        CHECK(close_to(dt1[b], fd, FD_TOL), "grad %d fd: d_t b=%zu %a %a", f, b,
               dt1[b], fd);
 #undef F_OF
       }
@@ -501,15 +496,15 @@ static void t_poly_fwd(void **state) {
       double want = dt[b] * tt[b];
       for (int i = 0; i < len[b]; i++)
         want += dx[b * ST + i] * tx[b * ST + i];
-      CHECK(near_d(jv[b], want, 1e-12), "jvp n=%zu b=%zu %a %a", n, b, jv[b],
+      CHECK(close_to(jv[b], want, 1e-12), "jvp n=%zu b=%zu %a %a", n, b, jv[b],
             want);
       CHECK(same_d(dt2[b], dt[b]), "hvp d_t b=%zu", b);
-      CHECK(near_d(ht[b], (gpt[b] - gmt[b]) / (2 * e), 1e-6), "hvp h_t b=%zu",
+      CHECK(close_to(ht[b], (gpt[b] - gmt[b]) / (2 * e), 1e-6), "hvp h_t b=%zu",
             b);
       for (int i = 0; i < ST; i++) {
         size_t k = b * ST + i;
         CHECK(same_d(dx2[k], dx[k]), "hvp d_x b=%zu i=%d", b, i);
-        CHECK(near_d(hx[k], (gp[k] - gm[k]) / (2 * e), 1e-6),
+        CHECK(close_to(hx[k], (gp[k] - gm[k]) / (2 * e), 1e-6),
               "hvp h_x b=%zu i=%d: %a %a", b, i, hx[k],
               (gp[k] - gm[k]) / (2 * e));
       }
@@ -599,10 +594,10 @@ static void t_ramp(void **state) {
   })
       for (int i = 0; i < nb; i++) {
         double fd = CENTRAL(L_OF(), xl[i]);
-        CHECK(near_d(dxb[i], fd, FD_TOL), "ramp fd d_x[%d] b=%zu", i, b);
+        CHECK(close_to(dxb[i], fd, FD_TOL), "ramp fd d_x[%d] b=%zu", i, b);
       }
       double fd = CENTRAL(L_OF(), rl);
-      CHECK(near_d(drb, fd, FD_TOL), "ramp fd d_r b=%zu", b);
+      CHECK(close_to(drb, fd, FD_TOL), "ramp fd d_r b=%zu", b);
 #undef L_OF
     }
     gp_reset();
@@ -669,13 +664,13 @@ static void t_declared(void **state) {
       for (int i = 0; i < nb; i++) {
         double f1 = CENTRAL(nev1(nb, xl, yl, xv), xl[i]);
         double f2 = CENTRAL(nev1(nb, xl, yl, xv), yl[i]);
-        CHECK(near_d(a1[b * ST + i], f1, 1e-5) &&
-                  near_d(b1[b * ST + i], f2, 1e-5),
+        CHECK(close_to(a1[b * ST + i], f1, 1e-5) &&
+                  close_to(b1[b * ST + i], f2, 1e-5),
               "nev fd i=%d b=%zu: %a %a, %a %a", i, b, a1[b * ST + i], f1,
               b1[b * ST + i], f2);
       }
       double f3 = CENTRAL(nev1(nb, xl, yl, xv), xv);
-      CHECK(near_d(c1[b], f3, 1e-5), "nev fd x b=%zu", b);
+      CHECK(close_to(c1[b], f3, 1e-5), "nev fd x b=%zu", b);
     }
     memset(a1, 0, nx * 8), memset(a0, 0, nx * 8);
     memset(c1, 0, n * 8), memset(c0, 0, n * 8);
@@ -690,7 +685,7 @@ static void t_declared(void **state) {
         for (int j = i; j < k[b] + m[b] - 1; j++)
           p *= t[b];
         double want = i >= k[b] && i < k[b] + m[b] ? p : 0.0;
-        CHECK(near_d(a1[b * ST + i], want, 1e-12), "win d_w[%d] b=%zu", i, b);
+        CHECK(close_to(a1[b * ST + i], want, 1e-12), "win d_w[%d] b=%zu", i, b);
       }
     gp_reset();
   }

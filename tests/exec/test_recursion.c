@@ -368,7 +368,7 @@ static void t_diff(void **state) {
         f *= i;
       if (k[e] > 0)
         want = k[e] * pow(x[e], k[e] - 1) / f;
-      if (!(fabs(d[e] - want) <= 1e-13 * (fabs(want) + 1))) {
+      if (!close_to(d[e], want, 1e-13)) {
         print_error("term'(%.17g, %d): %.17g, want %.17g\n", x[e], k[e], d[e],
                     want);
         fail();
@@ -388,7 +388,7 @@ static void t_diff(void **state) {
     }
     for (size_t e = 0; e < n; e++) {
       double want = rsum(x[e], k[e]) > 1.5 ? 2 * x[e] : -3.0;
-      if (!(fabs(d[e] - want) <= 1e-14 * (fabs(want) + 1))) {
+      if (!close_to(d[e], want, 1e-14)) {
         print_error("gate'(%.17g, %d): %.17g, want %.17g\n", x[e], k[e], d[e],
                     want);
         fail();

@@ -61,10 +61,6 @@ BATCHDIFF double pick(int n, const int x[n], double t) {
   return c[0] * t + d[1] * t * t;
 }
 
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
-
 static void t_search(void **state) {
   (void)state;
   rng_t rng = {name_seed("short circuit")};

@@ -163,7 +163,7 @@ static void j_u_masked(size_t n, const double *x, const double *y, const int *k,
   u_masked_jvp(n, x, y, u_a, 2, tx, ty, NULL, 0, NULL, dr);
 }
 
-static int close_to(double got, double want) {
+static int close_or_nan(double got, double want) {
   if (isnan(got) || isnan(want))
     return isnan(got) && isnan(want);
   return fabs(got - want) <= 1e-12 * fmax(1.0, fabs(want));
@@ -196,8 +196,8 @@ static void run_case(const ucase *c) {
         double d[2], one[2] = {0.0, 0.0}, onej = 0.0;
         c->deriv(x[b], y[b], k[b], d);
         double jv = d[0] * tx[b] + d[1] * ty[b];
-        if (!close_to(dx[b], d[0]) || !close_to(dy[b], d[1]) ||
-            !close_to(dr[b], jv))
+        if (!close_or_nan(dx[b], d[0]) || !close_or_nan(dy[b], d[1]) ||
+            !close_or_nan(dr[b], jv))
           fail_msg("%s n=%zu lane %zu x=%a y=%a k=%d: grad (%a, %a) jvp %a, "
                    "expected (%a, %a) jvp %a",
                    c->name, n, b, x[b], y[b], k[b], dx[b], dy[b], dr[b], d[0],

@@ -233,9 +233,6 @@ static int same(double got, double want) {
 static int samef(float got, float want) {
   return same_bits_or_nan(&got, &want, sizeof got, 1);
 }
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
 /* With math-library calls: within their ULP bounds, not bit for bit. */
 static int near(double got, double want, double tol) {
   return same(got, want) || close_to(got, want, tol);
