@@ -169,7 +169,10 @@ bool KernelEmitter::chooseForm() {
   MathOutOfLine = Costly > MathInlineMax;
   bool Long = Stmts * IL > KernelInlineMax;
   if (Long) {
-    Scopes = varScopes(F);
+    Scopes = varScopes(F, DroppedWrites);
+    for (size_t V = 0; V < Scopes.size(); ++V)
+      if (Scopes[V].In)
+        ScopedIn[Scopes[V].In].push_back((int)V);
     std::vector<int> Uses(F.Temps.size(), 0), Defs(F.Temps.size(), 0);
     ir::walk(F.Body, [&](const ir::Stmt &S, int) {
       for (int X : S.Args)
@@ -388,11 +391,47 @@ void KernelEmitter::declareVars(const std::vector<int> &Arena) {
   }
 }
 
+/// A long kernel's hoisted temps (values a block computes for blocks after
+/// it: a gradient's forward sweep for its reverse sweep) live in an array
+/// per type. As locals, each was stored at the kernel's start (its zero)
+/// and in its block, and LLVM's mem2reg placed its phis by walking the
+/// dominator tree from the entry block: the whole kernel once per temp
+/// (more than 30 minutes for R's pbeta with toms708.c under `diff`, 15,600
+/// such temps). The array's address goes to an empty asm, so that SROA
+/// leaves it in memory: a store where the value is computed, loads where it
+/// is used, as the spills of so many values live across the kernel were.
+/// The arrays of masks, integers and uniform values start zeroed, as the
+/// temps did (a mask of a block that did not run is false, a uniform value
+/// may choose a branch or a loop count); the vector float ones do not (a
+/// few hundred bytes per temp and step): only the lanes that ran the block
+/// computing it reach a result from it (the others are blended away, as the
+/// lanes a block computes for its inactive examples are), so its initial
+/// zero was never observed.
+void KernelEmitter::keepTemps() {
+  KeepSlot.assign(F.Temps.size(), -1);
+  for (size_t T = 0; T < F.Temps.size(); ++T) {
+    if (!Hoisted[T] || isInline(T) || !Def[T] || Def[T]->Opc == Op::Extern)
+      continue;
+    KeepSlot[T] = KeepCount[{F.Temps[T], F.VaryingTemp[T]}]++;
+  }
+}
+
 /// The temps declared up front (Hoisted), zeroed.
 void KernelEmitter::declareTemps() {
+  for (const auto &[Key, N] : KeepCount) {
+    auto [Ty, Vary] = Key;
+    std::string A = keepArray(Ty, Vary);
+    unsigned Len = Vary ? N * IL : N;
+    OS << "  " << (Vary ? Sh.vtype(Ty) : std::string(scalarType(Ty))) << " "
+       << A << "[" << Len << "];\n";
+    if (!Vary || (Ty != Type::F64 && Ty != Type::F32))
+      OS << "  for (int __bd_j = 0; __bd_j < " << Len << "; __bd_j++) " << A
+         << "[__bd_j] = " << (Vary ? Sh.zero(Ty) : "0") << ";\n";
+    OS << "  __asm__ volatile(\"\" : : \"r\"(" << A << "));\n";
+  }
   for (size_t T = 0; T < F.Temps.size(); ++T)
     for (Ch = 0; Ch < (F.VaryingTemp[T] ? IL : 1); ++Ch) {
-      if (!Hoisted[T] || isInline(T))
+      if (!Hoisted[T] || isInline(T) || (!KeepSlot.empty() && KeepSlot[T] >= 0))
         continue;
       Type Ty = F.Temps[T];
       if (F.VaryingTemp[T])
@@ -468,6 +507,8 @@ std::string KernelEmitter::run() {
          "the printer knows the target's own width");
   indexTemps();
   bool Long = chooseForm();
+  if (Long)
+    keepTemps();
   Deferred = defers(Long);
   std::vector<int> Arena = arenaArrays(F);
   size_t SigAt = OS.str().size();

@@ -9,6 +9,8 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -56,6 +58,11 @@ private:
   std::string temp(int T) const {
     if (isInline(T))
       return inlineExpr(*Def[T]);
+    if (!KeepSlot.empty() && KeepSlot[T] >= 0)
+      return keepArray(F.Temps[T], F.VaryingTemp[T]) + "[" +
+             std::to_string(F.VaryingTemp[T] ? KeepSlot[T] * IL + Ch
+                                             : KeepSlot[T]) +
+             "]";
     return "__bd_t" + std::to_string(T) + (F.VaryingTemp[T] ? ch() : "");
   }
   /// The name suffix of the current chain's copy of a varying value.
@@ -91,8 +98,8 @@ private:
   void inst(const ir::Stmt &S);
   void block(const ir::Block &B);
   void ifStmt(const ir::Stmt &S, bool ElseIf = false);
-  bool scoped(int V) const { return !Scopes.empty() && Scopes[V].If; }
-  void declareScoped(const ir::Stmt &If);
+  bool scoped(int V) const { return !Scopes.empty() && Scopes[V].In; }
+  void declareScoped(const ir::Block &B);
   void foldCopies(const ir::Block &B, const std::vector<int> &Uses,
                   const std::vector<int> &Defs);
   void loop(const ir::Stmt &S);
@@ -147,6 +154,15 @@ private:
   std::vector<const ir::Stmt *> Def;
   /// Temps used outside the block that defines them: declared up front.
   std::vector<bool> Hoisted;
+  /// A long kernel's hoisted vector temps kept in memory (keepTemps): each
+  /// one's slot in the array of its type, -1 for the others.
+  std::vector<int> KeepSlot;
+  std::map<std::pair<Type, bool>, int> KeepCount;
+  std::string keepArray(Type Ty, bool Vary) const {
+    return Vary ? "__bd_keep_" + Sh.sfx(Ty)
+                : "__bd_keeps_" + std::string(scalarType(Ty));
+  }
+  void keepTemps();
   std::vector<const ir::Block *> TempDef;
   /// Costly math is called through out-of-line copies (MathInlineMax):
   /// each copy's name and definition.
@@ -156,8 +172,12 @@ private:
   bool Outline;
   /// Math calls may defer their rare-lane tests (defers()), and do.
   bool DeferMath, Deferred = false;
-  /// A long kernel's variables declared in a top-level if (VarScopes.h).
+  /// A long kernel's variables declared in a block (VarScopes.h), and
+  /// those each block declares.
   std::vector<VarScope> Scopes;
+  std::unordered_map<const ir::Block *, std::vector<int>> ScopedIn;
+  /// Writes of scoped variables outside their block: not printed.
+  std::unordered_set<const ir::Stmt *> DroppedWrites;
   /// A long kernel's temps printed in their one use (foldCopies).
   std::vector<bool> Folded;
   /// Labels that turn off clang's lifetime markers (noLifetimeMarkers).

@@ -216,10 +216,11 @@ static const ir::Stmt *soleIf(const ir::Block &B) {
 void KernelEmitter::ifStmt(const ir::Stmt &S, bool ElseIf) {
   OS << (ElseIf ? "" : line()) << "if (" << temp(S.Cond) << ") {\n";
   ++Ind;
-  declareScoped(S);
+  declareScoped(S.Then);
   block(S.Then);
   --Ind;
-  if (const ir::Stmt *Next = soleIf(S.Else)) {
+  const ir::Stmt *Next = soleIf(S.Else);
+  if (Next && !ScopedIn.count(&S.Else)) {
     OS << line() << "} else ";
     ifStmt(*Next, true);
     return;
@@ -227,6 +228,7 @@ void KernelEmitter::ifStmt(const ir::Stmt &S, bool ElseIf) {
   if (!S.Else.empty()) {
     OS << line() << "} else {\n";
     ++Ind;
+    declareScoped(S.Else);
     block(S.Else);
     --Ind;
   }
@@ -244,18 +246,20 @@ void KernelEmitter::noLifetimeMarkers() {
   OS << line() << "__bd_nolt" << NoLifetime++ << ": __attribute__((unused));\n";
 }
 
-/// The variables \p If's then block declares, with their value there.
-void KernelEmitter::declareScoped(const ir::Stmt &If) {
+/// The variables block \p B declares, with their value there.
+void KernelEmitter::declareScoped(const ir::Block &B) {
+  auto It = ScopedIn.find(&B);
+  if (It == ScopedIn.end())
+    return;
   bool First = true;
-  for (size_t V = 0; V < Scopes.size(); ++V) {
-    if (Scopes[V].If != &If)
-      continue;
+  for (int V : It->second) {
     Type Ty = F.Vars[V].Ty;
     int Init = Scopes[V].Init;
+    const char *Unused = Scopes[V].Read ? "" : " __attribute__((unused))";
     for (Ch = 0; Ch < (F.VaryingVar[V] ? IL : 1); ++Ch) {
       OS << line()
          << (F.VaryingVar[V] ? Sh.vtype(Ty) : std::string(scalarType(Ty)))
-         << " " << var(V) << " = "
+         << Unused << " " << var(V) << " = "
          << (Init >= 0         ? temp(Init)
              : F.VaryingVar[V] ? Sh.zero(Ty)
                                : "0")
@@ -315,8 +319,8 @@ void KernelEmitter::block(const ir::Block &B) {
   for (const auto &SP : B) {
     switch (SP->K) {
     case ir::Stmt::Inst:
-      // Its value is where its if's block declares it.
-      if (&B == &F.Body && SP->Opc == Op::SetVar && scoped(SP->Var))
+      // Its value is where its block declares it.
+      if (SP->Opc == Op::SetVar && DroppedWrites.count(SP.get()))
         break;
       if (SP->Opc == Op::ZeroArr && !SP->Args.empty()) {
         vlaZero(*SP);
