@@ -264,9 +264,11 @@ struct LaneLayout {
 /// argument Outs[k].Arg before the call; Op::ExternOut k reads it after.
 /// Tables: read-only tables passed whole, "\x04k\x02" in Call: a static
 /// const copy of Tables[k] (a static local the generated code cannot name)
-/// declared where the call is made.
+/// declared where the call is made. LongDouble: a function of the file
+/// that computes in long double (no vector form), made per lane on the
+/// scalar function.
 struct ExternCall {
-  enum Reason { Outside, Library, StringArg, Recursion };
+  enum Reason { Outside, Library, StringArg, Recursion, LongDouble };
   struct Out {
     int Arg = -1;
     std::string CType, Name;

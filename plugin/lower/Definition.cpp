@@ -55,9 +55,29 @@ void paramRemarks(const FunctionDecl *FD, DiagnosticsEngine &D,
 }
 
 /// The value of per-lane call \p X is differentiated (diff-extern,
-/// diff-extern-string; a C library function's reads as diff-no-derivative).
+/// diff-extern-string; a C library function's reads as diff-no-derivative;
+/// diff-long-double, and diff-long-double-function where \p Self: the
+/// annotated function's own scalar run).
 static void externDerivativeError(const ir::ExternCall &X, SourceLocation At,
-                                  DiagnosticsEngine &D) {
+                                  DiagnosticsEngine &D, bool Self) {
+  if (X.Why == ir::ExternCall::LongDouble && Self) {
+    report(D, DiagnosticsEngine::Error, At,
+           "'%0' declares a long double local, so its batched version calls "
+           "'%0' once per example and batchdiff does not know its "
+           "derivative; move the long double part into a helper whose result "
+           "is not differentiated, or use 'batch' without 'diff'")
+        << X.Name;
+    return;
+  }
+  if (X.Why == ir::ExternCall::LongDouble) {
+    report(D, DiagnosticsEngine::Error, At,
+           "'%0' declares a long double local, so batchdiff calls it once "
+           "per example and does not know its derivative; compute its "
+           "arguments from BD_NODIFF inputs, use its result only where no "
+           "derivative is needed, or use 'batch' without 'diff'")
+        << X.Name;
+    return;
+  }
   if (X.Why == ir::ExternCall::Recursion) {
     report(D, DiagnosticsEngine::Error, At,
            "the recursive call of '%0' (recursion through %1) is made once "
@@ -142,7 +162,8 @@ bool checkDerivatives(const ir::Function &F,
         externOutDerivativeError(S.Externs[CallOf[St.Args[0]]], (size_t)St.IVal,
                                  Sites[St.Site], D);
       else if (St.Opc == Op::Extern)
-        externDerivativeError(S.Externs[St.IVal], Sites[St.Site], D);
+        externDerivativeError(S.Externs[St.IVal], Sites[St.Site], D,
+                              S.Externs[St.IVal].Name == S.Name);
       return;
     }
     if (!NoRule(St) || !A.Temp[St.Args[0]] || !A.Temp[St.Dst])

@@ -281,7 +281,8 @@ bool Lowerer::run() {
   }
   bindStructParams(Fr);
   bindRecordArrays(Fr);
-  body(Top, Top->getBody(), Fr);
+  if (!longDoubleBody(Fr))
+    body(Top, Top->getBody(), Fr);
   if (Failed || Reported || !extentsFromAccesses() || !checkGlobalWrites())
     return false;
   F.Body.insert(F.Body.begin(), std::make_move_iterator(Prologue.begin()),
@@ -341,6 +342,12 @@ bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
   Info.ScratchGlobals = L.scratchGlobals();
   Info.FileDecls = L.fileDecls();
   if (Remarks) {
+    if (L.scalarBody())
+      report(S.getDiagnostics(), clang::DiagnosticsEngine::Remark,
+             FD->getLocation(),
+             "batchdiff: '%0' declares a long double local, which has no "
+             "vector form: its batched version calls '%0' once per example")
+          << FD->getName();
     L.globalRemarks();
     lowering::paramRemarks(FD, S.getDiagnostics(), Out, WantGrad);
   }

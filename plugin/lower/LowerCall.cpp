@@ -471,6 +471,8 @@ int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
   for (size_t I = 0; I < Frames.size(); ++I)
     if (Frames[I].FD->getCanonicalDecl() == Callee->getCanonicalDecl())
       return recursiveCall(CE, Callee, I);
+  if (int R = longDoubleCall(CE, Callee); R != -2)
+    return R;
   if (Callee->isVariadic()) {
     error(CE->getBeginLoc(), "a call to a variadic function",
           "give the helper a fixed parameter list");

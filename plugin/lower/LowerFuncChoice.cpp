@@ -449,12 +449,13 @@ int Lowerer::choiceCall(const CallExpr *CE, const FuncList &Cands) {
   // call), when every candidate is a helper inlined here; else each branch
   // makes its whole call (a <math.h> function, one made once per example).
   // (Whether callFunction would inline the body here, as inlineCall: a
-  // helper of this file, not called once per example, not recursive.)
+  // helper of this file, not called once per example, not recursive, not
+  // computing in long double.)
   auto Inlined = [&](const FunctionDecl *C) {
     const FunctionDecl *Def = C->getDefinition();
     if (!Def || !Def->hasBody() || Def->isVariadic() ||
         Ctx.getSourceManager().isInSystemHeader(Def->getLocation()) ||
-        generatedCallee(C) || externCallee(CE, C))
+        generatedCallee(C) || externCallee(CE, C) || longDoubleCallee(CE, C))
       return false;
     for (const Frame &Fr : Frames)
       if (Fr.FD->getCanonicalDecl() == C->getCanonicalDecl())

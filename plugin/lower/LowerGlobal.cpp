@@ -242,6 +242,7 @@ static bool assigned(const ir::Block &B, int V, bool In, const ir::Stmt *&Bad) {
 }
 
 bool Lowerer::checkGlobalWrites() {
+  longDoubleGlobals();
   // A recursive call runs the scalar function, which would read and write
   // the global itself, not the example's variable standing for it.
   if (FirstRecursion.isValid() && !GlobalOuts.empty())

@@ -149,6 +149,8 @@ public:
   /// Whether an error was reported (lowering may also stop silently, at a
   /// call to a function defined later).
   bool reported() const { return Reported; }
+  /// NAME_batched calls the function per example (LowerLongDouble.cpp).
+  bool scalarBody() const { return ScalarBody; }
   /// Where each math call is (Stmt::Site indexes it).
   llvm::ArrayRef<SourceLocation> sites() const { return Sites; }
   /// The calls that became the C library's function.
@@ -296,6 +298,14 @@ private:
   /// effects and the side it never takes holds no label (so no goto or case
   /// can enter it): that side is never lowered, as clang never emits it.
   std::optional<bool> constantIf(const IfStmt *IS) const;
+  /// Long double locals: run per example (LowerLongDouble.cpp).
+  bool declaresLongDouble(const Stmt *S) const;
+  bool longDoubleCallee(const CallExpr *CE, const FunctionDecl *Callee) const;
+  int longDoubleCall(const CallExpr *CE, const FunctionDecl *Callee);
+  bool longDoubleBody(Frame &Fr);
+  void longDoubleGlobals();
+  bool ScalarBody = false;
+  std::vector<std::pair<SourceLocation, const FunctionDecl *>> LongDoubleCalls;
   /// Whether pointer \p E is null, where that is known here: a null
   /// pointer constant, a helper's parameter its call passed one (true), a
   /// pointer at a local or into a local array (false).

@@ -1,0 +1,210 @@
+//===- LowerLongDouble.cpp - code computing in long double, per example ---===//
+//
+// x86-64's long double is the x87 80-bit format, which has no vector form:
+// computing it in double would change the results (R's nmath declares its
+// sums `LDOUBLE` for the extra bits). So a function of the file that
+// declares a long double local runs, per example, as the scalar function:
+// a helper's call is made once per example (as recursive calls and calls
+// of other files' functions are), and an annotated function that does so
+// itself gets NAME_batched as one such call per example (no vector code at
+// all: -fplugin-arg-batchdiff-remarks says so). Results are the scalar
+// function's, bit for bit. Only numbers pass (no pointer or struct
+// parameter, a number or void returned); the derivative of such a call is
+// unknown (diff-long-double, diff-long-double-function); a helper's scalar
+// run may not use a global the batch keeps per example
+// (long-double-global).
+//
+//===----------------------------------------------------------------------===//
+#include "lower/LowerImpl.h"
+#include "lower/Types.h"
+
+#include "diagnostics/Diagnostics.h"
+
+#include "clang/Basic/SourceManager.h"
+
+namespace batchdiff {
+namespace lowering {
+
+namespace {
+
+bool isLongDouble(QualType T) {
+  if (T.isNull())
+    return false;
+  const clang::Type *B = T.getCanonicalType()->getBaseElementTypeUnsafe();
+  while (const auto *PT = B->getAs<PointerType>())
+    B = PT->getPointeeType().getCanonicalType()->getBaseElementTypeUnsafe();
+  if (const auto *CT = B->getAs<ComplexType>())
+    B = CT->getElementType().getCanonicalType().getTypePtr();
+  return B->isSpecificBuiltinType(BuiltinType::LongDouble);
+}
+
+/// Whether \p FD takes and returns numbers only.
+bool numbersOnly(const FunctionDecl *FD) {
+  QualType RT = FD->getReturnType();
+  if (!RT->isVoidType() && !irType(RT))
+    return false;
+  for (const ParmVarDecl *P : FD->parameters())
+    if (!irType(P->getType()))
+      return false;
+  return !FD->isVariadic();
+}
+
+/// The functions of the file \p FD's scalar run may enter (FD, and the
+/// functions with a body it calls by name, transitively), and the
+/// variables of static storage they name.
+void reach(const Stmt *S, llvm::SmallPtrSetImpl<const FunctionDecl *> &Fns,
+           llvm::SmallPtrSetImpl<const VarDecl *> &Vars) {
+  if (!S)
+    return;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && VD->hasGlobalStorage())
+      Vars.insert(VD->getCanonicalDecl());
+    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
+      if (const FunctionDecl *Def = FD->getDefinition();
+          Def && Def->hasBody() && Fns.insert(Def).second)
+        reach(Def->getBody(), Fns, Vars);
+  }
+  for (const Stmt *C : S->children())
+    reach(C, Fns, Vars);
+}
+
+} // namespace
+
+/// Whether \p S declares a long double local (R's `LDOUBLE sum;`; not
+/// counting the side of an if that a constant condition rules out).
+bool Lowerer::declaresLongDouble(const Stmt *S) const {
+  if (!S)
+    return false;
+  if (const auto *IS = dyn_cast<IfStmt>(S))
+    if (std::optional<bool> V = constantIf(IS))
+      return declaresLongDouble(*V ? IS->getThen() : IS->getElse());
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D);
+          VD && isLongDouble(VD->getType()))
+        return true;
+  for (const Stmt *C : S->children())
+    if (declaresLongDouble(C))
+      return true;
+  return false;
+}
+
+/// Whether \p CE calls a helper that declares a long double local, passing
+/// and returning numbers, declared before the annotated function.
+bool Lowerer::longDoubleCallee(const CallExpr *CE,
+                               const FunctionDecl *Callee) const {
+  const FunctionDecl *Def = Callee->getDefinition();
+  if (!Def || !Def->hasBody() || !numbersOnly(Def) ||
+      CE->getNumArgs() != Def->getNumParams() ||
+      !declaresLongDouble(Def->getBody()))
+    return false;
+  for (const Expr *A : CE->arguments())
+    if (!irType(A->getType()))
+      return false;
+  // The generated code follows the annotated function: the callee must be
+  // declared before it (a static one cannot be declared inside a function).
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const FunctionDecl *D : Callee->redecls())
+    if (!D->getLexicalDeclContext()->isFunctionOrMethod() &&
+        SM.isBeforeInTranslationUnit(D->getLocation(), Top->getBeginLoc()))
+      return true;
+  return false;
+}
+
+/// Such a call, made once per example on the scalar function (-1 after an
+/// error, -2 when \p CE is not one).
+int Lowerer::longDoubleCall(const CallExpr *CE, const FunctionDecl *Callee) {
+  if (!longDoubleCallee(CE, Callee))
+    return -2;
+  const FunctionDecl *Def = Callee->getDefinition();
+  int R = externCall(CE, Def);
+  if (R >= 0) {
+    F.Externs.back().Why = ir::ExternCall::LongDouble;
+    LongDoubleCalls.push_back({CE->getBeginLoc(), Def});
+  }
+  return R;
+}
+
+/// The annotated function declares a long double local itself: its body is
+/// one call per example of the scalar function. False when that does not
+/// apply (the body is lowered, and its long double refused).
+bool Lowerer::longDoubleBody(Frame &Fr) {
+  if (!numbersOnly(Top) || Top->getReturnType()->isVoidType() ||
+      !declaresLongDouble(Top->getBody()))
+    return false;
+  std::string Name = Top->getNameAsString();
+  QualType RT = Top->getReturnType();
+  ir::ExternCall X;
+  X.Ty = RT.getAsString(Ctx.getPrintingPolicy());
+  X.Name = Name;
+  X.Why = ir::ExternCall::LongDouble;
+  X.Call = Name + "(";
+  std::vector<int> Args;
+  for (unsigned I = 0; I < Top->getNumParams(); ++I) {
+    X.Call += (I ? ", \x01" : "\x01") + std::to_string(I) + "\x02";
+    Args.push_back(B.get(Fr.Vars[Top->getParamDecl(I)]));
+  }
+  X.Call += ")";
+  Type Ty = *irType(RT);
+  bool Bool = Ty == Type::Bool;
+  int D = F.newTemp(Bool ? Type::I32 : Ty);
+  ir::Stmt &St = B.push(ir::Op::Extern, D, Args);
+  St.IVal = (int)F.Externs.size();
+  St.Site = (int)Sites.size(); // for the derivative's error
+  Sites.push_back(Top->getLocation());
+  F.Externs.push_back(std::move(X));
+  Fr.RetVar = F.newVar("__ret", Ty);
+  B.set(Fr.RetVar, Bool ? B.cmp(ir::Op::CmpNE, D, B.constI(Type::I32, 0)) : D);
+  ScalarBody = true;
+  return true;
+}
+
+/// long-double-global: a helper's scalar run (and the functions it calls)
+/// using a variable the batch keeps per example or reads once.
+void Lowerer::longDoubleGlobals() {
+  for (const auto &[At, Def] : LongDoubleCalls) {
+    llvm::SmallPtrSet<const FunctionDecl *, 8> Fns;
+    llvm::SmallPtrSet<const VarDecl *, 8> Vars;
+    Fns.insert(Def);
+    reach(Def->getBody(), Fns, Vars);
+    // A global the batch keeps per example (written here) or reads once
+    // (read here, written by the call), or a static local lowered as a
+    // local, of a function the call enters too.
+    const VarDecl *Bad = nullptr;
+    const char *Why = "";
+    for (const VarDecl *VD : Vars) {
+      bool Written = false;
+      for (const FunctionDecl *FD : Fns)
+        Written |= modifies(FD->getBody(), VD);
+      const VarDecl *C = VD->getCanonicalDecl();
+      const char *W = nullptr;
+      for (const auto &KV : GlobalVars)
+        if (KV.first->getCanonicalDecl() == C)
+          W = "which the batch keeps per example";
+      for (const VarDecl *S : ScratchDecls)
+        if (Written && S->getCanonicalDecl() == C)
+          W = "which the batch keeps per example";
+      for (const auto &KV : FirstRead)
+        if (!W && Written && KV.first->getCanonicalDecl() == C)
+          W = "which the batch reads once for all examples";
+      if (W && (!Bad || VD->getName() < Bad->getName()))
+        Bad = VD, Why = W;
+    }
+    if (!Bad)
+      continue;
+    error(At,
+          "a call of '" + Def->getNameAsString() +
+              "' (which declares a long double local, so runs as the scalar "
+              "function) using " +
+              (Bad->isStaticLocal() ? "static local '" : "global '") +
+              Bad->getNameAsString() + "', " + Why + ",",
+          "the call uses the variable itself, not what each example has "
+          "made of it; pass the value as an argument, or return it instead "
+          "of keeping it in the variable");
+    return;
+  }
+}
+
+} // namespace lowering
+} // namespace batchdiff

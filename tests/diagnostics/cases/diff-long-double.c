@@ -1,0 +1,13 @@
+/* In a diff function, a differentiated value of a call of a helper that
+   declares a long double local (R's LDOUBLE sums; made once per example
+   on the scalar function). */
+static double ldsum(double x, int n) {
+  long double s = 0;
+  for (int i = 1; i <= n; i++)
+    s += (long double)x / i;
+  return (double)s;
+}
+__attribute__((batch, diff)) double f(double x, int n) {
+  return x * ldsum(x, n);
+  // CHECK: diff-long-double.c:[[@LINE-1]]:14: error: 'ldsum' declares a long double local, so batchdiff calls it once per example and does not know its derivative; compute its arguments from BD_NODIFF inputs, use its result only where no derivative is needed, or use 'batch' without 'diff'
+}

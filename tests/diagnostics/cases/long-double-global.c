@@ -1,0 +1,26 @@
+/* A call of a helper that declares a long double local (made once per
+   example on the scalar function) using a global the function writes
+   (kept per example in the batch), or writing one the function reads
+   (read once for all examples). */
+double scale;
+static double ldsum(double x, int n) {
+  long double s = 0;
+  for (int i = 1; i <= n; i++)
+    s += (long double)x * scale / i;
+  return (double)s;
+}
+__attribute__((batch)) double f(double x, int n) {
+  scale = 2.0 * x;
+  return ldsum(x, n);
+  // CHECK: long-double-global.c:[[@LINE-1]]:10: error: a call of 'ldsum' (which declares a long double local, so runs as the scalar function) using global 'scale', which the batch keeps per example, is not supported in a batch/diff function; the call uses the variable itself, not what each example has made of it; pass the value as an argument, or return it instead of keeping it in the variable
+}
+int calls;
+static double ldcount(double x) {
+  long double s = x;
+  calls++;
+  return (double)(s * s);
+}
+__attribute__((batch)) double g(double x) {
+  return ldcount(x) + calls;
+  // CHECK: long-double-global.c:[[@LINE-1]]:10: error: a call of 'ldcount' (which declares a long double local, so runs as the scalar function) using global 'calls', which the batch reads once for all examples, is not supported in a batch/diff function; the call uses the variable itself, not what each example has made of it; pass the value as an argument, or return it instead of keeping it in the variable
+}
