@@ -67,9 +67,12 @@ $CC $PL $FLAGS -DNM_EXACT -include "$HERE/nm_wrap.h" "$HERE/nm_batch.c" $LINK \
   -o "$WORK/nm_batch_exact"
 $CC $PL $FLAGS "$HERE/nm_batch.c" $LINK -o "$WORK/nm_batch"
 $CC $PL $FLAGS "$HERE/nm_diff.c" $LINK -o "$WORK/nm_diff"
+$CC $PL $FLAGS -DNM_EXACT -include "$HERE/nm_wrap.h" "$HERE/nm_ldouble.c" \
+  $LINK -o "$WORK/nm_ldouble_exact"
+$CC $PL $FLAGS "$HERE/nm_ldouble.c" $LINK -o "$WORK/nm_ldouble"
 
 status=0
-for t in nm_batch_exact nm_batch nm_diff; do
+for t in nm_batch_exact nm_batch nm_diff nm_ldouble_exact nm_ldouble; do
   echo "== $t"
   "$WORK/$t" > "$WORK/$t.stdout" || status=1
 done
