@@ -699,6 +699,12 @@ int Lowerer::inlineBody(const CallExpr *CE, const FunctionDecl *Callee,
   if (Callee->getReturnType()->isVoidType() ||
       irType(Callee->getReturnType())) {
     body(Callee, Callee->getBody(), Fr);
+  } else if (Callee->getReturnType()->isRealFloatingType()) { // long double
+    error(CE->getBeginLoc(),
+          "a helper returning '" + Callee->getReturnType().getAsString() + "'",
+          "return a double: a helper that declares a long double local and "
+          "passes and returns numbers is called once per example on the "
+          "scalar function");
   } else {
     error(CE->getBeginLoc(), "a helper returning a non-scalar",
           "return a scalar");
