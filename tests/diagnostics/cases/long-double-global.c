@@ -1,7 +1,8 @@
 /* A call of a helper that declares a long double local (made once per
    example on the scalar function) using a global the function writes
-   (kept per example in the batch), or writing one the function reads
-   (read once for all examples). */
+   (kept per example in the batch), writing one the function reads (read
+   once for all examples), or writing a static local the batch keeps per
+   example (here through a call back into the helper that declares it). */
 double scale;
 static double ldsum(double x, int n) {
   long double s = 0;
@@ -24,3 +25,16 @@ __attribute__((batch)) double g(double x) {
   return ldcount(x) + calls;
   // CHECK: long-double-global.c:[[@LINE-1]]:10: error: a call of 'ldcount' (which declares a long double local, so runs as the scalar function) using global 'calls', which the batch reads once for all examples, is not supported in a batch/diff function; the call uses the variable itself, not what each example has made of it; pass the value as an argument, or return it instead of keeping it in the variable
 }
+static double kstep(double x, int d);
+static double ldhalf(double x, int d) {
+  long double s = x;
+  return d > 0 ? kstep((double)(s / 2), d - 1) : (double)s;
+}
+static double kstep(double x, int d) {
+  static double t;
+  t = x * x;
+  double y = ldhalf(x, d);
+  // CHECK: long-double-global.c:[[@LINE-1]]:14: error: a call of 'ldhalf' (which declares a long double local, so runs as the scalar function) using static local 't', which the batch keeps per example, is not supported in a batch/diff function; the call uses the variable itself, not what each example has made of it; pass the value as an argument, or return it instead of keeping it in the variable
+  return t + y;
+}
+__attribute__((batch)) double h(double x, int d) { return kstep(x, d); }
