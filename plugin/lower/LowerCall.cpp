@@ -467,7 +467,30 @@ int Lowerer::recursiveCall(const CallExpr *CE, const FunctionDecl *Callee,
   return externCall(CE, Callee, &Via);
 }
 
+/// Every call of a helper is a copy of its body and of everything it calls,
+/// so helpers called from several places multiply (toms708.c's bratio: 757
+/// statements, about 110,000 operations inlined; a helper calling another
+/// twice, at each of 20 levels, a million copies). Past this many
+/// operations the function is refused rather than compiled for hours (R's
+/// pbeta with toms708.c under batch, diff: 397 s of CPU, docs/compile-time.md).
+constexpr size_t InlineBudget = 400000;
+
 int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
+  if (OverBudget)
+    return fail();
+  if (B.func().Temps.size() > InlineBudget) {
+    OverBudget = true;
+    error(CE->getBeginLoc(),
+          "a function of more than " + std::to_string(InlineBudget) +
+              " operations once every call of its helpers is inlined "
+              "(here '" +
+              Callee->getNameAsString() + "')",
+          "call helpers from fewer places: each call copies the helper and "
+          "everything it calls (a loop, or one call whose arguments each "
+          "branch chooses), or call a function of another file, which is "
+          "called once per example");
+    return -1;
+  }
   for (size_t I = 0; I < Frames.size(); ++I)
     if (Frames[I].FD->getCanonicalDecl() == Callee->getCanonicalDecl())
       return recursiveCall(CE, Callee, I);

@@ -912,6 +912,9 @@ private:
   /// its callee's name.
   SourceLocation FirstRecursion;
   std::string RecursionName;
+  /// The function grew past InlineBudget operations inlining helpers: the
+  /// error is reported once, and no call is inlined after it.
+  bool OverBudget = false;
   std::map<int, SourceLocation> FirstWrite;
   llvm::DenseMap<const ir::Stmt *, SourceLocation> GlobalReads;
   llvm::DenseMap<const VarDecl *, int> StaticVars;
