@@ -30,8 +30,9 @@ EmitOutput emitC(const EmitInput &In) {
                                   : "shape n, lanes of 32 bits")
        << " */\n";
     bool Deferred = false;
-    OS << emitKernel(F, K, Fl, In.MathOutline, In.DeferMath, &Deferred);
-    WrapperText W = emitWrapper(F, Fl, In.Static, K, Deferred);
+    std::vector<KeepArray> Keeps;
+    OS << emitKernel(F, K, Fl, In.MathOutline, In.DeferMath, &Deferred, &Keeps);
+    WrapperText W = emitWrapper(F, Fl, In.Static, K, Deferred, Keeps);
     OS << W.Code;
     Out.Prototypes += W.Prototype + ";\n";
   };

@@ -12,6 +12,7 @@
 
 #include "ir/IR.h"
 
+#include <string>
 #include <vector>
 
 namespace batchdiff {
@@ -31,6 +32,14 @@ std::vector<int> arenaArrays(const ir::Function &F);
 /// their memory comes from the arena as the declarations need it
 /// (bd_vla_reserve), for every size, never from the stack.
 std::vector<int> vlaArrays(const ir::Function &F);
+
+/// An array of a long kernel's kept temps (values one block computes for
+/// blocks after it, KernelEmitter::keepTemps): the chunk function takes it
+/// from the arena, once per chunk call, and passes it to the kernel.
+struct KeepArray {
+  std::string Name, CType;
+  unsigned Len = 0;
+};
 
 } // namespace batchdiff
 

@@ -313,6 +313,8 @@ void KernelEmitter::signature(bool Long, const std::vector<int> &Arena) {
        << (F.VaryingVar[V] ? Sh.vtype(F.Vars[V].Ty)
                            : std::string(scalarType(F.Vars[V].Ty)))
        << " *" << varBase(V);
+  for (const KeepArray &K : keepArrays())
+    OS << ", " << K.CType << " *" << K.Name;
   if (Deferred)
     OS << ", int __bd_careful, int *__bd_bad";
   OS << ") {\n";
@@ -397,9 +399,11 @@ void KernelEmitter::declareVars(const std::vector<int> &Arena) {
 /// and in its block, and LLVM's mem2reg placed its phis by walking the
 /// dominator tree from the entry block: the whole kernel once per temp
 /// (more than 30 minutes for R's pbeta with toms708.c under `diff`, 15,600
-/// such temps). The array's address goes to an empty asm, so that SROA
-/// leaves it in memory: a store where the value is computed, loads where it
-/// is used, as the spills of so many values live across the kernel were.
+/// such temps). The arrays are the chunk function's, from the arena once
+/// per chunk call (KeepArray): memory SROA leaves alone, and not the
+/// kernel's frame (docs/abi.md, "Stack frames"); a store where the value is
+/// computed, loads where it is used, as the spills of so many values live
+/// across the kernel were.
 /// The arrays of masks, integers and uniform values start zeroed, as the
 /// temps did (a mask of a block that did not run is false, a uniform value
 /// may choose a branch or a loop count); the vector float ones do not (a
@@ -416,18 +420,28 @@ void KernelEmitter::keepTemps() {
   }
 }
 
-/// The temps declared up front (Hoisted), zeroed.
-void KernelEmitter::declareTemps() {
+std::vector<KeepArray> KernelEmitter::keepArrays() const {
+  std::vector<KeepArray> R;
   for (const auto &[Key, N] : KeepCount) {
     auto [Ty, Vary] = Key;
-    std::string A = keepArray(Ty, Vary);
-    unsigned Len = Vary ? N * IL : N;
-    OS << "  " << (Vary ? Sh.vtype(Ty) : std::string(scalarType(Ty))) << " "
-       << A << "[" << Len << "];\n";
+    R.push_back({keepArray(Ty, Vary),
+                 Vary ? Sh.vtype(Ty) : std::string(scalarType(Ty)),
+                 Vary ? N * IL : (unsigned)N});
+  }
+  return R;
+}
+
+/// The temps declared up front (Hoisted), zeroed.
+void KernelEmitter::declareTemps() {
+  for (const KeepArray &K : keepArrays()) {
+    auto It =
+        std::find_if(KeepCount.begin(), KeepCount.end(), [&](const auto &KC) {
+          return keepArray(KC.first.first, KC.first.second) == K.Name;
+        });
+    auto [Ty, Vary] = It->first;
     if (!Vary || (Ty != Type::F64 && Ty != Type::F32))
-      OS << "  for (int __bd_j = 0; __bd_j < " << Len << "; __bd_j++) " << A
-         << "[__bd_j] = " << (Vary ? Sh.zero(Ty) : "0") << ";\n";
-    OS << "  __asm__ volatile(\"\" : : \"r\"(" << A << "));\n";
+      OS << "  for (int __bd_j = 0; __bd_j < " << K.Len << "; __bd_j++) "
+         << K.Name << "[__bd_j] = " << (Vary ? Sh.zero(Ty) : "0") << ";\n";
   }
   for (size_t T = 0; T < F.Temps.size(); ++T)
     for (Ch = 0; Ch < (F.VaryingTemp[T] ? IL : 1); ++Ch) {
@@ -538,11 +552,13 @@ std::string KernelEmitter::run() {
 
 std::string emitKernel(const ir::Function &F, const std::string &Name,
                        Flavor Fl, bool MathOutline, bool DeferMath,
-                       bool *Deferred) {
+                       bool *Deferred, std::vector<KeepArray> *Keeps) {
   kernel::KernelEmitter KE(F, Name, Fl, MathOutline, DeferMath);
   std::string Code = KE.run();
   if (Deferred)
     *Deferred = KE.deferred();
+  if (Keeps)
+    *Keeps = KE.keepArrays();
   return Code;
 }
 

@@ -9,6 +9,7 @@
 #define BATCHDIFF_EMIT_KERNEL_H
 
 #include "emit/CText.h"
+#include "emit/Frame.h"
 #include "ir/IR.h"
 
 #include <string>
@@ -26,7 +27,8 @@ namespace batchdiff {
 /// whether it does (the wrapper then calls it so: emitWrapper).
 std::string emitKernel(const ir::Function &F, const std::string &Name,
                        Flavor Fl, bool MathOutline = false,
-                       bool DeferMath = false, bool *Deferred = nullptr);
+                       bool DeferMath = false, bool *Deferred = nullptr,
+                       std::vector<KeepArray> *Keeps = nullptr);
 
 } // namespace batchdiff
 

@@ -4,6 +4,7 @@
 // KernelExpr.cpp the expressions of its instructions.
 #pragma once
 #include "emit/CText.h"
+#include "emit/Frame.h"
 #include "emit/VarScopes.h"
 
 #include <map>
@@ -163,6 +164,11 @@ private:
                 : "__bd_keeps_" + std::string(scalarType(Ty));
   }
   void keepTemps();
+
+public:
+  std::vector<KeepArray> keepArrays() const;
+
+private:
   std::vector<const ir::Block *> TempDef;
   /// Costly math is called through out-of-line copies (MathInlineMax):
   /// each copy's name and definition.

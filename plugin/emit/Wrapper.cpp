@@ -531,6 +531,8 @@ std::string WrapperEmitter::chunk() {
     KArgs.push_back("__bd_ar");
   for (int V : Vla)
     KArgs.push_back("&__bd_vl" + std::to_string(V));
+  for (const KeepArray &K : Keeps)
+    KArgs.push_back(K.Name);
   OS << kernelCall(KArgs);
   for (int Path = Whole ? 0 : 1; Path < 2; ++Path) {
     if (Whole)
@@ -623,7 +625,8 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
        << " __bd_gv" << I << " = 0;\n";
   bool Tapes = !F.TapeSlots.empty();
   std::vector<int> Arena = arenaArrays(F), Vla = vlaArrays(F);
-  bool UsesArena = Tapes || !Arena.empty() || Ix || !Vla.empty();
+  bool UsesArena =
+      Tapes || !Arena.empty() || Ix || !Vla.empty() || !Keeps.empty();
   if (UsesArena)
     OS << "  bd_arena *__bd_ar = bd_arena_get();\n"
        << "  bd_arena_pos __bd_pos = bd_arena_save(__bd_ar);\n";
@@ -641,6 +644,11 @@ std::string WrapperEmitter::chunkFunction(const std::string &Base) {
        << " *)bd_arena_alloc(__bd_ar, sizeof(" << T << ") * "
        << F.Vars[V].Len * (F.VaryingVar[V] ? (int)IL : 1) << ");\n";
   }
+  // A long kernel's kept temps (KeepArray).
+  for (const KeepArray &K : Keeps)
+    OS << "  " << K.CType << " *" << K.Name << " = (" << K.CType
+       << " *)bd_arena_alloc(__bd_ar, sizeof(" << K.CType << ") * " << K.Len
+       << ");\n";
   // Variable-length arrays: grown by the kernel as declarations need.
   for (int V : Vla)
     OS << "  bd_vla __bd_vl" << V << " = {0, 0};\n";
@@ -838,8 +846,10 @@ std::string WrapperEmitter::run() {
 using wrapper::WrapperEmitter;
 
 WrapperText emitWrapper(const ir::Function &F, Flavor Fl, bool Static,
-                        const std::string &Kernel, bool Deferred) {
+                        const std::string &Kernel, bool Deferred,
+                        std::vector<KeepArray> Keeps) {
   WrapperEmitter WE(F, Fl, Static, Kernel, Deferred);
+  WE.setKeeps(std::move(Keeps));
   WrapperText T;
   T.Code = WE.run();
   T.Prototype = WE.prototype(false);

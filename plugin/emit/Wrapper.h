@@ -9,6 +9,7 @@
 #define BATCHDIFF_EMIT_WRAPPER_H
 
 #include "emit/CText.h"
+#include "emit/Frame.h"
 #include "ir/IR.h"
 
 #include <string>
@@ -25,7 +26,8 @@ struct WrapperText {
 /// kernel defers its math calls' rare-lane tests (emitKernel): each step
 /// calls it, then Kernel + "c" when it reports a lane that needs them.
 WrapperText emitWrapper(const ir::Function &F, Flavor Fl, bool Static,
-                        const std::string &Kernel, bool Deferred = false);
+                        const std::string &Kernel, bool Deferred = false,
+                        std::vector<KeepArray> Keeps = {});
 
 /// The wrapper's declaration (no ';'); \p Reserved: the parameter names of
 /// the generated code rather than the user-facing ones. Needs only \p F's

@@ -30,6 +30,7 @@ public:
 
   std::string prototype(bool Reserved) const;
   std::string run();
+  void setKeeps(std::vector<KeepArray> K) { Keeps = std::move(K); }
 
 private:
   /// A parameter of the wrapper: its type (ending in ' ' or '*') and name.
@@ -182,6 +183,8 @@ private:
   bool Ix;
   /// The kernel defers its math calls' rare-lane tests (emitKernel).
   bool Deferred;
+  /// A long kernel's arrays of kept temps: from the arena, per chunk call.
+  std::vector<KeepArray> Keeps;
   std::string CS;
   unsigned CI = 0; // the chain CS names
   int Buf = 0;

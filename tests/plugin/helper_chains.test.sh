@@ -10,8 +10,8 @@
 # and stored again deeper. So a long kernel declares each variable in the
 # innermost block around its accesses, and keeps the values one block
 # computes for blocks after it (the forward sweep's values that the reverse
-# sweep reads) in arrays: what it declares at its top does not grow with
-# the function.
+# sweep reads) in arrays from the arena: what it declares at its top does
+# not grow with the function.
 . "$SRC/lib.sh"
 
 # chainf N: N helpers with branches and a goto, each calling the one before
@@ -59,8 +59,8 @@ t12=$(top em/c12.c.batchdiff.c)
 t36=$(top em/c36.c.batchdiff.c)
 [ "$t12" -gt 0 ] || fail "no gradient kernel found"
 [ "$t36" -eq "$t12" ] || fail "top-level declarations grow: $t12 -> $t36"
-grep -q '^  bd_f64d __bd_keep_f64d\[[0-9]*\];' em/c36.c.batchdiff.c ||
-  fail "c36.c: forward values not kept in an array"
+grep -q '^  bd_f64d \*__bd_keep_f64d = (bd_f64d \*)bd_arena_alloc(' em/c36.c.batchdiff.c ||
+  fail "c36.c: forward values not kept in an arena array"
 # Adjoints live in the blocks that use them: more nesting levels than the
 # helpers (forward and reverse) declare variables.
 n=$(grep -Ec '^ {20,}bd_f64d __bd_v[0-9]+_d' em/c36.c.batchdiff.c)
