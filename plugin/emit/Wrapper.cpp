@@ -524,13 +524,15 @@ std::string WrapperEmitter::chunk() {
     KArgs.push_back("__bd_ar");
     KArgs.push_back("__bd_tp");
   }
-  for (int V : arenaArrays(F))
-    KArgs.push_back("__bd_h" + std::to_string(V));
+  // In the kernel's order (KernelEmitter::signature): the arena and the
+  // variable-length arrays, then the large local arrays.
   std::vector<int> Vla = vlaArrays(F);
   if (!Vla.empty() && F.TapeSlots.empty())
     KArgs.push_back("__bd_ar");
   for (int V : Vla)
     KArgs.push_back("&__bd_vl" + std::to_string(V));
+  for (int V : arenaArrays(F))
+    KArgs.push_back("__bd_h" + std::to_string(V));
   for (const KeepArray &K : Keeps)
     KArgs.push_back(K.Name);
   OS << kernelCall(KArgs);
