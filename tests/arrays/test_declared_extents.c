@@ -41,10 +41,6 @@ BATCHDIFF double mat(int r, BD_UNIFORM int c, BD_PACKED const double a[r * c],
   return s;
 }
 
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
-
 enum { MAXN = 9, C = 3 };
 
 static void t_extents(void **state) {

@@ -100,10 +100,6 @@ static const struct {
     {"do_step", do_step_batched, do_step_grad, do_step, len_pair, -2},
 };
 
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
-
 static void t_do(void **state) {
   (void)state;
   rng_t g = {name_seed("do extent")};

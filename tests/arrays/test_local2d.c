@@ -84,10 +84,6 @@ BATCHDIFF float det2f(float a, float b, float c) {
 static int same(double got, double want) {
   return same_bits_or_nan(&got, &want, sizeof got, 1);
 }
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
-
 static void t_batched(void **state) {
   (void)state;
   rng_t rng = {name_seed("local2d_batched")};

@@ -120,10 +120,6 @@ BATCHDIFF double pn(int n, BD_PACKED const double c[n][2][3], double x) {
 static int same_v(double got, double want) {
   return same_bits_or_nan(&got, &want, sizeof got, 1);
 }
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
-
 static void t_batched(void **state) {
   (void)state;
   rng_t rng = {name_seed("local3d_batched")};

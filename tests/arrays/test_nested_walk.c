@@ -155,10 +155,6 @@ BATCHDIFF double rs_local(const double v[4], double a) {
 
 #include "ragged_util.h"
 
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
-
 static void t_rows(void **state) {
   (void)state;
   rng_t rg = {name_seed("nested rows")};

@@ -603,10 +603,6 @@ static double objective_c(const pcase *c, const ex_t *e, double seed,
   return L;
 }
 
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (fabs(want) + 1.0);
-}
-
 static void check_fd(const pcase *c, const ex_t *e, double seed,
                      const double cot[2][MAXE], int k, double *slot) {
   double g = objective(c, e, seed, cot, k).d;

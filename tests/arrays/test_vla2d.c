@@ -147,10 +147,6 @@ BATCHDIFF double vi(int r, int c, const double m[][c], double x) {
   return s;
 }
 
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
-
 enum { MR = 6, MC = 5, SM = MR * MC };
 
 static double *rand_array(rng_t *g, size_t len) {

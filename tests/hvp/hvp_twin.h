@@ -82,7 +82,8 @@ static double *buf(size_t n) {
 static int same(double a, double b) {
   return memcmp(&a, &b, sizeof a) == 0 || (isnan(a) && isnan(b));
 }
-static int close_to(double got, long double want, double rel) {
+/* exec_util.h's close_to against the long twin's long double */
+static int close_to_ld(double got, long double want, double rel) {
   return fabsl((long double)got - want) <= rel * (1 + fabsl(want));
 }
 

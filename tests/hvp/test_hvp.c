@@ -216,7 +216,7 @@ static void run_case(const hcase *c) {
                 ret_g[b], n, b);
       for (int j = 0; j < c->np; j++)
         for (size_t b = 0; b < (c->unif[j] ? 1 : n); b++)
-          if (c->unif[j] ? !close_to(D[j][b], Dg[j][b], 1e-13)
+          if (c->unif[j] ? !close_to_ld(D[j][b], Dg[j][b], 1e-13)
                          : !same(D[j][b], Dg[j][b]))
             HFAIL("hvp gradient %d: %.17g, NAME_grad %.17g (n=%zu b=%zu)", j,
                   D[j][b], Dg[j][b], n, b);
@@ -268,7 +268,7 @@ static void run_case(const hcase *c) {
           double err = (double)(fabsl(h1[j] - th[j]) / (1 + fabsl(th[j])));
           if (err > worst_twin)
             worst_twin = err;
-          if (!close_to(h1[j], th[j], 1e-12) || !close_to(g1[j], tg[j], 1e-13))
+          if (!close_to_ld(h1[j], th[j], 1e-12) || !close_to_ld(g1[j], tg[j], 1e-13))
             HFAIL("twin: h_%d %.17g want %.17Lg, d_%d %.17g want %.17Lg "
                   "(x=%.17g %.17g %.17g, n=%zu b=%zu)",
                   j, h1[j], th[j], j, g1[j], tg[j], a[0], a[1],
@@ -290,7 +290,7 @@ static void run_case(const hcase *c) {
         }
       }
       for (int j = 0; j < c->np; j++)
-        if (c->unif[j] && !close_to(H[j][0], usum[j], 1e-12))
+        if (c->unif[j] && !close_to_ld(H[j][0], usum[j], 1e-12))
           HFAIL("uniform h_%d %.17g, sum over the examples %.17Lg (n=%zu)", j,
                 H[j][0], usum[j], n);
       gp_reset();
@@ -327,7 +327,7 @@ static void symmetry(const hcase *c) {
     }
     for (int p = 0; p < c->np; p++)
       for (int q = 0; q < p; q++)
-        if (!close_to(Hm[p][q], Hm[q][p], 1e-12))
+        if (!close_to_ld(Hm[p][q], Hm[q][p], 1e-12))
           HFAIL("H[%d][%d] %.17g != H[%d][%d] %.17g", p, q, Hm[p][q], q, p,
                 Hm[q][p]);
   }

@@ -118,7 +118,7 @@ static void hvp_arrays(void **st) {
         double got = i < m ? hx[b * AST + i] : hs[b];
         double err = (double)(fabsl(got - th[i]) / (1 + fabsl(th[i])));
         worst = err > worst ? err : worst;
-        if (!close_to(got, th[i], 1e-12))
+        if (!close_to_ld(got, th[i], 1e-12))
           HFAIL("H v element %d: %.17g, twin %.17Lg (N=%zu b=%zu n=%d)", i, got,
                 th[i], N, b, m);
       }
@@ -128,7 +128,7 @@ static void hvp_arrays(void **st) {
     for (int k = 0; k < 3; k++) {
       if (!same(dw[k], dwg[k])) /* both sorted by length, one order */
         HFAIL("d_w[%d] %.17g, NAME_grad %.17g (N=%zu)", k, dw[k], dwg[k], N);
-      if (!close_to(hw[k], hwsum[k], 1e-12))
+      if (!close_to_ld(hw[k], hwsum[k], 1e-12))
         HFAIL("uniform h_w[%d] %.17g, twin sum %.17Lg (N=%zu)", k, hw[k],
               hwsum[k], N);
     }
@@ -296,7 +296,7 @@ static void hvp_output(void **st) {
     double o[2];
     h_out(x[b], w, o);
     /* sin: the runtime's vector sin, within its 1 ULP bound. */
-    if (!same(o[0], out[2 * b]) || !close_to(out[2 * b + 1], o[1], 1e-15))
+    if (!same(o[0], out[2 * b]) || !close_to_ld(out[2 * b + 1], o[1], 1e-15))
       HFAIL("out %.17g %.17g differs from the scalar function %.17g %.17g "
             "(b=%zu)",
             out[2 * b], out[2 * b + 1], o[0], o[1], b);
@@ -311,14 +311,14 @@ static void hvp_output(void **st) {
       hd L =
           hd_add(hd_mul(hd_k(cs[2 * b]), o0), hd_mul(hd_k(cs[2 * b + 1]), o1));
       th[p] = L.d;
-      if (p == 0 && !close_to(tout[2 * b], o0.c, 1e-14))
+      if (p == 0 && !close_to_ld(tout[2 * b], o0.c, 1e-14))
         HFAIL("t_out[0] %.17g, want %.17Lg (b=%zu)", tout[2 * b], o0.c, b);
     }
-    if (!close_to(hx[b], th[0], 1e-12))
+    if (!close_to_ld(hx[b], th[0], 1e-12))
       HFAIL("h_x %.17g, twin %.17Lg (b=%zu)", hx[b], th[0], b);
     hwsum += th[1];
   }
-  if (!close_to(hw, hwsum, 1e-12))
+  if (!close_to_ld(hw, hwsum, 1e-12))
     HFAIL("uniform h_w %.17g, twin sum %.17Lg", hw, hwsum);
   gp_reset();
 }
@@ -355,7 +355,7 @@ static void hvp_zero_adjoint(void **st) {
     double K = k[b], X = x[b], Y = y[b];
     double hxx = 2 * K * Y * Y, hxy = 4 * K * X * Y, hyy = 2 * K * X * X;
     double wx = hxx * tx[b] + hxy * ty[b], wy = hxy * tx[b] + hyy * ty[b];
-    if (!close_to(hx[b], wx, 1e-14) || !close_to(hy[b], wy, 1e-14))
+    if (!close_to_ld(hx[b], wx, 1e-14) || !close_to_ld(hy[b], wy, 1e-14))
       HFAIL("h %.17g %.17g, want %.17g %.17g (x=%g k=%d b=%zu)", hx[b], hy[b],
             wx, wy, X, k[b], b);
   }

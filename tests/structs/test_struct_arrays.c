@@ -124,9 +124,6 @@ energy(const vec3 *p, int n, BD_UNIFORM const vec3 *c) {
 static int same(double got, double want) {
   return same_bits_or_nan(&got, &want, sizeof got, 1);
 }
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
 static vec3 rvec(rng_t *r, double lo, double hi) {
   return (vec3){rng_range(r, lo, hi), rng_range(r, lo, hi),
                 rng_range(r, lo, hi)};

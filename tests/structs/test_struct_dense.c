@@ -177,10 +177,6 @@ static void t_lanes_to_aos(void **state) {
 
 /* ---- shadows, seeds and tangents of dense records ------------------------ */
 
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
-
 static void t_grad(void **state) {
   (void)state;
   rng_t rng = {name_seed("dense_grad")};

@@ -331,10 +331,6 @@ static void diff_pw_guarded(void **state) {
 
 /* ---- gradients --------------------------------------------------------- */
 
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
-
 static int g_k;
 static double f_params(const double *a) { return gs_params(a[0], g_k); }
 static double f_gauss(const double *a) { return gl_gauss(a[0], a[1], a[2]); }

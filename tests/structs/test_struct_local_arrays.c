@@ -129,10 +129,6 @@ DIFF3(sl_particles, double, CMP_BITS, 0, V, double, gen_mod, V, double, gen_d,
 
 /* ---- gradients ----------------------------------------------------------- */
 
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
-
 static int g_k;
 static double poly2(const double *a) { return sl_poly(a[0], a[1], g_k); }
 static double parts2(const double *a) { return sl_particles(a[0], a[1], g_k); }

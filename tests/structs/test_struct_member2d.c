@@ -42,9 +42,6 @@ __attribute__((batch, diff)) double h(const aff *p, int n) {
   return s;
 }
 
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
 static double *el(aff *a, int j) { return j < 6 ? &a->m[j / 3][j % 3] : &a->b; }
 static aff gen_aff(rng_t *r) {
   aff a;

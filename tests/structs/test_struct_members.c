@@ -40,9 +40,6 @@ __attribute__((batch, diff, diff(forward))) mat2 rot(double t, double r) {
 static int same(double got, double want) {
   return same_bits_or_nan(&got, &want, sizeof got, 1);
 }
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
 static layer gen_layer(rng_t *r, int edge) {
   layer l;
   memset(&l, 0x5A, sizeof l);

@@ -59,10 +59,6 @@ __attribute__((batch, diff, diff(forward))) void sc_s(int n, const mix m[n],
   SC_BODY
 }
 
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
-
 /* ---- len: read-only records -------------------------------------------- */
 
 static void t_len(void **state) {

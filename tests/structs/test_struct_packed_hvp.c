@@ -57,9 +57,6 @@ HVP void sc_p(int n, BD_PACKED const mix m[n], BD_PACKED vec3 out[n], double a){
   SC_BODY
 }
 
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
 static double *comp(vec3 *v, int j) {
   return j == 0 ? &v->x : j == 1 ? &v->y : &v->z;
 }

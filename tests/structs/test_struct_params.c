@@ -237,9 +237,6 @@ static void t_shadow_exact(void **state) {
 
 /* ---- gradients ----------------------------------------------------------- */
 
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
 static double *slot(vec3 *v, int j) { return j == 0 ? &v->x : j == 1 ? &v->y : &v->z; }
 
 static double fd_dist(vec3 a, vec3 c, int which, int j) {

@@ -52,10 +52,6 @@ __attribute__((batch, diff(hvp))) vsig sq2(double a, BD_UNIFORM double c) {
   return o;
 }
 
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
-
 static void t_batched(void **state) {
   (void)state;
   rng_t rng = {name_seed("struct_return")};

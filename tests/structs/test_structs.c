@@ -170,10 +170,6 @@ static double fd(double (*f)(const double *), double *a, int j) {
   a[j] = x;
   return (p - m) / (2.0 * h);
 }
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
-
 static double svec_a(const double *a) { return s_vec(a[0], a[1], a[2], a[3]); }
 
 static void t_grad_vec(void **state) {
