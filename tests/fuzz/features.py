@@ -13,13 +13,16 @@ tables, pointer walks and two-dimensional local arrays ('tables',
 array member `double m[2][3]` ('amem2', with 'structs'); the third,
 fourth and fifth rounds in yfeatures.py, zfeatures.py and wfeatures.py
 (unions, global structs, arrays of structs in structs, narrow and
-declared-extent array parameters, short-circuit reads).  Each feature
+declared-extent array parameters, short-circuit reads), the later ones in
+vfeatures.py .. qfeatures.py (the eleventh: choices of functions per
+example, globals written on some paths).  Each feature
 draws numbers only where the ones before it drew none, so adding one
 leaves the others' output as it was."""
 from markers import LF, MD, MF, TW, tname
 from xadapters import CP
 from xfeatures import NEW, XExt
 from yfeatures import NEW3, YExt
+from qfeatures import NEW11, QExt
 from rfeatures import NEW10, RExt
 from sfeatures import NEW9, SExt
 from tfeatures import NEW8, TExt
@@ -29,7 +32,7 @@ from wfeatures import NEW5, WExt
 from zfeatures import NEW4, ZExt
 
 FEATURES = ("structs", "arrays", "mem", "recs", "amem") + NEW + ("amem2",) + \
-    NEW3 + NEW4 + NEW5 + NEW6 + NEW7 + NEW8 + NEW9 + NEW10
+    NEW3 + NEW4 + NEW5 + NEW6 + NEW7 + NEW8 + NEW9 + NEW10 + NEW11
 
 
 class StructType:
@@ -90,7 +93,7 @@ class StructType:
         return out
 
 
-class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt):
+class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt, QExt):
     """File-level state of the features (rng: the file's generator)."""
 
     def __init__(self, rng, features):
@@ -146,6 +149,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt):
             out += self.tfile_decls()
         if self.ron():
             out += self.rfile_decls()
+        if self.qon():
+            out += self.qfile_decls()
         return out
 
     def use_tables(self, g):
@@ -165,6 +170,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt):
             e = self.tfleaf(g, t)
         if not e and self.ron():
             e = self.rfleaf(g, t)
+        if not e and self.qon():
+            e = self.qfleaf(g, t)
         return e or XExt.fleaf(self, g, t)
 
     def ileaf(self, g):
@@ -303,6 +310,7 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt):
         TExt.tattach(g)  # tfeatures: flat matrices, recursion, gotoin
         SExt.sattach(g)  # sfeatures: gotodone
         RExt.rattach(g)  # rfeatures: the tenth round
+        QExt.qattach(g)  # qfeatures: the eleventh round
 
     def setup(self, g, cps):
         """The function's struct members, arrays and length parameters in
@@ -381,6 +389,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt):
             self.ystmt(g, 1)
         if self.son():
             self.sbefore_return(g)
+        if self.qon():
+            self.qbefore_return(g)
 
     def after_return(self, g):
         """After the final return (and its `tail:`): gotodone's label
@@ -414,6 +424,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt):
         if self.son() and self.sstmt(g, ind, in_loop):
             return True
         if self.ron() and self.rstmt(g, ind, in_loop):
+            return True
+        if self.qon() and self.qstmt(g, ind, in_loop):
             return True
         r = self.r.random()
         if r < 0.1 and g.ragged and g.loop_depth < 2 and not g.is_helper \

@@ -35,8 +35,9 @@
  *  3. uniform shadows equal the sum over the batch of the n = 1 gradients
  *     (to rounding), and the sum of per-example finite differences;
  *  4. a global the function writes (gget/gset) holds, after each generated
- *     function, what the sequential loop over the scalar function leaves
- *     (fuzz_global.h);
+ *     function, what the sequential loop over the scalar function leaves:
+ *     what the last example that wrote it left, its value before the call
+ *     if none did (fuzz_global.h);
  *  5. NAME_jvp: ret as batched, NULL tangents as zeros, d_ret against
  *     dot(gradient, tangent);
  *  6. NAME_hvp (fuzz_hvp.h);
@@ -70,6 +71,15 @@
  * reported even where some results are excused (fz_nan_sign). */
 #ifndef FZ_MUTATE_RET
 #define FZ_MUTATE_RET 0.0
+#endif
+/* Check 4's self-tests (gen.py --mutate-global): 1, the harness expects
+ * in a written global what example n - 1 alone leaves, as if every example
+ * wrote it (the oracle before globals written on some paths); 2, it runs
+ * the scalar loop from another value of the global than the generated
+ * functions, as if they had to change it where no example writes it: a
+ * function writing one on some paths only must then be reported. */
+#ifndef FZ_MUTATE_GLOBAL
+#define FZ_MUTATE_GLOBAL 0
 #endif
 
 /* a ragged array's length parameter (gen.py --features): the harness's int
@@ -129,6 +139,10 @@ typedef struct {
   /* gen.py --features ecalls: the function calls outside functions and
    * no transcendental one: check 7 compares their calls (fz_check_ext) */
   int ext;
+  /* sets the tie twin's copy of the written global (NULL if none): a
+   * global written on some paths only keeps its value where an example
+   * does not write it (gen.py --features gpaths) */
+  void (*gtset)(double v);
 } fz_fn;
 
 /* The outside functions of gen.py --features ecalls (bodies in
@@ -149,7 +163,7 @@ static const size_t fz_ns[] = {0, 1, 3, 4, 5, 8, 9, 17, 100};
 typedef struct {
   long exact, zero_tie, tol, sensitive, grad_fd, kink, floatpath, nonfinite,
       uni_fd, uni_skip, overflow, jvp_dot, jvp_skip, hvp_bits, hvp_fd, hvp_skip,
-      absorbed, ulp, nan_sign, ext_calls, ext_skip, fails;
+      absorbed, ulp, nan_sign, ext_calls, ext_skip, gsome, gnone, fails;
 } fz_stats;
 static fz_stats fz_st;
 
@@ -332,6 +346,7 @@ typedef struct {
   double *t[FZ_MAXP], *tz[FZ_MAXP];
   double *rj, *dj, *dz, *dnl;
   double gloop, gspread;
+  long glast; /* the last example that wrote the global, -1 if none */
   double usum[FZ_MAXP], uabs[FZ_MAXP], ufd[FZ_MAXP], ufd_abs[FZ_MAXP],
       unoise[FZ_MAXP];
   int uskip[FZ_MAXP], uovf;
@@ -398,17 +413,32 @@ static void fz_check_batched(fz_case *c) {
   int pat = c->pat;
   double *const *a = c->a;
   double *rb = c->rb, *r1 = c->r1;
-  /* a written global as the loop leaves it */
+  /* a written global as the loop leaves it (the last example that
+   * wrote it wins; FZ_GSTART if none did) */
   double gloop = 0.0;
+  long glast = -1, gfrom = 0;
   int gsens = 0;
   if (f->gget) {
-    f->gset(FZ_GSTART);
-    for (size_t b = 0; b < n; b++) {
-      double x[FZ_MAXP];
-      fz_args_of(f, a, b, x);
-      (void)f->scalar(x);
+    /* (--mutate-global 2: the loop starts from another value than the
+     * generated functions, so where no example writes the global it
+     * differs) */
+    double start = FZ_MUTATE_GLOBAL == 2 ? 0.5 : FZ_GSTART;
+    gloop = fz_gloop(f, a, n, 0, start);
+    glast = fz_glast(f, a, n);
+    if (FZ_MUTATE_GLOBAL == 1 && n > 0) {
+      /* the old assumption: example n - 1 wrote it */
+      gfrom = glast = (long)n - 1;
+      gloop = fz_gloop(f, a, n, gfrom, start);
     }
-    gloop = f->gget();
+    if (glast < 0 && !fz_same(gloop, fz_gheld(f, start)))
+      FZ_FAIL(f, a, (size_t)0,
+              "harness: no example wrote the global but the scalar loop "
+              "left %a",
+              gloop);
+    if (n > 0 && glast < 0)
+      fz_st.gnone++;
+    else if (glast >= 0 && glast < (long)n - 1)
+      fz_st.gsome++;
     f->gset(FZ_GSTART);
   }
   f->batched(n, a, rb);
@@ -457,26 +487,30 @@ static void fz_check_batched(fz_case *c) {
   double gspread = gsens ? INFINITY : 0.0;
   if (f->gget && f->transcendental && n > 0 && !gsens &&
       !fz_same(gbat, gloop)) {
-    double x[FZ_MAXP];
-    fz_args_of(f, a, n - 1, x);
-    gspread = fz_gsensitivity(f, x, gloop);
+    gspread = fz_gsensitivity(f, a, n, gfrom, glast, gloop);
     double tol = f->rtype == 'f' || !f->twin_exact ? FZ_TOL_F : FZ_TOL_D;
-    if (fabs(gbat - gloop) > tol * fmax(1.0, fabs(gloop)) &&
+    if ((glast < 0 || fabs(gbat - gloop) > tol * fmax(1.0, fabs(gloop))) &&
         !(fabs(gbat - gloop) <= 4 * gspread) &&
-        fz_gulp_explains(f, x, gbat, tol))
+        fz_gulp_explains(f, a, n, gfrom, gbat, tol))
       fz_st.ulp++, gspread = INFINITY;
   }
   if (f->gget && n > 0 && !isinf(gspread) && !fz_same(gbat, gloop) &&
-      fz_global_fails(f, gbat, gloop, gspread)) {
-    /* example n - 1 wrote the global after taking a NaN's sign */
-    double x[FZ_MAXP];
-    fz_args_of(f, a, n - 1, x);
-    if (fz_nan_sign(f, x))
-      gspread = INFINITY;
+      fz_global_fails(f, gbat, gloop, gspread, glast)) {
+    /* the last writer (or an example after it, which may write when a
+     * sign flips a branch) took a NaN's sign */
+    for (size_t b = glast < 0 ? 0 : (size_t)glast; b < n; b++) {
+      double x[FZ_MAXP];
+      fz_args_of(f, a, b, x);
+      if (fz_nan_sign(f, x)) {
+        gspread = INFINITY;
+        break;
+      }
+    }
   }
-  fz_check_global(f, "batched", gbat, gloop, n, pat, gspread);
+  fz_check_global(f, "batched", gbat, gloop, n, pat, glast, gspread);
   c->gloop = gloop;
   c->gspread = gspread;
+  c->glast = glast;
 }
 
 /* Check 2 on the batch: ret as batched; shadows pre-filled (d) end as
@@ -492,7 +526,7 @@ static void fz_check_grad(fz_case *c) {
     f->gset(FZ_GSTART);
   f->grad(n, a, c->rg, d);
   fz_check_global(f, "grad", f->gget ? f->gget() : 0.0, c->gloop, n, pat,
-                  c->gspread);
+                  c->glast, c->gspread);
   for (size_t b = 0; b < n; b++)
     if (!fz_same_ret(f, a, b, c->rg[b], c->rb[b]))
       FZ_FAIL(f, a, b, "grad ret %a != batched %a", c->rg[b], c->rb[b]);
@@ -586,7 +620,7 @@ static void fz_check_jvp(fz_case *c) {
     f->gset(FZ_GSTART);
   f->jvp(n, a, c->t, c->rj, c->dj);
   fz_check_global(f, "jvp", f->gget ? f->gget() : 0.0, c->gloop, n, pat,
-                  c->gspread);
+                  c->glast, c->gspread);
   for (size_t b = 0; b < n; b++)
     if (!fz_same_ret(f, a, b, c->rj[b], c->rb[b]))
       FZ_FAIL(f, a, b, "jvp ret %a != batched %a", c->rj[b], c->rb[b]);
@@ -846,6 +880,20 @@ static void fz_check_ext(fz_case *c) {
   free(r);
 }
 
+/* Check 4 after NAME_hvp (tangents of check 5, shadows NULL). */
+static void fz_check_hvp_global(fz_case *c) {
+  const fz_fn *f = c->f;
+  size_t n = c->n;
+  int pat = c->pat;
+  if (!f->hvp || !f->gget)
+    return;
+  double *r = fz_alloc(n), *none[FZ_MAXP] = {0};
+  f->gset(FZ_GSTART);
+  f->hvp(n, c->a, c->t, r, none, none);
+  fz_check_global(f, "hvp", f->gget(), c->gloop, n, pat, c->glast, c->gspread);
+  free(r);
+}
+
 static void fz_check_fn(const fz_fn *f) {
   for (size_t in = 0; in < FZ_NNS; in++) {
     for (int pat = 0; pat < FZ_NPATS; pat++) {
@@ -855,6 +903,7 @@ static void fz_check_fn(const fz_fn *f) {
       fz_check_grad(&c);
       fz_check_jvp(&c);
       fz_check_hvp(f, c.a, c.n, pat, c.t, c.rb, c.d0);
+      fz_check_hvp_global(&c);
       for (int p = 0; p < f->np; p++) {
         c.usum[p] = c.uabs[p] = c.ufd[p] = c.ufd_abs[p] = c.unoise[p] = 0.0;
         c.uskip[p] = pat == 3;
@@ -885,13 +934,13 @@ static int fz_main(const fz_fn *fns, int nf, unsigned long seed) {
          "kink=%ld floatpath=%ld nonfinite=%ld uni_fd=%ld uni_skip=%ld "
          "overflow=%ld jvp_dot=%ld jvp_skip=%ld hvp_bits=%ld hvp_fd=%ld "
          "hvp_skip=%ld absorbed=%ld ulp=%ld nan_sign=%ld ext_calls=%ld "
-         "ext_skip=%ld fails=%ld\n",
+         "ext_skip=%ld gsome=%ld gnone=%ld fails=%ld\n",
          nf, fz_st.exact, fz_st.zero_tie, fz_st.tol, fz_st.sensitive,
          fz_st.grad_fd, fz_st.kink, fz_st.floatpath, fz_st.nonfinite,
          fz_st.uni_fd, fz_st.uni_skip, fz_st.overflow, fz_st.jvp_dot,
          fz_st.jvp_skip, fz_st.hvp_bits, fz_st.hvp_fd, fz_st.hvp_skip,
          fz_st.absorbed, fz_st.ulp, fz_st.nan_sign, fz_st.ext_calls,
-         fz_st.ext_skip, fz_st.fails);
+         fz_st.ext_skip, fz_st.gsome, fz_st.gnone, fz_st.fails);
   /* A run whose every gradient check was skipped (kinks, overflow, NaN)
    * proved nothing about gradients: that is a failure too. */
   long skipped = fz_st.kink + fz_st.floatpath + fz_st.nonfinite +

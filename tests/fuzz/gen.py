@@ -68,7 +68,7 @@ def clang_crashes_alone(src, cmd, workdir, seed):
 
 def run_one(seed, K, args, workdir):
     src = gen_file(seed, K, args.mutate_grad, features(args.features),
-                   args.mutate_ret)
+                   args.mutate_ret, args.mutate_global)
     cfile = os.path.join(workdir, "fuzz_%d.c" % seed)
     exe = os.path.join(workdir, "fuzz_%d" % seed)
     with open(cfile, "w") as f:
@@ -173,11 +173,23 @@ def main():
                    help="the harness compares every gradient scaled by "
                    "1 + this with the oracle (a deliberate bug: the run must "
                    "then fail)")
+    r.add_argument("--mutate-global", type=int, default=0,
+                   help="1: check 4 expects in a written global what "
+                   "example n - 1 alone leaves, as if every example wrote "
+                   "it; 2: it runs the scalar loop from another value of "
+                   "the global, as if an example that does not write it "
+                   "had to change it (deliberate bugs: globals written on "
+                   "some paths only, --features gpaths, must then fail)")
     r.add_argument("--mutate-ret", type=float, default=0.0,
                    help="every NAME_batched result is scaled by 1 + this "
                    "before the checks (a deliberate bug: the run must fail "
                    "also where results are excused, e.g. by a NaN's sign)")
     r.add_argument("--features", default="", help=FEATURES_HELP)
+    r.add_argument("--require", default="",
+                   help="comma-separated STATS totals that must not be 0 "
+                   "(e.g. gsome,gnone: batches where the last example "
+                   "writing a global is not the last one, and where none "
+                   "writes it); the run fails otherwise")
     r.add_argument("-v", action="store_true")
     args = ap.parse_args()
     if args.cmd == "gen":
@@ -275,6 +287,11 @@ def main():
     if totals.get("ext_calls", 0) or totals.get("ext_skip", 0):
         print("outside-call checks: %d, skipped: %d" % (
             totals.get("ext_calls", 0), totals.get("ext_skip", 0)))
+    missing = [k for k in args.require.split(",") if k and
+               not totals.get(k, 0)]
+    if missing:
+        print("required totals are 0: %s" % ", ".join(missing))
+        return 1
     hchecked, hskipped = totals.get("hvp_fd", 0), totals.get("hvp_skip", 0)
     if hchecked + hskipped >= 200:
         share = hchecked / float(hchecked + hskipped)

@@ -10,7 +10,8 @@ from wfeatures import written_names
 from xadapters import flatten, xadapter
 
 
-def gen_file(seed, K, mutate=0.0, features=(), mutate_ret=0.0):
+def gen_file(seed, K, mutate=0.0, features=(), mutate_ret=0.0,
+             mutate_global=0):
     rng = random.Random(seed)
     # the constructs of --features draw from rng only when asked for: the
     # default output of a seed stays what it was
@@ -139,7 +140,17 @@ def gen_file(seed, K, mutate=0.0, features=(), mutate_ret=0.0):
             for r_, lst in ((False, out), (True, twins), ("ld", ltwins),
                             ("zt", zts), ("fe", fes)):
                 lst.append(render("%s %s;" % (tname(wg[1]), wg[0]), r_))
+        elif ext and ext.qon():
+            # a global written on some paths only (qfeatures 'gpaths')
+            qg = ext.qglobal_pick(k, types)
+            if qg:
+                g.qglobal = qg
+                for r_, lst in ((False, out), (True, twins), ("ld", ltwins),
+                                ("zt", zts), ("fe", fes)):
+                    lst.append(render("\n".join(ext.qglobal_decls(qg)), r_))
         body = g.body()
+        if getattr(g, "qglobal", None):
+            wg = g.qglobal  # checked as the global written first is
         if ext:
             body = ext.vprotos(g, body, callees)
         # self-check: a BD_NODIFF parameter whose bits are rebuilt into a
@@ -216,15 +227,18 @@ def gen_file(seed, K, mutate=0.0, features=(), mutate_ret=0.0):
             adapters.append(
                 "static double %s_gg(void) { return (double)%s; }\n"
                 "static void %s_gs(double v) { %s = (%s)v; }\n"
-                "static double %s_ggz(void) { return (double)%s; }" % (
+                "static double %s_ggz(void) { return (double)%s; }\n"
+                "static void %s_gsz(double v) { %s = (%s)v; }" % (
                     name, gname, name, gname, ctype(wg[1]), name,
-                    render(wg[0], "zt")))
+                    render(wg[0], "zt"), name, render(wg[0], "zt"),
+                    ctype(wg[1])))
             gacc = ", %s_gg, %s_gs" % (name, name)
         if xp:
             gacc += ', "%s"' % elem
         if wg:
             # the tie twin's copy of the global (check 4's ULP explanation)
-            gacc += "%s, %s_ggz" % ("" if xp else ", NULL", name)
+            gacc += "%s, %s_ggz, .gtset = %s_gsz" % ("" if xp else ", NULL",
+                                                     name, name)
         if getattr(g, "ucalls", False) and not g.transc:
             # calls of outside functions, compared (ufeatures 'ecalls')
             gacc += ", .ext = 1"
@@ -240,6 +254,7 @@ def gen_file(seed, K, mutate=0.0, features=(), mutate_ret=0.0):
            # a wrong gradient on purpose: the oracle's self-test
            "#define FZ_MUTATE %r" % mutate,
            "#define FZ_MUTATE_RET %r" % mutate_ret,
+           "#define FZ_MUTATE_GLOBAL %d" % mutate_global,
            '#include "fuzz_harness.h"', ""]
     # The twins run under FENV_ACCESS: no speculated operation (such as the
     # division on the untaken side of a ?:) raises a flag the path did not

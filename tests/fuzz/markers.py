@@ -15,6 +15,9 @@ TW = "@tw"     # suffix of helper/function names (twin: _tw, long twin: _ld)
 # into a union): the tie twin notes a NaN there (fz_nsign), whose sign C
 # leaves open (docs/abi.md); elsewhere nothing ("@ns(x)" is "(x)")
 NS = "@ns"
+# a <math.h> function named as a value (a candidate of a choice of
+# functions: qfeatures 'fchoice'): the tie twin's is fz_ulp_* as its calls
+FV = "@fv"
 
 # Three renderings of one generated body: the annotated function (float
 # stays float), the twin (float made double: same code when the function
@@ -23,23 +26,23 @@ NS = "@ns"
 # cancel 11 bits later than double ones.
 RENDER = {
     False: {FLT: "float", DBL: "double", MF: "f", MD: "", LF: "f", TW: "",
-            NS: ""},
+            NS: "", FV: ""},
     True: {FLT: "double", DBL: "double", MF: "", MD: "", LF: "", TW: "_tw",
-           NS: ""},
+           NS: "", FV: ""},
     "ld": {FLT: "long double", DBL: "long double", MF: "l", MD: "l", LF: "",
-           TW: "_ld", NS: ""},
+           TW: "_ld", NS: "", FV: ""},
     # the tie twin: the function's own types and operations, with fmin/fmax
     # counting ties of zeros of opposite signs and math calls that can be
     # nudged by one ULP (fuzz_harness.h), and sign reads (copysign,
     # signbit, bits) noting a NaN source
     "zt": {FLT: "float", DBL: "double", MF: "f", MD: "", LF: "f", TW: "_zt",
-           NS: "fz_nsign"},
+           NS: "fz_nsign", FV: "fz_ulp_"},
     # the flags twin: the function's own code under FENV_ACCESS, whose
     # overflow/invalid flags are those of every operation on the example's
     # path (the function itself may lose them: LLVM deletes float
     # arithmetic whose result is dead, seed 701)
     "fe": {FLT: "float", DBL: "double", MF: "f", MD: "", LF: "f", TW: "_fe",
-           NS: ""},
+           NS: "", FV: ""},
 }
 MINMAX = re.compile(r"\bf(min|max)(f?)\(")
 # the tie twin's math calls: fz_ulp_* (libm's value, or one ULP off when

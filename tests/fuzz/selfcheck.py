@@ -44,6 +44,10 @@
    its block holds no label; an offset view `a = x - 1` (`&x[-1]`) is
    read as a[i] with i from 1 to n; a local function pointer is never
    assigned. A made-up function breaking each fails it.
+8. The eleventh round's constructs (qfeatures.py: choices of functions per
+   example, globals written on some paths) are made in all their forms
+   and keep the plugin's rules (selfcheck11.py). A made-up function
+   breaking each fails it.
 """
 import argparse
 import collections
@@ -54,11 +58,15 @@ import genfile
 import wfeatures
 from features import FEATURES
 from gen import features, parse_seeds
+from qfeatures import NEW11
 from rfeatures import NEW10
+from selfcheck11 import NAMES as NAMES11, check_eleventh, \
+    check_eleventh_fails
 from sfeatures import NEW9
 from tfeatures import NEW8
 
-SEVENTH = tuple(f for f in FEATURES if f not in NEW8 + NEW9 + NEW10)
+SEVENTH = tuple(f for f in FEATURES if f not in NEW8 + NEW9 + NEW10 +
+                NEW11)
 
 
 def check_written_names():
@@ -500,7 +508,7 @@ def main():
     args = ap.parse_args()
     bad = check_written_names() + check_seed92() + check_seed167() + \
         check_seed197() + check_eighth_fails() + check_ninth_fails() + \
-        check_tenth_fails()
+        check_tenth_fails() + check_eleventh_fails()
     seeds = parse_seeds(args.seeds)
     counts = {"flat": 0, "gotoin": 0, "self": 0, "rec": 0}
     counts9 = collections.Counter({k: 0 for k in (
@@ -511,6 +519,7 @@ def main():
         "fall_from_loop", "fptr_local", "fptr_helper", "scratch",
         "scratch_fixed", "static", "static_const", "static_loop",
         "static_rec", "view", "view_up", "view_down", "view_helper")})
+    counts11 = collections.Counter({k: 0 for k in NAMES11})
     for s in seeds:
         try:
             src = genfile.gen_file(s, 4, 0.0, features("all"))
@@ -520,16 +529,19 @@ def main():
         bad += check_eighth(s, src, counts)
         bad += check_ninth(s, src, counts9)
         bad += check_tenth(s, src, counts10)
+        bad += check_eleventh(s, src, counts11)
     if len(seeds) >= 100:
         bad += ["no %s among the seeds" % k for k, v in
                 list(counts.items()) + list(counts9.items()) +
-                list(counts10.items()) if not v]
+                list(counts10.items()) + list(counts11.items()) if not v]
     print("eighth round: %s" % ", ".join("%s %d" % kv for kv in
                                           sorted(counts.items())))
     print("ninth round: %s" % ", ".join("%s %d" % kv for kv in
                                          sorted(counts9.items())))
     print("tenth round: %s" % ", ".join("%s %d" % kv for kv in
                                          sorted(counts10.items())))
+    print("eleventh round: %s" % ", ".join("%s %d" % kv for kv in
+                                            sorted(counts11.items())))
     for b in bad:
         print("FAIL " + b)
     print("self-check: %d seeds generated, %d failures" % (len(seeds),

@@ -145,7 +145,9 @@ class TExt:
         g.tself = self.tself
 
     def trec_ok(self, g):
-        return "recur" in self.f and not g.is_helper and not g.wglobal
+        # (nor a global written on some paths: qfeatures 'gpaths')
+        return "recur" in self.f and not g.is_helper and not g.wglobal \
+            and not getattr(g, "qglobal", None)
 
     # ------------------------------------------------------------ leaves
     def tfleaf(self, g, t):
