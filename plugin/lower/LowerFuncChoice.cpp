@@ -118,6 +118,36 @@ const FunctionDecl *Lowerer::knownFunction(const Expr *E,
   return nullptr;
 }
 
+namespace {
+/// The assignments of a function pointer variable in a body, and a use
+/// that is not an assignment, a read or a call (`&f`, `f++`).
+struct FuncAssigns {
+  const VarDecl *VD;
+  std::vector<const Expr *> Values;
+  const Expr *Bad = nullptr;
+  bool names(const Expr *E) const {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == VD;
+  }
+  void walk(const Stmt *S) {
+    if (!S || Bad)
+      return;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->isAssignmentOp() && names(BO->getLHS())) {
+      if (BO->getOpcode() != BO_Assign)
+        Bad = BO;
+      Values.push_back(BO->getRHS());
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(S))
+      if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+          names(UO->getSubExpr()))
+        Bad = UO;
+    for (const Stmt *C : S->children())
+      walk(C);
+  }
+};
+} // namespace
+
 int Lowerer::funcCandidates(const Expr *E, const Frame &Fr, FuncList &Out) {
   E = stripFunc(E);
   auto Add = [&Out](const FunctionDecl *FD) {
@@ -139,6 +169,29 @@ int Lowerer::funcCandidates(const Expr *E, const Frame &Fr, FuncList &Out) {
           Add(FD);
         return 1;
       }
+  // A local function pointer declared after the one being given it (`f =
+  // g;` with g declared after f): what its initializer and assignments
+  // give it, as funcVar will find at its declaration.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+        VD->getType()->isFunctionPointerType() && Fr.FD->getBody()) {
+      if (!LaterFuncVars.insert(VD).second)
+        return 1;
+      FuncList Own;
+      int K = 1;
+      if (const Expr *Init = VD->getInit())
+        K = funcCandidates(Init, Fr, Own);
+      FuncAssigns W{VD, {}};
+      W.walk(Fr.FD->getBody());
+      for (size_t I = 0; I < W.Values.size() && K > 0; ++I)
+        K = funcCandidates(W.Values[I], Fr, Own);
+      LaterFuncVars.erase(VD);
+      if (K > 0)
+        for (const FunctionDecl *FD : Own)
+          Add(FD);
+      return W.Bad ? 0 : K;
+    }
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
     FuncList Entries;
     bool Bad = false;
@@ -292,35 +345,6 @@ int Lowerer::funcIndex(const Expr *E, const FuncList &All) {
   return fail(); // funcCandidates refused it first
 }
 
-namespace {
-/// The assignments of a function pointer variable in a body, and a use
-/// that is not an assignment, a read or a call (`&f`, `f++`).
-struct FuncAssigns {
-  const VarDecl *VD;
-  std::vector<const Expr *> Values;
-  const Expr *Bad = nullptr;
-  bool names(const Expr *E) const {
-    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return DRE && DRE->getDecl() == VD;
-  }
-  void walk(const Stmt *S) {
-    if (!S || Bad)
-      return;
-    if (const auto *BO = dyn_cast<BinaryOperator>(S);
-        BO && BO->isAssignmentOp() && names(BO->getLHS())) {
-      if (BO->getOpcode() != BO_Assign)
-        Bad = BO;
-      Values.push_back(BO->getRHS());
-    }
-    if (const auto *UO = dyn_cast<UnaryOperator>(S))
-      if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
-          names(UO->getSubExpr()))
-        Bad = UO;
-    for (const Stmt *C : S->children())
-      walk(C);
-  }
-};
-} // namespace
 
 static const char *FuncValues =
     "give it a function's name, a choice of them ('x > 0 ? f : g'), another "

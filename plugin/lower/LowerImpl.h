@@ -456,6 +456,9 @@ private:
   /// them, a variable of Frame::FuncVars, an element of a const table of
   /// functions): 1; 0 if \p E is none of those; -1 after an error.
   int funcCandidates(const Expr *E, const Frame &Fr, FuncList &Out);
+  /// Local function pointers whose candidates funcCandidates is collecting
+  /// before their declaration (a cycle adds nothing).
+  llvm::DenseSet<const VarDecl *> LaterFuncVars;
   /// \p E (funcCandidates accepted it) as an I32 temp: its function's
   /// position in \p All (-1: none), or -1 after an error.
   int funcIndex(const Expr *E, const FuncList &All);

@@ -103,6 +103,22 @@ FS double fs_math(double x, int k) {
   return f(x) + (x > 0.0 ? cos : sq)(x);
 }
 
+/* Given another pointer declared after it (`f = g;`, and back: `g = f;`):
+ * fuzz seeds 44 and 89 of the eleventh round's new constructs. */
+FS double fs_later(double x, int k) {
+  double (*f)(double) = sq;
+  double (*g)(double) = cube;
+  fn h;
+  if (x > 0.3)
+    f = g;
+  h = k > 1 ? lin : rat;
+  if (x < -0.2)
+    g = f;
+  if (k == 3)
+    g = h;
+  return f(x) + g(0.5 * x);
+}
+
 /* ---- tests ------------------------------------------------------------- */
 
 typedef double (*sfn)(double, int);
@@ -198,6 +214,7 @@ RUN(fs_param, 0, 4, 0.0, 7000)
 RUN(fs_masked, 0, 4, 0.0, 7000)
 RUN(fs_table, 0, 4, 0.0, 7000)
 RUN(fs_math, 0, 3, 1e-15, 7000)
+RUN(fs_later, 0, 4, 0.0, 7000)
 
 static void t_fs_utable(void **state) {
   (void)state;
@@ -253,6 +270,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(t_fs_param), cmocka_unit_test(t_fs_masked),
       cmocka_unit_test(t_fs_table), cmocka_unit_test(t_fs_utable),
       cmocka_unit_test(t_fs_math),  cmocka_unit_test(t_fs_local_hvp),
+      cmocka_unit_test(t_fs_later),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_func_choice", tests, NULL, NULL);
