@@ -345,7 +345,6 @@ int Lowerer::funcIndex(const Expr *E, const FuncList &All) {
   return fail(); // funcCandidates refused it first
 }
 
-
 static const char *FuncValues =
     "give it a function's name, a choice of them ('x > 0 ? f : g'), another "
     "such pointer or an element of a const table of functions ('ops[k]')";
