@@ -20,8 +20,6 @@
 
 #include "diagnostics/Diagnostics.h"
 
-#include "clang/Basic/SourceManager.h"
-
 namespace batchdiff {
 namespace lowering {
 
@@ -91,7 +89,7 @@ bool Lowerer::declaresLongDouble(const Stmt *S) const {
 }
 
 /// Whether \p CE calls a helper that declares a long double local, passing
-/// and returning numbers, declared before the annotated function.
+/// and returning numbers.
 bool Lowerer::longDoubleCallee(const CallExpr *CE,
                                const FunctionDecl *Callee) const {
   const FunctionDecl *Def = Callee->getDefinition();
@@ -102,14 +100,12 @@ bool Lowerer::longDoubleCallee(const CallExpr *CE,
   for (const Expr *A : CE->arguments())
     if (!irType(A->getType()))
       return false;
-  // The generated code follows the annotated function: the callee must be
-  // declared before it (a static one cannot be declared inside a function).
-  const SourceManager &SM = Ctx.getSourceManager();
-  for (const FunctionDecl *D : Callee->redecls())
-    if (!D->getLexicalDeclContext()->isFunctionOrMethod() &&
-        SM.isBeforeInTranslationUnit(D->getLocation(), Top->getBeginLoc()))
-      return true;
-  return false;
+  // Defined before the annotated function or after it: a body not parsed
+  // yet makes the plugin wait for it, as for any helper (callFunction), so
+  // the generated code follows the definition either way; a declaration
+  // inside a function only (NR's block-scope prototypes) is repeated where
+  // the call is made (externCall).
+  return true;
 }
 
 /// Such a call, made once per example on the scalar function (-1 after an
