@@ -194,6 +194,42 @@ STMTS = [
          "0, 3)[1];"),
     ("", "{ __auto_type p$U = &$X; *p$U = 1; }"),
     ("", "$X = $X < 0 ? -$X : $X < 1 ? $X * $X : $X > 2 ? 2 : $X;"),
+    # features added since the fuzzer last ran at scale: long double locals
+    # (the function or helper runs per example), per-example choices of
+    # functions, globals written on some paths, large locals in the arena
+    # with VLAs, the inline budget
+    ("ldhelper", "$X = bdz_ldh($X, $I);"),
+    ("ldhelper", "if ($X > 0.5) $X += bdz_ldh($X * 0.5, 3);"),
+    ("", "{ long double l$U = 0; for (int i$U = 0; i$U < 3; i$U++) "
+         "l$U += $X; $X = (double)l$U; }"),
+    ("math", "{ double (*fp$U)(double) = $X > 0 ? sin : cos; "
+             "$X = fp$U($X); }"),
+    ("math", "$X = ($I > 1 ? exp : tanh)($X * 0.1);"),
+    ("math", "{ static double (*const t$U[2])(double) = { exp, tanh }; "
+             "$X = t$U[$I & 1]($X * 0.1); }"),
+    ("fnptr", "{ double (*fp$U)(double) = bdz_fa; if ($X > 0) fp$U = "
+              "bdz_fb; double (*gp$U)(double) = fp$U; "
+              "$X = gp$U($X) + fp$U(0.5 * $X); }"),
+    ("fnptr", "{ double (*f$U)(double) = bdz_fa; double (*g$U)(double) = "
+              "bdz_fb; if ($I > 1) f$U = g$U; else g$U = f$U; "
+              "$X = f$U($X) * g$U($X); }"),
+    ("fnptr", "$X = bdz_fapply($X > 1 ? bdz_fa : bdz_fb, $X);"),
+    ("fnptr", "{ double (*f$U)(double); if ($X > 0) f$U = bdz_fa; "
+              "$X = f$U($X); }"),
+    ("global", "if ($X > 1.0) bdz_g = $X;"),
+    ("global", "if ($X < 0.0) { bdz_g = $X; $X = 0; } $X += bdz_g;"),
+    ("global", "for (int i$U = 0; i$U < $I; i$U++) if ($X > i$U) "
+               "bdz_g = i$U;"),
+    ("", "{ double big$U[700]; for (int i$U = 0; i$U < 700; i$U++) "
+         "big$U[i$U] = $X * i$U; $X = big$U[$I & 511]; }"),
+    ("", "{ int n$U = ($I & 15) + 1; double big$U[700], v$U[n$U]; "
+         "for (int i$U = 0; i$U < n$U; i$U++) v$U[i$U] = big$U[i$U] = "
+         "$X + i$U; $X = v$U[n$U - 1] + big$U[0]; }"),
+    ("", "{ int n$U = ($I & 3) + 1; float v$U[n$U][3]; double big$U[2][400];"
+         " big$U[1][0] = $X; v$U[0][0] = (float)$X; "
+         "$X = big$U[1][0] + v$U[n$U - 1][0]; }"),
+    ("explode", "$X = bdz_x12($X);"),
+    ("explode", "$X = bdz_x18($X);"),
 ]
 
 TOPLEVEL = {
@@ -209,6 +245,19 @@ TOPLEVEL = {
     "knr": "static double bdz_knr(a, b) double a; int b; "
            "{ return a * b; }\n",
     "global": "double bdz_g;\n",
+    "ldhelper": "static double bdz_ldh(double a, int n) { long double s = a;"
+                " for (int i = 0; i < n && i < 8; i++) s = s * 0.5L + a; "
+                "return (double)s; }\n",
+    "fnptr": "static double bdz_fa(double a) { return a * a; }\n"
+             "static double bdz_fb(double a) { return a * 0.5 + 1.0; }\n"
+             "static double bdz_fapply(double (*f)(double), double a) "
+             "{ return f(a) + f(-a); }\n",
+    # helpers calling the one before twice: 2^k inlined bodies (k = 18 is
+    # past the inline budget: an error at the call, not minutes of lowering)
+    "explode": "static double bdz_x0(double a) { return a * a + 1.0; }\n" +
+               "".join("static double bdz_x%d(double a) { return bdz_x%d(a)"
+                       " + bdz_x%d(-a); }\n" % (k, k - 1, k - 1)
+                       for k in range(1, 19)),
 }
 
 
@@ -578,10 +627,92 @@ def m_signature(c):
     return edit(c.text, pos, pos, sep + typ), "parameter %s" % typ
 
 
+MATH_FNS = ["sin", "cos", "exp", "log", "sqrt", "fabs", "tanh", "floor"]
+
+
+def m_long_double(c):
+    """A declaration's double (or float) becomes long double: a local makes
+    the function (or helper) run per example; a parameter or result is an
+    error at its location."""
+    fl = [i for i in range(len(c.toks)) if c.toks[i].text in
+          ("double", "float") and (i == 0 or c.toks[i - 1].text != "long")]
+    if not fl:
+        return None
+    decl = [i for i in fl if i == 0 or c.toks[i - 1].text in
+            (";", "{", "}", "(", ",", "const", "static", "register")]
+    mine = [i for i in (decl or fl) if i in c.ftoks()]
+    pool = mine if mine and c.rng.random() < 0.6 else (decl or fl)
+    i = c.rng.choice(pool)
+    t = c.toks[i]
+    return edit(c.text, t.start, t.end, "long double"), \
+        "%s -> long double (token %d)" % (t.text, i)
+
+
+def m_swap_fname(c):
+    """A function's name where it is used (a value for a function pointer,
+    a call) becomes another function's: per-example choices among other
+    candidates, signatures that do not match, the focus itself."""
+    names = sorted({f.name for f in c.funcs} | set(MATH_FNS))
+    defs = {f.name_tok for f in c.funcs}
+    uses = [i for i in range(len(c.toks)) if c.toks[i].kind == "id" and
+            c.toks[i].text in names and i not in defs and
+            (i == 0 or c.toks[i - 1].text not in TYPE_WORDS | {"*"})]
+    if not uses:
+        return None
+    vals = [i for i in uses if i + 1 < len(c.toks) and
+            c.toks[i + 1].text != "("]
+    i = c.rng.choice(vals if vals and c.rng.random() < 0.7 else uses)
+    t = c.toks[i]
+    new = c.rng.choice([n for n in names if n != t.text] or names)
+    return edit(c.text, t.start, t.end, new), "function name %s -> %s" % (
+        t.text, new)
+
+
+def m_move_helper(c):
+    """A function defined before the focus moves after it, leaving its
+    prototype (or nothing: an implicit declaration) where it was."""
+    f = c.focus
+    if not f:
+        return None
+    before = [g for g in c.funcs if g is not f and g.rbrace < f.head]
+    if not before:
+        return None
+    g = c.rng.choice(before)
+    s, e = c.toks[g.head].start, c.toks[g.rbrace].end
+    head = c.text[s:c.toks[g.lbrace].start].rstrip()
+    proto = head + ";" if ";" not in head and c.rng.random() < 0.75 else ""
+    fe = c.toks[f.rbrace].end
+    t = c.text
+    return t[:s] + proto + t[e:fe] + "\n" + t[s:e] + t[fe:], \
+        "move %s after %s%s" % (g.name, f.name,
+                                 " (prototype left)" if proto else "")
+
+
+def m_vla(c):
+    """A local array's constant extent becomes a run-time one (a VLA, from
+    the arena when the function has large locals too)."""
+    r = list(c.ftoks()) if c.rng.random() < 0.7 else range(len(c.toks))
+    T = c.toks
+    idx = [i for i in r if T[i].kind == "id" and i + 3 < len(T) and
+           T[i + 1].text == "[" and T[i + 2].kind == "num" and
+           T[i + 3].text == "]" and i > 0 and
+           (T[i - 1].text in TYPE_WORDS or T[i - 1].text in ("*", ","))]
+    if not idx:
+        return None
+    i = c.rng.choice(idx)
+    n = T[i + 2]
+    iv = c.ivalue()
+    new = c.rng.choice(["%s" % iv, "(%s) + %s" % (iv, n.text),
+                        "((%s) & 7) + 1" % iv, "%s > 0 ? %s : 1" % (iv, iv)])
+    return edit(c.text, n.start, n.end, new), "VLA %s[%s]" % (T[i].text,
+                                                                new)
+
+
 MUTATIONS = [
     (m_del_tokens, 3), (m_del_stmt, 3), (m_del_line, 2), (m_dup_stmt, 2),
     (m_swap_stmt, 2), (m_change_type, 4), (m_const, 1), (m_declarator, 3),
     (m_static, 2), (m_annotation, 4), (m_insert, 8), (m_signature, 2),
+    (m_long_double, 2), (m_swap_fname, 2), (m_move_helper, 2), (m_vla, 2),
 ]
 
 
