@@ -10,6 +10,7 @@
 #include "Generate.h"
 #include "attributes/Attributes.h"
 #include "diagnostics/Diagnostics.h"
+#include "diagnostics/GeneratedChecks.h"
 #include "diagnostics/TargetWarnings.h"
 #include "inject/Inject.h"
 #include "inject/Outputs.h"
@@ -48,6 +49,11 @@ public:
     // their definitions after it (finishWaiting).
     AtEnd = S && parserAtEnd(*S);
     for (Decl *D : DG) {
+      // Our own code: clang hides its warnings (a system buffer).
+      if (S && !clangErrors() && checkGeneratedDecl(D)) {
+        ++OwnErrors;
+        continue;
+      }
       if (S && (isa<FunctionDecl>(D) || isa<VarDecl>(D))) {
         unsigned Before = numErrors();
         diagnoseLateScratchUse(D);
