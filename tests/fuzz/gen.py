@@ -10,7 +10,10 @@ function, unannotated twins (the same body with every float made double,
 in long double for finite differences, and with counting fmin/fmax) and
 adapters (adapters.py), then a main() that runs tests/fuzz/fuzz_harness.h
 over all of them.  `run` generates, compiles with the plugin, runs, and keeps
-the C file of every failing seed in --out.  See tests/fuzz/README.md.
+the C file of every failing seed in --out; a failing seed is re-checked
+(recheck.py) and counted as CONTRACT or CLANG-MISCOMPILE, not failing,
+only where its variants show it is not batchdiff's.  See
+tests/fuzz/README.md.
 """
 import argparse
 import os
