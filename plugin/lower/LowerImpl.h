@@ -3,6 +3,8 @@
 // Private to plugin/lower: the Lowerer state machine whose statement,
 // expression and call parts live in LowerStmt.cpp, LowerExpr.cpp and
 // LowerCall.cpp, and the syntactic AST queries (ASTQueries.cpp) they share.
+// The members of some parts are declared in fragments the class includes:
+// LowerFuncChoice.inc (function values) and LowerLongDouble.inc.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATCHDIFF_LOWER_LOWERIMPL_H
@@ -219,17 +221,11 @@ private:
     unsigned Start = 0, Count = 0;
     bool Whole = true;
   };
-  /// The functions a function pointer may be, each once (canonical
-  /// declarations), in a fixed order.
-  using FuncList = std::vector<const FunctionDecl *>;
-  /// A function value that may be one of several known functions: the
-  /// position in Cands as a per-lane I32 (a variable in Frame::FuncVars, a
-  /// temp in CallArgs; -1 or out of range: none). A call through it is an
-  /// if/else chain, one inlined call per candidate (LowerFuncChoice.cpp).
-  struct FuncVar {
-    FuncList Cands;
-    int Var = -1;
-  };
+  struct Frame;
+  // Function values that may be one of several functions (the types Frame
+  // and CallArgs hold, and LowerFuncChoice.cpp's members).
+#include "lower/LowerFuncChoice.inc"
+
   struct Frame {
     const FunctionDecl *FD;
     llvm::DenseMap<const VarDecl *, int> Vars;
@@ -298,14 +294,8 @@ private:
   /// effects and the side it never takes holds no label (so no goto or case
   /// can enter it): that side is never lowered, as clang never emits it.
   std::optional<bool> constantIf(const IfStmt *IS) const;
-  /// Long double locals: run per example (LowerLongDouble.cpp).
-  bool declaresLongDouble(const Stmt *S) const;
-  bool longDoubleCallee(const CallExpr *CE, const FunctionDecl *Callee) const;
-  int longDoubleCall(const CallExpr *CE, const FunctionDecl *Callee);
-  bool longDoubleBody(Frame &Fr);
-  void longDoubleGlobals();
-  bool ScalarBody = false;
-  std::vector<std::pair<SourceLocation, const FunctionDecl *>> LongDoubleCalls;
+  // LowerLongDouble.cpp.
+#include "lower/LowerLongDouble.inc"
   /// Whether pointer \p E is null, where that is known here: a null
   /// pointer constant, a helper's parameter its call passed one (true), a
   /// pointer at a local or into a local array (false).
@@ -444,40 +434,6 @@ private:
     std::map<unsigned, FuncVar> Choices;
     std::set<unsigned> Nulls; // arguments that are null pointer constants
   };
-  /// The function \p E names: a function, `&f`, `*f`, a function pointer
-  /// parameter or local bound to one (Frame::Funcs), a const file-scope
-  /// function pointer initialized with one, an element of a const table of
-  /// functions at a constant index; null otherwise (LowerFuncChoice.cpp).
-  const FunctionDecl *knownFunction(const Expr *E) const {
-    return knownFunction(E, Frames.back());
-  }
-  const FunctionDecl *knownFunction(const Expr *E, const Frame &Fr) const;
-  /// Adds the functions \p E may be to \p Out (a function, a '?:' of
-  /// them, a variable of Frame::FuncVars, an element of a const table of
-  /// functions): 1; 0 if \p E is none of those; -1 after an error.
-  int funcCandidates(const Expr *E, const Frame &Fr, FuncList &Out);
-  /// Local function pointers whose candidates funcCandidates is collecting
-  /// before their declaration (a cycle adds nothing).
-  llvm::DenseSet<const VarDecl *> LaterFuncVars;
-  /// \p E (funcCandidates accepted it) as an I32 temp: its function's
-  /// position in \p All (-1: none), or -1 after an error.
-  int funcIndex(const Expr *E, const FuncList &All);
-  /// Position temp \p Id of list \p From as a position in \p All.
-  int remapFunc(int Id, const FuncList &From, const FuncList &All);
-  /// A const table of functions (`static double (*const ops[])(double)`)
-  /// \p Base names: its entries (null: none) in \p Entries; null if
-  /// \p Base names no table of functions; an error (\p Bad) if it names
-  /// one whose functions are not known.
-  const VarDecl *funcTable(const Expr *Base, FuncList &Entries, bool &Bad);
-  /// Function pointer \p VD (a local or helper parameter, assigned in
-  /// \p Body) holding one of \p Init at position \p InitId (-1: none).
-  bool funcVar(const VarDecl *VD, const Stmt *Body, Frame &Fr,
-               const FuncList &Init, int InitId);
-  int funcAssign(const BinaryOperator *BO);
-  /// A local table of functions: nothing to lower, checked.
-  void funcTableDecl(const VarDecl *VD);
-  /// A call through a function value that is one of \p Cands.
-  int choiceCall(const CallExpr *CE, const FuncList &Cands);
   /// A call of \p Callee (call() once the callee is known).
   int callFunction(const CallExpr *CE, const FunctionDecl *Callee);
   /// \p VD's per-example variable if it is expression scratch, else -1.
@@ -487,9 +443,6 @@ public:
   std::vector<const VarDecl *> scratchGlobals() const { return ScratchUsed; }
 
 private:
-  /// `double (*f)(double) = sq;`, never assigned: bound to sq; else one of
-  /// the functions it is given (Frame::FuncVars).
-  void functionPointerDecl(const VarDecl *VD);
   bool callArgs(const CallExpr *CE, CallArgs &CA);
   bool bindParams(const CallExpr *CE, const FunctionDecl *Callee, CallArgs &CA,
                   Frame &Fr);
