@@ -39,7 +39,8 @@ const char *typeName(Type T) {
 
 const char *opName(Op O) {
   static const char *Names[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, VecName, COp, Inline) \
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, Blend, VecName, COp,  \
+                 Inline)                                                       \
   PrintName,
 #include "ir/Ops.def"
   };
@@ -48,7 +49,8 @@ const char *opName(Op O) {
 
 int opNumArgs(Op O) {
   static const int N[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, VecName, COp, Inline) \
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, Blend, VecName, COp,  \
+                 Inline)                                                       \
   NumArgs,
 #include "ir/Ops.def"
   };
@@ -57,7 +59,8 @@ int opNumArgs(Op O) {
 
 bool opPure(Op O) {
   static const bool P[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, VecName, COp, Inline) \
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, Blend, VecName, COp,  \
+                 Inline)                                                       \
   Pure,
 #include "ir/Ops.def"
   };
@@ -66,16 +69,28 @@ bool opPure(Op O) {
 
 OpEffect opEffect(Op O) {
   static const OpEffect E[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, VecName, COp, Inline) \
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, Blend, VecName, COp,  \
+                 Inline)                                                       \
   OpEffect::Effect,
 #include "ir/Ops.def"
   };
   return E[(int)O];
 }
 
+OpBlend opBlend(Op O) {
+  static const OpBlend B[] = {
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, Blend, VecName, COp,  \
+                 Inline)                                                       \
+  OpBlend::Blend,
+#include "ir/Ops.def"
+  };
+  return B[(int)O];
+}
+
 bool opInline(Op O) {
   static const bool P[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, VecName, COp, Inline) \
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, Blend, VecName, COp,  \
+                 Inline)                                                       \
   Inline,
 #include "ir/Ops.def"
   };
@@ -84,7 +99,8 @@ bool opInline(Op O) {
 
 const char *opVecName(Op O) {
   static const char *Names[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, VecName, COp, Inline) \
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, Blend, VecName, COp,  \
+                 Inline)                                                       \
   VecName,
 #include "ir/Ops.def"
   };
@@ -92,7 +108,8 @@ const char *opVecName(Op O) {
 }
 
 static const char *const COperators[] = {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, VecName, COp, Inline) \
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, Blend, VecName, COp,  \
+                 Inline)                                                       \
   COp,
 #include "ir/Ops.def"
 };

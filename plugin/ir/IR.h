@@ -32,7 +32,8 @@ namespace ir {
 enum class Type : uint8_t { Void, Bool, I32, U32, I64, U64, F32, F64 };
 
 enum class Op : uint8_t {
-#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, VecName, COp, Inline) \
+#define BD_IR_OP(Name, NumArgs, PrintName, Pure, Effect, Blend, VecName, COp,  \
+                 Inline)                                                       \
   Name,
 #include "ir/Ops.def"
 };
@@ -40,6 +41,9 @@ enum class Op : uint8_t {
 /// What an op does besides giving its result (the Effect column of Ops.def,
 /// which says what each means and who asks).
 enum class OpEffect : uint8_t { None, Var, Mem, Tape, Call };
+/// Whether an op may run for lanes that do not take its branch (the Blend
+/// column of Ops.def).
+enum class OpBlend : uint8_t { Yes, Float, No };
 
 enum class MathFn : uint8_t {
 #define BD_MATH(Name, NumArgs, CName, ...) Name,
@@ -62,6 +66,7 @@ int opNumArgs(Op O);
 /// No effect but its result, which depends only on its operands.
 bool opPure(Op O);
 OpEffect opEffect(Op O);
+OpBlend opBlend(Op O);
 /// Printed where it is used, not as a variable (see Ops.def).
 bool opInline(Op O);
 /// The bd_ vector function's name part (bd_<name>_<suffix>), or "".

@@ -57,11 +57,11 @@ int costOf(const ir::Stmt &S) {
   }
 }
 
-/// Whether \p B may run for lanes that do not take it: plain computation,
-/// writes of variables and local arrays (blended under the side's mask),
-/// and nested ifs of the same kind. Not: loops, accesses of array
-/// parameters and shadows (gathers and scatters cost too much to run for
-/// nobody), integer division, tape operations.
+/// Whether \p B may run for lanes that do not take it: ops whose Blend
+/// (Ops.def) allows it (plain computation, writes of variables and local
+/// arrays, blended under the side's mask; not accesses of array parameters
+/// and shadows, integer division, tape operations), and nested ifs of the
+/// same kind; no loops.
 bool safeSide(const ir::Function &F, const ir::Block &B, int &Cost) {
   for (const auto &SP : B) {
     const ir::Stmt &S = *SP;
@@ -72,30 +72,10 @@ bool safeSide(const ir::Function &F, const ir::Block &B, int &Cost) {
         return false;
       continue;
     }
-    switch (S.Opc) {
-    case Op::LoadArg:
-    case Op::StoreArg:
-    case Op::ShadowLoad:
-    case Op::ShadowStore:
-    case Op::ShadowAdd:
-    case Op::ZeroArr:
-    case Op::TapeReserve:
-    case Op::TapeStore:
-    case Op::TapeLoad:
-    case Op::TapeCommit:
-    case Op::TapeRewind:
-    case Op::LoopIndex:
-    case Op::LoopCount:
-    case Op::Extern: // a call a lane that is off must not make
+    ir::OpBlend Blend = ir::opBlend(S.Opc);
+    if (Blend == ir::OpBlend::No ||
+        (Blend == ir::OpBlend::Float && !ir::isFloat(F.Temps[S.Dst])))
       return false;
-    case Op::Div:
-    case Op::Rem:
-      if (!ir::isFloat(F.Temps[S.Dst]))
-        return false;
-      break;
-    default:
-      break;
-    }
     Cost += costOf(S);
   }
   return true;
