@@ -139,7 +139,7 @@ static int same(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
 /* Uniform gradients summed in another order: equal to rounding. */
 #define EXPECT_CLOSE(a, b, ...)                                                \
   do {                                                                         \
-    if (!(fabs((a) - (b)) <= 1e-12 * (fabs(b) + 1.0))) {                       \
+    if (!close_to((a), (b), 1e-12)) {                                          \
       print_error(__VA_ARGS__);                                                \
       print_error(": got %a want %a\n", (double)(a), (double)(b));             \
       fail();                                                                  \

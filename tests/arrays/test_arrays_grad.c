@@ -393,7 +393,7 @@ static void run_one(const gcase_a *c, size_t nb, int rep, rng_t *rng) {
         double got = AT(DY1, b, i);
         if (!(c->use & U_Y))
           want = cot[b * (size_t)S + (size_t)i]; /* unused by the function */
-        if (!(fabs(got - want) <= GTOL * (fabs(want) + 1)))
+        if (!close_to(got, want, GTOL))
           GFAIL("%s: d_y[%d] on exit %.17g, want %.17g (n=%zu b=%zu)",
                 c->name, i, got, want, nb, b);
       }
@@ -412,7 +412,7 @@ static void run_one(const gcase_a *c, size_t nb, int rep, rng_t *rng) {
         xsum[i] += dx;
       } else {
         double got = AT(DX1, b, i);
-        if (!(fabs(got - dx) <= GTOL * (fabs(dx) + 1)))
+        if (!close_to(got, dx, GTOL))
           GFAIL("%s: d_x[%d] = %.17g, dual numbers say %.17g (n=%zu b=%zu "
                 "rep=%d)",
                 c->name, i, got, dx, nb, b, rep);
@@ -439,14 +439,14 @@ static void run_one(const gcase_a *c, size_t nb, int rep, rng_t *rng) {
         double fd = (obj_v(c, xp, w, yb0, a[b], cb, seed[b], ext[b]) -
                      obj_v(c, xm, w, yb0, a[b], cb, seed[b], ext[b])) /
                     (2 * h);
-        if (!(fabs(fd - dx) <= 1e-6 * (fabs(dx) + 1)))
+        if (!close_to(fd, dx, 1e-6))
           GFAIL("%s: d_x[%d]: dual %.17g vs finite differences %.17g", c->name,
                 i, dx, fd);
       }
     }
     if (c->use & U_A) {
       double want = dual_d(c, xb, w, yb0, a[b], cb, seed[b], ext[b], 3, 0);
-      if (!(fabs(da1[b] - want) <= GTOL * (fabs(want) + 1)))
+      if (!close_to(da1[b], want, GTOL))
         GFAIL("%s: d_a = %.17g, dual numbers say %.17g (n=%zu b=%zu)", c->name,
               da1[b], want, nb, b);
       double w2 = (-0.75 + (double)b) + da1[b];
@@ -456,7 +456,7 @@ static void run_one(const gcase_a *c, size_t nb, int rep, rng_t *rng) {
       double hp = a[b] + 1e-5, hm = a[b] - 1e-5;
       double fd = (obj_v(c, xb, w, yb0, hp, cb, seed[b], ext[b]) -
                    obj_v(c, xb, w, yb0, hm, cb, seed[b], ext[b])) / 2e-5;
-      if (!(fabs(fd - want) <= 1e-6 * (fabs(want) + 1)))
+      if (!close_to(fd, want, 1e-6))
         GFAIL("%s: d_a: dual %.17g vs finite differences %.17g", c->name,
               want, fd);
     }

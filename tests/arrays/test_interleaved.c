@@ -162,7 +162,7 @@ static void t_pairs(void **state) {
         double fm = ia_decl(cnt[b], pad + b * st, 0.875);
         *v = v0;
         double fd = dr[b] * (fp - fm) / (2 * h);
-        if (!(fabs(g0[b * st + (size_t)i] - fd) <= 1e-6 * (1.0 + fabs(fd)))) {
+        if (!close_to(g0[b * st + (size_t)i], fd, 1e-6)) {
           print_error("ia_decl_grad n=%zu b=%zu i=%d: %g vs FD %g\n", n, b, i,
                       g0[b * st + (size_t)i], fd);
           fail();

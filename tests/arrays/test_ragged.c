@@ -253,7 +253,7 @@ static void run_r(size_t n, int each, rng_t *r) {
       xb[i] = x0;
       double fd = seed[b] * (fp - fm) / (2 * e);
       double g = AT(&D, b, i) - 0.25;
-      if (fabs(g - fd) > 1e-6 * (1.0 + fabs(fd))) {
+      if (!close_to(g, fd, 1e-6)) {
         print_error("r_o_grad FD n=%zu b=%zu i=%d: %g vs %g\n", n, b, i, g, fd);
         fail();
       }
@@ -449,14 +449,14 @@ static void t_out(void **state) {
           double x = AT(&X, b, i), c = cot[DY.off[b] + (size_t)i];
           double g = c * (2.0 * a[b] * x + 1.0);
           want_da += c * x * x;
-          if (fabs(AT(&DX, b, i) - 0.25 - g) > 1e-13 * (1 + fabs(g)) ||
+          if (!close_to(AT(&DX, b, i) - 0.25, g, 1e-13) ||
               AT(&DY, b, i) != 0.0) {
             print_error("y_o_grad n=%zu b=%zu i=%d: d_x %g want %g, d_y %g\n",
                         n, b, i, AT(&DX, b, i) - 0.25, g, AT(&DY, b, i));
             fail();
           }
         }
-        if (fabs(da[b] - want_da) > 1e-12 * (1 + fabs(want_da))) {
+        if (!close_to(da[b], want_da, 1e-12)) {
           print_error("y_o_grad d_a n=%zu b=%zu: %g vs %g\n", n, b, da[b],
                       want_da);
           fail();
@@ -708,7 +708,7 @@ static void t_2d(void **state) {
         c[e] -= 2 * h;
         double fm = rows_s(nr[b], (const double(*)[3])c, w);
         double fd = (fp - fm) / (2 * h);
-        if (fabs(AT(&DX, b, e) - fd) > 1e-7 * (1 + fabs(fd))) {
+        if (!close_to(AT(&DX, b, e), fd, 1e-7)) {
           print_error("rows_o_grad n=%zu b=%zu e=%d: %g vs %g\n", n, b, e,
                       AT(&DX, b, e), fd);
           fail();

@@ -180,7 +180,7 @@ static void t_ones(void **state) {
       for (int i = 0; i < len[b]; i++) {
         double d = dr[b] * fd(sp_add, pad + b * st, len[b], i, w);
         double gi = g0[b * st + (size_t)i];
-        if (!(fabs(gi - d) <= 1e-6 * (1.0 + fabs(d)))) {
+        if (!close_to(gi, d, 1e-6)) {
           print_error("sp_add_grad n=%zu b=%zu i=%d: %g vs FD %g\n", n, b, i,
                       gi, d);
           fail();

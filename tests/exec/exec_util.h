@@ -6,7 +6,8 @@
  *   gp_reset() unmaps everything (tests/common/guard_pages.h, with the RNG).
  * - generators of random + edge values for every scalar type the subset
  *   allows;
- * - bit-exact, ULP and relative (close_to) comparisons;
+ * - bit-exact and ULP comparisons (relative ones: close_to, in
+ *   tests/common/close.h);
  * - DIFFk(...) macros: one CMocka test that runs NAME_batched against a loop
  *   over NAME for every n in test_ns[] with fresh inputs, once into a
  *   guard-page output and once into a sentinel-framed output.
@@ -46,6 +47,7 @@ static const size_t test_ns[] = {0,      1,      WF - 1, WF,         WF + 1,
                                  1000};
 #define N_TEST_NS (sizeof test_ns / sizeof test_ns[0])
 
+#include "../common/close.h"
 #include "../common/guard_pages.h"
 
 /* Thresholds the test functions branch on appear among the edge values. */
@@ -187,12 +189,6 @@ static double ulp_err_f(float got, long double ref) {
 }
 static double ulp_err_d(double got, long double ref) {
   return ulp_err(got, ref, 53, -1022, (double)ref);
-}
-
-/* Within tol of want, relative to |want| + 1 (so absolute near zero, where
- * terms cancel); false where either is NaN. */
-static int close_to(double got, double want, double tol) {
-  return fabs(got - want) <= tol * (fabs(want) + 1.0);
 }
 
 /* Values printed in failure messages: decimal and hex bits. */

@@ -499,7 +499,7 @@ static void arr_check(size_t nb, rng_t *rng) {
     const double *xb = x + b * AMAX, *txb = tx + b * AMAX;
     /* Vector math within its ULP bound, then a few cancellations. */
     double want = j_arr(len[b], xb, w, o, s[b]);
-    if (!(fabs(want - ret[b]) <= 1e-12 * (fabs(want) + 1)))
+    if (!close_to(ret[b], want, 1e-12))
       fail_msg("j_arr: ret %.17g vs scalar %.17g (b=%zu)", ret[b], want, b);
     for (int i = len[b]; i < AMAX; i++)
       if (out[b * AMAX + i] != SENT || tout[b * AMAX + i] != SENT)
@@ -538,12 +538,12 @@ static void arr_check(size_t nb, rng_t *rng) {
     int kink = 0;
     for (int i = 0; i < len[b]; i++) /* near the goto's threshold */
       kink |= fabs(o[i] - 2.0) < 1e-3 || fabs(o[i] - log(2.0)) < 1e-3;
-    if (!kink && !(fabs(fd - dret[b]) <= 1e-5 * (fabs(fd) + 1)))
+    if (!kink && !close_to(dret[b], fd, 1e-5))
       fail_msg("j_arr: jvp %.17g vs finite differences %.17g (b=%zu)", dret[b],
                fd, b);
     for (int i = 0; !kink && i < len[b]; i++) {
       double fo = (op[i] - om[i]) / (2 * h), got = tout[b * AMAX + i];
-      if (!(fabs(fo - got) <= 1e-5 * (fabs(fo) + 1)))
+      if (!close_to(got, fo, 1e-5))
         fail_msg("j_arr: tangent of out[%d] %.17g vs finite differences "
                  "%.17g (b=%zu)",
                  i, got, fo, b);
@@ -599,8 +599,8 @@ static void jvp_void(void **st) {
       double t1 = x[b] > 0 ? tx[b] / (2 * sqrt(x[b])) : -2 * x[b] * tx[b];
       if (!same(o[0], out[2 * b]) || !same(o[1], out[2 * b + 1]))
         fail_msg("j_void: out differs from the scalar function (b=%zu)", b);
-      if (!(fabs(tout[2 * b] - t0) <= 1e-15 * (fabs(t0) + 1)) ||
-          !(fabs(tout[2 * b + 1] - t1) <= 1e-15 * (fabs(t1) + 1)))
+      if (!close_to(tout[2 * b], t0, 1e-15) ||
+          !close_to(tout[2 * b + 1], t1, 1e-15))
         fail_msg("j_void: tangents %.17g %.17g, want %.17g %.17g (b=%zu)",
                  tout[2 * b], tout[2 * b + 1], t0, t1, b);
     }

@@ -155,7 +155,7 @@ static int fd_hv(const hcase *c, const double *a, const double *v, double seed,
       est[k][j] = (gp[j] - gm[j]) / (2 * h);
   }
   for (int j = 0; j < c->np; j++) {
-    if (!(fabs(est[0][j] - est[1][j]) <= 1e-5 * (fabs(est[1][j]) + 1)))
+    if (!close_to(est[0][j], est[1][j], 1e-5))
       return 0;
     out[j] = est[1][j];
   }
@@ -283,7 +283,7 @@ static void run_case(const hcase *c) {
           }
           fd_checked++;
           for (int j = 0; j < c->np; j++)
-            if (!(fabs(fd[j] - h1[j]) <= 1e-6 * (fabs(fd[j]) + 1)))
+            if (!close_to(h1[j], fd[j], 1e-6))
               HFAIL("h_%d %.17g vs finite differences of NAME_grad %.17g "
                     "(n=%zu b=%zu)",
                     j, h1[j], fd[j], n, b);

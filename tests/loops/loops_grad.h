@@ -14,17 +14,10 @@
 
 #include "loops_util.h"
 
+#include "../common/close.h"
 #include "../common/dual.h"
 
 /* ---- tolerances and checks ----------------------------------------------- */
-
-static int close_to(double got, double want, double tol) {
-  if (isnan(want) || isnan(got))
-    return isnan(want) && isnan(got);
-  if (isinf(want) || isinf(got))
-    return got == want;
-  return fabs(got - want) <= tol * (1.0 + fabs(want));
-}
 
 /* Central difference, trusted only when the one-sided differences agree. */
 typedef double (*fx_t)(double, void *);
@@ -115,7 +108,7 @@ static void run_xn(const char *name, gxn_t grad, sxn_t f, dxn_t df,
       for (size_t b = 0; b < n; b++) {
         double want = f(x[b], k[b]);
         int ok = ret_tol == 0.0 ? SAME(ret[b], want)
-                                : close_to(ret[b], want, ret_tol);
+                                : close_nan_inf(ret[b], want, ret_tol);
         if (!ok) {
           print_error("%s_grad: ret n=%zu pat=%d b=%zu x=%.17g k=%d: got "
                       "%.17g want %.17g\n",
@@ -124,8 +117,8 @@ static void run_xn(const char *name, gxn_t grad, sxn_t f, dxn_t df,
         }
         dual d = df(dv(x[b]), k[b]);
         double w1 = prior[b] + seed[b] * d.d;
-        if (!close_to(dx[b], w1, dual_tol) ||
-            !close_to(dx2[b], d.d, dual_tol)) {
+        if (!close_nan_inf(dx[b], w1, dual_tol) ||
+            !close_nan_inf(dx2[b], d.d, dual_tol)) {
           print_error("%s_grad: n=%zu pat=%d b=%zu x=%.17g k=%d seed=%g: "
                       "d_x=%.17g want %.17g (prior %.17g); seed 1: %.17g want "
                       "%.17g\n",
@@ -135,7 +128,7 @@ static void run_xn(const char *name, gxn_t grad, sxn_t f, dxn_t df,
         }
         if (analytic && isfinite(d.d) && x[b] != 0.0) {
           double a = analytic(x[b]);
-          if (!close_to(dx2[b], a, 1e-9)) {
+          if (!close_nan_inf(dx2[b], a, 1e-9)) {
             print_error("%s_grad: x=%.17g d=%.17g analytic %.17g\n", name, x[b],
                         dx2[b], a);
             fail();
@@ -147,7 +140,7 @@ static void run_xn(const char *name, gxn_t grad, sxn_t f, dxn_t df,
           st.fd_total++;
           if (fd_trusted(xn_eval, &c, x[b], &fd)) {
             st.fd_trusted++;
-            if (!close_to(dx2[b], fd, FD_TOL)) {
+            if (!close_nan_inf(dx2[b], fd, FD_TOL)) {
               print_error("%s_grad: x=%.17g k=%d d=%.17g central FD %.17g\n",
                           name, x[b], k[b], dx2[b], fd);
               fail();

@@ -456,7 +456,7 @@ static void grad_zero_trip_exact(void **st) {
       continue;
     assert_true(SAME(ret[b], x[b] * x[b]));
     double want = seed[b] * x[b] + seed[b] * x[b];
-    if (!close_to(dx[b], want, 1e-15)) {
+    if (!close_nan_inf(dx[b], want, 1e-15)) {
       print_error("zt zero-trip lane %d: d_x=%.17g want %.17g\n", b, dx[b],
                   want);
       fail();
@@ -487,7 +487,8 @@ static void grad_nsqrt_f(void **st) {
         dualf d = nsqrtf_dual((dualf){a[b], 1.0f});
         double want = 0.25 + (double)seed[b] * d.d;
         double an = a[b] > 0.0f ? 0.25 + seed[b] * 0.5 / sqrt(a[b]) : 0.25;
-        if (!close_to(da[b], want, 1e-5) || !close_to(da[b], an, 1e-4)) {
+        if (!close_nan_inf(da[b], want, 1e-5) ||
+            !close_nan_inf(da[b], an, 1e-4)) {
           print_error(
               "nsqrtf_grad: n=%zu pat=%d b=%zu a=%.9g seed=%g: d_a=%.9g "
               "dual %.9g analytic %.9g\n",
@@ -535,9 +536,10 @@ static void grad_recur(void **st) {
         double want = recur(x[b], a[b], k[b]);
         dual gx = recur_dual(dv(x[b]), dc(a[b]), k[b]);
         dual ga = recur_dual(dc(x[b]), dv(a[b]), k[b]);
-        if (!close_to(ret[b], want, MATH_RET_TOL) || !SAME(ret2[b], ret[b]) ||
-            !close_to(dx[b], 1.0 + seed[b] * gx.d, 1e-9) ||
-            !close_to(da[b], 1.0 + seed[b] * ga.d, 1e-9) ||
+        if (!close_nan_inf(ret[b], want, MATH_RET_TOL) ||
+            !SAME(ret2[b], ret[b]) ||
+            !close_nan_inf(dx[b], 1.0 + seed[b] * gx.d, 1e-9) ||
+            !close_nan_inf(da[b], 1.0 + seed[b] * ga.d, 1e-9) ||
             !SAME(dx1[b], dx[b]) || !SAME(da1[b], da[b])) {
           print_error("recur_grad n=%zu pat=%d b=%zu x=%.17g a=%.17g k=%d: "
                       "ret %.17g/%.17g want %.17g; d_x %.17g (alone %.17g) "
@@ -553,7 +555,7 @@ static void grad_recur(void **st) {
             (recur(x[b] + h, a[b], k[b]) - recur(x[b] - h, a[b], k[b])) /
             (2 * h);
         s.fd_total++;
-        if (close_to(fd, gx.d, FD_TOL))
+        if (close_nan_inf(fd, gx.d, FD_TOL))
           s.fd_trusted++;
         s.checked++;
       }
@@ -599,9 +601,9 @@ static void grad_nested(void **st) {
         double want = nested(x[b], y[b], kn[b], km[b]);
         dual gx = nested_dual(dv(x[b]), dc(y[b]), kn[b], km[b]);
         dual gy = nested_dual(dc(x[b]), dv(y[b]), kn[b], km[b]);
-        if (!close_to(ret[b], want, MATH_RET_TOL) ||
-            !close_to(dx[b], 0.5 + seed[b] * gx.d, 1e-9) ||
-            !close_to(dy[b], 0.5 + seed[b] * gy.d, 1e-9)) {
+        if (!close_nan_inf(ret[b], want, MATH_RET_TOL) ||
+            !close_nan_inf(dx[b], 0.5 + seed[b] * gx.d, 1e-9) ||
+            !close_nan_inf(dy[b], 0.5 + seed[b] * gy.d, 1e-9)) {
           print_error("nested_grad n=%zu pat=%d b=%zu x=%.17g y=%.17g n=%d "
                       "m=%d: ret %.17g want %.17g; d_x %.17g want %.17g; d_y "
                       "%.17g want %.17g\n",
@@ -616,7 +618,7 @@ static void grad_nested(void **st) {
         double fd = (fp - fm) / (2 * h);
         if (fabs((fp - f0) / h - (f0 - fm) / h) <= 1e-4 * (1 + fabs(fd))) {
           fd_tot++;
-          if (!close_to(gy.d, fd, FD_TOL)) {
+          if (!close_nan_inf(gy.d, fd, FD_TOL)) {
             print_error("nested: forward mode %.17g vs FD %.17g\n", gy.d, fd);
             fail();
           }
@@ -661,7 +663,7 @@ static void grad_uniform(void **st) {
         want_w += seed[b] * gw.d;
         abs_w += fabs(seed[b] * gw.d);
         if (!SAME(ret[b], uw(x[b], w, k[b])) ||
-            !close_to(dx[b], seed[b] * gx.d, DUAL_TOL)) {
+            !close_nan_inf(dx[b], seed[b] * gx.d, DUAL_TOL)) {
           print_error("uw_grad n=%zu pat=%d b=%zu: ret %.17g want %.17g, d_x "
                       "%.17g want %.17g\n",
                       n, pat, b, ret[b], uw(x[b], w, k[b]), dx[b],
@@ -672,8 +674,8 @@ static void grad_uniform(void **st) {
         dual hw = ut_dual(dc(x[b]), dv(w), un);
         want_w2 += seed[b] * hw.d;
         abs_w2 += fabs(seed[b] * hw.d);
-        if (!close_to(ret2[b], ut(x[b], w, un), MATH_RET_TOL) ||
-            !close_to(dx2[b], seed[b] * hx.d, 1e-9)) {
+        if (!close_nan_inf(ret2[b], ut(x[b], w, un), MATH_RET_TOL) ||
+            !close_nan_inf(dx2[b], seed[b] * hx.d, 1e-9)) {
           print_error("ut_grad n=%zu pat=%d b=%zu: ret %.17g want %.17g, d_x "
                       "%.17g want %.17g\n",
                       n, pat, b, ret2[b], ut(x[b], w, un), dx2[b],
@@ -730,7 +732,8 @@ static void grad_mixed(void **st) {
           ddv = nd;
         }
         if (!SAME(ret[b], cm(f[b], d[b], k[b])) ||
-            !close_to(df[b], ddf, 1e-6) || !close_to(dd[b], ddd, 1e-6)) {
+            !close_nan_inf(df[b], ddf, 1e-6) ||
+            !close_nan_inf(dd[b], ddd, 1e-6)) {
           print_error("cm_grad n=%zu pat=%d b=%zu k=%d: ret %.17g want %.17g; "
                       "d_f %.9g want %.9g; d_d %.17g want %.17g\n",
                       n, pat, b, k[b], ret[b], cm(f[b], d[b], k[b]), df[b], ddf,
