@@ -240,7 +240,7 @@ private:
   /// The definitions of the functions still waiting when the file ends:
   /// generated again with no waiting, so that a call of a function declared
   /// in a header with a floating result becomes a call per example
-  /// (docs/subset.md, "Calls of outside functions"); a function this file
+  /// (docs/calls.md, "Calls of outside functions"); a function this file
   /// declares and never defines is an error at its call.
   std::string finishWaiting() {
     std::string Code;

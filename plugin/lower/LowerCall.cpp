@@ -271,7 +271,7 @@ bool Lowerer::externArg(const Expr *A) const {
 }
 
 /// Whether \p CE is made once per lane instead of being inlined
-/// (docs/subset.md, "Calls of outside functions"): it passes a string literal,
+/// (docs/calls.md, "Calls of outside functions"): it passes a string literal,
 /// which no inlined body could use (cephes' mtherr("erf", UNDERFLOW), NR's
 /// nrerror("...")), or calls a function without a body here, taking numbers
 /// and returning void, an integer, float or double: at once for a function
@@ -439,7 +439,7 @@ static QualType promoted(ASTContext &Ctx, QualType T) {
 /// A call of a function whose body is being inlined here already, \p Depth
 /// frames up (cephes' erfc calling erf calling erfc): made once per
 /// example on the scalar function, as calls of outside functions are, when
-/// it passes and returns numbers (docs/subset.md, "Recursion").
+/// it passes and returns numbers (docs/calls.md, "Recursion").
 int Lowerer::recursiveCall(const CallExpr *CE, const FunctionDecl *Callee,
                            size_t Depth) {
   std::string Name = Callee->getNameAsString();

@@ -1,6 +1,6 @@
 //===- LowerExternArgs.cpp - out-pointers and tables of per-lane calls ----===//
 //
-// Arguments of calls made once per example (docs/subset.md, "Calls of
+// Arguments of calls made once per example (docs/calls.md, "Calls of
 // outside functions") that are not numbers: the address of a scalar local
 // or parameter (`ebd0(x, l, &yh, &yl)`: the callee gets a scalar of the
 // lane's, what it leaves there goes back into the lane), and a read-only

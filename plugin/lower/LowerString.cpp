@@ -5,7 +5,7 @@
 //     printf(msg, "bessel_j"); }
 // A local pointer to char whose every value is a string literal (its
 // initializer and every assignment: literals, or '?:' of them) and which is
-// only passed whole to calls made once per example (docs/subset.md, "Calls
+// only passed whole to calls made once per example (docs/calls.md, "Calls
 // of outside functions") is an I32 variable: the number of its value in the
 // list of the literals it is ever given. The call, per example, passes that
 // element of a compound literal array of them, so it gets the pointer the

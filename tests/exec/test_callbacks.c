@@ -1,4 +1,4 @@
-/* Helpers that take a function pointer (docs/subset.md, calls): each call
+/* Helpers that take a function pointer (docs/calls.md): each call
  * of the helper is inlined with the function it passes, as numeric code
  * passes integrands, residuals and derivatives:
  *   - cb_area: a Simpson integrator of an integrand (a helper of this file,

@@ -1,5 +1,5 @@
 /* Calls of functions outside the batched code, made once per example
- * (docs/subset.md, "Calls of outside functions"): error reporters as cephes
+ * (docs/calls.md, "Calls of outside functions"): error reporters as cephes
  * (mtherr("name", DOMAIN)) and Numerical Recipes (nrerror("...")) write
  * them, a variadic logger, fprintf(stderr, ...), and functions declared in
  * a header whose bodies are elsewhere (extern_calls.h), returning int,

@@ -1,5 +1,5 @@
 /* Calls of functions another file defines (extern_out_other.c) with
- * out-pointers and tables, as R's nmath calls them (docs/subset.md, "Calls
+ * out-pointers and tables, as R's nmath calls them (docs/calls.md, "Calls
  * of outside functions"): `ebd0(x, l, &yh, &yl)`, `bratio(a, b, x, y, &w,
  * &wc, &ierr, log_p)`, `chebyshev_eval(t, gamcs, n)` with a static local
  * table, cephes' `polevl(x, P, N)` with a file-scope one. Each callee

@@ -1,4 +1,4 @@
-/* A per-example choice of function (docs/subset.md, calls): a function
+/* A per-example choice of function (docs/calls.md): a function
  * pointer that may be one of several known functions is a per-lane
  * position among them, and a call through it an if/else chain with one
  * inlined call per candidate:

@@ -1,5 +1,5 @@
 /* Functions declaring long double locals (R's nmath declares its sums
- * `LDOUBLE`; docs/subset.md, "Long double locals"): x87's 80-bit format
+ * `LDOUBLE`; docs/calls.md, "Long double locals"): x87's 80-bit format
  * has no vector form, and computing it in double would change the results,
  * so each example runs the scalar function there:
  *   - ld_pd: phyper.c's shape, a helper `pdhyper` summing a series in

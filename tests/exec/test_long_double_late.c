@@ -1,5 +1,5 @@
 /* Helpers with long double locals defined after the annotated functions
- * that call them (docs/subset.md, "Long double locals"), as C files are
+ * that call them (docs/calls.md, "Long double locals"), as C files are
  * written: a prototype first, the callers, then the definitions.
  *   - lt_proto: `static double lsum(double, int);` at file scope, called
  *     under per-example branches;

@@ -1,4 +1,4 @@
-/* Recursion (docs/subset.md, "Recursion"): a call of a function whose body
+/* Recursion (docs/calls.md, "Recursion"): a call of a function whose body
  * is being inlined already is made once per example on the scalar function,
  * as calls of outside functions are (the lanes that are on, in lane order,
  * on the calling thread):

@@ -2,7 +2,7 @@
  * harness includes this header for their declarations; the generated file
  * includes it again after every function with FZ_EXT_DEFINE for their
  * bodies, so the bodies are not there when the plugin lowers the calls
- * (docs/subset.md, "Calls of outside functions": such a call is made once
+ * (docs/calls.md, "Calls of outside functions": such a call is made once
  * per example that reaches it). Each records its call in fz_ext_n and an
  * order-independent hash of its arguments, fz_ext_h (fuzz_harness.h; a
  * batch's calls interleave across examples); fz_ext_code's result depends

@@ -1,4 +1,4 @@
-/* Calls through function pointers (docs/subset.md, calls): a helper's
+/* Calls through function pointers (docs/calls.md): a helper's
    parameter bound to the one function its call passes is a direct,
    inlined call (fp_bound); a choice of two per example is an if/else chain
    on the lane's position among them, one inlined call each (fp_choice). */
