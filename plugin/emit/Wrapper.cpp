@@ -3,6 +3,7 @@
 #include "emit/WrapperEmitter.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <sstream>
 
@@ -504,6 +505,7 @@ std::string WrapperEmitter::chunk() {
     std::string Fast = counts(true) + masks() + inputs(KArgs);
     Assign = 2;
     std::string Part = counts(false) + masks() + inputs(Same);
+    Part += unusedCounts(Part);
     Assign = 0;
     OS << "    int __bd_all = __bd_k == " << step() << ";\n"
        << Decls << "    if (__bd_all) {\n"
@@ -512,6 +514,8 @@ std::string WrapperEmitter::chunk() {
   } else {
     OS << counts(false) << masks() << inputs(KArgs);
   }
+  std::string Head = OS.str();
+  OS.str("");
   CS.clear();
   for (size_t I = 0; I < F.Outputs.size(); ++I)
     for (unsigned C = 0; C < IL; ++C) {
@@ -536,21 +540,60 @@ std::string WrapperEmitter::chunk() {
   for (const KeepArray &K : Keeps)
     KArgs.push_back(K.Name);
   OS << kernelCall(KArgs);
+  std::string Call = OS.str();
+  OS.str("");
   for (int Path = Whole ? 0 : 1; Path < 2; ++Path) {
-    if (Whole)
-      OS << (Path ? "    } else {\n" : "    if (__bd_all) {\n")
-         << counts(!Path);
+    std::string Block = Whole ? counts(!Path) : "";
     for (size_t I = 0; I < F.Outputs.size(); ++I)
       for (unsigned C = 0; C < IL; ++C) {
         CS = chain(C);
         CI = C;
-        OS << output(I);
+        Block += output(I);
       }
+    // A partial step's counts that no output reads (a narrow or _Bool
+    // result is stored through a lane buffer: no __bd_full_C).
+    if (Whole && Path)
+      Block += unusedCounts(Block);
+    if (Whole)
+      OS << (Path ? "    } else {\n" : "    if (__bd_all) {\n");
+    OS << Block;
   }
   if (Whole)
     OS << "    }\n";
   CS.clear();
-  return OS.str();
+  std::string Tail = OS.str();
+  // Without whole steps, one set of counts serves inputs and outputs.
+  if (!Whole)
+    Tail += unusedCounts(Head + Call + Tail);
+  return Head + Call + Tail;
+}
+
+/// "(void)X;" for each chain's count, first example and full flag that
+/// \p Block declares (counts(false)) and never reads: an array passed by
+/// stride reads no __bd_i_C, a narrow result no __bd_full_C.
+std::string WrapperEmitter::unusedCounts(const std::string &Block) const {
+  auto Uses = [&](const std::string &Name) {
+    unsigned N = 0;
+    for (size_t At = Block.find(Name); At != std::string::npos;
+         At = Block.find(Name, At + 1)) {
+      size_t End = At + Name.size();
+      if (End == Block.size() ||
+          !(isalnum(static_cast<unsigned char>(Block[End])) ||
+            Block[End] == '_'))
+        ++N;
+    }
+    return N;
+  };
+  std::string Out;
+  if (IL == 1)
+    return Out;
+  for (unsigned C = 0; C < IL; ++C)
+    for (const char *V : {"__bd_k", "__bd_i", "__bd_full"}) {
+      std::string Name = V + chain(C);
+      if (Uses(Name) == 1) // its declaration only
+        Out += "    (void)" + Name + ";\n";
+    }
+  return Out;
 }
 
 /// The kernel's call on one step. A kernel that defers its math calls'

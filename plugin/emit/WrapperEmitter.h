@@ -156,6 +156,7 @@ private:
   std::string chunk();
   bool wholeSteps() const;
   std::string counts(bool Full) const;
+  std::string unusedCounts(const std::string &Block) const;
   std::string masks();
   std::string inputs(std::vector<std::string> &KArgs);
   // The steps of inputs() for parameter I: loads, the kernel's arguments.

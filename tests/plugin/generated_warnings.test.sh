@@ -7,7 +7,8 @@ ROOT="$SRC/../.."
 INC="-I$ROOT/annotations -I$ROOT/runtime/include"
 for src in "$IN"/genwarn/*.c; do
   base=$(basename "$src" .c)
-  for opt in -O0 "-O2 -march=native"; do
+  for opt in -O0 "-O2 -march=native" \
+    "-O2 -march=native -fplugin-arg-batchdiff-chains=4"; do
     # shellcheck disable=SC2086
     run_rc 0 bdcc $opt $INC -Wall -Wextra -Wsystem-headers \
       -fno-caret-diagnostics -c "$src" -o "$base.o"
