@@ -279,8 +279,10 @@ def deep_block(rng, x):
     if kind == "for":
         return "".join("for (int i%d = 0; i%d < 1; i%d++) " % (k, k, k)
                        for k in range(min(d, 200))) + "%s += 1;" % x
+    # (<= 300: a gradient's chain of 1,000 compiles for 20 s in LLVM's
+    # InstCombine, found/README.md)
     return "%s = %s%s;" % (x, "".join("%s > %d ? %d : " % (x, k, k)
-                                      for k in range(d)), x)
+                                      for k in range(min(d, 300))), x)
 
 
 def long_ident(rng, x):
