@@ -263,7 +263,8 @@ struct LaneLayout {
 /// where no file-scope one is in sight, else empty; Ty its C result type
 /// ("void", "int", "double"); Name the callee's; Why the reason it is not
 /// inlined (which says how to get a derivative where one is needed); Via,
-/// for a recursive call, the functions of the cycle ("'erfc' and 'erf'").
+/// for a recursive call, the functions of the cycle ("'erfc' and 'erf'"),
+/// for LongDouble what the callee does ("computes in long double").
 /// Outs: its out-pointer arguments (`&yh`), "\x03k\x02" in Call: the
 /// address of a scalar of C type Outs[k].CType holding the lane's value of
 /// argument Outs[k].Arg before the call; Op::ExternOut k reads it after.

@@ -62,20 +62,20 @@ static void externDerivativeError(const ir::ExternCall &X, SourceLocation At,
                                   DiagnosticsEngine &D, bool Self) {
   if (X.Why == ir::ExternCall::LongDouble && Self) {
     report(D, DiagnosticsEngine::Error, At,
-           "'%0' declares a long double local, so its batched version calls "
-           "'%0' once per example and batchdiff does not know its "
-           "derivative; move the long double part into a helper whose result "
-           "is not differentiated, or use 'batch' without 'diff'")
-        << X.Name;
+           "'%0' %1, so its batched version calls '%0' once per example and "
+           "batchdiff does not know its derivative; move the long double "
+           "part into a helper whose result is not differentiated, or use "
+           "'batch' without 'diff'")
+        << X.Name << X.Via;
     return;
   }
   if (X.Why == ir::ExternCall::LongDouble) {
     report(D, DiagnosticsEngine::Error, At,
-           "'%0' declares a long double local, so batchdiff calls it once "
-           "per example and does not know its derivative; compute its "
-           "arguments from BD_NODIFF inputs, use its result only where no "
-           "derivative is needed, or use 'batch' without 'diff'")
-        << X.Name;
+           "'%0' %1, so batchdiff calls it once per example and does not "
+           "know its derivative; compute its arguments from BD_NODIFF "
+           "inputs, use its result only where no derivative is needed, or "
+           "use 'batch' without 'diff'")
+        << X.Name << X.Via;
     return;
   }
   if (X.Why == ir::ExternCall::Recursion) {

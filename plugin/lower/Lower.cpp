@@ -342,12 +342,12 @@ bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
   Info.ScratchGlobals = L.scratchGlobals();
   Info.FileDecls = L.fileDecls();
   if (Remarks) {
-    if (L.scalarBody())
+    if (!L.scalarBody().empty())
       report(S.getDiagnostics(), clang::DiagnosticsEngine::Remark,
              FD->getLocation(),
-             "batchdiff: '%0' declares a long double local, which has no "
-             "vector form: its batched version calls '%0' once per example")
-          << FD->getName();
+             "batchdiff: '%0' %1, which has no vector form: its batched "
+             "version calls '%0' once per example")
+          << FD->getName() << L.scalarBody();
     L.globalRemarks();
     lowering::paramRemarks(FD, S.getDiagnostics(), Out, WantGrad);
   }

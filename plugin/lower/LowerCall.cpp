@@ -725,7 +725,7 @@ int Lowerer::inlineBody(const CallExpr *CE, const FunctionDecl *Callee,
   } else if (Callee->getReturnType()->isRealFloatingType()) { // long double
     error(CE->getBeginLoc(),
           "a helper returning '" + Callee->getReturnType().getAsString() + "'",
-          "return a double: a helper that declares a long double local and "
+          "return a double: a helper that computes in long double and "
           "passes and returns numbers is called once per example on the "
           "scalar function");
   } else {

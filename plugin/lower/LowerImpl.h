@@ -151,8 +151,9 @@ public:
   /// Whether an error was reported (lowering may also stop silently, at a
   /// call to a function defined later).
   bool reported() const { return Reported; }
-  /// NAME_batched calls the function per example (LowerLongDouble.cpp).
-  bool scalarBody() const { return ScalarBody; }
+  /// NAME_batched calls the function per example (LowerLongDouble.cpp):
+  /// why ("declares a long double local"), else empty.
+  const std::string &scalarBody() const { return ScalarWhy; }
   /// Where each math call is (Stmt::Site indexes it).
   llvm::ArrayRef<SourceLocation> sites() const { return Sites; }
   /// The calls that became the C library's function.

@@ -3,11 +3,13 @@
 // x86-64's long double is the x87 80-bit format, which has no vector form:
 // computing it in double would change the results (R's nmath declares its
 // sums `LDOUBLE` for the extra bits). So a function of the file that
-// declares a long double local runs, per example, as the scalar function:
-// a helper's call is made once per example (as recursive calls and calls
-// of other files' functions are), and an annotated function that does so
-// itself gets NAME_batched as one such call per example (no vector code at
-// all: -fplugin-arg-batchdiff-remarks says so). Results are the scalar
+// computes in long double (declares a long double local, or has an
+// expression of that type: `(long double)x * y`, `s += 1.0L * x`) runs, per
+// example, as the scalar function: a helper's call is made once per
+// example (as recursive calls and calls of other files' functions are),
+// and an annotated function that does so itself gets NAME_batched as one
+// such call per example (no vector code at all:
+// -fplugin-arg-batchdiff-remarks says so). Results are the scalar
 // function's, bit for bit. Only numbers pass (no pointer or struct
 // parameter, a number or void returned); the derivative of such a call is
 // unknown (diff-long-double, diff-long-double-function); a helper's scalar
@@ -69,33 +71,50 @@ void reach(const Stmt *S, llvm::SmallPtrSetImpl<const FunctionDecl *> &Fns,
 
 } // namespace
 
-/// Whether \p S declares a long double local (R's `LDOUBLE sum;`; not
-/// counting the side of an if that a constant condition rules out).
-bool Lowerer::declaresLongDouble(const Stmt *S) const {
-  if (!S)
+/// Whether \p S declares a long double local (R's `LDOUBLE sum;`), or, with
+/// \p Exprs, has an evaluated expression of that type (a cast, a `1.0L`, a
+/// long double global, a call returning one); not counting the side of an
+/// if that a constant condition rules out, nor sizeof's operand.
+bool Lowerer::declaresLongDouble(const Stmt *S, bool Exprs) const {
+  if (!S || isa<UnaryExprOrTypeTraitExpr>(S)) // sizeof: not evaluated
     return false;
   if (const auto *IS = dyn_cast<IfStmt>(S))
     if (std::optional<bool> V = constantIf(IS))
-      return declaresLongDouble(*V ? IS->getThen() : IS->getElse());
+      return declaresLongDouble(*V ? IS->getThen() : IS->getElse(), Exprs);
+  // (Both sides of a '?:' count, as the lowering lowers both: glibc's
+  // type-generic `issignaling (x)`, `sizeof (x) == sizeof (double) ?
+  // __issignaling (x) : __issignalingl (x)`, makes a function run per
+  // example, where it was refused.)
   if (const auto *DS = dyn_cast<DeclStmt>(S))
     for (const Decl *D : DS->decls())
       if (const auto *VD = dyn_cast<VarDecl>(D);
           VD && isLongDouble(VD->getType()))
         return true;
+  if (const auto *E = dyn_cast<Expr>(S);
+      Exprs && E && isLongDouble(E->getType()))
+    return true;
   for (const Stmt *C : S->children())
-    if (declaresLongDouble(C))
+    if (declaresLongDouble(C, Exprs))
       return true;
   return false;
 }
 
-/// Whether \p CE calls a helper that declares a long double local, passing
-/// and returning numbers.
+/// What makes \p FD run per example, for messages: "declares a long double
+/// local" or "computes in long double".
+std::string Lowerer::longDoubleWhy(const FunctionDecl *FD) const {
+  return declaresLongDouble(FD->getBody(), false)
+             ? "declares a long double local"
+             : "computes in long double";
+}
+
+/// Whether \p CE calls a helper that computes in long double, passing and
+/// returning numbers.
 bool Lowerer::longDoubleCallee(const CallExpr *CE,
                                const FunctionDecl *Callee) const {
   const FunctionDecl *Def = Callee->getDefinition();
   if (!Def || !Def->hasBody() || !numbersOnly(Def) ||
       CE->getNumArgs() != Def->getNumParams() ||
-      !declaresLongDouble(Def->getBody()))
+      !declaresLongDouble(Def->getBody(), true))
     return false;
   for (const Expr *A : CE->arguments())
     if (!irType(A->getType()))
@@ -117,17 +136,18 @@ int Lowerer::longDoubleCall(const CallExpr *CE, const FunctionDecl *Callee) {
   int R = externCall(CE, Def);
   if (R >= 0) {
     F.Externs.back().Why = ir::ExternCall::LongDouble;
+    F.Externs.back().Via = longDoubleWhy(Def);
     LongDoubleCalls.push_back({CE->getBeginLoc(), Def});
   }
   return R;
 }
 
-/// The annotated function declares a long double local itself: its body is
-/// one call per example of the scalar function. False when that does not
+/// The annotated function computes in long double itself: its body is one
+/// call per example of the scalar function. False when that does not
 /// apply (the body is lowered, and its long double refused).
 bool Lowerer::longDoubleBody(Frame &Fr) {
   if (!numbersOnly(Top) || Top->getReturnType()->isVoidType() ||
-      !declaresLongDouble(Top->getBody()))
+      !declaresLongDouble(Top->getBody(), true))
     return false;
   std::string Name = Top->getNameAsString();
   QualType RT = Top->getReturnType();
@@ -135,6 +155,7 @@ bool Lowerer::longDoubleBody(Frame &Fr) {
   X.Ty = RT.getAsString(Ctx.getPrintingPolicy());
   X.Name = Name;
   X.Why = ir::ExternCall::LongDouble;
+  X.Via = ScalarWhy = longDoubleWhy(Top);
   X.Call = Name + "(";
   std::vector<int> Args;
   for (unsigned I = 0; I < Top->getNumParams(); ++I) {
@@ -152,7 +173,6 @@ bool Lowerer::longDoubleBody(Frame &Fr) {
   F.Externs.push_back(std::move(X));
   Fr.RetVar = F.newVar("__ret", Ty);
   B.set(Fr.RetVar, Bool ? B.cmp(ir::Op::CmpNE, D, B.constI(Type::I32, 0)) : D);
-  ScalarBody = true;
   return true;
 }
 
@@ -190,9 +210,8 @@ void Lowerer::longDoubleGlobals() {
     if (!Bad)
       continue;
     error(At,
-          "a call of '" + Def->getNameAsString() +
-              "' (which declares a long double local, so runs as the scalar "
-              "function) using " +
+          "a call of '" + Def->getNameAsString() + "' (which " +
+              longDoubleWhy(Def) + ", so runs as the scalar function) using " +
               (Bad->isStaticLocal() ? "static local '" : "global '") +
               Bad->getNameAsString() + "', " + Why + ",",
           "the call uses the variable itself, not what each example has "

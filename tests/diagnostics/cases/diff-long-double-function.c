@@ -8,3 +8,8 @@ __attribute__((batch, diff)) double f(double x, int n) {
     s += (long double)x / i;
   return (double)s;
 }
+/* Long double in expressions only, no such local. */
+__attribute__((batch, diff)) double g(double x, double y) {
+  // CHECK: diff-long-double-function.c:[[@LINE-1]]:37: error: 'g' computes in long double, so its batched version calls 'g' once per example and batchdiff does not know its derivative; move the long double part into a helper whose result is not differentiated, or use 'batch' without 'diff'
+  return (double)((long double)x * y + 1.0);
+}

@@ -11,3 +11,11 @@ __attribute__((batch, diff)) double f(double x, int n) {
   return x * ldsum(x, n);
   // CHECK: diff-long-double.c:[[@LINE-1]]:14: error: 'ldsum' declares a long double local, so batchdiff calls it once per example and does not know its derivative; compute its arguments from BD_NODIFF inputs, use its result only where no derivative is needed, or use 'batch' without 'diff'
 }
+/* A helper with long double in expressions only. */
+static double ldmul(double x, double y) {
+  return (double)((long double)x * y + 1.0);
+}
+__attribute__((batch, diff)) double g(double x, double y) {
+  return x + ldmul(x, y);
+  // CHECK: diff-long-double.c:[[@LINE-1]]:14: error: 'ldmul' computes in long double, so batchdiff calls it once per example and does not know its derivative; compute its arguments from BD_NODIFF inputs, use its result only where no derivative is needed, or use 'batch' without 'diff'
+}
