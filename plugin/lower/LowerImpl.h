@@ -21,6 +21,7 @@
 #include "clang/Sema/Sema.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <deque>
@@ -935,8 +936,10 @@ private:
   llvm::DenseMap<const GotoStmt *, std::vector<const VarDecl *>> TailLocals;
   /// Labels forward gotos reach by entering blocks (round.c's `goto
   /// rndup;` into `if (...) { ... rndup: y += 1.0; }`): the ifs on the way
-  /// take the label's side where the flag is set (enterIf).
-  llvm::DenseMap<const LabelDecl *, Entry> Entries;
+  /// take the label's side where the flag is set (enterIf). Iterated when
+  /// the `__goto_` flags are made: in insertion order, not by address, so
+  /// the generated code is the same from one compile to the next.
+  llvm::MapVector<const LabelDecl *, Entry> Entries;
   /// Where a call to a function not defined yet is recorded (null: report
   /// it as an error).
   MissingBody *Missing;
