@@ -44,7 +44,7 @@ value of a diff function is an error by design: not generated.
 
 Each draws random numbers only when enabled: the output of the other
 features does not change."""
-from markers import TW, tname
+from markers import DBL, FLT, TW, tname
 
 NEW6 = ("pcall", "protos", "xloops", "nout", "uparams")
 # (C type, 16 bits) of the narrow output arrays
@@ -219,9 +219,12 @@ class VExt:
     def vfile_decls(self):
         if "uparams" not in self.f or "unions" not in self.f:
             return []
-        return ["typedef struct { double w; dbits%s v; } SU0%s;" % (TW, TW),
-                "typedef struct { fbits%s v; float w; int k; } SU1%s;" % (
-                    TW, TW)]
+        # the members beside the union in the twins' types (double, long
+        # double): a float member the function writes differentiated
+        # values into was a float staircase in the long twin (seed 957)
+        return ["typedef struct { %s w; dbits%s v; } SU0%s;" % (DBL, TW, TW),
+                "typedef struct { fbits%s v; %s w; int k; } SU1%s;" % (
+                    TW, FLT, TW)]
 
     def union_param(self, types, cps, cp_class):
         """A union by value, an array of unions, or a struct with a union
