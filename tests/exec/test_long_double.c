@@ -18,8 +18,8 @@
  * Every n of call_tally.h's ns (0, widths +-1, 40000), inputs at guard
  * pages, 1 and 2 threads: results bit for bit against the scalar
  * function, the same calls. */
-#include "call_tally.h"
 #include "exec_util.h"
+#include "ld_check.h"
 
 #include "../common/test_filter.h"
 
@@ -94,8 +94,7 @@ BD_BATCH double ld_choice(double x, int k) {
 
 /* The helper's result is a constant for the derivatives (BD_NODIFF input):
  * only `y * y` is differentiated. */
-BATCHDIFF BD_JVP BD_HVP double ld_grad_ok(double y, BD_NODIFF double x,
-                                          int k) {
+BATCHDIFF BD_JVP BD_HVP double ld_grad_ok(double y, BD_NODIFF double x, int k) {
   return y * y + pdhyper(x, 20.0, 30.0, 10.0 + k, 0);
 }
 
@@ -154,15 +153,6 @@ static double gen_cnt(rng_t *r) {
   }
 }
 
-static void same(const char *what, size_t n, int th, size_t e, double got,
-                 double want) {
-  if (!same_bits_or_nan(&got, &want, 8, 1)) {
-    print_error("%s n=%zu threads=%d example %zu: %a, want %a\n", what, n, th,
-                e, got, want);
-    fail();
-  }
-}
-
 static void same_seq(const char *what, size_t n, int th, const seq_t *want) {
   if (seq.n != want->n ||
       memcmp(seq.h, want->h, want->n * sizeof want->h[0]) != 0) {
@@ -206,11 +196,8 @@ static void t_pd(void **state) {
       bd_set_num_threads(th);
       seq.n = 0;
       ld_pd_batched(n, x, nr, nb, m, lg, r);
-      tally got = take();
-      SAME_CALLS("ld_pd_batched", n, want, got);
+      same_run("ld_pd_batched", n, th, want, r, w);
       same_seq("ld_pd_batched", n, th, &want_seq);
-      for (size_t e = 0; e < n; e++)
-        same("ld_pd", n, th, e, r[e], w[e]);
     }
     bd_set_num_threads(0);
     gp_reset();
@@ -245,15 +232,9 @@ static void t_twice(void **state) {
     for (int th = 1; th <= 2; th++) {
       bd_set_num_threads(th);
       ld_twice_batched(n, x, k, r);
-      tally got = take();
-      SAME_CALLS("ld_twice_batched", n, want, got);
+      same_run("ld_twice_batched", n, th, want, r, w);
       ld_choice_batched(n, x, k2, r2);
-      got = take();
-      SAME_CALLS("ld_choice_batched", n, want2, got);
-      for (size_t e = 0; e < n; e++) {
-        same("ld_twice", n, th, e, r[e], w[e]);
-        same("ld_choice", n, th, e, r2[e], w2[e]);
-      }
+      same_run("ld_choice_batched", n, th, want2, r2, w2);
     }
     bd_set_num_threads(0);
     gp_reset();
@@ -284,35 +265,20 @@ static void t_grad(void **state) {
     for (int th = 1; th <= 2; th++) {
       bd_set_num_threads(th);
       ld_grad_ok_batched(n, y, x, k, r);
-      tally got = take();
-      SAME_CALLS("ld_grad_ok_batched", n, want, got);
-      for (size_t e = 0; e < n; e++)
-        same("ld_grad_ok", n, th, e, r[e], w[e]);
+      same_run("ld_grad_ok_batched", n, th, want, r, w);
       memset(dy, 0, n * 8);
       ld_grad_ok_grad(n, y, x, k, r, NULL, dy);
-      got = take();
-      SAME_CALLS("ld_grad_ok_grad", n, want, got);
-      for (size_t e = 0; e < n; e++) {
-        same("ld_grad_ok_grad's value", n, th, e, r[e], w[e]);
-        same("ld_grad_ok_grad's d_y", n, th, e, dy[e], 2 * y[e]);
-      }
+      same_run("ld_grad_ok_grad", n, th, want, r, w);
+      same_deriv("ld_grad_ok_grad's d_y", n, th, dy, 2, y, NULL, 0);
       ld_grad_ok_jvp(n, y, x, k, ty, r, jv);
-      got = take();
-      SAME_CALLS("ld_grad_ok_jvp", n, want, got);
-      for (size_t e = 0; e < n; e++) {
-        same("ld_grad_ok_jvp's value", n, th, e, r[e], w[e]);
-        same("ld_grad_ok_jvp's tangent", n, th, e, jv[e], 2 * y[e] * ty[e]);
-      }
+      same_run("ld_grad_ok_jvp", n, th, want, r, w);
+      same_deriv("ld_grad_ok_jvp's tangent", n, th, jv, 2, y, ty, 0);
       memset(dy, 0, n * 8);
       memset(hy, 0, n * 8);
       ld_grad_ok_hvp(n, y, x, k, ty, r, NULL, dy, hy);
-      got = take();
-      SAME_CALLS("ld_grad_ok_hvp", n, want, got);
-      for (size_t e = 0; e < n; e++) {
-        same("ld_grad_ok_hvp's value", n, th, e, r[e], w[e]);
-        same("ld_grad_ok_hvp's d_y", n, th, e, dy[e], 2 * y[e]);
-        same("ld_grad_ok_hvp's h_y", n, th, e, hy[e], 2 * ty[e]);
-      }
+      same_run("ld_grad_ok_hvp", n, th, want, r, w);
+      same_deriv("ld_grad_ok_hvp's d_y", n, th, dy, 2, y, NULL, 0);
+      same_deriv("ld_grad_ok_hvp's h_y", n, th, hy, 2, ty, NULL, 0);
     }
     bd_set_num_threads(0);
     gp_reset();

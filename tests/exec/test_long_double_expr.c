@@ -13,8 +13,8 @@
  *   - le_grad: a BATCHDIFF function whose derivative avoids the helper
  *     (BD_NODIFF input): _grad and _jvp against the closed form.
  * Every n of call_tally.h, 1 and 2 threads: bits vs the scalar function. */
-#include "call_tally.h"
 #include "exec_util.h"
+#include "ld_check.h"
 
 #include "../common/test_filter.h"
 
@@ -74,15 +74,6 @@ BATCHDIFF BD_JVP double le_grad(double y, BD_NODIFF double x) {
 }
 
 /* ---- checks ------------------------------------------------------------- */
-
-static void same(const char *what, size_t n, int th, size_t e, double got,
-                 double want) {
-  if (!same_bits_or_nan(&got, &want, 8, 1)) {
-    print_error("%s n=%zu threads=%d example %zu: %a, want %a\n", what, n, th,
-                e, got, want);
-    fail();
-  }
-}
 
 static double gen_x(rng_t *r) {
   return rng_below(r, 16) ? rng_range(r, -3.0, 3.0) : gen_d(r);
@@ -176,15 +167,9 @@ static void t_helpers(void **state) {
     for (int th = 1; th <= 2; th++) {
       bd_set_num_threads(th);
       le_dot_batched(n, x, y, r);
-      tally got = take();
-      SAME_CALLS("le_dot_batched", n, want, got);
+      same_run("le_dot_batched", n, th, want, r, w);
       le_mix_batched(n, x, r2);
-      got = take();
-      SAME_CALLS("le_mix_batched", n, want2, got);
-      for (size_t e = 0; e < n; e++) {
-        same("le_dot", n, th, e, r[e], w[e]);
-        same("le_mix", n, th, e, r2[e], w2[e]);
-      }
+      same_run("le_mix_batched", n, th, want2, r2, w2);
     }
     bd_set_num_threads(0);
     gp_reset();
@@ -218,33 +203,14 @@ static void t_grad(void **state) {
     for (int th = 1; th <= 2; th++) {
       bd_set_num_threads(th);
       le_grad_batched(n, y, x, r);
-      tally got = take();
-      SAME_CALLS("le_grad_batched", n, want, got);
-      for (size_t e = 0; e < n; e++)
-        same("le_grad", n, th, e, r[e], w[e]);
+      same_run("le_grad_batched", n, th, want, r, w);
       memset(dy, 0, n * 8);
       le_grad_grad(n, y, x, r, NULL, dy);
-      got = take();
-      SAME_CALLS("le_grad_grad", n, want, got);
-      for (size_t e = 0; e < n; e++) {
-        same("le_grad_grad's value", n, th, e, r[e], w[e]);
-        if (!close_to(dy[e], 6 * y[e], 1e-15)) {
-          print_error("le_grad_grad n=%zu example %zu: d_y %a, want %a\n", n, e,
-                      dy[e], 6 * y[e]);
-          fail();
-        }
-      }
+      same_run("le_grad_grad", n, th, want, r, w);
+      same_deriv("le_grad_grad's d_y", n, th, dy, 6, y, NULL, 1e-15);
       le_grad_jvp(n, y, x, ty, r, jv);
-      got = take();
-      SAME_CALLS("le_grad_jvp", n, want, got);
-      for (size_t e = 0; e < n; e++) {
-        same("le_grad_jvp's value", n, th, e, r[e], w[e]);
-        if (!close_to(jv[e], 6 * y[e] * ty[e], 1e-15)) {
-          print_error("le_grad_jvp n=%zu example %zu: tangent %a, want %a\n", n,
-                      e, jv[e], 6 * y[e] * ty[e]);
-          fail();
-        }
-      }
+      same_run("le_grad_jvp", n, th, want, r, w);
+      same_deriv("le_grad_jvp's tangent", n, th, jv, 6, y, ty, 1e-15);
     }
     bd_set_num_threads(0);
     gp_reset();

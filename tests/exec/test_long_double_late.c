@@ -15,8 +15,8 @@
  * The helpers run per example as the scalar function: results bit for bit
  * against the scalar loop, the same calls (counted and hashed), every n of
  * call_tally.h, 1 and 2 threads. */
-#include "call_tally.h"
 #include "exec_util.h"
+#include "ld_check.h"
 
 #include "../common/test_filter.h"
 
@@ -85,15 +85,6 @@ double lprod(double x, double y) {
 
 /* ---- checks ------------------------------------------------------------- */
 
-static void same(const char *what, size_t n, int th, size_t e, double got,
-                 double want) {
-  if (!same_bits_or_nan(&got, &want, 8, 1)) {
-    print_error("%s n=%zu threads=%d example %zu: %a, want %a\n", what, n, th,
-                e, got, want);
-    fail();
-  }
-}
-
 typedef double (*fn_di)(double, int);
 typedef void (*bfn_di)(size_t, const double *, const int *, double *);
 
@@ -119,10 +110,7 @@ static void check_di(const char *what, fn_di f, bfn_di fb, int kmax) {
     for (int th = 1; th <= 2; th++) {
       bd_set_num_threads(th);
       fb(n, x, k, r);
-      tally got = take();
-      SAME_CALLS(what, n, want, got);
-      for (size_t e = 0; e < n; e++)
-        same(what, n, th, e, r[e], w[e]);
+      same_run(what, n, th, want, r, w);
     }
     bd_set_num_threads(0);
     gp_reset();
@@ -166,10 +154,7 @@ static void t_block(void **state) {
     for (int th = 1; th <= 2; th++) {
       bd_set_num_threads(th);
       lt_block_batched(n, x, y, r);
-      tally got = take();
-      SAME_CALLS("lt_block_batched", n, want, got);
-      for (size_t e = 0; e < n; e++)
-        same("lt_block", n, th, e, r[e], w[e]);
+      same_run("lt_block_batched", n, th, want, r, w);
     }
     bd_set_num_threads(0);
     gp_reset();
@@ -200,25 +185,14 @@ static void t_grad(void **state) {
     for (int th = 1; th <= 2; th++) {
       bd_set_num_threads(th);
       lt_grad_batched(n, y, x, k, r);
-      tally got = take();
-      SAME_CALLS("lt_grad_batched", n, want, got);
-      for (size_t e = 0; e < n; e++)
-        same("lt_grad", n, th, e, r[e], w[e]);
+      same_run("lt_grad_batched", n, th, want, r, w);
       memset(dy, 0, n * 8);
       lt_grad_grad(n, y, x, k, r, NULL, dy);
-      got = take();
-      SAME_CALLS("lt_grad_grad", n, want, got);
-      for (size_t e = 0; e < n; e++) {
-        same("lt_grad_grad's value", n, th, e, r[e], w[e]);
-        same("lt_grad_grad's d_y", n, th, e, dy[e], 2 * y[e]);
-      }
+      same_run("lt_grad_grad", n, th, want, r, w);
+      same_deriv("lt_grad_grad's d_y", n, th, dy, 2, y, NULL, 0);
       lt_grad_jvp(n, y, x, k, ty, r, jv);
-      got = take();
-      SAME_CALLS("lt_grad_jvp", n, want, got);
-      for (size_t e = 0; e < n; e++) {
-        same("lt_grad_jvp's value", n, th, e, r[e], w[e]);
-        same("lt_grad_jvp's tangent", n, th, e, jv[e], 2 * y[e] * ty[e]);
-      }
+      same_run("lt_grad_jvp", n, th, want, r, w);
+      same_deriv("lt_grad_jvp's tangent", n, th, jv, 2, y, ty, 0);
     }
     bd_set_num_threads(0);
     gp_reset();
