@@ -863,9 +863,11 @@ std::string WrapperEmitter::run() {
   }
   Flags = Flags.empty() ? "0" : "(" + Flags + ") ? BD_PAR_SERIAL : 0";
   // Calls of outside functions happen in chunk order on the calling thread
-  // (docs/abi.md, "Calls of outside functions").
-  if (!F.Externs.empty())
-    Flags = "BD_PAR_SERIAL";
+  // (docs/abi.md, "Calls of outside functions"), but for those of a
+  // function computing in long double with no effect beyond its result.
+  for (const ir::ExternCall &X : F.Externs)
+    if (!X.AnyThread)
+      Flags = "BD_PAR_SERIAL";
   OS << "  bd_parallel_for(__bd_n, " << Base << "c, ";
   if (!Slots)
     OS << "0, 0";

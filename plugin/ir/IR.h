@@ -272,7 +272,9 @@ struct LaneLayout {
 /// const copy of Tables[k] (a static local the generated code cannot name)
 /// declared where the call is made. LongDouble: a function of the file
 /// that computes in long double (no vector form), made per lane on the
-/// scalar function.
+/// scalar function; AnyThread: its scalar run writes no variable of static
+/// storage and calls nothing but the file's functions and the C library's
+/// math, so the calls may run on the runtime's threads.
 struct ExternCall {
   enum Reason { Outside, Library, StringArg, Recursion, LongDouble };
   struct Out {
@@ -285,6 +287,7 @@ struct ExternCall {
   };
   std::string Call, Decl, Ty, Name, Via;
   Reason Why = Outside;
+  bool AnyThread = false;
   std::vector<Out> Outs;
   std::vector<Table> Tables;
 };

@@ -14,7 +14,10 @@
 // parameter, a number or void returned); the derivative of such a call is
 // unknown (diff-long-double, diff-long-double-function); a helper's scalar
 // run may not use a global the batch keeps per example
-// (long-double-global).
+// (long-double-global). Such calls run on the runtime's threads when the
+// scalar run has no effect beyond its result (longDoubleAnyThread: no
+// global or static written, only the file's functions and side-effect-free
+// builtins called), else on the calling thread, in the scalar loop's order.
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerImpl.h"
@@ -69,7 +72,92 @@ void reach(const Stmt *S, llvm::SmallPtrSetImpl<const FunctionDecl *> &Fns,
     reach(C, Fns, Vars);
 }
 
+/// Whether \p S calls (or names) a function with no body here other than
+/// the C library's functions without side effects (clang's builtins marked
+/// const or pure: the math functions, whose errno and floating-point flags
+/// are the thread's own), or holds inline assembly.
+bool callsOutside(const Stmt *S, const ASTContext &Ctx) {
+  if (!S)
+    return false;
+  if (isa<AsmStmt>(S))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl())) {
+      const FunctionDecl *Def = FD->getDefinition();
+      unsigned ID = FD->getBuiltinID();
+      const Builtin::Context &BI = Ctx.BuiltinInfo;
+      if (!(Def && Def->hasBody()) &&
+          !(ID && (BI.isConst(ID) || BI.isPure(ID) ||
+                   BI.isConstWithoutErrnoAndExceptions(ID) ||
+                   BI.isConstWithoutExceptions(ID))))
+        return true;
+    }
+  for (const Stmt *C : S->children())
+    if (callsOutside(C, Ctx))
+      return true;
+  return false;
+}
+
+/// Whether \p S assigns, increments or takes the address of the variable
+/// whose canonical declaration is \p Canon (through any of its
+/// declarations: `extern double g;` ... `double g = 1;`).
+bool writesVar(const Stmt *S, const VarDecl *Canon) {
+  if (!S)
+    return false;
+  auto Names = [Canon](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    return VD && VD->getCanonicalDecl() == Canon;
+  };
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->isAssignmentOp() && Names(BO->getLHS()))
+    return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+      Names(UO->getSubExpr()))
+    return true;
+  for (const Stmt *C : S->children())
+    if (writesVar(C, Canon))
+      return true;
+  return false;
+}
+
 } // namespace
+
+/// Whether \p Def's scalar run may be made on any thread, the examples in
+/// any order: the functions it enters write no variable of static storage
+/// (a global, a static local; nor take its address), name no writable
+/// array, record or pointer of static storage (what it points to could be
+/// written, or called), and call nothing with a body elsewhere
+/// (callsOutside). Then NAME_batched need not hold the calling thread.
+bool Lowerer::longDoubleAnyThread(const FunctionDecl *Def) const {
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Fns;
+  llvm::SmallPtrSet<const VarDecl *, 8> Vars;
+  Fns.insert(Def);
+  reach(Def->getBody(), Fns, Vars);
+  for (const FunctionDecl *FD : Fns)
+    if (callsOutside(FD->getBody(), Ctx))
+      return false;
+  for (const VarDecl *VD : Vars) {
+    QualType E = Ctx.getBaseElementType(VD->getType());
+    if (E.isVolatileQualified() || E->isRecordType())
+      return false;
+    if (E->isPointerType()) { // a table of string literals
+      QualType P = E->getPointeeType();
+      if (!E.isConstQualified() || !P.isConstQualified() || P->isFunctionType())
+        return false;
+      continue;
+    }
+    if (E.isConstQualified())
+      continue;
+    if (!VD->getType()->isScalarType())
+      return false;
+    for (const FunctionDecl *FD : Fns)
+      if (writesVar(FD->getBody(), VD))
+        return false;
+  }
+  return true;
+}
 
 /// Whether \p S declares a long double local (R's `LDOUBLE sum;`), or, with
 /// \p Exprs, has an evaluated expression of that type (a cast, a `1.0L`, a
@@ -137,6 +225,7 @@ int Lowerer::longDoubleCall(const CallExpr *CE, const FunctionDecl *Callee) {
   if (R >= 0) {
     F.Externs.back().Why = ir::ExternCall::LongDouble;
     F.Externs.back().Via = longDoubleWhy(Def);
+    F.Externs.back().AnyThread = longDoubleAnyThread(Def);
     LongDoubleCalls.push_back({CE->getBeginLoc(), Def});
   }
   return R;
@@ -156,6 +245,7 @@ bool Lowerer::longDoubleBody(Frame &Fr) {
   X.Name = Name;
   X.Why = ir::ExternCall::LongDouble;
   X.Via = ScalarWhy = longDoubleWhy(Top);
+  X.AnyThread = longDoubleAnyThread(Top);
   X.Call = Name + "(";
   std::vector<int> Args;
   for (unsigned I = 0; I < Top->getNumParams(); ++I) {
