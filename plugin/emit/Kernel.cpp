@@ -521,6 +521,12 @@ std::string KernelEmitter::run() {
          "the printer knows the target's own width");
   indexTemps();
   bool Long = chooseForm();
+  std::vector<int> Defs(F.Temps.size(), 0);
+  ir::walk(F.Body, [&](const ir::Stmt &S, int) {
+    if (S.K == ir::Stmt::Inst && S.Dst >= 0)
+      ++Defs[S.Dst];
+  });
+  flatten(F.Body, 1, false, Defs);
   if (Long)
     keepTemps();
   Deferred = defers(Long);

@@ -105,6 +105,10 @@ private:
                   const std::vector<int> &Defs);
   void loop(const ir::Stmt &S);
   void revLoop(const ir::Stmt &S);
+  void flatten(const ir::Block &B, unsigned Depth, bool In,
+               const std::vector<int> &Defs);
+  void flatIf(const ir::Stmt &S);
+  std::string flatLabel() { return "__bd_flat" + std::to_string(FlatLabels++); }
   bool tapeOp(const ir::Stmt &S);
   bool memOp(const ir::Stmt &S);
   void scopes(const ir::Block &B, std::vector<const ir::Block *> &Open);
@@ -188,6 +192,10 @@ private:
   std::vector<bool> Folded;
   /// Labels that turn off clang's lifetime markers (noLifetimeMarkers).
   unsigned NoLifetime = 0;
+  /// Ifs and loops printed without a block of their own, with gotos
+  /// (flatten), and the labels they need.
+  std::unordered_set<const ir::Stmt *> Flat;
+  unsigned FlatLabels = 0;
   void noLifetimeMarkers();
 };
 

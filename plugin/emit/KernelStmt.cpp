@@ -4,6 +4,8 @@
 #include "emit/ExternCall.h"
 #include "emit/KernelEmitter.h"
 
+#include <cassert>
+
 namespace batchdiff {
 namespace kernel {
 
@@ -213,7 +215,66 @@ static const ir::Stmt *soleIf(const ir::Block &B) {
   return R;
 }
 
+/// Clang stops at 256 levels of nested braces ("bracket nesting level
+/// exceeded maximum of 256"), and C needs none for `if (b > 0) if (b > 0)
+/// ...`: hundreds of nested ifs on a uniform value, each a block of the
+/// kernel (and of its reverse sweep), passed the limit in the generated
+/// code (tests/robust/found, seed 6406). An if or loop that would open a
+/// block deeper than FlatDepth is printed without one: gotos and labels,
+/// which C allows anywhere in a function (a kernel declares no variably
+/// modified type). Its statements then share the enclosing block's scope,
+/// so a temp defined in several exclusive copies of a block is declared up
+/// front (Hoisted) rather than twice in one scope. Below FlatDepth the
+/// code is as before.
+constexpr unsigned FlatDepth = 128;
+
+/// Marks the ifs and loops printed flat in \p B, whose statements are
+/// inside \p Depth braces (1: the kernel's body), \p In a flat one;
+/// \p Defs counts each temp's definitions.
+void KernelEmitter::flatten(const ir::Block &B, unsigned Depth, bool In,
+                            const std::vector<int> &Defs) {
+  for (const auto &SP : B) {
+    const ir::Stmt &S = *SP;
+    if (S.K == ir::Stmt::Inst) {
+      if (In && S.Dst >= 0 && Defs[S.Dst] > 1 && !isInline(S.Dst))
+        Hoisted[S.Dst] = true;
+      continue;
+    }
+    bool IsFlat = Depth >= FlatDepth;
+    if (IsFlat)
+      Flat.insert(&S);
+    unsigned Inner = IsFlat ? Depth : Depth + 1;
+    // An else block holding only an if prints as `else if`: that if's
+    // blocks are as deep as the first one's (ifStmt).
+    bool ElseIf = S.K == ir::Stmt::If && !IsFlat && soleIf(S.Else) &&
+                  !ScopedIn.count(&S.Else);
+    flatten(S.Then, Inner, In || IsFlat, Defs);
+    flatten(S.Else, ElseIf ? Depth : Inner, In || IsFlat, Defs);
+    flatten(S.Body, Inner, In || IsFlat, Defs);
+  }
+}
+
+/// `if (c) { T } else { E }` without blocks.
+void KernelEmitter::flatIf(const ir::Stmt &S) {
+  std::string End = flatLabel();
+  std::string Else = S.Else.empty() ? End : flatLabel();
+  OS << line() << "if (!(" << temp(S.Cond) << ")) goto " << Else << ";\n";
+  declareScoped(S.Then);
+  block(S.Then);
+  if (!S.Else.empty()) {
+    OS << line() << "goto " << End << ";\n" << line() << Else << ":;\n";
+    declareScoped(S.Else);
+    block(S.Else);
+  }
+  OS << line() << End << ":;\n";
+}
+
 void KernelEmitter::ifStmt(const ir::Stmt &S, bool ElseIf) {
+  if (Flat.count(&S)) {
+    assert(!ElseIf && "flatten keeps an else if as deep as its first if");
+    flatIf(S);
+    return;
+  }
   OS << (ElseIf ? "" : line()) << "if (" << temp(S.Cond) << ") {\n";
   ++Ind;
   declareScoped(S.Then);
@@ -277,6 +338,13 @@ void KernelEmitter::loop(const ir::Stmt &S) {
       S.Id >= 0 ? line() + "  " + counter(S.Id) + "++;\n" : std::string();
   if (S.Id >= 0)
     OS << line() << counter(S.Id) << " = 0;\n";
+  if (Flat.count(&S)) {
+    std::string Top = flatLabel();
+    OS << line() << Top << ":;\n";
+    block(S.Body);
+    OS << Inc << line() << "if (" << temp(S.Cond) << ") goto " << Top << ";\n";
+    return;
+  }
   OS << line() << "do {\n";
   ++Ind;
   block(S.Body);
@@ -287,6 +355,17 @@ void KernelEmitter::loop(const ir::Stmt &S) {
 /// Iterations count-1 .. 0 of a forward loop.
 void KernelEmitter::revLoop(const ir::Stmt &S) {
   std::string K = counter(S.Id);
+  if (Flat.count(&S)) {
+    std::string Top = flatLabel(), End = flatLabel();
+    OS << line() << K << " = " << temp(S.Args[0]) << " - 1;\n"
+       << line() << Top << ":;\n"
+       << line() << "if (" << K << " < 0) goto " << End << ";\n";
+    block(S.Body);
+    OS << line() << "--" << K << ";\n"
+       << line() << "goto " << Top << ";\n"
+       << line() << End << ":;\n";
+    return;
+  }
   OS << line() << "for (" << K << " = " << temp(S.Args[0]) << " - 1; " << K
      << " >= 0; --" << K << ") {\n";
   ++Ind;
