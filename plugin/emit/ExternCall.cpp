@@ -59,11 +59,13 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
   }
   // "\x01k\x02": argument k's lane; "\x03k\x02": the address of out-pointer
   // k's scalar; "\x04k\x02": table k's copy; "\x05k\x02": the array of
-  // BD_UNIFORM parameter k (the kernel's pointer, one for the batch).
+  // BD_UNIFORM parameter k (the kernel's pointer, one for the batch);
+  // "\x06k\x02": local array k's copy of the lane's elements.
   std::string Call;
   for (size_t I = 0; I < X.Call.size(); ++I) {
     char C = X.Call[I];
-    if (C != '\x01' && C != '\x03' && C != '\x04' && C != '\x05') {
+    if (C != '\x01' && C != '\x03' && C != '\x04' && C != '\x05' &&
+        C != '\x06') {
       Call += C;
       continue;
     }
@@ -72,7 +74,8 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
     Call += C == '\x01'   ? Lane[std::stoul(K)]
             : C == '\x03' ? "&__bd_o" + K
             : C == '\x04' ? "__bd_tb" + K
-                          : "__bd_p" + K;
+            : C == '\x05' ? "__bd_p" + K
+                          : "__bd_la" + K;
     I = End;
   }
   std::string Made =
@@ -80,17 +83,25 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
                      : Result + "[__bd_l] = (" + scalarType(Ty) + ")" + Call;
   OS << In << "for (int __bd_l = 0; __bd_l < (int)" << Sh.W()
      << "; __bd_l++)\n";
-  if (X.Outs.empty()) {
+  if (X.Outs.empty() && X.Arrays.empty()) {
     OS << In << "  if (__bd_xm[__bd_l])\n" << In << "    " << Made << ";\n";
     OS << Pad << "}\n";
     return OS.str();
   }
   // Each out-pointer gets the address of a scalar of its C type holding the
   // lane's value; what the callee leaves there goes back into the lane.
+  // Each local array, an array of the lane's elements.
   OS << In << "  if (__bd_xm[__bd_l]) {\n";
   for (size_t K = 0; K < X.Outs.size(); ++K)
     OS << In << "    " << X.Outs[K].CType << " __bd_o" << K << " = ("
        << X.Outs[K].CType << ")" << Lane[X.Outs[K].Arg] << ";\n";
+  for (size_t K = 0; K < X.Arrays.size(); ++K) {
+    const ir::ExternCall::Array &A = X.Arrays[K];
+    OS << In << "    " << A.CType << " __bd_la" << K << "[" << A.Len << "] = {";
+    for (int E = 0; E < A.Len; ++E)
+      OS << (E ? ", " : "") << "(" << A.CType << ")" << Lane[A.First + E];
+    OS << "};\n";
+  }
   OS << In << "    " << Made << ";\n";
   for (size_t K = 0; K < X.Outs.size(); ++K)
     OS << In << "    " << Outs << K << "[__bd_l] = __bd_o" << K << ";\n";

@@ -270,7 +270,10 @@ struct LaneLayout {
 /// argument Outs[k].Arg before the call; Op::ExternOut k reads it after.
 /// Tables: read-only tables passed whole, "\x04k\x02" in Call: a static
 /// const copy of Tables[k] (a static local the generated code cannot name)
-/// declared where the call is made. LongDouble: a function of the file
+/// declared where the call is made. Arrays: local arrays passed whole to a
+/// pointer to const, "\x06k\x02" in Call: an array of C type
+/// Arrays[k].CType holding the lane's values of arguments First .. First +
+/// Len - 1, made for the call. LongDouble: a function of the file
 /// that computes in long double (no vector form), made per lane on the
 /// scalar function; AnyThread: its scalar run writes no variable of static
 /// storage and calls nothing but the file's functions and the C library's
@@ -285,11 +288,16 @@ struct ExternCall {
     std::string CType, Name, Init;
     int Len = 0;
   };
+  struct Array {
+    std::string CType;
+    int First = -1, Len = 0;
+  };
   std::string Call, Decl, Ty, Name, Via;
   Reason Why = Outside;
   bool AnyThread = false;
   std::vector<Out> Outs;
   std::vector<Table> Tables;
+  std::vector<Array> Arrays;
 };
 
 struct Function {

@@ -313,7 +313,7 @@ bool Lowerer::externCallee(const CallExpr *CE,
 }
 
 int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
-                        const std::string *Via) {
+                        const std::string *Via, bool LocalArrays) {
   std::string Name = Callee->getNameAsString();
   QualType RT = Callee->getReturnType();
   if (!RT->isVoidType() && !irType(RT)) {
@@ -377,6 +377,12 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
     if (int P = varyingArrayArg(A); P >= 0) {
       externArrayError(A, P, Name);
       return -1;
+    }
+    // A local array, to a function computing in long double: a copy of the
+    // lane's elements (longDoubleCallee checked the parameter's type).
+    if (int V = LocalArrays ? localArrayArg(A) : -1; V >= 0) {
+      localArrayPass(A, V, X, Args);
+      continue;
     }
     if (!irType(A->getType())) {
       error(A->getBeginLoc(),

@@ -6,7 +6,10 @@
 // lane's, what it leaves there goes back into the lane), and a read-only
 // table passed whole (`chebyshev_eval(t, gamcs, n)`: the same address for
 // every example), and a read-only BD_UNIFORM array parameter passed whole
-// (`strcmp(scale, "UTC")`: one array for the batch, named as it is).
+// (`strcmp(scale, "UTC")`: one array for the batch, named as it is); and,
+// for calls of functions computing in long double, a local array of the
+// caller's passed whole as a pointer to const (a copy of the lane's
+// elements).
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerImpl.h"
@@ -27,6 +30,45 @@ const VarDecl *Lowerer::outPointerArg(const Expr *A) const {
     return nullptr;
   std::optional<Type> T = irType(VD->getType());
   return T && *T != Type::Bool ? VD : nullptr;
+}
+
+int Lowerer::localArrayArg(const Expr *A) const {
+  const auto *DR = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
+  const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  QualType T = A->getType();
+  if (!VD || !VD->hasLocalStorage() || !T->isPointerType() ||
+      !T->getPointeeType().isConstQualified() ||
+      T->getPointeeType().isVolatileQualified())
+    return -1;
+  const auto *AT = Ctx.getAsConstantArrayType(VD->getType());
+  if (!AT || AT->getElementType()->isArrayType() ||
+      AT->getElementType().isVolatileQualified() ||
+      !irType(AT->getElementType()))
+    return -1;
+  auto It = Frames.back().Vars.find(VD);
+  if (It == Frames.back().Vars.end())
+    return -1;
+  const ir::Var &V = F.Vars[It->second];
+  if (V.CountVar >= 0 || V.Len < 1 || V.Len > LocalArrayMax ||
+      (uint64_t)V.Len != AT->getSize().getZExtValue())
+    return -1;
+  return It->second;
+}
+
+void Lowerer::localArrayPass(const Expr *A, int V, ir::ExternCall &X,
+                             std::vector<int> &Args) {
+  ir::ExternCall::Array Arr;
+  const auto *VD =
+      cast<VarDecl>(cast<DeclRefExpr>(A->IgnoreParenImpCasts())->getDecl());
+  QualType El = Ctx.getAsConstantArrayType(VD->getType())->getElementType();
+  Arr.CType = El.getCanonicalType().getUnqualifiedType().getAsString(
+      Ctx.getPrintingPolicy());
+  Arr.First = (int)Args.size();
+  Arr.Len = F.Vars[V].Len;
+  for (int K = 0; K < Arr.Len; ++K)
+    Args.push_back(B.loadElem(V, B.constI(Type::I32, K)));
+  X.Call += "\x06" + std::to_string(X.Arrays.size()) + "\x02";
+  X.Arrays.push_back(std::move(Arr));
 }
 
 const VarDecl *Lowerer::tableArg(const Expr *A) const {

@@ -453,7 +453,7 @@ private:
   int inlineBody(const CallExpr *CE, const FunctionDecl *Callee, Frame &Fr);
   bool externCallee(const CallExpr *CE, const FunctionDecl *Callee) const;
   int externCall(const CallExpr *CE, const FunctionDecl *Callee,
-                 const std::string *Via = nullptr);
+                 const std::string *Via = nullptr, bool LocalArrays = false);
   int cond(const Expr *E);
   int compare(const BinaryOperator *BO);
   int readLValue(const Expr *E);

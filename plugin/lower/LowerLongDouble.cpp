@@ -11,9 +11,11 @@
 // such call per example (no vector code at all:
 // -fplugin-arg-batchdiff-remarks says so). Results are the scalar
 // function's, bit for bit. Only numbers pass (no pointer or struct
-// parameter, a number or void returned); the derivative of such a call is
-// unknown (diff-long-double, diff-long-double-function); a helper's scalar
-// run may not use a global the batch keeps per example
+// parameter, a number or void returned), and to a helper's pointer to
+// const a local array of the caller's of at most 64 numbers, copied per
+// example (localArrayArg, R's `logspace_sum(lx, 3)`); the derivative of
+// such a call is unknown (diff-long-double, diff-long-double-function); a
+// helper's scalar run may not use a global the batch keeps per example
 // (long-double-global). Such calls run on the runtime's threads when the
 // scalar run has no effect beyond its result (longDoubleAnyThread: no
 // global or static written, only the file's functions and side-effect-free
@@ -195,18 +197,31 @@ std::string Lowerer::longDoubleWhy(const FunctionDecl *FD) const {
              : "computes in long double";
 }
 
-/// Whether \p CE calls a helper that computes in long double, passing and
-/// returning numbers.
+/// Whether \p CE calls a helper that computes in long double, passing
+/// numbers (or local arrays of the caller's to pointers to const:
+/// localArrayArg) and returning a number or void.
 bool Lowerer::longDoubleCallee(const CallExpr *CE,
                                const FunctionDecl *Callee) const {
   const FunctionDecl *Def = Callee->getDefinition();
-  if (!Def || !Def->hasBody() || !numbersOnly(Def) ||
+  QualType RT = Def ? Def->getReturnType() : QualType();
+  if (!Def || !Def->hasBody() || Def->isVariadic() ||
+      (!RT->isVoidType() && !irType(RT)) ||
       CE->getNumArgs() != Def->getNumParams() ||
       !declaresLongDouble(Def->getBody(), true))
     return false;
-  for (const Expr *A : CE->arguments())
-    if (!irType(A->getType()))
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    QualType P = Def->getParamDecl(I)->getType();
+    const Expr *A = CE->getArg(I);
+    if (irType(P) && irType(A->getType()))
+      continue;
+    // A local array to a pointer to const of its element type (no cast).
+    QualType AT = A->IgnoreParenImpCasts()->getType();
+    if (!P->isPointerType() || !P->getPointeeType().isConstQualified() ||
+        !AT->isArrayType() || localArrayArg(A) < 0 ||
+        !Ctx.hasSameUnqualifiedType(
+            P->getPointeeType(), AT->getAsArrayTypeUnsafe()->getElementType()))
       return false;
+  }
   // Defined before the annotated function or after it: a body not parsed
   // yet makes the plugin wait for it, as for any helper (callFunction), so
   // the generated code follows the definition either way; a declaration
@@ -221,7 +236,7 @@ int Lowerer::longDoubleCall(const CallExpr *CE, const FunctionDecl *Callee) {
   if (!longDoubleCallee(CE, Callee))
     return -2;
   const FunctionDecl *Def = Callee->getDefinition();
-  int R = externCall(CE, Def);
+  int R = externCall(CE, Def, nullptr, true);
   if (R >= 0) {
     F.Externs.back().Why = ir::ExternCall::LongDouble;
     F.Externs.back().Via = longDoubleWhy(Def);
