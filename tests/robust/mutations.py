@@ -279,10 +279,10 @@ def deep_block(rng, x):
     if kind == "for":
         return "".join("for (int i%d = 0; i%d < 1; i%d++) " % (k, k, k)
                        for k in range(min(d, 200))) + "%s += 1;" % x
-    # (<= 300: a gradient's chain of 1,000 compiles for 20 s in LLVM's
-    # InstCombine, found/README.md)
+    # (a gradient's chain of 1,000 took 20 s in LLVM's InstCombine before
+    # the AD modes merged long chains' masks, found/README.md)
     return "%s = %s%s;" % (x, "".join("%s > %d ? %d : " % (x, k, k)
-                                      for k in range(min(d, 300))), x)
+                                      for k in range(d)), x)
 
 
 def long_ident(rng, x):

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "transforms/ad/Forward.h"
 #include "transforms/ad/Rules.h"
+#include "transforms/ad/SelectChains.h"
 
 #include <map>
 #include <utility>
@@ -64,6 +65,11 @@ private:
   void loadArg(const ir::Stmt &S);
   void storeArg(const ir::Stmt &S);
   void operation(const ir::Stmt &S);
+  // Long chains of selects (SelectChains.h): the tangent of a linked
+  // select's value, as a ZeroSelect of the chain's first tangent.
+  SelectChains Chains;
+  std::map<int, ZeroSelect> Known;
+  bool selectChain(const ir::Stmt &S);
   void gradShadow(const ir::Stmt &S);
   void tape(const ir::Stmt &S);
   /// Appends what \p Body builds under `if (param Flag)`.
@@ -211,6 +217,9 @@ void Forwarder::operation(const ir::Stmt &S) {
                    B.cmp(Op::CmpNE, A, B.constF(F.Temps[A], 0.0)));
     }
   }
+  if (S.Opc == Op::Select && Cond < 0 && Chains.Long.count(&S) &&
+      selectChain(S))
+    return;
   auto Val = [&](int T) { return T == S.Args[0] && Cond >= 0 ? Cond : T; };
   for (unsigned K = 0; K < S.Args.size(); ++K) {
     int X = S.Args[K];
@@ -221,6 +230,36 @@ void Forwarder::operation(const ir::Stmt &S) {
       Sum = Sum < 0 ? C : B.add(Sum, C);
   }
   DT[S.Dst] = Sum;
+}
+
+/// A select of a long chain with one arm's tangent: the tangent of the
+/// chain's first value where no condition passed so far zeroed it
+/// (SelectChains.h), the same bits as the rule's `c ? 0 : t`.
+bool Forwarder::selectChain(const ir::Stmt &S) {
+  int Arm = -1;
+  unsigned ArmK = 0;
+  for (unsigned K = 1; K < 3; ++K)
+    if (act(S.Args[K]) && DT[S.Args[K]] >= 0) {
+      if (Arm >= 0)
+        return false; // a sum of both arms' tangents: the rules
+      Arm = S.Args[K];
+      ArmK = K;
+    }
+  if (Arm < 0)
+    return false;
+  ZeroSelect Z;
+  auto It = Known.find(Arm);
+  if (It != Known.end()) {
+    Z = It->second;
+    Known.erase(It);
+  } else {
+    Z.V = DT[Arm];
+  }
+  zeroWhere(B, Z, S.Args[0], ArmK == 2);
+  DT[S.Dst] = selectValue(B, Z);
+  if (Chains.Linked.count(S.Dst))
+    Known[S.Dst] = Z;
+  return true;
 }
 
 void Forwarder::inst(const ir::Stmt &S) {
@@ -319,6 +358,7 @@ void Forwarder::run() {
     if (S.K == ir::Stmt::Inst && S.Dst >= 0)
       PDef[S.Dst] = &S;
   });
+  Chains = findSelectChains(P.Body, P.Temps, [this](int T) { return act(T); });
   TanParam.assign(P.Params.size(), -1);
   NeedParam.assign(P.Params.size(), -1);
   NeedD.assign(P.Params.size(), -1);

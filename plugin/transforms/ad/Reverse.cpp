@@ -1,5 +1,5 @@
 //===- Reverse.cpp - reverse-mode differentiation of the IR ---------------===//
-#include "transforms/ad/Reverse.h"
+#include "transforms/ad/ReverseImpl.h"
 #include "transforms/ad/Rules.h"
 
 #include <algorithm>
@@ -10,10 +10,7 @@
 #include <set>
 
 namespace batchdiff {
-namespace {
-
-using ir::Op;
-using ir::Type;
+namespace reverse {
 
 /// Adjoint work of at most this many cost units (1 per arithmetic
 /// operation, 4 per division or cheap math function, 16 per costly one) runs
@@ -24,203 +21,6 @@ constexpr int GuardFreeMaxCost = 4;
 /// in it at the start of its block (emit/VarScopes.h), which keeps LLVM's
 /// SROA linear in the kernel's length, and one test is nothing next to it.
 constexpr size_t GuardScopeMinStmts = 300;
-
-class Reverser {
-public:
-  Reverser(const ir::Function &P, const Activity &A, ir::Function &G)
-      : P(P), A(A), G(G), B(G, &G.Body) {}
-
-  void run();
-
-private:
-  int adjTemp(int T) {
-    int &V = DT[T];
-    if (V < 0)
-      V = G.newVar("d" + std::to_string(T), G.Temps[T]);
-    return V;
-  }
-  int adjVar(int X) {
-    int &V = DV[X];
-    if (V < 0) {
-      V = G.newVar("d_" + G.Vars[X].Name, G.Vars[X].Ty);
-      G.Vars[V].Len = G.Vars[X].Len;
-      G.Vars[V].CountVar = G.Vars[X].CountVar;
-    }
-    return V;
-  }
-  void accumVar(int V, int C) { B.set(V, B.add(B.get(V), C)); }
-  /// Where an adjoint starts (or starts again): -0.0, so that its first
-  /// `+=` is `-0.0 + c`, which is c for every c and which LLVM drops (it
-  /// cannot drop `+0.0 + c`: -0.0 + +0.0 is +0.0). Only the sign of a zero
-  /// gradient can differ from starting at +0.0.
-  int adjZero(Type Ty) { return B.constF(Ty, -0.0); }
-  bool act(int T) const {
-    return T >= 0 && T < (int)A.Temp.size() && A.Temp[T];
-  }
-  bool actV(int V) const { return V >= 0 && V < (int)A.Var.size() && A.Var[V]; }
-  ir::Block fwd(const ir::Block &Src);
-  void defLoops(const ir::Block &Blk, int Cur);
-  void insertStores(ir::Block &Blk, int Idx);
-  void reverseLoop(const ir::Stmt &S);
-  int R(int T);
-
-  void computeDeps();
-  uint64_t instDeps(const ir::Stmt &S) const;
-  void guard(uint64_t Mask);
-  void closeGuard();
-  int needCond(uint64_t Mask);
-  bool guardPays(const ir::Block &Body, uint64_t Mask) const;
-  void reverseBlock(const ir::Block &Blk);
-  void reverseInst(const ir::Stmt &S);
-  int rule(const ir::Stmt &S, unsigned K, int Gt);
-
-  // Lanes that did not evaluate a value (the other arm of a select: C
-  // evaluates one; a value used only in loops, e.g. a hoisted invariant)
-  // hold a zero adjoint for it, and zero times an infinite
-  // partial is NaN: its contributions are selected away in those lanes
-  // rather than multiplied by that zero. An atom is (T, 0/1): select
-  // condition T false/true; (T, 2): the adjoint of T is nonzero.
-  using Guard = std::vector<std::pair<int, int>>;
-  void computeGuards(const ir::Block &Blk);
-  const Guard &guardOf(int T) const;
-  int masked(int C, const Guard &Of, const Guard &Minus);
-
-  const ir::Function &P;
-  const Activity &A;
-  ir::Function &G;
-  ir::Builder B;
-  std::vector<int> DT, DV, DP;
-  // Which differentiable parameters each temp / var depends on (bit i =
-  // parameter i), and the open `if (need...)` guard of the reverse sweep.
-  std::vector<uint64_t> DepT, DepV;
-  std::vector<int> NeedParam;
-  std::map<uint64_t, int> NeedTemp;
-  uint64_t GuardMask = 0;
-  ir::Block *GuardOuter = nullptr;
-  ir::Block GuardBody; // the open guard's statements, until it closes
-  ir::Block Needs;     // need-flag conditions, computed once before the sweep
-
-  // Loops: each forward loop counts its iterations per example (TripVar),
-  // and the values its reverse sweep reads are stored on its tape.
-  struct LoopInfo {
-    int Id = -1, TripVar = -1, Cnt = -1, Tr = -1, KFwd = -1, Tape = -1;
-    ir::Stmt *Reserve = nullptr, *Commit = nullptr, *Loop = nullptr;
-    std::map<int, int> Slot; // temp -> slot on the tape
-  };
-  std::vector<LoopInfo> Infos;
-  std::map<const ir::Stmt *, int> LoopOf;
-  std::vector<int> DefLoop;  // temp -> innermost loop (index into Infos)
-  std::vector<bool> IsConst; // constants are never taped
-  // temp -> its defining statement in the forward sweep, and that
-  // statement's position there (recomputed values follow their operands)
-  std::vector<const ir::Stmt *> Def;
-  std::vector<size_t> DefPos;
-  bool recomputes(int T, int Info, const std::vector<bool> &Needed) const;
-  struct RevCtx {
-    int Info;
-    std::vector<std::pair<int, int>> Loaded; // temp -> its reloaded copy
-  };
-  std::vector<RevCtx> RevStack;
-  size_t NextPos = 0;
-  // The primal's math calls outside loops, and where each block of the
-  // primal opens and closes in a walk (Reverser::primalMath).
-  std::vector<const ir::Stmt *> Calls;
-  std::map<const ir::Stmt *, int> BlockOf;
-  std::vector<std::pair<int, int>> Span;
-  void placeCalls(const ir::Block &Blk, int &Clock);
-  int primalMath(const ir::Stmt &S, ir::MathFn Fn,
-                 const std::vector<int> &Args) const;
-  // A rule's math calls made in the forward sweep (hoistRuleMath):
-  // (primal call, argument) -> the temps of the rule's MATH calls in the
-  // order the rule builds them; and the statements that make them.
-  std::map<std::pair<const ir::Stmt *, unsigned>, std::vector<int>> Early;
-  std::set<const ir::Stmt *> Hoisted;
-  void hoistRuleMath(ir::Block &Blk, uint64_t All);
-  std::map<int, Guard> Guards; // active temp -> where its adjoint is real
-};
-
-const Reverser::Guard &Reverser::guardOf(int T) const {
-  static const Guard None;
-  auto It = Guards.find(T);
-  return It == Guards.end() ? None : It->second;
-}
-
-/// Guards of the temps defined in \p Blk: the atoms common to all their
-/// uses (a use that is a root, such as a write to a variable, has none).
-void Reverser::computeGuards(const ir::Block &Blk) {
-  std::map<int, Guard> Uses;
-  auto Use = [&](int T, Guard G) {
-    if (!act(T))
-      return;
-    auto [It, New] = Uses.emplace(T, G);
-    if (New)
-      return;
-    Guard Both;
-    std::set_intersection(It->second.begin(), It->second.end(), G.begin(),
-                          G.end(), std::back_inserter(Both));
-    It->second = std::move(Both);
-  };
-  for (auto It = Blk.rbegin(); It != Blk.rend(); ++It) {
-    const ir::Stmt &S = **It;
-    if (S.K != ir::Stmt::Inst) {
-      // A temp used in a loop body may have been moved out of it (a
-      // hoisted invariant) and not be computed by C where the loop runs
-      // zero times: its adjoint passes on only where it is nonzero. A use
-      // inside an if only is an ordinary use: C computed the value here.
-      std::function<void(const ir::Block &, bool)> Nested =
-          [&](const ir::Block &Bl, bool InLoop) {
-            for (const auto &XP : Bl) {
-              if (XP->K == ir::Stmt::Inst)
-                for (int A : XP->Args)
-                  Use(A, InLoop ? Guard{{A, 2}} : Guard{});
-              Nested(XP->Then, InLoop);
-              Nested(XP->Else, InLoop);
-              Nested(XP->Body, true);
-            }
-          };
-      Nested(S.Then, false);
-      Nested(S.Else, false);
-      Nested(S.Body, true);
-      continue;
-    }
-    Guard GD;
-    if (S.Dst >= 0) {
-      if (!act(S.Dst))
-        continue; // no adjoint flows through it
-      auto U = Uses.find(S.Dst);
-      if (U != Uses.end() && !U->second.empty())
-        GD = Guards[S.Dst] = U->second;
-    }
-    for (unsigned K = 0; K < S.Args.size(); ++K) {
-      Guard G = GD;
-      if (S.Opc == Op::Select && K > 0) {
-        G.push_back({S.Args[0], K == 1 ? 1 : 0});
-        std::sort(G.begin(), G.end());
-      }
-      Use(S.Args[K], std::move(G));
-    }
-  }
-}
-
-/// \p C in the lanes of every atom of \p Of not in \p Minus, else zero.
-int Reverser::masked(int C, const Guard &Of, const Guard &Minus) {
-  for (auto [T, Kind] : Of) {
-    if (std::binary_search(Minus.begin(), Minus.end(), std::make_pair(T, Kind)))
-      continue;
-    int Zero = B.constF(G.Temps[C], 0.0);
-    if (Kind == 2) {
-      int D = B.get(adjTemp(T));
-      int Ne = B.cmp(Op::CmpNE, D, B.constF(G.Temps[T], 0.0));
-      // Marked for forward over reverse (NAME_hvp, Forward.cpp): where the
-      // adjoint is 0 but its tangent is not, the lane did run.
-      B.block()->back()->IVal = 1;
-      C = B.select(Ne, C, Zero);
-    } else {
-      C = Kind ? B.select(R(T), C, Zero) : B.select(R(T), Zero, C);
-    }
-  }
-  return C;
-}
 
 ir::Block Reverser::fwd(const ir::Block &Src) {
   ir::Block Out;
@@ -463,6 +263,7 @@ uint64_t Reverser::instDeps(const ir::Stmt &S) const {
 void Reverser::closeGuard() {
   if (!GuardOuter)
     return;
+  ++GuardEpoch;
   B.setBlock(GuardOuter);
   if (!GuardBody.empty() && guardPays(GuardBody, GuardMask)) {
     int C = needCond(GuardMask);
@@ -557,6 +358,7 @@ void Reverser::guard(uint64_t Mask) {
   closeGuard();
   if (!Mask || NeedParam.empty())
     return;
+  ++GuardEpoch;
   GuardOuter = B.block();
   GuardMask = Mask;
   GuardBody.clear();
@@ -782,6 +584,10 @@ void Reverser::reverseInst(const ir::Stmt &S) {
   }
   if (S.Dst < 0 || !act(S.Dst))
     return;
+  if (S.Opc == Op::Select && Chains.Long.count(&S)) {
+    selectChain(S);
+    return;
+  }
   int Gt = -1;
   for (unsigned K = 0; K < S.Args.size(); ++K) {
     if (!act(S.Args[K]))
@@ -904,6 +710,7 @@ void Reverser::run() {
     if (isDifferentiable(P.Params[I]))
       All |= uint64_t(1) << I;
   hoistRuleMath(Fwd, All);
+  Chains = findSelectChains(Fwd, G.Temps, [this](int T) { return act(T); });
   // Adjoints start at zero; the return value's adjoint starts at the seed.
   for (size_t I = 0; I < P.Params.size(); ++I)
     if (isDifferentiable(P.Params[I]) && !P.Params[I].IsArray) {
@@ -954,11 +761,11 @@ void Reverser::run() {
       G.Outputs.push_back(O);
 }
 
-} // namespace
+} // namespace reverse
 
 ir::Function differentiate(const ir::Function &Primal, const Activity &A) {
   ir::Function G;
-  Reverser R(Primal, A, G);
+  reverse::Reverser R(Primal, A, G);
   R.run();
   return G;
 }

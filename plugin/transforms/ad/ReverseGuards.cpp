@@ -1,0 +1,157 @@
+//===- ReverseGuards.cpp - where an adjoint is real -----------------------===//
+// Reverser's guards: the lanes that did not evaluate a value get no
+// contribution from it; and the adjoints of long chains of selects.
+#include "transforms/ad/ReverseImpl.h"
+
+#include <algorithm>
+#include <functional>
+#include <iterator>
+
+namespace batchdiff {
+namespace reverse {
+
+const Reverser::Guard &Reverser::guardOf(int T) const {
+  static const Guard None;
+  auto It = Guards.find(T);
+  return It == Guards.end() ? None : It->second;
+}
+
+/// Guards of the temps defined in \p Blk: the atoms common to all their
+/// uses (a use that is a root, such as a write to a variable, has none).
+void Reverser::computeGuards(const ir::Block &Blk) {
+  std::map<int, Guard> Uses;
+  auto Use = [&](int T, Guard G) {
+    if (!act(T))
+      return;
+    auto [It, New] = Uses.emplace(T, G);
+    if (New)
+      return;
+    Guard Both;
+    std::set_intersection(It->second.begin(), It->second.end(), G.begin(),
+                          G.end(), std::back_inserter(Both));
+    It->second = std::move(Both);
+  };
+  for (auto It = Blk.rbegin(); It != Blk.rend(); ++It) {
+    const ir::Stmt &S = **It;
+    if (S.K != ir::Stmt::Inst) {
+      // A temp used in a loop body may have been moved out of it (a
+      // hoisted invariant) and not be computed by C where the loop runs
+      // zero times: its adjoint passes on only where it is nonzero. A use
+      // inside an if only is an ordinary use: C computed the value here.
+      std::function<void(const ir::Block &, bool)> Nested =
+          [&](const ir::Block &Bl, bool InLoop) {
+            for (const auto &XP : Bl) {
+              if (XP->K == ir::Stmt::Inst)
+                for (int A : XP->Args)
+                  Use(A, InLoop ? Guard{{A, 2}} : Guard{});
+              Nested(XP->Then, InLoop);
+              Nested(XP->Else, InLoop);
+              Nested(XP->Body, true);
+            }
+          };
+      Nested(S.Then, false);
+      Nested(S.Else, false);
+      Nested(S.Body, true);
+      continue;
+    }
+    Guard GD;
+    if (S.Dst >= 0) {
+      if (!act(S.Dst))
+        continue; // no adjoint flows through it
+      auto U = Uses.find(S.Dst);
+      if (U != Uses.end() && !U->second.empty())
+        GD = Guards[S.Dst] = U->second;
+    }
+    for (unsigned K = 0; K < S.Args.size(); ++K) {
+      Guard G = GD;
+      if (S.Opc == Op::Select && K > 0) {
+        G.push_back({S.Args[0], K == 1 ? 1 : 0});
+        std::sort(G.begin(), G.end());
+      }
+      Use(S.Args[K], std::move(G));
+    }
+  }
+}
+
+/// \p C in the lanes of every atom of \p Of not in \p Minus, else zero.
+int Reverser::masked(int C, const Guard &Of, const Guard &Minus) {
+  // A value under a long chain of selects has an atom per select: their
+  // conditions are merged into masks, one select (SelectChains.h).
+  size_t Conds = 0;
+  for (auto [T, Kind] : Of)
+    Conds += Kind != 2 && !std::binary_search(Minus.begin(), Minus.end(),
+                                              std::make_pair(T, Kind));
+  if (Conds >= MinSelectChain) {
+    ZeroSelect Z;
+    Z.V = C;
+    Guard Rest;
+    for (auto [T, Kind] : Of)
+      if (Kind == 2)
+        Rest.push_back({T, Kind});
+      else if (!std::binary_search(Minus.begin(), Minus.end(),
+                                   std::make_pair(T, Kind)))
+        zeroWhere(B, Z, R(T), Kind == 0);
+    return masked(selectValue(B, Z), Rest, Minus);
+  }
+  for (auto [T, Kind] : Of) {
+    if (std::binary_search(Minus.begin(), Minus.end(), std::make_pair(T, Kind)))
+      continue;
+    int Zero = B.constF(G.Temps[C], 0.0);
+    if (Kind == 2) {
+      int D = B.get(adjTemp(T));
+      int Ne = B.cmp(Op::CmpNE, D, B.constF(G.Temps[T], 0.0));
+      // Marked for forward over reverse (NAME_hvp, Forward.cpp): where the
+      // adjoint is 0 but its tangent is not, the lane did run.
+      B.block()->back()->IVal = 1;
+      C = B.select(Ne, C, Zero);
+    } else {
+      C = Kind ? B.select(R(T), C, Zero) : B.select(R(T), Zero, C);
+    }
+  }
+  return C;
+}
+
+/// A select of a long chain: its arms' adjoints are the chain's first
+/// adjoint where no condition passed so far zeroed them (SelectChains.h),
+/// the same bits as the rule's `c ? g : 0` and the guards' selects. A
+/// linked arm's adjoint is also known (its one use is this select, in the
+/// same block: nothing else adds to it), so that its select builds on the
+/// chain's first adjoint, not on this one's value.
+void Reverser::selectChain(const ir::Stmt &S) {
+  ZeroSelect Z;
+  auto It = Known.find(S.Dst);
+  if (It != Known.end() && It->second.In == B.block() &&
+      It->second.Epoch == GuardEpoch)
+    Z = It->second.Z;
+  else
+    Z.V = B.get(adjTemp(S.Dst));
+  if (It != Known.end())
+    Known.erase(It);
+  int Cond = R(S.Args[0]);
+  for (unsigned K = 1; K < 3; ++K) {
+    int Arg = S.Args[K];
+    if (!act(Arg))
+      continue;
+    ZeroSelect A = Z;
+    zeroWhere(B, A, Cond, K == 2);
+    Guard Rest; // atoms that test an adjoint: masked() keeps them apart
+    const Guard &Minus = guardOf(Arg);
+    for (auto [T, Kind] : guardOf(S.Dst)) {
+      if (std::binary_search(Minus.begin(), Minus.end(),
+                             std::make_pair(T, Kind)))
+        continue;
+      if (Kind == 2)
+        Rest.push_back({T, Kind});
+      else
+        zeroWhere(B, A, R(T), Kind == 0);
+    }
+    // The variable too: where the select of Arg is reversed under another
+    // guard, it reads its adjoint there (and else the write is dead).
+    accumVar(adjTemp(Arg), masked(selectValue(B, A), Rest, {}));
+    if (Rest.empty() && Chains.Linked.count(Arg))
+      Known[Arg] = {A, B.block(), GuardEpoch};
+  }
+}
+
+} // namespace reverse
+} // namespace batchdiff
