@@ -78,11 +78,26 @@ static std::string unnameableRecord(const ASTContext &Ctx, QualType T) {
   return "";
 }
 
+/// Where \p FD's return type is written. Clang's getReturnTypeSourceRange()
+/// has none when the function type carries an attribute
+/// (`__attribute__((ms_abi)) _Bool f(...)`, robust fuzzer seed 10911: the
+/// error had no location); then the return type of the function type under
+/// the attributes, else the function's name.
+static SourceRange returnTypeRange(const FunctionDecl *FD) {
+  SourceRange R = FD->getReturnTypeSourceRange();
+  if (R.isValid())
+    return R;
+  if (const TypeSourceInfo *TSI = FD->getTypeSourceInfo())
+    if (auto FTL = TSI->getTypeLoc().getAsAdjusted<FunctionTypeLoc>())
+      R = FTL.getReturnLoc().getSourceRange();
+  return R.isValid() ? R : SourceRange(FD->getLocation());
+}
+
 /// The return type: F.RetTy, or one Ret output per leaf member of a struct.
 bool Lowerer::returnType() {
   QualType RT = Top->getReturnType();
   if (std::string Why = unnameableRecord(Ctx, RT); !Why.empty()) {
-    error(Top->getReturnTypeSourceRange(), "returning " + Why,
+    error(returnTypeRange(Top), "returning " + Why,
           "declare it at file scope, with a tag or a typedef name, so that "
           "the generated functions can name it");
     return false;
@@ -114,8 +129,7 @@ bool Lowerer::returnType() {
     F.RetCType = scalarCType(RT);
     F.RetNativeLayout = nativeLayout(Ctx, RT, *T);
   } else {
-    error(Top->getReturnTypeSourceRange(),
-          "returning type '" + RT.getAsString() + "'",
+    error(returnTypeRange(Top), "returning type '" + RT.getAsString() + "'",
           RT->isRecordType()
               ? "return a scalar, or write each member through a scalar "
                 "out-parameter such as 'double *re' (struct return values "
@@ -222,7 +236,7 @@ bool Lowerer::checkDiff() {
   // An integer result (a status, a count) is written as NAME_batched writes
   // it, with the outputs' gradients (no seed of its own).
   if (WantGrad && !ir::isFloat(F.RetTy) && F.RetTy != Type::Void && !Outputs)
-    error(Top->getReturnTypeSourceRange(),
+    error(returnTypeRange(Top),
           "'diff' on a function returning a non-floating type without a "
           "floating output",
           "return float or double, write the results through float or double "
