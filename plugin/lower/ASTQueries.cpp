@@ -169,12 +169,15 @@ const BinaryOperator *mulOperand(const Expr *E, bool &Neg,
   return nullptr;
 }
 
+// A use names the declaration visible where it is written: for a global
+// declared twice (`extern double g;` in a header, `double g = 1;` later),
+// not necessarily VD, so declarations are compared by their canonical one.
 bool modifies(const Stmt *S, const VarDecl *VD) {
   if (!S)
     return false;
   auto Names = [VD](const Expr *E) {
     const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return DRE && DRE->getDecl() == VD;
+    return DRE && DRE->getDecl()->getCanonicalDecl() == VD->getCanonicalDecl();
   };
   if (const auto *BO = dyn_cast<BinaryOperator>(S))
     if (BO->isAssignmentOp() && Names(BO->getLHS()))
@@ -197,7 +200,7 @@ bool addressTaken(const Stmt *S, const VarDecl *VD) {
     if (UO->getOpcode() == UO_AddrOf)
       if (const auto *DRE =
               dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens());
-          DRE && DRE->getDecl() == VD)
+          DRE && DRE->getDecl()->getCanonicalDecl() == VD->getCanonicalDecl())
         return true;
   for (const Stmt *C : S->children())
     if (addressTaken(C, VD))

@@ -2,7 +2,9 @@
    example on the scalar function) using a global the function writes
    (kept per example in the batch), writing one the function reads (read
    once for all examples), or writing a static local the batch keeps per
-   example (here through a call back into the helper that declares it). */
+   example (here through a call back into the helper that declares it);
+   also where the global is declared twice, as a header and its file do,
+   and the helper writes it through the later declaration. */
 double scale;
 static double ldsum(double x, int n) {
   long double s = 0;
@@ -38,3 +40,14 @@ static double kstep(double x, int d) {
   return t + y;
 }
 __attribute__((batch)) double h(double x, int d) { return kstep(x, d); }
+extern int ticks;
+int ticks;
+static double ldtick(double x) {
+  long double s = x;
+  ticks++;
+  return (double)(s * s);
+}
+__attribute__((batch)) double k(double x) {
+  return ldtick(x) + ticks;
+  // CHECK: long-double-global.c:[[@LINE-1]]:10: error: a call of 'ldtick' (which declares a long double local, so runs as the scalar function) using global 'ticks', which the batch reads once for all examples, is not supported in a batch/diff function; the call uses the variable itself, not what each example has made of it; pass the value as an argument, or return it instead of keeping it in the variable
+}
