@@ -100,30 +100,6 @@ bool callsOutside(const Stmt *S, const ASTContext &Ctx) {
   return false;
 }
 
-/// Whether \p S assigns, increments or takes the address of the variable
-/// whose canonical declaration is \p Canon (through any of its
-/// declarations: `extern double g;` ... `double g = 1;`).
-bool writesVar(const Stmt *S, const VarDecl *Canon) {
-  if (!S)
-    return false;
-  auto Names = [Canon](const Expr *E) {
-    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-    return VD && VD->getCanonicalDecl() == Canon;
-  };
-  if (const auto *BO = dyn_cast<BinaryOperator>(S);
-      BO && BO->isAssignmentOp() && Names(BO->getLHS()))
-    return true;
-  if (const auto *UO = dyn_cast<UnaryOperator>(S);
-      UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
-      Names(UO->getSubExpr()))
-    return true;
-  for (const Stmt *C : S->children())
-    if (writesVar(C, Canon))
-      return true;
-  return false;
-}
-
 } // namespace
 
 /// Whether \p Def's scalar run may be made on any thread, the examples in
@@ -132,6 +108,7 @@ bool writesVar(const Stmt *S, const VarDecl *Canon) {
 /// array, record or pointer of static storage (what it points to could be
 /// written, or called), and call nothing with a body elsewhere
 /// (callsOutside). Then NAME_batched need not hold the calling thread.
+/// (modifies: through any declaration of the variable.)
 bool Lowerer::longDoubleAnyThread(const FunctionDecl *Def) const {
   llvm::SmallPtrSet<const FunctionDecl *, 8> Fns;
   llvm::SmallPtrSet<const VarDecl *, 8> Vars;
@@ -155,7 +132,7 @@ bool Lowerer::longDoubleAnyThread(const FunctionDecl *Def) const {
     if (!VD->getType()->isScalarType())
       return false;
     for (const FunctionDecl *FD : Fns)
-      if (writesVar(FD->getBody(), VD))
+      if (modifies(FD->getBody(), VD))
         return false;
   }
   return true;
