@@ -356,12 +356,21 @@ bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
   Info.ScratchGlobals = L.scratchGlobals();
   Info.FileDecls = L.fileDecls();
   if (Remarks) {
+    // Where those calls run (docs/calls.md, "Long double locals", Threads).
+    bool AnyThread = true;
+    for (const ir::ExternCall &X : Out.Externs)
+      AnyThread &= X.AnyThread;
     if (!L.scalarBody().empty())
       report(S.getDiagnostics(), clang::DiagnosticsEngine::Remark,
              FD->getLocation(),
              "batchdiff: '%0' %1, which has no vector form: its batched "
-             "version calls '%0' once per example")
-          << FD->getName() << L.scalarBody();
+             "version calls '%0' once per example, %2")
+          << FD->getName() << L.scalarBody()
+          << (AnyThread ? "on the runtime's threads (its scalar run has no "
+                          "effect beyond its result)"
+                        : "on the calling thread only (its scalar run may "
+                          "write a global or static, or call a function of "
+                          "another file or one with effects)");
     L.globalRemarks();
     lowering::paramRemarks(FD, S.getDiagnostics(), Out, WantGrad);
   }
