@@ -11,7 +11,8 @@ using namespace ctext;
 std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
                        const std::function<std::string(int)> &Operand,
                        const std::string &Result, bool Declared,
-                       const std::string &Pad, const std::string &Outs) {
+                       const std::string &Pad, const std::string &Outs,
+                       const std::string &Chain) {
   Shape Sh{Wide};
   const ir::ExternCall &X = F.Externs[S.IVal];
   ir::Type Ty = F.Temps[S.Dst];
@@ -60,12 +61,13 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
   // "\x01k\x02": argument k's lane; "\x03k\x02": the address of out-pointer
   // k's scalar; "\x04k\x02": table k's copy; "\x05k\x02": the array of
   // BD_UNIFORM parameter k (the kernel's pointer, one for the batch);
-  // "\x06k\x02": local array k's copy of the lane's elements.
+  // "\x06k\x02": local array k's copy of the lane's elements; "\x07k\x02":
+  // the lane's example's array of parameter k (the kernel's pointer plus
+  // the lane's offset in elements).
   std::string Call;
   for (size_t I = 0; I < X.Call.size(); ++I) {
     char C = X.Call[I];
-    if (C != '\x01' && C != '\x03' && C != '\x04' && C != '\x05' &&
-        C != '\x06') {
+    if (C < '\x01' || C > '\x07' || C == '\x02') {
       Call += C;
       continue;
     }
@@ -75,7 +77,9 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
             : C == '\x03' ? "&__bd_o" + K
             : C == '\x04' ? "__bd_tb" + K
             : C == '\x05' ? "__bd_p" + K
-                          : "__bd_la" + K;
+            : C == '\x06'
+                ? "__bd_la" + K
+                : "(__bd_p" + K + " + __bd_po" + K + Chain + "[__bd_l])";
     I = End;
   }
   std::string Made =

@@ -21,11 +21,13 @@ namespace batchdiff {
 /// \p Declared; each line starts with \p Pad. What the call leaves in its
 /// out-pointer argument k goes into the vector \p Outs followed by k
 /// (declared here; Op::ExternOut reads it), holding the arguments' values
-/// in lanes that make no call.
+/// in lanes that make no call. \p Chain: the suffix of the chain's names
+/// (its lane offsets in the varying arrays, `__bd_po<k><Chain>`).
 std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
                        const std::function<std::string(int)> &Operand,
                        const std::string &Result, bool Declared,
-                       const std::string &Pad, const std::string &Outs);
+                       const std::string &Pad, const std::string &Outs,
+                       const std::string &Chain);
 
 } // namespace batchdiff
 

@@ -177,7 +177,7 @@ void KernelEmitter::inst(const ir::Stmt &S) {
   if (S.Opc == Op::Extern) {
     OS << externCall(
         F, S, Sh.Wide, [this](int T) { return temp(T); }, temp(S.Dst),
-        Hoisted[S.Dst], line(), temp(S.Dst) + "_o");
+        Hoisted[S.Dst], line(), temp(S.Dst) + "_o", ch());
     return;
   }
   if (S.Opc == Op::Discard) {

@@ -198,6 +198,14 @@ int Lowerer::callFunction(const CallExpr *CE, const FunctionDecl *Callee) {
     Sites.push_back(CE->getBeginLoc());
     return R;
   }
+  // (Before calls made once per example: `free(p)` of an array parameter
+  // passed on.)
+  if (!UserDefined && N == "free" && !(Def && Def->hasBody())) {
+    error(CE->getBeginLoc(), "a call to 'free'",
+          "allocate no memory: use a local array, of constant size or "
+          "sized per example ('double t[n]')");
+    return -1;
+  }
   if (externCallee(CE, Callee))
     return externCall(CE, Callee);
   // Any function whose body is in this translation unit is inlined, wherever
@@ -205,12 +213,6 @@ int Lowerer::callFunction(const CallExpr *CE, const FunctionDecl *Callee) {
   // the out-of-line original stays as it is for other callers.
   if (Def && Def->hasBody())
     return inlineCall(CE, Def);
-  if (!UserDefined && N == "free") {
-    error(CE->getBeginLoc(), "a call to 'free'",
-          "allocate no memory: use a local array, of constant size or "
-          "sized per example ('double t[n]')");
-    return -1;
-  }
   // A C library function (j0, frexp, ...) outside the table: say
   // so, rather than calling it unknown.
   if (Callee->getBuiltinID() ||
@@ -265,8 +267,11 @@ static const VarDecl *globalPointerArg(const Expr *A) {
 }
 
 bool Lowerer::externArg(const Expr *A) const {
+  // (An array parameter the call cannot get, varyingArrayArg: the call is
+  // made once per example, to say why at the argument.)
   return stringArg(A) || stringLocalArg(A) || globalPointerArg(A) ||
-         outPointerArg(A) || tableArg(A) || uniformArrayArg(A) >= 0 ||
+         outPointerArg(A) || scalarPointerArg(A) || tableArg(A) ||
+         varyingArrayArg(A) >= 0 || passedArrayArg(A) >= 0 ||
          irType(A->getType());
 }
 
@@ -290,7 +295,8 @@ bool Lowerer::externCallee(const CallExpr *CE,
     // Out-pointers, tables and arrays: a body may come, and then the call
     // is inlined, batched and differentiated (ERFA's eraPr00(date1, date2,
     // &dpsipr, &depspr), declared in erfa.h, defined after its callers).
-    Values &= !outPointerArg(A) && !tableArg(A) && uniformArrayArg(A) < 0;
+    Values &= !outPointerArg(A) && !scalarPointerArg(A) && !tableArg(A) &&
+              varyingArrayArg(A) < 0 && passedArrayArg(A) < 0;
   }
   if (String)
     return true;
@@ -365,13 +371,14 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
       Args.push_back(Index);
       continue;
     }
-    if (outPointerArg(A) || tableArg(A)) {
+    if (outPointerArg(A) || scalarPointerArg(A) || tableArg(A)) {
       if (!externPointerArg(A, Name, X, Args, Outs))
         return -1;
       continue;
     }
-    if (int P = uniformArrayArg(A); P >= 0) {
-      uniformArrayPass(A, P, Name, X, Args);
+    if (int P = std::max(uniformArrayArg(A), passedArrayArg(A)); P >= 0) {
+      if (!uniformArrayPass(A, P, Name, X, Args))
+        return -1;
       continue;
     }
     if (int P = varyingArrayArg(A); P >= 0) {
@@ -758,8 +765,9 @@ std::pair<std::string, std::string> missingBodyError(const MissingBody &M) {
               M.Pointer + " as an argument",
           "a function of another file is called once per example with "
           "numbers, string literals, file-scope pointer variables, the "
-          "address of a scalar local ('&v'; for an element, copy it into "
-          "one) or a 'const' table only; define '" +
+          "address of a scalar local ('&v', or a pointer to one passed on; "
+          "for an element, copy it into one), an array parameter passed on "
+          "or a 'const' table only; define '" +
               Name +
               "' in this file (or static inline in the header that declares "
               "it) so its body can be inlined"};

@@ -6,10 +6,13 @@
 // lane's, what it leaves there goes back into the lane), and a read-only
 // table passed whole (`chebyshev_eval(t, gamcs, n)`: the same address for
 // every example), and a read-only BD_UNIFORM array parameter passed whole
-// (`strcmp(scale, "UTC")`: one array for the batch, named as it is); and,
-// for calls of functions computing in long double, a local array of the
+// (`strcmp(scale, "UTC")`: one array for the batch, named as it is); for
+// calls of functions computing in long double, a local array of the
 // caller's passed whole as a pointer to const (a copy of the lane's
-// elements).
+// elements); and pointers passed on (R's `lgammafn_sign(x, s_choose)`): an
+// array parameter with an array per example (each example's call gets its
+// own array, at the pointer's offset), a pointer to a scalar local (as
+// `&v`).
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerImpl.h"
@@ -172,35 +175,99 @@ int Lowerer::uniformArrayArg(const Expr *A) const {
   return I;
 }
 
-void Lowerer::uniformArrayPass(const Expr *A, int I, const std::string &Callee,
+/// The pointer \p A is computed from, when it is `p`, `p + k`, `p - k` or
+/// `&p[k]` (k an integer).
+static const Expr *offsetBase(const Expr *A) {
+  A = A->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(A))
+    if ((BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) &&
+        BO->getLHS()->getType()->isPointerType() &&
+        BO->getRHS()->getType()->isIntegerType())
+      return BO->getLHS()->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(A))
+    if (UO->getOpcode() == UO_AddrOf)
+      if (const auto *AS =
+              dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
+        if (AS->getBase()->getType()->isPointerType() &&
+            AS->getIdx()->getType()->isIntegerType())
+          return AS->getBase()->IgnoreParenImpCasts();
+  return A;
+}
+
+int Lowerer::passedArrayArg(const Expr *A) const {
+  int I = varyingArrayArg(offsetBase(A));
+  if (I < 0)
+    return -1;
+  const ir::Param &P = F.Params[I];
+  // No derivative lost in a call batchdiff cannot differentiate.
+  if (P.Uniform || (WantGrad && ir::isFloat(P.Ty) && !P.NoDiff))
+    return -1;
+  return I;
+}
+
+const VarDecl *Lowerer::scalarPointerArg(const Expr *A) const {
+  const auto *DR = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
+  const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  if (!VD || !VD->getType()->isPointerType() ||
+      VD->getType().isVolatileQualified())
+    return nullptr;
+  auto It = Frames.back().Ptrs.find(VD);
+  if (It == Frames.back().Ptrs.end())
+    return nullptr;
+  const PtrVar &P = It->second;
+  if (P.Base.Multi >= 0 || !scalarBase(P.Base) || P.OffVar >= 0 ||
+      P.IdVar >= 0 || !P.Hidden.isNull())
+    return nullptr;
+  // The callee's scalar has the pointee's C type: the variable's own.
+  QualType ET = VD->getType()->getPointeeType();
+  std::optional<Type> T = irType(ET);
+  Type VT = P.Base.One ? F.Params[P.Base.Arg].Ty : F.Vars[P.Base.Var].Ty;
+  if (!T || *T == Type::Bool || *T != VT || ET.isVolatileQualified())
+    return nullptr;
+  return VD;
+}
+
+bool Lowerer::uniformArrayPass(const Expr *A, int I, const std::string &Callee,
                                ir::ExternCall &X, std::vector<int> &Args) {
-  const auto *VD =
-      cast<VarDecl>(cast<DeclRefExpr>(A->IgnoreParenImpCasts())->getDecl());
-  const PtrVar &P = Frames.back().Ptrs.find(VD)->second;
-  // The generated code names the array's pointer (one for the batch), at
-  // the offset the pointer has (a helper's parameter `s + k`, `s++`).
-  int Off = P.OffVar >= 0 ? B.get(P.OffVar) : P.Off;
-  // ("\x05k\x02": parameter k's array, ExternCall.cpp.)
+  // The generated code names the array's pointer (one for the batch; with
+  // an array per example, the lane's example's), at the offset the pointer
+  // has (a helper's parameter `s + k`, `s++`; `x + 1`, `&x[k]`).
+  int Off;
+  if (F.Params[I].Uniform) {
+    const auto *VD =
+        cast<VarDecl>(cast<DeclRefExpr>(A->IgnoreParenImpCasts())->getDecl());
+    const PtrVar &P = Frames.back().Ptrs.find(VD)->second;
+    Off = P.OffVar >= 0 ? B.get(P.OffVar) : P.Off;
+  } else {
+    PtrVal V;
+    if (!ptrValue(A, V))
+      return false;
+    Off = V.Off;
+  }
+  // ("\x05k\x02": parameter k's array; "\x07k\x02": the lane's array of
+  // parameter k, ExternCall.cpp.)
   std::string Ty = A->getType().getAsString(Ctx.getPrintingPolicy());
-  X.Call += "((" + Ty + ")(\x05" + std::to_string(I) + "\x02";
+  X.Call += "((" + Ty + ")(" + (F.Params[I].Uniform ? "\x05" : "\x07") +
+            std::to_string(I) + "\x02";
   if (Off >= 0) {
     X.Call += " + \x01" + std::to_string(Args.size()) + "\x02";
     Args.push_back(Off);
   }
   X.Call += "))";
   ExternWhole.insert({I, Callee});
+  return true;
 }
 
 void Lowerer::externArrayError(const Expr *A, int I,
                                const std::string &Callee) {
   const ir::Param &P = F.Params[I];
   std::string To = "to '" + Callee + "', which is called once per example,";
-  if (!P.Uniform) {
+  if (!P.Uniform) { // (passedArrayArg refuses it: it has a derivative)
     error(A->getBeginLoc(),
-          "passing '" + P.Name +
-              "', an array parameter with an array per example, " + To,
-          "annotate it BD_UNIFORM (one read-only array for the whole batch, "
-          "which the call gets as it is), or pass the call numbers");
+          "passing the array parameter '" + P.Name +
+              "', which has a derivative, " + To,
+          "its derivative through the call is unknown to batchdiff: annotate "
+          "it BD_NODIFF, or use 'batch' without 'diff'");
     return;
   }
   QualType T = A->getType();
@@ -244,16 +311,35 @@ bool Lowerer::externPointerArg(const Expr *A, const std::string &Callee,
     X.Tables.push_back(std::move(T));
     return true;
   }
+  if (const VarDecl *PV = scalarPointerArg(A)) {
+    // The variable it points at, as `&v` (a pointer to const: only read).
+    const PtrVar &P = Frames.back().Ptrs.find(PV)->second;
+    PtrVal V;
+    V.Base = P.Base;
+    V.Off = P.Off;
+    bool Const = A->getType()->getPointeeType().isConstQualified();
+    LValue L = pointee(V, nullptr, A, Const ? "reading" : "writing");
+    return L.ok() &&
+           externOutArg(A, L, baseName(P.Base), PV->getType()->getPointeeType(),
+                        Const, Callee, X, Args, Outs);
+  }
   const VarDecl *VD = outPointerArg(A);
   const Expr *E = cast<UnaryOperator>(A->IgnoreParenImpCasts())->getSubExpr();
   bool Const = VD->getType().isConstQualified();
   LValue L = lvalue(E, Const ? "reading" : "writing");
-  if (!L.ok())
-    return false;
+  return L.ok() && externOutArg(A, L, VD->getNameAsString(), VD->getType(),
+                                Const, Callee, X, Args, Outs);
+}
+
+bool Lowerer::externOutArg(const Expr *A, const LValue &L,
+                           const std::string &Name, QualType CT, bool Const,
+                           const std::string &Callee, ir::ExternCall &X,
+                           std::vector<int> &Args,
+                           std::vector<ExternOutArg> &Outs) {
   for (const ExternOutArg &O : Outs)
     if (O.L.Var == L.Var && O.L.Arg == L.Arg) {
       error(A->getBeginLoc(),
-            "passing '&" + VD->getNameAsString() + "' twice to '" + Callee +
+            "passing '&" + Name + "' twice to '" + Callee +
                 "', which is called once per example,",
             "each out-pointer gets a scalar of its own: pass each "
             "variable's address once (copy it into another local for the "
@@ -264,9 +350,9 @@ bool Lowerer::externPointerArg(const Expr *A, const std::string &Callee,
   X.Call += "\x03" + std::to_string(X.Outs.size()) + "\x02";
   ir::ExternCall::Out O;
   O.Arg = (int)Args.size();
-  O.CType = VD->getType().getCanonicalType().getUnqualifiedType().getAsString(
+  O.CType = CT.getCanonicalType().getUnqualifiedType().getAsString(
       Ctx.getPrintingPolicy());
-  O.Name = VD->getNameAsString();
+  O.Name = Name;
   X.Outs.push_back(std::move(O));
   Outs.push_back({L, A->getBeginLoc(), Const});
   Args.push_back(T);

@@ -519,14 +519,16 @@ private:
   /// is never re-pointed), passed whole: one array for the batch, so the
   /// call can name it (`strcmp(scale, "UTC")`); its index, else -1.
   int uniformArrayArg(const Expr *A) const;
-  /// An array parameter with one array per example passed whole (the
-  /// error of a call made once per example says what to write); else -1.
+  /// An array parameter (or a pointer bound to one that is not a record's
+  /// member) passed whole: its index, else -1 (passedArrayArg and
+  /// uniformArrayArg say whether the call can get it).
   int varyingArrayArg(const Expr *A) const;
   /// Whether a call made once per example can pass \p A.
   bool externArg(const Expr *A) const;
-  /// Adds uniform array argument \p A (uniformArrayArg: parameter \p I)
-  /// to \p X's call text (its offset, if any, to \p Args).
-  void uniformArrayPass(const Expr *A, int I, const std::string &Callee,
+  /// Adds array argument \p A (uniformArrayArg, passedArrayArg: parameter
+  /// \p I) to \p X's call text (its offset, if any, to \p Args); false
+  /// after an error.
+  bool uniformArrayPass(const Expr *A, int I, const std::string &Callee,
                         ir::ExternCall &X, std::vector<int> &Args);
   /// The error for array parameter \p I (varyingArrayArg) passed whole as
   /// \p A to \p Callee, called once per example, where uniformArrayArg
@@ -548,6 +550,7 @@ private:
   bool tableCopy(const VarDecl *VD, ir::ExternCall::Table &T);
   /// After Extern \p Call: what it left in each out-pointer, stored.
   void externOutStores(int Call, const std::vector<ExternOutArg> &Outs);
+#include "lower/LowerExternArgs.inc"
 
   // Unions (LowerUnion.cpp): one integer variable holds a union's bits;
   // its members are bit casts, extracts and inserts of them.
