@@ -270,8 +270,8 @@ bool Lowerer::externArg(const Expr *A) const {
   // (An array parameter the call cannot get, varyingArrayArg: the call is
   // made once per example, to say why at the argument.)
   return stringArg(A) || stringLocalArg(A) || globalPointerArg(A) ||
-         outPointerArg(A) || scalarPointerArg(A) || tableArg(A) ||
-         varyingArrayArg(A) >= 0 || passedArrayArg(A) >= 0 ||
+         nullPointerArg(A) || outPointerArg(A) || scalarPointerArg(A) ||
+         tableArg(A) || varyingArrayArg(A) >= 0 || passedArrayArg(A) >= 0 ||
          irType(A->getType());
 }
 
@@ -295,8 +295,8 @@ bool Lowerer::externCallee(const CallExpr *CE,
     // Out-pointers, tables and arrays: a body may come, and then the call
     // is inlined, batched and differentiated (ERFA's eraPr00(date1, date2,
     // &dpsipr, &depspr), declared in erfa.h, defined after its callers).
-    Values &= !outPointerArg(A) && !scalarPointerArg(A) && !tableArg(A) &&
-              varyingArrayArg(A) < 0 && passedArrayArg(A) < 0;
+    Values &= !nullPointerArg(A) && !outPointerArg(A) && !scalarPointerArg(A) &&
+              !tableArg(A) && varyingArrayArg(A) < 0 && passedArrayArg(A) < 0;
   }
   if (String)
     return true;
@@ -359,6 +359,11 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
     }
     if (const VarDecl *VD = globalPointerArg(A)) {
       X.Call += VD->getName().str();
+      continue;
+    }
+    if (nullPointerArg(A)) { // (no out-pointer: R's lgammafn_sign(x, NULL))
+      X.Call +=
+          "((" + A->getType().getAsString(Ctx.getPrintingPolicy()) + ")0)";
       continue;
     }
     // A local pointer to string literals: its literal, per example.
@@ -766,8 +771,8 @@ std::pair<std::string, std::string> missingBodyError(const MissingBody &M) {
           "a function of another file is called once per example with "
           "numbers, string literals, file-scope pointer variables, the "
           "address of a scalar local ('&v', or a pointer to one passed on; "
-          "for an element, copy it into one), an array parameter passed on "
-          "or a 'const' table only; define '" +
+          "for an element, copy it into one), an array parameter passed on, "
+          "a null pointer or a 'const' table only; define '" +
               Name +
               "' in this file (or static inline in the header that declares "
               "it) so its body can be inlined"};

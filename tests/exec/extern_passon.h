@@ -8,8 +8,8 @@
 
 #include <stdint.h>
 
-/* R's lgammafn_sign: a value and a sign through an out-pointer (this one
- * records what the pointee held, and where it is, see record_at). */
+/* R's lgammafn_sign: a value and a sign through an out-pointer, or NULL
+ * (this one records what the pointee held, and where it is: record_at). */
 double xp_lgamma_sign(double x, int *sgn);
 /* Reads and writes a short pointee (32-bit lanes). */
 int xp_bump(float x, short *e);

@@ -17,10 +17,12 @@ static uint64_t b32(float x) {
 }
 
 double xp_lgamma_sign(double x, int *sgn) {
-  xp_record(1, b64(x) ^ ((uint64_t)(uint32_t)*sgn << 7), sgn);
+  uint32_t was = sgn ? (uint32_t)*sgn : 0x5a5au;
+  xp_record(1, b64(x) ^ ((uint64_t)was << 7), sgn);
   /* Not lgamma: a value with no rounding of a math library. */
   double f = x - (double)(long)x;
-  *sgn = f < 0.25 ? -1 : 1;
+  if (sgn) /* (R's lgammafn passes NULL) */
+    *sgn = f < 0.25 ? -1 : 1;
   return x * 0.5 + f;
 }
 

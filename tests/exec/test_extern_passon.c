@@ -2,9 +2,9 @@
  * (extern_passon_other.c), called once per example (docs/calls.md,
  * "Pointers passed on"): R's choose.c calls `lgammafn_sign(x, s_choose)`
  * with s_choose a pointer parameter of the annotated function, or a
- * helper's parameter bound to `&s_choose`. An array parameter with an
- * array per example is passed as the example's own array (the callee gets
- * the scalar loop's address: recorded and compared), a pointer to a
+ * helper's parameter bound to `&s_choose`, and lgammafn passes NULL. An array
+ * parameter with an array per example is passed as the example's own array (the
+ * callee gets the scalar loop's address: recorded and compared), a pointer to a
  * scalar local as `&v` is. For every n of ns, NAME_batched (NAME_grad,
  * _jvp, _hvp) must make exactly the scalar loop's calls (a lane that is off
  * makes none, and touches nothing: the arrays end at guard pages, and
@@ -64,6 +64,12 @@ __attribute__((batch)) double two_signs(double a, double b, int sg[2]) {
   if (b > 0.0)
     r += pass_on(b, sg + 1);
   return r;
+}
+
+/* R's lgammafn: lgammafn_sign(x, NULL), no sign wanted; also through a
+ * helper's parameter its call passes NULL. */
+__attribute__((batch)) double lg_null(double x) {
+  return x > 1.0 ? xp_lgamma_sign(x, NULL) : pass_on(x, NULL);
 }
 
 /* 32-bit lanes: a short pointee, read and written by the callee and read
@@ -196,6 +202,31 @@ static void t_two_signs(void **state) {
       SAME_CALLS("two_signs_batched", n, want, got);
       assert_memory_equal(r, r2, n * 8);
       assert_memory_equal(s, keep, n * 8);
+    }
+    bd_set_num_threads(0);
+    gp_reset();
+  }
+}
+
+static void t_lg_null(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("lg_null")};
+  for (size_t ni = 0; ni < NNS; ni++) {
+    size_t n = ns[ni];
+    double *x = gp_alloc(n * 8), *r = gp_alloc(n * 8), *r2 = gp_alloc(n * 8);
+    for (size_t e = 0; e < n; e++)
+      x[e] = rng_range(&rng, -3.0, 5.0);
+    gp_seal(x);
+    take();
+    for (size_t e = 0; e < n; e++)
+      r2[e] = lg_null(x[e]);
+    tally want = take();
+    for (int th = 1; th <= 2; th++) {
+      bd_set_num_threads(th);
+      lg_null_batched(n, x, r);
+      tally got = take();
+      SAME_CALLS("lg_null_batched", n, want, got);
+      assert_memory_equal(r, r2, n * 8);
     }
     bd_set_num_threads(0);
     gp_reset();
@@ -354,9 +385,9 @@ static void t_sgn_sq(void **state) {
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_lchoose),   cmocka_unit_test(t_choose),
-      cmocka_unit_test(t_two_signs), cmocka_unit_test(t_bumpf),
-      cmocka_unit_test(t_sum_tail),  cmocka_unit_test(t_code_of),
-      cmocka_unit_test(t_sgn_sq),
+      cmocka_unit_test(t_two_signs), cmocka_unit_test(t_lg_null),
+      cmocka_unit_test(t_bumpf),     cmocka_unit_test(t_sum_tail),
+      cmocka_unit_test(t_code_of),   cmocka_unit_test(t_sgn_sq),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_extern_passon", tests, NULL, NULL);

@@ -7,5 +7,5 @@ static double P[] = {1.0, 2.0, 3.0};
 double polevl(double, void *, int);
 __attribute__((batch)) double f(double x) {
   return polevl(x, P, 2);
-  // CHECK: call-extern-table.c:[[@LINE-1]]:10: error: a call to 'polevl', which another file defines, with 'P' as an argument is not supported in a batch/diff function; a function of another file is called once per example with numbers, string literals, file-scope pointer variables, the address of a scalar local ('&v', or a pointer to one passed on; for an element, copy it into one), an array parameter passed on or a 'const' table only; define 'polevl' in this file (or static inline in the header that declares it) so its body can be inlined
+  // CHECK: call-extern-table.c:[[@LINE-1]]:10: error: a call to 'polevl', which another file defines, with 'P' as an argument is not supported in a batch/diff function; a function of another file is called once per example with numbers, string literals, file-scope pointer variables, the address of a scalar local ('&v', or a pointer to one passed on; for an element, copy it into one), an array parameter passed on, a null pointer or a 'const' table only; define 'polevl' in this file (or static inline in the header that declares it) so its body can be inlined
 }
