@@ -273,9 +273,16 @@ private:
     Generated Out;
     Pending P{FD,      WantBatch,     WantGrad,  WantJvp,
               WantHvp, MissingBody(), All.size()};
-    if (generateForFunction(FD, *S, S->getDiagnostics(), Opts, WantBatch,
-                            WantGrad, WantJvp, WantHvp, Out, &P.Missing,
-                            &Reported)) {
+    bool Done = generateForFunction(FD, *S, S->getDiagnostics(), Opts,
+                                    WantBatch, WantGrad, WantJvp, WantHvp, Out,
+                                    &P.Missing, &Reported);
+    // (Once: the first generated code includes the runtime headers.)
+    if ((Done || Out.Deferred) && !LibChecked) {
+      LibChecked = true;
+      if (libraryConflicts())
+        return "";
+    }
+    if (Done) {
       All.push_back(Out);
       return Out.Code;
     }
@@ -284,6 +291,40 @@ private:
     All.push_back(Out);
     Waiting.push_back(P);
     return Out.Code;
+  }
+
+  /// A declaration of a function of <math.h> or <string.h> with another
+  /// type than the header's (`float sinf(float, float);`, which clang only
+  /// warns about): the runtime headers the first generated code includes
+  /// declare it again, and the conflict was an error inside them (robust
+  /// fuzzer seed 14488). Later declarations conflict in the file itself.
+  bool libraryConflicts() {
+    ASTContext &Ctx = S->getASTContext();
+    bool Bad = false;
+    for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+      auto *FD = dyn_cast<FunctionDecl>(D);
+      unsigned ID =
+          FD && FD->getIdentifier() ? FD->getIdentifier()->getBuiltinID() : 0;
+      if (!ID || !Ctx.BuiltinInfo.isPredefinedLibFunction(ID) ||
+          Ctx.getSourceManager().isInSystemHeader(FD->getLocation()))
+        continue;
+      const char *H = Ctx.BuiltinInfo.getHeaderName(ID);
+      if (!H ||
+          (llvm::StringRef(H) != "math.h" && llvm::StringRef(H) != "string.h"))
+        continue;
+      ASTContext::GetBuiltinTypeError Err;
+      QualType BT = Ctx.GetBuiltinType(ID, Err);
+      if (Err != ASTContext::GE_None || BT.isNull() ||
+          Ctx.typesAreCompatible(FD->getType(), BT))
+        continue;
+      report(S->getDiagnostics(), DiagnosticsEngine::Error, FD->getLocation(),
+             "%0 is declared here as %1, but <%2>, which the generated code "
+             "includes, declares it as %3: declare it as <%2> does, or give "
+             "this function another name")
+          << FD << FD->getType() << H << BT;
+      Bad = true;
+    }
+    return Bad;
   }
 
   unsigned numErrors() const {
@@ -298,6 +339,7 @@ private:
 
   Options Opts;
   Sema *S = nullptr;
+  bool LibChecked = false;    // libraryConflicts() ran
   unsigned OwnErrors = 0;     // reported while generating
   ReportedErrors Reported;    // once each, though helpers are inlined often
   std::vector<Generated> All; // in definition order, for emit= / header=
