@@ -4,7 +4,8 @@
 // expression and call parts live in LowerStmt.cpp, LowerExpr.cpp and
 // LowerCall.cpp, and the syntactic AST queries (ASTQueries.cpp) they share.
 // The members of some parts are declared in fragments the class includes:
-// LowerFuncChoice.inc (function values) and LowerLongDouble.inc.
+// LowerFuncChoice.inc (function values), LowerLongDouble.inc and
+// LowerExternArgs.inc (pointers passed on to calls made per example).
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATCHDIFF_LOWER_LOWERIMPL_H
