@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace batchdiff {
@@ -267,7 +268,10 @@ struct LaneLayout {
 /// for LongDouble what the callee does ("computes in long double").
 /// Outs: its out-pointer arguments (`&yh`), "\x03k\x02" in Call: the
 /// address of a scalar of C type Outs[k].CType holding the lane's value of
-/// argument Outs[k].Arg before the call; Op::ExternOut k reads it after.
+/// argument Outs[k].Arg before the call; Op::ExternOut k reads it after;
+/// Outs[k].Name the variable, Ptr the pointer passed on (a helper's
+/// parameter, a local pointer) that points at it, empty for `&v`, and
+/// Notes where helpers' parameters were bound to it (diff-extern-out).
 /// Tables: read-only tables passed whole, "\x04k\x02" in Call: a static
 /// const copy of Tables[k] (a static local the generated code cannot name)
 /// declared where the call is made. Arrays: local arrays passed whole to a
@@ -282,7 +286,9 @@ struct ExternCall {
   enum Reason { Outside, Library, StringArg, Recursion, LongDouble };
   struct Out {
     int Arg = -1;
-    std::string CType, Name;
+    std::string CType, Name, Ptr;
+    /// A note's location (an index into the lowering's sites) and text.
+    std::vector<std::pair<int, std::string>> Notes;
   };
   struct Table {
     std::string CType, Name, Init;

@@ -108,17 +108,27 @@ static void externDerivativeError(const ir::ExternCall &X, SourceLocation At,
 
 /// What per-lane call \p X leaves in its out-pointer argument \p K is
 /// differentiated (diff-extern-out).
+/// Passed as a pointer (a helper's parameter 'h' bound to '&yh'), the error
+/// at the call names what is written there, '*h', and notes show where
+/// each helper's call bound it.
 static void externOutDerivativeError(const ir::ExternCall &X, size_t K,
+                                     llvm::ArrayRef<SourceLocation> Sites,
                                      SourceLocation At, DiagnosticsEngine &D) {
+  const ir::ExternCall::Out &O = X.Outs[K];
   report(D, DiagnosticsEngine::Error, At,
-         "the value '%0' leaves in '%1' (passed as '&%1') carries no "
+         "the value '%0' leaves in %2 carries no "
          "derivative: '%0' is called once per example and batchdiff does "
          "not see its body; define it in this file (static inline in the "
          "header that declares it, or marked batch/diff) so that it is "
          "inlined and differentiated, use '%1' only where no derivative is "
          "needed (a flag, a comparison), compute the call's arguments from "
          "BD_NODIFF inputs, or use 'batch' without 'diff'")
-      << X.Name << X.Outs[K].Name;
+      << X.Name << O.Name
+      << (O.Ptr.empty() ? "'" + O.Name + "' (passed as '&" + O.Name + "')"
+                        : "'*" + O.Ptr + "' ('" + O.Ptr + "' points to '" +
+                              O.Name + "')");
+  for (const auto &[Site, Text] : O.Notes)
+    report(D, DiagnosticsEngine::Note, Sites[Site], "%0") << Text;
 }
 
 bool checkDerivatives(const ir::Function &F,
@@ -160,7 +170,7 @@ bool checkDerivatives(const ir::Function &F,
       Ok = false;
       if (St.Opc == Op::ExternOut && CallOf.count(St.Args[0]))
         externOutDerivativeError(S.Externs[CallOf[St.Args[0]]], (size_t)St.IVal,
-                                 Sites[St.Site], D);
+                                 Sites, Sites[St.Site], D);
       else if (St.Opc == Op::Extern)
         externDerivativeError(S.Externs[St.IVal], Sites[St.Site], D,
                               S.Externs[St.IVal].Name == S.Name);

@@ -521,6 +521,7 @@ int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
   }
   Frame Fr;
   Fr.FD = Callee;
+  Fr.Call = CE;
   CallArgs CA;
   if (!callArgs(CE, CA) || !bindParams(CE, Callee, CA, Fr))
     return -1;

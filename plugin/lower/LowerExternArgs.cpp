@@ -18,6 +18,9 @@
 #include "lower/LowerImpl.h"
 #include "lower/Types.h"
 
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
 #include <cstdint>
 
 namespace batchdiff {
@@ -319,9 +322,12 @@ bool Lowerer::externPointerArg(const Expr *A, const std::string &Callee,
     V.Off = P.Off;
     bool Const = A->getType()->getPointeeType().isConstQualified();
     LValue L = pointee(V, nullptr, A, Const ? "reading" : "writing");
-    return L.ok() &&
-           externOutArg(A, L, baseName(P.Base), PV->getType()->getPointeeType(),
-                        Const, Callee, X, Args, Outs);
+    if (!L.ok() ||
+        !externOutArg(A, L, baseName(P.Base), PV->getType()->getPointeeType(),
+                      Const, Callee, X, Args, Outs))
+      return false;
+    passedOutNotes(PV, X.Outs.back());
+    return true;
   }
   const VarDecl *VD = outPointerArg(A);
   const Expr *E = cast<UnaryOperator>(A->IgnoreParenImpCasts())->getSubExpr();
@@ -357,6 +363,40 @@ bool Lowerer::externOutArg(const Expr *A, const LValue &L,
   Outs.push_back({L, A->getBeginLoc(), Const});
   Args.push_back(T);
   return true;
+}
+
+void Lowerer::passedOutNotes(const VarDecl *PV, ir::ExternCall::Out &O) {
+  O.Ptr = PV->getNameAsString();
+  // A helper's parameter: where each call up the chain of inlined helpers
+  // bound it (`both(x, &yh, &yl)` for 'h'), innermost first, so that the
+  // error at the helper's 'h' shows the caller's '&yh' too.
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (size_t I = Frames.size() - 1; I > 0 && Frames[I].Call; --I) {
+    const auto *P = dyn_cast<ParmVarDecl>(PV);
+    const CallExpr *CE = Frames[I].Call;
+    if (!P || P->getDeclContext() != Frames[I].FD ||
+        P->getFunctionScopeIndex() >= CE->getNumArgs())
+      return;
+    const Expr *A = CE->getArg(P->getFunctionScopeIndex());
+    std::string Text =
+        Lexer::getSourceText(SM.getExpansionRange(A->getSourceRange()), SM,
+                             Ctx.getLangOpts())
+            .str();
+    std::string Name = Frames[I].FD->getNameAsString();
+    O.Notes.push_back(
+        {(int)Sites.size(),
+         Text.empty() || Text.size() > 40 || Text.find('\n') != Text.npos
+             ? "'" + Name + "' is called here, with this argument as '" +
+                   P->getNameAsString() + "'"
+             : "'" + Name + "' is called here with '" + Text + "' as '" +
+                   P->getNameAsString() + "'"});
+    Sites.push_back(A->getBeginLoc());
+    // Passed on from the caller's own pointer parameter: its binding too.
+    const auto *DR = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
+    PV = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+    if (!PV || !PV->getType()->isPointerType())
+      return;
+  }
 }
 
 void Lowerer::externOutStores(int Call, const std::vector<ExternOutArg> &Outs) {

@@ -231,6 +231,8 @@ private:
 
   struct Frame {
     const FunctionDecl *FD;
+    /// The call inlined (null for the annotated function).
+    const CallExpr *Call = nullptr;
     llvm::DenseMap<const VarDecl *, int> Vars;
     llvm::DenseMap<const VarDecl *, PtrVar> Ptrs;
     /// Struct locals and parameters, and pointers to structs: the
