@@ -591,9 +591,6 @@ int Lowerer::logical(const BinaryOperator *BO) {
 }
 
 int Lowerer::conditional(const ConditionalOperator *CO) {
-  int C = cond(CO->getCond());
-  if (C < 0)
-    return -1;
   const Expr *TE = CO->getTrueExpr(), *FE = CO->getFalseExpr();
   auto T = irType(CO->getType());
   if (!T) {
@@ -601,6 +598,14 @@ int Lowerer::conditional(const ConditionalOperator *CO) {
           "use arithmetic types");
     return -1;
   }
+  // `d ? *d : 0` in a helper its call passed NULL (or a local's address):
+  // C evaluates only the arm the test chooses, and the other may not be
+  // lowered (it dereferences NULL).
+  if (std::optional<bool> V = nullTest(CO->getCond()))
+    return expr(*V ? TE : FE);
+  int C = cond(CO->getCond());
+  if (C < 0)
+    return -1;
   // Cheap pure arms become a select; arms with calls branch, so lanes that
   // agree skip the work of the other arm, and so do arms reading the
   // caller's memory (`i < n ? x[i] : 0` must not read x[n]).

@@ -579,6 +579,9 @@ bool Lowerer::ptrAddrOf(const UnaryOperator *UO, PtrVal &Out) {
 /// nothing but math (a nested `fabs(x) < 1 ? A : B`). The condition runs
 /// once, before them, as in C: any call is fine there.
 bool Lowerer::ptrConditional(const ConditionalOperator *CO, PtrVal &Out) {
+  // `s ? s : &own` where s's call passed NULL: only the chosen arm.
+  if (std::optional<bool> V = nullTest(CO->getCond()))
+    return ptrValue(*V ? CO->getTrueExpr() : CO->getFalseExpr(), Out);
   int C = cond(CO->getCond());
   if (C < 0)
     return false;

@@ -2,7 +2,9 @@
  * (extern_passon_other.c), called once per example (docs/calls.md,
  * "Pointers passed on"): R's choose.c calls `lgammafn_sign(x, s_choose)`
  * with s_choose a pointer parameter of the annotated function, or a
- * helper's parameter bound to `&s_choose`, and lgammafn passes NULL. An array
+ * helper's parameter bound to `&s_choose`, and lgammafn passes NULL (also
+ * through helpers called with NULL and with a local's address, testing
+ * their pointer with `if (d)` and `d ? *d : 0.5`). An array
  * parameter with an array per example is passed as the example's own array (the
  * callee gets the scalar loop's address: recorded and compared), a pointer to a
  * scalar local as `&v` is. For every n of ns, NAME_batched (NAME_grad,
@@ -70,6 +72,44 @@ __attribute__((batch)) double two_signs(double a, double b, int sg[2]) {
  * helper's parameter its call passes NULL. */
 __attribute__((batch)) double lg_null(double x) {
   return x > 1.0 ? xp_lgamma_sign(x, NULL) : pass_on(x, NULL);
+}
+
+/* The same helpers called with NULL and with a local's address in one
+ * function: each inlined call passes its own (pass_own its own local in
+ * place of NULL, chosen by `s ? s : &own`). */
+static double pass_own(double x, int *s) {
+  int own = 2;
+  int *p = s ? s : &own;
+  return xp_lgamma_sign(x, p) * own;
+}
+__attribute__((batch)) double null_and_local(double x) {
+  int k = 5;
+  double a = pass_on(x, NULL);
+  double b = pass_on(x + 1.0, &k);
+  double c = pass_own(x - 1.0, NULL) + pass_own(x, &k);
+  return a + b * k + c * k;
+}
+
+/* An optional out-parameter a helper tests (`if (d) *d = ...`, `d ? *d :
+ * 0.5`), passed NULL by one call and a local's address by the other, and
+ * passed on NULL to the outside call, whose value is only compared: the
+ * batched values, gradients, tangents and H.v are the closed forms of
+ * 54 x^3 + 37 x^2 + 0.5 + k x (k the sign, 1 where the call is not made). */
+static double sq_out(double x, double *d) {
+  if (d)
+    *d = 2.0 * x;
+  return x * x;
+}
+static double sq_plus(double x, double *d) {
+  return sq_out(x, d) + (d ? *d : 0.5);
+}
+BATCHDIFF BD_JVP BD_HVP double opt_out(double x) {
+  int k = 1;
+  double d = 1.0;
+  double a = sq_plus(x, NULL) + sq_plus(3.0 * x, &d) * d;
+  if (pass_on(x, NULL) > 1.0)
+    (void)pass_on(x, &k);
+  return a + k * x;
 }
 
 /* 32-bit lanes: a short pointee, read and written by the callee and read
@@ -233,6 +273,68 @@ static void t_lg_null(void **state) {
   }
 }
 
+static void t_null_and_local(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("null_and_local")};
+  record_at = 0;
+  for (size_t ni = 0; ni < NNS; ni++) {
+    size_t n = ns[ni];
+    double *x = gp_alloc(n * 8), *r = gp_alloc(n * 8), *r2 = gp_alloc(n * 8);
+    for (size_t e = 0; e < n; e++)
+      x[e] = rng_range(&rng, -3.0, 5.0);
+    gp_seal(x);
+    take();
+    for (size_t e = 0; e < n; e++)
+      r2[e] = null_and_local(x[e]);
+    tally want = take();
+    for (int th = 1; th <= 2; th++) {
+      bd_set_num_threads(th);
+      null_and_local_batched(n, x, r);
+      tally got = take();
+      SAME_CALLS("null_and_local_batched", n, want, got);
+      assert_memory_equal(r, r2, n * 8);
+    }
+    bd_set_num_threads(0);
+    gp_reset();
+  }
+  record_at = 1;
+}
+
+static void t_opt_out(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("opt_out")};
+  record_at = 0;
+  for (size_t ni = 0; ni < NNS; ni++) {
+    size_t n = ns[ni];
+    double *x = gp_alloc(n * 8);
+    modes m = modes_alloc(n);
+    for (size_t e = 0; e < n; e++) {
+      x[e] = rng_range(&rng, -3.0, 5.0);
+      modes_fill(&m, &rng, e);
+    }
+    gp_seal(x), modes_seal(&m);
+    take();
+    for (size_t e = 0; e < n; e++)
+      m.r2[e] = opt_out(x[e]);
+    tally want = take();
+    SAME_CALLS_4(opt_out, n, want, m, x);
+    for (size_t e = 0; e < n; e++) {
+      double v = x[e], f = v - (double)(long)v;
+      int k = v * 0.5 + f > 1.0 ? (f < 0.25 ? -1 : 1) : 1;
+      double g = 162.0 * v * v + 74.0 * v + k;
+      double hv = (324.0 * v + 74.0) * m.t[e];
+      if (!modes_close(&m, e, g, hv, 1e-13)) {
+        print_error("opt_out e=%zu x=%g: grad %g/%g jvp %g hvp %g want %g %g "
+                    "%g\n",
+                    e, v, m.d[e], m.d2[e], m.dt[e], m.h[e], g, m.t[e] * g, hv);
+        fail();
+      }
+    }
+    gp_reset();
+  }
+  record_at = 1;
+}
+
 static void t_bumpf(void **state) {
   (void)state;
   rng_t rng = {name_seed("bumpf")};
@@ -386,6 +488,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_lchoose),   cmocka_unit_test(t_choose),
       cmocka_unit_test(t_two_signs), cmocka_unit_test(t_lg_null),
+      cmocka_unit_test(t_null_and_local), cmocka_unit_test(t_opt_out),
       cmocka_unit_test(t_bumpf),     cmocka_unit_test(t_sum_tail),
       cmocka_unit_test(t_code_of),   cmocka_unit_test(t_sgn_sq),
   };
