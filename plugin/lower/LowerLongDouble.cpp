@@ -13,7 +13,8 @@
 // function's, bit for bit. Only numbers pass (no pointer or struct
 // parameter, a number or void returned), and to a helper's pointer to
 // const a local array of the caller's of at most 64 numbers, copied per
-// example (localArrayArg, R's `logspace_sum(lx, 3)`); the derivative of
+// example (localArrayArg, R's `logspace_sum(lx, 3)`; any other pointer is
+// an error at the argument, longDoublePointerError); the derivative of
 // such a call is unknown (diff-long-double, diff-long-double-function); a
 // helper's scalar run may not use a global the batch keeps per example
 // (long-double-global). Such calls run on the runtime's threads when the
@@ -26,6 +27,9 @@
 #include "lower/Types.h"
 
 #include "diagnostics/Diagnostics.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 namespace batchdiff {
 namespace lowering {
@@ -100,6 +104,28 @@ bool callsOutside(const Stmt *S, const ASTContext &Ctx) {
   return false;
 }
 
+/// Whether condition \p E tests a pointer as pointerTest folds tests (`p`,
+/// `!p`, `p != NULL`, and `&&`, `||` of those), not reading through one.
+bool testsPointer(const Expr *E) {
+  E = E->IgnoreParens();
+  if (E->getType()->isPointerType())
+    return true;
+  if (const auto *CE = dyn_cast<ImplicitCastExpr>(E))
+    return CE->getCastKind() == CK_PointerToBoolean ||
+           ((CE->getCastKind() == CK_IntegralToBoolean ||
+             CE->getCastKind() == CK_NoOp) &&
+            testsPointer(CE->getSubExpr()));
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return UO->getOpcode() == UO_LNot && testsPointer(UO->getSubExpr());
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE)
+      return BO->getLHS()->getType()->isPointerType();
+    if (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr)
+      return testsPointer(BO->getLHS()) || testsPointer(BO->getRHS());
+  }
+  return false;
+}
+
 } // namespace
 
 /// Whether \p Def's scalar run may be made on any thread, the examples in
@@ -141,13 +167,22 @@ bool Lowerer::longDoubleAnyThread(const FunctionDecl *Def) const {
 /// Whether \p S declares a long double local (R's `LDOUBLE sum;`), or, with
 /// \p Exprs, has an evaluated expression of that type (a cast, a `1.0L`, a
 /// long double global, a call returning one); not counting the side of an
-/// if that a constant condition rules out, nor sizeof's operand.
-bool Lowerer::declaresLongDouble(const Stmt *S, bool Exprs) const {
+/// if that a constant condition rules out, nor sizeof's operand. With
+/// \p Sure, not the sides of an if or ?: testing a pointer either (a
+/// helper's test of a pointer its call passes NULL folds once inlined).
+bool Lowerer::declaresLongDouble(const Stmt *S, bool Exprs, bool Sure) const {
   if (!S || isa<UnaryExprOrTypeTraitExpr>(S)) // sizeof: not evaluated
     return false;
-  if (const auto *IS = dyn_cast<IfStmt>(S))
+  if (const auto *IS = dyn_cast<IfStmt>(S)) {
     if (std::optional<bool> V = constantIf(IS))
-      return declaresLongDouble(*V ? IS->getThen() : IS->getElse(), Exprs);
+      return declaresLongDouble(*V ? IS->getThen() : IS->getElse(), Exprs,
+                                Sure);
+    if (Sure && testsPointer(IS->getCond()))
+      return declaresLongDouble(IS->getCond(), Exprs, Sure);
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(S);
+      CO && Sure && testsPointer(CO->getCond()))
+    return declaresLongDouble(CO->getCond(), Exprs, Sure);
   // (Both sides of a '?:' count, as the lowering lowers both: glibc's
   // type-generic `issignaling (x)`, `sizeof (x) == sizeof (double) ?
   // __issignaling (x) : __issignalingl (x)`, makes a function run per
@@ -161,7 +196,7 @@ bool Lowerer::declaresLongDouble(const Stmt *S, bool Exprs) const {
       Exprs && E && isLongDouble(E->getType()))
     return true;
   for (const Stmt *C : S->children())
-    if (declaresLongDouble(C, Exprs))
+    if (declaresLongDouble(C, Exprs, Sure))
       return true;
   return false;
 }
@@ -207,11 +242,98 @@ bool Lowerer::longDoubleCallee(const CallExpr *CE,
   return true;
 }
 
+/// Why pointer argument \p A is not one a call made per example can pass
+/// to parameter \p P (localArrayArg): "" when it is.
+std::string Lowerer::longDoubleArgWhy(const Expr *A,
+                                      const ParmVarDecl *P) const {
+  QualType PT = P->getType();
+  if (!PT->getPointeeType().isConstQualified())
+    return "for '" + P->getNameAsString() +
+           "', a pointer to non-const: each example's call would get a copy "
+           "of the elements, and what it writes there would be lost";
+  if (knownNull(A).value_or(false))
+    return "a null pointer";
+  const auto *DR = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
+  const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  if (!VD || !VD->hasLocalStorage() || !VD->getType()->isArrayType()) {
+    if (VD && isa<ParmVarDecl>(VD))
+      return "a parameter: only a local array is copied for each example's "
+             "call";
+    return "not a local array passed whole by its name";
+  }
+  const auto *AT = Ctx.getAsConstantArrayType(VD->getType());
+  if (!AT || localArrayArg(A) < 0) {
+    if (AT && AT->getElementType()->isArrayType())
+      return "a local array of two or more dimensions";
+    if (AT && AT->getSize().getZExtValue() > (uint64_t)LocalArrayMax)
+      return "a local array of " +
+             std::to_string(AT->getSize().getZExtValue()) +
+             " elements: at most " + std::to_string(LocalArrayMax) +
+             " are copied for each example's call";
+    return AT ? "a local array of elements that are not numbers"
+              : "a local array of variable length";
+  }
+  QualType El = AT->getElementType();
+  if (!Ctx.hasSameUnqualifiedType(PT->getPointeeType(), El))
+    return "an array of '" + El.getUnqualifiedType().getAsString() +
+           "' for a pointer to '" + PT->getPointeeType().getAsString() + "'";
+  return "";
+}
+
+/// A call of a helper computing in long double that longDoubleCallee does
+/// not take only because of a pointer argument: an error there, saying why
+/// (inlined, the helper would only have its long double refused, far from
+/// the call that is the cause). False when \p CE is not such a call, or
+/// when the long double is under a test of a pointer (`if (s) { long double
+/// t ... }`), which may fold once inlined: inlined as before.
+bool Lowerer::longDoublePointerError(const CallExpr *CE,
+                                     const FunctionDecl *Callee) {
+  const FunctionDecl *Def = Callee->getDefinition();
+  QualType RT = Def ? Def->getReturnType() : QualType();
+  if (!Def || !Def->hasBody() || Def->isVariadic() ||
+      (!RT->isVoidType() && !irType(RT)) ||
+      CE->getNumArgs() != Def->getNumParams() ||
+      !declaresLongDouble(Def->getBody(), true, true))
+    return false;
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I);
+    const Expr *A = CE->getArg(I);
+    if (irType(P->getType()) && irType(A->getType()))
+      continue;
+    if (!P->getType()->isPointerType() || !A->getType()->isPointerType())
+      return false; // (a struct: inlined and refused, as before)
+    std::string Why = longDoubleArgWhy(A, P);
+    if (Why.empty())
+      continue;
+    const SourceManager &SM = Ctx.getSourceManager();
+    std::string Text =
+        Lexer::getSourceText(SM.getExpansionRange(A->getSourceRange()), SM,
+                             Ctx.getLangOpts())
+            .str();
+    std::string Name = Def->getNameAsString();
+    error(A->getBeginLoc(),
+          "passing " +
+              (Text.empty() || Text.size() > 40 ? std::string("argument ")
+                                                : "'" + Text + "', argument ") +
+              std::to_string(I + 1) + " (" + Why + "), to '" + Name +
+              "', which " + longDoubleWhy(Def) +
+              " and so runs only as the scalar function, once per example,",
+          "pass it numbers, and to a pointer to const a local array of at "
+          "most " +
+              std::to_string(LocalArrayMax) +
+              " numbers of its element type, whole by its name (each "
+              "example's call gets a copy); or compute '" +
+              Name + "' in double");
+    return true;
+  }
+  return false;
+}
+
 /// Such a call, made once per example on the scalar function (-1 after an
 /// error, -2 when \p CE is not one).
 int Lowerer::longDoubleCall(const CallExpr *CE, const FunctionDecl *Callee) {
   if (!longDoubleCallee(CE, Callee))
-    return -2;
+    return longDoublePointerError(CE, Callee) ? fail() : -2;
   const FunctionDecl *Def = Callee->getDefinition();
   int R = externCall(CE, Def, nullptr, true);
   if (R >= 0) {

@@ -11,7 +11,9 @@
  *   - la_pure: a helper that records nothing (its scalar run has no effect
  *     beyond its result, so the calls may run on the runtime's threads),
  *     two arrays, the second call after the array changed: bits for 1, 2
- *     and 3 threads on batches past BD_PARALLEL_MIN_N.
+ *     and 3 threads on batches past BD_PARALLEL_MIN_N;
+ *   - la_opt: a helper whose long double is under `if (s != NULL)`, passed
+ *     NULL: inlined, the side folding away (no error).
  * The other helpers record what they read (counted and hashed): the same
  * calls as the scalar loop; every n of call_tally.h, 1 and 2 threads; bits
  * vs the scalar function. */
@@ -108,6 +110,19 @@ BD_BATCH double la_pure(double a, double b, int k) {
     r += lse3(v, w);
   return r;
 }
+
+/* A helper whose long double is under a test of its pointer, which the
+ * call passes NULL: not a call made per example (no local array) but
+ * inlined, the test folding, as before the error for other pointers
+ * (long-double-helper-pointer). */
+static double ld_opt(double x, double *s) {
+  if (s != NULL) {
+    long double t = x;
+    *s = (double)(t * t);
+  }
+  return x * 0.5 + 1.0;
+}
+BD_BATCH double la_opt(double x) { return ld_opt(x, NULL) * x; }
 
 /* ---- checks ------------------------------------------------------------- */
 
@@ -213,6 +228,22 @@ static void t_grad(void **state) {
   }
 }
 
+static void t_opt(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("la_opt")};
+  for (size_t ni = 0; ni < NNS; ni++) {
+    size_t n = ns[ni];
+    double *x = gp_alloc(n * 8), *r = gp_alloc(n * 8);
+    for (size_t e = 0; e < n; e++)
+      x[e] = rng_range(&rng, -3.0, 3.0);
+    gp_seal(x);
+    la_opt_batched(n, x, r);
+    for (size_t e = 0; e < n; e++)
+      same("la_opt", n, 1, e, r[e], la_opt(x[e]));
+    gp_reset();
+  }
+}
+
 static void t_pure(void **state) {
   (void)state;
   enum { N = 3 * BD_PARALLEL_MIN_N / 2 + 5 };
@@ -242,6 +273,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(t_loop),
       cmocka_unit_test(t_grad),
       cmocka_unit_test(t_pure),
+      cmocka_unit_test(t_opt),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_long_double_arrays", tests, NULL,
