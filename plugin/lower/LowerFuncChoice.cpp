@@ -500,6 +500,7 @@ int Lowerer::choiceCall(const CallExpr *CE, const FuncList &Cands) {
     if (Inline) {
       Frame Fr;
       Fr.FD = Cands[K]->getDefinition();
+      Fr.Call = CE;
       CallArgs Args = CA;
       if (bindParams(CE, Fr.FD, Args, Fr))
         V = inlineBody(CE, Fr.FD, Fr);

@@ -247,12 +247,12 @@ bool Lowerer::longDoubleCallee(const CallExpr *CE,
 std::string Lowerer::longDoubleArgWhy(const Expr *A,
                                       const ParmVarDecl *P) const {
   QualType PT = P->getType();
+  if (knownNull(A).value_or(false))
+    return "a null pointer";
   if (!PT->getPointeeType().isConstQualified())
     return "for '" + P->getNameAsString() +
            "', a pointer to non-const: each example's call would get a copy "
            "of the elements, and what it writes there would be lost";
-  if (knownNull(A).value_or(false))
-    return "a null pointer";
   const auto *DR = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
   const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
   if (!VD || !VD->hasLocalStorage() || !VD->getType()->isArrayType()) {

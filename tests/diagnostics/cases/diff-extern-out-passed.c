@@ -32,3 +32,14 @@ __attribute__((batch, diff)) double h(double x) {
   // CHECK: diff-extern-out-passed.c:[[@LINE-1]]:16: error: the value 'ebd0' leaves in '*p' ('p' points to 'yh') carries no derivative: 'ebd0' is called once per example and batchdiff does not see its body; define it in this file (static inline in the header that declares it, or marked batch/diff) so that it is inlined and differentiated, use 'yh' only where no derivative is needed (a flag, a comparison), compute the call's arguments from BD_NODIFF inputs, or use 'batch' without 'diff'
   return *p;
 }
+/* A helper called through a function pointer that may be one of several:
+   the note too. */
+static void other(double x, double *h, double *l) { *h = x, *l = x; }
+__attribute__((batch, diff)) double c(double x, int k) {
+  double yh, yl;
+  void (*fp)(double, double *, double *) = k ? both : other;
+  fp(x, &yh, &yl);
+  return yh;
+}
+// CHECK: diff-extern-out-passed.c:9:65: error: the value 'ebd0' leaves in '*h' ('h' points to 'yh') carries no derivative: 'ebd0' is called once per example and batchdiff does not see its body; define it in this file (static inline in the header that declares it, or marked batch/diff) so that it is inlined and differentiated, use 'yh' only where no derivative is needed (a flag, a comparison), compute the call's arguments from BD_NODIFF inputs, or use 'batch' without 'diff'
+// CHECK-NEXT: diff-extern-out-passed.c:[[@LINE-4]]:9: note: 'both' is called here with '&yh' as 'h'

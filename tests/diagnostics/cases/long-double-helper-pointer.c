@@ -35,3 +35,7 @@ __attribute__((batch)) double k(double x) {
   return big(&c[1]);
   // CHECK: long-double-helper-pointer.c:[[@LINE-1]]:14: error: passing '&c[1]', argument 1 (not a local array passed whole by its name), to 'big', which declares a long double local and so runs only as the scalar function, once per example, is not supported in a batch/diff function; pass it numbers, and to a pointer to const a local array of at most 64 numbers of its element type, whole by its name (each example's call gets a copy); or compute 'big' in double
 }
+/* A null pointer (through a helper's parameter its call passed NULL). */
+static double pass(double x, double *s) { return nonconst(s) + x; }
+__attribute__((batch)) double n(double x) { return pass(x, 0); }
+// CHECK: long-double-helper-pointer.c:[[@LINE-2]]:59: error: passing 's', argument 1 (a null pointer), to 'nonconst', which declares a long double local and so runs only as the scalar function, once per example, is not supported in a batch/diff function; pass it numbers, and to a pointer to const a local array of at most 64 numbers of its element type, whole by its name (each example's call gets a copy); or compute 'nonconst' in double
