@@ -926,7 +926,7 @@ private:
   std::vector<LoopCtx> Loops;
   // Loops around the statement being lowered, those of inlined helpers too.
   unsigned LoopDepth = 0;
-  static constexpr unsigned MaxLoopDepth = 64;
+  static constexpr unsigned MaxLoopDepth = 256;
   /// Labels some goto names, and the flag of each label whose statement
   /// list is being lowered (set from the goto until the label).
   llvm::DenseSet<const LabelDecl *> Targets;

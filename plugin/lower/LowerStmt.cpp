@@ -118,8 +118,11 @@ Ret Lowerer::stmtKind(const Stmt *St) {
     return Ret::Never;
   }
   if (isa<ForStmt>(St) || isa<WhileStmt>(St) || isa<DoStmt>(St)) {
-    // The generated code nests up to three blocks per loop, and clang stops
-    // at 256 levels of brackets ("bracket nesting level exceeded").
+    // Not the generated code's brackets (a kernel nests at most 128 blocks,
+    // deeper ifs and loops are printed with gotos) but compile time: LLVM's
+    // time on the generated code grows faster than the square of the depth
+    // (at -O2 2 s for 100 loops, 13 s for 200, 122 s for 500; plain clang
+    // 1.3 s for 500), and the plugin's passes are quadratic in it too.
     if (LoopDepth == MaxLoopDepth) {
       error(St->getBeginLoc(),
             "a loop inside " + std::to_string(MaxLoopDepth) +
