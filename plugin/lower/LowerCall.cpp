@@ -303,8 +303,16 @@ bool Lowerer::externCallee(const CallExpr *CE,
   const SourceManager &SM = Ctx.getSourceManager();
   QualType RT = Callee->getReturnType();
   const FunctionDecl *Def = Callee->getDefinition();
+  bool Body = Def && Def->hasBody();
+  // A body defined after the annotated function was not there when the
+  // function was first lowered. A retry (another call of it waited for a
+  // body, and that body or the end of the file came) decides as the first
+  // lowering did: a call made once per example stays one, and is not
+  // inlined because of another call.
+  bool Later = Body && SM.isBeforeInTranslationUnit(Top->getEndLoc(),
+                                                    Def->getLocation());
   if (!Numbers || Callee->getName().starts_with("__builtin") ||
-      (Def && Def->hasBody()))
+      (Body && !Later))
     return false;
   bool Int = RT->isVoidType() || RT->isIntegerType();
   bool Float = RT->isRealFloatingType() && irType(RT);
@@ -312,6 +320,8 @@ bool Lowerer::externCallee(const CallExpr *CE,
   if (Int && (Values || Library) &&
       !SM.isInMainFile(SM.getExpansionLoc(Callee->getLocation())))
     return true;
+  if (Body) // a helper defined after its caller: inlined
+    return false;
   if (Float && SM.isInSystemHeader(Callee->getLocation()))
     return true;
   // (A static function cannot be defined in another file.)
