@@ -2,6 +2,7 @@
 # the plugin (issue 8, item 7: six times on some AVX-512 hosts with
 # -march=native). -mavx512f -mavx10.1-256 is such a combination on any host.
 . "$SRC/lib.sh"
+unset CCC_OVERRIDE_OPTIONS # (lib.sh's, on hosts where -march=native warns)
 
 cat >t.c <<'C'
 #include <batchdiff.h>
