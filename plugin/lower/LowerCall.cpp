@@ -272,7 +272,7 @@ bool Lowerer::externArg(const Expr *A) const {
   return stringArg(A) || stringLocalArg(A) || globalPointerArg(A) ||
          nullPointerArg(A) || outPointerArg(A) || scalarPointerArg(A) ||
          tableArg(A) || varyingArrayArg(A) >= 0 || passedArrayArg(A) >= 0 ||
-         irType(A->getType());
+         uniformArrayArg(A) >= 0 || irType(A->getType());
 }
 
 /// Whether \p CE is made once per lane instead of being inlined
@@ -296,7 +296,8 @@ bool Lowerer::externCallee(const CallExpr *CE,
     // is inlined, batched and differentiated (ERFA's eraPr00(date1, date2,
     // &dpsipr, &depspr), declared in erfa.h, defined after its callers).
     Values &= !nullPointerArg(A) && !outPointerArg(A) && !scalarPointerArg(A) &&
-              !tableArg(A) && varyingArrayArg(A) < 0 && passedArrayArg(A) < 0;
+              !tableArg(A) && varyingArrayArg(A) < 0 && passedArrayArg(A) < 0 &&
+              uniformArrayArg(A) < 0;
   }
   if (String)
     return true;

@@ -163,8 +163,11 @@ int Lowerer::varyingArrayArg(const Expr *A) const {
   return PB.Arg;
 }
 
+static const Expr *offsetBase(const Expr *A);
+
 int Lowerer::uniformArrayArg(const Expr *A) const {
-  int I = varyingArrayArg(A);
+  // (Whole or at an offset: `u`, `u + 1`, `&u[k]`.)
+  int I = varyingArrayArg(offsetBase(A));
   if (I < 0)
     return -1;
   const ir::Param &P = F.Params[I];
@@ -236,7 +239,7 @@ bool Lowerer::uniformArrayPass(const Expr *A, int I, const std::string &Callee,
   // an array per example, the lane's example's), at the offset the pointer
   // has (a helper's parameter `s + k`, `s++`; `x + 1`, `&x[k]`).
   int Off;
-  if (F.Params[I].Uniform) {
+  if (F.Params[I].Uniform && isa<DeclRefExpr>(A->IgnoreParenImpCasts())) {
     const auto *VD =
         cast<VarDecl>(cast<DeclRefExpr>(A->IgnoreParenImpCasts())->getDecl());
     const PtrVar &P = Frames.back().Ptrs.find(VD)->second;
