@@ -22,6 +22,7 @@ from markers import LF, MD, MF, TW, tname
 from xadapters import CP
 from xfeatures import NEW, XExt
 from yfeatures import NEW3, YExt
+from pfeatures import NEW12, PExt
 from qfeatures import NEW11, QExt
 from rfeatures import NEW10, RExt
 from sfeatures import NEW9, SExt
@@ -32,7 +33,7 @@ from wfeatures import NEW5, WExt
 from zfeatures import NEW4, ZExt
 
 FEATURES = ("structs", "arrays", "mem", "recs", "amem") + NEW + ("amem2",) + \
-    NEW3 + NEW4 + NEW5 + NEW6 + NEW7 + NEW8 + NEW9 + NEW10 + NEW11
+    NEW3 + NEW4 + NEW5 + NEW6 + NEW7 + NEW8 + NEW9 + NEW10 + NEW11 + NEW12
 
 
 class StructType:
@@ -93,7 +94,8 @@ class StructType:
         return out
 
 
-class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt, QExt):
+class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt, QExt,
+          PExt):
     """File-level state of the features (rng: the file's generator)."""
 
     def __init__(self, rng, features):
@@ -151,6 +153,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt, QExt):
             out += self.rfile_decls()
         if self.qon():
             out += self.qfile_decls()
+        if self.pon():
+            out += self.pfile_decls()
         return out
 
     def use_tables(self, g):
@@ -186,6 +190,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt, QExt):
             e = self.tileaf(g)
         if not e and self.ron():
             e = self.rileaf(g)
+        if not e and self.pon():
+            e = self.pileaf(g)
         return e or XExt.ileaf(self, g)
 
     def usable(self, types):
@@ -426,6 +432,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt, QExt):
         if self.ron() and self.rstmt(g, ind, in_loop):
             return True
         if self.qon() and self.qstmt(g, ind, in_loop):
+            return True
+        if self.pon() and self.pstmt(g, ind, in_loop):
             return True
         r = self.r.random()
         if r < 0.1 and g.ragged and g.loop_depth < 2 and not g.is_helper \

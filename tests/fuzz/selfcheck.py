@@ -48,6 +48,8 @@
    example, globals written on some paths) are made in all their forms
    and keep the plugin's rules (selfcheck11.py). A made-up function
    breaking each fails it.
+9. The twelfth round's (pfeatures.py: pointers passed on to outside
+   functions) likewise (selfcheck12.py).
 """
 import argparse
 import collections
@@ -60,13 +62,16 @@ from features import FEATURES
 from gen import features, parse_seeds
 from qfeatures import NEW11
 from rfeatures import NEW10
+from pfeatures import NEW12
 from selfcheck11 import NAMES as NAMES11, check_eleventh, \
     check_eleventh_fails
+from selfcheck12 import NAMES as NAMES12, check_twelfth, \
+    check_twelfth_fails
 from sfeatures import NEW9
 from tfeatures import NEW8
 
 SEVENTH = tuple(f for f in FEATURES if f not in NEW8 + NEW9 + NEW10 +
-                NEW11)
+                NEW11 + NEW12)
 
 
 def check_written_names():
@@ -508,7 +513,8 @@ def main():
     args = ap.parse_args()
     bad = check_written_names() + check_seed92() + check_seed167() + \
         check_seed197() + check_eighth_fails() + check_ninth_fails() + \
-        check_tenth_fails() + check_eleventh_fails()
+        check_tenth_fails() + check_eleventh_fails() + \
+        check_twelfth_fails()
     seeds = parse_seeds(args.seeds)
     counts = {"flat": 0, "gotoin": 0, "self": 0, "rec": 0}
     counts9 = collections.Counter({k: 0 for k in (
@@ -520,6 +526,7 @@ def main():
         "scratch_fixed", "static", "static_const", "static_loop",
         "static_rec", "view", "view_up", "view_down", "view_helper")})
     counts11 = collections.Counter({k: 0 for k in NAMES11})
+    counts12 = collections.Counter({k: 0 for k in NAMES12})
     for s in seeds:
         try:
             src = genfile.gen_file(s, 4, 0.0, features("all"))
@@ -530,10 +537,12 @@ def main():
         bad += check_ninth(s, src, counts9)
         bad += check_tenth(s, src, counts10)
         bad += check_eleventh(s, src, counts11)
+        bad += check_twelfth(s, src, counts12)
     if len(seeds) >= 100:
         bad += ["no %s among the seeds" % k for k, v in
                 list(counts.items()) + list(counts9.items()) +
-                list(counts10.items()) + list(counts11.items()) if not v]
+                list(counts10.items()) + list(counts11.items()) +
+                list(counts12.items()) if not v]
     print("eighth round: %s" % ", ".join("%s %d" % kv for kv in
                                           sorted(counts.items())))
     print("ninth round: %s" % ", ".join("%s %d" % kv for kv in
@@ -542,6 +551,8 @@ def main():
                                          sorted(counts10.items())))
     print("eleventh round: %s" % ", ".join("%s %d" % kv for kv in
                                             sorted(counts11.items())))
+    print("twelfth round: %s" % ", ".join("%s %d" % kv for kv in
+                                           sorted(counts12.items())))
     for b in bad:
         print("FAIL " + b)
     print("self-check: %d seeds generated, %d failures" % (len(seeds),
