@@ -592,7 +592,9 @@ int Lowerer::logical(const BinaryOperator *BO) {
 
 int Lowerer::conditional(const ConditionalOperator *CO) {
   const Expr *TE = CO->getTrueExpr(), *FE = CO->getFalseExpr();
-  auto T = irType(CO->getType());
+  // `c ? (void)(y = 1) : (void)0`, as macros write statements: an if/else.
+  bool Void = CO->getType()->isVoidType();
+  auto T = Void ? std::optional<Type>(Type::Bool) : irType(CO->getType());
   if (!T) {
     error(CO->getBeginLoc(), "a '?:' of non-arithmetic type",
           "use arithmetic types");
@@ -609,26 +611,28 @@ int Lowerer::conditional(const ConditionalOperator *CO) {
   // Cheap pure arms become a select; arms with calls branch, so lanes that
   // agree skip the work of the other arm, and so do arms reading the
   // caller's memory (`i < n ? x[i] : 0` must not read x[n]).
-  if (pure(TE) && pure(FE) && !hasCall(TE) && !hasCall(FE) &&
+  if (!Void && pure(TE) && pure(FE) && !hasCall(TE) && !hasCall(FE) &&
       !readsUserMemory(TE) && !readsUserMemory(FE)) {
     ++Speculative;
     int A = expr(TE), Bv = expr(FE);
     --Speculative;
     return A < 0 || Bv < 0 ? -1 : B.select(C, A, Bv);
   }
-  int V = F.newVar("__cond", *T);
+  int V = Void ? -1 : F.newVar("__cond", *T);
   ir::Stmt &If = B.ifStmt(C);
   ir::Block *Saved = B.block();
   B.setBlock(&If.Then);
   int A = expr(TE);
-  if (A >= 0)
+  if (A >= 0 && V >= 0)
     B.set(V, A);
   B.setBlock(&If.Else);
   int Bv = expr(FE);
-  if (Bv >= 0)
+  if (Bv >= 0 && V >= 0)
     B.set(V, Bv);
   B.setBlock(Saved);
-  return A < 0 || Bv < 0 ? -1 : B.get(V);
+  if (A < 0 || Bv < 0)
+    return -1;
+  return Void ? B.constB(false) : B.get(V);
 }
 
 } // namespace lowering
