@@ -457,8 +457,11 @@ int Lowerer::binary(const BinaryOperator *BO) {
   bool Globals = globalPointer(BO->getLHS()) || globalPointer(BO->getRHS());
   if (PtrL && PtrR && K == BO_Sub && !Globals)
     return ptrDiff(BO);
+  // (Comparisons and && || of pointers are tests, as in conditions: `int z
+  // = s == NULL;` of a helper's parameter its call passed NULL.)
   if (!BO->getLHS()->getType()->isArithmeticType() && K != BO_Comma &&
-      K != BO_Assign) {
+      K != BO_Assign && !BO->isComparisonOp() && K != BO_LAnd &&
+      K != BO_LOr) {
     error(BO->getOperatorLoc(), "pointer arithmetic",
           "index array parameters and local arrays with [] instead");
     return -1;
