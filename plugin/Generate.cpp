@@ -21,8 +21,10 @@
 #include "transforms/simplify/Simplify.h"
 
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/thread.h"
 
 #include <cstdlib>
+#include <optional>
 
 namespace batchdiff {
 
@@ -67,7 +69,7 @@ static void planRemarks(clang::DiagnosticsEngine &D, clang::SourceLocation Loc,
   }
 }
 
-bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
+static bool generateHere(clang::FunctionDecl *FD, clang::Sema &S,
                          clang::DiagnosticsEngine &Diags, const Options &Opts,
                          bool WantBatch, bool WantGrad, bool WantJvp,
                          bool WantHvp, Generated &Out, MissingBody *Missing,
@@ -179,6 +181,30 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
   Out.LibraryCalls = std::move(Info.LibraryCalls);
   Out.ScratchGlobals = std::move(Info.ScratchGlobals);
   return true;
+}
+
+/// The lowering and the passes after it recurse once per level of the
+/// function's nesting, inlined helpers included: up to Lowerer::MaxDepth
+/// levels (50,000). Measured: a chain of 8,000 inlined helpers (40,000
+/// levels) needs 16-24 MB of stack, 5,000 nested ifs 2-4 MB through the
+/// whole pipeline, where clang's main thread has 8 MB (both crashed there,
+/// at 3,600 helpers and 28,000 ifs). So generation runs on a thread of its
+/// own with 256 MB (address space; only the pages used are memory), the
+/// caller waiting for it.
+constexpr unsigned GenerateStackBytes = 256u << 20;
+
+bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
+                         clang::DiagnosticsEngine &Diags, const Options &Opts,
+                         bool WantBatch, bool WantGrad, bool WantJvp,
+                         bool WantHvp, Generated &Out, MissingBody *Missing,
+                         ReportedErrors *Reported) {
+  bool Done = false;
+  llvm::thread T(std::optional<unsigned>(GenerateStackBytes), [&] {
+    Done = generateHere(FD, S, Diags, Opts, WantBatch, WantGrad, WantJvp,
+                        WantHvp, Out, Missing, Reported);
+  });
+  T.join();
+  return Done;
 }
 
 } // namespace batchdiff

@@ -24,6 +24,19 @@ void Lowerer::error(SourceLocation Loc, llvm::StringRef What,
       << What << Instead;
 }
 
+bool Lowerer::tooDeep(SourceLocation Loc) {
+  if (Depth < MaxDepth)
+    return false;
+  error(Loc,
+        "code nested " + std::to_string(MaxDepth) +
+            " statements and expressions deep (counting those of inlined "
+            "helpers)",
+        "nest statements, expressions and calls of helpers less deeply");
+  // No recovery: every enclosing level would report it again.
+  Stopped = true;
+  return true;
+}
+
 int Lowerer::zeroOf(Type T) {
   if (T == Type::Bool)
     return B.constB(false);

@@ -3,6 +3,8 @@
 #include "lower/LowerImpl.h"
 #include "lower/Types.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
 namespace batchdiff {
 namespace lowering {
 
@@ -35,8 +37,10 @@ int Lowerer::constant(const Expr *E) {
 }
 
 int Lowerer::expr(const Expr *E) {
-  if (Failed)
+  if (Failed || tooDeep(E->getBeginLoc()))
     return -1;
+  ++Depth;
+  auto Leave = llvm::make_scope_exit([&] { --Depth; });
   E = E->IgnoreParens();
   Where = E;
   if (E->getType()->isVoidType() && fromAssert(E))

@@ -927,6 +927,16 @@ private:
   // Loops around the statement being lowered, those of inlined helpers too.
   unsigned LoopDepth = 0;
   static constexpr unsigned MaxLoopDepth = 256;
+  /// Calls of stmt(), stmtList() and expr() in progress, those lowering
+  /// inlined helpers included: the lowering's recursion and the nesting of
+  /// the IR it builds (which later passes recurse on) grow with it, without
+  /// the bound clang's parser puts on one function's nesting (a helper of
+  /// 500 nested ifs inlined under 100 such helpers overflowed the stack).
+  /// Beyond MaxDepth a located error (tooDeep); below it, generation runs
+  /// on a thread with a stack large enough (Generate.cpp).
+  unsigned Depth = 0;
+  static constexpr unsigned MaxDepth = 50000;
+  bool tooDeep(SourceLocation Loc);
   /// Labels some goto names, and the flag of each label whose statement
   /// list is being lowered (set from the goto until the label).
   llvm::DenseSet<const LabelDecl *> Targets;

@@ -3,6 +3,8 @@
 #include "lower/LowerImpl.h"
 #include "lower/Types.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
 #include <functional>
 
 namespace batchdiff {
@@ -11,6 +13,12 @@ namespace lowering {
 static bool holdsLabel(const Stmt *S, bool InSwitch = false);
 
 Ret Lowerer::stmtList(llvm::ArrayRef<const Stmt *> List) {
+  // The rest of a list after a statement that may return is lowered as a
+  // nested list (below, guardClause): thousands of `if (c) return v;` nest.
+  if (!List.empty() && tooDeep(List.front()->getBeginLoc()))
+    return Ret::Never;
+  ++Depth;
+  auto Leave = llvm::make_scope_exit([&] { --Depth; });
   if (!Entries.empty())
     if (auto R = enterList(List))
       return *R;
@@ -56,8 +64,10 @@ Ret Lowerer::stmtList(llvm::ArrayRef<const Stmt *> List) {
 }
 
 Ret Lowerer::stmt(const Stmt *St) {
-  if (!St || Failed)
+  if (!St || Failed || tooDeep(St->getBeginLoc()))
     return Ret::Never;
+  ++Depth;
+  auto Leave = llvm::make_scope_exit([&] { --Depth; });
   // A simple statement using a variable whose declaration failed would only
   // add follow-on errors: skip it.
   bool Simple = isa<Expr>(St) || isa<DeclStmt>(St) || isa<ReturnStmt>(St);

@@ -273,3 +273,28 @@ awk 'BEGIN {
   for (i = 0; i < 30; i++)
     printf "__attribute__((batch, diff)) float f%d(float x) { return x * %d.0f; }\n", i, i }' |
   try 0 many-functions
+
+# Nesting through inlined helpers, deeper than clang's parser allows in one
+# function: the plugin's recursion (lowering, then the passes) used clang's
+# 8 MB stack and crashed, at a chain of 3,600 helpers or 100 helpers of 500
+# nested ifs each. Generation now runs on a thread with 256 MB; past 50,000
+# levels the stmt-nest-depth error. 2,000 nested ifs in one function still
+# compile.
+awk 'BEGIN {
+  print "static inline double h0(double x) { return x * x; }";
+  for (i = 1; i < 4000; i++)
+    printf "static inline double h%d(double x) { return h%d(x) * 0.5 + x; }\n", i, i - 1;
+  print "__attribute__((batch)) double f(double x) { return h3999(x); }" }' |
+  try 0 helper-chain-4000
+awk 'BEGIN {
+  for (k = 0; k < 100; k++) {
+    printf "%s double h%d(double x) {\n  ", k < 99 ? "static inline" : "__attribute__((batch))", k;
+    for (j = 0; j < 500; j++) printf "if (x > -1e9) ";
+    if (k) printf "x = h%d(x);\n", k - 1; else print "x = x * 0.5;";
+    print "  return x;\n}" } }' | try 1 ifs-in-helpers-50000
+grep -q "^ifs-in-helpers-50000.c:.*error: code nested 50000 statements" \
+  ifs-in-helpers-50000.out || fail "ifs-in-helpers-50000: $(head -c 300 ifs-in-helpers-50000.out)"
+awk 'BEGIN {
+  printf "__attribute__((batch, diff)) double f(double x) {\n  ";
+  for (j = 0; j < 2000; j++) printf "if (x > %d) ", j - 1000;
+  print "x = x * x;\n  return x;\n}" }' | try 0 nested-ifs-2000
