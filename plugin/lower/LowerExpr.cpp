@@ -464,8 +464,7 @@ int Lowerer::binary(const BinaryOperator *BO) {
   // (Comparisons and && || of pointers are tests, as in conditions: `int z
   // = s == NULL;` of a helper's parameter its call passed NULL.)
   if (!BO->getLHS()->getType()->isArithmeticType() && K != BO_Comma &&
-      K != BO_Assign && !BO->isComparisonOp() && K != BO_LAnd &&
-      K != BO_LOr) {
+      K != BO_Assign && !BO->isComparisonOp() && K != BO_LAnd && K != BO_LOr) {
     error(BO->getOperatorLoc(), "pointer arithmetic",
           "index array parameters and local arrays with [] instead");
     return -1;
