@@ -11,10 +11,10 @@ an int leaf; the address of a fresh int local the call writes,
 `int pw5 = 0; fz_ext_put(site, k, &pw5);`, then read by the int leaves
 after it; a null pointer, `fz_ext_put(site, k, NULL)` (the callee skips
 the write); and both through the file's helpers passing their pointer
-parameter on, `pput(site, k, &pw5)`, `pw5 = pget(site, k, &pw5)` and `pget(site, k,
-NULL)` (the helper reads the value back where the pointer is not null). The callees
-record each call with its arguments and the elements they read
-(fz_ext_h); the harness compares those records of NAME_batched,
+parameter on, `pput(site, k, &pw5)`, `pw5 = pget(site, k, &pw5)` and
+`pget(site, k, NULL)` (the helper reads the value back where the pointer
+is not null). The callees record each call with its arguments and the
+elements they read (fz_ext_h); the harness compares those records of NAME_batched,
 NAME_grad, NAME_jvp and NAME_hvp with the scalar loop's (fz_check_ext)
 in functions without transcendental calls, as for 'ecalls'.
 

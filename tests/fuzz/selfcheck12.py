@@ -10,8 +10,6 @@ import re
 
 NAMES = ("nsum_whole", "nsum_from", "nsum_ragged", "put_addr", "put_null",
          "pput_addr", "pput_null", "pget_addr", "pget_null")
-NSUM = re.compile(r"fz_ext_nsum_\w\w\(\d+, (\w+)( \+ (\d+)|)"
-                  r"|fz_ext_nsum_\w\w\(\d+, &(\w+)\[(\d+)\]")
 
 
 def check_calls(name, head, lines, why, counts):
