@@ -5,27 +5,32 @@
 # now build a long chain's derivatives from its first one under merged
 # masks (plugin/transforms/ad/SelectChains.h). Checked: chains of 16
 # through else arms, through then arms, and inside a loop with per-example
-# trips (conditions reloaded from the tape), under BATCHDIFF BD_JVP BD_HVP:
+# trips (conditions reloaded from the tape), and chains of 200 through else
+# and then arms, under BATCHDIFF BD_JVP BD_HVP:
 # values, gradients, tangents and H.v bit for bit against closed forms
 # (small multiples of 1/2: every operation exact); and in the emitted
 # gradient, jvp and hvp no chain of 8 (MinSelectChain) or more selects
 # with a +0 arm each taking the previous one's value (25 before; 300 and
-# more for deep_select.sh's chain of 300).
+# more for deep_select.sh's chain of 300). The reverse sweep builds each
+# merged mask once (Reverser::maskOp): the emitted file's mask `|` and `&`
+# stay linear in the chains' length (1,218 for all of c.c; 80,840 before,
+# each arm of a chain of 200 rebuilding the `|` or `&` of the conditions
+# before it).
 . "$SRC/lib.sh"
 
 cat >gen.awk <<'AWK'
 # The annotated functions of select_chains.test.sh: chains of 16 selects
 # through the else arm (kill), through the then arm (keep), and the first
-# inside a loop with a per-example trip count.
-function killchain(v,   k, s) {
+# inside a loop with a per-example trip count; and chains of 200.
+function killchain(v, n,   k, s) {
   s = ""
-  for (k = 16; k >= 1; k--)
+  for (k = n; k >= 1; k--)
     s = s sprintf("%s > %d.5 ? z * %d : ", v, k - 1, k)
   return "(" s "x)"
 }
-function keepchain(v,   k, s, e) {
+function keepchain(v, n,   k, s, e) {
   s = ""; e = ""
-  for (k = 1; k <= 16; k++) {
+  for (k = 1; k <= n; k++) {
     s = s sprintf("%s > %d.5 ? (", v, k - 1)
     e = sprintf(") : z * %d", k) e
   }
@@ -34,12 +39,16 @@ function keepchain(v,   k, s, e) {
 BEGIN {
   print "#include <batchdiff.h>"
   print "BATCHDIFF BD_JVP BD_HVP double fkill(double x, double y, double z) {"
-  print "  return " killchain("y") " * y;\n}"
+  print "  return " killchain("y", 16) " * y;\n}"
   print "BATCHDIFF BD_JVP BD_HVP double fkeep(double x, double y, double z) {"
-  print "  return " keepchain("y") " * y;\n}"
+  print "  return " keepchain("y", 16) " * y;\n}"
   print "BATCHDIFF BD_JVP BD_HVP double floop(double x, double y, double z, int n) {"
   print "  double s = 0;\n  for (int i = 0; i < n; i++) {\n    double w = y - i;"
-  print "    s += " killchain("w") " * w;\n  }\n  return s;\n}"
+  print "    s += " killchain("w", 16) " * w;\n  }\n  return s;\n}"
+  print "BATCHDIFF BD_JVP BD_HVP double flong(double x, double y, double z) {"
+  print "  return " killchain("y", 200) " * y;\n}"
+  print "BATCHDIFF BD_JVP BD_HVP double fklong(double x, double y, double z) {"
+  print "  return " keepchain("y", 200) " * y;\n}"
 }
 AWK
 cat >chk.awk <<'AWK'
@@ -84,6 +93,8 @@ cat >main.c <<'MAIN'
                double *, double *, double *, double *);
 DECL(fkill)
 DECL(fkeep)
+DECL(flong)
+DECL(fklong)
 double floop(double, double, double, int);
 void floop_batched(size_t, const double *, const double *, const double *,
                    const int *, double *);
@@ -97,13 +108,13 @@ void floop_hvp(size_t, const double *, const double *, const double *,
                const int *, const double *, const double *, const double *,
                double *, const double *, double *, double *, double *,
                double *, double *, double *);
-/* The chosen arm at w: z * k, or x (k = 0). */
-static int pick(int keep, double w) {
+/* The chosen arm at an integer w in a chain of len: z * k, or x (k = 0). */
+static int pick(int keep, int len, double w) {
   int k = 0;
   if (keep)
-    k = w > 15.5 ? 0 : w > 0.5 ? (int)w + 1 : 1;
+    k = w > len - 0.5 ? 0 : w > 0.5 ? (int)w + 1 : 1;
   else
-    k = w > 15.5 ? 16 : w > 0.5 ? (int)w : 0;
+    k = w > len - 0.5 ? len : w > 0.5 ? (int)w : 0;
   return k;
 }
 /* Closed forms of value, gradient, tangent and H.v at one example: sums
@@ -112,13 +123,14 @@ static int pick(int keep, double w) {
 struct want {
   double f, dx, dy, dz, t, hx, hy, hz;
 };
-static struct want closed(int keep, int iters, double y0, double x, double z,
-                          double s, double tx, double ty, double tz) {
+static struct want closed(int keep, int len, int iters, double y0, double x,
+                          double z, double s, double tx, double ty,
+                          double tz) {
   struct want W = {0, 0, 0, 0, 0, 0, 0, 0};
   /* iters < 0: no loop, one term (no sum starting at +0). */
   for (int i = 0; i < (iters < 0 ? 1 : iters); i++) {
     double w = y0 - i;
-    int k = pick(keep, w);
+    int k = pick(keep, len, w);
     double v = k ? z * k : x, tv = k ? tz * k : tx;
     W.f = iters < 0 ? v * w : W.f + v * w;
     W.dy += s * v;
@@ -148,22 +160,30 @@ int main(void) {
     tz[i] = 1 - (i % 6);
     n[i] = i % 5;
   }
-  for (int f = 0; f < 3; f++) {
+  /* y for the chains of 200: integers from -3 to 207 */
+  double y2[N];
+  for (int i = 0; i < N; i++)
+    y2[i] = (i * 23) % 211 - 3;
+#define CALL(F)                                                                \
+  F##_batched(N, x, yy, z, r);                                                 \
+  F##_grad(N, x, yy, z, rg, s, dx, dy, dz);                                    \
+  F##_jvp(N, x, yy, z, tx, ty, tz, rj, t);                                     \
+  F##_hvp(N, x, yy, z, tx, ty, tz, rh, s, gx, gy, gz, hx, hy, hz)
+  for (int f = 0; f < 5; f++) {
+    const double *yy = f < 3 ? y : y2;
     double r[N], rg[N], rj[N], rh[N], t[N], dx[N] = {0}, dy[N] = {0},
                                            dz[N] = {0}, gx[N] = {0},
                                            gy[N] = {0}, gz[N] = {0},
                                            hx[N] = {0}, hy[N] = {0},
                                            hz[N] = {0};
     if (f == 0) {
-      fkill_batched(N, x, y, z, r);
-      fkill_grad(N, x, y, z, rg, s, dx, dy, dz);
-      fkill_jvp(N, x, y, z, tx, ty, tz, rj, t);
-      fkill_hvp(N, x, y, z, tx, ty, tz, rh, s, gx, gy, gz, hx, hy, hz);
+      CALL(fkill);
     } else if (f == 1) {
-      fkeep_batched(N, x, y, z, r);
-      fkeep_grad(N, x, y, z, rg, s, dx, dy, dz);
-      fkeep_jvp(N, x, y, z, tx, ty, tz, rj, t);
-      fkeep_hvp(N, x, y, z, tx, ty, tz, rh, s, gx, gy, gz, hx, hy, hz);
+      CALL(fkeep);
+    } else if (f == 3) {
+      CALL(flong);
+    } else if (f == 4) {
+      CALL(fklong);
     } else {
       floop_batched(N, x, y, z, n, r);
       floop_grad(N, x, y, z, n, rg, s, dx, dy, dz);
@@ -173,9 +193,12 @@ int main(void) {
     for (int i = 0; i < N; i++) {
       double v = f == 0   ? fkill(x[i], y[i], z[i])
                  : f == 1 ? fkeep(x[i], y[i], z[i])
-                          : floop(x[i], y[i], z[i], n[i]);
-      struct want W = closed(f == 1, f == 2 ? n[i] : -1, y[i], x[i], z[i],
-                             s[i], tx[i], ty[i], tz[i]);
+                 : f == 2 ? floop(x[i], y[i], z[i], n[i])
+                 : f == 3 ? flong(x[i], y2[i], z[i])
+                          : fklong(x[i], y2[i], z[i]);
+      struct want W =
+          closed(f == 1 || f == 4, f < 3 ? 16 : 200, f == 2 ? n[i] : -1,
+                 yy[i], x[i], z[i], s[i], tx[i], ty[i], tz[i]);
       if (!same(v, W.f) || !same(r[i], v) || !same(rg[i], v) ||
           !same(rj[i], v) || !same(rh[i], v) || !same(dx[i], W.dx) ||
           !same(dy[i], W.dy) || !same(dz[i], W.dz) || !same(t[i], W.t) ||
@@ -200,6 +223,11 @@ expect_ok "$CLANG" main.o c.o "$RTLIB" -lsleef -lm -lpthread -o both
 run_rc 0 ./both
 longest=$(awk -f chk.awk emit/*.c)
 [ "$longest" -lt 8 ] || fail "a chain of $longest selects with a +0 arm"
+# Mask operations (bd_or_m*, bd_and_m*: the merged conditions) of all of
+# c.c: linear in the chains' length, under 5 per conditional of its
+# 3 * 16 + 2 * 200 (80,840 when each arm of a chain rebuilt its prefix).
+masks=$(cat emit/*.c | grep -o 'bd_\(or\|and\)_m[a-z0-9]*(' | wc -l)
+[ "$masks" -lt 2240 ] || fail "$masks mask operations in c.c's kernels"
 # The same with the chain of deep_select.sh (found/README.md), 300 long.
 sh "$SRC/../robust/found/deep_select.sh" 300 |
   sed 's/^__attribute__((batch, diff))/& __attribute__((diff(forward))) __attribute__((diff(hvp)))/' >sel.c

@@ -609,6 +609,7 @@ void Reverser::reverseBlock(const ir::Block &Blk) {
     if (SP->K == ir::Stmt::Inst && act(SP->Dst))
       B.set(adjTemp(SP->Dst), adjZero(G.Temps[SP->Dst]));
   computeGuards(Blk);
+  MaskScopes.push_back({B.block(), {}});
   for (auto It = Blk.rbegin(); It != Blk.rend(); ++It) {
     const ir::Stmt &S = **It;
     if (Hoisted.count(&S))
@@ -646,6 +647,7 @@ void Reverser::reverseBlock(const ir::Block &Blk) {
     }
   }
   closeGuard();
+  MaskScopes.pop_back();
 }
 
 void Reverser::run() {

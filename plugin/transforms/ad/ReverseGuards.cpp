@@ -73,6 +73,21 @@ void Reverser::computeGuards(const ir::Block &Blk) {
   }
 }
 
+/// `X | Y` or `X & Y` of masks: the one already built in this block or an
+/// enclosing one, else a new one at the end of this reverseBlock's block
+/// (before its open guard: X and Y, conditions or masks, are defined there
+/// or further out).
+int Reverser::maskOp(Op O, int X, int Y) {
+  auto Key = std::make_tuple(O, std::min(X, Y), std::max(X, Y));
+  for (auto It = MaskScopes.rbegin(); It != MaskScopes.rend(); ++It) {
+    auto M = It->Memo.find(Key);
+    if (M != It->Memo.end())
+      return M->second;
+  }
+  ir::Builder MB(G, MaskScopes.back().Blk);
+  return MaskScopes.back().Memo[Key] = MB.bin(O, X, Y);
+}
+
 /// \p C in the lanes of every atom of \p Of not in \p Minus, else zero.
 int Reverser::masked(int C, const Guard &Of, const Guard &Minus) {
   // A value under a long chain of selects has an atom per select: their
@@ -90,7 +105,7 @@ int Reverser::masked(int C, const Guard &Of, const Guard &Minus) {
         Rest.push_back({T, Kind});
       else if (!std::binary_search(Minus.begin(), Minus.end(),
                                    std::make_pair(T, Kind)))
-        zeroWhere(B, Z, R(T), Kind == 0);
+        zeroWhere(B, Z, R(T), Kind == 0, mergeMasks());
     return masked(selectValue(B, Z), Rest, Minus);
   }
   for (auto [T, Kind] : Of) {
@@ -133,7 +148,7 @@ void Reverser::selectChain(const ir::Stmt &S) {
     if (!act(Arg))
       continue;
     ZeroSelect A = Z;
-    zeroWhere(B, A, Cond, K == 2);
+    zeroWhere(B, A, Cond, K == 2, mergeMasks());
     Guard Rest; // atoms that test an adjoint: masked() keeps them apart
     const Guard &Minus = guardOf(Arg);
     for (auto [T, Kind] : guardOf(S.Dst)) {
@@ -143,7 +158,7 @@ void Reverser::selectChain(const ir::Stmt &S) {
       if (Kind == 2)
         Rest.push_back({T, Kind});
       else
-        zeroWhere(B, A, R(T), Kind == 0);
+        zeroWhere(B, A, R(T), Kind == 0, mergeMasks());
     }
     // The variable too: where the select of Arg is reversed under another
     // guard, it reads its adjoint there (and else the write is dead).

@@ -14,6 +14,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -95,6 +96,20 @@ private:
   std::map<int, KnownAdjoint> Known;
   unsigned GuardEpoch = 0;
   void selectChain(const ir::Stmt &S);
+  // The masks merged for long chains and guards (zeroWhere), each built
+  // once, in the block of the innermost reverseBlock and outside its
+  // need-flag guards, so that the guards of later arms and nested blocks
+  // read them: an arm's guard holds the conditions of the arms before it,
+  // rebuilt per arm that is N^2 / 2 operations for a chain of N.
+  struct MaskScope {
+    ir::Block *Blk = nullptr;
+    std::map<std::tuple<Op, int, int>, int> Memo; // (op, lower, higher)
+  };
+  std::vector<MaskScope> MaskScopes;
+  int maskOp(Op O, int X, int Y);
+  MaskOp mergeMasks() {
+    return [this](Op O, int X, int Y) { return maskOp(O, X, Y); };
+  }
 
   const ir::Function &P;
   const Activity &A;

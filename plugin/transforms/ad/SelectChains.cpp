@@ -76,9 +76,11 @@ SelectChains findSelectChains(const ir::Block &Body,
   return R;
 }
 
-void zeroWhere(ir::Builder &B, ZeroSelect &Z, int Cond, bool Zero) {
+void zeroWhere(ir::Builder &B, ZeroSelect &Z, int Cond, bool Zero,
+               const MaskOp &Merge) {
   int &M = Zero ? Z.Kill : Z.Keep;
-  M = M < 0 ? Cond : B.bin(Zero ? ir::Op::Or : ir::Op::And, M, Cond);
+  ir::Op O = Zero ? ir::Op::Or : ir::Op::And;
+  M = M < 0 ? Cond : Merge ? Merge(O, M, Cond) : B.bin(O, M, Cond);
 }
 
 int selectValue(ir::Builder &B, const ZeroSelect &Z) {

@@ -46,8 +46,14 @@ SelectChains findSelectChains(const ir::Block &Body,
                               const std::vector<ir::Type> &Temps,
                               const std::function<bool(int)> &Active);
 
-/// \p Z with +0 where Bool temp \p Cond is true (\p Zero) or false.
-void zeroWhere(ir::Builder &B, ZeroSelect &Z, int Cond, bool Zero);
+/// Builds `A | C` or `A & C` of masks (ir::Op::Or or ir::Op::And).
+using MaskOp = std::function<int(ir::Op, int, int)>;
+
+/// \p Z with +0 where Bool temp \p Cond is true (\p Zero) or false; its
+/// masks merged by \p Merge if given (the reverse mode shares them between
+/// the arms of a chain), else in \p B.
+void zeroWhere(ir::Builder &B, ZeroSelect &Z, int Cond, bool Zero,
+               const MaskOp &Merge = nullptr);
 /// The value of \p Z: one or two selects.
 int selectValue(ir::Builder &B, const ZeroSelect &Z);
 
