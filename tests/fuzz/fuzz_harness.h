@@ -143,6 +143,10 @@ typedef struct {
    * global written on some paths only keeps its value where an example
    * does not write it (gen.py --features gpaths) */
   void (*gtset)(double v);
+  /* which return the long twin and the flags twin took (a number per
+   * return of the body; NULL: not noted): a path is the function's only if
+   * both took the same one (fz_path_ok) */
+  int *rtl, *rtf;
 } fz_fn;
 
 /* The outside functions of gen.py --features ecalls (bodies in

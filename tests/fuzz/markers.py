@@ -18,6 +18,11 @@ NS = "@ns"
 # a <math.h> function named as a value (a candidate of a choice of
 # functions: qfeatures 'fchoice'): the tie twin's is fz_ulp_* as its calls
 FV = "@fv"
+# a return of the generated function (not of a helper), numbered: the long
+# twin and the flags twin note which one they took ("@rt:f0:3@ x" is "(fz_rt_f0_ld
+# = 3, x)"), so the harness can tell a path the long twin took that the
+# function did not (fz_path_ok); elsewhere it is "x"
+RT = re.compile(r"@rt:(\w+):(\d+)@ (.*);$", re.M)
 
 # Three renderings of one generated body: the annotated function (float
 # stays float), the twin (float made double: same code when the function
@@ -56,11 +61,33 @@ SIGNS = re.compile(r"\b(copysign(?:f?)|signbit)\(")
 def render(text, twin):
     for k, v in RENDER[twin].items():
         text = text.replace(k, v)
+    if twin in ("ld", "fe"):
+        text = RT.sub(r"(fz_rt_\1_%s = \2, \3);" % twin, text)
+    else:
+        text = RT.sub(r"\3;", text)
     if twin == "zt":
         text = MINMAX.sub(r"fz_tie_f\1\2(", text)
         text = MATH.sub(r"fz_ulp_\1\2(", text)
         text = SIGNS.sub(r"fz_nsign_\1(", text)
     return text
+
+
+RETURN = re.compile(r"^(\s*return )(.*;)$")
+
+
+def mark_returns(name, body):
+    """body with its returns marked (RT), each by its line number."""
+    out = []
+    for k, line in enumerate(body):
+        m = RETURN.match(line)
+        if m:
+            line = "%s@rt:%s:%d@ %s" % (m.group(1), name, k + 1, m.group(2))
+        else:
+            # every return of a body is a line of its own (fz_path_ok
+            # would miss one that is not)
+            assert not re.search(r"\breturn\b", line), line
+        out.append(line)
+    return out
 
 
 def tname(t):
