@@ -20,11 +20,13 @@
 #include "transforms/batch/Batch.h"
 #include "transforms/simplify/Simplify.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/thread.h"
 
+#include <cstdint>
 #include <cstdlib>
-#include <optional>
+#include <pthread.h>
+#include <sys/resource.h>
 
 namespace batchdiff {
 
@@ -73,12 +75,12 @@ static bool generateHere(clang::FunctionDecl *FD, clang::Sema &S,
                          clang::DiagnosticsEngine &Diags, const Options &Opts,
                          bool WantBatch, bool WantGrad, bool WantJvp,
                          bool WantHvp, Generated &Out, MissingBody *Missing,
-                         ReportedErrors *Reported) {
+                         ReportedErrors *Reported, unsigned MaxDepth) {
   ir::Function Primal;
   LowerInfo Info;
   // Forward mode differentiates what reverse mode does: the same checks.
   if (!lowerFunction(FD, S, WantGrad || WantJvp || WantHvp, Opts.Remarks,
-                     Primal, Info, Missing, Reported)) {
+                     Primal, Info, Missing, Reported, MaxDepth)) {
     // A helper defined later: declare the generated functions now, as the
     // contract says; the definitions follow once its body is parsed.
     if (Missing && Missing->Callee && !Out.Deferred) {
@@ -184,14 +186,46 @@ static bool generateHere(clang::FunctionDecl *FD, clang::Sema &S,
 }
 
 /// The lowering and the passes after it recurse once per level of the
-/// function's nesting, inlined helpers included: up to Lowerer::MaxDepth
-/// levels (50,000). Measured: a chain of 8,000 inlined helpers (40,000
-/// levels) needs 16-24 MB of stack, 5,000 nested ifs 2-4 MB through the
-/// whole pipeline, where clang's main thread has 8 MB (both crashed there,
-/// at 3,600 helpers and 28,000 ifs). So generation runs on a thread of its
-/// own with 256 MB (address space; only the pages used are memory), the
-/// caller waiting for it.
-constexpr unsigned GenerateStackBytes = 256u << 20;
+/// function's nesting, inlined helpers included: up to FullNestDepth levels
+/// (50,000). Measured: a chain of 8,000 inlined helpers (40,000 levels)
+/// needs 16-24 MB of stack, 5,000 nested ifs 2-4 MB through the whole
+/// pipeline, where clang's main thread has 8 MB (both crashed there, at
+/// 3,600 helpers and 28,000 ifs). So generation runs on a thread of its own
+/// with 256 MB (address space; only the pages used are memory), the caller
+/// waiting for it. Under an address-space limit (`ulimit -v`) a stack of
+/// more than a third of it is not tried (measured: 256 MB under a limit of
+/// 600 MB left LLVM out of memory where 700 MB was enough), nor one that
+/// cannot be created; smaller stacks allow proportionally less nesting, and
+/// without any thread clang's own stack, part of which the parser has used,
+/// 1,000 levels (llvm::thread would stop the compiler with a fatal error).
+struct GenerateStack {
+  size_t Bytes;
+  unsigned Depth;
+};
+constexpr GenerateStack GenerateStacks[] = {
+    {size_t(256) << 20, FullNestDepth},
+    {size_t(64) << 20, FullNestDepth / 4},
+    {size_t(16) << 20, FullNestDepth / 16}};
+constexpr unsigned InPlaceNestDepth = 1000;
+
+/// Runs \p Fn on a new thread with a stack of \p Bytes; false if no such
+/// thread could be created.
+static bool runOnStack(size_t Bytes, llvm::function_ref<void()> Fn) {
+  pthread_attr_t Attr;
+  if (pthread_attr_init(&Attr) != 0)
+    return false;
+  pthread_t T;
+  auto Run = [](void *P) -> void * {
+    (*static_cast<llvm::function_ref<void()> *>(P))();
+    return nullptr;
+  };
+  bool Made = pthread_attr_setstacksize(&Attr, Bytes) == 0 &&
+              pthread_create(&T, &Attr, Run, &Fn) == 0;
+  pthread_attr_destroy(&Attr);
+  if (Made)
+    pthread_join(T, nullptr);
+  return Made;
+}
 
 bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
                          clang::DiagnosticsEngine &Diags, const Options &Opts,
@@ -199,11 +233,23 @@ bool generateForFunction(clang::FunctionDecl *FD, clang::Sema &S,
                          bool WantHvp, Generated &Out, MissingBody *Missing,
                          ReportedErrors *Reported) {
   bool Done = false;
-  llvm::thread T(std::optional<unsigned>(GenerateStackBytes), [&] {
+  unsigned Depth = InPlaceNestDepth;
+  struct rlimit Limit;
+  size_t Most =
+      getrlimit(RLIMIT_AS, &Limit) == 0 && Limit.rlim_cur != RLIM_INFINITY
+          ? size_t(Limit.rlim_cur / 3)
+          : SIZE_MAX;
+  auto Generate = [&] {
     Done = generateHere(FD, S, Diags, Opts, WantBatch, WantGrad, WantJvp,
-                        WantHvp, Out, Missing, Reported);
-  });
-  T.join();
+                        WantHvp, Out, Missing, Reported, Depth);
+  };
+  for (const GenerateStack &G : GenerateStacks) {
+    Depth = G.Depth;
+    if (G.Bytes <= Most && runOnStack(G.Bytes, Generate))
+      return Done;
+  }
+  Depth = InPlaceNestDepth;
+  Generate();
   return Done;
 }
 

@@ -31,7 +31,14 @@ bool Lowerer::tooDeep(SourceLocation Loc) {
         "code nested " + std::to_string(MaxDepth) +
             " statements and expressions deep (counting those of inlined "
             "helpers)",
-        "nest statements, expressions and calls of helpers less deeply");
+        MaxDepth < FullNestDepth
+            ? "nest statements, expressions and calls of helpers less "
+              "deeply (the limit is " +
+                  std::to_string(FullNestDepth) +
+                  " where the plugin can reserve a 256 MB stack for its "
+                  "work: raise the address-space limit, 'ulimit -v')"
+            : std::string("nest statements, expressions and calls of "
+                          "helpers less deeply"));
   // No recovery: every enclosing level would report it again.
   Stopped = true;
   return true;
@@ -349,10 +356,12 @@ Ret Lowerer::body(const FunctionDecl *FD, const Stmt *Body, Frame &Fr) {
 
 bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
                    bool Remarks, ir::Function &Out, LowerInfo &Info,
-                   MissingBody *Missing, ReportedErrors *Reported) {
+                   MissingBody *Missing, ReportedErrors *Reported,
+                   unsigned MaxDepth) {
   ReportedErrors Own;
   lowering::Lowerer L(FD, S, WantGrad, Out, Missing,
                       Reported ? *Reported : Own);
+  L.setMaxDepth(MaxDepth);
   // Errors found before a call to a function defined later: report them now
   // and do not wait (a retry would report them again).
   auto NoRetryAfterErrors = llvm::make_scope_exit([&] {

@@ -81,10 +81,15 @@ std::pair<std::string, std::string> missingBodyError(const MissingBody &M);
 /// a call to a function without a body so far: then \p Missing says which
 /// (nothing is reported; \p Out's signature part, Params and RetTy, and \p
 /// Info are complete).
+/// Nesting deeper than \p MaxDepth statements and expressions, those of
+/// inlined helpers included, is an error (the lowering and the passes after
+/// it recurse once per level: Generate.cpp sizes it to the stack it has).
+constexpr unsigned FullNestDepth = 50000;
 bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
                    bool Remarks, ir::Function &Out, LowerInfo &Info,
                    MissingBody *Missing = nullptr,
-                   ReportedErrors *Reported = nullptr);
+                   ReportedErrors *Reported = nullptr,
+                   unsigned MaxDepth = FullNestDepth);
 
 } // namespace batchdiff
 

@@ -153,6 +153,7 @@ public:
   /// Whether an error was reported (lowering may also stop silently, at a
   /// call to a function defined later).
   bool reported() const { return Reported; }
+  void setMaxDepth(unsigned D) { MaxDepth = D; }
   /// NAME_batched calls the function per example (LowerLongDouble.cpp):
   /// why ("declares a long double local"), else empty.
   const std::string &scalarBody() const { return ScalarWhy; }
@@ -935,7 +936,7 @@ private:
   /// Beyond MaxDepth a located error (tooDeep); below it, generation runs
   /// on a thread with a stack large enough (Generate.cpp).
   unsigned Depth = 0;
-  static constexpr unsigned MaxDepth = 50000;
+  unsigned MaxDepth = FullNestDepth;
   bool tooDeep(SourceLocation Loc);
   /// Labels some goto names, and the flag of each label whose statement
   /// list is being lowered (set from the goto until the label).

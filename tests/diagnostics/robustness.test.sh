@@ -298,3 +298,27 @@ awk 'BEGIN {
   printf "__attribute__((batch, diff)) double f(double x) {\n  ";
   for (j = 0; j < 2000; j++) printf "if (x > %d) ", j - 1000;
   print "x = x * x;\n  return x;\n}" }' | try 0 nested-ifs-2000
+
+# Under an address-space limit (`ulimit -v`) the 256 MB generation stack
+# cannot be reserved: clang stopped with "pthread_create failed" (a crash
+# report) on any annotated function at 500 MB, where plain clang compiles.
+# A stack of at most a third of the limit is used now (64 MB here), with
+# proportionally less nesting allowed: an ordinary function compiles, and
+# 15,000 levels give the stmt-nest-depth error at 12,500 saying why.
+(
+  ulimit -v 500000
+  try 0 ulimit-ordinary -O2 <<'EOT'
+#include <math.h>
+__attribute__((batch, diff)) double f(double x, double y) {
+  return x > 0 ? log(x) * y : exp(x) - y;
+}
+EOT
+  awk 'BEGIN {
+    for (k = 0; k < 30; k++) {
+      printf "%s double h%d(double x) {\n  ", k < 29 ? "static inline" : "__attribute__((batch))", k;
+      for (j = 0; j < 500; j++) printf "if (x > -1e9) ";
+      if (k) printf "x = h%d(x);\n", k - 1; else print "x = x * 0.5;";
+      print "  return x;\n}" } }' | try 1 ulimit-ifs-15000
+  grep -q "^ulimit-ifs-15000.c:.*error: code nested 12500 statements.*raise the address-space limit, 'ulimit -v'" \
+    ulimit-ifs-15000.out || fail "ulimit-ifs-15000: $(head -c 400 ulimit-ifs-15000.out)"
+)
