@@ -72,7 +72,7 @@ bool onlyMathCalls(const Stmt *S, const ASTContext &Ctx) {
     llvm::StringRef N(Name);
     bool Builtin = N.consume_front("__builtin_");
     if (!memFunction(Name).empty() || N.starts_with("frexp") ||
-        N.starts_with("modf"))
+        N.starts_with("modf") || N.starts_with("sincos"))
       return false; // they write memory
     if (!mathTable().count(N) && !(Builtin && Callee->getBuiltinID()))
       return false;
@@ -145,15 +145,19 @@ int Lowerer::callFunction(const CallExpr *CE, const FunctionDecl *Callee) {
     return fail();
   }
   // Out-pointer functions: lowered to table functions and a store.
-  if (!UserDefined &&
-      (N == "frexp" || N == "frexpf" || N == "modf" || N == "modff")) {
-    if (CE->getNumArgs() != 2) {
+  bool SinCos = N == "sincos" || N == "sincosf";
+  if (!UserDefined && (N == "frexp" || N == "frexpf" || N == "modf" ||
+                       N == "modff" || SinCos)) {
+    if (CE->getNumArgs() != (SinCos ? 3u : 2u)) {
       error(CE->getBeginLoc(), "this call of '" + Name + "'",
             "pass the arguments <math.h> declares");
       return -1;
     }
     Library();
-    Type FT = N == "frexpf" || N == "modff" ? Type::F32 : Type::F64;
+    Type FT =
+        N == "frexpf" || N == "modff" || N == "sincosf" ? Type::F32 : Type::F64;
+    if (SinCos)
+      return sincosCall(CE, FT);
     return N.starts_with("frexp") ? frexpCall(CE, FT) : modfCall(CE, FT);
   }
   if (llvm::StringRef Mem = memFunction(Name); !UserDefined && !Mem.empty()) {

@@ -1,4 +1,4 @@
-//===- LowerGlobal.cpp - file-scope data, static locals, frexp and modf ---===//
+//===- LowerGlobal.cpp - file-scope data, statics, frexp, modf, sincos ---===//
 //
 // Data that outlives a call is only read. A file-scope scalar or table the
 // function reads becomes a Global parameter (uniform, never differentiated,
@@ -505,6 +505,26 @@ int Lowerer::modfCall(const CallExpr *CE, Type FT) {
                B.select(B.cmp(Op::CmpLT, X, Zero), B.constF(FT, -0.0), X));
   store(L, T);
   return B.select(B.cmp(Op::CmpEQ, X, T), Signed, Frac);
+}
+
+/// sincos(x, &s, &c) (GNU): s = sin(x), then c = cos(x), as glibc's does
+/// (the same values as its sin and cos); their derivatives are theirs. Both
+/// are computed before either store, so an out-pointer may point at x.
+int Lowerer::sincosCall(const CallExpr *CE, Type FT) {
+  int X = expr(CE->getArg(0));
+  PtrVal PS, PC;
+  if (X < 0 || !ptrValue(CE->getArg(1), PS) || !ptrValue(CE->getArg(2), PC))
+    return -1;
+  LValue LS = pointee(PS, nullptr, CE->getArg(1), "writing");
+  LValue LC = pointee(PC, nullptr, CE->getArg(2), "writing");
+  if (!LS.ok() || !LC.ok())
+    return -1;
+  X = B.cast(FT, X);
+  int S = B.math(ir::MathFn::Sin, {X});
+  int C = B.math(ir::MathFn::Cos, {X});
+  store(LS, S);
+  store(LC, C);
+  return B.constI(Type::I32, 0); // (void)
 }
 
 } // namespace lowering
