@@ -445,7 +445,18 @@ bool Lowerer::ptrRow(const Expr *E, PtrVal &Out) {
       return false;
     }
   }
-  if (isa<CallExpr>(E)) {
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    // errno is a macro for (*__errno_location ()) (glibc, musl; __error on
+    // the BSDs and macOS, _errno on Windows): say what the user wrote.
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    llvm::StringRef N = Callee && Callee->getIdentifier() ? Callee->getName()
+                                                          : llvm::StringRef();
+    if (N == "__errno_location" || N == "__error" || N == "_errno") {
+      error(E->getBeginLoc(), "'errno' (the C library's error code)",
+            "batched math functions do not set it: test the arguments or "
+            "the results instead (isnan, isinf, a comparison)");
+      return false;
+    }
     error(E->getBeginLoc(), "a call returning a pointer",
           "return a scalar, or write results through pointer parameters");
     return false;
