@@ -1,6 +1,8 @@
 //===- LoopCounters.cpp - loop variables the same on every running lane ---===//
 #include "analysis/LoopCounters.h"
 
+#include <algorithm>
+#include <deque>
 #include <map>
 
 namespace batchdiff {
@@ -16,13 +18,31 @@ struct Anc {
   size_t Index;
 };
 
-/// A read or write of a variable: the statement, its enclosing statements
-/// (outermost first) and its index in its block.
+/// A block's place in the tree of enclosing statements: the sites of a
+/// block share it (a copy of the path per site was quadratic in memory:
+/// 10,000 early returns nest 10,000 ifs, 12.6 GB).
+struct PathNode {
+  Anc A;
+  const PathNode *Parent; // null at the function's body
+  const PathNode *Loop;   // this or the innermost enclosing loop, or null
+};
+
+/// A read or write of a variable: the statement, its innermost enclosing
+/// statement's node and its index in its block.
 struct Site {
   const ir::Stmt *S;
-  std::vector<Anc> Path;
+  const PathNode *Path;
   size_t Index;
 };
+
+/// The statements enclosing \p N's block, outermost first (\p N last).
+std::vector<Anc> pathOf(const PathNode *N) {
+  std::vector<Anc> P;
+  for (; N; N = N->Parent)
+    P.push_back(N->A);
+  std::reverse(P.begin(), P.end());
+  return P;
+}
 
 class Finder {
 public:
@@ -32,8 +52,7 @@ public:
         CondUses(F.Temps.size()), Def(F.Temps.size(), nullptr) {}
 
   std::set<const ir::Stmt *> run() {
-    std::vector<Anc> Path;
-    collect(F.Body, Path);
+    collect(F.Body, nullptr);
     // An output (a global kept per lane, the return value) is read after
     // the function's last statement, not only inside a loop.
     for (const ir::Output &O : F.Outputs)
@@ -47,7 +66,7 @@ public:
   }
 
 private:
-  void collect(const ir::Block &B, std::vector<Anc> &Path) {
+  void collect(const ir::Block &B, const PathNode *Path) {
     for (size_t I = 0; I < B.size(); ++I) {
       const ir::Stmt &S = *B[I];
       if (S.K == ir::Stmt::Inst) {
@@ -70,13 +89,16 @@ private:
       for (int A : S.Args)
         if (A >= 0)
           CondUses[A].push_back(&S);
-      Path.push_back({&S, 0, I});
-      collect(S.Then, Path);
-      Path.back().Branch = 1;
-      collect(S.Else, Path);
-      Path.back().Branch = 2;
-      collect(S.Body, Path);
-      Path.pop_back();
+      const ir::Block *Kids[] = {&S.Then, &S.Else, &S.Body};
+      for (int K = 0; K < 3; ++K) {
+        if (Kids[K]->empty())
+          continue;
+        const PathNode *Loop = Path ? Path->Loop : nullptr;
+        Nodes.push_back({{&S, K, I}, Path, Loop});
+        if (S.K == ir::Stmt::Loop)
+          Nodes.back().Loop = &Nodes.back();
+        collect(*Kids[K], &Nodes.back());
+      }
     }
   }
 
@@ -119,6 +141,7 @@ private:
   std::vector<bool> Other;
   std::vector<std::vector<const ir::Stmt *>> Uses, CondUses;
   std::vector<const ir::Stmt *> Def;
+  std::deque<PathNode> Nodes; // the sites' paths (stable addresses)
 };
 
 void Finder::counter(size_t V, std::set<const ir::Stmt *> &Out) {
@@ -127,14 +150,12 @@ void Finder::counter(size_t V, std::set<const ir::Stmt *> &Out) {
   std::vector<Anc> LPath;
   size_t LIndex = 0;
   for (const Site &W : Writes[V]) {
-    for (size_t I = W.Path.size(); I-- > 0 && !L;)
-      if (W.Path[I].S->K == ir::Stmt::Loop) {
-        L = W.Path[I].S;
-        LPath.assign(W.Path.begin(), W.Path.begin() + I);
-        LIndex = W.Path[I].Index;
-      }
-    if (L)
+    if (const PathNode *LN = W.Path ? W.Path->Loop : nullptr) {
+      L = LN->A.S;
+      LPath = pathOf(LN->Parent);
+      LIndex = LN->A.Index;
       break;
+    }
   }
   if (!L || L->Cond < 0)
     return;
@@ -147,15 +168,16 @@ void Finder::counter(size_t V, std::set<const ir::Stmt *> &Out) {
   std::vector<const Site *> Inits;
   size_t FirstTop = SIZE_MAX;
   for (const Site &W : Writes[V]) {
-    int D = depthOf(W.Path, L);
+    std::vector<Anc> WPath = pathOf(W.Path);
+    int D = depthOf(WPath, L);
     if (D < 0) {
-      size_t N = W.Path.size();
+      size_t N = WPath.size();
       if (N > LPath.size())
         continue;
       bool Prefix = true, LoopBetween = false;
       for (size_t I = 0; I < N; ++I)
         Prefix &=
-            W.Path[I].S == LPath[I].S && W.Path[I].Branch == LPath[I].Branch;
+            WPath[I].S == LPath[I].S && WPath[I].Branch == LPath[I].Branch;
       for (size_t I = N; I < LPath.size(); ++I)
         LoopBetween |= LPath[I].S->K != ir::Stmt::If;
       size_t Next = N < LPath.size() ? LPath[N].Index : LIndex;
@@ -163,15 +185,15 @@ void Finder::counter(size_t V, std::set<const ir::Stmt *> &Out) {
         Inits.push_back(&W);
       continue;
     }
-    if (W.Path[D].Branch != 2)
+    if (WPath[D].Branch != 2)
       return;
-    for (size_t I = D + 1; I < W.Path.size(); ++I) {
-      const ir::Stmt *G = W.Path[I].S;
-      if (G->K != ir::Stmt::If || W.Path[I].Branch != 0 || !Conj.count(G->Cond))
+    for (size_t I = D + 1; I < WPath.size(); ++I) {
+      const ir::Stmt *G = WPath[I].S;
+      if (G->K != ir::Stmt::If || WPath[I].Branch != 0 || !Conj.count(G->Cond))
         return;
       Guards.insert(G);
     }
-    size_t Top = (size_t)D + 1 < W.Path.size() ? W.Path[D + 1].Index : W.Index;
+    size_t Top = (size_t)D + 1 < WPath.size() ? WPath[D + 1].Index : W.Index;
     FirstTop = std::min(FirstTop, Top);
     Inside.push_back(&W);
   }
@@ -180,17 +202,18 @@ void Finder::counter(size_t V, std::set<const ir::Stmt *> &Out) {
 
   // Reads: inside L, and seeing the value of every lane that matters.
   for (const Site &R : Reads[V]) {
-    int D = depthOf(R.Path, L);
-    if (D < 0 || R.Path[D].Branch != 2)
+    std::vector<Anc> RPath = pathOf(R.Path);
+    int D = depthOf(RPath, L);
+    if (D < 0 || RPath[D].Branch != 2)
       return;
     std::set<const ir::Stmt *> Under;
-    for (size_t I = D + 1; I < R.Path.size(); ++I)
-      if (R.Path[I].Branch == 0)
-        Under.insert(R.Path[I].S);
+    for (size_t I = D + 1; I < RPath.size(); ++I)
+      if (RPath[I].Branch == 0)
+        Under.insert(RPath[I].S);
     bool AllGuards = true;
     for (const ir::Stmt *G : Guards)
       AllGuards &= Under.count(G) > 0;
-    size_t Top = (size_t)D + 1 < R.Path.size() ? R.Path[D + 1].Index : R.Index;
+    size_t Top = (size_t)D + 1 < RPath.size() ? RPath[D + 1].Index : R.Index;
     if (!AllGuards && Top >= FirstTop && !onlyFeedsCond(R.S->Dst, L))
       return;
   }

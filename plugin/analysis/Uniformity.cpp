@@ -3,6 +3,7 @@
 #include "analysis/LoopCounters.h"
 
 #include <algorithm>
+#include <deque>
 #include <set>
 #include <sstream>
 
@@ -87,16 +88,20 @@ struct Planner {
   }
 
   // Block paths: each statement's chain of enclosing (stmt, branch) pairs.
+  // A variable's home, the longest path every access of it starts with, is
+  // a node of the tree of paths: narrowed access by access, it only climbs
+  // (a copy and compare of paths per access was quadratic in the depth of
+  // a nest: 10,000 early returns nest 10,000 ifs).
   using Path = std::vector<std::pair<const ir::Stmt *, int>>;
-  std::vector<Path> VarHome;
+  struct Home {
+    std::pair<const ir::Stmt *, int> Last; // the path's last pair
+    const Home *Parent;                    // null: the function's body
+    size_t Len;
+  };
+  std::deque<Home> Homes;
+  std::vector<const Home *> CurHome; // Cur's nodes
+  std::vector<const Home *> VarHome; // null: the function's body
   std::vector<bool> VarSeen;
-
-  static Path common(const Path &A, const Path &B) {
-    Path R;
-    for (size_t I = 0; I < A.size() && I < B.size() && A[I] == B[I]; ++I)
-      R.push_back(A[I]);
-    return R;
-  }
 
   void homes(const ir::Block &B, Path &Cur) {
     for (const auto &SP : B) {
@@ -105,46 +110,51 @@ struct Planner {
         if (S.Opc == Op::GetVar || S.Opc == Op::SetVar ||
             S.Opc == Op::LoadElem || S.Opc == Op::StoreElem ||
             S.Opc == Op::ZeroArr) {
-          if (!VarSeen[S.Var]) {
-            VarHome[S.Var] = Cur;
-            VarSeen[S.Var] = true;
-          } else {
-            VarHome[S.Var] = common(VarHome[S.Var], Cur);
+          const Home *H = CurHome.empty() ? nullptr : CurHome.back();
+          if (VarSeen[S.Var]) {
+            // A path's last pair fixes the whole path (a tree).
+            H = VarHome[S.Var];
+            while (H && (H->Len > Cur.size() || Cur[H->Len - 1] != H->Last))
+              H = H->Parent;
           }
+          VarHome[S.Var] = H;
+          VarSeen[S.Var] = true;
         }
         continue;
       }
+      const Home *Up = CurHome.empty() ? nullptr : CurHome.back();
       Cur.push_back({&S, 0});
-      homes(S.Then, Cur);
-      Cur.back().second = 1;
-      homes(S.Else, Cur);
-      Cur.back().second = 2;
-      homes(S.Body, Cur);
+      const ir::Block *Kids[] = {&S.Then, &S.Else, &S.Body};
+      for (int K = 0; K < 3; ++K) {
+        Cur.back().second = K;
+        Homes.push_back({Cur.back(), Up, Cur.size()});
+        CurHome.push_back(&Homes.back());
+        homes(*Kids[K], Cur);
+        CurHome.pop_back();
+      }
       Cur.pop_back();
     }
   }
 
-  void blends(const ir::Block &B, Path &Cur) {
+  /// \p Varying[I]: how many of the first I statements of the current
+  /// path have a varying condition.
+  void blends(const ir::Block &B, std::vector<size_t> &Varying) {
     for (const auto &SP : B) {
       const ir::Stmt &S = *SP;
       if (S.K == ir::Stmt::Inst) {
         if (S.Opc == Op::SetVar || S.Opc == Op::StoreElem ||
             S.Opc == Op::ZeroArr) {
-          const Path &H = VarHome[S.Var];
-          bool Need = false;
-          for (size_t I = H.size(); I < Cur.size(); ++I)
-            Need |= P.VaryingCond[Cur[I].first];
+          const Home *H = VarHome[S.Var];
+          bool Need = Varying.back() > Varying[H ? H->Len : 0];
           P.NeedsBlend[&S] = Need && P.VaryingVar[S.Var];
         }
         continue;
       }
-      Cur.push_back({&S, 0});
-      blends(S.Then, Cur);
-      Cur.back().second = 1;
-      blends(S.Else, Cur);
-      Cur.back().second = 2;
-      blends(S.Body, Cur);
-      Cur.pop_back();
+      Varying.push_back(Varying.back() + P.VaryingCond[&S]);
+      blends(S.Then, Varying);
+      blends(S.Else, Varying);
+      blends(S.Body, Varying);
+      Varying.pop_back();
     }
   }
 
@@ -156,7 +166,7 @@ struct Planner {
       Changed = false;
       varying(F.Body, false);
     } while (Changed);
-    VarHome.assign(F.Vars.size(), {});
+    VarHome.assign(F.Vars.size(), nullptr);
     VarSeen.assign(F.Vars.size(), false);
     Path Cur;
     homes(F.Body, Cur);
@@ -166,10 +176,11 @@ struct Planner {
     // nearer (a global written in a loop whose trip count varies).
     for (const ir::Output &O : F.Outputs)
       if (O.Var >= 0 && (size_t)O.Var < F.Vars.size()) {
-        VarHome[O.Var].clear();
+        VarHome[O.Var] = nullptr;
         VarSeen[O.Var] = true;
       }
-    blends(F.Body, Cur);
+    std::vector<size_t> Varying{0};
+    blends(F.Body, Varying);
     for (ir::Type T : F.Temps)
       P.Wide |= ir::bitWidth(T) == 64;
     for (const ir::Param &Pa : F.Params)
@@ -181,7 +192,7 @@ struct Planner {
 
 Uniformity analyzeUniformity(const ir::Function &F) {
   Uniformity P;
-  Planner Pl{F, P, false, {}, {}, {}, {}};
+  Planner Pl{F, P, false, {}, {}, {}, {}, {}, {}};
   Pl.run();
   return P;
 }

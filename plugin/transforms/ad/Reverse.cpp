@@ -735,6 +735,7 @@ void Reverser::run() {
 
   ir::Block Sweep;
   B.setBlock(&Sweep);
+  nestedUses(Fwd);
   reverseBlock(Fwd);
   for (size_t I = 0; I < Infos.size(); ++I)
     if (Infos[I].Tape >= 0)

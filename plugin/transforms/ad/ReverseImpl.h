@@ -81,6 +81,8 @@ private:
   // condition T false/true; (T, 2): the adjoint of T is nonzero.
   using Guard = std::vector<std::pair<int, int>>;
   void computeGuards(const ir::Block &Blk);
+  std::vector<int> NestedUse; // temp -> its uses below its block (nestedUses)
+  void nestedUses(const ir::Block &Body);
   const Guard &guardOf(int T) const;
   int masked(int C, const Guard &Of, const Guard &Minus);
   // Long chains of selects (SelectChains.h): the adjoint of a linked

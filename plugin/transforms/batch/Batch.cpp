@@ -61,7 +61,9 @@ int costOf(const ir::Stmt &S) {
 /// (Ops.def) allows it (plain computation, writes of variables and local
 /// arrays, blended under the side's mask; not accesses of array parameters
 /// and shadows, integer division, tape operations), and nested ifs of the
-/// same kind; no loops.
+/// same kind; no loops. Also false once \p Cost passes BranchFreeMaxCost,
+/// which every caller rejects: the walk stops there, not at the end of a
+/// nest of ifs (10,000 early returns nest 10,000 ifs, each of them tested).
 bool safeSide(const ir::Function &F, const ir::Block &B, int &Cost) {
   for (const auto &SP : B) {
     const ir::Stmt &S = *SP;
@@ -77,8 +79,20 @@ bool safeSide(const ir::Function &F, const ir::Block &B, int &Cost) {
         (Blend == ir::OpBlend::Float && !ir::isFloat(F.Temps[S.Dst])))
       return false;
     Cost += costOf(S);
+    if (Cost > BranchFreeMaxCost)
+      return false;
   }
   return true;
+}
+
+/// Whether \p B (nested statements too) holds at least \p Left statements
+/// (counted down): stops there.
+bool atLeast(const ir::Block &B, size_t &Left) {
+  for (const auto &SP : B)
+    if (--Left == 0 || atLeast(SP->Then, Left) || atLeast(SP->Else, Left) ||
+        atLeast(SP->Body, Left))
+      return true;
+  return false;
 }
 
 /// Whether a statement of \p B from index \p From on (nested ones too)
@@ -488,10 +502,9 @@ void Batcher::ifStmt(const ir::Stmt &S, ir::Block &B, const Mask &M) {
     return;
   }
   R.Masked.insert(&S);
-  size_t Size = 0;
-  ir::walk(S.Then, [&](const ir::Stmt &, int) { ++Size; });
-  ir::walk(S.Else, [&](const ir::Stmt &, int) { ++Size; });
-  if (!M.AllOn || FastDepth >= MaxFastDepth || Size >= MaxFastSize) {
+  size_t Left = MaxFastSize;
+  if (!M.AllOn || FastDepth >= MaxFastDepth || atLeast(S.Then, Left) ||
+      atLeast(S.Else, Left)) {
     maskedIf(S, B, M);
     return;
   }

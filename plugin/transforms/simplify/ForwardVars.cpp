@@ -23,8 +23,19 @@ struct Forwarder {
     });
   }
 
+  /// \p Into gets \p From's elements (the smaller set goes into the larger).
+  static void merge(std::set<int> &Into, std::set<int> &&From) {
+    if (Into.size() < From.size())
+      std::swap(Into, From);
+    Into.insert(From.begin(), From.end());
+  }
+
   /// \p Known maps a scalar variable to the temp holding its value here.
-  void block(ir::Block &B, std::map<int, int> Known) {
+  /// Returns the variables \p B writes, nested statements too: an if's
+  /// writes are its sides', not a walk of the if per level of a nest of
+  /// ifs (quadratic: 10,000 early returns nest 10,000 ifs).
+  std::set<int> block(ir::Block &B, std::map<int, int> Known) {
+    std::set<int> All;
     ir::Block Kept;
     for (auto &SP : B) {
       ir::Stmt &S = *SP;
@@ -40,6 +51,7 @@ struct Forwarder {
           Known[S.Var] = S.Dst;
         } else if (S.Opc == Op::SetVar) {
           Known[S.Var] = S.Args[0];
+          All.insert(S.Var);
         } else if (S.Opc == Op::Bitcast) {
           // Bits cast back to their own type (a union's double written
           // and read back): the value itself, with its derivative.
@@ -54,14 +66,15 @@ struct Forwarder {
         continue;
       }
       std::set<int> Written;
-      setsIn(S.Then, Written);
-      setsIn(S.Else, Written);
-      setsIn(S.Body, Written);
       if (S.K == ir::Stmt::If) {
         S.Cond = rep(S.Cond);
-        block(S.Then, Known);
-        block(S.Else, Known);
+        Written = block(S.Then, Known);
+        merge(Written, block(S.Else, Known));
+        setsIn(S.Body, Written);
       } else {
+        setsIn(S.Then, Written);
+        setsIn(S.Else, Written);
+        setsIn(S.Body, Written);
         // The body runs again after its own stores: only values of
         // variables the loop never writes stay known inside.
         std::map<int, int> Inner = Known;
@@ -72,9 +85,11 @@ struct Forwarder {
       }
       for (int V : Written)
         Known.erase(V);
+      merge(All, std::move(Written));
       Kept.push_back(std::move(SP));
     }
     B = std::move(Kept);
+    return All;
   }
 };
 
