@@ -156,6 +156,10 @@ bool mathCostly(MathFn Fn) {
   case MathFn::Hypot:
   case MathFn::Lgamma:
   case MathFn::Tgamma:
+  case MathFn::J0:
+  case MathFn::J1:
+  case MathFn::Y0:
+  case MathFn::Y1:
   case MathFn::Digamma:
   case MathFn::Trigamma:
     return true;

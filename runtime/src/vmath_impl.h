@@ -243,6 +243,29 @@ VD BD__NAME(tgamma, ND)(VD x) {
   return r;
 }
 
+/* Bessel functions (POSIX): libm per lane, the scalar function's bits
+ * (SLEEF has none; they are rare enough that a call per lane is the
+ * honest speed). */
+#define BD__PERLANE(fn)                                                        \
+  float fn##f(float);  /* (POSIX: <math.h> hides them under -std=c11) */      \
+  double fn(double);                                                           \
+  VF BD__NAME(fn##f, NF)(VF x) {                                               \
+    VF r;                                                                      \
+    for (int i = 0; i < NF; i++)                                               \
+      r[i] = fn##f(x[i]);                                                      \
+    return r;                                                                  \
+  }                                                                            \
+  VD BD__NAME(fn, ND)(VD x) {                                                  \
+    VD r;                                                                      \
+    for (int i = 0; i < ND; i++)                                               \
+      r[i] = fn(x[i]);                                                         \
+    return r;                                                                  \
+  }
+BD__PERLANE(j0)
+BD__PERLANE(j1)
+BD__PERLANE(y0)
+BD__PERLANE(y1)
+
 /* hypotf in double: squares of floats are exact, so sum and sqrt round once
  * each in double and once more to float (<= 0.5 ULP + 2^-29). */
 VF BD__NAME(hypotf, NF)(VF x, VF y) {

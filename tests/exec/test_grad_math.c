@@ -58,6 +58,10 @@
   GTEST(cf_##fn)
 
 GM1(sqrt, 0.5L / sqrtl(x), 0.01, 50)
+GM1(j0, -j1l(x), -20, 20)
+GM1(j1, j0l(x) - j1l(x) / x, -20, 20)
+GM1(y0, -y1l(x), 0.1, 20)
+GM1(y1, y0l(x) - y1l(x) / x, 0.1, 20)
 GM1(cbrt, 1.0L / (3.0L * cbrtl(x) * cbrtl(x)), 0.05, 50)
 GM1(exp, expl(x), -20, 20)
 GM1(exp2, LN2 *exp2l(x), -20, 20)
@@ -308,7 +312,8 @@ int main(int argc, char **argv) {
       GM_(trunc),     GM_(round),        GM_(pow),       GM_(atan2),
       GM_(hypot),     GM_(fmin),         GM_(fmax),      GM_(copysign),
       GM_(fmod),      GM_(rint),         GM_(nearbyint), GM_(logb),
-      GM_(remainder), GM_(fdim),         GM_(nextafter), GT_(c_ldexp),
+      GM_(remainder), GM_(fdim),         GM_(nextafter), GM_(j0),
+      GM_(j1),        GM_(y0),           GM_(y1),        GT_(c_ldexp),
       GT_(c_scalbn),  GT_(c_lround_mix), GT_(c_fma),     GT_(c_gamma),
   };
   bd_test_filter(argc, argv);

@@ -106,6 +106,35 @@ static hd hd_tgamma(hd x) {
   long double g = tgammal(x.a), p = ref_digamma(x.a);
   return hd_fn(x, g, g * p, g * (p * p + ref_trigamma(x.a)));
 }
+/* Bessel functions (J0' = -J1, J1' = J0 - J1/x, the same for Y): the
+ * derivative rules' MATH and division, differentiated again. */
+BATCHDIFF BD_HVP double h_bessel(double x, double y) {
+  return j0(x) * y + j1(x * y) + y0(x * x + 0.5) * y1(y + 1.0);
+}
+static hd hd_j0(hd x) {
+  long double v = x.a, j1 = j1l(v);
+  return hd_fn(x, j0l(v), -j1, -(j0l(v) - j1 / v));
+}
+static hd hd_j1(hd x) {
+  long double v = x.a, j0 = j0l(v), j1 = j1l(v), d = j0 - j1 / v;
+  /* J1'' = -J1 - J1'/x + J1/x^2 */
+  return hd_fn(x, j1, d, -j1 - d / v + j1 / (v * v));
+}
+static hd hd_y0(hd x) {
+  long double v = x.a, y1 = y1l(v);
+  return hd_fn(x, y0l(v), -y1, -(y0l(v) - y1 / v));
+}
+static hd hd_y1(hd x) {
+  long double v = x.a, y0 = y0l(v), y1 = y1l(v), d = y0 - y1 / v;
+  return hd_fn(x, y1, d, -y1 - d / v + y1 / (v * v));
+}
+static hd t_bessel(const hd *a) {
+  hd x = a[0], y = a[1];
+  hd v = hd_add(hd_mul(hd_j0(x), y), hd_j1(hd_mul(x, y)));
+  return hd_add(v, hd_mul(hd_y0(hd_add(hd_mul(x, x), hd_k(0.5L))),
+                          hd_y1(hd_add(y, hd_k(1)))));
+}
+
 static hd t_gamma(const hd *a) {
   hd y = a[0], mu = a[1], r = a[2], rm = hd_add(r, mu);
   hd v = hd_sub(hd_lgamma(hd_add(y, r)), hd_lgamma(r));
@@ -268,7 +297,8 @@ static void run_case(const hcase *c) {
           double err = (double)(fabsl(h1[j] - th[j]) / (1 + fabsl(th[j])));
           if (err > worst_twin)
             worst_twin = err;
-          if (!close_to_ld(h1[j], th[j], 1e-12) || !close_to_ld(g1[j], tg[j], 1e-13))
+          if (!close_to_ld(h1[j], th[j], 1e-12) ||
+              !close_to_ld(g1[j], tg[j], 1e-13))
             HFAIL("twin: h_%d %.17g want %.17Lg, d_%d %.17g want %.17Lg "
                   "(x=%.17g %.17g %.17g, n=%zu b=%zu)",
                   j, h1[j], th[j], j, g1[j], tg[j], a[0], a[1],
@@ -437,6 +467,26 @@ static void hvp_gamma(void **st) {
   run_case(&c_gamma);
   symmetry(&c_gamma);
 }
+static double s_bessel(const double *a) { return h_bessel(a[0], a[1]); }
+static void hv_bessel(size_t n, double *const *A, double *const *T, double *r,
+                      const double *s, double *const *D, double *const *H) {
+  h_bessel_hvp(n, A[0], A[1], T[0], T[1], r, s, D[0], D[1], H[0], H[1]);
+}
+static void gr_bessel(size_t n, double *const *A, double *r, const double *s,
+                      double *const *D) {
+  h_bessel_grad(n, A[0], A[1], r, s, D[0], D[1]);
+}
+static void sm_bessel(rng_t *r, double *a) {
+  a[0] = rng_range(r, -6, 6);
+  a[1] = rng_range(r, 0.1, 4);
+}
+static const hcase c_bessel = {"h_bessel", 2,         {0, 0},    s_bessel,
+                               t_bessel,   hv_bessel, gr_bessel, sm_bessel};
+static void hvp_bessel(void **st) {
+  (void)st;
+  run_case(&c_bessel);
+  symmetry(&c_bessel);
+}
 static void hvp_local(void **st) {
   (void)st;
   run_case(&c_local);
@@ -495,9 +545,10 @@ static void hvp_threads(void **st) {
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(hvp_line),  cmocka_unit_test(hvp_branch),
-      cmocka_unit_test(hvp_loop),  cmocka_unit_test(hvp_local),
-      cmocka_unit_test(hvp_gamma), cmocka_unit_test(hvp_threads),
+      cmocka_unit_test(hvp_line),    cmocka_unit_test(hvp_branch),
+      cmocka_unit_test(hvp_loop),    cmocka_unit_test(hvp_local),
+      cmocka_unit_test(hvp_gamma),   cmocka_unit_test(hvp_bessel),
+      cmocka_unit_test(hvp_threads),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -138,7 +138,11 @@ extern "C" {
   X(erf, erff, erf)                                                            \
   X(erfc, erfcf, erfc)                                                         \
   X(lgamma, lgammaf, lgamma)                                                   \
-  X(tgamma, tgammaf, tgamma)
+  X(tgamma, tgammaf, tgamma)                                                   \
+  X(j0, j0f, j0)                                                               \
+  X(j1, j1f, j1)                                                               \
+  X(y0, y0f, y0)                                                               \
+  X(y1, y1f, y1)
 #define BD_MATH2_LIST(X)                                                       \
   X(pow, powf, pow)                                                            \
   X(atan2, atan2f, atan2)                                                      \
@@ -176,7 +180,11 @@ BD_MATH2_LIST(BD__MATH2)
   X(erf, fast, fast)                                                           \
   X(erfc, fast, fast)                                                          \
   X(lgamma, lib, lib)                                                          \
-  X(tgamma, lib, lib)
+  X(tgamma, lib, lib)                                                          \
+  X(j0, lib, lib)                                                              \
+  X(j1, lib, lib)                                                              \
+  X(y0, lib, lib)                                                              \
+  X(y1, lib, lib)
 #define BD__PUB1(fn, fi, di)                                                   \
   BD_INL bd_f32n bd_##fn##_f32n(bd_f32n x) {                                   \
     return bd__##fi##_##fn##_f32n(x);                                          \
