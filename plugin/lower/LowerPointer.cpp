@@ -188,6 +188,26 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
       return !Failed && ptrValue(BO->getRHS(), Out);
     }
     if (K == BO_Assign) {
+      // `t = s;` of a helper's parameter its call passed NULL: t is null
+      // from here on only on this path; a copy made where t is declared
+      // is null wherever t is used (pointerDecl).
+      const VarDecl *S = declOf(BO->getRHS()), *T = declOf(BO->getLHS());
+      if (auto It = S ? Frames.back().Nulls.find(S) : Frames.back().Nulls.end();
+          T && It != Frames.back().Nulls.end()) {
+        std::string TN = T->getNameAsString(), SN = S->getNameAsString();
+        error(BO->getOperatorLoc(),
+              "assigning '" + SN + "', a null pointer here (the call at line " +
+                  std::to_string(Ctx.getSourceManager().getExpansionLineNumber(
+                      It->second->getBeginLoc())) +
+                  " passes NULL), to '" + TN + "'",
+              "copy it where '" + TN + "' is declared ('" +
+                  T->getType()->getPointeeType().getAsString() + " *" + TN +
+                  " = " + SN +
+                  ";') and leave the copy as it is, testing it "
+                  "('if (" +
+                  TN + " != NULL) ...')");
+        return false;
+      }
       PtrVal V;
       return ptrValue(BO->getRHS(), V) && ptrAssign(E, BO->getLHS(), V, Out);
     }

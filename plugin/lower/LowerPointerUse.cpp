@@ -517,6 +517,28 @@ bool Lowerer::bindPointer(const VarDecl *VD, const PtrVal *Init, Frame &Fr) {
 bool Lowerer::pointerDecl(const VarDecl *VD) {
   PtrVal Init;
   if (const Expr *E = VD->getInit()) {
+    // A copy of a helper's parameter its call passed NULL (`int *t = s;`),
+    // or of such a copy: null as well, its tests folding as s's do.
+    Frame &Fr = Frames.back();
+    const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    const auto *From = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (auto It = From ? Fr.Nulls.find(From) : Fr.Nulls.end();
+        It != Fr.Nulls.end()) {
+      Fr.Nulls[VD] = It->second; // (also after the error: no follow-ons)
+      // (Where it then points would depend on the path taken.)
+      if (!modifies(Fr.FD->getBody(), VD))
+        return true;
+      std::string Name = VD->getNameAsString(), S = From->getNameAsString();
+      error(VD->getLocation(),
+            "re-pointing '" + Name + "', a copy of '" + S +
+                "', which a call passes a null pointer,",
+            "choose where it points where it is declared ('" +
+                VD->getType()->getPointeeType().getAsString() + " *" + Name +
+                " = " + S + " ? " + S +
+                " : &own;'), or leave the copy as it is and test it ('if (" +
+                Name + " != NULL) ...')");
+      return false;
+    }
     if (!ptrValue(E, Init))
       return false;
   } else {

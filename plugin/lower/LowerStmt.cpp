@@ -176,20 +176,39 @@ Ret Lowerer::stmtKind(const Stmt *St) {
 
 /// A for, while or do statement.
 Ret Lowerer::anyLoop(const Stmt *St) {
+  // `while (s)`, `for (; s != NULL;)` in a helper its call passed NULL: a
+  // test of pointers that is false here (nullTest), so C never runs the
+  // body, which may use s: not lowered, as the side of an if such a test
+  // rules out (constantIf), unless a label in it can be jumped to.
+  auto Never = [&](const Expr *Cond, const Stmt *Body) {
+    std::optional<bool> V = Cond ? nullTest(Cond) : std::nullopt;
+    return V && !*V && !holdsLabel(Body, false);
+  };
   // (C has no declarations in loop conditions; they are C++.)
-  if (const auto *FS = dyn_cast<ForStmt>(St))
+  if (const auto *FS = dyn_cast<ForStmt>(St)) {
+    if (Never(FS->getCond(), FS->getBody())) {
+      if (FS->getInit())
+        stmt(FS->getInit());
+      return Ret::Never;
+    }
     return loopStmt(FS->getInit(), FS->getCond(), FS->getInc(), FS->getBody(),
                     true);
+  }
   if (const auto *WS = dyn_cast<WhileStmt>(St))
-    return loopStmt(nullptr, WS->getCond(), nullptr, WS->getBody(), true);
+    return Never(WS->getCond(), WS->getBody())
+               ? Ret::Never
+               : loopStmt(nullptr, WS->getCond(), nullptr, WS->getBody(), true);
   const auto *DS = cast<DoStmt>(St);
   // `do { ... } while (0)`, as statement-like macros write it (fdlibm's
-  // GET_HIGH_WORD): its body once, when no break or continue leaves it.
+  // GET_HIGH_WORD), or `while (s)` of such a pointer: its body once, when
+  // no break or continue leaves it.
   bool Once;
-  if (!DS->getCond()->isValueDependent() &&
-      DS->getCond()->EvaluateAsBooleanCondition(Once, Ctx) && !Once &&
-      !DS->getCond()->HasSideEffects(Ctx) && !escapes(DS->getBody(), true) &&
-      !escapes(DS->getBody(), false))
+  std::optional<bool> Null = nullTest(DS->getCond());
+  if (((Null && !*Null) ||
+       (!DS->getCond()->isValueDependent() &&
+        DS->getCond()->EvaluateAsBooleanCondition(Once, Ctx) && !Once &&
+        !DS->getCond()->HasSideEffects(Ctx))) &&
+      !escapes(DS->getBody(), true) && !escapes(DS->getBody(), false))
     return stmt(DS->getBody());
   return loopStmt(nullptr, DS->getCond(), nullptr, DS->getBody(), false);
 }

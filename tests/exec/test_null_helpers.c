@@ -1,0 +1,127 @@
+/* Helpers whose pointer parameter a call passes NULL (docs/subset.md, "A
+ * helper's pointer parameter that its call passes a null pointer"), in the
+ * shapes refused before:
+ *   - nl_loops: loops testing the pointer, `while (s)`, `for (; s != NULL
+ *     && ...;)`, `do ... while (s && ...)`: with NULL, C never runs the
+ *     first two bodies (which dereference s) and the third once;
+ *   - nl_copies: a local copy of the parameter (`int *t = s;`), tested,
+ *     passed on to another helper and copied again.
+ * Each helper is also called with a local's address, where the loops and
+ * copies run. NAME_batched against the scalar function (1e-13 relative:
+ * the vector sin and exp are within the math bound, not glibc's bits),
+ * NAME_grad's value bit for bit against NAME_batched's, its gradient
+ * against Richardson-extrapolated central differences with a minimum of
+ * points checked. */
+#include "exec_fd.h"
+#include "exec_util.h"
+
+#include "../common/test_filter.h"
+
+/* ---- loops testing the pointer ----------------------------------------- */
+
+static double nl_poly(double x, int *s) {
+  double r = x * x;
+  while (s) {
+    *s += x > 0.0;
+    r += 0.5 * x;
+    break;
+  }
+  for (int i = 0; s != NULL && i < 3; i++) {
+    *s += i;
+    r += x / (i + 1.0);
+  }
+  int k = 0;
+  do {
+    r = r * 0.75 + sin(x);
+    k++;
+  } while (s && k < *s);
+  return r + k;
+}
+BATCHDIFF double nl_loops(double x) {
+  int c = 0;
+  double a = nl_poly(x, NULL);
+  double b = nl_poly(0.5 * x, &c);
+  return a + b * c;
+}
+
+/* ---- local copies of the pointer --------------------------------------- */
+
+static void nl_bump(int *t, double x) {
+  if (t)
+    *t += x > 1.0 ? 2 : 1;
+}
+static double nl_copy(double x, int *s) {
+  int *t = s; /* a copy, never re-pointed */
+  nl_bump(t, x);
+  const int *u = t; /* and a copy of the copy */
+  double r = t ? 2.0 * x : x * x;
+  if (u != NULL)
+    r += *u;
+  while (t) {
+    r += exp(0.1 * x);
+    break;
+  }
+  return r;
+}
+BATCHDIFF double nl_copies(double x) {
+  int k = 1;
+  return nl_copy(x, NULL) + nl_copy(x - 1.0, &k) * k;
+}
+
+/* ---- tests ------------------------------------------------------------- */
+
+static const size_t ns[] = {0,  1,      WF - 1,     WF,         WF + 1, WD - 1,
+                            WD, WD + 1, 2 * WF + 3, 2 * WD + 3, 1000,   4099};
+#define NNS (sizeof ns / sizeof ns[0])
+
+typedef double (*f1)(double);
+static double at1(double x, const void *f) { return ((f1)f)(x); }
+
+/* NAME_batched within 1e-13 of the scalar function, NAME_grad's value bit
+ * for bit NAME_batched's, its gradient against central differences of the
+ * scalar function. */
+static void
+run1(const char *what, f1 f, void (*fb)(size_t, const double *, double *),
+     void (*fg)(size_t, const double *, double *, const double *, double *),
+     double lo, double hi, size_t min_fd) {
+  rng_t rng = {name_seed(what)};
+  fd_count fc = {0, 64};
+  for (size_t ni = 0; ni < NNS; ni++) {
+    size_t n = ns[ni];
+    double *x = gp_alloc(n * 8), *r = gp_alloc(n * 8), *r2 = gp_alloc(n * 8);
+    double *d = gp_alloc(n * 8);
+    for (size_t e = 0; e < n; e++)
+      x[e] = rng_range(&rng, lo, hi), d[e] = 0.0;
+    gp_seal(x);
+    fb(n, x, r);
+    fg(n, x, r2, NULL, d);
+    for (size_t e = 0; e < n; e++) {
+      same_result(what, e, r[e], f(x[e]), 1e-13);
+      same_result(what, e, r2[e], r[e], 0.0);
+      if (e < 1500)
+        fd_check(&fc, what, at1, (const void *)f, x[e], d[e]);
+    }
+    gp_reset();
+  }
+  fd_expect(&fc, what, min_fd);
+}
+
+static void t_loops(void **state) {
+  (void)state;
+  run1("nl_loops", nl_loops, nl_loops_batched, nl_loops_grad, -3.0, 3.0, 2000);
+}
+
+static void t_copies(void **state) {
+  (void)state;
+  run1("nl_copies", nl_copies, nl_copies_batched, nl_copies_grad, -3.0, 3.0,
+       2000);
+}
+
+int main(int argc, char **argv) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(t_loops),
+      cmocka_unit_test(t_copies),
+  };
+  bd_test_filter(argc, argv);
+  return cmocka_run_group_tests_name("exec_null_helpers", tests, NULL, NULL);
+}
