@@ -72,7 +72,8 @@ bool onlyMathCalls(const Stmt *S, const ASTContext &Ctx) {
     llvm::StringRef N(Name);
     bool Builtin = N.consume_front("__builtin_");
     if (!memFunction(Name).empty() || N.starts_with("frexp") ||
-        N.starts_with("modf") || N.starts_with("sincos"))
+        N.starts_with("modf") || N.starts_with("sincos") ||
+        (N.starts_with("lgamma") && N.ends_with("_r")))
       return false; // they write memory
     if (!mathTable().count(N) && !(Builtin && Callee->getBuiltinID()))
       return false;
@@ -146,8 +147,9 @@ int Lowerer::callFunction(const CallExpr *CE, const FunctionDecl *Callee) {
   }
   // Out-pointer functions: lowered to table functions and a store.
   bool SinCos = N == "sincos" || N == "sincosf";
+  bool LgammaR = N == "lgamma_r" || N == "lgammaf_r";
   if (!UserDefined && (N == "frexp" || N == "frexpf" || N == "modf" ||
-                       N == "modff" || SinCos)) {
+                       N == "modff" || SinCos || LgammaR)) {
     if (CE->getNumArgs() != (SinCos ? 3u : 2u)) {
       error(CE->getBeginLoc(), "this call of '" + Name + "'",
             "pass the arguments <math.h> declares");
@@ -155,9 +157,13 @@ int Lowerer::callFunction(const CallExpr *CE, const FunctionDecl *Callee) {
     }
     Library();
     Type FT =
-        N == "frexpf" || N == "modff" || N == "sincosf" ? Type::F32 : Type::F64;
+        N == "frexpf" || N == "modff" || N == "sincosf" || N == "lgammaf_r"
+            ? Type::F32
+            : Type::F64;
     if (SinCos)
       return sincosCall(CE, FT);
+    if (LgammaR)
+      return lgammaRCall(CE, FT);
     return N.starts_with("frexp") ? frexpCall(CE, FT) : modfCall(CE, FT);
   }
   if (llvm::StringRef Mem = memFunction(Name); !UserDefined && !Mem.empty()) {

@@ -1,4 +1,4 @@
-//===- LowerGlobal.cpp - file-scope data, statics, frexp, modf, sincos ---===//
+//===- LowerGlobal.cpp - file-scope data, statics, out-pointer math ------===//
 //
 // Data that outlives a call is only read. A file-scope scalar or table the
 // function reads becomes a Global parameter (uniform, never differentiated,
@@ -525,6 +525,37 @@ int Lowerer::sincosCall(const CallExpr *CE, Type FT) {
   store(LS, S);
   store(LC, C);
   return B.constI(Type::I32, 0); // (void)
+}
+
+/// lgamma_r(x, &sign) (POSIX's reentrant lgamma): lgamma(x), and the sign
+/// of Gamma(x) as glibc gives it: -1 where x is -0 or a negative
+/// non-integer whose floor is odd, else 1 (NaNs, infinities, poles, x <=
+/// -2^52 for double, -2^23 for float: all integers). The sign carries no
+/// derivative.
+int Lowerer::lgammaRCall(const CallExpr *CE, Type FT) {
+  int X = expr(CE->getArg(0));
+  PtrVal P;
+  if (X < 0 || !ptrValue(CE->getArg(1), P))
+    return -1;
+  LValue L = pointee(P, nullptr, CE->getArg(1), "writing");
+  if (!L.ok())
+    return -1;
+  X = B.cast(FT, X);
+  int Zero = B.constF(FT, 0.0);
+  int Fl = B.math(ir::MathFn::Floor, {X});
+  // floor(x) is odd: half of it is not an integer (exact below 2^53).
+  int Half = B.bin(Op::Mul, Fl, B.constF(FT, 0.5));
+  int Odd = B.cmp(Op::CmpNE, B.math(ir::MathFn::Floor, {Half}), Half);
+  int NegFrac = B.bin(Op::And, B.cmp(Op::CmpLT, X, Zero),
+                      B.bin(Op::And, B.cmp(Op::CmpNE, Fl, X), Odd));
+  int NegZero =
+      B.bin(Op::And, B.cmp(Op::CmpEQ, X, Zero),
+            B.cmp(Op::CmpLT,
+                  B.math(ir::MathFn::Copysign, {B.constF(FT, 1.0), X}), Zero));
+  int S = B.select(B.bin(Op::Or, NegFrac, NegZero), B.constI(Type::I32, -1),
+                   B.constI(Type::I32, 1));
+  store(L, S);
+  return B.math(ir::MathFn::Lgamma, {X});
 }
 
 } // namespace lowering

@@ -863,6 +863,7 @@ private:
   int frexpCall(const CallExpr *CE, Type FT);
   int modfCall(const CallExpr *CE, Type FT);
   int sincosCall(const CallExpr *CE, Type FT);
+  int lgammaRCall(const CallExpr *CE, Type FT);
   llvm::DenseMap<const VarDecl *, int> GlobalParams;
   /// Lowering a side C may not evaluate in every lane that computes it (a
   /// pure '&&' operand or '?:' arm): table reads are kept in the table.
