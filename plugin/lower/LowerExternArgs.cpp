@@ -46,6 +46,24 @@ int Lowerer::localArrayArg(const Expr *A) const {
       !T->getPointeeType().isConstQualified() ||
       T->getPointeeType().isVolatileQualified())
     return -1;
+  // A pointer (a helper's parameter, a local) bound to such an array whole,
+  // never re-pointed (`mid(x, a)` passing its `v` on): that array.
+  if (VD->getType()->isPointerType()) {
+    auto It = Frames.back().Ptrs.find(VD);
+    if (It == Frames.back().Ptrs.end())
+      return -1;
+    const PtrVar &P = It->second;
+    QualType ET = VD->getType()->getPointeeType();
+    std::optional<Type> ETy = irType(ET);
+    if (P.Base.Var < 0 || P.Base.Multi >= 0 || P.Base.Arg >= 0 || P.Off >= 0 ||
+        P.OffVar >= 0 || P.IdVar >= 0 || !P.Hidden.isNull() || !ETy ||
+        ET.isVolatileQualified())
+      return -1;
+    const ir::Var &V = F.Vars[P.Base.Var];
+    if (V.CountVar >= 0 || V.Len < 1 || V.Len > LocalArrayMax || V.Ty != *ETy)
+      return -1;
+    return P.Base.Var;
+  }
   const auto *AT = Ctx.getAsConstantArrayType(VD->getType());
   if (!AT || AT->getElementType()->isArrayType() ||
       AT->getElementType().isVolatileQualified() ||
@@ -61,12 +79,19 @@ int Lowerer::localArrayArg(const Expr *A) const {
   return It->second;
 }
 
+QualType Lowerer::localArrayElem(const VarDecl *VD) const {
+  if (VD->getType()->isPointerType())
+    return VD->getType()->getPointeeType();
+  const auto *AT = Ctx.getAsConstantArrayType(VD->getType());
+  return AT ? AT->getElementType() : QualType();
+}
+
 void Lowerer::localArrayPass(const Expr *A, int V, ir::ExternCall &X,
                              std::vector<int> &Args) {
   ir::ExternCall::Array Arr;
   const auto *VD =
       cast<VarDecl>(cast<DeclRefExpr>(A->IgnoreParenImpCasts())->getDecl());
-  QualType El = Ctx.getAsConstantArrayType(VD->getType())->getElementType();
+  QualType El = localArrayElem(VD);
   Arr.CType = El.getCanonicalType().getUnqualifiedType().getAsString(
       Ctx.getPrintingPolicy());
   Arr.First = (int)Args.size();

@@ -11,16 +11,19 @@
 // such call per example (no vector code at all:
 // -fplugin-arg-batchdiff-remarks says so). Results are the scalar
 // function's, bit for bit. Only numbers pass (no pointer or struct
-// parameter, a number or void returned), and to a helper's pointer to
-// const a local array of the caller's of at most 64 numbers, copied per
-// example (localArrayArg, R's `logspace_sum(lx, 3)`; any other pointer is
-// an error at the argument, longDoublePointerError); the derivative of
-// such a call is unknown (diff-long-double, diff-long-double-function); a
-// helper's scalar run may not use a global the batch keeps per example
-// (long-double-global). Such calls run on the runtime's threads when the
-// scalar run has no effect beyond its result (longDoubleAnyThread: no
-// global or static written, only the file's functions and side-effect-free
-// builtins called), else on the calling thread, in the scalar loop's order.
+// parameter, a number or void returned), null pointers, and to a helper's
+// pointer to const a local array of the caller's of at most 64 numbers,
+// copied per example (localArrayArg, R's `logspace_sum(lx, 3)`; any other
+// pointer is an error at the argument, longDoublePointerError). What a
+// helper's tests of a pointer its call passes NULL (or a local's address)
+// rule out is not counted (callLongDouble): inlined, it is not lowered
+// either. The derivative of such a call is unknown (diff-long-double,
+// diff-long-double-function); a helper's scalar run may not use a global
+// the batch keeps per example (long-double-global). Such calls run on the
+// runtime's threads when the scalar run has no effect beyond its result
+// (longDoubleAnyThread: no global or static written, only the file's functions
+// and side-effect-free builtins called), else on the calling thread, in the
+// scalar loop's order.
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerImpl.h"
@@ -166,26 +169,48 @@ bool Lowerer::longDoubleAnyThread(const FunctionDecl *Def) const {
 
 /// Whether \p S declares a long double local (R's `LDOUBLE sum;`), or, with
 /// \p Exprs, has an evaluated expression of that type (a cast, a `1.0L`, a
-/// long double global, a call returning one); not counting the side of an
-/// if that a constant condition rules out, nor sizeof's operand. With
-/// \p Sure, not the sides of an if or ?: testing a pointer either (a
-/// helper's test of a pointer its call passes NULL folds once inlined).
+/// long double global, a call returning one); not counting what the
+/// lowering leaves out: the side of an if that a constant condition rules
+/// out, the arm of a ?:, the right of && or || and the body of a while or
+/// for that a test of pointers known to be null or not rules out
+/// (nullTest: `s ? ldfun(x) : 0.0` where the call passes NULL), nor
+/// sizeof's operand. With \p Sure, not the sides of an if or ?: testing a
+/// pointer either (a helper's test of a pointer its call passes NULL folds
+/// once inlined).
 bool Lowerer::declaresLongDouble(const Stmt *S, bool Exprs, bool Sure) const {
   if (!S || isa<UnaryExprOrTypeTraitExpr>(S)) // sizeof: not evaluated
     return false;
+  auto Count = [&](const Stmt *C) {
+    return declaresLongDouble(C, Exprs, Sure);
+  };
   if (const auto *IS = dyn_cast<IfStmt>(S)) {
     if (std::optional<bool> V = constantIf(IS))
-      return declaresLongDouble(*V ? IS->getThen() : IS->getElse(), Exprs,
-                                Sure);
+      return Count(*V ? IS->getThen() : IS->getElse());
     if (Sure && testsPointer(IS->getCond()))
-      return declaresLongDouble(IS->getCond(), Exprs, Sure);
+      return Count(IS->getCond());
   }
-  if (const auto *CO = dyn_cast<ConditionalOperator>(S);
-      CO && Sure && testsPointer(CO->getCond()))
-    return declaresLongDouble(CO->getCond(), Exprs, Sure);
-  // (Both sides of a '?:' count, as the lowering lowers both: glibc's
-  // type-generic `issignaling (x)`, `sizeof (x) == sizeof (double) ?
-  // __issignaling (x) : __issignalingl (x)`, makes a function run per
+  if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
+    if (std::optional<bool> V = nullTest(CO->getCond()))
+      return Count(*V ? CO->getTrueExpr() : CO->getFalseExpr());
+    if (Sure && testsPointer(CO->getCond()))
+      return Count(CO->getCond());
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr))
+    if (std::optional<bool> V = nullTest(BO->getLHS());
+        V && *V == (BO->getOpcode() == BO_LOr))
+      return false; // (logical(): the test alone, a constant)
+  const Expr *LoopCond = nullptr;
+  if (const auto *WS = dyn_cast<WhileStmt>(S))
+    LoopCond = WS->getCond();
+  if (const auto *FS = dyn_cast<ForStmt>(S))
+    LoopCond = FS->getCond();
+  if (std::optional<bool> V = LoopCond ? nullTest(LoopCond) : std::nullopt;
+      V && !*V) // (anyLoop: the body is never lowered; a for's init is)
+    return isa<ForStmt>(S) && Count(cast<ForStmt>(S)->getInit());
+  // (Both sides of another '?:' count, as the lowering lowers both:
+  // glibc's type-generic `issignaling (x)`, `sizeof (x) == sizeof (double)
+  // ? __issignaling (x) : __issignalingl (x)`, makes a function run per
   // example, where it was refused.)
   if (const auto *DS = dyn_cast<DeclStmt>(S))
     for (const Decl *D : DS->decls())
@@ -196,9 +221,42 @@ bool Lowerer::declaresLongDouble(const Stmt *S, bool Exprs, bool Sure) const {
       Exprs && E && isLongDouble(E->getType()))
     return true;
   for (const Stmt *C : S->children())
-    if (declaresLongDouble(C, Exprs, Sure))
+    if (Count(C))
       return true;
   return false;
+}
+
+bool Lowerer::callLongDouble(const CallExpr *CE, const FunctionDecl *Def,
+                             bool Exprs, bool Sure) const {
+  // Whether each pointer argument is null, known where the call is, as
+  // callArgs and bindParams bind it: NULL (or a parameter passed NULL), a
+  // local array by its name, a local's address, a pointer into a local.
+  llvm::DenseMap<const VarDecl *, bool> Nulls;
+  for (unsigned I = 0; I < CE->getNumArgs() && I < Def->getNumParams(); ++I) {
+    const Expr *A = CE->getArg(I);
+    if (!A->getType()->isPointerType())
+      continue;
+    std::optional<bool> N = knownNull(A);
+    const Expr *E = A->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && UO->getOpcode() == UO_AddrOf)
+      E = UO->getSubExpr()->IgnoreParens();
+    const auto *DR = dyn_cast<DeclRefExpr>(E);
+    const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!N && VD && !VD->getType()->isPointerType() && !Frames.empty() &&
+        Frames.back().Vars.count(VD) && E != A->IgnoreParenImpCasts())
+      N = false; // `&v`
+    if (!N && VD && VD->getType()->isArrayType() && !Frames.empty() &&
+        Frames.back().Vars.count(VD))
+      N = false; // a local array
+    if (N)
+      Nulls[Def->getParamDecl(I)] = *N;
+  }
+  const llvm::DenseMap<const VarDecl *, bool> *Saved = CalleeNulls;
+  CalleeNulls = &Nulls;
+  bool R = declaresLongDouble(Def->getBody(), Exprs, Sure);
+  CalleeNulls = Saved;
+  return R;
 }
 
 /// What makes \p FD run per example, for messages: "declares a long double
@@ -218,20 +276,24 @@ bool Lowerer::longDoubleCallee(const CallExpr *CE,
   QualType RT = Def ? Def->getReturnType() : QualType();
   if (!Def || !Def->hasBody() || Def->isVariadic() ||
       (!RT->isVoidType() && !irType(RT)) ||
-      CE->getNumArgs() != Def->getNumParams() ||
-      !declaresLongDouble(Def->getBody(), true))
+      CE->getNumArgs() != Def->getNumParams() || !callLongDouble(CE, Def, true))
     return false;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     QualType P = Def->getParamDecl(I)->getType();
     const Expr *A = CE->getArg(I);
     if (irType(P) && irType(A->getType()))
       continue;
-    // A local array to a pointer to const of its element type (no cast).
-    QualType AT = A->IgnoreParenImpCasts()->getType();
-    if (!P->isPointerType() || !P->getPointeeType().isConstQualified() ||
-        !AT->isArrayType() || localArrayArg(A) < 0 ||
-        !Ctx.hasSameUnqualifiedType(
-            P->getPointeeType(), AT->getAsArrayTypeUnsafe()->getElementType()))
+    // A null pointer (`ld(x, NULL)`, a parameter passed NULL): the same for
+    // every example's call (externCall).
+    if (P->isPointerType() && nullPointerArg(A))
+      continue;
+    // A local array (or a pointer bound to one whole) to a pointer to const
+    // of its element type (no cast).
+    const auto *DR = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
+    const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!P->isPointerType() || !P->getPointeeType().isConstQualified() || !VD ||
+        localArrayArg(A) < 0 ||
+        !Ctx.hasSameUnqualifiedType(P->getPointeeType(), localArrayElem(VD)))
       return false;
   }
   // Defined before the annotated function or after it: a body not parsed
@@ -247,14 +309,38 @@ bool Lowerer::longDoubleCallee(const CallExpr *CE,
 std::string Lowerer::longDoubleArgWhy(const Expr *A,
                                       const ParmVarDecl *P) const {
   QualType PT = P->getType();
-  if (knownNull(A).value_or(false))
-    return "a null pointer";
+  if (knownNull(A).value_or(false)) // (passed as it is)
+    return "";
   if (!PT->getPointeeType().isConstQualified())
     return "for '" + P->getNameAsString() +
            "', a pointer to non-const: each example's call would get a copy "
            "of the elements, and what it writes there would be lost";
   const auto *DR = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
   const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  // A pointer bound to a local array (a helper's parameter, a local).
+  auto It = VD ? Frames.back().Ptrs.find(VD) : Frames.back().Ptrs.end();
+  if (It != Frames.back().Ptrs.end() && It->second.Base.Var >= 0 &&
+      F.Vars[It->second.Base.Var].Len > 0) {
+    const ir::Var &V = F.Vars[It->second.Base.Var];
+    QualType El = localArrayElem(VD);
+    if (localArrayArg(A) >= 0)
+      return Ctx.hasSameUnqualifiedType(PT->getPointeeType(), El)
+                 ? ""
+                 : "an array of '" + El.getUnqualifiedType().getAsString() +
+                       "' for a pointer to '" +
+                       PT->getPointeeType().getAsString() + "'";
+    std::string W = "'" + VD->getNameAsString() +
+                    "' points into local array '" + baseName(It->second.Base) +
+                    "'";
+    if (V.CountVar >= 0)
+      return W + ", of variable length";
+    if (V.Len > LocalArrayMax)
+      return W + ", of " + std::to_string(V.Len) + " elements: at most " +
+             std::to_string(LocalArrayMax) +
+             " are copied for each example's call";
+    return W + " but not at its start, or is re-pointed: only a local "
+               "array passed whole is copied for each example's call";
+  }
   if (!VD || !VD->hasLocalStorage() || !VD->getType()->isArrayType()) {
     if (VD && isa<ParmVarDecl>(VD))
       return "a parameter: only a local array is copied for each example's "
@@ -293,7 +379,7 @@ bool Lowerer::longDoublePointerError(const CallExpr *CE,
   if (!Def || !Def->hasBody() || Def->isVariadic() ||
       (!RT->isVoidType() && !irType(RT)) ||
       CE->getNumArgs() != Def->getNumParams() ||
-      !declaresLongDouble(Def->getBody(), true, true))
+      !callLongDouble(CE, Def, true, true))
     return false;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);

@@ -153,6 +153,9 @@ std::optional<bool> Lowerer::knownNull(const Expr *E) const {
     return true;
   const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (CalleeNulls && VD) // (a helper's parameter, its body read for a call)
+    if (auto It = CalleeNulls->find(VD); It != CalleeNulls->end())
+      return It->second;
   if (!VD || Frames.empty())
     return std::nullopt;
   if (Frames.back().Nulls.count(VD))

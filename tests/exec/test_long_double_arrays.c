@@ -13,7 +13,14 @@
  *     two arrays, the second call after the array changed: bits for 1, 2
  *     and 3 threads on batches past BD_PARALLEL_MIN_N;
  *   - la_opt: a helper whose long double is under `if (s != NULL)`, passed
- *     NULL: inlined, the side folding away (no error).
+ *     NULL: inlined, the side folding away (no error);
+ *   - la_null: a helper computing in long double passed NULL for its
+ *     optional pointers (to const and not), directly and through an
+ *     inlined helper's parameter its call passed NULL: each example's call
+ *     gets the null pointers;
+ *   - la_passon: an inlined helper whose pointer parameter is bound to the
+ *     caller's local array passes it on whole to such a helper (a copy of
+ *     the lane's elements), under a per-example branch.
  * The other helpers record what they read (counted and hashed): the same
  * calls as the scalar loop; every n of call_tally.h, 1 and 2 threads; bits
  * vs the scalar function. */
@@ -123,6 +130,47 @@ static double ld_opt(double x, double *s) {
   return x * 0.5 + 1.0;
 }
 BD_BATCH double la_opt(double x) { return ld_opt(x, NULL) * x; }
+
+/* A helper computing in long double whose pointers are optional (R's
+ * lgammafn_sign shape): NULL is passed as it is, per example. */
+static double ld_null(double x, int *sgn, const double *w) {
+  record(7, bits(x) ^ (sgn ? 1u : 0u) ^ (w ? 2u : 0u));
+  long double t = (long double)x * x;
+  if (w != NULL)
+    t *= w[0];
+  if (sgn != NULL)
+    *sgn = x < 0 ? -1 : 1;
+  return (double)(t + 0.25L);
+}
+static double ld_null_mid(double x, int *sgn) {
+  return ld_null(x + 1.0, sgn, NULL) * 2.0;
+}
+BD_BATCH double la_null(double x) {
+  double r = ld_null(x, NULL, NULL);
+  if (x > 0.5)
+    r += ld_null_mid(x, NULL);
+  return r;
+}
+
+/* A local array passed to an inlined helper, which passes it on whole. */
+static double ld_sum3(const double *v) {
+  record(8, bits(v[0]) ^ bits(v[1]) * 3 ^ bits(v[2]) * 5);
+  long double s = 0;
+  for (int i = 0; i < 3; i++)
+    s += (long double)v[i] * v[i];
+  return (double)s;
+}
+static double ld_mid(double x, const double *v) {
+  return ld_sum3(v) + v[0] * x;
+}
+BD_BATCH double la_passon(double x, double y) {
+  double a[3] = {x, y, x * y};
+  double r = 0.0;
+  if (x > y)
+    r = ld_mid(x, a);
+  a[1] = 1.0;
+  return r + ld_mid(y, a);
+}
 
 /* ---- checks ------------------------------------------------------------- */
 
@@ -244,6 +292,54 @@ static void t_opt(void **state) {
   }
 }
 
+static void t_null(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("la_null")};
+  for (size_t ni = 0; ni < NNS; ni++) {
+    size_t n = ns[ni];
+    double *x = gp_alloc(n * 8), *r = gp_alloc(n * 8), *w = gp_alloc(n * 8);
+    for (size_t e = 0; e < n; e++)
+      x[e] = rng_range(&rng, -3.0, 3.0);
+    gp_seal(x);
+    take();
+    for (size_t e = 0; e < n; e++)
+      w[e] = la_null(x[e]);
+    tally want = take();
+    for (int th = 1; th <= 2; th++) {
+      bd_set_num_threads(th);
+      la_null_batched(n, x, r);
+      same_run("la_null_batched", n, th, want, r, w);
+    }
+    bd_set_num_threads(0);
+    gp_reset();
+  }
+}
+
+static void t_passon(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("la_passon")};
+  for (size_t ni = 0; ni < NNS; ni++) {
+    size_t n = ns[ni];
+    double *x = gp_alloc(n * 8), *y = gp_alloc(n * 8), *r = gp_alloc(n * 8);
+    double *w = gp_alloc(n * 8);
+    for (size_t e = 0; e < n; e++)
+      x[e] = gen_l(&rng), y[e] = gen_l(&rng);
+    gp_seal(x);
+    gp_seal(y);
+    take();
+    for (size_t e = 0; e < n; e++)
+      w[e] = la_passon(x[e], y[e]);
+    tally want = take();
+    for (int th = 1; th <= 2; th++) {
+      bd_set_num_threads(th);
+      la_passon_batched(n, x, y, r);
+      same_run("la_passon_batched", n, th, want, r, w);
+    }
+    bd_set_num_threads(0);
+    gp_reset();
+  }
+}
+
 static void t_pure(void **state) {
   (void)state;
   enum { N = 3 * BD_PARALLEL_MIN_N / 2 + 5 };
@@ -269,11 +365,10 @@ static void t_pure(void **state) {
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(t_sum),
-      cmocka_unit_test(t_loop),
-      cmocka_unit_test(t_grad),
-      cmocka_unit_test(t_pure),
-      cmocka_unit_test(t_opt),
+      cmocka_unit_test(t_sum),    cmocka_unit_test(t_loop),
+      cmocka_unit_test(t_grad),   cmocka_unit_test(t_pure),
+      cmocka_unit_test(t_opt),    cmocka_unit_test(t_null),
+      cmocka_unit_test(t_passon),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_long_double_arrays", tests, NULL,

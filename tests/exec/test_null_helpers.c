@@ -5,7 +5,12 @@
  *     && ...;)`, `do ... while (s && ...)`: with NULL, C never runs the
  *     first two bodies (which dereference s) and the third once;
  *   - nl_copies: a local copy of the parameter (`int *t = s;`), tested,
- *     passed on to another helper and copied again.
+ *     passed on to another helper and copied again;
+ *   - nl_dead: long double only where such a test rules it out (`s ?
+ *     ldfun(x) : ...`, `while (s)`, `s && ...`, and with a local array
+ *     the other way round): the helper is inlined and differentiated, not
+ *     called per example on the scalar function (whose value has no
+ *     derivative: diff-long-double).
  * Each helper is also called with a local's address, where the loops and
  * copies run. NAME_batched against the scalar function (1e-13 relative:
  * the vector sin and exp are within the math bound, not glibc's bits),
@@ -68,6 +73,27 @@ BATCHDIFF double nl_copies(double x) {
   return nl_copy(x, NULL) + nl_copy(x - 1.0, &k) * k;
 }
 
+/* ---- long double where a test of the pointer rules it out -------------- */
+
+static long double nl_ld(double x) { return (long double)x * x + 1.0L; }
+static double nl_pick(double x, const double *s) {
+  double r = s ? (double)nl_ld(x) + s[0] : x * x;
+  while (s) {
+    r += (double)nl_ld(r);
+    break;
+  }
+  if (s && nl_ld(x) > 2.0L)
+    r += 1.0;
+  return r;
+}
+static double nl_other(double x, const double *s) {
+  return s ? x * s[0] + s[1] : (double)nl_ld(x);
+}
+BATCHDIFF double nl_dead(double x) {
+  double a[2] = {x, 0.5};
+  return nl_pick(x, NULL) * 3.0 + nl_other(x, a) + nl_other(2.0 * x, a) * x;
+}
+
 /* ---- tests ------------------------------------------------------------- */
 
 static const size_t ns[] = {0,  1,      WF - 1,     WF,         WF + 1, WD - 1,
@@ -117,10 +143,16 @@ static void t_copies(void **state) {
        2000);
 }
 
+static void t_dead(void **state) {
+  (void)state;
+  run1("nl_dead", nl_dead, nl_dead_batched, nl_dead_grad, -3.0, 3.0, 2000);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_loops),
       cmocka_unit_test(t_copies),
+      cmocka_unit_test(t_dead),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_null_helpers", tests, NULL, NULL);
