@@ -82,9 +82,8 @@ bool pure(const Stmt *S) {
   return true;
 }
 
-bool readsUserMemory(const Stmt *S) {
-  if (!S)
-    return false;
+/// Whether node \p S itself (not its children) reads the caller's memory.
+static bool readsUserMemoryHere(const Stmt *S) {
   const Expr *Base = nullptr;
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
     Base = AS->getBase();
@@ -106,10 +105,35 @@ bool readsUserMemory(const Stmt *S) {
     if (!VD || isa<ParmVarDecl>(VD) || !VD->getType()->isConstantArrayType())
       return true;
   }
+  return false;
+}
+
+bool readsUserMemory(const Stmt *S) {
+  if (!S)
+    return false;
+  if (readsUserMemoryHere(S))
+    return true;
   for (const Stmt *C : S->children())
     if (readsUserMemory(C))
       return true;
   return false;
+}
+
+bool speculable(const Stmt *S, LiteralMemo &Memo) {
+  if (!S)
+    return true;
+  auto It = Memo.find(S);
+  if (It != Memo.end())
+    return It->second;
+  bool R = !isa<CallExpr>(S) && !readsUserMemoryHere(S);
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    R &= !BO->isAssignmentOp();
+  if (const auto *UO = dyn_cast<UnaryOperator>(S))
+    R &= !UO->isIncrementDecrementOp();
+  for (const Stmt *C : S->children())
+    R = R && speculable(C, Memo);
+  Memo[S] = R;
+  return R;
 }
 
 bool hasCall(const Stmt *S) { return contains<CallExpr>(S); }

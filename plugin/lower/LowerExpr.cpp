@@ -617,8 +617,7 @@ int Lowerer::conditional(const ConditionalOperator *CO) {
   // Cheap pure arms become a select; arms with calls branch, so lanes that
   // agree skip the work of the other arm, and so do arms reading the
   // caller's memory (`i < n ? x[i] : 0` must not read x[n]).
-  if (!Void && pure(TE) && pure(FE) && !hasCall(TE) && !hasCall(FE) &&
-      !readsUserMemory(TE) && !readsUserMemory(FE)) {
+  if (!Void && speculable(TE, Speculable) && speculable(FE, Speculable)) {
     ++Speculative;
     int A = expr(TE), Bv = expr(FE);
     --Speculative;

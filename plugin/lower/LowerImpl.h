@@ -85,6 +85,11 @@ bool hasCall(const Stmt *S);
 /// a local array or a file-scope table): the caller's memory, which a lane
 /// may not read where C does not (`i < n && x[i] < t` must not read x[n]).
 bool readsUserMemory(const Stmt *S);
+/// pure(S) && !hasCall(S) && !readsUserMemory(S), answers by node in
+/// \p Memo: a `?:` may compute such an arm in lanes that take the other,
+/// and a chain of N `?:` asks it of each arm, which holds the rest of the
+/// chain (N^2 / 2 nodes walked).
+bool speculable(const Stmt *S, LiteralMemo &Memo);
 bool mayReturn(const Stmt *S);
 /// Syntactic, like the return-state the lowering computes.
 bool alwaysReturns(const Stmt *S);
@@ -911,7 +916,8 @@ private:
 
   int convert(int T, QualType From, QualType To);
   int constant(const Expr *E);
-  LiteralMemo Literal; // literalOnly's answers
+  LiteralMemo Literal;    // literalOnly's answers
+  LiteralMemo Speculable; // speculable's answers
   int zeroOf(Type T);
 
   const FunctionDecl *Top;
