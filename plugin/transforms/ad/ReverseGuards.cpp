@@ -155,12 +155,15 @@ int Reverser::masked(int C, const Guard &Of, const Guard &Minus) {
 /// chain's first adjoint, not on this one's value.
 void Reverser::selectChain(const ir::Stmt &S) {
   ZeroSelect Z;
+  const Guard *Base = nullptr; // Z holds the guard's conditions not in it
   auto It = Known.find(S.Dst);
   if (It != Known.end() && It->second.In == B.block() &&
-      It->second.Epoch == GuardEpoch)
+      It->second.Epoch == GuardEpoch) {
     Z = It->second.Z;
-  else
+    Base = It->second.Base;
+  } else {
     Z.V = B.get(adjTemp(S.Dst));
+  }
   if (It != Known.end())
     Known.erase(It);
   int Cond = R(S.Args[0]);
@@ -173,8 +176,14 @@ void Reverser::selectChain(const ir::Stmt &S) {
     Guard Rest; // atoms that test an adjoint: masked() keeps them apart
     const Guard &Minus = guardOf(Arg);
     for (auto [T, Kind] : guardOf(S.Dst)) {
-      if (std::binary_search(Minus.begin(), Minus.end(),
-                             std::make_pair(T, Kind)))
+      auto Atom = std::make_pair(T, Kind);
+      if (std::binary_search(Minus.begin(), Minus.end(), Atom))
+        continue;
+      // Merged up the chain already: where Arg's guard does not hold the
+      // chain's conditions (an arm hoisted out of the loop), merging them
+      // again was N^2 / 2 masks.
+      if (Kind != 2 && Base &&
+          !std::binary_search(Base->begin(), Base->end(), Atom))
         continue;
       if (Kind == 2)
         Rest.push_back({T, Kind});
@@ -185,7 +194,7 @@ void Reverser::selectChain(const ir::Stmt &S) {
     // guard, it reads its adjoint there (and else the write is dead).
     accumVar(adjTemp(Arg), masked(selectValue(B, A), Rest, {}));
     if (Rest.empty() && Chains.Linked.count(Arg))
-      Known[Arg] = {A, B.block(), GuardEpoch};
+      Known[Arg] = {A, B.block(), GuardEpoch, Base ? Base : &guardOf(S.Dst)};
   }
 }
 

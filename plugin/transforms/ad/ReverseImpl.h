@@ -93,6 +93,9 @@ private:
     ZeroSelect Z;
     const ir::Block *In = nullptr;
     unsigned Epoch = 0;
+    // The guard of the select Z started at (up the chain): Z holds every
+    // condition of this select's guard that is not in it.
+    const Guard *Base = nullptr;
   };
   SelectChains Chains;
   std::map<int, KnownAdjoint> Known;
