@@ -461,18 +461,33 @@ bool Lowerer::staticLocal(const VarDecl *VD) {
   return true;
 }
 
+/// Every pointer is lowered before any is resolved to the place it points
+/// at (which may add an index constant), in the order each call had.
+int Lowerer::outPointerArgs(const CallExpr *CE, Type FT, LValue *Ls,
+                            unsigned N) {
+  int X = expr(CE->getArg(0));
+  if (X < 0)
+    return -1;
+  llvm::SmallVector<PtrVal, 2> Ps(N);
+  for (unsigned I = 0; I < N; ++I)
+    if (!ptrValue(CE->getArg(I + 1), Ps[I]))
+      return -1;
+  bool Ok = true; // every place resolved, so each one's error is reported
+  for (unsigned I = 0; I < N; ++I) {
+    Ls[I] = pointee(Ps[I], nullptr, CE->getArg(I + 1), "writing");
+    Ok &= Ls[I].ok();
+  }
+  return Ok ? B.cast(FT, X) : -1;
+}
+
 /// frexp(x, &e): e = ilogb(x) + 1 and x * 2^-e, both exact; 0 and x
 /// itself for zeros, infinities and NaNs (glibc's choices). The mantissa's
 /// derivative is ldexp's: 2^-e.
 int Lowerer::frexpCall(const CallExpr *CE, Type FT) {
-  int X = expr(CE->getArg(0));
-  PtrVal P;
-  if (X < 0 || !ptrValue(CE->getArg(1), P))
+  LValue L;
+  int X = outPointerArgs(CE, FT, &L, 1);
+  if (X < 0)
     return -1;
-  LValue L = pointee(P, nullptr, CE->getArg(1), "writing");
-  if (!L.ok())
-    return -1;
-  X = B.cast(FT, X);
   int Zero = B.constF(FT, 0.0);
   int Fin =
       B.cmp(Op::CmpLT, B.math(ir::MathFn::Fabs, {X}), B.constF(FT, INFINITY));
@@ -489,14 +504,10 @@ int Lowerer::frexpCall(const CallExpr *CE, Type FT) {
 /// modf(x, &i): i = trunc(x) and x - i (exact), except where x is an
 /// integer, infinite or a zero: a zero with x's sign. Derivative 1.
 int Lowerer::modfCall(const CallExpr *CE, Type FT) {
-  int X = expr(CE->getArg(0));
-  PtrVal P;
-  if (X < 0 || !ptrValue(CE->getArg(1), P))
+  LValue L;
+  int X = outPointerArgs(CE, FT, &L, 1);
+  if (X < 0)
     return -1;
-  LValue L = pointee(P, nullptr, CE->getArg(1), "writing");
-  if (!L.ok())
-    return -1;
-  X = B.cast(FT, X);
   int T = B.math(ir::MathFn::Trunc, {X});
   int Frac = B.bin(Op::Sub, X, T);
   int Zero = B.constF(FT, 0.0);
@@ -511,19 +522,14 @@ int Lowerer::modfCall(const CallExpr *CE, Type FT) {
 /// (the same values as its sin and cos); their derivatives are theirs. Both
 /// are computed before either store, so an out-pointer may point at x.
 int Lowerer::sincosCall(const CallExpr *CE, Type FT) {
-  int X = expr(CE->getArg(0));
-  PtrVal PS, PC;
-  if (X < 0 || !ptrValue(CE->getArg(1), PS) || !ptrValue(CE->getArg(2), PC))
+  LValue L[2];
+  int X = outPointerArgs(CE, FT, L, 2);
+  if (X < 0)
     return -1;
-  LValue LS = pointee(PS, nullptr, CE->getArg(1), "writing");
-  LValue LC = pointee(PC, nullptr, CE->getArg(2), "writing");
-  if (!LS.ok() || !LC.ok())
-    return -1;
-  X = B.cast(FT, X);
   int S = B.math(ir::MathFn::Sin, {X});
   int C = B.math(ir::MathFn::Cos, {X});
-  store(LS, S);
-  store(LC, C);
+  store(L[0], S);
+  store(L[1], C);
   return B.constI(Type::I32, 0); // (void)
 }
 
@@ -533,14 +539,10 @@ int Lowerer::sincosCall(const CallExpr *CE, Type FT) {
 /// -2^52 for double, -2^23 for float: all integers). The sign carries no
 /// derivative.
 int Lowerer::lgammaRCall(const CallExpr *CE, Type FT) {
-  int X = expr(CE->getArg(0));
-  PtrVal P;
-  if (X < 0 || !ptrValue(CE->getArg(1), P))
+  LValue L;
+  int X = outPointerArgs(CE, FT, &L, 1);
+  if (X < 0)
     return -1;
-  LValue L = pointee(P, nullptr, CE->getArg(1), "writing");
-  if (!L.ok())
-    return -1;
-  X = B.cast(FT, X);
   int Zero = B.constF(FT, 0.0);
   int Fl = B.math(ir::MathFn::Floor, {X});
   // floor(x) is odd: half of it is not an integer (exact below 2^53).

@@ -4,8 +4,9 @@
 // expression and call parts live in LowerStmt.cpp, LowerExpr.cpp and
 // LowerCall.cpp, and the syntactic AST queries (ASTQueries.cpp) they share.
 // The members of some parts are declared in fragments the class includes:
-// LowerFuncChoice.inc (function values), LowerLongDouble.inc and
-// LowerExternArgs.inc (pointers passed on to calls made per example).
+// LowerFuncChoice.inc (function values), LowerLongDouble.inc,
+// LowerExternArgs.inc (pointers passed on to calls made per example) and
+// LowerGlobal.inc (file-scope data, static locals).
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATCHDIFF_LOWER_LOWERIMPL_H
@@ -841,78 +842,9 @@ private:
   /// The leaves of the last inlined helper's struct return value.
   std::vector<int> CallStruct;
 
-  // File-scope data, static locals, frexp and modf (LowerGlobal.cpp).
-  /// The Global parameter reading \p VD (made on first use), or -1 after
-  /// an error at \p At.
-  int globalParam(const VarDecl *VD, SourceLocation At);
-  void tableWrite(SourceLocation At, llvm::StringRef Name);
-  /// Whether the generated code, at file scope, can name \p VD: declared
-  /// there, or only in a block ('extern double MACHEP;' inside a
-  /// function): then its declaration goes into FileDecls; else an error at
-  /// \p At.
-  bool fileScopeName(const VarDecl *VD, SourceLocation At);
-  std::string FileDecls;
-  /// The variable holding global scalar \p VD, which the function writes
-  /// (made on first write), or -1 after an error at \p At.
-  int globalVar(const VarDecl *VD, SourceLocation At);
-  void carried(SourceLocation At, llvm::StringRef Name);
-  /// Every written global is written before it is read, on every path;
-  /// else errors. One written on some paths only gets a written flag.
-  bool checkGlobalWrites();
-  ir::Output someWrites(const ir::Output &O);
-  /// The variables of globals written on some paths only.
-  llvm::DenseSet<int> SomePaths;
-  void staticWrite(SourceLocation At, int Var);
-  bool staticLocal(const VarDecl *VD);
-  int constOf(const APValue &V, Type T);
-  int frexpCall(const CallExpr *CE, Type FT);
-  int modfCall(const CallExpr *CE, Type FT);
-  int sincosCall(const CallExpr *CE, Type FT);
-  int lgammaRCall(const CallExpr *CE, Type FT);
-  llvm::DenseMap<const VarDecl *, int> GlobalParams;
-  /// Lowering a side C may not evaluate in every lane that computes it (a
-  /// pure '&&' operand or '?:' arm): table reads are kept in the table.
-  int Speculative = 0;
-  int loadTable(int Arg, int Idx);
-  /// Where each global read as a uniform value was first read.
-  llvm::DenseMap<const VarDecl *, SourceLocation> FirstRead;
-  /// Global scalars the function writes: one variable per example each,
-  /// an output (in first-write order), the first write, and the reads.
-  llvm::DenseMap<const VarDecl *, int> GlobalVars;
-  std::vector<ir::Output> GlobalOuts;
-  /// Recursive calls made once per example (recursiveCall): the first, and
-  /// its callee's name.
-  SourceLocation FirstRecursion;
-  std::string RecursionName;
-  /// The function grew past InlineBudget operations inlining helpers: the
-  /// error is reported once, and no call is inlined after it.
-  bool OverBudget = false;
-  std::map<int, SourceLocation> FirstWrite;
-  llvm::DenseMap<const ir::Stmt *, SourceLocation> GlobalReads;
-  llvm::DenseMap<const VarDecl *, int> StaticVars;
-  /// Static globals used only as expression scratch (ScratchGlobals.cpp):
-  /// their per-example variables (-1: not scratch), in order of use.
-  llvm::DenseMap<const VarDecl *, int> ScratchVars;
-  std::vector<const VarDecl *> ScratchUsed;
-  /// Static locals: never written (their initializer on every call).
-  llvm::DenseSet<int> ReadOnly;
-  /// Static locals written before every read (lowered as locals), and the
-  /// others' first read that may see the previous call's value, of the
-  /// bodies scanned so far (StaticScratch.cpp).
-  ScratchStatics Scratch;
-  llvm::DenseSet<const Stmt *> Scanned;
-  /// A read-only static's variable: where the previous call's value may be
-  /// read (staticWrite names it).
-  std::map<int, SourceLocation> StaleAt;
-  llvm::DenseSet<int> StaticWrites; // reported
-  /// The first static local lowered as a local (a recursive call would
-  /// write the static itself, which the examples' copies do not see).
-  /// Static locals lowered as locals (StaticScratch.cpp), and the functions
-  /// a recursive call's scalar run may enter again (recursiveCall).
-  std::vector<const VarDecl *> ScratchDecls;
-  llvm::SmallPtrSet<const FunctionDecl *, 4> RecursionCycle;
-  /// Runs first: the static locals' initial values.
-  ir::Block Prologue;
+  // File-scope data, static locals, the out-pointer math calls
+  // (LowerGlobal.cpp).
+#include "lower/LowerGlobal.inc"
 
   int convert(int T, QualType From, QualType To);
   int constant(const Expr *E);
