@@ -243,12 +243,13 @@ static void test_fn(void **state) {
 
 /* The inline double kernels' hard regions, beyond the samples above: log
  * near 1, at the edges of its reduction (mantissa near sqrt(2)/2, sqrt(2)),
- * subnormal; erfc over its fast path [-8, 8], across its edge at |x| =
- * 8 and below -8 (the fast path too), with and without lanes above 8; exp
- * across its fast path's edge at |x| = 708 and near 0. */
+ * at the ends of the 64-byte kernel's bins, subnormal; erfc over its fast
+ * path [-8, 8], across its edge at |x| = 8 and below -8 (the fast path too),
+ * with and without lanes above 8; exp across its fast path's edge at |x| =
+ * 708 and near 0. */
 static double focus_log(uint64_t *rng, size_t i) {
   double u = tu_unit(rng);
-  switch (i % 4) {
+  switch (i % 5) {
   case 0:
     return 1.0 + (u - 0.5) * ldexp(1.0, -(int)(tu_next(rng) % 60));
   case 1: {
@@ -258,6 +259,15 @@ static double focus_log(uint64_t *rng, size_t i) {
   }
   case 2:
     return ldexp(0.5 + u, (int)(tu_next(rng) % 2100) - 1074);
+  case 3: {
+    /* the ends of the 64-byte kernel's 16 bins (vmath_log_tab.h), where
+     * its r is largest and z invc - 1 must still be exact */
+    uint64_t ix = 0x3fe6800000000000ULL + ((tu_next(rng) % 17) << 48) +
+                  tu_next(rng) % 2001 - 1000;
+    double z;
+    memcpy(&z, &ix, sizeof z);
+    return ldexp(z, (int)(tu_next(rng) % 9) - 4);
+  }
   default:
     return u * 0x1p-1022;
   }
@@ -316,7 +326,14 @@ static void test_double_focus(void **state) {
       for (int l = 0; l < BD_WD; l++)
         check_lane_d(f, &r, x[l], 0.0, v[l]);
     }
-    check(f, "f64d (focus)", r, f->bound_d);
+    double bound = f->bound_d;
+#if defined(BD__LOG_TABLE) && BD__LOG_TABLE
+    /* the table kernel (vmath_log.h): 0.55 measured; a wrong row of its
+     * table costs more than this in its bin */
+    if (strcmp(f->name, "log") == 0)
+      bound = 0.6;
+#endif
+    check(f, "f64d (focus)", r, bound);
   }
 }
 

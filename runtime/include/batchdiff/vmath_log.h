@@ -11,8 +11,65 @@
  * (fdlibm's longer form there, f - (f^2/2 - s (f^2/2 + R) - k ln2lo), was
  * 0.742 for 3 more FMA-pipe operations; lognormal_nll at 4 lanes is bound
  * by those pipes). A table version with an 8-bit 1/c and -log(c) in two
- * parts was 0.50 ULP but 13.3 instead of 10.3 instructions per element. */
+ * parts was 0.50 ULP but 13.3 instead of 10.3 instructions per element.
+ *
+ * 64-byte vectors (AVX-512) take another kernel: there the division is the
+ * cost (one vdivpd zmm per log, 16 cycles on Intel: lognormal_nll was bound
+ * by its three divisions), and vpermi2pd reads a 16-entry table from two
+ * registers. See bd__logfmak_dd below. */
 
+#include "vmath_log_tab.h"
+
+/* The table kernel where the division is dear: 64-byte vectors, except for
+ * AMD Zen 4 (-march=znver4 or native there), where a 512-bit division issues
+ * about every 10 cycles and a permute costs as much as an FMA: the division
+ * kernel measured faster there (docs/performance-kernels.md, "The double
+ * log at 8 lanes"). */
+#if BD_VBYTES == 64 && defined(__AVX512F__) && !defined(__znver4__)
+#define BD__LOG_TABLE 1
+#else
+#define BD__LOG_TABLE 0
+#endif
+
+#if BD__LOG_TABLE
+/* A row of 16 doubles indexed by i's low 4 bits (vpermi2pd). */
+BD_INL bd_f64d bd__logt_dd(const double *t, bd_i64d i) {
+  return (bd_f64d)__builtin_ia32_vpermi2varpd512(
+      (bd__x8df)bd__vld_dd(t), (bd__x8di)i, (bd__x8df)bd__vld_dd(t + 8));
+}
+
+/* log(x) for positive normal finite x, plus kadj ln2; 64-byte vectors.
+ * x = 2^k z, z in [0.703125, 1.40625) and a bin i of z from its bits
+ * (scripts/gen-log-table.py): r = z invc - 1 is exact (invc has few bits;
+ * bin 9 holds 1, invc = 1), |r| <= 0.0342, and
+ *   log(x) = (k ln2hi + lh) + r + (k ln2lo + ll + r^2 g(r))
+ * with k ln2hi + lh exact (both on the 2^-42 grid), its sum with r split
+ * exactly (Fast2Sum: |k ln2hi + lh| >= |r| unless it is 0) and g of degree
+ * 8 (2^-55 absolute). No division: 0.55 ULP measured (docs/runtime.md). */
+BD_INL bd_f64d bd__logfmak_dd(bd_f64d x, double kadj) {
+  static const double t[3][16] __attribute__((__aligned__(64))) = {
+      {BD__LOGT_INVC}, {BD__LOGT_LH}, {BD__LOGT_LL}};
+  static const double k[BD__LOGT_NP][16]
+      __attribute__((__aligned__(64))) = {BD__LOGT_P_ROWS};
+  const double *K = &k[0][0];
+  __asm__ volatile("" : "+r"(K)); /* volatile: not shared with the rare path */
+  bd_i64d ix = (bd_i64d)x;
+  bd_i64d tmp = ix - BD__LOGT_OFF;
+  bd_f64d kd = __builtin_convertvector((tmp >> 52) + (int64_t)kadj, bd_f64d);
+  bd_f64d z = (bd_f64d)(ix - (tmp & (int64_t)0xfff0000000000000ULL));
+  bd_i64d i = tmp >> 48;
+  bd_f64d r = BD__FMA(z, bd__logt_dd(t[0], i), bd__vspl_dd(-1.0));
+  bd_f64d w = BD__FMA(kd, bd__vspl_dd(BD__LOGT_LN2HI), bd__logt_dd(t[1], i));
+  bd_f64d hi = w + r;
+  bd_f64d lo = (w - hi) + r;
+  bd_f64d g = bd__vld_dd(K);
+  for (int j = 1; j < BD__LOGT_NP; j++)
+    g = BD__FMA(g, r, bd__vld_dd(K + 16 * j));
+  bd_f64d tail =
+      BD__FMA(kd, bd__vspl_dd(BD__LOGT_LN2LO), bd__logt_dd(t[2], i)) + lo;
+  return hi + BD__FMA(r * r, g, tail);
+}
+#else
 /* log(x) for positive normal finite x, plus kadj ln2. */
 BD_INL bd_f64d bd__logfmak_dd(bd_f64d x, double kadj) {
   bd_i64d ix = (bd_i64d)x;
@@ -47,6 +104,8 @@ BD_INL bd_f64d bd__logfmak_dd(bd_f64d x, double kadj) {
   bd_f64d t = BD__FMA(s, f, BD__FMA(-(s * z), p, kd * -0x1.a39ef35793c76p-33));
   return BD__FMA(kd, bd__vspl_dd(0x1.62e42feep-1), f - t);
 }
+
+#endif
 
 /* Lanes with x < 2^-1022 (subnormal, 0, negative) or x >= inf (inf, NaN)
  * are redone after the vector (rare: one test per vector); subnormals
