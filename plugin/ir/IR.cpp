@@ -132,6 +132,7 @@ bool mathCostly(MathFn Fn) {
   case MathFn::Cbrt:
   case MathFn::Exp:
   case MathFn::Exp2:
+  case MathFn::Exp10:
   case MathFn::Expm1:
   case MathFn::Log:
   case MathFn::Log2:

@@ -8,6 +8,7 @@
 #define BD_SLEEF1_LIST(X)                                                      \
   X(cbrtf, cbrt, cbrt, u10)                                                    \
   X(exp2f, exp2, exp2, u10)                                                    \
+  X(exp10f, exp10, exp10, u10)                                                 \
   X(expm1f, expm1, expm1, u10)                                                 \
   X(logf, log, log, u10)                                                       \
   X(log2f, log2, log2, u10)                                                    \

@@ -8,6 +8,12 @@
 #include "../common/gamma_ref.h"
 #include "../common/test_filter.h"
 
+/* exp10 (GNU), declared here: _GNU_SOURCE would also declare glibc's fadd,
+ * fsub and fmul, which ../common/dual.h defines. */
+double exp10(double);
+float exp10f(float);
+long double exp10l(long double);
+
 #define LN2 0.693147180559945309417232121458176568L
 #define LN10 2.302585092994045684017991454684364208L
 #define TWO_OVER_SQRTPI 1.128379167095512573896158903121545172L
@@ -65,6 +71,7 @@ GM1(y1, y0l(x) - y1l(x) / x, 0.1, 20)
 GM1(cbrt, 1.0L / (3.0L * cbrtl(x) * cbrtl(x)), 0.05, 50)
 GM1(exp, expl(x), -20, 20)
 GM1(exp2, LN2 *exp2l(x), -20, 20)
+GM1(exp10, LN10 *exp10l(x), -20, 20)
 GM1(expm1, expl(x), -20, 20)
 GM1(log, 1.0L / x, 0.01, 100)
 GM1(log2, 1.0L / (x * LN2), 0.01, 100)
@@ -302,19 +309,20 @@ GTEST(c_gamma)
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      GM_(sqrt),      GM_(cbrt),         GM_(exp),       GM_(exp2),
-      GM_(expm1),     GM_(log),          GM_(log2),      GM_(log10),
-      GM_(log1p),     GM_(sin),          GM_(cos),       GM_(tan),
-      GM_(asin),      GM_(acos),         GM_(atan),      GM_(sinh),
-      GM_(cosh),      GM_(tanh),         GM_(asinh),     GM_(acosh),
-      GM_(atanh),     GM_(erf),          GM_(erfc),      GM_(lgamma),
-      GM_(tgamma),    GM_(fabs),         GM_(floor),     GM_(ceil),
-      GM_(trunc),     GM_(round),        GM_(pow),       GM_(atan2),
-      GM_(hypot),     GM_(fmin),         GM_(fmax),      GM_(copysign),
-      GM_(fmod),      GM_(rint),         GM_(nearbyint), GM_(logb),
-      GM_(remainder), GM_(fdim),         GM_(nextafter), GM_(j0),
-      GM_(j1),        GM_(y0),           GM_(y1),        GT_(c_ldexp),
-      GT_(c_scalbn),  GT_(c_lround_mix), GT_(c_fma),     GT_(c_gamma),
+      GM_(sqrt),     GM_(cbrt),      GM_(exp),          GM_(exp2),
+      GM_(exp10),    GM_(expm1),     GM_(log),          GM_(log2),
+      GM_(log10),    GM_(log1p),     GM_(sin),          GM_(cos),
+      GM_(tan),      GM_(asin),      GM_(acos),         GM_(atan),
+      GM_(sinh),     GM_(cosh),      GM_(tanh),         GM_(asinh),
+      GM_(acosh),    GM_(atanh),     GM_(erf),          GM_(erfc),
+      GM_(lgamma),   GM_(tgamma),    GM_(fabs),         GM_(floor),
+      GM_(ceil),     GM_(trunc),     GM_(round),        GM_(pow),
+      GM_(atan2),    GM_(hypot),     GM_(fmin),         GM_(fmax),
+      GM_(copysign), GM_(fmod),      GM_(rint),         GM_(nearbyint),
+      GM_(logb),     GM_(remainder), GM_(fdim),         GM_(nextafter),
+      GM_(j0),       GM_(j1),        GM_(y0),           GM_(y1),
+      GT_(c_ldexp),  GT_(c_scalbn),  GT_(c_lround_mix), GT_(c_fma),
+      GT_(c_gamma),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_grad_math", tests, NULL, NULL);

@@ -118,6 +118,7 @@ extern "C" {
   X(cbrt, cbrtf, cbrt)                                                         \
   X(exp, expf, exp)                                                            \
   X(exp2, exp2f, exp2)                                                         \
+  X(exp10, exp10f, exp10)                                                      \
   X(expm1, expm1f, expm1)                                                      \
   X(log, logf, log)                                                            \
   X(log2, log2f, log2)                                                         \
@@ -160,6 +161,7 @@ BD_MATH2_LIST(BD__MATH2)
   X(cbrt, lib, lib)                                                            \
   X(exp, fast, fast)                                                           \
   X(exp2, lib, lib)                                                            \
+  X(exp10, lib, lib)                                                           \
   X(expm1, fast, fast)                                                         \
   X(log, fast, fast)                                                           \
   X(log2, lib, lib)                                                            \
