@@ -198,7 +198,8 @@ void Forwarder::tape(const ir::Stmt &S) {
 }
 
 /// The tangent of an arithmetic or math operation: the sum over its active
-/// arguments of the rule with G = that argument's tangent.
+/// arguments of the rule with G = that argument's tangent, or the table's
+/// pair rule where both arguments have tangents (a / b: one division).
 void Forwarder::operation(const ir::Stmt &S) {
   int Sum = -1;
   // A gradient's `adjoint != 0 ? contribution : 0` (Reverse.cpp marks the
@@ -221,6 +222,14 @@ void Forwarder::operation(const ir::Stmt &S) {
       selectChain(S))
     return;
   auto Val = [&](int T) { return T == S.Args[0] && Cond >= 0 ? Cond : T; };
+  if (S.Args.size() == 2 && act(S.Args[0]) && DT[S.Args[0]] >= 0 &&
+      act(S.Args[1]) && DT[S.Args[1]] >= 0) {
+    int T = tangentPairRule(B, S, DT[S.Args[0]], DT[S.Args[1]], Val);
+    if (T >= 0) {
+      DT[S.Dst] = T;
+      return;
+    }
+  }
   for (unsigned K = 0; K < S.Args.size(); ++K) {
     int X = S.Args[K];
     if (!act(X) || DT[X] < 0)

@@ -3,20 +3,11 @@
 
 namespace batchdiff {
 
-int derivativeRule(ir::Builder &B, const ir::Stmt &S, unsigned K, int Gt,
-                   ir::Type Into, const std::function<int(int)> &Val,
-                   const MathReuse &Reuse) {
-  using ir::Op;
-  auto Math = [&](ir::MathFn Fn, std::vector<int> Args) {
-    int T = Reuse ? Reuse(Fn, Args) : -1;
-    return T >= 0 ? T : B.math(Fn, std::move(Args));
-  };
-  ir::Type Ty = B.func().Temps[S.Dst];
-  bool IsMath = S.Opc == Op::Math;
+// The tables' vocabulary, for the functions below: each defines B, S, Ty,
+// Val and G (the rule's G) or G0 and G1 (the two tangents of a pair rule).
 #define X0 Val(S.Args[0])
 #define X1 Val(S.Args[1])
 #define Y Val(S.Dst)
-#define G Gt
 #define C(V) B.constF(Ty, V)
 #define ZERO B.constF(Ty, 0.0)
 #define ADD(L, R) B.add(L, R)
@@ -28,6 +19,18 @@ int derivativeRule(ir::Builder &B, const ir::Stmt &S, unsigned K, int Gt,
 #define CMP(O, L, R) B.cmp(Op::O, L, R)
 #define CONVERT(V) B.cast(Into, V)
 #define MATH(Fn, ...) Math(ir::MathFn::Fn, {__VA_ARGS__})
+
+int derivativeRule(ir::Builder &B, const ir::Stmt &S, unsigned K, int Gt,
+                   ir::Type Into, const std::function<int(int)> &Val,
+                   const MathReuse &Reuse) {
+  using ir::Op;
+  auto Math = [&](ir::MathFn Fn, std::vector<int> Args) {
+    int T = Reuse ? Reuse(Fn, Args) : -1;
+    return T >= 0 ? T : B.math(Fn, std::move(Args));
+  };
+  ir::Type Ty = B.func().Temps[S.Dst];
+  bool IsMath = S.Opc == Op::Math;
+#define G Gt
 #define BD_OP_DERIV(O, I, E)                                                   \
   if (!IsMath && S.Opc == Op::O && K == I)                                     \
     return E;
@@ -42,6 +45,22 @@ int derivativeRule(ir::Builder &B, const ir::Stmt &S, unsigned K, int Gt,
     }
 #undef NA
 #undef G
+  (void)Into;
+  return -1;
+}
+
+int tangentPairRule(ir::Builder &B, const ir::Stmt &S, int G0, int G1,
+                    const std::function<int(int)> &Val) {
+  using ir::Op;
+  ir::Type Ty = B.func().Temps[S.Dst];
+  (void)Ty;
+#define BD_OP_TANGENT2(O, E)                                                   \
+  if (S.Opc == Op::O && ir::isFloat(Ty))                                       \
+    return E;
+#include "transforms/ad/Derivatives.def"
+  return -1;
+}
+
 #undef X0
 #undef X1
 #undef Y
@@ -56,8 +75,5 @@ int derivativeRule(ir::Builder &B, const ir::Stmt &S, unsigned K, int Gt,
 #undef CMP
 #undef CONVERT
 #undef MATH
-  (void)Into;
-  return -1;
-}
 
 } // namespace batchdiff

@@ -29,6 +29,12 @@ int derivativeRule(ir::Builder &B, const ir::Stmt &S, unsigned K, int G,
                    ir::Type Into, const std::function<int(int)> &Val,
                    const MathReuse &Reuse = nullptr);
 
+/// Forward mode: the tangent of \p S from both arguments' tangents \p G0 and
+/// \p G1 at once, by S's BD_OP_TANGENT2 rule (Derivatives.def), or -1 when
+/// it has none (then the tangent is the sum of the two derivativeRule's).
+int tangentPairRule(ir::Builder &B, const ir::Stmt &S, int G0, int G1,
+                    const std::function<int(int)> &Val);
+
 } // namespace batchdiff
 
 #endif
