@@ -72,6 +72,13 @@
 #ifndef FZ_MUTATE_RET
 #define FZ_MUTATE_RET 0.0
 #endif
+/* Check 5's self-test (gen.py --mutate-jvp): every NAME_jvp d_ret is
+ * compared with dot(gradient, tangent) scaled by 1 + FZ_MUTATE_JVP, a
+ * deliberate bug that must be reported (also at seed 289's jvp_gradoff
+ * point, where the gradient is off). */
+#ifndef FZ_MUTATE_JVP
+#define FZ_MUTATE_JVP 0.0
+#endif
 /* Check 4's self-tests (gen.py --mutate-global): 1, the harness expects
  * in a written global what example n - 1 alone leaves, as if every example
  * wrote it (the oracle before globals written on some paths); 2, it runs
@@ -166,8 +173,9 @@ static const size_t fz_ns[] = {0, 1, 3, 4, 5, 8, 9, 17, 100};
 
 typedef struct {
   long exact, zero_tie, tol, sensitive, grad_fd, kink, floatpath, nonfinite,
-      uni_fd, uni_skip, overflow, jvp_dot, jvp_skip, hvp_bits, hvp_fd, hvp_skip,
-      absorbed, ulp, nan_sign, ext_calls, ext_skip, gsome, gnone, fails;
+      uni_fd, uni_skip, overflow, jvp_dot, jvp_skip, jvp_gradoff, hvp_bits,
+      hvp_fd, hvp_skip, absorbed, ulp, nan_sign, ext_calls, ext_skip, gsome,
+      gnone, fails;
 } fz_stats;
 static fz_stats fz_st;
 
@@ -303,12 +311,20 @@ static void fz_args_of(const fz_fn *f, double *const *a, size_t b,
  * its inputs; with float arithmetic, or in double near a derivative of 0):
  * then both must agree with the finite differences of the long twin as
  * closely as the gradient check asks (1e-6 or 1e-2 times |c| + 1, plus
- * the differences' noise). Where those differences are no oracle (a kink
- * within their step: seed 231 of 1-400 at K = 4, x - x / (1 + |x|) at
- * x = -3e-4, whose derivative 2|x| is 1 - 1 / (1 + |x|)^2 in float), the
- * point is skipped if the two orders still agree to the tolerance jt
- * relative to the intermediates' scale, sum |t| (|y| + 1), instead of to
- * the cancelled sum |g t|; a gross difference still fails. */
+ * the differences' noise): 1, counted as jvp_skip. Where only NAME_jvp
+ * does, 2 (jvp_gradoff): NAME_jvp is right, and the gradient is check 2's
+ * to judge (at the examples it samples). Reverse mode adds each use's
+ * contribution to an adjoint as it meets it, and contributions that
+ * cancel (+A, then -A) absorb a small one added before them, which
+ * forward mode, cancelling them first, keeps (seed 289 of the twelfth
+ * round: -(p0 * p2) + p0 / p2 at p2 = -1, A = 6.5e24, a gradient 1.6e-4
+ * off the derivative, which NAME_jvp has to 1e-13). Where the differences
+ * are no oracle (a kink within their step: seed 231 of 1-400 at K = 4,
+ * x - x / (1 + |x|) at x = -3e-4, whose derivative 2|x| is
+ * 1 - 1 / (1 + |x|)^2 in float), the point is skipped (1) if the two
+ * orders still agree to the tolerance jt relative to the intermediates'
+ * scale, sum |t| (|y| + 1), instead of to the cancelled sum |g t|; a
+ * gross difference still fails (0). */
 static double fz_fd(const fz_fn *f, const double *x0, int p, double *noise,
                     int *why);
 static int fz_jvp_float_noise(const fz_fn *f, const double *x,
@@ -331,7 +347,9 @@ static int fz_jvp_float_noise(const fz_fn *f, const double *x,
     /* the gradient check's bound, rel (|c| + 1) + noise, times |t| */
     tol += (rel * (fabs(d) + 1.0) + noise) * fabs(t1[p][0]);
   }
-  return fabs(jvp - fdot) <= tol && fabs(dot - fdot) <= tol;
+  if (!(fabs(jvp - fdot) <= tol))
+    return 0;
+  return fabs(dot - fdot) <= tol ? 1 : 2;
 }
 
 #include "fuzz_global.h"
@@ -648,7 +666,7 @@ static void fz_check_jvp_alone(fz_case *c, size_t b, const double *x,
   const fz_fn *f = c->f;
   size_t n = c->n;
   int pat = c->pat;
-  double *const *a = c->a, *dj = c->dj;
+  double *const *a = c->a;
   double *t1[FZ_MAXP], tv[FZ_MAXP], dj1 = 0, dot = 0, mag = 0;
   for (int p = 0; p < f->np; p++) {
     t1[p] = NULL;
@@ -660,25 +678,32 @@ static void fz_check_jvp_alone(fz_case *c, size_t b, const double *x,
     mag += fabs(g1[p][0] * tv[p]);
   }
   f->jvp(1, a1, t1, NULL, &dj1);
-  if (!fz_same(dj1, dj[b]))
-    FZ_FAIL(f, a, b, "jvp alone %a != in batch %a", dj1, dj[b]);
+  if (!fz_same(dj1, c->dj[b]))
+    FZ_FAIL(f, a, b, "jvp alone %a != in batch %a", dj1, c->dj[b]);
+  double jv = c->dj[b] * (1.0 + FZ_MUTATE_JVP);
   /* Both modes add the same products in other orders: rounding relative
    * to sum |g t| (float intermediates: float rounding). Not with special
    * inputs (pattern 3: Inf, NaN, subnormals), where 0 * Inf and underflow
    * differ between the orders, as the finite differences skip them. */
   double jt = f->rtype == 'f' || !f->twin_exact ? 1e-4 : 1e-10;
-  if (pat == 3 || !isfinite(dot) || !isfinite(mag) || !isfinite(dj[b])) {
+  if (pat == 3 || !isfinite(dot) || !isfinite(mag) || !isfinite(jv)) {
     fz_st.jvp_skip++;
   } else {
+    int ok = fabs(jv - dot) <= jt * mag + 1e-300, why = 0;
     fz_st.jvp_dot++;
-    if (!(fabs(dj[b] - dot) <= jt * mag + 1e-300) &&
-        fz_jvp_float_noise(f, x, t1, dj[b], dot, c->rb[b], jt))
-      fz_st.jvp_dot--, fz_st.jvp_skip++;
-    else if (!(fabs(dj[b] - dot) <= jt * mag + 1e-300))
+    if (!ok)
+      why = fz_jvp_float_noise(f, x, t1, jv, dot, c->rb[b], jt);
+    if (why) {
+      fz_st.jvp_dot--;
+      if (why == 1)
+        fz_st.jvp_skip++;
+      else
+        fz_st.jvp_gradoff++;
+    } else if (!ok)
       FZ_FAIL(f, a, b,
               "jvp %.17g != dot(gradient, tangent) %.17g "
               "(sum |g t| %g)",
-              dj[b], dot, mag);
+              jv, dot, mag);
   }
 }
 
@@ -939,15 +964,17 @@ static int fz_main(const fz_fn *fns, int nf, unsigned long seed) {
   printf("STATS functions=%d exact=%ld zero_tie=%ld tol=%ld sensitive=%ld "
          "grad_fd=%ld "
          "kink=%ld floatpath=%ld nonfinite=%ld uni_fd=%ld uni_skip=%ld "
-         "overflow=%ld jvp_dot=%ld jvp_skip=%ld hvp_bits=%ld hvp_fd=%ld "
+         "overflow=%ld jvp_dot=%ld jvp_skip=%ld jvp_gradoff=%ld "
+         "hvp_bits=%ld hvp_fd=%ld "
          "hvp_skip=%ld absorbed=%ld ulp=%ld nan_sign=%ld ext_calls=%ld "
          "ext_skip=%ld gsome=%ld gnone=%ld fails=%ld\n",
          nf, fz_st.exact, fz_st.zero_tie, fz_st.tol, fz_st.sensitive,
          fz_st.grad_fd, fz_st.kink, fz_st.floatpath, fz_st.nonfinite,
          fz_st.uni_fd, fz_st.uni_skip, fz_st.overflow, fz_st.jvp_dot,
-         fz_st.jvp_skip, fz_st.hvp_bits, fz_st.hvp_fd, fz_st.hvp_skip,
-         fz_st.absorbed, fz_st.ulp, fz_st.nan_sign, fz_st.ext_calls,
-         fz_st.ext_skip, fz_st.gsome, fz_st.gnone, fz_st.fails);
+         fz_st.jvp_skip, fz_st.jvp_gradoff, fz_st.hvp_bits, fz_st.hvp_fd,
+         fz_st.hvp_skip, fz_st.absorbed, fz_st.ulp, fz_st.nan_sign,
+         fz_st.ext_calls, fz_st.ext_skip, fz_st.gsome, fz_st.gnone,
+         fz_st.fails);
   /* A run whose every gradient check was skipped (kinks, overflow, NaN)
    * proved nothing about gradients: that is a failure too. */
   long skipped = fz_st.kink + fz_st.floatpath + fz_st.nonfinite +

@@ -116,7 +116,8 @@ def run_exe(exe, args, env=None):
 
 def run_one(seed, K, args, workdir):
     src = gen_file(seed, K, args.mutate_grad, features(args.features),
-                   args.mutate_ret, args.mutate_global, args.mutate_ulp)
+                   args.mutate_ret, args.mutate_global, args.mutate_ulp,
+                   args.mutate_jvp)
     cfile = os.path.join(workdir, "fuzz_%d.c" % seed)
     with open(cfile, "w") as f:
         f.write(src)
@@ -227,6 +228,10 @@ def main():
                    help="every NAME_batched result is scaled by 1 + this "
                    "before the checks (a deliberate bug: the run must fail "
                    "also where results are excused, e.g. by a NaN's sign)")
+    r.add_argument("--mutate-jvp", type=float, default=0.0,
+                   help="check 5 compares every NAME_jvp d_ret scaled by "
+                   "1 + this (a deliberate bug: the run must then fail, "
+                   "also where the gradient is off, jvp_gradoff)")
     r.add_argument("--mutate-ulp", type=int, default=0,
                    help="check 1 compares the scalar result with "
                    "NAME_batched's moved this many ULPs (of the result "

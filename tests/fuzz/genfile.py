@@ -11,7 +11,7 @@ from xadapters import flatten, xadapter
 
 
 def gen_file(seed, K, mutate=0.0, features=(), mutate_ret=0.0,
-             mutate_global=0, mutate_ulp=0):
+             mutate_global=0, mutate_ulp=0, mutate_jvp=0.0):
     rng = random.Random(seed)
     # the constructs of --features draw from rng only when asked for: the
     # default output of a seed stays what it was
@@ -260,8 +260,9 @@ def gen_file(seed, K, mutate=0.0, features=(), mutate_ret=0.0,
            "#define FZ_MUTATE %r" % mutate,
            "#define FZ_MUTATE_RET %r" % mutate_ret,
            "#define FZ_MUTATE_GLOBAL %d" % mutate_global,
-           "#define FZ_MUTATE_ULP %d" % mutate_ulp,
-           '#include "fuzz_harness.h"', ""]
+           "#define FZ_MUTATE_ULP %d" % mutate_ulp] \
+        + (["#define FZ_MUTATE_JVP %r" % mutate_jvp] if mutate_jvp else []) \
+        + ['#include "fuzz_harness.h"', ""]
     # The twins run under FENV_ACCESS: no speculated operation (such as the
     # division on the untaken side of a ?:) raises a flag the path did not
     # raise, so the harness's overflow test sees the path's own flags.
