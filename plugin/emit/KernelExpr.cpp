@@ -106,12 +106,14 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) const {
     // scalar code returns the second here (transforms/simplify/MinMaxTies).
     if ((S.Fn == ir::MathFn::Fmin || S.Fn == ir::MathFn::Fmax) && S.IVal == 1)
       std::swap(Args[0], Args[1]);
-    // Named after the float type, which the result need not have (ilogb).
+    // Named after the float type, which the result need not have (ilogb),
+    // nor the first argument (jn's order).
     // (__bd_digamma, not in <math.h>, is bd_digamma_* in the runtime.)
     std::string MN = ir::mathName(S.Fn);
     if (MN.rfind("__bd_", 0) == 0)
       MN.erase(0, 5);
-    std::string Fn = "bd_" + MN + "_" + Sh.sfx(F.Temps[A[0]]);
+    std::string Fn =
+        "bd_" + MN + "_" + Sh.sfx(F.Temps[A[ir::mathFloatArg(S.Fn)]]);
     if (Outline && ir::mathCostly(S.Fn))
       return Call("bd_ool" + Fn.substr(2), Args);
     if (Deferred && ir::mathDeferrable(S.Fn)) {
@@ -119,12 +121,16 @@ std::string KernelEmitter::vectorExpr(const ir::Stmt &S) const {
       return Call("bd_dfr" + Fn.substr(2), Args);
     }
     if (MathOutOfLine && ir::mathCostly(S.Fn)) {
-      std::string V = Sh.vtype(F.Temps[A[0]]), Copy = Name + Fn.substr(2);
-      std::string Def = "static __attribute__((noinline, unused)) " + V + " " +
-                        Copy + "(" + V + " __bd_x";
-      Def += A.size() > 1 ? ", " + V + " __bd_y) {\n  return " + Fn +
-                                "(__bd_x, __bd_y);\n}\n"
-                          : ") {\n  return " + Fn + "(__bd_x);\n}\n";
+      // Each parameter of its argument's type (jn's order is an int).
+      std::string Copy = Name + Fn.substr(2), Params, Pass;
+      for (size_t I = 0; I < A.size(); ++I) {
+        std::string P = I ? "__bd_y" : "__bd_x";
+        Params += (I ? ", " : "") + Sh.vtype(F.Temps[A[I]]) + " " + P;
+        Pass += (I ? ", " : "") + P;
+      }
+      std::string Def = "static __attribute__((noinline, unused)) " +
+                        Sh.vtype(F.Temps[S.Dst]) + " " + Copy + "(" + Params +
+                        ") {\n  return " + Fn + "(" + Pass + ");\n}\n";
       MathCopies.emplace(Copy, Def);
       Fn = Copy;
     }
@@ -234,8 +240,9 @@ std::string KernelEmitter::scalarExpr(const ir::Stmt &S) const {
   case Op::Select:
     return X(0) + " ? " + X(1) + " : " + X(2);
   case Op::Math: {
-    std::string R = std::string(ir::mathName(S.Fn)) +
-                    (F.Temps[A[0]] == Type::F32 ? "f" : "") + "(";
+    std::string R =
+        std::string(ir::mathName(S.Fn)) +
+        (F.Temps[A[ir::mathFloatArg(S.Fn)]] == Type::F32 ? "f" : "") + "(";
     for (size_t I = 0; I < A.size(); ++I)
       R += (I ? ", " : "") + X(I);
     return R + ")";

@@ -161,6 +161,8 @@ bool mathCostly(MathFn Fn) {
   case MathFn::J1:
   case MathFn::Y0:
   case MathFn::Y1:
+  case MathFn::Jn:
+  case MathFn::Yn:
   case MathFn::Digamma:
   case MathFn::Trigamma:
     return true;
@@ -199,8 +201,13 @@ static MathSig mathSig(MathFn F) {
 }
 
 Type mathArgType(MathFn F, unsigned I, Type FloatTy) {
-  return mathSig(F) == MathSig::F_FI && I == 1 ? Type::I32 : FloatTy;
+  MathSig S = mathSig(F);
+  return (S == MathSig::F_FI && I == 1) || (S == MathSig::F_IF && I == 0)
+             ? Type::I32
+             : FloatTy;
 }
+
+unsigned mathFloatArg(MathFn F) { return mathSig(F) == MathSig::F_IF; }
 
 Type mathResultType(MathFn F, Type FloatTy) {
   switch (mathSig(F)) {
@@ -304,7 +311,7 @@ int Builder::select(int C, int A, int B) {
   return D;
 }
 int Builder::math(MathFn Fn, std::vector<int> Args) {
-  int D = F.newTemp(mathResultType(Fn, F.Temps[Args[0]]));
+  int D = F.newTemp(mathResultType(Fn, F.Temps[Args[mathFloatArg(Fn)]]));
   push(Op::Math, D, std::move(Args)).Fn = Fn;
   return D;
 }

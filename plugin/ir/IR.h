@@ -55,7 +55,7 @@ enum class MathFn : uint8_t {
 enum class MathDeriv : uint8_t { Rule, Zero, None };
 /// Result and argument types (the Sig column of Math.def): F is the call's
 /// float type, I int, L long.
-enum class MathSig : uint8_t { F_F, F_FF, F_FFF, F_FI, I_F, L_F };
+enum class MathSig : uint8_t { F_F, F_FF, F_FFF, F_FI, F_IF, I_F, L_F };
 
 bool isFloat(Type T);
 bool isInt(Type T);
@@ -86,9 +86,13 @@ bool mathDeferrable(MathFn F);
 int mathNumArgs(MathFn F);
 MathDeriv mathDeriv(MathFn F);
 /// The type of argument \p I, and of the result, of \p F called in float
-/// type \p FloatTy (F32 or F64: the type of its first argument).
+/// type \p FloatTy (F32 or F64: the type of its float argument).
 Type mathArgType(MathFn F, unsigned I, Type FloatTy);
 Type mathResultType(MathFn F, Type FloatTy);
+/// The argument whose type is \p F's float type, which names its vector
+/// form (bd_<name>_<suffix>) and its float form (CName "f"): the first,
+/// except after jn's int order.
+unsigned mathFloatArg(MathFn F);
 
 struct Stmt;
 using Block = std::vector<std::unique_ptr<Stmt>>;

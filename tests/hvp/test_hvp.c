@@ -135,6 +135,28 @@ static hd t_bessel(const hd *a) {
                           hd_y1(hd_add(y, hd_k(1)))));
 }
 
+/* Orders n (jn, yn): the rule (J_{n-1} - J_{n+1}) / 2 differentiated
+ * again, J_n'' = (J_{n-2} - 2 J_n + J_{n+2}) / 4 (the same for Y). */
+BATCHDIFF BD_HVP double h_besseln(double x, double y) {
+  return jn(3, x) * y + yn(2, x * x + 0.5) + jn(-2, y) * x + yn(0, y);
+}
+static hd hd_jn(int n, hd x) {
+  long double v = x.a;
+  return hd_fn(x, jnl(n, v), 0.5L * (jnl(n - 1, v) - jnl(n + 1, v)),
+               0.25L * (jnl(n - 2, v) - 2 * jnl(n, v) + jnl(n + 2, v)));
+}
+static hd hd_yn(int n, hd x) {
+  long double v = x.a;
+  return hd_fn(x, ynl(n, v), 0.5L * (ynl(n - 1, v) - ynl(n + 1, v)),
+               0.25L * (ynl(n - 2, v) - 2 * ynl(n, v) + ynl(n + 2, v)));
+}
+static hd t_besseln(const hd *a) {
+  hd x = a[0], y = a[1];
+  hd v = hd_add(hd_mul(hd_jn(3, x), y),
+                hd_yn(2, hd_add(hd_mul(x, x), hd_k(0.5L))));
+  return hd_add(v, hd_add(hd_mul(hd_jn(-2, y), x), hd_yn(0, y)));
+}
+
 static hd t_gamma(const hd *a) {
   hd y = a[0], mu = a[1], r = a[2], rm = hd_add(r, mu);
   hd v = hd_sub(hd_lgamma(hd_add(y, r)), hd_lgamma(r));
@@ -487,6 +509,22 @@ static void hvp_bessel(void **st) {
   run_case(&c_bessel);
   symmetry(&c_bessel);
 }
+static double s_besseln(const double *a) { return h_besseln(a[0], a[1]); }
+static void hv_besseln(size_t n, double *const *A, double *const *T, double *r,
+                       const double *s, double *const *D, double *const *H) {
+  h_besseln_hvp(n, A[0], A[1], T[0], T[1], r, s, D[0], D[1], H[0], H[1]);
+}
+static void gr_besseln(size_t n, double *const *A, double *r, const double *s,
+                       double *const *D) {
+  h_besseln_grad(n, A[0], A[1], r, s, D[0], D[1]);
+}
+static const hcase c_besseln = {"h_besseln", 2,          {0, 0},     s_besseln,
+                                t_besseln,   hv_besseln, gr_besseln, sm_bessel};
+static void hvp_besseln(void **st) {
+  (void)st;
+  run_case(&c_besseln);
+  symmetry(&c_besseln);
+}
 static void hvp_local(void **st) {
   (void)st;
   run_case(&c_local);
@@ -548,7 +586,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(hvp_line),    cmocka_unit_test(hvp_branch),
       cmocka_unit_test(hvp_loop),    cmocka_unit_test(hvp_local),
       cmocka_unit_test(hvp_gamma),   cmocka_unit_test(hvp_bessel),
-      cmocka_unit_test(hvp_threads),
+      cmocka_unit_test(hvp_besseln), cmocka_unit_test(hvp_threads),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,7 @@ namespace batchdiff {
 #define X1 Val(S.Args[1])
 #define Y Val(S.Dst)
 #define C(V) B.constF(Ty, V)
+#define CI(V) B.constI(ir::Type::I32, V)
 #define ZERO B.constF(Ty, 0.0)
 #define ADD(L, R) B.add(L, R)
 #define SUB(L, R) B.sub(L, R)
@@ -65,6 +66,7 @@ int tangentPairRule(ir::Builder &B, const ir::Stmt &S, int G0, int G1,
 #undef X1
 #undef Y
 #undef C
+#undef CI
 #undef ZERO
 #undef ADD
 #undef SUB

@@ -475,6 +475,15 @@ double calmValue(ir::MathFn Fn) {
 /// that are on see the same argument, and compute the same bits.
 void Batcher::calmArg(ir::MathFn Fn, std::vector<int> &A, ir::Block &B,
                       const Mask &M) {
+  // jn, yn: glibc's recurrences take O(|n|) steps, and a lane that is off
+  // may hold an order meant for the other side (`n < 50 ? jn(n, x) : ...`
+  // with n = 1e9): order 0 there.
+  if ((Fn == ir::MathFn::Jn || Fn == ir::MathFn::Yn) && Out.VaryingTemp[A[0]]) {
+    int K = def(B, Op::ConstI, Type::I32, false, {});
+    B.back()->IVal = 0;
+    A[0] = def(B, Op::Select, Type::I32, true, {M.Temp, A[0], vec(B, K)});
+    return;
+  }
   double V = calmValue(Fn);
   if (A.size() != 1 || V != V || !Out.VaryingTemp[A[0]])
     return;

@@ -227,6 +227,36 @@ BD_MATH1_IMPL_LIST(BD__OOL1)
   }
 BD_MATH2_LIST(BD__OOL2)
 
+/* jn, yn (POSIX: Bessel functions of integer order n): libm's per lane, the
+ * scalar function's bits (SLEEF has none). The lanes pass through arrays:
+ * no vector type crosses the library's ABI, so one entry point serves
+ * every width; the call costs far more than the copies. */
+BD_RT_API void bd_rt_jn_lanes(int, const int32_t *, const double *, double *);
+BD_RT_API void bd_rt_jnf_lanes(int, const int32_t *, const float *, float *);
+BD_RT_API void bd_rt_yn_lanes(int, const int32_t *, const double *, double *);
+BD_RT_API void bd_rt_ynf_lanes(int, const int32_t *, const float *, float *);
+#define BD__BESSELN(fn, cf, T, E, NI)                                          \
+  BD_INL bd_##T bd_##fn##_##T(NI n, bd_##T x) {                                \
+    enum { L_ = sizeof(bd_##T) / sizeof(E) };                                  \
+    int32_t n_[L_];                                                            \
+    E x_[L_], r_[L_];                                                          \
+    bd_##T r;                                                                  \
+    __builtin_memcpy(n_, &n, sizeof n_);                                       \
+    __builtin_memcpy(x_, &x, sizeof x_);                                       \
+    bd_rt_##cf##_lanes(L_, n_, x_, r_);                                        \
+    __builtin_memcpy(&r, r_, sizeof r);                                        \
+    return r;                                                                  \
+  }                                                                            \
+  BD__OOL_lib bd_##T bd_ool_##fn##_##T(NI n, bd_##T x) {                       \
+    return bd_##fn##_##T(n, x);                                                \
+  }
+BD__BESSELN(jn, jnf, f32n, float, bd_i32n)
+BD__BESSELN(jn, jnf, f32d, float, bd_i32d)
+BD__BESSELN(jn, jn, f64d, double, bd_i32d)
+BD__BESSELN(yn, ynf, f32n, float, bd_i32n)
+BD__BESSELN(yn, ynf, f32d, float, bd_i32d)
+BD__BESSELN(yn, yn, f64d, double, bd_i32d)
+
 /* Exact functions: the builtins are the LLVM intrinsics clang emits for the
  * scalar libm calls (llvm.sqrt, llvm.round, ...). fmin and fmax are not
  * llvm.minnum/maxnum: on x86 their result for (-0, +0) depends on what LLVM
