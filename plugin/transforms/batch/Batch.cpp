@@ -61,7 +61,9 @@ int costOf(const ir::Stmt &S) {
 /// (Ops.def) allows it (plain computation, writes of variables and local
 /// arrays, blended under the side's mask; not accesses of array parameters
 /// and shadows, integer division, tape operations), and nested ifs of the
-/// same kind; no loops. Also false once \p Cost passes BranchFreeMaxCost,
+/// same kind; no loops, no jn or yn (glibc's take O(|n|) steps, and a lane
+/// that does not take the side may hold any order: under a mask it gets
+/// order 0, calmArg). Also false once \p Cost passes BranchFreeMaxCost,
 /// which every caller rejects: the walk stops there, not at the end of a
 /// nest of ifs (10,000 early returns nest 10,000 ifs, each of them tested).
 bool safeSide(const ir::Function &F, const ir::Block &B, int &Cost) {
@@ -74,6 +76,9 @@ bool safeSide(const ir::Function &F, const ir::Block &B, int &Cost) {
         return false;
       continue;
     }
+    if (S.Opc == Op::Math &&
+        (S.Fn == ir::MathFn::Jn || S.Fn == ir::MathFn::Yn))
+      return false;
     ir::OpBlend Blend = ir::opBlend(S.Opc);
     if (Blend == ir::OpBlend::No ||
         (Blend == ir::OpBlend::Float && !ir::isFloat(F.Temps[S.Dst])))
