@@ -4,12 +4,13 @@
 x = 2^k z with z in [0.703125, 1.40625): the bits of x minus those of
 0.703125 (OFF), shifted by 52, give k; the next 4 bits a bin i of z (each
 2^48 units of the integer: 2^-5 wide below 1, 2^-4 above). Per bin: invc,
-close to 1 / (the bin's centre), with as few bits as make
-r = z invc - 1 exact in one FMA for every z of the bin (bin 9 holds 1:
-invc = 1, r = z - 1); -log(invc) as lh on the 2^-42 grid (so k ln2hi + lh
-is exact) plus ll. Then g(r) = (log1p(r) - r) / r^2 on |r| <= A by
-interpolation at the Chebyshev nodes (degree DEG), in exact rationals (g
-by its series, lh and ll from 60-digit logarithms): log(x) = k ln2 + lh + ll + r + r^2 g(r).
+1 / (the bin's centre) rounded to the most bits (at most 12) that keep
+r = z invc - 1 exact in one FMA for every z of the bin (4 to 6
+significant bits come out; bin 9 holds 1: invc = 1, r = z - 1);
+-log(invc) as lh on the 2^-42 grid (so k ln2hi + lh is exact) plus ll.
+Then g(r) = (log1p(r) - r) / r^2 on |r| <= A by interpolation at the
+Chebyshev nodes (degree DEG), in exact rationals (g by its series, lh and
+ll from 60-digit logarithms): log(x) = k ln2 + lh + ll + r + r^2 g(r).
 
   scripts/gen-log-table.py            print the header
   scripts/gen-log-table.py --update   rewrite vmath_log_tab.h
