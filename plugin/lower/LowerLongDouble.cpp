@@ -345,7 +345,7 @@ std::string Lowerer::longDoubleArgWhy(const Expr *A,
     if (VD && isa<ParmVarDecl>(VD))
       return "a parameter: only a local array is copied for each example's "
              "call";
-    return "not a local array passed whole by its name";
+    return "not a local array passed whole";
   }
   const auto *AT = Ctx.getAsConstantArrayType(VD->getType());
   if (!AT || localArrayArg(A) < 0) {
@@ -407,8 +407,9 @@ bool Lowerer::longDoublePointerError(const CallExpr *CE,
           "pass it numbers, and to a pointer to const a local array of at "
           "most " +
               std::to_string(LocalArrayMax) +
-              " numbers of its element type, whole by its name (each "
-              "example's call gets a copy); or compute '" +
+              " numbers of its element type, whole (by its name, or a "
+              "pointer to its start; each example's call gets a copy); or "
+              "compute '" +
               Name + "' in double");
     return true;
   }
