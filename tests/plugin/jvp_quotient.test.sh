@@ -1,7 +1,7 @@
 # Forward mode's tangent of a / b with both operands active is (da - db q)
 # / b, one division, where the two rules summed (da / b - (db / b) q) took
 # two: on Intel's AVX-512 cores a 512-bit division issues once per 16
-# cycles (reproj_jvp: 13 divisions per vector, 8 now; docs/performance.md).
+# cycles (reproj_jvp: 13 divisions per vector, 11 now; docs/performance.md).
 # Checked: the jvp kernel of a quotient divides twice (the value and the
 # tangent; three before), and the tangents of quotients with one or both
 # operands active (also by a shared divisor, as a normalisation a_i / th)
