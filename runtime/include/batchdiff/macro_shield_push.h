@@ -170,6 +170,8 @@
 #undef cap
 #pragma push_macro("careful")
 #undef careful
+#pragma push_macro("cc")
+#undef cc
 #pragma push_macro("cd")
 #undef cd
 #pragma push_macro("cf")
@@ -276,8 +278,12 @@
 #undef idx
 #pragma push_macro("in")
 #undef in
+#pragma push_macro("invc")
+#undef invc
 #pragma push_macro("iota")
 #undef iota
+#pragma push_macro("iu")
+#undef iu
 #pragma push_macro("ix")
 #undef ix
 #pragma push_macro("j")

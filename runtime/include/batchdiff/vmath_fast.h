@@ -247,8 +247,6 @@ BD__FASTF_DBL(f32d)
 BD_INL bd_f64d bd__fast_exp_f64d(bd_f64d x) { return bd__exp_dd(x); }
 BD_INL bd_f64d bd__fast_expm1_f64d(bd_f64d x) { return bd__expm1_dd(x); }
 
-BD_INL bd_f64d bd__fast_log1p_f64d(bd_f64d x) { return bd__log1p_dd(x); }
-
 /* Double erf, erfc, log: inline with FMA (vmath_erf.h, vmath_log.h); SLEEF
  * (erf, erfc) and fdlibm without FMA (log, vmath_fast_body.h). The erfc
  * tables (3 and 4 doubles a row) are in libbatchdiff_rt
@@ -271,10 +269,16 @@ BD_INL bd_f64d bd__lib_erfc_f64d(bd_f64d x);
 #include <batchdiff/vmath_erf.h>
 #include <batchdiff/vmath_log.h>
 BD_INL bd_f64d bd__fast_log_f64d(bd_f64d x) { return bd__logfma_dd(x); }
+#if BD__LOG_TABLE
+BD_INL bd_f64d bd__fast_log1p_f64d(bd_f64d x) { return bd__log1pt_dd(x); }
+#else
+BD_INL bd_f64d bd__fast_log1p_f64d(bd_f64d x) { return bd__log1p_dd(x); }
+#endif
 BD_INL bd_f64d bd__fast_erf_f64d(bd_f64d x) { return bd__erf_dd(x); }
 BD_INL bd_f64d bd__fast_erfc_f64d(bd_f64d x) { return bd__erfc_dd(x); }
 #else
 BD_INL bd_f64d bd__fast_log_f64d(bd_f64d x) { return bd__log_dd(x); }
+BD_INL bd_f64d bd__fast_log1p_f64d(bd_f64d x) { return bd__log1p_dd(x); }
 BD_INL bd_f64d bd__fast_erf_f64d(bd_f64d x) { return bd__lib_erf_f64d(x); }
 BD_INL bd_f64d bd__fast_erfc_f64d(bd_f64d x) { return bd__lib_erfc_f64d(x); }
 #endif

@@ -283,7 +283,8 @@ BD_INL BD__VD BD__K(bd__expm1_)(BD__VD x) {
 
 /* ---- double log, log1p ----
  * fdlibm's e_log.c / s_log1p.c (< 1 ULP): f = m - 1, s = f / (2 + f),
- * log(1 + f) = f - (hfsq - s (hfsq + R(s^2))), R of degree 7 in s^2. */
+ * log(1 + f) = f - (hfsq - s (hfsq + R(s^2))), R of degree 7 in s^2. FMA
+ * builds take log from vmath_log.h, and 64-byte ones log1p too. */
 BD_INL BD__VD BD__K(bd__logkern_)(BD__VD f, BD__VD kd, BD__VD c) {
   BD__VD hfsq = 0.5 * f * f;
   BD__VD s = f / (2.0 + f);
