@@ -23,6 +23,14 @@ static void loop_ln(void *v) { BD_CTX(v); bd_loop_lognormal_nll(c->n, A, B, C, O
 static void batch_ln(void *v) { BD_CTX(v); lognormal_nll_batched(c->n, A, B, C, OUT); }
 static void hand_ln(void *v) { BD_CTX(v); bd_hand_lognormal_nll(c->n, A, B, C, OUT); }
 static void mvec_ln(void *v) { BD_CTX(v); bd_libmvec_lognormal_nll(c->n, A, B, C, OUT); }
+static void loop_sp(void *v) {
+  BD_CTX(v);
+  bd_loop_softplus_d(c->n, A, OUT);
+}
+static void batch_sp(void *v) {
+  BD_CTX(v);
+  softplus_d_batched(c->n, A, OUT);
+}
 
 /* Checks the references against the scalar loop (ref, pool examples), then
  * prints the rows: scalar loop with -fveclib=libmvec, hand-written vectors
@@ -104,5 +112,22 @@ int main(int argc, char **argv) {
   bd_bench_row("b double", "lognormal_nll (log x2)", tl, tb, n, ">= 5x / 6x");
   bad |= ref_rows("lognormal_nll", loop_ln, mvec_ln, hand_ln, batch_ln, &c, ref,
                   1e-14, reps, &sl);
+
+  /* double softplus: x (exp(x) from 2e-9 to 1e13; as in bench_float, the
+   * branch is never taken) */
+  for (size_t i = 0; i < pool; i++)
+    c.a[i] = bd_bench_uniform(&g, -20.0, 30.0);
+  c.n = pool;
+  c.off = 0;
+  c.out = ref;
+  loop_sp(&c);
+  c.out = res;
+  batch_sp(&c);
+  bad |= bd_bench_check("softplus_d", bd_bench_maxrel_d(res, ref, pool, 1.0),
+                        1e-15);
+  c.n = n;
+  bd_bench_pair(loop_sp, &c, batch_sp, &c, reps, bd_bench_next_slice, &sl, &tl,
+                &tb);
+  bd_bench_row("b double", "softplus_d (exp, log1p, ?:)", tl, tb, n, "-");
   return bad;
 }

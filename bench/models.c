@@ -75,6 +75,10 @@ BATCHDIFF BD_JVP BD_HVP double reproj(double a0, double a1, double a2, double t0
   return f * (1.0 + k1 * r2) * xp;
 }
 
+/* softplus in double: exp and log1p (the branch rarely diverges; beyond 36
+ * log1p(exp(x)) - x is below 2^-53 of x). */
+BATCHDIFF double softplus_d(double x) { return x > 36.0 ? x : log1p(exp(x)); }
+
 BATCHDIFF double lognormal_nll(double x, double mu, double sigma) {
   double t = (log(x) - mu) / sigma;
   return 0.5 * t * t + log(sigma * x) + 0.91893853320467274;
@@ -201,6 +205,10 @@ void bd_loop_lognormal_nll(size_t n, const double *x, const double *mu,
                            const double *sigma, double *ret) {
   for (size_t i = 0; i < n; i++)
     ret[i] = lognormal_nll(x[i], mu[i], sigma[i]);
+}
+void bd_loop_softplus_d(size_t n, const double *x, double *ret) {
+  for (size_t i = 0; i < n; i++)
+    ret[i] = softplus_d(x[i]);
 }
 
 /* ---- baselines: scalar forward mode with dual numbers -------------------- */

@@ -80,6 +80,10 @@ void reproj_hvp(size_t n, const double *a0, const double *a1, const double *a2,
                 double *d_Z, double *h_a0, double *h_a1, double *h_a2,
                 double *h_t0, double *h_t1, double *h_t2, double *h_X,
                 double *h_Y, double *h_Z);
+double softplus_d(double x); /* exp, log1p, a rarely divergent branch */
+void softplus_d_batched(size_t n, const double *x, double *ret);
+void softplus_d_grad(size_t n, const double *x, double *ret,
+                     const double *d_ret, double *d_x);
 double lognormal_nll(double x, double mu, double sigma); /* log, log */
 void lognormal_nll_batched(size_t n, const double *x, const double *mu,
                            const double *sigma, double *ret);
@@ -136,6 +140,7 @@ void bd_loop_bs_call(size_t n, const double *S, double K, double r,
                      const double *sigma, const double *T, double *ret);
 void bd_loop_lognormal_nll(size_t n, const double *x, const double *mu,
                            const double *sigma, double *ret);
+void bd_loop_softplus_d(size_t n, const double *x, double *ret);
 
 /* ---- references for the double kernels (models_ref.c, models_libmvec.c) --
  * bd_hand_*: hand-written with the runtime's vectors and inline math, every
