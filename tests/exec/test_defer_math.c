@@ -1,8 +1,9 @@
 /* Loop-free gradients whose exp, log, log1p and erfc defer their rare-lane
  * tests (bd_dfr_*, runtime/include/batchdiff/vmath_defer.h): each step runs
  * the math calls' fast paths and, when a lane needs a fix (exp beyond 708
- * or 86.5, NaN; log and log1p of 0, negatives, subnormals, inf, NaN; erfc
- * beyond 8), the whole step again with the tests (the kernel's careful
+ * or 86.5, NaN; log and log1p of 0, negatives, subnormals, inf, NaN, and
+ * double log1p at 64 bytes beyond 2^1022; erfc beyond 8), the whole step
+ * again with the tests (the kernel's careful
  * copy, NAME_gkc). Inputs mix such lanes into ordinary ones; every output
  * of NAME_grad over the batch must be bit for bit that of NAME_grad called
  * on each example alone (a lane's results do not depend on its neighbours,
@@ -29,9 +30,11 @@ BATCHDIFF double dm_bs(double S, double K, double r, double sigma, double T) {
   return S * nd1 - K * exp(-r * T) * nd2;
 }
 
-/* Each deferred double function on an argument of its own. */
+/* Each deferred double function on an argument of its own, and log1p on
+ * log's (rare for log1p alone: 0x1.fp1023, where the 64-byte kernel's fast
+ * path gives NaN). */
 BATCHDIFF double dm_d(double x, double y, double z) {
-  return exp(x) * 0.25 + log(y) + erfc(z) * y;
+  return exp(x) * 0.25 + log(y) + erfc(z) * y + log1p(y);
 }
 
 /* The float ones (logistic_loss's shape, and logf). */
@@ -70,7 +73,7 @@ static double pick(rng_t *g, double lo, double hi, const double *rare,
 static const double d_rare[] = {
     709.0, 710.0, 800.0, -746.0, -1000.0,   INFINITY,  -INFINITY,
     NAN,   0.0,   -0.0,  -1.0,   0x1p-1060, 0x1p-1074, 9.0,
-    30.0,  1e300, -9.5,  -30.0,  0x1p-600,  1e-320};
+    30.0,  1e300, -9.5,  -30.0,  0x1p-600,  1e-320,    0x1.fp1023};
 #define NDR (sizeof d_rare / sizeof d_rare[0])
 static const float f_rare[] = {87.0f,     100.0f, -88.0f,    -104.0f, INFINITY,
                                -INFINITY, NAN,    0.0f,      -0.0f,   -1.0f,

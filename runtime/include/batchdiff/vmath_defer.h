@@ -53,8 +53,8 @@ BD__DFR_FLOAT(f32n, bd_i32n)
 BD__DFR_FLOAT(f32d, bd_i32d)
 #undef BD__DFR_FLOAT
 
-/* Double exp, log, erfc: the tests of vmath_fast_body.h, vmath_log.h and
- * vmath_erf.h. */
+/* Double exp, log, erfc (and log1p at 64 bytes): the tests of
+ * vmath_fast_body.h, vmath_log.h and vmath_erf.h. */
 BD_INL bd_f64d bd_dfr_exp_f64d(int careful, int *bad, bd_f64d x) {
   if (careful)
     return bd_exp_f64d(x);
@@ -74,6 +74,19 @@ BD_INL bd_f64d bd_dfr_erfc_f64d(int careful, int *bad, bd_f64d x) {
   *bad |= __builtin_reduce_or((bd_i64d)(x > 8.0)) != 0;
   return bd__erfc8_dd(x, __builtin_elementwise_abs(x));
 }
+#if BD__LOG_TABLE
+/* Double log1p at 64 bytes (vmath_log.h's table kernel); fdlibm's kernel
+ * of the other builds has no rare-lane test. */
+BD_INL bd_f64d bd_dfr_log1p_f64d(int careful, int *bad, bd_f64d x) {
+  if (careful)
+    return bd_log1p_f64d(x);
+  bd_f64d u = 1.0 + x;
+  *bad |= __builtin_reduce_or(bd__log1pt_special_dd(u)) != 0;
+  return bd__log1ptk_dd(x, u);
+}
+#else
+BD__DFR_PLAIN(log1p, f64d)
+#endif
 #else
 BD__DFR_PLAIN(exp, f32n)
 BD__DFR_PLAIN(exp, f32d)
@@ -84,10 +97,10 @@ BD__DFR_PLAIN(log1p, f32d)
 BD__DFR_PLAIN(exp, f64d)
 BD__DFR_PLAIN(log, f64d)
 BD__DFR_PLAIN(erfc, f64d)
+BD__DFR_PLAIN(log1p, f64d)
 #endif
 BD__DFR_PLAIN(erfc, f32n)
 BD__DFR_PLAIN(erfc, f32d)
-BD__DFR_PLAIN(log1p, f64d)
 #undef BD__DFR_PLAIN
 
 #include <batchdiff/macro_shield.h>

@@ -91,7 +91,8 @@ BD_INL bd_f64d bd__logfmak_dd(bd_f64d x, double kadj) {
  * least 0.0155 and c / u, at most 2^-53, is added as cc (1 - r) with cc = c
  * 2^-k invc (1 / u = 2^-k invc / (1 + r); c 2^-k exact, k <= 1022 so 2^-k
  * is normal): r^2 g - r cc in one FMA, r times that plus cc and the tail in
- * the next. Left out: cc r^2 and cc^2 / 2, below 2^-57 of the result. */
+ * the next. Left out: cc r^2 and cc^2 / 2, below 2^-57 of the result.
+ * The sign of x is or'ed into the result: log1p(-0) = -0. */
 BD_INL bd_f64d bd__log1ptk_dd(bd_f64d x, bd_f64d u) {
   const double *t = bd__logt_rows_dd();
   const double *K = bd__logt_poly_dd();
@@ -116,7 +117,9 @@ BD_INL bd_f64d bd__log1ptk_dd(bd_f64d x, bd_f64d u) {
     g = BD__FMA(g, r, bd__vld_dd(K + 16 * j));
   bd_f64d tail =
       BD__FMA(kd, bd__vspl_dd(BD__LOGT_LN2LO), bd__logt_dd(t + 32, i)) + lo;
-  return hi + BD__FMA(r, BD__FMA(r, g, -cc), tail + cc);
+  bd_f64d y = hi + BD__FMA(r, BD__FMA(r, g, -cc), tail + cc);
+  /* x's sign (one vpternlogq): log1p(-0) = -0; other results have it */
+  return (bd_f64d)((bd_i64d)y | ((bd_i64d)x & (int64_t)0x8000000000000000ULL));
 }
 #else
 /* log(x) for positive normal finite x, plus kadj ln2. */
@@ -192,11 +195,9 @@ BD_INL bd_f64d bd__logfma_dd(bd_f64d x) {
 
 #if BD__LOG_TABLE
 /* log1p at 64 bytes (bd__log1ptk_dd; fdlibm's kernel, which 32- and
- * 16-byte vectors keep, divides twice). The sign of x is or'ed into the
- * result (one vpternlogq): log1p(-0) = -0, and every other result has x's
- * sign already. Lanes with u = 1 + x <= 0 (x <= -1), u >= 2^1022, inf or
- * NaN are redone after the vector: one unsigned compare of u's bits less
- * 1. */
+ * 16-byte vectors keep, divides twice). Lanes with u = 1 + x <= 0 (x <=
+ * -1), u >= 2^1022, inf or NaN are redone after the vector: one unsigned
+ * compare of u's bits less 1. */
 BD_INL bd_i64d bd__log1pt_special_dd(bd_f64d u) {
   return (bd_i64d)((bd_u64d)u - 1 >= (uint64_t)0x7fcfffffffffffffULL);
 }
@@ -211,7 +212,6 @@ BD__COLD bd_f64d bd__log1pt_fix_dd(bd_f64d x, bd_f64d y) {
 BD_INL bd_f64d bd__log1pt_dd(bd_f64d x) {
   bd_f64d u = 1.0 + x;
   bd_f64d y = bd__log1ptk_dd(x, u);
-  y = (bd_f64d)((bd_i64d)y | ((bd_i64d)x & (int64_t)0x8000000000000000ULL));
   if (__builtin_reduce_or(bd__log1pt_special_dd(u)))
     y = bd__log1pt_fix_dd(x, y);
   return y;
