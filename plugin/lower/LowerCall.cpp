@@ -235,6 +235,11 @@ int Lowerer::callFunction(const CallExpr *CE, const FunctionDecl *Callee) {
   // Not defined yet: its body may come later in the file. The plugin
   // retries once it has been parsed, and reports this call at the end of
   // the translation unit if it never is.
+  // (A local that may still be NULL: say so now, as its use would.)
+  for (const Expr *A : CE->arguments())
+    if (std::optional<NullState> S = localNull(A);
+        S && S->K == NullState::Maybe && nullLocalRead(A, false))
+      return -1;
   MissingBody M;
   M.Callee = Callee->getCanonicalDecl();
   M.At = CE->getBeginLoc();
@@ -387,6 +392,8 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
           "((" + A->getType().getAsString(Ctx.getPrintingPolicy()) + ")0)";
       continue;
     }
+    if (nullLocalRead(A, false)) // (a local that may still be NULL)
+      return -1;
     // A local pointer to string literals: its literal, per example.
     if (const VarDecl *VD = stringLocalArg(A)) {
       int Index;

@@ -70,6 +70,12 @@ int Lowerer::expr(const Expr *E) {
         BO && BO->getOpcode() == BO_Assign &&
         E->getType()->isFunctionPointerType())
       return funcAssign(BO);
+    // `c = NULL;` of a pointer variable: nothing to compute (where c is
+    // null, NullLocals.cpp follows).
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && BO->getOpcode() == BO_Assign && isNullPointer(BO->getRHS(), Ctx))
+      if (PtrVar *P = ptrVar(BO->getLHS()); P && P->OffVar >= 0)
+        return B.constB(false);
     PtrVal P;
     return ptrValue(E, P) ? B.constB(false) : -1;
   }
@@ -164,6 +170,8 @@ int Lowerer::castExpr(const CastExpr *CE) {
   case CK_PointerToBoolean:
     if (std::optional<bool> V = nullTest(CE))
       return B.constB(*V);
+    if (nullLocalRead(Sub, true))
+      return -1;
     [[fallthrough]];
   case CK_PointerToIntegral:
     error(CE->getBeginLoc(), "testing or converting a pointer",
@@ -559,6 +567,8 @@ int Lowerer::cond(const Expr *E) {
       return C < 0 ? -1 : B.un(Op::Not, C);
     }
   if (E->getType()->isPointerType()) {
+    if (nullLocalRead(E, true))
+      return -1;
     error(E->getBeginLoc(), "testing or converting a pointer",
           "pointers here always point into an array; test an integer "
           "index or count instead");

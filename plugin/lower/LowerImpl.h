@@ -14,6 +14,7 @@
 
 #include "ir/IR.h"
 #include "lower/Lower.h"
+#include "lower/NullLocals.h"
 #include "lower/StaticScratch.h"
 #include "lower/Types.h"
 
@@ -317,6 +318,14 @@ private:
   /// them, left to right, stopping where C stops).
   std::optional<bool> nullTest(const Expr *E) const;
   std::optional<bool> pointerTest(const Expr *E) const;
+  /// \p E a read of a pointer variable declared or assigned NULL: its null
+  /// state there (NullLocals.cpp, run once per function, on first need).
+  std::optional<NullState> localNull(const Expr *E) const;
+  mutable llvm::DenseSet<const FunctionDecl *> NullScanned;
+  mutable llvm::DenseMap<const DeclRefExpr *, NullState> NullReads;
+  /// Reports \p E, such a read where the variable is NULL (unless \p Test)
+  /// or may be: true if it did.
+  bool nullLocalRead(const Expr *E, bool Test);
   /// An if whose condition such a test decided, and whose side taken
   /// always returns: what follows it in its list is dead (stmtList).
   const Stmt *FoldedReturn = nullptr;

@@ -351,6 +351,8 @@ bool Lowerer::ptrDecl(const DeclRefExpr *DRE, PtrVal &Out) {
               " != NULL) ...'), or pass a local's address");
     return false;
   }
+  if (nullLocalRead(DRE, false))
+    return false;
   if (PtrVar *P = ptrVar(DRE)) {
     if (!P->Base.ok()) {
       error(DRE->getBeginLoc(),

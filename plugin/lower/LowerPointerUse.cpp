@@ -15,6 +15,8 @@
 
 #include "diagnostics/Diagnostics.h"
 
+#include "clang/Basic/SourceManager.h"
+
 #include <functional>
 
 namespace batchdiff {
@@ -149,7 +151,7 @@ int Lowerer::ptrDiff(const BinaryOperator *BO) {
 /// array (a walk to an end pointer); pointers into two arrays have no order
 /// here, and a null pointer is refused by ptrValue.
 std::optional<bool> Lowerer::knownNull(const Expr *E) const {
-  if (E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
+  if (isNullPointer(E, Ctx))
     return true;
   const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
@@ -160,12 +162,67 @@ std::optional<bool> Lowerer::knownNull(const Expr *E) const {
     return std::nullopt;
   if (Frames.back().Nulls.count(VD))
     return true;
+  // A local set to NULL: null, or not, on every path that reaches here
+  // (else not known); assigned on every path, it points where that put it.
+  std::optional<NullState> S = localNull(E);
+  if (S && S->K != NullState::Assigned)
+    return S->K == NullState::Null ? std::optional<bool>(true) : std::nullopt;
   // At a local or into a local array: never null. (An array parameter of
-  // the annotated function is the caller's pointer: not known.)
-  if (auto It = Frames.back().Ptrs.find(VD);
-      It != Frames.back().Ptrs.end() && It->second.Base.Var >= 0)
-    return false;
+  // the annotated function is the caller's pointer: not known.) So is one
+  // such local into file-scope tables.
+  if (auto It = Frames.back().Ptrs.find(VD); It != Frames.back().Ptrs.end()) {
+    const PtrBase &P = It->second.Base;
+    if (P.Var >= 0 ||
+        (S && (P.Multi >= 0 ||
+               (P.Arg >= 0 && F.Params[P.Arg].Kind == ir::ParamKind::Global))))
+      return false;
+  }
   return std::nullopt;
+}
+
+std::optional<NullState> Lowerer::localNull(const Expr *E) const {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !VD->hasLocalStorage() || !VD->getType()->isPointerType())
+    return std::nullopt;
+  const auto *FD =
+      dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  if (!FD || !FD->doesThisDeclarationHaveABody())
+    return std::nullopt;
+  if (NullScanned.insert(FD).second)
+    nullLocals(FD, Ctx, NullReads);
+  auto It = NullReads.find(DRE);
+  if (It == NullReads.end() || It->second.K == NullState::Unreached)
+    return std::nullopt;
+  return It->second;
+}
+
+bool Lowerer::nullLocalRead(const Expr *E, bool Test) {
+  std::optional<NullState> S = localNull(E);
+  if (!S || S->K == NullState::Assigned || (Test && S->K == NullState::Null))
+    return false;
+  std::string N = declOf(E)->getNameAsString(), Line;
+  if (S->NullAt)
+    Line = " at line " +
+           std::to_string(Ctx.getSourceManager().getExpansionLineNumber(
+               S->NullAt->getBeginLoc()));
+  if (S->K == NullState::Null)
+    error(E->getBeginLoc(),
+          "using '" + N + "', a null pointer here (set to NULL" + Line + "),",
+          "point it into an array or at a local before this use");
+  else
+    error(E->getBeginLoc(),
+          (Test ? "testing '" : "using '") + N +
+              "', which may still be NULL here (set to NULL" + Line +
+              " and not assigned on every path from there),",
+          Test ? "assign '" + N +
+                     "' on every path before this test, or keep an index "
+                     "instead of a pointer ('int k = -1;', then 'if (k >= "
+                     "0)')"
+               : "assign '" + N +
+                     "' on every path before this use, or keep an index "
+                     "instead of a pointer");
+  return true;
 }
 
 /// Whether \p S has a subexpression of pointer type.
@@ -217,10 +274,7 @@ std::optional<bool> Lowerer::pointerTest(const Expr *E) const {
     if ((K == BO_EQ || K == BO_NE) &&
         BO->getLHS()->getType()->isPointerType()) {
       const Expr *L = BO->getLHS(), *R = BO->getRHS();
-      bool LN =
-               L->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull),
-           RN =
-               R->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull);
+      bool LN = isNullPointer(L, Ctx), RN = isNullPointer(R, Ctx);
       if (LN == RN)
         return std::nullopt;
       std::optional<bool> N = knownNull(LN ? R : L);
@@ -248,6 +302,11 @@ std::optional<bool> Lowerer::pointerTest(const Expr *E) const {
 int Lowerer::ptrCompare(const BinaryOperator *BO) {
   if (std::optional<bool> V = nullTest(BO))
     return B.constB(*V);
+  // `c != NULL` of a local that may still be NULL here.
+  if (bool LN = isNullPointer(BO->getLHS(), Ctx);
+      LN != isNullPointer(BO->getRHS(), Ctx) &&
+      nullLocalRead(LN ? BO->getRHS() : BO->getLHS(), true))
+    return -1;
   int L, R, LId, RId;
   if (!ptrOffsets(BO, "comparing",
                   "compare pointers into the same array, or integer indices", L,
@@ -519,7 +578,12 @@ bool Lowerer::bindPointer(const VarDecl *VD, const PtrVal *Init, Frame &Fr) {
 
 bool Lowerer::pointerDecl(const VarDecl *VD) {
   PtrVal Init;
-  if (const Expr *E = VD->getInit()) {
+  // `const double *c = NULL;`: as if declared without it (where c is null,
+  // NullLocals.cpp follows).
+  const Expr *InitE = VD->getInit();
+  if (InitE && isNullPointer(InitE, Ctx))
+    InitE = nullptr;
+  if (const Expr *E = InitE) {
     // A copy of a helper's parameter its call passed NULL (`int *t = s;`),
     // or of such a copy: null as well, its tests folding as s's do.
     Frame &Fr = Frames.back();
@@ -554,7 +618,7 @@ bool Lowerer::pointerDecl(const VarDecl *VD) {
       return false;
     }
   }
-  return bindPointer(VD, VD->getInit() ? &Init : nullptr, Frames.back());
+  return bindPointer(VD, InitE ? &Init : nullptr, Frames.back());
 }
 
 bool Lowerer::extentsFromAccesses() {

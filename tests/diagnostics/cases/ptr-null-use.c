@@ -1,6 +1,6 @@
-/* A helper writing through a pointer parameter its call passes NULL,
-   without testing it first ('if (o != NULL) *o = x;' folds at the call:
-   R's lgammafn_sign(x, NULL)). */
+/* Using a helper's pointer parameter its call passes NULL without testing it
+   first ('if (o != NULL) *o = x;' folds at the call: R's lgammafn_sign(x,
+   NULL)), or a local set to NULL before anything points it into an array. */
 static double h(double x, double *o) {
   *o = x;
   // CHECK: ptr-null-use.c:[[@LINE-1]]:4: error: using 'o', a null pointer here (the call at line 10 passes NULL), is not supported in a batch/diff function; test it first ('if (o != NULL) ...'), or pass a local's address
@@ -8,3 +8,16 @@ static double h(double x, double *o) {
 }
 
 __attribute__((batch, diff)) double f(double x) { return h(x, 0); }
+
+/* A local pointer declared NULL and used where no assignment has pointed
+   it anywhere yet. */
+static const double T[3] = {1, 2, 3};
+__attribute__((batch, diff)) double g(double x) {
+  const double *c = 0;
+  if (x > 1)
+    x = -x;
+  double y = c[1] * x;
+  // CHECK: ptr-null-use.c:[[@LINE-1]]:14: error: using 'c', a null pointer here (set to NULL at line 16), is not supported in a batch/diff function; point it into an array or at a local before this use
+  c = T;
+  return y + c[0];
+}
