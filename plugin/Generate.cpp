@@ -18,6 +18,7 @@
 #include "transforms/ad/Forward.h"
 #include "transforms/ad/Reverse.h"
 #include "transforms/batch/Batch.h"
+#include "transforms/simplify/ShareReciprocals.h"
 #include "transforms/simplify/Simplify.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -149,6 +150,7 @@ static bool generateHere(clang::FunctionDecl *FD, clang::Sema &S,
     Activity A = analyzeActivity(Primal);
     Jvp = differentiateForward(Primal, A);
     simplifyDerivative(Jvp);
+    shareReciprocals(Jvp);
     Uniformity JP = analyzeUniformity(Jvp);
     BatchReport R;
     BatchedJvp = batchFunction(Jvp, JP, &R, Opts.Chains);
@@ -164,6 +166,7 @@ static bool generateHere(clang::FunctionDecl *FD, clang::Sema &S,
     Activity A = analyzeActivity(Grad, true);
     Hvp = differentiateForward(Grad, A, true);
     simplifyDerivative(Hvp);
+    shareReciprocals(Hvp);
     Uniformity HP = analyzeUniformity(Hvp);
     BatchReport R;
     BatchedHvp = batchFunction(Hvp, HP, &R, Opts.Chains);

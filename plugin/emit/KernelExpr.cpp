@@ -224,6 +224,11 @@ std::string KernelEmitter::scalarExpr(const ir::Stmt &S) const {
       return std::string("bd_s") + (S.Opc == Op::Div ? "div" : "rem") + "_" +
              ir::typeName(Ty) + "(" + X(0) + ", " + X(1) + ")";
     return X(0) + " / " + X(1);
+  case Op::Recip: // simd.h's bd_recip / bd_divr, for uniform values
+    return std::string("bd_srecip_") + ir::typeName(Ty) + "(" + X(0) + ")";
+  case Op::DivR:
+    return std::string("bd_sdivr_") + ir::typeName(Ty) + "(" + X(0) + ", " +
+           X(1) + ", " + X(2) + ")";
   case Op::Shl:
   case Op::Shr: {
     std::string Cnt =

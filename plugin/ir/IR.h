@@ -105,7 +105,8 @@ struct Stmt {
   int Dst = -1;
   std::vector<int> Args;
   double FVal = 0;  // ConstF
-  int64_t IVal = 0; // ConstI / ConstB / Param index
+  int64_t IVal = 0; // ConstI / ConstB / Param index; Div: 1 for a
+                    // tangent's quotient (transforms/ad/Forward.cpp)
   int Var = -1;     // GetVar / SetVar
   MathFn Fn = MathFn::Sqrt;
 

@@ -315,8 +315,16 @@ void Forwarder::inst(const ir::Stmt &S) {
       storeArg(S);
     return;
   default:
-    if (S.Dst >= 0 && act(S.Dst))
+    if (S.Dst >= 0 && act(S.Dst)) {
+      ir::Block *Into = B.block();
+      size_t First = Into->size();
       operation(S);
+      // Its divisions are a tangent's: ShareReciprocals.h may turn those
+      // by one divisor into products by its reciprocal.
+      for (size_t I = First; B.block() == Into && I < Into->size(); ++I)
+        if ((*Into)[I]->K == ir::Stmt::Inst && (*Into)[I]->Opc == Op::Div)
+          (*Into)[I]->IVal = 1;
+    }
     return;
   }
 }

@@ -30,6 +30,7 @@ int costOf(const ir::Stmt &S) {
   switch (S.Opc) {
   case Op::Div:
   case Op::Rem:
+  case Op::Recip:
     return 4;
   case Op::LoadElem:
   case Op::StoreElem:
@@ -200,7 +201,8 @@ void loopWork(const ir::Block &B, bool InLoop, size_t &Out, size_t &In) {
     if (S->K == ir::Stmt::Inst && S->Opc == Op::Math)
       (InLoop ? In : Out) +=
           ir::mathCostly(S->Fn) || (InLoop && S->Fn == ir::MathFn::Sqrt);
-    In += InLoop && S->K == ir::Stmt::Inst && S->Opc == Op::Div;
+    In += InLoop && S->K == ir::Stmt::Inst &&
+          (S->Opc == Op::Div || S->Opc == Op::Recip);
     loopWork(S->Then, InLoop, Out, In);
     loopWork(S->Else, InLoop, Out, In);
     loopWork(S->Body, InLoop || Loop, Out, In);

@@ -220,10 +220,14 @@
 #undef exp10f
 #pragma push_macro("f")
 #undef f
+#pragma push_macro("f32")
+#undef f32
 #pragma push_macro("f32d")
 #undef f32d
 #pragma push_macro("f32n")
 #undef f32n
+#pragma push_macro("f64")
+#undef f64
 #pragma push_macro("f64d")
 #undef f64d
 #pragma push_macro("fail")

@@ -142,7 +142,39 @@ typedef bd_i64d bd_didx;
   }                                                                            \
   BD_INL bd_##T bd_cvt_m##S##_##T(M m) {                                       \
     return (bd_##T)(BD__NARROW_##T(m) & ((SI){0} + ONEBITS));                  \
+  }                                                                            \
+  /* Forward mode's quotients by one divisor (the plugin's                     \
+   * ShareReciprocals.h): a * r for r = 1 / b, within an ULP of a / b where r  \
+   * is normal and finite; a / b in the other lanes (b = 0, inf, NaN, or       \
+   * |b| near the ends of the range), lane by lane. */                         \
+  BD_INL bd_##T bd_recip_##T(bd_##T b) { return 1 / b; }                       \
+  BD_INL bd_##T bd_divr_##T(bd_##T a, bd_##T b, bd_##T r) {                    \
+    bd_##T q = a * r;                                                          \
+    if (__builtin_expect(BD__ANYNOTNORMAL_##T(r), 0)) {                        \
+      SI bad = BD__NOTNORMAL(SI, E, r);                                        \
+      q = (bd_##T)(((SI)(a / b) & bad) | ((SI)q & ~bad));                      \
+    }                                                                          \
+    return q;                                                                  \
   }
+
+/* Lanes of r that are not normal finite numbers (0, subnormal, inf, NaN),
+ * and whether there is one (one vfpclass with AVX-512DQ). */
+#define BD__NOTNORMAL(SI, E, r)                                                \
+  (~((SI)(__builtin_elementwise_abs(r) >=                                      \
+          (E)(sizeof(E) == 8 ? 0x1p-1022 : 0x1p-126)) &                        \
+     (SI)(__builtin_elementwise_abs(r) <=                                      \
+          (E)(sizeof(E) == 8 ? 0x1.fffffffffffffp1023 : 0x1.fffffep127))))
+#define BD__ANYNOTNORMAL_f32n(r)                                               \
+  (__builtin_reduce_or(BD__NOTNORMAL(bd_i32n, float, r)) != 0)
+#define BD__ANYNOTNORMAL_f32d(r)                                               \
+  (__builtin_reduce_or(BD__NOTNORMAL(bd_i32d, float, r)) != 0)
+#if BD_VBYTES == 64 && defined(__AVX512DQ__)
+#define BD__ANYNOTNORMAL_f64d(r)                                               \
+  (__builtin_ia32_fpclasspd512_mask((r), 0xbf, (unsigned char)-1) != 0)
+#else
+#define BD__ANYNOTNORMAL_f64d(r)                                               \
+  (__builtin_reduce_or(BD__NOTNORMAL(bd_i64d, double, r)) != 0)
+#endif
 
 /* llvm.fmuladd semantics: fused only where the target has FMA. */
 #if defined(__FMA__)
