@@ -170,20 +170,39 @@ BD__LUT16_ANY(f32n, bd_i32n)
 BD__LUT16_ANY(f32d, bd_i32d)
 #endif
 
+/* Float log without a division, by a 16-entry table (one vpermps per row),
+ * where the division is dear: 16 floats (bd_f32n) in 64-byte vectors,
+ * except for AMD Zen 4, where it was not measured (the double log's table
+ * kernel measured slower there; vmath_log.h). Elsewhere, and for bd_f32d (8
+ * floats: a 256-bit division costs half), logf takes the division kernel
+ * that log1pf takes everywhere (a table log1pf measured no faster:
+ * docs/performance-kernels.md, "The float log at 16 lanes"). BD__FT:
+ * whether an instance of vmath_fast_fbody.h takes the table. */
+#if BD_VBYTES == 64 && defined(__AVX512F__) && !defined(__znver4__)
+#define BD__FLOG_TABLE 1
+#include "vmath_flog_tab.h"
+#else
+#define BD__FLOG_TABLE 0
+#endif
+
 #define BD__S f32n
 #define BD__VF bd_f32n
 #define BD__VI bd_i32n
+#define BD__FT BD__FLOG_TABLE
 #include <batchdiff/vmath_fast_fbody.h>
 #undef BD__S
 #undef BD__VF
 #undef BD__VI
+#undef BD__FT
 #define BD__S f32d
 #define BD__VF bd_f32d
 #define BD__VI bd_i32d
+#define BD__FT 0
 #include <batchdiff/vmath_fast_fbody.h>
 #undef BD__S
 #undef BD__VF
 #undef BD__VI
+#undef BD__FT
 
 #define BD__FASTF_FMA(T, IT)                                                   \
   /* Lanes beyond |x| = 86.5 (or NaN) take the double path; the others         \

@@ -3,7 +3,8 @@
  * vmath_fast.h). No include guard: vmath_fast.h includes this file once per
  * float vector type after defining
  *   BD__S   name suffix (f32n, f32d), BD__VF the float vector type,
- *   BD__VI  the int32 vector of the same lanes.
+ *   BD__VI  the int32 vector of the same lanes,
+ *   BD__FT  1 for the table log, 0 for the division kernel's.
  * Error analyses: docs/runtime.md, "Inline vector math". */
 
 #define BD__K(name) BD__FPASTE(name, BD__S)
@@ -160,6 +161,49 @@ BD_INL BD__VF BD__K(bd__flog1pk_)(BD__VF f, BD__VF kn) {
   return BD__FMA(-kn, BD__K(bd__fld_)(K + 64), f - t);
 }
 
+#if BD__FT
+/* The 64-byte float log (bd_f32n; BD__FT, vmath_fast.h): no division (a
+ * 512-bit vdivps issues about once per 10 cycles on Intel's AVX-512 cores,
+ * and sqrtf shares the divider). x = 2^k z, z in [0.703125, 1.40625), bin i of
+ * z from the bits of x - bits(0.703125) (scripts/gen-flog-table.py: 1/c with
+ * few bits so that r = z invc - 1 is exact, |r| <= 0.0342; bin 9 holds 1, invc
+ * = 1), the rows read by one vpermps each. log(x) = (k ln2hi + lh) + r + (k
+ * ln2lo + ll + r^2 g(r)): k ln2hi + lh exact (both on the 2^-16 grid,
+ * |k| <= 151), its sum with r split exactly (Fast2Sum: |k ln2hi + lh| >=
+ * |r| unless it is 0), g of degree 3. The table's rows, then g's
+ * coefficients, ln2hi, ln2lo and -1, rows of 16 copies. */
+BD_INL const float *BD__K(bd__flogt_rows_)(void) {
+  static const float t[3 + BD__FLOGT_NP + 3][16]
+      __attribute__((__aligned__(64))) = {
+          BD__FLOGT_ROWS, BD__FLOGT_P_ROWS, BD__R16(BD__FLOGT_LN2HI),
+          BD__R16(BD__FLOGT_LN2LO), BD__R16(-1.0f)};
+  return &t[0][0];
+}
+
+/* log(x) + ka ln2 for positive normal finite x. */
+BD_INL BD__VF BD__K(bd__flogf_)(BD__VF x, BD__VF ka) {
+  const float *T = BD__K(bd__flogt_rows_)();
+  __asm__ volatile("" : "+r"(T)); /* volatile: see bd__flog1pk_ */
+#define BD__C(i) BD__K(bd__fld_)(T + 16 * (3 + (i)))
+  BD__VI ix = (BD__VI)x;
+  BD__VI tmp = ix - BD__FLOGT_OFF;
+  BD__VF kd = __builtin_convertvector(tmp >> 23, BD__VF) + ka;
+  BD__VF z = (BD__VF)(ix - (tmp & (int32_t)0xff800000));
+  BD__VI i = tmp >> 19;
+  BD__VF r = BD__FMA(z, BD__K(bd__flut16_)(T, i), BD__C(BD__FLOGT_NP + 2));
+  BD__VF w = BD__FMA(kd, BD__C(BD__FLOGT_NP), BD__K(bd__flut16_)(T + 16, i));
+  BD__VF hi = w + r;
+  BD__VF lo = r - (hi - w);
+  BD__VF g = BD__C(0);
+  for (int j = 1; j < BD__FLOGT_NP; j++)
+    g = BD__FMA(g, r, BD__C(j));
+  BD__VF tail =
+      BD__FMA(kd, BD__C(BD__FLOGT_NP + 1), BD__K(bd__flut16_)(T + 32, i)) + lo;
+  return hi + BD__FMA(r * r, g, tail);
+#undef BD__C
+}
+
+#else
 /* log(x) + ka for positive normal finite x: x = 2^k m, m in [3/4, 3/2),
  * f = m - 1 exact; -k = (0x3fbfffff - bits(x)) >> 23 (the ceiling of
  * -(bits(x) - 0x3f400000) / 2^23), and -k << 23 its low bits cleared. */
@@ -169,6 +213,7 @@ BD_INL BD__VF BD__K(bd__flogf_)(BD__VF x, BD__VF ka) {
   BD__VF m = (BD__VF)((BD__VI)x + (nt & (int32_t)0xff800000));
   return BD__K(bd__flog1pk_)(m - 1.0f, kn);
 }
+#endif
 
 /* Lanes logf does not take: x not a positive normal finite float (zero,
  * subnormal, negative, inf, NaN), one signed compare on the bits. */
