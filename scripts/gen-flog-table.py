@@ -131,6 +131,12 @@ def header():
         rows.append((ic, lh, fround(F(lg - D(lh)))))
     ln2 = D(2).ln()
     ln2hi = on_grid(ln2, GRID)
+    # k LN2HI + lh must be exact in float for every bin and |k| <= 151
+    # (logf's subnormals scaled by 2^23: k down to -149)
+    for k in range(-151, 152):
+        for r in rows:
+            if not fexact(k * F(ln2hi) + F(r[1])):
+                raise SystemExit("k LN2HI + lh inexact for k = %d" % k)
     cf = poly()
 
     def lst(vals):
