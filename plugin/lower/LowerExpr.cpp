@@ -1,6 +1,7 @@
 //===- LowerExpr.cpp - expressions, lvalues and conversions
 //-----------------===//
 #include "lower/LowerImpl.h"
+#include "lower/LowerPointer.h"
 #include "lower/Types.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -74,8 +75,11 @@ int Lowerer::expr(const Expr *E) {
     // null, NullLocals.cpp follows).
     if (const auto *BO = dyn_cast<BinaryOperator>(E);
         BO && BO->getOpcode() == BO_Assign && isNullPointer(BO->getRHS(), Ctx))
-      if (PtrVar *P = ptrVar(BO->getLHS()); P && P->OffVar >= 0)
+      if (PtrVar *P = ptrVar(BO->getLHS()); P && P->OffVar >= 0) {
+        if (P->NullVar >= 0) // (null here: its tests read the flag)
+          B.set(P->NullVar, B.constB(false));
         return B.constB(false);
+      }
     PtrVal P;
     return ptrValue(E, P) ? B.constB(false) : -1;
   }
@@ -155,6 +159,12 @@ int Lowerer::castExpr(const CastExpr *CE) {
   case CK_NoOp:
     return expr(Sub);
   case CK_ToVoid:
+    // `(void)p;` of a local pointer variable (an unused one, NULL or not
+    // set yet): reads nothing.
+    if (const VarDecl *VD = pointers::declOf(Sub);
+        VD && VD->hasLocalStorage() && VD->getType()->isPointerType() &&
+        !VD->getType().isVolatileQualified())
+      return B.constB(false);
     expr(Sub);
     return Failed ? -1 : B.constB(false);
   case CK_IntegralCast:
@@ -170,6 +180,8 @@ int Lowerer::castExpr(const CastExpr *CE) {
   case CK_PointerToBoolean:
     if (std::optional<bool> V = nullTest(CE))
       return B.constB(*V);
+    if (int N = nullFlag(Sub); N >= 0)
+      return N;
     if (nullLocalRead(Sub, true))
       return -1;
     [[fallthrough]];
@@ -567,6 +579,8 @@ int Lowerer::cond(const Expr *E) {
       return C < 0 ? -1 : B.un(Op::Not, C);
     }
   if (E->getType()->isPointerType()) {
+    if (int N = nullFlag(E); N >= 0)
+      return N;
     if (nullLocalRead(E, true))
       return -1;
     error(E->getBeginLoc(), "testing or converting a pointer",

@@ -222,6 +222,9 @@ private:
     /// The Choices entry of every table it is assigned from tables of
     /// pointers (LowerPtrTables.cpp: seedTables), or -1.
     int Seed = -1;
+    /// A local set to NULL that may be null on some paths only: the Bool
+    /// variable, per lane, that it is not (NullLocals.h), or -1.
+    int NullVar = -1;
   };
   /// A record, or a member of one, in an array-of-records parameter: the
   /// Record parameter, the record's index (an I32 temp, -1: 0) and the
@@ -326,6 +329,15 @@ private:
   /// Reports \p E, such a read where the variable is NULL (unless \p Test)
   /// or may be: true if it did.
   bool nullLocalRead(const Expr *E, bool Test);
+  /// \p E a read of such a local where it may be null: its flag's value
+  /// (true: not null), else -1.
+  int nullFlag(const Expr *E);
+  /// Whether pointer local \p VD is set to NULL and may be null at a read.
+  bool maybeNullLocal(const VarDecl *VD) const;
+  /// Gives \p P, a pointer local such as maybeNullLocal's declared
+  /// without a place to point at, the base of the first assignment in \p
+  /// Body that makes it point somewhere (none: left as it is).
+  void seedNullBase(const VarDecl *VD, PtrVar &P, const Stmt *Body);
   /// An if whose condition such a test decided, and whose side taken
   /// always returns: what follows it in its list is dead (stmtList).
   const Stmt *FoldedReturn = nullptr;

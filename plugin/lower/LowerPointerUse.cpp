@@ -103,6 +103,10 @@ bool Lowerer::ptrAssign(const Expr *At, const Expr *LHS, PtrVal V,
     V.Id = IdNew;
   }
   B.set(P->OffVar, V.Off < 0 ? B.constI(Type::I32, 0) : V.Off);
+  // Re-pointed (`c = &a[i]`, not `c++`, which keeps a null pointer UB).
+  if (const auto *BO = dyn_cast<BinaryOperator>(At);
+      P->NullVar >= 0 && BO && BO->getOpcode() == BO_Assign)
+    B.set(P->NullVar, B.constB(true));
   if (P->IdVar >= 0)
     B.set(P->IdVar, V.Id < 0 ? B.constI(Type::I32, 0) : V.Id);
   Out = V;
@@ -219,10 +223,93 @@ bool Lowerer::nullLocalRead(const Expr *E, bool Test) {
                      "' on every path before this test, or keep an index "
                      "instead of a pointer ('int k = -1;', then 'if (k >= "
                      "0)')"
-               : "assign '" + N +
-                     "' on every path before this use, or keep an index "
-                     "instead of a pointer");
+               : "use it only where a test of it says it is not NULL "
+                 "('if (" +
+                     N + " != NULL) ...', '" + N + " ? *" + N +
+                     " : 0'), or assign '" + N +
+                     "' on every path before this use");
   return true;
+}
+
+int Lowerer::nullFlag(const Expr *E) {
+  std::optional<NullState> S = localNull(E);
+  PtrVar *P = S && S->K == NullState::Maybe ? ptrVar(E) : nullptr;
+  return P && P->NullVar >= 0 ? B.get(P->NullVar) : -1;
+}
+
+bool Lowerer::maybeNullLocal(const VarDecl *VD) const {
+  const auto *FD =
+      dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  if (!FD || !FD->doesThisDeclarationHaveABody())
+    return false;
+  if (NullScanned.insert(FD).second)
+    nullLocals(FD, Ctx, NullReads);
+  for (const auto &[DRE, S] : NullReads)
+    if (S.K == NullState::Maybe && DRE->getDecl() == VD)
+      return true;
+  return false;
+}
+
+void Lowerer::seedNullBase(const VarDecl *VD, PtrVar &P, const Stmt *Body) {
+  // A loop's test may read it before the assignment that follows in the
+  // body (`if (!best || *best < a[i]) best = &a[i];`): the base of the
+  // first assignment, found without lowering it (it may name variables
+  // not declared yet). A void pointer, or one assigned anything else, is
+  // left as it is: such a read is then refused as before.
+  if (VD->getType()->getPointeeType()->isVoidType())
+    return;
+  const Expr *First = nullptr;
+  std::function<void(const Stmt *)> Scan = [&](const Stmt *S) {
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->getOpcode() == BO_Assign && declOf(BO->getLHS()) == VD &&
+        !isNullPointer(BO->getRHS(), Ctx) && !First)
+      First = BO->getRHS();
+    for (const Stmt *C : S->children())
+      if (C && !First)
+        Scan(C);
+  };
+  if (Body)
+    Scan(Body);
+  const Expr *E = First;
+  while (E) {
+    E = E->IgnoreParens();
+    if (const auto *CE = dyn_cast<ImplicitCastExpr>(E);
+        CE && (CE->getCastKind() == CK_ArrayToPointerDecay ||
+               CE->getCastKind() == CK_NoOp ||
+               CE->getCastKind() == CK_LValueToRValue))
+      E = CE->getSubExpr();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(E);
+             UO && UO->getOpcode() == UO_AddrOf &&
+             isa<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
+      E = cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens())->getBase();
+    else if (const auto *BO = dyn_cast<BinaryOperator>(E);
+             BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub))
+      E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
+                                                   : BO->getRHS();
+    else
+      break;
+  }
+  const auto *DRE = E ? dyn_cast<DeclRefExpr>(E) : nullptr;
+  const auto *From = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!From || From == VD ||
+      !Ctx.hasSameUnqualifiedType(First->getType()->getPointeeType(),
+                                  VD->getType()->getPointeeType()))
+    return;
+  Frame &Fr = Frames.back();
+  PtrBase Base;
+  if (auto It = Fr.Ptrs.find(From); It != Fr.Ptrs.end()) {
+    if (!It->second.Base.ok() || !It->second.Hidden.isNull() ||
+        It->second.Base.Multi >= 0 || scalarBase(It->second.Base))
+      return;
+    Base = It->second.Base;
+  } else if (auto It = Fr.Vars.find(From); It != Fr.Vars.end() &&
+                                           F.Vars[It->second].Len > 0 &&
+                                           !rowParam(DRE)) {
+    Base.Var = It->second;
+  } else {
+    return; // (a file-scope table: assigned before it is read, or refused)
+  }
+  P.Base = Base;
 }
 
 /// Whether \p S has a subexpression of pointer type.
@@ -302,11 +389,16 @@ std::optional<bool> Lowerer::pointerTest(const Expr *E) const {
 int Lowerer::ptrCompare(const BinaryOperator *BO) {
   if (std::optional<bool> V = nullTest(BO))
     return B.constB(*V);
-  // `c != NULL` of a local that may still be NULL here.
+  // `c != NULL` of a local that may still be NULL here: its flag (not
+  // null), or else refused.
   if (bool LN = isNullPointer(BO->getLHS(), Ctx);
-      LN != isNullPointer(BO->getRHS(), Ctx) &&
-      nullLocalRead(LN ? BO->getRHS() : BO->getLHS(), true))
-    return -1;
+      LN != isNullPointer(BO->getRHS(), Ctx)) {
+    const Expr *P = LN ? BO->getRHS() : BO->getLHS();
+    if (int N = nullFlag(P); N >= 0)
+      return BO->getOpcode() == BO_NE ? N : B.un(Op::Not, N);
+    if (nullLocalRead(P, true))
+      return -1;
+  }
   int L, R, LId, RId;
   if (!ptrOffsets(BO, "comparing",
                   "compare pointers into the same array, or integer indices", L,
@@ -618,7 +710,18 @@ bool Lowerer::pointerDecl(const VarDecl *VD) {
       return false;
     }
   }
-  return bindPointer(VD, InitE ? &Init : nullptr, Frames.back());
+  if (!bindPointer(VD, InitE ? &Init : nullptr, Frames.back()))
+    return false;
+  // Set to NULL and null on some paths only where it is read: a flag per
+  // lane that it is not, which its tests read (NullLocals.h).
+  PtrVar &P = Frames.back().Ptrs[VD];
+  if (P.OffVar >= 0 && maybeNullLocal(VD)) {
+    P.NullVar = F.newVar(VD->getNameAsString() + "_set", Type::Bool);
+    B.set(P.NullVar, B.constB(!VD->getInit() || InitE != nullptr));
+    if (!P.Base.ok())
+      seedNullBase(VD, P, Frames.back().FD->getBody());
+  }
+  return true;
 }
 
 bool Lowerer::extentsFromAccesses() {

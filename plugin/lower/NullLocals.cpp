@@ -3,9 +3,11 @@
 // A forward data-flow over clang's CFG of one function: for each pointer
 // variable initialized or assigned a null pointer, whether it is null, not
 // null (assigned anything else, or never set to null) or either, at each
-// of its reads. Joins at merges of paths; no condition refines the state
-// (`if (c != NULL) use(c)` leaves c as it was: such a test of a pointer
-// that may be null is refused anyway).
+// of its reads. Joins at merges of paths. A branch on a test of such a
+// variable (`if (c)`, `!c ||`, `c != NULL &&`, `c ? *c : 0`, `while (c)`)
+// refines a state that may be null on each edge: not null where the test
+// says so, null on the other edge. The lowering tests a per-lane flag there
+// (Lowerer::nullFlag) and runs the guarded code under that test's mask.
 //
 //===----------------------------------------------------------------------===//
 #include "lower/NullLocals.h"
@@ -98,6 +100,60 @@ public:
     return {NullState::Assigned, nullptr};
   }
 
+  /// The state along the edge from \p From to \p To: where From ends
+  /// in a branch on a test of a followed variable that may be null, not null
+  /// on the edge the test says so, null on the other.
+  void refine(const CFGBlock &From, const CFGBlock *To, States &S) const {
+    const Stmt *T = From.getTerminatorStmt();
+    if (From.succ_size() != 2 || !T ||
+        !(isa<IfStmt>(T) || isa<ForStmt>(T) || isa<WhileStmt>(T) ||
+          isa<DoStmt>(T) || isa<ConditionalOperator>(T) ||
+          (isa<BinaryOperator>(T) && cast<BinaryOperator>(T)->isLogicalOp())))
+      return;
+    const CFGBlock *Then = From.succ_begin()[0].getReachableBlock(),
+                   *Else = From.succ_begin()[1].getReachableBlock();
+    bool NotNullIfTrue;
+    int I = From.getLastCondition()
+                ? testOf(From.getLastCondition(), NotNullIfTrue)
+                : -1;
+    if (I < 0 || Then == Else || S[I].K != NullState::Maybe)
+      return;
+    // (Null on the edge where it is not: that test folds, and what it
+    // guards is not lowered; Assigned on the other edge stays: it may be a
+    // pointer the lowering does not follow.)
+    if (To != Then && To != Else)
+      return;
+    if ((To == Then) == NotNullIfTrue)
+      S[I] = {NullState::Assigned, nullptr};
+    else
+      S[I].K = NullState::Null;
+  }
+
+  /// \p E a test of a followed variable's null state (`c`, `!c`, `c !=
+  /// NULL`, `0 == c`, in parentheses): its index, and whether true means
+  /// not null; else -1.
+  int testOf(const Expr *E, bool &NotNullIfTrue) const {
+    E = stripped(E);
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && UO->getOpcode() == UO_LNot) {
+      int I = testOf(UO->getSubExpr(), NotNullIfTrue);
+      NotNullIfTrue = !NotNullIfTrue;
+      return I;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE)) {
+      const Expr *L = BO->getLHS(), *R = BO->getRHS();
+      bool LN = isNullPointer(L, Ctx), RN = isNullPointer(R, Ctx);
+      const Expr *P = LN ? R : L;
+      if (LN == RN || !P->getType()->isPointerType())
+        return -1;
+      NotNullIfTrue = BO->getOpcode() == BO_NE;
+      return tracked(stripped(P));
+    }
+    NotNullIfTrue = true;
+    return E->getType()->isPointerType() ? tracked(E) : -1;
+  }
+
   /// One CFG element: declarations and assignments set a state; reads are
   /// recorded in \p Out when given.
   void transfer(const Stmt *St, States &S,
@@ -132,6 +188,28 @@ private:
       return;
     Index.try_emplace(VD, (unsigned)Index.size());
     FirstNull = earlier(FirstNull, Null);
+  }
+
+  /// \p E without parentheses and the conversions that keep a pointer or
+  /// a truth value as it is.
+  static const Expr *stripped(const Expr *E) {
+    while (true) {
+      E = E->IgnoreParens();
+      const auto *CE = dyn_cast<ImplicitCastExpr>(E);
+      if (!CE)
+        return E;
+      switch (CE->getCastKind()) {
+      case CK_LValueToRValue:
+      case CK_NoOp:
+      case CK_BitCast:
+      case CK_PointerToBoolean:
+      case CK_IntegralToBoolean:
+        E = CE->getSubExpr();
+        continue;
+      default:
+        return E;
+      }
+    }
   }
 
   int tracked(const Expr *E) const {
@@ -188,17 +266,28 @@ void nullLocals(const FunctionDecl *FD, ASTContext &Ctx,
     if (Blk == &G->getEntry())
       S.assign(N, {NullState::Assigned, nullptr}); // (parameters, as passed)
     for (const CFGBlock::AdjacentBlock &P : Blk->preds())
-      if (const CFGBlock *PB = P.getReachableBlock())
+      if (const CFGBlock *PB = P.getReachableBlock()) {
+        States In = Exit[PB->getBlockID()];
+        Fl.refine(*PB, Blk, In);
         for (size_t I = 0; I < N; ++I)
-          S[I] = Fl.join(S[I], Exit[PB->getBlockID()][I]);
+          S[I] = Fl.join(S[I], In[I]);
+      }
     for (const CFGElement &E : *Blk)
       if (std::optional<CFGStmt> CS = E.getAs<CFGStmt>())
         Fl.transfer(CS->getStmt(), S, Rec);
     return S;
   };
-  // Monotone over a lattice of height 3 (NullAt only moves earlier): a
-  // fixed point within a few passes per variable.
-  for (bool Changed = true; Changed;) {
+  // Over a lattice of height 3 (NullAt only moves earlier): each pass that
+  // changes something raises some block's state, so a fixed point within
+  // 3 * N * blocks passes. (The refinement at tests is not monotone: should
+  // the passes not settle, every read may be null, and is refused, never
+  // wrong.)
+  size_t Passes = 0, Most = 4 * (N + 1) * (G->getNumBlockIDs() + 1);
+  for (bool Changed = true; Changed; ++Passes) {
+    if (Passes > Most) {
+      allReads(Body, Fl, {NullState::Maybe, Fl.FirstNull}, Out);
+      return;
+    }
     Changed = false;
     for (const CFGBlock *Blk : *G) {
       States S = Run(Blk, nullptr);
