@@ -306,8 +306,14 @@ void Lowerer::seedNullBase(const VarDecl *VD, PtrVar &P, const Stmt *Body) {
                                            F.Vars[It->second].Len > 0 &&
                                            !rowParam(DRE)) {
     Base.Var = It->second;
+  } else if (From->hasGlobalStorage() && From->getType()->isArrayType() &&
+             It == Fr.Vars.end() && !isPointerTable(From) && !rowParam(DRE)) {
+    // A file-scope table, read in place (as ptrDecl reads it).
+    Base.Arg = globalParam(From, DRE->getBeginLoc());
+    if (Base.Arg < 0)
+      return;
   } else {
-    return; // (a file-scope table: assigned before it is read, or refused)
+    return;
   }
   P.Base = Base;
 }

@@ -29,6 +29,16 @@ BATCHDIFF double best_of(const double a[8], double x) {
   return best ? *best : 0.0;
 }
 
+/* The entry of a file-scope table nearest x (the first of ties). */
+static const double K[6] = {3.0, 1.0, 4.0, 1.0, 5.0, -9.0};
+BATCHDIFF double nm_nearest(double x) {
+  const double *best = NULL;
+  for (int i = 0; i < 6; i++)
+    if (!best || fabs(K[i] - x) < fabs(*best - x))
+      best = &K[i];
+  return best ? *best * x : 0.0;
+}
+
 /* A table on some paths only: `c != NULL`, `c == NULL ||`, `c ? :`. */
 BATCHDIFF double nm_opt(double x) {
   const double *c = NULL;
@@ -143,6 +153,7 @@ __attribute__((batch)) double nm_local(double x, double y) {
 static int gen_k(rng_t *r) { return (int)rng_below(r, 9) - 4; }
 
 BITS1(nm_opt, double, double, gen_d)
+BITS1(nm_nearest, double, double, gen_d)
 BITS2(nm_walk, double, double, gen_d, int, gen_k)
 BITS2(nm_local, double, double, gen_d, double, gen_d)
 
@@ -315,24 +326,26 @@ static void t_first_above(void **state) {
   }
 }
 
-/* nm_opt, nm_walk, nm_helper: gradients against closed forms. */
+/* nm_opt, nm_nearest, nm_walk, nm_helper: gradients against closed
+ * forms. */
 static void t_grad(void **state) {
   (void)state;
   rng_t rng = {name_seed("nm_grad")};
   for (int rep = 0; rep < REPS; rep++) {
     double x[NG], s[NG], g1[NG], g2[NG], g3[NG], w[NG][6], gw[NG][6];
-    double tx[NG], jr[NG], jd[NG];
+    double tx[NG], jr[NG], jd[NG], g4[NG];
     int k[NG];
     for (int e = 0; e < NG; e++) {
       x[e] = rng_range(&rng, -4.0, 4.0);
       k[e] = gen_k(&rng);
       s[e] = rng_range(&rng, -2.0, 2.0);
       tx[e] = rng_range(&rng, -2.0, 2.0);
-      g1[e] = g2[e] = g3[e] = 0;
+      g1[e] = g2[e] = g3[e] = g4[e] = 0;
       for (int j = 0; j < 6; j++) /* finite, with ties */
         w[e][j] = (double)((int)rng_below(&rng, 9) - 4) * 0.5, gw[e][j] = 0;
     }
     nm_opt_grad(NG, x, NULL, s, g1);
+    nm_nearest_grad(NG, x, NULL, s, g4);
     nm_walk_grad(NG, x, k, NULL, s, g2);
     nm_walk_jvp(NG, x, k, tx, jr, jd);
     nm_helper_grad(NG, &w[0][0], 6, x, NULL, s, &gw[0][0], 6, g3);
@@ -351,6 +364,10 @@ static void t_grad(void **state) {
       }
       d2 = dv + (on ? TC[4] : 0.0);
       double w2 = nm_walk(x[e], k[e]);
+      int nb = 0;
+      for (int i = 1; i < 6; i++)
+        if (fabs(K[i] - x[e]) < fabs(K[nb] - x[e]))
+          nb = i;
       /* nm_helper: the least of each half (first of ties; NaN never less). */
       double dw[6] = {0}, d3;
       int lo[2];
@@ -365,6 +382,7 @@ static void t_grad(void **state) {
       d3 = w[e][lo[0]];
       bool ok = close_to(g1[e], s[e] * d1, 1e-12) &&
                 close_to(g2[e], s[e] * d2, 1e-12) &&
+                close_to(g4[e], s[e] * K[nb], 1e-12) &&
                 close_to(jd[e], tx[e] * d2, 1e-12) && CMP_BITS(jr[e], w2) &&
                 close_to(g3[e], s[e] * d3, 1e-12);
       for (int j = 0; j < 6; j++)
@@ -405,6 +423,7 @@ static void t_helper(void **state) {
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       T_(nm_opt),
+      T_(nm_nearest),
       T_(nm_walk),
       T_(nm_local),
       cmocka_unit_test(t_best_of),
