@@ -132,6 +132,8 @@ static bool generateHere(clang::FunctionDecl *FD, clang::Sema &S,
     Activity A = analyzeActivity(Primal);
     Grad = differentiate(Primal, A);
     ir::pruneDeadStores(Grad);
+    // Before NAME_hvp differentiates it: its gradient is NAME_grad's bits.
+    shareReciprocals(Grad, 2);
     if (Dump)
       llvm::errs() << A.print(Primal) << ir::print(Grad);
   }
@@ -150,7 +152,7 @@ static bool generateHere(clang::FunctionDecl *FD, clang::Sema &S,
     Activity A = analyzeActivity(Primal);
     Jvp = differentiateForward(Primal, A);
     simplifyDerivative(Jvp);
-    shareReciprocals(Jvp);
+    shareReciprocals(Jvp, 1);
     Uniformity JP = analyzeUniformity(Jvp);
     BatchReport R;
     BatchedJvp = batchFunction(Jvp, JP, &R, Opts.Chains);
@@ -166,7 +168,7 @@ static bool generateHere(clang::FunctionDecl *FD, clang::Sema &S,
     Activity A = analyzeActivity(Grad, true);
     Hvp = differentiateForward(Grad, A, true);
     simplifyDerivative(Hvp);
-    shareReciprocals(Hvp);
+    shareReciprocals(Hvp, 1);
     Uniformity HP = analyzeUniformity(Hvp);
     BatchReport R;
     BatchedHvp = batchFunction(Hvp, HP, &R, Opts.Chains);

@@ -106,7 +106,8 @@ struct Stmt {
   std::vector<int> Args;
   double FVal = 0;  // ConstF
   int64_t IVal = 0; // ConstI / ConstB / Param index; Div: 1 for a
-                    // tangent's quotient (transforms/ad/Forward.cpp)
+                    // tangent's quotient (transforms/ad/Forward.cpp), 2
+                    // for an adjoint's (Reverse.cpp)
   int Var = -1;     // GetVar / SetVar
   MathFn Fn = MathFn::Sqrt;
 

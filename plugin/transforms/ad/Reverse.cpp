@@ -505,13 +505,21 @@ int Reverser::rule(const ir::Stmt &S, unsigned K, int Gt) {
   // the argument: converted to its type.
   auto E = RevStack.empty() ? Early.find({&S, K}) : Early.end();
   size_t Next = 0;
-  return derivativeRule(
+  ir::Block *Into = B.block();
+  size_t First = Into->size();
+  int T = derivativeRule(
       B, S, K, Gt, G.Temps[S.Args[K]], [this](int T) { return R(T); },
       [&](ir::MathFn Fn, const std::vector<int> &Args) {
         if (E != Early.end() && Next < E->second.size())
           return E->second[Next++];
         return primalMath(S, Fn, Args);
       });
+  // Its divisions are an adjoint's: ShareReciprocals.h may turn those by
+  // one divisor into products by its reciprocal.
+  for (size_t I = First; B.block() == Into && I < Into->size(); ++I)
+    if ((*Into)[I]->K == ir::Stmt::Inst && (*Into)[I]->Opc == Op::Div)
+      (*Into)[I]->IVal = 2;
+  return T;
 }
 
 void Reverser::reverseInst(const ir::Stmt &S) {
