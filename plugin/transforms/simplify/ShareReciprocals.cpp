@@ -3,6 +3,7 @@
 
 #include "analysis/Uniformity.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
@@ -19,18 +20,6 @@ std::unique_ptr<ir::Stmt> inst(ir::Function &F, Op O, ir::Type Ty,
   S->Dst = F.newTemp(Ty);
   S->Args = std::move(Args);
   return S;
-}
-
-/// Calls \p Fn on each statement of \p B and of the ifs in it, not of
-/// loops (a loop body is a scope of its own).
-template <typename FnT> void walkNoLoops(ir::Block &B, FnT &&Fn) {
-  for (auto &S : B) {
-    Fn(*S);
-    if (S->K == ir::Stmt::If) {
-      walkNoLoops(S->Then, Fn);
-      walkNoLoops(S->Else, Fn);
-    }
-  }
 }
 
 struct Sharer {
@@ -66,112 +55,119 @@ struct Sharer {
     });
   }
 
-  /// The divisions of \p B's statement \p S (and of the ifs in it) whose
-  /// divisor is defined before S, by divisor.
-  void collect(ir::Stmt &S, std::map<int, std::vector<ir::Stmt *>> &By) {
-    std::set<int> Defined;
+  // One walk in program order, numbering the statements. A division goes
+  // with the outermost enclosing statement (within its loop body) that
+  // starts after its divisor's definition: the reciprocal goes before it.
+  struct Frame {
+    ir::Block *B;
+    size_t I;
+    int Pre;
+  };
+  std::vector<Frame> Frames; // the statements enclosing the walk's place
+  std::vector<int> DefAt;    // per temp, the number of its definition
+  int Count = 0;
+  struct Group {
+    size_t First;
     std::vector<ir::Stmt *> Divs;
-    auto Visit = [&](ir::Stmt &X) {
-      if (X.Dst >= 0)
-        Defined.insert(X.Dst);
-      if (marked(X))
-        Divs.push_back(&X);
-    };
-    Visit(S);
-    if (S.K == ir::Stmt::If) {
-      walkNoLoops(S.Then, Visit);
-      walkNoLoops(S.Else, Visit);
-    }
-    // (A divisor 2 * d defined in S is fine: the product by 1/d does not
-    // read it.)
-    for (ir::Stmt *D : Divs)
-      if (!Defined.count(base(D->Args[1])))
-        By[base(D->Args[1])].push_back(D);
-  }
+  };
+  std::map<std::pair<ir::Block *, int>, Group> Groups;
 
-  /// S = Div(g, D) or Div(g, 2 D) becomes DivR(g or g * H, D, R); H is
-  /// the constant 1/2.
-  void rewrite(ir::Stmt &S, int D, int R, int H) {
-    int Num = S.Args[0];
-    if (D != S.Args[1]) {
-      // Just before the division: in its block.
-      auto M = inst(F, Op::Mul, F.Temps[S.Dst], {Num, H});
-      Num = M->Dst;
-      Pending[&S].push_back(std::move(M));
-    }
-    S.Opc = Op::DivR;
-    S.Args = {Num, D, R};
-    S.IVal = 0;
-  }
-
-  // Statements to insert before a rewritten division (its g / 2).
-  std::map<const ir::Stmt *, std::vector<std::unique_ptr<ir::Stmt>>> Pending;
-
-  void block(ir::Block &B) {
-    // Per divisor, the divisions in this block and its ifs (not loops) by
-    // it, and the statement of this block before which its reciprocal goes.
-    std::map<int, std::vector<ir::Stmt *>> By;
-    std::map<int, size_t> FirstAt;
+  void walk(ir::Block &B, size_t Scope) {
     for (size_t I = 0; I < B.size(); ++I) {
-      std::map<int, std::vector<ir::Stmt *>> Here;
-      collect(*B[I], Here);
-      for (auto &KV : Here) {
-        FirstAt.emplace(KV.first, I);
-        auto &V = By[KV.first];
-        V.insert(V.end(), KV.second.begin(), KV.second.end());
+      ir::Stmt &S = *B[I];
+      int Pre = Count++;
+      if (S.Dst >= 0 && S.Dst < (int)DefAt.size())
+        DefAt[S.Dst] = Pre;
+      Frames.push_back({&B, I, Pre});
+      if (marked(S)) {
+        int D = base(S.Args[1]);
+        auto It = std::upper_bound(
+            Frames.begin() + Scope, Frames.end(), DefAt[D],
+            [](int V, const Frame &Fr) { return V < Fr.Pre; });
+        if (It != Frames.end()) { // (S itself starts after its divisor)
+          auto &G = Groups[{It->B, D}];
+          G.First = G.Divs.empty() ? It->I : std::min(G.First, It->I);
+          G.Divs.push_back(&S);
+        }
       }
+      walk(S.Then, Scope);
+      walk(S.Else, Scope);
+      walk(S.Body, Frames.size());
+      Frames.pop_back();
     }
+  }
+
+  /// Statements to insert: before a block's statement I (a reciprocal and
+  /// its constant 1/2), and before a division (its numerator halved).
+  std::map<ir::Block *, std::map<size_t, ir::Block>> AtIndex;
+  std::map<const ir::Stmt *, ir::Block> BeforeDiv;
+
+  void share(ir::Block *B, int D, Group &G) {
     // A divisor of one quotient keeps its division (the same quotient
     // twice, as reverse mode's two rules of a / b make it, counts once),
     // but a uniform divisor's reciprocal is one scalar division per call.
-    std::map<size_t, std::vector<int>> RecipAt;
-    for (auto &KV : By) {
-      std::set<std::pair<int, int>> Nums;
-      for (ir::Stmt *S : KV.second)
-        Nums.insert({S->Args[0], S->Args[1]});
-      int D = KV.first;
-      bool Uniform = D < (int)U.VaryingTemp.size() && !U.VaryingTemp[D];
-      if (Nums.size() >= 2 || Uniform)
-        RecipAt[FirstAt[D]].push_back(D);
-    }
-    ir::Block Out;
-    for (size_t I = 0; I < B.size(); ++I) {
-      for (int D : RecipAt[I]) {
-        int H = -1;
-        for (ir::Stmt *S : By[D])
-          if (S->Args[1] != D && H < 0) {
-            auto C = inst(F, Op::ConstF, F.Temps[D], {});
-            C->FVal = 0.5;
-            H = C->Dst;
-            Out.push_back(std::move(C));
-          }
-        auto R = inst(F, Op::Recip, F.Temps[D], {D});
-        for (ir::Stmt *S : By[D])
-          rewrite(*S, D, R->Dst, H);
-        Out.push_back(std::move(R));
-      }
-      Out.push_back(std::move(B[I]));
-    }
-    B = std::move(Out);
-    for (auto &S : B) {
-      block(S->Then);
-      block(S->Else);
-      block(S->Body);
-    }
-    // The halved numerators, each right before its division.
-    if (Pending.empty())
+    std::set<std::pair<int, int>> Nums;
+    for (ir::Stmt *S : G.Divs)
+      Nums.insert({S->Args[0], S->Args[1]});
+    bool Uniform = D < (int)U.VaryingTemp.size() && !U.VaryingTemp[D];
+    if (Nums.size() < 2 && !Uniform)
       return;
-    ir::Block Done;
-    for (auto &S : B) {
-      auto It = Pending.find(S.get());
-      if (It != Pending.end()) {
-        for (auto &M : It->second)
-          Done.push_back(std::move(M));
-        Pending.erase(It);
+    ir::Block &Ins = AtIndex[B][G.First];
+    int H = -1;
+    auto R = inst(F, Op::Recip, F.Temps[D], {D});
+    for (ir::Stmt *S : G.Divs) {
+      int Num = S->Args[0];
+      if (S->Args[1] != D) {
+        if (H < 0) {
+          auto C = inst(F, Op::ConstF, F.Temps[D], {});
+          C->FVal = 0.5;
+          H = C->Dst;
+          Ins.push_back(std::move(C));
+        }
+        auto M = inst(F, Op::Mul, F.Temps[S->Dst], {Num, H});
+        Num = M->Dst;
+        BeforeDiv[S].push_back(std::move(M));
       }
-      Done.push_back(std::move(S));
+      S->Opc = Op::DivR;
+      S->Args = {Num, D, R->Dst};
+      S->IVal = 0;
     }
-    B = std::move(Done);
+    Ins.push_back(std::move(R));
+  }
+
+  void insert(ir::Block &B) {
+    auto At = AtIndex.find(&B);
+    bool Any = At != AtIndex.end();
+    for (auto &S : B)
+      Any |= BeforeDiv.count(S.get()) > 0;
+    if (Any) {
+      ir::Block Out;
+      for (size_t I = 0; I < B.size(); ++I) {
+        if (At != AtIndex.end() && At->second.count(I))
+          for (auto &X : At->second[I])
+            Out.push_back(std::move(X));
+        auto Bd = BeforeDiv.find(B[I].get());
+        if (Bd != BeforeDiv.end())
+          for (auto &X : Bd->second)
+            Out.push_back(std::move(X));
+        Out.push_back(std::move(B[I]));
+      }
+      B = std::move(Out);
+    }
+    for (auto &S : B) {
+      insert(S->Then);
+      insert(S->Else);
+      insert(S->Body);
+    }
+  }
+
+  void run() {
+    findTwice();
+    DefAt.assign(F.Temps.size(), -1);
+    walk(F.Body, 0);
+    for (auto &KV : Groups)
+      share(KV.first.first, KV.first.second, KV.second);
+    insert(F.Body);
   }
 };
 
@@ -179,9 +175,8 @@ struct Sharer {
 
 void shareReciprocals(ir::Function &F, int Mark) {
   Uniformity U = analyzeUniformity(F);
-  Sharer S{F, Mark, U, {}, {}};
-  S.findTwice();
-  S.block(F.Body);
+  Sharer S{F, Mark, U, {}, {}, {}, 0, {}, {}, {}};
+  S.run();
 }
 
 } // namespace batchdiff
