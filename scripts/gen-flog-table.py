@@ -22,13 +22,15 @@ import sys
 from decimal import Decimal as D, getcontext
 from fractions import Fraction as F
 
+sys.dont_write_bytecode = True  # no __pycache__ in scripts/
+from logtab import interp, main, on_grid, round_bits  # noqa: E402
+
 getcontext().prec = 60
 OFF = 0x3f340000
 BINS = 16
 DEG = 3
 GRID = 16  # lh, LN2HI on the 2^-GRID grid
 A = F(345, 10000)  # max |r| over the bins is 0.0342 (bin 15)
-PI = D("3.14159265358979323846264338327950288419716939937510582097494")
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runtime",
                    "include", "batchdiff", "vmath_flog_tab.h")
 
@@ -57,15 +59,6 @@ def fexact(v):
     return F(fround(v)) == F(v)
 
 
-def round_bits(x, b):
-    """x rounded to b significant bits."""
-    m, e = F(x), 0
-    while m >= 2:
-        m, e = m / 2, e + 1
-    while m < 1:
-        m, e = m * 2, e - 1
-    q = F(2) ** (e - b + 1)
-    return float(round(F(x) / q) * q)
 
 
 def inv_c(b_ix):
@@ -82,36 +75,12 @@ def inv_c(b_ix):
     raise SystemExit("no invc for bin %d" % b_ix)
 
 
-def cos(x):
-    s, t, n = D(0), D(1), 0
-    while abs(t) > D(10) ** -58:
-        s += t
-        t = -t * x * x / ((n + 1) * (n + 2))
-        n += 2
-    return s
 
 
-def on_grid(v, e):
-    return float(round(v * D(2) ** e) / D(2) ** e)
 
 
-def g(r):
-    """(log1p(r) - r) / r^2 by its series, exact to 10^-45 for |r| <= A."""
-    return sum(F((-1) ** (m + 1), m + 2) * r ** m for m in range(30))
 
 
-def poly():
-    n = DEG + 1
-    xs = [F(cos(PI * (2 * j + 1) / (2 * n))) * A for j in range(n)]
-    m = [[x ** p for p in range(n)] + [g(x)] for x in xs]
-    for c in range(n):
-        piv = max(range(c, n), key=lambda r: abs(m[r][c]))
-        m[c], m[piv] = m[piv], m[c]
-        for r in range(n):
-            if r != c and m[r][c] != 0:
-                f = m[r][c] / m[c][c]
-                m[r] = [m[r][k] - f * m[c][k] for k in range(n + 1)]
-    return [fround(m[i][n] / m[i][i]) for i in range(n)]
 
 
 def fhex(v):
@@ -168,19 +137,12 @@ def header():
     return "\n".join(h) + "\n"
 
 
-def main():
-    text = header()
-    if "--update" in sys.argv:
-        with open(OUT, "w") as f:
-            f.write(text)
-    elif "--check" in sys.argv:
-        with open(OUT) as f:
-            if f.read() != text:
-                sys.stderr.write("%s differs from scripts/gen-flog-table.py's "
-                                 "output: run it with --update\n" % OUT)
-                sys.exit(1)
-    else:
-        sys.stdout.write(text)
 
 
-main()
+
+
+def poly():
+    return [fround(c) for c in interp(DEG, A)]
+
+
+main(header(), OUT, os.path.basename(__file__))
