@@ -25,6 +25,24 @@ gen 4000 >big.c
   ulimit -v 1500000
   expect_ok bdcc -I"$SRC/../../annotations" -fsyntax-only big.c
 )
+# A division in each return (by x + K + 1, one quotient each, so each
+# keeps its division): ShareReciprocals (b431090) gathered, at each if of
+# the nest, the divisions of the if's whole subtree and kept them while it
+# went down into it, quadratic in memory and time (c5fe143: one walk).
+# 3,000 returns in 1.2 GB of address space (measured: 0.82 GB needed; with
+# b431090's walk 1.5-1.65 GB, aborted by the limit).
+gendiv() {
+  awk -v n="$1" 'BEGIN {
+    print "#include <batchdiff.h>\nBATCHDIFF double f(double x) {"
+    for (k = n - 1; k >= 0; k--)
+      printf "  if (x > %d) return (x - %d) / (x + %d);\n", k, k, k + 1
+    print "  return x;\n}" }'
+}
+gendiv 3000 >div.c
+(
+  ulimit -v 1200000
+  expect_ok bdcc -I"$SRC/../../annotations" -fsyntax-only div.c
+)
 gen 300 >r.c
 cat >main.c <<'MAIN'
 #include <stdio.h>
