@@ -171,14 +171,16 @@ std::optional<bool> Lowerer::knownNull(const Expr *E) const {
   std::optional<NullState> S = localNull(E);
   if (S && S->K != NullState::Assigned)
     return S->K == NullState::Null ? std::optional<bool>(true) : std::nullopt;
-  // At a local or into a local array: never null. (An array parameter of
-  // the annotated function is the caller's pointer: not known.) So is one
-  // such local into file-scope tables.
+  // At a local or into a local array: never null. So is such a local set
+  // to NULL, assigned since on every path, into file-scope tables or an
+  // array parameter: an array argument is an array, never NULL (CONTRACT
+  // section 4; its flag says the same where it may be NULL). (A test of an
+  // array parameter itself, or of a copy never set to NULL, asks about the
+  // caller's pointer, which a batched call cannot pass NULL per example:
+  // not known, ptr-test.)
   if (auto It = Frames.back().Ptrs.find(VD); It != Frames.back().Ptrs.end()) {
     const PtrBase &P = It->second.Base;
-    if (P.Var >= 0 ||
-        (S && (P.Multi >= 0 ||
-               (P.Arg >= 0 && F.Params[P.Arg].Kind == ir::ParamKind::Global))))
+    if (P.Var >= 0 || (S && P.ok()))
       return false;
   }
   return std::nullopt;
