@@ -801,7 +801,8 @@ std::pair<std::string, std::string> missingBodyError(const MissingBody &M) {
           "numbers, string literals, file-scope pointer variables, the "
           "address of a scalar local ('&v', or a pointer to one passed on; "
           "for an element, copy it into one), an array parameter passed on, "
-          "a null pointer or a 'const' table only; define '" +
+          "a null pointer, a 'const' table or a table the file only passes "
+          "whole to such calls; define '" +
               Name +
               "' in this file (or static inline in the header that declares "
               "it) so its body can be inlined"};

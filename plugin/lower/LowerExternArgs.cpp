@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerImpl.h"
+#include "lower/PassedTables.h"
 #include "lower/Types.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -112,9 +113,19 @@ const VarDecl *Lowerer::tableArg(const Expr *A) const {
   if (!VD->isStaticLocal() && !VD->getDeclContext()->isFileContext())
     return nullptr;
   QualType El = Ctx.getBaseElementType(VD->getType());
-  if (!El.isConstQualified() || El.isVolatileQualified() || !irType(El))
+  if (El.isVolatileQualified() || !irType(El))
     return nullptr;
-  return VD;
+  if (El.isConstQualified())
+    return VD;
+  // Not const (cephes' `static double P[]`): passed as it is where the file
+  // only passes it whole to such calls, known once the file has ended
+  // (Missing is null: the end-of-file retry).
+  if (Missing || VD->isStaticLocal())
+    return nullptr;
+  auto [It, New] = PassedOnly.try_emplace(VD->getCanonicalDecl(), false);
+  if (New)
+    It->second = onlyPassedOut(VD, Ctx);
+  return It->second ? VD : nullptr;
 }
 
 /// The C text of element value \p V of type \p El: exact (hexadecimal

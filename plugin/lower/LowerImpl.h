@@ -544,8 +544,11 @@ private:
   // (LowerExternArgs.cpp).
   /// `&v` of a scalar local or parameter with lanes (not _Bool): v.
   const VarDecl *outPointerArg(const Expr *A) const;
-  /// A file-scope or static local table of const numbers, passed whole.
+  /// A file-scope or static local table of const numbers, passed whole; at
+  /// the end of the file, also a file-scope one that is not const if the
+  /// file only passes it whole to such calls (PassedTables.h).
   const VarDecl *tableArg(const Expr *A) const;
+  mutable llvm::DenseMap<const VarDecl *, bool> PassedOnly;
   /// A read-only BD_UNIFORM array parameter (or a pointer bound to one that
   /// is never re-pointed), passed whole: one array for the batch, so the
   /// call can name it (`strcmp(scale, "UTC")`); its index, else -1.
