@@ -547,6 +547,8 @@ int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
           "give the helper a fixed parameter list");
     return -1;
   }
+  if (int R = nullArgCall(CE, Callee); R != -2)
+    return R;
   Frame Fr;
   Fr.FD = Callee;
   Fr.Call = CE;
@@ -554,6 +556,48 @@ int Lowerer::inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
   if (!callArgs(CE, CA) || !bindParams(CE, Callee, CA, Fr))
     return -1;
   return inlineBody(CE, Callee, Fr);
+}
+
+int Lowerer::nullArgCall(const CallExpr *CE, const FunctionDecl *Callee) {
+  // A pointer local passed as it is where it may be NULL, per example
+  // (`first_of(c)`): the helper runs with it where its flag says it is
+  // set, and with a null pointer in the other lanes (its tests of it fold
+  // there, as for `first_of(NULL)`), as C runs it with the value c has.
+  const DeclRefExpr *Arg = nullptr;
+  for (const Expr *A : CE->arguments()) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
+    std::optional<NullState> S =
+        DRE && A->getType()->isPointerType() ? localNull(DRE) : std::nullopt;
+    if (S && S->K == NullState::Maybe) {
+      Arg = DRE;
+      break;
+    }
+  }
+  QualType RT = Callee->getReturnType();
+  std::optional<Type> T = irType(RT);
+  int Flag = Arg && (T || RT->isVoidType()) ? nullFlag(Arg) : -1;
+  if (Flag < 0)
+    return -2; // (none; or refused where callArgs reads it)
+  int V = T ? F.newVar("__call", *T) : -1;
+  ir::Stmt &If = B.ifStmt(Flag);
+  ir::Block *Saved = B.block();
+  bool Ok = true;
+  for (bool Null : {false, true}) {
+    B.setBlock(Null ? &If.Else : &If.Then);
+    NullHere[Arg] = Null;
+    int R = inlineCall(CE, Callee); // (another such argument: split again)
+    NullHere.erase(Arg);
+    if (R < 0)
+      Ok = false;
+    else if (V >= 0)
+      B.set(V, R);
+    if (!Ok)
+      break;
+  }
+  B.setBlock(Saved);
+  if (!Ok)
+    return -1;
+  return V >= 0 ? B.get(V) : B.constB(false);
 }
 
 /// Lowers the arguments of \p CE: scalars to temps, pointers to where they
@@ -702,6 +746,8 @@ bool Lowerer::bindParams(const CallExpr *CE, const FunctionDecl *Callee,
     if (I < Args.size() && Args[I] < 0 && P->getType()->isPointerType()) {
       if (!bindPointer(P, &CA.Ptrs[I], Fr))
         return false;
+      if (I < CE->getNumArgs() && !knownNull(CE->getArg(I)).value_or(true))
+        Fr.NotNulls.insert(P);
       continue;
     }
     if (!bindScalarParam(CE, P, I, Args, Fr))

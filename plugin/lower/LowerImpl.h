@@ -264,6 +264,10 @@ private:
     /// constant (`lgammafn_sign(x, NULL)`): tests of them fold (nullTest),
     /// any other use is an error. The value: the call.
     llvm::DenseMap<const VarDecl *, const CallExpr *> Nulls;
+    /// Pointer parameters whose call passed a pointer known not to be
+    /// null there (a local set to NULL, assigned since or under a test of
+    /// it): tests of them fold as the caller's would.
+    llvm::DenseSet<const VarDecl *> NotNulls;
     int RetVar = -1;
     /// A helper returning a struct: its return value's leaves.
     std::vector<int> RetStruct;
@@ -326,6 +330,9 @@ private:
   std::optional<NullState> localNull(const Expr *E) const;
   mutable llvm::DenseSet<const FunctionDecl *> NullScanned;
   mutable llvm::DenseMap<const DeclRefExpr *, NullState> NullReads;
+  /// Reads whose state a branch on the variable's flag decides (the
+  /// argument of nullArgCall): null (true) or not.
+  llvm::DenseMap<const DeclRefExpr *, bool> NullHere;
   /// Reports \p E, such a read where the variable is NULL (unless \p Test)
   /// or may be: true if it did.
   bool nullLocalRead(const Expr *E, bool Test);
@@ -452,6 +459,10 @@ private:
   int logical(const BinaryOperator *BO);
   int call(const CallExpr *CE);
   int inlineCall(const CallExpr *CE, const FunctionDecl *Callee);
+  /// \p CE passing a pointer local that may be NULL here (NullLocals.h):
+  /// the call under an if on its flag, with it, and with NULL (NullHere);
+  /// -2 if there is no such argument.
+  int nullArgCall(const CallExpr *CE, const FunctionDecl *Callee);
   int recursiveCall(const CallExpr *CE, const FunctionDecl *Callee,
                     size_t Depth);
   /// A helper call's arguments (inlineCall): a temp per scalar (-1 for

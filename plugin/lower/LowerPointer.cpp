@@ -341,13 +341,28 @@ bool Lowerer::ptrDecl(const DeclRefExpr *DRE, PtrVal &Out) {
   if (auto It = VD ? Frames.back().Nulls.find(VD) : Frames.back().Nulls.end();
       It != Frames.back().Nulls.end()) {
     const SourceManager &SM = Ctx.getSourceManager();
+    std::string N = VD->getNameAsString(),
+                Line = std::to_string(
+                    SM.getExpansionLineNumber(It->second->getBeginLoc()));
+    // Passed a local that may still be NULL (nullArgCall's null lanes).
+    for (const Expr *A : It->second->arguments())
+      if (const auto *AD = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
+          AD && NullHere.lookup(AD)) {
+        std::string C = AD->getDecl()->getNameAsString(), H = "h";
+        if (const FunctionDecl *FD = It->second->getDirectCallee())
+          H = FD->getNameAsString();
+        error(DRE->getBeginLoc(),
+              "using '" + N + "', which may be NULL here (the call at line " +
+                  Line + " passes '" + C + "', which may still be NULL),",
+              "test it first ('if (" + N + " != NULL) ...'), or pass '" + C +
+                  "' only where a test of it says it is not NULL ('" + C +
+                  " ? " + H + "(" + C + ") : 0')");
+        return false;
+      }
     error(DRE->getBeginLoc(),
-          "using '" + VD->getNameAsString() +
-              "', a null pointer here (the call at line " +
-              std::to_string(
-                  SM.getExpansionLineNumber(It->second->getBeginLoc())) +
+          "using '" + N + "', a null pointer here (the call at line " + Line +
               " passes NULL),",
-          "test it first ('if (" + VD->getNameAsString() +
+          "test it first ('if (" + N +
               " != NULL) ...'), or pass a local's address");
     return false;
   }

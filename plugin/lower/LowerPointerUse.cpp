@@ -183,6 +183,10 @@ std::optional<bool> Lowerer::knownNull(const Expr *E) const {
     if (P.Var >= 0 || (S && P.ok()))
       return false;
   }
+  // A helper's parameter its call passed such a pointer (not re-pointed
+  // to NULL: that makes it a local set to NULL, above).
+  if (Frames.back().NotNulls.count(VD))
+    return false;
   return std::nullopt;
 }
 
@@ -200,7 +204,11 @@ std::optional<NullState> Lowerer::localNull(const Expr *E) const {
   auto It = NullReads.find(DRE);
   if (It == NullReads.end() || It->second.K == NullState::Unreached)
     return std::nullopt;
-  return It->second;
+  NullState S = It->second;
+  if (auto H = NullHere.find(DRE);
+      H != NullHere.end() && S.K != NullState::Null)
+    S.K = H->second ? NullState::Null : NullState::Assigned;
+  return S;
 }
 
 bool Lowerer::nullLocalRead(const Expr *E, bool Test) {
@@ -673,6 +681,14 @@ bool Lowerer::bindPointer(const VarDecl *VD, const PtrVal *Init, Frame &Fr) {
     }
   }
   Fr.Ptrs[VD] = P;
+  // A pointer parameter the function sets to NULL on some paths (`if (x <
+  // 0) p = NULL;`): a flag per lane, as a local's (pointerDecl), true on
+  // entry: an array argument or a local's address is not NULL.
+  if (isa<ParmVarDecl>(VD) && P.OffVar >= 0 && maybeNullLocal(VD)) {
+    PtrVar &Q = Fr.Ptrs[VD];
+    Q.NullVar = F.newVar(VD->getNameAsString() + "_set", Type::Bool);
+    B.set(Q.NullVar, B.constB(true));
+  }
   return true;
 }
 

@@ -33,6 +33,63 @@ BATCHDIFF double nc_every(const double a[4], double x) {
   return c ? c[0] * x + c[1] : x;
 }
 
+/* A helper's pointer parameter set to NULL on some paths, then tested. */
+static double nc_h(const double *p, double x) {
+  if (x < 0)
+    p = NULL;
+  return p ? p[0] * x : x;
+}
+BATCHDIFF double nc_param(const double a[4], double x) {
+  return nc_h(a + 1, x) + nc_h(a, -x);
+}
+
+/* The annotated function's own array parameter, set to NULL or moved. */
+BATCHDIFF double nc_own(const double a[4], double x) {
+  if (x > 1)
+    a = NULL;
+  else if (x < -1)
+    a += 2;
+  return a != NULL ? a[1] * x : -x;
+}
+
+/* A local that may be NULL passed to helpers that test it: once, and two
+ * of them to one helper. */
+static double nc_first(const double *p, double y) {
+  return p ? p[0] * y : y * y;
+}
+BATCHDIFF double nc_pass(const double a[4], double x) {
+  const double *c = NULL;
+  for (int i = 0; i < 4; i++)
+    if (a[i] > x) {
+      c = &a[i];
+      break;
+    }
+  return nc_first(c, x);
+}
+static double nc_pair(const double *p, const double *q) {
+  return (p ? *p : 1.0) * (q != NULL ? *q : 2.0);
+}
+BATCHDIFF double nc_pass2(const double a[4], double x) {
+  const double *c = NULL, *d = NULL;
+  if (x > 0)
+    c = a;
+  if (x > 1 || x < -1)
+    d = a + 3;
+  return nc_pair(c, d) * x;
+}
+
+/* The same over a ragged BD_PACKED array of 0 to 6 entries: a lane where
+ * c is NULL must not read through it (an empty array is a guard page). */
+BATCHDIFF double nc_pass_packed(int n, BD_PACKED const double v[n], double t) {
+  const double *c = NULL;
+  for (int k = 0; k < n; k++)
+    if (v[k] > t) {
+      c = &v[k];
+      break;
+    }
+  return nc_first(c, t);
+}
+
 typedef void (*arr_b)(size_t, const double *, ptrdiff_t, const double *,
                       double *);
 typedef void (*arr_g)(size_t, const double *, ptrdiff_t, const double *,
@@ -51,6 +108,40 @@ static void d_every(const double *a, double x, double *da, double *dx) {
   da[k] = x, da[k + 1] = 1, *dx = a[k];
 }
 
+static void d_param(const double *a, double x, double *da, double *dx) {
+  if (x > 0)
+    da[1] = x, *dx = a[1] - 1;
+  else if (x < 0)
+    da[0] = -x, *dx = 1 - a[0];
+  else
+    da[1] = x, da[0] = -x, *dx = a[1] - a[0];
+}
+static void d_own(const double *a, double x, double *da, double *dx) {
+  if (x > 1)
+    *dx = -1;
+  else {
+    int k = x < -1 ? 3 : 1;
+    da[k] = x, *dx = a[k];
+  }
+}
+static void d_pass(const double *a, double x, double *da, double *dx) {
+  for (int i = 0; i < 4; i++)
+    if (a[i] > x) {
+      da[i] = x, *dx = a[i];
+      return;
+    }
+  *dx = 2 * x;
+}
+static void d_pass2(const double *a, double x, double *da, double *dx) {
+  int on_c = x > 0, on_d = x > 1 || x < -1;
+  double c = on_c ? a[0] : 1.0, d = on_d ? a[3] : 2.0;
+  if (on_c)
+    da[0] = d * x;
+  if (on_d)
+    da[3] = c * x;
+  *dx = c * d;
+}
+
 static const struct {
   const char *name;
   arr_b b;
@@ -60,6 +151,10 @@ static const struct {
 } arr_fns[] = {
     {"nc_nested", nc_nested_batched, nc_nested_grad, nc_nested, d_nested},
     {"nc_every", nc_every_batched, nc_every_grad, nc_every, d_every},
+    {"nc_param", nc_param_batched, nc_param_grad, nc_param, d_param},
+    {"nc_own", nc_own_batched, nc_own_grad, nc_own, d_own},
+    {"nc_pass", nc_pass_batched, nc_pass_grad, nc_pass, d_pass},
+    {"nc_pass2", nc_pass2_batched, nc_pass2_grad, nc_pass2, d_pass2},
 };
 
 static double gen_entry(rng_t *r) {
@@ -126,9 +221,69 @@ static void t_arrays(void **state) {
   }
 }
 
+/* nc_pass_packed: each of the first 64 examples' entries end at a guard
+ * page (an empty one: the page itself), one call each; the rest packed. */
+static void t_packed(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("nc_pass_packed")};
+  for (size_t ni = 0; ni < N_TEST_NS; ni++) {
+    size_t n = test_ns[ni];
+    int *len = gp_alloc(n * sizeof(int));
+    size_t *off = gp_alloc(n * sizeof(size_t));
+    double *t = gp_alloc(n * 8), *got = gp_alloc(n * 8), *dt = gp_alloc(n * 8);
+    size_t total = 0;
+    for (size_t e = 0; e < n; e++) {
+      len[e] = (int)rng_below(&rng, 7);
+      total += (size_t)len[e];
+      t[e] = rng_below(&rng, 8) ? rng_range(&rng, -1.0, 1.0) : NAN;
+      dt[e] = 0;
+    }
+    double *base = gp_alloc(total * 8);
+    const double **own = calloc(n + 1, sizeof *own);
+    for (size_t e = 0, at = 0; e < n; at += (size_t)len[e], e++) {
+      double *p = e < 64 ? gp_alloc((size_t)len[e] * 8) : base + at;
+      own[e] = p;
+      for (int k = 0; k < len[e]; k++)
+        p[k] = base[at + (size_t)k] =
+            rng_below(&rng, 6) ? rng_range(&rng, -1.0, 1.0) : NAN;
+    }
+    for (size_t e = 0, o = 0; e < n; e++)
+      off[e] = o, o += (size_t)len[e];
+    for (size_t e = 0; e < n && e < 64; e++) {
+      size_t zero = 0;
+      nc_pass_packed_batched(1, &len[e], own[e], &zero, &t[e], &got[e]);
+      nc_pass_packed_grad(1, &len[e], own[e], &zero, &t[e], NULL, NULL, NULL,
+                          &dt[e]);
+    }
+    if (n > 64) {
+      nc_pass_packed_batched(n - 64, len + 64, base, off + 64, t + 64,
+                             got + 64);
+      nc_pass_packed_grad(n - 64, len + 64, base, off + 64, t + 64, NULL, NULL,
+                          NULL, dt + 64);
+    }
+    for (size_t e = 0; e < n; e++) {
+      double want = nc_pass_packed(len[e], own[e], t[e]), d = 2 * t[e];
+      for (int k = 0; k < len[e]; k++)
+        if (own[e][k] > t[e]) {
+          d = own[e][k];
+          break;
+        }
+      if (!CMP_BITS(got[e], want) || !CMP_BITS(dt[e], d)) {
+        print_error("nc_pass_packed n=%zu e=%zu len=%d: %a want %a, d %a "
+                    "want %a\n",
+                    n, e, len[e], got[e], want, dt[e], d);
+        fail();
+      }
+    }
+    free(own);
+    gp_reset();
+  }
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_arrays),
+      cmocka_unit_test(t_packed),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_null_cons", tests, NULL, NULL);
