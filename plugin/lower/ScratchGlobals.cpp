@@ -25,6 +25,17 @@ bool isRef(const Expr *E, const VarDecl *G) {
   return DRE && DRE->getDecl()->getCanonicalDecl() == G;
 }
 
+bool mentions(const Stmt *S, const VarDecl *G) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    return DRE->getDecl()->getCanonicalDecl() == G;
+  for (const Stmt *C : S->children())
+    if (mentions(C, G))
+      return true;
+  return false;
+}
+
 /// Visits \p E, whose evaluation has assigned \p G before it where \p
 /// Covered; records in \p Bad the first use of G that is not covered.
 /// Returns whether evaluating E always assigns G.
@@ -79,8 +90,8 @@ bool visitExpr(const Expr *E, const VarDecl *G, bool Covered,
   for (const Stmt *C : E->children())
     if (const auto *CE = dyn_cast_or_null<Expr>(C))
       Any |= visitExpr(CE, G, Covered, Bad);
-    else if (C)
-      Bad = Bad ? Bad : E; // a statement inside an expression: not scratch
+    else if (C && mentions(C, G)) // a statement inside an expression
+      Bad = Bad ? Bad : E;        // using it (GNU's ({ ... })): not scratch
   return Any;
 }
 
