@@ -118,15 +118,20 @@ static bool generateHere(clang::FunctionDecl *FD, clang::Sema &S,
   ir::Function Grad, BatchedPrimal, BatchedGrad, Jvp, BatchedJvp, Hvp,
       BatchedHvp;
   if (WantBatch) {
-    Uniformity PP = analyzeUniformity(Primal);
+    // A loop's quotients by a divisor computed before it share its
+    // reciprocal (the same bits); the derivatives differentiate the
+    // primal's divisions as they are.
+    ir::Function P = ir::cloneFunction(Primal);
+    shareReciprocals(P, 0);
+    Uniformity PP = analyzeUniformity(P);
     BatchReport R;
-    BatchedPrimal = batchFunction(Primal, PP, &R, Opts.Chains);
+    BatchedPrimal = batchFunction(P, PP, &R, Opts.Chains);
     BatchedPrimal.KeepOrder = !Opts.SortByLength;
     In.Primal = &BatchedPrimal;
     if (Opts.Remarks)
-      planRemarks(Diags, Info.Loc, Primal, PP, R, BatchedPrimal, "_batched");
+      planRemarks(Diags, Info.Loc, P, PP, R, BatchedPrimal, "_batched");
     if (Dump)
-      llvm::errs() << PP.print(Primal) << ir::print(BatchedPrimal);
+      llvm::errs() << PP.print(P) << ir::print(BatchedPrimal);
   }
   if (WantGrad || WantHvp) {
     Activity A = analyzeActivity(Primal);

@@ -227,8 +227,9 @@ std::string KernelEmitter::scalarExpr(const ir::Stmt &S) const {
   case Op::Recip: // simd.h's bd_recip / bd_divr, for uniform values
     return std::string("bd_srecip_") + ir::typeName(Ty) + "(" + X(0) + ")";
   case Op::DivR:
-    return std::string("bd_sdivr_") + ir::typeName(Ty) + "(" + X(0) + ", " +
-           X(1) + ", " + X(2) + ")";
+  case Op::DivX:
+    return std::string(S.Opc == Op::DivR ? "bd_sdivr_" : "bd_sdivx_") +
+           ir::typeName(Ty) + "(" + X(0) + ", " + X(1) + ", " + X(2) + ")";
   case Op::Shl:
   case Op::Shr: {
     std::string Cnt =

@@ -87,8 +87,10 @@ static inline __attribute__((always_inline, unused)) void __bd_gate_gk(bd_mn __b
   bd_f32n __bd_t11_1 = bd_exp_f32n(__bd_t10_1);
   bd_f32n __bd_t12_0 = bd_splat_f32n(0x1p+0f) + __bd_t11_0;
   bd_f32n __bd_t12_1 = bd_splat_f32n(0x1p+0f) + __bd_t11_1;
-  bd_f32n __bd_t13_0 = bd_splat_f32n(0x1p+0f) / __bd_t12_0;
-  bd_f32n __bd_t13_1 = bd_splat_f32n(0x1p+0f) / __bd_t12_1;
+  bd_f32n __bd_t75_0 = bd_recip_f32n(__bd_t12_0);
+  bd_f32n __bd_t75_1 = bd_recip_f32n(__bd_t12_1);
+  bd_f32n __bd_t13_0 = bd_splat_f32n(0x1p+0f) * __bd_t75_0;
+  bd_f32n __bd_t13_1 = bd_splat_f32n(0x1p+0f) * __bd_t75_1;
   bd_f32n __bd_t17_0 = bd_tanh_f32n(__bd_t1_0);
   bd_f32n __bd_t17_1 = bd_tanh_f32n(__bd_t1_1);
   bd_f32n __bd_t18_0 = __bd_t13_0 * __bd_t17_0;
@@ -167,8 +169,8 @@ static inline __attribute__((always_inline, unused)) void __bd_gate_gk(bd_mn __b
   if (__bd_t67) {
     bd_f32n __bd_t50_0 = __bd_v15_d13_0;
     bd_f32n __bd_t50_1 = __bd_v15_d13_1;
-    bd_f32n __bd_t51_0 = __bd_t50_0 / __bd_t12_0;
-    bd_f32n __bd_t51_1 = __bd_t50_1 / __bd_t12_1;
+    bd_f32n __bd_t51_0 = bd_divr_f32n(__bd_t50_0, __bd_t12_0, __bd_t75_0);
+    bd_f32n __bd_t51_1 = bd_divr_f32n(__bd_t50_1, __bd_t12_1, __bd_t75_1);
     bd_f32n __bd_t52_0 = __bd_t51_0 * __bd_t13_0;
     bd_f32n __bd_t52_1 = __bd_t51_1 * __bd_t13_1;
     bd_f32n __bd_t53_0 = -(__bd_t52_0);
@@ -226,18 +228,18 @@ static inline __attribute__((always_inline, unused)) void __bd_gate_gk(bd_mn __b
   bd_f32n __bd_t74_1 = __bd_t73_1 + __bd_t72_1;
   __bd_v7_d_x_0 = __bd_t74_0;
   __bd_v7_d_x_1 = __bd_t74_1;
-  bd_f32n __bd_t93_0 = __bd_v2_ret_0;
-  bd_f32n __bd_t93_1 = __bd_v2_ret_1;
-  bd_f32n __bd_t94_0 = __bd_v7_d_x_0;
-  bd_f32n __bd_t94_1 = __bd_v7_d_x_1;
-  bd_f32n __bd_t95_0 = __bd_v8_d_h_0;
-  bd_f32n __bd_t95_1 = __bd_v8_d_h_1;
-  *__bd_o0_0 = __bd_t93_0;
-  *__bd_o0_1 = __bd_t93_1;
-  *__bd_o1_0 = __bd_t94_0;
-  *__bd_o1_1 = __bd_t94_1;
-  *__bd_o2_0 = __bd_t95_0;
-  *__bd_o2_1 = __bd_t95_1;
+  bd_f32n __bd_t94_0 = __bd_v2_ret_0;
+  bd_f32n __bd_t94_1 = __bd_v2_ret_1;
+  bd_f32n __bd_t95_0 = __bd_v7_d_x_0;
+  bd_f32n __bd_t95_1 = __bd_v7_d_x_1;
+  bd_f32n __bd_t96_0 = __bd_v8_d_h_0;
+  bd_f32n __bd_t96_1 = __bd_v8_d_h_1;
+  *__bd_o0_0 = __bd_t94_0;
+  *__bd_o0_1 = __bd_t94_1;
+  *__bd_o1_0 = __bd_t95_0;
+  *__bd_o1_1 = __bd_t95_1;
+  *__bd_o2_0 = __bd_t96_0;
+  *__bd_o2_1 = __bd_t96_1;
 }
 struct __bd_gate_gx { const float *__bd_a0; const float *__bd_a1; float *__bd_ret; const float *__bd_dret; float *__bd_d0; float *__bd_d1; };
 static void __bd_gate_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {

@@ -2,7 +2,7 @@
 # (transforms/simplify/ShareReciprocals.h): g_i * (1/b) instead of one
 # division each, also for one quotient by a BD_UNIFORM divisor (a scalar
 # reciprocal). Checked: the gradient kernels (one reciprocal, products, the
-# value's quotients still divided), the gradients against the closed form
+# value's quotients from it as bd_divx), the gradients against the closed form
 # (to about an ULP), the lanes where 1/b is not a normal number bit for bit
 # against the division, every example alone bit for bit as in its batch,
 # and NAME_hvp's gradient bit for bit against NAME_grad's.
@@ -27,9 +27,11 @@ kernel gu_gk >gu.txt
 c0() { grep "$1" gr.txt | grep -c '_0 = ' || true; }
 [ "$(c0 'recip_f')" -eq 1 ] || fail "gr_gk: $(c0 'recip_f') reciprocals (1)"
 [ "$(c0 'bd_divr_')" -ge 2 ] || fail "gr_gk: fewer than 2 products by 1/b"
-[ "$(c0 ' / ')" -eq 2 ] || fail "gr_gk divides $(c0 ' / ') times (2: the value's)"
+# (the value's quotients from the reciprocal too, their bits: bd_divx)
+[ "$(c0 ' / ')" -eq 0 ] || fail "gr_gk divides $(c0 ' / ') times (0)"
+[ "$(c0 'bd_divx_')" -eq 2 ] || fail "gr_gk: not the value's 2 quotients from 1/b"
 grep -q 'bd_srecip_f64' gu.txt || fail "gu_gk: no scalar reciprocal of the uniform k"
-[ "$(grep ' / ' gu.txt | grep -c '_0 = ')" -eq 1 ] || fail "gu_gk divides more than the value"
+[ "$(grep ' / ' gu.txt | grep -c '_0 = ')" -eq 0 ] || fail "gu_gk divides"
 
 cat >main.c <<'C'
 #include <math.h>

@@ -2,8 +2,8 @@
 # / b, one division, where the two rules summed (da / b - (db / b) q) took
 # two: on Intel's AVX-512 cores a 512-bit division issues once per 16
 # cycles (reproj_jvp: 13 divisions per vector, 11 now; docs/performance.md).
-# Checked: the jvp kernel of a quotient divides twice (the value and the
-# tangent; three before), and the tangents of quotients with one or both
+# Checked: the jvp kernel of a quotient computes one tangent quotient (and,
+# since the value shares b's reciprocal, divides once), and the tangents of quotients with one or both
 # operands active (also by a shared divisor, as a normalisation a_i / th)
 # against the exact derivative, and NAME_hvp's gradient bit for bit
 # against NAME_grad's.
@@ -23,9 +23,13 @@ mkdir -p em
 expect_ok bdcc -O2 -march=native -Wall -Wextra -Werror \
   -fplugin-arg-batchdiff-emit=em -c q.c -o q.o
 expect_syms q.o fq_jvp fn_jvp fq_hvp fn_hvp
-n=$(awk '/void __bd_fq_jk\(/ {p = 1} p && /^}/ {exit} p' em/q.c.batchdiff.c |
-  grep -c ' / ' || true)
-[ "$n" -eq 2 ] || fail "fq's jvp kernel divides $n times (2: value, tangent)"
+# (The value and the tangent share b's reciprocal since primal_recip.test.sh:
+# one division, the tangent's product by it, the value's bits from it.)
+awk '/void __bd_fq_jk\(/ {p = 1} p && /^}/ {exit} p' em/q.c.batchdiff.c >fq.txt
+n=$(grep -c ' / \|recip_f64' fq.txt || true)
+[ "$n" -eq 1 ] || fail "fq's jvp kernel divides $n times (1: b's reciprocal)"
+[ "$(grep -c 'bd_divr_f64' fq.txt)" -eq 1 ] || fail "fq's jvp kernel: not one tangent quotient"
+[ "$(grep -c 'bd_divx_f64' fq.txt)" -eq 1 ] || fail "fq's jvp kernel: not one value quotient"
 
 cat >main.c <<'C'
 #include <math.h>

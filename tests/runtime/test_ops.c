@@ -209,6 +209,8 @@ static double ref_fmuladd_d(double a, double b, double c) { return a * b + c; }
     BIN(T, E, W, sub, a - b);                                                  \
     BIN(T, E, W, mul, a *b);                                                   \
     BIN(T, E, W, div, a / b);                                                  \
+    LOOP(T, E, W, E, "divx_" #T, bd_divx_##T(va, vb, bd_recip_##T(vb)),       \
+         a / b);                                                               \
     UN(T, E, W, neg, -a);                                                      \
     LOOP(T, E, W, E, "fmuladd_" #T, bd_fmuladd_##T(va, vb, vc),                \
          REF_FMULADD(E)(a, b, c));                                             \
@@ -541,6 +543,61 @@ MINMAX_TEST(f32n, float, BD_WN)
 MINMAX_TEST(f32d, float, BD_WD)
 MINMAX_TEST(f64d, double, BD_WD)
 
+/* bd_divx (the primal's quotients by one divisor, from its reciprocal)
+ * against the division, bit for bit, at the divisors whose reciprocal is
+ * rounded farthest from 1/b: for float the 64 worst of every mantissa of
+ * [1, 2), for double mantissas next to 1 and 2 and random ones; numerators
+ * with every kind of mantissa, scaled across the range the fast path takes
+ * and past it. (FLOAT_TEST above has the edge values.) */
+static uint32_t worst_f32[64];
+static void find_worst_f32(void) {
+  double err[64] = {0};
+  for (uint32_t m = 0; m < (1u << 23); m++) {
+    float b = tu_f32_bits(0x3f800000u | m), r = 1.0f / b;
+    double e = fabs((double)r * b - 1.0);
+    int w = 0;
+    for (int k = 1; k < 64; k++)
+      w = err[k] < err[w] ? k : w;
+    if (e > err[w]) {
+      err[w] = e;
+      worst_f32[w] = m;
+    }
+  }
+}
+#define DIVX_TEST(T, E, W, BITS, ONE, MBITS)                                   \
+  static void test_divx_##T(void **state) {                                    \
+    (void)state;                                                               \
+    uint64_t rng = 7;                                                          \
+    static const int scale[] = {0,   1,  -1,  40,   -40, 59, -59,             \
+                                61,  -61, 499, -499, 501, -501};              \
+    for (int j = 0; j < 256; j++) {                                            \
+      uint64_t mb = j < 64 ? (sizeof(E) == 4 ? worst_f32[j] : (uint64_t)j)    \
+                    : j < 128 ? ((1ull << (MBITS)) - 1 - (uint64_t)(j - 64))   \
+                              : tu_next(&rng) & ((1ull << (MBITS)) - 1);       \
+      E b = BITS((ONE) | mb);                                                  \
+      if (j & 1)                                                               \
+        b = -b;                                                                \
+      for (int k = 0; k < 64; k++) {                                           \
+        E a[W], q[W];                                                          \
+        for (int l = 0; l < (W); l++) {                                        \
+          uint64_t all = (1ull << (MBITS)) - 1;                                \
+          uint64_t ma = (l + k) % 3 ? tu_next(&rng) & all : all - (uint64_t)l; \
+          int sc = scale[(size_t)(k + l) % (sizeof scale / sizeof scale[0])];  \
+          if (sizeof(E) == 4 && (sc > 100 || sc < -100))                       \
+            sc /= 8; /* float's range: 2^+-60 */                               \
+          a[l] = (E)ldexp((double)BITS((ONE) | ma), sc);                       \
+        }                                                                      \
+        bd_##T vb = bd_splat_##T(b);                                           \
+        bd_store_##T(q, bd_divx_##T(bd_load_##T(a), vb, bd_recip_##T(vb)));    \
+        for (int l = 0; l < (W); l++)                                          \
+          tu_check(a[l] / b, q[l], "divx_" #T " (hard divisors)", (size_t)j);  \
+      }                                                                        \
+    }                                                                          \
+  }
+DIVX_TEST(f32n, float, BD_WN, tu_f32_bits, 0x3f800000u, 23)
+DIVX_TEST(f32d, float, BD_WD, tu_f32_bits, 0x3f800000u, 23)
+DIVX_TEST(f64d, double, BD_WD, tu_f64_bits, 0x3ff0000000000000ull, 52)
+
 static void test_width(void **state) {
   (void)state;
 #if defined(__AVX512F__)
@@ -569,8 +626,10 @@ int main(int argc, char **argv) {
       T(test_mem_u32n),    T(test_mem_f64d),    T(test_mem_f32d),
       T(test_mem_i32d),    T(test_mem_u32d),    T(test_mem_i64d),
       T(test_mem_u64d),    T(test_minmax_f32n), T(test_minmax_f32d),
-      T(test_minmax_f64d),
+      T(test_minmax_f64d), T(test_divx_f32n),   T(test_divx_f32d),
+      T(test_divx_f64d),
   };
   bd_test_filter(argc, argv);
+  find_worst_f32();
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -222,11 +222,11 @@ void Forwarder::operation(const ir::Stmt &S) {
       selectChain(S))
     return;
   auto Val = [&](int T) { return T == S.Args[0] && Cond >= 0 ? Cond : T; };
-  // (DivR's third argument, the reciprocal, has no rule: the pair rule is
-  // a / b's.)
-  if ((S.Args.size() == 2 || S.Opc == Op::DivR) && act(S.Args[0]) &&
-      DT[S.Args[0]] >= 0 &&
-      act(S.Args[1]) && DT[S.Args[1]] >= 0) {
+  // (DivR's and DivX's third argument, the reciprocal, has no rule: the
+  // pair rule is a / b's.)
+  if ((S.Args.size() == 2 || S.Opc == Op::DivR || S.Opc == Op::DivX) &&
+      act(S.Args[0]) && DT[S.Args[0]] >= 0 && act(S.Args[1]) &&
+      DT[S.Args[1]] >= 0) {
     int T = tangentPairRule(B, S, DT[S.Args[0]], DT[S.Args[1]], Val);
     if (T >= 0) {
       DT[S.Dst] = T;

@@ -31,6 +31,7 @@ int costOf(const ir::Stmt &S) {
   case Op::Div:
   case Op::Rem:
   case Op::Recip:
+  case Op::DivX: // (a product, two FMAs and a range test: as a division)
     return 4;
   case Op::LoadElem:
   case Op::StoreElem:
@@ -202,7 +203,7 @@ void loopWork(const ir::Block &B, bool InLoop, size_t &Out, size_t &In) {
       (InLoop ? In : Out) +=
           ir::mathCostly(S->Fn) || (InLoop && S->Fn == ir::MathFn::Sqrt);
     In += InLoop && S->K == ir::Stmt::Inst &&
-          (S->Opc == Op::Div || S->Opc == Op::Recip);
+          (S->Opc == Op::Div || S->Opc == Op::Recip || S->Opc == Op::DivX);
     loopWork(S->Then, InLoop, Out, In);
     loopWork(S->Else, InLoop, Out, In);
     loopWork(S->Body, InLoop || Loop, Out, In);

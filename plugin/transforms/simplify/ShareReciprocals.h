@@ -1,22 +1,30 @@
-//===- ShareReciprocals.h - one reciprocal per derivative divisor -*- C++ -*-===//
+//===- ShareReciprocals.h - one reciprocal per divisor -*- C++ -*-===//
 //
 // Forward mode divides a quotient's tangent by the quotient's divisor
 // ((da - db q) / b, transforms/ad/Derivatives.def), and reverse mode its
 // adjoint (g / b): a normalisation (a_i / th) or a perspective division
-// (x / z, y / z) divides several derivatives by one divisor. On Intel's
-// AVX-512 cores a 512-bit division issues once per 16 cycles, and
-// reproj_jvp was bound by its divider. This pass gives the derivatives'
-// divisions (Div with IVal \p Mark: 1 for forward mode's tangents, marked
-// by Forward.cpp, 2 for reverse mode's adjoints, by Reverse.cpp) by one
+// (x / z, y / z) divides several values and derivatives by one divisor. On
+// Intel's AVX-512 cores a 512-bit division issues once per 16 cycles, and
+// reproj was bound by its divider. This pass gives the divisions by one
 // divisor in a block and the ifs in it (reverse mode puts each adjoint's
 // work under its own need-flag test) one reciprocal (Op::Recip), placed
-// before the block's first statement that divides by it, and makes each a
-// product by it (Op::DivR): about an ULP from the quotient instead of half
-// of one (docs/abi.md); lanes where the reciprocal is not a normal number
-// divide as before. A loop body is a block of its own. A varying divisor
-// of one quotient keeps its division (the reciprocal would cost as much; a
-// uniform one's is a scalar division), and every division of the primal's
-// values stays.
+// before the block's first statement that divides by it:
+// - a derivative's division (Div with IVal \p Mark: 1 for forward mode's
+//   tangents, marked by Forward.cpp, 2 for reverse mode's adjoints, by
+//   Reverse.cpp) becomes a product by it (Op::DivR): about an ULP from the
+//   quotient instead of half of one (docs/abi.md); lanes where the
+//   reciprocal is not a normal number divide as before;
+// - a varying quotient of the primal's values (IVal 0; \p Mark 0 for
+//   NAME_batched, whose IR has no other) becomes Op::DivX: the same bits as
+//   the division (runtime simd.h's bd_divx, Markstein's correction by the
+//   exact residual; lanes out of its range divide), 1 / b the reciprocal
+//   itself; only where a derivative divides by the same divisor or in a
+//   loop (loop-free NAME_batched kernels keep their divisions: measured
+//   slower, see share()).
+// A division in a loop by a divisor computed before the loop (a temp, or a
+// variable the loop does not write) gets the reciprocal before the loop. A
+// varying divisor of one quotient outside loops keeps its division (the
+// reciprocal would cost as much; a uniform one's is a scalar division).
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATCHDIFF_TRANSFORMS_SIMPLIFY_SHARERECIPROCALS_H

@@ -50,12 +50,13 @@ BD_GS_DIV(uint32_t, u32, 0)
 BD_GS_DIV(uint64_t, u64, 0)
 #undef BD_GS_DIV
 
-/* simd.h's bd_recip / bd_divr for uniform values. */
+/* simd.h's bd_recip / bd_divr / bd_divx for uniform values. */
 #define BD_GS_RECIP(T, S)                                                      \
   BD_GS_INL T bd_srecip_##S(T b) { return 1 / b; }                             \
   BD_GS_INL T bd_sdivr_##S(T a, T b, T r) {                                    \
     return __builtin_isnormal(r) ? a * r : a / b;                              \
-  }
+  }                                                                            \
+  BD_GS_INL T bd_sdivx_##S(T a, T b, T r) { return (void)r, a / b; }
 BD_GS_RECIP(float, f32)
 BD_GS_RECIP(double, f64)
 #undef BD_GS_RECIP

@@ -368,6 +368,8 @@
 #undef off
 #pragma push_macro("ok")
 #undef ok
+#pragma push_macro("ok_")
+#undef ok_
 #pragma push_macro("oky")
 #undef oky
 #pragma push_macro("on")
@@ -412,6 +414,8 @@
 #undef q
 #pragma push_macro("q0")
 #undef q0
+#pragma push_macro("q_")
+#undef q_
 #pragma push_macro("qn")
 #undef qn
 #pragma push_macro("qp")

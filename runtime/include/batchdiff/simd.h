@@ -155,7 +155,38 @@ typedef bd_i64d bd_didx;
       q = (bd_##T)(((SI)(a / b) & bad) | ((SI)q & ~bad));                      \
     }                                                                          \
     return q;                                                                  \
+  }                                                                            \
+  /* The primal's quotients by one divisor: a / b rounded as the division     \
+   * rounds it, from r = 1 / b: q = a r corrected once by the exact residual   \
+   * a - q b (Markstein). Lanes where a or r is outside BD__XRANGE (0, inf,    \
+   * NaN, tiny or huge values) divide. */                                     \
+  BD_INL bd_##T bd_divx_##T(bd_##T a, bd_##T b, bd_##T r) {                    \
+    return BD__DIVX(T, SI, E, a, b, r);                                        \
   }
+
+/* Where |a| and |r| are within [2^-L, 2^L) (L = 500 for double, 60 for
+ * float), q = a r is a normal number, the residual a - q b is exact and
+ * q + (a - q b) r is the quotient correctly rounded: r = 1/b rounded to
+ * nearest, q within an ULP of a / b (Markstein's theorem). Without FMA the
+ * division itself (the residual would not be exact). */
+#define BD__INRANGE(SI, E, x)                                                  \
+  ((SI)(__builtin_elementwise_abs(x) >=                                        \
+        (E)(sizeof(E) == 8 ? 0x1p-500 : 0x1p-60)) &                            \
+   (SI)(__builtin_elementwise_abs(x) < (E)(sizeof(E) == 8 ? 0x1p500 : 0x1p60)))
+#if defined(__FMA__)
+#define BD__DIVX(T, SI, E, a, b, r)                                            \
+  __extension__({                                                              \
+    bd_##T q_ = (a) * (r);                                                     \
+    q_ = __builtin_elementwise_fma(__builtin_elementwise_fma(-q_, (b), (a)),   \
+                                   (r), q_);                                   \
+    SI ok_ = BD__INRANGE(SI, E, a) & BD__INRANGE(SI, E, r);                    \
+    if (__builtin_expect(__builtin_reduce_and(ok_) == 0, 0))                   \
+      q_ = (bd_##T)(((SI)((a) / (b)) & ~ok_) | ((SI)q_ & ok_));                \
+    q_;                                                                        \
+  })
+#else
+#define BD__DIVX(T, SI, E, a, b, r) ((void)(r), (a) / (b))
+#endif
 
 /* Lanes of r that are not normal finite numbers (0, subnormal, inf, NaN),
  * and whether there is one (one vfpclass with AVX-512DQ). */
