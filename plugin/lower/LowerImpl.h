@@ -345,6 +345,12 @@ private:
   /// without a place to point at, the base of the first assignment in \p
   /// Body that makes it point somewhere (none: left as it is).
   void seedNullBase(const VarDecl *VD, PtrVar &P, const Stmt *Body);
+  /// The base pointer value \p E has, from the AST alone (`&a[i]`, `a + k`,
+  /// `&m[i][j]`, `t[k]` of a table of pointers, a `?:` of those); not ok()
+  /// where that is not known.
+  PtrBase seedBase(const Expr *E, const PtrVar &P);
+  /// The first assignment of \p VD in \p Body that is not NULL, or null.
+  const Expr *firstPointing(const VarDecl *VD, const Stmt *Body) const;
   /// An if whose condition such a test decided, and whose side taken
   /// always returns: what follows it in its list is dead (stmtList).
   const Stmt *FoldedReturn = nullptr;

@@ -369,6 +369,25 @@ bool Lowerer::ptrDecl(const DeclRefExpr *DRE, PtrVal &Out) {
   if (nullLocalRead(DRE, false))
     return false;
   if (PtrVar *P = ptrVar(DRE)) {
+    if (!P->Base.ok() && localNull(DRE)) { // (set to NULL: seedNullBase)
+      const Expr *First = firstPointing(VD, Frames.back().FD->getBody());
+      std::string At =
+          First ? ", at line " +
+                      std::to_string(
+                          Ctx.getSourceManager().getExpansionLineNumber(
+                              First->getBeginLoc()))
+                : std::string();
+      error(DRE->getBeginLoc(),
+            "reading pointer '" + VD->getNameAsString() +
+                "', set to NULL, before it points into an array (its first "
+                "assignment" +
+                At + ", does not say which array)",
+            "make that assignment '&a[i]', 'a + k', 'a', 'tab[k]' of a "
+            "table of pointers, or a '?:' of those into one array or into "
+            "read-only tables; or keep an index instead of a pointer ('int "
+            "k = -1;', then 'if (k >= 0)')");
+      return false;
+    }
     if (!P->Base.ok()) {
       error(DRE->getBeginLoc(),
             "reading pointer '" + VD->getNameAsString() +

@@ -17,6 +17,7 @@
 
 #include "clang/Basic/SourceManager.h"
 
+#include <algorithm>
 #include <functional>
 
 namespace batchdiff {
@@ -260,14 +261,7 @@ bool Lowerer::maybeNullLocal(const VarDecl *VD) const {
   return false;
 }
 
-void Lowerer::seedNullBase(const VarDecl *VD, PtrVar &P, const Stmt *Body) {
-  // A loop's test may read it before the assignment that follows in the
-  // body (`if (!best || *best < a[i]) best = &a[i];`): the base of the
-  // first assignment, found without lowering it (it may name variables
-  // not declared yet). A void pointer, or one assigned anything else, is
-  // left as it is: such a read is then refused as before.
-  if (VD->getType()->getPointeeType()->isVoidType())
-    return;
+const Expr *Lowerer::firstPointing(const VarDecl *VD, const Stmt *Body) const {
   const Expr *First = nullptr;
   std::function<void(const Stmt *)> Scan = [&](const Stmt *S) {
     if (const auto *BO = dyn_cast<BinaryOperator>(S);
@@ -280,7 +274,25 @@ void Lowerer::seedNullBase(const VarDecl *VD, PtrVar &P, const Stmt *Body) {
   };
   if (Body)
     Scan(Body);
-  const Expr *E = First;
+  return First;
+}
+
+void Lowerer::seedNullBase(const VarDecl *VD, PtrVar &P, const Stmt *Body) {
+  // A loop's test may read it before the assignment that follows in the
+  // body (`if (!best || *best < a[i]) best = &a[i];`): the base of the
+  // first assignment, found without lowering it (it may name variables
+  // not declared yet). A void pointer, or one assigned anything else, is
+  // left as it is: such a read is then refused (ptrDecl).
+  if (VD->getType()->getPointeeType()->isVoidType())
+    return;
+  const Expr *First = firstPointing(VD, Body);
+  if (First && Ctx.hasSameUnqualifiedType(First->getType()->getPointeeType(),
+                                          VD->getType()->getPointeeType()))
+    P.Base = seedBase(First, P);
+}
+
+Lowerer::PtrBase Lowerer::seedBase(const Expr *E, const PtrVar &P) {
+  bool Row = false; // (through a row of a 2-D array: `&m[i][j]`, `m[i]`)
   while (E) {
     E = E->IgnoreParens();
     if (const auto *CE = dyn_cast<ImplicitCastExpr>(E);
@@ -292,6 +304,9 @@ void Lowerer::seedNullBase(const VarDecl *VD, PtrVar &P, const Stmt *Body) {
              UO && UO->getOpcode() == UO_AddrOf &&
              isa<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
       E = cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens())->getBase();
+    else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
+             AS && AS->getType()->isArrayType())
+      E = AS->getBase(), Row = true;
     else if (const auto *BO = dyn_cast<BinaryOperator>(E);
              BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub))
       E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
@@ -299,33 +314,69 @@ void Lowerer::seedNullBase(const VarDecl *VD, PtrVar &P, const Stmt *Body) {
     else
       break;
   }
-  const auto *DRE = E ? dyn_cast<DeclRefExpr>(E) : nullptr;
+  PtrBase None;
+  if (!E)
+    return None;
+  // `x > 0 ? a + 1 : a`, `x < 2 ? P1 : P2`: one array, or read-only
+  // tables merged as ptrConditional merges them.
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    PtrVal T, F;
+    T.Base = seedBase(CO->getTrueExpr(), P);
+    F.Base = seedBase(CO->getFalseExpr(), P);
+    PtrBase U;
+    int IdT, IdF;
+    if (!T.Base.ok() || !F.Base.ok())
+      return None;
+    if (T.Base == F.Base)
+      return T.Base;
+    return mergeTables(T, F, U, IdT, IdF) ? U : None;
+  }
+  // `best = ptab[k]`: into the tables of a table of pointers, as
+  // ptrTableElem (and seedTables, for several) chooses them.
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    if (const VarDecl *TD = pointerTableOf(AS->getBase())) {
+      PtrBase Base;
+      if (P.Seed >= 0) {
+        Base.Multi = P.Seed;
+        return Base;
+      }
+      std::vector<PtrBase> Bases, Tabs;
+      std::vector<int64_t> Offs;
+      if (!pointerTable(TD, AS->getBeginLoc(), Bases, Offs))
+        return None;
+      for (const PtrBase &B : Bases)
+        if (std::find(Tabs.begin(), Tabs.end(), B) == Tabs.end())
+          Tabs.push_back(B);
+      if (Tabs.size() == 1)
+        return Tabs[0];
+      Base.Multi = choiceOf(Tabs);
+      return Base;
+    }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
   const auto *From = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (!From || From == VD ||
-      !Ctx.hasSameUnqualifiedType(First->getType()->getPointeeType(),
-                                  VD->getType()->getPointeeType()))
-    return;
+  if (!From)
+    return None;
   Frame &Fr = Frames.back();
   PtrBase Base;
   if (auto It = Fr.Ptrs.find(From); It != Fr.Ptrs.end()) {
-    if (!It->second.Base.ok() || !It->second.Hidden.isNull() ||
-        It->second.Base.Multi >= 0 || scalarBase(It->second.Base))
-      return;
+    if (&It->second == &P || !It->second.Base.ok() ||
+        !It->second.Hidden.isNull() || It->second.Base.Multi >= 0 ||
+        scalarBase(It->second.Base))
+      return None;
     Base = It->second.Base;
   } else if (auto It = Fr.Vars.find(From); It != Fr.Vars.end() &&
                                            F.Vars[It->second].Len > 0 &&
-                                           !rowParam(DRE)) {
+                                           (Row || !rowParam(DRE))) {
     Base.Var = It->second;
   } else if (From->hasGlobalStorage() && From->getType()->isArrayType() &&
-             It == Fr.Vars.end() && !isPointerTable(From) && !rowParam(DRE)) {
+             It == Fr.Vars.end() && !isPointerTable(From) &&
+             (Row || !rowParam(DRE))) {
     // A file-scope table, read in place (as ptrDecl reads it).
     Base.Arg = globalParam(From, DRE->getBeginLoc());
     if (Base.Arg < 0)
-      return;
-  } else {
-    return;
+      return None;
   }
-  P.Base = Base;
+  return Base;
 }
 
 /// Whether \p S has a subexpression of pointer type.

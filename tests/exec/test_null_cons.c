@@ -90,6 +90,48 @@ BATCHDIFF double nc_pass_packed(int n, BD_PACKED const double v[n], double t) {
   return nc_first(c, t);
 }
 
+/* Read by the loop's test before the first assignment, which is an entry
+ * of a table of pointers, an element of a row, a '?:' of tables. */
+static const double R0[3] = {1.5, -2.0, 0.25}, R1[3] = {-0.5, 3.0, 1.0},
+                    R2[3] = {2.0, 0.5, -1.5};
+static const double *const ptab[3] = {R0, R1, R2};
+BATCHDIFF double nc_ptab(double x) {
+  const double *best = NULL;
+  for (int k = 0; k < 3; k++)
+    if (!best || ptab[k][0] * x < best[0] * x)
+      best = ptab[k];
+  return best ? best[1] * x + best[2] : 0.0;
+}
+BATCHDIFF double nc_rows(const double m[3][3], double x) {
+  const double *best = NULL;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      if (!best || m[i][j] * x < *best * x)
+        best = &m[i][j];
+  return best ? *best * x : 0.0;
+}
+BATCHDIFF double nc_lrows(double x, double y) {
+  double t[2][2] = {{x, y}, {x * y, y - x}};
+  const double *best = NULL;
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 2; j++)
+      if (!best || t[i][j] > *best)
+        best = &t[i][j];
+  return best ? *best : 0.0;
+}
+static const double Q0[2] = {1.0, 2.0}, Q1[2] = {-1.0, 0.5};
+BATCHDIFF double nc_choice(double x) {
+  const double *c = NULL;
+  for (int i = 0; i < 3; i++)
+    if (!c || c[0] * x < x)
+      c = x > i ? Q0 : Q1;
+  return c ? c[1] * x : 0.0;
+}
+
+BITS1(nc_ptab, double, double, gen_d)
+BITS2(nc_lrows, double, double, gen_d, double, gen_d)
+BITS1(nc_choice, double, double, gen_d)
+
 typedef void (*arr_b)(size_t, const double *, ptrdiff_t, const double *,
                       double *);
 typedef void (*arr_g)(size_t, const double *, ptrdiff_t, const double *,
@@ -280,10 +322,116 @@ static void t_packed(void **state) {
   }
 }
 
+/* nc_rows: bits (NaN, ties among the entries; guard pages); nc_ptab,
+ * nc_rows, nc_lrows, nc_choice: gradients vs closed forms (the entry each
+ * example chose). */
+static void t_first_forms(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("nc_rows")};
+  for (size_t ni = 0; ni < N_TEST_NS; ni++)
+    for (int rep = 0; rep < 4; rep++) {
+      size_t n = test_ns[ni];
+      int fin = rep & 1;
+      double *m = gp_alloc(n * 9 * 8), *x = gp_alloc(n * 8);
+      double *y = gp_alloc(n * 8), *got = gp_alloc(n * 8);
+      double *s = gp_alloc(n * 8), *gm = gp_alloc(n * 9 * 8);
+      double *gx = gp_alloc(n * 8), *gy = gp_alloc(n * 8);
+      for (size_t e = 0; e < n; e++) {
+        for (int i = 0; i < 9; i++)
+          m[e * 9 + i] = fin ? (double)((int)rng_below(&rng, 7) - 3) * 0.5
+                             : gen_entry(&rng),
+                    gm[e * 9 + i] = 0;
+        x[e] = fin ? rng_range(&rng, -3.0, 3.0) : gen_x(&rng);
+        y[e] = rng_range(&rng, -3.0, 3.0);
+        s[e] = rng_range(&rng, -2.0, 2.0);
+        gx[e] = gy[e] = 0;
+      }
+      gp_seal(m), gp_seal(x), gp_seal(y), gp_seal(s);
+      nc_rows_batched(n, m, 9, x, got);
+      for (size_t e = 0; e < n; e++) {
+        double want = nc_rows((const double(*)[3])(m + e * 9), x[e]);
+        if (!CMP_BITS(got[e], want)) {
+          print_error("nc_rows n=%zu e=%zu: %a, want %a\n", n, e, got[e],
+                      want);
+          fail();
+        }
+      }
+      if (!fin) {
+        gp_reset();
+        continue;
+      }
+      nc_rows_grad(n, m, 9, x, got, s, gm, 9, gx);
+      for (size_t e = 0; e < n; e++) {
+        const double *me = m + e * 9;
+        int b = 0;
+        for (int i = 1; i < 9; i++)
+          if (me[i] * x[e] < me[b] * x[e])
+            b = i;
+        bool ok = close_to(gx[e], s[e] * me[b], 1e-12);
+        for (int i = 0; i < 9; i++)
+          ok &= close_to(gm[e * 9 + i], i == b ? s[e] * x[e] : 0.0, 1e-12);
+        if (!ok) {
+          print_error("nc_rows_grad n=%zu e=%zu: entry %d\n", n, e, b);
+          fail();
+        }
+      }
+      for (size_t e = 0; e < n; e++)
+        gx[e] = 0;
+      nc_ptab_grad(n, x, NULL, s, gx);
+      for (size_t e = 0; e < n; e++) {
+        int k = 0;
+        for (int i = 1; i < 3; i++)
+          if (ptab[i][0] * x[e] < ptab[k][0] * x[e])
+            k = i;
+        if (!close_to(gx[e], s[e] * ptab[k][1], 1e-12)) {
+          print_error("nc_ptab_grad x=%.17g: %.17g, want %.17g\n", x[e],
+                      gx[e], s[e] * ptab[k][1]);
+          fail();
+        }
+      }
+      for (size_t e = 0; e < n; e++)
+        gx[e] = 0;
+      nc_lrows_grad(n, x, y, NULL, s, gx, gy);
+      for (size_t e = 0; e < n; e++) {
+        /* d(t[i][j])/dx, d/dy of x, y, x*y, y-x; the first largest. */
+        double xe = x[e], ye = y[e], t[4] = {xe, ye, xe * ye, ye - xe};
+        double dtx[4] = {1, 0, ye, -1}, dty[4] = {0, 1, xe, 1};
+        int b = 0;
+        for (int i = 1; i < 4; i++)
+          if (t[i] > t[b])
+            b = i;
+        if (!close_to(gx[e], s[e] * dtx[b], 1e-12) ||
+            !close_to(gy[e], s[e] * dty[b], 1e-12)) {
+          print_error("nc_lrows_grad x=%.17g y=%.17g: entry %d\n", xe, ye, b);
+          fail();
+        }
+      }
+      for (size_t e = 0; e < n; e++)
+        gx[e] = 0;
+      nc_choice_grad(n, x, NULL, s, gx);
+      for (size_t e = 0; e < n; e++) {
+        const double *c = NULL;
+        for (int i = 0; i < 3; i++)
+          if (!c || c[0] * x[e] < x[e])
+            c = x[e] > i ? Q0 : Q1;
+        if (!close_to(gx[e], s[e] * c[1], 1e-12)) {
+          print_error("nc_choice_grad x=%.17g: %.17g, want %.17g\n", x[e],
+                      gx[e], s[e] * c[1]);
+          fail();
+        }
+      }
+      gp_reset();
+    }
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_arrays),
       cmocka_unit_test(t_packed),
+      cmocka_unit_test(t_first_forms),
+      T_(nc_ptab),
+      T_(nc_lrows),
+      T_(nc_choice),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_null_cons", tests, NULL, NULL);

@@ -11,3 +11,18 @@ __attribute__((batch, diff)) double f(double x) {
   }
   return s;
 }
+
+/* Set to NULL, then read by a loop's test before its first assignment,
+   which does not say which array (a choice between two array
+   parameters): '&a[i]', 'a + k', 'a', 'tab[k]' or a '?:' of those into one
+   array or into tables say it. */
+#include <stddef.h>
+__attribute__((batch)) double g(const double a[4], const double b[4],
+                                double x) {
+  const double *best = NULL;
+  for (int i = 0; i < 4; i++)
+    if (!best || *best < x)
+      // CHECK: ptr-uninit.c:[[@LINE-1]]:19: error: reading pointer 'best', set to NULL, before it points into an array (its first assignment, at line 26, does not say which array) is not supported in a batch/diff function; make that assignment '&a[i]', 'a + k', 'a', 'tab[k]' of a table of pointers, or a '?:' of those into one array or into read-only tables; or keep an index instead of a pointer ('int k = -1;', then 'if (k >= 0)')
+      best = x > 0 ? a : b;
+  return x;
+}
