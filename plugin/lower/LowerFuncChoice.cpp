@@ -349,6 +349,19 @@ static const char *FuncValues =
     "give it a function's name, a choice of them ('x > 0 ? f : g'), another "
     "such pointer or an element of a const table of functions ('ops[k]')";
 
+/// What the error at a value \p V given to function pointer \p Name says
+/// (`f = NULL`: that a null one is not followed, and what to write).
+static std::pair<std::string, std::string>
+funcValueError(const Expr *V, const std::string &Name, ASTContext &Ctx) {
+  if (isNullPointer(V, Ctx) || nullArm(V, Ctx))
+    return {"setting the function pointer " + Name + " to NULL",
+            "assign it a function on every path before a call instead, or "
+            "keep which one in an int ('int k = -1;', then 'if (k >= 0)')"};
+  return {"giving the function pointer " + Name +
+              " a value whose function is not known",
+          FuncValues};
+}
+
 bool Lowerer::funcVar(const VarDecl *VD, const Stmt *Body, Frame &Fr,
                       const FuncList &Init, int InitId) {
   std::string Name = "'" + VD->getNameAsString() + "'";
@@ -369,11 +382,10 @@ bool Lowerer::funcVar(const VarDecl *VD, const Stmt *Body, Frame &Fr,
   for (const Expr *V : W.Values) {
     FuncList More;
     int K = funcCandidates(V, Fr, More);
-    if (K == 0)
-      error(V->getBeginLoc(),
-            "giving the function pointer " + Name +
-                " a value whose function is not known",
-            FuncValues);
+    if (K == 0) {
+      auto [What, Instead] = funcValueError(V, Name, Ctx);
+      error(V->getBeginLoc(), What, Instead);
+    }
     if (K <= 0) {
       Fr.FuncVars.erase(VD);
       fail();
@@ -403,11 +415,11 @@ void Lowerer::functionPointerDecl(const VarDecl *VD) {
   int Id = -1;
   if (Init) {
     int K = funcCandidates(Init, Fr, Cands);
-    if (K == 0)
-      error(Init->getBeginLoc(),
-            "giving the function pointer '" + VD->getNameAsString() +
-                "' a value whose function is not known",
-            FuncValues);
+    if (K == 0) {
+      auto [What, Instead] =
+          funcValueError(Init, "'" + VD->getNameAsString() + "'", Ctx);
+      error(Init->getBeginLoc(), What, Instead);
+    }
     if (K <= 0) {
       fail();
       return;

@@ -635,6 +635,10 @@ private:
   bool ptrIncDec(const Expr *E, const Expr *Sub, int Delta, bool Post,
                  PtrVal &Out);
   bool ptrAssign(const Expr *At, const Expr *LHS, PtrVal V, PtrVal &Out);
+  /// `LHS = c ? T : NULL` (either arm NULL; NullLocals.h nullArm) of a
+  /// pointer with a flag: an if on c, pointing it, or setting it to NULL.
+  bool nullArmAssign(const Expr *LHS, const ConditionalOperator *CO,
+                     PtrVal &Out);
   bool ptrConditional(const ConditionalOperator *CO, PtrVal &Out);
   bool ptrBranches(int C, const Expr *TE, const Expr *FE, PtrVal &T, PtrVal &E);
   bool ptrOffsets(const BinaryOperator *BO, llvm::StringRef Action,
@@ -658,7 +662,8 @@ private:
                  llvm::StringRef Action);
   /// A pointer local or helper pointer parameter \p VD, bound to \p Init
   /// (null: not yet pointing anywhere), in the innermost frame.
-  bool bindPointer(const VarDecl *VD, const PtrVal *Init, Frame &Fr);
+  bool bindPointer(const VarDecl *VD, const PtrVal *Init, Frame &Fr,
+                   bool Assigned = false);
   bool pointerDecl(const VarDecl *VD);
   std::string baseName(const PtrBase &P) const;
 

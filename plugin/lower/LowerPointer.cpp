@@ -208,6 +208,10 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
                   TN + " != NULL) ...')");
         return false;
       }
+      // `c = x > 0 ? T : NULL;` of a pointer with a flag: an if/else.
+      if (const ConditionalOperator *CO = nullArm(BO->getRHS(), Ctx))
+        if (PtrVar *P = ptrVar(BO->getLHS()); P && P->NullVar >= 0)
+          return nullArmAssign(BO->getLHS(), CO, Out);
       PtrVal V;
       return ptrValue(BO->getRHS(), V) && ptrAssign(E, BO->getLHS(), V, Out);
     }
@@ -302,7 +306,9 @@ bool Lowerer::ptrCast(const CastExpr *CE, PtrVal &Out) {
     return ptrValue(CE->getSubExpr(), Out);
   case CK_NullToPointer:
     error(CE->getBeginLoc(), "a null pointer",
-          "point it into an array or at a local");
+          "point it into an array or at a local; a pointer local may be "
+          "set to NULL, then tested ('c = NULL; if (x > 0) c = T; ... c ? "
+          "*c : 0')");
     return false;
   case CK_BitCast: // to the composite type of a comparison: only const
     if (CE->getType()->isPointerType() &&

@@ -114,6 +114,40 @@ bool Lowerer::ptrAssign(const Expr *At, const Expr *LHS, PtrVal V,
   return true;
 }
 
+bool Lowerer::nullArmAssign(const Expr *LHS, const ConditionalOperator *CO,
+                            PtrVal &Out) {
+  // As `if (x > 0) c = T; else c = NULL;` (NullLocals follows it so): the
+  // other arm is evaluated only in the lanes that take it, as C does.
+  PtrVar *P = ptrVar(LHS);
+  bool TrueNull = isNullPointer(CO->getTrueExpr(), Ctx);
+  int C = cond(CO->getCond());
+  if (C < 0)
+    return false;
+  ir::Stmt &If = B.ifStmt(C);
+  ir::Block *Saved = B.block();
+  B.setBlock(TrueNull ? &If.Else : &If.Then);
+  PtrVal V, R;
+  bool Ok = ptrValue(TrueNull ? CO->getFalseExpr() : CO->getTrueExpr(), V) &&
+            ptrAssign(CO, LHS, V, R);
+  if (Ok) {
+    P = ptrVar(LHS); // (again: lowering the arm may have added pointers)
+    B.set(P->NullVar, B.constB(true));
+    B.setBlock(TrueNull ? &If.Then : &If.Else);
+    B.set(P->NullVar, B.constB(false));
+  }
+  B.setBlock(Saved);
+  if (!Ok)
+    return false;
+  // Its value after the if (the offset kept in its variable).
+  Out = PtrVal();
+  Out.Base = P->Base;
+  Out.Off = B.get(P->OffVar);
+  Out.Hidden = P->Hidden;
+  if (P->IdVar >= 0 && P->Base.Multi >= 0)
+    Out.Id = B.get(P->IdVar);
+  return true;
+}
+
 /// The offsets of p and q in `p OP q` (0 for an offset-0 pointer), when
 /// both point into the same array (or into read-only tables: then their
 /// tables' positions too); else the error "ACTION pointers into 'a' and
@@ -216,6 +250,8 @@ bool Lowerer::nullLocalRead(const Expr *E, bool Test) {
   std::optional<NullState> S = localNull(E);
   if (!S || S->K == NullState::Assigned || (Test && S->K == NullState::Null))
     return false;
+  if (Poisoned.count(declOf(E))) // (its declaration's error is reported)
+    return fail(), true;
   std::string N = declOf(E)->getNameAsString(), Line;
   if (S->NullAt)
     Line = " at line " +
@@ -320,6 +356,11 @@ Lowerer::PtrBase Lowerer::seedBase(const Expr *E, const PtrVar &P) {
   // `x > 0 ? a + 1 : a`, `x < 2 ? P1 : P2`: one array, or read-only
   // tables merged as ptrConditional merges them.
   if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    // (A NULL arm, `x > 0 ? T : NULL`: the other's.)
+    if (isNullPointer(CO->getTrueExpr(), Ctx))
+      return seedBase(CO->getFalseExpr(), P);
+    if (isNullPointer(CO->getFalseExpr(), Ctx))
+      return seedBase(CO->getTrueExpr(), P);
     PtrVal T, F;
     T.Base = seedBase(CO->getTrueExpr(), P);
     F.Base = seedBase(CO->getFalseExpr(), P);
@@ -695,9 +736,10 @@ Lowerer::LValue Lowerer::pointee(const PtrVal &P, const Expr *Idx,
   return {P.Base.Var, I};
 }
 
-bool Lowerer::bindPointer(const VarDecl *VD, const PtrVal *Init, Frame &Fr) {
+bool Lowerer::bindPointer(const VarDecl *VD, const PtrVal *Init, Frame &Fr,
+                          bool Assigned) {
   PtrVar P;
-  bool Modified = modifies(Fr.FD->getBody(), VD);
+  bool Modified = Assigned || modifies(Fr.FD->getBody(), VD);
   // Assigned from two or more tables of pointers: into all their tables
   // from here on (LowerPtrTables.cpp).
   if (Modified && VD->getType()->isPointerType())
@@ -750,6 +792,13 @@ bool Lowerer::pointerDecl(const VarDecl *VD) {
   const Expr *InitE = VD->getInit();
   if (InitE && isNullPointer(InitE, Ctx))
     InitE = nullptr;
+  // `const double *c = x > 0 ? T : NULL;` where it may be NULL at a read:
+  // declared without it, then assigned it as an if/else (nullArmAssign).
+  const ConditionalOperator *Arm = InitE ? nullArm(InitE, Ctx) : nullptr;
+  if (Arm && maybeNullLocal(VD))
+    InitE = nullptr;
+  else
+    Arm = nullptr;
   if (const Expr *E = InitE) {
     // A copy of a helper's parameter its call passed NULL (`int *t = s;`),
     // or of such a copy: null as well, its tests folding as s's do.
@@ -785,7 +834,7 @@ bool Lowerer::pointerDecl(const VarDecl *VD) {
       return false;
     }
   }
-  if (!bindPointer(VD, InitE ? &Init : nullptr, Frames.back()))
+  if (!bindPointer(VD, InitE ? &Init : nullptr, Frames.back(), Arm != nullptr))
     return false;
   // Set to NULL and null on some paths only where it is read: a flag per
   // lane that it is not, which its tests read (NullLocals.h).
@@ -795,6 +844,15 @@ bool Lowerer::pointerDecl(const VarDecl *VD) {
     B.set(P.NullVar, B.constB(!VD->getInit() || InitE != nullptr));
     if (!P.Base.ok())
       seedNullBase(VD, P, Frames.back().FD->getBody());
+  }
+  if (Arm) {
+    // (A reference to it for nullArmAssign, as an assignment would name it.)
+    auto *Ref =
+        DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(),
+                            const_cast<VarDecl *>(VD), false, VD->getLocation(),
+                            VD->getType(), VK_LValue);
+    PtrVal Out;
+    return nullArmAssign(Ref, Arm, Out);
   }
   return true;
 }

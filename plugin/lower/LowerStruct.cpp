@@ -284,6 +284,17 @@ bool Lowerer::structPtrDecl(const VarDecl *VD) {
               "or pass the table as a BD_UNIFORM array parameter");
     return false;
   }
+  // `struct s *best = NULL;` then `best = &r[i];` on some paths: a struct
+  // pointer is bound where it is declared, once (no flag, no re-pointing).
+  if (VD->getInit() &&
+      (isNullPointer(VD->getInit(), Ctx) || nullArm(VD->getInit(), Ctx))) {
+    std::string N = VD->getNameAsString();
+    error(VD->getLocation(), "a pointer to a struct, '" + N + "', set to NULL",
+          "keep an index of the struct instead ('int k = -1;', then 'if (k "
+          ">= 0) ... r[k]'), or point it at a struct where it is declared "
+          "and keep whether it is set in an int");
+    return false;
+  }
   if (!VD->getInit()) {
     error(VD->getLocation(),
           "pointer to a struct '" + VD->getNameAsString() +

@@ -23,6 +23,22 @@ namespace lowering {
 
 using namespace clang;
 
+const ConditionalOperator *nullArm(const Expr *E, ASTContext &Ctx) {
+  E = E->IgnoreParens();
+  while (const auto *CE = dyn_cast<ImplicitCastExpr>(E)) {
+    if (CE->getCastKind() != CK_NoOp && CE->getCastKind() != CK_BitCast)
+      break;
+    E = CE->getSubExpr()->IgnoreParens();
+  }
+  const auto *CO = dyn_cast<ConditionalOperator>(E);
+  if (!CO || !CO->getType()->isPointerType() ||
+      CO->getType()->isFunctionPointerType() ||
+      isNullPointer(CO->getTrueExpr(), Ctx) ==
+          isNullPointer(CO->getFalseExpr(), Ctx))
+    return nullptr;
+  return CO;
+}
+
 bool isNullPointer(const Expr *E, ASTContext &Ctx) {
   E = E->IgnoreParens();
   if (E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
@@ -59,15 +75,20 @@ public:
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
         if (const auto *VD = dyn_cast<VarDecl>(D);
-            VD && VD->getInit() && isNullPointer(VD->getInit(), Ctx))
+            VD && VD->getInit() && nullValue(VD->getInit()))
           track(VD, VD->getInit());
     if (const auto *BO = dyn_cast<BinaryOperator>(S);
-        BO && BO->getOpcode() == BO_Assign && isNullPointer(BO->getRHS(), Ctx))
+        BO && BO->getOpcode() == BO_Assign && nullValue(BO->getRHS()))
       if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens()))
         if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
           track(VD, BO->getRHS());
     for (const Stmt *C : S->children())
       scan(C);
+  }
+
+  /// NULL, or a `?:` with a NULL arm (`x > 0 ? T : NULL`).
+  bool nullValue(const Expr *E) const {
+    return isNullPointer(E, Ctx) || nullArm(E, Ctx);
   }
 
   NullState join(const NullState &A, const NullState &B) const {

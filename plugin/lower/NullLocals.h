@@ -28,6 +28,12 @@ struct NullState {
 /// `(void *)0`) or one converted to another pointer type (`(double *)0`).
 bool isNullPointer(const clang::Expr *E, clang::ASTContext &Ctx);
 
+/// \p E (in parentheses, or converted to another pointer type) a `?:` of
+/// pointers one of whose arms is a null pointer (`x > 0 ? T : NULL`): that
+/// `?:`; else null.
+const clang::ConditionalOperator *nullArm(const clang::Expr *E,
+                                          clang::ASTContext &Ctx);
+
 /// Adds to \p Out the state at each read (DeclRefExpr) of every pointer
 /// variable of \p FD that is initialized or assigned a null pointer (none
 /// if there is no such variable). Reads in code no path reaches, and

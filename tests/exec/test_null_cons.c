@@ -132,6 +132,22 @@ BITS1(nc_ptab, double, double, gen_d)
 BITS2(nc_lrows, double, double, gen_d, double, gen_d)
 BITS1(nc_choice, double, double, gen_d)
 
+/* A NULL arm of '?:' in a declaration and an assignment: an if/else. */
+static const double TT[3] = {0.5, -1.5, 2.0};
+BATCHDIFF double nc_arm(double x) {
+  const double *p = x > 0 ? TT : NULL;
+  double y = p ? p[1] * x : x;
+  p = x < -1 ? NULL : &TT[1];
+  return y + (p != NULL ? p[1] * x : 0.0);
+}
+/* Over a ragged array: a lane with no entries must not read v[0]. */
+BATCHDIFF double nc_arm_packed(int n, BD_PACKED const double v[n], double t) {
+  const double *c = n > 0 ? v : NULL;
+  return c ? c[0] * t : -t;
+}
+
+BITS1(nc_arm, double, double, gen_d)
+
 typedef void (*arr_b)(size_t, const double *, ptrdiff_t, const double *,
                       double *);
 typedef void (*arr_g)(size_t, const double *, ptrdiff_t, const double *,
@@ -291,11 +307,32 @@ static void t_packed(void **state) {
     }
     for (size_t e = 0, o = 0; e < n; e++)
       off[e] = o, o += (size_t)len[e];
+    double *got2 = gp_alloc(n * 8), *dt2 = gp_alloc(n * 8);
+    for (size_t e = 0; e < n; e++)
+      dt2[e] = 0;
     for (size_t e = 0; e < n && e < 64; e++) {
       size_t zero = 0;
       nc_pass_packed_batched(1, &len[e], own[e], &zero, &t[e], &got[e]);
       nc_pass_packed_grad(1, &len[e], own[e], &zero, &t[e], NULL, NULL, NULL,
                           &dt[e]);
+      nc_arm_packed_batched(1, &len[e], own[e], &zero, &t[e], &got2[e]);
+      nc_arm_packed_grad(1, &len[e], own[e], &zero, &t[e], NULL, NULL, NULL,
+                         &dt2[e]);
+    }
+    if (n > 64) {
+      nc_arm_packed_batched(n - 64, len + 64, base, off + 64, t + 64,
+                            got2 + 64);
+      nc_arm_packed_grad(n - 64, len + 64, base, off + 64, t + 64, NULL, NULL,
+                         NULL, dt2 + 64);
+    }
+    for (size_t e = 0; e < n; e++) {
+      double want = nc_arm_packed(len[e], own[e], t[e]);
+      double d = len[e] > 0 ? own[e][0] : -1.0;
+      if (!CMP_BITS(got2[e], want) || !CMP_BITS(dt2[e], d)) {
+        print_error("nc_arm_packed n=%zu e=%zu len=%d: %a want %a\n", n, e,
+                    len[e], got2[e], want);
+        fail();
+      }
     }
     if (n > 64) {
       nc_pass_packed_batched(n - 64, len + 64, base, off + 64, t + 64,
@@ -408,6 +445,17 @@ static void t_first_forms(void **state) {
       }
       for (size_t e = 0; e < n; e++)
         gx[e] = 0;
+      nc_arm_grad(n, x, NULL, s, gx);
+      for (size_t e = 0; e < n; e++) {
+        double d = (x[e] > 0 ? TT[1] : 1.0) + (x[e] < -1 ? 0.0 : TT[2]);
+        if (!close_to(gx[e], s[e] * d, 1e-12)) {
+          print_error("nc_arm_grad x=%.17g: %.17g, want %.17g\n", x[e], gx[e],
+                      s[e] * d);
+          fail();
+        }
+      }
+      for (size_t e = 0; e < n; e++)
+        gx[e] = 0;
       nc_choice_grad(n, x, NULL, s, gx);
       for (size_t e = 0; e < n; e++) {
         const double *c = NULL;
@@ -432,6 +480,7 @@ int main(int argc, char **argv) {
       T_(nc_ptab),
       T_(nc_lrows),
       T_(nc_choice),
+      T_(nc_arm),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_null_cons", tests, NULL, NULL);
