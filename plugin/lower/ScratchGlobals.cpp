@@ -20,6 +20,8 @@ namespace batchdiff {
 
 namespace {
 
+void visitStmt(const Stmt *S, const VarDecl *G, const Expr *&Bad);
+
 bool isRef(const Expr *E, const VarDecl *G) {
   const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
   return DRE && DRE->getDecl()->getCanonicalDecl() == G;
@@ -30,6 +32,8 @@ bool mentions(const Stmt *S, const VarDecl *G) {
     return false;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
     return DRE->getDecl()->getCanonicalDecl() == G;
+  if (const auto *BE = dyn_cast<BlockExpr>(S)) // (its body: no child)
+    return mentions(BE->getBody(), G);
   for (const Stmt *C : S->children())
     if (mentions(C, G))
       return true;
@@ -47,6 +51,13 @@ bool visitExpr(const Expr *E, const VarDecl *G, bool Covered,
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (DRE->getDecl()->getCanonicalDecl() == G && !Covered)
       Bad = DRE;
+    return false;
+  }
+  // A block literal (-fblocks) runs at some later time, not where it
+  // stands; its body is not among its children: each of its full
+  // expressions must be scratch on its own.
+  if (const auto *BE = dyn_cast<BlockExpr>(E)) {
+    visitStmt(BE->getBody(), G, Bad);
     return false;
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
