@@ -90,8 +90,11 @@ Activity analyzeActivity(const ir::Function &F, bool OfGradient) {
     case Op::ZeroArr:
       return;
     case Op::ExternOut: {
+      // (A global read back after the call, ExternCall::Out::After, carries
+      // no derivative, as the global does before it.)
       auto It = Calls.find(S.Args[0]);
-      if (It != Calls.end() && ir::isFloat(F.Temps[S.Dst]))
+      if (It != Calls.end() && ir::isFloat(F.Temps[S.Dst]) &&
+          F.Externs[It->second->IVal].Outs[S.IVal].After.empty())
         FlowArgs(It->second->Args, S.Dst);
       return;
     }

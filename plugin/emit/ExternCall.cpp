@@ -108,6 +108,9 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
   }
   OS << In << "    " << Made << ";\n";
   for (size_t K = 0; K < X.Outs.size(); ++K)
+    if (!X.Outs[K].After.empty())
+      OS << In << "    __bd_o" << K << " = " << X.Outs[K].After << ";\n";
+  for (size_t K = 0; K < X.Outs.size(); ++K)
     OS << In << "    " << Outs << K << "[__bd_l] = __bd_o" << K << ";\n";
   OS << In << "  }\n";
   OS << Pad << "}\n";

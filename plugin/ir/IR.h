@@ -293,6 +293,9 @@ struct ExternCall {
   struct Out {
     int Arg = -1;
     std::string CType, Name, Ptr;
+    /// Not an argument: a global read back after the lane's call (one the
+    /// callee may write, cephes' sgngam after lgam).
+    std::string After;
     /// A note's location (an index into the lowering's sites) and text.
     std::vector<std::pair<int, std::string>> Notes;
   };

@@ -440,6 +440,11 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
     Args.push_back(T);
   }
   X.Call += ")";
+  // A function of another file may write the globals the function reads.
+  if (const FunctionDecl *Def = Callee->getDefinition();
+      !(Def && Def->hasBody()) && !Callee->getBuiltinID() &&
+      !Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()))
+    refreshAfter(X, Args, Outs, CE->getBeginLoc());
   // The generated code follows the function: a declaration inside it only
   // (NR's block-scope prototypes) is repeated where the call is made.
   // (A recursive callee is defined before them: its body is being lowered.)

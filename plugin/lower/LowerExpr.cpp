@@ -339,6 +339,10 @@ int Lowerer::readLValue(const Expr *E) {
         GlobalReads[B.block()->back().get()] = E->getBeginLoc();
         return T;
       }
+      // (One a call made once per example may write: read per example.)
+      for (const auto &[RV, V] : refreshed())
+        if (RV == VD->getCanonicalDecl())
+          return B.get(V);
       int G = globalParam(VD, E->getBeginLoc());
       return G < 0 ? -1 : B.param(G);
     }

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerImpl.h"
+#include "lower/OutsideGlobals.h"
 #include "lower/PassedTables.h"
 #include "lower/Types.h"
 
@@ -435,6 +436,40 @@ void Lowerer::passedOutNotes(const VarDecl *PV, ir::ExternCall::Out &O) {
     PV = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
     if (!PV || !PV->getType()->isPointerType())
       return;
+  }
+}
+
+const std::vector<std::pair<const VarDecl *, int>> &Lowerer::refreshed() {
+  if (Refreshed)
+    return *Refreshed;
+  Refreshed.emplace();
+  for (const VarDecl *VD : outsideWritable(Top, Ctx)) {
+    int G = globalParam(VD, VD->getLocation());
+    if (G < 0)
+      continue;
+    int V = F.newVar(VD->getNameAsString(), F.Params[G].Ty);
+    ir::Block *Saved = B.block();
+    B.setBlock(&Prologue);
+    B.set(V, B.param(G));
+    B.setBlock(Saved);
+    Refreshed->push_back({VD, V});
+  }
+  return *Refreshed;
+}
+
+void Lowerer::refreshAfter(ir::ExternCall &X, std::vector<int> &Args,
+                           std::vector<ExternOutArg> &Outs, SourceLocation At) {
+  for (const auto &[VD, V] : refreshed()) {
+    ir::ExternCall::Out O;
+    O.Arg = (int)Args.size();
+    O.CType = VD->getType().getCanonicalType().getUnqualifiedType().getAsString(
+        Ctx.getPrintingPolicy());
+    O.Name = O.After = VD->getNameAsString();
+    Args.push_back(B.get(V));
+    X.Outs.push_back(std::move(O));
+    LValue L;
+    L.Var = V;
+    Outs.push_back({L, At, false});
   }
 }
 

@@ -34,12 +34,19 @@ namespace lowering {
 void Lowerer::globalRemarks() const {
   // In the order of the declarations: DenseMap's order is not stable.
   std::vector<std::pair<const VarDecl *, std::string>> Rs;
-  for (const auto &[VD, I] : GlobalParams)
+  for (const auto &[VD, I] : GlobalParams) {
+    bool Again =
+        Refreshed && std::any_of(Refreshed->begin(), Refreshed->end(),
+                                 [&](const auto &R) { return R.first == VD; });
     Rs.push_back({VD, F.Params[I].IsArray
                           ? "a table read in place (uniform, not "
                             "differentiated)"
-                          : "read once per call (uniform, not "
-                            "differentiated)"});
+                      : Again ? "read once per call, and per example after "
+                                "each call of a function of another file, "
+                                "which may write it (not differentiated)"
+                              : "read once per call (uniform, not "
+                                "differentiated)"});
+  }
   for (const auto &[VD, K] : GlobalRecords)
     if (K != -1)
       Rs.push_back({VD, VD->getType()->isArrayType()

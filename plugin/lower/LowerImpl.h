@@ -592,6 +592,15 @@ private:
     SourceLocation At;
     bool Const = false;
   };
+  /// The globals a call made once per example may write
+  /// (OutsideGlobals.h), each a variable per example, filled from the global
+  /// at entry and read back after each such call; their variables.
+  const std::vector<std::pair<const VarDecl *, int>> &refreshed();
+  std::optional<std::vector<std::pair<const VarDecl *, int>>> Refreshed;
+  /// Adds to \p X an out per global of refreshed(): read back after the
+  /// lane's call.
+  void refreshAfter(ir::ExternCall &X, std::vector<int> &Args,
+                    std::vector<ExternOutArg> &Outs, SourceLocation At);
   /// Adds out-pointer or table argument \p A (outPointerArg or tableArg)
   /// to \p X's call text (and its value to \p Args); false after an error.
   bool externPointerArg(const Expr *A, const std::string &Callee,

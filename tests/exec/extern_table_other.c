@@ -57,3 +57,13 @@ double xt_push(double x, double *h) {
 }
 
 void xt_reset(double *h) { h[0] = h[1] = 0.0; }
+
+/* cephes' lgam: a value, and a second result in a global (sgngam). */
+int xt_sign = 0;
+double xt_eps = 0x1p-52;
+
+double xt_lgam(double x) {
+  xt_record(5, b64(x));
+  xt_sign = x < 0.0 ? -1 : 1;
+  return 0.5 * (x < 0.0 ? -x : x) + 0.25;
+}

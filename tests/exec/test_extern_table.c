@@ -8,7 +8,9 @@
  * For every n of ns (40000: the runtime's threads), NAME_batched (and
  * NAME_grad) must make exactly the scalar loop's calls, with the same table
  * addresses, and give its results bit for bit; a callee that writes its
- * table, called at one place, sees the scalar loop's order of calls. */
+ * table, called at one place, sees the scalar loop's order of calls. A
+ * global such a callee writes (cephes' sgngam, which lgam sets) is read
+ * after each call as the example's call left it. */
 #include "call_tally.h"
 #include "exec_util.h"
 
@@ -20,6 +22,11 @@ double xt_p1evl(double, void *, int);
 int xt_err(char *, int);
 double xt_push(double, double *);
 void xt_reset(double *);
+/* As cephes' beta declares lgam's sign and gamma.c defines it; xt_eps as
+ * cephes' MACHEP (const.c), which no callee writes. */
+double xt_lgam(double);
+extern int xt_sign;
+extern double xt_eps;
 
 void xt_record(uint64_t tag, uint64_t v) { record(tag, v); }
 
@@ -76,6 +83,40 @@ __attribute__((batch)) double running(double x) {
 /* In a diff function, from a BD_NODIFF input: no derivative through it. */
 BATCHDIFF double scaled(double x, BD_NODIFF double a) {
   return x * x * xt_polevl(a, P, 4) + xt_p1evl(a, Q, 4);
+}
+
+/* cephes' beta: the sign of each lgam call read from the global it sets. */
+__attribute__((batch)) double signed_sum(double a, double b) {
+  int sign = 1;
+  double y;
+  if (a == 0.0)
+    return xt_eps;
+  y = xt_lgam(a);
+  sign *= xt_sign;
+  y += xt_lgam(b);
+  sign *= xt_sign;
+  if (y > 10.0)
+    return sign * xt_eps * y;
+  return sign * y;
+}
+
+/* The same in a loop with per-example trips: each iteration reads what
+ * the call of the iteration before left. */
+__attribute__((batch)) double sign_walk(double x, int n) {
+  double s = 0.0, v = x;
+  for (int i = 0; i < n; i++) {
+    v = xt_lgam(v - 1.5);
+    s += xt_sign * v + xt_eps;
+  }
+  return s;
+}
+
+/* In a diff function, after a call whose value is only compared: the
+ * globals read back carry no derivative (as before the call). */
+BATCHDIFF double eps_scaled(double x) {
+  if (xt_lgam(x) > 1.0)
+    return xt_eps * 0x1p40 * x * x + xt_sign * x;
+  return x;
 }
 
 /* ---- tests -------------------------------------------------------------- */
@@ -191,12 +232,84 @@ static void t_scaled(void **state) {
   }
 }
 
+static void t_signs(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("signs")};
+  for (size_t ni = 0; ni < NNS; ni++) {
+    size_t n = ns[ni];
+    double *a = gp_alloc(n * 8), *b = gp_alloc(n * 8), *r = gp_alloc(n * 8);
+    double *r2 = gp_alloc(n * 8);
+    int *k = gp_alloc(n * 4);
+    for (size_t e = 0; e < n; e++) {
+      a[e] = rng_below(&rng, 9) == 0 ? 0.0 : rng_range(&rng, -30.0, 30.0);
+      b[e] = rng_range(&rng, -4.0, 4.0);
+      k[e] = (int)rng_below(&rng, 7);
+    }
+    gp_seal(a), gp_seal(b), gp_seal(k);
+    take();
+    for (size_t e = 0; e < n; e++)
+      r2[e] = signed_sum(a[e], b[e]);
+    tally want = take();
+    signed_sum_batched(n, a, b, r);
+    tally got = take();
+    SAME_CALLS("signed_sum_batched", n, want, got);
+    assert_memory_equal(r, r2, n * 8);
+    for (size_t e = 0; e < n; e++)
+      r2[e] = sign_walk(b[e], k[e]);
+    want = take();
+    sign_walk_batched(n, b, k, r);
+    got = take();
+    SAME_CALLS("sign_walk_batched", n, want, got);
+    assert_memory_equal(r, r2, n * 8);
+    gp_reset();
+  }
+}
+
+static void t_eps_scaled(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("eps_scaled")};
+  for (size_t ni = 0; ni < NNS; ni++) {
+    size_t n = ns[ni];
+    double *x = gp_alloc(n * 8), *r = gp_alloc(n * 8), *r2 = gp_alloc(n * 8);
+    double *dr = gp_alloc(n * 8), *d = gp_alloc(n * 8);
+    for (size_t e = 0; e < n; e++) {
+      x[e] = rng_range(&rng, -6.0, 6.0);
+      dr[e] = rng_range(&rng, -2.0, 2.0);
+      d[e] = 0.0;
+    }
+    gp_seal(x), gp_seal(dr);
+    take();
+    for (size_t e = 0; e < n; e++)
+      r2[e] = eps_scaled(x[e]);
+    tally want = take();
+    eps_scaled_batched(n, x, r);
+    tally got = take();
+    SAME_CALLS("eps_scaled_batched", n, want, got);
+    assert_memory_equal(r, r2, n * 8);
+    eps_scaled_grad(n, x, r, dr, d);
+    got = take();
+    SAME_CALLS("eps_scaled_grad", n, want, got);
+    assert_memory_equal(r, r2, n * 8);
+    for (size_t e = 0; e < n; e++) {
+      double a = x[e] < 0.0 ? -x[e] : x[e];
+      double g = 0.5 * a + 0.25 > 1.0
+                     ? 2.0 * xt_eps * 0x1p40 * x[e] + (x[e] < 0.0 ? -1 : 1)
+                     : 1.0;
+      if (!close_to(d[e], dr[e] * g, 1e-15)) {
+        print_error("eps_scaled e=%zu x=%g: grad %g want %g\n", e, x[e], d[e],
+                    dr[e] * g);
+        fail();
+      }
+    }
+    gp_reset();
+  }
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(t_rat),
-      cmocka_unit_test(t_twice),
-      cmocka_unit_test(t_running),
-      cmocka_unit_test(t_scaled),
+      cmocka_unit_test(t_rat),     cmocka_unit_test(t_twice),
+      cmocka_unit_test(t_running), cmocka_unit_test(t_scaled),
+      cmocka_unit_test(t_signs),   cmocka_unit_test(t_eps_scaled),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_extern_table", tests, NULL, NULL);
