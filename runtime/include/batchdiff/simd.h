@@ -156,10 +156,10 @@ typedef bd_i64d bd_didx;
     }                                                                          \
     return q;                                                                  \
   }                                                                            \
-  /* The primal's quotients by one divisor: a / b rounded as the division     \
+  /* The primal's quotients by one divisor: a / b rounded as the division      \
    * rounds it, from r = 1 / b: q = a r corrected once by the exact residual   \
-   * a - q b (Markstein). Lanes where a or r is outside BD__XRANGE (0, inf,    \
-   * NaN, tiny or huge values) divide. */                                     \
+   * a - q b (Markstein). Lanes where a or r is outside BD__INRANGE (0, inf,   \
+   * NaN, tiny or huge values) divide. */                                      \
   BD_INL bd_##T bd_divx_##T(bd_##T a, bd_##T b, bd_##T r) {                    \
     return BD__DIVX(T, SI, E, a, b, r);                                        \
   }
