@@ -90,10 +90,12 @@ struct Sharer {
   // GetVar per iteration: the variables each loop writes.
   std::vector<int> ReadsVar; // per temp, the variable its GetVar reads
   std::map<const ir::Stmt *, std::set<int>> LoopWrites;
-  void collectWrites(const ir::Block &B, std::set<int> &Out) {
+  /// Fills ReadsVar and LoopWrites; adds to \p Out (if any) the variables
+  /// \p B writes, its loops' included.
+  void collectWrites(const ir::Block &B, std::set<int> *Out) {
     for (const auto &S : B) {
-      if (S->K == ir::Stmt::Inst && S->Var >= 0 && S->Opc != Op::GetVar)
-        Out.insert(S->Var);
+      if (Out && S->K == ir::Stmt::Inst && S->Var >= 0 && S->Opc != Op::GetVar)
+        Out->insert(S->Var);
       if (S->K == ir::Stmt::Inst && S->Opc == Op::GetVar && S->Dst >= 0 &&
           S->Dst < (int)ReadsVar.size())
         ReadsVar[S->Dst] = S->Var;
@@ -101,8 +103,9 @@ struct Sharer {
       collectWrites(S->Else, Out);
       if (S->K == ir::Stmt::Loop || S->K == ir::Stmt::RevLoop) {
         std::set<int> &W = LoopWrites[S.get()];
-        collectWrites(S->Body, W);
-        Out.insert(W.begin(), W.end());
+        collectWrites(S->Body, &W);
+        if (Out)
+          Out->insert(W.begin(), W.end());
       } else {
         collectWrites(S->Body, Out);
       }
@@ -209,10 +212,13 @@ struct Sharer {
     for (ir::Stmt *S : G.Divs) {
       int Num = S->Args[0], Dm = divisor(*S);
       if (S->IVal == 0) { // the primal's: the same bits
-        S->Opc = Ones.count(Num) ? Op::Mul : Op::DivX;
-        S->Args = {Num, Dm, R->Dst};
-        if (S->Opc == Op::Mul)
+        if (Ones.count(Num)) {
+          S->Opc = Op::Mul;
           S->Args = {Num, R->Dst};
+        } else {
+          S->Opc = Op::DivX;
+          S->Args = {Num, Dm, R->Dst};
+        }
         continue;
       }
       if (S->Args[1] != Dm) {
@@ -263,8 +269,7 @@ struct Sharer {
     findTwice();
     DefAt.assign(F.Temps.size(), -1);
     ReadsVar.assign(F.Temps.size(), -1);
-    std::set<int> All;
-    collectWrites(F.Body, All);
+    collectWrites(F.Body, nullptr);
     walk(F.Body, 0);
     for (auto &KV : Groups)
       share(KV.first.first, KV.second);
