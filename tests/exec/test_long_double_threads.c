@@ -1,5 +1,5 @@
 /* Functions computing in long double run per example as the scalar
- * function (docs/subset.md, "Long double locals"), and on the runtime's
+ * function (docs/calls.md, "Long double locals"), and on the runtime's
  * threads like other batched functions when that scalar run has no effect
  * beyond its result (writes no global or static, calls only the file's
  * functions and the C library's math); else on the calling thread, in the

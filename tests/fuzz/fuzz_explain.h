@@ -7,7 +7,7 @@
 #define BATCHDIFF_FUZZ_EXPLAIN_H
 
 /* fmin/fmax of the tie twins. Which zero fmin(-0.0, +0.0) returns is open
- * (docs/abi.md, "Bit for bit"): the batched code follows LLVM's x86 rule,
+ * (docs/abi.md, "Accuracy"): the batched code follows LLVM's x86 rule,
  * but LLVM's optimiser can change the scalar function's choice where the
  * plugin cannot see it (the SLP vectorizer packing two fmaxf into one
  * maxps whose NaN-safe lowering takes the other operand: seed 201, SSE2).

@@ -478,9 +478,10 @@ double calmValue(ir::MathFn Fn) {
 /// quotient far out of range. Where such a lane sends a math call off its
 /// fast path (out of line, with the spills around the call), the whole
 /// vector pays: bs_call_grad's erfc of x > 8 for examples with d1 < -9 cost
-/// 4.5% at 32 bytes (docs/performance-kernels.md). So the call's argument
-/// is the side's mask's select of it and calmValue: one blend. The lanes
-/// that are on see the same argument, and compute the same bits.
+/// 4.5% at 32 bytes (docs/performance-history-2.md, "Lanes that are off give
+/// math calls a harmless argument"). So the call's argument is the side's
+/// mask's select of it and calmValue: one blend. The lanes that are on see
+/// the same argument, and compute the same bits.
 void Batcher::calmArg(ir::MathFn Fn, std::vector<int> &A, ir::Block &B,
                       const Mask &M) {
   // jn, yn: glibc's recurrences take O(|n|) steps, and a lane that is off

@@ -235,8 +235,8 @@ BD_INL bd_f64d bd__erf_dd(bd_f64d x) {
  * (two for x < 0: 2 - y). The table is 32 KB: a call that finds it out of
  * cache (another process ran in between) misses on at most 513 lines, where
  * the 128 KB table of 1/512 steps (degrees 6, 3, 1) missed on up to 2049 and
- * cost more than its shorter polynomials save (docs/performance.md, "bs_call
- * value + gradient under load"). */
+ * cost more than its shorter polynomials save (docs/performance-history-2.md,
+ * "bs_call value + gradient under load"). */
 BD_INL bd_f64d bd__erfc8_dd(bd_f64d x, bd_f64d a) {
   /* the row of min(a, 8) (NaN: 8); d = a - r keeps a NaN, so NaN lanes
    * return NaN without a blend */

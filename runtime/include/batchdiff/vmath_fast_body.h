@@ -180,8 +180,8 @@ BD_INL BD__VD BD__K(bd__expfma_)(BD__VD x) {
    * the reverse sweep's latency path (7% faster). At 8 lanes it gained
    * nothing there and cost implied_vol_batched 1.4% (two more multiplies),
    * so 64-byte vectors keep Horner. The terms beyond c8 s + c9 are below
-   * 2^-8 of it: 1 result in 3066 differs by one ULP (performance-kernels.md,
-   * "exp's polynomial by Estrin"). */
+   * 2^-8 of it: 1 result in 3066 differs by one ULP
+   * (performance-history-2.md, "exp's polynomial by Estrin"). */
   BD__VD s2 = s * s;
   BD__VD a01 = BD__FMA(BD__K(bd__vld_)(K), s, BD__K(bd__vld_)(K + 16));
   BD__VD a23 = BD__FMA(BD__K(bd__vld_)(K + 32), s, BD__K(bd__vld_)(K + 48));

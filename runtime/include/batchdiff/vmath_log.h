@@ -24,7 +24,7 @@
 /* The table kernel where the division is dear: 64-byte vectors, except for
  * AMD Zen 4 (-march=znver4 or native there), where a 512-bit division issues
  * about every 10 cycles and a permute costs as much as an FMA: the division
- * kernel measured faster there (docs/performance-kernels.md, "The double
+ * kernel measured faster there (docs/performance-history-2.md, "The double
  * log at 8 lanes"). */
 #if BD_VBYTES == 64 && defined(__AVX512F__) && !defined(__znver4__)
 #define BD__LOG_TABLE 1
