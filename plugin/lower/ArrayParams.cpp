@@ -319,6 +319,79 @@ bool walkExtent(const FunctionDecl *FD, const std::vector<Trip> &Trips,
   return true;
 }
 
+/// Whether \p E is inside \p S.
+bool inside(const Stmt *S, const Stmt *E) {
+  if (!S)
+    return false;
+  if (S == E)
+    return true;
+  for (const Stmt *C : S->children())
+    if (inside(C, E))
+      return true;
+  return false;
+}
+
+/// The extent of a walk `*q++` that reads K0 elements outside loops (each
+/// at most once) and one per iteration of one loop L, L in no other loop
+/// and counted down from a parameter (downCount): K0 + n - c, or K0 +
+/// max(n - c, floor). Cephes' polevl, `p = coef; ans = *p++; i = N; do ans
+/// = ans * x + *p++; while (--i);`, is N + 1 for N >= 1 (below it the
+/// scalar loop ends only when i wraps around: no extent holds).
+bool leadWalk(const FunctionDecl *FD, Uses &U, ir::Param &Out) {
+  const StepRule &St = U.Step;
+  if (U.Incs.empty() || St.Uses || !St.Reads.empty() || U.Gotos || U.Whole ||
+      U.Unknown || U.MaxConst >= 0 || U.Bound || U.FromRange || U.PlusParam ||
+      U.FlatRows || U.End.N || !U.Views.empty() || !U.Helpers.empty() ||
+      !U.Rows.empty())
+    return false;
+  const Stmt *L = nullptr;
+  const Expr *At = nullptr;
+  int64_t K0 = 0;
+  for (const IncUse &I : U.Incs) {
+    if (I.In.empty()) {
+      ++K0;
+      continue;
+    }
+    // In L's body, once: its test or step runs more often.
+    const Stmt *Body = nullptr;
+    if (const auto *DS = dyn_cast<DoStmt>(I.In[0]))
+      Body = DS->getBody();
+    else if (const auto *WS = dyn_cast<WhileStmt>(I.In[0]))
+      Body = WS->getBody();
+    else if (const auto *FS = dyn_cast<ForStmt>(I.In[0]))
+      Body = FS->getBody();
+    if (L || I.In.size() != 1 || !inside(Body, I.At))
+      return false;
+    L = I.In[0];
+    At = I.At;
+  }
+  CountDown D =
+      L ? U.downCount(L, dyn_cast<CompoundStmt>(FD->getBody())) : CountDown();
+  if (!D.N)
+    return false;
+  std::string N = "'" + D.N->getNameAsString() + "'";
+  int64_t Base = K0 - D.C;
+  Out.DimParam = (int)D.N->getFunctionScopeIndex();
+  Out.DimHow = Base == 0
+                   ? "dynamic, from parameter " + N
+                   : "dynamic, parameter " + N + (Base > 0 ? " + " : " - ") +
+                         std::to_string(std::abs(Base));
+  if (D.Floor && K0 + *D.Floor > 0)
+    Out.DimHow += ", at least " + std::to_string(K0 + *D.Floor);
+  std::string Trips = D.C ? N + " - " + std::to_string(D.C) : N;
+  if (D.Floor)
+    Trips = "max(" + Trips + ", " + std::to_string(*D.Floor) + ")";
+  Out.DimHow += " (pointer walk '*" + varOf(At)->getNameAsString() + "++', " +
+                (K0 ? std::to_string(K0) + " before a loop" : "in a loop") +
+                " of at most " + Trips + " iterations: '" + D.Test + "'";
+  if (!D.Floor)
+    Out.DimHow += "; for " + N + " >= " + std::to_string(D.C + D.Need) +
+                  ": below it the scalar loop ends only when '" +
+                  (D.I ? D.I : D.N)->getNameAsString() + "' wraps around";
+  Out.DimHow += ")";
+  return true;
+}
+
 /// The extent \p P's type declares: `T v[N]`, `T v[static N]`, `T x[n]`,
 /// `T x[k * n]`, `T x[n + 1]` (of \p Cols elements each). False when it
 /// declares none the batch can follow.
@@ -527,6 +600,9 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
       (!U.Bound || (In.Trips.size() == 1 && U.Bound == In.Trips[0].N)) &&
       walkExtent(FD, In.Trips, 1, nullptr,
                  "*" + varOf(In.At)->getNameAsString() + "++", Out))
+    return viaViews();
+  // Walks before a loop counted down from a parameter (Cephes' polevl).
+  if (leadWalk(FD, U, Out))
     return viaViews();
   for (const WalkRule *R : {(const WalkRule *)&U.Inc, (const WalkRule *)&St})
     if (R->Uses > 0 && !U.Whole)

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace batchdiff {
@@ -57,6 +58,19 @@ struct Trip {
   const ParmVarDecl *N = nullptr;
   int64_t K = 0;
   bool Once = false; // N, a do/while loop: max(n, 1) times (doCounted)
+};
+
+/// A loop that a local counter copied from `n - c` counts down (downCount):
+/// it runs at most max(n - C, *Floor) times, or, without a floor, n - C
+/// times when n - C >= Need (below it the scalar loop runs the counter past
+/// 0 until it wraps).
+struct CountDown {
+  const ParmVarDecl *N = nullptr;
+  int64_t C = 0;
+  const VarDecl *I = nullptr;
+  std::optional<int64_t> Floor;
+  int64_t Need = 0;
+  std::string Test; // the loop's test, for the remark: "--i", "i-- > 0"
 };
 
 /// An index `c + sum k_v * v` over loop variables v.
@@ -283,10 +297,10 @@ struct LoopShapes {
   }
 
   /// Whether \p S assigns \p V (or takes its address) anywhere but in
-  /// \p Skip.
-  static bool modifiesBesides(const Stmt *S, const VarDecl *V,
-                              const Stmt *Skip) {
-    if (!S || S == Skip)
+  /// \p Skip (and \p Skip2).
+  static bool modifiesBesides(const Stmt *S, const VarDecl *V, const Stmt *Skip,
+                              const Stmt *Skip2 = nullptr) {
+    if (!S || S == Skip || S == Skip2)
       return false;
     if (isa<BinaryOperator>(S) || isa<UnaryOperator>(S)) {
       bool Own = false;
@@ -299,7 +313,7 @@ struct LoopShapes {
         return true;
     }
     for (const Stmt *C : S->children())
-      if (modifiesBesides(C, V, Skip))
+      if (modifiesBesides(C, V, Skip, Skip2))
         return true;
     return false;
   }
@@ -429,6 +443,171 @@ struct LoopShapes {
         modifiesBesides(FD->getBody(), N, UO) || jumps(FD->getBody()))
       return nullptr;
     return N;
+  }
+
+  /// The text of \p E as written, for remarks.
+  std::string text(const Stmt *E) const {
+    std::string T;
+    llvm::raw_string_ostream OS(T);
+    E->printPretty(OS, nullptr, Ctx.getPrintingPolicy());
+    return OS.str();
+  }
+
+  /// `--i` (\p Pre) or `i--` of an integer variable, as \p E or its
+  /// `> 0`: the variable, the decrement in \p Dec and whether `> 0`
+  /// follows in \p GT0.
+  static const VarDecl *decrement(const Expr *E, bool Pre,
+                                  const UnaryOperator *&Dec, bool &GT0) {
+    E = E ? E->IgnoreParenImpCasts() : nullptr;
+    GT0 = false;
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(E)) {
+      const auto *Z =
+          dyn_cast<IntegerLiteral>(BO->getRHS()->IgnoreParenImpCasts());
+      if (BO->getOpcode() != BO_GT || !Z || Z->getValue() != 0)
+        return nullptr;
+      E = BO->getLHS()->IgnoreParenImpCasts();
+      GT0 = true;
+    }
+    Dec = dyn_cast_or_null<UnaryOperator>(E);
+    if (!Dec || Dec->getOpcode() != (Pre ? UO_PreDec : UO_PostDec))
+      return nullptr;
+    const VarDecl *V = varOf(Dec->getSubExpr());
+    return V && V->getType()->isIntegerType() ? V : nullptr;
+  }
+
+  /// The value \p I has when loop \p L, a statement of the function's
+  /// body \p Body, starts: its for-init (`for (i = e; ...)`, `for (int i =
+  /// e; ...)`), else the last `i = e;` or `int i = e;` among the statements
+  /// of Body before L; the assignment in \p At (nullptr for a
+  /// declaration). nullptr when L is not in Body or nothing there sets i.
+  static const Expr *startOf(const Stmt *L, const CompoundStmt *Body,
+                             const VarDecl *I, const Stmt *&At) {
+    At = nullptr;
+    if (const auto *FS = dyn_cast<ForStmt>(L))
+      if (const Expr *E = initOf(FS, I)) {
+        At = isa<BinaryOperator>(FS->getInit()) ? FS->getInit() : nullptr;
+        return E;
+      }
+    const Expr *Init = nullptr;
+    for (const Stmt *S : Body->body()) {
+      if (S == L)
+        return Init;
+      if (const auto *DS = dyn_cast<DeclStmt>(S))
+        for (const Decl *D : DS->decls())
+          if (D == I && I->getInit()) {
+            Init = I->getInit();
+            At = nullptr;
+          }
+      if (const auto *BO = dyn_cast<BinaryOperator>(S);
+          BO && BO->getOpcode() == BO_Assign && varOf(BO->getLHS()) == I) {
+        Init = BO->getRHS();
+        At = BO;
+      }
+    }
+    return nullptr;
+  }
+
+  /// Whether storing \p From in \p I keeps every value (`int i = n - 1`
+  /// with an int n: no truncation that could make the count larger).
+  bool keepsValue(const VarDecl *I, const Expr *From) const {
+    QualType F = From->IgnoreParenImpCasts()->getType(), T = I->getType();
+    if (!F->isIntegerType() || !T->isIntegerType())
+      return false;
+    uint64_t SF = Ctx.getTypeSize(F), ST = Ctx.getTypeSize(T);
+    bool UF = F->isUnsignedIntegerOrEnumerationType(),
+         UT = T->isUnsignedIntegerOrEnumerationType();
+    return (UF == UT && ST >= SF) || (UF && !UT && ST > SF);
+  }
+
+  /// A loop \p L among the statements of the function's body \p Body
+  /// counted down from `n - c` (n an integer parameter, c >= 0) by a local
+  /// integer i set to it before the loop (startOf) and changed nowhere
+  /// else but by the loop's test or step, n assigned nowhere, or counted
+  /// by n itself (changed nowhere else): `do ... while (--i)` (n - c times,
+  /// for n - c >= 1), `do ... while (--i > 0)` (max(n - c, 1)), `while
+  /// (i--)` (n - c, for n - c >= 0), `while (i-- > 0)`, `for (...; i > 0;
+  /// i--)` (also `i >= 1`, `--i`, `i -= k`: at most max(n - c, 0)); also
+  /// `for (i = k; i < n; i++)` (k >= 0: at most max(n, 0)). The function
+  /// has no goto. Else N is nullptr.
+  CountDown downCount(const Stmt *L, const CompoundStmt *Body) {
+    CountDown R;
+    if (!Body || jumps(FD->getBody()))
+      return R;
+    const UnaryOperator *Dec = nullptr;
+    const Stmt *DecAt = nullptr;
+    const VarDecl *I = nullptr;
+    bool GT0 = false;
+    const auto *FS = dyn_cast<ForStmt>(L);
+    if (const auto *DS = dyn_cast<DoStmt>(L)) {
+      I = decrement(DS->getCond(), true, Dec, GT0);
+      R.Test = "do ... while (" + text(DS->getCond()) + ")";
+      if (GT0)
+        R.Floor = 1;
+      else
+        R.Need = 1;
+    } else if (isa<WhileStmt>(L) || (FS && FS->getCond() && !FS->getInc())) {
+      const Expr *Cond = FS ? FS->getCond() : cast<WhileStmt>(L)->getCond();
+      I = decrement(Cond, false, Dec, GT0);
+      R.Test =
+          FS ? "for (...; " + text(Cond) + ";)" : "while (" + text(Cond) + ")";
+      if (GT0)
+        R.Floor = 0; // else Need 0
+    } else if (FS && FS->getCond() && FS->getInc()) {
+      if (const ParmVarDecl *N = counted(FS)) { // `for (i = 0; i < n; i++)`
+        if (lowering::modifies(FD->getBody(), N))
+          return R;
+        R.N = N;
+        R.Floor = 0;
+        R.Test = "for (...; " + text(FS->getCond()) + "; ...)";
+        return R;
+      }
+      // `i > k` (k >= 0) or `i >= k` (k >= 1), stepped down by `i--`, `--i`
+      // or `i -= k` alone.
+      const auto *C = dyn_cast<BinaryOperator>(FS->getCond()->IgnoreParens());
+      auto K = C ? constInt(C->getRHS()) : std::nullopt;
+      I = C ? varOf(C->getLHS()) : nullptr;
+      auto St = I ? step(FS->getInc(), I) : std::nullopt;
+      const auto *Comma =
+          dyn_cast<BinaryOperator>(FS->getInc()->IgnoreParens());
+      if (!K || !St || *St > -1 || (Comma && Comma->getOpcode() == BO_Comma) ||
+          !((C->getOpcode() == BO_GT && *K >= 0) ||
+            (C->getOpcode() == BO_GE && *K >= 1)) ||
+          !I->getType()->isIntegerType())
+        return R;
+      DecAt = FS->getInc();
+      R.Floor = 0;
+      R.Test =
+          "for (...; " + text(FS->getCond()) + "; " + text(FS->getInc()) + ")";
+    }
+    if (!I)
+      return R;
+    if (!DecAt)
+      DecAt = Dec;
+    // n itself: `while (n--)`, `do ... while (--n)`.
+    if (const auto *N = dyn_cast<ParmVarDecl>(I)) {
+      if (N->getDeclContext() == FD &&
+          !modifiesBesides(FD->getBody(), N, DecAt))
+        R.N = N;
+      return R;
+    }
+    const Stmt *At = nullptr;
+    const Expr *Init = I->hasLocalStorage() ? startOf(L, Body, I, At) : nullptr;
+    auto Top = Init ? paramMinus(Init) : std::nullopt;
+    if (!Top || !keepsValue(I, Init) ||
+        lowering::modifies(FD->getBody(), Top->first) ||
+        modifiesBesides(FD->getBody(), I, At, DecAt))
+      return R;
+    R.N = Top->first;
+    R.C = Top->second;
+    R.I = I;
+    R.Test = I->getNameAsString() + " = " + text(Init) + "; " + R.Test;
+    // An unsigned `n - c` wraps for n < c: no floor then, but a need.
+    if (R.C > 0 && R.Floor &&
+        Init->IgnoreParenImpCasts()->getType()->isUnsignedIntegerType()) {
+      R.Need = *R.Floor;
+      R.Floor.reset();
+    }
+    return R;
   }
 
   /// The integer parameter n of a loop that runs at most n times: `for (i =

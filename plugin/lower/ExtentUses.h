@@ -39,6 +39,13 @@ struct WalkAccess {
   const ParmVarDecl *Below = nullptr;
 };
 
+/// A walk `*q++` (q is p or a copy of p) and the loops around it,
+/// outermost first.
+struct IncUse {
+  const Expr *At;
+  std::vector<const Stmt *> In;
+};
+
 /// The step rule: `q += k` (k a constant or an integer parameter), `q++` or
 /// `++q` (q is p or a copy of p) as the last statement or the increment of
 /// a loop (Loop) inside loops that each run a bounded number of times, q
@@ -90,6 +97,12 @@ struct Uses : LoopShapes {
   std::vector<Trip> Around; // per enclosing loop, any kind
   // Locals initialised to p (`const double *q = p;`), walked like it.
   llvm::DenseMap<const VarDecl *, const Expr *> Aliases;
+  // Pointer locals declared without a value and set to p once, by a
+  // statement of the function's body (`double *q; ... q = p;`, as K&R code
+  // writes it): copies of p from that statement on (lateAliases).
+  llvm::DenseMap<const VarDecl *, const BinaryOperator *> LateAliases;
+  // Every walk `*q++`, in order (Inc has the last one's loops).
+  std::vector<IncUse> Incs;
   // Row pointers `row = p + i * c` and their c (rowPointer).
   llvm::DenseMap<const VarDecl *, const ParmVarDecl *> Rows;
   // Offset views of p, in the order declared: `const double *a = p - 1;`
@@ -731,9 +744,38 @@ struct Uses : LoopShapes {
     return true;
   }
 
+  /// The statements `q = p;` of the function's body \p Body that set a
+  /// pointer local q declared without a value, assigned nowhere else and
+  /// stepped (never stepped, q is an offset view: viewDecl).
+  void lateAliases(const CompoundStmt *Body) {
+    for (const Stmt *S : Body->body()) {
+      const auto *BO = dyn_cast<BinaryOperator>(S);
+      const VarDecl *V =
+          BO && BO->getOpcode() == BO_Assign ? varOf(BO->getLHS()) : nullptr;
+      if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || V->getInit() ||
+          !V->getType()->isPointerType() || paramOf(BO->getRHS()) != P)
+        continue;
+      const BinaryOperator *Found = nullptr;
+      int Count = 0;
+      assigns(FD->getBody(), V, Found, Count);
+      if (Count == 1 && modifiesBesides(FD->getBody(), V, BO))
+        LateAliases[V] = BO;
+    }
+  }
+
   void walk(const Stmt *S) {
     if (!S)
       return;
+    if (S == FD->getBody())
+      if (const auto *Body = dyn_cast<CompoundStmt>(S))
+        lateAliases(Body);
+    // `q = p;` (lateAliases): q is a copy of p from here on.
+    if (const auto *BO = dyn_cast<BinaryOperator>(S))
+      if (const VarDecl *V = varOf(BO->getLHS());
+          V && LateAliases.lookup(V) == BO) {
+        Aliases[V] = BO->getRHS()->IgnoreParenImpCasts();
+        return;
+      }
     if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S)) {
       const auto *FS = dyn_cast<ForStmt>(S);
       Trip T;
@@ -771,6 +813,7 @@ struct Uses : LoopShapes {
           isP(PostInc->getSubExpr())) {
         // In one loop only: a loop around it would repeat the walk.
         Inc.use(Around, PostInc->getSubExpr());
+        Incs.push_back({PostInc->getSubExpr(), LoopStmts});
         return;
       }
     if (stepWalk(S))
@@ -835,6 +878,8 @@ struct Uses : LoopShapes {
       if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && !Whole) {
         if (Aliases.count(V))
           Whole = Aliases[V];
+        else if (LateAliases.count(V)) // used before `q = p;`
+          Whole = LateAliases[V]->getRHS();
         else if (Rows.count(V) || Views.count(V))
           Whole = V->getInit();
       }

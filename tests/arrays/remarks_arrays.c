@@ -274,3 +274,73 @@ BATCHDIFF double r_dowalk(const double *p, int n) {
   return s;
 }
 // CHECK: {{.*}}remarks_arrays.c:[[@LINE-7]]:41: remark: batchdiff: parameter 'p' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n' (pointer walk '*p++' in a loop of at most max('n', 1) iterations); ragged: each example's extent differs, accesses are masked per lane{{$}}
+
+/* a walk `*p++` before a loop and once per iteration of it, the loop counted
+ * down by a copy of a parameter (Cephes' polevl, p1evl shapes; K&R), or by
+ * the parameter itself */
+BATCHDIFF double r_polevl(double x, double coef[], int N) {
+  double ans, *p;
+  int i;
+  p = coef;
+  ans = *p++;
+  i = N;
+  do
+    ans = ans * x + *p++;
+  while (--i);
+  return ans;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-11]]:44: remark: batchdiff: parameter 'coef' is varying (one value per example), differentiated; output array, dims dynamic, parameter 'N' + 1 (pointer walk '*p++', 1 before a loop of at most 'N' iterations: 'i = N; do ... while (--i)'; for 'N' >= 1: below it the scalar loop ends only when 'i' wraps around); ragged: each example's extent differs, accesses are masked per lane{{$}}
+#pragma clang diagnostic ignored "-Wdeprecated-non-prototype"
+BATCHDIFF double r_p1evl(x, coef, N) double x;
+double coef[];
+int N;
+{
+  double ans, *p;
+  int i;
+  p = coef;
+  ans = x + *p++;
+  i = N - 1;
+  do
+    ans = ans * x + *p++;
+  while (--i);
+  return ans;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-13]]:8: remark: batchdiff: parameter 'coef' is varying (one value per example), differentiated; output array, dims dynamic, from parameter 'N' (pointer walk '*p++', 1 before a loop of at most 'N' - 1 iterations: 'i = N - 1; do ... while (--i)'; for 'N' >= 2: below it the scalar loop ends only when 'i' wraps around); ragged: each example's extent differs, accesses are masked per lane{{$}}
+BATCHDIFF double r_whiledec(double x, const double *c, int n) {
+  const double *p;
+  double s;
+  int i;
+  p = c;
+  s = *p++;
+  i = n;
+  while (i--)
+    s = s * x + *p++;
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-11]]:53: remark: batchdiff: parameter 'c' is varying (one value per example), differentiated; input array, dims dynamic, parameter 'n' + 1 (pointer walk '*p++', 1 before a loop of at most 'n' iterations: 'i = n; while (i--)'; for 'n' >= 0: below it the scalar loop ends only when 'i' wraps around); ragged: each example's extent differs, accesses are masked per lane{{$}}
+BATCHDIFF double r_fordown(double x, const double *c, int n) {
+  const double *p = c;
+  double s = *p++, t = *p++;
+  for (int i = n - 1; i > 0; i--)
+    s = s * x + *p++;
+  return s * t;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-7]]:52: remark: batchdiff: parameter 'c' is varying (one value per example), differentiated; input array, dims dynamic, parameter 'n' + 1, at least 2 (pointer walk '*p++', 2 before a loop of at most max('n' - 1, 0) iterations: 'i = n - 1; for (...; i > 0; i--)'); ragged: each example's extent differs, accesses are masked per lane{{$}}
+BATCHDIFF double r_leadparam(double x, const double *c, int n) {
+  const double *p = c;
+  double s = *p++;
+  while (n-- > 0)
+    s = s * x + *p++;
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-7]]:54: remark: batchdiff: parameter 'c' is varying (one value per example), differentiated; input array, dims dynamic, parameter 'n' + 1, at least 1 (pointer walk '*p++', 1 before a loop of at most max('n', 0) iterations: 'while (n-- > 0)'); ragged: each example's extent differs, accesses are masked per lane{{$}}
+/* set once and never stepped: an offset view, indexed (not a walk) */
+BATCHDIFF double r_setview(const double *x, int n) {
+  const double *a;
+  a = x;
+  double s = 0.0;
+  for (int i = 0; i < n; i++)
+    s += a[i];
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-8]]:42: remark: batchdiff: parameter 'x' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n' (loop bound), through 'a = x'; ragged: each example's extent differs, accesses are masked per lane{{$}}
