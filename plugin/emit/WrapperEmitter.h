@@ -8,6 +8,7 @@
 #include "emit/RecordLanes.h"
 #include "emit/Wrapper.h"
 
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -194,6 +195,12 @@ private:
   /// declarations in Decls; 2: the second).
   int Assign = 0;
   std::string Decls;
+  /// The arrays load() and store() read and write one example after
+  /// another (base pointer: bytes per example, written), prefetched ahead
+  /// by the chunk loop.
+  std::map<std::string, std::pair<int, bool>> Streams;
+  void addStream(const std::string &Ptr, Type T, bool Write);
+  std::string prefetches() const;
   std::string chain(unsigned C) const {
     return IL > 1 ? "_" + std::to_string(C) : "";
   }

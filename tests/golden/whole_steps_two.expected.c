@@ -166,6 +166,10 @@ static void __bd_ncosx_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
   size_t __bd_w = (4 * (sizeof(bd_md) / 8));
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
+    if (__bd_i + 128 + (4 * (sizeof(bd_md) / 8)) <= __bd_hi) {
+      bd_prefetch_r(__bd_a0, (__bd_i + 128) * 8, (4 * (sizeof(bd_md) / 8)) * 8);
+      if (__bd_ret) bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (4 * (sizeof(bd_md) / 8)) * 8);
+    }
     int __bd_all = __bd_k == (4 * (sizeof(bd_md) / 8));
     bd_md __bd_mk_0;
     bd_md __bd_mk_1;
@@ -672,6 +676,12 @@ static void __bd_ncosx_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
   size_t __bd_w = (2 * (sizeof(bd_md) / 8));
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
+    if (__bd_i + 128 + (2 * (sizeof(bd_md) / 8)) <= __bd_hi) {
+      bd_prefetch_r(__bd_a0, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+      if (__bd_d0) bd_prefetch_w(__bd_d0, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+      if (__bd_dret) bd_prefetch_r(__bd_dret, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+      if (__bd_ret) bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+    }
     size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);
     int __bd_full_0 = __bd_k_0 == (sizeof(bd_md) / 8);
     size_t __bd_i_0 = __bd_i;

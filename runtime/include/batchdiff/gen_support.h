@@ -61,6 +61,22 @@ BD_GS_RECIP(float, f32)
 BD_GS_RECIP(double, f64)
 #undef BD_GS_RECIP
 
+/* The chunk loops' streams (an argument's array, one example after
+ * another): the lines of bytes [off, off + n) of p, prefetched for
+ * reading or writing. The generated loop asks for the step about 1 KB
+ * ahead where it is before the chunk's end (so within the array): the
+ * hardware prefetchers alone left lognormal_nll_grad and
+ * logistic_loss_batched slower on arrays larger than L2
+ * (docs/performance.md). */
+BD_GS_INL void bd_prefetch_r(const void *p, size_t off, size_t n) {
+  for (size_t b = 0; b < n; b += 64)
+    __builtin_prefetch((const char *)p + off + b, 0);
+}
+BD_GS_INL void bd_prefetch_w(void *p, size_t off, size_t n) {
+  for (size_t b = 0; b < n; b += 64)
+    __builtin_prefetch((char *)p + off + b, 1);
+}
+
 /* Local arrays. An index outside the array is undefined in C; here it is
  * clamped, so a masked-off lane holding garbage never touches memory
  * outside the array. Varying arrays are arrays of vectors: lane l of

@@ -1,0 +1,96 @@
+# The chunk loop prefetches its streams, the arrays it reads and writes one
+# example after another, about 1 KB ahead (emit/Wrapper.cpp prefetches(),
+# gen_support.h bd_prefetch_r/_w). Checked: the emitted loops of a
+# _batched and a _grad (the parameters' arrays unconditionally; ret, the
+# seed and the shadows under a test of their pointer, which may be NULL;
+# one test per step that the step ahead is before the chunk's end), none
+# for an array parameter (its examples are a stride apart) and none with
+# more than 8 streams (9 parameters and ret); the results
+# bit for bit the scalar function's for every n up to 300 (the step ahead
+# near the chunk's end), with NULL outputs, compiled with
+# -fsanitize=pointer-overflow (no offset from a NULL pointer).
+. "$SRC/lib.sh"
+
+cat >p.c <<'C'
+#include <batchdiff.h>
+#include <math.h>
+BATCHDIFF double pf(double x, double y) { return x * log(y) + y; }
+BATCHDIFF float pa(const float v[4], float s) {
+  return v[0] * s + v[3];
+}
+BATCHDIFF double p9(double a, double b, double c, double d, double e,
+                    double f, double g, double h, double i) {
+  return a * b + c * d + e * f + g * h + i;
+}
+C
+mkdir -p em
+expect_ok bdcc -O2 -march=native -Wall -Wextra -Werror \
+  -fsanitize=pointer-overflow -fsanitize-trap=pointer-overflow \
+  -fplugin-arg-batchdiff-emit=em -c p.c -o p.o
+expect_syms p.o pf_batched pf_grad pa_batched p9_batched
+chunk() { awk "/static void __bd_$1\\(/ {p = 1} p && /^}/ {exit} p" em/p.c.batchdiff.c; }
+chunk pf_bc >b.txt
+chunk pf_gc >g.txt
+chunk pa_bc >a.txt
+for f in b.txt g.txt; do
+  [ "$(grep -c 'if (__bd_i + 128 + ' $f)" -eq 1 ] || fail "$f: not one test of the step ahead"
+  for p in __bd_a0 __bd_a1; do
+    grep -q "^      bd_prefetch_r($p, (__bd_i + 128) \* 8, " $f ||
+      fail "$f: $p not prefetched (unconditionally)"
+  done
+  grep -q 'if (__bd_ret) bd_prefetch_w(__bd_ret, ' $f || fail "$f: ret not prefetched under its test"
+done
+for p in __bd_d0 __bd_d1; do
+  grep -q "if ($p) bd_prefetch_w($p, " g.txt || fail "pf_gc: shadow $p not prefetched under its test"
+done
+grep -q 'if (__bd_dret) bd_prefetch_r(__bd_dret, ' g.txt || fail "pf_gc: the seed not prefetched under its test"
+# float streams: 1 KB is 256 examples; the array v is no stream
+grep -q 'bd_prefetch_r(__bd_a1, (__bd_i + 256) \* 4, ' a.txt || fail "pa_bc: s not prefetched 256 examples ahead"
+if grep -q 'bd_prefetch_r(__bd_a0' a.txt; then fail "pa_bc prefetches the array v"; fi
+chunk p9_bc >n.txt
+[ -s n.txt ] || fail "no chunk function __bd_p9_bc"
+if grep -q 'bd_prefetch' n.txt; then fail "p9_bc prefetches 10 streams"; fi
+
+cat >main.c <<'C'
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+double pf(double x, double y);
+void pf_batched(size_t n, const double *x, const double *y, double *r);
+void pf_grad(size_t n, const double *x, const double *y, double *r,
+             const double *dr, double *dx, double *dy);
+#define N 300
+static int same(double a, double b) { return !memcmp(&a, &b, sizeof a); }
+int main(void) {
+  static double x[N], y[N], r[N], dx[N], dy[N], r2[N], dx2[N];
+  for (int i = 0; i < N; i++) {
+    x[i] = 0.5 + 0.01 * i;
+    y[i] = 1.5 + 0.37 * (i % 17);
+  }
+  pf_grad(N, x, y, r2, NULL, dx2, NULL);
+  for (int n = 1; n <= N; n++) {
+    memset(r, 0, sizeof r);
+    memset(dx, 0, sizeof dx);
+    pf_batched((size_t)n, x, y, r);
+    for (int i = 0; i < N; i++)
+      if (!same(r[i], i < n ? pf(x[i], y[i]) : 0.0)) {
+        printf("n %d, example %d: %a\n", n, i, r[i]);
+        return 1;
+      }
+    pf_grad((size_t)n, x, y, NULL, NULL, dx, dy);
+    pf_grad((size_t)n, x, y, NULL, NULL, NULL, NULL);
+    for (int i = 0; i < N; i++)
+      if (!same(dx[i], i < n ? dx2[i] : 0.0) || (i < n && !same(r2[i], pf(x[i], y[i])))) {
+        printf("grad, n %d, example %d: %a %a\n", n, i, dx[i], dx2[i]);
+        return 1;
+      }
+  }
+  puts("ok");
+  return 0;
+}
+C
+expect_ok "$CLANG" -O2 -march=native -c main.c -o main.o
+run_rc 0 "$CLANG" -fsanitize=pointer-overflow -fsanitize-trap=pointer-overflow \
+  main.o p.o "$RTLIB" -lsleef -lm -lpthread -o main
+run_rc 0 ./main
+grep -q '^ok$' "$WORK/last.out" || fail "main did not finish"
