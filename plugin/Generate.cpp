@@ -18,6 +18,7 @@
 #include "transforms/ad/Forward.h"
 #include "transforms/ad/Reverse.h"
 #include "transforms/batch/Batch.h"
+#include "transforms/simplify/DropTies.h"
 #include "transforms/simplify/ShareReciprocals.h"
 #include "transforms/simplify/Simplify.h"
 
@@ -122,6 +123,7 @@ static bool generateHere(clang::FunctionDecl *FD, clang::Sema &S,
     // reciprocal (the same bits); the derivatives differentiate the
     // primal's divisions as they are.
     ir::Function P = ir::cloneFunction(Primal);
+    dropTies(P);
     shareReciprocals(P, 0);
     Uniformity PP = analyzeUniformity(P);
     BatchReport R;
@@ -136,6 +138,7 @@ static bool generateHere(clang::FunctionDecl *FD, clang::Sema &S,
   if (WantGrad || WantHvp) {
     Activity A = analyzeActivity(Primal);
     Grad = differentiate(Primal, A);
+    dropTies(Grad);
     ir::pruneDeadStores(Grad);
     // Before NAME_hvp differentiates it: its gradient is NAME_grad's bits.
     shareReciprocals(Grad, 2);
@@ -156,6 +159,7 @@ static bool generateHere(clang::FunctionDecl *FD, clang::Sema &S,
   if (WantJvp) {
     Activity A = analyzeActivity(Primal);
     Jvp = differentiateForward(Primal, A);
+    dropTies(Jvp);
     simplifyDerivative(Jvp);
     shareReciprocals(Jvp, 1);
     Uniformity JP = analyzeUniformity(Jvp);

@@ -91,11 +91,28 @@ Activity analyzeActivity(const ir::Function &F, bool OfGradient) {
       return;
     case Op::ExternOut: {
       // (A global read back after the call, ExternCall::Out::After, carries
-      // no derivative, as the global does before it.)
+      // no derivative, as the global does before it; nor does a batched
+      // callee's partial derivative, Out::Partial.)
       auto It = Calls.find(S.Args[0]);
       if (It != Calls.end() && ir::isFloat(F.Temps[S.Dst]) &&
-          F.Externs[It->second->IVal].Outs[S.IVal].After.empty())
+          F.Externs[It->second->IVal].Outs[S.IVal].After.empty() &&
+          F.Externs[It->second->IVal].Outs[S.IVal].Partial < 0)
         FlowArgs(It->second->Args, S.Dst);
+      return;
+    }
+    case Op::Extern: {
+      // A batched callee's result gets its derivative from the Op::Tie
+      // after it, but for its arguments of parameters without a partial
+      // (BD_NODIFF ones: an error, lower/Definition.cpp).
+      const ir::ExternCall &X = F.Externs[S.IVal];
+      if (!X.Tied)
+        break;
+      std::vector<int> NoPartial;
+      for (size_t I = 0; I < S.Args.size(); ++I)
+        if (!X.Batched->Params[I].Shadow)
+          NoPartial.push_back(S.Args[I]);
+      if (ir::isFloat(F.Temps[S.Dst]))
+        FlowArgs(NoPartial, S.Dst);
       return;
     }
     case Op::ShadowAdd:

@@ -1,6 +1,7 @@
 //===- KernelStmt.cpp - the kernel's statements ---------------------------===//
 // Instructions, ifs and loops, once per chain where they compute or write a
 // varying value; memory accesses under their masks.
+#include "emit/BatchedCall.h"
 #include "emit/ExternCall.h"
 #include "emit/KernelEmitter.h"
 
@@ -174,6 +175,12 @@ void KernelEmitter::inst(const ir::Stmt &S) {
   if (ir::opInline(S.Opc) || (S.Dst >= 0 && isInline(S.Dst)) || tapeOp(S) ||
       arrayOp(S) || memOp(S))
     return;
+  if (S.Opc == Op::Extern && F.Externs[S.IVal].Batched) {
+    OS << batchedCall(
+        F, S, Sh.Wide, [this](int T) { return temp(T); }, temp(S.Dst),
+        Hoisted[S.Dst], line(), temp(S.Dst) + "_o");
+    return;
+  }
   if (S.Opc == Op::Extern) {
     OS << externCall(
         F, S, Sh.Wide, [this](int T) { return temp(T); }, temp(S.Dst),

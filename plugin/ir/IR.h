@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -288,10 +289,34 @@ struct LaneLayout {
 /// scalar function; AnyThread: its scalar run writes no variable of static
 /// storage and calls nothing but the file's functions and the C library's
 /// math, so the calls may run on the runtime's threads.
+/// Callee: set for a function of another file marked batch and/or diff
+/// (emit/BatchedCall.h): the lanes that are on call its NAME_batched or
+/// NAME_grad together; Outs with Partial >= 0 are the partial derivatives
+/// of the result in that parameter (NAME_grad's shadows), which an Op::Tie
+/// after the call gives the result as its derivative (Tied).
 struct ExternCall {
-  enum Reason { Outside, Library, StringArg, Recursion, LongDouble };
+  enum Reason {
+    Outside,
+    Library,
+    StringArg,
+    Recursion,
+    LongDouble,
+    BatchedNoGrad, // a batch function of another file without diff
+    BatchedHvp,    // ... with diff, called where NAME_hvp is asked for
+    BatchedNoDiff  // ... a BD_NODIFF parameter's argument differentiated
+  };
+  struct CalleeParam {
+    std::string CType;
+    bool Uniform = false, Shadow = false;
+  };
+  struct Callee {
+    bool HasBatched = false, HasGrad = false;
+    std::vector<CalleeParam> Params;
+  };
   struct Out {
     int Arg = -1;
+    /// A batched callee's partial derivative in parameter Partial.
+    int Partial = -1;
     std::string CType, Name, Ptr;
     /// Not an argument: a global read back after the lane's call (one the
     /// callee may write, cephes' sgngam after lgam).
@@ -309,7 +334,8 @@ struct ExternCall {
   };
   std::string Call, Decl, Ty, Name, Via;
   Reason Why = Outside;
-  bool AnyThread = false;
+  bool AnyThread = false, Tied = false;
+  std::optional<Callee> Batched;
   std::vector<Out> Outs;
   std::vector<Table> Tables;
   std::vector<Array> Arrays;

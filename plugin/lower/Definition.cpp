@@ -97,13 +97,35 @@ static void externDerivativeError(const ir::ExternCall &X, SourceLocation At,
             "numbers only, with its body in this file, so that it is "
             "inlined and differentiated, compute its other arguments from "
             "BD_NODIFF inputs, or use 'batch' without 'diff'"
+      : X.Why == ir::ExternCall::BatchedNoGrad
+          ? "'%0' is marked batch but not diff where this file declares it, "
+            "so batchdiff has no derivative for it; mark it batch, diff "
+            "where it is declared and defined (its file then defines "
+            "'%0_grad', which gives the derivative), compute its arguments "
+            "from BD_NODIFF inputs, or use 'batch' without 'diff'"
+      : X.Why == ir::ExternCall::BatchedNoDiff
+          ? "'%0' is defined in another file, and the argument of its "
+            "BD_NODIFF parameter %1 carries a derivative that '%0_grad' "
+            "does not give; compute that argument from BD_NODIFF inputs, "
+            "drop BD_NODIFF from that parameter where '%0' is declared and "
+            "defined, or use 'batch' without 'diff'"
+      : X.Why == ir::ExternCall::BatchedHvp
+          ? "NAME_hvp would need the second derivatives of '%0', which is "
+            "defined in another file ('%0_grad' gives first derivatives "
+            "only); define '%0' in this file (static inline in the header "
+            "that declares it) so that it is inlined and differentiated "
+            "twice, or ask for diff or diff(forward) without diff(hvp)"
           : "'%0' is defined in another file, so its derivative is unknown "
             "to batchdiff, which calls it once per example; define it in "
-            "this file (static inline in the header that declares it, or "
-            "marked batch/diff) so that it is inlined and differentiated, "
-            "compute its arguments from BD_NODIFF inputs, or use 'batch' "
-            "without 'diff'";
-  report(D, DiagnosticsEngine::Error, At, Text) << X.Name;
+            "this file (static inline in the header that declares it) so "
+            "that it is inlined and differentiated, mark it batch, diff "
+            "where it is declared and defined (numbers in, a number out: "
+            "its file's '%0_grad' then gives the derivative), compute its "
+            "arguments from BD_NODIFF inputs, or use 'batch' without 'diff'";
+  if (X.Why == ir::ExternCall::BatchedNoDiff)
+    report(D, DiagnosticsEngine::Error, At, Text) << X.Name << X.Via;
+  else
+    report(D, DiagnosticsEngine::Error, At, Text) << X.Name;
 }
 
 /// What per-lane call \p X leaves in its out-pointer argument \p K is

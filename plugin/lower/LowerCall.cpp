@@ -346,6 +346,8 @@ bool Lowerer::externCallee(const CallExpr *CE,
 
 int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
                         const std::string *Via, bool LocalArrays) {
+  if (!Via && !LocalArrays && batchedCallee(CE, Callee))
+    return batchedCall(CE, Callee);
   std::string Name = Callee->getNameAsString();
   QualType RT = Callee->getReturnType();
   if (!RT->isVoidType() && !irType(RT)) {

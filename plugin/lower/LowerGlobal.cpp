@@ -35,9 +35,10 @@ void Lowerer::globalRemarks() const {
   // In the order of the declarations: DenseMap's order is not stable.
   std::vector<std::pair<const VarDecl *, std::string>> Rs;
   for (const auto &[VD, I] : GlobalParams) {
+    const VarDecl *Var = VD; // (a lambda cannot capture a binding in C++17)
     bool Again =
         Refreshed && std::any_of(Refreshed->begin(), Refreshed->end(),
-                                 [&](const auto &R) { return R.first == VD; });
+                                 [&](const auto &R) { return R.first == Var; });
     Rs.push_back({VD, F.Params[I].IsArray
                           ? "a table read in place (uniform, not "
                             "differentiated)"

@@ -500,6 +500,9 @@ private:
                        const std::vector<int> &Args, Frame &Fr);
   int inlineBody(const CallExpr *CE, const FunctionDecl *Callee, Frame &Fr);
   bool externCallee(const CallExpr *CE, const FunctionDecl *Callee) const;
+  /// LowerBatchedCall.cpp: a function of another file marked batch/diff.
+  bool batchedCallee(const CallExpr *CE, const FunctionDecl *Callee) const;
+  int batchedCall(const CallExpr *CE, const FunctionDecl *Callee);
   int externCall(const CallExpr *CE, const FunctionDecl *Callee,
                  const std::string *Via = nullptr, bool LocalArrays = false);
   int cond(const Expr *E);

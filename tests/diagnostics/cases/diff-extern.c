@@ -7,5 +7,5 @@ __attribute__((batch, diff)) double f(double x, int k) {
   if (shapef((float)k) > 0.5f) /* only compared: no derivative needed */
     c += 1.0;
   return c * x + shape(x);
-  // CHECK: diff-extern.c:[[@LINE-1]]:18: error: 'shape' is defined in another file, so its derivative is unknown to batchdiff, which calls it once per example; define it in this file (static inline in the header that declares it, or marked batch/diff) so that it is inlined and differentiated, compute its arguments from BD_NODIFF inputs, or use 'batch' without 'diff'
+  // CHECK: diff-extern.c:[[@LINE-1]]:18: error: 'shape' is defined in another file, so its derivative is unknown to batchdiff, which calls it once per example; define it in this file (static inline in the header that declares it) so that it is inlined and differentiated, mark it batch, diff where it is declared and defined (numbers in, a number out: its file's 'shape_grad' then gives the derivative), compute its arguments from BD_NODIFF inputs, or use 'batch' without 'diff'
 }

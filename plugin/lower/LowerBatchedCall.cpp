@@ -1,0 +1,127 @@
+//===- LowerBatchedCall.cpp - calls of other files' batch functions -------===//
+//
+// A function marked batch and/or diff where this file declares it (its
+// header) and defined in another file has NAME_batched and NAME_grad there,
+// with the ABI its declaration gives (CONTRACT.md: the signature and the
+// annotations only). A call of it is made by the lanes that are on together,
+// through those functions, instead of once per lane on the scalar function;
+// NAME_grad's shadows give its partial derivatives, so a diff function can
+// differentiate through it (docs/calls.md, "Batch functions of other
+// files").
+//
+//===----------------------------------------------------------------------===//
+#include "attributes/Attributes.h"
+#include "lower/LowerImpl.h"
+#include "lower/Types.h"
+
+#include "clang/Basic/SourceManager.h"
+
+namespace batchdiff {
+namespace lowering {
+
+using ir::Type;
+
+/// The callee's parameter or result type as the generated ABI spells it.
+static std::string abiType(QualType T, const ASTContext &Ctx) {
+  return T.getCanonicalType().getUnqualifiedType().getAsString(
+      Ctx.getPrintingPolicy());
+}
+
+bool Lowerer::batchedCallee(const CallExpr *CE,
+                            const FunctionDecl *Callee) const {
+  if (!hasBatch(Callee) && !hasDiff(Callee))
+    return false;
+  const FunctionDecl *Def = Callee->getDefinition();
+  if ((Def && Def->hasBody()) || !Callee->isExternallyVisible() ||
+      !Callee->hasPrototype() || Callee->isVariadic() ||
+      Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()) ||
+      Callee->getNumParams() != CE->getNumArgs())
+    return false;
+  // Scalar parameters and result only: their ABI is one array of n values
+  // each (or one value, BD_UNIFORM).
+  QualType RT = Callee->getReturnType();
+  if (RT->isVoidType() || !irType(RT))
+    return false;
+  for (const ParmVarDecl *P : Callee->parameters())
+    if (!irType(P->getType()))
+      return false;
+  for (const Expr *A : CE->arguments())
+    if (!irType(A->getType()))
+      return false;
+  return true;
+}
+
+int Lowerer::batchedCall(const CallExpr *CE, const FunctionDecl *Callee) {
+  QualType RT = Callee->getReturnType();
+  Type RTy = *irType(RT);
+  ir::ExternCall X;
+  X.Name = Callee->getNameAsString();
+  X.Ty = abiType(RT, Ctx);
+  X.AnyThread = true; // the generated functions are reentrant
+  ir::ExternCall::Callee C;
+  C.HasBatched = hasBatch(Callee);
+  C.HasGrad = hasDiff(Callee);
+  std::vector<int> Args;
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    const ParmVarDecl *P = Callee->getParamDecl(I);
+    Type PTy = *irType(P->getType());
+    int T = expr(CE->getArg(I));
+    if (T < 0)
+      return -1;
+    Args.push_back(B.cast(PTy, T));
+    ir::ExternCall::CalleeParam CP;
+    CP.CType = abiType(P->getType(), Ctx);
+    CP.Uniform = isUniform(P);
+    CP.Shadow = ir::isFloat(PTy) && !isNoDiff(P);
+    C.Params.push_back(CP);
+  }
+  // Its value carries no derivative without NAME_grad, nor in a function
+  // whose NAME_hvp would need the callee's second derivatives.
+  bool Partials = ir::isFloat(RTy) && C.HasGrad && !hasHvpDiff(Top);
+  X.Why = !ir::isFloat(RTy) || Partials ? ir::ExternCall::Outside
+          : C.HasGrad                   ? ir::ExternCall::BatchedHvp
+                                        : ir::ExternCall::BatchedNoGrad;
+  // (Its value carries a derivative, with its partials, unless a
+  // BD_NODIFF parameter's argument does: named in that error.)
+  for (size_t I = 0; Partials && I < C.Params.size(); ++I)
+    if (ir::isFloat(*irType(Callee->getParamDecl(I)->getType())) &&
+        !C.Params[I].Shadow) {
+      X.Why = ir::ExternCall::BatchedNoDiff;
+      X.Via += (X.Via.empty() ? "'" : ", '") +
+               Callee->getParamDecl(I)->getNameAsString() + "'";
+    }
+  bool Bool = RTy == Type::Bool;
+  int D = F.newTemp(Bool ? Type::I32 : RTy);
+  ir::Stmt &St = B.push(ir::Op::Extern, D, Args);
+  St.IVal = (int)F.Externs.size();
+  St.Site = (int)Sites.size();
+  Sites.push_back(CE->getBeginLoc());
+  std::vector<int> TieArgs{D};
+  if (Partials)
+    for (size_t I = 0; I < C.Params.size(); ++I) {
+      if (!C.Params[I].Shadow)
+        continue;
+      ir::ExternCall::Out O;
+      O.Partial = (int)I;
+      O.CType = C.Params[I].CType;
+      int P = F.newTemp(*irType(Callee->getParamDecl(I)->getType()));
+      ir::Stmt &PS = B.push(ir::Op::ExternOut, P, {D});
+      PS.IVal = (int)X.Outs.size();
+      X.Outs.push_back(std::move(O));
+      TieArgs.push_back(Args[I]);
+      TieArgs.push_back(P);
+    }
+  X.Tied = TieArgs.size() > 1;
+  X.Batched = std::move(C);
+  F.Externs.push_back(std::move(X));
+  if (Bool)
+    return B.cmp(ir::Op::CmpNE, D, B.constI(Type::I32, 0));
+  if (TieArgs.size() == 1)
+    return D;
+  int R = F.newTemp(RTy);
+  B.push(ir::Op::Tie, R, TieArgs);
+  return R;
+}
+
+} // namespace lowering
+} // namespace batchdiff
