@@ -21,6 +21,13 @@ std::vector<bool> readPartials(const ir::Function &F, int Dst, size_t N) {
   return Read;
 }
 
+/// Whether C type \p CType is the lanes' type \p T (arrays of it and
+/// vectors of T hold the same bytes).
+bool sameBits(ir::Type T, const std::string &CType) {
+  return (T == ir::Type::F64 && CType == "double") ||
+         (T == ir::Type::F32 && CType == "float");
+}
+
 /// The prototype of the callee's NAME_batched (\p Grad false) or NAME_grad.
 std::string prototype(const ir::ExternCall &X, bool Grad) {
   const ir::ExternCall::Callee &C = *X.Batched;
@@ -95,12 +102,27 @@ std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
     if (Read[K])
       OS << In << X.Outs[K].CType << " __bd_cd" << K << "[" << W
          << "] = {0};\n";
-  OS << In << "int __bd_cl[" << W << "], __bd_cn = 0;\n";
-  OS << In << "for (int __bd_l = 0; __bd_l < " << W << "; __bd_l++)\n";
-  OS << In << "  if (__bd_xm[__bd_l]) {\n";
+  // Every lane on (the common case): the vectors are the arrays, copied
+  // whole; else the lanes that are on are packed.
+  OS << In << "int __bd_cl[" << W << "], __bd_cn = 0, __bd_cf = bd_all_m"
+     << Sh.S() << "(__bd_xm);\n";
+  OS << In << "if (__bd_cf) {\n";
+  for (size_t I = 0; I < S.Args.size(); ++I) {
+    std::string A = "__bd_ca" + std::to_string(I);
+    if (F.VaryingTemp[S.Args[I]] &&
+        sameBits(F.Temps[S.Args[I]], C.Params[I].CType))
+      OS << In << "  __builtin_memcpy(" << A << ", &__bd_x" << I << ", sizeof "
+         << A << ");\n";
+    else
+      OS << In << "  for (int __bd_l = 0; __bd_l < " << W << "; __bd_l++)\n"
+         << In << "    " << A << "[__bd_l] = " << Lane[I] << ";\n";
+  }
+  OS << In << "  __bd_cn = " << W << ";\n" << In << "} else\n";
+  OS << In << "  for (int __bd_l = 0; __bd_l < " << W << "; __bd_l++)\n";
+  OS << In << "    if (__bd_xm[__bd_l]) {\n";
   for (size_t I = 0; I < S.Args.size(); ++I)
-    OS << In << "    __bd_ca" << I << "[__bd_cn] = " << Lane[I] << ";\n";
-  OS << In << "    __bd_cl[__bd_cn++] = __bd_l;\n" << In << "  }\n";
+    OS << In << "      __bd_ca" << I << "[__bd_cn] = " << Lane[I] << ";\n";
+  OS << In << "      __bd_cl[__bd_cn++] = __bd_l;\n" << In << "    }\n";
   // One call for the packed lanes; with a uniform parameter, one per lane.
   std::string At = Uniform ? "[__bd_ci]" : "";
   std::string Ref = Uniform ? "&" : "";
@@ -130,14 +152,34 @@ std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
        << In << "  " << Call << ";\n";
   else
     OS << In << "if (__bd_cn)\n" << In << "  " << Call << ";\n";
-  OS << In << "for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {\n";
-  OS << In << "  " << Result << "[__bd_cl[__bd_ci]] = (" << scalarType(Ty)
-     << ")__bd_cr[__bd_ci];\n";
+  // The results back into their lanes (whole vectors where every lane
+  // called and the C type is the lanes').
+  struct Copy {
+    std::string To, From, Cast;
+    bool Whole;
+  };
+  std::vector<Copy> Back{{Result, "__bd_cr",
+                          "(" + std::string(scalarType(Ty)) + ")",
+                          sameBits(Ty, X.Ty)}};
   for (size_t K = 0; K < X.Outs.size(); ++K)
     if (Read[K])
-      OS << In << "  " << Outs << K << "[__bd_cl[__bd_ci]] = __bd_cd" << K
-         << "[__bd_ci];\n";
-  OS << In << "}\n" << Pad << "}\n";
+      Back.push_back({Outs + std::to_string(K), "__bd_cd" + std::to_string(K),
+                      "", sameBits(OutTy[K], X.Outs[K].CType)});
+  OS << In << "if (__bd_cf) {\n";
+  for (const Copy &B : Back)
+    if (B.Whole)
+      OS << In << "  __builtin_memcpy(&" << B.To << ", " << B.From
+         << ", sizeof " << B.From << ");\n";
+    else
+      OS << In << "  for (int __bd_l = 0; __bd_l < " << W << "; __bd_l++)\n"
+         << In << "    " << B.To << "[__bd_l] = " << B.Cast << B.From
+         << "[__bd_l];\n";
+  OS << In << "} else\n";
+  OS << In << "  for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {\n";
+  for (const Copy &B : Back)
+    OS << In << "    " << B.To << "[__bd_cl[__bd_ci]] = " << B.Cast << B.From
+       << "[__bd_ci];\n";
+  OS << In << "  }\n" << Pad << "}\n";
   return OS.str();
 }
 

@@ -20,18 +20,27 @@ static inline __attribute__((always_inline, unused)) void __bd_score_bk(bd_md __
     double __bd_ca0[(int)(sizeof(bd_md) / 8)];
     int __bd_ca1[(int)(sizeof(bd_md) / 8)];
     double __bd_cr[(int)(sizeof(bd_md) / 8)];
-    int __bd_cl[(int)(sizeof(bd_md) / 8)], __bd_cn = 0;
-    for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
-      if (__bd_xm[__bd_l]) {
-        __bd_ca0[__bd_cn] = __bd_x0[__bd_l];
-        __bd_ca1[__bd_cn] = __bd_x1[__bd_l];
-        __bd_cl[__bd_cn++] = __bd_l;
-      }
+    int __bd_cl[(int)(sizeof(bd_md) / 8)], __bd_cn = 0, __bd_cf = bd_all_md(__bd_xm);
+    if (__bd_cf) {
+      __builtin_memcpy(__bd_ca0, &__bd_x0, sizeof __bd_ca0);
+      for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
+        __bd_ca1[__bd_l] = __bd_x1[__bd_l];
+      __bd_cn = (int)(sizeof(bd_md) / 8);
+    } else
+      for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
+        if (__bd_xm[__bd_l]) {
+          __bd_ca0[__bd_cn] = __bd_x0[__bd_l];
+          __bd_ca1[__bd_cn] = __bd_x1[__bd_l];
+          __bd_cl[__bd_cn++] = __bd_l;
+        }
     if (__bd_cn)
       other_batched((size_t)__bd_cn, __bd_ca0, __bd_ca1, __bd_cr);
-    for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {
-      __bd_t8[__bd_cl[__bd_ci]] = (double)__bd_cr[__bd_ci];
-    }
+    if (__bd_cf) {
+      __builtin_memcpy(&__bd_t8, __bd_cr, sizeof __bd_cr);
+    } else
+      for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {
+        __bd_t8[__bd_cl[__bd_ci]] = (double)__bd_cr[__bd_ci];
+      }
   }
   __bd_v4_v = __bd_t8;
   bd_md __bd_t13 = bd_cmpgt_f64d(__bd_t0, bd_splat_f64d(0x1p+0));
@@ -47,18 +56,26 @@ static inline __attribute__((always_inline, unused)) void __bd_score_bk(bd_md __
       double __bd_ca0[(int)(sizeof(bd_md) / 8)];
       double __bd_ca1[(int)(sizeof(bd_md) / 8)];
       double __bd_cr[(int)(sizeof(bd_md) / 8)];
-      int __bd_cl[(int)(sizeof(bd_md) / 8)], __bd_cn = 0;
-      for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
-        if (__bd_xm[__bd_l]) {
-          __bd_ca0[__bd_cn] = __bd_x0[__bd_l];
-          __bd_ca1[__bd_cn] = __bd_x1[__bd_l];
-          __bd_cl[__bd_cn++] = __bd_l;
-        }
+      int __bd_cl[(int)(sizeof(bd_md) / 8)], __bd_cn = 0, __bd_cf = bd_all_md(__bd_xm);
+      if (__bd_cf) {
+        __builtin_memcpy(__bd_ca0, &__bd_x0, sizeof __bd_ca0);
+        __builtin_memcpy(__bd_ca1, &__bd_x1, sizeof __bd_ca1);
+        __bd_cn = (int)(sizeof(bd_md) / 8);
+      } else
+        for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
+          if (__bd_xm[__bd_l]) {
+            __bd_ca0[__bd_cn] = __bd_x0[__bd_l];
+            __bd_ca1[__bd_cn] = __bd_x1[__bd_l];
+            __bd_cl[__bd_cn++] = __bd_l;
+          }
       for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++)
         scaled_batched(1, &__bd_ca0[__bd_ci], __bd_ca1[__bd_ci], &__bd_cr[__bd_ci]);
-      for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {
-        __bd_t17[__bd_cl[__bd_ci]] = (double)__bd_cr[__bd_ci];
-      }
+      if (__bd_cf) {
+        __builtin_memcpy(&__bd_t17, __bd_cr, sizeof __bd_cr);
+      } else
+        for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {
+          __bd_t17[__bd_cl[__bd_ci]] = (double)__bd_cr[__bd_ci];
+        }
     }
     bd_f64d __bd_t21 = __bd_t8 + __bd_t17;
     __bd_v4_v = __bd_t21;
@@ -76,18 +93,26 @@ static inline __attribute__((always_inline, unused)) void __bd_score_bk(bd_md __
         double __bd_ca0[(int)(sizeof(bd_md) / 8)];
         double __bd_ca1[(int)(sizeof(bd_md) / 8)];
         double __bd_cr[(int)(sizeof(bd_md) / 8)];
-        int __bd_cl[(int)(sizeof(bd_md) / 8)], __bd_cn = 0;
-        for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
-          if (__bd_xm[__bd_l]) {
-            __bd_ca0[__bd_cn] = __bd_x0[__bd_l];
-            __bd_ca1[__bd_cn] = __bd_x1[__bd_l];
-            __bd_cl[__bd_cn++] = __bd_l;
-          }
+        int __bd_cl[(int)(sizeof(bd_md) / 8)], __bd_cn = 0, __bd_cf = bd_all_md(__bd_xm);
+        if (__bd_cf) {
+          __builtin_memcpy(__bd_ca0, &__bd_x0, sizeof __bd_ca0);
+          __builtin_memcpy(__bd_ca1, &__bd_x1, sizeof __bd_ca1);
+          __bd_cn = (int)(sizeof(bd_md) / 8);
+        } else
+          for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
+            if (__bd_xm[__bd_l]) {
+              __bd_ca0[__bd_cn] = __bd_x0[__bd_l];
+              __bd_ca1[__bd_cn] = __bd_x1[__bd_l];
+              __bd_cl[__bd_cn++] = __bd_l;
+            }
         for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++)
           scaled_batched(1, &__bd_ca0[__bd_ci], __bd_ca1[__bd_ci], &__bd_cr[__bd_ci]);
-        for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {
-          __bd_t17[__bd_cl[__bd_ci]] = (double)__bd_cr[__bd_ci];
-        }
+        if (__bd_cf) {
+          __builtin_memcpy(&__bd_t17, __bd_cr, sizeof __bd_cr);
+        } else
+          for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {
+            __bd_t17[__bd_cl[__bd_ci]] = (double)__bd_cr[__bd_ci];
+          }
       }
       bd_f64d __bd_t21 = __bd_t8 + __bd_t17;
       __bd_v4_v = bd_select_f64d(__bd_t32, __bd_t21, __bd_v4_v);
@@ -113,6 +138,11 @@ static void __bd_score_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
+    if (__bd_i + 256 + (sizeof(bd_md) / 8) <= __bd_hi) {
+      bd_prefetch_r(__bd_a0, (__bd_i + 256) * 8, (sizeof(bd_md) / 8) * 8);
+      bd_prefetch_r(__bd_a1, (__bd_i + 256) * 4, (sizeof(bd_md) / 8) * 4);
+      if (__bd_ret) bd_prefetch_w(__bd_ret, (__bd_i + 256) * 8, (sizeof(bd_md) / 8) * 8);
+    }
     bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
     bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
     bd_i32d __bd_x1 = __bd_full ? bd_load_i32d((const int32_t *)(__bd_a1 + __bd_i)) : bd_loadn_i32d((const int32_t *)(__bd_a1 + __bd_i), __bd_k);
@@ -182,19 +212,29 @@ static inline __attribute__((always_inline, unused)) void __bd_score_gk(bd_md __
     int __bd_ca1[(int)(sizeof(bd_md) / 8)];
     double __bd_cr[(int)(sizeof(bd_md) / 8)];
     double __bd_cd0[(int)(sizeof(bd_md) / 8)] = {0};
-    int __bd_cl[(int)(sizeof(bd_md) / 8)], __bd_cn = 0;
-    for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
-      if (__bd_xm[__bd_l]) {
-        __bd_ca0[__bd_cn] = __bd_x0[__bd_l];
-        __bd_ca1[__bd_cn] = __bd_x1[__bd_l];
-        __bd_cl[__bd_cn++] = __bd_l;
-      }
+    int __bd_cl[(int)(sizeof(bd_md) / 8)], __bd_cn = 0, __bd_cf = bd_all_md(__bd_xm);
+    if (__bd_cf) {
+      __builtin_memcpy(__bd_ca0, &__bd_x0, sizeof __bd_ca0);
+      for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
+        __bd_ca1[__bd_l] = __bd_x1[__bd_l];
+      __bd_cn = (int)(sizeof(bd_md) / 8);
+    } else
+      for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
+        if (__bd_xm[__bd_l]) {
+          __bd_ca0[__bd_cn] = __bd_x0[__bd_l];
+          __bd_ca1[__bd_cn] = __bd_x1[__bd_l];
+          __bd_cl[__bd_cn++] = __bd_l;
+        }
     if (__bd_cn)
       other_grad((size_t)__bd_cn, __bd_ca0, __bd_ca1, __bd_cr, 0, __bd_cd0);
-    for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {
-      __bd_t8_0[__bd_cl[__bd_ci]] = (double)__bd_cr[__bd_ci];
-      __bd_t8_0_o0[__bd_cl[__bd_ci]] = __bd_cd0[__bd_ci];
-    }
+    if (__bd_cf) {
+      __builtin_memcpy(&__bd_t8_0, __bd_cr, sizeof __bd_cr);
+      __builtin_memcpy(&__bd_t8_0_o0, __bd_cd0, sizeof __bd_cd0);
+    } else
+      for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {
+        __bd_t8_0[__bd_cl[__bd_ci]] = (double)__bd_cr[__bd_ci];
+        __bd_t8_0_o0[__bd_cl[__bd_ci]] = __bd_cd0[__bd_ci];
+      }
   }
   bd_f64d __bd_t8_1 __attribute__((unused)) = bd_splat_f64d(0);
   bd_f64d __bd_t8_1_o0 __attribute__((unused)) = bd_splat_f64d(0);
@@ -207,19 +247,29 @@ static inline __attribute__((always_inline, unused)) void __bd_score_gk(bd_md __
     int __bd_ca1[(int)(sizeof(bd_md) / 8)];
     double __bd_cr[(int)(sizeof(bd_md) / 8)];
     double __bd_cd0[(int)(sizeof(bd_md) / 8)] = {0};
-    int __bd_cl[(int)(sizeof(bd_md) / 8)], __bd_cn = 0;
-    for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
-      if (__bd_xm[__bd_l]) {
-        __bd_ca0[__bd_cn] = __bd_x0[__bd_l];
-        __bd_ca1[__bd_cn] = __bd_x1[__bd_l];
-        __bd_cl[__bd_cn++] = __bd_l;
-      }
+    int __bd_cl[(int)(sizeof(bd_md) / 8)], __bd_cn = 0, __bd_cf = bd_all_md(__bd_xm);
+    if (__bd_cf) {
+      __builtin_memcpy(__bd_ca0, &__bd_x0, sizeof __bd_ca0);
+      for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
+        __bd_ca1[__bd_l] = __bd_x1[__bd_l];
+      __bd_cn = (int)(sizeof(bd_md) / 8);
+    } else
+      for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
+        if (__bd_xm[__bd_l]) {
+          __bd_ca0[__bd_cn] = __bd_x0[__bd_l];
+          __bd_ca1[__bd_cn] = __bd_x1[__bd_l];
+          __bd_cl[__bd_cn++] = __bd_l;
+        }
     if (__bd_cn)
       other_grad((size_t)__bd_cn, __bd_ca0, __bd_ca1, __bd_cr, 0, __bd_cd0);
-    for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {
-      __bd_t8_1[__bd_cl[__bd_ci]] = (double)__bd_cr[__bd_ci];
-      __bd_t8_1_o0[__bd_cl[__bd_ci]] = __bd_cd0[__bd_ci];
-    }
+    if (__bd_cf) {
+      __builtin_memcpy(&__bd_t8_1, __bd_cr, sizeof __bd_cr);
+      __builtin_memcpy(&__bd_t8_1_o0, __bd_cd0, sizeof __bd_cd0);
+    } else
+      for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {
+        __bd_t8_1[__bd_cl[__bd_ci]] = (double)__bd_cr[__bd_ci];
+        __bd_t8_1_o0[__bd_cl[__bd_ci]] = __bd_cd0[__bd_ci];
+      }
   }
   bd_f64d __bd_t9_0 = __bd_t8_0_o0;
   bd_f64d __bd_t9_1 = __bd_t8_1_o0;
@@ -241,20 +291,30 @@ static inline __attribute__((always_inline, unused)) void __bd_score_gk(bd_md __
       double __bd_cr[(int)(sizeof(bd_md) / 8)];
       double __bd_cd0[(int)(sizeof(bd_md) / 8)] = {0};
       double __bd_cd1[(int)(sizeof(bd_md) / 8)] = {0};
-      int __bd_cl[(int)(sizeof(bd_md) / 8)], __bd_cn = 0;
-      for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
-        if (__bd_xm[__bd_l]) {
-          __bd_ca0[__bd_cn] = __bd_x0[__bd_l];
-          __bd_ca1[__bd_cn] = __bd_x1[__bd_l];
-          __bd_cl[__bd_cn++] = __bd_l;
-        }
+      int __bd_cl[(int)(sizeof(bd_md) / 8)], __bd_cn = 0, __bd_cf = bd_all_md(__bd_xm);
+      if (__bd_cf) {
+        __builtin_memcpy(__bd_ca0, &__bd_x0, sizeof __bd_ca0);
+        __builtin_memcpy(__bd_ca1, &__bd_x1, sizeof __bd_ca1);
+        __bd_cn = (int)(sizeof(bd_md) / 8);
+      } else
+        for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
+          if (__bd_xm[__bd_l]) {
+            __bd_ca0[__bd_cn] = __bd_x0[__bd_l];
+            __bd_ca1[__bd_cn] = __bd_x1[__bd_l];
+            __bd_cl[__bd_cn++] = __bd_l;
+          }
       for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++)
         scaled_grad(1, &__bd_ca0[__bd_ci], __bd_ca1[__bd_ci], &__bd_cr[__bd_ci], 0, &__bd_cd0[__bd_ci], &__bd_cd1[__bd_ci]);
-      for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {
-        __bd_t17_0[__bd_cl[__bd_ci]] = (double)__bd_cr[__bd_ci];
-        __bd_t17_0_o0[__bd_cl[__bd_ci]] = __bd_cd0[__bd_ci];
-        __bd_t17_0_o1[__bd_cl[__bd_ci]] = __bd_cd1[__bd_ci];
-      }
+      if (__bd_cf) {
+        __builtin_memcpy(&__bd_t17_0, __bd_cr, sizeof __bd_cr);
+        __builtin_memcpy(&__bd_t17_0_o0, __bd_cd0, sizeof __bd_cd0);
+        __builtin_memcpy(&__bd_t17_0_o1, __bd_cd1, sizeof __bd_cd1);
+      } else
+        for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {
+          __bd_t17_0[__bd_cl[__bd_ci]] = (double)__bd_cr[__bd_ci];
+          __bd_t17_0_o0[__bd_cl[__bd_ci]] = __bd_cd0[__bd_ci];
+          __bd_t17_0_o1[__bd_cl[__bd_ci]] = __bd_cd1[__bd_ci];
+        }
     }
     bd_f64d __bd_t17_1 __attribute__((unused)) = bd_splat_f64d(0);
     bd_f64d __bd_t17_1_o0 __attribute__((unused)) = bd_splat_f64d(0);
@@ -269,20 +329,30 @@ static inline __attribute__((always_inline, unused)) void __bd_score_gk(bd_md __
       double __bd_cr[(int)(sizeof(bd_md) / 8)];
       double __bd_cd0[(int)(sizeof(bd_md) / 8)] = {0};
       double __bd_cd1[(int)(sizeof(bd_md) / 8)] = {0};
-      int __bd_cl[(int)(sizeof(bd_md) / 8)], __bd_cn = 0;
-      for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
-        if (__bd_xm[__bd_l]) {
-          __bd_ca0[__bd_cn] = __bd_x0[__bd_l];
-          __bd_ca1[__bd_cn] = __bd_x1[__bd_l];
-          __bd_cl[__bd_cn++] = __bd_l;
-        }
+      int __bd_cl[(int)(sizeof(bd_md) / 8)], __bd_cn = 0, __bd_cf = bd_all_md(__bd_xm);
+      if (__bd_cf) {
+        __builtin_memcpy(__bd_ca0, &__bd_x0, sizeof __bd_ca0);
+        __builtin_memcpy(__bd_ca1, &__bd_x1, sizeof __bd_ca1);
+        __bd_cn = (int)(sizeof(bd_md) / 8);
+      } else
+        for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
+          if (__bd_xm[__bd_l]) {
+            __bd_ca0[__bd_cn] = __bd_x0[__bd_l];
+            __bd_ca1[__bd_cn] = __bd_x1[__bd_l];
+            __bd_cl[__bd_cn++] = __bd_l;
+          }
       for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++)
         scaled_grad(1, &__bd_ca0[__bd_ci], __bd_ca1[__bd_ci], &__bd_cr[__bd_ci], 0, &__bd_cd0[__bd_ci], &__bd_cd1[__bd_ci]);
-      for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {
-        __bd_t17_1[__bd_cl[__bd_ci]] = (double)__bd_cr[__bd_ci];
-        __bd_t17_1_o0[__bd_cl[__bd_ci]] = __bd_cd0[__bd_ci];
-        __bd_t17_1_o1[__bd_cl[__bd_ci]] = __bd_cd1[__bd_ci];
-      }
+      if (__bd_cf) {
+        __builtin_memcpy(&__bd_t17_1, __bd_cr, sizeof __bd_cr);
+        __builtin_memcpy(&__bd_t17_1_o0, __bd_cd0, sizeof __bd_cd0);
+        __builtin_memcpy(&__bd_t17_1_o1, __bd_cd1, sizeof __bd_cd1);
+      } else
+        for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {
+          __bd_t17_1[__bd_cl[__bd_ci]] = (double)__bd_cr[__bd_ci];
+          __bd_t17_1_o0[__bd_cl[__bd_ci]] = __bd_cd0[__bd_ci];
+          __bd_t17_1_o1[__bd_cl[__bd_ci]] = __bd_cd1[__bd_ci];
+        }
     }
     __bd_t18_0 = __bd_t17_0_o0;
     __bd_t18_1 = __bd_t17_1_o0;
@@ -309,20 +379,30 @@ static inline __attribute__((always_inline, unused)) void __bd_score_gk(bd_md __
         double __bd_cr[(int)(sizeof(bd_md) / 8)];
         double __bd_cd0[(int)(sizeof(bd_md) / 8)] = {0};
         double __bd_cd1[(int)(sizeof(bd_md) / 8)] = {0};
-        int __bd_cl[(int)(sizeof(bd_md) / 8)], __bd_cn = 0;
-        for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
-          if (__bd_xm[__bd_l]) {
-            __bd_ca0[__bd_cn] = __bd_x0[__bd_l];
-            __bd_ca1[__bd_cn] = __bd_x1[__bd_l];
-            __bd_cl[__bd_cn++] = __bd_l;
-          }
+        int __bd_cl[(int)(sizeof(bd_md) / 8)], __bd_cn = 0, __bd_cf = bd_all_md(__bd_xm);
+        if (__bd_cf) {
+          __builtin_memcpy(__bd_ca0, &__bd_x0, sizeof __bd_ca0);
+          __builtin_memcpy(__bd_ca1, &__bd_x1, sizeof __bd_ca1);
+          __bd_cn = (int)(sizeof(bd_md) / 8);
+        } else
+          for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
+            if (__bd_xm[__bd_l]) {
+              __bd_ca0[__bd_cn] = __bd_x0[__bd_l];
+              __bd_ca1[__bd_cn] = __bd_x1[__bd_l];
+              __bd_cl[__bd_cn++] = __bd_l;
+            }
         for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++)
           scaled_grad(1, &__bd_ca0[__bd_ci], __bd_ca1[__bd_ci], &__bd_cr[__bd_ci], 0, &__bd_cd0[__bd_ci], &__bd_cd1[__bd_ci]);
-        for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {
-          __bd_t17_0[__bd_cl[__bd_ci]] = (double)__bd_cr[__bd_ci];
-          __bd_t17_0_o0[__bd_cl[__bd_ci]] = __bd_cd0[__bd_ci];
-          __bd_t17_0_o1[__bd_cl[__bd_ci]] = __bd_cd1[__bd_ci];
-        }
+        if (__bd_cf) {
+          __builtin_memcpy(&__bd_t17_0, __bd_cr, sizeof __bd_cr);
+          __builtin_memcpy(&__bd_t17_0_o0, __bd_cd0, sizeof __bd_cd0);
+          __builtin_memcpy(&__bd_t17_0_o1, __bd_cd1, sizeof __bd_cd1);
+        } else
+          for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {
+            __bd_t17_0[__bd_cl[__bd_ci]] = (double)__bd_cr[__bd_ci];
+            __bd_t17_0_o0[__bd_cl[__bd_ci]] = __bd_cd0[__bd_ci];
+            __bd_t17_0_o1[__bd_cl[__bd_ci]] = __bd_cd1[__bd_ci];
+          }
       }
       bd_f64d __bd_t17_1 __attribute__((unused)) = bd_splat_f64d(0);
       bd_f64d __bd_t17_1_o0 __attribute__((unused)) = bd_splat_f64d(0);
@@ -337,20 +417,30 @@ static inline __attribute__((always_inline, unused)) void __bd_score_gk(bd_md __
         double __bd_cr[(int)(sizeof(bd_md) / 8)];
         double __bd_cd0[(int)(sizeof(bd_md) / 8)] = {0};
         double __bd_cd1[(int)(sizeof(bd_md) / 8)] = {0};
-        int __bd_cl[(int)(sizeof(bd_md) / 8)], __bd_cn = 0;
-        for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
-          if (__bd_xm[__bd_l]) {
-            __bd_ca0[__bd_cn] = __bd_x0[__bd_l];
-            __bd_ca1[__bd_cn] = __bd_x1[__bd_l];
-            __bd_cl[__bd_cn++] = __bd_l;
-          }
+        int __bd_cl[(int)(sizeof(bd_md) / 8)], __bd_cn = 0, __bd_cf = bd_all_md(__bd_xm);
+        if (__bd_cf) {
+          __builtin_memcpy(__bd_ca0, &__bd_x0, sizeof __bd_ca0);
+          __builtin_memcpy(__bd_ca1, &__bd_x1, sizeof __bd_ca1);
+          __bd_cn = (int)(sizeof(bd_md) / 8);
+        } else
+          for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++)
+            if (__bd_xm[__bd_l]) {
+              __bd_ca0[__bd_cn] = __bd_x0[__bd_l];
+              __bd_ca1[__bd_cn] = __bd_x1[__bd_l];
+              __bd_cl[__bd_cn++] = __bd_l;
+            }
         for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++)
           scaled_grad(1, &__bd_ca0[__bd_ci], __bd_ca1[__bd_ci], &__bd_cr[__bd_ci], 0, &__bd_cd0[__bd_ci], &__bd_cd1[__bd_ci]);
-        for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {
-          __bd_t17_1[__bd_cl[__bd_ci]] = (double)__bd_cr[__bd_ci];
-          __bd_t17_1_o0[__bd_cl[__bd_ci]] = __bd_cd0[__bd_ci];
-          __bd_t17_1_o1[__bd_cl[__bd_ci]] = __bd_cd1[__bd_ci];
-        }
+        if (__bd_cf) {
+          __builtin_memcpy(&__bd_t17_1, __bd_cr, sizeof __bd_cr);
+          __builtin_memcpy(&__bd_t17_1_o0, __bd_cd0, sizeof __bd_cd0);
+          __builtin_memcpy(&__bd_t17_1_o1, __bd_cd1, sizeof __bd_cd1);
+        } else
+          for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {
+            __bd_t17_1[__bd_cl[__bd_ci]] = (double)__bd_cr[__bd_ci];
+            __bd_t17_1_o0[__bd_cl[__bd_ci]] = __bd_cd0[__bd_ci];
+            __bd_t17_1_o1[__bd_cl[__bd_ci]] = __bd_cd1[__bd_ci];
+          }
       }
       __bd_t18_0 = __bd_t17_0_o0;
       __bd_t18_1 = __bd_t17_1_o0;
@@ -557,6 +647,13 @@ static void __bd_score_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
   size_t __bd_w = (2 * (sizeof(bd_md) / 8));
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
+    if (__bd_i + 256 + (2 * (sizeof(bd_md) / 8)) <= __bd_hi) {
+      bd_prefetch_r(__bd_a0, (__bd_i + 256) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+      bd_prefetch_r(__bd_a1, (__bd_i + 256) * 4, (2 * (sizeof(bd_md) / 8)) * 4);
+      if (__bd_d0) bd_prefetch_w(__bd_d0, (__bd_i + 256) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+      if (__bd_dret) bd_prefetch_r(__bd_dret, (__bd_i + 256) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+      if (__bd_ret) bd_prefetch_w(__bd_ret, (__bd_i + 256) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+    }
     size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);
     int __bd_full_0 = __bd_k_0 == (sizeof(bd_md) / 8);
     size_t __bd_i_0 = __bd_i;
