@@ -59,8 +59,15 @@ std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
   bool Grad = false, Uniform = false;
   for (size_t K = 0; K < X.Outs.size(); ++K)
     Grad |= Read[K];
-  for (const ir::ExternCall::CalleeParam &Pa : C.Params)
-    Uniform |= Pa.Uniform;
+  // A BD_UNIFORM parameter takes one value per call, and its shadow sums
+  // over the call's lanes: the lanes call together only where its argument
+  // is one value for all of them and its partial is not read.
+  for (size_t I = 0, K = 0; I < C.Params.size(); ++I) {
+    bool Partial = K < X.Outs.size() && X.Outs[K].Partial == (int)I;
+    Uniform |= C.Params[I].Uniform &&
+               (F.VaryingTemp[S.Args[I]] || (Partial && Read[K]));
+    K += Partial;
+  }
   Grad |= !C.HasBatched; // (NAME_grad with no shadows: the value only)
   std::ostringstream OS;
   // Lanes that are off keep 0 in the result and the partials.
@@ -129,9 +136,10 @@ std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
   std::string Call = X.Name + (Grad ? "_grad(" : "_batched(") +
                      (Uniform ? "1" : "(size_t)__bd_cn");
   for (size_t I = 0; I < S.Args.size(); ++I)
-    Call += C.Params[I].Uniform
-                ? ", __bd_ca" + std::to_string(I) + At
-                : ", " + Ref + "__bd_ca" + std::to_string(I) + At;
+    Call += !C.Params[I].Uniform
+                ? ", " + Ref + "__bd_ca" + std::to_string(I) + At
+            : Uniform ? ", __bd_ca" + std::to_string(I) + At
+                      : ", __bd_x" + std::to_string(I);
   Call += ", " + Ref + "__bd_cr" + At;
   if (Grad) {
     Call += ", 0";

@@ -52,6 +52,13 @@ BATCHDIFF double use_mix(double x, double w) {
   return bc_mix(x, x * 0.5, 2.0, (float)x) * w;
 }
 
+/* bc_mix's uniform parameter given one value for every lane: one call
+ * for the lanes (the second call); given a differentiated uniform value,
+ * a call per lane (its shadow would sum the lanes' partials). */
+BATCHDIFF double use_unif(double x, BD_UNIFORM double s) {
+  return bc_mix(x, s, 1.0, 0.5f) + bc_mix(x, 3.0, 2.0, (float)x);
+}
+
 /* batch callees without diff: their values carry no derivative here. */
 __attribute__((batch)) double use_plain(double x) {
   return bc_plain(x) + bc_sign(x);
@@ -159,6 +166,33 @@ static void t_mix(void **state) {
   (void)state;
   /* (float)x: the differences' own error is about 1e-3 there. */
   check2("use_mix", s_mix, use_mix_batched, use_mix_grad, -2, 2, 5e-3);
+}
+
+static double s_unif(double x, double s) { return use_unif(x, s); }
+
+/* The uniform shadow: the sum over the batch of each example's
+ * difference; x's per example. */
+static void t_unif(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("unif")};
+  for (size_t ni = 0; ni < NNS; ni++) {
+    size_t n = ns[ni], checked = 0;
+    double *x = gp_alloc(n * 8), *r = gp_alloc(n * 8), *dx = gp_alloc(n * 8);
+    double s = rng_range(&rng, -1, 1), ds = 0, want = 0;
+    for (size_t e = 0; e < n; e++)
+      x[e] = rng_range(&rng, -2, 2);
+    gp_seal(x);
+    use_unif_batched(n, x, s, r);
+    memset(dx, 0, n * 8);
+    use_unif_grad(n, x, s, NULL, NULL, dx, &ds);
+    for (size_t e = 0; e < n; e++) {
+      same_result("use_unif", e, r[e], use_unif(x[e], s), MATH_TOL);
+      near("use_unif d_x", e, dx[e], rdiff(s_unif, x[e], s, 0), 5e-3, &checked);
+      want += rdiff(s_unif, x[e], s, 1);
+    }
+    near("use_unif d_s", n, ds, want, 1e-6, &checked);
+    gp_reset();
+  }
 }
 
 static double s_int(double (*f)(double, int), double a, int k) {
@@ -325,7 +359,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test(t_kink), cmocka_unit_test(t_branch),
       cmocka_unit_test(t_mix),  cmocka_unit_test(t_loop),
       cmocka_unit_test(t_root), cmocka_unit_test(t_one),
-      cmocka_unit_test(t_jvp),  cmocka_unit_test(t_threads)};
+      cmocka_unit_test(t_jvp),  cmocka_unit_test(t_threads),
+      cmocka_unit_test(t_unif)};
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_batched_callee", tests, NULL, NULL);
 }
