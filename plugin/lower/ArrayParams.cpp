@@ -599,8 +599,13 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
       !U.Whole && !U.Unknown && U.MaxConst <= 0 && !U.FromRange &&
       (!U.Bound || (In.Trips.size() == 1 && U.Bound == In.Trips[0].N)) &&
       walkExtent(FD, In.Trips, 1, nullptr,
-                 "*" + varOf(In.At)->getNameAsString() + "++", Out))
+                 "*" + varOf(In.At)->getNameAsString() + "++", Out)) {
+    // `*p` or `p[0]` besides: read whatever n is, so at least 1.
+    if (U.MaxConst == 0 && !Out.StaticLen &&
+        !(In.Trips.size() == 1 && In.Trips[0].Once))
+      Out.DimHow.insert(Out.DimHow.find(" ("), ", at least 1");
     return viaViews();
+  }
   // Walks before a loop counted down from a parameter (Cephes' polevl).
   if (leadWalk(FD, U, Out))
     return viaViews();

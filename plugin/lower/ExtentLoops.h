@@ -1,8 +1,9 @@
 //===- ExtentLoops.h - loop shapes that bound an array index ---*- C++ -*-===//
 // Private to ArrayParams.cpp (through ExtentUses.h): the loops extent
 // inference recognises (counted by an integer parameter, over a constant
-// range, `while (n--)`): what bounds a loop's variable, and how many times
-// a loop runs.
+// range, `while (n--)`, counted down by a local copy of a parameter, `i =
+// n; do ... while (--i)`): what bounds a loop's variable, and how many
+// times a loop runs.
 #pragma once
 #include "lower/LowerImpl.h"
 

@@ -344,3 +344,11 @@ BATCHDIFF double r_setview(const double *x, int n) {
   return s;
 }
 // CHECK: {{.*}}remarks_arrays.c:[[@LINE-8]]:42: remark: batchdiff: parameter 'x' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n' (loop bound), through 'a = x'; ragged: each example's extent differs, accesses are masked per lane{{$}}
+/* x[0] besides a walk of n: read whatever n is, so at least 1 */
+BATCHDIFF double r_firstwalk(const double *x, int n) {
+  double s = x[0];
+  for (int i = 0; i < n; i++)
+    s += *x++;
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-6]]:44: remark: batchdiff: parameter 'x' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n', at least 1 (pointer walk '*x++' in a loop of at most 'n' iterations); ragged: each example's extent differs, accesses are masked per lane{{$}}

@@ -9,7 +9,8 @@
  *     between examples left as they were; each example alone with its
  *     array right before a guard page; the table shared (stride 0);
  *   - the same bodies on BD_PACKED arrays, each example's last element
- *     right before a guard page, its length the extent the remarks state;
+ *     right before a guard page, its length the extent the remarks state
+ *     (also `c[0]` besides a walk of n: max(n, 1), n = 0 included);
  *   - NAME_batched bit for bit the scalar function, NAME_grad against
  *     central differences (x and every element of the array), no shadow
  *     element written outside the extent. */
@@ -94,6 +95,17 @@
     s = s * x + t * *p++;                                                      \
   return s + t;
 
+/* c[0] read whatever n is, then a walk of n: max(n, 1) elements. */
+#define FIRST(Q, c, n)                                                         \
+  Q *p;                                                                        \
+  int i;                                                                       \
+  double s;                                                                    \
+  p = c;                                                                       \
+  s = c[0] * x;                                                                \
+  for (i = 0; i < n; i++)                                                      \
+    s = s * x + *p++;                                                          \
+  return s;
+
 /* As such code declares them. */
 BATCHDIFF double lw_polevl(double x, double coef[], int N) {
   POLEVL(double, coef, N);
@@ -109,6 +121,7 @@ BATCHDIFF double lw_while(double x, double c[], int n) {
 }
 BATCHDIFF double lw_for(double x, double c[], int n) { FORDOWN(double, c, n); }
 BATCHDIFF double lw_two(double x, double c[], int n) { TWO(double, c, n); }
+BATCHDIFF double lw_first(double x, double c[], int n) { FIRST(double, c, n); }
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wdeprecated-non-prototype"
 BATCHDIFF double lw_polevl_kr(x, coef, N)
@@ -141,6 +154,9 @@ BATCHDIFF double pk_for(double x, BD_PACKED const double *c, int n) {
 }
 BATCHDIFF double pk_two(double x, BD_PACKED const double *c, int n) {
   TWO(const double, c, n);
+}
+BATCHDIFF double pk_first(double x, BD_PACKED const double *c, int n) {
+  FIRST(const double, c, n);
 }
 
 typedef double (*lw_scalar)(double, double *, int);
@@ -185,6 +201,8 @@ static const struct {
      len_for, -3},
     {"two", lw_two_batched, lw_two_grad, lw_two, pk_two_batched, pk_two_grad,
      len_two, -3},
+    {"first", lw_first_batched, lw_first_grad, lw_first, pk_first_batched,
+     pk_first_grad, len_for, -3},
     {"polevl_kr", lw_polevl_kr_batched, lw_polevl_kr_grad, lw_polevl_kr, NULL,
      NULL, len_polevl, 1},
     {"chbevl_kr", lw_chbevl_kr_batched, lw_chbevl_kr_grad, lw_chbevl_kr, NULL,
