@@ -34,8 +34,15 @@ bool Lowerer::batchedCallee(const CallExpr *CE,
   const FunctionDecl *Def = Callee->getDefinition();
   if ((Def && Def->hasBody()) || !Callee->isExternallyVisible() ||
       !Callee->hasPrototype() || Callee->isVariadic() ||
-      Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()) ||
       Callee->getNumParams() != CE->getNumArgs())
+    return false;
+  // Declared in this file or its headers, whatever else declares it later:
+  // a C library header may declare the name too (glibc's gamma, which
+  // <math.h> brings in after the file's first generated function).
+  bool Own = false;
+  for (const FunctionDecl *D : Callee->redecls())
+    Own |= !Ctx.getSourceManager().isInSystemHeader(D->getLocation());
+  if (!Own)
     return false;
   // Scalar parameters and result only: their ABI is one array of n values
   // each (or one value, BD_UNIFORM).

@@ -18,6 +18,8 @@ BATCHDIFF double bc_mix(double x, BD_UNIFORM double u, BD_NODIFF double w,
 BD_BATCH double bc_plain(double x);
 /* diff only: no bc_gradonly_batched. */
 BD_DIFF double bc_gradonly(double x);
+/* Declared again by a system header (batched_callee_sys.h). */
+BATCHDIFF double bc_cube(double x);
 /* An integer result. */
 BD_BATCH int bc_sign(double x);
 

@@ -74,6 +74,12 @@ BATCHDIFF BD_JVP double use_jvp(double a, double b) {
   return bc_kink(a, b) * bc_root(b * b + 1, 3);
 }
 
+/* After a system header's declaration of bc_cube (glibc's <math.h>
+ * declares Cephes' gamma so): still the batch, diff function of
+ * batched_callee.h. */
+#include "batched_callee_sys.h"
+BATCHDIFF double use_cube(double x, double y) { return bc_cube(x) * y; }
+
 static const size_t ns[] = {0,      1,      WF - 1,     WF,  WF + 1,
                             WD - 1, WD + 1, 2 * WF + 3, 100, 1003};
 #define NNS (sizeof ns / sizeof ns[0])
@@ -162,6 +168,12 @@ static void t_branch(void **state) {
   (void)state;
   check2("in_branch", s_branch, in_branch_batched, in_branch_grad, -1, 2, 1e-6);
 }
+static double s_cube(double a, double b) { return use_cube(a, b); }
+static void t_cube(void **state) {
+  (void)state;
+  check2("use_cube", s_cube, use_cube_batched, use_cube_grad, -2, 2, 1e-6);
+}
+
 static void t_mix(void **state) {
   (void)state;
   /* (float)x: the differences' own error is about 1e-3 there. */
@@ -360,7 +372,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(t_mix),  cmocka_unit_test(t_loop),
       cmocka_unit_test(t_root), cmocka_unit_test(t_one),
       cmocka_unit_test(t_jvp),  cmocka_unit_test(t_threads),
-      cmocka_unit_test(t_unif)};
+      cmocka_unit_test(t_unif), cmocka_unit_test(t_cube)};
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_batched_callee", tests, NULL, NULL);
 }
