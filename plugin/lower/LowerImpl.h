@@ -5,8 +5,9 @@
 // LowerCall.cpp, and the syntactic AST queries (ASTQueries.cpp) they share.
 // The members of some parts are declared in fragments the class includes:
 // LowerFuncChoice.inc (function values), LowerLongDouble.inc,
-// LowerExternArgs.inc (pointers passed on to calls made per example) and
-// LowerGlobal.inc (file-scope data, static locals).
+// LowerExternArgs.inc (pointers passed on to calls made per example),
+// LowerGlobal.inc (file-scope data, static locals) and LowerNull.inc
+// (pointers that are or may be NULL).
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATCHDIFF_LOWER_LOWERIMPL_H
@@ -316,41 +317,8 @@ private:
   std::optional<bool> constantIf(const IfStmt *IS) const;
   // LowerLongDouble.cpp.
 #include "lower/LowerLongDouble.inc"
-  /// Whether pointer \p E is null, where that is known here: a null
-  /// pointer constant, a helper's parameter its call passed one (true), a
-  /// pointer at a local or into a local array (false).
-  std::optional<bool> knownNull(const Expr *E) const;
-  /// The value of condition \p E where it tests such pointers (`p != NULL`,
-  /// `!p`, `p`, and `&&`/`||`/`!` of those and constants as C evaluates
-  /// them, left to right, stopping where C stops).
-  std::optional<bool> nullTest(const Expr *E) const;
-  std::optional<bool> pointerTest(const Expr *E) const;
-  /// \p E a read of a pointer variable declared or assigned NULL: its null
-  /// state there (NullLocals.cpp, run once per function, on first need).
-  std::optional<NullState> localNull(const Expr *E) const;
-  mutable llvm::DenseSet<const FunctionDecl *> NullScanned;
-  mutable llvm::DenseMap<const DeclRefExpr *, NullState> NullReads;
-  /// Reads whose state a branch on the variable's flag decides (the
-  /// argument of nullArgCall): null (true) or not.
-  llvm::DenseMap<const DeclRefExpr *, bool> NullHere;
-  /// Reports \p E, such a read where the variable is NULL (unless \p Test)
-  /// or may be: true if it did.
-  bool nullLocalRead(const Expr *E, bool Test);
-  /// \p E a read of such a local where it may be null: its flag's value
-  /// (true: not null), else -1.
-  int nullFlag(const Expr *E);
-  /// Whether pointer local \p VD is set to NULL and may be null at a read.
-  bool maybeNullLocal(const VarDecl *VD) const;
-  /// Gives \p P, a pointer local such as maybeNullLocal's declared
-  /// without a place to point at, the base of the first assignment in \p
-  /// Body that makes it point somewhere (none: left as it is).
-  void seedNullBase(const VarDecl *VD, PtrVar &P, const Stmt *Body);
-  /// The base pointer value \p E has, from the AST alone (`&a[i]`, `a + k`,
-  /// `&m[i][j]`, `t[k]` of a table of pointers, a `?:` of those); not ok()
-  /// where that is not known.
-  PtrBase seedBase(const Expr *E, const PtrVar &P);
-  /// The first assignment of \p VD in \p Body that is not NULL, or null.
-  const Expr *firstPointing(const VarDecl *VD, const Stmt *Body) const;
+  // Pointers that are or may be NULL (LowerNull.inc).
+#include "lower/LowerNull.inc"
   /// An if whose condition such a test decided, and whose side taken
   /// always returns: what follows it in its list is dead (stmtList).
   const Stmt *FoldedReturn = nullptr;
@@ -465,10 +433,6 @@ private:
   int logical(const BinaryOperator *BO);
   int call(const CallExpr *CE);
   int inlineCall(const CallExpr *CE, const FunctionDecl *Callee);
-  /// \p CE passing a pointer local that may be NULL here (NullLocals.h):
-  /// the call under an if on its flag, with it, and with NULL (NullHere);
-  /// -2 if there is no such argument.
-  int nullArgCall(const CallExpr *CE, const FunctionDecl *Callee);
   int recursiveCall(const CallExpr *CE, const FunctionDecl *Callee,
                     size_t Depth);
   /// A helper call's arguments (inlineCall): a temp per scalar (-1 for
