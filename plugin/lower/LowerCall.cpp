@@ -607,6 +607,45 @@ int Lowerer::nullArgCall(const CallExpr *CE, const FunctionDecl *Callee) {
   return V >= 0 ? B.get(V) : B.constB(false);
 }
 
+std::string Lowerer::maybeNullWhy(const CallExpr *CE, const VarDecl *P,
+                                  size_t Caller, std::string &Fix) const {
+  for (;;) {
+    // A copy (`double *c = o;`): the parameter it copies.
+    while (P && !isa<ParmVarDecl>(P)) {
+      const Expr *I = P->getInit();
+      const auto *D =
+          I ? dyn_cast<DeclRefExpr>(I->IgnoreParenImpCasts()) : nullptr;
+      P = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    }
+    const auto *PD = dyn_cast_or_null<ParmVarDecl>(P);
+    if (!PD || PD->getFunctionScopeIndex() >= CE->getNumArgs())
+      return "";
+    const auto *A = dyn_cast<DeclRefExpr>(
+        CE->getArg(PD->getFunctionScopeIndex())->IgnoreParenImpCasts());
+    if (A && NullHere.lookup(A)) {
+      std::string C = A->getDecl()->getNameAsString(), H = "h";
+      if (const FunctionDecl *FD = CE->getDirectCallee())
+        H = FD->getNameAsString();
+      Fix = "pass '" + C + "' only where a test of it says it is not NULL ('" +
+            C + " ? " + H + "(" + C + ") : 0')";
+      return "which may be NULL here (the call at line " +
+             std::to_string(Ctx.getSourceManager().getExpansionLineNumber(
+                 CE->getBeginLoc())) +
+             " passes '" + C + "', which may still be NULL)";
+    }
+    // The caller's own parameter its call passed NULL, passed on.
+    const auto *V = A ? dyn_cast<VarDecl>(A->getDecl()) : nullptr;
+    if (!V || Caller == 0 || Caller >= Frames.size())
+      return "";
+    auto It = Frames[Caller].Nulls.find(V);
+    if (It == Frames[Caller].Nulls.end())
+      return "";
+    CE = It->second;
+    P = V;
+    --Caller;
+  }
+}
+
 /// Lowers the arguments of \p CE: scalars to temps, pointers to where they
 /// point, structs to a copy (by value) or the struct pointed at.
 bool Lowerer::callArgs(const CallExpr *CE, CallArgs &CA) {
@@ -739,12 +778,15 @@ bool Lowerer::bindParams(const CallExpr *CE, const FunctionDecl *Callee,
     }
     if (CA.Nulls.count(I) && P->getType()->isPointerType()) {
       if (modifies(Callee->getBody(), P)) {
+        std::string Fix, Why = maybeNullWhy(CE, P, Frames.size() - 1, Fix);
         error(P->getLocation(),
-              "re-pointing '" + P->getNameAsString() +
-                  "', which a call passes a null pointer,",
+              "re-pointing '" + P->getNameAsString() + "', " +
+                  (Why.empty() ? "which a call passes a null pointer" : Why) +
+                  ",",
               "leave a parameter that may be NULL as it is, and test it "
               "('if (" +
-                  P->getNameAsString() + " != NULL) ...')");
+                  P->getNameAsString() + " != NULL) ...')" +
+                  (Fix.empty() ? "" : ", or " + Fix));
         return false;
       }
       Fr.Nulls[P] = CE;

@@ -195,17 +195,21 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
       if (auto It = S ? Frames.back().Nulls.find(S) : Frames.back().Nulls.end();
           T && It != Frames.back().Nulls.end()) {
         std::string TN = T->getNameAsString(), SN = S->getNameAsString();
+        std::string Fix,
+            Why = maybeNullWhy(It->second, S, Frames.size() - 2, Fix);
+        if (Why.empty())
+          Why = "a null pointer here (the call at line " +
+                std::to_string(Ctx.getSourceManager().getExpansionLineNumber(
+                    It->second->getBeginLoc())) +
+                " passes NULL)";
         error(BO->getOperatorLoc(),
-              "assigning '" + SN + "', a null pointer here (the call at line " +
-                  std::to_string(Ctx.getSourceManager().getExpansionLineNumber(
-                      It->second->getBeginLoc())) +
-                  " passes NULL), to '" + TN + "'",
+              "assigning '" + SN + "', " + Why + ", to '" + TN + "'",
               "copy it where '" + TN + "' is declared ('" +
                   T->getType()->getPointeeType().getAsString() + " *" + TN +
                   " = " + SN +
                   ";') and leave the copy as it is, testing it "
                   "('if (" +
-                  TN + " != NULL) ...')");
+                  TN + " != NULL) ...')" + (Fix.empty() ? "" : ", or " + Fix));
         return false;
       }
       // `c = x > 0 ? T : NULL;` of a pointer with a flag: an if/else.
@@ -351,20 +355,12 @@ bool Lowerer::ptrDecl(const DeclRefExpr *DRE, PtrVal &Out) {
                 Line = std::to_string(
                     SM.getExpansionLineNumber(It->second->getBeginLoc()));
     // Passed a local that may still be NULL (nullArgCall's null lanes).
-    for (const Expr *A : It->second->arguments())
-      if (const auto *AD = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
-          AD && NullHere.lookup(AD)) {
-        std::string C = AD->getDecl()->getNameAsString(), H = "h";
-        if (const FunctionDecl *FD = It->second->getDirectCallee())
-          H = FD->getNameAsString();
-        error(DRE->getBeginLoc(),
-              "using '" + N + "', which may be NULL here (the call at line " +
-                  Line + " passes '" + C + "', which may still be NULL),",
-              "test it first ('if (" + N + " != NULL) ...'), or pass '" + C +
-                  "' only where a test of it says it is not NULL ('" + C +
-                  " ? " + H + "(" + C + ") : 0')");
-        return false;
-      }
+    std::string Fix, Why = maybeNullWhy(It->second, VD, Frames.size() - 2, Fix);
+    if (!Why.empty()) {
+      error(DRE->getBeginLoc(), "using '" + N + "', " + Why + ",",
+            "test it first ('if (" + N + " != NULL) ...'), or " + Fix);
+      return false;
+    }
     error(DRE->getBeginLoc(),
           "using '" + N + "', a null pointer here (the call at line " + Line +
               " passes NULL),",

@@ -812,14 +812,17 @@ bool Lowerer::pointerDecl(const VarDecl *VD) {
       if (!modifies(Fr.FD->getBody(), VD))
         return true;
       std::string Name = VD->getNameAsString(), S = From->getNameAsString();
+      std::string Fix,
+          Why = maybeNullWhy(It->second, From, Frames.size() - 2, Fix);
       error(VD->getLocation(),
-            "re-pointing '" + Name + "', a copy of '" + S +
-                "', which a call passes a null pointer,",
+            "re-pointing '" + Name + "', a copy of '" + S + "', " +
+                (Why.empty() ? "which a call passes a null pointer" : Why) +
+                ",",
             "choose where it points where it is declared ('" +
                 VD->getType()->getPointeeType().getAsString() + " *" + Name +
                 " = " + S + " ? " + S +
                 " : &own;'), or leave the copy as it is and test it ('if (" +
-                Name + " != NULL) ...')");
+                Name + " != NULL) ...')" + (Fix.empty() ? "" : ", or " + Fix));
       return false;
     }
     if (!ptrValue(E, Init))

@@ -21,3 +21,17 @@ __attribute__((batch, diff)) double g(double x) {
   c = T;
   return y + c[0];
 }
+
+/* A call passing NULL and, to another parameter, a local that may still
+   be NULL: the parameter given NULL is named as such (it was said to be
+   the local's). */
+static double pr(const double *p, const double *q, double x) {
+  return (p ? p[0] : 1.0) * q[0] * x;
+  // CHECK: ptr-null-use.c:[[@LINE-1]]:29: error: using 'q', a null pointer here (the call at line [[@LINE+6]] passes NULL), is not supported in a batch/diff function; test it first ('if (q != NULL) ...'), or pass a local's address
+}
+__attribute__((batch, diff)) double fe(const double a[2], double x) {
+  const double *c = 0;
+  if (x > 1)
+    c = a;
+  return pr(c, 0, x);
+}
