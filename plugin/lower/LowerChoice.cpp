@@ -3,19 +3,21 @@
 // cephes and fdlibm pick a coefficient table per argument range (`c = x <
 // 2 ? P1 : P2;`, `if (x < 2) p = P1; else p = P2;`) and hand the pointer to
 // a helper such as polevl. Such a pointer's base is a list of read-only
-// tables of one element type (file-scope tables, static local tables), and
+// tables of one element type (file-scope tables, static local tables, and
+// array parameters of a constant length the function only reads), and
 // its value a per-lane position in that list plus the usual offset. A read
 // loads from every table of the list at an index valid for that table (the
 // offset where it lies in the table, else 0), so no lane reads outside a
 // table it did not choose, and keeps per lane the value of its own table.
 // Where the offset is the same for every lane (a walk `*p++` from the
-// table's start) those loads are broadcasts, not gathers. Tables are
-// constants for the gradient and the position and offset are integers, so
-// the AD sees selects of constant loads. Writing through such a pointer is
-// an error (pointee()).
+// table's start) those loads are broadcasts, not gathers. The position and
+// offset are integers, so the AD sees selects of loads (of constants, or
+// of the parameters' elements, whose adjoints go to the lane's own array).
+// Writing through such a pointer is an error (pointee()).
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerImpl.h"
+#include "lower/LowerPointer.h"
 
 #include <algorithm>
 
@@ -57,10 +59,48 @@ bool Lowerer::ptrBranches(int C, const Expr *TE, const Expr *FE, PtrVal &T,
 }
 
 bool Lowerer::tableBase(const PtrBase &P) const {
-  if (P.Arg >= 0)
-    return F.Params[P.Arg].Kind == ir::ParamKind::Global &&
-           F.Params[P.Arg].IsArray;
+  if (P.Arg >= 0) {
+    const ir::Param &A = F.Params[P.Arg];
+    if (A.Kind == ir::ParamKind::Global)
+      return A.IsArray;
+    // Also an array parameter the function only reads, declared with a
+    // constant length (`const double a[4]`): each example's array has that
+    // many elements, so a lane may read it where another lane's choice
+    // points (loadChoice keeps the index within it) and keep only its own.
+    // (Not a length inferred from the function's own indices: reads
+    // through the choice may go past it.)
+    return A.Kind == ir::ParamKind::User && A.IsArray && !A.Writable &&
+           A.StaticLen > 0 && !P.One && P.Arg < (int)Top->getNumParams() &&
+           Ctx.getAsConstantArrayType(
+               Top->getParamDecl(P.Arg)->getOriginalType());
+  }
   return P.Var >= 0 && F.Vars[P.Var].Len > 0 && ReadOnly.count(P.Var);
+}
+
+std::string Lowerer::tablesFix(const PtrBase &A, const PtrBase &B) const {
+  std::string Fix = pointers::InsteadOne;
+  // A read-only array parameter declared without a constant length
+  // (`const double *a`): a lane may not read it where another lane's
+  // choice points.
+  for (const PtrBase *P : {&A, &B})
+    for (const PtrBase &Q : choicesOf(*P))
+      if (Q.Arg >= 0 && !tableBase(Q) &&
+          F.Params[Q.Arg].Kind == ir::ParamKind::User &&
+          F.Params[Q.Arg].IsArray && !F.Params[Q.Arg].Writable) {
+        const std::string &N = F.Params[Q.Arg].Name;
+        return "declare '" + N + "' with its length ('" + N +
+               "[N]', N a constant: between read-only arrays of a constant "
+               "length it works), or " +
+               Fix;
+      }
+  return Fix;
+}
+
+bool Lowerer::choiceParams(const PtrBase &P) const {
+  for (const PtrBase &Q : choicesOf(P))
+    if (Q.Arg >= 0 && F.Params[Q.Arg].Kind == ir::ParamKind::User)
+      return true;
+  return false;
 }
 
 std::vector<Lowerer::PtrBase> Lowerer::choicesOf(const PtrBase &P) const {

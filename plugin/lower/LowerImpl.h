@@ -649,9 +649,15 @@ private:
   /// lowered began (a read after it may run again after a later store).
   unsigned PtrSeq = 0;
   std::vector<unsigned> LoopSeqs;
-  /// A file-scope table or a static local table that is only read.
+  /// A file-scope table or a static local table that is only read, or an
+  /// array parameter of a constant length that the function only reads.
   bool tableBase(const PtrBase &P) const;
   std::vector<PtrBase> choicesOf(const PtrBase &P) const;
+  /// Whether \p P is, or may be, an array parameter of the function.
+  bool choiceParams(const PtrBase &P) const;
+  /// What to write instead of a pointer into \p A or \p B where they are
+  /// not such tables.
+  std::string tablesFix(const PtrBase &A, const PtrBase &B) const;
   /// The base of both \p A and \p Bv when they point into read-only
   /// tables of one element type, with each one's table id in it; false
   /// (nothing reported) otherwise.

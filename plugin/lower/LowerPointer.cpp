@@ -23,7 +23,6 @@ namespace batchdiff {
 namespace lowering {
 
 using pointers::declOf;
-using pointers::InsteadOne;
 
 namespace {
 
@@ -680,7 +679,7 @@ bool Lowerer::ptrConditional(const ConditionalOperator *CO, PtrVal &Out) {
     error(CO->getBeginLoc(),
           "a pointer chosen at run time between '" + baseName(T.Base) +
               "' and '" + baseName(E.Base) + "'",
-          InsteadOne);
+          tablesFix(T.Base, E.Base));
     return false;
   }
   Out.Hidden = T.Hidden; // (one base, or tables of one type: one type)

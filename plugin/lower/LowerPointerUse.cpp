@@ -24,7 +24,6 @@ namespace batchdiff {
 namespace lowering {
 
 using pointers::declOf;
-using pointers::InsteadOne;
 
 bool Lowerer::ptrIncDec(const Expr *E, const Expr *Sub, int Delta, bool Post,
                         PtrVal &Out) {
@@ -84,7 +83,7 @@ bool Lowerer::ptrAssign(const Expr *At, const Expr *LHS, PtrVal V,
       error(At->getBeginLoc(),
             "a pointer that points into '" + baseName(P->Base) +
                 "' and, here, into '" + baseName(V.Base) + "'",
-            "keep each pointer in one array; " + std::string(InsteadOne));
+            "keep each pointer in one array; " + tablesFix(P->Base, V.Base));
       return false;
     }
     // A read lowered before, for fewer tables, that the loop runs again.
@@ -160,8 +159,19 @@ bool Lowerer::ptrOffsets(const BinaryOperator *BO, llvm::StringRef Action,
     return false;
   int Zero = B.constI(Type::I32, 0);
   int IdL = L.Id < 0 ? Zero : L.Id, IdR = R.Id < 0 ? Zero : R.Id;
+  // Array parameters among the choices: the caller may pass one array for
+  // two of them, and then C compares their addresses, not these offsets.
+  for (const PtrBase *P : {&L.Base, &R.Base})
+    if (P->Multi >= 0 && choiceParams(*P)) {
+      error(BO->getOperatorLoc(),
+            Action.str() + " a pointer chosen between the array parameters '" +
+                baseName(*P) + "'",
+            Instead.str() + " (two parameters may be one array)");
+      return false;
+    }
   PtrBase U;
-  if (!(L.Base == R.Base) && !mergeTables(L, R, U, IdL, IdR)) {
+  if (!(L.Base == R.Base) && (choiceParams(L.Base) || choiceParams(R.Base) ||
+                              !mergeTables(L, R, U, IdL, IdR))) {
     error(BO->getOperatorLoc(),
           Action.str() + " pointers into '" + baseName(L.Base) + "' and '" +
               baseName(R.Base) + "'",

@@ -6,3 +6,15 @@ __attribute__((batch, diff)) double f(const double x[4], const double y[4]) {
     s += *p;
   return s;
 }
+
+/* A pointer chosen between array parameters (reading through it works):
+   the caller may pass one array for both, and then C compares addresses,
+   not offsets. */
+__attribute__((batch, diff)) double g(const double a[4], const double b[4],
+                                      double x) {
+  const double *p = x > 0.0 ? a : b;
+  if (p == a)
+  // CHECK: ptr-compare.c:[[@LINE-1]]:9: error: comparing a pointer chosen between the array parameters 'a', 'b' is not supported in a batch/diff function; compare pointers into the same array, or integer indices (two parameters may be one array)
+    return x;
+  return p[1] * x;
+}

@@ -13,16 +13,17 @@ __attribute__((batch, diff)) double f(double x) {
 }
 
 /* Set to NULL, then read by a loop's test before its first assignment,
-   which does not say which array (a choice between two array
-   parameters): '&a[i]', 'a + k', 'a', 'tab[k]' or a '?:' of those into one
-   array or into tables say it. */
+   which does not say which array (a choice between two array parameters
+   declared without a length): '&a[i]', 'a + k', 'a', 'tab[k]' or a '?:'
+   of those into one array, into tables or into read-only array parameters
+   declared with a length say it. */
 #include <stddef.h>
-__attribute__((batch)) double g(const double a[4], const double b[4],
+__attribute__((batch)) double g(const double *a, const double *b,
                                 double x) {
   const double *best = NULL;
   for (int i = 0; i < 4; i++)
     if (!best || *best < x)
-      // CHECK: ptr-uninit.c:[[@LINE-1]]:19: error: reading pointer 'best', set to NULL, before it points into an array (its first assignment, at line 26, does not say which array) is not supported in a batch/diff function; make that assignment '&a[i]', 'a + k', 'a', 'tab[k]' of a table of pointers, or a '?:' of those into one array or into read-only tables; or keep an index instead of a pointer ('int k = -1;', then 'if (k >= 0)')
+      // CHECK: ptr-uninit.c:[[@LINE-1]]:19: error: reading pointer 'best', set to NULL, before it points into an array (its first assignment, at line 27, does not say which array) is not supported in a batch/diff function; make that assignment '&a[i]', 'a + k', 'a', 'tab[k]' of a table of pointers, or a '?:' of those into one array or into read-only tables; or keep an index instead of a pointer ('int k = -1;', then 'if (k >= 0)')
       best = x > 0 ? a : b;
   return x;
 }
