@@ -174,10 +174,37 @@ static void t_cube(void **state) {
   check2("use_cube", s_cube, use_cube_batched, use_cube_grad, -2, 2, 1e-6);
 }
 
+/* Against closed forms: differences through (float)x carry its rounding
+ * (about 1e-3 relative), too coarse to check with. The float partial
+ * 2y gets the seed rounded to float: 1e-6. */
 static void t_mix(void **state) {
   (void)state;
-  /* (float)x: the differences' own error is about 1e-3 there. */
-  check2("use_mix", s_mix, use_mix_batched, use_mix_grad, -2, 2, 5e-3);
+  rng_t rng = {name_seed("use_mix")};
+  for (size_t ni = 0; ni < NNS; ni++) {
+    size_t n = ns[ni], checked = 0;
+    double *x = gp_alloc(n * 8), *w = gp_alloc(n * 8), *r = gp_alloc(n * 8);
+    double *r2 = gp_alloc(n * 8), *dr = gp_alloc(n * 8);
+    double *dx = gp_alloc(n * 8), *dw = gp_alloc(n * 8);
+    for (size_t e = 0; e < n; e++) {
+      x[e] = rng_range(&rng, -2, 2), w[e] = rng_range(&rng, -2, 2);
+      dr[e] = rng_range(&rng, 0.5, 2.0);
+    }
+    gp_seal(x), gp_seal(w), gp_seal(dr);
+    use_mix_batched(n, x, w, r);
+    memset(dx, 0, n * 8), memset(dw, 0, n * 8);
+    use_mix_grad(n, x, w, r2, dr, dx, dw);
+    for (size_t e = 0; e < n; e++) {
+      double y = (float)x[e], ex = exp(0.25 * x[e]);
+      same_result("use_mix", e, r[e], s_mix(x[e], w[e]), MATH_TOL);
+      assert_memory_equal(&r[e], &r2[e], 8);
+      near("use_mix d_x", e, dx[e], dr[e] * w[e] * (x[e] + 0.5 * ex + 2 * y),
+           1e-6, &checked);
+      near("use_mix d_w", e, dw[e],
+           dr[e] * (0.5 * x[e] * x[e] + 2 * ex + (double)((float)y * (float)y)),
+           1e-6, &checked);
+    }
+    gp_reset();
+  }
 }
 
 static double s_unif(double x, double s) { return use_unif(x, s); }
@@ -199,7 +226,10 @@ static void t_unif(void **state) {
     use_unif_grad(n, x, s, NULL, NULL, dx, &ds);
     for (size_t e = 0; e < n; e++) {
       same_result("use_unif", e, r[e], use_unif(x[e], s), MATH_TOL);
-      near("use_unif d_x", e, dx[e], rdiff(s_unif, x[e], s, 0), 5e-3, &checked);
+      /* (closed form: see t_mix) */
+      near("use_unif d_x", e, dx[e],
+           s + 3 + 0.75 * exp(0.25 * x[e]) + 2 * (double)(float)x[e], 1e-6,
+           &checked);
       want += rdiff(s_unif, x[e], s, 1);
     }
     near("use_unif d_s", n, ds, want, 1e-6, &checked);
