@@ -23,6 +23,8 @@
 
 #include <batchdiff/batchdiff_rt.h>
 
+#include <time.h>
+
 static const double th_w[4] = {0.5, 0.25, 0.125, 0.0625};
 
 BD_BATCH double th_series(double t, double del, int itrmax) {
@@ -110,6 +112,12 @@ BD_BATCH double th_fmt(double x) { return x < 1 ? ld_fmt(x) : x; }
 
 enum { N = 3 * BD_PARALLEL_MIN_N / 2 + 5 };
 
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static void same_all(const char *what, int th, const double *got,
                      const double *want) {
   for (size_t e = 0; e < N; e++)
@@ -145,8 +153,13 @@ static void t_pool(void **state) {
     same_all("th_user", th, r, w2);
   }
   bd_set_num_threads(2);
+  /* A worker may not wake within a call on a loaded machine: keep calling
+     (at least 32 calls, then up to 60 s) until one took chunks. */
   int used = 1, used2 = 1;
-  for (int calls = 0; calls < 32 && (used < 2 || used2 < 2); calls++) {
+  double t0 = now_s();
+  for (int calls = 0;
+       (used < 2 || used2 < 2) && (calls < 32 || now_s() - t0 < 60.0);
+       calls++) {
     th_series_batched(N, t, d, it, r);
     if (bd_parallel_last_threads() > used)
       used = bd_parallel_last_threads();
