@@ -2,6 +2,10 @@
  * forward mode (dual numbers, one seeded element at a time; tight
  * tolerance) and central finite differences, for
  *   gdot   a dot product with BD_UNIFORM weights (d_w = sum over the batch),
+ *   gdotw  the same product read by pointer walks, `*p++` of a copy of the
+ *          BD_UNIFORM w (its one shadow: each element the sum over the
+ *          batch of every example's contribution, each example's extent
+ *          its own n[b]) and `*x++` of x itself (stride 0 too),
  *   glse   a ragged softmax-like reduction log(1 + sum exp(x[i])),
  *   gout   an output array y[i] = a x[i]^2 + 2 x[i] (d_y holds the
  *          cotangent on entry and is zeroed where y was written),
@@ -26,6 +30,13 @@ BATCHDIFF double gdot(const double *x, BD_UNIFORM const double *w, int n) {
   double s = 0.0;
   for (int i = 0; i < n; i++)
     s += w[i] * x[i];
+  return s;
+}
+BATCHDIFF double gdotw(const double *x, BD_UNIFORM const double *w, int n) {
+  const double *p = w;
+  double s = 0.0;
+  for (int i = 0; i < n; i++)
+    s += *p++ * *x++;
   return s;
 }
 BATCHDIFF double glse(const double *x, int n) {
@@ -159,6 +170,10 @@ static void c_gdot(size_t nb, const gargs *g) {
   gdot_grad(nb, g->x, g->xs, g->w, g->n, g->ret, g->dret, g->dx, g->dxs,
             g->dw);
 }
+static void c_gdotw(size_t nb, const gargs *g) {
+  gdotw_grad(nb, g->x, g->xs, g->w, g->n, g->ret, g->dret, g->dx, g->dxs,
+             g->dw);
+}
 static void c_glse(size_t nb, const gargs *g) {
   glse_grad(nb, g->x, g->xs, g->n, g->ret, g->dret, g->dx, g->dxs);
 }
@@ -205,6 +220,7 @@ static const gcase_a cases[] = {
     {"gwloop", U_Y | U_YIN | U_A, o_gwloop, c_gwloop, gwloop},
     {"gwbranch", U_Y | U_YIN | U_A, o_gwbranch, c_gwbranch, gwbranch},
     {"gwplus", U_Y | U_YIN | U_A, o_gwplus, c_gwplus, gwplus},
+    {"gdotw", U_W | U_RET, o_gdot, c_gdotw, NULL},
 };
 
 #define MAXN 12
@@ -356,7 +372,9 @@ static void run_one(const gcase_a *c, size_t nb, int rep, rng_t *rng) {
       double r;
       const double *xb = &AT(LX, shared ? 0 : b, 0);
       if (c->use & U_RET) {
-        r = c == &cases[0] ? gdot(xb, w, ext[b]) : glse(xb, ext[b]);
+        r = c == &cases[0]   ? gdot(xb, w, ext[b])
+            : c == &cases[7] ? gdotw(xb, w, ext[b])
+                             : glse(xb, ext[b]);
         if (!(fabs(r - ret[b]) <= 1e-14 * fabs(r)))
           GFAIL("%s: ret %.17g, scalar %.17g (n=%zu b=%zu)", c->name, ret[b],
                 r, nb, b);
@@ -555,6 +573,7 @@ static void t_ginout(void **s) { (void)s, run_case_a(&cases[3]); }
 static void t_gwloop(void **s) { (void)s, run_case_a(&cases[4]); }
 static void t_gwbranch(void **s) { (void)s, run_case_a(&cases[5]); }
 static void t_gwplus(void **s) { (void)s, run_case_a(&cases[6]); }
+static void t_gdotw(void **s) { (void)s, run_case_a(&cases[7]); }
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
@@ -565,6 +584,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(t_gwloop),
       cmocka_unit_test(t_gwbranch),
       cmocka_unit_test(t_gwplus),
+      cmocka_unit_test(t_gdotw),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);
