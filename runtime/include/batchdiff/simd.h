@@ -143,7 +143,7 @@ typedef bd_i64d bd_didx;
   BD_INL bd_##T bd_cvt_m##S##_##T(M m) {                                       \
     return (bd_##T)(BD__NARROW_##T(m) & ((SI){0} + ONEBITS));                  \
   }                                                                            \
-  /* Derivatives' quotients by one divisor (the plugin's                      \
+  /* Derivatives' quotients by one divisor (the plugin's                       \
    * ShareReciprocals.h): a * r for r = 1 / b, within an ULP of a / b where r  \
    * is normal and finite; a / b in the other lanes (b = 0, inf, NaN, or       \
    * |b| near the ends of the range), lane by lane. */                         \
