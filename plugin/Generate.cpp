@@ -116,6 +116,8 @@ static bool generateHere(clang::FunctionDecl *FD, clang::Sema &S,
   In.MathOutline = Opts.MathOutline;
   In.DeferMath = Opts.DeferMath;
   In.FileDecls = Info.FileDecls;
+  In.AbiBatched = Info.AbiBatched;
+  In.AbiGrad = Info.AbiGrad;
   ir::Function Grad, BatchedPrimal, BatchedGrad, Jvp, BatchedJvp, Hvp,
       BatchedHvp;
   if (WantBatch) {

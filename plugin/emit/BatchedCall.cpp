@@ -47,6 +47,10 @@ std::string prototype(const ir::ExternCall &X, bool Grad) {
 
 } // namespace
 
+std::string abiSymbol(const std::string &Name, bool Grad) {
+  return "__bd_abi_" + Name + (Grad ? "_grad" : "_batched");
+}
+
 std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
                         const std::function<std::string(int)> &Operand,
                         const std::string &Result, bool Declared,
@@ -83,6 +87,13 @@ std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
   OS << Pad << "{\n";
   std::string In = Pad + "  ";
   OS << In << prototype(X, Grad) << ";\n";
+  // A reference to the symbol the callee's file defines for the ABI this
+  // file's declaration gives: a header that does not match is a link error.
+  std::string Abi = abiSymbol(X.Name, Grad);
+  OS << In << "extern const char " << Abi << "[] __asm__(\"batchdiff.abi:"
+     << (Grad ? C.AbiGrad : C.AbiBatched) << "\");\n"
+     << In << "static const void *const " << Abi
+     << "_ref __attribute__((used)) = " << Abi << ";\n";
   OS << In << Sh.mask() << " __bd_xm = " << Operand(S.Mask) << ";\n";
   // Each argument's lanes (a vector copied to a local, so that lanes can
   // be indexed) packed into an array of the parameter's C type.

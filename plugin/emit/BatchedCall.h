@@ -27,6 +27,10 @@ std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
                         const std::string &Result, bool Declared,
                         const std::string &Pad, const std::string &Outs);
 
+/// The C name of the symbol that names the ABI of NAME_batched (\p Grad
+/// false) or NAME_grad (lower/Lower.h, abiDeclaration).
+std::string abiSymbol(const std::string &Name, bool Grad);
+
 } // namespace batchdiff
 
 #endif

@@ -26,6 +26,8 @@ struct EmitInput {
   bool MathOutline = false;   // costly math through bd_ool_* (math=outline)
   bool DeferMath = true;      // rare-lane tests once per step (emitKernel)
   std::string FileDecls;      // declarations the definitions need first
+  /// lower/Lower.h's abiDeclaration of NAME_batched and NAME_grad.
+  std::string AbiBatched, AbiGrad;
 };
 
 struct EmitOutput {

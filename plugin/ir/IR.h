@@ -312,6 +312,8 @@ struct ExternCall {
   struct Callee {
     bool HasBatched = false, HasGrad = false;
     std::vector<CalleeParam> Params;
+    /// Its abiDeclaration (lower/Lower.h) for NAME_batched and NAME_grad.
+    std::string AbiBatched, AbiGrad;
   };
   struct Out {
     int Arg = -1;

@@ -371,6 +371,10 @@ bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
   // Filled first: a deferred definition's declarations need them.
   Info.Loc = FD->getLocation();
   Info.Static = lowering::internalLinkage(FD, S.getSourceManager());
+  if (!Info.Static) {
+    Info.AbiBatched = abiDeclaration(FD, false);
+    Info.AbiGrad = abiDeclaration(FD, true);
+  }
   Info.IncludeRuntime = !lowering::runtimeDeclared(S);
   if (!L.run())
     return false;

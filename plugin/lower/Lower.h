@@ -42,7 +42,18 @@ struct LowerInfo {
   /// Static globals kept per example as expression scratch (nrutil.h's
   /// dsqrarg): a later definition must use them only so (the plugin checks).
   std::vector<const clang::VarDecl *> ScratchGlobals;
+  /// abiDeclaration of the function for NAME_batched and NAME_grad (empty
+  /// with internal linkage): the callers of another file check them.
+  std::string AbiBatched, AbiGrad;
 };
+
+/// What the ABI of \p FD's NAME_batched (\p Grad false) or NAME_grad
+/// depends on, spelled as a declaration ("double g(double, uniform
+/// double)"): its file defines a symbol of that name and a caller in
+/// another file references the one its declaration gives, so a header that
+/// does not match the definition is a link error, not a call with another
+/// ABI (docs/calls.md, "Batch functions of other files").
+std::string abiDeclaration(const clang::FunctionDecl *FD, bool Grad);
 
 /// Whether \p G may be expression scratch (ScratchGlobals.cpp): a `static`
 /// file-scope scalar, neither const nor volatile.

@@ -27,6 +27,28 @@ static std::string abiType(QualType T, const ASTContext &Ctx) {
       Ctx.getPrintingPolicy());
 }
 
+} // namespace lowering
+
+std::string abiDeclaration(const clang::FunctionDecl *FD, bool Grad) {
+  using namespace clang;
+  auto Spell = [&](QualType T) {
+    return T.getCanonicalType().getUnqualifiedType().getAsString(
+        FD->getASTContext().getPrintingPolicy());
+  };
+  std::string D = Spell(FD->getReturnType()) + " " + FD->getNameAsString() +
+                  "(";
+  for (const ParmVarDecl *P : FD->parameters()) {
+    D += P->getFunctionScopeIndex() ? ", " : "";
+    D += isUniform(P) ? "uniform " : "";
+    D += isPackedOffsets(P) ? "packed " : isPackedPointers(P) ? "pointers " : "";
+    D += Grad && isNoDiff(P) ? "nodiff " : "";
+    D += Spell(P->getType());
+  }
+  return D + (Grad ? "):grad" : "):batched");
+}
+
+namespace lowering {
+
 bool Lowerer::batchedCallee(const CallExpr *CE,
                             const FunctionDecl *Callee) const {
   if (!hasBatch(Callee) && !hasDiff(Callee))
@@ -68,6 +90,8 @@ int Lowerer::batchedCall(const CallExpr *CE, const FunctionDecl *Callee) {
   ir::ExternCall::Callee C;
   C.HasBatched = hasBatch(Callee);
   C.HasGrad = hasDiff(Callee);
+  C.AbiBatched = abiDeclaration(Callee, false);
+  C.AbiGrad = abiDeclaration(Callee, true);
   std::vector<int> Args;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const ParmVarDecl *P = Callee->getParamDecl(I);

@@ -14,6 +14,8 @@ static inline __attribute__((always_inline, unused)) void __bd_score_bk(bd_md __
   bd_f64d __bd_t8_o0 __attribute__((unused)) = bd_splat_f64d(0);
   {
     extern void other_batched(size_t, const double *, const int *, double *);
+    extern const char __bd_abi_other_batched[] __asm__("batchdiff.abi:double other(double, int):batched");
+    static const void *const __bd_abi_other_batched_ref __attribute__((used)) = __bd_abi_other_batched;
     bd_md __bd_xm = __bd_m;
     bd_f64d __bd_x0 = __bd_t6;
     bd_i32d __bd_x1 = __bd_t1;
@@ -50,6 +52,8 @@ static inline __attribute__((always_inline, unused)) void __bd_score_bk(bd_md __
     bd_f64d __bd_t17_o1 __attribute__((unused)) = bd_splat_f64d(0);
     {
       extern void scaled_batched(size_t, const double *, double, double *);
+      extern const char __bd_abi_scaled_batched[] __asm__("batchdiff.abi:double scaled(double, uniform double):batched");
+      static const void *const __bd_abi_scaled_batched_ref __attribute__((used)) = __bd_abi_scaled_batched;
       bd_md __bd_xm = __bd_m;
       bd_f64d __bd_x0 = __bd_t8;
       bd_f64d __bd_x1 = __bd_t0;
@@ -87,6 +91,8 @@ static inline __attribute__((always_inline, unused)) void __bd_score_bk(bd_md __
       bd_f64d __bd_t17_o1 __attribute__((unused)) = bd_splat_f64d(0);
       {
         extern void scaled_batched(size_t, const double *, double, double *);
+        extern const char __bd_abi_scaled_batched[] __asm__("batchdiff.abi:double scaled(double, uniform double):batched");
+        static const void *const __bd_abi_scaled_batched_ref __attribute__((used)) = __bd_abi_scaled_batched;
         bd_md __bd_xm = __bd_t32;
         bd_f64d __bd_x0 = __bd_t8;
         bd_f64d __bd_x1 = __bd_t0;
@@ -157,6 +163,7 @@ void score_batched(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, dou
   struct __bd_score_bx __bd_c = {__bd_a0, __bd_a1, __bd_ret};
   bd_parallel_for(__bd_n, __bd_score_bc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_score_batched[1] __asm__("batchdiff.abi:double score(double, int):batched") = {0};
 
 /* score_grad: shape d, lanes of 64 bits */
 static inline __attribute__((always_inline, unused)) void __bd_score_gk(bd_md __bd_m_0, bd_md __bd_m_1, bd_f64d __bd_p0_0, bd_f64d __bd_p0_1, bd_i32d __bd_p1_0, bd_i32d __bd_p1_1, bd_f64d __bd_p2_0, bd_f64d __bd_p2_1, _Bool __bd_p3, bd_f64d *__bd_o0_0, bd_f64d *__bd_o0_1, bd_f64d *__bd_o1_0, bd_f64d *__bd_o1_1) {
@@ -205,6 +212,8 @@ static inline __attribute__((always_inline, unused)) void __bd_score_gk(bd_md __
   bd_f64d __bd_t8_0_o0 __attribute__((unused)) = bd_splat_f64d(0);
   {
     extern void other_grad(size_t, const double *, const int *, double *, const double *, double *);
+    extern const char __bd_abi_other_grad[] __asm__("batchdiff.abi:double other(double, int):grad");
+    static const void *const __bd_abi_other_grad_ref __attribute__((used)) = __bd_abi_other_grad;
     bd_md __bd_xm = __bd_m_0;
     bd_f64d __bd_x0 = __bd_t6_0;
     bd_i32d __bd_x1 = __bd_t1_0;
@@ -240,6 +249,8 @@ static inline __attribute__((always_inline, unused)) void __bd_score_gk(bd_md __
   bd_f64d __bd_t8_1_o0 __attribute__((unused)) = bd_splat_f64d(0);
   {
     extern void other_grad(size_t, const double *, const int *, double *, const double *, double *);
+    extern const char __bd_abi_other_grad[] __asm__("batchdiff.abi:double other(double, int):grad");
+    static const void *const __bd_abi_other_grad_ref __attribute__((used)) = __bd_abi_other_grad;
     bd_md __bd_xm = __bd_m_1;
     bd_f64d __bd_x0 = __bd_t6_1;
     bd_i32d __bd_x1 = __bd_t1_1;
@@ -283,6 +294,8 @@ static inline __attribute__((always_inline, unused)) void __bd_score_gk(bd_md __
     bd_f64d __bd_t17_0_o1 __attribute__((unused)) = bd_splat_f64d(0);
     {
       extern void scaled_grad(size_t, const double *, double, double *, const double *, double *, double *);
+      extern const char __bd_abi_scaled_grad[] __asm__("batchdiff.abi:double scaled(double, uniform double):grad");
+      static const void *const __bd_abi_scaled_grad_ref __attribute__((used)) = __bd_abi_scaled_grad;
       bd_md __bd_xm = __bd_m_0;
       bd_f64d __bd_x0 = __bd_t8_0;
       bd_f64d __bd_x1 = __bd_t0_0;
@@ -321,6 +334,8 @@ static inline __attribute__((always_inline, unused)) void __bd_score_gk(bd_md __
     bd_f64d __bd_t17_1_o1 __attribute__((unused)) = bd_splat_f64d(0);
     {
       extern void scaled_grad(size_t, const double *, double, double *, const double *, double *, double *);
+      extern const char __bd_abi_scaled_grad[] __asm__("batchdiff.abi:double scaled(double, uniform double):grad");
+      static const void *const __bd_abi_scaled_grad_ref __attribute__((used)) = __bd_abi_scaled_grad;
       bd_md __bd_xm = __bd_m_1;
       bd_f64d __bd_x0 = __bd_t8_1;
       bd_f64d __bd_x1 = __bd_t0_1;
@@ -371,6 +386,8 @@ static inline __attribute__((always_inline, unused)) void __bd_score_gk(bd_md __
       bd_f64d __bd_t17_0_o1 __attribute__((unused)) = bd_splat_f64d(0);
       {
         extern void scaled_grad(size_t, const double *, double, double *, const double *, double *, double *);
+        extern const char __bd_abi_scaled_grad[] __asm__("batchdiff.abi:double scaled(double, uniform double):grad");
+        static const void *const __bd_abi_scaled_grad_ref __attribute__((used)) = __bd_abi_scaled_grad;
         bd_md __bd_xm = __bd_t97_0;
         bd_f64d __bd_x0 = __bd_t8_0;
         bd_f64d __bd_x1 = __bd_t0_0;
@@ -409,6 +426,8 @@ static inline __attribute__((always_inline, unused)) void __bd_score_gk(bd_md __
       bd_f64d __bd_t17_1_o1 __attribute__((unused)) = bd_splat_f64d(0);
       {
         extern void scaled_grad(size_t, const double *, double, double *, const double *, double *, double *);
+        extern const char __bd_abi_scaled_grad[] __asm__("batchdiff.abi:double scaled(double, uniform double):grad");
+        static const void *const __bd_abi_scaled_grad_ref __attribute__((used)) = __bd_abi_scaled_grad;
         bd_md __bd_xm = __bd_t97_1;
         bd_f64d __bd_x0 = __bd_t8_1;
         bd_f64d __bd_x1 = __bd_t0_1;
@@ -691,4 +710,5 @@ void score_grad(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, double
   struct __bd_score_gx __bd_c = {__bd_a0, __bd_a1, __bd_ret, __bd_dret, __bd_d0};
   bd_parallel_for(__bd_n, __bd_score_gc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_score_grad[1] __asm__("batchdiff.abi:double score(double, int):grad") = {0};
 

@@ -61,6 +61,7 @@ void huber_batched(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, 
   struct __bd_huber_bx __bd_c = {__bd_a0, __bd_a1, __bd_ret};
   bd_parallel_for(__bd_n, __bd_huber_bc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_huber_batched[1] __asm__("batchdiff.abi:double huber(double, double):batched") = {0};
 
 /* huber_grad: shape d, lanes of 64 bits */
 static inline __attribute__((always_inline, unused)) void __bd_huber_gk(bd_md __bd_m_0, bd_md __bd_m_1, bd_f64d __bd_p0_0, bd_f64d __bd_p0_1, bd_f64d __bd_p1_0, bd_f64d __bd_p1_1, bd_f64d __bd_p2_0, bd_f64d __bd_p2_1, _Bool __bd_p3, _Bool __bd_p4, bd_f64d *__bd_o0_0, bd_f64d *__bd_o0_1, bd_f64d *__bd_o1_0, bd_f64d *__bd_o1_1, bd_f64d *__bd_o2_0, bd_f64d *__bd_o2_1) {
@@ -643,4 +644,5 @@ void huber_grad(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, dou
   struct __bd_huber_gx __bd_c = {__bd_a0, __bd_a1, __bd_ret, __bd_dret, __bd_d0, __bd_d1};
   bd_parallel_for(__bd_n, __bd_huber_gc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_huber_grad[1] __asm__("batchdiff.abi:double huber(double, double):grad") = {0};
 

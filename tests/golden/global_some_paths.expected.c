@@ -91,6 +91,7 @@ void safe_log_batched(size_t __bd_n, const double *__bd_a0, double *__bd_ret) {
   bd_parallel_for(__bd_n, __bd_safe_log_bc, __bd_safe_log_br, sizeof(struct __bd_safe_log_bs), &__bd_c, 0);
   if (__bd_c.__bd_gw2) DOMAIN_ERR = __bd_c.__bd_gv2;
 }
+const char __bd_abi_safe_log_batched[1] __asm__("batchdiff.abi:double safe_log(double):batched") = {0};
 
 /* safe_log_grad: shape d, lanes of 64 bits */
 static inline __attribute__((always_inline, unused)) void __bd_safe_log_gk(bd_md __bd_m_0, bd_md __bd_m_1, bd_f64d __bd_p0_0, bd_f64d __bd_p0_1, bd_f64d __bd_p1_0, bd_f64d __bd_p1_1, _Bool __bd_p2, bd_f64d *__bd_o0_0, bd_f64d *__bd_o0_1, bd_f64d *__bd_o1_0, bd_f64d *__bd_o1_1, bd_f64d *__bd_o2_0, bd_f64d *__bd_o2_1, bd_i32d *__bd_o3_0, bd_i32d *__bd_o3_1, bd_md *__bd_o4_0, bd_md *__bd_o4_1) {
@@ -312,4 +313,5 @@ void safe_log_grad(size_t __bd_n, const double *__bd_a0, double *__bd_ret, const
   bd_parallel_for(__bd_n, __bd_safe_log_gc, __bd_safe_log_gr, sizeof(struct __bd_safe_log_gs), &__bd_c, 0);
   if (__bd_c.__bd_gw3) DOMAIN_ERR = __bd_c.__bd_gv3;
 }
+const char __bd_abi_safe_log_grad[1] __asm__("batchdiff.abi:double safe_log(double):grad") = {0};
 

@@ -50,6 +50,7 @@ void gate_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, flo
   struct __bd_gate_bx __bd_c = {__bd_a0, __bd_a1, __bd_ret};
   bd_parallel_for(__bd_n, __bd_gate_bc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_gate_batched[1] __asm__("batchdiff.abi:float gate(float, float):batched") = {0};
 
 /* gate_grad: shape n, lanes of 32 bits */
 static inline __attribute__((always_inline, unused)) void __bd_gate_gk(bd_mn __bd_m_0, bd_mn __bd_m_1, bd_f32n __bd_p0_0, bd_f32n __bd_p0_1, bd_f32n __bd_p1_0, bd_f32n __bd_p1_1, bd_f32n __bd_p2_0, bd_f32n __bd_p2_1, _Bool __bd_p3, _Bool __bd_p4, bd_f32n *__bd_o0_0, bd_f32n *__bd_o0_1, bd_f32n *__bd_o1_0, bd_f32n *__bd_o1_1, bd_f32n *__bd_o2_0, bd_f32n *__bd_o2_1) {
@@ -319,4 +320,5 @@ void gate_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float 
   struct __bd_gate_gx __bd_c = {__bd_a0, __bd_a1, __bd_ret, __bd_dret, __bd_d0, __bd_d1};
   bd_parallel_for(__bd_n, __bd_gate_gc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_gate_grad[1] __asm__("batchdiff.abi:float gate(float, float):grad") = {0};
 

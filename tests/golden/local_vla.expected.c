@@ -234,6 +234,7 @@ void local_vla_batched(size_t __bd_n, const int *__bd_a0, const double *__bd_a1,
   struct __bd_local_vla_bx __bd_c = {__bd_a0, __bd_a1, __bd_as1, __bd_ret};
   bd_parallel_for(__bd_n, __bd_local_vla_bc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_local_vla_batched[1] __asm__("batchdiff.abi:double local_vla(int, const double *):batched") = {0};
 
 /* local_vla_grad: shape d, lanes of 64 bits */
 static inline __attribute__((always_inline, unused)) void __bd_local_vla_gk(bd_md __bd_m, bd_i32d __bd_p0, const double *__bd_p1, bd_i64d __bd_po1, double *__bd_q1, bd_i64d __bd_qo1, bd_f64d __bd_p2, _Bool __bd_p3, bd_f64d *__bd_o0, bd_arena *__bd_ar, bd_tape *__bd_tp, bd_vla *__bd_vb3, bd_vla *__bd_vb11) {
@@ -596,4 +597,5 @@ void local_vla_grad(size_t __bd_n, const int *__bd_a0, const double *__bd_a1, pt
   struct __bd_local_vla_gx __bd_c = {__bd_a0, __bd_a1, __bd_as1, __bd_ret, __bd_dret, __bd_d1, __bd_ds1};
   bd_parallel_for(__bd_n, __bd_local_vla_gc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_local_vla_grad[1] __asm__("batchdiff.abi:double local_vla(int, const double *):grad") = {0};
 

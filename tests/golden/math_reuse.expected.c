@@ -58,6 +58,7 @@ void rot_batched(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, co
   struct __bd_rot_bx __bd_c = {__bd_a0, __bd_a1, __bd_a2, __bd_ret};
   bd_parallel_for(__bd_n, __bd_rot_bc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_rot_batched[1] __asm__("batchdiff.abi:double rot(double, double, double):batched") = {0};
 
 /* rot_grad: shape d, lanes of 64 bits */
 static inline __attribute__((always_inline, unused)) void __bd_rot_gk(bd_md __bd_m_0, bd_md __bd_m_1, bd_f64d __bd_p0_0, bd_f64d __bd_p0_1, bd_f64d __bd_p1_0, bd_f64d __bd_p1_1, bd_f64d __bd_p2_0, bd_f64d __bd_p2_1, bd_f64d __bd_p3_0, bd_f64d __bd_p3_1, _Bool __bd_p4, _Bool __bd_p5, _Bool __bd_p6, bd_f64d *__bd_o0_0, bd_f64d *__bd_o0_1, bd_f64d *__bd_o1_0, bd_f64d *__bd_o1_1, bd_f64d *__bd_o2_0, bd_f64d *__bd_o2_1, bd_f64d *__bd_o3_0, bd_f64d *__bd_o3_1) {
@@ -463,4 +464,5 @@ void rot_grad(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, const
   struct __bd_rot_gx __bd_c = {__bd_a0, __bd_a1, __bd_a2, __bd_ret, __bd_dret, __bd_d0, __bd_d1, __bd_d2};
   bd_parallel_for(__bd_n, __bd_rot_gc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_rot_grad[1] __asm__("batchdiff.abi:double rot(double, double, double):grad") = {0};
 

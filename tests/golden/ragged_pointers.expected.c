@@ -164,6 +164,7 @@ void rsq_batched(size_t __bd_n, const double *const *__bd_a0, double *const *__b
   struct __bd_rsq_bx __bd_c = {__bd_a0, __bd_a1, __bd_a2};
   bd_parallel_for(__bd_n, __bd_rsq_bc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_rsq_batched[1] __asm__("batchdiff.abi:void rsq(pointers const double *, pointers double *, int):batched") = {0};
 
 /* rsq_grad: shape d, lanes of 64 bits */
 static inline __attribute__((always_inline, unused)) void __bd_rsq_gk(bd_md __bd_m_0, bd_md __bd_m_1, const double *__bd_p0, bd_i64d __bd_po0_0, bd_i64d __bd_po0_1, double *__bd_q0, bd_i64d __bd_qo0_0, bd_i64d __bd_qo0_1, double *__bd_p1, bd_i64d __bd_po1_0, bd_i64d __bd_po1_1, double *__bd_q1, bd_i64d __bd_qo1_0, bd_i64d __bd_qo1_1, bd_i32d __bd_p2_0, bd_i32d __bd_p2_1, _Bool __bd_p3, _Bool __bd_p4, bd_arena *__bd_ar, bd_tape *__bd_tp) {
@@ -493,4 +494,5 @@ void rsq_grad(size_t __bd_n, const double *const *__bd_a0, double *const *__bd_a
   struct __bd_rsq_gx __bd_c = {__bd_a0, __bd_a1, __bd_a2, __bd_d0, __bd_d1};
   bd_parallel_for(__bd_n, __bd_rsq_gc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_rsq_grad[1] __asm__("batchdiff.abi:void rsq(pointers const double *, pointers double *, int):grad") = {0};
 

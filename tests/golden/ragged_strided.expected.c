@@ -161,6 +161,7 @@ void rsum_batched(size_t __bd_n, const float *__bd_a0, ptrdiff_t __bd_as0, const
   struct __bd_rsum_bx __bd_c = {__bd_a0, __bd_as0, __bd_a1, __bd_a2, __bd_ret};
   bd_parallel_for(__bd_n, __bd_rsum_bc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_rsum_batched[1] __asm__("batchdiff.abi:float rsum(const float *, int, uniform float):batched") = {0};
 
 /* rsum_grad: shape n, lanes of 32 bits */
 static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_mn __bd_m_0, bd_mn __bd_m_1, const float *__bd_p0, bd_i32n __bd_po0_0, bd_i32n __bd_po0_1, float *__bd_q0, bd_i32n __bd_qo0_0, bd_i32n __bd_qo0_1, bd_i32n __bd_p1_0, bd_i32n __bd_p1_1, float __bd_p2, bd_f32n __bd_p3_0, bd_f32n __bd_p3_1, _Bool __bd_p4, _Bool __bd_p5, bd_f32n *__bd_o0_0, bd_f32n *__bd_o0_1, bd_f32n *__bd_o1_0, bd_f32n *__bd_o1_1, bd_arena *__bd_ar, bd_tape *__bd_tp) {
@@ -559,4 +560,5 @@ void rsum_grad(size_t __bd_n, const float *__bd_a0, ptrdiff_t __bd_as0, const in
   bd_parallel_for(__bd_n, __bd_rsum_gc, __bd_rsum_gr, sizeof(struct __bd_rsum_gs), &__bd_c, 0);
   if (__bd_d2) *__bd_d2 += bd_hsum_f32n(__bd_c.__bd_acc2);
 }
+const char __bd_abi_rsum_grad[1] __asm__("batchdiff.abi:float rsum(const float *, int, uniform float):grad") = {0};
 

@@ -51,6 +51,7 @@ void poly_batched(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, flo
   struct __bd_poly_bx __bd_c = {__bd_a0, __bd_a1, __bd_ret};
   bd_parallel_for(__bd_n, __bd_poly_bc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_poly_batched[1] __asm__("batchdiff.abi:float poly(float, float):batched") = {0};
 
 /* poly_grad: shape n, lanes of 32 bits */
 static inline __attribute__((always_inline, unused)) void __bd_poly_gk(bd_mn __bd_m_0, bd_mn __bd_m_1, bd_f32n __bd_p0_0, bd_f32n __bd_p0_1, bd_f32n __bd_p1_0, bd_f32n __bd_p1_1, bd_f32n __bd_p2_0, bd_f32n __bd_p2_1, _Bool __bd_p3, _Bool __bd_p4, bd_f32n *__bd_o0_0, bd_f32n *__bd_o0_1, bd_f32n *__bd_o1_0, bd_f32n *__bd_o1_1, bd_f32n *__bd_o2_0, bd_f32n *__bd_o2_1) {
@@ -355,4 +356,5 @@ void poly_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float 
   struct __bd_poly_gx __bd_c = {__bd_a0, __bd_a1, __bd_ret, __bd_dret, __bd_d0, __bd_d1};
   bd_parallel_for(__bd_n, __bd_poly_gc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_poly_grad[1] __asm__("batchdiff.abi:float poly(float, float):grad") = {0};
 

@@ -134,6 +134,7 @@ void cabs2_batched(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, 
   struct __bd_cabs2_bx __bd_c = {__bd_a0, __bd_a1, __bd_a2, __bd_ret};
   bd_parallel_for(__bd_n, __bd_cabs2_bc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_cabs2_batched[1] __asm__("batchdiff.abi:double cabs2(double, double, int):batched") = {0};
 
 /* cabs2_grad: shape d, lanes of 64 bits */
 static inline __attribute__((always_inline, unused)) void __bd_cabs2_gk(bd_md __bd_m, bd_f64d __bd_p0, bd_f64d __bd_p1, bd_i32d __bd_p2, bd_f64d __bd_p3, _Bool __bd_p4, _Bool __bd_p5, bd_f64d *__bd_o0, bd_f64d *__bd_o1, bd_f64d *__bd_o2, bd_arena *__bd_ar, bd_tape *__bd_tp) {
@@ -444,4 +445,5 @@ void cabs2_grad(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, con
   struct __bd_cabs2_gx __bd_c = {__bd_a0, __bd_a1, __bd_a2, __bd_ret, __bd_dret, __bd_d0, __bd_d1};
   bd_parallel_for(__bd_n, __bd_cabs2_gc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_cabs2_grad[1] __asm__("batchdiff.abi:double cabs2(double, double, int):grad") = {0};
 

@@ -73,6 +73,7 @@ void dist_batched(size_t __bd_n, const vec3 *__bd_a0, vec3 __bd_a1, double *__bd
   struct __bd_dist_bx __bd_c = {__bd_a0, __bd_a1, __bd_ret};
   bd_parallel_for(__bd_n, __bd_dist_bc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_dist_batched[1] __asm__("batchdiff.abi:double dist(vec3, uniform vec3):batched") = {0};
 
 /* dist_grad: shape d, lanes of 64 bits */
 static inline __attribute__((always_inline, unused)) void __bd_dist_gk(bd_md __bd_m_0, bd_md __bd_m_1, bd_f64d __bd_p2_0, bd_f64d __bd_p2_1, bd_f64d __bd_p3_0, bd_f64d __bd_p3_1, bd_f64d __bd_p4_0, bd_f64d __bd_p4_1, double __bd_p5, double __bd_p6, double __bd_p7, bd_f64d __bd_p8_0, bd_f64d __bd_p8_1, _Bool __bd_p9, _Bool __bd_p10, _Bool __bd_p11, _Bool __bd_p12, _Bool __bd_p13, _Bool __bd_p14, bd_f64d *__bd_o0_0, bd_f64d *__bd_o0_1, bd_f64d *__bd_o1_0, bd_f64d *__bd_o1_1, bd_f64d *__bd_o2_0, bd_f64d *__bd_o2_1, bd_f64d *__bd_o3_0, bd_f64d *__bd_o3_1, bd_f64d *__bd_o4_0, bd_f64d *__bd_o4_1, bd_f64d *__bd_o5_0, bd_f64d *__bd_o5_1, bd_f64d *__bd_o6_0, bd_f64d *__bd_o6_1) {
@@ -547,4 +548,5 @@ void dist_grad(size_t __bd_n, const vec3 *__bd_a0, vec3 __bd_a1, double *__bd_re
   if (__bd_d1) (*__bd_d1).y += bd_hsum_f64d(__bd_c.__bd_acc6);
   if (__bd_d1) (*__bd_d1).z += bd_hsum_f64d(__bd_c.__bd_acc7);
 }
+const char __bd_abi_dist_grad[1] __asm__("batchdiff.abi:double dist(vec3, uniform vec3):grad") = {0};
 

@@ -63,6 +63,7 @@ void polar_batched(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, 
   struct __bd_polar_bx __bd_c = {__bd_a0, __bd_a1, __bd_ret};
   bd_parallel_for(__bd_n, __bd_polar_bc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_polar_batched[1] __asm__("batchdiff.abi:pt polar(double, double):batched") = {0};
 
 /* polar_grad: shape d, lanes of 64 bits */
 static inline __attribute__((always_inline, unused)) void __bd_polar_gk(bd_md __bd_m_0, bd_md __bd_m_1, bd_f64d __bd_p0_0, bd_f64d __bd_p0_1, bd_f64d __bd_p1_0, bd_f64d __bd_p1_1, bd_f64d __bd_p2_0, bd_f64d __bd_p2_1, bd_f64d __bd_p3_0, bd_f64d __bd_p3_1, _Bool __bd_p4, _Bool __bd_p5, bd_f64d *__bd_o0_0, bd_f64d *__bd_o0_1, bd_f64d *__bd_o1_0, bd_f64d *__bd_o1_1, bd_i32d *__bd_o2_0, bd_i32d *__bd_o2_1, bd_f64d *__bd_o3_0, bd_f64d *__bd_o3_1, bd_f64d *__bd_o4_0, bd_f64d *__bd_o4_1) {
@@ -392,4 +393,5 @@ void polar_grad(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, pt 
   struct __bd_polar_gx __bd_c = {__bd_a0, __bd_a1, __bd_ret, __bd_dret, __bd_d0, __bd_d1};
   bd_parallel_for(__bd_n, __bd_polar_gc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_polar_grad[1] __asm__("batchdiff.abi:pt polar(double, double):grad") = {0};
 

@@ -46,6 +46,7 @@ void affine_batched(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __
   struct __bd_affine_bx __bd_c = {__bd_a0, __bd_a1, __bd_a2, __bd_ret};
   bd_parallel_for(__bd_n, __bd_affine_bc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_affine_batched[1] __asm__("batchdiff.abi:float affine(float, uniform float, uniform float):batched") = {0};
 
 /* affine_grad: shape n, lanes of 32 bits */
 static inline __attribute__((always_inline, unused)) void __bd_affine_gk(bd_mn __bd_m_0, bd_mn __bd_m_1, bd_f32n __bd_p0_0, bd_f32n __bd_p0_1, float __bd_p1, float __bd_p2, bd_f32n __bd_p3_0, bd_f32n __bd_p3_1, _Bool __bd_p4, _Bool __bd_p5, _Bool __bd_p6, bd_f32n *__bd_o0_0, bd_f32n *__bd_o0_1, bd_f32n *__bd_o1_0, bd_f32n *__bd_o1_1, bd_f32n *__bd_o2_0, bd_f32n *__bd_o2_1, bd_f32n *__bd_o3_0, bd_f32n *__bd_o3_1) {
@@ -263,4 +264,5 @@ void affine_grad(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_
   if (__bd_d1) *__bd_d1 += bd_hsum_f32n(__bd_c.__bd_acc1);
   if (__bd_d2) *__bd_d2 += bd_hsum_f32n(__bd_c.__bd_acc2);
 }
+const char __bd_abi_affine_grad[1] __asm__("batchdiff.abi:float affine(float, uniform float, uniform float):grad") = {0};
 

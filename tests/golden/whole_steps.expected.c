@@ -273,4 +273,5 @@ void nsqrt_batched(size_t __bd_n, const double *__bd_a0, double __bd_a1, double 
   struct __bd_nsqrt_bx __bd_c = {__bd_a0, __bd_a1, __bd_ret};
   bd_parallel_for(__bd_n, __bd_nsqrt_bc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_nsqrt_batched[1] __asm__("batchdiff.abi:double nsqrt(double, uniform double):batched") = {0};
 

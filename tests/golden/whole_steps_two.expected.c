@@ -270,6 +270,7 @@ void ncosx_batched(size_t __bd_n, const double *__bd_a0, double *__bd_ret) {
   struct __bd_ncosx_bx __bd_c = {__bd_a0, __bd_ret};
   bd_parallel_for(__bd_n, __bd_ncosx_bc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_ncosx_batched[1] __asm__("batchdiff.abi:double ncosx(double):batched") = {0};
 
 /* ncosx_grad: shape d, lanes of 64 bits */
 static inline __attribute__((always_inline, unused)) void __bd_ncosx_gk(bd_md __bd_m_0, bd_md __bd_m_1, bd_f64d __bd_p0_0, bd_f64d __bd_p0_1, bd_f64d __bd_p1_0, bd_f64d __bd_p1_1, _Bool __bd_p2, bd_f64d *__bd_o0_0, bd_f64d *__bd_o0_1, bd_f64d *__bd_o1_0, bd_f64d *__bd_o1_1, bd_arena *__bd_ar, bd_tape *__bd_tp) {
@@ -720,4 +721,5 @@ void ncosx_grad(size_t __bd_n, const double *__bd_a0, double *__bd_ret, const do
   struct __bd_ncosx_gx __bd_c = {__bd_a0, __bd_ret, __bd_dret, __bd_d0};
   bd_parallel_for(__bd_n, __bd_ncosx_gc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_ncosx_grad[1] __asm__("batchdiff.abi:double ncosx(double):grad") = {0};
 

@@ -118,6 +118,7 @@ void first_over_batched(size_t __bd_n, const double *__bd_a0, const int *__bd_a1
   struct __bd_first_over_bx __bd_c = {__bd_a0, __bd_a1, __bd_ret};
   bd_parallel_for(__bd_n, __bd_first_over_bc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_first_over_batched[1] __asm__("batchdiff.abi:double first_over(double, int):batched") = {0};
 
 /* first_over_grad: shape d, lanes of 64 bits */
 static inline __attribute__((always_inline, unused)) void __bd_first_over_gk(bd_md __bd_m_0, bd_md __bd_m_1, bd_f64d __bd_p0_0, bd_f64d __bd_p0_1, bd_i32d __bd_p1_0, bd_i32d __bd_p1_1, bd_f64d __bd_p2_0, bd_f64d __bd_p2_1, _Bool __bd_p3, bd_f64d *__bd_o0_0, bd_f64d *__bd_o0_1, bd_f64d *__bd_o1_0, bd_f64d *__bd_o1_1) {
@@ -390,4 +391,5 @@ void first_over_grad(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, d
   struct __bd_first_over_gx __bd_c = {__bd_a0, __bd_a1, __bd_ret, __bd_dret, __bd_d0};
   bd_parallel_for(__bd_n, __bd_first_over_gc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_first_over_grad[1] __asm__("batchdiff.abi:double first_over(double, int):grad") = {0};
 

@@ -92,6 +92,7 @@ void geom_batched(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__b
   struct __bd_geom_bx __bd_c = {__bd_a0, __bd_a1, __bd_ret};
   bd_parallel_for(__bd_n, __bd_geom_bc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_geom_batched[1] __asm__("batchdiff.abi:double geom(double, uniform int):batched") = {0};
 
 /* geom_grad: shape d, lanes of 64 bits */
 static inline __attribute__((always_inline, unused)) void __bd_geom_gk(bd_md __bd_m_0, bd_md __bd_m_1, bd_f64d __bd_p0_0, bd_f64d __bd_p0_1, int32_t __bd_p1, bd_f64d __bd_p2_0, bd_f64d __bd_p2_1, _Bool __bd_p3, bd_f64d *__bd_o0_0, bd_f64d *__bd_o0_1, bd_f64d *__bd_o1_0, bd_f64d *__bd_o1_1, bd_arena *__bd_ar, bd_tape *__bd_tp) {
@@ -394,4 +395,5 @@ void geom_grad(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_r
   struct __bd_geom_gx __bd_c = {__bd_a0, __bd_a1, __bd_ret, __bd_dret, __bd_d0};
   bd_parallel_for(__bd_n, __bd_geom_gc, 0, 0, &__bd_c, 0);
 }
+const char __bd_abi_geom_grad[1] __asm__("batchdiff.abi:double geom(double, uniform int):grad") = {0};
 
