@@ -90,10 +90,12 @@ std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
   // A reference to the symbol the callee's file defines for the ABI this
   // file's declaration gives: a header that does not match is a link error.
   std::string Abi = abiSymbol(X.Name, Grad);
-  OS << In << "extern const char " << Abi << "[] __asm__(\"batchdiff.abi:"
-     << (Grad ? C.AbiGrad : C.AbiBatched) << "\");\n"
-     << In << "static const void *const " << Abi
-     << "_ref __attribute__((used)) = " << Abi << ";\n";
+  if (!C.SameFile)
+    OS << In << "extern const char " << Abi
+       << "[] __asm__(\"batchdiff.abi:" << (Grad ? C.AbiGrad : C.AbiBatched)
+       << "\");\n"
+       << In << "static const void *const " << Abi
+       << "_ref __attribute__((used)) = " << Abi << ";\n";
   OS << In << Sh.mask() << " __bd_xm = " << Operand(S.Mask) << ";\n";
   // Each argument's lanes (a vector copied to a local, so that lanes can
   // be indexed) packed into an array of the parameter's C type.

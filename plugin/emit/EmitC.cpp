@@ -56,6 +56,20 @@ EmitOutput emitC(const EmitInput &In) {
     OS << "#include <batchdiff/gen_support.h>\n";
   }
   OS << In.FileDecls;
+  // A recursive call through this function's own wrappers (BatchedCall.h)
+  // needs them declared before its kernels, with their linkage.
+  bool Self = false;
+  for (const ir::Function *F : {In.Primal, In.Grad})
+    for (const ir::ExternCall &X :
+         F ? F->Externs : std::vector<ir::ExternCall>())
+      Self |= X.Batched && X.Batched->SameFile && X.Name == F->Name;
+  if (Self) {
+    if (In.Primal)
+      OS << wrapperPrototype(*In.Primal, Flavor::Batched, In.Static, true)
+         << ";\n";
+    if (In.Grad)
+      OS << wrapperPrototype(*In.Grad, Flavor::Grad, In.Static, true) << ";\n";
+  }
   if (In.Primal)
     One(*In.Primal, Flavor::Batched);
   if (In.Grad)

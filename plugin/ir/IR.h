@@ -314,6 +314,8 @@ struct ExternCall {
     std::vector<CalleeParam> Params;
     /// Its abiDeclaration (lower/Lower.h) for NAME_batched and NAME_grad.
     std::string AbiBatched, AbiGrad;
+    /// Defined in this file (a recursive call): no ABI symbol to check.
+    bool SameFile = false;
   };
   struct Out {
     int Arg = -1;

@@ -82,8 +82,10 @@ static void externDerivativeError(const ir::ExternCall &X, SourceLocation At,
     report(D, DiagnosticsEngine::Error, At,
            "the recursive call of '%0' (recursion through %1) is made once "
            "per example on the scalar function, so its derivative is unknown "
-           "to batchdiff; write the recursion as a loop, compute its "
-           "arguments from BD_NODIFF inputs, or use 'batch' without 'diff'")
+           "to batchdiff; mark '%0' batch, diff (a recursive call of a "
+           "function the file marks diff goes through its NAME_grad), write "
+           "the recursion as a loop, compute its arguments from BD_NODIFF "
+           "inputs, or use 'batch' without 'diff'")
         << X.Name << X.Via;
     return;
   }

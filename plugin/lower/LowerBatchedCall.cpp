@@ -80,7 +80,37 @@ bool Lowerer::batchedCallee(const CallExpr *CE,
   return true;
 }
 
-int Lowerer::batchedCall(const CallExpr *CE, const FunctionDecl *Callee) {
+bool Lowerer::recursionBatched(const CallExpr *CE,
+                               const FunctionDecl *Callee) const {
+  // Only where a derivative may flow (a float result and argument): other
+  // recursive calls stay scalar ones, whose frames are smaller.
+  // A static function's wrappers are declared before the call where it is
+  // the one being generated (EmitC.cpp) or defined before it (after its
+  // definition, or its declarations there if deferred).
+  const FunctionDecl *Def = Callee->getDefinition();
+  bool Before = Callee->getCanonicalDecl() == Top->getCanonicalDecl() ||
+                (Def && Ctx.getSourceManager().isBeforeInTranslationUnit(
+                            Def->getEndLoc(), Top->getBeginLoc()));
+  if (!hasDiff(Top) || !hasDiff(Callee) || Callee->isVariadic() ||
+      (!Before && !Callee->isExternallyVisible()) ||
+      Callee->getNumParams() != CE->getNumArgs() ||
+      !Callee->getReturnType()->isRealFloatingType() ||
+      !irType(Callee->getReturnType()))
+    return false;
+  bool FloatArg = false;
+  for (const ParmVarDecl *P : Callee->parameters()) {
+    if (!irType(P->getType()))
+      return false;
+    FloatArg |= P->getType()->isRealFloatingType();
+  }
+  for (const Expr *A : CE->arguments())
+    if (!irType(A->getType()))
+      return false;
+  return FloatArg;
+}
+
+int Lowerer::batchedCall(const CallExpr *CE, const FunctionDecl *Callee,
+                         bool SameFile) {
   QualType RT = Callee->getReturnType();
   Type RTy = *irType(RT);
   ir::ExternCall X;
@@ -92,6 +122,7 @@ int Lowerer::batchedCall(const CallExpr *CE, const FunctionDecl *Callee) {
   C.HasGrad = hasDiff(Callee);
   C.AbiBatched = abiDeclaration(Callee, false);
   C.AbiGrad = abiDeclaration(Callee, true);
+  C.SameFile = SameFile;
   std::vector<int> Args;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const ParmVarDecl *P = Callee->getParamDecl(I);

@@ -517,6 +517,10 @@ int Lowerer::recursiveCall(const CallExpr *CE, const FunctionDecl *Callee,
   }
   for (size_t I = Depth; I < Frames.size(); ++I)
     RecursionCycle.insert(Frames[I].FD->getCanonicalDecl());
+  // (Its definition: the call may see a K&R declaration, `double erf();`.)
+  if (const FunctionDecl *Def = Callee->getDefinition();
+      Def && recursionBatched(CE, Def))
+    return batchedCall(CE, Def, true);
   return externCall(CE, Callee, &Via);
 }
 

@@ -466,7 +466,12 @@ private:
   bool externCallee(const CallExpr *CE, const FunctionDecl *Callee) const;
   /// LowerBatchedCall.cpp: a function of another file marked batch/diff.
   bool batchedCallee(const CallExpr *CE, const FunctionDecl *Callee) const;
-  int batchedCall(const CallExpr *CE, const FunctionDecl *Callee);
+  /// A recursive call whose value may carry a derivative, of a function
+  /// this file marks diff: through its NAME_grad (docs/calls.md,
+  /// "Recursion").
+  bool recursionBatched(const CallExpr *CE, const FunctionDecl *Callee) const;
+  int batchedCall(const CallExpr *CE, const FunctionDecl *Callee,
+                  bool SameFile = false);
   int externCall(const CallExpr *CE, const FunctionDecl *Callee,
                  const std::string *Via = nullptr, bool LocalArrays = false);
   int cond(const Expr *E);
