@@ -51,6 +51,20 @@ chunk p9_bc >n.txt
 [ -s n.txt ] || fail "no chunk function __bd_p9_bc"
 if grep -q 'bd_prefetch' n.txt; then fail "p9_bc prefetches 10 streams"; fi
 
+# The helpers are straight-line for the sizes the chunk loops pass (up to 4
+# chains of one 64-byte vector): a loop of 1 to 4 constant trips cost
+# LLVM's loop passes at every call (docs/compile-time.md). At -O0, where
+# nothing is unrolled, a call for 256 bytes shows 4 prefetches each (a loop:
+# one).
+cat >h.c <<'C'
+#include <batchdiff.h>
+void hr(const double *p, size_t i) { bd_prefetch_r(p, i, 256); }
+void hw(double *p, size_t i) { bd_prefetch_w(p, i, 256); }
+C
+expect_ok bdcc -O0 -march=native -S h.c -o h.s
+[ "$(grep -c '^[[:space:]]*prefetch' h.s)" -ge 8 ] ||
+  fail "bd_prefetch_r/_w loop for 256 bytes: $(grep -c prefetch h.s) prefetches at -O0"
+
 cat >main.c <<'C'
 #include <math.h>
 #include <stdio.h>
