@@ -339,6 +339,9 @@ struct ExternCall {
   std::string Call, Decl, Ty, Name, Via;
   Reason Why = Outside;
   bool AnyThread = false, Tied = false;
+  /// Recursion: of a function the file marks diff, which recursionBatched
+  /// (lower/LowerImpl.h) could not call through its NAME_grad.
+  bool MarkedDiff = false;
   std::optional<Callee> Batched;
   std::vector<Out> Outs;
   std::vector<Table> Tables;

@@ -78,6 +78,18 @@ static void externDerivativeError(const ir::ExternCall &X, SourceLocation At,
         << X.Name << X.Via;
     return;
   }
+  if (X.Why == ir::ExternCall::Recursion && X.MarkedDiff) {
+    report(D, DiagnosticsEngine::Error, At,
+           "the recursive call of '%0' (recursion through %1) is made once "
+           "per example on the scalar function, so its derivative is unknown "
+           "to batchdiff; a recursive call goes through the NAME_grad of a "
+           "function marked diff only where its result and an argument are "
+           "floating-point and, for a static function, where it is defined "
+           "before the function being generated; define '%0' first, write "
+           "the recursion as a loop, or use 'batch' without 'diff'")
+        << X.Name << X.Via;
+    return;
+  }
   if (X.Why == ir::ExternCall::Recursion) {
     report(D, DiagnosticsEngine::Error, At,
            "the recursive call of '%0' (recursion through %1) is made once "

@@ -518,10 +518,13 @@ int Lowerer::recursiveCall(const CallExpr *CE, const FunctionDecl *Callee,
   for (size_t I = Depth; I < Frames.size(); ++I)
     RecursionCycle.insert(Frames[I].FD->getCanonicalDecl());
   // (Its definition: the call may see a K&R declaration, `double erf();`.)
-  if (const FunctionDecl *Def = Callee->getDefinition();
-      Def && recursionBatched(CE, Def))
+  const FunctionDecl *Def = Callee->getDefinition();
+  if (Def && recursionBatched(CE, Def))
     return batchedCall(CE, Def, true);
-  return externCall(CE, Callee, &Via);
+  int R = externCall(CE, Callee, &Via);
+  if (R >= 0 && !F.Externs.empty() && hasDiff(Callee))
+    F.Externs.back().MarkedDiff = true;
+  return R;
 }
 
 /// Every call of a helper is a copy of its body and of everything it calls,
