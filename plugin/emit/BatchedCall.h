@@ -6,7 +6,10 @@
 // where the partial derivatives are read (Op::ExternOut of an Out with
 // Partial >= 0; shadows start at 0 and d_ret is NULL, a seed of 1), whose
 // results go back into their lanes. With a BD_UNIFORM parameter (one value
-// per call in its ABI) each lane calls alone.
+// per call in its ABI) each lane calls alone. An array (a pointer to const
+// parameter) the same for every lane is passed as it is, with a stride of
+// 0; one per example (the caller's array parameter), whole where the
+// lanes' arrays are equally spaced, else a call per lane.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATCHDIFF_EMIT_BATCHEDCALL_H
@@ -15,17 +18,24 @@
 #include "ir/IR.h"
 
 #include <functional>
+#include <map>
 #include <string>
 
 namespace batchdiff {
 
+/// Which partials (Outs) of each batched call of \p F are read (by an
+/// Op::ExternOut), keyed by the call's result temp: one walk of \p F for
+/// all its calls.
+std::map<int, std::vector<bool>> readPartials(const ir::Function &F);
+
 /// The C text of batched call \p S of \p F, as emit/ExternCall.h's
-/// externCall (the same arguments); the partials read after it are those
-/// of the Op::ExternOut statements of \p F that read its result.
+/// externCall (the same arguments); \p Read: readPartials(F).
 std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
                         const std::function<std::string(int)> &Operand,
                         const std::string &Result, bool Declared,
-                        const std::string &Pad, const std::string &Outs);
+                        const std::string &Pad, const std::string &Outs,
+                        const std::string &Chain,
+                        const std::map<int, std::vector<bool>> &Read);
 
 /// The C name of the symbol that names the ABI of NAME_batched (\p Grad
 /// false) or NAME_grad (lower/Lower.h, abiDeclaration).

@@ -8,6 +8,7 @@
 #include "emit/VarScopes.h"
 
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <unordered_map>
@@ -163,6 +164,9 @@ private:
   /// one's slot in the array of its type, -1 for the others.
   std::vector<int> KeepSlot;
   std::map<std::pair<Type, bool>, int> KeepCount;
+  /// The partials read of each batched call (BatchedCall.h's readPartials),
+  /// made at the first such call: one walk of the kernel for all of them.
+  std::optional<std::map<int, std::vector<bool>>> BatchedReads;
   std::string keepArray(Type Ty, bool Vary) const {
     return Vary ? "__bd_keep_" + Sh.sfx(Ty)
                 : "__bd_keeps_" + std::string(scalarType(Ty));

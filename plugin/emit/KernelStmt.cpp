@@ -176,9 +176,11 @@ void KernelEmitter::inst(const ir::Stmt &S) {
       arrayOp(S) || memOp(S))
     return;
   if (S.Opc == Op::Extern && F.Externs[S.IVal].Batched) {
+    if (!BatchedReads)
+      BatchedReads = readPartials(F);
     OS << batchedCall(
         F, S, Sh.Wide, [this](int T) { return temp(T); }, temp(S.Dst),
-        Hoisted[S.Dst], line(), temp(S.Dst) + "_o");
+        Hoisted[S.Dst], line(), temp(S.Dst) + "_o", ch(), *BatchedReads);
     return;
   }
   if (S.Opc == Op::Extern) {

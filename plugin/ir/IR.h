@@ -306,8 +306,17 @@ struct ExternCall {
     BatchedNoDiff  // ... a BD_NODIFF parameter's argument differentiated
   };
   struct CalleeParam {
-    std::string CType;
+    std::string CType; // (of an Array's elements)
     bool Uniform = false, Shadow = false;
+    /// A pointer to const (`const double coef[]`): its argument is an
+    /// offset in elements from Ptr, the C text of an array the same for
+    /// every lane (a table, a BD_UNIFORM parameter's), or from the lane's
+    /// example's array of the caller's parameter Caller (Offset: not a
+    /// constant 0). ArrayShadow: its
+    /// shadow in NAME_grad (passed NULL: no derivative flows to it).
+    bool Array = false, ArrayShadow = false, Offset = false;
+    std::string Ptr;
+    int Caller = -1;
   };
   struct Callee {
     bool HasBatched = false, HasGrad = false;

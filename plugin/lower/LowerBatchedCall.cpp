@@ -71,12 +71,88 @@ bool Lowerer::batchedCallee(const CallExpr *CE,
   QualType RT = Callee->getReturnType();
   if (RT->isVoidType() || !irType(RT))
     return false;
-  for (const ParmVarDecl *P : Callee->parameters())
-    if (!irType(P->getType()))
+  // Pointers to const: a table or an array parameter of the caller
+  // (batchedArrayArg).
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    const ParmVarDecl *P = Callee->getParamDecl(I);
+    const Expr *A = CE->getArg(I);
+    if (P->getType()->isPointerType()
+            ? !batchedArrayArg(A, P)
+            : !irType(P->getType()) || !irType(A->getType()))
       return false;
-  for (const Expr *A : CE->arguments())
-    if (!irType(A->getType()))
+  }
+  return true;
+}
+
+bool Lowerer::batchedArrayArg(const Expr *A, const ParmVarDecl *P) const {
+  QualType El = P->getType()->getPointeeType();
+  std::optional<Type> T = irType(El);
+  if (!El.isConstQualified() || El.isVolatileQualified() || !T ||
+      *T == Type::Bool)
+    return false;
+  auto Same = [&](QualType E) { return Ctx.hasSameUnqualifiedType(E, El); };
+  if (const VarDecl *VD = tableArg(A)) {
+    const ArrayType *AT = Ctx.getAsArrayType(VD->getType());
+    return AT && Same(AT->getElementType());
+  }
+  int I = varyingArrayArg(offsetBase(A));
+  QualType AT = A->IgnoreParenImpCasts()->getType();
+  if (I < 0 || !AT->isPointerType() || !Same(AT->getPointeeType()))
+    return false;
+  // (A BD_UNIFORM array the function writes: one array for the batch,
+  // call-extern-array-nonconst.)
+  const ir::Param &Pa = F.Params[I];
+  return Pa.Uniform && !Pa.Writable;
+}
+
+bool Lowerer::batchedArrayPass(const Expr *A, const FunctionDecl *Callee,
+                               ir::ExternCall &X,
+                               ir::ExternCall::CalleeParam &CP,
+                               std::vector<int> &Args) {
+  std::string Name = Callee->getNameAsString();
+  CP.Array = true;
+  int Off = -1;
+  if (const VarDecl *VD = tableArg(A)) {
+    CP.Ptr = VD->getNameAsString();
+    if (VD->isStaticLocal()) { // (a copy: the generated code cannot name it)
+      ir::ExternCall::Table T;
+      if (!tableCopy(VD, T)) {
+        error(A->getBeginLoc(),
+              "passing the static local table '" + VD->getNameAsString() +
+                  "' to '" + Name + "', a batch function of another file,",
+              "pass a one-dimensional table of numbers with a constant "
+              "initializer, or a file-scope 'const' table");
+        return false;
+      }
+      CP.Ptr = "__bd_tb" + std::to_string(X.Tables.size());
+      X.Tables.push_back(std::move(T));
+    }
+  } else {
+    int I = varyingArrayArg(offsetBase(A));
+    const ir::Param &P = F.Params[I];
+    // NAME_grad's shadow of the array would need the seed of this call's
+    // result, which the partials (seed 1, Op::Tie) do not carry.
+    if (WantGrad && ir::isFloat(P.Ty) && !P.NoDiff) {
+      error(A->getBeginLoc(),
+            "passing the array parameter '" + P.Name +
+                "', which has a derivative, to '" + Name +
+                "', a batch function of another file,",
+            "batchdiff passes arrays to its NAME_grad without their shadows, "
+            "so the derivative through the array would be lost; annotate '" +
+                P.Name +
+                "' BD_NODIFF, use 'batch' without 'diff', or define '" + Name +
+                "' in this file (static inline in the header that declares "
+                "it) so that it is inlined and differentiated");
       return false;
+    }
+    if (!arrayOffset(A, I, Off))
+      return false;
+    CP.Ptr = "__bd_p" + std::to_string(I);
+    CP.Caller = P.Uniform ? -1 : I;
+    ExternWhole.insert({I, Name});
+  }
+  CP.Offset = Off >= 0;
+  Args.push_back(Off >= 0 ? Off : B.constI(Type::I64, 0));
   return true;
 }
 
@@ -126,14 +202,23 @@ int Lowerer::batchedCall(const CallExpr *CE, const FunctionDecl *Callee,
   std::vector<int> Args;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const ParmVarDecl *P = Callee->getParamDecl(I);
+    ir::ExternCall::CalleeParam CP;
+    CP.Uniform = isUniform(P);
+    if (P->getType()->isPointerType()) { // (an array: an offset)
+      QualType El = P->getType()->getPointeeType();
+      CP.CType = abiType(El, Ctx);
+      CP.ArrayShadow = ir::isFloat(*irType(El)) && !isNoDiff(P);
+      if (!batchedArrayPass(CE->getArg(I), Callee, X, CP, Args))
+        return -1;
+      C.Params.push_back(CP);
+      continue;
+    }
     Type PTy = *irType(P->getType());
     int T = expr(CE->getArg(I));
     if (T < 0)
       return -1;
     Args.push_back(B.cast(PTy, T));
-    ir::ExternCall::CalleeParam CP;
     CP.CType = abiType(P->getType(), Ctx);
-    CP.Uniform = isUniform(P);
     CP.Shadow = ir::isFloat(PTy) && !isNoDiff(P);
     C.Params.push_back(CP);
   }
@@ -146,7 +231,8 @@ int Lowerer::batchedCall(const CallExpr *CE, const FunctionDecl *Callee,
   // (Its value carries a derivative, with its partials, unless a
   // BD_NODIFF parameter's argument does: named in that error.)
   for (size_t I = 0; Partials && I < C.Params.size(); ++I)
-    if (ir::isFloat(*irType(Callee->getParamDecl(I)->getType())) &&
+    if (!C.Params[I].Array &&
+        ir::isFloat(*irType(Callee->getParamDecl(I)->getType())) &&
         !C.Params[I].Shadow) {
       X.Why = ir::ExternCall::BatchedNoDiff;
       X.Via += (X.Via.empty() ? "'" : ", '") +

@@ -200,8 +200,6 @@ int Lowerer::varyingArrayArg(const Expr *A) const {
   return PB.Arg;
 }
 
-static const Expr *offsetBase(const Expr *A);
-
 int Lowerer::uniformArrayArg(const Expr *A) const {
   // (Whole or at an offset: `u`, `u + 1`, `&u[k]`.)
   int I = varyingArrayArg(offsetBase(A));
@@ -218,9 +216,7 @@ int Lowerer::uniformArrayArg(const Expr *A) const {
   return I;
 }
 
-/// The pointer \p A is computed from, when it is `p`, `p + k`, `p - k` or
-/// `&p[k]` (k an integer).
-static const Expr *offsetBase(const Expr *A) {
+const Expr *Lowerer::offsetBase(const Expr *A) {
   A = A->IgnoreParenImpCasts();
   if (const auto *BO = dyn_cast<BinaryOperator>(A))
     if ((BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) &&
@@ -276,17 +272,8 @@ bool Lowerer::uniformArrayPass(const Expr *A, int I, const std::string &Callee,
   // an array per example, the lane's example's), at the offset the pointer
   // has (a helper's parameter `s + k`, `s++`; `x + 1`, `&x[k]`).
   int Off;
-  if (F.Params[I].Uniform && isa<DeclRefExpr>(A->IgnoreParenImpCasts())) {
-    const auto *VD =
-        cast<VarDecl>(cast<DeclRefExpr>(A->IgnoreParenImpCasts())->getDecl());
-    const PtrVar &P = Frames.back().Ptrs.find(VD)->second;
-    Off = P.OffVar >= 0 ? B.get(P.OffVar) : P.Off;
-  } else {
-    PtrVal V;
-    if (!ptrValue(A, V))
-      return false;
-    Off = V.Off;
-  }
+  if (!arrayOffset(A, I, Off))
+    return false;
   // ("\x05k\x02": parameter k's array; "\x07k\x02": the lane's array of
   // parameter k, ExternCall.cpp.)
   std::string Ty = A->getType().getAsString(Ctx.getPrintingPolicy());
@@ -298,6 +285,21 @@ bool Lowerer::uniformArrayPass(const Expr *A, int I, const std::string &Callee,
   }
   X.Call += "))";
   ExternWhole.insert({I, Callee});
+  return true;
+}
+
+bool Lowerer::arrayOffset(const Expr *A, int I, int &Off) {
+  if (F.Params[I].Uniform && isa<DeclRefExpr>(A->IgnoreParenImpCasts())) {
+    const auto *VD =
+        cast<VarDecl>(cast<DeclRefExpr>(A->IgnoreParenImpCasts())->getDecl());
+    const PtrVar &P = Frames.back().Ptrs.find(VD)->second;
+    Off = P.OffVar >= 0 ? B.get(P.OffVar) : P.Off;
+    return true;
+  }
+  PtrVal V;
+  if (!ptrValue(A, V))
+    return false;
+  Off = V.Off;
   return true;
 }
 

@@ -472,6 +472,14 @@ private:
   bool recursionBatched(const CallExpr *CE, const FunctionDecl *Callee) const;
   int batchedCall(const CallExpr *CE, const FunctionDecl *Callee,
                   bool SameFile = false);
+  /// Whether array \p A can be passed to \p P, a pointer to const: a table
+  /// or an array parameter of the caller, of P's element type.
+  bool batchedArrayArg(const Expr *A, const ParmVarDecl *P) const;
+  /// Sets \p CP's array and pushes its offset (batchedArrayArg's \p A);
+  /// false after an error.
+  bool batchedArrayPass(const Expr *A, const FunctionDecl *Callee,
+                        ir::ExternCall &X, ir::ExternCall::CalleeParam &CP,
+                        std::vector<int> &Args);
   int externCall(const CallExpr *CE, const FunctionDecl *Callee,
                  const std::string *Via = nullptr, bool LocalArrays = false);
   int cond(const Expr *E);
@@ -553,6 +561,9 @@ private:
   /// after an error.
   bool uniformArrayPass(const Expr *A, int I, const std::string &Callee,
                         ir::ExternCall &X, std::vector<int> &Args);
+  /// The offset (a temp, or -1 for none) of \p A, a pointer into array
+  /// parameter \p I; false after an error.
+  bool arrayOffset(const Expr *A, int I, int &Off);
   /// The error for array parameter \p I (varyingArrayArg) passed whole as
   /// \p A to \p Callee, called once per example, where uniformArrayArg
   /// refuses it.
