@@ -630,11 +630,12 @@ std::string Lowerer::maybeNullWhy(const CallExpr *CE, const VarDecl *P,
     const auto *A = dyn_cast<DeclRefExpr>(
         CE->getArg(PD->getFunctionScopeIndex())->IgnoreParenImpCasts());
     if (A && NullHere.lookup(A)) {
-      std::string C = A->getDecl()->getNameAsString(), H = "h";
-      if (const FunctionDecl *FD = CE->getDirectCallee())
-        H = FD->getNameAsString();
+      // The call as written, all its arguments: `p ? hm(x, p) : 0`.
+      std::string C = A->getDecl()->getNameAsString(), Call;
+      llvm::raw_string_ostream OS(Call);
+      CE->printPretty(OS, nullptr, Ctx.getPrintingPolicy());
       Fix = "pass '" + C + "' only where a test of it says it is not NULL ('" +
-            C + " ? " + H + "(" + C + ") : 0')";
+            C + " ? " + OS.str() + " : 0')";
       return "which may be NULL here (the call at line " +
              std::to_string(Ctx.getSourceManager().getExpansionLineNumber(
                  CE->getBeginLoc())) +

@@ -38,7 +38,7 @@ __attribute__((batch, diff)) double f3(double x) { return k(x, 0); }
    message names the local and its call, also through a helper that passes
    the parameter on. */
 static double hm(double x, const double *o) {
-  // CHECK: ptr-null-repoint.c:[[@LINE-1]]:42: error: re-pointing 'o', which may be NULL here (the call at line [[@LINE+9]] passes 'p', which may still be NULL), is not supported in a batch/diff function; leave a parameter that may be NULL as it is, and test it ('if (o != NULL) ...'), or pass 'p' only where a test of it says it is not NULL ('p ? hm(p) : 0')
+  // CHECK: ptr-null-repoint.c:[[@LINE-1]]:42: error: re-pointing 'o', which may be NULL here (the call at line [[@LINE+9]] passes 'p', which may still be NULL), is not supported in a batch/diff function; leave a parameter that may be NULL as it is, and test it ('if (o != NULL) ...'), or pass 'p' only where a test of it says it is not NULL ('p ? hm(x, p) : 0')
   if (x < 0)
     o = 0;
   return o ? o[0] * x : x;
@@ -52,7 +52,7 @@ __attribute__((batch, diff)) double fm(const double a[2], double x) {
 
 static double gm(double x, const double *o) {
   const double *c = o;
-  // CHECK: ptr-null-repoint.c:[[@LINE-1]]:17: error: re-pointing 'c', a copy of 'o', which may be NULL here (the call at line [[@LINE+9]] passes 'p', which may still be NULL), is not supported in a batch/diff function; choose where it points where it is declared ('const double *c = o ? o : &own;'), or leave the copy as it is and test it ('if (c != NULL) ...'), or pass 'p' only where a test of it says it is not NULL ('p ? gm(p) : 0')
+  // CHECK: ptr-null-repoint.c:[[@LINE-1]]:17: error: re-pointing 'c', a copy of 'o', which may be NULL here (the call at line [[@LINE+9]] passes 'p', which may still be NULL), is not supported in a batch/diff function; choose where it points where it is declared ('const double *c = o ? o : &own;'), or leave the copy as it is and test it ('if (c != NULL) ...'), or pass 'p' only where a test of it says it is not NULL ('p ? gm(x, p) : 0')
   if (x < 0)
     c = 0;
   return c ? c[0] * x : x;
@@ -68,7 +68,7 @@ static double km(double x, const double *o) {
   const double *c = 0;
   if (x > 0)
     c = o;
-  // CHECK: ptr-null-repoint.c:[[@LINE-1]]:7: error: assigning 'o', which may be NULL here (the call at line [[@LINE+7]] passes 'p', which may still be NULL), to 'c' is not supported in a batch/diff function; copy it where 'c' is declared ('const double *c = o;') and leave the copy as it is, testing it ('if (c != NULL) ...'), or pass 'p' only where a test of it says it is not NULL ('p ? km(p) : 0')
+  // CHECK: ptr-null-repoint.c:[[@LINE-1]]:7: error: assigning 'o', which may be NULL here (the call at line [[@LINE+7]] passes 'p', which may still be NULL), to 'c' is not supported in a batch/diff function; copy it where 'c' is declared ('const double *c = o;') and leave the copy as it is, testing it ('if (c != NULL) ...'), or pass 'p' only where a test of it says it is not NULL ('p ? km(x, p) : 0')
   return c ? c[0] * x : x;
 }
 __attribute__((batch, diff)) double fm3(const double a[2], double x) {
@@ -79,7 +79,7 @@ __attribute__((batch, diff)) double fm3(const double a[2], double x) {
 }
 
 static double on(double x, const double *q) {
-  // CHECK: ptr-null-repoint.c:[[@LINE-1]]:42: error: re-pointing 'q', which may be NULL here (the call at line [[@LINE+10]] passes 'p', which may still be NULL), is not supported in a batch/diff function; leave a parameter that may be NULL as it is, and test it ('if (q != NULL) ...'), or pass 'p' only where a test of it says it is not NULL ('p ? pass(p) : 0')
+  // CHECK: ptr-null-repoint.c:[[@LINE-1]]:42: error: re-pointing 'q', which may be NULL here (the call at line [[@LINE+10]] passes 'p', which may still be NULL), is not supported in a batch/diff function; leave a parameter that may be NULL as it is, and test it ('if (q != NULL) ...'), or pass 'p' only where a test of it says it is not NULL ('p ? pass(x, p) : 0')
   if (x < 0)
     q = 0;
   return q ? q[0] * x : x;
