@@ -384,9 +384,10 @@ bool Lowerer::ptrDecl(const DeclRefExpr *DRE, PtrVal &Out) {
                 "assignment" +
                 At + ", does not say which array)",
             "make that assignment '&a[i]', 'a + k', 'a', 'tab[k]' of a "
-            "table of pointers, or a '?:' of those into one array or into "
-            "read-only tables; or keep an index instead of a pointer ('int "
-            "k = -1;', then 'if (k >= 0)')");
+            "table of pointers, or a '?:' of those into one array, into "
+            "read-only tables or into read-only array parameters declared "
+            "with a constant length ('a[N]', N a constant); or keep an index "
+            "instead of a pointer ('int k = -1;', then 'if (k >= 0)')");
       return false;
     }
     if (!P->Base.ok()) {

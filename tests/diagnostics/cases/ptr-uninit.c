@@ -23,7 +23,7 @@ __attribute__((batch)) double g(const double *a, const double *b,
   const double *best = NULL;
   for (int i = 0; i < 4; i++)
     if (!best || *best < x)
-      // CHECK: ptr-uninit.c:[[@LINE-1]]:19: error: reading pointer 'best', set to NULL, before it points into an array (its first assignment, at line 27, does not say which array) is not supported in a batch/diff function; make that assignment '&a[i]', 'a + k', 'a', 'tab[k]' of a table of pointers, or a '?:' of those into one array or into read-only tables; or keep an index instead of a pointer ('int k = -1;', then 'if (k >= 0)')
+      // CHECK: ptr-uninit.c:[[@LINE-1]]:19: error: reading pointer 'best', set to NULL, before it points into an array (its first assignment, at line 27, does not say which array) is not supported in a batch/diff function; make that assignment '&a[i]', 'a + k', 'a', 'tab[k]' of a table of pointers, or a '?:' of those into one array, into read-only tables or into read-only array parameters declared with a constant length ('a[N]', N a constant); or keep an index instead of a pointer ('int k = -1;', then 'if (k >= 0)')
       best = x > 0 ? a : b;
   return x;
 }
