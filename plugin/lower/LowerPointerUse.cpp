@@ -835,6 +835,11 @@ bool Lowerer::pointerDecl(const VarDecl *VD) {
                 Name + " != NULL) ...')" + (Fix.empty() ? "" : ", or " + Fix));
       return false;
     }
+    // A copy of a parameter its call passed a pointer that is not NULL
+    // (nullArgCall's run with the local set), never re-pointed: not NULL
+    // either, its tests folding as the parameter's do.
+    if (From && Fr.NotNulls.count(From) && !modifies(Fr.FD->getBody(), VD))
+      Fr.NotNulls.insert(VD);
     if (!ptrValue(E, Init))
       return false;
   } else {
