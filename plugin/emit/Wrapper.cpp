@@ -239,7 +239,8 @@ void WrapperEmitter::addStream(const std::string &Ptr, Type T, bool Write) {
 
 /// Prefetches of the streams' step about 1 KB ahead (gen_support.h), where
 /// it is before the chunk's end: one test per step; the user's parameters'
-/// arrays are never NULL, the outputs and shadows may be. Not for more than
+/// arrays and NAME_batched's ret are never NULL (docs/abi.md), the other
+/// flavors' ret and the shadows may be. Not for more than
 /// 8 streams: reproj's gradient and tangent (20 each, about 10 ns of work
 /// per example) ran 10% slower with them (docs/performance.md).
 std::string WrapperEmitter::prefetches() const {
@@ -254,8 +255,9 @@ std::string WrapperEmitter::prefetches() const {
   for (const auto &KV : Streams) {
     const std::string &P = KV.first;
     std::string Es = std::to_string(KV.second.first);
-    bool Param = P.compare(0, 6, "__bd_a") == 0 &&
-                 P.find_first_not_of("0123456789", 6) == std::string::npos;
+    bool Param = (P.compare(0, 6, "__bd_a") == 0 &&
+                  P.find_first_not_of("0123456789", 6) == std::string::npos) ||
+                 (P == "__bd_ret" && Fl == Flavor::Batched);
     OS << "      " << (Param ? "" : "if (" + P + ") ") << "bd_prefetch_"
        << (KV.second.second ? "w" : "r") << "(" << P << ", (__bd_i + " << Ahead
        << ") * " << Es << ", " << step() << " * " << Es << ");\n";

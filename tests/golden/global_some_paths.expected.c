@@ -45,7 +45,7 @@ static void __bd_safe_log_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
     if (__bd_i + 128 + (sizeof(bd_md) / 8) <= __bd_hi) {
       bd_prefetch_r(__bd_a0, (__bd_i + 128) * 8, (sizeof(bd_md) / 8) * 8);
-      if (__bd_ret) bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (sizeof(bd_md) / 8) * 8);
+      bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (sizeof(bd_md) / 8) * 8);
     }
     bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
     bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);

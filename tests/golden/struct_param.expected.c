@@ -36,7 +36,7 @@ static void __bd_dist_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
     if (__bd_i + 128 + (sizeof(bd_md) / 8) <= __bd_hi) {
-      if (__bd_ret) bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (sizeof(bd_md) / 8) * 8);
+      bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (sizeof(bd_md) / 8) * 8);
     }
     bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
     bd_f64d __bd_x2, __bd_x3, __bd_x4;

@@ -171,7 +171,7 @@ static void __bd_nsqrt_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     if (__bd_i + 128 + (4 * (sizeof(bd_md) / 8)) <= __bd_hi) {
       bd_prefetch_r(__bd_a0, (__bd_i + 128) * 8, (4 * (sizeof(bd_md) / 8)) * 8);
-      if (__bd_ret) bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (4 * (sizeof(bd_md) / 8)) * 8);
+      bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (4 * (sizeof(bd_md) / 8)) * 8);
     }
     int __bd_all = __bd_k == (4 * (sizeof(bd_md) / 8));
     bd_md __bd_mk_0;

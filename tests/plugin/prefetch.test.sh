@@ -1,8 +1,9 @@
 # The chunk loop prefetches its streams, the arrays it reads and writes one
 # example after another, about 1 KB ahead (emit/Wrapper.cpp prefetches(),
 # gen_support.h bd_prefetch_r/_w). Checked: the emitted loops of a
-# _batched and a _grad (the parameters' arrays unconditionally; ret, the
-# seed and the shadows under a test of their pointer, which may be NULL;
+# _batched and a _grad (the parameters' arrays and _batched's ret, never
+# NULL, unconditionally; _grad's ret, the seed and the shadows under a
+# test of their pointer, which may be NULL;
 # one test per step that the step ahead is before the chunk's end), none
 # for an array parameter (its examples are a stride apart) and none with
 # more than 8 streams (9 parameters and ret); the results
@@ -38,8 +39,9 @@ for f in b.txt g.txt; do
     grep -q "^      bd_prefetch_r($p, (__bd_i + 128) \* 8, " $f ||
       fail "$f: $p not prefetched (unconditionally)"
   done
-  grep -q 'if (__bd_ret) bd_prefetch_w(__bd_ret, ' $f || fail "$f: ret not prefetched under its test"
 done
+grep -q '^      bd_prefetch_w(__bd_ret, ' b.txt || fail "pf_bc: ret not prefetched unconditionally"
+grep -q 'if (__bd_ret) bd_prefetch_w(__bd_ret, ' g.txt || fail "pf_gc: ret not prefetched under its test"
 for p in __bd_d0 __bd_d1; do
   grep -q "if ($p) bd_prefetch_w($p, " g.txt || fail "pf_gc: shadow $p not prefetched under its test"
 done
