@@ -302,14 +302,7 @@ bool walkExtent(const FunctionDecl *FD, const std::vector<Trip> &Trips,
     Ps.push_back(KParam);
   std::string Why = " (pointer walk '" + Text + "' in " +
                     (Trips.size() == 1 ? "a loop" : "loops") + " of at most " +
-                    Loops + " iterations";
-  // `while (n--)`: below 0 the scalar loop runs until n wraps around.
-  for (const Trip &T : Trips)
-    if (T.NonNeg)
-      Why += "; for '" + T.N->getNameAsString() +
-             "' >= 0: below it the scalar loop ends only when '" +
-             T.N->getNameAsString() + "' wraps around";
-  Why += ")";
+                    Loops + " iterations)";
   if (Ps.empty()) {
     Out.StaticLen = (int)K;
     Out.DimHow = "static " + std::to_string(K) + Why;
@@ -514,22 +507,6 @@ bool beforeStart(const Uses &U, QualType E, const ir::Param &Out,
   return false;
 }
 
-/// The error for a pointer whose reads at \p At a loop or an end pointer
-/// bounded by integer parameter \p N would explain, but the function
-/// assigns N (`n = n * 2;` before `for (i = 0; i < n; i++) s += x[i];`):
-/// they do not stop at the value passed, so no extent follows from it.
-bool assignedBound(const Expr *At, const ParmVarDecl *N, const ir::Param &Out,
-                   QualType E, DiagnosticsEngine &D) {
-  report(D, DiagnosticsEngine::Error, At->getBeginLoc(),
-         "cannot infer the extent of '%0' in a batch/diff function: its "
-         "reads stop at '%2', which the function assigns, not at the value "
-         "passed for '%2'; declare it as '%1 %0[n]' with an integer "
-         "parameter n before it (or arithmetic of such parameters, '%0[n + "
-         "1]'), or '%1 %0[static N]', or annotate it BD_EXTENT(n)")
-      << Out.Name << E.getAsString() << N->getNameAsString();
-  return false;
-}
-
 /// The extent of pointer parameter \p P with elements \p E (rows of \p
 /// Cols): declared, or inferred from the body's indexing.
 bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
@@ -633,14 +610,8 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   if (leadWalk(FD, U, Out))
     return viaViews();
   for (const WalkRule *R : {(const WalkRule *)&U.Inc, (const WalkRule *)&St})
-    if (R->Uses > 0 && !U.Whole) {
+    if (R->Uses > 0 && !U.Whole)
       U.Whole = R->At;
-      for (const Trip &T : R->Trips) // a loop an assigned parameter counts
-        if (T.Assigned && !U.Assigned)
-          U.Assigned = T.Assigned;
-    }
-  if (U.Whole && U.Assigned && !U.Unknown) // also an end pointer `p + n`
-    return assignedBound(U.Whole, U.Assigned, Out, E, D);
   if (U.Whole) {
     *Whole = U.Whole;
     return true;
@@ -692,8 +663,6 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
     }
     return viaViews();
   }
-  if (U.Unknown && U.Assigned)
-    return assignedBound(U.Unknown, U.Assigned, Out, E, D);
   report(D, DiagnosticsEngine::Error,
          U.Unknown ? U.Unknown->getBeginLoc() : P->getLocation(),
          "cannot infer the extent of '%0' in a batch/diff function; declare "

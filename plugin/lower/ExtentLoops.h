@@ -50,10 +50,6 @@ struct LoopVar {
   // Bound, a do/while loop: its body runs once even when From is not below
   // n - Slack, so i also takes From (doVar).
   bool Once = false;
-  // The parameter that would bound the loop but that the function assigns
-  // (`n = n * 2;` before `for (i = 0; i < n; i++)`): the loop does not run
-  // to the value passed, so it bounds nothing (Bound stays nullptr).
-  const ParmVarDecl *Assigned = nullptr;
 };
 
 /// How many times a loop runs at most: an integer parameter N (`for (i =
@@ -63,12 +59,6 @@ struct Trip {
   const ParmVarDecl *N = nullptr;
   int64_t K = 0;
   bool Once = false; // N, a do/while loop: max(n, 1) times (doCounted)
-  // N, `while (n--)`: n times for n >= 0 only (below it the scalar loop
-  // runs until n wraps around).
-  bool NonNeg = false;
-  // As LoopVar::Assigned: N would count the loop, but the function
-  // assigns it.
-  const ParmVarDecl *Assigned = nullptr;
 };
 
 /// A loop that a local counter copied from `n - c` counts down (downCount):
@@ -103,15 +93,6 @@ struct LoopShapes {
     if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
       return std::nullopt;
     return R.Val.getInt().getExtValue();
-  }
-
-  /// Whether the function assigns integer parameter \p N (or takes its
-  /// address) anywhere but in \p Skip: a loop it would bound does not run
-  /// to the value passed then, wherever the assignment is (before the
-  /// loop, in it, or after it with a loop or goto around both).
-  bool assigned(const ParmVarDecl *N, const Stmt *Skip = nullptr) const {
-    return Skip ? modifiesBesides(FD->getBody(), N, Skip)
-                : lowering::modifies(FD->getBody(), N);
   }
 
   /// The variable a for-init sets to a constant: `int i = 0` or `i = 0`.
@@ -253,13 +234,9 @@ struct LoopShapes {
       if (From < 0)
         Top.reset();
     }
-    if (!Top)
+    if (!Top || lowering::modifies(FS->getBody(), Top->first))
       return L;
     L.V = V;
-    if (assigned(Top->first)) {
-      L.Assigned = Top->first;
-      return L;
-    }
     L.Bound = Top->first;
     L.From = From;
     L.Slack = Top->second; // i <= n - 1 - Slack
@@ -270,7 +247,7 @@ struct LoopShapes {
   /// when its only change is the body's last statement (`i++`, `++i`,
   /// `i += 1`) and n is not assigned in the loop.
   LoopVar whileVar(const WhileStmt *WS) {
-    if (LoopVar D = countDown(WS); D.Bound || D.Assigned)
+    if (LoopVar D = countDown(WS); D.Bound)
       return D;
     LoopVar L;
     const auto *C =
@@ -279,7 +256,8 @@ struct LoopShapes {
     const VarDecl *V =
         C && C->getOpcode() == BO_LT ? varOf(C->getLHS()) : nullptr;
     auto Top = C ? paramMinus(C->getRHS()) : std::nullopt;
-    if (!V || !Top || !Body || Body->body_empty())
+    if (!V || !Top || !Body || Body->body_empty() ||
+        lowering::modifies(Body, Top->first))
       return L;
     const auto *Last = dyn_cast<Expr>(Body->body_back());
     auto St = Last ? step(Last, V) : std::nullopt;
@@ -289,10 +267,6 @@ struct LoopShapes {
       if (B != Body->body_back() && lowering::modifies(B, V))
         return L;
     L.V = V;
-    if (assigned(Top->first)) {
-      L.Assigned = Top->first;
-      return L;
-    }
     L.Bound = Top->first;
     L.Slack = Top->second;
     return L;
@@ -315,13 +289,10 @@ struct LoopShapes {
     const ParmVarDecl *N = UO && UO->getOpcode() == UO_PostDec
                                ? paramOf(UO->getSubExpr())
                                : nullptr;
-    if (!N || N->getDeclContext() != FD || !N->getType()->isIntegerType())
+    if (!N || N->getDeclContext() != FD || !N->getType()->isIntegerType() ||
+        modifiesBesides(FD->getBody(), N, UO))
       return L;
     L.V = N;
-    if (assigned(N, UO)) {
-      L.Assigned = N;
-      return L;
-    }
     L.Bound = N;
     return L;
   }
@@ -362,10 +333,6 @@ struct LoopShapes {
       const ParmVarDecl *N = paramOf(C->getRHS());
       if (N && N->getDeclContext() == FD && N->getType()->isIntegerType()) {
         L.V = varOf(C->getLHS());
-        if (assigned(N)) {
-          L.Assigned = N;
-          return L;
-        }
         L.Bound = N;
         auto I = init(FS->getInit());
         auto St = L.V ? step(FS->getInc(), L.V) : std::nullopt;
@@ -375,7 +342,7 @@ struct LoopShapes {
         return L;
       }
     }
-    if (LoopVar B = boundBelow(FS); B.Bound || B.Assigned)
+    if (LoopVar B = boundBelow(FS); B.Bound)
       return B;
     auto I = init(FS->getInit());
     auto End = constInt(C->getRHS());
@@ -436,7 +403,8 @@ struct LoopShapes {
                         : nullptr;
     auto Top = V ? paramMinus(C->getRHS()) : std::nullopt;
     if (Nested || !Top || !Body || Body->body_empty() ||
-        !V->hasLocalStorage() || !V->getInit() || jumps(FD->getBody()))
+        !V->hasLocalStorage() || !V->getInit() ||
+        lowering::modifies(FD->getBody(), Top->first) || jumps(FD->getBody()))
       return L;
     auto K = constInt(V->getInit());
     const auto *Last = dyn_cast<Expr>(Body->body_back());
@@ -445,10 +413,6 @@ struct LoopShapes {
         modifiesBesides(FD->getBody(), V, Last))
       return L;
     L.V = V;
-    if (assigned(Top->first)) {
-      L.Assigned = Top->first;
-      return L;
-    }
     L.Bound = Top->first;
     L.Slack = Top->second;
     L.From = *K;
@@ -590,7 +554,9 @@ struct LoopShapes {
       if (GT0)
         R.Floor = 0; // else Need 0
     } else if (FS && FS->getCond() && FS->getInc()) {
-      if (const ParmVarDecl *N = counted(FS).N) { // `for (i = 0; i < n; i++)`
+      if (const ParmVarDecl *N = counted(FS)) { // `for (i = 0; i < n; i++)`
+        if (lowering::modifies(FD->getBody(), N))
+          return R;
         R.N = N;
         R.Floor = 0;
         R.Test = "for (...; " + text(FS->getCond()) + "; ...)";
@@ -646,23 +612,14 @@ struct LoopShapes {
   }
 
   /// The integer parameter n of a loop that runs at most n times: `for (i =
-  /// k; i < n; i++)` (k >= 0, i not assigned in the body), `while (n-- >
-  /// 0)`, `while (n--)` (n times for n >= 0 only: NonNeg), n assigned
-  /// nowhere else in the function (else Assigned, and no N).
-  Trip counted(const Stmt *S) {
-    Trip T;
+  /// k; i < n; i++)` (k >= 0, i not assigned in the body), `while (n--)`,
+  /// `while (n-- > 0)` (n not assigned in the body); else nullptr.
+  const ParmVarDecl *counted(const Stmt *S) {
     auto Param = [&](const Expr *E) -> const ParmVarDecl * {
       const ParmVarDecl *N = paramOf(E);
       return N && N->getDeclContext() == FD && N->getType()->isIntegerType()
                  ? N
                  : nullptr;
-    };
-    auto Count = [&](const ParmVarDecl *N, const Stmt *Skip) {
-      if (N && assigned(N, Skip))
-        T.Assigned = N;
-      else
-        T.N = N;
-      return T;
     };
     if (const auto *FS = dyn_cast<ForStmt>(S)) {
       const auto *C = dyn_cast_or_null<BinaryOperator>(
@@ -671,26 +628,26 @@ struct LoopShapes {
       if (!C || C->getOpcode() != BO_LT || !I || I->second < 0 ||
           varOf(C->getLHS()) != I->first ||
           lowering::modifies(FS->getBody(), I->first))
-        return T;
+        return nullptr;
       auto St = step(FS->getInc(), I->first);
-      return Count(St && *St >= 1 ? Param(C->getRHS()) : nullptr, nullptr);
+      const ParmVarDecl *N = St && *St >= 1 ? Param(C->getRHS()) : nullptr;
+      return N && !lowering::modifies(FS->getBody(), N) ? N : nullptr;
     }
     const auto *WS = dyn_cast<WhileStmt>(S);
     if (!WS)
-      return T;
+      return nullptr;
     const Expr *C = WS->getCond()->IgnoreParenImpCasts();
-    T.NonNeg = true;
     if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
       auto K = constInt(BO->getRHS());
       if (BO->getOpcode() != BO_GT || !K || *K != 0)
-        return Trip();
+        return nullptr;
       C = BO->getLHS()->IgnoreParenImpCasts();
-      T.NonNeg = false;
     }
     const auto *UO = dyn_cast<UnaryOperator>(C);
     if (!UO || UO->getOpcode() != UO_PostDec)
-      return Trip();
-    return Count(Param(UO->getSubExpr()), UO);
+      return nullptr;
+    const ParmVarDecl *N = Param(UO->getSubExpr());
+    return N && !lowering::modifies(WS->getBody(), N) ? N : nullptr;
   }
 };
 

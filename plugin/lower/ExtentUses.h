@@ -78,10 +78,6 @@ struct Uses : LoopShapes {
   // even when Bound is 0: the extent is max(Scale * Bound, AtLeast).
   int64_t AtLeast = 0;
   const Expr *Unknown = nullptr; // an index nothing bounds
-  // Unknown indexes by the variable of a loop that an integer parameter
-  // would bound but the function assigns (LoopVar::Assigned): named in
-  // the error.
-  const ParmVarDecl *Assigned = nullptr;
   // Indices `i * c + j` with i < FlatRows, j < c = FlatCols: a row-major
   // FlatRows x FlatCols matrix in a flat array.
   const ParmVarDecl *FlatRows = nullptr, *FlatCols = nullptr;
@@ -417,24 +413,8 @@ struct Uses : LoopShapes {
     }
     if (auto RC = Shift ? std::nullopt : flatIndex(Idx); RC && flat(*RC, Idx))
       return;
-    if (!Unknown) {
+    if (!Unknown)
       Unknown = Idx;
-      for (auto It = Loops.rbegin(); It != Loops.rend() && !Assigned; ++It)
-        if (It->Assigned && It->V && mentions(Idx, It->V))
-          Assigned = It->Assigned;
-    }
-  }
-
-  /// Whether \p S names \p V.
-  static bool mentions(const Stmt *S, const VarDecl *V) {
-    if (!S)
-      return false;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == V)
-      return true;
-    for (const Stmt *C : S->children())
-      if (mentions(C, V))
-        return true;
-    return false;
   }
 
   /// The innermost loop over \p V counted by an integer parameter and
@@ -551,10 +531,6 @@ struct Uses : LoopShapes {
     if (paramOf(L) != P || !N || N->getDeclContext() != FD ||
         !N->getType()->isIntegerType())
       return;
-    if (assigned(N)) { // `n = n * 2;` before `e = p + n`: not the value passed
-      End.Bad = true;
-      Assigned = N;
-    }
     End.Bad |= End.N && End.N != N;
     End.N = N;
   }
@@ -802,7 +778,8 @@ struct Uses : LoopShapes {
       }
     if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S)) {
       const auto *FS = dyn_cast<ForStmt>(S);
-      Trip T = counted(S);
+      Trip T;
+      T.N = counted(S);
       if (FS) {
         Loops.push_back(loopVar(FS));
         Loops.back().Counts = T.N && T.N == Loops.back().Bound;

@@ -352,12 +352,3 @@ BATCHDIFF double r_firstwalk(const double *x, int n) {
   return s;
 }
 // CHECK: {{.*}}remarks_arrays.c:[[@LINE-6]]:44: remark: batchdiff: parameter 'x' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n', at least 1 (pointer walk '*x++' in a loop of at most 'n' iterations); ragged: each example's extent differs, accesses are masked per lane{{$}}
-/* `while (n--)`: n iterations for n >= 0 only (below, the scalar loop
-   runs until n wraps around) */
-BATCHDIFF double r_whilewalk(const double *p, int n) {
-  double s = 0.0;
-  while (n--)
-    s += *p++;
-  return s;
-}
-// CHECK: {{.*}}remarks_arrays.c:[[@LINE-6]]:44: remark: batchdiff: parameter 'p' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n' (pointer walk '*p++' in a loop of at most 'n' iterations; for 'n' >= 0: below it the scalar loop ends only when 'n' wraps around); ragged: each example's extent differs, accesses are masked per lane{{$}}
