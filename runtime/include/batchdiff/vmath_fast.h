@@ -45,6 +45,25 @@
 #define BD__COLD                                                               \
   static __inline__ __attribute__((__noinline__, __cold__, __unused__))
 
+/* The bits of one register of doubles as int64 lanes, through an empty asm
+ * that LLVM does not see through. For an integer operation on the bits of a
+ * double, LLVM 19's InstCombine asks computeKnownBits, which walks the
+ * floating-point expression behind the bitcast (computeKnownFPClass, six
+ * levels deep, each constant lane by lane) at every one of its runs, for
+ * nothing it uses: in exp's reduction (n from the bits of x log2(e) +
+ * 1.5 * 2^52) that was about a sixth of an inline tanh's compile (issue 8,
+ * docs/compile-time.md). The asm emits nothing. */
+#if defined(__x86_64__) || defined(__i386__)
+#define BD__BITS_DD(v)                                                         \
+  __extension__({                                                              \
+    bd_f64d bd__b_ = (v);                                                      \
+    __asm__("" : "+v"(bd__b_));                                                \
+    (bd_i64d)bd__b_;                                                           \
+  })
+#else
+#define BD__BITS_DD(v) ((bd_i64d)(v))
+#endif
+
 typedef BD__V(int64_t, BD_VBYTES * 2) bd__ln;
 typedef BD__V(uint64_t, BD_VBYTES * 2) bd__un;
 
@@ -52,7 +71,9 @@ typedef BD__V(uint64_t, BD_VBYTES * 2) bd__un;
 #define BD__VD bd__dn
 #define BD__VL bd__ln
 #define BD__VU bd__un
+#define BD__BITS(v) ((BD__VL)(v)) /* two registers: no asm operand */
 #include <batchdiff/vmath_fast_body.h>
+#undef BD__BITS
 #undef BD__S
 #undef BD__VD
 #undef BD__VL
@@ -61,7 +82,9 @@ typedef BD__V(uint64_t, BD_VBYTES * 2) bd__un;
 #define BD__VD bd_f64d
 #define BD__VL bd_i64d
 #define BD__VU bd_u64d
+#define BD__BITS(v) BD__BITS_DD(v)
 #include <batchdiff/vmath_fast_body.h>
+#undef BD__BITS
 #undef BD__S
 #undef BD__VD
 #undef BD__VL

@@ -95,11 +95,10 @@ BD_INL BD__VD BD__K(bd__flogk_)(BD__VD x) {
  * rounded, c = its error / 2 (with FMA) + rl (1 + exp(r) - 1), h = 1 + r
  * rounded, t the rest (|t| < 0.08); xc in [-760, 710]; xl is a low part
  * (|xl| < 2^-40; 0 for plain exp). Returns n. */
-BD_INL BD__VL BD__K(bd__expcore_)(BD__VD xc, BD__VD xl, BD__VD *rp, BD__VD *r2p,
-                                  BD__VD *qp, BD__VD *cp, BD__VD *hp,
-                                  BD__VD *tp) {
-  BD__VD z = xc * 0x1.71547652b82fep0 + 0x1.8p52;
-  BD__VL n = (BD__VL)z - 0x4338000000000000LL;
+BD_INL BD__VL BD__K(bd__expcorez_)(BD__VD xc, BD__VD xl, BD__VD z, BD__VL n,
+                                   BD__VD *rp, BD__VD *r2p, BD__VD *qp,
+                                   BD__VD *cp, BD__VD *hp, BD__VD *tp) {
+  n -= 0x4338000000000000LL; /* n was z's bits */
   BD__VD kd = z - 0x1.8p52;
 #if defined(__FMA__)
   BD__VD r = BD__FMA(kd, BD__K(bd__vspl_)(-0x1.62e42fefa39efp-1), xc);
@@ -147,6 +146,23 @@ BD_INL BD__VL BD__K(bd__expcore_)(BD__VD xc, BD__VD xl, BD__VD *rp, BD__VD *r2p,
   *hp = h;
   *tp = l + BD__FMA(r2, p, c);
   return n;
+}
+/* z = xc log2(e) + 1.5 * 2^52 (n in its low bits) and its bits: through
+ * BD__BITS in the inline bodies (tanh, expm1: bd__expcoreb_), whose
+ * compile it shortens; the plain cast in exp's cold general path (with the
+ * asm there, what LLVM inferred about that function changed its callers'
+ * code). */
+BD_INL BD__VL BD__K(bd__expcore_)(BD__VD xc, BD__VD xl, BD__VD *rp, BD__VD *r2p,
+                                  BD__VD *qp, BD__VD *cp, BD__VD *hp,
+                                  BD__VD *tp) {
+  BD__VD z = xc * 0x1.71547652b82fep0 + 0x1.8p52;
+  return BD__K(bd__expcorez_)(xc, xl, z, (BD__VL)z, rp, r2p, qp, cp, hp, tp);
+}
+BD_INL BD__VL BD__K(bd__expcoreb_)(BD__VD xc, BD__VD xl, BD__VD *rp,
+                                   BD__VD *r2p, BD__VD *qp, BD__VD *cp,
+                                   BD__VD *hp, BD__VD *tp) {
+  BD__VD z = xc * 0x1.71547652b82fep0 + 0x1.8p52;
+  return BD__K(bd__expcorez_)(xc, xl, z, BD__BITS(z), rp, r2p, qp, cp, hp, tp);
 }
 
 #if defined(__FMA__)
@@ -264,7 +280,7 @@ BD_INL BD__VD BD__K(bd__expm1_)(BD__VD x) {
   BD__VD xc = BD__K(bd__vmin_)(BD__K(bd__vmax_)(x, -40.0), 710.0);
   BD__VD r, r2, q, c, h, t;
   BD__VL n =
-      BD__K(bd__expcore_)(xc, BD__K(bd__vspl_)(0.0), &r, &r2, &q, &c, &h, &t);
+      BD__K(bd__expcoreb_)(xc, BD__K(bd__vspl_)(0.0), &r, &r2, &q, &c, &h, &t);
   BD__VD s2n = BD__K(bd__vpow2_)(n);
   BD__VD a = s2n - 1.0, b = s2n * r;
   BD__VD s = a + b;
@@ -488,7 +504,7 @@ BD_INL BD__VD BD__K(bd__tanh_)(BD__VD x) {
   xc = xc + xc;
   BD__VD r, r2, q, c, h, t;
   BD__VL n =
-      BD__K(bd__expcore_)(xc, BD__K(bd__vspl_)(0.0), &r, &r2, &q, &c, &h, &t);
+      BD__K(bd__expcoreb_)(xc, BD__K(bd__vspl_)(0.0), &r, &r2, &q, &c, &h, &t);
   BD__VD s2n = BD__K(bd__vpow2_)(n);
   BD__VD a = s2n - 1.0, b = s2n * r;
   BD__VD s = a + b;
