@@ -100,9 +100,10 @@ bool Lowerer::batchedArrayArg(const Expr *A, const ParmVarDecl *P) const {
   if (I < 0 || !AT->isPointerType() || !Same(AT->getPointeeType()))
     return false;
   // (A BD_UNIFORM array the function writes: one array for the batch,
-  // call-extern-array-nonconst.)
+  // call-extern-array-nonconst. One per example: each example's array, as
+  // the caller has it, whether it writes it or not.)
   const ir::Param &Pa = F.Params[I];
-  return Pa.Uniform && !Pa.Writable;
+  return !Pa.Uniform || !Pa.Writable;
 }
 
 bool Lowerer::batchedArrayPass(const Expr *A, const FunctionDecl *Callee,

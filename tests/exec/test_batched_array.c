@@ -98,6 +98,32 @@ BATCHDIFF double unif_nd(double x, BD_UNIFORM BD_NODIFF const double c[4]) {
   return pv_polevl(x, c, 3) * x;
 }
 
+/* The caller's own arrays, one per example: whole vectors where the lanes'
+ * arrays are equally spaced (the caller's stride passed on), else a call
+ * per lane; to a BD_UNIFORM parameter (pv_upoly's c), a call per lane. */
+__attribute__((batch)) double vpoly(double x, const double c[5], int m) {
+  return pv_polevl(x, c, m) + pv_upoly(x, c + 1, 3);
+}
+
+/* In a diff function: BD_NODIFF (no derivative to the array), at an
+ * offset, in a branch (packed lanes). */
+BATCHDIFF double vpoly_nd(double x, BD_NODIFF const double c[5], int m) {
+  double r = x;
+  if (x > 0.25)
+    r = pv_polevl(x, c + 1, m) * x;
+  return r;
+}
+
+/* An integer array per example. */
+BATCHDIFF double vhalves(double x, const int k[6], int m) {
+  return pv_halfs(x, k, m) * x;
+}
+
+/* An array of pointers: equally spaced or not. */
+__attribute__((batch)) double vptrs(double x, BD_POINTERS const double c[4]) {
+  return pv_polevl(x, c, 3);
+}
+
 static const size_t ns[] = {0,      1,      WF - 1,     WF,  WF + 1,
                             WD - 1, WD + 1, 2 * WF + 3, 100, 1003};
 #define NNS (sizeof ns / sizeof ns[0])
@@ -317,6 +343,108 @@ static void t_unif_nd(void **state) {
   }
 }
 
+/* n arrays of len elements at stride s (0: one array; negative: the last
+ * example's first), the last one read ending at a guard page; the base
+ * the function gets. */
+static double *strided(rng_t *r, size_t n, int len, ptrdiff_t s) {
+  size_t span = n ? (size_t)((ptrdiff_t)(n - 1) * (s < 0 ? -s : s)) + len : 0;
+  double *a = gp_alloc(span * 8);
+  for (size_t i = 0; i < span; i++)
+    a[i] = rng_range(r, -2, 2);
+  gp_seal(a);
+  return s < 0 && n ? a + (ptrdiff_t)(n - 1) * -s : a;
+}
+
+static void t_vary(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("vary")};
+  static const ptrdiff_t strides[] = {5, 7, 0, -5, 6};
+  for (size_t ni = 0; ni < NNS; ni++)
+    for (size_t si = 0; si < 5; si++) {
+      size_t n = ns[ni], checked = 0;
+      ptrdiff_t st = strides[si];
+      double *x = gp_alloc(n * 8), *r = gp_alloc(n * 8), *r2 = gp_alloc(n * 8);
+      double *dx = gp_alloc(n * 8);
+      int *m = gp_alloc(n * 4), *m3 = gp_alloc(n * 4);
+      for (size_t e = 0; e < n; e++) {
+        x[e] = gen_x(&rng, -1.5, 1.5);
+        m[e] = 1 + rng_below(&rng, 4), m3[e] = 1 + rng_below(&rng, 3);
+      }
+      gp_seal(x), gp_seal(m), gp_seal(m3);
+      double *c = strided(&rng, n, 5, st);
+      vpoly_batched(n, x, c, st, m, r);
+      for (size_t e = 0; e < n; e++)
+        same_val("vpoly", e, r[e], vpoly(x[e], c + (ptrdiff_t)e * st, m[e]));
+      vpoly_nd_batched(n, x, c, st, m3, r);
+      memset(dx, 0, n * 8);
+      vpoly_nd_grad(n, x, c, st, m3, r2, NULL, dx);
+      for (size_t e = 0; e < n; e++) {
+        const double *ce = c + (ptrdiff_t)e * st;
+        double p = 0, dp = 1;
+        same_val("vpoly_nd", e, r[e], vpoly_nd(x[e], ce, m3[e]));
+        same_val("vpoly_nd_grad ret", e, r2[e], r[e]);
+        if (x[e] > 0.25) {
+          horner(x[e], ce + 1, m3[e], 0, &p, &dp);
+          dp = p + x[e] * dp;
+        }
+        if (isfinite(x[e]))
+          near("vpoly_nd d_x", e, dx[e], dp, 1e-12, &checked);
+      }
+      /* Integer arrays: six per example, m up to 6. */
+      size_t span = n ? (size_t)((ptrdiff_t)(n - 1) * (st < 0 ? -st : st)) + 6
+                      : 0;
+      int *k = gp_alloc(span * 4), *m6 = gp_alloc(n * 4);
+      for (size_t i = 0; i < span; i++)
+        k[i] = rng_below(&rng, 19) - 9;
+      for (size_t e = 0; e < n; e++)
+        m6[e] = rng_below(&rng, 7);
+      gp_seal(k), gp_seal(m6);
+      int *kb = st < 0 && n ? k + (ptrdiff_t)(n - 1) * -st : k;
+      vhalves_batched(n, x, kb, st, m6, r);
+      memset(dx, 0, n * 8);
+      vhalves_grad(n, x, kb, st, m6, r2, NULL, dx);
+      for (size_t e = 0; e < n; e++) {
+        const int *ke = kb + (ptrdiff_t)e * st;
+        double h[6], p = 0, dp = 0;
+        same_val("vhalves", e, r[e], vhalves(x[e], ke, m6[e]));
+        same_val("vhalves_grad ret", e, r2[e], r[e]);
+        for (int i = 0; i < m6[e]; i++)
+          h[i] = ke[i] * 0.5;
+        if (m6[e] > 0)
+          horner(x[e], h, m6[e] - 1, 0, &p, &dp);
+        if (isfinite(x[e]))
+          near("vhalves d_x", e, dx[e], p + x[e] * dp, 1e-12, &checked);
+      }
+      gp_reset();
+    }
+}
+
+/* BD_POINTERS: pointers into one array at a stride of 4 (whole calls), and
+ * the same arrays in a shuffled order (a call per lane). */
+static void t_pointers(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("pointers")};
+  for (size_t ni = 0; ni < NNS; ni++) {
+    size_t n = ns[ni];
+    double *x = gp_alloc(n * 8), *r = gp_alloc(n * 8);
+    double *c = strided(&rng, n, 4, 4);
+    const double **p = gp_alloc(n * sizeof *p);
+    for (size_t e = 0; e < n; e++)
+      x[e] = gen_x(&rng, -1.5, 1.5), p[e] = c + 4 * e;
+    for (int shuffled = 0; shuffled < 2; shuffled++) {
+      for (size_t e = 0; shuffled && e + 1 < n; e++) {
+        size_t j = e + rng_below(&rng, (int)(n - e));
+        const double *t = p[e];
+        p[e] = p[j], p[j] = t;
+      }
+      vptrs_batched(n, x, p, r);
+      for (size_t e = 0; e < n; e++)
+        same_val("vptrs", e, r[e], vptrs(x[e], p[e]));
+    }
+    gp_reset();
+  }
+}
+
 /* The callees run on the runtime's threads: the same bits for 1 and 2. */
 static void t_threads(void **state) {
   (void)state;
@@ -342,7 +470,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test(t_erf),     cmocka_unit_test(t_branch),
       cmocka_unit_test(t_cheb),    cmocka_unit_test(t_loop),
       cmocka_unit_test(t_halves),  cmocka_unit_test(t_unif),
-      cmocka_unit_test(t_unif_nd), cmocka_unit_test(t_threads)};
+      cmocka_unit_test(t_unif_nd), cmocka_unit_test(t_threads),
+      cmocka_unit_test(t_vary),    cmocka_unit_test(t_pointers)};
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_batched_array", tests, NULL, NULL);
 }
