@@ -74,6 +74,13 @@ BATCHDIFF BD_JVP double use_jvp(double a, double b) {
   return bc_kink(a, b) * bc_root(b * b + 1, 3);
 }
 
+/* A float parameter of a double callee: its tangent, a float, times the
+ * partial in the result's type (NAME_jvp did not compile before: float
+ * and double vectors multiplied; the fuzzer's --features bcalls). */
+BATCHDIFF BD_JVP double use_jvpmix(double a, double b) {
+  return bc_mix(a, 1.5, 2.0, (float)b);
+}
+
 /* After a system header's declaration of bc_cube (glibc's <math.h>
  * declares Cephes' gamma so): still the batch, diff function of
  * batched_callee.h. */
@@ -367,6 +374,24 @@ static void t_jvp(void **state) {
     double want = da[e] * ta[e] + db[e] * tb[e];
     if (fabs(t[e] - want) > 1e-13 * (1 + fabs(want))) {
       print_error("use_jvp_jvp e=%zu: %.17g, want %.17g\n", e, t[e], want);
+      fail();
+    }
+  }
+  /* use_jvpmix: bc_mix's partials 1.5 + 0.5 exp(a / 4) in a and 2 y (y =
+   * (float)b, in float) in b, through NAME_grad and NAME_jvp */
+  use_jvpmix_jvp(n, a, b, ta, tb, r, t);
+  memset(da, 0, n * 8), memset(db, 0, n * 8);
+  use_jvpmix_grad(n, a, b, NULL, NULL, da, db);
+  for (size_t e = 0; e < n; e++) {
+    same_result("use_jvpmix_jvp", e, r[e], use_jvpmix(a[e], b[e]), MATH_TOL);
+    double wa = 1.5 + 0.5 * exp(0.25 * a[e]), wb = 2 * (double)(float)b[e];
+    double want = wa * ta[e] + wb * tb[e];
+    if (fabs(da[e] - wa) > 1e-13 * (1 + fabs(wa)) ||
+        fabs(db[e] - wb) > 1e-6 * (1 + fabs(wb)) ||
+        fabs(t[e] - want) > 1e-6 * (1 + fabs(want))) {
+      print_error("use_jvpmix e=%zu: d %.17g %.17g, want %.17g %.17g; "
+                  "tangent %.17g, want %.17g\n",
+                  e, da[e], db[e], wa, wb, t[e], want);
       fail();
     }
   }

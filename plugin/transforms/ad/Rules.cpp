@@ -32,9 +32,12 @@ int derivativeRule(ir::Builder &B, const ir::Stmt &S, unsigned K, int Gt,
   ir::Type Ty = B.func().Temps[S.Dst];
   bool IsMath = S.Opc == Op::Math;
   // Tie(v, a0, p0, a1, p1, ...): the partial in a_k is p_k (in a_k's type).
+  // Gt is v's adjoint (reverse mode) or a_k's tangent (forward mode, in
+  // a_k's type: a float parameter of a double callee), so both in v's.
   if (S.Opc == Op::Tie)
     return K % 2 == 1 && K + 1 < S.Args.size()
-               ? B.cast(Into, B.mul(Gt, B.cast(Ty, Val(S.Args[K + 1]))))
+               ? B.cast(Into,
+                        B.mul(B.cast(Ty, Gt), B.cast(Ty, Val(S.Args[K + 1]))))
                : -1;
 #define G Gt
 #define BD_OP_DERIV(O, I, E)                                                   \
