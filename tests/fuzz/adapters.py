@@ -8,7 +8,7 @@ def ctype(t):
     return {"f": "float", "d": "double", "i": "int"}[t]
 
 
-def adapter(name, rt, params):
+def adapter(name, rt, params, hvp=True):
     L = []
     args = []
     for p, (nm, t, u, nd) in enumerate(params):
@@ -122,7 +122,8 @@ def adapter(name, rt, params):
     for f in frees:
         L.append("  free(%s);" % f)
     L.append("}")
-    return "\n".join(L) + "\n" + hvp_adapter(name, rt, params)
+    return "\n".join(L) + ("\n" + hvp_adapter(name, rt, params) if hvp
+                           else "")
 
 
 def hvp_adapter(name, rt, params):

@@ -19,6 +19,7 @@ example, globals written on some paths).  Each feature
 draws numbers only where the ones before it drew none, so adding one
 leaves the others' output as it was."""
 from markers import LF, MD, MF, TW, tname
+from ofeatures import NEW13, OExt
 from xadapters import CP
 from xfeatures import NEW, XExt
 from yfeatures import NEW3, YExt
@@ -33,7 +34,8 @@ from wfeatures import NEW5, WExt
 from zfeatures import NEW4, ZExt
 
 FEATURES = ("structs", "arrays", "mem", "recs", "amem") + NEW + ("amem2",) + \
-    NEW3 + NEW4 + NEW5 + NEW6 + NEW7 + NEW8 + NEW9 + NEW10 + NEW11 + NEW12
+    NEW3 + NEW4 + NEW5 + NEW6 + NEW7 + NEW8 + NEW9 + NEW10 + NEW11 + NEW12 + \
+    NEW13
 
 
 class StructType:
@@ -95,7 +97,7 @@ class StructType:
 
 
 class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt, QExt,
-          PExt):
+          PExt, OExt):
     """File-level state of the features (rng: the file's generator)."""
 
     def __init__(self, rng, features):
@@ -106,6 +108,7 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt, QExt,
         self.zinit()
         self.winit()
         self.tinit()
+        self.oinit()
 
     def file_decls(self):
         out = []
@@ -176,6 +179,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt, QExt,
             e = self.rfleaf(g, t)
         if not e and self.qon():
             e = self.qfleaf(g, t)
+        if not e and self.oon():
+            e = self.ofleaf(g, t)
         return e or XExt.fleaf(self, g, t)
 
     def ileaf(self, g):
@@ -259,6 +264,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt, QExt,
             hvp = self.tparams(types, cps, CP) and hvp
         if self.ron():
             hvp = self.rparams(types, cps, CP) and hvp
+        if self.oon():
+            hvp = self.oparams(types, cps, CP) and hvp
         return cps, hvp
 
     @staticmethod
@@ -294,6 +301,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt, QExt,
             elif cp.walk == "idecl":
                 out.append("%sconst %s %s[%d * %s]" % (
                     a, tname(cp.t), cp.nm, cp.inter, cp.lenp.nm))
+            elif cp.walk and getattr(cp, "cbr", False):
+                out.append("%sconst %s %s[]" % (a, tname(cp.t), cp.nm))
             elif cp.walk:
                 out.append("%sconst %s *%s" % (a, tname(cp.t), cp.nm))
             else:
@@ -317,6 +326,7 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt, QExt,
         SExt.sattach(g)  # sfeatures: gotodone
         RExt.rattach(g)  # rfeatures: the tenth round
         QExt.qattach(g)  # qfeatures: the eleventh round
+        OExt.oattach(g)  # ofeatures: the thirteenth round
 
     def setup(self, g, cps):
         """The function's struct members, arrays and length parameters in
@@ -366,6 +376,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt, QExt,
             self.tsetup(g, cps)
         if self.ron():
             self.rsetup(g, cps)
+        if self.oon():
+            self.osetup(g, cps)
 
     @staticmethod
     def add_struct(g, nm, st, ro):
@@ -397,6 +409,11 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt, QExt,
             self.sbefore_return(g)
         if self.qon():
             self.qbefore_return(g)
+
+    def final_ret(self, g, ret):
+        """The final return's value (ofeatures 'bcalls': plus a call). No
+        draw when no feature changes it."""
+        return self.oret(g, ret) if self.oon() else ret
 
     def after_return(self, g):
         """After the final return (and its `tail:`): gotodone's label
@@ -434,6 +451,8 @@ class Ext(XExt, YExt, ZExt, WExt, VExt, UExt, TExt, SExt, RExt, QExt,
         if self.qon() and self.qstmt(g, ind, in_loop):
             return True
         if self.pon() and self.pstmt(g, ind, in_loop):
+            return True
+        if self.oon() and self.ostmt(g, ind, in_loop):
             return True
         r = self.r.random()
         if r < 0.1 and g.ragged and g.loop_depth < 2 and not g.is_helper \

@@ -774,9 +774,11 @@ class FnGen:
         self.block(1, False, 100)
         if self.ext:
             self.ext.finish(self)
-        self.emit(1, "return %s;" % (
-            self.ext.sret_expr(self, self.sret) if self.sret else
-            self.fexpr(self.rtype)))
+        ret = self.ext.sret_expr(self, self.sret) if self.sret else \
+            self.fexpr(self.rtype)
+        if self.ext and not self.sret:
+            ret = self.ext.final_ret(self, ret)
+        self.emit(1, "return %s;" % ret)
         if self.tail:
             # a label after the return (goto small;): the parameters only,
             # as locals declared after a goto to it are not initialised

@@ -29,6 +29,8 @@ from features import FEATURES
 from genfile import gen_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# a generated file with a second translation unit (--features bcalls)
+OTHER = "#ifdef FZ_OTHER_FILE"
 
 
 FEATURES_HELP = ("comma-separated constructs added after the first version "
@@ -62,7 +64,8 @@ def clang_crashes_alone(src, cmd, workdir, seed):
     seed 665, early-cse on the scalar f3)?"""
     pre = os.path.join(workdir, "fuzz_%d_noplugin.c" % seed)
     with open(pre, "w") as f:
-        f.write(src[:src.index("/* twins:")])
+        f.write(src[:src.index("/* twins:")] + ("\n#endif\n" if OTHER in src
+                                               else ""))
     c = [a for a in cmd[:cmd.index("-w")] if not a.startswith("-fplugin")]
     p = subprocess.run(c + ["-w", "-c", pre, "-o", os.devnull],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -78,14 +81,33 @@ def compile_and_run(cfile, args, sse2, extra=(), emit=None):
     plugin = args.plugin or os.path.join(args.build, "lib", "batchdiff",
                                          "batchdiff.so")
     rtdir = args.rtdir or os.path.join(args.build, "runtime")
-    cmd = [args.cc, "-std=c11", "-O2"] + ([] if sse2 else ["-march=native"]) \
-        + list(extra) + ["-fplugin=" + plugin] \
-        + (["-fplugin-arg-batchdiff-emit=" + emit] if emit else []) \
-        + ["-I", os.path.join(args.src, "annotations"),
-           "-I", os.path.join(args.src, "runtime", "include"), "-I", HERE,
-           "-w", cfile, "-o", exe, "-L", rtdir, "-Wl,-rpath," + rtdir,
-           "-lbatchdiff_rt", "-lm"]
+
+    def cc(em, more):
+        return [args.cc, "-std=c11", "-O2"] + \
+            ([] if sse2 else ["-march=native"]) + list(extra) + \
+            ["-fplugin=" + plugin] + \
+            (["-fplugin-arg-batchdiff-emit=" + em] if em else []) + \
+            ["-I", os.path.join(args.src, "annotations"),
+             "-I", os.path.join(args.src, "runtime", "include"), "-I", HERE,
+             "-w"] + more
+    with open(cfile) as f:
+        other = OTHER in f.read()
     t0 = time.time()
+    objs = []
+    if other:
+        # the batch, diff callees of --features bcalls: the file's other
+        # part, a translation unit of its own, compiled with the plugin
+        obj = exe + "_other.o"
+        ocmd = cc(emit + ".other" if emit else None,
+                  ["-DFZ_OTHER_FILE", "-c", cfile, "-o", obj])
+        p = subprocess.run(ocmd, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True)
+        if p.returncode != 0:
+            return ("COMPILE", p.stdout, (0, 0), time.time() - t0, ocmd)
+        objs = [obj]
+    cmd = cc(emit, [cfile] + objs + ["-o", exe, "-L", rtdir,
+                                     "-Wl,-rpath," + rtdir, "-lbatchdiff_rt",
+                                     "-lm"])
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        universal_newlines=True)
     tc = time.time() - t0
@@ -117,7 +139,7 @@ def run_exe(exe, args, env=None):
 def run_one(seed, K, args, workdir):
     src = gen_file(seed, K, args.mutate_grad, features(args.features),
                    args.mutate_ret, args.mutate_global, args.mutate_ulp,
-                   args.mutate_jvp)
+                   args.mutate_jvp, args.mutate_callee)
     cfile = os.path.join(workdir, "fuzz_%d.c" % seed)
     with open(cfile, "w") as f:
         f.write(src)
@@ -147,6 +169,7 @@ def run_one(seed, K, args, workdir):
         status = cls or status
     if emit:
         shutil.rmtree(emit, ignore_errors=True)
+        shutil.rmtree(emit + ".other", ignore_errors=True)
     for d in os.listdir(workdir):
         if d.startswith("recheck_%d_" % seed):
             shutil.rmtree(os.path.join(workdir, d), ignore_errors=True)
@@ -232,6 +255,11 @@ def main():
                    help="check 5 compares every NAME_jvp d_ret scaled by "
                    "1 + this (a deliberate bug: the run must then fail, "
                    "also where the gradient is off, jvp_gradoff)")
+    r.add_argument("--mutate-callee", type=float, default=0.0,
+                   help="--features bcalls: the other file's NAME_grad "
+                   "scales the partials it adds to its shadows by 1 + this "
+                   "(a deliberate bug in the callees' partials: the run "
+                   "must then fail)")
     r.add_argument("--mutate-ulp", type=int, default=0,
                    help="check 1 compares the scalar result with "
                    "NAME_batched's moved this many ULPs (of the result "

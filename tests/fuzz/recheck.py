@@ -158,9 +158,13 @@ def classify(src, build):
 
 
 def same_emitted(d1, d2):
-    """The plugin's -fplugin-arg-batchdiff-emit outputs are the same."""
+    """The plugin's -fplugin-arg-batchdiff-emit outputs are the same (and
+    those of the other file of --features bcalls, D.other)."""
     if not d1 or not d2:
         return False
+    if os.path.isdir(d1 + ".other") or os.path.isdir(d2 + ".other"):
+        if not same_emitted(d1 + ".other", d2 + ".other"):
+            return False
     f1, f2 = sorted(os.listdir(d1)), sorted(os.listdir(d2))
     return f1 == f2 and bool(f1) and all(
         filecmp.cmp(os.path.join(d1, a), os.path.join(d2, a), shallow=False)

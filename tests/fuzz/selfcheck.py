@@ -63,6 +63,9 @@ from gen import features, parse_seeds
 from qfeatures import NEW11
 from rfeatures import NEW10
 from pfeatures import NEW12
+from ofeatures import NEW13
+from selfcheck13 import NAMES as NAMES13, check_thirteenth, \
+    check_thirteenth_fails, main_part
 from selfcheck11 import NAMES as NAMES11, check_eleventh, \
     check_eleventh_fails
 from selfcheck12 import NAMES as NAMES12, check_twelfth, \
@@ -71,7 +74,7 @@ from sfeatures import NEW9
 from tfeatures import NEW8
 
 SEVENTH = tuple(f for f in FEATURES if f not in NEW8 + NEW9 + NEW10 +
-                NEW11 + NEW12)
+                NEW11 + NEW12 + NEW13)
 
 
 def check_written_names():
@@ -514,7 +517,7 @@ def main():
     bad = check_written_names() + check_seed92() + check_seed167() + \
         check_seed197() + check_eighth_fails() + check_ninth_fails() + \
         check_tenth_fails() + check_eleventh_fails() + \
-        check_twelfth_fails()
+        check_twelfth_fails() + check_thirteenth_fails()
     seeds = parse_seeds(args.seeds)
     counts = {"flat": 0, "gotoin": 0, "self": 0, "rec": 0}
     counts9 = collections.Counter({k: 0 for k in (
@@ -527,12 +530,15 @@ def main():
         "static_rec", "view", "view_up", "view_down", "view_helper")})
     counts11 = collections.Counter({k: 0 for k in NAMES11})
     counts12 = collections.Counter({k: 0 for k in NAMES12})
+    counts13 = collections.Counter({k: 0 for k in NAMES13})
     for s in seeds:
         try:
-            src = genfile.gen_file(s, 4, 0.0, features("all"))
+            full = genfile.gen_file(s, 4, 0.0, features("all"))
         except AssertionError as e:
             bad.append("seed %d: %s" % (s, e))
             continue
+        bad += check_thirteenth(s, full, counts13)
+        src = main_part(full)  # (the earlier rounds' checks: no callees)
         bad += check_eighth(s, src, counts)
         bad += check_ninth(s, src, counts9)
         bad += check_tenth(s, src, counts10)
@@ -542,7 +548,7 @@ def main():
         bad += ["no %s among the seeds" % k for k, v in
                 list(counts.items()) + list(counts9.items()) +
                 list(counts10.items()) + list(counts11.items()) +
-                list(counts12.items()) if not v]
+                list(counts12.items()) + list(counts13.items()) if not v]
     print("eighth round: %s" % ", ".join("%s %d" % kv for kv in
                                           sorted(counts.items())))
     print("ninth round: %s" % ", ".join("%s %d" % kv for kv in
@@ -553,6 +559,8 @@ def main():
                                             sorted(counts11.items())))
     print("twelfth round: %s" % ", ".join("%s %d" % kv for kv in
                                            sorted(counts12.items())))
+    print("thirteenth round: %s" % ", ".join("%s %d" % kv for kv in
+                                              sorted(counts13.items())))
     for b in bad:
         print("FAIL " + b)
     print("self-check: %d seeds generated, %d failures" % (len(seeds),

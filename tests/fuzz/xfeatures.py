@@ -25,6 +25,7 @@ all elements, rows `A[i]` as arrays (helpers, pointers, memcpy),
 Each draws random numbers only when enabled: the output of the other
 features does not change."""
 from markers import LF, TW, tname
+from ofeatures import CWALKS
 from rfeatures import RWALKS
 from ufeatures import UWALKS
 from vfeatures import VWALKS
@@ -188,6 +189,8 @@ class XExt:
                 self.zwalk(g, ind)
             elif g.walkp.walk in RWALKS:
                 self.rwalk(g, ind)
+            elif g.walkp.walk in CWALKS:
+                self.owalk(g, ind)
             elif g.walkp.inter:
                 self.inter_walk(g, ind)
             else:

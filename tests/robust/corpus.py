@@ -93,6 +93,9 @@ def fuzz_gen_file(root, seed, k, feats):
     cut = src.find("/* twins:")
     if cut > 0:
         src = src[:cut]
+        if "#ifdef FZ_OTHER_FILE" in src:
+            # (--features bcalls: the other file's part, then this one's)
+            src += "#endif\n"
     # (the outside functions' declarations: --features ecalls)
     return src.replace('#include "fuzz_harness.h"\n',
                        '#include "fuzz_extern.h"\n')
