@@ -60,9 +60,9 @@ EmitOutput emitC(const EmitInput &In) {
   // needs them declared before its kernels, with their linkage.
   bool Self = false;
   for (const ir::Function *F : {In.Primal, In.Grad})
-    for (const ir::ExternCall &X :
-         F ? F->Externs : std::vector<ir::ExternCall>())
-      Self |= X.Batched && X.Batched->SameFile && X.Name == F->Name;
+    if (F)
+      for (const ir::ExternCall &X : F->Externs)
+        Self |= X.Batched && X.Batched->SameFile && X.Name == F->Name;
   if (Self) {
     if (In.Primal)
       OS << wrapperPrototype(*In.Primal, Flavor::Batched, In.Static, true)
