@@ -371,6 +371,7 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
   if (Via) {
     X.Why = ir::ExternCall::Recursion;
     X.Via = *Via;
+    X.MarkedDiff = hasDiff(Callee);
   }
   X.Call = Name + "(";
   std::vector<int> Args;
@@ -521,10 +522,7 @@ int Lowerer::recursiveCall(const CallExpr *CE, const FunctionDecl *Callee,
   const FunctionDecl *Def = Callee->getDefinition();
   if (Def && recursionBatched(CE, Def))
     return batchedCall(CE, Def, true);
-  int R = externCall(CE, Callee, &Via);
-  if (R >= 0 && !F.Externs.empty() && hasDiff(Callee))
-    F.Externs.back().MarkedDiff = true;
-  return R;
+  return externCall(CE, Callee, &Via);
 }
 
 /// Every call of a helper is a copy of its body and of everything it calls,
