@@ -55,8 +55,7 @@ bool Lowerer::batchedCallee(const CallExpr *CE,
     return false;
   const FunctionDecl *Def = Callee->getDefinition();
   if ((Def && Def->hasBody()) || !Callee->isExternallyVisible() ||
-      !Callee->hasPrototype() || Callee->isVariadic() ||
-      Callee->getNumParams() != CE->getNumArgs())
+      !Callee->hasPrototype())
     return false;
   // Declared in this file or its headers, whatever else declares it later:
   // a C library header may declare the name too (glibc's gamma, which
@@ -64,19 +63,23 @@ bool Lowerer::batchedCallee(const CallExpr *CE,
   bool Own = false;
   for (const FunctionDecl *D : Callee->redecls())
     Own |= !Ctx.getSourceManager().isInSystemHeader(D->getLocation());
-  if (!Own)
-    return false;
+  return Own && batchedSignature(CE, Callee, true);
+}
+
+bool Lowerer::batchedSignature(const CallExpr *CE, const FunctionDecl *Callee,
+                               bool Arrays) const {
   // Scalar parameters and result only: their ABI is one array of n values
   // each (or one value, BD_UNIFORM).
   QualType RT = Callee->getReturnType();
-  if (RT->isVoidType() || !irType(RT))
+  if (Callee->isVariadic() || Callee->getNumParams() != CE->getNumArgs() ||
+      RT->isVoidType() || !irType(RT))
     return false;
   // Pointers to const: a table or an array parameter of the caller
   // (batchedArrayArg).
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const ParmVarDecl *P = Callee->getParamDecl(I);
     const Expr *A = CE->getArg(I);
-    if (P->getType()->isPointerType()
+    if (Arrays && P->getType()->isPointerType()
             ? !batchedArrayArg(A, P)
             : !irType(P->getType()) || !irType(A->getType()))
       return false;
@@ -168,21 +171,14 @@ bool Lowerer::recursionBatched(const CallExpr *CE,
   bool Before = Callee->getCanonicalDecl() == Top->getCanonicalDecl() ||
                 (Def && Ctx.getSourceManager().isBeforeInTranslationUnit(
                             Def->getEndLoc(), Top->getBeginLoc()));
-  if (!hasDiff(Top) || !hasDiff(Callee) || Callee->isVariadic() ||
+  if (!hasDiff(Top) || !hasDiff(Callee) ||
       (!Before && !Callee->isExternallyVisible()) ||
-      Callee->getNumParams() != CE->getNumArgs() ||
-      !Callee->getReturnType()->isRealFloatingType() ||
-      !irType(Callee->getReturnType()))
+      !batchedSignature(CE, Callee, false) ||
+      !Callee->getReturnType()->isRealFloatingType())
     return false;
   bool FloatArg = false;
-  for (const ParmVarDecl *P : Callee->parameters()) {
-    if (!irType(P->getType()))
-      return false;
+  for (const ParmVarDecl *P : Callee->parameters())
     FloatArg |= P->getType()->isRealFloatingType();
-  }
-  for (const Expr *A : CE->arguments())
-    if (!irType(A->getType()))
-      return false;
   return FloatArg;
 }
 

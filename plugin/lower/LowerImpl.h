@@ -470,6 +470,10 @@ private:
   /// this file marks diff: through its NAME_grad (docs/calls.md,
   /// "Recursion").
   bool recursionBatched(const CallExpr *CE, const FunctionDecl *Callee) const;
+  /// The checks both share: numbers in and out (with \p Arrays, also
+  /// read-only arrays to pointers to const, batchedArrayArg).
+  bool batchedSignature(const CallExpr *CE, const FunctionDecl *Callee,
+                        bool Arrays) const;
   int batchedCall(const CallExpr *CE, const FunctionDecl *Callee,
                   bool SameFile = false);
   /// Whether array \p A can be passed to \p P, a pointer to const: a table
