@@ -144,14 +144,14 @@ static void __bd_score_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
+    bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
+    bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
+    bd_i32d __bd_x1 = __bd_full ? bd_load_i32d((const int32_t *)(__bd_a1 + __bd_i)) : bd_loadn_i32d((const int32_t *)(__bd_a1 + __bd_i), __bd_k);
     if (__bd_i + 256 + (sizeof(bd_md) / 8) <= __bd_hi) {
       bd_prefetch_r(__bd_a0, (__bd_i + 256) * 8, (sizeof(bd_md) / 8) * 8);
       bd_prefetch_r(__bd_a1, (__bd_i + 256) * 4, (sizeof(bd_md) / 8) * 4);
       bd_prefetch_w(__bd_ret, (__bd_i + 256) * 8, (sizeof(bd_md) / 8) * 8);
     }
-    bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
-    bd_f64d __bd_x0 = __bd_full ? bd_load_f64d((const double *)(__bd_a0 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i), __bd_k);
-    bd_i32d __bd_x1 = __bd_full ? bd_load_i32d((const int32_t *)(__bd_a1 + __bd_i)) : bd_loadn_i32d((const int32_t *)(__bd_a1 + __bd_i), __bd_k);
     bd_f64d __bd_o0;
     __bd_score_bk(__bd_mk, __bd_x0, __bd_x1, &__bd_o0);
     { if (__bd_full) bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
@@ -666,13 +666,6 @@ static void __bd_score_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
   size_t __bd_w = (2 * (sizeof(bd_md) / 8));
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
-    if (__bd_i + 256 + (2 * (sizeof(bd_md) / 8)) <= __bd_hi) {
-      bd_prefetch_r(__bd_a0, (__bd_i + 256) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
-      bd_prefetch_r(__bd_a1, (__bd_i + 256) * 4, (2 * (sizeof(bd_md) / 8)) * 4);
-      if (__bd_d0) bd_prefetch_w(__bd_d0, (__bd_i + 256) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
-      if (__bd_dret) bd_prefetch_r(__bd_dret, (__bd_i + 256) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
-      if (__bd_ret) bd_prefetch_w(__bd_ret, (__bd_i + 256) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
-    }
     size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);
     int __bd_full_0 = __bd_k_0 == (sizeof(bd_md) / 8);
     size_t __bd_i_0 = __bd_i;
@@ -687,6 +680,13 @@ static void __bd_score_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
     bd_i32d __bd_x1_1 = __bd_full_1 ? bd_load_i32d((const int32_t *)(__bd_a1 + __bd_i_1)) : bd_loadn_i32d((const int32_t *)(__bd_a1 + __bd_i_1), __bd_k_1);
     bd_f64d __bd_seed_0 = !__bd_dret ? bd_splat_f64d(1) : __bd_full_0 ? bd_load_f64d((const double *)(__bd_dret + __bd_i_0)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i_0), __bd_k_0);
     bd_f64d __bd_seed_1 = !__bd_dret ? bd_splat_f64d(1) : __bd_full_1 ? bd_load_f64d((const double *)(__bd_dret + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i_1), __bd_k_1);
+    if (__bd_i + 256 + (2 * (sizeof(bd_md) / 8)) <= __bd_hi) {
+      bd_prefetch_r(__bd_a0, (__bd_i + 256) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+      bd_prefetch_r(__bd_a1, (__bd_i + 256) * 4, (2 * (sizeof(bd_md) / 8)) * 4);
+      if (__bd_d0) bd_prefetch_w(__bd_d0, (__bd_i + 256) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+      if (__bd_dret) bd_prefetch_r(__bd_dret, (__bd_i + 256) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+      if (__bd_ret) bd_prefetch_w(__bd_ret, (__bd_i + 256) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+    }
     bd_f64d __bd_o0_0;
     bd_f64d __bd_o0_1;
     bd_f64d __bd_o1_0;

@@ -124,10 +124,6 @@ static void __bd_seg_eval_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void
   size_t __bd_w = (2 * (sizeof(bd_md) / 8));
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
-    if (__bd_i + 128 + (2 * (sizeof(bd_md) / 8)) <= __bd_hi) {
-      bd_prefetch_r(__bd_a0, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
-      bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
-    }
     size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);
     int __bd_full_0 = __bd_k_0 == (sizeof(bd_md) / 8);
     size_t __bd_i_0 = __bd_i;
@@ -138,6 +134,10 @@ static void __bd_seg_eval_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void
     bd_md __bd_mk_1 = __bd_full_1 ? bd_mtrue_d() : bd_mfirst_d(__bd_k_1);
     bd_f64d __bd_x0_0 = __bd_full_0 ? bd_load_f64d((const double *)(__bd_a0 + __bd_i_0)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i_0), __bd_k_0);
     bd_f64d __bd_x0_1 = __bd_full_1 ? bd_load_f64d((const double *)(__bd_a0 + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i_1), __bd_k_1);
+    if (__bd_i + 128 + (2 * (sizeof(bd_md) / 8)) <= __bd_hi) {
+      bd_prefetch_r(__bd_a0, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+      bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+    }
     bd_f64d __bd_o0_0;
     bd_f64d __bd_o0_1;
     __bd_seg_eval_bk(__bd_mk_0, __bd_mk_1, __bd_x0_0, __bd_x0_1, __bd_a1, __bd_a2, __bd_a3, __bd_a4, __bd_a5, &__bd_o0_0, &__bd_o0_1);

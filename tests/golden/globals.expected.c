@@ -37,14 +37,14 @@ static void __bd_lookup_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
+    bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
+    bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
+    bd_i32n __bd_x1 = __bd_full ? bd_load_i32n((const int32_t *)(__bd_a1 + __bd_i)) : bd_loadn_i32n((const int32_t *)(__bd_a1 + __bd_i), __bd_k);
     if (__bd_i + 256 + (sizeof(bd_mn) / 4) <= __bd_hi) {
       bd_prefetch_r(__bd_a0, (__bd_i + 256) * 4, (sizeof(bd_mn) / 4) * 4);
       bd_prefetch_r(__bd_a1, (__bd_i + 256) * 4, (sizeof(bd_mn) / 4) * 4);
       bd_prefetch_w(__bd_ret, (__bd_i + 256) * 4, (sizeof(bd_mn) / 4) * 4);
     }
-    bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
-    bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
-    bd_i32n __bd_x1 = __bd_full ? bd_load_i32n((const int32_t *)(__bd_a1 + __bd_i)) : bd_loadn_i32n((const int32_t *)(__bd_a1 + __bd_i), __bd_k);
     bd_f32n __bd_o0;
     bd_i32n __bd_o1;
     __bd_lookup_bk(__bd_mk, __bd_x0, __bd_x1, __bd_a2, (float)__bd_a3, &__bd_o0, &__bd_o1);

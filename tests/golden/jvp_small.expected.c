@@ -151,15 +151,15 @@ static void __bd_scale_jc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
+    bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
+    bd_f64d __bd_x2 = __bd_full ? bd_load_f64d((const double *)(__bd_a2 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a2 + __bd_i), __bd_k);
+    bd_f64d __bd_x6 = !__bd_d2 ? bd_splat_f64d(0) : __bd_full ? bd_load_f64d((const double *)(__bd_d2 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_d2 + __bd_i), __bd_k);
     if (__bd_i + 128 + (sizeof(bd_md) / 8) <= __bd_hi) {
       bd_prefetch_r(__bd_a2, (__bd_i + 128) * 8, (sizeof(bd_md) / 8) * 8);
       if (__bd_d2) bd_prefetch_r(__bd_d2, (__bd_i + 128) * 8, (sizeof(bd_md) / 8) * 8);
       if (__bd_dret) bd_prefetch_w(__bd_dret, (__bd_i + 128) * 8, (sizeof(bd_md) / 8) * 8);
       if (__bd_ret) bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (sizeof(bd_md) / 8) * 8);
     }
-    bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
-    bd_f64d __bd_x2 = __bd_full ? bd_load_f64d((const double *)(__bd_a2 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a2 + __bd_i), __bd_k);
-    bd_f64d __bd_x6 = !__bd_d2 ? bd_splat_f64d(0) : __bd_full ? bd_load_f64d((const double *)(__bd_d2 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_d2 + __bd_i), __bd_k);
     bd_f64d __bd_o0;
     bd_f64d __bd_o1;
     __bd_scale_jk(__bd_mk, __bd_a0 + (ptrdiff_t)__bd_i * __bd_as0, __bd_as0, __bd_d0 ? __bd_d0 + (ptrdiff_t)__bd_i * __bd_ds0 : 0, __bd_ds0, (double)__bd_a1, __bd_x2, __bd_a3 + (ptrdiff_t)__bd_i * __bd_as3, __bd_as3, __bd_d3 ? __bd_d3 + (ptrdiff_t)__bd_i * __bd_ds3 : 0, __bd_ds3, (__bd_d0 != 0), (__bd_d1 ? (double)*__bd_d1 : (double)0), __bd_x6, (__bd_d3 != 0), &__bd_o0, &__bd_o1);

@@ -32,14 +32,14 @@ static void __bd_poly_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
+    bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
+    bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
+    bd_f32n __bd_x1 = __bd_full ? bd_load_f32n((const float *)(__bd_a1 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a1 + __bd_i), __bd_k);
     if (__bd_i + 256 + (sizeof(bd_mn) / 4) <= __bd_hi) {
       bd_prefetch_r(__bd_a0, (__bd_i + 256) * 4, (sizeof(bd_mn) / 4) * 4);
       bd_prefetch_r(__bd_a1, (__bd_i + 256) * 4, (sizeof(bd_mn) / 4) * 4);
       bd_prefetch_w(__bd_ret, (__bd_i + 256) * 4, (sizeof(bd_mn) / 4) * 4);
     }
-    bd_mn __bd_mk = __bd_full ? bd_mtrue_n() : bd_mfirst_n(__bd_k);
-    bd_f32n __bd_x0 = __bd_full ? bd_load_f32n((const float *)(__bd_a0 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a0 + __bd_i), __bd_k);
-    bd_f32n __bd_x1 = __bd_full ? bd_load_f32n((const float *)(__bd_a1 + __bd_i)) : bd_loadn_f32n((const float *)(__bd_a1 + __bd_i), __bd_k);
     bd_f32n __bd_o0;
     __bd_poly_bk(__bd_mk, __bd_x0, __bd_x1, &__bd_o0);
     { if (__bd_full) bd_store_f32n((float *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f32n((float *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
@@ -301,14 +301,6 @@ static void __bd_poly_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__
   size_t __bd_w = (2 * (sizeof(bd_mn) / 4));
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
-    if (__bd_i + 256 + (2 * (sizeof(bd_mn) / 4)) <= __bd_hi) {
-      bd_prefetch_r(__bd_a0, (__bd_i + 256) * 4, (2 * (sizeof(bd_mn) / 4)) * 4);
-      bd_prefetch_r(__bd_a1, (__bd_i + 256) * 4, (2 * (sizeof(bd_mn) / 4)) * 4);
-      if (__bd_d0) bd_prefetch_w(__bd_d0, (__bd_i + 256) * 4, (2 * (sizeof(bd_mn) / 4)) * 4);
-      if (__bd_d1) bd_prefetch_w(__bd_d1, (__bd_i + 256) * 4, (2 * (sizeof(bd_mn) / 4)) * 4);
-      if (__bd_dret) bd_prefetch_r(__bd_dret, (__bd_i + 256) * 4, (2 * (sizeof(bd_mn) / 4)) * 4);
-      if (__bd_ret) bd_prefetch_w(__bd_ret, (__bd_i + 256) * 4, (2 * (sizeof(bd_mn) / 4)) * 4);
-    }
     size_t __bd_k_0 = __bd_k < (sizeof(bd_mn) / 4) ? __bd_k : (sizeof(bd_mn) / 4);
     int __bd_full_0 = __bd_k_0 == (sizeof(bd_mn) / 4);
     size_t __bd_i_0 = __bd_i;
@@ -323,6 +315,14 @@ static void __bd_poly_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__
     bd_f32n __bd_x1_1 = __bd_full_1 ? bd_load_f32n((const float *)(__bd_a1 + __bd_i_1)) : bd_loadn_f32n((const float *)(__bd_a1 + __bd_i_1), __bd_k_1);
     bd_f32n __bd_seed_0 = !__bd_dret ? bd_splat_f32n(1) : __bd_full_0 ? bd_load_f32n((const float *)(__bd_dret + __bd_i_0)) : bd_loadn_f32n((const float *)(__bd_dret + __bd_i_0), __bd_k_0);
     bd_f32n __bd_seed_1 = !__bd_dret ? bd_splat_f32n(1) : __bd_full_1 ? bd_load_f32n((const float *)(__bd_dret + __bd_i_1)) : bd_loadn_f32n((const float *)(__bd_dret + __bd_i_1), __bd_k_1);
+    if (__bd_i + 256 + (2 * (sizeof(bd_mn) / 4)) <= __bd_hi) {
+      bd_prefetch_r(__bd_a0, (__bd_i + 256) * 4, (2 * (sizeof(bd_mn) / 4)) * 4);
+      bd_prefetch_r(__bd_a1, (__bd_i + 256) * 4, (2 * (sizeof(bd_mn) / 4)) * 4);
+      if (__bd_d0) bd_prefetch_w(__bd_d0, (__bd_i + 256) * 4, (2 * (sizeof(bd_mn) / 4)) * 4);
+      if (__bd_d1) bd_prefetch_w(__bd_d1, (__bd_i + 256) * 4, (2 * (sizeof(bd_mn) / 4)) * 4);
+      if (__bd_dret) bd_prefetch_r(__bd_dret, (__bd_i + 256) * 4, (2 * (sizeof(bd_mn) / 4)) * 4);
+      if (__bd_ret) bd_prefetch_w(__bd_ret, (__bd_i + 256) * 4, (2 * (sizeof(bd_mn) / 4)) * 4);
+    }
     bd_f32n __bd_o0_0;
     bd_f32n __bd_o0_1;
     bd_f32n __bd_o1_0;

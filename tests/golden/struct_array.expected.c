@@ -146,9 +146,6 @@ static void __bd_spread_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *
   size_t __bd_w = (2 * (sizeof(bd_md) / 8));
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
-    if (__bd_i + 128 + (2 * (sizeof(bd_md) / 8)) <= __bd_hi) {
-      bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
-    }
     size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);
     int __bd_full_0 = __bd_k_0 == (sizeof(bd_md) / 8);
     size_t __bd_i_0 = __bd_i;
@@ -157,6 +154,9 @@ static void __bd_spread_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *
     size_t __bd_i_1 = __bd_i + (__bd_k_1 ? 1 * (sizeof(bd_md) / 8) : 0);
     bd_md __bd_mk_0 = __bd_full_0 ? bd_mtrue_d() : bd_mfirst_d(__bd_k_0);
     bd_md __bd_mk_1 = __bd_full_1 ? bd_mtrue_d() : bd_mfirst_d(__bd_k_1);
+    if (__bd_i + 128 + (2 * (sizeof(bd_md) / 8)) <= __bd_hi) {
+      bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+    }
     bd_f64d __bd_o0_0;
     bd_f64d __bd_o0_1;
     __bd_spread_bk(__bd_mk_0, __bd_mk_1, (int32_t)__bd_a1, __bd_a3 + (ptrdiff_t)__bd_i * __bd_as3, __bd_as3, __bd_a4 + (ptrdiff_t)__bd_i * __bd_as4, __bd_as4, __bd_a5 + (ptrdiff_t)__bd_i * __bd_as5, __bd_as5, __bd_a6 + (ptrdiff_t)__bd_i * __bd_as6, __bd_as6, __bd_a7 + (ptrdiff_t)__bd_i * __bd_as7, __bd_as7, __bd_a8 + (ptrdiff_t)__bd_i * __bd_as8, __bd_as8, &__bd_o0_0, &__bd_o0_1);
@@ -652,10 +652,6 @@ static void __bd_spread_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *
   size_t __bd_w = (2 * (sizeof(bd_md) / 8));
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
-    if (__bd_i + 128 + (2 * (sizeof(bd_md) / 8)) <= __bd_hi) {
-      if (__bd_dret) bd_prefetch_r(__bd_dret, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
-      if (__bd_ret) bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
-    }
     size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);
     int __bd_full_0 = __bd_k_0 == (sizeof(bd_md) / 8);
     size_t __bd_i_0 = __bd_i;
@@ -666,6 +662,10 @@ static void __bd_spread_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *
     bd_md __bd_mk_1 = __bd_full_1 ? bd_mtrue_d() : bd_mfirst_d(__bd_k_1);
     bd_f64d __bd_seed_0 = !__bd_dret ? bd_splat_f64d(1) : __bd_full_0 ? bd_load_f64d((const double *)(__bd_dret + __bd_i_0)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i_0), __bd_k_0);
     bd_f64d __bd_seed_1 = !__bd_dret ? bd_splat_f64d(1) : __bd_full_1 ? bd_load_f64d((const double *)(__bd_dret + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i_1), __bd_k_1);
+    if (__bd_i + 128 + (2 * (sizeof(bd_md) / 8)) <= __bd_hi) {
+      if (__bd_dret) bd_prefetch_r(__bd_dret, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+      if (__bd_ret) bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+    }
     bd_f64d __bd_o0_0;
     bd_f64d __bd_o0_1;
     __bd_spread_gk(__bd_mk_0, __bd_mk_1, (int32_t)__bd_a1, __bd_a3 + (ptrdiff_t)__bd_i * __bd_as3, __bd_as3, __bd_d3 ? __bd_d3 + (ptrdiff_t)__bd_i * __bd_ds3 : 0, __bd_ds3, __bd_a4 + (ptrdiff_t)__bd_i * __bd_as4, __bd_as4, __bd_d4 ? __bd_d4 + (ptrdiff_t)__bd_i * __bd_ds4 : 0, __bd_ds4, __bd_a5 + (ptrdiff_t)__bd_i * __bd_as5, __bd_as5, __bd_d5 ? __bd_d5 + (ptrdiff_t)__bd_i * __bd_ds5 : 0, __bd_ds5, __bd_a6 + (ptrdiff_t)__bd_i * __bd_as6, __bd_as6, __bd_d6 ? __bd_d6 + (ptrdiff_t)__bd_i * __bd_ds6 : 0, __bd_ds6, __bd_a7 + (ptrdiff_t)__bd_i * __bd_as7, __bd_as7, __bd_d7 ? __bd_d7 + (ptrdiff_t)__bd_i * __bd_ds7 : 0, __bd_ds7, __bd_a8 + (ptrdiff_t)__bd_i * __bd_as8, __bd_as8, __bd_d8 ? __bd_d8 + (ptrdiff_t)__bd_i * __bd_ds8 : 0, __bd_ds8, __bd_seed_0, __bd_seed_1, (__bd_d3 != 0), (__bd_d4 != 0), (__bd_d5 != 0), (__bd_d6 != 0), (__bd_d7 != 0), (__bd_d8 != 0), &__bd_o0_0, &__bd_o0_1, __bd_ar, __bd_tp);
@@ -723,12 +723,12 @@ static void __bd_sum2_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
+    bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
+    bd_f64d __bd_x1 = __bd_full ? bd_load_f64d((const double *)(__bd_a1 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a1 + __bd_i), __bd_k);
     if (__bd_i + 128 + (sizeof(bd_md) / 8) <= __bd_hi) {
       bd_prefetch_r(__bd_a1, (__bd_i + 128) * 8, (sizeof(bd_md) / 8) * 8);
       bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (sizeof(bd_md) / 8) * 8);
     }
-    bd_md __bd_mk = __bd_full ? bd_mtrue_d() : bd_mfirst_d(__bd_k);
-    bd_f64d __bd_x1 = __bd_full ? bd_load_f64d((const double *)(__bd_a1 + __bd_i)) : bd_loadn_f64d((const double *)(__bd_a1 + __bd_i), __bd_k);
     bd_f64d __bd_o0;
     __bd_sum2_bk(__bd_mk, __bd_x1, __bd_a2, __bd_a3, __bd_a4, &__bd_o0);
     { if (__bd_full) bd_store_f64d((double *)(__bd_ret + __bd_i), __bd_o0); else bd_storen_f64d((double *)(__bd_ret + __bd_i), __bd_o0, __bd_k); }
@@ -897,12 +897,6 @@ static void __bd_sum2_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__
   size_t __bd_w = (2 * (sizeof(bd_md) / 8));
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
-    if (__bd_i + 128 + (2 * (sizeof(bd_md) / 8)) <= __bd_hi) {
-      bd_prefetch_r(__bd_a1, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
-      if (__bd_d1) bd_prefetch_w(__bd_d1, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
-      if (__bd_dret) bd_prefetch_r(__bd_dret, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
-      if (__bd_ret) bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
-    }
     size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);
     int __bd_full_0 = __bd_k_0 == (sizeof(bd_md) / 8);
     size_t __bd_i_0 = __bd_i;
@@ -915,6 +909,12 @@ static void __bd_sum2_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__
     bd_f64d __bd_x1_1 = __bd_full_1 ? bd_load_f64d((const double *)(__bd_a1 + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_a1 + __bd_i_1), __bd_k_1);
     bd_f64d __bd_seed_0 = !__bd_dret ? bd_splat_f64d(1) : __bd_full_0 ? bd_load_f64d((const double *)(__bd_dret + __bd_i_0)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i_0), __bd_k_0);
     bd_f64d __bd_seed_1 = !__bd_dret ? bd_splat_f64d(1) : __bd_full_1 ? bd_load_f64d((const double *)(__bd_dret + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i_1), __bd_k_1);
+    if (__bd_i + 128 + (2 * (sizeof(bd_md) / 8)) <= __bd_hi) {
+      bd_prefetch_r(__bd_a1, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+      if (__bd_d1) bd_prefetch_w(__bd_d1, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+      if (__bd_dret) bd_prefetch_r(__bd_dret, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+      if (__bd_ret) bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+    }
     bd_f64d __bd_o0_0;
     bd_f64d __bd_o0_1;
     bd_f64d __bd_o1_0;

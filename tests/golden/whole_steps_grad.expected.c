@@ -683,12 +683,6 @@ static void __bd_nsqrt_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
   size_t __bd_w = (4 * (sizeof(bd_md) / 8));
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
-    if (__bd_i + 128 + (4 * (sizeof(bd_md) / 8)) <= __bd_hi) {
-      bd_prefetch_r(__bd_a0, (__bd_i + 128) * 8, (4 * (sizeof(bd_md) / 8)) * 8);
-      if (__bd_d0) bd_prefetch_w(__bd_d0, (__bd_i + 128) * 8, (4 * (sizeof(bd_md) / 8)) * 8);
-      if (__bd_dret) bd_prefetch_r(__bd_dret, (__bd_i + 128) * 8, (4 * (sizeof(bd_md) / 8)) * 8);
-      if (__bd_ret) bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (4 * (sizeof(bd_md) / 8)) * 8);
-    }
     int __bd_all = __bd_k == (4 * (sizeof(bd_md) / 8));
     bd_md __bd_mk_0;
     bd_md __bd_mk_1;
@@ -752,6 +746,12 @@ static void __bd_nsqrt_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
     __bd_seed_1 = !__bd_dret ? bd_splat_f64d(1) : __bd_full_1 ? bd_load_f64d((const double *)(__bd_dret + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i_1), __bd_k_1);
     __bd_seed_2 = !__bd_dret ? bd_splat_f64d(1) : __bd_full_2 ? bd_load_f64d((const double *)(__bd_dret + __bd_i_2)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i_2), __bd_k_2);
     __bd_seed_3 = !__bd_dret ? bd_splat_f64d(1) : __bd_full_3 ? bd_load_f64d((const double *)(__bd_dret + __bd_i_3)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i_3), __bd_k_3);
+    }
+    if (__bd_i + 128 + (4 * (sizeof(bd_md) / 8)) <= __bd_hi) {
+      bd_prefetch_r(__bd_a0, (__bd_i + 128) * 8, (4 * (sizeof(bd_md) / 8)) * 8);
+      if (__bd_d0) bd_prefetch_w(__bd_d0, (__bd_i + 128) * 8, (4 * (sizeof(bd_md) / 8)) * 8);
+      if (__bd_dret) bd_prefetch_r(__bd_dret, (__bd_i + 128) * 8, (4 * (sizeof(bd_md) / 8)) * 8);
+      if (__bd_ret) bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (4 * (sizeof(bd_md) / 8)) * 8);
     }
     bd_f64d __bd_o0_0;
     bd_f64d __bd_o0_1;

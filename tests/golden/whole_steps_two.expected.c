@@ -166,10 +166,6 @@ static void __bd_ncosx_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
   size_t __bd_w = (4 * (sizeof(bd_md) / 8));
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
-    if (__bd_i + 128 + (4 * (sizeof(bd_md) / 8)) <= __bd_hi) {
-      bd_prefetch_r(__bd_a0, (__bd_i + 128) * 8, (4 * (sizeof(bd_md) / 8)) * 8);
-      bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (4 * (sizeof(bd_md) / 8)) * 8);
-    }
     int __bd_all = __bd_k == (4 * (sizeof(bd_md) / 8));
     bd_md __bd_mk_0;
     bd_md __bd_mk_1;
@@ -221,6 +217,10 @@ static void __bd_ncosx_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
     __bd_x0_1 = __bd_full_1 ? bd_load_f64d((const double *)(__bd_a0 + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i_1), __bd_k_1);
     __bd_x0_2 = __bd_full_2 ? bd_load_f64d((const double *)(__bd_a0 + __bd_i_2)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i_2), __bd_k_2);
     __bd_x0_3 = __bd_full_3 ? bd_load_f64d((const double *)(__bd_a0 + __bd_i_3)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i_3), __bd_k_3);
+    }
+    if (__bd_i + 128 + (4 * (sizeof(bd_md) / 8)) <= __bd_hi) {
+      bd_prefetch_r(__bd_a0, (__bd_i + 128) * 8, (4 * (sizeof(bd_md) / 8)) * 8);
+      bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (4 * (sizeof(bd_md) / 8)) * 8);
     }
     bd_f64d __bd_o0_0;
     bd_f64d __bd_o0_1;
@@ -677,12 +677,6 @@ static void __bd_ncosx_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
   size_t __bd_w = (2 * (sizeof(bd_md) / 8));
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
-    if (__bd_i + 128 + (2 * (sizeof(bd_md) / 8)) <= __bd_hi) {
-      bd_prefetch_r(__bd_a0, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
-      if (__bd_d0) bd_prefetch_w(__bd_d0, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
-      if (__bd_dret) bd_prefetch_r(__bd_dret, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
-      if (__bd_ret) bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
-    }
     size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);
     int __bd_full_0 = __bd_k_0 == (sizeof(bd_md) / 8);
     size_t __bd_i_0 = __bd_i;
@@ -695,6 +689,12 @@ static void __bd_ncosx_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
     bd_f64d __bd_x0_1 = __bd_full_1 ? bd_load_f64d((const double *)(__bd_a0 + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_a0 + __bd_i_1), __bd_k_1);
     bd_f64d __bd_seed_0 = !__bd_dret ? bd_splat_f64d(1) : __bd_full_0 ? bd_load_f64d((const double *)(__bd_dret + __bd_i_0)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i_0), __bd_k_0);
     bd_f64d __bd_seed_1 = !__bd_dret ? bd_splat_f64d(1) : __bd_full_1 ? bd_load_f64d((const double *)(__bd_dret + __bd_i_1)) : bd_loadn_f64d((const double *)(__bd_dret + __bd_i_1), __bd_k_1);
+    if (__bd_i + 128 + (2 * (sizeof(bd_md) / 8)) <= __bd_hi) {
+      bd_prefetch_r(__bd_a0, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+      if (__bd_d0) bd_prefetch_w(__bd_d0, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+      if (__bd_dret) bd_prefetch_r(__bd_dret, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+      if (__bd_ret) bd_prefetch_w(__bd_ret, (__bd_i + 128) * 8, (2 * (sizeof(bd_md) / 8)) * 8);
+    }
     bd_f64d __bd_o0_0;
     bd_f64d __bd_o0_1;
     bd_f64d __bd_o1_0;
