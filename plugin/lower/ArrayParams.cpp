@@ -273,6 +273,16 @@ bool layout(const ParmVarDecl *P, DiagnosticsEngine &D, ir::Param &Out) {
   return true;
 }
 
+/// What a remark adds for a loop that runs n times (\p N) only for n >=
+/// \p Need (-1: for every n), its counter \p I wrapping around below it.
+static std::string needText(const std::string &N, const std::string &I,
+                            int64_t Need) {
+  if (Need < 0)
+    return "";
+  return "; for '" + N + "' >= " + std::to_string(Need) +
+         ": below it the scalar loop ends only when '" + I + "' wraps around";
+}
+
 /// The extent of a walk of \p K elements (times parameter \p KParam, if
 /// any) per iteration of the loops \p Trips (outermost first): their
 /// product, static when every factor is a constant. False when a loop has
@@ -283,7 +293,7 @@ bool walkExtent(const FunctionDecl *FD, const std::vector<Trip> &Trips,
   if (Trips.empty())
     return false;
   std::vector<const ParmVarDecl *> Ps;
-  std::string Loops;
+  std::string Loops, Needs;
   for (size_t I = 0; I < Trips.size(); ++I) {
     const Trip &T = Trips[I];
     if ((!T.N && T.K <= 0) ||
@@ -293,16 +303,17 @@ bool walkExtent(const FunctionDecl *FD, const std::vector<Trip> &Trips,
              (T.N && T.Once ? "max('" + T.N->getNameAsString() + "', 1)"
               : T.N         ? "'" + T.N->getNameAsString() + "'"
                             : std::to_string(T.K));
-    if (T.N)
+    if (T.N) {
       Ps.push_back(T.N);
-    else if ((K *= T.K) > (1 << 30))
+      Needs += needText(T.N->getNameAsString(), T.N->getNameAsString(), T.Need);
+    } else if ((K *= T.K) > (1 << 30))
       return false;
   }
   if (KParam)
     Ps.push_back(KParam);
   std::string Why = " (pointer walk '" + Text + "' in " +
                     (Trips.size() == 1 ? "a loop" : "loops") + " of at most " +
-                    Loops + " iterations)";
+                    Loops + " iterations" + Needs + ")";
   if (Ps.empty()) {
     Out.StaticLen = (int)K;
     Out.DimHow = "static " + std::to_string(K) + Why;
@@ -385,9 +396,8 @@ bool leadWalk(const FunctionDecl *FD, Uses &U, ir::Param &Out) {
                 (K0 ? std::to_string(K0) + " before a loop" : "in a loop") +
                 " of at most " + Trips + " iterations: '" + D.Test + "'";
   if (!D.Floor)
-    Out.DimHow += "; for " + N + " >= " + std::to_string(D.C + D.Need) +
-                  ": below it the scalar loop ends only when '" +
-                  (D.I ? D.I : D.N)->getNameAsString() + "' wraps around";
+    Out.DimHow += needText(D.N->getNameAsString(),
+                           (D.I ? D.I : D.N)->getNameAsString(), D.C + D.Need);
   Out.DimHow += ")";
   return true;
 }
@@ -645,6 +655,8 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
                    (U.Scale > 1 ? "' (loop bound, indices " +
                                       std::to_string(U.Scale) + " * i + c)"
                                 : "' (loop bound)");
+    // (Each text above ends with its parenthesis.)
+    Out.DimHow.insert(Out.DimHow.size() - 1, needText(N, N, U.BoundNeed));
     if (U.AtLeast > 0) // `do { s += x[i]; i++; } while (i < n);`
       Out.DimHow += ", at least " + std::to_string(U.AtLeast) +
                     " (the body of a do/while loop runs once)";

@@ -50,6 +50,9 @@ struct LoopVar {
   // Bound, a do/while loop: its body runs once even when From is not below
   // n - Slack, so i also takes From (doVar).
   bool Once = false;
+  // Bound, `while (n--)`: i stays below n for n >= Need only (below it the
+  // scalar loop ends only when n wraps around); -1: for every n.
+  int64_t Need = -1;
 };
 
 /// How many times a loop runs at most: an integer parameter N (`for (i =
@@ -59,6 +62,9 @@ struct Trip {
   const ParmVarDecl *N = nullptr;
   int64_t K = 0;
   bool Once = false; // N, a do/while loop: max(n, 1) times (doCounted)
+  // N: n times for n >= Need only, `while (n--)` 0, `do ... while (--n)` 1
+  // (below it the scalar loop ends only when n wraps around); -1: any n.
+  int64_t Need = -1;
 };
 
 /// A loop that a local counter copied from `n - c` counts down (downCount):
@@ -279,11 +285,13 @@ struct LoopShapes {
   LoopVar countDown(const WhileStmt *WS) {
     LoopVar L;
     const Expr *C = WS->getCond()->IgnoreParenImpCasts();
+    bool GT0 = false;
     if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
       auto K = constInt(BO->getRHS());
       if (BO->getOpcode() != BO_GT || !K || *K != 0)
         return L;
       C = BO->getLHS()->IgnoreParenImpCasts();
+      GT0 = true;
     }
     const auto *UO = dyn_cast<UnaryOperator>(C);
     const ParmVarDecl *N = UO && UO->getOpcode() == UO_PostDec
@@ -294,6 +302,7 @@ struct LoopShapes {
       return L;
     L.V = N;
     L.Bound = N;
+    L.Need = GT0 ? -1 : 0;
     return L;
   }
 
@@ -613,8 +622,9 @@ struct LoopShapes {
 
   /// The integer parameter n of a loop that runs at most n times: `for (i =
   /// k; i < n; i++)` (k >= 0, i not assigned in the body), `while (n--)`,
-  /// `while (n-- > 0)` (n not assigned in the body); else nullptr.
-  const ParmVarDecl *counted(const Stmt *S) {
+  /// `while (n-- > 0)` (n not assigned in the body); else nullptr. \p Need:
+  /// 0 for `while (n--)` (n times for n >= 0 only), else -1.
+  const ParmVarDecl *counted(const Stmt *S, int64_t *Need = nullptr) {
     auto Param = [&](const Expr *E) -> const ParmVarDecl * {
       const ParmVarDecl *N = paramOf(E);
       return N && N->getDeclContext() == FD && N->getType()->isIntegerType()
@@ -637,17 +647,23 @@ struct LoopShapes {
     if (!WS)
       return nullptr;
     const Expr *C = WS->getCond()->IgnoreParenImpCasts();
+    bool GT0 = false;
     if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
       auto K = constInt(BO->getRHS());
       if (BO->getOpcode() != BO_GT || !K || *K != 0)
         return nullptr;
       C = BO->getLHS()->IgnoreParenImpCasts();
+      GT0 = true;
     }
     const auto *UO = dyn_cast<UnaryOperator>(C);
     if (!UO || UO->getOpcode() != UO_PostDec)
       return nullptr;
     const ParmVarDecl *N = Param(UO->getSubExpr());
-    return N && !lowering::modifies(WS->getBody(), N) ? N : nullptr;
+    if (!N || lowering::modifies(WS->getBody(), N))
+      return nullptr;
+    if (Need && !GT0)
+      *Need = 0;
+    return N;
   }
 };
 

@@ -67,6 +67,7 @@ struct Uses : LoopShapes {
   int64_t MaxConst = -1;
   bool FromRange = false;             // MaxConst came from a loop's range
   const ParmVarDecl *Bound = nullptr; // i < Bound in an enclosing for
+  int64_t BoundNeed = -1; // a `while (n--)` gave Bound (LoopVar::Need)
   int64_t Scale = 1; // indices k * i + c (0 <= c < k): k * Bound elements
   // An index n + c (c >= -1, n an integer parameter): n + c + 1 elements,
   // when a loop counted by n indexes the array too (Bound == PlusParam).
@@ -334,6 +335,7 @@ struct Uses : LoopShapes {
       for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
         if (It->V == V && It->Bound && It->Slack >= 0) {
           Bound = It->Bound;
+          BoundNeed = std::max(BoundNeed, It->Need);
           if (It->Once) // `do { x[i]; i++; } while (i < n)` reads x[From]
             AtLeast = std::max(AtLeast, It->From + 1);
           return;
@@ -365,6 +367,7 @@ struct Uses : LoopShapes {
             (A->C >= 0 || (It->From >= 0 && K * It->From + A->C >= 0)) &&
             (!Bound || Bound == It->Bound)) {
           Bound = It->Bound;
+          BoundNeed = std::max(BoundNeed, It->Need);
           Scale = std::max(Scale, K);
           if (It->Once)
             AtLeast = std::max(AtLeast, K * It->From + A->C + 1);
@@ -727,6 +730,7 @@ struct Uses : LoopShapes {
       return false;
     if (B) {
       Bound = B;
+      BoundNeed = std::max(BoundNeed, H.BoundNeed);
       Scale = std::max(Scale, H.Scale);
     }
     if (PP) {
@@ -779,7 +783,7 @@ struct Uses : LoopShapes {
     if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S)) {
       const auto *FS = dyn_cast<ForStmt>(S);
       Trip T;
-      T.N = counted(S);
+      T.N = counted(S, &T.Need);
       if (FS) {
         Loops.push_back(loopVar(FS));
         Loops.back().Counts = T.N && T.N == Loops.back().Bound;
@@ -793,6 +797,7 @@ struct Uses : LoopShapes {
       if (DS) {
         Loops.push_back(doVar(DS, !LoopStmts.empty()));
         T.N = doCounted(DS, !LoopStmts.empty(), T.Once);
+        T.Need = T.N && !T.Once ? 1 : -1;
       }
       Around.push_back(T);
       LoopStmts.push_back(S);

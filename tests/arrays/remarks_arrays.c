@@ -334,6 +334,30 @@ BATCHDIFF double r_leadparam(double x, const double *c, int n) {
   return s;
 }
 // CHECK: {{.*}}remarks_arrays.c:[[@LINE-7]]:54: remark: batchdiff: parameter 'c' is varying (one value per example), differentiated; input array, dims dynamic, parameter 'n' + 1, at least 1 (pointer walk '*p++', 1 before a loop of at most max('n', 0) iterations: 'while (n-- > 0)'); ragged: each example's extent differs, accesses are masked per lane{{$}}
+/* counted down by the parameter itself: n iterations for n >= 0 (below it
+ * the scalar loop runs until n wraps around) */
+BATCHDIFF double r_whilewalk(const double *p, int n) {
+  double s = 0.0;
+  while (n--)
+    s += *p++;
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-6]]:44: remark: batchdiff: parameter 'p' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n' (pointer walk '*p++' in a loop of at most 'n' iterations; for 'n' >= 0: below it the scalar loop ends only when 'n' wraps around); ragged: each example's extent differs, accesses are masked per lane{{$}}
+BATCHDIFF double r_whileidx(const double *x, int n) {
+  double s = 0.0;
+  while (n--)
+    s += x[n];
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-6]]:43: remark: batchdiff: parameter 'x' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n' (loop bound; for 'n' >= 0: below it the scalar loop ends only when 'n' wraps around); ragged: each example's extent differs, accesses are masked per lane{{$}}
+BATCHDIFF double r_dodec(const double *p, int n) {
+  double s = 0.0;
+  do
+    s += *p++;
+  while (--n);
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-7]]:40: remark: batchdiff: parameter 'p' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n' (pointer walk '*p++' in a loop of at most 'n' iterations; for 'n' >= 1: below it the scalar loop ends only when 'n' wraps around); ragged: each example's extent differs, accesses are masked per lane{{$}}
 /* set once and never stepped: an offset view, indexed (not a walk) */
 BATCHDIFF double r_setview(const double *x, int n) {
   const double *a;
