@@ -303,7 +303,9 @@ struct ExternCall {
     LongDouble,
     BatchedNoGrad, // a batch function of another file without diff
     BatchedHvp,    // ... with diff, called where NAME_hvp is asked for
-    BatchedNoDiff  // ... a BD_NODIFF parameter's argument differentiated
+    BatchedNoDiff, // ... a BD_NODIFF parameter's argument differentiated
+    BatchedArgs    // ... one whose call cannot go through its generated
+                   // functions (Via: its marks and why; Fix: what to do)
   };
   struct CalleeParam {
     std::string CType; // (of an Array's elements)
@@ -345,7 +347,7 @@ struct ExternCall {
     std::string CType;
     int First = -1, Len = 0;
   };
-  std::string Call, Decl, Ty, Name, Via;
+  std::string Call, Decl, Ty, Name, Via, Fix;
   Reason Why = Outside;
   bool AnyThread = false, Tied = false;
   /// Recursion: of a function the file marks diff, which recursionBatched

@@ -90,6 +90,16 @@ static void externDerivativeError(const ir::ExternCall &X, SourceLocation At,
         << X.Name << X.Via;
     return;
   }
+  if (X.Why == ir::ExternCall::BatchedArgs) {
+    report(D, DiagnosticsEngine::Error, At,
+           "'%0' %1, so this call is made once per example on the scalar "
+           "function and its derivative is unknown to batchdiff; %2, define "
+           "'%0' in this file (static inline in the header that declares "
+           "it) so that it is inlined and differentiated, compute its "
+           "arguments from BD_NODIFF inputs, or use 'batch' without 'diff'")
+        << X.Name << X.Via << X.Fix;
+    return;
+  }
   if (X.Why == ir::ExternCall::Recursion) {
     report(D, DiagnosticsEngine::Error, At,
            "the recursive call of '%0' (recursion through %1) is made once "

@@ -15,6 +15,7 @@
 #include "lower/Types.h"
 
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 namespace batchdiff {
 namespace lowering {
@@ -107,6 +108,62 @@ bool Lowerer::batchedArrayArg(const Expr *A, const ParmVarDecl *P) const {
   // the caller has it, whether it writes it or not.)
   const ir::Param &Pa = F.Params[I];
   return !Pa.Uniform || !Pa.Writable;
+}
+
+std::pair<std::string, std::string>
+Lowerer::batchedWhyNot(const CallExpr *CE, const FunctionDecl *Callee) const {
+  std::string Name = "'" + Callee->getNameAsString() + "'";
+  std::string Marks = hasBatch(Callee) && hasDiff(Callee) ? "batch, diff"
+                      : hasDiff(Callee)                   ? "diff"
+                                                          : "batch";
+  std::string Is = "is marked " + Marks + " where this file declares it, but ";
+  // (Without diff it would give no derivative through NAME_batched either.)
+  std::string There =
+      (hasDiff(Callee) ? "" : " and mark " + Name + " batch, diff") +
+      " where " + Name + " is declared and defined";
+  if (!Callee->hasPrototype() || Callee->isVariadic())
+    return {Is + "it is declared without a prototype or with '...'",
+            "declare its parameters" + There};
+  QualType RT = Callee->getReturnType();
+  if (RT->isVoidType() || !irType(RT))
+    return {Is + "it returns '" + RT.getAsString(Ctx.getPrintingPolicy()) + "'",
+            "return a number from it" + There};
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    const ParmVarDecl *P = Callee->getParamDecl(I);
+    QualType El = P->getType()->getPointeeType();
+    if (El.isNull())
+      continue;
+    std::string Par = P->getName().empty()
+                          ? "parameter " + std::to_string(I + 1)
+                          : "'" + P->getNameAsString() + "'";
+    std::optional<Type> T = irType(El);
+    std::string E =
+        El.getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
+    if (!T || *T == Type::Bool || El.isVolatileQualified())
+      return {Is + "its parameter " + Par + " points to '" +
+                  El.getAsString(Ctx.getPrintingPolicy()) + "'",
+              "give it parameters of numbers and of pointers to const "
+              "numbers (not _Bool)" +
+                  There};
+    if (!El.isConstQualified())
+      return {Is + "its parameter " + Par + " is a pointer to non-const '" + E +
+                  "' (a batch function of another file is passed arrays "
+                  "through pointers to const only)",
+              "declare " + Par + " 'const " + E + " *'" + There +
+                  ", if it does not write the array"};
+    if (!batchedArrayArg(CE->getArg(I), P)) {
+      llvm::StringRef Text = Lexer::getSourceText(
+          CharSourceRange::getTokenRange(CE->getArg(I)->getSourceRange()),
+          Ctx.getSourceManager(), Ctx.getLangOpts());
+      return {Is + "the argument '" + Text.str() + "' of its parameter " + Par +
+                  " is neither a table nor an array parameter of this "
+                  "function",
+              "pass a table or an array parameter of this function there" +
+                  (hasDiff(Callee) ? std::string() : "," + There)};
+    }
+  }
+  return {Is + "it is declared only in system headers",
+          "declare it in this file or one of its own headers" + There};
 }
 
 bool Lowerer::batchedArrayPass(const Expr *A, const FunctionDecl *Callee,

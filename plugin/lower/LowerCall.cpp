@@ -316,6 +316,9 @@ bool Lowerer::externCallee(const CallExpr *CE,
   }
   if (String)
     return true;
+  // (An array with a derivative at an offset, `v + 1`, to another file's
+  // batch function: its error, diff-batched-array, is batchedCall's.)
+  Numbers |= batchedCallee(CE, Callee);
   const SourceManager &SM = Ctx.getSourceManager();
   QualType RT = Callee->getReturnType();
   const FunctionDecl *Def = Callee->getDefinition();
@@ -372,6 +375,14 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
     X.Why = ir::ExternCall::Recursion;
     X.Via = *Via;
     X.MarkedDiff = hasDiff(Callee);
+  }
+  // Marked batch/diff where this file declares it: say why the call does
+  // not go through its generated functions, not to mark it.
+  if (const FunctionDecl *Def = Callee->getDefinition();
+      X.Why == ir::ExternCall::Outside &&
+      (hasBatch(Callee) || hasDiff(Callee)) && !(Def && Def->hasBody())) {
+    X.Why = ir::ExternCall::BatchedArgs;
+    std::tie(X.Via, X.Fix) = batchedWhyNot(CE, Callee);
   }
   X.Call = Name + "(";
   std::vector<int> Args;

@@ -479,6 +479,10 @@ private:
   /// Whether array \p A can be passed to \p P, a pointer to const: a table
   /// or an array parameter of the caller, of P's element type.
   bool batchedArrayArg(const Expr *A, const ParmVarDecl *P) const;
+  /// Why a call batchedCallee refuses is made once per example, and what
+  /// to do (ExternCall::BatchedArgs).
+  std::pair<std::string, std::string>
+  batchedWhyNot(const CallExpr *CE, const FunctionDecl *Callee) const;
   /// Sets \p CP's array and pushes its offset (batchedArrayArg's \p A);
   /// false after an error.
   bool batchedArrayPass(const Expr *A, const FunctionDecl *Callee,
