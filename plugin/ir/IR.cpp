@@ -165,6 +165,7 @@ bool mathCostly(MathFn Fn) {
   case MathFn::Yn:
   case MathFn::Digamma:
   case MathFn::Trigamma:
+  case MathFn::Log1pexp:
     return true;
   default:
     return false;

@@ -77,6 +77,11 @@ GM1(log, 1.0L / x, 0.01, 100)
 GM1(log2, 1.0L / (x * LN2), 0.01, 100)
 GM1(log10, 1.0L / (x * LN10), 0.01, 100)
 GM1(log1p, 1.0L / (1.0L + x), -0.9, 100)
+/* log1p(exp(x)): one call of the runtime's log1pexp in every flavour
+ * (transforms/simplify/FuseMath.h), the rule (g / (e + 1)) e. */
+#define log1pexp(x) log1p(exp(x))
+#define log1pexpf(x) log1pf(expf(x))
+GM1(log1pexp, expl(x) / (1.0L + expl(x)), -30, 30)
 GM1(sin, cosl(x), -10, 10)
 GM1(cos, -sinl(x), -10, 10)
 GM1(tan, 1.0L / (cosl(x) * cosl(x)), -1.4, 1.4)
@@ -322,7 +327,7 @@ int main(int argc, char **argv) {
       GM_(logb),     GM_(remainder), GM_(fdim),         GM_(nextafter),
       GM_(j0),       GM_(j1),        GM_(y0),           GM_(y1),
       GT_(c_ldexp),  GT_(c_scalbn),  GT_(c_lround_mix), GT_(c_fma),
-      GT_(c_gamma),
+      GT_(c_gamma),  GM_(log1pexp),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_grad_math", tests, NULL, NULL);

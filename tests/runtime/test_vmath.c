@@ -604,11 +604,27 @@ typedef struct {
   float (*libm)(float);
   bd_f32n (*n1)(bd_f32n);
   bd_f32d (*h1)(bd_f32d);
+  double bound_n, bound_h;
 } sweepfn;
 #define SW(fn)                                                                 \
-  { #fn, fn, fn##f, bd_##fn##_f32n, bd_##fn##_f32d }
-static const sweepfn sweeps[] = {SW(exp), SW(expm1), SW(log), SW(log1p),
-                                 SW(tanh)};
+  { #fn, fn, fn##f, bd_##fn##_f32n, bd_##fn##_f32d, 1.0, 1.0 }
+/* log1pexp = log1p(exp(x)), against the exact composite (the pair's
+ * overflow above 0x1.62e42ep6 included): the fused kernel of 16-lane
+ * AVX-512 builds within 1 ULP (0.612 measured over every float); elsewhere
+ * it is the pair bd_log1p(bd_exp(x)), where exp's rounding passes on (1.50
+ * measured): bound 2. */
+static double ref_log1pexp(double x) {
+  return x > 0x1.62e42ep6 ? INFINITY : log1p(exp(x));
+}
+static float libm_log1pexp(float x) { return log1pf(expf(x)); }
+static const sweepfn sweeps[] = {SW(exp),
+                                 SW(expm1),
+                                 SW(log),
+                                 SW(log1p),
+                                 SW(tanh),
+                                 {"log1pexp", ref_log1pexp, libm_log1pexp,
+                                  bd_log1pexp_f32n, bd_log1pexp_f32d,
+                                  BD__L1PE_TABLE ? 1.0 : 2.0, 2.0}};
 #define NSWEEPS (sizeof sweeps / sizeof sweeps[0])
 
 static double ulp_vs_double(float got, double ref) {
@@ -655,8 +671,8 @@ static void test_float_sweep(void **state) {
     const fninfo dummy = {.name = sweeps[i].name};
     result rn, rh;
     sweep(&sweeps[i], SWEEP_STEP, &rn, &rh);
-    check(&dummy, "f32n sweep", rn, 1.0);
-    check(&dummy, "f32d sweep", rh, 1.0);
+    check(&dummy, "f32n sweep", rn, sweeps[i].bound_n);
+    check(&dummy, "f32d sweep", rh, sweeps[i].bound_h);
   }
 }
 

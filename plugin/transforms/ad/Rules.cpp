@@ -25,9 +25,17 @@ int derivativeRule(ir::Builder &B, const ir::Stmt &S, unsigned K, int Gt,
                    ir::Type Into, const std::function<int(int)> &Val,
                    const MathReuse &Reuse) {
   using ir::Op;
+  // A call the rule names twice is made once (log1pexp's exp(x)).
+  std::vector<std::pair<std::pair<ir::MathFn, std::vector<int>>, int>> Made;
   auto Math = [&](ir::MathFn Fn, std::vector<int> Args) {
+    for (auto &M : Made)
+      if (M.first.first == Fn && M.first.second == Args)
+        return M.second;
     int T = Reuse ? Reuse(Fn, Args) : -1;
-    return T >= 0 ? T : B.math(Fn, std::move(Args));
+    if (T < 0)
+      T = B.math(Fn, Args);
+    Made.push_back({{Fn, std::move(Args)}, T});
+    return T;
   };
   ir::Type Ty = B.func().Temps[S.Dst];
   bool IsMath = S.Opc == Op::Math;

@@ -461,6 +461,7 @@ double calmValue(ir::MathFn Fn) {
   case ir::MathFn::Exp:
   case ir::MathFn::Expm1:
   case ir::MathFn::Log1p:
+  case ir::MathFn::Log1pexp:
   case ir::MathFn::Erf:
   case ir::MathFn::Erfc:
   case ir::MathFn::Sin:

@@ -3,6 +3,7 @@
 
 #include "transforms/simplify/CommonSubexpr.h"
 #include "transforms/simplify/ForwardVars.h"
+#include "transforms/simplify/FuseMath.h"
 #include "transforms/simplify/HoistInvariants.h"
 #include "transforms/simplify/MinMaxTies.h"
 
@@ -18,8 +19,12 @@ void simplifyDerivative(ir::Function &F) {
   ir::pruneDeadStores(F);
 }
 
+// log1p(exp(a)) is fused after the merges (an exp read twice stays), on
+// the primal only: every flavour computes the value from it, so NAME_grad's
+// ret is NAME_batched's bits.
 void simplify(ir::Function &F) {
   simplifyDerivative(F);
+  fuseMath(F);
   markMinMaxTies(F);
 }
 

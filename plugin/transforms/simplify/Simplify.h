@@ -1,7 +1,8 @@
 //===- Simplify.h - the scalar IR simplifications, in order ----*- C++ -*-===//
 //
-// Forward variables, hoist loop invariants, merge common subexpressions and
-// drop dead stores: what the pipeline runs on lowered IR. Lowering runs the
+// Forward variables, hoist loop invariants, merge common subexpressions,
+// drop dead stores and fuse log1p(exp(a)) (FuseMath.h): what the pipeline
+// runs on lowered IR. Lowering runs the
 // same on a copy to learn which calls are differentiated.
 //
 //===----------------------------------------------------------------------===//

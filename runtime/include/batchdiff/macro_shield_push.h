@@ -336,6 +336,8 @@
 #undef mn
 #pragma push_macro("msg")
 #undef msg
+#pragma push_macro("mx")
+#undef mx
 #pragma push_macro("n")
 #undef n
 #pragma push_macro("n1")
@@ -592,6 +594,8 @@
 #undef xc
 #pragma push_macro("xl")
 #undef xl
+#pragma push_macro("xp")
+#undef xp
 #pragma push_macro("xs")
 #undef xs
 #pragma push_macro("y")

@@ -309,6 +309,8 @@ BD__EXACT(f64d)
 #include <batchdiff/vmath_bits.h>
 /* digamma, trigamma: the derivatives of lgamma and tgamma. */
 #include <batchdiff/vmath_gamma.h>
+/* log1pexp: log1p(exp(x)) as one function (the plugin fuses the pair). */
+#include <batchdiff/vmath_log1pexp.h>
 /* bd_dfr_*: exp, log, log1p, erfc with the rare lanes' test deferred to
  * the caller (generated kernels). */
 #include <batchdiff/vmath_defer.h>
