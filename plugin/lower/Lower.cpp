@@ -352,6 +352,38 @@ Ret Lowerer::body(const FunctionDecl *FD, const Stmt *Body, Frame &Fr) {
   return R;
 }
 
+static bool storesArg(const ir::Block &B, int I) {
+  for (const auto &S : B)
+    if ((S->K == ir::Stmt::Inst && S->Opc == ir::Op::StoreArg &&
+         S->IVal == I) ||
+        storesArg(S->Then, I) || storesArg(S->Else, I) || storesArg(S->Body, I))
+      return true;
+  return false;
+}
+
+bool Lowerer::mayWriteArray(int I) const {
+  return storesArg(F.Body, I) || ExternWhole.count(I);
+}
+
+/// The function's ABI spellings with each pointer parameter it does not
+/// write spelled as a pointer to const (abiDeclaration).
+static std::vector<std::string>
+abiSpelled(const FunctionDecl *FD, const ir::Function &F, const Lowerer &L) {
+  std::vector<std::string> Spelled(FD->getNumParams());
+  for (const ParmVarDecl *P : FD->parameters()) {
+    QualType El = P->getType()->isPointerType() ? P->getType()->getPointeeType()
+                                                : QualType();
+    if (El.isNull() || El.isConstQualified() || El.isVolatileQualified())
+      continue;
+    for (size_t I = 0; I < F.Params.size(); ++I)
+      if (F.Params[I].Kind == ir::ParamKind::User && F.Params[I].IsArray &&
+          F.Params[I].Name == P->getName() && !L.mayWriteArray((int)I))
+        Spelled[P->getFunctionScopeIndex()] =
+            abiPointer(El, FD->getASTContext());
+  }
+  return Spelled;
+}
+
 } // namespace lowering
 
 bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
@@ -378,6 +410,11 @@ bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
   Info.IncludeRuntime = !lowering::runtimeDeclared(S);
   if (!L.run())
     return false;
+  if (!Info.Static) {
+    std::vector<std::string> Spelled = lowering::abiSpelled(FD, Out, L);
+    Info.AbiBatched = abiDeclaration(FD, false, Spelled);
+    Info.AbiGrad = abiDeclaration(FD, true, Spelled);
+  }
   Info.LibraryCalls = L.libraryCalls().vec();
   Info.ScratchGlobals = L.scratchGlobals();
   Info.FileDecls = L.fileDecls();

@@ -12,6 +12,7 @@
 #include "ir/IR.h"
 
 #include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/ArrayRef.h"
 
 #include <set>
 #include <string>
@@ -19,9 +20,11 @@
 #include <vector>
 
 namespace clang {
+class ASTContext;
 class Decl;
 class Expr;
 class FunctionDecl;
+class QualType;
 class Sema;
 class VarDecl;
 } // namespace clang
@@ -52,11 +55,19 @@ struct LowerInfo {
 /// double)"): its file defines a symbol of that name and a caller in
 /// another file references the one its declaration gives, so a header that
 /// does not match the definition is a link error, not a call with another
-/// ABI (docs/calls.md, "Batch functions of other files").
-std::string abiDeclaration(const clang::FunctionDecl *FD, bool Grad);
+/// ABI (docs/calls.md, "Batch functions of other files"). \p Types, where
+/// given and not empty, are the parameters' spellings (abiPointer) instead
+/// of their declared types: a pointer the function does not write is spelled as
+/// a pointer to const on both sides, so a header may declare it `double *` or
+/// `void *`.
+std::string abiDeclaration(const clang::FunctionDecl *FD, bool Grad,
+                           llvm::ArrayRef<std::string> Types = {});
 
 /// Whether \p G may be expression scratch (ScratchGlobals.cpp): a `static`
 /// file-scope scalar, neither const nor volatile.
+/// How abiDeclaration spells a pointer to const \p Elem.
+std::string abiPointer(clang::QualType Elem, clang::ASTContext &Ctx);
+
 bool scratchCandidate(const clang::VarDecl *G);
 /// The first use of \p G in \p D (a function's body, a variable's
 /// initializer) that is not scratch: a read with no assignment to G before

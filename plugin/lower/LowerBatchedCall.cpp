@@ -30,7 +30,8 @@ static std::string abiType(QualType T, const ASTContext &Ctx) {
 
 } // namespace lowering
 
-std::string abiDeclaration(const clang::FunctionDecl *FD, bool Grad) {
+std::string abiDeclaration(const clang::FunctionDecl *FD, bool Grad,
+                           llvm::ArrayRef<std::string> Types) {
   using namespace clang;
   auto Spell = [&](QualType T) {
     return T.getCanonicalType().getUnqualifiedType().getAsString(
@@ -43,9 +44,15 @@ std::string abiDeclaration(const clang::FunctionDecl *FD, bool Grad) {
     D += isUniform(P) ? "uniform " : "";
     D += isPackedOffsets(P) ? "packed " : isPackedPointers(P) ? "pointers " : "";
     D += Grad && isNoDiff(P) ? "nodiff " : "";
-    D += Spell(P->getType());
+    unsigned I = P->getFunctionScopeIndex();
+    D += I < Types.size() && !Types[I].empty() ? Types[I] : Spell(P->getType());
   }
   return D + (Grad ? "):grad" : "):batched");
+}
+
+std::string abiPointer(clang::QualType Elem, clang::ASTContext &Ctx) {
+  return lowering::abiType(
+      Ctx.getPointerType(Elem.getUnqualifiedType().withConst()), Ctx);
 }
 
 namespace lowering {
@@ -75,8 +82,8 @@ bool Lowerer::batchedSignature(const CallExpr *CE, const FunctionDecl *Callee,
   if (Callee->isVariadic() || Callee->getNumParams() != CE->getNumArgs() ||
       RT->isVoidType() || !irType(RT))
     return false;
-  // Pointers to const: a table or an array parameter of the caller
-  // (batchedArrayArg).
+  // Pointers: a table or an array parameter of the caller that the callee
+  // does not write (batchedArrayArg).
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const ParmVarDecl *P = Callee->getParamDecl(I);
     const Expr *A = CE->getArg(I);
@@ -88,11 +95,26 @@ bool Lowerer::batchedSignature(const CallExpr *CE, const FunctionDecl *Callee,
   return true;
 }
 
-bool Lowerer::batchedArrayArg(const Expr *A, const ParmVarDecl *P) const {
+QualType Lowerer::batchedElement(const Expr *A, const ParmVarDecl *P) const {
   QualType El = P->getType()->getPointeeType();
-  std::optional<Type> T = irType(El);
-  if (!El.isConstQualified() || El.isVolatileQualified() || !T ||
-      *T == Type::Bool)
+  if (!El->isVoidType())
+    return El;
+  // (`void *`, cephes' polevl(double, void *, int): the argument's.)
+  if (const VarDecl *VD = tableArg(A))
+    if (const ArrayType *AT = Ctx.getAsArrayType(VD->getType()))
+      return AT->getElementType();
+  QualType AT = A->IgnoreParenImpCasts()->getType();
+  if (const ArrayType *Arr = Ctx.getAsArrayType(AT))
+    return Arr->getElementType();
+  return AT->isPointerType() ? AT->getPointeeType() : QualType();
+}
+
+bool Lowerer::batchedArrayArg(const Expr *A, const ParmVarDecl *P) const {
+  QualType Declared = P->getType()->getPointeeType();
+  QualType El = batchedElement(A, P);
+  std::optional<Type> T = El.isNull() ? std::nullopt : irType(El);
+  if (El.isNull() || Declared.isVolatileQualified() ||
+      El.isVolatileQualified() || !T || *T == Type::Bool)
     return false;
   auto Same = [&](QualType E) { return Ctx.hasSameUnqualifiedType(E, El); };
   if (const VarDecl *VD = tableArg(A)) {
@@ -107,6 +129,11 @@ bool Lowerer::batchedArrayArg(const Expr *A, const ParmVarDecl *P) const {
   // call-extern-array-nonconst. One per example: each example's array, as
   // the caller has it, whether it writes it or not.)
   const ir::Param &Pa = F.Params[I];
+  // A parameter not declared const takes only what this function does not
+  // write: the call references the ABI with a pointer to const, which a
+  // callee that writes it does not define (abiDeclaration).
+  if (!Declared.isConstQualified() && Pa.Writable)
+    return false;
   return !Pa.Uniform || !Pa.Writable;
 }
 
@@ -130,37 +157,45 @@ Lowerer::batchedWhyNot(const CallExpr *CE, const FunctionDecl *Callee) const {
             "return a number from it" + There};
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const ParmVarDecl *P = Callee->getParamDecl(I);
-    QualType El = P->getType()->getPointeeType();
-    if (El.isNull())
+    const Expr *A = CE->getArg(I);
+    if (!P->getType()->isPointerType() || batchedArrayArg(A, P))
       continue;
+    QualType Declared = P->getType()->getPointeeType();
+    QualType El = batchedElement(A, P);
     std::string Par = P->getName().empty()
                           ? "parameter " + std::to_string(I + 1)
                           : "'" + P->getNameAsString() + "'";
-    std::optional<Type> T = irType(El);
-    std::string E =
-        El.getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
-    if (!T || *T == Type::Bool || El.isVolatileQualified())
+    std::optional<Type> T = El.isNull() ? std::nullopt : irType(El);
+    if (!El.isNull() && (!T || *T == Type::Bool || El.isVolatileQualified() ||
+                         Declared.isVolatileQualified()))
       return {Is + "its parameter " + Par + " points to '" +
                   El.getAsString(Ctx.getPrintingPolicy()) + "'",
-              "give it parameters of numbers and of pointers to const "
-              "numbers (not _Bool)" +
+              "give it parameters of numbers and of pointers to numbers "
+              "(not _Bool)" +
                   There};
-    if (!El.isConstQualified())
-      return {Is + "its parameter " + Par + " is a pointer to non-const '" + E +
-                  "' (a batch function of another file is passed arrays "
-                  "through pointers to const only)",
-              "declare " + Par + " 'const " + E + " *'" + There +
+    std::string Text = Lexer::getSourceText(
+                           CharSourceRange::getTokenRange(A->getSourceRange()),
+                           Ctx.getSourceManager(), Ctx.getLangOpts())
+                           .str();
+    int Own = varyingArrayArg(offsetBase(A));
+    if (Own >= 0 && T && !Declared.isConstQualified() &&
+        F.Params[Own].Writable) {
+      std::string E =
+          El.getUnqualifiedType().getAsString(Ctx.getPrintingPolicy());
+      return {Is + "its parameter " + Par + " is a pointer to non-const '" +
+                  (Declared->isVoidType() ? "void" : E) +
+                  "' and the argument '" + Text +
+                  "' is an array this function may write (a batch function "
+                  "of another file is passed only arrays it cannot write)",
+              "declare '" + F.Params[Own].Name + "' const in this function, "
+                  "or " + Par + " 'const " + E + " *'" + There +
                   ", if it does not write the array"};
-    if (!batchedArrayArg(CE->getArg(I), P)) {
-      llvm::StringRef Text = Lexer::getSourceText(
-          CharSourceRange::getTokenRange(CE->getArg(I)->getSourceRange()),
-          Ctx.getSourceManager(), Ctx.getLangOpts());
-      return {Is + "the argument '" + Text.str() + "' of its parameter " + Par +
-                  " is neither a table nor an array parameter of this "
-                  "function",
-              "pass a table or an array parameter of this function there" +
-                  (hasDiff(Callee) ? std::string() : "," + There)};
     }
+    return {Is + "the argument '" + Text + "' of its parameter " + Par +
+                " is neither a table nor an array parameter of this "
+                "function",
+            "pass a table or an array parameter of this function there" +
+                (hasDiff(Callee) ? std::string() : "," + There)};
   }
   return {Is + "it is declared only in system headers",
           "declare it in this file or one of its own headers" + There};
@@ -250,8 +285,15 @@ int Lowerer::batchedCall(const CallExpr *CE, const FunctionDecl *Callee,
   ir::ExternCall::Callee C;
   C.HasBatched = hasBatch(Callee);
   C.HasGrad = hasDiff(Callee);
-  C.AbiBatched = abiDeclaration(Callee, false);
-  C.AbiGrad = abiDeclaration(Callee, true);
+  // (Pointers as pointers to const: what the callee's file spells for
+  // arrays it does not write, abiDeclaration.)
+  std::vector<std::string> Spelled(CE->getNumArgs());
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+    if (Callee->getParamDecl(I)->getType()->isPointerType())
+      Spelled[I] = abiPointer(
+          batchedElement(CE->getArg(I), Callee->getParamDecl(I)), Ctx);
+  C.AbiBatched = abiDeclaration(Callee, false, Spelled);
+  C.AbiGrad = abiDeclaration(Callee, true, Spelled);
   C.SameFile = SameFile;
   std::vector<int> Args;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
@@ -259,7 +301,7 @@ int Lowerer::batchedCall(const CallExpr *CE, const FunctionDecl *Callee,
     ir::ExternCall::CalleeParam CP;
     CP.Uniform = isUniform(P);
     if (P->getType()->isPointerType()) { // (an array: an offset)
-      QualType El = P->getType()->getPointeeType();
+      QualType El = batchedElement(CE->getArg(I), P);
       CP.CType = abiType(El, Ctx);
       CP.ArrayShadow = ir::isFloat(*irType(El)) && !isNoDiff(P);
       if (!batchedArrayPass(CE->getArg(I), Callee, X, CP, Args))

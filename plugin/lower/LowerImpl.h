@@ -162,6 +162,9 @@ public:
   /// call to a function defined later).
   bool reported() const { return Reported; }
   void setMaxDepth(unsigned D) { MaxDepth = D; }
+  /// Whether the function may write the array of parameter \p I (a store,
+  /// or passed whole to a call batchdiff does not see into).
+  bool mayWriteArray(int I) const;
   /// NAME_batched calls the function per example (LowerLongDouble.cpp):
   /// why ("declares a long double local"), else empty.
   const std::string &scalarBody() const { return ScalarWhy; }
@@ -471,18 +474,21 @@ private:
   /// "Recursion").
   bool recursionBatched(const CallExpr *CE, const FunctionDecl *Callee) const;
   /// The checks both share: numbers in and out (with \p Arrays, also
-  /// read-only arrays to pointers to const, batchedArrayArg).
+  /// read-only arrays to pointers, batchedArrayArg).
   bool batchedSignature(const CallExpr *CE, const FunctionDecl *Callee,
                         bool Arrays) const;
   int batchedCall(const CallExpr *CE, const FunctionDecl *Callee,
                   bool SameFile = false);
-  /// Whether array \p A can be passed to \p P, a pointer to const: a table
-  /// or an array parameter of the caller, of P's element type.
+  /// Whether array \p A can be passed to \p P, a pointer (`void *`: any
+  /// element type): a table or an array parameter of the caller, of P's
+  /// element type; to a pointer to non-const, one the caller cannot write.
   bool batchedArrayArg(const Expr *A, const ParmVarDecl *P) const;
   /// Why a call batchedCallee refuses is made once per example, and what
   /// to do (ExternCall::BatchedArgs).
   std::pair<std::string, std::string>
   batchedWhyNot(const CallExpr *CE, const FunctionDecl *Callee) const;
+  /// The element type of array argument \p A for parameter \p P.
+  QualType batchedElement(const Expr *A, const ParmVarDecl *P) const;
   /// Sets \p CP's array and pushes its offset (batchedArrayArg's \p A);
   /// false after an error.
   bool batchedArrayPass(const Expr *A, const FunctionDecl *Callee,

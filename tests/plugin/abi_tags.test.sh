@@ -79,3 +79,84 @@ expect_ok bdcc -O2 -march=native -c f.c -o f.o
 run_rc 1 "$CLANG" f.o g.o "$RTLIB" -lsleef -lm -lpthread -o f
 grep -qF 'batchdiff.abi:double g(float, uniform double, double):batched' \
   "$WORK/last.out" || fail "no link error naming g's batched ABI (float)"
+
+# Pointers: an array the definition does not write is spelled a pointer to
+# const on both sides, so a header may declare it as cephes' protos.h does,
+# `void *` (or `double *`), and a table that is not const is passed
+# (cephes' `polevl(x, P, N)` with `static double P[]`); one the definition
+# writes is spelled as declared, and a call passing a table references the
+# pointer to const: a link error, not a callee writing a shared table.
+cat >h.c <<'C'
+#include <batchdiff.h>
+BATCHDIFF double poly(x, coef, n)
+double x;
+double coef[];
+int n;
+{
+  double a, *p;
+  int i;
+  p = coef;
+  a = *p++;
+  i = n;
+  do
+    a = a * x + *p++;
+  while (--i);
+  return a;
+}
+BATCHDIFF double keep(double x, double *buf, int n) {
+  buf[1] = x * n;
+  return x * buf[0];
+}
+C
+expect_ok bdcc -O2 -march=native -Wall -Wextra -Werror -Wno-deprecated-non-prototype -c h.c -o h.o
+"$NM" --defined-only h.o >h.nm
+for s in 'batchdiff.abi:double poly(double, const double *, int):grad' \
+  'batchdiff.abi:double keep(double, double *, int):batched'; do
+  grep -qF "$s" h.nm || fail "h.o does not define '$s'"
+done
+for decl in 'void *' 'double *' 'const double *'; do
+  cat >f.c <<C
+#include <batchdiff.h>
+#include <stdio.h>
+#include <string.h>
+BATCHDIFF double poly(double, $decl, int);
+static double P[] = {1.5, -2.0, 0.25};
+BATCHDIFF double f(double x) { return x * poly(x, P, 2); }
+int main(void) {
+  double x[5] = {1.5, -2.0, 3.0, 0.5, 7.25}, r[5], d[5] = {0};
+  f_batched(5, x, r);
+  f_grad(5, x, NULL, NULL, d);
+  int bad = 0;
+  for (int i = 0; i < 5; i++) {
+    double s = f(x[i]), p = (1.5 * x[i] - 2.0) * x[i] + 0.25;
+    double e = p + x[i] * (3.0 * x[i] - 2.0);
+    bad += memcmp(&s, &r[i], sizeof s) != 0;
+    bad += d[i] < e - 1e-12 * (1 + e * e) || d[i] > e + 1e-12 * (1 + e * e);
+  }
+  printf("%d\\n", bad);
+  return bad != 0;
+}
+C
+  expect_ok bdcc -O2 -march=native -Wall -Wextra -Werror -c f.c -o f.o
+  "$NM" f.o >f.nm
+  grep -qF 'U batchdiff.abi:double poly(double, const double *, int):grad' \
+    f.nm || fail "f.o ($decl) does not reference poly's grad ABI"
+  run_rc 0 "$CLANG" f.o h.o "$RTLIB" -lsleef -lm -lpthread -o f
+  run_rc 0 ./f
+done
+
+cat >f.c <<'C'
+#include <batchdiff.h>
+BATCHDIFF double keep(double, void *, int);
+static double B[] = {1.0, 2.0};
+BATCHDIFF double f(double x) { return keep(x, B, 1); }
+int main(void) {
+  double x[2] = {1, 2}, r[2];
+  f_batched(2, x, r);
+  return 0;
+}
+C
+expect_ok bdcc -O2 -march=native -c f.c -o f.o
+run_rc 1 "$CLANG" f.o h.o "$RTLIB" -lsleef -lm -lpthread -o f
+grep -qF "undefined reference to \`batchdiff.abi:double keep(double, const double *, int):batched'" \
+  "$WORK/last.out" || fail "no link error naming keep's batched ABI with const"
