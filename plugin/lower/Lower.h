@@ -63,11 +63,11 @@ struct LowerInfo {
 std::string abiDeclaration(const clang::FunctionDecl *FD, bool Grad,
                            llvm::ArrayRef<std::string> Types = {});
 
-/// Whether \p G may be expression scratch (ScratchGlobals.cpp): a `static`
-/// file-scope scalar, neither const nor volatile.
 /// How abiDeclaration spells a pointer to const \p Elem.
 std::string abiPointer(clang::QualType Elem, clang::ASTContext &Ctx);
 
+/// Whether \p G may be expression scratch (ScratchGlobals.cpp): a `static`
+/// file-scope scalar, neither const nor volatile.
 bool scratchCandidate(const clang::VarDecl *G);
 /// The first use of \p G in \p D (a function's body, a variable's
 /// initializer) that is not scratch: a read with no assignment to G before
