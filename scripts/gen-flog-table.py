@@ -23,7 +23,7 @@ from decimal import Decimal as D, getcontext
 from fractions import Fraction as F
 
 sys.dont_write_bytecode = True  # no __pycache__ in scripts/
-from logtab import interp, main, on_grid, round_bits  # noqa: E402
+from logtab import fhex, interp, main, on_grid, round_bits  # noqa: E402
 
 getcontext().prec = 60
 OFF = 0x3f340000
@@ -81,14 +81,6 @@ def inv_c(b_ix):
 
 
 
-
-
-def fhex(v):
-    """A float constant in C: hex (no trailing zeros) with the f suffix."""
-    if v == 0:
-        return "0x0p+0f"
-    m, e = v.hex().split("p")
-    return m.rstrip("0").rstrip(".") + "p" + e + "f"
 
 
 def header():

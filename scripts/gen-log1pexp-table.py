@@ -21,7 +21,7 @@ import sys
 from decimal import Decimal as D, getcontext
 
 sys.dont_write_bytecode = True  # no __pycache__ in scripts/
-from logtab import PI, cos, main  # noqa: E402
+from logtab import PI, cos, fhex, main, solve  # noqa: E402
 
 getcontext().prec = 60
 NK = 32
@@ -35,28 +35,8 @@ def f32(v):
     return struct.unpack("<f", struct.pack("<f", float(v)))[0]
 
 
-def fhex(v):
-    if v == 0:
-        return "0x0p+0f"
-    m, e = v.hex().split("p")
-    return m.rstrip("0").rstrip(".") + "p" + e + "f"
-
-
 def sp(x):
     return (1 + x.exp()).ln()
-
-
-def solve(m):
-    """Least-squares normal equations m (rows [a..., b]) by elimination."""
-    n = len(m)
-    for c in range(n):
-        piv = max(range(c, n), key=lambda r: abs(m[r][c]))
-        m[c], m[piv] = m[piv], m[c]
-        for r in range(n):
-            if r != c and m[r][c] != 0:
-                f = m[r][c] / m[c][c]
-                m[r] = [m[r][j] - f * m[c][j] for j in range(n + 1)]
-    return [m[i][n] / m[i][i] for i in range(n)]
 
 
 M = 120

@@ -1,5 +1,6 @@
-"""What gen-log-table.py and gen-flog-table.py share: the exact arithmetic
-of a log table's polynomial and the scripts' --update / --check."""
+"""What gen-log-table.py, gen-flog-table.py and gen-log1pexp-table.py share:
+the exact arithmetic of a table's polynomial, float constants in C and the
+scripts' --update / --check."""
 import sys
 from decimal import Decimal as D
 from fractions import Fraction as F
@@ -36,12 +37,10 @@ def g(r):
     return sum(F((-1) ** (m + 1), m + 2) * r ** m for m in range(30))
 
 
-def interp(deg, a):
-    """The coefficients (exact rationals) of the polynomial of degree deg
-    that interpolates g at the Chebyshev nodes of [-a, a]."""
-    n = deg + 1
-    xs = [F(cos(PI * (2 * j + 1) / (2 * n))) * a for j in range(n)]
-    m = [[x ** p for p in range(n)] + [g(x)] for x in xs]
+def solve(m):
+    """The solution of the linear system m (rows [a..., b]) by Gauss-Jordan
+    elimination with partial pivoting, in m's own number type."""
+    n = len(m)
     for c in range(n):
         piv = max(range(c, n), key=lambda r: abs(m[r][c]))
         m[c], m[piv] = m[piv], m[c]
@@ -50,6 +49,22 @@ def interp(deg, a):
                 f = m[r][c] / m[c][c]
                 m[r] = [m[r][k] - f * m[c][k] for k in range(n + 1)]
     return [m[i][n] / m[i][i] for i in range(n)]
+
+
+def interp(deg, a):
+    """The coefficients (exact rationals) of the polynomial of degree deg
+    that interpolates g at the Chebyshev nodes of [-a, a]."""
+    n = deg + 1
+    xs = [F(cos(PI * (2 * j + 1) / (2 * n))) * a for j in range(n)]
+    return solve([[x ** p for p in range(n)] + [g(x)] for x in xs])
+
+
+def fhex(v):
+    """A float constant in C: hex (no trailing zeros) with the f suffix."""
+    if v == 0:
+        return "0x0p+0f"
+    m, e = v.hex().split("p")
+    return m.rstrip("0").rstrip(".") + "p" + e + "f"
 
 
 def main(text, out, script):
