@@ -487,10 +487,8 @@ static inline __attribute__((always_inline, unused)) void __bd_rat_gk(bd_md __bd
   bd_f64d __bd_t49_1 = __bd_t48_1 + __bd_t47_1;
   __bd_v6_d8_0 = __bd_t49_0;
   __bd_v6_d8_1 = __bd_t49_1;
-  bd_f64d __bd_t50_0 = bd_divr_f64d(__bd_t46_0, __bd_t12_0, __bd_t67_0);
-  bd_f64d __bd_t50_1 = bd_divr_f64d(__bd_t46_1, __bd_t12_1, __bd_t67_1);
-  bd_f64d __bd_t51_0 = __bd_t50_0 * __bd_t15_0;
-  bd_f64d __bd_t51_1 = __bd_t50_1 * __bd_t15_1;
+  bd_f64d __bd_t51_0 = __bd_t47_0 * __bd_t15_0;
+  bd_f64d __bd_t51_1 = __bd_t47_1 * __bd_t15_1;
   bd_f64d __bd_t52_0 = -(__bd_t51_0);
   bd_f64d __bd_t52_1 = -(__bd_t51_1);
   bd_f64d __bd_t53_0 = __bd_v7_d14_0;

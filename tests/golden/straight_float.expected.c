@@ -204,10 +204,8 @@ static inline __attribute__((always_inline, unused)) void __bd_poly_gk(bd_mn __b
   bd_f32n __bd_t64_1 = __bd_t63_1 + __bd_t62_1;
   __bd_v11_d7_0 = __bd_t64_0;
   __bd_v11_d7_1 = __bd_t64_1;
-  bd_f32n __bd_t65_0 = bd_divr_f32n(__bd_t61_0, __bd_t12_0, __bd_t91_0);
-  bd_f32n __bd_t65_1 = bd_divr_f32n(__bd_t61_1, __bd_t12_1, __bd_t91_1);
-  bd_f32n __bd_t66_0 = __bd_t65_0 * __bd_t13_0;
-  bd_f32n __bd_t66_1 = __bd_t65_1 * __bd_t13_1;
+  bd_f32n __bd_t66_0 = __bd_t62_0 * __bd_t13_0;
+  bd_f32n __bd_t66_1 = __bd_t62_1 * __bd_t13_1;
   bd_f32n __bd_t67_0 = -(__bd_t66_0);
   bd_f32n __bd_t67_1 = -(__bd_t66_1);
   bd_f32n __bd_t68_0 = __bd_v12_d12_0;

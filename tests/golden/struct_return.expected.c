@@ -185,10 +185,8 @@ static inline __attribute__((always_inline, unused)) void __bd_polar_gk(bd_md __
   bd_f64d __bd_t51_1 = __bd_t50_1 + __bd_t49_1;
   __bd_v14_d1_0 = __bd_t51_0;
   __bd_v14_d1_1 = __bd_t51_1;
-  bd_f64d __bd_t52_0 = bd_divr_f64d(__bd_t48_0, __bd_t18_0, __bd_t84_0);
-  bd_f64d __bd_t52_1 = bd_divr_f64d(__bd_t48_1, __bd_t18_1, __bd_t84_1);
-  bd_f64d __bd_t53_0 = __bd_t52_0 * __bd_t19_0;
-  bd_f64d __bd_t53_1 = __bd_t52_1 * __bd_t19_1;
+  bd_f64d __bd_t53_0 = __bd_t49_0 * __bd_t19_0;
+  bd_f64d __bd_t53_1 = __bd_t49_1 * __bd_t19_1;
   bd_f64d __bd_t54_0 = -(__bd_t53_0);
   bd_f64d __bd_t54_1 = -(__bd_t53_1);
   bd_f64d __bd_t55_0 = __bd_v17_d18_0;

@@ -1,11 +1,12 @@
 # Reverse mode's adjoints of quotients by one divisor share its reciprocal
 # (transforms/simplify/ShareReciprocals.h): g_i * (1/b) instead of one
 # division each, also for one quotient by a BD_UNIFORM divisor (a scalar
-# reciprocal). Checked: the gradient kernels (one reciprocal, products, the
-# value's quotients from it as bd_divx), the gradients against the closed form
-# (to about an ULP), the lanes where 1/b is not a normal number bit for bit
-# against the division, every example alone bit for bit as in its batch,
-# and NAME_hvp's gradient bit for bit against NAME_grad's.
+# reciprocal). Checked: the gradient kernels (one reciprocal, one product
+# per quotient, the value's quotients from it as bd_divx), the gradients
+# against the closed form (to about an ULP), the lanes where 1/b is not a
+# normal number bit for bit against the division, every example alone bit
+# for bit as in its batch, and NAME_hvp's gradient bit for bit against
+# NAME_grad's.
 . "$SRC/lib.sh"
 
 cat >g.c <<'C'
@@ -26,7 +27,9 @@ kernel gu_gk >gu.txt
 # (gradients run two chains of lanes, temps _0 and _1: chain 0's)
 c0() { grep "$1" gr.txt | grep -c '_0 = ' || true; }
 [ "$(c0 'recip_f')" -eq 1 ] || fail "gr_gk: $(c0 'recip_f') reciprocals (1)"
-[ "$(c0 'bd_divr_')" -ge 2 ] || fail "gr_gk: fewer than 2 products by 1/b"
+# (one per quotient: reverse mode's two rules of a / b, d_a += g / b and
+# d_b -= (g / b) q, share it; two bd_divr kept two rare-lane branches)
+[ "$(c0 'bd_divr_')" -eq 2 ] || fail "gr_gk: $(c0 'bd_divr_') products by 1/b (2)"
 # (the value's quotients from the reciprocal too, their bits: bd_divx)
 [ "$(c0 ' / ')" -eq 0 ] || fail "gr_gk divides $(c0 ' / ') times (0)"
 [ "$(c0 'bd_divx_')" -eq 2 ] || fail "gr_gk: not the value's 2 quotients from 1/b"

@@ -16,6 +16,7 @@ using Key = std::tuple<int, int, std::vector<int>, uint64_t, int64_t, int>;
 
 struct Cse {
   ir::Function &F;
+  bool (*Only)(ir::Op);
   std::vector<int> Repl;
   // The computations of the enclosing blocks and this one so far: a block
   // removes its own on leaving (a copy per nested block was quadratic in
@@ -32,7 +33,7 @@ struct Cse {
       for (int &A : S.Args)
         A = rep(A);
       if (S.K == ir::Stmt::Inst) {
-        if (S.Dst >= 0 && ir::opPure(S.Opc)) {
+        if (S.Dst >= 0 && ir::opPure(S.Opc) && (!Only || Only(S.Opc))) {
           uint64_t Bits;
           std::memcpy(&Bits, &S.FVal, sizeof Bits);
           Key K{(int)S.Opc, (int)F.Temps[S.Dst], S.Args, Bits, S.IVal,
@@ -63,8 +64,8 @@ struct Cse {
 
 } // namespace
 
-void commonSubexpr(ir::Function &F) {
-  Cse C{F, {}, {}};
+void commonSubexpr(ir::Function &F, bool (*Only)(ir::Op)) {
+  Cse C{F, Only, {}, {}};
   C.Repl.resize(F.Temps.size());
   for (size_t T = 0; T < F.Temps.size(); ++T)
     C.Repl[T] = (int)T;

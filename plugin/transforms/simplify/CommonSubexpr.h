@@ -2,6 +2,7 @@
 //
 // A pure operation identical to one computed earlier on the same path
 // (before it in its block, or in an enclosing block) reuses that result.
+// With \p Only, only the operations it accepts.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATCHDIFF_TRANSFORMS_SIMPLIFY_COMMONSUBEXPR_H
@@ -11,7 +12,7 @@
 
 namespace batchdiff {
 
-void commonSubexpr(ir::Function &F);
+void commonSubexpr(ir::Function &F, bool (*Only)(ir::Op) = nullptr);
 
 } // namespace batchdiff
 

@@ -2,6 +2,7 @@
 #include "transforms/simplify/ShareReciprocals.h"
 
 #include "analysis/Uniformity.h"
+#include "transforms/simplify/CommonSubexpr.h"
 
 #include <algorithm>
 #include <map>
@@ -283,6 +284,11 @@ void shareReciprocals(ir::Function &F, int Mark) {
   Uniformity U = analyzeUniformity(F);
   Sharer S{F, Mark, U, {}, {}, {}, {}, 0, {}, {}, {}, {}, {}, {}};
   S.run();
+  // Reverse mode's two rules of a / b divide the same adjoint by b (d_a +=
+  // g / b, d_b -= (g / b) q): one DivR. LLVM merged two divisions, but not
+  // two DivR, whose rare-lane branch it keeps twice (lognormal_nll_grad 46.5
+  // -> 43.75 instructions per example at 32 bytes, 19.0 -> 18.25 at 64).
+  commonSubexpr(F, [](Op O) { return O == Op::DivR || O == Op::Recip; });
 }
 
 } // namespace batchdiff

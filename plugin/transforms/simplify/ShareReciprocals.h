@@ -21,7 +21,10 @@
 //   itself; only where a derivative divides by the same divisor or in a
 //   loop (loop-free NAME_batched kernels keep their divisions: measured
 //   slower, see share()).
-// A division in a loop by a divisor computed before the loop (a temp, or a
+// Identical DivR and Recip statements on one path are then one (reverse
+// mode's two rules of a / b divide the same adjoint g by b: LLVM merged the
+// two divisions but keeps each DivR's rare-lane branch). A division in a
+// loop by a divisor computed before the loop (a temp, or a
 // variable the loop does not write) gets the reciprocal before the loop. A
 // varying divisor of one quotient outside loops keeps its division (the
 // reciprocal would cost as much; a uniform one's is a scalar division).
