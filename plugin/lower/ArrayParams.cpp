@@ -392,9 +392,10 @@ bool leadWalk(const FunctionDecl *FD, Uses &U, ir::Param &Out) {
   std::string Trips = D.C ? N + " - " + std::to_string(D.C) : N;
   if (D.Floor)
     Trips = "max(" + Trips + ", " + std::to_string(*D.Floor) + ")";
-  Out.DimHow += " (pointer walk '*" + varOf(At)->getNameAsString() + "++', " +
-                (K0 ? std::to_string(K0) + " before a loop" : "in a loop") +
-                " of at most " + Trips + " iterations: '" + D.Test + "'";
+  Out.DimHow +=
+      " (pointer walk '*" + varOf(At)->getNameAsString() + "++'" +
+      (K0 ? ", " + std::to_string(K0) + " before a loop" : " in a loop") +
+      " of at most " + Trips + " iterations: '" + D.Test + "'";
   if (!D.Floor)
     Out.DimHow += needText(D.N->getNameAsString(),
                            (D.I ? D.I : D.N)->getNameAsString(), D.C + D.Need);

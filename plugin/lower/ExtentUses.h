@@ -534,7 +534,8 @@ struct Uses : LoopShapes {
     if (paramOf(L) != P || !N || N->getDeclContext() != FD ||
         !N->getType()->isIntegerType())
       return;
-    End.Bad |= End.N && End.N != N;
+    // (n assigned anywhere: `p + n` is not the parameter's n.)
+    End.Bad |= (End.N && End.N != N) || lowering::modifies(FD->getBody(), N);
     End.N = N;
   }
 
@@ -782,17 +783,25 @@ struct Uses : LoopShapes {
       }
     if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S)) {
       const auto *FS = dyn_cast<ForStmt>(S);
+      // A bound assigned outside its loop (`n = 2 * n;` before it) is not
+      // the parameter's value there: no bound, no count.
+      auto Kept = [&](const ParmVarDecl *N) {
+        return N && !modifiesBesides(FD->getBody(), N, S) ? N : nullptr;
+      };
       Trip T;
-      T.N = counted(S, &T.Need);
+      T.N = Kept(counted(S, &T.Need));
       if (FS) {
         Loops.push_back(loopVar(FS));
+        Loops.back().Bound = Kept(Loops.back().Bound);
         Loops.back().Counts = T.N && T.N == Loops.back().Bound;
         if (!T.N && Loops.back().Ranged)
           T.K = Loops.back().Trips;
       }
       const auto *WS = dyn_cast<WhileStmt>(S);
-      if (WS)
+      if (WS) {
         Loops.push_back(whileVar(WS));
+        Loops.back().Bound = Kept(Loops.back().Bound);
+      }
       const auto *DS = dyn_cast<DoStmt>(S);
       if (DS) {
         Loops.push_back(doVar(DS, !LoopStmts.empty()));

@@ -376,3 +376,23 @@ BATCHDIFF double r_firstwalk(const double *x, int n) {
   return s;
 }
 // CHECK: {{.*}}remarks_arrays.c:[[@LINE-6]]:44: remark: batchdiff: parameter 'x' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n', at least 1 (pointer walk '*x++' in a loop of at most 'n' iterations); ragged: each example's extent differs, accesses are masked per lane{{$}}
+/* counted down by a local copy of n, no read before the loop: "in a loop",
+ * no comma after the walk */
+BATCHDIFF double r_whilecopy(const double *x, int n) {
+  double s = 0.0;
+  int i = n;
+  while (i--)
+    s += *x++;
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-7]]:44: remark: batchdiff: parameter 'x' is varying (one value per example), differentiated; input array, dims dynamic, from parameter 'n' (pointer walk '*x++' in a loop of at most 'n' iterations: 'i = n; while (i--)'; for 'n' >= 0: below it the scalar loop ends only when 'i' wraps around); ragged: each example's extent differs, accesses are masked per lane{{$}}
+/* a count assigned before the loop: declared, the extent is computed on
+ * entry ('n = 2 * n; while (n--) s += *p++;' alone infers none) */
+BATCHDIFF double r_twicewalk(const double *p BD_EXTENT(2 * n), int n) {
+  double s = 0.0;
+  n = 2 * n;
+  while (n--)
+    s += *p++;
+  return s;
+}
+// CHECK: {{.*}}remarks_arrays.c:[[@LINE-7]]:44: remark: batchdiff: parameter 'p' is varying (one value per example), differentiated; input array, dims dynamic, BD_EXTENT(2 * n) (parameter 'n'); ragged: each example's extent differs, accesses are masked per lane{{$}}
