@@ -348,7 +348,9 @@ bool Lowerer::externCallee(const CallExpr *CE,
 }
 
 int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
-                        const std::string *Via, bool LocalArrays) {
+                        const std::string *Via, bool LocalArrays, int *Entry) {
+  if (Entry)
+    *Entry = -1;
   if (!Via && !LocalArrays && batchedCallee(CE, Callee))
     return batchedCall(CE, Callee);
   std::string Name = Callee->getNameAsString();
@@ -486,6 +488,8 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
   St.IVal = (int)F.Externs.size();
   St.Site = (int)Sites.size(); // for the derivative's error (diff-extern)
   Sites.push_back(CE->getBeginLoc());
+  if (Entry)
+    *Entry = (int)F.Externs.size();
   F.Externs.push_back(std::move(X));
   externOutStores(D, Outs);
   return Bool ? B.cmp(ir::Op::CmpNE, D, B.constI(Type::I32, 0)) : D;

@@ -494,8 +494,14 @@ private:
   bool batchedArrayPass(const Expr *A, const FunctionDecl *Callee,
                         ir::ExternCall &X, ir::ExternCall::CalleeParam &CP,
                         std::vector<int> &Args);
+  /// A call made once per example on the scalar function (or through
+  /// another file's generated functions): its result's temporary, -1 after
+  /// an error; \p Entry receives the index of the F.Externs entry it
+  /// appended (-1 after an error, and for a call through another file's
+  /// generated functions: batchedCall).
   int externCall(const CallExpr *CE, const FunctionDecl *Callee,
-                 const std::string *Via = nullptr, bool LocalArrays = false);
+                 const std::string *Via = nullptr, bool LocalArrays = false,
+                 int *Entry = nullptr);
   int cond(const Expr *E);
   int compare(const BinaryOperator *BO);
   int readLValue(const Expr *E);

@@ -422,11 +422,15 @@ int Lowerer::longDoubleCall(const CallExpr *CE, const FunctionDecl *Callee) {
   if (!longDoubleCallee(CE, Callee))
     return longDoublePointerError(CE, Callee) ? fail() : -2;
   const FunctionDecl *Def = Callee->getDefinition();
-  int R = externCall(CE, Def, nullptr, true);
-  if (R >= 0) {
-    F.Externs.back().Why = ir::ExternCall::LongDouble;
-    F.Externs.back().Via = longDoubleWhy(Def);
-    F.Externs.back().AnyThread = longDoubleAnyThread(Def);
+  // (Its own entry, by the index externCall gives, not F.Externs.back():
+  // whatever externCall may append after it.)
+  int K = -1;
+  int R = externCall(CE, Def, nullptr, true, &K);
+  if (R >= 0 && K >= 0) {
+    ir::ExternCall &X = F.Externs[K];
+    X.Why = ir::ExternCall::LongDouble;
+    X.Via = longDoubleWhy(Def);
+    X.AnyThread = longDoubleAnyThread(Def);
     LongDoubleCalls.push_back({CE->getBeginLoc(), Def});
   }
   return R;
