@@ -105,6 +105,7 @@ public:
             << What << Instead;
       }
     diagnoseParamAttributes(*S);
+    diagnoseUnusedFunctionMarks(*S);
     writeOutputs(S->getDiagnostics(), S->getSourceManager(), Opts, All);
   }
 

@@ -22,6 +22,8 @@
 #include "clang/Sema/Sema.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <vector>
 
@@ -411,6 +413,64 @@ void diagnoseParamAttributes(Sema &S) {
         << attrName(U.Kind);
   }
   state().ParamUses.clear();
+}
+
+/// Whether \p FD is a C library function whose calls batchdiff makes
+/// itself: one clang knows (exp, remquo) or one of ir/Math.def (j0).
+static bool libraryFunction(const FunctionDecl *FD) {
+  static const llvm::StringSet<> Names = [] {
+    llvm::StringSet<> N;
+#define BD_MATH(Name, NumArgs, CName, ...)                                     \
+  N.insert(CName);                                                             \
+  N.insert(CName "f");
+#include "ir/Math.def"
+    return N;
+  }();
+  return FD->getBuiltinID() ||
+         (FD->getIdentifier() && Names.contains(FD->getName()));
+}
+
+void diagnoseUnusedFunctionMarks(Sema &S) {
+  const SourceManager &SM = S.getSourceManager();
+  // The first mark of each function without a body, in source order.
+  llvm::DenseMap<const Decl *, std::pair<const FunctionDecl *, SourceLocation>>
+      First;
+  for (const auto &[D, Loc] : state().FunctionAttrLoc) {
+    const auto *FD = dyn_cast<FunctionDecl>(D);
+    if (!FD || FD->isInvalidDecl() || FD->isDefined() || Loc.isInvalid() ||
+        SM.isInSystemHeader(Loc))
+      continue;
+    auto [It, New] = First.try_emplace(FD->getCanonicalDecl(), FD, Loc);
+    if (!New && SM.isBeforeInTranslationUnit(Loc, It->second.second))
+      It->second = {FD, Loc};
+  }
+  std::vector<std::pair<const FunctionDecl *, SourceLocation>> Marks;
+  for (const auto &[Canon, M] : First)
+    Marks.push_back(M);
+  llvm::sort(Marks, [&](const auto &A, const auto &B) {
+    return SM.isBeforeInTranslationUnit(A.second, B.second);
+  });
+  for (const auto &[FD, Loc] : Marks) {
+    const FunctionDecl *Last = FD->getMostRecentDecl();
+    if (libraryFunction(FD))
+      report(S.getDiagnostics(), DiagnosticsEngine::Warning, Loc,
+             "'batch'/'diff' on %0, a C library function this file does not "
+             "define, has no effect: batch/diff functions call the "
+             "library's %0 (through batchdiff's own vector code and "
+             "derivative where docs/subset.md lists one, else once per "
+             "example); remove the attribute, or give a function of your "
+             "own a name of its own")
+          << FD;
+    else if (!Last->hasPrototype())
+      report(S.getDiagnostics(), DiagnosticsEngine::Warning, Loc,
+             "'batch'/'diff' on %0, declared without a prototype and not "
+             "defined in this file, has no effect: batch/diff functions "
+             "call %0 once per example on the scalar function, since its "
+             "generated functions cannot be called without its parameters' "
+             "types (and a differentiated argument of it is an error); "
+             "declare it with its parameters, as its definition has them")
+          << FD;
+  }
 }
 
 void diagnoseLateAttributes(Sema &S, const FunctionDecl *FD) {

@@ -62,6 +62,14 @@ void diagnoseParamAttributes(clang::Sema &S);
 /// error at the attribute. Run on each top-level function declaration.
 void diagnoseLateAttributes(clang::Sema &S, const clang::FunctionDecl *FD);
 
+/// Warns about `batch`/`diff` on functions this file declares but never
+/// defines where the mark has no effect: a C library function (its calls
+/// are the library's, through batchdiff's vector math and derivatives or
+/// once per example), or a declaration without a prototype (K&R `double
+/// f();`: another file's generated functions cannot be called without the
+/// parameters' types). Run once at the end of the translation unit.
+void diagnoseUnusedFunctionMarks(clang::Sema &S);
+
 /// Forgets every recorded attribute (start of a translation unit).
 void resetAttributeState();
 

@@ -62,8 +62,11 @@ bool Lowerer::batchedCallee(const CallExpr *CE,
   if (!hasBatch(Callee) && !hasDiff(Callee))
     return false;
   const FunctionDecl *Def = Callee->getDefinition();
+  // (A C library function the file marks, `double scalbln(double, long)
+  // __attribute__((batch));`, is the library's: no NAME_batched of it
+  // exists; diagnoseUnusedFunctionMarks says the mark has no effect.)
   if ((Def && Def->hasBody()) || !Callee->isExternallyVisible() ||
-      !Callee->hasPrototype())
+      !Callee->hasPrototype() || Callee->getBuiltinID())
     return false;
   // Declared in this file or its headers, whatever else declares it later:
   // a C library header may declare the name too (glibc's gamma, which

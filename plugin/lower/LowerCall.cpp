@@ -381,7 +381,7 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
   // Marked batch/diff where this file declares it: say why the call does
   // not go through its generated functions, not to mark it.
   if (const FunctionDecl *Def = Callee->getDefinition();
-      X.Why == ir::ExternCall::Outside &&
+      X.Why == ir::ExternCall::Outside && !Callee->getBuiltinID() &&
       (hasBatch(Callee) || hasDiff(Callee)) && !(Def && Def->hasBody())) {
     X.Why = ir::ExternCall::BatchedArgs;
     std::tie(X.Via, X.Fix) = batchedWhyNot(CE, Callee);

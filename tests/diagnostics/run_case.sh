@@ -3,6 +3,8 @@
 #   // FLAGS: ...      extra clang flags (default none)
 #   // EXIT: N         expected exit status (default 1: a compile error)
 #   // DEFINES: S...   symbols the object must define (only when EXIT is 0)
+#   // NOREFS: S...    symbols the object must neither define nor reference
+#                      (only when EXIT is 0)
 #   // GENERATED: why  the error comes after code generation (output files),
 #                      so skip the check that the AST holds nothing generated
 #   // CHECK: ...      FileCheck lines; every diagnostic line is matched in
@@ -23,6 +25,7 @@ flags=$(sed -n 's|^// FLAGS: ||p' "$name.c")
 want=$(sed -n 's|^// EXIT: ||p' "$name.c")
 want=${want:-1}
 defines=$(sed -n 's|^// DEFINES: ||p' "$name.c")
+norefs=$(sed -n 's|^// NOREFS: ||p' "$name.c")
 : >plainfile # for cases whose outputs must fail to be written
 
 # shellcheck disable=SC2086 # flags are words
@@ -50,4 +53,9 @@ if [ "$want" -eq 1 ]; then
 else
   run_rc "$want" bdcc -c $flags "$name.c" -o "$name.o"
   [ -z "$defines" ] || expect_syms "$name.o" $defines
+  for s in $norefs; do
+    if "$NM" "$name.o" | awk '{print $NF}' | grep -qx "$s"; then
+      fail "$name.o references $s"
+    fi
+  done
 fi
