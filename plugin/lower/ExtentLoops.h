@@ -298,12 +298,23 @@ struct LoopShapes {
                                ? paramOf(UO->getSubExpr())
                                : nullptr;
     if (!N || N->getDeclContext() != FD || !N->getType()->isIntegerType() ||
-        modifiesBesides(FD->getBody(), N, UO))
+        modifiesReaching(FD->getBody(), N, WS, UO))
       return L;
     L.V = N;
     L.Bound = N;
     L.Need = GT0 ? -1 : 0;
     return L;
+  }
+
+  /// Whether \p S itself (not its children) assigns \p V, steps it or
+  /// takes its address.
+  static bool writes(const Stmt *S, const VarDecl *V) {
+    if (const auto *BO = dyn_cast<BinaryOperator>(S))
+      return BO->isAssignmentOp() && varOf(BO->getLHS()) == V;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S))
+      return (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+             varOf(UO->getSubExpr()) == V;
+    return false;
   }
 
   /// Whether \p S assigns \p V (or takes its address) anywhere but in
@@ -312,20 +323,64 @@ struct LoopShapes {
                               const Stmt *Skip2 = nullptr) {
     if (!S || S == Skip || S == Skip2)
       return false;
-    if (isa<BinaryOperator>(S) || isa<UnaryOperator>(S)) {
-      bool Own = false;
-      if (const auto *BO = dyn_cast<BinaryOperator>(S))
-        Own = BO->isAssignmentOp() && varOf(BO->getLHS()) == V;
-      if (const auto *UO = dyn_cast<UnaryOperator>(S))
-        Own = (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
-              varOf(UO->getSubExpr()) == V;
-      if (Own)
-        return true;
-    }
+    if (writes(S, V))
+      return true;
     for (const Stmt *C : S->children())
       if (modifiesBesides(C, V, Skip, Skip2))
         return true;
     return false;
+  }
+
+  /// Whether \p Body assigns \p V (or takes its address) outside \p Skip
+  /// and \p Skip2 where the write can run before \p At does: before it in
+  /// the text, inside it, or in a loop around it (whose next iteration
+  /// reaches it again). A write after it in no loop around it cannot change
+  /// what it sees (`for (i = 0; i < n; i++) s += x[i]; n = 0;`). With a
+  /// goto, any write counts.
+  static bool modifiesReaching(const Stmt *Body, const VarDecl *V,
+                               const Stmt *At, const Stmt *Skip,
+                               const Stmt *Skip2 = nullptr) {
+    if (jumps(Body))
+      return modifiesBesides(Body, V, Skip, Skip2);
+    std::vector<const Stmt *> Around; // the statements that contain At
+    struct Walk {
+      const VarDecl *V;
+      const Stmt *At, *Skip, *Skip2;
+      std::vector<const Stmt *> &Around;
+      bool Passed = false;
+      bool path(const Stmt *S) {
+        if (!S)
+          return false;
+        if (S == At)
+          return true;
+        for (const Stmt *C : S->children())
+          if (path(C)) {
+            Around.push_back(S);
+            return true;
+          }
+        return false;
+      }
+      bool visit(const Stmt *S, bool InLoop) {
+        if (S && S == At) { // (At may be Skip: then only what reaches it)
+          bool R = modifiesBesides(S, V, Skip, Skip2);
+          Passed = true;
+          return R;
+        }
+        if (!S || S == Skip || S == Skip2)
+          return false;
+        if (writes(S, V) && (!Passed || InLoop))
+          return true;
+        InLoop |= (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S)) &&
+                  std::find(Around.begin(), Around.end(), S) != Around.end();
+        for (const Stmt *C : S->children())
+          if (visit(C, InLoop))
+            return true;
+        return false;
+      }
+    } W{V, At, Skip, Skip2, Around};
+    if (!W.path(Body))
+      return modifiesBesides(Body, V, Skip, Skip2);
+    return W.visit(Body, false);
   }
 
   /// `for (...; i < n; ...)` with n an integer parameter of FD, or a loop
@@ -450,7 +505,7 @@ struct LoopShapes {
                                : nullptr;
     if (Nested || !N || N->getDeclContext() != FD ||
         !N->getType()->isIntegerType() ||
-        modifiesBesides(FD->getBody(), N, UO) || jumps(FD->getBody()))
+        modifiesReaching(FD->getBody(), N, DS, UO) || jumps(FD->getBody()))
       return nullptr;
     return N;
   }
@@ -596,7 +651,7 @@ struct LoopShapes {
     // n itself: `while (n--)`, `do ... while (--n)`.
     if (const auto *N = dyn_cast<ParmVarDecl>(I)) {
       if (N->getDeclContext() == FD &&
-          !modifiesBesides(FD->getBody(), N, DecAt))
+          !modifiesReaching(FD->getBody(), N, L, DecAt))
         R.N = N;
       return R;
     }

@@ -534,8 +534,10 @@ struct Uses : LoopShapes {
     if (paramOf(L) != P || !N || N->getDeclContext() != FD ||
         !N->getType()->isIntegerType())
       return;
-    // (n assigned anywhere: `p + n` is not the parameter's n.)
-    End.Bad |= (End.N && End.N != N) || lowering::modifies(FD->getBody(), N);
+    // (n assigned before it, or in a loop around it: `p + n` is not the
+    // parameter's n.)
+    End.Bad |= (End.N && End.N != N) ||
+               modifiesReaching(FD->getBody(), N, BO, nullptr);
     End.N = N;
   }
 
@@ -783,10 +785,11 @@ struct Uses : LoopShapes {
       }
     if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S)) {
       const auto *FS = dyn_cast<ForStmt>(S);
-      // A bound assigned outside its loop (`n = 2 * n;` before it) is not
-      // the parameter's value there: no bound, no count.
+      // A bound assigned where it can reach its loop (`n = 2 * n;` before
+      // it, or in a loop around it) is not the parameter's value there: no
+      // bound, no count. (Only after it, `n = 0;`, it is.)
       auto Kept = [&](const ParmVarDecl *N) {
-        return N && !modifiesBesides(FD->getBody(), N, S) ? N : nullptr;
+        return N && !modifiesReaching(FD->getBody(), N, S, S) ? N : nullptr;
       };
       Trip T;
       T.N = Kept(counted(S, &T.Need));
