@@ -39,6 +39,8 @@ static void planRemarks(clang::DiagnosticsEngine &D, clang::SourceLocation Loc,
                         const char *What) {
   unsigned MaskedIf = 0, MaskedLoop = 0, Ifs = 0, Loops = 0;
   for (const auto &KV : P.VaryingCond) {
+    if (KV.first->Rare)
+      continue;
     bool IsIf = KV.first->K == ir::Stmt::If;
     (IsIf ? Ifs : Loops) += 1;
     if (KV.second)

@@ -445,6 +445,7 @@ std::unique_ptr<Stmt> cloneStmt(const Stmt &S) {
   C->Fn = S.Fn;
   C->Cond = S.Cond;
   C->Id = S.Id;
+  C->Rare = S.Rare;
   C->Aux = S.Aux;
   C->Mask = S.Mask;
   C->Site = S.Site;

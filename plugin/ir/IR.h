@@ -129,6 +129,10 @@ struct Stmt {
   // Loop and RevLoop number their iterations as loop Id (-1: nobody asks).
   int Cond = -1;
   int Id = -1;
+  /// If: few lanes take Then (a tiny return value's scaled seed): batched,
+  /// never branch-free (a lane test skips it) and not in the remarks'
+  /// counts of branches.
+  bool Rare = false;
   Block Then, Else, Body;
 };
 

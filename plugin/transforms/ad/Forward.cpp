@@ -345,6 +345,7 @@ void Forwarder::block(const ir::Block &Src) {
     C->K = S.K;
     C->Cond = S.Cond;
     C->Id = S.Id;
+    C->Rare = S.Rare;
     C->Args = S.Args;
     ir::Block *Saved = B.block();
     ir::Stmt &Ref = *C;

@@ -739,7 +739,8 @@ void Reverser::run() {
   }
   for (auto [RetVar, Seed] : Rets)
     if (Seed >= 0 && actV(RetVar))
-      B.set(adjVar(RetVar), B.param(Seed));
+      B.set(adjVar(RetVar), scalesSeed(RetVar, Seed) ? scaledSeed(RetVar, Seed)
+                                                     : B.param(Seed));
 
   ir::Block Sweep;
   B.setBlock(&Sweep);
@@ -757,6 +758,7 @@ void Reverser::run() {
     Fwd.push_back(std::move(St));
   G.Body = std::move(Fwd);
   B.setBlock(&G.Body);
+  unscaleAdjoints();
 
   for (const ir::Output &O : P.Outputs)
     if (O.Kind == ir::OutKind::Ret)

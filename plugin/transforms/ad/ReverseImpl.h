@@ -1,9 +1,10 @@
 //===- ReverseImpl.h - the reverse-mode differentiator --------*- C++ -*-===//
 //
 // Private to transforms/ad: the Reverser class, whose members are defined
-// in Reverse.cpp (the sweeps, loops, need-flag guards) and
+// in Reverse.cpp (the sweeps, loops, need-flag guards),
 // ReverseGuards.cpp (where an adjoint is real: guards and their masks,
-// long chains of selects).
+// long chains of selects) and ReverseScale.cpp (the seed of a tiny return
+// value scaled up, its gradient down).
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATCHDIFF_TRANSFORMS_AD_REVERSEIMPL_H
@@ -168,6 +169,13 @@ private:
   std::set<const ir::Stmt *> Hoisted;
   void hoistRuleMath(ir::Block &Blk, uint64_t All);
   std::map<int, Guard> Guards; // active temp -> where its adjoint is real
+
+  // A tiny return value's seed scaled by 2^k (ReverseScale.cpp): the seed
+  // the sweep starts from, and 2^-k (1 where not scaled).
+  int SeedVar = -1, Unscale = -1;
+  bool scalesSeed(int RetVar, int Seed) const;
+  int scaledSeed(int RetVar, int Seed);
+  void unscaleAdjoints();
 };
 
 } // namespace reverse

@@ -513,6 +513,10 @@ void Batcher::ifStmt(const ir::Stmt &S, ir::Block &B, const Mask &M) {
     block(S.Else, C.Else, M);
     return;
   }
+  if (S.Rare) { // (nor in the remarks' counts)
+    maskedIf(S, B, M);
+    return;
+  }
   int Cost = 0;
   if (safeSide(Src, S.Then, Cost) && safeSide(Src, S.Else, Cost) &&
       Cost <= BranchFreeMaxCost) {
