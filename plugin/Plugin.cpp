@@ -12,6 +12,7 @@
 #include "diagnostics/Diagnostics.h"
 #include "diagnostics/GeneratedChecks.h"
 #include "diagnostics/TargetWarnings.h"
+#include "inject/DirectCalls.h"
 #include "inject/Inject.h"
 #include "inject/Outputs.h"
 
@@ -54,6 +55,8 @@ public:
         ++OwnErrors;
         continue;
       }
+      if (S && !clangErrors() && isGeneratedDecl(D))
+        callInlineHelpersByAddress(D);
       if (S && (isa<FunctionDecl>(D) || isa<VarDecl>(D))) {
         unsigned Before = numErrors();
         diagnoseLateScratchUse(D);
