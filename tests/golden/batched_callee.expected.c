@@ -141,6 +141,7 @@ static void __bd_score_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
   double *__bd_ret = __bd_c->__bd_ret;
   (void)__bd_ret;
   size_t __bd_w = (sizeof(bd_md) / 8);
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
@@ -664,6 +665,7 @@ static void __bd_score_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
   double *__bd_d0 = __bd_c->__bd_d0;
   (void)__bd_d0;
   size_t __bd_w = (2 * (sizeof(bd_md) / 8));
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);

@@ -122,6 +122,7 @@ static void __bd_seg_eval_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void
   const double *__bd_a4 = (const double *)&S[0].c1;
   const int16_t *__bd_a5 = (const int16_t *)&S[0].tag;
   size_t __bd_w = (2 * (sizeof(bd_md) / 8));
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);

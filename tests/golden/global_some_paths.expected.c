@@ -40,6 +40,7 @@ static void __bd_safe_log_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void
   size_t __bd_gw2 = 0;
   int __bd_gv2 = 0;
   size_t __bd_w = (sizeof(bd_md) / 8);
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
@@ -219,6 +220,7 @@ static void __bd_safe_log_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void
   size_t __bd_gw3 = 0;
   int __bd_gv3 = 0;
   size_t __bd_w = (2 * (sizeof(bd_md) / 8));
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);

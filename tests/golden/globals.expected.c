@@ -34,6 +34,7 @@ static void __bd_lookup_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *
   float __bd_a3 = __bd_c->__bd_a3;
   size_t __bd_nall = __bd_c->__bd_nall;
   size_t __bd_w = (sizeof(bd_mn) / 4);
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_mn) / 4);

@@ -148,6 +148,7 @@ static void __bd_scale_jc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
   double *__bd_dret = __bd_c->__bd_dret;
   (void)__bd_dret;
   size_t __bd_w = (sizeof(bd_md) / 8);
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);

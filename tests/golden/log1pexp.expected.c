@@ -30,6 +30,7 @@ static void __bd_logistic_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void
   float *__bd_ret = __bd_c->__bd_ret;
   (void)__bd_ret;
   size_t __bd_w = (sizeof(bd_mn) / 4);
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
@@ -295,6 +296,7 @@ static void __bd_logistic_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void
   float *__bd_d1 = __bd_c->__bd_d1;
   (void)__bd_d1;
   size_t __bd_w = (2 * (sizeof(bd_mn) / 4));
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     size_t __bd_k_0 = __bd_k < (sizeof(bd_mn) / 4) ? __bd_k : (sizeof(bd_mn) / 4);

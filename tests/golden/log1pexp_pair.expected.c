@@ -52,6 +52,7 @@ static void __bd_shared_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *
   float *__bd_ret = __bd_c->__bd_ret;
   (void)__bd_ret;
   size_t __bd_w = (4 * (sizeof(bd_mn) / 4));
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_all = __bd_k == (4 * (sizeof(bd_mn) / 4));
@@ -284,6 +285,7 @@ static void __bd_shared_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *
   float *__bd_d0 = __bd_c->__bd_d0;
   (void)__bd_d0;
   size_t __bd_w = (2 * (sizeof(bd_mn) / 4));
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     size_t __bd_k_0 = __bd_k < (sizeof(bd_mn) / 4) ? __bd_k : (sizeof(bd_mn) / 4);
@@ -378,6 +380,7 @@ static void __bd_softplus_d_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, vo
   double *__bd_ret = __bd_c->__bd_ret;
   (void)__bd_ret;
   size_t __bd_w = (4 * (sizeof(bd_md) / 8));
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_all = __bd_k == (4 * (sizeof(bd_md) / 8));
@@ -590,6 +593,7 @@ static void __bd_softplus_d_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, vo
   double *__bd_d0 = __bd_c->__bd_d0;
   (void)__bd_d0;
   size_t __bd_w = (2 * (sizeof(bd_md) / 8));
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);
@@ -660,6 +664,7 @@ static void __bd_scaled_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *
   float *__bd_ret = __bd_c->__bd_ret;
   (void)__bd_ret;
   size_t __bd_w = (sizeof(bd_mn) / 4);
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_mn) / 4);
@@ -826,6 +831,7 @@ static void __bd_scaled_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *
   (void)__bd_d1;
   bd_f32n __bd_acc1 = bd_splat_f32n(0);
   size_t __bd_w = (2 * (sizeof(bd_mn) / 4));
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     size_t __bd_k_0 = __bd_k < (sizeof(bd_mn) / 4) ? __bd_k : (sizeof(bd_mn) / 4);

@@ -34,6 +34,7 @@ static void __bd_rot_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__b
   double *__bd_ret = __bd_c->__bd_ret;
   (void)__bd_ret;
   size_t __bd_w = (sizeof(bd_md) / 8);
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
@@ -393,6 +394,7 @@ static void __bd_rot_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__b
   double *__bd_d2 = __bd_c->__bd_d2;
   (void)__bd_d2;
   size_t __bd_w = (2 * (sizeof(bd_md) / 8));
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);

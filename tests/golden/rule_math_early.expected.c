@@ -26,6 +26,7 @@ static void __bd_ncdf_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__
   double *__bd_ret = __bd_c->__bd_ret;
   (void)__bd_ret;
   size_t __bd_w = (sizeof(bd_md) / 8);
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
@@ -235,6 +236,7 @@ static void __bd_ncdf_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__
   double *__bd_d1 = __bd_c->__bd_d1;
   (void)__bd_d1;
   size_t __bd_w = (2 * (sizeof(bd_md) / 8));
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);
@@ -320,6 +322,7 @@ static void __bd_wave_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__
   double *__bd_ret = __bd_c->__bd_ret;
   (void)__bd_ret;
   size_t __bd_w = (sizeof(bd_md) / 8);
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
@@ -507,6 +510,7 @@ static void __bd_wave_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__
   double *__bd_d1 = __bd_c->__bd_d1;
   (void)__bd_d1;
   size_t __bd_w = (2 * (sizeof(bd_md) / 8));
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);
@@ -591,6 +595,7 @@ static void __bd_q_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_
   double *__bd_ret = __bd_c->__bd_ret;
   (void)__bd_ret;
   size_t __bd_w = (sizeof(bd_md) / 8);
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
@@ -762,6 +767,7 @@ static void __bd_q_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_
   double *__bd_d1 = __bd_c->__bd_d1;
   (void)__bd_d1;
   size_t __bd_w = (2 * (sizeof(bd_md) / 8));
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);

@@ -144,6 +144,7 @@ static void __bd_spread_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *
   ptrdiff_t __bd_as8 = __bd_as2 * (ptrdiff_t)(sizeof(vec3) / sizeof(double));
   (void)__bd_as8;
   size_t __bd_w = (2 * (sizeof(bd_md) / 8));
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);
@@ -650,6 +651,7 @@ static void __bd_spread_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *
   for (int __bd_t = 0; __bd_t < 1; __bd_t++)
     bd_tape_begin(__bd_ar, &__bd_tp[__bd_t], &__bd_tapekey[__bd_t]);
   size_t __bd_w = (2 * (sizeof(bd_md) / 8));
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);
@@ -720,6 +722,7 @@ static void __bd_sum2_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__
   double *__bd_a4 = __bd_a0 ? (double *)&(__bd_a0)->z : 0;
   (void)__bd_a4;
   size_t __bd_w = (sizeof(bd_md) / 8);
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);
@@ -895,6 +898,7 @@ static void __bd_sum2_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__
   double *__bd_d4 = __bd_d0 ? (double *)&(__bd_d0)->z : 0;
   (void)__bd_d4;
   size_t __bd_w = (2 * (sizeof(bd_md) / 8));
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);

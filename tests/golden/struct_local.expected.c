@@ -99,6 +99,7 @@ static void __bd_cabs2_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
   double *__bd_ret = __bd_c->__bd_ret;
   (void)__bd_ret;
   size_t __bd_w = (2 * (sizeof(bd_md) / 8));
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     size_t __bd_k_0 = __bd_k < (sizeof(bd_md) / 8) ? __bd_k : (sizeof(bd_md) / 8);
@@ -404,6 +405,7 @@ static void __bd_cabs2_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
   for (int __bd_t = 0; __bd_t < 1; __bd_t++)
     bd_tape_begin(__bd_ar, &__bd_tp[__bd_t], &__bd_tapekey[__bd_t]);
   size_t __bd_w = (sizeof(bd_md) / 8);
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_full = __bd_k == (sizeof(bd_md) / 8);

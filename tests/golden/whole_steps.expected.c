@@ -167,6 +167,7 @@ static void __bd_nsqrt_bc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
   double *__bd_ret = __bd_c->__bd_ret;
   (void)__bd_ret;
   size_t __bd_w = (4 * (sizeof(bd_md) / 8));
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_all = __bd_k == (4 * (sizeof(bd_md) / 8));

@@ -681,6 +681,7 @@ static void __bd_nsqrt_gc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *_
   for (int __bd_t = 0; __bd_t < 1; __bd_t++)
     bd_tape_begin(__bd_ar, &__bd_tp[__bd_t], &__bd_tapekey[__bd_t]);
   size_t __bd_w = (4 * (sizeof(bd_md) / 8));
+#pragma clang loop unroll(disable)
   for (size_t __bd_i = __bd_lo; __bd_i < __bd_hi; __bd_i += __bd_w) {
     size_t __bd_k = __bd_hi - __bd_i < __bd_w ? __bd_hi - __bd_i : __bd_w;
     int __bd_all = __bd_k == (4 * (sizeof(bd_md) / 8));
