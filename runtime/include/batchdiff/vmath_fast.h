@@ -194,14 +194,14 @@ BD__LUT16_ANY(f32d, bd_i32d)
 #endif
 
 /* Float log without a division, by a 16-entry table (one vpermps per row),
- * where the division is dear: 16 floats (bd_f32n) in 64-byte vectors,
- * except for AMD Zen 4, where it was not measured (the double log's table
- * kernel measured slower there; vmath_log.h). Elsewhere, and for bd_f32d (8
+ * where the division is dear: 16 floats (bd_f32n) in 64-byte vectors, Zen 4
+ * included (piecewise_grad 1.52 -> 1.28 ns there, where the double log's
+ * table kernel measured slower: vmath_log.h). Elsewhere, and for bd_f32d (8
  * floats: a 256-bit division costs half), logf takes the division kernel
  * that log1pf takes everywhere (a table log1pf measured no faster:
  * docs/performance-kernels.md, "The float log at 16 lanes"). BD__FT:
  * whether an instance of vmath_fast_fbody.h takes the table. */
-#if BD_VBYTES == 64 && defined(__AVX512F__) && !defined(__znver4__)
+#if BD_VBYTES == 64 && defined(__AVX512F__)
 #define BD__FLOG_TABLE 1
 #include "vmath_flog_tab.h"
 #else
