@@ -120,6 +120,8 @@ static bool generateHere(clang::FunctionDecl *FD, clang::Sema &S,
   In.FileDecls = Info.FileDecls;
   In.AbiBatched = Info.AbiBatched;
   In.AbiGrad = Info.AbiGrad;
+  In.SetsNoGlobal = Info.SetsNoGlobal;
+  In.UsesNoGlobal = Info.UsesNoGlobal;
   ir::Function Grad, BatchedPrimal, BatchedGrad, Jvp, BatchedJvp, Hvp,
       BatchedHvp;
   if (WantBatch) {

@@ -167,6 +167,24 @@ static std::string abiRef(const ir::ExternCall &X, bool Grad,
          "_ref __attribute__((used)) = " + Abi + ";\n";
 }
 
+std::string noGlobalSymbol(const std::string &Name, bool Uses) {
+  return (Uses ? "__bd_ung_" : "__bd_sng_") + Name;
+}
+
+/// References to the symbols saying that the callee's generated functions
+/// write no global another file can name (NoSets), or neither read nor
+/// write one (NoUses), where the caller needs it (lower/GlobalCalls.cpp).
+static std::string noGlobalRef(const ir::ExternCall &X, const std::string &In) {
+  const ir::ExternCall::Callee &C = *X.Batched;
+  if (!C.NoSets && !C.NoUses)
+    return "";
+  std::string S = noGlobalSymbol(X.Name, C.NoUses);
+  return In + "extern const char " + S + "[] __asm__(\"batchdiff." +
+         (C.NoUses ? "uses" : "sets") + "-no-global:" + X.Name + "\");\n" + In +
+         "static const void *const " + S + "_ref __attribute__((used)) = " + S +
+         ";\n";
+}
+
 std::map<int, std::vector<bool>> readPartials(const ir::Function &F) {
   std::map<int, std::vector<bool>> Calls;
   ir::walk(F.Body, [&](const ir::Stmt &St, int) {
@@ -208,7 +226,7 @@ std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
   std::string In = Pad + "  ";
   OS << In << prototype(X, Grad) << ";\n";
   if (!C.SameFile)
-    OS << abiRef(X, Grad, In);
+    OS << abiRef(X, Grad, In) << noGlobalRef(X, In);
   // A static local table the call reads: a copy here (the generated code
   // cannot name the function's static).
   for (size_t K = 0; K < X.Tables.size(); ++K) {

@@ -40,6 +40,10 @@ std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
 /// The C name of the symbol that names the ABI of NAME_batched (\p Grad
 /// false) or NAME_grad (lower/Lower.h, abiDeclaration).
 std::string abiSymbol(const std::string &Name, bool Grad);
+/// The C name of the symbol saying that NAME's generated functions write
+/// no global another file can name (batchdiff.sets-no-global:NAME), or with
+/// \p Uses neither read nor write one (batchdiff.uses-no-global:NAME).
+std::string noGlobalSymbol(const std::string &Name, bool Uses);
 
 } // namespace batchdiff
 

@@ -78,6 +78,19 @@ EmitOutput emitC(const EmitInput &In) {
     One(*In.Jvp, Flavor::Jvp);
   if (In.Hvp)
     One(*In.Hvp, Flavor::Hvp);
+  // What its generated functions do with globals other files can name,
+  // for those files' callers (BatchedCall.h, noGlobalSymbol).
+  const ir::Function *Named = In.Primal ? In.Primal : In.Grad;
+  if (!In.Static && Named) {
+    if (In.SetsNoGlobal)
+      OS << "const char " << noGlobalSymbol(Named->Name, false)
+         << "[1] __asm__(\"batchdiff.sets-no-global:" << Named->Name
+         << "\") = {0};\n";
+    if (In.UsesNoGlobal)
+      OS << "const char " << noGlobalSymbol(Named->Name, true)
+         << "[1] __asm__(\"batchdiff.uses-no-global:" << Named->Name
+         << "\") = {0};\n";
+  }
   Out.Code = OS.str();
   return Out;
 }

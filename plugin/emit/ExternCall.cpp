@@ -106,10 +106,30 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
       OS << (E ? ", " : "") << "(" << A.CType << ")" << Lane[A.First + E];
     OS << "};\n";
   }
+  // A global the function writes: the lane's value in it for the call,
+  // what the call left read back, and its value from before put back
+  // (only where the example has written it, with a Cond).
+  auto If = [&](const ir::ExternCall::Out &O) {
+    return O.Cond < 0 ? std::string() : "if (" + Lane[O.Cond] + ") ";
+  };
+  for (size_t K = 0; K < X.Outs.size(); ++K) {
+    const ir::ExternCall::Out &O = X.Outs[K];
+    if (O.Before)
+      OS << In << "    " << O.CType << " __bd_gs" << K << " = " << O.After
+         << ";\n"
+         << In << "    " << If(O) << O.After << " = __bd_o" << K << ";\n";
+  }
   OS << In << "    " << Made << ";\n";
-  for (size_t K = 0; K < X.Outs.size(); ++K)
-    if (!X.Outs[K].After.empty())
-      OS << In << "    __bd_o" << K << " = " << X.Outs[K].After << ";\n";
+  for (size_t K = 0; K < X.Outs.size(); ++K) {
+    const ir::ExternCall::Out &O = X.Outs[K];
+    if (O.Before)
+      OS << In << "    " << If(O) << "{\n"
+         << In << "      __bd_o" << K << " = " << O.After << ";\n"
+         << In << "      " << O.After << " = __bd_gs" << K << ";\n"
+         << In << "    }\n";
+    else if (!O.After.empty())
+      OS << In << "    __bd_o" << K << " = " << O.After << ";\n";
+  }
   for (size_t K = 0; K < X.Outs.size(); ++K)
     OS << In << "    " << Outs << K << "[__bd_l] = __bd_o" << K << ";\n";
   OS << In << "  }\n";

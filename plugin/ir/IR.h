@@ -331,6 +331,13 @@ struct ExternCall {
     std::string AbiBatched, AbiGrad;
     /// Defined in this file (a recursive call): no ABI symbol to check.
     bool SameFile = false;
+    /// The callee's file must say that its generated functions write no
+    /// global another file can name (NoSets: the caller reads one after the
+    /// call), or neither read nor write one (NoUses: the caller has written
+    /// one before the call): references to batchdiff.sets-no-global:NAME,
+    /// batchdiff.uses-no-global:NAME, a link error otherwise
+    /// (lower/GlobalCalls.cpp).
+    bool NoSets = false, NoUses = false;
   };
   struct Out {
     int Arg = -1;
@@ -340,6 +347,14 @@ struct ExternCall {
     /// Not an argument: a global read back after the lane's call (one the
     /// callee may write, cephes' sgngam after lgam).
     std::string After;
+    /// With After, a global the function writes: the argument (the lane's
+    /// value) is stored into it before the lane's call, what the call left
+    /// is read back after it, and the global's value from before the store
+    /// is put back (lower/GlobalCalls.cpp). Cond, if >= 0: the argument
+    /// (a Bool) saying whether the example has written the global; where
+    /// it has not, the global is neither stored, read back nor put back.
+    bool Before = false;
+    int Cond = -1;
     /// A note's location (an index into the lowering's sites) and text.
     std::vector<std::pair<int, std::string>> Notes;
   };

@@ -415,6 +415,12 @@ bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
     Info.AbiBatched = abiDeclaration(FD, false, Spelled);
     Info.AbiGrad = abiDeclaration(FD, true, Spelled);
   }
+  if (!Info.Static) {
+    bool Sets, Uses;
+    L.globalEffects(Sets, Uses);
+    Info.SetsNoGlobal = !Sets;
+    Info.UsesNoGlobal = !Uses;
+  }
   Info.LibraryCalls = L.libraryCalls().vec();
   Info.ScratchGlobals = L.scratchGlobals();
   Info.FileDecls = L.fileDecls();

@@ -48,6 +48,10 @@ struct LowerInfo {
   /// abiDeclaration of the function for NAME_batched and NAME_grad (empty
   /// with internal linkage): the callers of another file check them.
   std::string AbiBatched, AbiGrad;
+  /// Its generated functions write no global another file can name
+  /// (SetsNoGlobal), and neither read nor write one (UsesNoGlobal): its
+  /// file says so to the callers of other files (lower/GlobalCalls.cpp).
+  bool SetsNoGlobal = false, UsesNoGlobal = false;
 };
 
 /// What the ABI of \p FD's NAME_batched (\p Grad false) or NAME_grad

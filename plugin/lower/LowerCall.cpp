@@ -490,6 +490,10 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
   Sites.push_back(CE->getBeginLoc());
   if (Entry)
     *Entry = (int)F.Externs.size();
+  if (!Via && !LocalArrays &&
+      (X.Why == ir::ExternCall::Outside || X.Why == ir::ExternCall::StringArg ||
+       X.Why == ir::ExternCall::BatchedArgs))
+    UsingCalls[(int)F.Externs.size()] = Callee;
   F.Externs.push_back(std::move(X));
   externOutStores(D, Outs);
   return Bool ? B.cmp(ir::Op::CmpNE, D, B.constI(Type::I32, 0)) : D;

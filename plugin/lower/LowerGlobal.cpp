@@ -229,21 +229,24 @@ int Lowerer::globalVar(const VarDecl *VD, SourceLocation At) {
 }
 
 /// Whether \p V is assigned on every path through \p B, given \p In on
-/// entry; \p Bad is the first read that some path reaches unassigned.
-/// (Loop bodies run at least once: loops are rotated.)
-static bool assigned(const ir::Block &B, int V, bool In, const ir::Stmt *&Bad) {
+/// entry; \p Bad is the first read that some path reaches unassigned, but
+/// for those in \p Skip. (Loop bodies run at least once: loops are
+/// rotated.)
+static bool assigned(const ir::Block &B, int V, bool In, const ir::Stmt *&Bad,
+                     const llvm::DenseSet<const ir::Stmt *> &Skip) {
   for (const auto &S : B) {
     if (S->K == ir::Stmt::Inst) {
-      if (S->Var == V && S->Opc == Op::GetVar && !In && !Bad)
+      if (S->Var == V && S->Opc == Op::GetVar && !In && !Bad &&
+          !Skip.count(S.get()))
         Bad = S.get();
       if (S->Var == V && S->Opc == Op::SetVar)
         In = true;
     } else if (S->K == ir::Stmt::If) {
-      bool T = assigned(S->Then, V, In, Bad);
-      bool E = assigned(S->Else, V, In, Bad);
+      bool T = assigned(S->Then, V, In, Bad, Skip);
+      bool E = assigned(S->Else, V, In, Bad, Skip);
       In = T && E;
     } else if (S->K == ir::Stmt::Loop) {
-      In = assigned(S->Body, V, In, Bad);
+      In = assigned(S->Body, V, In, Bad, Skip);
     }
   }
   return In;
@@ -251,6 +254,7 @@ static bool assigned(const ir::Block &B, int V, bool In, const ir::Stmt *&Bad) {
 
 bool Lowerer::checkGlobalWrites() {
   longDoubleGlobals();
+  globalCalls();
   // A recursive call runs the scalar function, which would read and write
   // the global itself, not the example's variable standing for it.
   if (FirstRecursion.isValid() && !GlobalOuts.empty())
@@ -281,7 +285,7 @@ bool Lowerer::checkGlobalWrites() {
   std::vector<ir::Output> Flags;
   for (const ir::Output &O : GlobalOuts) {
     const ir::Stmt *Bad = nullptr;
-    bool Done = assigned(F.Body, O.Var, false, Bad);
+    bool Done = assigned(F.Body, O.Var, false, Bad, SyncGets);
     if (Bad) {
       auto It = GlobalReads.find(Bad);
       carried(It != GlobalReads.end() ? It->second : FirstWrite[O.Var],
@@ -302,8 +306,7 @@ bool Lowerer::checkGlobalWrites() {
   return !Failed;
 }
 
-/// After every write of variable \p V in \p Blk, \p Flag = true.
-static void flagWrites(ir::Function &F, ir::Block &Blk, int V, int Flag) {
+void flagWrites(ir::Function &F, ir::Block &Blk, int V, int Flag) {
   for (size_t I = 0; I < Blk.size(); ++I) {
     ir::Stmt &S = *Blk[I];
     flagWrites(F, S.Then, V, Flag);

@@ -101,6 +101,9 @@ bool escapes(const Stmt *S, bool Break);
 /// Whether \p S assigns, increments or decrements \p VD (or takes its
 /// address): a pointer that does is re-pointed and needs an offset variable.
 bool modifies(const Stmt *S, const VarDecl *VD);
+/// After every write of variable \p V in \p Blk, \p Flag = true
+/// (LowerGlobal.cpp).
+void flagWrites(ir::Function &F, ir::Block &Blk, int V, int Flag);
 /// Whether \p VD is a local arithmetic scalar declared `volatile` (not
 /// static) whose address the function never takes: nothing but the
 /// function's own reads and writes can reach it (no pointer, no other
@@ -174,6 +177,11 @@ public:
   llvm::ArrayRef<LibraryCall> libraryCalls() const { return LibraryCalls; }
   /// Remarks: how each global the function reads or writes is batched.
   void globalRemarks() const;
+  /// After run(): whether its generated functions may write a global
+  /// another file can name (\p Sets), or read or write one (\p Uses):
+  /// lower/Lower.h's LowerInfo::SetsNoGlobal, UsesNoGlobal
+  /// (GlobalCalls.cpp).
+  void globalEffects(bool &Sets, bool &Uses) const;
   /// File-scope declarations the generated code needs: of the globals the
   /// function names only through a block-scope 'extern' declaration.
   const std::string &fileDecls() const { return FileDecls; }

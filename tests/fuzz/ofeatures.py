@@ -187,6 +187,13 @@ class OExt:
                     for _, t, u, nd in params), fl)
                 post.append('const char fz_abi_%s_%s[1] __asm__('
                             '"batchdiff.abi:%s") = {0};' % (name, fl, abi))
+            # and that they use no global (a caller that writes one before
+            # the call, or reads one after it, references these:
+            # plugin/lower/GlobalCalls.cpp)
+            for what in ("sets", "uses"):
+                post.append('const char fz_ng_%s_%s[1] __asm__('
+                            '"batchdiff.%s-no-global:%s") = {0};'
+                            % (name, what, what, name))
         return pre, post
 
     def ocall(self, g, t):

@@ -647,4 +647,6 @@ void huber_grad(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, dou
   bd_parallel_for(__bd_n, __bd_huber_gc, 0, 0, &__bd_c, 0);
 }
 const char __bd_abi_huber_grad[1] __asm__("batchdiff.abi:double huber(double, double):grad") = {0};
+const char __bd_sng_huber[1] __asm__("batchdiff.sets-no-global:huber") = {0};
+const char __bd_ung_huber[1] __asm__("batchdiff.uses-no-global:huber") = {0};
 

@@ -153,4 +153,6 @@ void seg_eval_batched(size_t __bd_n, const double *__bd_a0, double *__bd_ret) {
   bd_parallel_for(__bd_n, __bd_seg_eval_bc, 0, 0, &__bd_c, 0);
 }
 const char __bd_abi_seg_eval_batched[1] __asm__("batchdiff.abi:double seg_eval(double):batched") = {0};
+const char __bd_sng_seg_eval[1] __asm__("batchdiff.sets-no-global:seg_eval") = {0};
+const char __bd_ung_seg_eval[1] __asm__("batchdiff.uses-no-global:seg_eval") = {0};
 

@@ -323,4 +323,6 @@ void gate_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float 
   bd_parallel_for(__bd_n, __bd_gate_gc, 0, 0, &__bd_c, 0);
 }
 const char __bd_abi_gate_grad[1] __asm__("batchdiff.abi:float gate(float, float):grad") = {0};
+const char __bd_sng_gate[1] __asm__("batchdiff.sets-no-global:gate") = {0};
+const char __bd_ung_gate[1] __asm__("batchdiff.uses-no-global:gate") = {0};
 

@@ -598,4 +598,6 @@ void local_vla_grad(size_t __bd_n, const int *__bd_a0, const double *__bd_a1, pt
   bd_parallel_for(__bd_n, __bd_local_vla_gc, 0, 0, &__bd_c, 0);
 }
 const char __bd_abi_local_vla_grad[1] __asm__("batchdiff.abi:double local_vla(int, const double *):grad") = {0};
+const char __bd_sng_local_vla[1] __asm__("batchdiff.sets-no-global:local_vla") = {0};
+const char __bd_ung_local_vla[1] __asm__("batchdiff.uses-no-global:local_vla") = {0};
 

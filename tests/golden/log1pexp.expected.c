@@ -355,4 +355,6 @@ void logistic_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, fl
   bd_parallel_for(__bd_n, __bd_logistic_gc, 0, 0, &__bd_c, 0);
 }
 const char __bd_abi_logistic_grad[1] __asm__("batchdiff.abi:float logistic(float, float):grad") = {0};
+const char __bd_sng_logistic[1] __asm__("batchdiff.sets-no-global:logistic") = {0};
+const char __bd_ung_logistic[1] __asm__("batchdiff.uses-no-global:logistic") = {0};
 

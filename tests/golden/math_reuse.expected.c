@@ -467,4 +467,6 @@ void rot_grad(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, const
   bd_parallel_for(__bd_n, __bd_rot_gc, 0, 0, &__bd_c, 0);
 }
 const char __bd_abi_rot_grad[1] __asm__("batchdiff.abi:double rot(double, double, double):grad") = {0};
+const char __bd_sng_rot[1] __asm__("batchdiff.sets-no-global:rot") = {0};
+const char __bd_ung_rot[1] __asm__("batchdiff.uses-no-global:rot") = {0};
 

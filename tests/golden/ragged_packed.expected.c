@@ -559,4 +559,6 @@ void rsum_grad(size_t __bd_n, const double *__bd_a0, const size_t *__bd_ao0, con
   if (__bd_d2) *__bd_d2 += bd_hsum_f64d(__bd_c.__bd_acc2);
 }
 const char __bd_abi_rsum_grad[1] __asm__("batchdiff.abi:double rsum(packed const double *, int, uniform double):grad") = {0};
+const char __bd_sng_rsum[1] __asm__("batchdiff.sets-no-global:rsum") = {0};
+const char __bd_ung_rsum[1] __asm__("batchdiff.uses-no-global:rsum") = {0};
 

@@ -561,4 +561,6 @@ void rsum_grad(size_t __bd_n, const float *__bd_a0, ptrdiff_t __bd_as0, const in
   if (__bd_d2) *__bd_d2 += bd_hsum_f32n(__bd_c.__bd_acc2);
 }
 const char __bd_abi_rsum_grad[1] __asm__("batchdiff.abi:float rsum(const float *, int, uniform float):grad") = {0};
+const char __bd_sng_rsum[1] __asm__("batchdiff.sets-no-global:rsum") = {0};
+const char __bd_ung_rsum[1] __asm__("batchdiff.uses-no-global:rsum") = {0};
 

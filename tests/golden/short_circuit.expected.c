@@ -327,4 +327,6 @@ void clipped_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, flo
   bd_parallel_for(__bd_n, __bd_clipped_gc, 0, 0, &__bd_c, 0);
 }
 const char __bd_abi_clipped_grad[1] __asm__("batchdiff.abi:float clipped(float, float):grad") = {0};
+const char __bd_sng_clipped[1] __asm__("batchdiff.sets-no-global:clipped") = {0};
+const char __bd_ung_clipped[1] __asm__("batchdiff.uses-no-global:clipped") = {0};
 

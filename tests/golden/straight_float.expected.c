@@ -357,4 +357,6 @@ void poly_grad(size_t __bd_n, const float *__bd_a0, const float *__bd_a1, float 
   bd_parallel_for(__bd_n, __bd_poly_gc, 0, 0, &__bd_c, 0);
 }
 const char __bd_abi_poly_grad[1] __asm__("batchdiff.abi:float poly(float, float):grad") = {0};
+const char __bd_sng_poly[1] __asm__("batchdiff.sets-no-global:poly") = {0};
+const char __bd_ung_poly[1] __asm__("batchdiff.uses-no-global:poly") = {0};
 

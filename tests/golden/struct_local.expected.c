@@ -448,4 +448,6 @@ void cabs2_grad(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, con
   bd_parallel_for(__bd_n, __bd_cabs2_gc, 0, 0, &__bd_c, 0);
 }
 const char __bd_abi_cabs2_grad[1] __asm__("batchdiff.abi:double cabs2(double, double, int):grad") = {0};
+const char __bd_sng_cabs2[1] __asm__("batchdiff.sets-no-global:cabs2") = {0};
+const char __bd_ung_cabs2[1] __asm__("batchdiff.uses-no-global:cabs2") = {0};
 

@@ -551,4 +551,6 @@ void dist_grad(size_t __bd_n, const vec3 *__bd_a0, vec3 __bd_a1, double *__bd_re
   if (__bd_d1) (*__bd_d1).z += bd_hsum_f64d(__bd_c.__bd_acc7);
 }
 const char __bd_abi_dist_grad[1] __asm__("batchdiff.abi:double dist(vec3, uniform vec3):grad") = {0};
+const char __bd_sng_dist[1] __asm__("batchdiff.sets-no-global:dist") = {0};
+const char __bd_ung_dist[1] __asm__("batchdiff.uses-no-global:dist") = {0};
 

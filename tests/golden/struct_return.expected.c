@@ -394,4 +394,6 @@ void polar_grad(size_t __bd_n, const double *__bd_a0, const double *__bd_a1, pt 
   bd_parallel_for(__bd_n, __bd_polar_gc, 0, 0, &__bd_c, 0);
 }
 const char __bd_abi_polar_grad[1] __asm__("batchdiff.abi:pt polar(double, double):grad") = {0};
+const char __bd_sng_polar[1] __asm__("batchdiff.sets-no-global:polar") = {0};
+const char __bd_ung_polar[1] __asm__("batchdiff.uses-no-global:polar") = {0};
 

@@ -267,4 +267,6 @@ void affine_grad(size_t __bd_n, const float *__bd_a0, float __bd_a1, float __bd_
   if (__bd_d2) *__bd_d2 += bd_hsum_f32n(__bd_c.__bd_acc2);
 }
 const char __bd_abi_affine_grad[1] __asm__("batchdiff.abi:float affine(float, uniform float, uniform float):grad") = {0};
+const char __bd_sng_affine[1] __asm__("batchdiff.sets-no-global:affine") = {0};
+const char __bd_ung_affine[1] __asm__("batchdiff.uses-no-global:affine") = {0};
 

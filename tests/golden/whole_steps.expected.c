@@ -275,4 +275,6 @@ void nsqrt_batched(size_t __bd_n, const double *__bd_a0, double __bd_a1, double 
   bd_parallel_for(__bd_n, __bd_nsqrt_bc, 0, 0, &__bd_c, 0);
 }
 const char __bd_abi_nsqrt_batched[1] __asm__("batchdiff.abi:double nsqrt(double, uniform double):batched") = {0};
+const char __bd_sng_nsqrt[1] __asm__("batchdiff.sets-no-global:nsqrt") = {0};
+const char __bd_ung_nsqrt[1] __asm__("batchdiff.uses-no-global:nsqrt") = {0};
 

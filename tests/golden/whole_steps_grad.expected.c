@@ -861,4 +861,6 @@ void nsqrt_grad(size_t __bd_n, const double *__bd_a0, double __bd_a1, double *__
   if (__bd_d1) *__bd_d1 += bd_hsum_f64d(__bd_c.__bd_acc1);
 }
 const char __bd_abi_nsqrt_grad[1] __asm__("batchdiff.abi:double nsqrt(double, uniform double):grad") = {0};
+const char __bd_sng_nsqrt[1] __asm__("batchdiff.sets-no-global:nsqrt") = {0};
+const char __bd_ung_nsqrt[1] __asm__("batchdiff.uses-no-global:nsqrt") = {0};
 

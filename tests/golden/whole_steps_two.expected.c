@@ -724,4 +724,6 @@ void ncosx_grad(size_t __bd_n, const double *__bd_a0, double *__bd_ret, const do
   bd_parallel_for(__bd_n, __bd_ncosx_gc, 0, 0, &__bd_c, 0);
 }
 const char __bd_abi_ncosx_grad[1] __asm__("batchdiff.abi:double ncosx(double):grad") = {0};
+const char __bd_sng_ncosx[1] __asm__("batchdiff.sets-no-global:ncosx") = {0};
+const char __bd_ung_ncosx[1] __asm__("batchdiff.uses-no-global:ncosx") = {0};
 

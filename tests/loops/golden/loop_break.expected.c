@@ -394,4 +394,6 @@ void first_over_grad(size_t __bd_n, const double *__bd_a0, const int *__bd_a1, d
   bd_parallel_for(__bd_n, __bd_first_over_gc, 0, 0, &__bd_c, 0);
 }
 const char __bd_abi_first_over_grad[1] __asm__("batchdiff.abi:double first_over(double, int):grad") = {0};
+const char __bd_sng_first_over[1] __asm__("batchdiff.sets-no-global:first_over") = {0};
+const char __bd_ung_first_over[1] __asm__("batchdiff.uses-no-global:first_over") = {0};
 

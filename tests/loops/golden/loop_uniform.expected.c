@@ -398,4 +398,6 @@ void geom_grad(size_t __bd_n, const double *__bd_a0, int __bd_a1, double *__bd_r
   bd_parallel_for(__bd_n, __bd_geom_gc, 0, 0, &__bd_c, 0);
 }
 const char __bd_abi_geom_grad[1] __asm__("batchdiff.abi:double geom(double, uniform int):grad") = {0};
+const char __bd_sng_geom[1] __asm__("batchdiff.sets-no-global:geom") = {0};
+const char __bd_ung_geom[1] __asm__("batchdiff.uses-no-global:geom") = {0};
 
