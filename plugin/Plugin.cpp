@@ -14,6 +14,7 @@
 #include "diagnostics/TargetWarnings.h"
 #include "inject/DirectCalls.h"
 #include "inject/Inject.h"
+#include "inject/LazyRuntime.h"
 #include "inject/Outputs.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -36,19 +37,34 @@ namespace {
 
 class BatchDiffConsumer : public SemaConsumer {
 public:
-  explicit BatchDiffConsumer(Options Opts) : Opts(std::move(Opts)) {
+  BatchDiffConsumer(Options Opts, CompilerInstance &CI)
+      : Opts(std::move(Opts)) {
     resetAttributeState();
+    Lazy.begin(CI);
+  }
+  ~BatchDiffConsumer() override { Lazy.end(); }
+
+  void InitializeSema(Sema &SemaRef) override {
+    S = &SemaRef;
+    Lazy.setSema(S);
+  }
+  void ForgetSema() override {
+    S = nullptr;
+    Lazy.setSema(nullptr);
   }
 
-  void InitializeSema(Sema &SemaRef) override { S = &SemaRef; }
-  void ForgetSema() override { S = nullptr; }
+  // The runtime's function bodies: parsed at the end, where used.
+  bool shouldSkipFunctionBody(Decl *D) override { return Lazy.shouldSkip(D); }
 
   // Runs before CodeGen's HandleTopLevelDecl for the same group (we are
   // first in the multiplexer), while the parser holds one lookahead token.
   bool HandleTopLevelDecl(DeclGroupRef DG) override {
+    Lazy.declHandled(DG);
     // The file's last declaration: functions still waiting for a body get
     // their definitions after it (finishWaiting).
     AtEnd = S && parserAtEnd(*S);
+    bool AtFileEnd = AtEnd;
+    unsigned InjectedBefore = Injected;
     for (Decl *D : DG) {
       // Our own code: clang hides its warnings (a system buffer).
       if (S && !clangErrors() && checkGeneratedDecl(D)) {
@@ -85,8 +101,13 @@ public:
       HeldAt = nullptr;
       if (!clangErrors() && !injectAfterDefinition(*S, At, Held, HeldName))
         Waiting.clear();
+      ++Injected;
       Held.clear();
     }
+    // Nothing else comes: the runtime functions used get their bodies.
+    if (AtFileEnd && Injected == InjectedBefore && !HeldAt && Waiting.empty() &&
+        S && !clangErrors())
+      Lazy.injectReferenced();
     return true;
   }
 
@@ -107,6 +128,8 @@ public:
                "%0 is not supported in a batch/diff function; %1")
             << What << Instead;
       }
+    if (!clangErrors())
+      Lazy.diagnoseMissing();
     diagnoseParamAttributes(*S);
     diagnoseUnusedFunctionMarks(*S);
     writeOutputs(S->getDiagnostics(), S->getSourceManager(), Opts, All);
@@ -159,6 +182,7 @@ private:
     if (!HeldAt && !headerOpenedAfter(*S, At)) {
       if (!injectAfterDefinition(*S, At, Code, Name))
         Waiting.clear();
+      ++Injected;
       return;
     }
     if (!HeldAt) {
@@ -352,6 +376,8 @@ private:
   // Generated code waiting for the parser to leave a header (inject()).
   const Decl *HeldAt = nullptr;
   std::string Held, HeldName;
+  unsigned Injected = 0; // generated code entered so far
+  LazyRuntime Lazy;
 };
 
 /// Directory of batchdiff.so itself, found through a function of ours.
@@ -401,7 +427,7 @@ protected:
         HS.AddSystemSearchPath(DirectoryLookup(*Ref, SrcMgr::C_System,
                                                /*isFramework=*/false));
     // The action dies after this call; the consumer keeps its own copy.
-    return std::make_unique<BatchDiffConsumer>(Opts);
+    return std::make_unique<BatchDiffConsumer>(Opts, CI);
   }
 
   bool ParseArgs(const CompilerInstance &CI,

@@ -180,4 +180,21 @@ bool injectAfterDefinition(Sema &S, const Decl *FD, StringRef Code,
   return true;
 }
 
+bool injectTokens(Sema &S, llvm::ArrayRef<llvm::ArrayRef<Token>> Streams) {
+  Parser *P = liveParser(S);
+  if (!P)
+    return false;
+  Preprocessor &PP = S.getPreprocessor();
+  auto Saved = std::make_unique<Token[]>(1);
+  Saved[0] = P->getCurToken();
+  PP.EnterTokenStream(std::move(Saved), 1, /*DisableMacroExpansion=*/true,
+                      /*IsReinject=*/true);
+  // A stack: the last entered is read first.
+  for (auto It = Streams.rbegin(); It != Streams.rend(); ++It)
+    PP.EnterTokenStream(*It, /*DisableMacroExpansion=*/true,
+                        /*IsReinject=*/true);
+  P->ConsumeAnyToken();
+  return true;
+}
+
 } // namespace batchdiff

@@ -7,11 +7,13 @@
 #ifndef BATCHDIFF_INJECT_H
 #define BATCHDIFF_INJECT_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace clang {
 class Decl;
 class Sema;
+class Token;
 } // namespace clang
 
 namespace batchdiff {
@@ -26,6 +28,13 @@ namespace batchdiff {
 /// an error reported, when no parser is live (e.g. an AST file as input).
 bool injectAfterDefinition(clang::Sema &S, const clang::Decl *D,
                            llvm::StringRef Code, llvm::StringRef BufferName);
+
+/// Makes the token sequences \p Streams, in order, the next tokens the live
+/// parser reads (already macro-expanded: entered with expansion off); the
+/// lookahead token follows them. The tokens must outlive the parse. False
+/// when no parser is live.
+bool injectTokens(clang::Sema &S,
+                  llvm::ArrayRef<llvm::ArrayRef<clang::Token>> Streams);
 
 /// True when the live parser's lookahead token is the end of the
 /// translation unit, or only pragmas and empty declarations come before it:
