@@ -16,6 +16,7 @@
 #include "inject/Inject.h"
 #include "inject/LazyRuntime.h"
 #include "inject/Outputs.h"
+#include "lower/RecursiveHelpers.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Decl.h"
@@ -25,6 +26,7 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Sema/Sema.h"
 #include "clang/Sema/SemaConsumer.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -162,6 +164,8 @@ private:
       // calls is used: no -Wunused-function for it (still emitted only if
       // referenced).
       FD->setIsUsed();
+      if (WantGrad)
+        Code += generateRecursiveHelpers(FD);
       Code += generate(FD, WantBatch, WantGrad, WantJvp, WantHvp);
     }
     OwnErrors += numErrors() - Before;
@@ -173,6 +177,38 @@ private:
     if (Code.empty())
       return;
     inject(FD, Code, "<batchdiff:" + FD->getNameAsString() + ">");
+  }
+
+  /// The static recursive helpers of diff function \p FD that no attribute
+  /// marks, generated as if marked batch, diff before \p FD's own code
+  /// (lower/RecursiveHelpers.h). Internal functions: not in the header=
+  /// output.
+  std::string generateRecursiveHelpers(const FunctionDecl *FD) {
+    std::string Code;
+    for (const RecursiveHelper &H : recursiveHelpers(FD, S->getASTContext())) {
+      if (!Implicit.insert(H.FD->getCanonicalDecl()).second)
+        continue;
+      markBatchDiff(H.FD);
+      if (Opts.Remarks)
+        report(S->getDiagnostics(), DiagnosticsEngine::Remark,
+               H.FD->getLocation(),
+               "batchdiff: %0 is generated as if marked batch, diff: it is "
+               "static, recursive and called by %1, marked diff")
+            << H.FD << FD;
+      unsigned Before = numErrors();
+      size_t Slot = All.size();
+      Code +=
+          generate(const_cast<FunctionDecl *>(H.FD), true, true, false, false);
+      if (All.size() > Slot)
+        All[Slot].Prototypes.clear();
+      if (numErrors() != Before)
+        report(S->getDiagnostics(), DiagnosticsEngine::Note,
+               H.Call->getBeginLoc(),
+               "batchdiff generates %0 as if marked batch, diff because %1, "
+               "marked diff, calls it recursively here")
+            << H.FD << FD;
+    }
+    return Code;
   }
 
   /// Injects \p Code after \p At now, or holds it (after any code held
@@ -372,6 +408,8 @@ private:
   ReportedErrors Reported;    // once each, though helpers are inlined often
   std::vector<Generated> All; // in definition order, for emit= / header=
   std::vector<Pending> Waiting;
+  /// Helpers generated without a mark (generateRecursiveHelpers).
+  llvm::DenseSet<const FunctionDecl *> Implicit;
   bool AtEnd = false; // handling the translation unit's last declaration
   // Generated code waiting for the parser to leave a header (inject()).
   const Decl *HeldAt = nullptr;

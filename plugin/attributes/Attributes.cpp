@@ -355,6 +355,10 @@ ParsedAttrInfoRegistry::Add<ExtentAttrInfo>
 } // namespace
 
 bool hasBatch(const FunctionDecl *FD) { return functionMarked(FD, KBatch); }
+void markBatchDiff(const FunctionDecl *FD) {
+  state().Marked[KBatch].insert(FD);
+  state().Marked[KDiff].insert(FD);
+}
 bool hasDiff(const FunctionDecl *FD) { return functionMarked(FD, KDiff); }
 bool hasForwardDiff(const FunctionDecl *FD) {
   if (!FD)

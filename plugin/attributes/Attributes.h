@@ -70,6 +70,10 @@ void diagnoseLateAttributes(clang::Sema &S, const clang::FunctionDecl *FD);
 /// parameters' types). Run once at the end of the translation unit.
 void diagnoseUnusedFunctionMarks(clang::Sema &S);
 
+/// Records \p FD as marked batch, diff without an attribute written: a
+/// static recursive helper of a diff function (lower/RecursiveHelpers.h).
+void markBatchDiff(const clang::FunctionDecl *FD);
+
 /// Forgets every recorded attribute (start of a translation unit).
 void resetAttributeState();
 

@@ -372,6 +372,9 @@ struct ExternCall {
   /// Recursion: of a function the file marks diff, which recursionBatched
   /// (lower/LowerImpl.h) could not call through its NAME_grad.
   bool MarkedDiff = false;
+  /// Recursion in a function marked diff(forward) or diff(hvp) but not
+  /// diff: no NAME_grad of the callee is called from there.
+  bool NoReverse = false;
   std::optional<Callee> Batched;
   std::vector<Out> Outs;
   std::vector<Table> Tables;

@@ -444,7 +444,8 @@ bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
     lowering::paramRemarks(FD, S.getDiagnostics(), Out, WantGrad);
   }
   if (WantGrad &&
-      !lowering::checkDerivatives(Out, L.sites(), S.getDiagnostics()))
+      !lowering::checkDerivatives(Out, L.sites(), S.getDiagnostics(),
+                                  Reported ? *Reported : Own))
     return false;
   return true;
 }

@@ -327,6 +327,11 @@ int Lowerer::batchedCall(const CallExpr *CE, const FunctionDecl *Callee,
   X.Why = !ir::isFloat(RTy) || Partials ? ir::ExternCall::Outside
           : C.HasGrad                   ? ir::ExternCall::BatchedHvp
                                         : ir::ExternCall::BatchedNoGrad;
+  if (SameFile && X.Why == ir::ExternCall::BatchedHvp) { // (a recursion)
+    X.Why = ir::ExternCall::Recursion;
+    X.NoReverse = true;
+    X.Via = "'" + X.Name + "'";
+  }
   // (Its value carries a derivative, with its partials, unless a
   // BD_NODIFF parameter's argument does: named in that error.)
   for (size_t I = 0; Partials && I < C.Params.size(); ++I)

@@ -377,6 +377,7 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
     X.Why = ir::ExternCall::Recursion;
     X.Via = *Via;
     X.MarkedDiff = hasDiff(Callee);
+    X.NoReverse = !hasDiff(Top);
   }
   // Marked batch/diff where this file declares it: say why the call does
   // not go through its generated functions, not to mark it.

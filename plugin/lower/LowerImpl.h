@@ -144,10 +144,11 @@ const BinaryOperator *mulOperand(const Expr *E, bool &Neg,
 /// Remarks (-fplugin-arg-batchdiff-remarks): how each parameter is batched.
 void paramRemarks(const FunctionDecl *FD, DiagnosticsEngine &D,
                   const ir::Function &F, bool WantGrad);
-/// Errors at calls without a derivative rule whose value is differentiated.
+/// Errors at calls without a derivative rule whose value is differentiated
+/// (each once per file by \p Seen: helpers are inlined into several).
 bool checkDerivatives(const ir::Function &F,
                       llvm::ArrayRef<SourceLocation> Sites,
-                      DiagnosticsEngine &D);
+                      DiagnosticsEngine &D, ReportedErrors &Seen);
 /// The generated functions get internal linkage.
 bool internalLinkage(const FunctionDecl *FD, const SourceManager &SM);
 /// The translation unit already declares the runtime.

@@ -9,7 +9,10 @@
  *   - direct recursion of varying depth per example (rpow, halve: the
  *     argument changes at each level, through sin);
  *   - mutual recursion taken at every level (ping, pong: external);
- *   - a static function recursing, inlined into another (sfac in use_s).
+ *   - a static function recursing, inlined into another (sfac in use_s);
+ *   - unmarked static helpers recursing (u_erf/u_erfc, ufac): generated as
+ *     if marked batch, diff (lower/RecursiveHelpers.h); their own symbols
+ *     are internal (use_uerf, use_u).
  * For every n of ns: values against the scalar loop (bit for bit without
  * the runtime's math, within 1e-13 with it), gradients (seeds and NULL,
  * ret NULL) against closed forms written as recursions here; 1 and 2
@@ -64,6 +67,27 @@ static BATCHDIFF double sfac(double x, int k) {
 }
 BATCHDIFF double use_s(double x, int k) { return sfac(x, k) * 2.0; }
 
+/* The same shapes with no mark on the recursive helpers: static ones are
+ * generated as if marked batch, diff (u_erf, u_erfc: the cycle closes in
+ * a helper defined after the one it recurses into; ufac direct). */
+static double u_erfc(double x);
+static double u_erf(double x) {
+  if (fabs(x) > 1.0)
+    return 1.0 - u_erfc(x);
+  double z = x * x;
+  return x * (EA - z * (EB - z * EC));
+}
+static double u_erfc(double x) {
+  if (fabs(x) < 1.0)
+    return 1.0 - u_erf(x);
+  return exp(-x * x) / (fabs(x) * SQ + 0.5);
+}
+BATCHDIFF double use_uerf(double x, int k) { return (void)k, 3.0 * u_erf(x); }
+static double ufac(double x, int k) {
+  return k <= 0 ? x : x * ufac(x - 0.25, k - 1);
+}
+BATCHDIFF double use_u(double x, int k) { return ufac(x, k) * 2.0 + x; }
+
 /* ---- closed forms ---------------------------------------------------- */
 
 static double d_erfc(double x);
@@ -97,6 +121,8 @@ static double d_sfac(double x, int k) {
   return k <= 0 ? 1.0 : sfac(x - 0.25, k - 1) + x * d_sfac(x - 0.25, k - 1);
 }
 static double d_use_s(double x, int k) { return 2.0 * d_sfac(x, k); }
+static double d_use_uerf(double x, int k) { return (void)k, 3.0 * d_erf(x); }
+static double d_use_u(double x, int k) { return 2.0 * d_sfac(x, k) + 1.0; }
 
 /* r_erf and r_erfc as functions of (x, k), k unused. */
 static double s_erf(double x, int k) { return (void)k, r_erf(x); }
@@ -175,6 +201,9 @@ static const struct fcase cases[] = {
     {"pong", pong, d_pong, pong_batched, pong_grad, -1, 1, 7, 0},
     {"ping", ping, d_ping, ping_batched, ping_grad, -1, 1, 7, 0},
     {"use_s", use_s, d_use_s, use_s_batched, use_s_grad, -2, 2, 10, 0},
+    {"use_uerf", use_uerf, d_use_uerf, use_uerf_batched, use_uerf_grad, -3, 3,
+     0, 1e-13},
+    {"use_u", use_u, d_use_u, use_u_batched, use_u_grad, -2, 2, 10, 0},
 };
 
 static void t_erf(void **state) { (void)state, check(&cases[0]); }
@@ -184,6 +213,8 @@ static void t_halve(void **state) { (void)state, check(&cases[3]); }
 static void t_pong(void **state) { (void)state, check(&cases[4]); }
 static void t_ping(void **state) { (void)state, check(&cases[5]); }
 static void t_use_s(void **state) { (void)state, check(&cases[6]); }
+static void t_use_uerf(void **state) { (void)state, check(&cases[7]); }
+static void t_use_u(void **state) { (void)state, check(&cases[8]); }
 
 /* 1 and 2 threads: the same bits (each recursive call for at most one
  * vector's lanes, on the thread that makes it). */
@@ -213,7 +244,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test(t_erf),   cmocka_unit_test(t_erfc),
       cmocka_unit_test(t_rpow),  cmocka_unit_test(t_halve),
       cmocka_unit_test(t_pong),  cmocka_unit_test(t_ping),
-      cmocka_unit_test(t_use_s), cmocka_unit_test(t_threads)};
+      cmocka_unit_test(t_use_s), cmocka_unit_test(t_use_uerf),
+      cmocka_unit_test(t_use_u), cmocka_unit_test(t_threads)};
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_recursion_grad", tests, NULL, NULL);
 }

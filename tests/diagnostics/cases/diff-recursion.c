@@ -1,17 +1,18 @@
 /* In a diff function, the value of a recursive call of a function the file
    does not mark diff (made once per example on the scalar function)
    carries a derivative: erf and erfc calling each other as cephes writes
-   them, both plain helpers of the annotated function. (A recursive call of
-   a function marked diff goes through its NAME_grad:
+   them, plain helpers that other files may call too. (Static helpers like
+   these are generated as if marked batch, diff, and a recursive call of a
+   function marked diff goes through its NAME_grad:
    tests/exec/test_recursion_grad.c.) */
 #include <math.h>
-static double erfc_(double a);
-static double erf_(double x) {
+double erfc_(double a);
+double erf_(double x) {
   if (fabs(x) > 1.0)
     return 1.0 - erfc_(x);
   return x * (1.1283791670955126 - 0.37612638903183754 * x * x);
 }
-static double erfc_(double a) {
+double erfc_(double a) {
   double x = a < 0.0 ? -a : a;
   if (x < 1.0)
     return 1.0 - erf_(a);
