@@ -211,9 +211,11 @@ int Lowerer::callFunction(const CallExpr *CE, const FunctionDecl *Callee) {
   // (Before calls made once per example: `free(p)` of an array parameter
   // passed on.)
   if (!UserDefined && N == "free" && !(Def && Def->hasBody())) {
-    error(CE->getBeginLoc(), "a call to 'free'",
-          "allocate no memory: use a local array, of constant size or "
-          "sized per example ('double t[n]')");
+    if (freeCall(CE))
+      return B.constB(false);
+    error(CE->getBeginLoc(), "a call to 'free' of memory not allocated here",
+          "free only what a local pointer was set to where it is declared "
+          "('double *w = malloc(n * sizeof *w);')");
     return -1;
   }
   if (externCallee(CE, Callee))

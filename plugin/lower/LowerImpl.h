@@ -146,8 +146,7 @@ void paramRemarks(const FunctionDecl *FD, DiagnosticsEngine &D,
                   const ir::Function &F, bool WantGrad);
 /// Errors at calls without a derivative rule whose value is differentiated
 /// (each once per file by \p Seen: helpers are inlined into several).
-bool checkDerivatives(const ir::Function &F,
-                      llvm::ArrayRef<SourceLocation> Sites,
+bool checkDerivatives(const ir::Function &F, llvm::ArrayRef<SourceLocation> S,
                       DiagnosticsEngine &D, ReportedErrors &Seen);
 /// The generated functions get internal linkage.
 bool internalLinkage(const FunctionDecl *FD, const SourceManager &SM);
@@ -745,15 +744,17 @@ private:
   /// (uniformArrayArg): the first callee's name.
   std::map<int, std::string> ExternWhole;
   bool arrayDecl(const VarDecl *VD);
-  /// A local variable-length array of one dimension (LowerVla.cpp).
+  /// Local variable-length arrays of one dimension, and local pointers set
+  /// to malloc/calloc/alloca memory, whose `free` does nothing (LowerVla.cpp).
   bool vlaDecl(const VarDecl *VD, const VariableArrayType *VAT);
   int vlaSize(int Raw);
-  /// `sizeof t` of a local variable-length array: its size as the
-  /// declaration computed it, times the element's; -2 when \p UE is not
-  /// that.
+  int vlaStorage(const std::string &Name, Type ET, int Raw);
+  bool allocatedDecl(const VarDecl *VD, const Expr *Init);
+  bool freeCall(const CallExpr *CE);
+  llvm::DenseSet<const VarDecl *> Allocated;
+  /// `sizeof t` of a local variable-length array (-2: \p UE is not that),
+  /// from its size as its (latest) declaration computed it, unclamped.
   int vlaSizeof(const UnaryExprOrTypeTraitExpr *UE);
-  /// Each local variable-length array's size as its (latest) declaration
-  /// computed it, unclamped.
   llvm::DenseMap<const VarDecl *, int> VlaSizes;
 
   // Structs (LowerStruct.cpp): one variable per leaf member.

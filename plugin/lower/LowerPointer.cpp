@@ -331,10 +331,11 @@ bool Lowerer::ptrCast(const CastExpr *CE, PtrVal &Out) {
   default:
     // Before the conversion of its void *: what the user wrote is the call.
     if (llvm::StringRef A = allocationCall(CE->getSubExpr()); !A.empty()) {
-      error(CE->getBeginLoc(), "memory from '" + A.str() + "'",
-            "use a local array, of constant size or sized per example "
-            "('double t[n]'; 1..65536 elements; large ones live in "
-            "batchdiff's arena, not on the stack)");
+      error(CE->getBeginLoc(), "memory from '" + A.str() + "' here",
+            "set a local pointer to it where it is declared ('double *w = "
+            "malloc(n * sizeof *w);': the example's own memory, as a local "
+            "array sized per example), or use a local array, of constant "
+            "size or sized per example ('double t[n]'; 1..65536 elements)");
       return false;
     }
     error(CE->getBeginLoc(),

@@ -804,6 +804,8 @@ bool Lowerer::pointerDecl(const VarDecl *VD) {
     InitE = nullptr;
   // `const double *c = x > 0 ? T : NULL;` where it may be NULL at a read:
   // declared without it, then assigned it as an if/else (nullArmAssign).
+  if (InitE && !allocationCall(InitE).empty())
+    return allocatedDecl(VD, InitE);
   const ConditionalOperator *Arm = InitE ? nullArm(InitE, Ctx) : nullptr;
   if (Arm && maybeNullLocal(VD))
     InitE = nullptr;

@@ -65,17 +65,80 @@ bool Lowerer::vlaDecl(const VarDecl *VD, const VariableArrayType *VAT) {
   if (Raw < 0)
     return true;
   VlaSizes[VD] = Raw;
+  Frames.back().Vars[VD] = vlaStorage(Name, *ET, Raw);
+  return true;
+}
+
+int Lowerer::vlaStorage(const std::string &Name, Type ET, int Raw) {
   int S = vlaSize(Raw);
-  int V = F.newVar(Name, *ET);
+  int V = F.newVar(Name, ET);
   F.Vars[V].Len = ir::VlaMaxLen;
   // The largest size so far (an adjoint is zeroed as far as that).
   int C = F.newVar(Name + "_len", Type::I32);
   F.Vars[V].CountVar = C;
   int Old = B.get(C);
   B.set(C, B.select(B.cmp(Op::CmpGT, S, Old), S, Old));
-  Frames.back().Vars[VD] = V;
   B.zeroArr(V, S);
-  return true;
+  return V;
+}
+
+/// `double *w = malloc(n * sizeof *w);` (also calloc, alloca, with casts):
+/// scratch memory of the example, as `double w_[n]; double *w = w_;` is
+/// (a variable-length array in batchdiff's arena, zeroed: malloc's
+/// contents are indeterminate). Never NULL; `free(w)` does nothing
+/// (freeCall). Bytes that do not fill an element are not there.
+bool Lowerer::allocatedDecl(const VarDecl *VD, const Expr *Init) {
+  std::string Name = VD->getNameAsString();
+  llvm::StringRef A = allocationCall(Init);
+  const auto *CE = cast<CallExpr>(Init->IgnoreParenCasts());
+  QualType ElT = VD->getType()->getPointeeType();
+  auto ET = irType(ElT);
+  if (A == "realloc" || A == "aligned_alloc" || !ET ||
+      ElT.isVolatileQualified() ||
+      CE->getNumArgs() != (A == "calloc" ? 2u : 1u)) {
+    error(Init->getBeginLoc(),
+          "memory from '" + A.str() + "'" +
+              (ET ? "" : " for '" + ElT.getAsString() + "' elements"),
+          "use malloc, calloc or alloca of float, double, integer or _Bool "
+          "elements for a local pointer, or a local array, of constant size "
+          "or sized per example ('double t[n]'; 1..65536 elements)");
+    return false;
+  }
+  // (Re-pointed, the memory would need its own name.)
+  if (modifies(Frames.back().FD->getBody(), VD)) {
+    error(VD->getLocation(),
+          "re-pointing '" + Name + "', which points to memory from '" +
+              A.str() + "',",
+          "keep '" + Name +
+              "' pointing there and walk the memory with an "
+              "index ('" +
+              Name + "[i]') or with another pointer set to '" + Name + "'");
+    return false;
+  }
+  int Bytes = expr(CE->getArg(0));
+  if (Bytes < 0)
+    return false;
+  Type BT = F.Temps[Bytes];
+  if (A == "calloc") {
+    int Size = expr(CE->getArg(1));
+    if (Size < 0)
+      return false;
+    Bytes = B.mul(Bytes, B.cast(BT, Size));
+  }
+  uint64_t El = Ctx.getTypeSizeInChars(ElT).getQuantity();
+  int Raw = El == 1 ? Bytes : B.bin(Op::Div, Bytes, B.constI(BT, (int64_t)El));
+  PtrVal P;
+  P.Base.Var = vlaStorage(Name + "_mem", *ET, Raw);
+  Allocated.insert(VD);
+  return bindPointer(VD, &P, Frames.back(), false);
+}
+
+bool Lowerer::freeCall(const CallExpr *CE) {
+  if (CE->getNumArgs() != 1)
+    return false;
+  const auto *DRE = dyn_cast<DeclRefExpr>(CE->getArg(0)->IgnoreParenCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return VD && Allocated.count(VD);
 }
 
 int Lowerer::vlaSizeof(const UnaryExprOrTypeTraitExpr *UE) {
