@@ -426,7 +426,7 @@ void Reverser::hoistRuleMath(ir::Block &Blk, uint64_t All) {
     ir::Builder SB(G, &Scratch);
     // Stands for the adjoint while the rule is built here; nothing that
     // reads it is kept. The temps of what is not kept are given back.
-    size_t T0 = G.Temps.size();
+    size_t T0 = G.Temps.size(), V0 = G.Vars.size();
     int Gt = G.newTemp(G.Temps[S.Dst]);
     std::vector<int> Made;
     for (unsigned K = 0; K < S.Args.size(); ++K) {
@@ -464,6 +464,7 @@ void Reverser::hoistRuleMath(ir::Block &Blk, uint64_t All) {
       for (unsigned K = 0; K < S.Args.size(); ++K)
         Early.erase({&S, K});
       G.Temps.resize(T0);
+      G.Vars.resize(V0);
       continue;
     }
     // The kept statements' results numbered from T0, in order; the other
@@ -477,6 +478,7 @@ void Reverser::hoistRuleMath(ir::Block &Blk, uint64_t All) {
     }
     G.Temps.resize(T0);
     G.Temps.insert(G.Temps.end(), Ty.begin(), Ty.end());
+    G.Vars.resize(V0); // (a RARE rule's variable: in the scratch block)
     auto Map = [&](int T) {
       auto R = Renum.find(T);
       return R == Renum.end() ? T : R->second;

@@ -1,4 +1,4 @@
-//===- ReverseScale.cpp - adjoints of a tiny return value -----------------===//
+//===- ReverseScale.cpp - adjoints of a tiny or huge return value --------===//
 // Reverser's seed scaling. The adjoint of an intermediate v is d out / d v,
 // about out / v along products and quotients: a return value of 1e-166
 // computed as pi / (z * s) with s ~ 1e164 (Cephes' gamma at -104) has
@@ -21,10 +21,17 @@
 // relative sensitivity |d out / d x| / |out| above 2^1023, which takes a
 // subnormal x (out = 1e20 * x at x = 1e-310).
 //
-// Not the mirror image, a huge value from a tiny intermediate (1 / exp(-x)
-// at x = 700: its adjoint overflows): scaled down, a huge value's larger
-// intermediates (Cephes' gamma near 140: out ~ 2^795, pow ~ 2^992) would
-// lose bits to subnormal adjoints instead.
+// The mirror image, a huge value: where |seed * out| is above 2^511 (2^63
+// for float) and finite, the seed is scaled down to |seed * out| ~ 4 and
+// the adjoints up at the end. Unscaled, the adjoint of an intermediate
+// within a few powers of two of out overflows though the gradient would not
+// (Cephes' gamma at 171.2: out ~ 2^1020, d out / d(0.5 x - 0.25), the
+// exponent of its halved pow, 2 out log x ~ 2^1024), and so does that of a
+// tiny intermediate (1 / exp(-x) from x = 355: d out / d exp(-x) = -out^2);
+// scaled, an adjoint ~ 4 / v is normal for every finite v and finite down
+// to v = 2^-1021. Below 2^511 a huge value's intermediates have normal
+// adjoints anyway (Cephes' gamma near 140: out ~ 2^795, pow ~ 2^992: 2^-197),
+// and the branch stays rare.
 //
 // Only where a quotient divides by, or divides, what exp, pow, cosh, sinh,
 // tgamma or their kin returned (dividesGrowth: Cephes' stirf): applied to
@@ -38,17 +45,22 @@
 #include "transforms/ad/ReverseImpl.h"
 
 #include <cmath>
+#include <limits>
 
 namespace batchdiff {
 namespace reverse {
 
 namespace {
-/// |seed * out| below 2^Low (and not 0) is scaled to about 2^To.
+/// |seed * out| below 2^Low (and not 0) is scaled to about 2^To, above 2^High
+/// (and finite) to about 2^HighTo: 2 keeps the scaled seed, about
+/// 2^HighTo / out, a normal number for every finite out.
 struct ScaleRange {
   int Low, To, Max; // Max: the largest k (2^-k normal)
+  int High, HighTo;
 };
 ScaleRange scaleRange(Type T) {
-  return T == Type::F32 ? ScaleRange{-30, 0, 126} : ScaleRange{-50, 0, 1022};
+  return T == Type::F32 ? ScaleRange{-30, 0, 126, 63, 2}
+                        : ScaleRange{-50, 0, 1022, 511, 2};
 }
 } // namespace
 
@@ -117,16 +129,22 @@ bool Reverser::scalesSeed(int RetVar, int Seed) const {
   return dividesGrowth(P);
 }
 
-/// The seed, times 2^k in the lanes whose |seed * out| is tiny; sets
-/// ScaleOn (those lanes) and ScaleK (k), SeedVar (the result).
+/// The seed, times 2^k in the lanes whose |seed * out| is tiny or huge (k < 0
+/// there); sets SeedVar (the result) and Unscale (2^-k, 1 elsewhere).
 int Reverser::scaledSeed(int RetVar, int Seed) {
   Type T = P.RetTy;
   ScaleRange SR = scaleRange(T);
   int S = B.param(Seed);
   int Abs = B.math(ir::MathFn::Fabs, {B.mul(S, B.get(RetVar))});
-  int On = B.bin(Op::And,
-                 B.cmp(Op::CmpLT, Abs, B.constF(T, std::ldexp(1.0, SR.Low))),
-                 B.cmp(Op::CmpGT, Abs, B.constF(T, 0.0)));
+  int Tiny = B.bin(Op::And,
+                   B.cmp(Op::CmpLT, Abs, B.constF(T, std::ldexp(1.0, SR.Low))),
+                   B.cmp(Op::CmpGT, Abs, B.constF(T, 0.0)));
+  double Largest = T == Type::F32 ? (double)std::numeric_limits<float>::max()
+                                  : std::numeric_limits<double>::max();
+  int Huge = B.bin(Op::And,
+                   B.cmp(Op::CmpGT, Abs, B.constF(T, std::ldexp(1.0, SR.High))),
+                   B.cmp(Op::CmpLE, Abs, B.constF(T, Largest)));
+  int On = B.bin(Op::Or, Tiny, Huge);
   SeedVar = G.newVar("seed", T);
   Unscale = G.newVar("seed_unscale", T);
   B.set(SeedVar, S);
@@ -135,9 +153,11 @@ int Reverser::scaledSeed(int RetVar, int Seed) {
   If.Rare = true;
   ir::Block *Saved = B.block();
   B.setBlock(&If.Then);
-  // k = To - ilogb|seed * out|, at most Max: 2^-k stays a normal number.
-  int K = B.bin(Op::Sub, B.constI(Type::I32, SR.To),
-                B.math(ir::MathFn::Ilogb, {Abs}));
+  // k = To - ilogb|seed * out|, at most Max: 2^-k stays a normal number
+  // (HighTo where it is huge: k < 0, 2^-k at most 2^(Max - 1)).
+  int To = B.select(Huge, B.constI(Type::I32, SR.HighTo),
+                    B.constI(Type::I32, SR.To));
+  int K = B.bin(Op::Sub, To, B.math(ir::MathFn::Ilogb, {Abs}));
   int Max = B.constI(Type::I32, SR.Max);
   K = B.select(B.cmp(Op::CmpGT, K, Max), Max, K);
   B.set(SeedVar, B.math(ir::MathFn::Scalbn, {S, K}));

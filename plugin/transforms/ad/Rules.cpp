@@ -18,8 +18,15 @@ namespace batchdiff {
 #define NEG(X) B.neg(X)
 #define SEL(Cnd, L, R) B.select(Cnd, L, R)
 #define CMP(O, L, R) B.cmp(Op::O, L, R)
+#define AND(L, R) B.bin(Op::And, L, R)
+#define OR(L, R) B.bin(Op::Or, L, R)
 #define CONVERT(V) B.cast(Into, V)
 #define MATH(Fn, ...) Math(ir::MathFn::Fn, {__VA_ARGS__})
+#define NORM_MIN C(Ty == ir::Type::F32 ? 0x1p-126 : 0x1p-1022)
+#define FINITE_MAX                                                             \
+  C(Ty == ir::Type::F32 ? 0x1.fffffep127 : 0x1.fffffffffffffp1023)
+#define RARE(Cnd, L, R)                                                        \
+  Rare([&] { return Cnd; }, [&] { return L; }, [&] { return R; })
 
 int derivativeRule(ir::Builder &B, const ir::Stmt &S, unsigned K, int Gt,
                    ir::Type Into, const std::function<int(int)> &Val,
@@ -27,15 +34,42 @@ int derivativeRule(ir::Builder &B, const ir::Stmt &S, unsigned K, int Gt,
   using ir::Op;
   // A call the rule names twice is made once (log1pexp's exp(x)).
   std::vector<std::pair<std::pair<ir::MathFn, std::vector<int>>, int>> Made;
+  bool InRare = false;
   auto Math = [&](ir::MathFn Fn, std::vector<int> Args) {
     for (auto &M : Made)
       if (M.first.first == Fn && M.first.second == Args)
         return M.second;
-    int T = Reuse ? Reuse(Fn, Args) : -1;
+    int T = Reuse && !InRare ? Reuse(Fn, Args) : -1;
     if (T < 0)
       T = B.math(Fn, Args);
     Made.push_back({{Fn, std::move(Args)}, T});
     return T;
+  };
+  // RARE(cond, fast, slow): fast, and slow instead in the lanes where cond
+  // holds or fast is not a finite number, in a branch taken only when some
+  // lane needs it (Stmt::Rare). The slow side's calls are made there: not
+  // reused (a call hoisted into the forward sweep would run in every lane),
+  // not reused after it.
+  auto Rare = [&](auto &&Cond, auto &&Fast, auto &&Slow) {
+    int F = Fast();
+    ir::Type FTy = B.func().Temps[F];
+    double Max = FTy == ir::Type::F32 ? 0x1.fffffep127 : 0x1.fffffffffffffp1023;
+    int Cd = B.bin(Op::Or, Cond(),
+                   B.un(Op::Not, B.cmp(Op::CmpLE, B.math(ir::MathFn::Fabs, {F}),
+                                       B.constF(FTy, Max))));
+    int V = B.func().newVar("rule_rare", FTy);
+    B.set(V, F);
+    ir::Stmt &If = B.ifStmt(Cd);
+    If.Rare = true;
+    ir::Block *Saved = B.block();
+    B.setBlock(&If.Then);
+    size_t Known = Made.size();
+    InRare = true;
+    B.set(V, Slow());
+    InRare = false;
+    Made.resize(Known);
+    B.setBlock(Saved);
+    return B.get(V);
   };
   ir::Type Ty = B.func().Temps[S.Dst];
   bool IsMath = S.Opc == Op::Math;
@@ -91,7 +125,12 @@ int tangentPairRule(ir::Builder &B, const ir::Stmt &S, int G0, int G1,
 #undef NEG
 #undef SEL
 #undef CMP
+#undef AND
+#undef OR
 #undef CONVERT
 #undef MATH
+#undef NORM_MIN
+#undef FINITE_MAX
+#undef RARE
 
 } // namespace batchdiff
