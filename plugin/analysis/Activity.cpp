@@ -108,7 +108,9 @@ Activity analyzeActivity(const ir::Function &F, bool OfGradient) {
       if (!X.Tied)
         break;
       std::vector<int> NoPartial;
-      for (size_t I = 0; I < S.Args.size(); ++I)
+      // (Arguments past the parameters: globals passed to be read back,
+      // lower/GlobalCalls.cpp.)
+      for (size_t I = 0; I < X.Batched->Params.size(); ++I)
         if (!X.Batched->Params[I].Shadow)
           NoPartial.push_back(S.Args[I]);
       if (ir::isFloat(F.Temps[S.Dst]))

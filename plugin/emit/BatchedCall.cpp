@@ -57,7 +57,7 @@ Plan plan(const ir::Function &F, const ir::Stmt &S,
     for (size_t K = 0; K < It->second.size() && K < P.Read.size(); ++K)
       P.Read[K] = It->second[K];
   for (size_t K = 0; K < X.Outs.size(); ++K)
-    P.Grad = P.Grad || P.Read[K];
+    P.Grad = P.Grad || (P.Read[K] && X.Outs[K].Partial >= 0);
   // A BD_UNIFORM parameter takes one value per call, and its shadow sums
   // over the call's lanes: the lanes call together only where its argument
   // is one value for all of them and its partial is not read. An array
@@ -149,6 +149,81 @@ void copyBack(std::ostringstream &OS, const std::string &In,
        << "[__bd_ci];\n";
 }
 
+/// Globals read back after the call (Outs with After: lower/GlobalCalls.cpp):
+/// the weak reference to the symbol saying the callee's generated functions
+/// leave such globals alone (__bd_gok), each Out's lanes set to the
+/// argument's (what they are where the call leaves the global alone), and
+/// the arguments' lanes for syncedCalls.
+std::string syncPrologue(const ir::Function &F, const ir::Stmt &S,
+                         const std::function<std::string(int)> &Operand,
+                         const Shape &Sh, const std::string &Outs,
+                         const std::string &In) {
+  const ir::ExternCall &X = F.Externs[S.IVal];
+  std::ostringstream OS;
+  OS << promiseDecl(X, "__bd_gok", In);
+  std::string W = "(int)" + Sh.W();
+  for (size_t I = X.Batched->Params.size(); I < S.Args.size(); ++I) {
+    int A = S.Args[I];
+    std::string V = "__bd_gx" + std::to_string(I);
+    bool Vary = F.VaryingTemp[A];
+    OS << In << (Vary ? Sh.vtype(F.Temps[A]) : scalarType(F.Temps[A])) << " "
+       << V << " __attribute__((unused)) = " << Operand(A) << ";\n";
+  }
+  for (size_t K = 0; K < X.Outs.size(); ++K) {
+    const ir::ExternCall::Out &O = X.Outs[K];
+    if (O.After.empty())
+      continue;
+    std::string V = "__bd_gx" + std::to_string(O.Arg);
+    OS << In << "for (int __bd_l = 0; __bd_l < " << W << "; __bd_l++)\n"
+       << In << "  " << Outs << K << "[__bd_l] = "
+       << (F.VaryingTemp[S.Args[O.Arg]] ? V + "[__bd_l]" : V) << ";\n";
+  }
+  return OS.str();
+}
+
+/// Where the callee's file does not say so: each lane that is on calls
+/// alone (\p One, of lane __bd_ci), in order, with the example's value in
+/// each global the function writes (Out::Before, where the example has
+/// written it: Cond), and reads back what the call left, as a call made
+/// once per example (emit/ExternCall.cpp).
+std::string syncedCalls(const ir::Function &F, const ir::Stmt &S,
+                        const std::string &One, const std::string &Outs,
+                        const std::string &In) {
+  const ir::ExternCall &X = F.Externs[S.IVal];
+  std::ostringstream OS;
+  std::string I2 = In + "  ";
+  OS << In << "  for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++) {\n"
+     << I2 << "  int __bd_l = __bd_cf ? __bd_ci : __bd_cl[__bd_ci];\n";
+  auto If = [&](const ir::ExternCall::Out &O) {
+    if (O.Cond < 0)
+      return std::string();
+    std::string V = "__bd_gx" + std::to_string(O.Cond);
+    return "if (" + (F.VaryingTemp[S.Args[O.Cond]] ? V + "[__bd_l]" : V) +
+           ") ";
+  };
+  for (size_t K = 0; K < X.Outs.size(); ++K) {
+    const ir::ExternCall::Out &O = X.Outs[K];
+    if (O.Before)
+      OS << I2 << "  " << O.CType << " __bd_gs" << K << " = " << O.After
+         << ";\n"
+         << I2 << "  " << If(O) << O.After << " = (" << O.CType << ")" << Outs
+         << K << "[__bd_l];\n";
+  }
+  OS << I2 << "  " << One << ";\n";
+  for (size_t K = 0; K < X.Outs.size(); ++K) {
+    const ir::ExternCall::Out &O = X.Outs[K];
+    if (O.Before)
+      OS << I2 << "  " << If(O) << "{\n"
+         << I2 << "    " << Outs << K << "[__bd_l] = " << O.After << ";\n"
+         << I2 << "    " << O.After << " = __bd_gs" << K << ";\n"
+         << I2 << "  }\n";
+    else if (!O.After.empty())
+      OS << I2 << "  " << Outs << K << "[__bd_l] = " << O.After << ";\n";
+  }
+  OS << I2 << "}\n";
+  return OS.str();
+}
+
 } // namespace
 
 std::string abiSymbol(const std::string &Name, bool Grad) {
@@ -185,6 +260,23 @@ static std::string noGlobalRef(const ir::ExternCall &X, const std::string &In) {
          ";\n";
 }
 
+bool syncsGlobals(const ir::ExternCall &X) {
+  for (const ir::ExternCall::Out &O : X.Outs)
+    if (!O.After.empty())
+      return true;
+  return false;
+}
+
+std::string promiseDecl(const ir::ExternCall &X, const std::string &C,
+                        const std::string &In) {
+  bool Uses = false;
+  for (const ir::ExternCall::Out &O : X.Outs)
+    Uses |= O.Before;
+  return In + "extern const char " + C + "[] __asm__(\"batchdiff." +
+         (Uses ? "uses" : "sets") + "-no-global:" + X.Name +
+         "\") __attribute__((weak));\n";
+}
+
 std::map<int, std::vector<bool>> readPartials(const ir::Function &F) {
   std::map<int, std::vector<bool>> Calls;
   ir::walk(F.Body, [&](const ir::Stmt &St, int) {
@@ -218,7 +310,8 @@ std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
      << ";\n";
   std::vector<ir::Type> OutTy;
   for (size_t K = 0; K < X.Outs.size(); ++K) {
-    OutTy.push_back(F.Temps[S.Args[X.Outs[K].Partial]]);
+    const ir::ExternCall::Out &O = X.Outs[K];
+    OutTy.push_back(F.Temps[S.Args[O.Partial >= 0 ? O.Partial : O.Arg]]);
     OS << Pad << Sh.vtype(OutTy[K]) << " " << Outs << K
        << " __attribute__((unused)) = " << Sh.zero(OutTy[K]) << ";\n";
   }
@@ -240,7 +333,8 @@ std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
   // be indexed) packed into an array of the parameter's C type; an array's
   // pointers, each lane's offset from its base (__bd_co) added to it.
   std::vector<std::string> Lane;
-  for (size_t I = 0; I < S.Args.size(); ++I) {
+  size_t NP = C.Params.size(); // (S.Args past them: globals, below)
+  for (size_t I = 0; I < NP; ++I) {
     int A = S.Args[I];
     const ir::ExternCall::CalleeParam &Pa = C.Params[I];
     std::string N = std::to_string(I), V = "__bd_x" + N;
@@ -274,14 +368,14 @@ std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
     OS << (Pa.Offset ? "(ptrdiff_t)" + Lane[I] : "") << ";\n";
     Lane[I] = "(" + Pa.Ptr + " + __bd_co" + N + "[__bd_l])";
   }
-  for (size_t I = 0; I < S.Args.size(); ++I)
+  for (size_t I = 0; I < NP; ++I)
     if (!Fixed[I])
       OS << In << (C.Params[I].Array ? "const " : "") << C.Params[I].CType
          << (C.Params[I].Array ? " *" : " ") << "__bd_ca" << I << "[" << W
          << "];\n";
   OS << In << X.Ty << " __bd_cr[" << W << "];\n";
   for (size_t K = 0; K < X.Outs.size(); ++K)
-    if (Read[K])
+    if (Read[K] && X.Outs[K].Partial >= 0)
       OS << In << X.Outs[K].CType << " __bd_cd" << K << "[" << W
          << "] = {0};\n";
   // Every lane on (the common case): the vectors are the arrays, copied
@@ -290,7 +384,7 @@ std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
   // the stride the call gets).
   OS << In << "int __bd_cl[" << W << "], __bd_cn = 0, __bd_cf = bd_all_m"
      << Sh.S() << "(__bd_xm);\n";
-  for (size_t I = 0; Dyn && I < S.Args.size(); ++I) {
+  for (size_t I = 0; Dyn && I < NP; ++I) {
     if (!C.Params[I].Array || Fixed[I])
       continue;
     std::string Co = "__bd_co" + std::to_string(I);
@@ -301,7 +395,7 @@ std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
        << "[__bd_l - 1] == __bd_cs" << I << ";\n";
   }
   OS << In << "if (__bd_cf) {\n";
-  for (size_t I = 0; I < S.Args.size(); ++I) {
+  for (size_t I = 0; I < NP; ++I) {
     if (Fixed[I])
       continue;
     std::string A = "__bd_ca" + std::to_string(I);
@@ -316,31 +410,35 @@ std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
   OS << In << "  __bd_cn = " << W << ";\n" << In << "} else\n";
   OS << In << "  for (int __bd_l = 0; __bd_l < " << W << "; __bd_l++)\n";
   OS << In << "    if (__bd_xm[__bd_l]) {\n";
-  for (size_t I = 0; I < S.Args.size(); ++I)
+  for (size_t I = 0; I < NP; ++I)
     if (!Fixed[I])
       OS << In << "      __bd_ca" << I << "[__bd_cn] = " << Lane[I] << ";\n";
   OS << In << "      __bd_cl[__bd_cn++] = __bd_l;\n" << In << "    }\n";
   auto Call = [&](bool One) { return callText(X, P, One); };
-  std::string PerLane = In +
-                        "for (int __bd_ci = 0; __bd_ci < __bd_cn; "
-                        "__bd_ci++)\n" +
-                        In + "  " + Call(true) + ";\n";
+  bool Sync = syncsGlobals(X);
+  if (Sync)
+    OS << syncPrologue(F, S, Operand, Sh, Outs, In) << In
+       << "if (__bd_gok) {\n";
+  std::string CI = Sync ? In + "  " : In;
   if (Uniform)
-    OS << PerLane;
+    OS << CI << "for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++)\n"
+       << CI << "  " << Call(true) << ";\n";
   else if (Dyn)
-    OS << In << "if (__bd_cf)\n"
-       << In << "  " << Call(false) << ";\n"
-       << In << "else\n"
-       << In << "  for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++)\n"
-       << In << "    " << Call(true) << ";\n";
+    OS << CI << "if (__bd_cf)\n"
+       << CI << "  " << Call(false) << ";\n"
+       << CI << "else\n"
+       << CI << "  for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++)\n"
+       << CI << "    " << Call(true) << ";\n";
   else
-    OS << In << "if (__bd_cn)\n" << In << "  " << Call(false) << ";\n";
+    OS << CI << "if (__bd_cn)\n" << CI << "  " << Call(false) << ";\n";
+  if (Sync)
+    OS << In << "} else\n" << syncedCalls(F, S, Call(true), Outs, In);
   // The results back into their lanes.
   std::vector<Copy> Back{{Result, "__bd_cr",
                           "(" + std::string(scalarType(Ty)) + ")",
                           sameBits(Ty, X.Ty)}};
   for (size_t K = 0; K < X.Outs.size(); ++K)
-    if (Read[K])
+    if (Read[K] && X.Outs[K].Partial >= 0)
       Back.push_back({Outs + std::to_string(K), "__bd_cd" + std::to_string(K),
                       "", sameBits(OutTy[K], X.Outs[K].CType)});
   copyBack(OS, In, W, Back);

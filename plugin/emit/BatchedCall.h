@@ -40,6 +40,17 @@ std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
 /// The C name of the symbol that names the ABI of NAME_batched (\p Grad
 /// false) or NAME_grad (lower/Lower.h, abiDeclaration).
 std::string abiSymbol(const std::string &Name, bool Grad);
+/// Whether batched call \p X reads globals back (Outs with After,
+/// lower/GlobalCalls.cpp): then its lanes call one at a time, with the
+/// globals synchronized as for a call made once per example, unless the
+/// callee's file says its generated functions leave such globals alone.
+bool syncsGlobals(const ir::ExternCall &X);
+/// A block-scope declaration of \p C, a weak reference to the symbol that
+/// says so (batchdiff.uses-no-global:NAME where the function has written
+/// a global before the call, else batchdiff.sets-no-global:NAME): not 0
+/// where it is defined.
+std::string promiseDecl(const ir::ExternCall &X, const std::string &C,
+                        const std::string &In);
 /// The C name of the symbol saying that NAME's generated functions write
 /// no global another file can name (batchdiff.sets-no-global:NAME), or with
 /// \p Uses neither read nor write one (batchdiff.uses-no-global:NAME).

@@ -1,4 +1,5 @@
 //===- Wrapper.cpp - the exported NAME_batched / _grad / _jvp -------------===//
+#include "emit/BatchedCall.h"
 #include "emit/Wrapper.h"
 #include "emit/WrapperEmitter.h"
 
@@ -929,6 +930,18 @@ std::string WrapperEmitter::run() {
   for (const ir::ExternCall &X : F.Externs)
     if (!X.AnyThread)
       Flags = "BD_PAR_SERIAL";
+  // So are those of another file's batch functions one lane at a time with
+  // globals read back, where its file does not say they leave them alone
+  // (BatchedCall.h, syncsGlobals).
+  std::string Promised;
+  for (size_t K = 0; K < F.Externs.size(); ++K)
+    if (F.Externs[K].Batched && syncsGlobals(F.Externs[K])) {
+      std::string C = "__bd_gok" + std::to_string(K);
+      OS << promiseDecl(F.Externs[K], C, "  ");
+      Promised += (Promised.empty() ? "" : " && ") + C + " != 0";
+    }
+  if (!Promised.empty() && Flags != "BD_PAR_SERIAL")
+    Flags = "(" + Promised + " ? (" + Flags + ") : BD_PAR_SERIAL)";
   OS << "  bd_parallel_for(__bd_n, " << Base << "c, ";
   if (!Slots)
     OS << "0, 0";

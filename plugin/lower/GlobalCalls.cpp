@@ -173,7 +173,7 @@ bool Lowerer::mayUse(const FunctionDecl *Callee, const VarDecl *G) const {
 }
 
 void Lowerer::syncAround(const ir::Stmt *Call, const VarDecl *VD, int V,
-                         int Flag) {
+                         int Flag, bool Before) {
   ir::Block *In = nullptr;
   size_t At = 0;
   if (!find(F.Body, Call, In, At))
@@ -198,7 +198,7 @@ void Lowerer::syncAround(const ir::Stmt *Call, const VarDecl *VD, int V,
   O.CType = VD->getType().getCanonicalType().getUnqualifiedType().getAsString(
       Ctx.getPrintingPolicy());
   O.Name = O.After = VD->getNameAsString();
-  O.Before = true;
+  O.Before = Before;
   int R = F.newTemp(T);
   ir::Stmt &RS = QB.push(Op::ExternOut, R, {E.Dst});
   RS.IVal = (int64_t)X.Outs.size();
@@ -252,7 +252,9 @@ bool Lowerer::globalCalls() {
       if (It == UsingCalls.end() || !MM.second || !mayUse(It->second, VD))
         continue;
       ir::ExternCall &X = F.Externs[S->IVal];
-      if (X.Batched) {
+      // (A _Bool global around another file's batch function: its file
+      // must say it leaves such globals alone, else a link error.)
+      if (X.Batched && F.Vars[V].Ty == Type::Bool) {
         X.Batched->NoUses = true;
         continue;
       }
@@ -282,20 +284,28 @@ bool Lowerer::globalCalls() {
            std::make_pair(B.Call->IVal, B.Order);
   });
   for (const Sync &Y : Syncs)
-    syncAround(Y.Call, Y.VD, Y.V, Y.Must ? -1 : Flags[Y.V]);
-  // Globals read only, read after another file's batch function.
+    syncAround(Y.Call, Y.VD, Y.V, Y.Must ? -1 : Flags[Y.V], true);
+  // Globals read only, read after another file's batch function: read back
+  // after the call (where its file does not say that it writes none, the
+  // lanes call one at a time: emit/BatchedCall.cpp).
   if (Refreshed) {
     std::set<int> Batched;
     for (const auto &[K, FD] : UsingCalls)
       if (F.Externs[K].Batched)
         Batched.insert(K);
+    std::map<int, const ir::Stmt *> CallAt;
+    ir::walk(F.Body, [&](const ir::Stmt &S, int) {
+      if (S.K == ir::Stmt::Inst && S.Opc == Op::Extern &&
+          Batched.count((int)S.IVal))
+        CallAt[(int)S.IVal] = &S;
+    });
     for (const auto &[VD, V] : *Refreshed) {
       Stale S{V, Batched, {}};
       std::set<int> Since;
       S.walk(F.Body, Since);
       for (int K : S.Read)
-        if (mayUse(UsingCalls[K], VD))
-          F.Externs[K].Batched->NoSets = true;
+        if (CallAt.count(K) && mayUse(UsingCalls[K], VD))
+          syncAround(CallAt[K], VD, V, -1, false);
     }
   }
   return !Failed;
