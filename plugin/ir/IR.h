@@ -332,11 +332,11 @@ struct ExternCall {
     /// Defined in this file (a recursive call): no ABI symbol to check.
     bool SameFile = false;
     /// The callee's file must say that its generated functions write no
-    /// global another file can name (NoSets: the caller reads one after the
-    /// call), or neither read nor write one (NoUses: the caller has written
-    /// one before the call): references to batchdiff.sets-no-global:NAME,
+    /// global another file can name (NoSets), or neither read nor write one
+    /// (NoUses: the caller has written a _Bool one before the call): strong
+    /// references to batchdiff.sets-no-global:NAME,
     /// batchdiff.uses-no-global:NAME, a link error otherwise
-    /// (lower/GlobalCalls.cpp).
+    /// (lower/GlobalCalls.cpp; other globals are Outs with After, below).
     bool NoSets = false, NoUses = false;
   };
   struct Out {
@@ -345,7 +345,11 @@ struct ExternCall {
     int Partial = -1;
     std::string CType, Name, Ptr;
     /// Not an argument: a global read back after the lane's call (one the
-    /// callee may write, cephes' sgngam after lgam).
+    /// callee may write, cephes' sgngam after lgam). On a Batched call,
+    /// read back (and stored before, Before) where the lanes call one at a
+    /// time, which they do unless the callee's file defines the symbol
+    /// saying its generated functions leave such globals alone
+    /// (emit/BatchedCall.h, syncsGlobals); Arg is the example's value.
     std::string After;
     /// With After, a global the function writes: the argument (the lane's
     /// value) is stored into it before the lane's call, what the call left

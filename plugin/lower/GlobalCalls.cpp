@@ -23,13 +23,17 @@
 // NAME_grad, for the lanes together: it cannot see one example's value of a
 // global, and what it leaves in one is one value for the batch. So where
 // the function has written a global another file can name on some path to
-// such a call, the callee's file must say that its generated functions
-// neither read nor write such a global (batchdiff.uses-no-global:NAME), and
-// where the function reads one after the call that the call may have
-// changed (OutsideGlobals.cpp's refreshed() globals, read again after calls
-// made once per example), that they write none
-// (batchdiff.sets-no-global:NAME): references to symbols the callee's file
-// defines only then (globalEffects), a link error otherwise.
+// such a call, or reads one after the call that the call may have changed
+// (OutsideGlobals.cpp's refreshed() globals, read again after calls made
+// once per example), the global is passed and read back as above
+// (syncAround), and the emitted call (emit/BatchedCall.cpp) makes the
+// lanes call together only where the callee's file defines
+// batchdiff.uses-no-global:NAME (written before) or
+// batchdiff.sets-no-global:NAME (read after): its generated functions
+// neither read nor write such a global, or write none (globalEffects). It
+// refers to them weakly; where they are missing, each lane calls alone
+// with the globals synchronized, on the calling thread. A _Bool global
+// written before such a call keeps a strong reference (a link error).
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerImpl.h"
