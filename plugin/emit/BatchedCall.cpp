@@ -175,8 +175,9 @@ std::string syncPrologue(const ir::Function &F, const ir::Stmt &S,
       continue;
     std::string V = "__bd_gx" + std::to_string(O.Arg);
     OS << In << "for (int __bd_l = 0; __bd_l < " << W << "; __bd_l++)\n"
-       << In << "  " << Outs << K << "[__bd_l] = "
-       << (F.VaryingTemp[S.Args[O.Arg]] ? V + "[__bd_l]" : V) << ";\n";
+       << In << "  " << Outs << K
+       << "[__bd_l] = " << (F.VaryingTemp[S.Args[O.Arg]] ? V + "[__bd_l]" : V)
+       << ";\n";
   }
   return OS.str();
 }
@@ -198,8 +199,7 @@ std::string syncedCalls(const ir::Function &F, const ir::Stmt &S,
     if (O.Cond < 0)
       return std::string();
     std::string V = "__bd_gx" + std::to_string(O.Cond);
-    return "if (" + (F.VaryingTemp[S.Args[O.Cond]] ? V + "[__bd_l]" : V) +
-           ") ";
+    return "if (" + (F.VaryingTemp[S.Args[O.Cond]] ? V + "[__bd_l]" : V) + ") ";
   };
   for (size_t K = 0; K < X.Outs.size(); ++K) {
     const ir::ExternCall::Out &O = X.Outs[K];

@@ -1,6 +1,6 @@
 //===- Wrapper.cpp - the exported NAME_batched / _grad / _jvp -------------===//
-#include "emit/BatchedCall.h"
 #include "emit/Wrapper.h"
+#include "emit/BatchedCall.h"
 #include "emit/WrapperEmitter.h"
 
 #include <algorithm>
