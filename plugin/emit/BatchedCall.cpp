@@ -151,7 +151,7 @@ void copyBack(std::ostringstream &OS, const std::string &In,
 
 /// Globals read back after the call (Outs with After: lower/GlobalCalls.cpp):
 /// the weak reference to the symbol saying the callee's generated functions
-/// leave such globals alone (__bd_gok), each Out's lanes set to the
+/// leave such globals alone (promiseDecl), each Out's lanes set to the
 /// argument's (what they are where the call leaves the global alone), and
 /// the arguments' lanes for syncedCalls.
 std::string syncPrologue(const ir::Function &F, const ir::Stmt &S,
@@ -160,7 +160,7 @@ std::string syncPrologue(const ir::Function &F, const ir::Stmt &S,
                          const std::string &In) {
   const ir::ExternCall &X = F.Externs[S.IVal];
   std::ostringstream OS;
-  OS << promiseDecl(X, "__bd_gok", In);
+  OS << promiseDecl(X, In);
   std::string W = "(int)" + Sh.W();
   for (size_t I = X.Batched->Params.size(); I < S.Args.size(); ++I) {
     int A = S.Args[I];
@@ -267,14 +267,18 @@ bool syncsGlobals(const ir::ExternCall &X) {
   return false;
 }
 
-std::string promiseDecl(const ir::ExternCall &X, const std::string &C,
-                        const std::string &In) {
+std::string promiseName(const ir::ExternCall &X) {
   bool Uses = false;
   for (const ir::ExternCall::Out &O : X.Outs)
     Uses |= O.Before;
+  return noGlobalSymbol(X.Name, Uses) + "_w";
+}
+
+std::string promiseDecl(const ir::ExternCall &X, const std::string &In) {
+  std::string C = promiseName(X);
   return In + "extern const char " + C + "[] __asm__(\"batchdiff." +
-         (Uses ? "uses" : "sets") + "-no-global:" + X.Name +
-         "\") __attribute__((weak));\n";
+         (C.compare(0, 8, "__bd_ung") == 0 ? "uses" : "sets") +
+         "-no-global:" + X.Name + "\") __attribute__((weak));\n";
 }
 
 std::map<int, std::vector<bool>> readPartials(const ir::Function &F) {
@@ -417,8 +421,8 @@ std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
   auto Call = [&](bool One) { return callText(X, P, One); };
   bool Sync = syncsGlobals(X);
   if (Sync)
-    OS << syncPrologue(F, S, Operand, Sh, Outs, In) << In
-       << "if (__bd_gok) {\n";
+    OS << syncPrologue(F, S, Operand, Sh, Outs, In) << In << "if ("
+       << promiseName(X) << ") {\n";
   std::string CI = Sync ? In + "  " : In;
   if (Uniform)
     OS << CI << "for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++)\n"

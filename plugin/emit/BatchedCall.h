@@ -45,12 +45,13 @@ std::string abiSymbol(const std::string &Name, bool Grad);
 /// globals synchronized as for a call made once per example, unless the
 /// callee's file says its generated functions leave such globals alone.
 bool syncsGlobals(const ir::ExternCall &X);
-/// A block-scope declaration of \p C, a weak reference to the symbol that
-/// says so (batchdiff.uses-no-global:NAME where the function has written
-/// a global before the call, else batchdiff.sets-no-global:NAME): not 0
-/// where it is defined.
-std::string promiseDecl(const ir::ExternCall &X, const std::string &C,
-                        const std::string &In);
+/// A block-scope declaration of promiseName(X), a weak reference to the
+/// symbol that says so (batchdiff.uses-no-global:NAME where the function
+/// has written a global before the call, else
+/// batchdiff.sets-no-global:NAME): not 0 where it is defined. The name
+/// follows the symbol (block-scope externs of one name are one entity).
+std::string promiseDecl(const ir::ExternCall &X, const std::string &In);
+std::string promiseName(const ir::ExternCall &X);
 /// The C name of the symbol saying that NAME's generated functions write
 /// no global another file can name (batchdiff.sets-no-global:NAME), or with
 /// \p Uses neither read nor write one (batchdiff.uses-no-global:NAME).

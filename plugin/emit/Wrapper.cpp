@@ -936,9 +936,11 @@ std::string WrapperEmitter::run() {
   std::string Promised;
   for (size_t K = 0; K < F.Externs.size(); ++K)
     if (F.Externs[K].Batched && syncsGlobals(F.Externs[K])) {
-      std::string C = "__bd_gok" + std::to_string(K);
-      OS << promiseDecl(F.Externs[K], C, "  ");
-      Promised += (Promised.empty() ? "" : " && ") + C + " != 0";
+      std::string C = promiseName(F.Externs[K]) + " != 0";
+      if (Promised.find(C) != std::string::npos)
+        continue;
+      OS << promiseDecl(F.Externs[K], "  ");
+      Promised += (Promised.empty() ? "" : " && ") + C;
     }
   if (!Promised.empty() && Flags != "BD_PAR_SERIAL")
     Flags = "(" + Promised + " ? (" + Flags + ") : BD_PAR_SERIAL)";

@@ -260,6 +260,7 @@ BATCHDIFF double cgam(double x) {
   }
   return x * x + 1;
 }
+BATCHDIFF double cpure(double x) { return x * 3; }
 C
 cat >cc.c <<'C'
 #include <batchdiff.h>
@@ -267,9 +268,16 @@ cat >cc.c <<'C'
 extern double MACHEP;
 extern int merror, sgngam;
 BATCHDIFF double cgam(double);
+BATCHDIFF double cpure(double);
 BATCHDIFF double cbeta(double x) {
   double y = cgam(x);
   return y * (1 + MACHEP) + sgngam;
+}
+/* Two callees, one whose file says it leaves globals alone, in two
+   functions (their promise symbols, one declaration each). */
+BATCHDIFF double cboth(double x) {
+  double y = cpure(x) * MACHEP;
+  return y + cgam(x) * MACHEP;
 }
 int main(void) {
   double x[5] = {0.5, -2, 3, 200, -1}, r[5], d[5] = {0};
@@ -280,6 +288,9 @@ int main(void) {
   cbeta_grad(5, x, r, NULL, d);
   for (int i = 0; i < 5; i++) /* 2x (1 + MACHEP), 0 past 100 */
     bad += d[i] != (x[i] > 100 ? 0 : 2 * x[i] * (1 + MACHEP));
+  cboth_batched(5, x, r);
+  for (int i = 0; i < 5; i++)
+    bad += r[i] != cboth(x[i]);
   printf("%d %d\n", bad, merror);
   return bad != 0;
 }
