@@ -849,8 +849,13 @@ bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
   if (!T || E.isVolatileQualified()) {
     report(D, DiagnosticsEngine::Error, P->getLocation(),
            "pointer parameter '%0' to '%1' is not supported in a batch/diff "
-           "function; point to float, double, integer or _Bool elements")
-        << Out.Name << E.getAsString();
+           "function; %2")
+        << Out.Name << E.getAsString()
+        << (E->isAnyComplexType()
+                ? "pass the real and imaginary parts as two arrays of "
+                  "doubles (or floats), or one array of re, im pairs, and "
+                  "make double complex locals of them"
+                : "point to float, double, integer or _Bool elements");
     return false;
   }
   Out.Ty = *T;

@@ -154,6 +154,10 @@ bool Lowerer::returnType() {
               ? "return a scalar, or write each member through a scalar "
                 "out-parameter such as 'double *re' (struct return values "
                 "are not supported yet; structs inside the body are)"
+          : RT->isAnyComplexType()
+              ? "return a scalar, or write the real and imaginary parts "
+                "through out-parameters 'double *re, double *im' (complex "
+                "locals are supported)"
               : "return a float, double, integer or _Bool scalar");
     return false;
   }
@@ -216,6 +220,10 @@ void Lowerer::param(unsigned I) {
                     PT.getAsString() + "'",
           Ptr ? "pointer and array parameters are not supported yet; pass "
                 "scalars"
+          : PT->isAnyComplexType()
+              ? "pass its real and imaginary parts as two double (or float) "
+                "parameters and make a complex local of them ('double "
+                "complex z = re + im * I;')"
               : "use float, double, integer or _Bool parameters");
     return;
   }

@@ -848,7 +848,11 @@ bool Lowerer::bindScalarParam(const CallExpr *CE, const ParmVarDecl *P,
   auto T = irType(P->getType());
   if (!T || I >= Args.size()) {
     error(P->getLocation(), "helper parameter '" + P->getNameAsString() + "'",
-          "helpers take scalar parameters");
+          P->getType()->isAnyComplexType()
+              ? "pass its real and imaginary parts as two doubles (or "
+                "floats) and make a complex local of them in the helper "
+                "('double complex z = re + im * I;')"
+              : "helpers take scalar parameters");
     return false;
   }
   // Without a prototype in scope (a K&R definition, `double f();`) the

@@ -83,6 +83,9 @@ int Lowerer::expr(const Expr *E) {
     PtrVal P;
     return ptrValue(E, P) ? B.constB(false) : -1;
   }
+  // Complex values, and creal(z), cabs(z), `(double)z` (LowerComplex.cpp).
+  if (int C; complexScalar(E, C))
+    return C;
   if (int C = constant(E); C >= 0)
     return C;
   if (const auto *CE = dyn_cast<CastExpr>(E))
@@ -217,6 +220,8 @@ Lowerer::LValue Lowerer::lvalue(const Expr *E, llvm::StringRef Action) {
     return memberLValue(ME, Action);
   const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
   const auto *UO = dyn_cast<UnaryOperator>(E);
+  if (LValue P; UO && complexPart(UO, Action, P)) // `__real__ z`
+    return P;
   if (UO && UO->getOpcode() == UO_Deref) {
     if (const VarDecl *G = globalPointer(UO->getSubExpr())) {
       error(E->getBeginLoc(),
@@ -556,6 +561,8 @@ int Lowerer::compare(const BinaryOperator *BO) {
   if (BO->getLHS()->getType()->isPointerType() ||
       BO->getRHS()->getType()->isPointerType())
     return ptrCompare(BO);
+  if (std::optional<int> C = complexCompare(BO))
+    return *C;
   int L = expr(BO->getLHS()), R = expr(BO->getRHS());
   if (L < 0 || R < 0)
     return -1;
@@ -592,6 +599,8 @@ int Lowerer::cond(const Expr *E) {
           "index or count instead");
     return -1;
   }
+  if (E->getType()->isAnyComplexType())
+    return complexTest(E);
   int T = expr(E);
   return T < 0 ? -1 : convert(T, E->getType(), Ctx.BoolTy);
 }

@@ -6,6 +6,7 @@
 // The members of some parts are declared in fragments the class includes:
 // LowerFuncChoice.inc (function values), LowerLongDouble.inc,
 // LowerExternArgs.inc (pointers passed on to calls made per example),
+// LowerComplex.inc (double complex and float complex locals),
 // LowerGlobal.inc (file-scope data, static locals) and LowerNull.inc
 // (pointers that are or may be NULL).
 //
@@ -532,6 +533,7 @@ private:
     bool ok() const { return Var >= 0 || Arg >= 0 || Multi >= 0; }
   };
   LValue lvalue(const Expr *E, llvm::StringRef Action);
+#include "lower/LowerComplex.inc"
   int load(LValue L) {
     if (!L.View.isNull())
       return loadBits(L);

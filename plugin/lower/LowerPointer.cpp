@@ -136,7 +136,10 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
       ET = *El;
     if ((!irType(ET) && !ET->isVoidType()) || ET.isVolatileQualified()) {
       error(E->getBeginLoc(), "a pointer to '" + ET.getAsString() + "'",
-            "point to float, double, integer or _Bool elements");
+            ET->isAnyComplexType()
+                ? "keep complex values in double complex or float complex "
+                  "locals (pointers to them are not supported)"
+                : "point to float, double, integer or _Bool elements");
       return false;
     }
   }

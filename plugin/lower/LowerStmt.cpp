@@ -377,6 +377,8 @@ Ret Lowerer::declStmt(const DeclStmt *DS) {
       pointerDecl(VD);
       continue;
     }
+    if (complexDecl(VD))
+      continue;
     auto IT = irType(T);
     if (!IT) {
       error(VD->getLocation(),
@@ -578,7 +580,10 @@ bool Lowerer::arrayDecl(const VarDecl *VD) {
     error(VD->getLocation(),
           "local array '" + VD->getNameAsString() + "' of type '" +
               VD->getType().getAsString() + "'",
-          "use an array of 1..65536 scalars");
+          Ctx.getBaseElementType(VD->getType())->isAnyComplexType()
+              ? "use two arrays of doubles (or floats) for the real and "
+                "imaginary parts (complex scalar locals are supported)"
+              : "use an array of 1..65536 scalars");
     return true;
   }
   int V = F.newVar(VD->getNameAsString(), *ET);

@@ -17,8 +17,8 @@ __attribute__((batch, diff)) double a(double x, int n, const double v[n]) {
   return m[0][0][0] + h + h2 + sg;
 }
 __attribute__((batch)) double b(double x) {
-  _Complex double z = x;
-  // CHECK: errors-several.c:[[@LINE-1]]:19: error: local variable 'z' of type '_Complex double' is not supported in a batch/diff function; use float, double, integer or _Bool locals
+  _Complex int z = x;
+  // CHECK: errors-several.c:[[@LINE-1]]:16: error: local variable 'z' of type '_Complex int' is not supported in a batch/diff function; use double complex or float complex locals
   z *= 2;
   return x * __real__ z;
 }

@@ -1,0 +1,260 @@
+/* double complex and float complex locals (docs/subset.md, "Complex
+ * numbers"): NAME_batched against the scalar function compiled by clang,
+ * bit for bit (any NaN for a NaN), over random and special inputs: the
+ * complex product's recovery of infinities where both of its parts are NaN
+ * (libgcc's __muldc3 / __mulsc3, which the scalar code calls), real
+ * operands, conversions, compound assignments, comparisons, `?:`, branches
+ * and loops on the parts; cabs and carg within the runtime's hypot and
+ * atan2 bounds; NAME_grad against central differences and closed forms. */
+#include <complex.h>
+
+#include "exec_util.h"
+
+#ifndef CMPLX /* (glibc defines them for GCC >= 4.7 only) */
+#define CMPLX(x, y) __builtin_complex((double)(x), (double)(y))
+#define CMPLXF(x, y) __builtin_complex((float)(x), (float)(y))
+#endif
+
+/* Special values, often: products of infinities, zeros and NaNs. */
+static double gen_cx(rng_t *r) {
+  static const double sp[] = {INFINITY, -INFINITY, NAN, -NAN, 0.0,   -0.0,
+                              1e300,    -1e300,    1.0, -2.0, 1e-320};
+  if (rng_below(r, 3) == 0)
+    return sp[rng_below(r, sizeof sp / sizeof sp[0])];
+  return gen_d(r);
+}
+static float gen_cxf(rng_t *r) {
+  static const float sp[] = {INFINITY, -INFINITY, NAN,  -NAN,  0.0f,  -0.0f,
+                             1e38f,    -1e38f,    1.0f, -2.0f, 1e-44f};
+  if (rng_below(r, 3) == 0)
+    return sp[rng_below(r, sizeof sp / sizeof sp[0])];
+  return gen_f(r);
+}
+
+/* The full product, its parts set exactly (`a + b * I` would add b * 0.0
+ * to the real part). */
+BATCHDIFF double c_mul_re(double a, double b, double c, double d) {
+  double complex z, w;
+  __real__ z = a;
+  __imag__ z = b;
+  __real__ w = c;
+  __imag__ w = d;
+  return creal(z * w);
+}
+BATCHDIFF double c_mul_im(double a, double b, double c, double d) {
+  double complex z = CMPLX(a, b), w = CMPLX(c, d);
+  z *= w;
+  return cimag(z);
+}
+BATCHDIFF float f_mul_re(float a, float b, float c, float d) {
+  float complex z = CMPLXF(a, b), w = CMPLXF(c, d);
+  return crealf(z * w);
+}
+BATCHDIFF float f_mul_im(float a, float b, float c, float d) {
+  float complex z = CMPLXF(a, b), w = CMPLXF(c, d);
+  return cimagf(w * z);
+}
+
+/* Real operands (no imaginary part: `x - z` is (x - re, -im)), I,
+ * conversions, compound assignments, unary operators, comparisons, ?:. */
+BATCHDIFF double c_mix(double a, double b, double c, double d) {
+  double complex z = a + b * I;
+  double complex w = c - d * _Complex_I;
+  float complex f = (float)a + I * (float)d;
+  double complex u = c * z - w / a + f;
+  u += z * w;
+  u -= c;
+  u *= d;
+  u /= b;
+  u = -u + conj(w) - ~z;
+  double complex v = u == w ? z : (u != 1.0 ? w * u : z + 2);
+  if (v)
+    v = v * (double complex)f;
+  double r = creal(v) - 0.5 * cimag(v) + __real__ u;
+  __imag__ v = r;
+  return !u + (z == 3.0) + (v != u) + cimag(v) * 0.25 + (double)v;
+}
+BATCHDIFF float f_mix(float a, float b, float c, float d) {
+  float complex z = a + b * I, w = CMPLXF(c, d);
+  float complex u = z * w - a / (c + 0.5f) * w;
+  u = u * 3 + ~w;
+  if (crealf(u) > cimagf(u))
+    u *= I;
+  else
+    u -= w * u;
+  return crealf(u) + 2 * cimagf(u) + (u == z);
+}
+
+/* A data-dependent loop and branches on the parts; contraction of
+ * `re * re + im * im` as clang contracts it. */
+BATCHDIFF double c_iter(double cr, double ci, double s) {
+  double complex c = cr + ci * I, z = 0;
+  int k = 0;
+  while (k < 40 && creal(z) * creal(z) + cimag(z) * cimag(z) <= 4.0) {
+    z = z * z + c * s;
+    if (cimag(z) < 0)
+      z = conj(z) * 0.5 + c;
+    k++;
+  }
+  return k + creal(z) * 1e-3 + cimag(z);
+}
+
+/* cabs is hypot(re, im) and carg atan2(im, re) (glibc): the runtime's
+ * hypot and atan2, within their bounds. */
+BATCHDIFF double c_abs(double a, double b, double c, double d) {
+  double complex z = CMPLX(a, b), w = CMPLX(c, d);
+  return cabs(z * w + 1);
+}
+BATCHDIFF double c_arg(double a, double b, double c, double d) {
+  double complex z = CMPLX(a, b), w = CMPLX(c, d);
+  return carg(z - w);
+}
+BATCHDIFF float f_abs(float a, float b) {
+  float complex z = CMPLXF(a, b);
+  return cabsf(z * z);
+}
+BATCHDIFF float f_arg(float a, float b) {
+  float complex z = CMPLXF(a, b);
+  return cargf(z * I);
+}
+
+BITS4(c_mul_re, double, double, gen_cx, double, gen_cx, double, gen_cx, double,
+      gen_cx)
+BITS4(c_mul_im, double, double, gen_cx, double, gen_cx, double, gen_cx, double,
+      gen_cx)
+BITS4(f_mul_re, float, float, gen_cxf, float, gen_cxf, float, gen_cxf, float,
+      gen_cxf)
+BITS4(f_mul_im, float, float, gen_cxf, float, gen_cxf, float, gen_cxf, float,
+      gen_cxf)
+BITS4(c_mix, double, double, gen_d, double, gen_cx, double, gen_d, double,
+      gen_cx)
+BITS4(f_mix, float, float, gen_f, float, gen_cxf, float, gen_f, float, gen_cxf)
+BITS3(c_iter, double, double, gen_d_mod, double, gen_d_mod, double, gen_d)
+DIFF4(c_abs, double, CMP_ULP, 1, V, double, gen_d, V, double, gen_d, V, double,
+      gen_d, V, double, gen_d)
+DIFF4(c_arg, double, CMP_ULP, 1, V, double, gen_d, V, double, gen_d, V, double,
+      gen_d, V, double, gen_d)
+DIFF2(f_abs, float, CMP_ULP, 1, V, float, gen_f, V, float, gen_f)
+DIFF2(f_arg, float, CMP_ULP, 1, V, float, gen_f, V, float, gen_f)
+
+/* ---- gradients ---------------------------------------------------------- */
+
+/* The shape of the issue's example (without cexp and a complex divisor). */
+BATCHDIFF double c_mag(double re, double im, double w) {
+  double complex z = re + im * I;
+  double complex e = (cos(w) + sin(w) * I) * z;
+  z = z * z + e / (1.0 + w * w);
+  if (cimag(z) > creal(e))
+    z -= conj(e) * I;
+  return cabs(z) + creal(conj(e)) * cimag(z) + carg(e);
+}
+/* Closed forms: (re + i im)^3 = re^3 - 3 re im^2 + i (3 re^2 im - im^3). */
+BATCHDIFF double c_cube(double re, double im) {
+  double complex z = CMPLX(re, im);
+  double complex c = z * z * z;
+  return creal(c) + 2 * cimag(c);
+}
+BATCHDIFF float f_cube(float re, float im) {
+  float complex z = CMPLXF(re, im);
+  z = z * z * z;
+  return crealf(z) + 2 * cimagf(z);
+}
+
+static void t_grad_mag(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("c_mag")};
+  for (size_t ni = 0; ni < N_TEST_NS; ni++) {
+    size_t n = test_ns[ni];
+    double *re = gp_alloc(n * 8), *im = gp_alloc(n * 8), *w = gp_alloc(n * 8);
+    double *r = gp_alloc(n * 8), *r2 = gp_alloc(n * 8);
+    double *dre = gp_alloc(n * 8), *dim = gp_alloc(n * 8),
+           *dw = gp_alloc(n * 8);
+    for (size_t e = 0; e < n; e++) {
+      re[e] = rng_range(&rng, -2, 2);
+      im[e] = rng_range(&rng, -2, 2);
+      w[e] = rng_range(&rng, -3, 3);
+    }
+    gp_seal(re), gp_seal(im), gp_seal(w);
+    memset(dre, 0, n * 8), memset(dim, 0, n * 8), memset(dw, 0, n * 8);
+    c_mag_batched(n, re, im, w, r);
+    c_mag_grad(n, re, im, w, r2, NULL, dre, dim, dw);
+    for (size_t e = 0; e < n; e++) {
+      double s = c_mag(re[e], im[e], w[e]), h = 1e-6;
+      same_result("c_mag", e, r[e], s, 1e-15);
+      same_result("c_mag grad ret", e, r2[e], r[e], 0);
+      double fre =
+          (c_mag(re[e] + h, im[e], w[e]) - c_mag(re[e] - h, im[e], w[e])) /
+          (2 * h);
+      double fim =
+          (c_mag(re[e], im[e] + h, w[e]) - c_mag(re[e], im[e] - h, w[e])) /
+          (2 * h);
+      double fw =
+          (c_mag(re[e], im[e], w[e] + h) - c_mag(re[e], im[e], w[e] - h)) /
+          (2 * h);
+      /* (a branch's kink: both sides' differences disagree) */
+      double fw2 = (c_mag(re[e], im[e], w[e] + h / 4) -
+                    c_mag(re[e], im[e], w[e] - h / 4)) /
+                   (h / 2);
+      if (!close_to(fw, fw2, 1e-4))
+        continue;
+      same_result("c_mag d/dre", e, dre[e], fre, 1e-5);
+      same_result("c_mag d/dim", e, dim[e], fim, 1e-5);
+      same_result("c_mag d/dw", e, dw[e], fw, 1e-5);
+    }
+    gp_reset();
+  }
+}
+
+static void t_grad_cube(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("c_cube")};
+  for (size_t ni = 0; ni < N_TEST_NS; ni++) {
+    size_t n = test_ns[ni];
+    double *re = gp_alloc(n * 8), *im = gp_alloc(n * 8);
+    double *dre = gp_alloc(n * 8), *dim = gp_alloc(n * 8);
+    float *fre = gp_alloc(n * 4), *fim = gp_alloc(n * 4);
+    float *fdre = gp_alloc(n * 4), *fdim = gp_alloc(n * 4);
+    for (size_t e = 0; e < n; e++) {
+      re[e] = rng_range(&rng, -3, 3);
+      im[e] = rng_range(&rng, -3, 3);
+      fre[e] = (float)re[e], fim[e] = (float)im[e];
+    }
+    memset(dre, 0, n * 8), memset(dim, 0, n * 8);
+    memset(fdre, 0, n * 4), memset(fdim, 0, n * 4);
+    c_cube_grad(n, re, im, NULL, NULL, dre, dim);
+    f_cube_grad(n, fre, fim, NULL, NULL, fdre, fdim);
+    for (size_t e = 0; e < n; e++) {
+      double x = re[e], y = im[e];
+      /* d/dx (x^3 - 3xy^2 + 2(3x^2y - y^3)), d/dy likewise */
+      double gx = 3 * x * x - 3 * y * y + 12 * x * y;
+      double gy = -6 * x * y + 6 * x * x - 6 * y * y;
+      same_result("c_cube d/dre", e, dre[e], gx, 1e-12);
+      same_result("c_cube d/dim", e, dim[e], gy, 1e-12);
+      x = fre[e], y = fim[e];
+      gx = 3 * x * x - 3 * y * y + 12 * x * y;
+      gy = -6 * x * y + 6 * x * x - 6 * y * y;
+      same_result("f_cube d/dre", e, fdre[e], gx, 1e-5);
+      same_result("f_cube d/dim", e, fdim[e], gy, 1e-5);
+    }
+    gp_reset();
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      T_(c_mul_re),
+      T_(c_mul_im),
+      T_(f_mul_re),
+      T_(f_mul_im),
+      T_(c_mix),
+      T_(f_mix),
+      T_(c_iter),
+      T_(c_abs),
+      T_(c_arg),
+      T_(f_abs),
+      T_(f_arg),
+      cmocka_unit_test(t_grad_mag),
+      cmocka_unit_test(t_grad_cube),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
