@@ -260,6 +260,28 @@ bool checkDerivatives(const ir::Function &F,
            "BD_NODIFF inputs, or use 'batch' without 'diff'")
         << ir::mathName(St.Fn);
   });
+  // A floating global the function writes, carrying a derivative, passed
+  // to a call that may change it (lower/GlobalCalls.cpp, Out::Before): the
+  // value read back keeps the derivative only where the call left its bits
+  // alone; where the call changes it, that part of the gradient is 0.
+  // Once per call site and global in the file (a helper inlined twice).
+  ir::walk(S.Body, [&](const ir::Stmt &St, int) {
+    if (St.K != ir::Stmt::Inst || St.Opc != Op::Extern)
+      return;
+    const ir::ExternCall &X = S.Externs[St.IVal];
+    for (const ir::ExternCall::Out &O : X.Outs)
+      if (O.Before && O.Arg >= 0 && (size_t)O.Arg < St.Args.size() &&
+          ir::isFloat(S.Temps[St.Args[O.Arg]]) && A.Temp[St.Args[O.Arg]] &&
+          First(Sites[St.Site], "global " + O.After))
+        report(D, DiagnosticsEngine::Warning, Sites[St.Site],
+               "'%0' may change floating global '%1', which carries a "
+               "derivative here: batchdiff does not see into '%0', so where "
+               "the call changes '%1' the value it leaves has no derivative "
+               "(that part of the gradient is 0; the values are right); pass "
+               "'%1' to '%0' as an argument and return its new value, or "
+               "define '%0' in this file")
+            << X.Name << O.After;
+  });
   for (const ir::Stmt *St : derivativeLosingBitcasts(S)) {
     Ok = false;
     SourceLocation At = St->Site >= 0 ? Sites[St->Site] : SourceLocation();

@@ -66,7 +66,11 @@ int main(void) {
   return bad != 0;
 }
 C
-expect_ok bdcc -O2 -march=native -Wall -Wextra -Werror -c a.c -o a.o
+# (h's w carries its derivative across the call of scaled, which could
+# change it: warn-global-call-derivative, docs/calls.md.)
+run_rc 0 bdcc -O2 -march=native -Wall -Wextra -c a.c -o a.o
+grep -qF "warning: 'scaled' may change floating global 'w'" "$WORK/last.out" ||
+  fail "no warning at scaled: $(cat "$WORK/last.out")"
 run_rc 0 "$CLANG" -O2 -c o.c -o o.o
 run_rc 0 "$CLANG" -O2 m.c a.o o.o "$RTLIB" -lsleef -lm -lpthread -o m
 run_rc 0 ./m
