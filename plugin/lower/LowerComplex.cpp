@@ -12,14 +12,16 @@
 //   libgcc's __muldc3 (__mulsc3) returns, C Annex G's recovery of
 //   infinities, computed in the IR (not under -fcx-limited-range,
 //   -fcx-fortran-rules or -ffast-math, where clang does not call it);
-// - `z / x` by a real x: each part divided; a complex divisor (clang calls
-//   __divdc3) is an error;
+// - `z / x` by a real x: each part divided; by a complex value (also
+//   `x / z`), what libgcc's __divdc3 (__divsc3) computes, which clang calls
+//   (LowerComplexDiv.cpp; an error under -fcx-limited-range and the like);
 // - creal, cimag, conj, `__real__`, `__imag__`, `~z`: the parts; cabs(z) is
 //   hypot(re, im) and carg(z) atan2(im, re), as in glibc, with the
 //   runtime's hypot and atan2 (their bounds, docs/runtime.md);
 // - `z == w`: both parts equal; `z != w`, `if (z)`: either differs.
 //
 //===----------------------------------------------------------------------===//
+#include "lower/LowerComplexDiv.h"
 #include "lower/LowerImpl.h"
 #include "lower/Types.h"
 
@@ -45,8 +47,8 @@ std::optional<Type> partType(QualType T) {
 }
 
 const char *const WhatWorks =
-    "use double complex or float complex locals and +, -, *, / by a real, "
-    "==, !=, creal, cimag, conj, cabs, carg";
+    "use double complex or float complex locals and +, -, *, /, ==, !=, "
+    "creal, cimag, conj, cabs, carg";
 
 } // namespace
 
@@ -299,6 +301,14 @@ bool Lowerer::complexArith(BinaryOperatorKind Op, const CVal &L, const CVal &R,
                            const Expr *At, CVal &Out) {
   Out.Ty = L.Ty;
   bool Both = L.Im >= 0 && R.Im >= 0;
+  // -fcx-limited-range, -fcx-fortran-rules, -ffast-math: clang calls no
+  // library function for * and /.
+  LangOptions::ComplexRangeKind Range = Ctx.getLangOpts().getComplexRange();
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(At))
+    Range = BO->getFPFeaturesInEffect(Ctx.getLangOpts()).getComplexRange();
+  bool NoLibcall = Range == LangOptions::CX_Basic ||
+                   Range == LangOptions::CX_Improved ||
+                   Range == LangOptions::CX_Promoted;
   switch (Op) {
   case BO_Add:
     Out.Re = B.add(L.Re, R.Re);
@@ -314,12 +324,7 @@ bool Lowerer::complexArith(BinaryOperatorKind Op, const CVal &L, const CVal &R,
       Out.Im = L.Im >= 0 ? B.mul(L.Im, R.Re) : B.mul(L.Re, R.Im);
       return true;
     }
-    LangOptions::ComplexRangeKind Range = Ctx.getLangOpts().getComplexRange();
-    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(At))
-      Range = BO->getFPFeaturesInEffect(Ctx.getLangOpts()).getComplexRange();
-    if (Range == LangOptions::CX_Basic || Range == LangOptions::CX_Improved ||
-        Range == LangOptions::CX_Promoted) {
-      // (-fcx-limited-range, -fcx-fortran-rules, -ffast-math: no libcall.)
+    if (NoLibcall) {
       Out.Re = B.sub(B.mul(L.Re, R.Re), B.mul(L.Im, R.Im));
       Out.Im = B.add(B.mul(L.Re, R.Im), B.mul(L.Im, R.Re));
       return true;
@@ -333,12 +338,17 @@ bool Lowerer::complexArith(BinaryOperatorKind Op, const CVal &L, const CVal &R,
       Out.Im = B.div(L.Im, R.Re);
       return true;
     }
-    error(At ? At->getExprLoc() : SourceLocation(),
-          "division by a complex value",
-          "divide by a real number, or multiply by conj(w) and divide by "
-          "creal(w) * creal(w) + cimag(w) * cimag(w) (clang divides by a "
-          "complex value in __divdc3, which has no batched version yet)");
-    return false;
+    if (NoLibcall) {
+      error(At ? At->getExprLoc() : SourceLocation(),
+            "division by a complex value under -fcx-limited-range, "
+            "-fcx-fortran-rules or -ffast-math",
+            "compile without them (clang then divides in libgcc's __divdc3, "
+            "which the batched code computes), or divide by a real number");
+      return false;
+    }
+    std::tie(Out.Re, Out.Im) = complexQuotient(
+        B, L.Ty, L.Re, L.Im < 0 ? zeroOf(L.Ty) : L.Im, R.Re, R.Im);
+    return true;
   default:
     return false;
   }

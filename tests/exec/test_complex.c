@@ -2,7 +2,8 @@
  * numbers"): NAME_batched against the scalar function compiled by clang,
  * bit for bit (any NaN for a NaN), over random and special inputs: the
  * complex product's recovery of infinities where both of its parts are NaN
- * (libgcc's __muldc3 / __mulsc3, which the scalar code calls), real
+ * (libgcc's __muldc3 / __mulsc3, which the scalar code calls), the
+ * quotient (__divdc3 / __divsc3: scaling, subnormal ratios, recovery), real
  * operands, conversions, compound assignments, comparisons, `?:`, branches
  * and loops on the parts; cabs and carg within the runtime's hypot and
  * atan2 bounds; NAME_grad against central differences and closed forms. */
@@ -31,6 +32,14 @@ static float gen_cxf(rng_t *r) {
   return gen_f(r);
 }
 
+/* Any scale: every exponent, subnormals too (__divdc3's scaling). */
+static double gen_scale(rng_t *r) {
+  if (rng_below(r, 4) == 0)
+    return gen_cx(r);
+  double v = ldexp(rng_range(r, 1, 2), (int)rng_below(r, 2098) - 1074);
+  return rng_below(r, 2) ? -v : v;
+}
+
 /* The full product, its parts set exactly (`a + b * I` would add b * 0.0
  * to the real part). */
 BATCHDIFF double c_mul_re(double a, double b, double c, double d) {
@@ -53,6 +62,32 @@ BATCHDIFF float f_mul_re(float a, float b, float c, float d) {
 BATCHDIFF float f_mul_im(float a, float b, float c, float d) {
   float complex z = CMPLXF(a, b), w = CMPLXF(c, d);
   return cimagf(w * z);
+}
+
+/* Division by a complex value: libgcc's __divdc3 (Smith's method with
+ * scaling: huge, tiny and subnormal parts) and __divsc3 (in double), with
+ * the recovery of infinities and zeros. */
+BATCHDIFF double c_div_re(double a, double b, double c, double d) {
+  double complex z = CMPLX(a, b), w = CMPLX(c, d);
+  return creal(z / w);
+}
+BATCHDIFF double c_div_im(double a, double b, double c, double d) {
+  double complex z = CMPLX(a, b), w = CMPLX(c, d);
+  z /= w;
+  return cimag(z);
+}
+BATCHDIFF double c_rdiv(double a, double c, double d) {
+  double complex w = CMPLX(c, d);
+  double complex q = a / w;
+  return creal(q) - 3 * cimag(q);
+}
+BATCHDIFF float f_div_re(float a, float b, float c, float d) {
+  float complex z = CMPLXF(a, b), w = CMPLXF(c, d);
+  return crealf(z / w);
+}
+BATCHDIFF float f_div_im(float a, float b, float c, float d) {
+  float complex z = CMPLXF(a, b), w = CMPLXF(c, d);
+  return cimagf(z / w);
 }
 
 /* Real operands (no imaginary part: `x - z` is (x - re, -im)), I,
@@ -126,6 +161,15 @@ BITS4(f_mul_re, float, float, gen_cxf, float, gen_cxf, float, gen_cxf, float,
       gen_cxf)
 BITS4(f_mul_im, float, float, gen_cxf, float, gen_cxf, float, gen_cxf, float,
       gen_cxf)
+BITS4(c_div_re, double, double, gen_scale, double, gen_scale, double, gen_scale,
+      double, gen_scale)
+BITS4(c_div_im, double, double, gen_scale, double, gen_scale, double, gen_scale,
+      double, gen_scale)
+BITS3(c_rdiv, double, double, gen_scale, double, gen_scale, double, gen_scale)
+BITS4(f_div_re, float, float, gen_cxf, float, gen_cxf, float, gen_cxf, float,
+      gen_cxf)
+BITS4(f_div_im, float, float, gen_cxf, float, gen_cxf, float, gen_cxf, float,
+      gen_cxf)
 BITS4(c_mix, double, double, gen_d, double, gen_cx, double, gen_d, double,
       gen_cx)
 BITS4(f_mix, float, float, gen_f, float, gen_cxf, float, gen_f, float, gen_cxf)
@@ -139,11 +183,11 @@ DIFF2(f_arg, float, CMP_ULP, 1, V, float, gen_f, V, float, gen_f)
 
 /* ---- gradients ---------------------------------------------------------- */
 
-/* The shape of the issue's example (without cexp and a complex divisor). */
+/* The shape of the issue's example (cexp written out). */
 BATCHDIFF double c_mag(double re, double im, double w) {
   double complex z = re + im * I;
   double complex e = (cos(w) + sin(w) * I) * z;
-  z = z * z + e / (1.0 + w * w);
+  z = z * z + e / (1.0 + z);
   if (cimag(z) > creal(e))
     z -= conj(e) * I;
   return cabs(z) + creal(conj(e)) * cimag(z) + carg(e);
@@ -242,6 +286,11 @@ static void t_grad_cube(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      T_(c_div_re),
+      T_(c_div_im),
+      T_(c_rdiv),
+      T_(f_div_re),
+      T_(f_div_im),
       T_(c_mul_re),
       T_(c_mul_im),
       T_(f_mul_re),

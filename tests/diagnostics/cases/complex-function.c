@@ -7,9 +7,9 @@ static double re(double complex z) { return creal(z); }
 __attribute__((batch, diff)) double f(double x) {
   double complex z = x + I;
   double complex e = cexp(z);
-  // CHECK: complex-function.c:[[@LINE-1]]:22: error: the complex function 'cexp' is not supported in a batch/diff function; it has no batched version yet: compute it from the parts with real math (cexp(z) is exp(re) * (cos(im) + sin(im) * I)); use double complex or float complex locals and +, -, *, / by a real, ==, !=, creal, cimag, conj, cabs, carg
+  // CHECK: complex-function.c:[[@LINE-1]]:22: error: the complex function 'cexp' is not supported in a batch/diff function; it has no batched version yet: compute it from the parts with real math (cexp(z) is exp(re) * (cos(im) + sin(im) * I)); use double complex or float complex locals and +, -, *, /, ==, !=, creal, cimag, conj, cabs, carg
   double s = cimag(csqrt(z));
-  // CHECK: complex-function.c:[[@LINE-1]]:20: error: the complex function 'csqrt' is not supported in a batch/diff function; it has no batched version yet: compute it from the parts with real math; use double complex or float complex locals and +, -, *, / by a real, ==, !=, creal, cimag, conj, cabs, carg
+  // CHECK: complex-function.c:[[@LINE-1]]:20: error: the complex function 'csqrt' is not supported in a batch/diff function; it has no batched version yet: compute it from the parts with real math; use double complex or float complex locals and +, -, *, /, ==, !=, creal, cimag, conj, cabs, carg
   double t = creal(twice(x));
   // CHECK: complex-function.c:[[@LINE-1]]:20: error: a helper returning a complex value is not supported in a batch/diff function; return its real and imaginary parts through two calls or compute it in the caller (complex locals work)
   double u = re(z);

@@ -11,6 +11,6 @@ __attribute__((batch, diff)) double f(double x) {
   _Complex int k = 2;
   // CHECK: complex-locals.c:[[@LINE-1]]:16: error: local variable 'k' of type '_Complex int' is not supported in a batch/diff function; use double complex or float complex locals
   z++;
-  // CHECK: complex-locals.c:[[@LINE-1]]:4: error: '++' of a complex value is not supported in a batch/diff function; use double complex or float complex locals and +, -, *, / by a real, ==, !=, creal, cimag, conj, cabs, carg
+  // CHECK: complex-locals.c:[[@LINE-1]]:4: error: '++' of a complex value is not supported in a batch/diff function; use double complex or float complex locals and +, -, *, /, ==, !=, creal, cimag, conj, cabs, carg
   return creal(z) + creal(t[0]) + creal(*q) + __real__ k;
 }
