@@ -308,8 +308,10 @@ struct ExternCall {
     BatchedNoGrad, // a batch function of another file without diff
     BatchedHvp,    // ... with diff, called where NAME_hvp is asked for
     BatchedNoDiff, // ... a BD_NODIFF parameter's argument differentiated
-    BatchedArgs    // ... one whose call cannot go through its generated
+    BatchedArgs,   // ... one whose call cannot go through its generated
                    // functions (Via: its marks and why; Fix: what to do)
+    InitOnce       // a block filling static globals once (lower/InitOnce.h),
+                   // run as a function of its own, Name
   };
   struct CalleeParam {
     std::string CType; // (of an Array's elements)

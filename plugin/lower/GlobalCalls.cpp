@@ -328,6 +328,15 @@ void Lowerer::globalEffects(bool &Sets, bool &Uses) const {
       Uses = true;
       continue;
     }
+    // A block run once (LowerInitOnce.cpp) writes static globals only; it
+    // may read others.
+    if (X.Why == ir::ExternCall::InitOnce) {
+      for (const auto &[K, Blk] : InitCalls)
+        for (const VarDecl *G : Blk.Reads)
+          Uses |=
+              G->hasExternalFormalLinkage() && !G->getType().isConstQualified();
+      continue;
+    }
     Sets = Uses = true;
     return;
   }

@@ -338,6 +338,15 @@ int Lowerer::readLValue(const Expr *E) {
         !VD->getType()->isArrayType() && !VD->getType()->isPointerType()) {
       if (int S = scratchVar(VD); S >= 0)
         return B.get(S);
+      // Written by a block run once (LowerInitOnce.cpp): read back after it.
+      if (auto It = InitVars.find(VD->getCanonicalDecl());
+          It != InitVars.end()) {
+        int T = B.get(It->second);
+        InitReads[B.block()->back().get()] = E->getBeginLoc();
+        return VD->getType()->isBooleanType()
+                   ? B.cmp(Op::CmpNE, T, B.constI(Type::I32, 0))
+                   : T;
+      }
       auto It = GlobalVars.find(VD->getCanonicalDecl());
       if (It != GlobalVars.end()) { // written by the function: per example
         int T = B.get(It->second);
@@ -359,7 +368,13 @@ int Lowerer::readLValue(const Expr *E) {
       if (int C = constOf(*V, *T); C >= 0)
         return C;
   LValue L = lvalue(E, "reading");
-  return L.ok() ? load(L) : -1;
+  if (!L.ok())
+    return -1;
+  SourceLocation Was = ReadAt;
+  ReadAt = E->getBeginLoc();
+  int R = load(L);
+  ReadAt = Was;
+  return R;
 }
 
 /// A read of array parameter or table \p Arg at \p Idx. Where C may not
@@ -374,7 +389,10 @@ int Lowerer::loadTable(int Arg, int Idx) {
                    B.cmp(Op::CmpLT, Idx, B.constI(Type::I32, P.StaticLen)));
     Idx = B.select(In, Idx, Zero);
   }
-  return B.loadArg(Arg, Idx);
+  int R = B.loadArg(Arg, Idx);
+  if (P.Kind == ir::ParamKind::Global && ReadAt.isValid())
+    InitReads[B.block()->back().get()] = ReadAt; // (checkInitReads)
+  return R;
 }
 
 int Lowerer::unary(const UnaryOperator *UO) {

@@ -71,6 +71,15 @@ void Lowerer::globalRemarks() const {
     report(Diags, DiagnosticsEngine::Remark, VD->getLocation(),
            "batchdiff: %0: global '%1' is %2")
         << F.Name << VD->getNameAsString() << What;
+  std::set<unsigned> Said; // (an inlined helper's block: once)
+  for (const auto &[K, Blk] : InitCalls)
+    if (Said.insert(Blk.At.getRawEncoding()).second)
+      report(Diags, DiagnosticsEngine::Remark, Blk.At,
+             "batchdiff: %0: the block '%1' guards runs as in the scalar loop: "
+             "when the first example reaches it (called per example there, "
+             "on the calling thread); what it fills is then read in place "
+             "(not differentiated)")
+          << F.Name << Blk.Flag->getNameAsString();
 }
 
 int Lowerer::globalParam(const VarDecl *VD, SourceLocation At) {
@@ -179,8 +188,9 @@ bool Lowerer::fileScopeName(const VarDecl *VD, SourceLocation At) {
 
 void Lowerer::tableWrite(SourceLocation At, llvm::StringRef Name) {
   error(At, "writing into global table '" + Name.str() + "'",
-        "tables are only read; copy it into a local array, or write into an "
-        "array parameter");
+        "tables are only read, or filled once under a static flag (`if "
+        "(!ready) { ...; ready = 1; }`, from no value of the example); copy "
+        "it into a local array, or write into an array parameter");
 }
 
 void Lowerer::carried(SourceLocation At, llvm::StringRef Name) {
@@ -189,7 +199,9 @@ void Lowerer::carried(SourceLocation At, llvm::StringRef Name) {
             "' where an example may not have written it yet",
         "a value one example leaves in a global for the next cannot be "
         "batched (the examples run together); write it before every read, "
-        "on every path, or pass the value as a parameter");
+        "on every path, or pass the value as a parameter (a static global "
+        "filled once under a static flag, `if (!ready) { ...; ready = 1; }`, "
+        "works)");
 }
 
 int Lowerer::globalVar(const VarDecl *VD, SourceLocation At) {
@@ -253,6 +265,7 @@ static bool assigned(const ir::Block &B, int V, bool In, const ir::Stmt *&Bad,
 }
 
 bool Lowerer::checkGlobalWrites() {
+  checkInitReads();
   longDoubleGlobals();
   globalCalls();
   // A recursive call runs the scalar function, which would read and write

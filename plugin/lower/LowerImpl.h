@@ -15,6 +15,7 @@
 #define BATCHDIFF_LOWER_LOWERIMPL_H
 
 #include "ir/IR.h"
+#include "lower/InitOnce.h"
 #include "lower/Lower.h"
 #include "lower/NullLocals.h"
 #include "lower/StaticScratch.h"

@@ -490,6 +490,9 @@ Ret Lowerer::ifStmt(const IfStmt *IS) {
           (E.Path.count(IS->getThen()) ? ToThen : ToElse).push_back(It->second);
     return enterIf(IS, ToThen, ToElse);
   }
+  // `if (!ready) init_table();` (LowerInitOnce.cpp).
+  if (std::optional<Ret> R = initOnce(IS))
+    return *R;
   if (std::optional<bool> Value = constantIf(IS)) {
     Ret R = stmt(*Value ? IS->getThen() : IS->getElse());
     // What follows is dead then, but may declare what a label after it
