@@ -190,6 +190,18 @@ struct Check {
               rule() + "; declare '" + VD->getNameAsString() + "' static");
       return;
     }
+    // Numbers and tables of numbers: the function reads those as global
+    // parameters, which checkInitReads follows (not structs, unions).
+    if (!Ctx.getBaseElementType(VD->getType())->isArithmeticType() ||
+        Ctx.getBaseElementType(VD->getType())->isAnyComplexType()) {
+      problem(At,
+              "writing global '" + VD->getNameAsString() + "' of type '" +
+                  VD->getType().getAsString() +
+                  "' in the block run once under '" + N + "'",
+              "a block run once may fill 'static' globals of numbers and "
+              "tables of numbers; keep the records in a table per member");
+      return;
+    }
     global(VD, true);
     if (VD->getCanonicalDecl() == Flag && !(RHS && isNonZero(RHS, Ctx)))
       problem(At, "setting '" + N + "' to anything but a nonzero constant",
@@ -199,6 +211,25 @@ struct Check {
   }
 
   void call(const CallExpr *CE) {
+    // A global array (or a global's address) passed on may be written
+    // there (`fill(table, 64)`, memset): as a write here.
+    for (const Expr *A : CE->arguments()) {
+      if (!A->getType()->isPointerType())
+        continue;
+      const Expr *E = A->IgnoreParenCasts();
+      if (const auto *BO = dyn_cast<BinaryOperator>(E);
+          BO && BO->isAdditiveOp())
+        E = (BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
+                                                      : BO->getRHS())
+                ->IgnoreParenCasts();
+      if (const auto *UO = dyn_cast<UnaryOperator>(E);
+          UO && UO->getOpcode() == UO_AddrOf)
+        E = UO->getSubExpr();
+      Place Pl = placeOf(E);
+      if (Pl.Var && !Pl.Pointer && Pl.Var->hasGlobalStorage() &&
+          !Ctx.getBaseElementType(Pl.Var->getType()).isConstQualified())
+        write(E, nullptr, A->getBeginLoc());
+    }
     const FunctionDecl *FD = CE->getDirectCallee();
     if (!FD) {
       problem(CE->getBeginLoc(),

@@ -71,20 +71,21 @@ BATCHDIFF double lazy_branch(double x) {
   return -x;
 }
 
-/* 4. The guard in a helper the plugin inlines, inside a loop. */
+/* 4. The guard in a helper the plugin inlines, inside a loop; the table
+ * passed to the helper that fills it. */
 static double coef[8];
 static int coef_ready;
-static void init_coef(void) {
+static void init_coef(double *c, int n) {
   double f = 1.0;
-  for (int i = 0; i < 8; i++) {
+  for (int i = 0; i < n; i++) {
     f /= (i + 1);
-    coef[i] = f;
+    c[i] = f;
   }
   coef_ready = 1;
 }
 static double coef_at(int i) {
   if (!coef_ready)
-    init_coef();
+    init_coef(coef, 8);
   return coef[i];
 }
 BATCHDIFF double lazy_series(double x, int n) {
