@@ -238,6 +238,10 @@ void Forwarder::operation(const ir::Stmt &S) {
     if (!act(X) || DT[X] < 0)
       continue;
     int C = derivativeRule(B, S, K, DT[X], F.Temps[S.Dst], Val);
+    // A zero direction adds nothing, also where the partial is not finite.
+    if (C >= 0 && S.Opc == Op::Math && mathSteep(S.Fn))
+      C = B.select(B.cmp(Op::CmpNE, DT[X], B.constF(F.Temps[DT[X]], 0.0)), C,
+                   B.constF(F.Temps[C], 0.0));
     if (C >= 0)
       Sum = Sum < 0 ? C : B.add(Sum, C);
   }

@@ -112,6 +112,14 @@ int tangentPairRule(ir::Builder &B, const ir::Stmt &S, int G0, int G1,
   return -1;
 }
 
+bool mathSteep(ir::MathFn Fn) {
+#define BD_MATH_STEEP(F)                                                       \
+  if (Fn == ir::MathFn::F)                                                     \
+    return true;
+#include "transforms/ad/Derivatives.def"
+  return false;
+}
+
 #undef X0
 #undef X1
 #undef Y

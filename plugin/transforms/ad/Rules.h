@@ -35,6 +35,11 @@ int derivativeRule(ir::Builder &B, const ir::Stmt &S, unsigned K, int G,
 int tangentPairRule(ir::Builder &B, const ir::Stmt &S, int G0, int G1,
                     const std::function<int(int)> &Val);
 
+/// Whether \p Fn has a partial that can be infinite or NaN where its value
+/// is finite (BD_MATH_STEEP, Derivatives.def): forward mode adds such a
+/// partial's product only where the argument's tangent is nonzero.
+bool mathSteep(ir::MathFn Fn);
+
 } // namespace batchdiff
 
 #endif
