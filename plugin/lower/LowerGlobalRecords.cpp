@@ -67,14 +67,21 @@ bool Lowerer::globalRecords(const VarDecl *VD, SourceLocation At, RecRef &Out) {
   if (!fileScopeName(VD, At))
     return false;
   std::vector<Leaf> L;
-  if (!structLayout(RT, "", L, At, "global '" + Name + "'") ||
-      !noUnions(L, At, false, false, true))
+  PointerLeaves = RT.isConstQualified();
+  bool Laid = structLayout(RT, "", L, At, "global '" + Name + "'");
+  PointerLeaves = false;
+  if (!Laid || !noUnions(L, At, false, false, true))
     return false;
   std::string Sub0;
   uint64_t N = recordsIn(Ctx, T, &Sub0);
   int64_t Size = (int64_t)Ctx.getTypeSizeInChars(RT).getQuantity();
   RecArray RA;
   for (const Leaf &Lf : L) {
+    if (Lf.Ptr) { // read through ptrConstMember only (recordRef)
+      RA.LeafParams.push_back(-1);
+      RA.Per.push_back(1);
+      continue;
+    }
     QualType ET = Ctx.getBaseElementType(memberType(RT, Lf.Path));
     auto El = tableElement(Ctx, ET);
     int64_t Elem = (int64_t)Ctx.getTypeSizeInChars(ET).getQuantity();

@@ -731,6 +731,12 @@ private:
   /// `t[i]` of a table of pointers \p TD.
   bool ptrTableElem(const ArraySubscriptExpr *AS, const VarDecl *TD,
                     PtrVal &Out);
+  bool pointerEntry(const APValue &V, QualType ET, SourceLocation At,
+                    const std::string &Entry, PtrBase &P, int64_t &Off);
+  void pickEntry(int I, const std::vector<PtrBase> &Bases,
+                 const std::vector<int64_t> &Offs, PtrVal &Out);
+  /// `P.c`, `T[k].c` of a const struct: 1, 0 (failed) or -1 (not one).
+  int ptrConstMember(const MemberExpr *ME, PtrVal &Out);
   /// Every table pointer \p VD is assigned from tables of pointers in
   /// \p Body, when there are two or more of those: their Choices entry.
   int seedTables(const VarDecl *VD, const Stmt *Body);
@@ -779,6 +785,7 @@ private:
     /// No integer member of its size to pass it as across the ABI (else
     /// Path and CType name that member).
     bool NoAbi = false;
+    bool Ptr = false; // a pointer member of a const global (PointerLeaves)
     /// Element \p J's access path after Path: "[J]", "[r][c]", "[J].x"
     /// or "".
     std::string sub(int J) const {
@@ -902,6 +909,7 @@ private:
   /// the records in one element of \p Base (a row of a 2-D array).
   int recordIndex(const Expr *Base, const Expr *Idx);
   std::map<const VarDecl *, int> GlobalRecords; // -1: its error was reported
+  bool PointerLeaves = false; // structLayout of a const global's records
   std::map<const VarDecl *, RecRef> StaticRecords;
   bool recordPtr(const Expr *E, RecRef &Out);
   bool recordRef(const Expr *E, RecRef &Out);

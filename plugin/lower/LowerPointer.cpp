@@ -150,6 +150,9 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
   if (const auto *ME = dyn_cast<MemberExpr>(E);
       ME && E->getType()->isArrayType())
     return ptrMember(ME, Out);
+  if (const auto *ME = dyn_cast<MemberExpr>(E); ME && PT->isPointerType())
+    if (int R = ptrConstMember(ME, Out); R >= 0)
+      return R == 1;
   if (const auto *CE = dyn_cast<CastExpr>(E))
     return ptrCast(CE, Out);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))

@@ -98,66 +98,76 @@ bool Lowerer::pointerTable(const VarDecl *TD, SourceLocation At,
     return false;
   const auto *CAT = Ctx.getAsConstantArrayType(TD->getType());
   QualType ET = CAT->getElementType()->getPointeeType();
-  int64_t Size = Ctx.getTypeSizeInChars(ET).getQuantity();
   uint64_t N = CAT->getSize().getZExtValue();
   std::string Name = TD->getNameAsString();
   for (uint64_t K = 0; K < N; ++K) {
     const APValue &V = K < Init->getArrayInitializedElts()
                            ? Init->getArrayInitializedElt((unsigned)K)
                            : Init->getArrayFiller();
-    std::string Entry = "entry " + std::to_string(K) +
-                        " of the table of "
-                        "pointers '" +
-                        Name + "'";
-    const ValueDecl *D = V.isLValue() && !V.isNullPointer()
-                             ? V.getLValueBase().dyn_cast<const ValueDecl *>()
-                             : nullptr;
-    const auto *TV = dyn_cast_or_null<VarDecl>(D);
-    if (!TV) {
-      error(At,
-            Entry + (V.isLValue() && V.isNullPointer()
-                         ? std::string(", a null pointer,")
-                         : std::string(", not the address of a table,")),
-            "point every entry into a read-only table");
+    PtrBase P;
+    int64_t Off;
+    if (!pointerEntry(V, ET, At,
+                      "entry " + std::to_string(K) +
+                          " of the table of pointers '" + Name + "'",
+                      P, Off))
       return false;
-    }
-    int64_t Bytes = V.getLValueOffset().getQuantity();
-    if (!TV->getType()->isArrayType() ||
-        !Ctx.hasSameUnqualifiedType(Ctx.getBaseElementType(TV->getType()),
-                                    ET) ||
-        Bytes % Size != 0) {
+    Bases.push_back(P);
+    Offs.push_back(Off);
+  }
+  return true;
+}
+
+/// One constant pointer \p V (an entry of a table of pointers, a pointer
+/// member of a const struct) to \p ET elements: the read-only table it
+/// points into and its element offset there.
+bool Lowerer::pointerEntry(const APValue &V, QualType ET, SourceLocation At,
+                           const std::string &Entry, PtrBase &P, int64_t &Off) {
+  int64_t Size = Ctx.getTypeSizeInChars(ET).getQuantity();
+  const ValueDecl *D = V.isLValue() && !V.isNullPointer()
+                           ? V.getLValueBase().dyn_cast<const ValueDecl *>()
+                           : nullptr;
+  const auto *TV = dyn_cast_or_null<VarDecl>(D);
+  if (!TV) {
+    error(At,
+          Entry + (V.isLValue() && V.isNullPointer()
+                       ? std::string(", a null pointer,")
+                       : std::string(", not the address of a table,")),
+          "point every entry into a read-only table");
+    return false;
+  }
+  int64_t Bytes = V.getLValueOffset().getQuantity();
+  if (!TV->getType()->isArrayType() ||
+      !Ctx.hasSameUnqualifiedType(Ctx.getBaseElementType(TV->getType()), ET) ||
+      Bytes % Size != 0) {
+    error(At,
+          Entry + ", which points into '" + TV->getNameAsString() +
+              "' of type '" + TV->getType().getAsString() + "',",
+          "point every entry into a table of '" +
+              ET.getUnqualifiedType().getAsString() + "' elements");
+    return false;
+  }
+  if (TV->isStaticLocal()) {
+    if (Scratch.Local.count(TV)) {
       error(At,
             Entry + ", which points into '" + TV->getNameAsString() +
-                "' of type '" + TV->getType().getAsString() + "',",
-            "point every entry into a table of '" +
-                ET.getUnqualifiedType().getAsString() + "' elements");
-      return false;
-    }
-    PtrBase P;
-    if (TV->isStaticLocal()) {
-      if (Scratch.Local.count(TV)) {
-        error(At,
-              Entry + ", which points into '" + TV->getNameAsString() +
-                  "', a static local the function writes,",
-              "point every entry into a read-only table");
-        return false;
-      }
-      if (!StaticVars.count(TV) && !staticLocal(TV))
-        return false;
-      P.Var = StaticVars[TV];
-    } else {
-      P.Arg = globalParam(TV, At);
-      if (P.Arg < 0)
-        return false;
-    }
-    if (!tableBase(P)) {
-      error(At, Entry + ", which points into '" + TV->getNameAsString() + "',",
+                "', a static local the function writes,",
             "point every entry into a read-only table");
       return false;
     }
-    Bases.push_back(P);
-    Offs.push_back(Bytes / Size);
+    if (!StaticVars.count(TV) && !staticLocal(TV))
+      return false;
+    P.Var = StaticVars[TV];
+  } else {
+    P.Arg = globalParam(TV, At);
+    if (P.Arg < 0)
+      return false;
   }
+  if (!tableBase(P)) {
+    error(At, Entry + ", which points into '" + TV->getNameAsString() + "',",
+          "point every entry into a read-only table");
+    return false;
+  }
+  Off = Bytes / Size;
   return true;
 }
 
@@ -170,7 +180,13 @@ bool Lowerer::ptrTableElem(const ArraySubscriptExpr *AS, const VarDecl *TD,
   int I = expr(AS->getIdx());
   if (I < 0)
     return false;
-  I = B.cast(Type::I32, I);
+  pickEntry(B.cast(Type::I32, I), Bases, Offs, Out);
+  return true;
+}
+
+/// Out = entry I of the constant pointers Bases[k] + Offs[k].
+void Lowerer::pickEntry(int I, const std::vector<PtrBase> &Bases,
+                        const std::vector<int64_t> &Offs, PtrVal &Out) {
   std::vector<PtrBase> Tabs;
   std::vector<int64_t> Pos;
   for (const PtrBase &P : Bases) {
@@ -195,11 +211,118 @@ bool Lowerer::ptrTableElem(const ArraySubscriptExpr *AS, const VarDecl *TD,
   Out.Off = Off;
   if (Tabs.size() == 1) {
     Out.Base = Tabs[0];
-    return true;
+    return;
   }
   Out.Base.Multi = choiceOf(Tabs);
   Out.Id = Id;
-  return true;
+}
+
+/// A pointer member of a const struct, or of an element of a const array
+/// of structs: `P.c`, `P.in.c`, `T[k].c`, `p->c` (p = &T[k], T + k).
+/// Its initializer holds constants (the address of a read-only table plus
+/// an offset) as a table of pointers' entries do; k may differ per lane.
+/// 1: lowered into \p Out; 0: failed (reported); -1: not such a member.
+int Lowerer::ptrConstMember(const MemberExpr *ME, PtrVal &Out) {
+  std::vector<const FieldDecl *> Path; // innermost member first
+  const Expr *E = ME;
+  const MemberExpr *Arrow = nullptr;
+  while (const auto *M = dyn_cast<MemberExpr>(E)) {
+    const auto *FD = dyn_cast<FieldDecl>(M->getMemberDecl());
+    if (!FD || FD->getParent()->isUnion())
+      return -1;
+    Path.push_back(FD);
+    if (M->isArrow()) {
+      Arrow = M;
+      break;
+    }
+    E = M->getBase()->IgnoreParens();
+  }
+  const Expr *Idx = nullptr;
+  const VarDecl *VD = nullptr;
+  int I = -1; // the record's index, for p->c
+  if (Arrow) {
+    // A pointer into a global table of structs (LowerGlobalRecords.cpp).
+    RecRef R;
+    if (!recordPtr(Arrow->getBase(), R))
+      return 0;
+    for (const auto &[D, K] : GlobalRecords)
+      if (K == R.Param && R.Start == 0)
+        VD = D;
+    if (!VD)
+      return -1;
+    I = R.Idx >= 0 ? R.Idx : B.constI(Type::I32, 0);
+  } else {
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      Idx = AS->getIdx();
+      E = AS->getBase();
+    }
+    VD = declOf(E);
+    if (!VD || !VD->hasGlobalStorage() || Frames.back().Vars.count(VD) ||
+        Scratch.Local.count(VD))
+      return -1;
+  }
+  const VarDecl *Def = VD->getDefinition();
+  const auto *CAT = Ctx.getAsConstantArrayType((Def ? Def : VD)->getType());
+  bool Table = Idx || (Arrow && CAT);
+  if (Table ? !CAT || !CAT->getElementType()->isRecordType()
+            : !VD->getType()->isRecordType())
+    return -1;
+  std::string Name = VD->getNameAsString(),
+              Member = "the pointer member '" +
+                       ME->getMemberDecl()->getNameAsString() + "' of '" +
+                       Name + (Table ? "[k]'" : "'");
+  SourceLocation At = ME->getBeginLoc();
+  // Other code may re-point a member of a struct that is not const.
+  if (!Ctx.getBaseElementType(VD->getType()).isConstQualified()) {
+    error(At, Member + ", which other code may change,",
+          "declare '" + Name +
+              "' const, with its pointers set in its "
+              "initializer");
+    return 0;
+  }
+  const Expr *IE = VD->getAnyInitializer(Def);
+  const APValue *Init = IE && Def ? Def->evaluateValue() : nullptr;
+  if (!Init || (Table && !Init->isArray())) {
+    error(At,
+          Member + (IE ? ", whose initializer is not constant,"
+                       : ", which has no initializer,"),
+          "initialise it with the names of tables ('{ 4, a }'), '&t[k]' or "
+          "'t + k'");
+    return 0;
+  }
+  QualType ET = ME->getType()->getPointeeType();
+  uint64_t N = Table ? CAT->getSize().getZExtValue() : 1;
+  if (N == 0 || N > MaxEntries) {
+    error(At, Member + " of an array of " + std::to_string(N) + " structs",
+          "use an array of 1.." + std::to_string(MaxEntries) + " structs");
+    return 0;
+  }
+  std::vector<PtrBase> Bases;
+  std::vector<int64_t> Offs;
+  for (uint64_t K = 0; K < N; ++K) {
+    const APValue *V = Init;
+    if (Table)
+      V = K < Init->getArrayInitializedElts()
+              ? &Init->getArrayInitializedElt((unsigned)K)
+              : &Init->getArrayFiller();
+    for (auto It = Path.rbegin(); It != Path.rend() && V; ++It)
+      V = V->isStruct() ? &V->getStructField((*It)->getFieldIndex()) : nullptr;
+    PtrBase P;
+    int64_t Off;
+    if (!V ||
+        !pointerEntry(*V, ET, At,
+                      Table ? Member + " at k = " + std::to_string(K) : Member,
+                      P, Off))
+      return V ? 0 : -1;
+    Bases.push_back(P);
+    Offs.push_back(Off);
+  }
+  if (!Arrow)
+    I = Idx ? expr(Idx) : B.constI(Type::I32, 0);
+  if (I < 0)
+    return 0;
+  pickEntry(B.cast(Type::I32, I), Bases, Offs, Out);
+  return 1;
 }
 
 int Lowerer::seedTables(const VarDecl *VD, const Stmt *Body) {

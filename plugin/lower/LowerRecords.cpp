@@ -383,6 +383,15 @@ bool Lowerer::recordRef(const Expr *E, RecRef &Out) {
       return false;
     }
     unsigned Start = leafStart(FD);
+    if (RecArrays[Out.Param].Leaves[Out.Start + Start].Ptr) {
+      error(ME->getBeginLoc(),
+            "the pointer member '" + FD->getNameAsString() + "' of '" +
+                RecArrays[Out.Param].Name + "' through a pointer or as a value",
+            "index it where the struct is named ('" +
+                RecArrays[Out.Param].Name + "[k]." + FD->getNameAsString() +
+                "[i]')");
+      return false;
+    }
     Out.Start += Start;
     Out.Count = leafCount(FD->getType());
     Out.Whole = false;

@@ -130,6 +130,14 @@ bool Lowerer::memberLayout(const FieldDecl *FD, const std::string &TN,
   }
   if (const auto *CAT = Ctx.getAsConstantArrayType(FT))
     return arrayMember(CAT, FT, Name, Path, What, Out, At);
+  // A const global's pointer member holds a constant that ptrConstMember
+  // reads from its initializer; as a leaf it only keeps the positions.
+  if (FT->isPointerType() && PointerLeaves) {
+    Out.push_back(
+        {Type::I64, 0, Name.substr(0, Name.size() - 1), Path, CType, 0});
+    Out.back().Ptr = true;
+    return true;
+  }
   if (FT->isPointerType()) {
     error(At, "pointer " + What,
           "keep the data in an array member, or pass it as an array "
