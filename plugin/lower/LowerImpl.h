@@ -716,32 +716,7 @@ private:
   /// Tables' index in Choices (added if new).
   int choiceOf(const std::vector<PtrBase> &Tabs);
 
-  // Tables of pointers to read-only tables (LowerPtrTables.cpp).
-  /// Whether \p VD is a static local or file-scope table of pointers.
-  bool isPointerTable(const VarDecl *VD) const;
-  /// The static local or file-scope table of pointers \p E names, if any.
-  const VarDecl *pointerTableOf(const Expr *E) const;
-  /// Whether \p TD is a table of pointers batchdiff reads (else the error,
-  /// at \p At); its initializer's value in \p Init.
-  bool pointerTableShape(const VarDecl *TD, SourceLocation At,
-                         const APValue *&Init);
-  /// Each entry of \p TD: the table it points into, and the offset there.
-  bool pointerTable(const VarDecl *TD, SourceLocation At,
-                    std::vector<PtrBase> &Bases, std::vector<int64_t> &Offs);
-  /// `t[i]` of a table of pointers \p TD.
-  bool ptrTableElem(const ArraySubscriptExpr *AS, const VarDecl *TD,
-                    PtrVal &Out);
-  bool pointerEntry(const APValue &V, QualType ET, SourceLocation At,
-                    const std::string &Entry, PtrBase &P, int64_t &Off);
-  void pickEntry(int I, const std::vector<PtrBase> &Bases,
-                 const std::vector<int64_t> &Offs, PtrVal &Out);
-  /// `P.c`, `T[k].c` of a const struct: 1, 0 (failed) or -1 (not one).
-  int ptrConstMember(const MemberExpr *ME, PtrVal &Out);
-  /// Every table pointer \p VD is assigned from tables of pointers in
-  /// \p Body, when there are two or more of those: their Choices entry.
-  int seedTables(const VarDecl *VD, const Stmt *Body);
-  /// \p V, into one of the tables of \p P's Seed, with its position there.
-  void seedPointer(const PtrVar &P, PtrVal &V);
+#include "lower/LowerPtrTables.inc"
   bool scalarBase(const PtrBase &P) const {
     return (P.Var >= 0 && F.Vars[P.Var].Len == 0) || P.One;
   }
