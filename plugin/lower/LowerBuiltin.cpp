@@ -4,7 +4,8 @@
 // macros over clang builtins (__builtin_isnan, __builtin_isinf_sign, ...);
 // they lower to comparisons, which every lane computes exactly as the scalar
 // code does. assert() is left out of the generated functions (as under
-// NDEBUG): docs/subset.md says why.
+// NDEBUG): docs/subset.md says why. The branch hints __builtin_expect,
+// __builtin_unreachable and __builtin_assume change no value.
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerImpl.h"
@@ -37,6 +38,8 @@ enum class Builtin {
   IsLessGreater,
   IsUnordered,
   Abs,
+  Expect,
+  NoOp,
   Other
 };
 
@@ -58,6 +61,8 @@ Builtin builtinOf(llvm::StringRef Name) {
       .Case("islessgreater", Builtin::IsLessGreater)
       .Case("isunordered", Builtin::IsUnordered)
       .Cases("abs", "labs", "llabs", Builtin::Abs)
+      .Cases("expect", "expect_with_probability", Builtin::Expect)
+      .Cases("unreachable", "assume", Builtin::NoOp)
       .Default(Builtin::Other);
 }
 
@@ -87,6 +92,11 @@ std::optional<int> Lowerer::builtinCall(const CallExpr *CE,
   Builtin K = builtinOf(Name);
   if (K == Builtin::Other)
     return std::nullopt;
+  // Hints about the scalar code's paths: a lane reaching
+  // __builtin_unreachable() is undefined behaviour in C, so its other lanes
+  // go on; __builtin_assume does not evaluate its argument.
+  if (K == Builtin::NoOp)
+    return B.constB(false);
   std::vector<int> Args;
   for (const Expr *A : CE->arguments()) {
     int T = expr(A);
@@ -94,6 +104,8 @@ std::optional<int> Lowerer::builtinCall(const CallExpr *CE,
       return -1;
     Args.push_back(T);
   }
+  if (K == Builtin::Expect) // the value; the expected value is a hint
+    return Args[0];
   if (K == Builtin::Abs) {
     int X = Args[0];
     Type T = F.Temps[X];

@@ -6,7 +6,8 @@
  * +-0, subnormals). Also fmin/fmax on ties of zeros of opposite signs
  * (issue 8, item 4): the same zero as the scalar function, whichever
  * operand LLVM can prove is not a NaN (docs/abi.md). And a gradient through
- * a function that branches on them. */
+ * a function that branches on them. Branch hints (__builtin_expect,
+ * __builtin_assume, __builtin_unreachable) change no value. */
 #undef NDEBUG
 #include "exec_util.h"
 
@@ -91,6 +92,52 @@ static void diff_assert_out(void **state_) {
   assert_true(r[0] == 2.0 && isnan(r[1]) && r[2] == -4.0);
 }
 
+/* Branch hints, as LIKELY/UNLIKELY macros write them (__builtin_expect,
+ * __builtin_expect_with_probability), __builtin_assume, and
+ * __builtin_unreachable on a path no example takes: they change no value
+ * (docs/subset.md). */
+#define M_LIKELY(x) __builtin_expect(!!(x), 1)
+#define M_UNLIKELY(x) __builtin_expect((x), 0)
+BATCHDIFF double m_hints(double x, int k) {
+  if (M_UNLIKELY(isnan(x)))
+    return 0.0;
+  __builtin_assume(k >= -1);
+  double s = 0.0;
+  switch (k) {
+  case -1:
+    s = x * x;
+    break;
+  case 0:
+    s = 2.0 * x;
+    break;
+  case 1:
+    s = x;
+    break;
+  default:
+    __builtin_unreachable();
+  }
+  if (__builtin_expect_with_probability(s > 1.0, 1, 0.9))
+    s = sqrt(s);
+  return M_LIKELY(k != 0) ? s : -s;
+}
+static double gen_numn(rng_t *r) {
+  return rng_below(r, 8) == 0 ? NAN : gen_num(r);
+}
+BITS2(m_hints, double, double, gen_numn, int, gen_k)
+static void diff_hints_grad(void **state_) {
+  (void)state_;
+  double x[4] = {3.0, 0.25, 4.0, NAN}, dx[4] = {0}, r[4];
+  int k[4] = {-1, 0, 1, 1};
+  double want_r[4] = {3.0, -0.5, 2.0, 0.0}, want_dx[4] = {1.0, -2.0, 0.25, 0};
+  m_hints_grad(4, x, k, r, NULL, dx);
+  for (int b = 0; b < 4; b++) {
+    if (r[b] != want_r[b] || dx[b] != want_dx[b])
+      print_error("b=%d: %g (want %g), d_x %g (want %g)\n", b, r[b], want_r[b],
+                  dx[b], want_dx[b]);
+    assert_true(r[b] == want_r[b] && dx[b] == want_dx[b]);
+  }
+}
+
 /* fmin/fmax ties of zeros: both operands unknown (the scalar returns the
  * first), a constant or an integer conversion second (the scalar returns
  * the second), a constant first; float and double; and uniform. */
@@ -153,7 +200,7 @@ int main(int argc, char **argv) {
       T_(m_abs),       T_(m_safe),     T_(m_assert),    T_(assert_out),
       T_(m_fmin_xy),   T_(m_fmax_xy),  T_(m_fmin_xc),   T_(m_fmin_cx),
       T_(m_fmin_xk),   T_(m_fminf_xy), T_(m_fminf_xk),  T_(m_fmin_uniform),
-      T_(m_fmin_exit), T_(safe_grad),
+      T_(m_fmin_exit), T_(safe_grad),  T_(m_hints),     T_(hints_grad),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_classify", tests, NULL, NULL);

@@ -385,8 +385,23 @@ static void fz_check_jvp_alone(fz_case *c, size_t b, const double *x,
    * inputs (pattern 3: Inf, NaN, subnormals), where 0 * Inf and underflow
    * differ between the orders, as the finite differences skip them. */
   double jt = f->rtype == 'f' || !f->twin_exact ? 1e-4 : 1e-10;
-  if (pat == 3 || !isfinite(dot) || !isfinite(mag) || !isfinite(jv)) {
+  int ovf = 0;
+  if (pat == 3 || !isfinite(dot) || !isfinite(mag)) {
     fz_st.jvp_skip++;
+  } else if (!isfinite(jv)) {
+    /* a finite gradient but a non-finite d_ret: only an intermediate
+     * that overflowed (or became NaN) in the function itself excuses it
+     * (forward mode then multiplies its infinite partial by a tangent the
+     * reverse sweep never forms); otherwise a zero tangent times an
+     * infinite partial, or a wrong rule, made it */
+    (void)fz_path_ok(f, x, c->rb[b], &ovf);
+    if (ovf)
+      fz_st.jvp_ovf++;
+    else
+      FZ_FAIL(f, a, b,
+              "jvp %.17g not finite, dot(gradient, tangent) %.17g "
+              "(no intermediate overflowed)",
+              jv, dot);
   } else {
     int ok = fabs(jv - dot) <= jt * mag + 1e-300, why = 0;
     fz_st.jvp_dot++;

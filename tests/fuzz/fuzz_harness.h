@@ -175,9 +175,9 @@ static const size_t fz_ns[] = {0, 1, 3, 4, 5, 8, 9, 17, 100};
 
 typedef struct {
   long exact, zero_tie, tol, sensitive, grad_fd, kink, floatpath, nonfinite,
-      uni_fd, uni_skip, overflow, jvp_dot, jvp_skip, jvp_gradoff, hvp_bits,
-      hvp_fd, hvp_skip, hvp_scaled, absorbed, ulp, nan_sign, ext_calls,
-      ext_skip, gsome, gnone, fails;
+      uni_fd, uni_skip, overflow, jvp_dot, jvp_skip, jvp_ovf, jvp_gradoff,
+      hvp_bits, hvp_fd, hvp_skip, hvp_scaled, absorbed, ulp, nan_sign,
+      ext_calls, ext_skip, gsome, gnone, fails;
 } fz_stats;
 static fz_stats fz_st;
 
@@ -355,17 +355,17 @@ static int fz_main(const fz_fn *fns, int nf, unsigned long seed) {
   printf("STATS functions=%d exact=%ld zero_tie=%ld tol=%ld sensitive=%ld "
          "grad_fd=%ld "
          "kink=%ld floatpath=%ld nonfinite=%ld uni_fd=%ld uni_skip=%ld "
-         "overflow=%ld jvp_dot=%ld jvp_skip=%ld jvp_gradoff=%ld "
+         "overflow=%ld jvp_dot=%ld jvp_skip=%ld jvp_ovf=%ld jvp_gradoff=%ld "
          "hvp_bits=%ld hvp_fd=%ld "
          "hvp_skip=%ld hvp_scaled=%ld absorbed=%ld ulp=%ld nan_sign=%ld "
          "ext_calls=%ld ext_skip=%ld gsome=%ld gnone=%ld fails=%ld\n",
          nf, fz_st.exact, fz_st.zero_tie, fz_st.tol, fz_st.sensitive,
          fz_st.grad_fd, fz_st.kink, fz_st.floatpath, fz_st.nonfinite,
          fz_st.uni_fd, fz_st.uni_skip, fz_st.overflow, fz_st.jvp_dot,
-         fz_st.jvp_skip, fz_st.jvp_gradoff, fz_st.hvp_bits, fz_st.hvp_fd,
-         fz_st.hvp_skip, fz_st.hvp_scaled, fz_st.absorbed, fz_st.ulp,
-         fz_st.nan_sign, fz_st.ext_calls, fz_st.ext_skip, fz_st.gsome,
-         fz_st.gnone, fz_st.fails);
+         fz_st.jvp_skip, fz_st.jvp_ovf, fz_st.jvp_gradoff, fz_st.hvp_bits,
+         fz_st.hvp_fd, fz_st.hvp_skip, fz_st.hvp_scaled, fz_st.absorbed,
+         fz_st.ulp, fz_st.nan_sign, fz_st.ext_calls, fz_st.ext_skip,
+         fz_st.gsome, fz_st.gnone, fz_st.fails);
   /* A run whose every gradient check was skipped (kinks, overflow, NaN)
    * proved nothing about gradients: that is a failure too. */
   long skipped = fz_st.kink + fz_st.floatpath + fz_st.nonfinite +

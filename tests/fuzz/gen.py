@@ -254,7 +254,8 @@ def main():
     r.add_argument("--mutate-jvp", type=float, default=0.0,
                    help="check 5 compares every NAME_jvp d_ret scaled by "
                    "1 + this (a deliberate bug: the run must then fail, "
-                   "also where the gradient is off, jvp_gradoff)")
+                   "also where the gradient is off, jvp_gradoff; inf: every "
+                   "d_ret not finite, which must fail too)")
     r.add_argument("--mutate-callee", type=float, default=0.0,
                    help="--features bcalls: the other file's NAME_grad "
                    "scales the partials it adds to its shadows by 1 + this "

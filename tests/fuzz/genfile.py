@@ -280,7 +280,8 @@ def gen_file(seed, K, mutate=0.0, features=(), mutate_ret=0.0,
            "#define FZ_MUTATE_RET %r" % mutate_ret,
            "#define FZ_MUTATE_GLOBAL %d" % mutate_global,
            "#define FZ_MUTATE_ULP %d" % mutate_ulp] \
-        + (["#define FZ_MUTATE_JVP %r" % mutate_jvp] if mutate_jvp else []) \
+        + (["#define FZ_MUTATE_JVP %s" % ("HUGE_VAL" if mutate_jvp == float(
+            "inf") else repr(mutate_jvp))] if mutate_jvp else []) \
         + ['#include "fuzz_harness.h"', ""]
     # The twins run under FENV_ACCESS: no speculated operation (such as the
     # division on the untaken side of a ?:) raises a flag the path did not
