@@ -343,6 +343,14 @@ Ret Lowerer::body(const FunctionDecl *FD, const Stmt *Body, Frame &Fr) {
                  true);
     Fr.RetVar = -1;
     Fr.RetStruct = newStruct(L);
+  } else if (FD->getReturnType()->isAnyComplexType()) {
+    // (complexCall checked the part type.)
+    Type PT =
+        *irType(FD->getReturnType()->getAs<ComplexType>()->getElementType());
+    Fr.RetVar = -1;
+    Fr.RetComplex = {F.newVar("__ret_re", PT), F.newVar("__ret_im", PT)};
+    B.set(Fr.RetComplex.first, zeroOf(PT));
+    B.set(Fr.RetComplex.second, zeroOf(PT));
   } else {
     Type RT = *irType(FD->getReturnType());
     Fr.RetVar = F.newVar("__ret", RT);

@@ -744,6 +744,14 @@ bool Lowerer::callArgs(const CallExpr *CE, CallArgs &CA) {
       CA.Scalars.push_back(-1);
       continue;
     }
+    if (A->getType()->isAnyComplexType()) { // its parts
+      CVal V;
+      if (!complexValue(A, V))
+        return false;
+      CA.Complex[I] = {V.Re, V.Im < 0 ? zeroOf(V.Ty) : V.Im};
+      CA.Scalars.push_back(-1);
+      continue;
+    }
     int T = expr(A);
     if (T < 0)
       return false;
@@ -820,6 +828,11 @@ bool Lowerer::bindParams(const CallExpr *CE, const FunctionDecl *Callee,
       Fr.Nulls[P] = CE;
       continue;
     }
+    if (auto It = CA.Complex.find(I);
+        It != CA.Complex.end() && P->getType()->isAnyComplexType()) {
+      complexParam(P, It->second);
+      continue;
+    }
     if (I < Args.size() && Args[I] < 0 && P->getType()->isPointerType()) {
       if (!bindPointer(P, &CA.Ptrs[I], Fr))
         return false;
@@ -849,9 +862,8 @@ bool Lowerer::bindScalarParam(const CallExpr *CE, const ParmVarDecl *P,
   if (!T || I >= Args.size()) {
     error(P->getLocation(), "helper parameter '" + P->getNameAsString() + "'",
           P->getType()->isAnyComplexType()
-              ? "pass its real and imaginary parts as two doubles (or "
-                "floats) and make a complex local of them in the helper "
-                "('double complex z = re + im * I;')"
+              ? "pass it a complex value (give the helper a prototype, so "
+                "C converts a real argument to its complex type)"
               : "helpers take scalar parameters");
     return false;
   }
@@ -891,6 +903,14 @@ int Lowerer::inlineBody(const CallExpr *CE, const FunctionDecl *Callee,
     if (Failed)
       return -1;
     CallStruct = Fr.RetStruct;
+    return B.constB(false);
+  }
+  if (Callee->getReturnType()->isAnyComplexType()) {
+    body(Callee, Callee->getBody(), Fr); // (complexValue checked the type)
+    if (Failed)
+      return -1;
+    CallComplex = {B.get(Fr.RetComplex.first), B.get(Fr.RetComplex.second),
+                   F.Vars[Fr.RetComplex.first].Ty};
     return B.constB(false);
   }
   if (Callee->getReturnType()->isVoidType() ||

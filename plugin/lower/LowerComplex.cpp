@@ -57,7 +57,12 @@ std::string Lowerer::complexLibrary(const CallExpr *CE) const {
   if (!Callee || !Callee->getIdentifier())
     return "";
   const FunctionDecl *Def = Callee->getDefinition();
-  if (Def && !Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (Def && !SM.isInSystemHeader(Def->getLocation()))
+    return "";
+  // (A function of this file or another, declared here: a helper.)
+  if (!Def && !Callee->getBuiltinID() &&
+      !SM.isInSystemHeader(Callee->getLocation()))
     return "";
   llvm::StringRef N = Callee->getName();
   N.consume_front("__builtin_");
@@ -161,6 +166,11 @@ bool Lowerer::complexValue(const Expr *E, CVal &Out) {
       Out.Re = UO->getOpcode() == UO_Minus ? B.neg(V.Re) : V.Re;
       Out.Im = B.neg(V.Im);
       return true;
+    case UO_PreInc:
+    case UO_PostInc:
+    case UO_PreDec:
+    case UO_PostDec:
+      return complexIncDec(UO, Out);
     default:
       error(UO->getOperatorLoc(),
             "'" + UnaryOperator::getOpcodeStr(UO->getOpcode()).str() +
@@ -412,6 +422,52 @@ Lowerer::CVal Lowerer::complexMul(const CVal &L, const CVal &R) {
   return {B.get(XV), B.get(YV), T};
 }
 
+bool Lowerer::complexIncDec(const UnaryOperator *UO, CVal &Out) {
+  // CodeGen adds +-1 to the real part and keeps the imaginary part; the
+  // value is the new one (prefix) or the old one (postfix).
+  const auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  auto It = VD ? ComplexVars.find({Frames.size(), VD}) : ComplexVars.end();
+  if (It == ComplexVars.end()) {
+    CVal Unused;
+    if (complexRef(UO->getSubExpr(), Unused))
+      error(UO->getOperatorLoc(), "writing this complex value", WhatWorks);
+    return false;
+  }
+  auto [ReV, ImV] = It->second;
+  Type T = F.Vars[ReV].Ty;
+  CVal Old{B.get(ReV), B.get(ImV), T};
+  bool Inc = UO->isIncrementOp();
+  int New = B.add(Old.Re, B.constF(T, Inc ? 1.0 : -1.0));
+  B.set(ReV, New);
+  Out = Old;
+  if (UO->isPrefix())
+    Out.Re = New;
+  return true;
+}
+
+void Lowerer::complexParam(const ParmVarDecl *P, std::pair<int, int> Arg) {
+  Type PT = *partType(P->getType());
+  CVal V = complexConvert({Arg.first, Arg.second, F.Temps[Arg.first]}, PT);
+  std::string N = P->getNameAsString();
+  int Re = F.newVar(N + "_re", PT), Im = F.newVar(N + "_im", PT);
+  // (Its body runs in the frame pushed next, one deeper.)
+  ComplexVars[{Frames.size() + 1, P}] = {Re, Im};
+  B.set(Re, V.Re);
+  B.set(Im, V.Im);
+}
+
+bool Lowerer::complexReturn(const Expr *V, std::pair<int, int> Vars) {
+  CVal R;
+  if (!complexValue(V, R))
+    return false;
+  Type PT = F.Vars[Vars.first].Ty;
+  R = complexConvert(R, PT);
+  B.set(Vars.first, R.Re);
+  B.set(Vars.second, R.Im < 0 ? zeroOf(PT) : R.Im);
+  return true;
+}
+
 bool Lowerer::complexChoice(const ConditionalOperator *CO, CVal &Out) {
   Type PT = *partType(CO->getType());
   int C = cond(CO->getCond());
@@ -456,11 +512,19 @@ bool Lowerer::complexCall(const CallExpr *CE, CVal &Out) {
     Out = {B.cast(PT, Re), B.cast(PT, Im), PT};
     return true;
   }
-  if (N.empty()) {
-    error(CE->getBeginLoc(), "a helper returning a complex value",
-          "return its real and imaginary parts through two calls or "
-          "compute it in the caller (complex locals work)");
-    return false;
+  if (N.empty()) { // a helper: inlined (inlineBody sets CallComplex)
+    CallComplex = {};
+    if (call(CE) < 0)
+      return false;
+    if (CallComplex.Re < 0) {
+      error(CE->getBeginLoc(),
+            "this call of a function returning a complex value",
+            "call a helper of this file that returns it by name (it is "
+            "inlined), or return its real and imaginary parts");
+      return false;
+    }
+    Out = complexConvert(CallComplex, PT);
+    return true;
   }
   std::string Hint = "it has no batched version yet: compute it from the "
                      "parts with real math";

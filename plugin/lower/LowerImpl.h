@@ -285,6 +285,8 @@ private:
     int RetVar = -1;
     /// A helper returning a struct: its return value's leaves.
     std::vector<int> RetStruct;
+    /// A helper returning a complex value: its parts' variables.
+    std::pair<int, int> RetComplex{-1, -1};
     int RetFlag = -1;
   };
   /// break/continue lower to flags of the innermost loop; statements after
@@ -460,6 +462,8 @@ private:
     /// Arguments that may be one of several functions (a temp each).
     std::map<unsigned, FuncVar> Choices;
     std::set<unsigned> Nulls; // arguments that are null pointer constants
+    /// Complex arguments: the temps of their parts.
+    std::map<unsigned, std::pair<int, int>> Complex;
   };
   /// A call of \p Callee (call() once the callee is known).
   int callFunction(const CallExpr *CE, const FunctionDecl *Callee);

@@ -534,6 +534,9 @@ Ret Lowerer::returnStmt(const ReturnStmt *RS) {
     if (!structLeaves(V, Src))
       return Ret::Never;
     copyStruct(Frames.back().RetStruct, Src);
+  } else if (V && Fr.RetComplex.first >= 0) {
+    if (!complexReturn(V, Fr.RetComplex))
+      return Ret::Never;
   } else if (V) {
     int T = expr(V);
     if (T < 0)

@@ -5,7 +5,8 @@
  * (libgcc's __muldc3 / __mulsc3, which the scalar code calls), the
  * quotient (__divdc3 / __divsc3: scaling, subnormal ratios, recovery), real
  * operands, conversions, compound assignments, comparisons, `?:`, branches
- * and loops on the parts; cabs and carg within the runtime's hypot and
+ * and loops on the parts, helpers taking and returning complex values,
+ * `++`/`--`; cabs and carg within the runtime's hypot and
  * atan2 bounds; NAME_grad against central differences and closed forms. */
 #include <complex.h>
 
@@ -153,6 +154,46 @@ BATCHDIFF float f_arg(float a, float b) {
   return cargf(z * I);
 }
 
+/* Helpers taking and returning complex values, inlined: parameters and
+ * return values are pairs of parts (a real argument or return value gets
+ * the imaginary part 0), early returns, float and double mixed, helpers
+ * calling helpers; `++`/`--` add +-1 to the real part. */
+static double complex cmulx(double complex a, double b) { return a * b; }
+static double complex csq_or_conj(double complex z) {
+  if (creal(z) > 0)
+    return z * z;
+  return conj(z) + 1;
+}
+static float complex fhalf(float complex z) { return z / 2; }
+static double complex from_re(double x) { return x; }
+static double parts(double complex z) { return creal(z) - 2 * cimag(z); }
+static double complex rot(double complex z, double complex w) {
+  return cmulx(z * w, 0.5) - from_re(cimag(w));
+}
+BATCHDIFF double c_helpers(double a, double b, double c, double d) {
+  double complex z = CMPLX(a, b), w = CMPLX(c, d);
+  double complex u = rot(csq_or_conj(z), w) + cmulx(w, a);
+  u += cmulx(z, 0.5) * w;
+  return parts(u) + parts(csq_or_conj(w - z));
+}
+BATCHDIFF float f_helpers(float a, float b, float c) {
+  float complex z = CMPLXF(a, b);
+  z = fhalf(z * c) - fhalf(z);
+  double complex u = fhalf(z) * (double complex)z;
+  return crealf(fhalf(z)) + (float)parts(z) + (float)parts(fhalf(u));
+}
+BATCHDIFF double c_incdec(double a, double b) {
+  double complex z = CMPLX(a, b), w;
+  z++;
+  w = ++z;
+  double complex v = z--;
+  --v;
+  double complex t = w++ * 2;
+  t--;
+  return creal(z) + cimag(z) * 3 + creal(v) * 5 - cimag(v) + creal(w) * 7 +
+         cimag(w) - creal(t) * 3 + cimag(t);
+}
+
 BITS4(c_mul_re, double, double, gen_cx, double, gen_cx, double, gen_cx, double,
       gen_cx)
 BITS4(c_mul_im, double, double, gen_cx, double, gen_cx, double, gen_cx, double,
@@ -173,6 +214,10 @@ BITS4(f_div_im, float, float, gen_cxf, float, gen_cxf, float, gen_cxf, float,
 BITS4(c_mix, double, double, gen_d, double, gen_cx, double, gen_d, double,
       gen_cx)
 BITS4(f_mix, float, float, gen_f, float, gen_cxf, float, gen_f, float, gen_cxf)
+BITS4(c_helpers, double, double, gen_cx, double, gen_cx, double, gen_cx, double,
+      gen_cx)
+BITS3(f_helpers, float, float, gen_cxf, float, gen_cxf, float, gen_cxf)
+BITS2(c_incdec, double, double, gen_cx, double, gen_cx)
 BITS3(c_iter, double, double, gen_d_mod, double, gen_d_mod, double, gen_d)
 DIFF4(c_abs, double, CMP_ULP, 1, V, double, gen_d, V, double, gen_d, V, double,
       gen_d, V, double, gen_d)
@@ -249,6 +294,69 @@ static void t_grad_mag(void **state) {
   }
 }
 
+/* NAME_grad of a function of 2 or 4 doubles against central differences
+ * on [lo, hi]^k, where two step sizes agree (not across a branch's kink),
+ * to a relative tolerance tol. */
+typedef double (*fn4_t)(double, double, double, double);
+typedef void (*grad4_t)(size_t, const double *, const double *, const double *,
+                        const double *, double *, const double *, double *,
+                        double *, double *, double *);
+typedef double (*fn2_t)(double, double);
+typedef void (*grad2_t)(size_t, const double *, const double *, double *,
+                        const double *, double *, double *);
+static double fd_args(int k, fn4_t f4, fn2_t f2, const double *x, double h) {
+  double p[4], m[4];
+  memcpy(p, x, sizeof p), memcpy(m, x, sizeof m);
+  p[k] += h, m[k] -= h;
+  return f4 ? (f4(p[0], p[1], p[2], p[3]) - f4(m[0], m[1], m[2], m[3])) /
+                  (2 * h)
+            : (f2(p[0], p[1]) - f2(m[0], m[1])) / (2 * h);
+}
+static void check_grad(const char *name, int k, fn4_t f4, grad4_t g4, fn2_t f2,
+                       grad2_t g2, double lo, double hi, double tol) {
+  rng_t rng = {name_seed(name)};
+  for (size_t ni = 0; ni < N_TEST_NS; ni++) {
+    size_t n = test_ns[ni];
+    double *x[4], *d[4];
+    for (int j = 0; j < 4; j++) {
+      x[j] = gp_alloc(n * 8), d[j] = gp_alloc(n * 8);
+      for (size_t e = 0; e < n; e++)
+        x[j][e] = rng_range(&rng, lo, hi);
+      memset(d[j], 0, n * 8);
+    }
+    if (k == 4)
+      g4(n, x[0], x[1], x[2], x[3], NULL, NULL, d[0], d[1], d[2], d[3]);
+    else
+      g2(n, x[0], x[1], NULL, NULL, d[0], d[1]);
+    for (size_t e = 0; e < n; e++) {
+      double a[4] = {x[0][e], x[1][e], x[2][e], x[3][e]};
+      for (int j = 0; j < k; j++) {
+        double h = 1e-6 * (1 + fabs(a[j]));
+        double fd = fd_args(j, f4, f2, a, h),
+               fd2 = fd_args(j, f4, f2, a, h / 4);
+        if (!close_to(fd, fd2, 1e-4))
+          continue; /* a kink */
+        char what[64];
+        snprintf(what, sizeof what, "%s d/darg%d", name, j);
+        same_result(what, e, d[j][e], fd, tol);
+      }
+    }
+    gp_reset();
+  }
+}
+#define GRAD4(fn, lo, hi, tol)                                                 \
+  static void t_grad_##fn(void **state) {                                      \
+    (void)state;                                                               \
+    check_grad(#fn, 4, fn, fn##_grad, NULL, NULL, lo, hi, tol);                \
+  }
+#define GRAD2(fn, lo, hi, tol)                                                 \
+  static void t_grad_##fn(void **state) {                                      \
+    (void)state;                                                               \
+    check_grad(#fn, 2, NULL, NULL, fn, fn##_grad, lo, hi, tol);                \
+  }
+GRAD4(c_helpers, -2, 2, 1e-5)
+GRAD2(c_incdec, -3, 3, 1e-6)
+
 static void t_grad_cube(void **state) {
   (void)state;
   rng_t rng = {name_seed("c_cube")};
@@ -298,12 +406,17 @@ int main(void) {
       T_(c_mix),
       T_(f_mix),
       T_(c_iter),
+      T_(c_helpers),
+      T_(f_helpers),
+      T_(c_incdec),
       T_(c_abs),
       T_(c_arg),
       T_(f_abs),
       T_(f_arg),
       cmocka_unit_test(t_grad_mag),
       cmocka_unit_test(t_grad_cube),
+      cmocka_unit_test(t_grad_c_helpers),
+      cmocka_unit_test(t_grad_c_incdec),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
