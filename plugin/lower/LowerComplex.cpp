@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerComplexDiv.h"
+#include "lower/LowerComplexMath.h"
 #include "lower/LowerImpl.h"
 #include "lower/Types.h"
 
@@ -48,7 +49,7 @@ std::optional<Type> partType(QualType T) {
 
 const char *const WhatWorks =
     "use double complex or float complex locals and +, -, *, /, ==, !=, "
-    "creal, cimag, conj, cabs, carg";
+    "creal, cimag, conj, cabs, carg, cexp, clog, csqrt";
 
 } // namespace
 
@@ -526,12 +527,26 @@ bool Lowerer::complexCall(const CallExpr *CE, CVal &Out) {
     Out = complexConvert(CallComplex, PT);
     return true;
   }
-  std::string Hint = "it has no batched version yet: compute it from the "
-                     "parts with real math";
-  if (N == "cexp" || N == "cexpf")
-    Hint += " (cexp(z) is exp(re) * (cos(im) + sin(im) * I))";
+  llvm::StringRef S(N);
+  S.consume_back("f");
+  if ((S == "cexp" || S == "clog" || S == "csqrt") && CE->getNumArgs() == 1) {
+    if (!CE->getDirectCallee()->getDefinition())
+      LibraryCalls.push_back(
+          {CE->getDirectCallee()->getCanonicalDecl(), CE->getBeginLoc()});
+    CVal V;
+    if (!complexValue(CE->getArg(0), V))
+      return false;
+    V = complexConvert(V, PT);
+    int Im = V.Im < 0 ? zeroOf(PT) : V.Im;
+    auto Fn = S == "cexp" ? complexExp : S == "clog" ? complexLog : complexSqrt;
+    std::tie(Out.Re, Out.Im) = Fn(B, PT, V.Re, Im);
+    Out.Ty = PT;
+    return true;
+  }
   error(CE->getBeginLoc(), "the complex function '" + N + "'",
-        Hint + "; " + WhatWorks);
+        "it has no batched version yet: compute it from the parts with real "
+        "math; " +
+            std::string(WhatWorks));
   return false;
 }
 
