@@ -370,14 +370,9 @@ Lowerer::CVal Lowerer::complexMul(const CVal &L, const CVal &R) {
   int A = L.Re, Bi = L.Im, C = R.Re, D = R.Im;
   int AC = B.mul(A, C), BD = B.mul(Bi, D), AD = B.mul(A, D), BC = B.mul(Bi, C);
   int X = B.sub(AC, BD), Y = B.add(AD, BC);
-  int XV = F.newVar("__cmul_re", T), YV = F.newVar("__cmul_im", T);
-  B.set(XV, X);
-  B.set(YV, Y);
+  RareParts RP(B, T, "__cmul", X, Y);
+  RP.openBothNan();
   auto IsNan = [&](int V) { return B.cmp(Op::CmpNE, V, V); };
-  ir::Stmt &If = B.ifStmt(B.bin(Op::And, IsNan(X), IsNan(Y)));
-  If.Rare = true;
-  ir::Block *Saved = B.block();
-  B.setBlock(&If.Then);
   // libgcc2.c's __muldc3, branch-free: "box" an infinite factor (its
   // infinite parts to +-1, finite ones to +-0) and change NaNs in the
   // other to 0; else, where a product overflowed, change every NaN to 0;
@@ -417,10 +412,8 @@ Lowerer::CVal Lowerer::complexMul(const CVal &L, const CVal &R) {
   Recalc = B.bin(Op::Or, Recalc, Ovf);
   int NX = B.mul(Inf, B.sub(B.mul(A, C), B.mul(Bi, D)));
   int NY = B.mul(Inf, B.add(B.mul(A, D), B.mul(Bi, C)));
-  B.set(XV, B.select(Recalc, NX, X));
-  B.set(YV, B.select(Recalc, NY, Y));
-  B.setBlock(Saved);
-  return {B.get(XV), B.get(YV), T};
+  auto [Re, Im] = RP.close(B.select(Recalc, NX, X), B.select(Recalc, NY, Y));
+  return {Re, Im, T};
 }
 
 bool Lowerer::complexIncDec(const UnaryOperator *UO, CVal &Out) {

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerComplexDiv.h"
+#include "lower/LowerComplexMath.h"
 
 #include <cfloat>
 #include <cmath>
@@ -37,7 +38,6 @@ struct Quad {
 
 std::pair<int, int> complexQuotient(ir::Builder &B, Type T, int A, int Bi,
                                     int C, int D) {
-  ir::Function &F = B.func();
   auto K = [&](double V) { return B.constF(T, V); };
   auto Abs = [&](int V) { return B.math(ir::MathFn::Fabs, {V}); };
   auto Sel = [&](int C, const Quad &X, const Quad &Y) {
@@ -97,14 +97,9 @@ std::pair<int, int> complexQuotient(ir::Builder &B, Type T, int A, int Bi,
     Y = B.select(First, B.div(Y1, Den1), B.div(Y2, Den2));
     S = Sel(First, Q1, Q2);
   }
-  int XV = F.newVar("__cdiv_re", T), YV = F.newVar("__cdiv_im", T);
-  B.set(XV, X);
-  B.set(YV, Y);
+  RareParts R(B, T, "__cdiv", X, Y);
+  R.openBothNan();
   auto IsNan = [&](int V) { return B.cmp(Op::CmpNE, V, V); };
-  ir::Stmt &If = B.ifStmt(B.bin(Op::And, IsNan(X), IsNan(Y)));
-  If.Rare = true;
-  ir::Block *Saved = B.block();
-  B.setBlock(&If.Then);
   int Zero = K(0.0), One = K(1.0), Inf = K(INFINITY);
   auto IsInf = [&](int V) { return B.cmp(Op::CmpEQ, Abs(V), Inf); };
   auto Finite = [&](int V) { return B.cmp(Op::CmpLT, Abs(V), Inf); };
@@ -129,12 +124,9 @@ std::pair<int, int> complexQuotient(ir::Builder &B, Type T, int A, int Bi,
   int C1 = Box(S.C), D1 = Box(S.D);
   int XF = B.mul(Zero, B.add(B.mul(S.A, C1), B.mul(S.Bv, D1)));
   int YF = B.mul(Zero, B.sub(B.mul(S.Bv, C1), B.mul(S.A, D1)));
-  B.set(XV,
-        B.select(ByZero, XZ, B.select(InfNum, XI, B.select(InfDen, XF, X))));
-  B.set(YV,
-        B.select(ByZero, YZ, B.select(InfNum, YI, B.select(InfDen, YF, Y))));
-  B.setBlock(Saved);
-  return {B.get(XV), B.get(YV)};
+  return R.close(
+      B.select(ByZero, XZ, B.select(InfNum, XI, B.select(InfDen, XF, X))),
+      B.select(ByZero, YZ, B.select(InfNum, YI, B.select(InfDen, YF, Y))));
 }
 
 } // namespace lowering
