@@ -18,7 +18,11 @@
 // - creal, cimag, conj, `__real__`, `__imag__`, `~z`: the parts; cabs(z) is
 //   hypot(re, im) and carg(z) atan2(im, re), as in glibc, with the
 //   runtime's hypot and atan2 (their bounds, docs/runtime.md);
-// - `z == w`: both parts equal; `z != w`, `if (z)`: either differs.
+// - `z == w`: both parts equal; `z != w`, `if (z)`: either differs;
+// - `++z`, `z--`: +-1 added to the real part;
+// - cexp, clog, csqrt: glibc's formulas (LowerComplexMath.cpp);
+// - a helper's complex parameters and return value: pairs of variables
+//   (complexParam, complexReturn; inlineBody sets CallComplex).
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerComplexDiv.h"
