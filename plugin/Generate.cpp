@@ -122,6 +122,7 @@ static bool generateHere(clang::FunctionDecl *FD, clang::Sema &S,
   In.AbiGrad = Info.AbiGrad;
   In.SetsNoGlobal = Info.SetsNoGlobal;
   In.UsesNoGlobal = Info.UsesNoGlobal;
+  In.SetsGlobals = Info.SetsGlobals;
   ir::Function Grad, BatchedPrimal, BatchedGrad, Jvp, BatchedJvp, Hvp,
       BatchedHvp;
   if (WantBatch) {

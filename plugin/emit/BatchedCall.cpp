@@ -160,7 +160,8 @@ std::string syncPrologue(const ir::Function &F, const ir::Stmt &S,
                          const std::string &In) {
   const ir::ExternCall &X = F.Externs[S.IVal];
   std::ostringstream OS;
-  OS << promiseDecl(X, In);
+  if (!X.Batched->SameFile)
+    OS << promiseDecl(X, In);
   std::string W = "(int)" + Sh.W();
   for (size_t I = X.Batched->Params.size(); I < S.Args.size(); ++I) {
     int A = S.Args[I];
@@ -246,15 +247,30 @@ std::string noGlobalSymbol(const std::string &Name, bool Uses) {
   return (Uses ? "__bd_ung_" : "__bd_sng_") + Name;
 }
 
+std::string setsSymbol(const std::string &Name, const std::string &Global) {
+  // (The length keeps f_a's b apart from f's a_b.)
+  return "__bd_sg" + std::to_string(Name.size()) + "_" + Name + "_" + Global;
+}
+
 /// References to the symbols saying that the callee's generated functions
 /// write no global another file can name (NoSets), or neither read nor
 /// write one (NoUses), where the caller needs it (lower/GlobalCalls.cpp).
 static std::string noGlobalRef(const ir::ExternCall &X, const std::string &In) {
   const ir::ExternCall::Callee &C = *X.Batched;
+  std::string R;
+  // (Globals read back where the caller never wrote them: the callee sets
+  // each on every path.)
+  for (const std::string &G : C.Sets) {
+    std::string S = setsSymbol(X.Name, G);
+    R += In + "extern const char " + S +
+         "[] __asm__(\"batchdiff.sets:" + X.Name + ":" + G + "\");\n" + In +
+         "static const void *const " + S + "_ref __attribute__((used)) = " + S +
+         ";\n";
+  }
   if (!C.NoSets && !C.NoUses)
-    return "";
+    return R;
   std::string S = noGlobalSymbol(X.Name, C.NoUses);
-  return In + "extern const char " + S + "[] __asm__(\"batchdiff." +
+  return R + In + "extern const char " + S + "[] __asm__(\"batchdiff." +
          (C.NoUses ? "uses" : "sets") + "-no-global:" + X.Name + "\");\n" + In +
          "static const void *const " + S + "_ref __attribute__((used)) = " + S +
          ";\n";
@@ -292,6 +308,26 @@ std::map<int, std::vector<bool>> readPartials(const ir::Function &F) {
     }
   });
   return Calls;
+}
+
+/// The lanes that are on calling together (one at a time where the
+/// arguments are uniform, or an array per example not equally spaced).
+static std::string together(bool Uniform, bool Dyn,
+                            const std::function<std::string(bool)> &Call,
+                            const std::string &CI) {
+  std::ostringstream OS;
+  if (Uniform)
+    OS << CI << "for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++)\n"
+       << CI << "  " << Call(true) << ";\n";
+  else if (Dyn)
+    OS << CI << "if (__bd_cf)\n"
+       << CI << "  " << Call(false) << ";\n"
+       << CI << "else\n"
+       << CI << "  for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++)\n"
+       << CI << "    " << Call(true) << ";\n";
+  else
+    OS << CI << "if (__bd_cn)\n" << CI << "  " << Call(false) << ";\n";
+  return OS.str();
 }
 
 std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
@@ -421,22 +457,18 @@ std::string batchedCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
   auto Call = [&](bool One) { return callText(X, P, One); };
   bool Sync = syncsGlobals(X);
   if (Sync)
-    OS << syncPrologue(F, S, Operand, Sh, Outs, In) << In << "if ("
-       << promiseName(X) << ") {\n";
-  std::string CI = Sync ? In + "  " : In;
-  if (Uniform)
-    OS << CI << "for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++)\n"
-       << CI << "  " << Call(true) << ";\n";
-  else if (Dyn)
-    OS << CI << "if (__bd_cf)\n"
-       << CI << "  " << Call(false) << ";\n"
-       << CI << "else\n"
-       << CI << "  for (int __bd_ci = 0; __bd_ci < __bd_cn; __bd_ci++)\n"
-       << CI << "    " << Call(true) << ";\n";
-  else
-    OS << CI << "if (__bd_cn)\n" << CI << "  " << Call(false) << ";\n";
-  if (Sync)
-    OS << In << "} else\n" << syncedCalls(F, S, Call(true), Outs, In);
+    OS << syncPrologue(F, S, Operand, Sh, Outs, In);
+  // A recursive call in a function that writes globals: always one lane
+  // at a time (its own file's globals, which its run uses).
+  if (Sync && C.SameFile) {
+    OS << syncedCalls(F, S, Call(true), Outs, In);
+  } else {
+    if (Sync)
+      OS << In << "if (" << promiseName(X) << ") {\n";
+    OS << together(Uniform, Dyn, Call, Sync ? In + "  " : In);
+    if (Sync)
+      OS << In << "} else\n" << syncedCalls(F, S, Call(true), Outs, In);
+  }
   // The results back into their lanes.
   std::vector<Copy> Back{{Result, "__bd_cr",
                           "(" + std::string(scalarType(Ty)) + ")",

@@ -56,6 +56,9 @@ std::string promiseName(const ir::ExternCall &X);
 /// no global another file can name (batchdiff.sets-no-global:NAME), or with
 /// \p Uses neither read nor write one (batchdiff.uses-no-global:NAME).
 std::string noGlobalSymbol(const std::string &Name, bool Uses);
+/// The C name of the symbol saying that NAME's generated functions set
+/// global \p Global on every path (batchdiff.sets:NAME:GLOBAL).
+std::string setsSymbol(const std::string &Name, const std::string &Global);
 
 } // namespace batchdiff
 

@@ -90,6 +90,10 @@ EmitOutput emitC(const EmitInput &In) {
       OS << "const char " << noGlobalSymbol(Named->Name, true)
          << "[1] __asm__(\"batchdiff.uses-no-global:" << Named->Name
          << "\") = {0};\n";
+    for (const std::string &G : In.SetsGlobals)
+      OS << "const char " << setsSymbol(Named->Name, G)
+         << "[1] __asm__(\"batchdiff.sets:" << Named->Name << ":" << G
+         << "\") = {0};\n";
   }
   Out.Code = OS.str();
   return Out;

@@ -31,6 +31,8 @@ struct EmitInput {
   /// lower/Lower.h's LowerInfo::SetsNoGlobal, UsesNoGlobal: symbols said
   /// so for the callers of other files (emit/BatchedCall.h).
   bool SetsNoGlobal = false, UsesNoGlobal = false;
+  /// lower/Lower.h's LowerInfo::SetsGlobals.
+  std::vector<std::string> SetsGlobals;
 };
 
 struct EmitOutput {

@@ -936,6 +936,10 @@ std::string WrapperEmitter::run() {
   std::string Promised;
   for (size_t K = 0; K < F.Externs.size(); ++K)
     if (F.Externs[K].Batched && syncsGlobals(F.Externs[K])) {
+      if (F.Externs[K].Batched->SameFile) { // (a recursion: always)
+        Flags = "BD_PAR_SERIAL";
+        continue;
+      }
       std::string C = promiseName(F.Externs[K]) + " != 0";
       if (Promised.find(C) != std::string::npos)
         continue;

@@ -340,6 +340,12 @@ struct ExternCall {
     /// batchdiff.uses-no-global:NAME, a link error otherwise
     /// (lower/GlobalCalls.cpp; other globals are Outs with After, below).
     bool NoSets = false, NoUses = false;
+    /// Globals the caller reads after the call where no path has written
+    /// them, from what the call left (Outs with After): the callee's file
+    /// must say that its generated functions set each on every path, a
+    /// strong reference to batchdiff.sets:NAME:GLOBAL (cephes' lbeta
+    /// reading sgngam after lgam).
+    std::vector<std::string> Sets;
   };
   struct Out {
     int Arg = -1;

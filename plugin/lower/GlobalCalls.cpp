@@ -43,6 +43,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <set>
+#include <tuple>
 
 namespace batchdiff {
 namespace lowering {
@@ -188,7 +189,7 @@ void Lowerer::syncAround(const ir::Stmt *Call, const VarDecl *VD, int V,
   ir::Block Pre, Post;
   ir::Builder PB(F, &Pre), QB(F, &Post);
   int Old = PB.get(V);
-  if (Flag >= 0)
+  if (Flag >= 0 || !Before) // (not global-carried's reads)
     SyncGets.insert(Pre.back().get());
   ir::ExternCall::Out O;
   E.Args.push_back(Old);
@@ -226,7 +227,7 @@ void Lowerer::syncAround(const ir::Stmt *Call, const VarDecl *VD, int V,
 }
 
 bool Lowerer::globalCalls() {
-  if (UsingCalls.empty())
+  if (UsingCalls.empty() && RecursionCalls.empty())
     return true;
   // Written globals, in the order first written.
   std::vector<std::pair<const VarDecl *, int>> Written;
@@ -234,6 +235,9 @@ bool Lowerer::globalCalls() {
     for (const auto &[VD, V] : GlobalVars)
       if (V == O.Var)
         Written.push_back({VD, V});
+  recursionGlobals(Written);
+  if (UsingCalls.empty())
+    return !Failed;
   struct Sync {
     const ir::Stmt *Call;
     const VarDecl *VD;
@@ -241,6 +245,7 @@ bool Lowerer::globalCalls() {
     bool Must;
   };
   std::vector<Sync> Syncs;
+  std::vector<std::tuple<const ir::Stmt *, const VarDecl *, int>> Unwritten;
   for (const auto &[VD, V] : Written) {
     Reach R{V, {}};
     bool Must = false, May = false;
@@ -251,6 +256,7 @@ bool Lowerer::globalCalls() {
     std::sort(Calls.begin(), Calls.end(), [](const auto &A, const auto &B) {
       return A.first->IVal < B.first->IVal;
     });
+    unwrittenReads(Calls, VD, V, Unwritten);
     for (const auto &[S, MM] : Calls) {
       auto It = UsingCalls.find((int)S->IVal);
       if (It == UsingCalls.end() || !MM.second || !mayUse(It->second, VD))
@@ -289,6 +295,8 @@ bool Lowerer::globalCalls() {
   });
   for (const Sync &Y : Syncs)
     syncAround(Y.Call, Y.VD, Y.V, Y.Must ? -1 : Flags[Y.V], true);
+  for (const auto &[Call, VD, V] : Unwritten)
+    syncAround(Call, VD, V, -1, false);
   // Globals read only, read after another file's batch function: read back
   // after the call (where its file does not say that it writes none, the
   // lanes call one at a time: emit/BatchedCall.cpp).
@@ -313,6 +321,80 @@ bool Lowerer::globalCalls() {
     }
   }
   return !Failed;
+}
+
+void Lowerer::unwrittenReads(
+    const std::vector<std::pair<const ir::Stmt *, std::pair<bool, bool>>>
+        &Calls,
+    const VarDecl *VD, int V,
+    std::vector<std::tuple<const ir::Stmt *, const VarDecl *, int>> &Out) {
+  // Another file's batch functions reached by no write of V.
+  std::set<int> Batched;
+  std::map<int, const ir::Stmt *> At;
+  for (const auto &[S, MM] : Calls) {
+    auto It = UsingCalls.find((int)S->IVal);
+    const ir::ExternCall &X = F.Externs[S->IVal];
+    if (!MM.second && It != UsingCalls.end() && X.Batched &&
+        F.Vars[V].Ty != Type::Bool && mayUse(It->second, VD)) {
+      Batched.insert((int)S->IVal);
+      At[(int)S->IVal] = S;
+    }
+  }
+  if (Batched.empty())
+    return;
+  // Those after which V is read before it is written: what the call left,
+  // read back, from a callee whose file says it sets the global on every
+  // path (else a link error naming the symbol).
+  Stale St{V, Batched, {}};
+  std::set<int> Since;
+  St.walk(F.Body, Since);
+  for (int K : St.Read) {
+    F.Externs[K].Batched->Sets.push_back(VD->getNameAsString());
+    Out.push_back({At[K], VD, V});
+  }
+}
+
+void Lowerer::recursionGlobals(
+    const std::vector<std::pair<const VarDecl *, int>> &Written) {
+  for (const auto &[VD, V] : Written) {
+    Reach R{V, {}};
+    bool Must = false, May = false;
+    R.walk(F.Body, Must, May); // (Must: the function writes it on every path)
+    std::vector<std::pair<const ir::Stmt *, std::pair<bool, bool>>> Calls;
+    for (const auto &[S, MM] : R.At)
+      if (auto It = RecursionCalls.find((int)S->IVal);
+          It != RecursionCalls.end() && mayUse(It->second, VD))
+        Calls.push_back({S, MM});
+    std::sort(Calls.begin(), Calls.end(), [](const auto &A, const auto &B) {
+      return A.first->IVal < B.first->IVal;
+    });
+    for (const auto &[S, MM] : Calls) {
+      const ir::ExternCall &X = F.Externs[S->IVal];
+      const FunctionDecl *Callee = RecursionCalls[(int)S->IVal];
+      // Written on every path to the call: the example's value in the
+      // global for the call, what the call left read back. Written on
+      // none, by a function that writes it on every path: what the call
+      // (the function itself) left, read back.
+      bool Self = Callee->getCanonicalDecl() == Top->getCanonicalDecl();
+      bool Ok = MM.first || (!MM.second && Self && Must);
+      if (Ok && F.Vars[V].Ty != Type::Bool) {
+        syncAround(S, VD, V, -1, MM.first);
+        continue;
+      }
+      error(Sites[S->Site],
+            "a recursive call of '" + X.Name + "' in a function that writes " +
+                (F.Vars[V].Ty == Type::Bool ? "_Bool " : "") + "global '" +
+                VD->getNameAsString() +
+                (Ok ? "'" : "', where an example may not have written it"),
+            Ok ? "use an int global, or pass the value as an argument"
+               : "the call's run uses the global, so each example's call "
+                 "is made with the global as the example left it and reads "
+                 "back what the call left, which needs the global written "
+                 "on every path to the call (or on none, and on every path "
+                 "through the function); write it before the recursive call "
+                 "on every path");
+    }
+  }
 }
 
 void Lowerer::globalEffects(bool &Sets, bool &Uses) const {

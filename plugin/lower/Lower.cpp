@@ -436,6 +436,7 @@ bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
     L.globalEffects(Sets, Uses);
     Info.SetsNoGlobal = !Sets;
     Info.UsesNoGlobal = !Uses;
+    Info.SetsGlobals = L.setsGlobals();
   }
   Info.LibraryCalls = L.libraryCalls().vec();
   Info.ScratchGlobals = L.scratchGlobals();

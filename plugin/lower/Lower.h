@@ -52,6 +52,9 @@ struct LowerInfo {
   /// (SetsNoGlobal), and neither read nor write one (UsesNoGlobal): its
   /// file says so to the callers of other files (lower/GlobalCalls.cpp).
   bool SetsNoGlobal = false, UsesNoGlobal = false;
+  /// Globals another file can name that its generated functions set on
+  /// every path: batchdiff.sets:NAME:GLOBAL (lower/GlobalCalls.cpp).
+  std::vector<std::string> SetsGlobals;
 };
 
 /// What the ABI of \p FD's NAME_batched (\p Grad false) or NAME_grad

@@ -365,8 +365,7 @@ int Lowerer::batchedCall(const CallExpr *CE, const FunctionDecl *Callee,
     }
   X.Tied = TieArgs.size() > 1;
   X.Batched = std::move(C);
-  if (!SameFile)
-    UsingCalls[(int)F.Externs.size()] = Callee;
+  (SameFile ? RecursionCalls : UsingCalls)[(int)F.Externs.size()] = Callee;
   F.Externs.push_back(std::move(X));
   if (Bool)
     return B.cmp(ir::Op::CmpNE, D, B.constI(Type::I32, 0));

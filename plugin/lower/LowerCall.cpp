@@ -497,6 +497,8 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
       (X.Why == ir::ExternCall::Outside || X.Why == ir::ExternCall::StringArg ||
        X.Why == ir::ExternCall::BatchedArgs))
     UsingCalls[(int)F.Externs.size()] = Callee;
+  if (Via)
+    RecursionCalls[(int)F.Externs.size()] = Callee;
   F.Externs.push_back(std::move(X));
   externOutStores(D, Outs);
   return Bool ? B.cmp(ir::Op::CmpNE, D, B.constI(Type::I32, 0)) : D;

@@ -353,6 +353,17 @@ int Lowerer::readLValue(const Expr *E) {
         GlobalReads[B.block()->back().get()] = E->getBeginLoc();
         return T;
       }
+      // Written later by the function (read first): per example too, so
+      // that a read after a call that sets it can be what the call left
+      // (GlobalCalls.cpp); otherwise global-carried at this read.
+      if (writtenLater(VD)) {
+        int V = globalVar(VD, E->getBeginLoc());
+        if (V < 0)
+          return -1;
+        int T = B.get(V);
+        GlobalReads[B.block()->back().get()] = E->getBeginLoc();
+        return T;
+      }
       // (One a call made once per example may write: read per example.)
       for (const auto &[RV, V] : refreshed())
         if (RV == VD->getCanonicalDecl())

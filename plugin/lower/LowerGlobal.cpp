@@ -267,19 +267,12 @@ static bool assigned(const ir::Block &B, int V, bool In, const ir::Stmt *&Bad,
 bool Lowerer::checkGlobalWrites() {
   checkInitReads();
   longDoubleGlobals();
+  // (Also around recursive calls, whose run reads and writes the global
+  // itself, not the example's variable standing for it.)
   globalCalls();
-  // A recursive call runs the scalar function, which would read and write
-  // the global itself, not the example's variable standing for it.
-  if (FirstRecursion.isValid() && !GlobalOuts.empty())
-    error(FirstRecursion,
-          "a recursive call of '" + RecursionName +
-              "' in a function that writes global '" + GlobalOuts[0].Global +
-              "'",
-          "the recursive call runs the scalar function, which would use the "
-          "global while the batch keeps it per example; write the recursion "
-          "as a loop, or return the value instead of writing the global");
-  // The same for a static local lowered as a local, declared in a function
-  // the recursive call's scalar run enters again (a static of a function
+  // A static local lowered as a local, declared in a function the
+  // recursive call's scalar run enters again, is written by that run
+  // while the batch keeps a copy per example (a static of a function
   // outside the cycle is not touched by it).
   const VarDecl *InCycle = nullptr;
   for (const VarDecl *VD : ScratchDecls)
@@ -306,6 +299,9 @@ bool Lowerer::checkGlobalWrites() {
     } else if (!Done) {
       Flags.push_back(someWrites(O));
     }
+    for (const auto &[VD, V] : GlobalVars)
+      if (Done && !Bad && V == O.Var && VD->hasExternalFormalLinkage())
+        SetsGlobals.push_back(O.Global);
   }
   // Each flag right after its global's output.
   std::vector<ir::Output> Outs;

@@ -35,6 +35,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 
 namespace batchdiff {
 namespace lowering {
@@ -184,6 +185,9 @@ public:
   /// lower/Lower.h's LowerInfo::SetsNoGlobal, UsesNoGlobal
   /// (GlobalCalls.cpp).
   void globalEffects(bool &Sets, bool &Uses) const;
+  /// After run(): the globals another file can name that the function
+  /// writes on every path (lower/Lower.h's LowerInfo::SetsGlobals).
+  const std::vector<std::string> &setsGlobals() const { return SetsGlobals; }
   /// File-scope declarations the generated code needs: of the globals the
   /// function names only through a block-scope 'extern' declaration.
   const std::string &fileDecls() const { return FileDecls; }

@@ -27,6 +27,9 @@ struct Scan {
   std::vector<const VarDecl *> Read;
   std::vector<const Stmt *> Bodies;
   bool Outside = false;
+  /// Inlined bodies only: not those of calls passing a string literal
+  /// (made once per example on the scalar function).
+  bool Inlined = false;
 
   void body(const FunctionDecl *FD) {
     const FunctionDecl *Def = FD->getDefinition();
@@ -42,11 +45,17 @@ struct Scan {
     if (const auto *CE = dyn_cast<CallExpr>(S))
       if (const FunctionDecl *FD = CE->getDirectCallee()) {
         const FunctionDecl *Def = FD->getDefinition();
-        if (Def && Def->hasBody())
-          body(Def);
-        else if (!FD->getBuiltinID() &&
+        bool String = false;
+        for (const Expr *A : CE->arguments())
+          String |= isa<StringLiteral>(A->IgnoreParenImpCasts());
+        // (A string argument's call: its arguments are walked below.)
+        if (Inlined && String)
+          Def = nullptr;
+        else if (!(Def && Def->hasBody()) && !FD->getBuiltinID() &&
                  !Ctx.getSourceManager().isInSystemHeader(FD->getLocation()))
           Outside = true;
+        if (Def && Def->hasBody())
+          body(Def);
       }
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
@@ -79,6 +88,32 @@ std::vector<const VarDecl *> outsideWritable(const FunctionDecl *Top,
                      [&](const Stmt *B) { return modifies(B, VD); }))
       Out.push_back(VD);
   return Out;
+}
+
+std::vector<const VarDecl *> assignedOutside(const FunctionDecl *Top,
+                                             ASTContext &Ctx) {
+  Scan S{Ctx, {}, {}, {}, true};
+  S.body(Top);
+  std::vector<const VarDecl *> Out;
+  for (const VarDecl *VD : S.Read)
+    if (std::any_of(S.Bodies.begin(), S.Bodies.end(),
+                    [&](const Stmt *B) { return modifies(B, VD); }))
+      Out.push_back(VD);
+  return Out;
+}
+
+bool Lowerer::writtenLater(const VarDecl *VD) {
+  // (Only after a call of another file's batch function, whose value of
+  // the global can be read back: elsewhere read as before.)
+  if (std::none_of(F.Externs.begin(), F.Externs.end(),
+                   [](const ir::ExternCall &X) {
+                     return X.Batched && !X.Batched->SameFile;
+                   }))
+    return false;
+  if (!Assigned)
+    Assigned = assignedOutside(Top, Ctx);
+  VD = VD->getCanonicalDecl();
+  return std::find(Assigned->begin(), Assigned->end(), VD) != Assigned->end();
 }
 
 } // namespace lowering

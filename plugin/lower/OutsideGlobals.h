@@ -21,5 +21,10 @@ namespace lowering {
 std::vector<const clang::VarDecl *>
 outsideWritable(const clang::FunctionDecl *Top, clang::ASTContext &Ctx);
 
+/// The same globals that \p Top, or a function of this file it calls,
+/// assigns somewhere (read before that or not).
+std::vector<const clang::VarDecl *>
+assignedOutside(const clang::FunctionDecl *Top, clang::ASTContext &Ctx);
+
 } // namespace lowering
 } // namespace batchdiff

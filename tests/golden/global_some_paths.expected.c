@@ -316,4 +316,5 @@ void safe_log_grad(size_t __bd_n, const double *__bd_a0, double *__bd_ret, const
   if (__bd_c.__bd_gw3) DOMAIN_ERR = __bd_c.__bd_gv3;
 }
 const char __bd_abi_safe_log_grad[1] __asm__("batchdiff.abi:double safe_log(double):grad") = {0};
+const char __bd_sg8_safe_log_LASTX[1] __asm__("batchdiff.sets:safe_log:LASTX") = {0};
 

@@ -64,4 +64,5 @@ void lookup_batched(size_t __bd_n, const float *__bd_a0, const int *__bd_a1, flo
   bd_parallel_for(__bd_n, __bd_lookup_bc, 0, 0, &__bd_c, 0);
 }
 const char __bd_abi_lookup_batched[1] __asm__("batchdiff.abi:float lookup(float, int):batched") = {0};
+const char __bd_sg6_lookup_LASTK[1] __asm__("batchdiff.sets:lookup:LASTK") = {0};
 
