@@ -795,11 +795,11 @@ bool Lowerer::bindParams(const CallExpr *CE, const FunctionDecl *Callee,
       continue;
     }
     if (CA.Recs.count(I)) {
+      // A helper walking the records (LowerRecordWalk.cpp).
       if (modifies(Callee->getBody(), P)) {
-        error(P->getLocation(),
-              "re-pointing the struct pointer '" + P->getNameAsString() + "'",
-              "use one pointer per struct");
-        return false;
+        if (!walkRecords(P, &CA.Recs[I], Fr))
+          return false;
+        continue;
       }
       Fr.RecPtrs[P] = CA.Recs[I];
       continue;

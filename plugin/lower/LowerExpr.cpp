@@ -80,6 +80,14 @@ int Lowerer::expr(const Expr *E) {
           B.set(P->NullVar, B.constB(false));
         return B.constB(false);
       }
+    // `p++`, `p = q` of a struct pointer walking records (`p++, o++`).
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && BO->getOpcode() == BO_Comma && isStructPtr(E->getType()))
+      return expr(BO->getLHS()) < 0 ? -1 : expr(BO->getRHS());
+    if (isStructPtr(E->getType()) && inRecordArray(E)) {
+      RecRef R;
+      return recordPtr(E, R) ? B.constB(false) : -1;
+    }
     PtrVal P;
     return ptrValue(E, P) ? B.constB(false) : -1;
   }
@@ -517,6 +525,8 @@ int Lowerer::binary(const BinaryOperator *BO) {
   bool PtrL = BO->getLHS()->getType()->isPointerType();
   bool PtrR = BO->getRHS()->getType()->isPointerType();
   bool Globals = globalPointer(BO->getLHS()) || globalPointer(BO->getRHS());
+  if (PtrL && PtrR && K == BO_Sub && recordPtrOperands(BO))
+    return recordPtrDiff(BO);
   if (PtrL && PtrR && K == BO_Sub && !Globals)
     return ptrDiff(BO);
   // (Comparisons and && || of pointers are tests, as in conditions: `int z
@@ -589,7 +599,7 @@ int Lowerer::compoundAssign(const CompoundAssignOperator *CAO) {
 int Lowerer::compare(const BinaryOperator *BO) {
   if (BO->getLHS()->getType()->isPointerType() ||
       BO->getRHS()->getType()->isPointerType())
-    return ptrCompare(BO);
+    return recordPtrOperands(BO) ? recordPtrCompare(BO) : ptrCompare(BO);
   if (std::optional<int> C = complexCompare(BO))
     return *C;
   int L = expr(BO->getLHS()), R = expr(BO->getRHS());

@@ -252,6 +252,9 @@ private:
     int Idx = -1;
     unsigned Start = 0, Count = 0;
     bool Whole = true;
+    /// A re-pointed pointer's (RecPtrs): its record index, an I32
+    /// variable read at each use (LowerRecordWalk.cpp), else -1.
+    int IdxVar = -1;
   };
   struct Frame;
   // Function values that may be one of several functions (the types Frame
@@ -905,6 +908,7 @@ private:
   /// the arguments before their conversion to void *).
   int structMem(const CallExpr *CE, llvm::StringRef Name, const Expr *Dst,
                 const Expr *Src);
+#include "lower/LowerRecordWalk.inc"
   /// A struct return value's leaves (empty for a scalar).
   std::vector<Leaf> RetLeaves;
   /// The leaves of the last inlined helper's struct return value.

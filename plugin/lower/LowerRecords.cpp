@@ -174,12 +174,18 @@ static const VarDecl *recordRoot(const Expr *E) {
       E = ME->getBase();
     else if (const auto *UO = dyn_cast<UnaryOperator>(E);
              UO &&
-             (UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf))
+             (UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf ||
+              UO->isIncrementDecrementOp()))
       E = UO->getSubExpr();
     else if (const auto *BO = dyn_cast<BinaryOperator>(E);
              BO && BO->isAdditiveOp())
       E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
                                                    : BO->getRHS();
+    else if (BO && BO->isAssignmentOp() && BO->getType()->isPointerType())
+      E = BO->getLHS(); // `p = q`, `p += k` (walks)
+    else if (const auto *CO = dyn_cast<ConditionalOperator>(E);
+             CO && CO->getType()->isPointerType())
+      E = CO->getTrueExpr(); // (recordChoice checks the other)
     else
       break;
   }
@@ -275,6 +281,10 @@ bool Lowerer::recordPtr(const Expr *E, RecRef &Out) {
   if (Failed)
     return false;
   E = E->IgnoreParens();
+  if (bool Ok; walkStep(E, Out, Ok)) // p++, p = q (LowerRecordWalk.cpp)
+    return Ok;
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return recordChoice(CO, Out);
   auto Step = [&](const Expr *Base, const Expr *Idx, bool Sub) {
     if (!recordPtr(Base, Out))
       return false;
@@ -306,7 +316,7 @@ bool Lowerer::recordPtr(const Expr *E, RecRef &Out) {
     auto It = VD ? Frames.back().RecPtrs.find(VD) : Frames.back().RecPtrs.end();
     if (It != Frames.back().RecPtrs.end()) {
       Out = It->second;
-      return true;
+      return walkRead(Out, VD, E->getBeginLoc());
     }
     if (globalRecordVar(VD, Ctx))
       return globalRecords(VD, E->getBeginLoc(), Out);

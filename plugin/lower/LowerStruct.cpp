@@ -303,6 +303,12 @@ bool Lowerer::structPtrDecl(const VarDecl *VD) {
           "and keep whether it is set in an int");
     return false;
   }
+  // Re-pointed into an array of records (a walk): its record index is a
+  // variable (LowerRecordWalk.cpp); its first assignment points one
+  // declared without an initializer.
+  bool Walk = modifies(Frames.back().FD->getBody(), VD);
+  if (!VD->getInit() && Walk)
+    return walkRecords(VD, nullptr, Frames.back());
   if (!VD->getInit()) {
     error(VD->getLocation(),
           "pointer to a struct '" + VD->getNameAsString() +
@@ -310,18 +316,20 @@ bool Lowerer::structPtrDecl(const VarDecl *VD) {
           "initialise it where it is declared ('vec3 *p = &s;')");
     return false;
   }
-  if (modifies(Frames.back().FD->getBody(), VD)) {
-    error(VD->getLocation(),
-          "re-pointing the struct pointer '" + VD->getNameAsString() + "'",
-          "use one pointer per struct");
-    return false;
-  }
   if (inRecordArray(VD->getInit())) {
     RecRef R;
     if (!recordPtr(VD->getInit(), R))
       return false;
+    if (Walk)
+      return walkRecords(VD, &R, Frames.back());
     Frames.back().RecPtrs[VD] = R;
     return true;
+  }
+  if (Walk) {
+    error(VD->getLocation(),
+          "re-pointing the struct pointer '" + VD->getNameAsString() + "'",
+          "use one pointer per struct");
+    return false;
   }
   std::vector<int> Vars;
   if (!structPtr(VD->getInit(), Vars))
