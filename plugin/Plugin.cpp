@@ -16,6 +16,7 @@
 #include "inject/Inject.h"
 #include "inject/LazyRuntime.h"
 #include "inject/Outputs.h"
+#include "lower/FixedGlobals.h"
 #include "lower/RecursiveHelpers.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -132,6 +133,10 @@ public:
       }
     if (!clangErrors())
       Lazy.diagnoseMissing();
+    // Static structs whose pointer members were read as constants: code
+    // after the reading function must not change them either.
+    if (!clangErrors())
+      lowering::diagnoseLaterChanges(S->getDiagnostics(), S->getASTContext());
     diagnoseParamAttributes(*S);
     diagnoseUnusedFunctionMarks(*S);
     writeOutputs(S->getDiagnostics(), S->getSourceManager(), Opts, All);

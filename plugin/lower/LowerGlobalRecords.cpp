@@ -17,6 +17,7 @@
 // a write is an error where it is.
 //
 //===----------------------------------------------------------------------===//
+#include "lower/FixedGlobals.h"
 #include "lower/LowerImpl.h"
 #include "lower/Types.h"
 
@@ -67,7 +68,7 @@ bool Lowerer::globalRecords(const VarDecl *VD, SourceLocation At, RecRef &Out) {
   if (!fileScopeName(VD, At))
     return false;
   std::vector<Leaf> L;
-  PointerLeaves = RT.isConstQualified();
+  PointerLeaves = RT.isConstQualified() || keepsInitializer(VD, Ctx);
   bool Laid = structLayout(RT, "", L, At, "global '" + Name + "'");
   PointerLeaves = false;
   if (!Laid || !noUnions(L, At, false, false, true))

@@ -21,8 +21,11 @@
 // that assignment can bring.
 //
 //===----------------------------------------------------------------------===//
+#include "lower/FixedGlobals.h"
 #include "lower/LowerImpl.h"
 #include "lower/LowerPointer.h"
+
+#include "diagnostics/Diagnostics.h"
 
 #include <algorithm>
 #include <functional>
@@ -272,12 +275,18 @@ int Lowerer::ptrConstMember(const MemberExpr *ME, PtrVal &Out) {
                        ME->getMemberDecl()->getNameAsString() + "' of '" +
                        Name + (Table ? "[k]'" : "'");
   SourceLocation At = ME->getBeginLoc();
-  // Other code may re-point a member of a struct that is not const.
-  if (!Ctx.getBaseElementType(VD->getType()).isConstQualified()) {
-    error(At, Member + ", which other code may change,",
-          "declare '" + Name +
-              "' const, with its pointers set in its "
-              "initializer");
+  // Other code may re-point a member of a struct that is not const,
+  // unless it is static and no code of the file changes it (GSL's
+  // `static cheb_series bj0_cs = {...}`: FixedGlobals.h).
+  if (!Ctx.getBaseElementType(VD->getType()).isConstQualified() &&
+      !keepsInitializer(VD, Ctx, At, Member)) {
+    auto [What, Instead] = changedMemberError(Member, VD);
+    bool New = !Seen.count({At.getRawEncoding(), What + Instead});
+    error(At, What, Instead);
+    if (const Expr *C = New ? changeOf(VD, Ctx) : nullptr)
+      report(Diags, DiagnosticsEngine::Note, C->getExprLoc(),
+             "'%0' may be changed here")
+          << Name;
     return 0;
   }
   const Expr *IE = VD->getAnyInitializer(Def);
