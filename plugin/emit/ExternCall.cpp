@@ -63,11 +63,11 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
   // BD_UNIFORM parameter k (the kernel's pointer, one for the batch);
   // "\x06k\x02": local array k's copy of the lane's elements; "\x07k\x02":
   // the lane's example's array of parameter k (the kernel's pointer plus
-  // the lane's offset in elements).
+  // the lane's offset in elements); "\x08k\x02": the address of struct k.
   std::string Call;
   for (size_t I = 0; I < X.Call.size(); ++I) {
     char C = X.Call[I];
-    if (C < '\x01' || C > '\x07' || C == '\x02') {
+    if (C < '\x01' || C > '\x08' || C == '\x02') {
       Call += C;
       continue;
     }
@@ -77,8 +77,9 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
             : C == '\x03' ? "&__bd_o" + K
             : C == '\x04' ? "__bd_tb" + K
             : C == '\x05' ? "__bd_p" + K
-            : C == '\x06'
-                ? "__bd_la" + K
+            : C == '\x06' ? "__bd_la" + K
+            : C == '\x08'
+                ? "&__bd_s" + K
                 : "(__bd_p" + K + " + __bd_po" + K + Chain + "[__bd_l])";
     I = End;
   }
@@ -106,6 +107,16 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
       OS << (E ? ", " : "") << "(" << A.CType << ")" << Lane[A.First + E];
     OS << "};\n";
   }
+  // Each struct, zeroed (its padding and members batchdiff does not
+  // know), its members the lane's values.
+  for (size_t K = 0; K < X.Structs.size(); ++K) {
+    const ir::ExternCall::Struct &St = X.Structs[K];
+    OS << In << "    " << St.CType << " __bd_s" << K << ";\n"
+       << In << "    __builtin_memset(&__bd_s" << K << ", 0, sizeof __bd_s" << K
+       << ");\n";
+    for (const auto &[Path, O] : St.Members)
+      OS << In << "    __bd_s" << K << Path << " = __bd_o" << O << ";\n";
+  }
   // A global the function writes: the lane's value in it for the call,
   // what the call left read back, and its value from before put back
   // (only where the example has written it, with a Cond).
@@ -130,6 +141,9 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
     else if (!O.After.empty())
       OS << In << "    __bd_o" << K << " = " << O.After << ";\n";
   }
+  for (size_t K = 0; K < X.Structs.size(); ++K)
+    for (const auto &[Path, O] : X.Structs[K].Members)
+      OS << In << "    __bd_o" << O << " = __bd_s" << K << Path << ";\n";
   for (size_t K = 0; K < X.Outs.size(); ++K)
     OS << In << "    " << Outs << K << "[__bd_l] = __bd_o" << K << ";\n";
   OS << In << "  }\n";

@@ -378,6 +378,14 @@ struct ExternCall {
     std::string CType;
     int First = -1, Len = 0;
   };
+  /// A pointer to a struct of numbers (GSL's `gsl_sf_exp_e(x, &r)`): a
+  /// struct of C type CType per lane, each member (its access path,
+  /// ".val") holding the value of out-pointer Out, read back after the
+  /// call.
+  struct Struct {
+    std::string CType;
+    std::vector<std::pair<std::string, int>> Members;
+  };
   std::string Call, Decl, Ty, Name, Via, Fix;
   Reason Why = Outside;
   bool AnyThread = false, Tied = false;
@@ -391,6 +399,7 @@ struct ExternCall {
   std::vector<Out> Outs;
   std::vector<Table> Tables;
   std::vector<Array> Arrays;
+  std::vector<Struct> Structs;
 };
 
 struct Function {

@@ -289,7 +289,7 @@ bool Lowerer::externArg(const Expr *A) const {
   return stringArg(A) || stringLocalArg(A) || globalPointerArg(A) ||
          nullPointerArg(A) || outPointerArg(A) || scalarPointerArg(A) ||
          tableArg(A) || varyingArrayArg(A) >= 0 || passedArrayArg(A) >= 0 ||
-         uniformArrayArg(A) >= 0 || irType(A->getType());
+         uniformArrayArg(A) >= 0 || structOutArg(A) || irType(A->getType());
 }
 
 /// Whether \p CE is made once per lane instead of being inlined
@@ -314,7 +314,7 @@ bool Lowerer::externCallee(const CallExpr *CE,
     // &dpsipr, &depspr), declared in erfa.h, defined after its callers).
     Values &= !nullPointerArg(A) && !outPointerArg(A) && !scalarPointerArg(A) &&
               !tableArg(A) && varyingArrayArg(A) < 0 && passedArrayArg(A) < 0 &&
-              uniformArrayArg(A) < 0;
+              uniformArrayArg(A) < 0 && !structOutArg(A);
   }
   if (String)
     return true;
@@ -425,6 +425,11 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
     }
     if (outPointerArg(A) || scalarPointerArg(A) || tableArg(A)) {
       if (!externPointerArg(A, Name, X, Args, Outs))
+        return -1;
+      continue;
+    }
+    if (const VarDecl *VD = structOutArg(A)) {
+      if (!structOutPass(A, VD, Name, X, Args, Outs))
         return -1;
       continue;
     }
@@ -949,7 +954,8 @@ std::pair<std::string, std::string> missingBodyError(const MissingBody &M) {
           "a function of another file is called once per example with "
           "numbers, string literals, file-scope pointer variables, the "
           "address of a scalar local ('&v', or a pointer to one passed on; "
-          "for an element, copy it into one), an array parameter passed on, "
+          "for an element, copy it into one), the address of a struct of "
+          "numbers ('&r'), an array parameter passed on, "
           "a null pointer, a 'const' table or a table the file only passes "
           "whole to such calls; define '" +
               Name +

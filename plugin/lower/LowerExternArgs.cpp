@@ -383,7 +383,8 @@ bool Lowerer::externOutArg(const Expr *A, const LValue &L,
                            const std::string &Name, QualType CT, bool Const,
                            const std::string &Callee, ir::ExternCall &X,
                            std::vector<int> &Args,
-                           std::vector<ExternOutArg> &Outs) {
+                           std::vector<ExternOutArg> &Outs,
+                           const std::string &CText, bool Member) {
   for (const ExternOutArg &O : Outs)
     if (O.L.Var == L.Var && O.L.Arg == L.Arg) {
       error(A->getBeginLoc(),
@@ -395,15 +396,112 @@ bool Lowerer::externOutArg(const Expr *A, const LValue &L,
       return false;
     }
   int T = load(L);
-  X.Call += "\x03" + std::to_string(X.Outs.size()) + "\x02";
+  if (!Member)
+    X.Call += "\x03" + std::to_string(X.Outs.size()) + "\x02";
   ir::ExternCall::Out O;
   O.Arg = (int)Args.size();
-  O.CType = CT.getCanonicalType().getUnqualifiedType().getAsString(
-      Ctx.getPrintingPolicy());
+  O.CType = !CText.empty()
+                ? CText
+                : CT.getCanonicalType().getUnqualifiedType().getAsString(
+                      Ctx.getPrintingPolicy());
   O.Name = Name;
   X.Outs.push_back(std::move(O));
   Outs.push_back({L, A->getBeginLoc(), Const});
   Args.push_back(T);
+  return true;
+}
+
+const VarDecl *Lowerer::structOutArg(const Expr *A) const {
+  QualType T = A->getType();
+  if (!T->isPointerType() || !T->getPointeeType()->isStructureType() ||
+      T->getPointeeType().isVolatileQualified())
+    return nullptr;
+  const Expr *E = A->IgnoreParenImpCasts();
+  bool Addr = false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_AddrOf) {
+    E = UO->getSubExpr()->IgnoreParens();
+    Addr = true;
+  }
+  const auto *DR = dyn_cast<DeclRefExpr>(E);
+  const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  // `&s` of a struct local (or parameter), or a pointer to a struct
+  // (a parameter of the function or of a helper) passed on.
+  if (!VD || VD->getType().isVolatileQualified() ||
+      (Addr ? !VD->hasLocalStorage() || !VD->getType()->isStructureType()
+            : !VD->getType()->isPointerType()))
+    return nullptr;
+  // (Members structOutPass cannot pass are its error.) A pointer to the
+  // records of a parameter (`gsl_sf_result *result`), whole: its record 0.
+  if (auto R = Frames.back().RecPtrs.find(VD);
+      !Addr && R != Frames.back().RecPtrs.end())
+    return R->second.Param >= 0 && R->second.Idx < 0 && R->second.Whole
+               ? VD
+               : nullptr;
+  auto It = Frames.back().Structs.find(VD);
+  if (It == Frames.back().Structs.end() || It->second.empty())
+    return nullptr;
+  return VD;
+}
+
+bool Lowerer::structOutPass(const Expr *A, const VarDecl *VD,
+                            const std::string &Callee, ir::ExternCall &X,
+                            std::vector<int> &Args,
+                            std::vector<ExternOutArg> &Outs) {
+  QualType RT = A->getType()->getPointeeType();
+  bool Const = RT.isConstQualified();
+  std::string Name = VD->getNameAsString();
+  std::vector<Leaf> L;
+  if (!structLayout(RT.getUnqualifiedType(), "", L, A->getBeginLoc(),
+                    "the struct '" + Name + "'"))
+    return false;
+  // The members: the variables of a struct, or record 0 of a parameter's.
+  std::vector<LValue> Ls;
+  if (auto R = Frames.back().RecPtrs.find(VD);
+      R != Frames.back().RecPtrs.end()) {
+    for (unsigned K = 0; K < R->second.Count; ++K) {
+      Ls.push_back(recordLeaf(R->second, K));
+      if (!Const && Ls.back().Arg >= 0 && !F.Params[Ls.back().Arg].Writable)
+        Ls.clear(); // (read only: refused below)
+    }
+  } else {
+    for (int V : Frames.back().Structs.find(VD)->second) {
+      Ls.emplace_back();
+      Ls.back().Var = V;
+    }
+  }
+  // The generated code names the struct's type: its tag, or its typedef.
+  const RecordDecl *RD = RT->getAsRecordDecl();
+  std::string CType = RD->getIdentifier() ? "struct " + RD->getNameAsString()
+                      : RD->getTypedefNameForAnonDecl()
+                          ? RD->getTypedefNameForAnonDecl()->getNameAsString()
+                          : std::string();
+  const DeclContext *DC = RD->getDeclContext();
+  while (isa<RecordDecl>(DC))
+    DC = DC->getParent();
+  bool Plain = L.size() == Ls.size();
+  for (const Leaf &Lf : L)
+    Plain &= !Lf.Len && Lf.Union.empty() && !Lf.Ptr && Lf.Ty != Type::Bool;
+  if (CType.empty() || !DC->isFileContext() || !Plain) {
+    error(A->getBeginLoc(),
+          "passing '" + Name + "', a struct of type '" +
+              RT.getUnqualifiedType().getAsString() + "', to '" + Callee +
+              "', which is called once per example,",
+          "such a struct may have scalar members (numbers, nested structs of "
+          "them) and a type declared at file scope with a tag or a typedef "
+          "name");
+    return false;
+  }
+  ir::ExternCall::Struct St;
+  St.CType = CType;
+  for (size_t K = 0; K < L.size(); ++K) {
+    St.Members.push_back({L[K].Path, (int)X.Outs.size()});
+    if (!externOutArg(A, Ls[K], Name, QualType(), Const, Callee, X, Args, Outs,
+                      L[K].CType, true))
+      return false;
+  }
+  X.Call += "\x08" + std::to_string(X.Structs.size()) + "\x02";
+  X.Structs.push_back(std::move(St));
   return true;
 }
 
