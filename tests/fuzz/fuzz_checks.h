@@ -389,19 +389,31 @@ static void fz_check_jvp_alone(fz_case *c, size_t b, const double *x,
   if (pat == 3 || !isfinite(dot) || !isfinite(mag)) {
     fz_st.jvp_skip++;
   } else if (!isfinite(jv)) {
-    /* a finite gradient but a non-finite d_ret: only an intermediate
-     * that overflowed (or became NaN) in the function itself excuses it
-     * (forward mode then multiplies its infinite partial by a tangent the
-     * reverse sweep never forms); otherwise a zero tangent times an
-     * infinite partial, or a wrong rule, made it */
+    /* a finite gradient but a non-finite d_ret: an intermediate that
+     * overflowed (or became NaN) in the function itself excuses it (forward
+     * mode then multiplies its infinite partial by a tangent the reverse
+     * sweep never forms), and so do intermediate tangents that overflow
+     * (seed 957 of the twelfth round: finite along t * 2^-64, as check 4's
+     * H.v is scaled); otherwise a zero tangent times an infinite partial,
+     * or a wrong rule, made it */
     (void)fz_path_ok(f, x, c->rb[b], &ovf);
-    if (ovf)
+    double ts[FZ_MAXP], *t2[FZ_MAXP], djs = 0.0;
+    if (!ovf) {
+      for (int p = 0; p < f->np; p++) {
+        t2[p] = t1[p] ? &ts[p] : NULL;
+        if (t1[p])
+          ts[p] = t1[p][0] * 0x1p-64;
+      }
+      f->jvp(1, a1, t2, NULL, &djs);
+      djs *= 1.0 + FZ_MUTATE_JVP;
+    }
+    if (ovf || isfinite(djs))
       fz_st.jvp_ovf++;
     else
       FZ_FAIL(f, a, b,
               "jvp %.17g not finite, dot(gradient, tangent) %.17g "
-              "(no intermediate overflowed)",
-              jv, dot);
+              "(no intermediate overflowed; along t * 2^-64: %.17g)",
+              jv, dot, djs);
   } else {
     int ok = fabs(jv - dot) <= jt * mag + 1e-300, why = 0;
     fz_st.jvp_dot++;
