@@ -31,7 +31,7 @@ struct ScratchStatics {
   llvm::DenseMap<const clang::VarDecl *, clang::SourceLocation> Stale;
 };
 
-/// Scans the static locals declared in \p Body (docs/subset.md, "Static
+/// Scans the static locals declared in \p Body (docs/globals.md, "Static
 /// locals") into \p Out.
 void scanStatics(clang::ASTContext &Ctx, const clang::Stmt *Body,
                  ScratchStatics &Out);

@@ -1,4 +1,4 @@
-/* Pointer members of const structs (docs/subset.md, "Global tables"): a
+/* Pointer members of const structs (docs/globals.md, "Global tables"): a
  * polynomial descriptor `{ n, coefficients }` read where the struct is
  * named (P.c[i], nested Q.in.c), through an offset initializer (qc + 1),
  * from a table of descriptors at a per-example index (T[k].c[i], whose int

@@ -1,5 +1,5 @@
 /* Globals the function writes or reads, and calls that may write them
- * (docs/subset.md, "File-scope data"; docs/calls.md): after each
+ * (docs/globals.md, "File-scope data"; docs/calls.md): after each
  * example's call the example's value is what the call left in the global,
  * and before it, where the example has written it on every path, the
  * global holds the example's value:

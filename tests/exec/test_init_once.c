@@ -1,4 +1,4 @@
-/* Static tables filled once, lazily (docs/subset.md, "Tables filled
+/* Static tables filled once, lazily (docs/globals.md, "Tables filled
  * once"): `if (!ready) init_table();` where init_table fills static
  * globals from constants and sets ready, or the same block written in
  * place. The scalar loop runs the block when the first example reaches it;

@@ -1,5 +1,5 @@
 /* Recursion in a function that writes a global (docs/calls.md,
- * "Recursion"; docs/subset.md, "File-scope data"): each example's
+ * "Recursion"; docs/globals.md, "File-scope data"): each example's
  * recursive call is made with the global as that example left it and the
  * example's variable reads back what the call left, so the global is one
  * value per example as in the scalar loop:

@@ -1,5 +1,5 @@
 /* Static globals used as scratch inside one expression, as Numerical
- * Recipes' nrutil.h computes its macros' arguments once (docs/subset.md,
+ * Recipes' nrutil.h computes its macros' arguments once (docs/globals.md,
  * globals): written and read in the same expression, on some paths only.
  * The batched functions keep them per example and leave the globals as
  * they were (nothing in the file reads what they hold between

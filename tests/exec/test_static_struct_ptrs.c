@@ -1,5 +1,5 @@
 /* Pointer members of static structs that are not const, as GSL keeps its
- * Chebyshev series (docs/subset.md, "Global tables"): `static double
+ * Chebyshev series (docs/globals.md, "Global tables"): `static double
  * a_data[] = {...}; static cheb_series a_cs = { a_data, 7, -1, 1 };`,
  * passed as `const cheb_series *` to a Clenshaw helper that reads
  * `cs->c[j]` and writes a {val, err} result through a pointer. No code of

@@ -4,7 +4,7 @@
  * cephes' jnx (bessel/jv.c) keeps `static double u[8];` and `static double
  * ai, aip, bi, bip;`: every element is assigned before anything reads it,
  * so no value goes from one call to the next and the static is an ordinary
- * local in all but name (docs/subset.md, "Static locals"). The functions
+ * local in all but name (docs/globals.md, "Static locals"). The functions
  * here have that shape (constant-index writes, a filling loop, a
  * recurrence filling loop, both sides of an if, a do-while, a 2-D static, a
  * static in a helper called twice, statics filled through a helper's

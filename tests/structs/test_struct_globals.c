@@ -1,5 +1,5 @@
 /* Structs at file scope and static local ones, as numeric C writes them
- * (docs/subset.md, file-scope data): a const parameter struct and a
+ * (docs/globals.md, file-scope data): a const parameter struct and a
  * non-const one nothing writes, Gauss-Legendre nodes and weights, a table
  * of piecewise-quadratic segments searched per example, char/short/_Bool
  * members, a two-dimensional table of structs, static local tables of
