@@ -198,13 +198,21 @@ bool Lowerer::complexValue(const Expr *E, CVal &Out) {
   return false;
 }
 
-bool Lowerer::complexRef(const Expr *E, CVal &Out) {
+const std::pair<int, int> *Lowerer::complexVars(const Expr *E,
+                                                const VarDecl **Decl) {
   const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParens());
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (Decl)
+    *Decl = VD;
   auto It = VD ? ComplexVars.find({Frames.size(), VD}) : ComplexVars.end();
-  if (It != ComplexVars.end()) {
-    Out.Re = B.get(It->second.first);
-    Out.Im = B.get(It->second.second);
+  return It == ComplexVars.end() ? nullptr : &It->second;
+}
+
+bool Lowerer::complexRef(const Expr *E, CVal &Out) {
+  const VarDecl *VD;
+  if (const auto *V = complexVars(E, &VD)) {
+    Out.Re = B.get(V->first);
+    Out.Im = B.get(V->second);
     Out.Ty = F.Temps[Out.Re];
     return true;
   }
@@ -278,17 +286,15 @@ bool Lowerer::complexBinary(const BinaryOperator *BO, CVal &Out) {
 bool Lowerer::complexAssign(const BinaryOperator *BO, BinaryOperatorKind Op,
                             QualType CompTy, CVal &Out) {
   const Expr *LHS = BO->getLHS(), *RHS = BO->getRHS();
-  const auto *DRE = dyn_cast<DeclRefExpr>(LHS->IgnoreParens());
-  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  auto It = VD ? ComplexVars.find({Frames.size(), VD}) : ComplexVars.end();
-  if (It == ComplexVars.end()) {
+  const auto *Vars = complexVars(LHS);
+  if (!Vars) {
     CVal Unused;
     if (LHS->getType()->isAnyComplexType() && !complexRef(LHS, Unused))
       return false;
     error(LHS->getBeginLoc(), "writing this complex value", WhatWorks);
     return false;
   }
-  auto [ReV, ImV] = It->second;
+  auto [ReV, ImV] = *Vars;
   Type LT = F.Vars[ReV].Ty;
   // As CodeGen: the right side first, then the left side's parts.
   CVal R;
@@ -423,16 +429,14 @@ Lowerer::CVal Lowerer::complexMul(const CVal &L, const CVal &R) {
 bool Lowerer::complexIncDec(const UnaryOperator *UO, CVal &Out) {
   // CodeGen adds +-1 to the real part and keeps the imaginary part; the
   // value is the new one (prefix) or the old one (postfix).
-  const auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens());
-  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  auto It = VD ? ComplexVars.find({Frames.size(), VD}) : ComplexVars.end();
-  if (It == ComplexVars.end()) {
+  const auto *Vars = complexVars(UO->getSubExpr());
+  if (!Vars) {
     CVal Unused;
     if (complexRef(UO->getSubExpr(), Unused))
       error(UO->getOperatorLoc(), "writing this complex value", WhatWorks);
     return false;
   }
-  auto [ReV, ImV] = It->second;
+  auto [ReV, ImV] = *Vars;
   Type T = F.Vars[ReV].Ty;
   CVal Old{B.get(ReV), B.get(ImV), T};
   bool Inc = UO->isIncrementOp();
@@ -639,10 +643,8 @@ bool Lowerer::complexPart(const UnaryOperator *UO, llvm::StringRef Action,
   if ((UO->getOpcode() != UO_Real && UO->getOpcode() != UO_Imag) ||
       !UO->getSubExpr()->getType()->isAnyComplexType())
     return false;
-  const auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens());
-  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  auto It = VD ? ComplexVars.find({Frames.size(), VD}) : ComplexVars.end();
-  if (It == ComplexVars.end()) {
+  const auto *Vars = complexVars(UO->getSubExpr());
+  if (!Vars) {
     CVal Unused;
     if (complexRef(UO->getSubExpr(), Unused))
       error(UO->getBeginLoc(),
@@ -650,7 +652,7 @@ bool Lowerer::complexPart(const UnaryOperator *UO, llvm::StringRef Action,
     Out = {};
     return true;
   }
-  Out = {UO->getOpcode() == UO_Real ? It->second.first : It->second.second, -1};
+  Out = {UO->getOpcode() == UO_Real ? Vars->first : Vars->second, -1};
   return true;
 }
 
