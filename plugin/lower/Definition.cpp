@@ -272,15 +272,26 @@ bool checkDerivatives(const ir::Function &F,
     for (const ir::ExternCall::Out &O : X.Outs)
       if (O.Before && O.Arg >= 0 && (size_t)O.Arg < St.Args.size() &&
           ir::isFloat(S.Temps[St.Args[O.Arg]]) && A.Temp[St.Args[O.Arg]] &&
-          First(Sites[St.Site], "global " + O.After))
+          First(Sites[St.Site], "global " + O.After)) {
+        // A recursive call is defined here: only its wording differs.
+        bool Rec = X.Why == ir::ExternCall::Recursion ||
+                   (X.Batched && X.Batched->SameFile);
         report(D, DiagnosticsEngine::Warning, Sites[St.Site],
-               "'%0' may change floating global '%1', which carries a "
-               "derivative here: batchdiff does not see into '%0', so where "
-               "the call changes '%1' the value it leaves has no derivative "
-               "(that part of the gradient is 0; the values are right); pass "
-               "'%1' to '%0' as an argument and return its new value, or "
-               "define '%0' in this file")
+               Rec ? "the recursive call of '%0' may change floating global "
+                     "'%1', which carries a derivative here: derivatives "
+                     "cross a recursive call through its arguments and "
+                     "result only, so where the call changes '%1' the value "
+                     "it leaves has no derivative (that part of the gradient "
+                     "is 0; the values are right); pass '%1' to '%0' as an "
+                     "argument and return its new value"
+                   : "'%0' may change floating global '%1', which carries a "
+                     "derivative here: batchdiff does not see into '%0', so "
+                     "where the call changes '%1' the value it leaves has no "
+                     "derivative (that part of the gradient is 0; the values "
+                     "are right); pass '%1' to '%0' as an argument and return "
+                     "its new value, or define '%0' in this file")
             << X.Name << O.After;
+      }
   });
   for (const ir::Stmt *St : derivativeLosingBitcasts(S)) {
     Ok = false;
