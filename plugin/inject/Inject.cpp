@@ -19,7 +19,9 @@
 #include "clang/Parse/Parser.h"
 #include "clang/Sema/Scope.h"
 #include "clang/Sema/Sema.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 using namespace clang;
 
@@ -116,11 +118,30 @@ bool headerOpenedAfter(Sema &S, const Decl *D) {
   return false;
 }
 
+/// A header of the C library, by its name (<math.h>, <stdint.h>, ..., or
+/// one under bits/), wherever it was found: musl's own build and sysroots
+/// passed with -I give the library's headers as user headers. Their macros
+/// (INT32_MIN, FP_ILOGBNAN) are what the runtime headers use, and their
+/// include guards keep them from being read again to define them anew.
+static bool isLibraryHeader(StringRef Path) {
+  static const char *const Names[] = {
+      "assert.h",  "complex.h",  "ctype.h",  "errno.h",      "fenv.h",
+      "float.h",   "inttypes.h", "iso646.h", "limits.h",     "locale.h",
+      "math.h",    "setjmp.h",   "signal.h", "stdalign.h",   "stdarg.h",
+      "stdbool.h", "stddef.h",   "stdint.h", "stdio.h",      "stdlib.h",
+      "string.h",  "tgmath.h",   "time.h",   "uchar.h",      "wchar.h",
+      "wctype.h",  "features.h", "endian.h", "stdnoreturn.h"};
+  StringRef Dir = llvm::sys::path::filename(llvm::sys::path::parent_path(Path));
+  return Dir == "bits" ||
+         llvm::is_contained(Names, llvm::sys::path::filename(Path));
+}
+
 /// The user's macros hidden around the generated text (push, undef) and
 /// restored after it (pop): the runtime headers it includes name locals
 /// and parameters `A`, `B`, `x`, `n`, which a file's `#define B 2` or
 /// `-Dn=8` would rewrite. Kept: the compiler's and the C library's (system
-/// headers; reserved names), and batchdiff's own (BD_..., BATCHDIFF...).
+/// headers, the library's headers by name; reserved names), and
+/// batchdiff's own (BD_..., BATCHDIFF...).
 static std::pair<std::string, std::string> shieldMacros(Preprocessor &PP) {
   std::string Push, Pop;
   const SourceManager &SM = PP.getSourceManager();
@@ -135,7 +156,8 @@ static std::pair<std::string, std::string> shieldMacros(Preprocessor &PP) {
     if (Reserved || N.starts_with("BD_") || N.starts_with("BATCHDIFF"))
       continue;
     SourceLocation L = MI->getDefinitionLoc();
-    if (L.isValid() && SM.isInSystemHeader(L))
+    if (L.isValid() && (SM.isInSystemHeader(L) ||
+                        isLibraryHeader(SM.getFilename(SM.getSpellingLoc(L)))))
       continue;
     Push += "#pragma push_macro(\"" + N.str() + "\")\n#undef " + N.str() + "\n";
     Pop += "#pragma pop_macro(\"" + N.str() + "\")\n";
