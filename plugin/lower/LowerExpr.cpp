@@ -682,10 +682,11 @@ int Lowerer::conditional(const ConditionalOperator *CO) {
           "use arithmetic types");
     return -1;
   }
-  // `d ? *d : 0` in a helper its call passed NULL (or a local's address):
-  // C evaluates only the arm the test chooses, and the other may not be
-  // lowered (it dereferences NULL).
-  if (std::optional<bool> V = nullTest(CO->getCond()))
+  // `d ? *d : 0` in a helper its call passed NULL (or a local's address),
+  // `sizeof(x) == sizeof(float) ? ... : __signbitl(x)`: C evaluates only
+  // the arm the test chooses, and the other may not be lowered (it
+  // dereferences NULL, computes in long double).
+  if (std::optional<bool> V = choiceTest(CO->getCond()))
     return expr(*V ? TE : FE);
   int C = cond(CO->getCond());
   if (C < 0)

@@ -190,7 +190,7 @@ bool Lowerer::declaresLongDouble(const Stmt *S, bool Exprs, bool Sure) const {
       return Count(IS->getCond());
   }
   if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
-    if (std::optional<bool> V = nullTest(CO->getCond()))
+    if (std::optional<bool> V = choiceTest(CO->getCond()))
       return Count(*V ? CO->getTrueExpr() : CO->getFalseExpr());
     if (Sure && testsPointer(CO->getCond()))
       return Count(CO->getCond());
@@ -208,10 +208,11 @@ bool Lowerer::declaresLongDouble(const Stmt *S, bool Exprs, bool Sure) const {
   if (std::optional<bool> V = LoopCond ? nullTest(LoopCond) : std::nullopt;
       V && !*V) // (anyLoop: the body is never lowered; a for's init is)
     return isa<ForStmt>(S) && Count(cast<ForStmt>(S)->getInit());
-  // (Both sides of another '?:' count, as the lowering lowers both:
-  // glibc's type-generic `issignaling (x)`, `sizeof (x) == sizeof (double)
-  // ? __issignaling (x) : __issignalingl (x)`, makes a function run per
-  // example, where it was refused.)
+  // (Both sides of another '?:' count, as the lowering lowers both. A
+  // constant test chooses one: glibc's type-generic `issignaling (x)`,
+  // `sizeof (x) == sizeof (double) ? __issignaling (x) : __issignalingl
+  // (x)`, and musl's signbit, isnan, FORCE_EVAL no longer make a function
+  // run per example.)
   if (const auto *DS = dyn_cast<DeclStmt>(S))
     for (const Decl *D : DS->decls())
       if (const auto *VD = dyn_cast<VarDecl>(D);

@@ -450,6 +450,16 @@ std::optional<bool> Lowerer::nullTest(const Expr *E) const {
   return pointerTest(E);
 }
 
+std::optional<bool> Lowerer::choiceTest(const Expr *E) const {
+  if (std::optional<bool> N = nullTest(E))
+    return N;
+  bool Value;
+  if (!E->isValueDependent() && E->EvaluateAsBooleanCondition(Value, Ctx) &&
+      !E->HasSideEffects(Ctx))
+    return Value;
+  return std::nullopt;
+}
+
 std::optional<bool> Lowerer::pointerTest(const Expr *E) const {
   E = E->IgnoreParens();
   if (E->getType()->isPointerType()) { // `if (p)`: C tests p != 0

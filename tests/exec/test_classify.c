@@ -192,15 +192,75 @@ static void diff_safe_grad(void **state_) {
   }
 }
 
+/* Type-generic macros as a C library without clang's builtins writes them
+ * (musl's signbit, isnan): `sizeof (x) == sizeof (float) ? ... : ...` with
+ * a long double arm calling a function. C evaluates only the arm the
+ * constant test chooses, and so does the batched code: the long double
+ * functions below are declared and never defined, so lowering their arm
+ * (before: run per example, or the call refused) fails to link. */
+int tg_signbitl(long double);
+int tg_isnanl(long double);
+static unsigned long long tg_bits(double x) {
+  union {
+    double f;
+    unsigned long long i;
+  } u = {x};
+  return u.i;
+}
+static unsigned tg_bitsf(float x) {
+  union {
+    float f;
+    unsigned i;
+  } u = {x};
+  return u.i;
+}
+#define TG_SIGNBIT(x)                                                          \
+  (sizeof(x) == sizeof(float)    ? (int)(tg_bitsf(x) >> 31)                    \
+   : sizeof(x) == sizeof(double) ? (int)(tg_bits(x) >> 63)                     \
+                                 : tg_signbitl(x))
+#define TG_ISNAN(x)                                                            \
+  (sizeof(x) == sizeof(float)    ? (tg_bitsf(x) & 0x7fffffff) > 0x7f800000     \
+   : sizeof(x) == sizeof(double) ? (tg_bits(x) & -1ULL >> 1) > 0x7ffULL << 52  \
+                                 : tg_isnanl(x))
+BATCHDIFF double m_typegeneric(double x, float y) {
+  if (TG_ISNAN(x) || TG_ISNAN(y))
+    return 0.0;
+  double s = TG_SIGNBIT(x) ? -x * x : x * x;
+  return TG_SIGNBIT(y) ? s - y : s + 2.0f * y;
+}
+BITS2(m_typegeneric, double, double, gen_numn, float, gen_zf)
+static void diff_typegeneric_grad(void **state_) {
+  (void)state_;
+  double x[4] = {3.0, -2.0, NAN, -0.0}, dx[4] = {0}, r[4];
+  float y[4] = {1.0f, -1.0f, 0.0f, 0.5f}, dy[4] = {0};
+  double want_r[4] = {11.0, -3.0, 0.0, 1.0};
+  double want_dx[4] = {6.0, 4.0, 0.0, 0.0}, want_dy[4] = {2.0, -1.0, 0, 2.0};
+  m_typegeneric_grad(4, x, y, r, NULL, dx, dy);
+  for (int b = 0; b < 4; b++) {
+    int ok = r[b] == want_r[b] && dx[b] == want_dx[b] && dy[b] == want_dy[b];
+    if (!ok)
+      print_error("b=%d: %g (want %g), d_x %g (want %g), d_y %g (want %g)\n", b,
+                  r[b], want_r[b], dx[b], want_dx[b], dy[b], want_dy[b]);
+    assert_true(ok);
+  }
+}
+
 #define TC(name) T_(m_##name), T_(m_##name##f)
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      TC(isnan),       TC(isinf),      TC(isfinite),    TC(isnormal),
-      TC(fpclassify),  TC(signbit),    TC(issubnormal), T_(m_compare),
-      T_(m_abs),       T_(m_safe),     T_(m_assert),    T_(assert_out),
-      T_(m_fmin_xy),   T_(m_fmax_xy),  T_(m_fmin_xc),   T_(m_fmin_cx),
-      T_(m_fmin_xk),   T_(m_fminf_xy), T_(m_fminf_xk),  T_(m_fmin_uniform),
-      T_(m_fmin_exit), T_(safe_grad),  T_(m_hints),     T_(hints_grad),
+      TC(isnan),         TC(isinf),
+      TC(isfinite),      TC(isnormal),
+      TC(fpclassify),    TC(signbit),
+      TC(issubnormal),   T_(m_compare),
+      T_(m_abs),         T_(m_safe),
+      T_(m_assert),      T_(assert_out),
+      T_(m_fmin_xy),     T_(m_fmax_xy),
+      T_(m_fmin_xc),     T_(m_fmin_cx),
+      T_(m_fmin_xk),     T_(m_fminf_xy),
+      T_(m_fminf_xk),    T_(m_fmin_uniform),
+      T_(m_fmin_exit),   T_(safe_grad),
+      T_(m_hints),       T_(hints_grad),
+      T_(m_typegeneric), T_(typegeneric_grad),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_classify", tests, NULL, NULL);
