@@ -170,6 +170,10 @@ int Lowerer::callFunction(const CallExpr *CE, const FunctionDecl *Callee) {
     Library();
     return memCall(CE, Mem, N.ends_with("_chk"));
   }
+  if (!UserDefined && N == "qsort") {
+    Library();
+    return qsortCall(CE);
+  }
   if (!UserDefined && Callee->getBuiltinID())
     if (std::optional<int> R = builtinCall(CE, N)) {
       Library();
