@@ -2,7 +2,8 @@
 # Compile time with the plugin against plain clang-19 on the same file
 # (issue 8, item 1): one straight-line function of N statements (like the
 # generated residuals and unrolled kernels of real numeric code) for
-# growing N, and a file of 20 ordinary annotated functions.
+# growing N, and a file of 20 ordinary annotated functions (also with the
+# options that trade run time for compile time: math=outline, chains=1).
 #   bench/compile_time.sh [reps]     default: median of 3 runs
 # Environment: BATCHDIFF_PLUGIN (default: the in-tree build's plugin),
 # BATCHDIFF_CT_SIZES (default "125 250 500 1000 2000"), BATCHDIFF_CT_ICOUNT=1
@@ -95,18 +96,30 @@ if [[ ${BATCHDIFF_CT_ICOUNT:-0} == 1 ]]; then
   unit=G
 fi
 
-row() { # name file
-  local plain with
-  plain=$($measure clang-19 "${flags[@]}" "$2" -o "$work/p.o")
-  with=$($measure clang-19 -fplugin="$plugin" "${flags[@]}" "$2" -o "$work/b.o")
-  awk -v n="$1" -v p="$plain" -v w="$with" \
-    'BEGIN {printf "%-28s %8.2f %8.2f %8.1fx\n", n, p, w, (p > 0 ? w / p : 0)}'
+plain_of= plain=
+row() { # name file [plugin options...]: plain clang measured once per file
+  local name=$1 file=$2 with
+  shift 2
+  if [[ $plain_of != "$file" ]]; then
+    plain=$($measure clang-19 "${flags[@]}" "$file" -o "$work/p.o")
+    plain_of=$file
+  fi
+  with=$($measure clang-19 -fplugin="$plugin" "$@" "${flags[@]}" "$file" \
+    -o "$work/b.o")
+  awk -v n="$name" -v p="$plain" -v w="$with" \
+    'BEGIN {printf "%-34s %8.2f %8.2f %8.1fx\n", n, p, w, (p > 0 ? w / p : 0)}'
 }
 
-printf '%-28s %8s %8s %9s\n' "input" "plain $unit" "plugin $unit" "ratio"
+printf '%-34s %8s %8s %9s\n' "input" "plain $unit" "plugin $unit" "ratio"
 for n in $sizes; do
   longf "$n" >"$work/long$n.c"
   row "straight-line, $n stmts" "$work/long$n.c"
 done
 twenty >"$work/twenty.c"
 row "20 ordinary functions" "$work/twenty.c"
+# The same file with the options that trade run time for compile time
+# (docs/compile-time.md, "What 10x needs"): outlined math, one chain.
+opt=-fplugin-arg-batchdiff
+row "  with math=outline" "$work/twenty.c" $opt-math=outline
+row "  with chains=1" "$work/twenty.c" $opt-chains=1
+row "  with both" "$work/twenty.c" $opt-math=outline $opt-chains=1
