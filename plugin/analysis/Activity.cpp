@@ -1,6 +1,7 @@
 //===- Activity.cpp - which values carry derivatives ----------------------===//
 #include "analysis/Activity.h"
 
+#include <cmath>
 #include <map>
 #include <sstream>
 #include <utility>
@@ -16,6 +17,36 @@ bool isDifferentiable(const ir::Param &P) {
 /// Rounding functions pass no derivative (Math.def's Zero rows).
 static bool zeroDerivative(const ir::Stmt &S) {
   return S.Opc == Op::Math && ir::mathDeriv(S.Fn) == ir::MathDeriv::Zero;
+}
+
+/// `a + C`, `C + a`, `a - C`, `C - a`, `a * b + C` with C a constant whose unit
+/// in the last place is 1 (2^52 <= |C| < 2^53 in double, 2^23 <= |C| < 2^24 in
+/// float): the shift trick, `kd = x * InvLn2 + 0x1.8p52; kd -= 0x1.8p52;`,
+/// rounds to an integer as rint does (for |a| < 2^52), and passes no
+/// derivative either. The addition's derivative, 1, made the gradient of
+/// an exp written so 0 (`r = x - kd * Ln2` then has none).
+bool roundsToInteger(const ir::Stmt &S, const ir::Function &F,
+                     const std::vector<const ir::Stmt *> &Consts) {
+  if (!ir::isFloat(F.Temps[S.Dst]))
+    return false;
+  double Lo = F.Temps[S.Dst] == ir::Type::F32 ? 0x1p23 : 0x1p52;
+  auto Big = [&](int A) {
+    const ir::Stmt *C = Consts[A];
+    return C && std::fabs(C->FVal) >= Lo && std::fabs(C->FVal) < 2 * Lo;
+  };
+  if ((S.Opc == Op::Add || S.Opc == Op::Sub) && S.Args.size() == 2)
+    return Big(S.Args[0]) || Big(S.Args[1]);
+  // `x * InvLn2 + 0x1.8p52` contracted: the addend rounds the product.
+  return S.Opc == Op::FMulAdd && S.Args.size() == 3 && Big(S.Args[2]);
+}
+
+std::vector<const ir::Stmt *> floatConstants(const ir::Function &F) {
+  std::vector<const ir::Stmt *> Consts(F.Temps.size());
+  ir::walk(F.Body, [&](const ir::Stmt &S, int) {
+    if (S.K == ir::Stmt::Inst && S.Opc == Op::ConstF && S.Dst >= 0)
+      Consts[S.Dst] = &S;
+  });
+  return Consts;
 }
 
 Activity analyzeActivity(const ir::Function &F, bool OfGradient) {
@@ -56,6 +87,7 @@ Activity analyzeActivity(const ir::Function &F, bool OfGradient) {
   // Op::Extern by its result temp: what a call leaves in an out-pointer
   // (Op::ExternOut) depends on all its arguments.
   std::map<int, const ir::Stmt *> Calls;
+  std::vector<const ir::Stmt *> Consts = floatConstants(F);
   ir::walk(F.Body, [&](const ir::Stmt &S, int) {
     if (S.K == ir::Stmt::Inst)
       Insts.push_back(&S);
@@ -157,7 +189,8 @@ Activity analyzeActivity(const ir::Function &F, bool OfGradient) {
     default:
       break;
     }
-    if (S.Dst >= 0 && ir::isFloat(F.Temps[S.Dst]) && !zeroDerivative(S))
+    if (S.Dst >= 0 && ir::isFloat(F.Temps[S.Dst]) && !zeroDerivative(S) &&
+        !roundsToInteger(S, F, Consts))
       FlowArgs(S.Args, S.Dst);
   };
   while (Changed) {

@@ -23,6 +23,16 @@ struct Activity {
 /// True if parameter \p P of \p F receives a gradient.
 bool isDifferentiable(const ir::Param &P);
 
+/// The statement defining each temp that is a float constant (ConstF), or
+/// null.
+std::vector<const ir::Stmt *> floatConstants(const ir::Function &F);
+
+/// \p S rounds to an integer by adding a constant whose unit in the last
+/// place is 1 (the shift trick, `(x + 0x1.8p52) - 0x1.8p52`): it passes no
+/// derivative, as rint. \p Consts: floatConstants(F).
+bool roundsToInteger(const ir::Stmt &S, const ir::Function &F,
+                     const std::vector<const ir::Stmt *> &Consts);
+
 /// \p OfGradient: \p F is a reverse-mode function (NAME_grad's IR) to be
 /// differentiated again (NAME_hvp): what is useful is what reaches its
 /// gradient outputs, its shadow arrays and its output arrays (not the

@@ -12,6 +12,7 @@ std::vector<const ir::Stmt *> derivativeLosingBitcasts(const ir::Function &F) {
   // made from the bits of one; for temps and for variables.
   std::vector<bool> Dep(F.Temps.size()), VarDep(F.Vars.size());
   std::vector<const ir::Stmt *> Insts;
+  std::vector<const ir::Stmt *> Consts = floatConstants(F);
   ir::walk(F.Body, [&](const ir::Stmt &S, int) {
     if (S.K == ir::Stmt::Inst)
       Insts.push_back(&S);
@@ -57,7 +58,8 @@ std::vector<const ir::Stmt *> derivativeLosingBitcasts(const ir::Function &F) {
         break;
       }
       if (S.Dst < 0 ||
-          (S.Opc == Op::Math && ir::mathDeriv(S.Fn) == ir::MathDeriv::Zero))
+          (S.Opc == Op::Math && ir::mathDeriv(S.Fn) == ir::MathDeriv::Zero) ||
+          roundsToInteger(S, F, Consts))
         continue;
       // Integer results carry bits onward; float results of integers (a
       // conversion) do not (piecewise constant), of floats they do.

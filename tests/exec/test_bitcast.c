@@ -72,6 +72,49 @@ BATCHDIFF double bc_unif(double x, BD_UNIFORM BD_NODIFF double c) {
   return x * c3;
 }
 
+/* The shift trick: adding and subtracting 1.5 * 2^52 (2^23 in float)
+ * rounds to an integer, as rint does, and passes no derivative either
+ * (analysis/Activity.cpp, roundsToInteger). exp written so, scaled by
+ * ldexp or by 2^k built from the bits of the shifted value as musl does:
+ * d/dx = 2^k p'(r). With the addition's derivative, 1, the gradient was 0
+ * (r = x - kd ln2 had none) and the bits version was refused. */
+static const double SX_P[7] = {1.0,      1.0,       0.5,      1.0 / 6,
+                               1.0 / 24, 1.0 / 120, 1.0 / 720};
+#define SX_INVLN2 1.4426950408889634
+#define SX_LN2 0.6931471805599453
+static double sx_poly(double r) {
+  double p = SX_P[6];
+  for (int i = 5; i >= 0; i--)
+    p = p * r + SX_P[i];
+  return p;
+}
+BATCHDIFF double bc_shiftexp(double x) {
+  double kd = x * SX_INVLN2 + 0x1.8p52;
+  kd -= 0x1.8p52;
+  double r = x - kd * SX_LN2;
+  return ldexp(sx_poly(r), (int)kd);
+}
+BATCHDIFF double bc_shiftexp_bits(double x) {
+  double kd = x * SX_INVLN2 + 0x1.8p52;
+  uint64_t ki, sb;
+  memcpy(&ki, &kd, sizeof ki);
+  kd -= 0x1.8p52;
+  double r = x - kd * SX_LN2, scale;
+  sb = (ki + 1023) << 52; /* 2^k: k sits in ki's low bits */
+  memcpy(&scale, &sb, sizeof scale);
+  return scale * sx_poly(r);
+}
+BATCHDIFF float bc_shiftexpf(float x) {
+  float kf = 0x1.8p23f + x * 1.44269504f;
+  kf = kf - 0x1.8p23f;
+  float r = x - kf * 0.693147182f;
+  return ldexpf(1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6))), (int)kf);
+}
+static double gen_sx(rng_t *r) {
+  return (double)(rng_below(r, 40001) - 20000) / 1000; /* -20 .. 20 */
+}
+static float gen_sxf(rng_t *r) { return (float)gen_sx(r) * 0.5f; }
+
 static int gen_k(rng_t *r) { return rng_below(r, 2101) - 1050; }
 
 BITS2(bc_scale, double, double, gen_d, int, gen_k)
@@ -82,6 +125,45 @@ BITS1(bc_next, double, double, gen_d)
 BITS1(bc_fbits, uint32_t, float, gen_f)
 BITS2(bc_arr, double, double, gen_d, double, gen_d)
 DIFF2(bc_unif, double, CMP_BITS, 0, V, double, gen_d, U, double, gen_d)
+BITS1(bc_shiftexp, double, double, gen_sx)
+BITS1(bc_shiftexp_bits, double, double, gen_sx)
+BITS1(bc_shiftexpf, float, float, gen_sxf)
+
+/* The shift trick's gradients: 2^k p'(r), computed as the functions do. */
+static void diff_shift_grads(void **state_) {
+  (void)state_;
+  enum { N = 101 };
+  rng_t rng = {name_seed("bitcast_shift")};
+  double *x = gp_alloc(N * 8), *dx = gp_alloc(N * 8), *dx2 = gp_alloc(N * 8);
+  float *xf = gp_alloc(N * 4), *dxf = gp_alloc(N * 4);
+  for (int b = 0; b < N; b++) {
+    x[b] = gen_sx(&rng);
+    xf[b] = (float)x[b] * 0.5f;
+  }
+  memset(dx, 0, N * 8);
+  memset(dx2, 0, N * 8);
+  memset(dxf, 0, N * 4);
+  bc_shiftexp_grad(N, x, NULL, NULL, dx);
+  bc_shiftexp_bits_grad(N, x, NULL, NULL, dx2);
+  bc_shiftexpf_grad(N, xf, NULL, NULL, dxf);
+  for (int b = 0; b < N; b++) {
+    double kd = (x[b] * SX_INVLN2 + 0x1.8p52) - 0x1.8p52;
+    double r = x[b] - kd * SX_LN2, dp = 6 * SX_P[6];
+    for (int i = 5; i >= 1; i--)
+      dp = dp * r + i * SX_P[i];
+    double want = ldexp(dp, (int)kd);
+    float kf = (0x1.8p23f + xf[b] * 1.44269504f) - 0x1.8p23f;
+    float rf = xf[b] - kf * 0.693147182f;
+    double wantf = ldexp(1.0 + rf * (1.0 + 0.5 * rf), (int)kf);
+    int ok = fabs(dx[b] - want) <= 1e-13 * want &&
+             fabs(dx2[b] - want) <= 1e-13 * want &&
+             fabs(dxf[b] - wantf) <= 1e-5 * wantf;
+    if (!ok)
+      print_error("b=%d x=%g: d_x %g / %g (want %g), float %g (want %g)\n", b,
+                  x[b], dx[b], dx2[b], want, dxf[b], wantf);
+    assert_true(ok);
+  }
+}
 
 /* Gradients, exactly: 2^k, +-2x, the rebuilt constant. */
 static void diff_grads(void **state_) {
@@ -118,8 +200,10 @@ static void diff_grads(void **state_) {
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      T_(bc_scale), T_(bc_rsqrt), T_(bc_sign), T_(bc_bits), T_(bc_next),
-      T_(bc_fbits), T_(bc_arr),   T_(bc_unif), T_(grads),
+      T_(bc_scale),    T_(bc_rsqrt),    T_(bc_sign),          T_(bc_bits),
+      T_(bc_next),     T_(bc_fbits),    T_(bc_arr),           T_(bc_unif),
+      T_(grads),       T_(bc_shiftexp), T_(bc_shiftexp_bits), T_(bc_shiftexpf),
+      T_(shift_grads),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_bitcast", tests, NULL, NULL);
