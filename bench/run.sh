@@ -20,7 +20,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BATCHDIFF_BENCH_BUILD_DIR:-$root/_build/bench}
 jobs=$(nproc 2>/dev/null || echo 2)
 progs=(bench_float bench_double bench_divergent bench_chains bench_grad bench_peers bench_jvp bench_hvp
-  bench_ragged)
+  bench_ragged bench_arrays)
 threads=${BATCHDIFF_BENCH_THREADS:-2}
 
 if [[ ${BATCHDIFF_BENCH_SKIP_BUILD:-0} != 1 ]]; then
