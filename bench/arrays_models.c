@@ -70,8 +70,8 @@ void ar_fit_loop(size_t n, const struct ar_pt *p, const double *a,
   for (size_t e = 0; e < n; e++)
     ret[e] = fit_1(p + 8 * e, a[e], b[e]);
 }
-void ar_fit2_loop(size_t n, const double *xs, const double *ys,
-                  const double *a, const double *b, double *ret) {
+void ar_fit2_loop(size_t n, const double *xs, const double *ys, const double *a,
+                  const double *b, double *ret) {
   for (size_t e = 0; e < n; e++)
     ret[e] = fit2_1(xs + 8 * e, ys + 8 * e, a[e], b[e]);
 }

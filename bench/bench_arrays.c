@@ -5,8 +5,11 @@
  * batched and differentiated, against the scalar loop compiled in the
  * models' file (-O3; one call per example, see arrays_models.c). Results
  * are checked bit for bit against the scalar loop, gradients against the
- * closed form. With pool = n (bench_arrays 2000 31 2000) the data stays in
- * cache.
+ * closed form. "whole": as compiled by default (the arrays read whole,
+ * transposed in registers); "gathers": the same models compiled with
+ * -fplugin-arg-batchdiff-dense-arrays=0 (one gather per read, scatter-adds
+ * for the shadows), the code before session 50. With pool = n
+ * (bench_arrays 2000 31 2000) the data stays in cache.
  * Single-threaded. Usage: bench_arrays [n per run] [reps] [pool]
  * (default 4096 31 65536) */
 #include "bench_util.h"
@@ -24,11 +27,10 @@ struct ar_pt {
   void ar_fit##S##_batched(size_t n, const struct ar_pt *pts,                  \
                            ptrdiff_t pts_stride, const double *a,              \
                            const double *b, double *ret);                      \
-  void ar_fit##S##_grad(size_t n, const struct ar_pt *pts,                     \
-                        ptrdiff_t pts_stride, const double *a,                 \
-                        const double *b, double *ret, const double *d_ret,     \
-                        struct ar_pt *d_pts, ptrdiff_t d_pts_stride,           \
-                        double *d_a, double *d_b);                             \
+  void ar_fit##S##_grad(                                                       \
+      size_t n, const struct ar_pt *pts, ptrdiff_t pts_stride,                 \
+      const double *a, const double *b, double *ret, const double *d_ret,      \
+      struct ar_pt *d_pts, ptrdiff_t d_pts_stride, double *d_a, double *d_b);  \
   void ar_fit2##S##_batched(size_t n, const double *xs, ptrdiff_t xs_stride,   \
                             const double *ys, ptrdiff_t ys_stride,             \
                             const double *a, const double *b, double *ret);    \
@@ -46,10 +48,11 @@ struct ar_pt {
       const float *d_ret, float *d_xs, ptrdiff_t d_xs_stride, float *d_ys,     \
       ptrdiff_t d_ys_stride, float *d_a, float *d_b);
 AR_DECL()
+AR_DECL(_gathers)
 void ar_fit_loop(size_t n, const struct ar_pt *p, const double *a,
                  const double *b, double *ret);
-void ar_fit2_loop(size_t n, const double *xs, const double *ys,
-                  const double *a, const double *b, double *ret);
+void ar_fit2_loop(size_t n, const double *xs, const double *ys, const double *a,
+                  const double *b, double *ret);
 void ar_fit2f_loop(size_t n, const float *xs, const float *ys, const float *a,
                    const float *b, float *ret);
 
@@ -77,8 +80,8 @@ typedef struct {
   }
 AR_CASE(fit_loop, ar_fit_loop(x->n, P, AA, BB, x->out))
 AR_CASE(fit_bat, ar_fit_batched(x->n, P, 8, AA, BB, x->out))
-AR_CASE(fit_grad, ar_fit_grad(x->n, P, 8, AA, BB, x->out, NULL, x->dp, 8,
-                              x->da, x->db))
+AR_CASE(fit_grad,
+        ar_fit_grad(x->n, P, 8, AA, BB, x->out, NULL, x->dp, 8, x->da, x->db))
 AR_CASE(fit2_loop, ar_fit2_loop(x->n, XS, YS, AA, BB, x->out))
 AR_CASE(fit2_bat, ar_fit2_batched(x->n, XS, 8, YS, 8, AA, BB, x->out))
 AR_CASE(fit2_grad, ar_fit2_grad(x->n, XS, 8, YS, 8, AA, BB, x->out, NULL,
@@ -87,6 +90,18 @@ AR_CASE(fit2f_loop, ar_fit2f_loop(x->n, XF, YF, AF, BF, x->outf))
 AR_CASE(fit2f_bat, ar_fit2f_batched(x->n, XF, 8, YF, 8, AF, BF, x->outf))
 AR_CASE(fit2f_grad, ar_fit2f_grad(x->n, XF, 8, YF, 8, AF, BF, x->outf, NULL,
                                   x->dxf, 8, x->dyf, 8, x->daf, x->dbf))
+AR_CASE(fit_batg, ar_fit_gathers_batched(x->n, P, 8, AA, BB, x->out))
+AR_CASE(fit_gradg, ar_fit_gathers_grad(x->n, P, 8, AA, BB, x->out, NULL, x->dp,
+                                       8, x->da, x->db))
+AR_CASE(fit2_batg, ar_fit2_gathers_batched(x->n, XS, 8, YS, 8, AA, BB, x->out))
+AR_CASE(fit2_gradg,
+        ar_fit2_gathers_grad(x->n, XS, 8, YS, 8, AA, BB, x->out, NULL, x->dxs,
+                             8, x->dys, 8, x->da, x->db))
+AR_CASE(fit2f_batg,
+        ar_fit2f_gathers_batched(x->n, XF, 8, YF, 8, AF, BF, x->outf))
+AR_CASE(fit2f_gradg,
+        ar_fit2f_gathers_grad(x->n, XF, 8, YF, 8, AF, BF, x->outf, NULL, x->dxf,
+                              8, x->dyf, 8, x->daf, x->dbf))
 
 /* The gradient of fit2 in closed form, for the checks. */
 static void fit2_ref(const double *xs, const double *ys, double a, double b,
@@ -148,16 +163,34 @@ int main(int argc, char **argv) {
     ar_fit2f_batched(m, x.xf, 8, x.yf, 8, x.af, x.bf, f1);
     bad |= bd_bench_check("fit2f (float arrays): batched = scalar loop",
                           memcmp(f0, f1, m * 4) != 0, 0);
-    ar_fit2_grad(m, x.xs, 8, x.ys, 8, x.a, x.b, NULL, NULL, x.dxs, 8, x.dys,
-                 8, x.da, x.db);
+    ar_fit2f_gathers_batched(m, x.xf, 8, x.yf, 8, x.af, x.bf, f1);
+    bad |= bd_bench_check("fit2f gathers: batched = scalar loop",
+                          memcmp(f0, f1, m * 4) != 0, 0);
+    /* Gradients: read whole = gathers, bit for bit. */
+    {
+      double *g[4];
+      for (int i = 0; i < 4; i++)
+        g[i] = bd_bench_alloc(8 * pool, 8);
+      ar_fit2_grad(m, x.xs, 8, x.ys, 8, x.a, x.b, NULL, NULL, g[0], 8, g[1], 8,
+                   NULL, NULL);
+      ar_fit2_gathers_grad(m, x.xs, 8, x.ys, 8, x.a, x.b, NULL, NULL, g[2], 8,
+                           g[3], 8, NULL, NULL);
+      bad |= bd_bench_check(
+          "fit2_grad: whole = gathers",
+          memcmp(g[0], g[2], 8 * m * 8) || memcmp(g[1], g[3], 8 * m * 8), 0);
+      for (int i = 0; i < 4; i++)
+        free(g[i]);
+    }
+    ar_fit2_grad(m, x.xs, 8, x.ys, 8, x.a, x.b, NULL, NULL, x.dxs, 8, x.dys, 8,
+                 x.da, x.db);
     memset(r0, 0, m * 8), memset(r1, 0, m * 8);
     ar_fit_grad(m, x.p, 8, x.a, x.b, NULL, NULL, x.dp, 8, r0, r1);
     double err = 0;
     for (size_t e = 0; e < m; e++) {
       double dx[8], dy[8], da, db;
       fit2_ref(x.xs + 8 * e, x.ys + 8 * e, x.a[e], x.b[e], dx, dy, &da, &db);
-      double d[4] = {fabs(da - x.da[e]), fabs(db - x.db[e]),
-                     fabs(da - r0[e]), fabs(db - r1[e])};
+      double d[4] = {fabs(da - x.da[e]), fabs(db - x.db[e]), fabs(da - r0[e]),
+                     fabs(db - r1[e])};
       for (int i = 0; i < 8; i++) {
         double u = fmax(fabs(dx[i] - x.dxs[8 * e + i]),
                         fabs(dy[i] - x.dys[8 * e + i]));
@@ -178,10 +211,13 @@ int main(int argc, char **argv) {
   bd_bench_slices sl = {&x.off, n, pool};
   struct {
     const char *name;
-    void (*loop)(void *), (*bat)(void *), (*grad)(void *);
-  } cs[] = {{"fit 8 records", fit_loop, fit_bat, fit_grad},
-            {"fit2 8+8 doubles", fit2_loop, fit2_bat, fit2_grad},
-            {"fit2f 8+8 floats", fit2f_loop, fit2f_bat, fit2f_grad}};
+    void (*loop)(void *), (*bat)(void *), (*grad)(void *), (*batg)(void *),
+        (*gradg)(void *);
+  } cs[] = {{"fit 8 records", fit_loop, fit_bat, fit_grad, fit_batg, fit_gradg},
+            {"fit2 8+8 doubles", fit2_loop, fit2_bat, fit2_grad, fit2_batg,
+             fit2_gradg},
+            {"fit2f 8+8 floats", fit2f_loop, fit2f_bat, fit2f_grad, fit2f_batg,
+             fit2f_gradg}};
   for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++) {
     char nm[96];
     double ta, tb;
@@ -193,6 +229,18 @@ int main(int argc, char **argv) {
                   &sl, &ta, &tb);
     snprintf(nm, sizeof nm, "%s: grad cost vs scalar loop", cs[k].name);
     bd_bench_cost_row("arrays", nm, ta, tb, n, "");
+    bd_bench_pair(cs[k].loop, &x, cs[k].batg, &x, reps, bd_bench_next_slice,
+                  &sl, &ta, &tb);
+    snprintf(nm, sizeof nm, "%s: gathers vs scalar loop", cs[k].name);
+    bd_bench_row("arrays", nm, ta, tb, n, "");
+    bd_bench_pair(cs[k].batg, &x, cs[k].bat, &x, reps, bd_bench_next_slice, &sl,
+                  &ta, &tb);
+    snprintf(nm, sizeof nm, "%s: whole vs gathers", cs[k].name);
+    bd_bench_row("arrays", nm, ta, tb, n, "");
+    bd_bench_pair(cs[k].gradg, &x, cs[k].grad, &x, reps, bd_bench_next_slice,
+                  &sl, &ta, &tb);
+    snprintf(nm, sizeof nm, "%s: grad whole vs gathers", cs[k].name);
+    bd_bench_row("arrays", nm, ta, tb, n, "");
   }
   return bad;
 }

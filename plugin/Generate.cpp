@@ -107,6 +107,9 @@ static bool generateHere(clang::FunctionDecl *FD, clang::Sema &S,
     for (ir::Param &P : Primal.Params)
       P.Dense = 0;
   }
+  if (!Opts.DenseArrays) // per-example arrays by gathers (for measuring)
+    for (ir::Param &P : Primal.Params)
+      P.Declared = false;
   simplify(Primal);
   bool Dump = std::getenv("BATCHDIFF_DUMP_IR") != nullptr;
   if (Dump)

@@ -26,6 +26,7 @@ struct Options {
   unsigned Chains = 0;      // -fplugin-arg-batchdiff-chains=N (0: heuristic)
   bool SortByLength = true; // -fplugin-arg-batchdiff-sort-by-length=0|1
   bool DenseRecords = true; // -fplugin-arg-batchdiff-dense-records=0|1
+  bool DenseArrays = true;  // -fplugin-arg-batchdiff-dense-arrays=0|1
   bool MathOutline = false; // -fplugin-arg-batchdiff-math=outline|inline
   bool DeferMath = true;    // -fplugin-arg-batchdiff-defer-math=0|1
 };

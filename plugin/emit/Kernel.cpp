@@ -337,6 +337,8 @@ void KernelEmitter::prologue(bool Long, const std::vector<int> &Arena) {
   for (int L = 0; L < F.NumLoopIds; ++L)
     OS << "  int32_t " << counter(L) << " = 0;\n";
   laneOffsets();
+  denseFill();
+  denseShadowFill();
   // Each chunk starts its tapes afresh; the memory is reused.
   for (size_t T = 0; T < F.TapeSlots.size(); ++T)
     OS << "  __bd_tp[" << T << "].top = 0;\n";
@@ -530,6 +532,7 @@ std::string KernelEmitter::run() {
   if (Long)
     keepTemps();
   Deferred = defers(Long);
+  denseArrays();
   std::vector<int> Arena = arenaArrays(F);
   size_t SigAt = OS.str().size();
   signature(Long, Arena);
@@ -540,6 +543,7 @@ std::string KernelEmitter::run() {
   unusedParams();
   unusedArrays();
   block(F.Body);
+  denseShadowStore();
   for (size_t I = 0; I < F.Outputs.size(); ++I)
     for (Ch = 0; Ch < IL; ++Ch)
       OS << "  *__bd_o" << I << ch() << " = " << temp(F.Outputs[I].Temp)

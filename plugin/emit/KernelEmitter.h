@@ -114,6 +114,15 @@ private:
   bool memOp(const ir::Stmt &S);
   void scopes(const ir::Block &B, std::vector<const ir::Block *> &Open);
   void laneOffsets();
+  void denseArrays();
+  void denseFill();
+  bool denseRead(const ir::Stmt &S);
+  bool denseEligible(const ir::Param &Pa) const;
+  void denseShadowFill();
+  void denseShadowStore();
+  bool denseShadowAdd(const ir::Stmt &S);
+  int uniformIndex(const ir::Stmt &S) const;
+  static int denseLen(const ir::Param &Pa);
   std::string addr(const ir::Stmt &S, bool Shadow) const;
   /// Element offsets (in elements) of lane l: l * stride; index vectors.
   std::string idxSfx() const { return Sh.Wide ? "i64d" : "i32n"; }
@@ -194,6 +203,11 @@ private:
   std::unordered_set<const ir::Stmt *> DroppedWrites;
   /// A long kernel's temps printed in their one use (foldCopies).
   std::vector<bool> Folded;
+  /// Per-example arrays read through one vector per element (denseArrays).
+  std::vector<bool> DenseArr;
+  /// NAME_grad: input arrays whose shadow is only added to at indices the
+  /// same for every lane, accumulated in vectors (denseShadowFill).
+  std::vector<bool> DenseSh;
   /// Labels that turn off clang's lifetime markers (noLifetimeMarkers).
   unsigned NoLifetime = 0;
   /// Ifs and loops printed without a block of their own, with gotos

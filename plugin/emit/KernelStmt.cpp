@@ -145,6 +145,10 @@ bool KernelEmitter::memOp(const ir::Stmt &S) {
   Type Ty = F.Params[I].Ty;
   std::string Base = (Shadow ? shadowBase(S.Shadow) : std::string("__bd_p")) +
                      std::to_string(I);
+  if (!Shadow && denseRead(S))
+    return true;
+  if (S.Opc == Op::ShadowAdd && denseShadowAdd(S))
+    return true;
   if (S.Opc == Op::LoadArg || S.Opc == Op::ShadowLoad) {
     OS << line();
     if (!F.VaryingTemp[S.Dst]) {

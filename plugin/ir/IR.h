@@ -182,6 +182,10 @@ struct Param {
   int StaticLen = 0;
   int DimParam = -1;
   std::string DimHow; // how the extent was inferred, for remarks
+  /// StaticLen was declared (`T v[N]`, `T v[static N]`, BD_EXTENT(N)): the
+  /// caller makes each example's first StaticLen elements valid, so the
+  /// batched code may read them all (KernelEmitter's dense arrays).
+  bool Declared = false;
   Layout Lay = Layout::Strided;
   // Global: read by name where the examples run (a table, or a scalar that
   // is const or static, whose value LLVM may know), not once per call.
@@ -204,6 +208,9 @@ struct Param {
   /// C access path Member (".x", ".term.vol") of each example's record.
   int Record = -1;
   std::string Member;
+  /// A member of an array of records: elements of Ty per record (the
+  /// stride of its indices; its StaticLen counts these).
+  int Per = 0;
   /// A ParamKind::Record: its number of members when they are 2..8 scalars
   /// of one type with no padding (Lowerer::denseMembers), else 0.
   int Dense = 0;

@@ -240,6 +240,7 @@ int annotatedExtent(const FunctionDecl *FD, const ParmVarDecl *P,
       return 0;
     }
     Out.StaticLen = (int)(X.Value * Cols);
+    Out.Declared = true;
     Out.DimHow = "static " + std::to_string(Out.StaticLen) + " (BD_EXTENT(" +
                  Text + ")" + RowsOf + ")";
     return 1;
@@ -411,6 +412,7 @@ bool declaredExtent(const ParmVarDecl *P, ASTContext &Ctx, ir::Param &Out,
   QualType Orig = P->getOriginalType();
   if (const auto *CAT = Ctx.getAsConstantArrayType(Orig)) {
     Out.StaticLen = (int)(CAT->getSize().getZExtValue() * Cols);
+    Out.Declared = true;
     Out.DimHow =
         "static " + std::to_string(Out.StaticLen) + " (declared" +
         (RowsOf.empty()

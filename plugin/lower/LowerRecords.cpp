@@ -151,6 +151,8 @@ void Lowerer::bindRecordArrays(Frame &Fr) {
       LP.Member = Lf.Path;
       LP.Lay = H.Lay;
       LP.StaticLen = H.StaticLen * (int)RA.Per[K];
+      LP.Declared = H.Declared;
+      LP.Per = (int)RA.Per[K];
       LP.DimParam = H.DimParam;
       LP.DimHow = H.DimHow;
       F.Params.push_back(LP);

@@ -15,6 +15,11 @@ static inline __attribute__((always_inline, unused)) void __bd_scale_jk(bd_md __
   int64_t __bd_q3l[(sizeof(bd_md) / 8)];
   for (int __bd_l = 0; __bd_l < (int)(sizeof(bd_md) / 8); __bd_l++) __bd_q3l[__bd_l] = (int64_t)(__bd_l * __bd_qs3);
   bd_i64d __bd_qo3 = bd_load_i64d(__bd_q3l);
+  bd_f64d __bd_d0[2];
+  if (bd_all_md(__bd_m))
+    bd_rows_load_f64d((const double *)(__bd_p0), __bd_ps0, 2, __bd_d0 + 0, 1);
+  else
+    for (int32_t __bd_j = 0; __bd_j < 2; __bd_j++) __bd_d0[__bd_j * 1 + 0] = bd_gather_f64d(__bd_m, __bd_p0, bd_add_i64d(__bd_po0, bd_splat_i64d(__bd_j)));
   bd_f64d __bd_v2_ret = bd_splat_f64d(0);
   bd_f64d __bd_v5_t___ret = bd_splat_f64d(0);
   bd_f64d __bd_v6_t_v_elem = bd_splat_f64d(0);
@@ -30,7 +35,7 @@ static inline __attribute__((always_inline, unused)) void __bd_scale_jk(bd_md __
   bd_f64d __bd_t27 = __bd_p6;
   __bd_v2_ret = bd_splat_f64d(0x0p+0);
   __bd_v5_t___ret = bd_splat_f64d(0x0p+0);
-  bd_f64d __bd_t7 = bd_gather_f64d(__bd_m, __bd_p0, bd_add_i64d(__bd_po0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x1u)))));
+  bd_f64d __bd_t7 = (uint32_t)(((int32_t)0x1u)) < 2u ? __bd_d0[(((int32_t)0x1u)) * 1 + 0] : bd_gather_f64d(__bd_m, __bd_p0, bd_add_i64d(__bd_po0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x1u)))));
   __bd_v6_t_v_elem = bd_splat_f64d(0x0p+0);
   _Bool __bd_t30 = __bd_p4;
   if (__bd_t30) {
@@ -43,7 +48,7 @@ static inline __attribute__((always_inline, unused)) void __bd_scale_jk(bd_md __
   bd_f64d __bd_t34 = __bd_t27 * bd_splat_f64d(__bd_t0);
   bd_f64d __bd_t35 = __bd_t33 + __bd_t34;
   bd_f64d __bd_t36 = __bd_t35 + __bd_t32;
-  bd_f64d __bd_t12 = bd_gather_f64d(__bd_m, __bd_p0, bd_add_i64d(__bd_po0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
+  bd_f64d __bd_t12 = (uint32_t)(((int32_t)0x0u)) < 2u ? __bd_d0[(((int32_t)0x0u)) * 1 + 0] : bd_gather_f64d(__bd_m, __bd_p0, bd_add_i64d(__bd_po0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
   __bd_v7_t_v_elem = bd_splat_f64d(0x0p+0);
   _Bool __bd_t38 = __bd_p4;
   if (__bd_t38) {
@@ -65,7 +70,7 @@ static inline __attribute__((always_inline, unused)) void __bd_scale_jk(bd_md __
     bd_f64d __bd_t18 = bd_sin_f64d(__bd_t8);
     bd_f64d __bd_t45 = bd_cos_f64d(__bd_t8);
     bd_f64d __bd_t46 = __bd_t36 * __bd_t45;
-    bd_f64d __bd_t20 = bd_gather_f64d(__bd_m, __bd_p0, bd_add_i64d(__bd_po0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
+    bd_f64d __bd_t20 = (uint32_t)(((int32_t)0x0u)) < 2u ? __bd_d0[(((int32_t)0x0u)) * 1 + 0] : bd_gather_f64d(__bd_m, __bd_p0, bd_add_i64d(__bd_po0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
     __bd_v8_t_v_elem = bd_splat_f64d(0x0p+0);
     _Bool __bd_t48 = __bd_p4;
     if (__bd_t48) {
@@ -90,7 +95,7 @@ static inline __attribute__((always_inline, unused)) void __bd_scale_jk(bd_md __
       bd_f64d __bd_t82 = bd_select_f64d(__bd_t75, __bd_t8, bd_splat_f64d(0x0p+0));
       bd_f64d __bd_t45 = bd_cos_f64d(__bd_t82);
       bd_f64d __bd_t46 = __bd_t36 * __bd_t45;
-      bd_f64d __bd_t20 = bd_gather_f64d(__bd_t75, __bd_p0, bd_add_i64d(__bd_po0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
+      bd_f64d __bd_t20 = (uint32_t)(((int32_t)0x0u)) < 2u ? __bd_d0[(((int32_t)0x0u)) * 1 + 0] : bd_gather_f64d(__bd_t75, __bd_p0, bd_add_i64d(__bd_po0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
       __bd_v8_t_v_elem = bd_splat_f64d(0x0p+0);
       _Bool __bd_t48 = __bd_p4;
       if (__bd_t48) {

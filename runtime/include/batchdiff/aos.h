@@ -215,5 +215,98 @@ BD__AOS(f64d, double, d)
 BD__AOS(i64d, int64_t, d)
 BD__AOS(u64d, uint64_t, d)
 
+/* ---- Rows: the same elements of W arrays, one vector per element ----
+ *   bd_rows_load_<T>(const E *p, ptrdiff_t stride, int len, bd_<T> *out,
+ *                    int ostep)
+ *     lane j of out[t * ostep] = p[j * stride + t] for t < len: element t of
+ *     W arrays (rows) stride elements apart (any stride: 0, negative, the
+ *     rows may overlap). Reads only the rows' first len elements: per row
+ *     and block of W elements one whole-vector load (the last block ends at
+ *     len, overlapping the one before; len < W: one masked load of len
+ *     elements), then a W x W transpose in registers (log2(W) stages of W
+ *     two-source shuffles). len is a constant where generated code calls it
+ *     (per-example arrays of a static extent, docs/abi.md): the loops
+ *     unroll. See docs/performance.md, "Per-example arrays".
+ *   bd_rows_store_<T>(E *p, ptrdiff_t stride, int len, const bd_<T> *in,
+ *                     int istep)
+ *     the inverse: p[j * stride + t] = lane j of in[t * istep] for t < len,
+ *     writing exactly the rows' first len elements (whole-vector stores,
+ *     masked below W elements; overlapping blocks store the same values
+ *     twice). The rows must not overlap (|stride| >= len). */
+#define BD__ZLO_2 0, 2
+#define BD__ZHI_2 1, 3
+#define BD__ZLO_4 0, 4, 1, 5
+#define BD__ZHI_4 2, 6, 3, 7
+#define BD__ZLO_8 0, 8, 1, 9, 2, 10, 3, 11
+#define BD__ZHI_8 4, 12, 5, 13, 6, 14, 7, 15
+#define BD__ZLO_16 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23
+#define BD__ZHI_16 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31
+#define BD__ZX2(H, W) BD__Z##H##_##W
+#define BD__ZX(H, W) BD__ZX2(H, W)
+/* One stage: row 2i (2i + 1) interleaves the low (high) halves of rows i
+ * and i + W/2; log2(W) stages transpose. */
+#define BD__ROWS(T, E, S)                                                      \
+  BD_INL void bd__rows_zip_##T(bd_##T *r) {                                    \
+    bd_##T t[BD__AW_##S];                                                      \
+    for (int i = 0; i < BD__AW_##S / 2; i++) {                                 \
+      t[2 * i] = __builtin_shufflevector(r[i], r[i + BD__AW_##S / 2],          \
+                                         BD__ZX(LO, BD__AW_##S));              \
+      t[2 * i + 1] = __builtin_shufflevector(r[i], r[i + BD__AW_##S / 2],      \
+                                             BD__ZX(HI, BD__AW_##S));          \
+    }                                                                          \
+    for (int i = 0; i < BD__AW_##S; i++)                                       \
+      r[i] = t[i];                                                             \
+  }                                                                            \
+  BD_INL void bd_rows_load_##T(const E *p, ptrdiff_t stride, int len,          \
+                               bd_##T *out, int ostep) {                       \
+    for (int b = 0; b < len; b += BD__AW_##S) {                                \
+      int o = len < BD__AW_##S        ? 0                                      \
+              : b + BD__AW_##S <= len ? b                                      \
+                                      : len - BD__AW_##S;                      \
+      bd_##T r[BD__AW_##S];                                                    \
+      for (int j = 0; j < BD__AW_##S; j++) {                                   \
+        const E *q = p + (ptrdiff_t)j * stride + o;                            \
+        r[j] = len < BD__AW_##S                                                \
+                   ? bd_maskload_##T(bd_mfirst_##S((size_t)len), q)            \
+                   : bd_load_##T(q);                                           \
+      }                                                                        \
+      for (int s = 1; s < BD__AW_##S; s *= 2)                                  \
+        bd__rows_zip_##T(r);                                                   \
+      for (int m = 0; m < BD__AW_##S; m++)                                     \
+        if (o + m >= b && o + m < len)                                         \
+          out[(o + m) * ostep] = r[m];                                         \
+    }                                                                          \
+  }                                                                            \
+  BD_INL void bd_rows_store_##T(E *p, ptrdiff_t stride, int len,               \
+                                const bd_##T *in, int istep) {                 \
+    for (int b = 0; b < len; b += BD__AW_##S) {                                \
+      int o = len < BD__AW_##S        ? 0                                      \
+              : b + BD__AW_##S <= len ? b                                      \
+                                      : len - BD__AW_##S;                      \
+      bd_##T r[BD__AW_##S];                                                    \
+      for (int m = 0; m < BD__AW_##S; m++)                                     \
+        r[m] = in[(o + m < len ? o + m : len - 1) * istep];                    \
+      for (int s = 1; s < BD__AW_##S; s *= 2)                                  \
+        bd__rows_zip_##T(r);                                                   \
+      for (int j = 0; j < BD__AW_##S; j++) {                                   \
+        E *q = p + (ptrdiff_t)j * stride + o;                                  \
+        if (len < BD__AW_##S)                                                  \
+          bd_maskstore_##T(bd_mfirst_##S((size_t)len), q, r[j]);               \
+        else                                                                   \
+          bd_store_##T(q, r[j]);                                               \
+      }                                                                        \
+    }                                                                          \
+  }
+
+BD__ROWS(f32n, float, n)
+BD__ROWS(i32n, int32_t, n)
+BD__ROWS(u32n, uint32_t, n)
+BD__ROWS(f32d, float, d)
+BD__ROWS(i32d, int32_t, d)
+BD__ROWS(u32d, uint32_t, d)
+BD__ROWS(f64d, double, d)
+BD__ROWS(i64d, int64_t, d)
+BD__ROWS(u64d, uint64_t, d)
+
 #include <batchdiff/macro_shield.h>
 #endif /* BATCHDIFF_AOS_H */

@@ -24,6 +24,8 @@
 #undef EN
 #pragma push_macro("EX")
 #undef EX
+#pragma push_macro("H")
+#undef H
 #pragma push_macro("HI")
 #undef HI
 #pragma push_macro("IDX")
@@ -286,6 +288,8 @@
 #undef invc
 #pragma push_macro("iota")
 #undef iota
+#pragma push_macro("istep")
+#undef istep
 #pragma push_macro("iu")
 #undef iu
 #pragma push_macro("ix")
@@ -380,6 +384,10 @@
 #undef one
 #pragma push_macro("order")
 #undef order
+#pragma push_macro("ostep")
+#undef ostep
+#pragma push_macro("out")
+#undef out
 #pragma push_macro("p")
 #undef p
 #pragma push_macro("p0")
@@ -504,6 +512,8 @@
 #undef sr
 #pragma push_macro("st")
 #undef st
+#pragma push_macro("stride")
+#undef stride
 #pragma push_macro("sub")
 #undef sub
 #pragma push_macro("subn")
