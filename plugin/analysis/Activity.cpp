@@ -126,9 +126,12 @@ Activity analyzeActivity(const ir::Function &F, bool OfGradient) {
       // no derivative, as the global does before it; nor does a batched
       // callee's partial derivative, Out::Partial.)
       auto It = Calls.find(S.Args[0]);
-      if (It != Calls.end() && ir::isFloat(F.Temps[S.Dst]) &&
-          F.Externs[It->second->IVal].Outs[S.IVal].After.empty() &&
-          F.Externs[It->second->IVal].Outs[S.IVal].Partial < 0)
+      // (Nor a partial from a per-lane call's NAME_grad, Out::GradOf, or a
+      // member an Op::Tie after the call gives its derivative, Out::Tied.)
+      if (It == Calls.end() || !ir::isFloat(F.Temps[S.Dst]))
+        return;
+      const ir::ExternCall::Out &O = F.Externs[It->second->IVal].Outs[S.IVal];
+      if (O.After.empty() && O.Partial < 0 && O.GradOf == -2 && !O.Tied)
         FlowArgs(It->second->Args, S.Dst);
       return;
     }
@@ -139,6 +142,8 @@ Activity analyzeActivity(const ir::Function &F, bool OfGradient) {
       const ir::ExternCall &X = F.Externs[S.IVal];
       if (!X.Tied)
         break;
+      if (!X.Batched) // (a per-lane call's: a partial in every argument)
+        return;
       std::vector<int> NoPartial;
       // (Arguments past the parameters: globals passed to be read back,
       // lower/GlobalCalls.cpp.)

@@ -2,17 +2,129 @@
 #include "emit/ExternCall.h"
 #include "emit/CText.h"
 
+#include <set>
 #include <sstream>
 
 namespace batchdiff {
 
 using namespace ctext;
 
+namespace {
+
+/// The outputs (Out::GradOf) whose partials are read: one NAME_grad call
+/// per lane for each (LaneGrad, lower/LaneGrad.cpp).
+std::set<int> gradSeeds(const ir::Stmt &S, const ir::ExternCall &X,
+                        const std::map<int, std::vector<bool>> &Reads) {
+  std::set<int> Seeds;
+  auto It = Reads.find(S.Dst);
+  if (!X.Grad || It == Reads.end())
+    return Seeds;
+  for (size_t K = 0; K < X.Outs.size() && K < It->second.size(); ++K)
+    if (It->second[K] && X.Outs[K].GradOf != -2)
+      Seeds.insert(X.Outs[K].GradOf);
+  return Seeds;
+}
+
+/// The prototype of the callee's NAME_grad, and references to the symbols
+/// of its file that name its ABI (a header that differs from the definition
+/// is a link error, as for batched calls) and say that its generated
+/// functions write no global another file can name (the call made for the
+/// partials then changes nothing the function or its callees read).
+std::string gradDecl(const ir::ExternCall &X, const std::string &In) {
+  const ir::ExternCall::LaneGrad &G = *X.Grad;
+  std::string P = "extern void " + X.Name + "_grad(size_t";
+  for (const ir::ExternCall::LaneGrad::Param &Pa : G.Params)
+    P += Pa.Struct >= 0 ? std::string(", ") + (Pa.Const ? "const " : "") +
+                              Pa.CType + " *, ptrdiff_t"
+                        : ", const " + Pa.CType + " *";
+  P += ", " + X.Ty + " *";
+  if (G.FloatRet)
+    P += ", const " + X.Ty + " *";
+  for (const ir::ExternCall::LaneGrad::Param &Pa : G.Params)
+    if (Pa.Shadow)
+      P += ", " + Pa.CType + (Pa.Struct >= 0 ? " *, ptrdiff_t" : " *");
+  std::string Abi = "__bd_lgabi_" + X.Name, No = "__bd_lgsng_" + X.Name;
+  return In + P + ");\n" + In + "extern const char " + Abi +
+         "[] __asm__(\"batchdiff.abi:" + G.Abi + "\");\n" + In +
+         "static const void *const " + Abi +
+         "_ref __attribute__((used)) = " + Abi + ";\n" + In +
+         "extern const char " + No +
+         "[] __asm__(\"batchdiff.sets-no-global:" + X.Name + "\");\n" + In +
+         "static const void *const " + No +
+         "_ref __attribute__((used)) = " + No + ";\n";
+}
+
+/// Lane __bd_l's call of NAME_grad seeded 1 in output \p Seed (the result,
+/// -1, or the member that Out Seed is), with the lane's arguments and the
+/// members' values from before the call; the partials it gives go into
+/// their Outs' lanes.
+std::string gradCall(const ir::Function &F, const ir::Stmt &S,
+                     const ir::ExternCall &X,
+                     const std::vector<std::string> &Lane,
+                     const std::map<int, std::vector<bool>> &Reads, int Seed,
+                     const std::string &Outs, const std::string &In) {
+  const ir::ExternCall::LaneGrad &G = *X.Grad;
+  std::ostringstream OS;
+  std::string I2 = In + "  ";
+  OS << In << "{\n";
+  std::string Call = X.Name + "_grad(1", Shadows;
+  for (size_t I = 0; I < G.Params.size(); ++I) {
+    const ir::ExternCall::LaneGrad::Param &Pa = G.Params[I];
+    std::string N = std::to_string(I);
+    if (Pa.Struct < 0) {
+      OS << I2 << Pa.CType << " __bd_ga" << N << " = (" << Pa.CType << ")"
+         << Lane[Pa.Arg] << ";\n";
+      Call += ", &__bd_ga" + N;
+      if (Pa.Shadow) {
+        OS << I2 << Pa.CType << " __bd_gx" << N << " = 0;\n";
+        Shadows += ", &__bd_gx" + N;
+      }
+      continue;
+    }
+    const ir::ExternCall::Struct &St = X.Structs[Pa.Struct];
+    OS << I2 << Pa.CType << " __bd_gs" << N << ";\n"
+       << I2 << "__builtin_memset(&__bd_gs" << N << ", 0, sizeof __bd_gs" << N
+       << ");\n";
+    for (const auto &[Path, O] : St.Members)
+      OS << I2 << "__bd_gs" << N << Path << " = (" << X.Outs[O].CType << ")"
+         << Lane[X.Outs[O].Arg] << ";\n";
+    Call += ", &__bd_gs" + N + ", 1";
+    if (!Pa.Shadow)
+      continue;
+    OS << I2 << Pa.CType << " __bd_gd" << N << ";\n"
+       << I2 << "__builtin_memset(&__bd_gd" << N << ", 0, sizeof __bd_gd" << N
+       << ");\n";
+    for (const auto &[Path, O] : St.Members)
+      if (O == Seed)
+        OS << I2 << "__bd_gd" << N << Path << " = 1;\n";
+    Shadows += ", &__bd_gd" + N + ", 1";
+  }
+  OS << I2 << X.Ty << " __bd_gr;\n";
+  Call += ", &__bd_gr";
+  if (G.FloatRet) {
+    OS << I2 << "const " << X.Ty << " __bd_gt = " << (Seed < 0 ? "1" : "0")
+       << ";\n";
+    Call += ", &__bd_gt";
+  }
+  OS << I2 << Call << Shadows << ");\n";
+  const std::vector<bool> &Read = Reads.find(S.Dst)->second;
+  for (size_t K = 0; K < X.Outs.size() && K < Read.size(); ++K)
+    if (Read[K] && X.Outs[K].GradOf == Seed)
+      OS << I2 << Outs << K << "[__bd_l] = ("
+         << scalarType(F.Temps[S.Args[X.Outs[K].Arg]]) << ")"
+         << X.Outs[K].GradFrom << ";\n";
+  OS << In << "}\n";
+  return OS.str();
+}
+
+} // namespace
+
 std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
                        const std::function<std::string(int)> &Operand,
                        const std::string &Result, bool Declared,
                        const std::string &Pad, const std::string &Outs,
-                       const std::string &Chain) {
+                       const std::string &Chain,
+                       const std::map<int, std::vector<bool>> &Reads) {
   Shape Sh{Wide};
   const ir::ExternCall &X = F.Externs[S.IVal];
   ir::Type Ty = F.Temps[S.Dst];
@@ -23,19 +135,25 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
      << ";\n";
   // What the out-pointer arguments hold after the call: before it, their
   // values (lanes that make no call keep them).
+  // (A partial from NAME_grad, Out::GradOf: 0 where no call is made.)
   for (size_t K = 0; K < X.Outs.size(); ++K) {
     int A = S.Args[X.Outs[K].Arg];
     ir::Type OT = F.Temps[A];
     OS << Pad << Sh.vtype(OT) << " " << Outs << K
        << " __attribute__((unused)) = "
-       << (F.VaryingTemp[A] ? Operand(A)
-                            : "bd_splat_" + Sh.sfx(OT) + "(" + Operand(A) + ")")
+       << (X.Outs[K].GradOf != -2 ? Sh.zero(OT)
+           : F.VaryingTemp[A]
+               ? Operand(A)
+               : "bd_splat_" + Sh.sfx(OT) + "(" + Operand(A) + ")")
        << ";\n";
   }
   OS << Pad << "{\n";
   std::string In = Pad + "  ";
   if (!X.Decl.empty())
     OS << In << X.Decl << ";\n";
+  std::set<int> Seeds = gradSeeds(S, X, Reads);
+  if (!Seeds.empty())
+    OS << gradDecl(X, In);
   // A static local table the call reads: a copy here (the generated code
   // cannot name the function's static).
   for (size_t K = 0; K < X.Tables.size(); ++K) {
@@ -98,8 +216,9 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
   // Each local array, an array of the lane's elements.
   OS << In << "  if (__bd_xm[__bd_l]) {\n";
   for (size_t K = 0; K < X.Outs.size(); ++K)
-    OS << In << "    " << X.Outs[K].CType << " __bd_o" << K << " = ("
-       << X.Outs[K].CType << ")" << Lane[X.Outs[K].Arg] << ";\n";
+    if (X.Outs[K].GradOf == -2)
+      OS << In << "    " << X.Outs[K].CType << " __bd_o" << K << " = ("
+         << X.Outs[K].CType << ")" << Lane[X.Outs[K].Arg] << ";\n";
   for (size_t K = 0; K < X.Arrays.size(); ++K) {
     const ir::ExternCall::Array &A = X.Arrays[K];
     OS << In << "    " << A.CType << " __bd_la" << K << "[" << A.Len << "] = {";
@@ -131,6 +250,8 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
          << In << "    " << If(O) << O.After << " = __bd_o" << K << ";\n";
   }
   OS << In << "    " << Made << ";\n";
+  for (int Seed : Seeds)
+    OS << gradCall(F, S, X, Lane, Reads, Seed, Outs, In + "    ");
   for (size_t K = 0; K < X.Outs.size(); ++K) {
     const ir::ExternCall::Out &O = X.Outs[K];
     if (O.Before)
@@ -145,7 +266,8 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
     for (const auto &[Path, O] : X.Structs[K].Members)
       OS << In << "    __bd_o" << O << " = __bd_s" << K << Path << ";\n";
   for (size_t K = 0; K < X.Outs.size(); ++K)
-    OS << In << "    " << Outs << K << "[__bd_l] = __bd_o" << K << ";\n";
+    if (X.Outs[K].GradOf == -2)
+      OS << In << "    " << Outs << K << "[__bd_l] = __bd_o" << K << ";\n";
   OS << In << "  }\n";
   OS << Pad << "}\n";
   return OS.str();

@@ -11,7 +11,9 @@
 #include "ir/IR.h"
 
 #include <functional>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace batchdiff {
 
@@ -23,11 +25,14 @@ namespace batchdiff {
 /// (declared here; Op::ExternOut reads it), holding the arguments' values
 /// in lanes that make no call. \p Chain: the suffix of the chain's names
 /// (its lane offsets in the varying arrays, `__bd_po<k><Chain>`).
+/// \p Reads: emit/BatchedCall.h's readPartials(F), which partials of a call
+/// through the callee's NAME_grad (ExternCall::Grad) are read.
 std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
                        const std::function<std::string(int)> &Operand,
                        const std::string &Result, bool Declared,
                        const std::string &Pad, const std::string &Outs,
-                       const std::string &Chain);
+                       const std::string &Chain,
+                       const std::map<int, std::vector<bool>> &Reads);
 
 } // namespace batchdiff
 

@@ -188,9 +188,11 @@ void KernelEmitter::inst(const ir::Stmt &S) {
     return;
   }
   if (S.Opc == Op::Extern) {
+    if (!BatchedReads)
+      BatchedReads = readPartials(F);
     OS << externCall(
         F, S, Sh.Wide, [this](int T) { return temp(T); }, temp(S.Dst),
-        Hoisted[S.Dst], line(), temp(S.Dst) + "_o", ch());
+        Hoisted[S.Dst], line(), temp(S.Dst) + "_o", ch(), *BatchedReads);
     return;
   }
   if (S.Opc == Op::Discard) {

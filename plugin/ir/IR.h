@@ -376,6 +376,31 @@ struct ExternCall {
     int Cond = -1;
     /// A note's location (an index into the lowering's sites) and text.
     std::vector<std::pair<int, std::string>> Notes;
+    /// Of a call made per lane with LaneGrad: a partial derivative that
+    /// the callee's NAME_grad gives, of the result (-1) or of the member
+    /// that Out GradOf is, in argument Arg (a number or a member's value
+    /// before the call), read from GradFrom after NAME_grad's call seeded
+    /// for GradOf. -2: not one.
+    int GradOf = -2;
+    std::string GradFrom;
+    /// A struct member an Op::Tie after the call gives its derivative
+    /// (LaneGrad): the value itself carries none.
+    bool Tied = false;
+  };
+  /// A function of another file marked diff, called per lane because it is
+  /// passed a struct (GSL's `gsl_sf_exp_e(x, &r)`): where the partials
+  /// (Outs with GradOf) are read, each lane that makes the call also calls
+  /// NAME_grad(1, ...) once per output read (lower/LaneGrad.cpp).
+  struct LaneGrad {
+    std::string Abi; // abiDeclaration of its NAME_grad
+    bool FloatRet = false;
+    struct Param {
+      int Arg = -1;    // a number: the argument's index
+      int Struct = -1; // a struct: its index in Structs
+      std::string CType;
+      bool Shadow = false, Const = false;
+    };
+    std::vector<Param> Params;
   };
   struct Table {
     std::string CType, Name, Init;
@@ -403,6 +428,7 @@ struct ExternCall {
   /// diff: no NAME_grad of the callee is called from there.
   bool NoReverse = false;
   std::optional<Callee> Batched;
+  std::optional<LaneGrad> Grad;
   std::vector<Out> Outs;
   std::vector<Table> Tables;
   std::vector<Array> Arrays;

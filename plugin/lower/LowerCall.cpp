@@ -396,9 +396,20 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
   X.Call = Name + "(";
   std::vector<int> Args;
   std::vector<ExternOutArg> Outs;
+  // Through the callee's NAME_grad where its partials are needed (numbers
+  // and structs only: LaneGrad.cpp): each argument's number or struct.
+  bool Grad = !Via && !LocalArrays && laneGradCallee(Callee);
+  std::vector<std::pair<int, int>> Kinds;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const Expr *A = CE->getArg(I);
     X.Call += I ? ", " : "";
+    Kinds.push_back({-1, -1});
+    if (Grad && structOutArg(A))
+      Kinds.back().second = (int)X.Structs.size();
+    else if (Grad && !irType(A->getType()))
+      Grad = false;
+    else if (Grad)
+      Kinds.back().first = (int)Args.size();
     if (const StringLiteral *SL = stringArg(A)) {
       std::string Text;
       llvm::raw_string_ostream OS(Text);
@@ -508,8 +519,14 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
     UsingCalls[(int)F.Externs.size()] = Callee;
   if (Via)
     RecursionCalls[(int)F.Externs.size()] = Callee;
+  std::map<size_t, std::vector<LaneTie>> Ties;
+  std::vector<LaneTie> RetTies;
+  if (Grad && !X.Structs.empty())
+    laneGrad(Callee, X, Args, Kinds, Ties, RetTies);
   F.Externs.push_back(std::move(X));
-  externOutStores(D, Outs);
+  externOutStores(D, Outs, &Ties);
+  if (!RetTies.empty())
+    return laneTie(D, D, RetTies);
   return Bool ? B.cmp(ir::Op::CmpNE, D, B.constI(Type::I32, 0)) : D;
 }
 

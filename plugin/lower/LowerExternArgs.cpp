@@ -573,7 +573,9 @@ void Lowerer::refreshAfter(ir::ExternCall &X, std::vector<int> &Args,
   }
 }
 
-void Lowerer::externOutStores(int Call, const std::vector<ExternOutArg> &Outs) {
+void Lowerer::externOutStores(
+    int Call, const std::vector<ExternOutArg> &Outs,
+    const std::map<size_t, std::vector<LaneTie>> *Ties) {
   for (size_t K = 0; K < Outs.size(); ++K) {
     if (Outs[K].Const) // (the callee may not write it)
       continue;
@@ -582,6 +584,9 @@ void Lowerer::externOutStores(int Call, const std::vector<ExternOutArg> &Outs) {
     S.IVal = (int64_t)K;
     S.Site = (int)Sites.size(); // for diff-extern-out
     Sites.push_back(Outs[K].At);
+    if (Ties)
+      if (auto It = Ties->find(K); It != Ties->end())
+        O = laneTie(Call, O, It->second);
     store(Outs[K].L, O);
   }
 }

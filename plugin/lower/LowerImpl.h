@@ -633,8 +633,30 @@ private:
                         std::vector<ExternOutArg> &Outs);
   /// A static local table's copy for the generated code.
   bool tableCopy(const VarDecl *VD, ir::ExternCall::Table &T);
-  /// After Extern \p Call: what it left in each out-pointer, stored.
-  void externOutStores(int Call, const std::vector<ExternOutArg> &Outs);
+  /// A partial derivative of a per-lane call's output (LaneGrad.cpp):
+  /// in the argument's value In, read from Out.
+  struct LaneTie {
+    int In, Out;
+  };
+  /// After Extern \p Call: what it left in each out-pointer, stored (tied
+  /// to its partials \p Ties, by out, where given: LaneGrad.cpp).
+  void
+  externOutStores(int Call, const std::vector<ExternOutArg> &Outs,
+                  const std::map<size_t, std::vector<LaneTie>> *Ties = nullptr);
+  /// LaneGrad.cpp: whether a call of \p Callee made once per lane can get
+  /// its partial derivatives from the callee's NAME_grad (a function of
+  /// another file marked diff, varying parameters, a number returned).
+  bool laneGradCallee(const FunctionDecl *Callee) const;
+  /// Sets X.Grad and adds the partials' Outs: \p Kinds, per argument, the
+  /// index in \p Args of a number or (second) the index in X.Structs of a
+  /// struct; \p Ties and \p RetTies receive each output's partials.
+  void laneGrad(const FunctionDecl *Callee, ir::ExternCall &X,
+                const std::vector<int> &Args,
+                const std::vector<std::pair<int, int>> &Kinds,
+                std::map<size_t, std::vector<LaneTie>> &Ties,
+                std::vector<LaneTie> &RetTies);
+  /// \p V tied to the partials \p Ties of Extern \p Call (Op::Tie).
+  int laneTie(int Call, int V, const std::vector<LaneTie> &Ties);
 #include "lower/LowerExternArgs.inc"
 
   // Unions (LowerUnion.cpp): one integer variable holds a union's bits;

@@ -1,0 +1,133 @@
+//===- LaneGrad.cpp - derivatives of per-lane calls through NAME_grad ----===//
+//
+// A function of another file marked diff where this file declares it, called
+// with a struct (GSL's `stat = gsl_sf_exp_e(x, &r)` with a local
+// gsl_sf_result r, or `return gsl_sf_exp_e(x, result);`), is called once per
+// example on the scalar function (calls of outside functions, docs/calls.md),
+// which gives the values bit for bit. Its file has NAME_grad, which gives the
+// partial derivatives: where the function is differentiated, each lane that
+// makes the call also calls NAME_grad(1, ...) with the same arguments, once
+// for each output whose partials are read (the result if it is floating, each
+// floating member of a struct it may write), seeded 1 in that output; the
+// shadows are the partials in each floating number argument and in each
+// floating member's value before the call (the struct's shadow on exit). An
+// Op::Tie after the call gives each output its derivative from them, as for
+// a scalar call of another file's batch function (LowerBatchedCall.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "attributes/Attributes.h"
+#include "lower/LowerImpl.h"
+#include "lower/Types.h"
+
+#include "clang/Basic/SourceManager.h"
+
+namespace batchdiff {
+namespace lowering {
+
+using ir::Type;
+
+bool Lowerer::laneGradCallee(const FunctionDecl *Callee) const {
+  if (!WantGrad || !hasDiff(Callee) || hasHvpDiff(Top))
+    return false;
+  const FunctionDecl *Def = Callee->getDefinition();
+  const SourceManager &SM = Ctx.getSourceManager();
+  if ((Def && Def->hasBody()) || !Callee->isExternallyVisible() ||
+      !Callee->hasPrototype() || Callee->isVariadic() ||
+      Callee->getBuiltinID() || SM.isInSystemHeader(Callee->getLocation()))
+    return false;
+  QualType RT = Callee->getReturnType();
+  if (RT->isVoidType() || !irType(RT) || *irType(RT) == Type::Bool)
+    return false;
+  // (One value per example and a shadow per floating parameter: the ABI
+  // the generated NAME_grad has for varying, differentiated parameters.)
+  for (const ParmVarDecl *P : Callee->parameters())
+    if (isUniform(P) || isNoDiff(P) || isPackedOffsets(P) ||
+        isPackedPointers(P))
+      return false;
+  return true;
+}
+
+void Lowerer::laneGrad(const FunctionDecl *Callee, ir::ExternCall &X,
+                       const std::vector<int> &Args,
+                       const std::vector<std::pair<int, int>> &Kinds,
+                       std::map<size_t, std::vector<LaneTie>> &Ties,
+                       std::vector<LaneTie> &RetTies) {
+  ir::ExternCall::LaneGrad G;
+  G.Abi = abiDeclaration(Callee, true);
+  G.FloatRet = ir::isFloat(*irType(Callee->getReturnType()));
+  auto Spell = [&](QualType T) {
+    return T.getCanonicalType().getUnqualifiedType().getAsString(
+        Ctx.getPrintingPolicy());
+  };
+  struct Input {
+    int Arg;
+    std::string From, CType;
+  };
+  std::vector<Input> Ins;
+  std::vector<int> OutsOf; // outputs: member Outs (the result: -1)
+  if (G.FloatRet)
+    OutsOf.push_back(-1);
+  for (unsigned I = 0; I < Kinds.size(); ++I) {
+    const ParmVarDecl *P = Callee->getParamDecl(I);
+    ir::ExternCall::LaneGrad::Param GP;
+    std::string N = std::to_string(I);
+    if (Kinds[I].first >= 0) {
+      GP.Arg = Kinds[I].first;
+      GP.CType = Spell(P->getType());
+      std::optional<Type> PT = irType(P->getType());
+      GP.Shadow = PT && ir::isFloat(*PT);
+      if (GP.Shadow && ir::isFloat(F.Temps[Args[GP.Arg]]))
+        Ins.push_back({GP.Arg, "__bd_gx" + N, GP.CType});
+    } else {
+      GP.Struct = Kinds[I].second;
+      const ir::ExternCall::Struct &St = X.Structs[GP.Struct];
+      GP.CType = St.CType;
+      GP.Const = P->getType()->getPointeeType().isConstQualified();
+      for (const auto &[Path, O] : St.Members) {
+        const ir::ExternCall::Out &Mem = X.Outs[O];
+        if (!ir::isFloat(F.Temps[Args[Mem.Arg]]))
+          continue;
+        GP.Shadow = true;
+        Ins.push_back({Mem.Arg, "__bd_gd" + N + Path, Mem.CType});
+        if (!GP.Const)
+          OutsOf.push_back(O);
+      }
+    }
+    G.Params.push_back(GP);
+  }
+  for (int Of : OutsOf) {
+    if (Of >= 0)
+      X.Outs[Of].Tied = true;
+    for (const Input &In : Ins) {
+      ir::ExternCall::Out P;
+      P.Arg = In.Arg;
+      P.GradOf = Of;
+      P.GradFrom = In.From;
+      P.CType = In.CType;
+      LaneTie T{Args[In.Arg], (int)X.Outs.size()};
+      (Of < 0 ? RetTies : Ties[(size_t)Of]).push_back(T);
+      X.Outs.push_back(std::move(P));
+    }
+  }
+  X.Tied = !RetTies.empty();
+  X.Grad = std::move(G);
+}
+
+int Lowerer::laneTie(int Call, int V, const std::vector<LaneTie> &Ties) {
+  if (Ties.empty())
+    return V;
+  std::vector<int> Args{V};
+  for (const LaneTie &T : Ties) {
+    int P = F.newTemp(F.Temps[T.In]);
+    ir::Stmt &S = B.push(ir::Op::ExternOut, P, {Call});
+    S.IVal = T.Out;
+    Args.push_back(T.In);
+    Args.push_back(P);
+  }
+  int R = F.newTemp(F.Temps[V]);
+  B.push(ir::Op::Tie, R, Args);
+  return R;
+}
+
+} // namespace lowering
+} // namespace batchdiff
