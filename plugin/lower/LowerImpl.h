@@ -704,6 +704,7 @@ private:
   int ptrCompare(const BinaryOperator *BO);
   int memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk);
 #include "lower/LowerSort.inc"
+#include "lower/LowerPtrArrays.inc"
   std::optional<uint64_t> constBytes(const Expr *E);
   PtrVar *ptrVar(const Expr *E);
   bool rowParam(const Expr *E);

@@ -111,6 +111,11 @@ bool Lowerer::rowParam(const Expr *E) {
     return false;
   if (isa<ParmVarDecl>(VD) && ptrVar(E))
     return true;
+  // A local pointer to rows of a constant length, `double (*r)[4] = a;`:
+  // rows of the array it points into (r + i, r++ stay errors: ptrValue).
+  if (VD->getType()->isPointerType() &&
+      Ctx.getAsConstantArrayType(VD->getType()->getPointeeType()) && ptrVar(E))
+    return true;
   // A file-scope table: flat, row-major (globalParam).
   if (VD->hasGlobalStorage() && !Frames.back().Vars.count(VD))
     if (const ArrayType *AT = Ctx.getAsArrayType(VD->getType()))
@@ -193,6 +198,9 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
       return !Failed && ptrValue(BO->getRHS(), Out);
     }
     if (K == BO_Assign) {
+      // `row[c] = row[p];` of a local array of pointers.
+      if (int R = ptrArrayAssign(BO, Out); R >= 0)
+        return R == 1;
       // `t = s;` of a helper's parameter its call passed NULL: t is null
       // from here on only on this path; a copy made where t is declared
       // is null wherever t is used (pointerDecl).
@@ -229,6 +237,10 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
   }
   if (const auto *CO = dyn_cast<ConditionalOperator>(E))
     return ptrConditional(CO, Out);
+  // An element of a local array of pointers (LowerPtrArrays.cpp).
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    if (PtrArr *PA = ptrArrOf(AS->getBase()))
+      return ptrArrayElem(AS, *PA, Out);
   // An entry of a table of pointers (LowerPtrTables.cpp).
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
     if (const VarDecl *TD = pointerTableOf(AS->getBase()))

@@ -582,6 +582,10 @@ bool Lowerer::arrayDecl(const VarDecl *VD) {
     structArrayDecl(VD, ElT, N);
     return true;
   }
+  // `double *row[3]`: pointers into one array (LowerPtrArrays.cpp).
+  if (!ET && CAT && ElT->isPointerType() && !ElT->isFunctionPointerType() &&
+      N > 0)
+    return ptrArrayDecl(VD, N);
   if (!ET || N == 0 || N > 65536) {
     error(VD->getLocation(),
           "local array '" + VD->getNameAsString() + "' of type '" +
