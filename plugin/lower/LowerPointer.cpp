@@ -140,6 +140,25 @@ bool Lowerer::ptrValue(const Expr *E, PtrVal &Out) {
     if (auto El = arrayElement(Ctx, ET); El && rowParam(E))
       ET = *El;
     if ((!irType(ET) && !ET->isVoidType()) || ET.isVolatileQualified()) {
+      // `double **pp = row`, `h(row)`, `swap(&row[c], &row[p])` of a local
+      // array of pointers (LowerPtrArrays.cpp): named in its terms.
+      const Expr *A = E->IgnoreParenImpCasts();
+      if (const auto *UO = dyn_cast<UnaryOperator>(A);
+          UO && UO->getOpcode() == UO_AddrOf)
+        A = UO->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(A))
+        A = AS->getBase();
+      if (const PtrArr *PA = ET->isPointerType() ? ptrArrOf(A) : nullptr) {
+        error(E->getBeginLoc(),
+              "a pointer to the elements of '" + PA->Name +
+                  "', an array of pointers,",
+              "use its elements where it is declared ('" + PA->Name +
+                  "[i][j]', '" + ET.getAsString() + "p = " + PA->Name +
+                  "[i]', passing '" + PA->Name +
+                  "[i]' to a helper), and exchange two in place through a "
+                  "temporary pointer");
+        return false;
+      }
       error(E->getBeginLoc(), "a pointer to '" + ET.getAsString() + "'",
             ET->isAnyComplexType()
                 ? "keep complex values in double complex or float complex "
