@@ -181,7 +181,8 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
   // BD_UNIFORM parameter k (the kernel's pointer, one for the batch);
   // "\x06k\x02": local array k's copy of the lane's elements; "\x07k\x02":
   // the lane's example's array of parameter k (the kernel's pointer plus
-  // the lane's offset in elements); "\x08k\x02": the address of struct k.
+  // the lane's offset in elements); "\x08k\x02": the address of struct k
+  // (of a local array's, its first element's).
   std::string Call;
   for (size_t I = 0; I < X.Call.size(); ++I) {
     char C = X.Call[I];
@@ -197,7 +198,7 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
             : C == '\x05' ? "__bd_p" + K
             : C == '\x06' ? "__bd_la" + K
             : C == '\x08'
-                ? "&__bd_s" + K
+                ? (X.Structs[std::stoul(K)].Len ? "__bd_s" : "&__bd_s") + K
                 : "(__bd_p" + K + " + __bd_po" + K + Chain + "[__bd_l])";
     I = End;
   }
@@ -230,7 +231,10 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
   // know), its members the lane's values.
   for (size_t K = 0; K < X.Structs.size(); ++K) {
     const ir::ExternCall::Struct &St = X.Structs[K];
-    OS << In << "    " << St.CType << " __bd_s" << K << ";\n"
+    OS << In << "    " << St.CType << " __bd_s" << K;
+    if (St.Len) // (a local array passed whole)
+      OS << "[" << St.Len << "]";
+    OS << ";\n"
        << In << "    __builtin_memset(&__bd_s" << K << ", 0, sizeof __bd_s" << K
        << ");\n";
     for (const auto &[Path, O] : St.Members)

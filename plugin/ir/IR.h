@@ -386,6 +386,9 @@ struct ExternCall {
     /// A struct member an Op::Tie after the call gives its derivative
     /// (LaneGrad): the value itself carries none.
     bool Tied = false;
+    /// An element of the local array Array (also Name) passed whole
+    /// (lower/LowerArrayOut.cpp).
+    std::string Array;
   };
   /// A function of another file marked diff, called per lane because it is
   /// passed a struct (GSL's `gsl_sf_exp_e(x, &r)`): where the partials
@@ -414,9 +417,13 @@ struct ExternCall {
   /// struct of C type CType per lane, each member (its access path,
   /// ".val") holding the value of out-pointer Out, read back after the
   /// call.
+  /// With Len > 0, a local array of Len elements of C type CType passed
+  /// whole (musl's `__rem_pio2(x, y)`, lower/LowerArrayOut.cpp): an array
+  /// per lane, passed as its first element's address, Members "[k]".
   struct Struct {
     std::string CType;
     std::vector<std::pair<std::string, int>> Members;
+    int Len = 0;
   };
   std::string Call, Decl, Ty, Name, Via, Fix;
   Reason Why = Outside;

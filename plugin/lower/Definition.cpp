@@ -184,9 +184,13 @@ static void externOutDerivativeError(const ir::ExternCall &X, size_t K,
          "needed (a flag, a comparison), compute the call's arguments from "
          "BD_NODIFF inputs, or use 'batch' without 'diff'")
       << X.Name << O.Name
-      << (O.Ptr.empty() ? "'" + O.Name + "' (passed as '&" + O.Name + "')"
-                        : "'*" + O.Ptr + "' ('" + O.Ptr + "' points to '" +
-                              O.Name + "')");
+      << (!O.Array.empty()
+              ? O.Ptr.empty()
+                    ? "the array '" + O.Name + "' (passed whole)"
+                    : "the array '" + O.Name + "' (passed as '" + O.Ptr + "')"
+          : O.Ptr.empty() ? "'" + O.Name + "' (passed as '&" + O.Name + "')"
+                          : "'*" + O.Ptr + "' ('" + O.Ptr + "' points to '" +
+                                O.Name + "')");
   for (const auto &[Site, Text] : O.Notes)
     report(D, DiagnosticsEngine::Note, Sites[Site], "%0") << Text;
 }
@@ -236,6 +240,10 @@ bool checkDerivatives(const ir::Function &F,
       if (St.Opc == Op::ExternOut && CallOf.count(St.Args[0])) {
         const ir::ExternCall &X = S.Externs[CallOf[St.Args[0]]];
         Key = "out " + std::to_string(St.IVal);
+        // (An array's elements: one error, naming the array.)
+        if ((size_t)St.IVal < X.Outs.size() &&
+            !X.Outs[(size_t)St.IVal].Array.empty())
+          Key = "array " + X.Outs[(size_t)St.IVal].Array;
         if ((size_t)St.IVal < X.Outs.size())
           for (const auto &N : X.Outs[(size_t)St.IVal].Notes)
             Key += " " + std::to_string(Sites[N.first].getRawEncoding());

@@ -293,7 +293,8 @@ bool Lowerer::externArg(const Expr *A) const {
   return stringArg(A) || stringLocalArg(A) || globalPointerArg(A) ||
          nullPointerArg(A) || outPointerArg(A) || scalarPointerArg(A) ||
          tableArg(A) || varyingArrayArg(A) >= 0 || passedArrayArg(A) >= 0 ||
-         uniformArrayArg(A) >= 0 || structOutArg(A) || irType(A->getType());
+         uniformArrayArg(A) >= 0 || structOutArg(A) || arrayOutArg(A) >= 0 ||
+         irType(A->getType());
 }
 
 /// Whether \p CE is made once per lane instead of being inlined
@@ -318,7 +319,7 @@ bool Lowerer::externCallee(const CallExpr *CE,
     // &dpsipr, &depspr), declared in erfa.h, defined after its callers).
     Values &= !nullPointerArg(A) && !outPointerArg(A) && !scalarPointerArg(A) &&
               !tableArg(A) && varyingArrayArg(A) < 0 && passedArrayArg(A) < 0 &&
-              uniformArrayArg(A) < 0 && !structOutArg(A);
+              uniformArrayArg(A) < 0 && !structOutArg(A) && arrayOutArg(A) < 0;
   }
   if (String)
     return true;
@@ -461,6 +462,13 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
     // lane's elements (longDoubleCallee checked the parameter's type).
     if (int V = LocalArrays ? localArrayArg(A) : -1; V >= 0) {
       localArrayPass(A, V, X, Args);
+      continue;
+    }
+    // A local array of numbers passed whole (musl's `__rem_pio2(x, y)`): an
+    // array of the lane's per call, read back after it.
+    if (int V = arrayOutArg(A); V >= 0) {
+      if (!arrayOutPass(A, V, Name, X, Args, Outs))
+        return -1;
       continue;
     }
     if (!irType(A->getType())) {
@@ -976,7 +984,8 @@ std::pair<std::string, std::string> missingBodyError(const MissingBody &M) {
           "numbers, string literals, file-scope pointer variables, the "
           "address of a scalar local ('&v', or a pointer to one passed on; "
           "for an element, copy it into one), the address of a struct of "
-          "numbers ('&r'), an array parameter passed on, "
+          "numbers ('&r'), a local array of numbers passed whole ('y'), an "
+          "array parameter passed on, "
           "a null pointer, a 'const' table or a table the file only passes "
           "whole to such calls; define '" +
               Name +
