@@ -67,56 +67,25 @@ bool Lowerer::globalRecords(const VarDecl *VD, SourceLocation At, RecRef &Out) {
   }
   if (!fileScopeName(VD, At))
     return false;
-  std::vector<Leaf> L;
+  RecArray RA;
   PointerLeaves = RT.isConstQualified() || keepsInitializer(VD, Ctx);
-  bool Laid = structLayout(RT, "", L, At, "global '" + Name + "'");
-  PointerLeaves = false;
-  if (!Laid || !noUnions(L, At, false, false, true))
+  // (An array member of structs: a leaf per member of its element struct,
+  // LowerMemberTables.cpp.)
+  MemberTableLeaves = true;
+  bool Laid = structLayout(RT, "", RA.Leaves, At, "global '" + Name + "'");
+  PointerLeaves = MemberTableLeaves = false;
+  if (!Laid || !noUnions(RA.Leaves, At, false, false, true))
     return false;
   std::string Sub0;
   uint64_t N = recordsIn(Ctx, T, &Sub0);
-  int64_t Size = (int64_t)Ctx.getTypeSizeInChars(RT).getQuantity();
-  RecArray RA;
-  for (const Leaf &Lf : L) {
-    if (Lf.Ptr) { // read through ptrConstMember only (recordRef)
-      RA.LeafParams.push_back(-1);
-      RA.Per.push_back(1);
-      continue;
-    }
-    QualType ET = Ctx.getBaseElementType(memberType(RT, Lf.Path));
-    auto El = tableElement(Ctx, ET);
-    int64_t Elem = (int64_t)Ctx.getTypeSizeInChars(ET).getQuantity();
-    if (!El || Elem == 0 || Size % Elem != 0) {
-      error(At,
-            "the member '" + Lf.Path.substr(1) + "' of type '" + Lf.CType +
-                "' of global '" + Name + "'",
-            "use _Bool, char, short, int, long, float or double members");
-      return false;
-    }
-    ir::Param P;
-    P.Name = Name + Lf.Path; // (for messages)
-    P.Addr = "&" + Name + Sub0 + Lf.Path + Lf.sub(0);
-    P.Kind = ir::ParamKind::Global;
-    P.Uniform = P.NoDiff = P.IsArray = P.InPlace = true;
-    P.Ty = El->first;
-    P.Narrow = El->second;
-    P.CType = ET.getCanonicalType().getUnqualifiedType().getAsString();
-    P.NativeLayout = P.Narrow.empty();
-    uint64_t Len = N * (uint64_t)(Size / Elem);
-    P.StaticLen = Len <= INT_MAX ? (int)Len : 0;
-    P.DimHow = "global table of records";
-    P.LaneLoads = laneLoadsOnly(Ctx, Def ? Def : VD);
-    if (Lf.Ty == Type::Bool)
-      P.BoolBytes = true;
-    F.Params.push_back(P);
-    RA.LeafParams.push_back((int)F.Params.size() - 1);
-    RA.Per.push_back(Size / Elem);
-  }
-  RA.Leaves = std::move(L);
+  std::vector<int64_t> Inner;
+  if (!globalLeafParams(VD, Name, Name + Sub0, RT, N, At, RA, Inner))
+    return false;
   RA.Name = Name;
   RA.What = T->isArrayType() ? "global table of structs" : "global struct";
   int Key = NextLocalRecords--;
   RecArrays[Key] = std::move(RA);
+  RecInner[Key] = std::move(Inner);
   GlobalRecords[VD] = Key;
   Out = RecRef();
   Out.Param = Key;

@@ -932,6 +932,7 @@ private:
   /// the arguments before their conversion to void *).
   int structMem(const CallExpr *CE, llvm::StringRef Name, const Expr *Dst,
                 const Expr *Src);
+#include "lower/LowerMemberTables.inc"
 #include "lower/LowerRecordWalk.inc"
   /// A struct return value's leaves (empty for a scalar).
   std::vector<Leaf> RetLeaves;

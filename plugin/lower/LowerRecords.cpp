@@ -303,6 +303,11 @@ bool Lowerer::recordPtr(const Expr *E, RecRef &Out) {
     Out.Idx = addOffset(Out.Idx, T, Sub);
     return true;
   };
+  // An array of structs as a member of a global struct (`G.tab`, musl's
+  // `__log_data.tab`: LowerMemberTables.cpp).
+  if (std::string Path;
+      memberRecordsExpr(E) && globalMemberRoot(cast<MemberExpr>(E), Path))
+    return globalMemberRecords(cast<MemberExpr>(E), Out);
   // An array of structs as a member of a struct local (`t.v`).
   if (memberRecordsExpr(E) && !inRecordArray(cast<MemberExpr>(E)->getBase()))
     return memberRecords(cast<MemberExpr>(E), Out);
@@ -440,9 +445,12 @@ std::vector<int> Lowerer::loadRecord(const RecRef &R) {
       B.set(Vars[K], load(At));
       continue;
     }
+    // (An array member of structs of a global: its elements an element
+    // struct apart, leafInner.)
+    int64_t Inner = leafInner(R.Param, R.Start + K);
     for (int J = 0; J < L[K].Len; ++J) {
       LValue E = At;
-      E.Idx = B.add(At.Idx, B.constI(Type::I32, J));
+      E.Idx = B.add(At.Idx, B.constI(Type::I32, J * Inner));
       B.storeElem(Vars[K], B.constI(Type::I32, J), load(E));
     }
   }

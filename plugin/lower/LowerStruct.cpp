@@ -120,7 +120,8 @@ bool Lowerer::memberLayout(const FieldDecl *FD, const std::string &TN,
   // An array of structs in a scalarized struct: one array per member of
   // the element struct, of scalars (element J of "v_x" is v[J].x).
   if (const auto *CAT = Ctx.getAsConstantArrayType(FT);
-      Local && CAT && CAT->getElementType()->isRecordType())
+      (Local || MemberTableLeaves) && CAT &&
+      CAT->getElementType()->isRecordType())
     return structArrayMember(CAT, FT, Name, Path, What, Out, At);
   if (FT->isIncompleteArrayType()) {
     error(At, "flexible array " + What,
@@ -167,7 +168,7 @@ bool Lowerer::structArrayMember(const ConstantArrayType *CAT, QualType FT,
   if (!structLayout(CAT->getElementType(), Name, Sub, At, What, "", true))
     return false;
   for (Leaf &S : Sub) {
-    if (S.Len || !S.Union.empty() || N == 0 || N > 65536) {
+    if (S.Len || !S.Union.empty() || S.Ptr || N == 0 || N > 65536) {
       error(At, "array " + What + " of type '" + FT.getAsString() + "'",
             "use an array of 1..65536 structs of scalar members");
       return false;

@@ -1,5 +1,6 @@
 /* An array of structs as a member of a struct parameter (or of an array of
- * structs, a global or static struct; struct locals may hold one). */
+ * structs, or of a static local struct; struct locals and global structs
+ * may hold one). */
 typedef struct { double x, y; } pt;
 typedef struct { pt v[3]; } tri;
 __attribute__((batch, diff)) double f(tri t) {
