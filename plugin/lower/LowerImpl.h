@@ -610,53 +610,8 @@ private:
   /// \p A to \p Callee, called once per example, where uniformArrayArg
   /// refuses it.
   void externArrayError(const Expr *A, int I, const std::string &Callee);
-  /// An out-pointer argument: the variable, where the argument is, and
-  /// whether it is const (then nothing is written back).
-  struct ExternOutArg {
-    LValue L;
-    SourceLocation At;
-    bool Const = false;
-  };
-  /// The globals a call made once per example may write
-  /// (OutsideGlobals.h), each a variable per example, filled from the global
-  /// at entry and read back after each such call; their variables.
-  const std::vector<std::pair<const VarDecl *, int>> &refreshed();
-  std::optional<std::vector<std::pair<const VarDecl *, int>>> Refreshed;
-  /// Adds to \p X an out per global of refreshed(): read back after the
-  /// lane's call.
-  void refreshAfter(ir::ExternCall &X, std::vector<int> &Args,
-                    std::vector<ExternOutArg> &Outs, SourceLocation At);
-  /// Adds out-pointer or table argument \p A (outPointerArg or tableArg)
-  /// to \p X's call text (and its value to \p Args); false after an error.
-  bool externPointerArg(const Expr *A, const std::string &Callee,
-                        ir::ExternCall &X, std::vector<int> &Args,
-                        std::vector<ExternOutArg> &Outs);
-  /// A static local table's copy for the generated code.
-  bool tableCopy(const VarDecl *VD, ir::ExternCall::Table &T);
-  /// A partial derivative of a per-lane call's output (LaneGrad.cpp):
-  /// in the argument's value In, read from Out.
-  struct LaneTie {
-    int In, Out;
-  };
-  /// After Extern \p Call: what it left in each out-pointer, stored (tied
-  /// to its partials \p Ties, by out, where given: LaneGrad.cpp).
-  void
-  externOutStores(int Call, const std::vector<ExternOutArg> &Outs,
-                  const std::map<size_t, std::vector<LaneTie>> *Ties = nullptr);
-  /// LaneGrad.cpp: whether a call of \p Callee made once per lane can get
-  /// its partial derivatives from the callee's NAME_grad (a function of
-  /// another file marked diff, varying parameters, a number returned).
-  bool laneGradCallee(const FunctionDecl *Callee) const;
-  /// Sets X.Grad and adds the partials' Outs: \p Kinds, per argument, the
-  /// index in \p Args of a number or (second) the index in X.Structs of a
-  /// struct; \p Ties and \p RetTies receive each output's partials.
-  void laneGrad(const FunctionDecl *Callee, ir::ExternCall &X,
-                const std::vector<int> &Args,
-                const std::vector<std::pair<int, int>> &Kinds,
-                std::map<size_t, std::vector<LaneTie>> &Ties,
-                std::vector<LaneTie> &RetTies);
-  /// \p V tied to the partials \p Ties of Extern \p Call (Op::Tie).
-  int laneTie(int Call, int V, const std::vector<LaneTie> &Ties);
+#include "lower/LowerExternOuts.inc"
+
 #include "lower/LowerExternArgs.inc"
 
   // Unions (LowerUnion.cpp): one integer variable holds a union's bits;
