@@ -126,25 +126,12 @@ void KernelEmitter::denseFill() {
     if (!DenseArr[I])
       continue;
     const ir::Param &Pa = F.Params[I];
-    std::string N = std::to_string(I), L = std::to_string(denseLen(Pa));
-    std::string D = "__bd_d" + N, Sfx = Sh.sfx(Pa.Ty);
+    std::string N = std::to_string(I), D = "__bd_d" + N;
     OS << "  " << Sh.vtype(Pa.Ty) << " " << D << "[" << denseLen(Pa) * IL
        << "];\n";
-    for (unsigned C = 0; C < IL; ++C) {
-      std::string Row0 = C ? " + (ptrdiff_t)(" + std::to_string(C) + " * " +
-                                 Sh.W() + ") * __bd_ps" + N
-                           : "";
-      OS << "  if (bd_all_m" << Sh.S() << "(__bd_m" << chain(C) << "))\n"
-         << "    bd_rows_load_" << Sfx << "((const " << scalarType(Pa.Ty)
-         << " *)(__bd_p" << N << Row0 << "), __bd_ps" << N << ", " << L << ", "
-         << D << " + " << C << ", " << IL << ");\n"
-         << "  else\n"
-         << "    for (int32_t __bd_j = 0; __bd_j < " << L << "; __bd_j++) " << D
-         << "[__bd_j * " << IL << " + " << C << "] = bd_gather_" << Sfx
-         << "(__bd_m" << chain(C) << ", __bd_p" << N << ", bd_add_" << idxSfx()
-         << "(__bd_po" << N << chain(C) << ", bd_splat_" << idxSfx()
-         << "(__bd_j)));\n";
-    }
+    denseRows("  ", Pa.Ty, denseLen(Pa), "__bd_p" + N,
+              std::string("const ") + scalarType(Pa.Ty) + " *", "__bd_ps" + N,
+              "__bd_po" + N, D, false);
   }
 }
 
@@ -213,27 +200,13 @@ void KernelEmitter::denseShadowFill() {
     if (!DenseSh[I])
       continue;
     const ir::Param &Pa = F.Params[I];
-    std::string N = std::to_string(I), L = std::to_string(denseLen(Pa));
-    std::string G = "__bd_g" + N, Q = "__bd_q" + N, Qs = "__bd_qs" + N;
-    std::string Sfx = Sh.sfx(Pa.Ty);
+    std::string N = std::to_string(I), G = "__bd_g" + N, Q = "__bd_q" + N;
     OS << "  " << Sh.vtype(Pa.Ty) << " " << G << "[" << denseLen(Pa) * IL
        << "];\n"
        << "  int __bd_gok" << N << " = __bd_gok && " << Q << " != 0;\n"
        << "  if (__bd_gok" << N << ") {\n";
-    for (unsigned C = 0; C < IL; ++C) {
-      std::string Row0 = C ? " + (ptrdiff_t)(" + std::to_string(C) + " * " +
-                                 Sh.W() + ") * " + Qs
-                           : "";
-      OS << "    if (bd_all_m" << Sh.S() << "(__bd_m" << chain(C) << "))\n"
-         << "      bd_rows_load_" << Sfx << "(" << Q << Row0 << ", " << Qs
-         << ", " << L << ", " << G << " + " << C << ", " << IL << ");\n"
-         << "    else\n"
-         << "      for (int32_t __bd_j = 0; __bd_j < " << L << "; __bd_j++) "
-         << G << "[__bd_j * " << IL << " + " << C << "] = bd_gather_" << Sfx
-         << "(__bd_m" << chain(C) << ", " << Q << ", bd_add_" << idxSfx()
-         << "(__bd_qo" << N << chain(C) << ", bd_splat_" << idxSfx()
-         << "(__bd_j)));\n";
-    }
+    denseRows("    ", Pa.Ty, denseLen(Pa), Q, "", "__bd_qs" + N, "__bd_qo" + N,
+              G, false);
     OS << "  }\n";
   }
 }
@@ -243,25 +216,48 @@ void KernelEmitter::denseShadowStore() {
     if (!DenseSh[I])
       continue;
     const ir::Param &Pa = F.Params[I];
-    std::string N = std::to_string(I), L = std::to_string(denseLen(Pa));
-    std::string G = "__bd_g" + N, Q = "__bd_q" + N, Qs = "__bd_qs" + N;
-    std::string Sfx = Sh.sfx(Pa.Ty);
+    std::string N = std::to_string(I), G = "__bd_g" + N, Q = "__bd_q" + N;
     OS << "  if (__bd_gok" << N << ") {\n";
-    for (unsigned C = 0; C < IL; ++C) {
-      std::string Row0 = C ? " + (ptrdiff_t)(" + std::to_string(C) + " * " +
-                                 Sh.W() + ") * " + Qs
-                           : "";
-      OS << "    if (bd_all_m" << Sh.S() << "(__bd_m" << chain(C) << "))\n"
-         << "      bd_rows_store_" << Sfx << "(" << Q << Row0 << ", " << Qs
-         << ", " << L << ", " << G << " + " << C << ", " << IL << ");\n"
-         << "    else\n"
-         << "      for (int32_t __bd_j = 0; __bd_j < " << L << "; __bd_j++) "
-         << "bd_scatter_" << Sfx << "(__bd_m" << chain(C) << ", " << Q
-         << ", bd_add_" << idxSfx() << "(__bd_qo" << N << chain(C)
-         << ", bd_splat_" << idxSfx() << "(__bd_j)), " << G << "[__bd_j * "
-         << IL << " + " << C << "]);\n";
-    }
+    denseRows("    ", Pa.Ty, denseLen(Pa), Q, "", "__bd_qs" + N, "__bd_qo" + N,
+              G, true);
     OS << "  }\n";
+  }
+}
+
+/// Per chain, \p Len elements of each lane's row at \p Base (rows \p Stride
+/// apart, lane offsets \p Offs<chain>, read through a \p Cast pointer if
+/// given) to (or, \p Store, from) vectors \p Vec: whole rows and a transpose
+/// when all lanes are active, else masked gathers (scatters) per element.
+void KernelEmitter::denseRows(const std::string &Ind, Type Ty, int Len,
+                              const std::string &Base, const std::string &Cast,
+                              const std::string &Stride,
+                              const std::string &Offs, const std::string &Vec,
+                              bool Store) {
+  std::string Sfx = Sh.sfx(Ty), L = std::to_string(Len);
+  for (unsigned C = 0; C < IL; ++C) {
+    std::string Row = Base;
+    if (C)
+      Row += " + (ptrdiff_t)(" + std::to_string(C) + " * " + Sh.W() + ") * " +
+             Stride;
+    if (!Cast.empty())
+      Row = "(" + Cast + ")(" + Row + ")";
+    std::string Idx = "bd_add_" + idxSfx() + "(" + Offs + chain(C) +
+                      ", bd_splat_" + idxSfx() + "(__bd_j))";
+    std::string El = Vec + "[__bd_j * " + std::to_string(IL) + " + " +
+                     std::to_string(C) + "]";
+    std::string M = "__bd_m" + chain(C);
+    OS << Ind << "if (bd_all_m" << Sh.S() << "(" << M << "))\n"
+       << Ind << "  bd_rows_" << (Store ? "store_" : "load_") << Sfx << "("
+       << Row << ", " << Stride << ", " << L << ", " << Vec << " + " << C
+       << ", " << IL << ");\n"
+       << Ind << "else\n"
+       << Ind << "  for (int32_t __bd_j = 0; __bd_j < " << L << "; __bd_j++) ";
+    if (Store)
+      OS << "bd_scatter_" << Sfx << "(" << M << ", " << Base << ", " << Idx
+         << ", " << El << ");\n";
+    else
+      OS << El << " = bd_gather_" << Sfx << "(" << M << ", " << Base << ", "
+         << Idx << ");\n";
   }
 }
 

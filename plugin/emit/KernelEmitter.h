@@ -120,6 +120,10 @@ private:
   bool denseEligible(const ir::Param &Pa) const;
   void denseShadowFill();
   void denseShadowStore();
+  void denseRows(const std::string &Ind, Type Ty, int Len,
+                 const std::string &Base, const std::string &Cast,
+                 const std::string &Stride, const std::string &Offs,
+                 const std::string &Vec, bool Store);
   bool denseShadowAdd(const ir::Stmt &S);
   int uniformIndex(const ir::Stmt &S) const;
   static int denseLen(const ir::Param &Pa);
