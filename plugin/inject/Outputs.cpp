@@ -9,6 +9,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cctype>
+#include <set>
 
 using namespace clang;
 
@@ -80,6 +81,25 @@ static void writeHeader(DiagnosticsEngine &Diags, StringRef File,
       "\n#define " + Guard +
       "\n\n#include <stddef.h>\n#include <stdint.h>\n\n"
       "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
+  // Struct tags declared at file scope: a prototype's `struct pt *` then
+  // names the file's struct whether or not its definition came first (else
+  // C scopes the tag to the prototype, and it conflicts with the definition).
+  std::set<std::string> Tags;
+  for (size_t At = Protos.find("struct "); At != std::string::npos;
+       At = Protos.find("struct ", At + 7)) {
+    if (At > 0 && (std::isalnum(static_cast<unsigned char>(Protos[At - 1])) ||
+                   Protos[At - 1] == '_'))
+      continue;
+    size_t E = At + 7;
+    while (E < Protos.size() &&
+           (std::isalnum(static_cast<unsigned char>(Protos[E])) ||
+            Protos[E] == '_'))
+      ++E;
+    if (E > At + 7)
+      Tags.insert(Protos.substr(At + 7, E - At - 7));
+  }
+  for (const std::string &T : Tags)
+    Text += "struct " + T + ";\n";
   if (Bool)
     Text += "#if defined(__cplusplus) && !defined(_Bool)\n"
             "#define _Bool bool\n#define BD__HEADER_BOOL\n#endif\n";
