@@ -129,6 +129,7 @@ bool jumps(const Stmt *S) {
 struct Check {
   ASTContext &Ctx;
   const VarDecl *Flag;
+  const StaticCopies &Copies;
   InitOnceBlock &Out;
   std::optional<InitOnceProblem> P;
   std::string N; // the flag's name
@@ -140,6 +141,29 @@ struct Check {
   bool Callee = false;
   /// Loops and switches around, inside the block.
   int Loops = 0;
+  /// The flag is a static local of the function: the generated code runs
+  /// the block again, on its copies (StaticCopies).
+  bool LocalFlag = false;
+
+  bool copied(const VarDecl *VD) const {
+    return Copies.count(VD->getCanonicalDecl()) != 0;
+  }
+  /// Under a static local flag the block runs twice, the scalar function's
+  /// and the generated code's, at different times: it may change only the
+  /// copied static locals, and read only them and constants.
+  void localFlagOnly(SourceLocation At, const VarDecl *VD, bool Write) {
+    problem(At,
+            std::string(Write ? "writing" : "reading") + " global '" +
+                VD->getNameAsString() +
+                "' in the block run once under static local '" + N + "'",
+            "the generated code runs such a block again, on its own copies "
+            "of the function's static locals, so it may " +
+                std::string(Write ? "write only those"
+                                  : "read only those and constants") +
+                "; declare '" + N +
+                "' (and what the block fills) at file "
+                "scope, static");
+  }
 
   std::string rule() const {
     return "a block run once under a static flag (`if (!" + N + ") { ...; " +
@@ -179,8 +203,12 @@ struct Check {
                 rule() + "; write it outside the block");
       return;
     }
-    if (staticLocal(VD))
+    if (staticLocal(VD) && !copied(VD))
       return; // (a callee's own: the block cannot name the function's)
+    if (LocalFlag && !copied(VD)) {
+      localFlagOnly(At, VD, true);
+      return;
+    }
     if (VD->hasExternalFormalLinkage()) {
       problem(At,
               "writing global '" + VD->getNameAsString() +
@@ -279,6 +307,10 @@ struct Check {
                     "compute what depends on the example outside the block");
       return;
     }
+    if (copied(VD)) {
+      global(VD, false);
+      return;
+    }
     if (staticLocal(VD)) {
       if (!Callee)
         problem(DRE->getBeginLoc(),
@@ -289,6 +321,8 @@ struct Check {
                     VD->getNameAsString() + "' at file scope, static");
       return;
     }
+    if (LocalFlag && !Ctx.getBaseElementType(VD->getType()).isConstQualified())
+      localFlagOnly(DRE->getBeginLoc(), VD, false);
     global(VD, false);
   }
 
@@ -405,13 +439,15 @@ const VarDecl *initOnceFlag(ASTContext &Ctx, const IfStmt *IS) {
 
 std::optional<InitOnceProblem> checkInitOnce(ASTContext &Ctx, const IfStmt *IS,
                                              const VarDecl *Flag,
+                                             const StaticCopies &Copies,
                                              InitOnceBlock &Out) {
   Out = InitOnceBlock();
   Out.Flag = Flag->getCanonicalDecl();
-  Check C{Ctx, Out.Flag, Out, std::nullopt, Flag->getNameAsString(), {},
-          {},  false,    0};
+  Check C{Ctx, Out.Flag, Copies, Out, std::nullopt, Flag->getNameAsString(),
+          {},  {},       false,  0};
+  C.LocalFlag = C.copied(Flag);
   // The flag itself: named by the block's function too.
-  if (staticLocal(Flag))
+  if (staticLocal(Flag) && !C.LocalFlag)
     return InitOnceProblem{
         IS->getCond()->getBeginLoc(),
         "a block run once under static local '" + C.N + "'",
@@ -439,25 +475,81 @@ std::optional<InitOnceProblem> checkInitOnce(ASTContext &Ctx, const IfStmt *IS,
   return std::nullopt;
 }
 
+namespace {
+/// Prints the copies' names for the static locals they copy.
+struct Renamer : PrinterHelper {
+  const StaticCopies &Copies;
+  explicit Renamer(const StaticCopies &C) : Copies(C) {}
+  bool handledStmt(Stmt *E, raw_ostream &OS) override {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (auto It = Copies.find(VD->getCanonicalDecl()); It != Copies.end()) {
+          OS << It->second;
+          return true;
+        }
+    return false;
+  }
+};
+
+/// The static locals of \p FD that \p S names.
+void namedStatics(const Stmt *S, const FunctionDecl *FD,
+                  llvm::SmallVectorImpl<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && VD->isStaticLocal() && VD->getParentFunctionOrMethod() == FD &&
+        std::find(Out.begin(), Out.end(), VD->getCanonicalDecl()) == Out.end())
+      Out.push_back(VD->getCanonicalDecl());
+  for (const Stmt *C : S->children())
+    namedStatics(C, FD, Out);
+}
+
+void onceIfs(ASTContext &Ctx, const Stmt *S, const FunctionDecl *FD,
+             llvm::SmallVectorImpl<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  if (const auto *IS = dyn_cast<IfStmt>(S))
+    if (const VarDecl *Flag = initOnceFlag(Ctx, IS);
+        Flag && Flag->isStaticLocal() &&
+        Flag->getParentFunctionOrMethod() == FD) {
+      namedStatics(IS->getCond(), FD, Out);
+      namedStatics(IS->getThen(), FD, Out);
+    }
+  for (const Stmt *C : S->children())
+    onceIfs(Ctx, C, FD, Out);
+}
+} // namespace
+
+llvm::SmallVector<const VarDecl *, 4> onceStaticLocals(ASTContext &Ctx,
+                                                       const FunctionDecl *FD) {
+  llvm::SmallVector<const VarDecl *, 4> Out;
+  if (FD && FD->hasBody())
+    onceIfs(Ctx, FD->getBody(), FD, Out);
+  return Out;
+}
+
 std::string initOnceFunction(ASTContext &Ctx, const IfStmt *IS,
-                             llvm::StringRef Name) {
+                             llvm::StringRef Name, const StaticCopies &Copies) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   OS << "static void __attribute__((unused, noinline)) " << Name
      << "(void) {\n";
   PrintingPolicy PP = Ctx.getPrintingPolicy();
-  IS->printPretty(OS, nullptr, PP, 1, "\n", &Ctx);
+  Renamer R(Copies);
+  IS->printPretty(OS, &R, PP, 1, "\n", &Ctx);
   OS << "}\n";
   OS.flush();
   return Text;
 }
 
-std::string initOnceTest(ASTContext &Ctx, const IfStmt *IS) {
+std::string initOnceTest(ASTContext &Ctx, const IfStmt *IS,
+                         const StaticCopies &Copies) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   OS << "(";
-  IS->getCond()->printPretty(OS, nullptr, Ctx.getPrintingPolicy(), 0, "\n",
-                             &Ctx);
+  Renamer R(Copies);
+  IS->getCond()->printPretty(OS, &R, Ctx.getPrintingPolicy(), 0, "\n", &Ctx);
   OS << ")";
   OS.flush();
   return Text;

@@ -21,11 +21,13 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <map>
 #include <optional>
 #include <string>
 
 namespace clang {
 class ASTContext;
+class FunctionDecl;
 class IfStmt;
 class VarDecl;
 } // namespace clang
@@ -42,6 +44,16 @@ struct InitOnceBlock {
   /// The `if`.
   clang::SourceLocation At;
 };
+
+/// A function's static locals that a block run once under one of its own
+/// static locals names (the flag among them; canonical), and the names of
+/// the generated code's copies of them at file scope: that code runs the
+/// block on the copies (docs/globals.md, "Tables filled once").
+using StaticCopies = std::map<const clang::VarDecl *, std::string>;
+
+/// The static locals of \p FD that such blocks of \p FD name.
+llvm::SmallVector<const clang::VarDecl *, 4>
+onceStaticLocals(clang::ASTContext &Ctx, const clang::FunctionDecl *FD);
 
 /// Why an `if` of the idiom's shape cannot run once: where, and the
 /// error's two halves (Lowerer::error's What and Instead).
@@ -62,14 +74,16 @@ const clang::VarDecl *initOnceFlag(clang::ASTContext &Ctx,
 std::optional<InitOnceProblem> checkInitOnce(clang::ASTContext &Ctx,
                                              const clang::IfStmt *IS,
                                              const clang::VarDecl *Flag,
+                                             const StaticCopies &Copies,
                                              InitOnceBlock &Out);
 
 /// The definition of `static void Name(void)` running \p IS (test and
-/// block) as the scalar code does.
+/// block) as the scalar code does, on \p Copies of static locals.
 std::string initOnceFunction(clang::ASTContext &Ctx, const clang::IfStmt *IS,
-                             llvm::StringRef Name);
+                             llvm::StringRef Name, const StaticCopies &Copies);
 /// The C text of \p IS's test (`!ready`), parenthesized.
-std::string initOnceTest(clang::ASTContext &Ctx, const clang::IfStmt *IS);
+std::string initOnceTest(clang::ASTContext &Ctx, const clang::IfStmt *IS,
+                         const StaticCopies &Copies);
 
 } // namespace lowering
 } // namespace batchdiff

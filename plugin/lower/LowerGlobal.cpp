@@ -86,7 +86,7 @@ int Lowerer::globalParam(const VarDecl *VD, SourceLocation At) {
   VD = VD->getCanonicalDecl();
   if (auto It = GlobalParams.find(VD); It != GlobalParams.end())
     return It->second;
-  std::string Name = VD->getNameAsString();
+  std::string Name = globalName(VD);
   QualType T = VD->getType();
   const ArrayType *AT = Ctx.getAsArrayType(T);
   QualType ET = AT ? AT->getElementType() : T;
@@ -161,7 +161,7 @@ static bool nameableAtFileScope(ASTContext &Ctx, QualType T) {
 
 bool Lowerer::fileScopeName(const VarDecl *VD, SourceLocation At) {
   VD = VD->getCanonicalDecl();
-  if (VD->isFileVarDecl())
+  if (VD->isFileVarDecl() || OnceCopies.count(VD))
     return true;
   // Its first declaration is in a block (cephes' 'extern double MACHEP;'
   // inside the functions that use it): the same variable, declared again
@@ -209,6 +209,15 @@ int Lowerer::globalVar(const VarDecl *VD, SourceLocation At) {
   if (auto It = GlobalVars.find(VD); It != GlobalVars.end())
     return It->second;
   std::string Name = VD->getNameAsString();
+  if (OnceCopies.count(VD)) {
+    error(At,
+          "writing static local '" + Name +
+              "' outside the block run once that uses it",
+          "the generated code runs that block on its own copy of '" + Name +
+              "'; write it only in the block, or declare it (and the flag) "
+              "at file scope, static");
+    return -1;
+  }
   // Read (as the value before the call) before this first write.
   if (auto It = FirstRead.find(VD); It != FirstRead.end()) {
     carried(It->second, Name);

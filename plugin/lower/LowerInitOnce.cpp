@@ -48,8 +48,16 @@ std::optional<Ret> Lowerer::initOnce(const IfStmt *IS) {
   const VarDecl *Flag = initOnceFlag(Ctx, IS);
   if (!Flag)
     return std::nullopt;
+  if (Flag->isStaticLocal()) {
+    onceCopy(Flag); // (declared before: its function was scanned)
+    if (OnceBad.count(dyn_cast_or_null<FunctionDecl>(
+            Flag->getParentFunctionOrMethod()))) {
+      fail();
+      return Ret::Never;
+    }
+  }
   InitOnceBlock Blk;
-  if (auto P = checkInitOnce(Ctx, IS, Flag, Blk)) {
+  if (auto P = checkInitOnce(Ctx, IS, Flag, OnceCopies, Blk)) {
     error(P->At, P->What, P->Instead);
     return Ret::Never;
   }
@@ -64,7 +72,7 @@ std::optional<Ret> Lowerer::initOnce(const IfStmt *IS) {
   if (Name.empty()) {
     Name = "__bd_once_" + Top->getNameAsString() + "_" +
            std::to_string(InitNames.size() - 1);
-    FileDecls += initOnceFunction(Ctx, IS, Name);
+    FileDecls += initOnceFunction(Ctx, IS, Name, OnceCopies);
   }
   ir::ExternCall X;
   X.Ty = "void";
@@ -72,7 +80,8 @@ std::optional<Ret> Lowerer::initOnce(const IfStmt *IS) {
   X.Why = ir::ExternCall::InitOnce;
   // The test first, in place (a load and a branch per example once the
   // block has run), then the function, which tests again.
-  X.Call = "(" + initOnceTest(Ctx, IS) + " ? " + Name + "() : (void)0)";
+  X.Call =
+      "(" + initOnceTest(Ctx, IS, OnceCopies) + " ? " + Name + "() : (void)0)";
   // The scalars it writes, read back after the lane's call: the value
   // before for lanes that make none.
   std::vector<int> Args;
@@ -90,7 +99,7 @@ std::optional<Ret> Lowerer::initOnce(const IfStmt *IS) {
             ? "int"
             : G->getType().getCanonicalType().getUnqualifiedType().getAsString(
                   Ctx.getPrintingPolicy());
-    O.Name = O.After = G->getNameAsString();
+    O.Name = O.After = globalName(G);
     Args.push_back(B.get(V));
     InitPassed.insert(B.block()->back().get());
     X.Outs.push_back(std::move(O));
@@ -108,6 +117,80 @@ std::optional<Ret> Lowerer::initOnce(const IfStmt *IS) {
   F.Externs.push_back(std::move(X));
   externOutStores(D, Outs);
   return Ret::Never;
+}
+
+bool Lowerer::onceCopy(const VarDecl *VD) {
+  VD = VD->getCanonicalDecl();
+  const auto *FD =
+      dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  if (!VD->isStaticLocal() || !FD)
+    return false;
+  if (OnceScanned.insert(FD).second)
+    for (const VarDecl *S : onceStaticLocals(Ctx, FD)) {
+      std::string Name = "__bd_sl_" + Top->getNameAsString() + "_" +
+                         std::to_string(OnceCopies.size() + OnceBad.size()) +
+                         "_" + S->getNameAsString();
+      // (One without a copy is read as any static local; its function's
+      // blocks are not lowered: its error is the one reported.)
+      if (onceCopyDecl(S, Name))
+        OnceCopies[S] = Name;
+      else
+        OnceBad.insert(FD);
+    }
+  return OnceCopies.count(VD) != 0;
+}
+
+/// The initializer names nothing but file-scope declarations (the copy's
+/// declaration is at file scope).
+static bool fileScopeOnly(const Stmt *S) {
+  if (!S)
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (!DRE->getDecl()->getDeclContext()->getRedeclContext()->isFileContext())
+      return false;
+  for (const Stmt *C : S->children())
+    if (!fileScopeOnly(C))
+      return false;
+  return true;
+}
+
+bool Lowerer::onceCopyDecl(const VarDecl *VD, const std::string &Name) {
+  QualType T = VD->getType().getCanonicalType();
+  QualType ET = Ctx.getBaseElementType(T);
+  if (!ET->isArithmeticType() || ET->isAnyComplexType() ||
+      T.isVolatileQualified() || ET.isVolatileQualified() ||
+      (T->isArrayType() && !Ctx.getAsConstantArrayType(T))) {
+    error(VD->getLocation(),
+          "static local '" + VD->getNameAsString() + "' of type '" +
+              VD->getType().getAsString() + "' in a block run once",
+          "a block run once under a static local flag may use the "
+          "function's static numbers and tables of numbers; declare the "
+          "others at file scope, static");
+    return false;
+  }
+  const Expr *Init = VD->getInit();
+  if (Init && (!VD->evaluateValue() || !fileScopeOnly(Init))) {
+    error(Init->getBeginLoc(), "this static initializer",
+          "initialise static locals with constants");
+    return false;
+  }
+  std::string D;
+  llvm::raw_string_ostream OS(D);
+  OS << "static ";
+  T.print(OS, Ctx.getPrintingPolicy(), Name);
+  if (Init) {
+    OS << " = ";
+    Init->printPretty(OS, nullptr, Ctx.getPrintingPolicy(), 0, "\n", &Ctx);
+  }
+  OS << ";\n";
+  OS.flush();
+  FileDecls += D;
+  return true;
+}
+
+std::string Lowerer::globalName(const VarDecl *VD) const {
+  auto It = OnceCopies.find(VD->getCanonicalDecl());
+  return It != OnceCopies.end() ? It->second : VD->getNameAsString();
 }
 
 namespace {

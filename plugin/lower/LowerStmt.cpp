@@ -338,6 +338,10 @@ Ret Lowerer::declStmt(const DeclStmt *DS) {
       funcTableDecl(VD);
       continue;
     }
+    // One a block run once under a static local flag names: the generated
+    // code's copy, a global (LowerInitOnce.cpp).
+    if (VD->isStaticLocal() && onceCopy(VD))
+      continue;
     // A static local written before every read (StaticScratch.cpp) is
     // observably an ordinary local, and lowered as one.
     if (VD->isStaticLocal() && !Scratch.Local.count(VD)) {
