@@ -857,6 +857,13 @@ bool lowerArrayParam(const FunctionDecl *FD, unsigned I, ASTContext &Ctx,
                 ? "pass the real and imaginary parts as two arrays of "
                   "doubles (or floats), or one array of re, im pairs, and "
                   "make double complex locals of them"
+            : E->isPointerType() && E->getPointeeType()->isArithmeticType()
+                // (Numerical Recipes' `double **a` matrices.)
+                ? "point to float, double, integer or _Bool elements: pass "
+                  "a matrix as one array, a C99 array parameter 'const "
+                  "double a[n][m]' (row-major, after its integer "
+                  "parameters n and m) or 'const double *a' read as a[i * "
+                  "m + j]"
                 : "point to float, double, integer or _Bool elements");
     return false;
   }
