@@ -658,8 +658,8 @@ private:
   int ptrDiff(const BinaryOperator *BO);
   int ptrCompare(const BinaryOperator *BO);
   int memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk);
-#include "lower/LowerSort.inc"
 #include "lower/LowerPtrArrays.inc"
+#include "lower/LowerSort.inc"
   std::optional<uint64_t> constBytes(const Expr *E);
   PtrVar *ptrVar(const Expr *E);
   bool rowParam(const Expr *E);
