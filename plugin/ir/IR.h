@@ -416,7 +416,8 @@ struct ExternCall {
   /// A pointer to a struct of numbers (GSL's `gsl_sf_exp_e(x, &r)`): a
   /// struct of C type CType per lane, each member (its access path,
   /// ".val") holding the value of out-pointer Out, read back after the
-  /// call.
+  /// call. A pointer to a scalar passed to a callee with LaneGrad (`&v`):
+  /// one member, its path "", CType the scalar's.
   /// With Len > 0, a local array of Len elements of C type CType passed
   /// whole (musl's `__rem_pio2(x, y)`, lower/LowerArrayOut.cpp): an array
   /// per lane, passed as its first element's address, Members "[k]".

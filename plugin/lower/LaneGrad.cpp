@@ -13,6 +13,9 @@
 // floating member's value before the call (the struct's shadow on exit). An
 // Op::Tie after the call gives each output its derivative from them, as for
 // a scalar call of another file's batch function (LowerBatchedCall.cpp).
+// A pointer to a scalar (`gsl_sf_bessel_J_CF1(nu, x, &ratio, &sgn)`) is
+// passed as a struct of one member: NAME_grad takes it by a pointer and a
+// stride, with a shadow if it is floating, as it takes a struct.
 //
 //===----------------------------------------------------------------------===//
 #include "attributes/Attributes.h"
@@ -44,6 +47,43 @@ bool Lowerer::laneGradCallee(const FunctionDecl *Callee) const {
     if (isUniform(P) || isNoDiff(P) || isPackedOffsets(P) ||
         isPackedPointers(P))
       return false;
+  return true;
+}
+
+bool Lowerer::laneScalarOut(const Expr *A, const ParmVarDecl *P) const {
+  const VarDecl *VD = outPointerArg(A);
+  if (!VD && !scalarPointerArg(A))
+    return false;
+  // (The parameter points to the scalar's type, which NAME_grad takes by
+  // a pointer and a stride; `&v` of a const v only to a pointer to const.)
+  QualType Arg = A->getType()->getPointeeType();
+  QualType Par = P->getType()->isPointerType() ? P->getType()->getPointeeType()
+                                               : QualType();
+  return !Par.isNull() && !Par.isVolatileQualified() &&
+         (Par.isConstQualified() ||
+          !(VD && VD->getType().isConstQualified())) &&
+         Ctx.hasSameUnqualifiedType(Arg, Par);
+}
+
+bool Lowerer::laneScalarOutPass(const Expr *A, const std::string &Callee,
+                                ir::ExternCall &X, std::vector<int> &Args,
+                                std::vector<ExternOutArg> &Outs) {
+  size_t At = X.Call.size();
+  int O = (int)X.Outs.size();
+  if (!externPointerArg(A, Callee, X, Args, Outs))
+    return false;
+  // A pointer to const (the argument's type is the parameter's): only read,
+  // nothing stored back (`&v` of a v that is not const would be).
+  if (A->getType()->getPointeeType().isConstQualified())
+    Outs.back().Const = true;
+  // ("\x08k\x02", the address of struct k, for "\x03O\x02": emitted as a
+  // struct is, `T __bd_sk; ... __bd_sk = __bd_oO;`, read back after.)
+  X.Call.resize(At);
+  X.Call += "\x08" + std::to_string(X.Structs.size()) + "\x02";
+  ir::ExternCall::Struct St;
+  St.CType = X.Outs[O].CType;
+  St.Members.push_back({"", O});
+  X.Structs.push_back(std::move(St));
   return true;
 }
 

@@ -397,15 +397,16 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
   X.Call = Name + "(";
   std::vector<int> Args;
   std::vector<ExternOutArg> Outs;
-  // Through the callee's NAME_grad where its partials are needed (numbers
-  // and structs only: LaneGrad.cpp): each argument's number or struct.
+  // Through the callee's NAME_grad where its partials are needed (numbers,
+  // structs and pointers to scalars only: LaneGrad.cpp): each argument's
+  // number or struct (a pointer to a scalar: a struct of one member).
   bool Grad = !Via && !LocalArrays && laneGradCallee(Callee);
   std::vector<std::pair<int, int>> Kinds;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const Expr *A = CE->getArg(I);
     X.Call += I ? ", " : "";
     Kinds.push_back({-1, -1});
-    if (Grad && structOutArg(A))
+    if (Grad && (structOutArg(A) || laneScalarOut(A, Callee->getParamDecl(I))))
       Kinds.back().second = (int)X.Structs.size();
     else if (Grad && !irType(A->getType()))
       Grad = false;
@@ -440,7 +441,8 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
       continue;
     }
     if (outPointerArg(A) || scalarPointerArg(A) || tableArg(A)) {
-      if (!externPointerArg(A, Name, X, Args, Outs))
+      if (Kinds.back().second >= 0 ? !laneScalarOutPass(A, Name, X, Args, Outs)
+                                   : !externPointerArg(A, Name, X, Args, Outs))
         return -1;
       continue;
     }

@@ -4,4 +4,4 @@
 #include <batchdiff.h>
 BATCHDIFF double bn_coef(double x, double *coef, int n);
 BD_BATCH double bn_plaincoef(double x, double coef[], int n);
-BATCHDIFF double bn_read(double x, const double *c);
+BATCHDIFF double bn_read(BD_NODIFF double k, const double *c);
