@@ -566,7 +566,10 @@ void Reverser::reverseInst(const ir::Stmt &S) {
   case Op::LoadArg:
     if (act(S.Dst)) {
       int C = masked(B.get(adjTemp(S.Dst)), guardOf(S.Dst), {});
-      B.push(Op::ShadowAdd, -1, {R(S.Args[0]), C}).IVal = S.IVal;
+      if (auto It = OutShadow.find((int)S.IVal); It != OutShadow.end())
+        accumVar(It->second, C); // (ReverseScale.cpp: index 0)
+      else
+        B.push(Op::ShadowAdd, -1, {R(S.Args[0]), C}).IVal = S.IVal;
     }
     return;
   case Op::StoreArg:
@@ -574,7 +577,11 @@ void Reverser::reverseInst(const ir::Stmt &S) {
     // something else before, so its cotangent restarts from zero.
     // This holds whether or not the stored value is active: writing a
     // constant still cuts the element's initial value off from the result.
-    if (isDifferentiable(P.Params[S.IVal])) {
+    if (auto It = OutShadow.find((int)S.IVal); It != OutShadow.end()) {
+      if (act(S.Args[1])) // (ReverseScale.cpp: index 0)
+        accumVar(adjTemp(S.Args[1]), B.get(It->second));
+      B.set(It->second, B.constF(P.Params[S.IVal].Ty, 0.0));
+    } else if (isDifferentiable(P.Params[S.IVal])) {
       int I = R(S.Args[0]);
       if (act(S.Args[1])) {
         int D = G.newTemp(P.Params[S.IVal].Ty);
@@ -743,6 +750,8 @@ void Reverser::run() {
     if (Seed >= 0 && actV(RetVar))
       B.set(adjVar(RetVar), scalesSeed(RetVar, Seed) ? scaledSeed(RetVar, Seed)
                                                      : B.param(Seed));
+  if (Unscale < 0 && scalesOuts(ScaledOuts))
+    scaleOutSeeds();
 
   ir::Block Sweep;
   B.setBlock(&Sweep);
@@ -761,6 +770,7 @@ void Reverser::run() {
   G.Body = std::move(Fwd);
   B.setBlock(&G.Body);
   unscaleAdjoints();
+  unscaleOuts();
 
   for (const ir::Output &O : P.Outputs)
     if (O.Kind == ir::OutKind::Ret)

@@ -176,6 +176,16 @@ private:
   bool scalesSeed(int RetVar, int Seed) const;
   int scaledSeed(int RetVar, int Seed);
   void unscaleAdjoints();
+  // Values written through pointers (an out-parameter of one element, a
+  // record's members: GSL's `int f(double x, gsl_sf_result *r)`): their
+  // cotangents, read from the shadows into a variable each (OutShadow:
+  // parameter -> variable) that the sweep uses instead, scaled the same
+  // way, and written back times 2^-k after it (ReverseScale.cpp).
+  std::vector<int> ScaledOuts;
+  std::map<int, int> OutShadow;
+  bool scalesOuts(std::vector<int> &Outs) const;
+  void scaleOutSeeds();
+  void unscaleOuts();
 };
 
 } // namespace reverse

@@ -42,10 +42,23 @@
 // for a scalar float return value as the one seed, and differentiable
 // parameters that are scalars of its type: an array's shadow takes its
 // adjoints during the sweep, and 2^-k of a double need not be a float.
+//
+// Or, for a function without a floating return value, for values written
+// through pointers (scalesOuts: out-parameters of one element and struct
+// members, each accessed at index 0 only, GSL's `int f(double x,
+// gsl_sf_result *r)`; the other differentiable parameters scalars of their
+// type): k from the largest |cotangent * value| of them; the sweep reads
+// and adds to a variable per output instead of its shadow, which starts as
+// the shadow (the cotangent on entry) times 2^k and is written back times
+// 2^-k after the sweep, with the scalars' adjoints (the gradient in the
+// value before the call). (A variable, not the shadow scaled in place:
+// examples may share a shadow, stride 0.) GSL's legendre_H3d_1_e at eta = 389
+// had half its derivative: the adjoints of eta / sinh(eta) underflowed.
 #include "transforms/ad/ReverseImpl.h"
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace batchdiff {
 namespace reverse {
@@ -129,22 +142,39 @@ bool Reverser::scalesSeed(int RetVar, int Seed) const {
   return dividesGrowth(P);
 }
 
-/// The seed, times 2^k in the lanes whose |seed * out| is tiny or huge (k < 0
-/// there); sets SeedVar (the result) and Unscale (2^-k, 1 elsewhere).
-int Reverser::scaledSeed(int RetVar, int Seed) {
-  Type T = P.RetTy;
+/// Whether |seed * out| \p Abs is tiny or huge (\p Huge: the latter).
+static int scaleWhere(ir::Builder &B, Type T, int Abs, int &Huge) {
   ScaleRange SR = scaleRange(T);
-  int S = B.param(Seed);
-  int Abs = B.math(ir::MathFn::Fabs, {B.mul(S, B.get(RetVar))});
   int Tiny = B.bin(Op::And,
                    B.cmp(Op::CmpLT, Abs, B.constF(T, std::ldexp(1.0, SR.Low))),
                    B.cmp(Op::CmpGT, Abs, B.constF(T, 0.0)));
   double Largest = T == Type::F32 ? (double)std::numeric_limits<float>::max()
                                   : std::numeric_limits<double>::max();
-  int Huge = B.bin(Op::And,
-                   B.cmp(Op::CmpGT, Abs, B.constF(T, std::ldexp(1.0, SR.High))),
-                   B.cmp(Op::CmpLE, Abs, B.constF(T, Largest)));
-  int On = B.bin(Op::Or, Tiny, Huge);
+  Huge = B.bin(Op::And,
+               B.cmp(Op::CmpGT, Abs, B.constF(T, std::ldexp(1.0, SR.High))),
+               B.cmp(Op::CmpLE, Abs, B.constF(T, Largest)));
+  return B.bin(Op::Or, Tiny, Huge);
+}
+
+/// k = To - ilogb|seed * out|, at most Max: 2^-k stays a normal number
+/// (HighTo where it is huge: k < 0, 2^-k at most 2^(Max - 1)).
+static int scaleExponent(ir::Builder &B, Type T, int Abs, int Huge) {
+  ScaleRange SR = scaleRange(T);
+  int To = B.select(Huge, B.constI(Type::I32, SR.HighTo),
+                    B.constI(Type::I32, SR.To));
+  int K = B.bin(Op::Sub, To, B.math(ir::MathFn::Ilogb, {Abs}));
+  int Max = B.constI(Type::I32, SR.Max);
+  return B.select(B.cmp(Op::CmpGT, K, Max), Max, K);
+}
+
+/// The seed, times 2^k in the lanes whose |seed * out| is tiny or huge (k < 0
+/// there); sets SeedVar (the result) and Unscale (2^-k, 1 elsewhere).
+int Reverser::scaledSeed(int RetVar, int Seed) {
+  Type T = P.RetTy;
+  int S = B.param(Seed);
+  int Abs = B.math(ir::MathFn::Fabs, {B.mul(S, B.get(RetVar))});
+  int Huge;
+  int On = scaleWhere(B, T, Abs, Huge);
   SeedVar = G.newVar("seed", T);
   Unscale = G.newVar("seed_unscale", T);
   B.set(SeedVar, S);
@@ -153,19 +183,111 @@ int Reverser::scaledSeed(int RetVar, int Seed) {
   If.Rare = true;
   ir::Block *Saved = B.block();
   B.setBlock(&If.Then);
-  // k = To - ilogb|seed * out|, at most Max: 2^-k stays a normal number
-  // (HighTo where it is huge: k < 0, 2^-k at most 2^(Max - 1)).
-  int To = B.select(Huge, B.constI(Type::I32, SR.HighTo),
-                    B.constI(Type::I32, SR.To));
-  int K = B.bin(Op::Sub, To, B.math(ir::MathFn::Ilogb, {Abs}));
-  int Max = B.constI(Type::I32, SR.Max);
-  K = B.select(B.cmp(Op::CmpGT, K, Max), Max, K);
+  int K = scaleExponent(B, T, Abs, Huge);
   B.set(SeedVar, B.math(ir::MathFn::Scalbn, {S, K}));
   B.set(Unscale,
         B.math(ir::MathFn::Scalbn,
                {B.constF(T, 1.0), B.bin(Op::Sub, B.constI(Type::I32, 0), K)}));
   B.setBlock(Saved);
   return B.get(SeedVar);
+}
+
+bool Reverser::scalesOuts(std::vector<int> &Outs) const {
+  // (A floating return value is scalesSeed's.)
+  for (const ir::Output &O : P.Outputs)
+    if (O.Kind == ir::OutKind::Ret &&
+        ir::isFloat(O.Member.empty() ? P.RetTy : P.Vars[O.Var].Ty))
+      return false;
+  if (NeedParam.empty())
+    return false;
+  // Each element read or written at index 0 only (one per example), and
+  // written: its shadow holds the cotangent of the value written.
+  std::vector<bool> Zero(P.Temps.size()), Other(P.Params.size()),
+      Stored(P.Params.size());
+  ir::walk(P.Body, [&](const ir::Stmt &S, int) {
+    if (S.K != ir::Stmt::Inst)
+      return;
+    if (S.Opc == Op::ConstI && S.Dst >= 0 && S.IVal == 0)
+      Zero[S.Dst] = true;
+    if ((S.Opc == Op::LoadArg || S.Opc == Op::StoreArg) && S.IVal >= 0 &&
+        S.IVal < (int64_t)P.Params.size()) {
+      Other[S.IVal] = Other[S.IVal] || !Zero[S.Args[0]];
+      if (S.Opc == Op::StoreArg)
+        Stored[S.IVal] = true;
+    }
+  });
+  std::optional<Type> T;
+  for (size_t I = 0; I < P.Params.size(); ++I) {
+    const ir::Param &Q = P.Params[I];
+    if (!isDifferentiable(Q) || !Q.IsArray)
+      continue;
+    // (An input array's shadow is the caller's sum: not scaled in place.)
+    if (Other[I] || !Stored[I] || NeedParam[I] < 0 || (T && *T != Q.Ty))
+      return false;
+    T = Q.Ty;
+    Outs.push_back((int)I);
+  }
+  for (const ir::Param &Q : P.Params)
+    if (isDifferentiable(Q) && !Q.IsArray && (!T || Q.Ty != *T))
+      return false;
+  return T && dividesGrowth(P);
+}
+
+/// Each of the ScaledOuts' cotangents (its shadow, where it has one; else
+/// 0) into its OutShadow variable; where the largest |cotangent * value|
+/// (the value the forward sweep wrote) is tiny or huge, those times 2^k,
+/// and Unscale = 2^-k (1 elsewhere).
+void Reverser::scaleOutSeeds() {
+  Type T = P.Params[ScaledOuts[0]].Ty;
+  int Zero = B.constI(Type::I32, 0);
+  int MaxVar = G.newVar("seed_max", T);
+  B.set(MaxVar, B.constF(T, 0.0));
+  for (int I : ScaledOuts) {
+    int Var = G.newVar("seed_" + P.Params[I].Name, T);
+    OutShadow[I] = Var;
+    B.set(Var, B.constF(T, 0.0));
+    ir::Stmt &If = B.ifStmt(B.param(NeedParam[I]));
+    ir::Block *Saved = B.block();
+    B.setBlock(&If.Then);
+    int V = G.newTemp(T), S = G.newTemp(T);
+    B.push(Op::LoadArg, V, {Zero}).IVal = I;
+    B.push(Op::ShadowLoad, S, {Zero}).IVal = I;
+    B.set(Var, S);
+    int Abs = B.math(ir::MathFn::Fabs, {B.mul(S, V)});
+    B.set(MaxVar, B.math(ir::MathFn::Fmax, {B.get(MaxVar), Abs}));
+    B.setBlock(Saved);
+  }
+  int Abs = B.get(MaxVar);
+  int Huge;
+  int On = scaleWhere(B, T, Abs, Huge);
+  Unscale = G.newVar("seed_unscale", T);
+  B.set(Unscale, B.constF(T, 1.0));
+  ir::Stmt &If = B.ifStmt(On);
+  If.Rare = true;
+  ir::Block *Saved = B.block();
+  B.setBlock(&If.Then);
+  int K = scaleExponent(B, T, Abs, Huge);
+  B.set(Unscale,
+        B.math(ir::MathFn::Scalbn,
+               {B.constF(T, 1.0), B.bin(Op::Sub, B.constI(Type::I32, 0), K)}));
+  for (int I : ScaledOuts)
+    B.set(OutShadow[I], B.math(ir::MathFn::Scalbn, {B.get(OutShadow[I]), K}));
+  B.setBlock(Saved);
+}
+
+/// The ScaledOuts' shadows: what the sweep left in their variables (the
+/// gradient in each value before the call), times 2^-k.
+void Reverser::unscaleOuts() {
+  if (OutShadow.empty())
+    return;
+  int Zero = B.constI(Type::I32, 0), U = B.get(Unscale);
+  for (auto [I, Var] : OutShadow) {
+    ir::Stmt &If = B.ifStmt(B.param(NeedParam[I]));
+    ir::Block *Saved = B.block();
+    B.setBlock(&If.Then);
+    B.push(Op::ShadowStore, -1, {Zero, B.mul(B.get(Var), U)}).IVal = I;
+    B.setBlock(Saved);
+  }
 }
 
 /// The parameters' adjoints times 2^-k (1 where the seed was not scaled:
