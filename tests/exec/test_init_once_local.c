@@ -162,8 +162,8 @@ static void t_helper(void **state) {
 
 static void t_branch(void **state) {
   (void)state;
-  /* No example reaches the block: the copy stays unfilled (steps 0, done
-   * false), as the scalar function's would. */
+  /* No example reaches the block: the values of the other branch (whether
+   * the copy was filled is not observable here: the test cannot name it). */
   double x[5] = {-1.0, 0.5, 1.9, -2.5, 2.0}, r[5], d[5] = {0};
   branchy_batched(5, x, r);
   branchy_grad(5, x, r, NULL, d);
