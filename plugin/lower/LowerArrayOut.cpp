@@ -1,14 +1,19 @@
 //===- LowerArrayOut.cpp - local arrays passed to per-lane calls ----------===//
 //
-// A local array of numbers of a constant extent passed whole to a function
-// called once per example (docs/calls.md, "Calls of outside functions"), as
-// musl's sin, cos and tan pass their `double y[2]` to `__rem_pio2(x, y)` of
-// another file, which writes y[0] and y[1]: each lane's call gets an array
-// of its own holding the example's elements, and what the callee leaves in
-// each element goes back to the example (ir::ExternCall::Struct with Len,
-// emitted by emit/ExternCall.cpp). Each element is an out-pointer of the
-// kind LowerExternArgs.cpp passes, so under diff what the call leaves
-// carries no derivative (diff-extern-out where one is needed).
+// A local array of numbers of constant extents passed to a function called
+// once per example (docs/calls.md, "Calls of outside functions"), as musl's
+// sin, cos and tan pass their `double y[2]` to `__rem_pio2(x, y)` of
+// another file, which writes y[0] and y[1], and ERFA passes its `double
+// r[3][3]` to `eraIr(r)` and the rows of `double pv[2][3]` to `eraCp(pv[0],
+// c)`: each lane's call gets an array of its own holding all the example's
+// elements, the argument points into it where the argument points into the
+// array (`y + 1`, `&y[k]`, `r[i]`, `&r[i][j]`), and what the callee leaves
+// in each element goes back to the example (ir::ExternCall::Struct with
+// Len, emitted by emit/ExternCall.cpp). Two arguments into one array share
+// the lane's copy, as they share the array in C. Each element is an
+// out-pointer of the kind LowerExternArgs.cpp passes, so under diff what
+// the call leaves carries no derivative (diff-extern-out where one is
+// needed).
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerImpl.h"
@@ -19,45 +24,89 @@
 namespace batchdiff {
 namespace lowering {
 
+const DeclRefExpr *Lowerer::arrayOutRoot(const Expr *A) {
+  const Expr *E = A->IgnoreParenImpCasts();
+  for (;;) {
+    // `y + k`, `y - k`
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) &&
+        BO->getLHS()->getType()->isPointerType() &&
+        BO->getRHS()->getType()->isIntegerType()) {
+      E = BO->getLHS()->IgnoreParenImpCasts();
+      continue;
+    }
+    // `&y[k]`, `&r[i][j]`, `&r[i]`
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && UO->getOpcode() == UO_AddrOf)
+      if (const auto *AS =
+              dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens());
+          AS && AS->getIdx()->getType()->isIntegerType()) {
+        E = AS->getBase()->IgnoreParenImpCasts();
+        continue;
+      }
+    // A row, `r[i]` (an array, used as a pointer to its first element).
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
+        AS && AS->getType()->isArrayType() &&
+        AS->getIdx()->getType()->isIntegerType()) {
+      E = AS->getBase()->IgnoreParenImpCasts();
+      continue;
+    }
+    return dyn_cast<DeclRefExpr>(E);
+  }
+}
+
+/// Whether \p T is numbers of type \p El, or constant arrays of them.
+static bool constantRowsOf(ASTContext &Ctx, QualType T, QualType El) {
+  while (T->isArrayType()) {
+    const auto *AT = Ctx.getAsConstantArrayType(T);
+    if (!AT)
+      return false;
+    T = AT->getElementType();
+  }
+  return !T.isVolatileQualified() && Ctx.hasSameUnqualifiedType(T, El);
+}
+
 int Lowerer::arrayOutArg(const Expr *A) const {
   QualType T = A->getType();
   if (!T->isPointerType() || T->getPointeeType().isVolatileQualified())
     return -1;
-  const auto *DR = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
+  const DeclRefExpr *DR = arrayOutRoot(A);
   const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
   if (!VD || !VD->hasLocalStorage() || VD->getType().isVolatileQualified())
     return -1;
   QualType El;
   int V = -1;
   if (VD->getType()->isPointerType()) {
-    // A pointer (a helper's parameter) bound to such an array whole, never
-    // re-pointed.
+    // A pointer (a helper's parameter, a local) bound to such an array,
+    // at an offset or not.
     auto It = Frames.back().Ptrs.find(VD);
     if (It == Frames.back().Ptrs.end())
       return -1;
     const PtrVar &P = It->second;
-    if (P.Base.Var < 0 || P.Base.Multi >= 0 || P.Base.Arg >= 0 || P.Off >= 0 ||
-        P.OffVar >= 0 || P.IdVar >= 0 || !P.Hidden.isNull())
+    if (P.Base.Var < 0 || P.Base.Multi >= 0 || P.Base.Arg >= 0 || P.Base.One ||
+        P.IdVar >= 0 || !P.Hidden.isNull())
       return -1;
-    El = VD->getType()->getPointeeType();
+    El = Ctx.getBaseElementType(VD->getType()->getPointeeType());
+    if (!constantRowsOf(Ctx, VD->getType()->getPointeeType(), El))
+      return -1;
     V = P.Base.Var;
   } else {
     const auto *AT = Ctx.getAsConstantArrayType(VD->getType());
     if (!AT)
       return -1;
-    El = AT->getElementType();
+    El = Ctx.getBaseElementType(VD->getType());
     auto It = Frames.back().Vars.find(VD);
     if (It == Frames.back().Vars.end() ||
-        (uint64_t)F.Vars[It->second].Len != AT->getSize().getZExtValue())
+        (uint64_t)F.Vars[It->second].Len !=
+            Ctx.getConstantArrayElementCount(AT))
       return -1;
     V = It->second;
   }
-  // The callee gets a pointer to the elements' own C type (not `void *`,
-  // not a cast).
+  // The callee gets a pointer to the elements' own C type, or to constant
+  // rows of them (not `void *`, not a cast).
   std::optional<Type> ETy = irType(El);
-  if (El->isArrayType() || El.isVolatileQualified() || !ETy ||
-      *ETy == Type::Bool ||
-      !Ctx.hasSameUnqualifiedType(El, T->getPointeeType()))
+  if (El.isVolatileQualified() || !ETy || *ETy == Type::Bool ||
+      !constantRowsOf(Ctx, T->getPointeeType(), El))
     return -1;
   const ir::Var &Var = F.Vars[V];
   if (Var.CountVar >= 0 || Var.Len < 1 || Var.Len > LocalArrayMax ||
@@ -69,43 +118,79 @@ int Lowerer::arrayOutArg(const Expr *A) const {
 bool Lowerer::arrayOutPass(const Expr *A, int V, const std::string &Callee,
                            ir::ExternCall &X, std::vector<int> &Args,
                            std::vector<ExternOutArg> &Outs) {
-  const auto *VD =
-      cast<VarDecl>(cast<DeclRefExpr>(A->IgnoreParenImpCasts())->getDecl());
+  const auto *VD = cast<VarDecl>(arrayOutRoot(A)->getDecl());
   std::string Name = F.Vars[V].Name;
-  for (const ExternOutArg &O : Outs)
-    if (O.L.Var == V && O.L.Arg < 0) {
-      error(A->getBeginLoc(),
-            "passing the local array '" + Name + "' twice to '" + Callee +
-                "', which is called once per example,",
-            "each call gets a copy of the example's array per argument: pass "
-            "it once (copy it into another local array for the second)");
-      return false;
-    }
-  QualType PT = A->getType()->getPointeeType();
-  bool Const = PT.isConstQualified();
-  ir::ExternCall::Struct St;
-  St.CType = PT.getCanonicalType().getUnqualifiedType().getAsString(
-      Ctx.getPrintingPolicy());
-  St.Len = F.Vars[V].Len;
-  for (int K = 0; K < St.Len; ++K) {
-    LValue L;
-    L.Var = V;
-    L.Idx = B.constI(Type::I32, K);
-    St.Members.push_back({"[" + std::to_string(K) + "]", (int)X.Outs.size()});
-    ir::ExternCall::Out O;
-    O.Arg = (int)Args.size();
-    O.CType = St.CType;
-    O.Name = O.Array = Name;
-    // Passed as a pointer bound to the array (a helper's parameter): its
-    // name, and where the helpers' calls bound it.
-    if (VD->getType()->isPointerType())
-      passedOutNotes(VD, O);
-    X.Outs.push_back(std::move(O));
-    Outs.push_back({L, A->getBeginLoc(), Const});
-    Args.push_back(load(L));
+  // Where the argument points: the array and an offset in elements.
+  PtrVal PV;
+  if (!ptrValue(A, PV))
+    return false;
+  if (PV.Base.Var != V || PV.Base.Arg >= 0 || PV.Base.Multi >= 0 ||
+      PV.Id >= 0) {
+    error(A->getBeginLoc(),
+          "passing a pointer into '" + Name + "' to '" + Callee +
+              "', which is called once per example,",
+          "pass the local array itself, a row of it or an element's address "
+          "('" +
+              Name + "', '" + Name + " + k', '&" + Name + "[k]')");
+    return false;
   }
-  X.Call += "\x08" + std::to_string(X.Structs.size()) + "\x02";
-  X.Structs.push_back(std::move(St));
+  QualType PT = A->getType()->getPointeeType();
+  bool Const = Ctx.getBaseElementType(PT).isConstQualified();
+  QualType El = Ctx.getBaseElementType(PT).getUnqualifiedType();
+  // The same array already passed to this call: the lane's copy is shared
+  // (the callee sees one array, as in C).
+  int K = -1;
+  for (size_t S = 0; S < X.Structs.size() && K < 0; ++S) {
+    const ir::ExternCall::Struct &St = X.Structs[S];
+    if (St.Len > 0 && !St.Members.empty() &&
+        (size_t)St.Members[0].second < Outs.size() &&
+        Outs[St.Members[0].second].L.Var == V &&
+        Outs[St.Members[0].second].L.Arg < 0)
+      K = (int)S;
+  }
+  if (K >= 0 && !Const)
+    for (const auto &M : X.Structs[K].Members)
+      Outs[M.second].Const = false;
+  if (K < 0) {
+    K = (int)X.Structs.size();
+    ir::ExternCall::Struct St;
+    St.CType = El.getCanonicalType().getAsString(Ctx.getPrintingPolicy());
+    St.Len = F.Vars[V].Len;
+    for (int E = 0; E < St.Len; ++E) {
+      LValue L;
+      L.Var = V;
+      L.Idx = B.constI(Type::I32, E);
+      St.Members.push_back({"[" + std::to_string(E) + "]", (int)X.Outs.size()});
+      ir::ExternCall::Out O;
+      O.Arg = (int)Args.size();
+      O.CType = St.CType;
+      O.Name = O.Array = Name;
+      // Passed as a pointer bound to the array (a helper's parameter): its
+      // name, and where the helpers' calls bound it.
+      if (VD->getType()->isPointerType())
+        passedOutNotes(VD, O);
+      X.Outs.push_back(std::move(O));
+      Outs.push_back({L, A->getBeginLoc(), Const});
+      Args.push_back(load(L));
+    }
+    X.Structs.push_back(std::move(St));
+  }
+  // ("\x08k\x02": the lane's copy, an array; at the argument's offset, as
+  // the argument's type: `double (*)[3]` for a 2-D array passed whole.)
+  std::string Ref = "\x08" + std::to_string(K) + "\x02";
+  if (PV.Off < 0 && Ctx.hasSameUnqualifiedType(PT, El)) {
+    X.Call += Ref;
+    return true;
+  }
+  X.Call +=
+      "((" +
+      A->getType().getCanonicalType().getAsString(Ctx.getPrintingPolicy()) +
+      ")(" + Ref;
+  if (PV.Off >= 0) {
+    X.Call += " + \x01" + std::to_string(Args.size()) + "\x02";
+    Args.push_back(PV.Off);
+  }
+  X.Call += "))";
   return true;
 }
 

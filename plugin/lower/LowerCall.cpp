@@ -292,9 +292,8 @@ bool Lowerer::externArg(const Expr *A) const {
   // made once per example, to say why at the argument.)
   return stringArg(A) || stringLocalArg(A) || globalPointerArg(A) ||
          nullPointerArg(A) || outPointerArg(A) || scalarPointerArg(A) ||
-         tableArg(A) || varyingArrayArg(A) >= 0 || passedArrayArg(A) >= 0 ||
-         uniformArrayArg(A) >= 0 || structOutArg(A) || arrayOutArg(A) >= 0 ||
-         irType(A->getType());
+         tableArg(A) || varyingArrayArg(offsetBase(A)) >= 0 ||
+         structOutArg(A) || arrayOutArg(A) >= 0 || irType(A->getType());
 }
 
 /// Whether \p CE is made once per lane instead of being inlined
@@ -318,8 +317,8 @@ bool Lowerer::externCallee(const CallExpr *CE,
     // is inlined, batched and differentiated (ERFA's eraPr00(date1, date2,
     // &dpsipr, &depspr), declared in erfa.h, defined after its callers).
     Values &= !nullPointerArg(A) && !outPointerArg(A) && !scalarPointerArg(A) &&
-              !tableArg(A) && varyingArrayArg(A) < 0 && passedArrayArg(A) < 0 &&
-              uniformArrayArg(A) < 0 && !structOutArg(A) && arrayOutArg(A) < 0;
+              !tableArg(A) && varyingArrayArg(offsetBase(A)) < 0 &&
+              !structOutArg(A) && arrayOutArg(A) < 0;
   }
   if (String)
     return true;
@@ -456,7 +455,7 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
         return -1;
       continue;
     }
-    if (int P = varyingArrayArg(A); P >= 0) {
+    if (int P = varyingArrayArg(offsetBase(A)); P >= 0) {
       externArrayError(A, P, Name);
       return -1;
     }
@@ -986,8 +985,9 @@ std::pair<std::string, std::string> missingBodyError(const MissingBody &M) {
           "numbers, string literals, file-scope pointer variables, the "
           "address of a scalar local ('&v', or a pointer to one passed on; "
           "for an element, copy it into one), the address of a struct of "
-          "numbers ('&r'), a local array of numbers passed whole ('y'), an "
-          "array parameter passed on, "
+          "numbers ('&r'), a local array of at most 64 numbers, a row of it "
+          "or a pointer into it ('y', 'r[i]', 'y + k'), an array parameter "
+          "passed on (or a row of it), "
           "a null pointer, a 'const' table or a table the file only passes "
           "whole to such calls; define '" +
               Name +

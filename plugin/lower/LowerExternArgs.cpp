@@ -217,20 +217,33 @@ int Lowerer::uniformArrayArg(const Expr *A) const {
 }
 
 const Expr *Lowerer::offsetBase(const Expr *A) {
+  // Through rows of a multi-dimensional array parameter too (ERFA's
+  // `eraCp(pv[0], c)` of `double pv[2][3]`, `&pv[i][j]`, `pv[1] + k`).
   A = A->IgnoreParenImpCasts();
-  if (const auto *BO = dyn_cast<BinaryOperator>(A))
-    if ((BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) &&
+  for (;;) {
+    if (const auto *BO = dyn_cast<BinaryOperator>(A);
+        BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) &&
         BO->getLHS()->getType()->isPointerType() &&
-        BO->getRHS()->getType()->isIntegerType())
-      return BO->getLHS()->IgnoreParenImpCasts();
-  if (const auto *UO = dyn_cast<UnaryOperator>(A))
-    if (UO->getOpcode() == UO_AddrOf)
+        BO->getRHS()->getType()->isIntegerType()) {
+      A = BO->getLHS()->IgnoreParenImpCasts();
+      continue;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(A);
+        UO && UO->getOpcode() == UO_AddrOf)
       if (const auto *AS =
-              dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
-        if (AS->getBase()->getType()->isPointerType() &&
-            AS->getIdx()->getType()->isIntegerType())
-          return AS->getBase()->IgnoreParenImpCasts();
-  return A;
+              dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens());
+          AS && AS->getIdx()->getType()->isIntegerType()) {
+        A = AS->getBase()->IgnoreParenImpCasts();
+        continue;
+      }
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(A);
+        AS && AS->getType()->isArrayType() &&
+        AS->getIdx()->getType()->isIntegerType()) {
+      A = AS->getBase()->IgnoreParenImpCasts();
+      continue;
+    }
+    return A;
+  }
 }
 
 int Lowerer::passedArrayArg(const Expr *A) const {
