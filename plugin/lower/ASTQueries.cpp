@@ -61,7 +61,7 @@ static bool literalOnlyNode(const Stmt *S, const ASTContext &Ctx,
     return false;
   if (const auto *U = dyn_cast<UnaryExprOrTypeTraitExpr>(S))
     return !U->isArgumentType() || !U->getArgumentType()->isVariableArrayType();
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (!literalOnly(C, Ctx, Memo))
       return false;
   return true;
@@ -76,7 +76,7 @@ bool pure(const Stmt *S) {
   if (const auto *UO = dyn_cast<UnaryOperator>(S))
     if (UO->isIncrementDecrementOp())
       return false;
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (!pure(C))
       return false;
   return true;
@@ -113,7 +113,7 @@ bool readsUserMemory(const Stmt *S) {
     return false;
   if (readsUserMemoryHere(S))
     return true;
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (readsUserMemory(C))
       return true;
   return false;
@@ -130,7 +130,7 @@ bool speculable(const Stmt *S, LiteralMemo &Memo) {
     R &= !BO->isAssignmentOp();
   if (const auto *UO = dyn_cast<UnaryOperator>(S))
     R &= !UO->isIncrementDecrementOp();
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     R = R && speculable(C, Memo);
   Memo[S] = R;
   return R;
@@ -166,7 +166,7 @@ bool escapes(const Stmt *S, bool Break) {
     return false;
   if (Break && isa<SwitchStmt>(S))
     return false;
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (escapes(C, Break))
       return true;
   return false;
@@ -210,7 +210,7 @@ bool modifies(const Stmt *S, const VarDecl *VD) {
     if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
         Names(UO->getSubExpr()))
       return true;
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (modifies(C, VD))
       return true;
   return false;
@@ -226,7 +226,7 @@ bool addressTaken(const Stmt *S, const VarDecl *VD) {
               dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens());
           DRE && DRE->getDecl()->getCanonicalDecl() == VD->getCanonicalDecl())
         return true;
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (addressTaken(C, VD))
       return true;
   return false;
@@ -240,7 +240,7 @@ bool plainVolatile(const VarDecl *VD) {
   if (!T.isVolatileQualified() || !VD->hasLocalStorage() ||
       isa<ParmVarDecl>(VD) || !(T->isArithmeticType() || T->isBooleanType()))
     return false;
-  const auto *FD = dyn_cast<FunctionDecl>(VD->getDeclContext());
+  const auto *FD = declFunction(VD);
   return FD && FD->getBody() && !addressTaken(FD->getBody(), VD);
 }
 

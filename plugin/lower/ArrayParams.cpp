@@ -337,7 +337,7 @@ bool inside(const Stmt *S, const Stmt *E) {
     return false;
   if (S == E)
     return true;
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (inside(C, E))
       return true;
   return false;

@@ -166,7 +166,7 @@ struct LoopShapes {
       E = BO->getLHS()->IgnoreParenImpCasts();
     }
     const ParmVarDecl *N = paramOf(E);
-    if (!N || N->getDeclContext() != FD || !N->getType()->isIntegerType())
+    if (!N || declFunctionContext(N) != FD || !N->getType()->isIntegerType())
       return std::nullopt;
     return std::make_pair(N, C);
   }
@@ -297,7 +297,7 @@ struct LoopShapes {
     const ParmVarDecl *N = UO && UO->getOpcode() == UO_PostDec
                                ? paramOf(UO->getSubExpr())
                                : nullptr;
-    if (!N || N->getDeclContext() != FD || !N->getType()->isIntegerType() ||
+    if (!N || declFunctionContext(N) != FD || !N->getType()->isIntegerType() ||
         modifiesReaching(FD->getBody(), N, WS, UO))
       return L;
     L.V = N;
@@ -325,7 +325,7 @@ struct LoopShapes {
       return false;
     if (writes(S, V))
       return true;
-    for (const Stmt *C : S->children())
+    for (const Stmt *C : astChildren(S))
       if (modifiesBesides(C, V, Skip, Skip2))
         return true;
     return false;
@@ -353,7 +353,7 @@ struct LoopShapes {
           return false;
         if (S == At)
           return true;
-        for (const Stmt *C : S->children())
+        for (const Stmt *C : astChildren(S))
           if (path(C)) {
             Around.push_back(S);
             return true;
@@ -372,7 +372,7 @@ struct LoopShapes {
           return true;
         InLoop |= (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S)) &&
                   std::find(Around.begin(), Around.end(), S) != Around.end();
-        for (const Stmt *C : S->children())
+        for (const Stmt *C : astChildren(S))
           if (visit(C, InLoop))
             return true;
         return false;
@@ -395,7 +395,7 @@ struct LoopShapes {
     BinaryOperatorKind K = C->getOpcode();
     if (K == BO_LT) {
       const ParmVarDecl *N = paramOf(C->getRHS());
-      if (N && N->getDeclContext() == FD && N->getType()->isIntegerType()) {
+      if (N && declFunctionContext(N) == FD && N->getType()->isIntegerType()) {
         L.V = varOf(C->getLHS());
         L.Bound = N;
         auto I = init(FS->getInit());
@@ -444,7 +444,7 @@ struct LoopShapes {
     if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) ||
         (isa<SwitchCase>(S) && !InSwitch))
       return true;
-    for (const Stmt *C : S->children())
+    for (const Stmt *C : astChildren(S))
       if (jumps(C, InSwitch || isa<SwitchStmt>(S)))
         return true;
     return false;
@@ -503,7 +503,7 @@ struct LoopShapes {
     const ParmVarDecl *N = UO && UO->getOpcode() == UO_PreDec
                                ? paramOf(UO->getSubExpr())
                                : nullptr;
-    if (Nested || !N || N->getDeclContext() != FD ||
+    if (Nested || !N || declFunctionContext(N) != FD ||
         !N->getType()->isIntegerType() ||
         modifiesReaching(FD->getBody(), N, DS, UO) || jumps(FD->getBody()))
       return nullptr;
@@ -650,7 +650,7 @@ struct LoopShapes {
       DecAt = Dec;
     // n itself: `while (n--)`, `do ... while (--n)`.
     if (const auto *N = dyn_cast<ParmVarDecl>(I)) {
-      if (N->getDeclContext() == FD &&
+      if (declFunctionContext(N) == FD &&
           !modifiesReaching(FD->getBody(), N, L, DecAt))
         R.N = N;
       return R;
@@ -682,7 +682,7 @@ struct LoopShapes {
   const ParmVarDecl *counted(const Stmt *S, int64_t *Need = nullptr) {
     auto Param = [&](const Expr *E) -> const ParmVarDecl * {
       const ParmVarDecl *N = paramOf(E);
-      return N && N->getDeclContext() == FD && N->getType()->isIntegerType()
+      return N && declFunctionContext(N) == FD && N->getType()->isIntegerType()
                  ? N
                  : nullptr;
     };

@@ -145,7 +145,7 @@ struct Uses : LoopShapes {
           Inc->getOpcode() == UO_PostInc && varOf(Inc->getSubExpr()) == P)
         return false;
     }
-    for (const Stmt *C : S->children())
+    for (const Stmt *C : astChildren(S))
       if (steps(C, P))
         return true;
     return false;
@@ -246,7 +246,7 @@ struct Uses : LoopShapes {
       Found = BO;
       Count++;
     }
-    for (const Stmt *C : S->children())
+    for (const Stmt *C : astChildren(S))
       assigns(C, V, Found, Count);
   }
 
@@ -399,7 +399,7 @@ struct Uses : LoopShapes {
     // constant, as Horner from the top reads c[0] .. c[n].
     if (A && A->Terms.size() == 1 && A->Terms[0].second == 1 && A->C >= -1) {
       const auto *N = dyn_cast<ParmVarDecl>(A->Terms[0].first);
-      if (N && N->getDeclContext() == FD && N->getType()->isIntegerType() &&
+      if (N && declFunctionContext(N) == FD && N->getType()->isIntegerType() &&
           !lowering::modifies(FD->getBody(), N) &&
           (!PlusParam || PlusParam == N)) {
         PlusParam = N;
@@ -455,7 +455,7 @@ struct Uses : LoopShapes {
       const LoopVar *I =
           countedBelow(varOf(Swap ? Mul->getRHS() : Mul->getLHS()));
       const ParmVarDecl *C = paramOf(Swap ? Mul->getLHS() : Mul->getRHS());
-      if (I && I != Not && C && C->getDeclContext() == FD &&
+      if (I && I != Not && C && declFunctionContext(C) == FD &&
           C->getType()->isIntegerType() &&
           !lowering::modifies(FD->getBody(), C))
         return std::make_pair(I->Bound, C);
@@ -531,7 +531,7 @@ struct Uses : LoopShapes {
     if (paramOf(R) == P)
       std::swap(L, R);
     const ParmVarDecl *N = paramOf(R);
-    if (paramOf(L) != P || !N || N->getDeclContext() != FD ||
+    if (paramOf(L) != P || !N || declFunctionContext(N) != FD ||
         !N->getType()->isIntegerType())
       return;
     // (n assigned before it, or in a loop around it: `p + n` is not the
@@ -598,7 +598,7 @@ struct Uses : LoopShapes {
       K = constInt(CA->getRHS());
       // `row += c`, c an integer parameter nothing assigns: c per step.
       if (const ParmVarDecl *C = paramOf(CA->getRHS());
-          !K && C && C->getDeclContext() == FD &&
+          !K && C && declFunctionContext(C) == FD &&
           C->getType()->isIntegerType() &&
           !lowering::modifies(FD->getBody(), C)) {
         KParam = C;
@@ -702,7 +702,7 @@ struct Uses : LoopShapes {
     unsigned K = HP->getFunctionScopeIndex();
     const ParmVarDecl *N =
         K < CE->getNumArgs() ? paramOf(CE->getArg(K)) : nullptr;
-    if (!N || N->getDeclContext() != FD || !N->getType()->isIntegerType() ||
+    if (!N || declFunctionContext(N) != FD || !N->getType()->isIntegerType() ||
         lowering::modifies(FD->getBody(), N) ||
         lowering::modifies(Def->getBody(), HP))
       return nullptr;
@@ -813,7 +813,7 @@ struct Uses : LoopShapes {
       }
       Around.push_back(T);
       LoopStmts.push_back(S);
-      for (const Stmt *C : S->children())
+      for (const Stmt *C : astChildren(S))
         walk(C);
       LoopStmts.pop_back();
       Around.pop_back();
@@ -909,7 +909,7 @@ struct Uses : LoopShapes {
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
       if (DRE->getDecl() == P && !Whole)
         Whole = DRE;
-    for (const Stmt *C : S->children())
+    for (const Stmt *C : astChildren(S))
       walk(C);
   }
 };

@@ -80,7 +80,7 @@ struct Names {
           FD && function(FD))
         return true;
     }
-    for (const Stmt *C : S->children())
+    for (const Stmt *C : astChildren(S))
       if (stmt(C))
         return true;
     return false;

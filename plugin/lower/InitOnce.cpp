@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lower/InitOnce.h"
+#include "lower/OmpSimd.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -108,7 +109,7 @@ bool assigns(const Stmt *S, const VarDecl *Flag,
           Def && Def->hasBody() && Seen.insert(Def).second &&
           assigns(Def->getBody(), Flag, Seen))
         return true;
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (assigns(C, Flag, Seen))
       return true;
   return false;
@@ -120,7 +121,7 @@ bool jumps(const Stmt *S) {
   if (isa<ReturnStmt>(S) || isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) ||
       isa<LabelStmt>(S))
     return true;
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (jumps(C))
       return true;
   return false;
@@ -374,7 +375,7 @@ struct Check {
     bool Loop = isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
                 isa<SwitchStmt>(S);
     Loops += Loop;
-    for (const Stmt *C : S->children())
+    for (const Stmt *C : astChildren(S))
       walk(C);
     Loops -= Loop;
   }
@@ -498,10 +499,10 @@ void namedStatics(const Stmt *S, const FunctionDecl *FD,
     return;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-        VD && VD->isStaticLocal() && VD->getParentFunctionOrMethod() == FD &&
+        VD && VD->isStaticLocal() && declFunction(VD) == FD &&
         std::find(Out.begin(), Out.end(), VD->getCanonicalDecl()) == Out.end())
       Out.push_back(VD->getCanonicalDecl());
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     namedStatics(C, FD, Out);
 }
 
@@ -511,12 +512,11 @@ void onceIfs(ASTContext &Ctx, const Stmt *S, const FunctionDecl *FD,
     return;
   if (const auto *IS = dyn_cast<IfStmt>(S))
     if (const VarDecl *Flag = initOnceFlag(Ctx, IS);
-        Flag && Flag->isStaticLocal() &&
-        Flag->getParentFunctionOrMethod() == FD) {
+        Flag && Flag->isStaticLocal() && declFunction(Flag) == FD) {
       namedStatics(IS->getCond(), FD, Out);
       namedStatics(IS->getThen(), FD, Out);
     }
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     onceIfs(Ctx, C, FD, Out);
 }
 } // namespace

@@ -78,7 +78,7 @@ bool onlyMathCalls(const Stmt *S, const ASTContext &Ctx) {
     if (!mathTable().count(N) && !(Builtin && Callee->getBuiltinID()))
       return false;
   }
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (!onlyMathCalls(C, Ctx))
       return false;
   return true;

@@ -527,7 +527,7 @@ void Lowerer::passedOutNotes(const VarDecl *PV, ir::ExternCall::Out &O) {
   for (size_t I = Frames.size() - 1; I > 0 && Frames[I].Call; --I) {
     const auto *P = dyn_cast<ParmVarDecl>(PV);
     const CallExpr *CE = Frames[I].Call;
-    if (!P || P->getDeclContext() != Frames[I].FD ||
+    if (!P || declFunctionContext(P) != Frames[I].FD ||
         P->getFunctionScopeIndex() >= CE->getNumArgs())
       return;
     const Expr *A = CE->getArg(P->getFunctionScopeIndex());

@@ -142,7 +142,7 @@ struct FuncAssigns {
       if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
           names(UO->getSubExpr()))
         Bad = UO;
-    for (const Stmt *C : S->children())
+    for (const Stmt *C : astChildren(S))
       walk(C);
   }
 };

@@ -285,7 +285,7 @@ bool Lowerer::checkGlobalWrites() {
   // outside the cycle is not touched by it).
   const VarDecl *InCycle = nullptr;
   for (const VarDecl *VD : ScratchDecls)
-    if (const auto *FD = dyn_cast<FunctionDecl>(VD->getDeclContext());
+    if (const auto *FD = declFunction(VD);
         !InCycle && FD && RecursionCycle.count(FD->getCanonicalDecl()) &&
         modifies(FD->getBody(), VD)) // one only read holds its initializer
       InCycle = VD;

@@ -18,12 +18,14 @@
 #include "lower/InitOnce.h"
 #include "lower/Lower.h"
 #include "lower/NullLocals.h"
+#include "lower/OmpSimd.h"
 #include "lower/StaticScratch.h"
 #include "lower/Types.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "clang/AST/StmtOpenMP.h"
 #include "clang/Sema/Sema.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -81,7 +83,7 @@ template <typename NodeT> bool contains(const Stmt *S) {
     return false;
   if (isa<NodeT>(S))
     return true;
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (contains<NodeT>(C))
       return true;
   return false;
@@ -658,6 +660,7 @@ private:
   int ptrDiff(const BinaryOperator *BO);
   int ptrCompare(const BinaryOperator *BO);
   int memCall(const CallExpr *CE, llvm::StringRef Name, bool Chk);
+#include "lower/LowerOmp.inc"
 #include "lower/LowerPtrArrays.inc"
 #include "lower/LowerSort.inc"
   std::optional<uint64_t> constBytes(const Expr *E);

@@ -50,8 +50,7 @@ std::optional<Ret> Lowerer::initOnce(const IfStmt *IS) {
     return std::nullopt;
   if (Flag->isStaticLocal()) {
     onceCopy(Flag); // (declared before: its function was scanned)
-    if (OnceBad.count(dyn_cast_or_null<FunctionDecl>(
-            Flag->getParentFunctionOrMethod()))) {
+    if (OnceBad.count(declFunction(Flag))) {
       fail();
       return Ret::Never;
     }
@@ -121,8 +120,7 @@ std::optional<Ret> Lowerer::initOnce(const IfStmt *IS) {
 
 bool Lowerer::onceCopy(const VarDecl *VD) {
   VD = VD->getCanonicalDecl();
-  const auto *FD =
-      dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  const auto *FD = declFunction(VD);
   if (!VD->isStaticLocal() || !FD)
     return false;
   if (OnceScanned.insert(FD).second)
@@ -148,7 +146,7 @@ static bool fileScopeOnly(const Stmt *S) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
     if (!DRE->getDecl()->getDeclContext()->getRedeclContext()->isFileContext())
       return false;
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (!fileScopeOnly(C))
       return false;
   return true;

@@ -32,7 +32,7 @@ void gotosIn(const Stmt *S, llvm::SmallVectorImpl<const GotoStmt *> &Out) {
     return;
   if (const auto *GS = dyn_cast<GotoStmt>(S))
     Out.push_back(GS);
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     gotosIn(C, Out);
 }
 
@@ -41,7 +41,7 @@ void labelStmtsIn(const Stmt *S, llvm::SmallPtrSetImpl<const Stmt *> &Out) {
     return;
   if (isa<LabelStmt>(S))
     Out.insert(S);
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     labelStmtsIn(C, Out);
 }
 
@@ -61,7 +61,7 @@ const SwitchCase *nestedCase(const Stmt *S) {
     return nullptr;
   if (const auto *SC = dyn_cast<SwitchCase>(S))
     return SC;
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (const SwitchCase *SC = nestedCase(C))
       return SC;
   return nullptr;
@@ -104,7 +104,7 @@ void parents(const Stmt *S, const Stmt *Parent,
     for (const Decl *D : DS->decls())
       if (const auto *VD = dyn_cast<VarDecl>(D))
         DeclAt[VD] = DS;
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     parents(C, S, Up, DeclAt);
 }
 
@@ -124,7 +124,7 @@ void varsIn(const Stmt *S, llvm::SmallPtrSetImpl<const VarDecl *> &Out) {
     if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
       if (VD->isLocalVarDecl())
         Out.insert(VD);
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     varsIn(C, Out);
 }
 

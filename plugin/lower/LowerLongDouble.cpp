@@ -77,7 +77,7 @@ void reach(const Stmt *S, llvm::SmallPtrSetImpl<const FunctionDecl *> &Fns,
           Def && Def->hasBody() && Fns.insert(Def).second)
         reach(Def->getBody(), Fns, Vars);
   }
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     reach(C, Fns, Vars);
 }
 
@@ -101,7 +101,7 @@ bool callsOutside(const Stmt *S, const ASTContext &Ctx) {
                    BI.isConstWithoutExceptions(ID))))
         return true;
     }
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (callsOutside(C, Ctx))
       return true;
   return false;
@@ -221,7 +221,7 @@ bool Lowerer::declaresLongDouble(const Stmt *S, bool Exprs, bool Sure) const {
   if (const auto *E = dyn_cast<Expr>(S);
       Exprs && E && isLongDouble(E->getType()))
     return true;
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (Count(C))
       return true;
   return false;

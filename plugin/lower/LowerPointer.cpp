@@ -582,12 +582,12 @@ int Lowerer::rowSize(QualType T, const Expr *At) {
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
       const auto *PV = dyn_cast<ParmVarDecl>(DRE->getDecl());
       if (!PV || !PV->getType()->isIntegerType() ||
-          PV->getDeclContext() != Frames.back().FD)
+          declFunctionContext(PV) != Frames.back().FD)
         Other = DRE->getDecl()->getNameAsString();
       else if (modifies(Frames.back().FD->getBody(), PV))
         Assigned = PV;
     }
-    for (const Stmt *C : S->children())
+    for (const Stmt *C : astChildren(S))
       if (C)
         Check(C);
   };

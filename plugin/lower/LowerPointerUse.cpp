@@ -240,8 +240,7 @@ std::optional<NullState> Lowerer::localNull(const Expr *E) const {
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!VD || !VD->hasLocalStorage() || !VD->getType()->isPointerType())
     return std::nullopt;
-  const auto *FD =
-      dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  const auto *FD = declFunction(VD);
   if (!FD || !FD->doesThisDeclarationHaveABody())
     return std::nullopt;
   if (NullScanned.insert(FD).second)
@@ -295,8 +294,7 @@ int Lowerer::nullFlag(const Expr *E) {
 }
 
 bool Lowerer::maybeNullLocal(const VarDecl *VD) const {
-  const auto *FD =
-      dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  const auto *FD = declFunction(VD);
   if (!FD || !FD->doesThisDeclarationHaveABody())
     return false;
   if (NullScanned.insert(FD).second)
@@ -314,7 +312,7 @@ const Expr *Lowerer::firstPointing(const VarDecl *VD, const Stmt *Body) const {
         BO && BO->getOpcode() == BO_Assign && declOf(BO->getLHS()) == VD &&
         !isNullPointer(BO->getRHS(), Ctx) && !First)
       First = BO->getRHS();
-    for (const Stmt *C : S->children())
+    for (const Stmt *C : astChildren(S))
       if (C && !First)
         Scan(C);
   };
@@ -436,7 +434,7 @@ static bool mentionsPointer(const Stmt *S) {
     return false;
   if (const auto *E = dyn_cast<Expr>(S); E && E->getType()->isPointerType())
     return true;
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (mentionsPointer(C))
       return true;
   return false;

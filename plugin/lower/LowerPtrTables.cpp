@@ -347,7 +347,7 @@ int Lowerer::seedTables(const VarDecl *VD, const Stmt *Body) {
       if (const VarDecl *TD = pointerTableOf(AS->getBase()))
         if (std::find(Tds.begin(), Tds.end(), TD) == Tds.end())
           Tds.push_back(TD);
-    for (const Stmt *C : S->children())
+    for (const Stmt *C : astChildren(S))
       if (C)
         Scan(C);
   };

@@ -80,7 +80,7 @@ static bool sortEffect(const Stmt *S, const ASTContext &Ctx,
       return true;
     }
   }
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (sortEffect(C, Ctx, Seen, What, At))
       return true;
   return false;

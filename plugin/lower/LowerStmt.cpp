@@ -102,7 +102,7 @@ bool Lowerer::usesPoisoned(const Stmt *S) const {
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       return Poisoned.count(VD) && !Frames.back().Vars.count(VD) &&
              !Frames.back().Structs.count(VD);
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (usesPoisoned(C))
       return true;
   return false;
@@ -162,6 +162,8 @@ Ret Lowerer::stmtKind(const Stmt *St) {
       return stmtList(St);
     return stmt(LS->getSubStmt());
   }
+  if (const auto *OD = dyn_cast<OMPExecutableDirective>(St))
+    return ompDirective(OD);
   SourceLocation Loc = St->getBeginLoc();
   if (isa<IndirectGotoStmt>(St))
     error(Loc, "a computed 'goto'", "jump to a named label");
@@ -451,7 +453,7 @@ static bool holdsLabel(const Stmt *S, bool InSwitch) {
   if (isa<LabelStmt>(S) || (!InSwitch && isa<SwitchCase>(S)))
     return true;
   InSwitch |= isa<SwitchStmt>(S);
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (holdsLabel(C, InSwitch))
       return true;
   return false;

@@ -82,7 +82,7 @@ struct StringUses {
       S.Bad = DRE;
       return;
     }
-    for (const Stmt *C : St->children())
+    for (const Stmt *C : astChildren(St))
       walk(C);
   }
 };
@@ -99,8 +99,7 @@ const StringLocal *Lowerer::stringLocal(const VarDecl *VD) const {
     // A declaration without a value: the first literal it is given stands
     // for the indeterminate value (reading it is undefined in C).
     S.Candidate = !VD->getInit() || literals(VD->getInit(), S.Lits);
-    const auto *FD =
-        dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+    const auto *FD = declFunction(VD);
     if (S.Candidate && FD && FD->getBody()) {
       size_t Given = S.Lits.size();
       StringUses{VD, S}.walk(FD->getBody());

@@ -270,7 +270,7 @@ static const CallExpr *setterCall(const Stmt *S, const VarDecl *VD) {
                 dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens());
             DRE && DRE->getDecl() == VD)
           return CE;
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (const CallExpr *CE = C ? setterCall(C, VD) : nullptr)
       return CE;
   return nullptr;

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lower/NullLocals.h"
+#include "lower/OmpSimd.h"
 
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
@@ -82,7 +83,7 @@ public:
       if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens()))
         if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
           track(VD, BO->getRHS());
-    for (const Stmt *C : S->children())
+    for (const Stmt *C : astChildren(S))
       scan(C);
   }
 
@@ -259,7 +260,7 @@ void allReads(const Stmt *S, const Flow &Fl, NullState NS,
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
     if (Fl.Index.count(dyn_cast<VarDecl>(DRE->getDecl())))
       Out[DRE] = NS;
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     allReads(C, Fl, NS, Out);
 }
 
@@ -272,6 +273,7 @@ void nullLocals(const FunctionDecl *FD, ASTContext &Ctx,
   Fl.scan(Body);
   if (Fl.Index.empty())
     return;
+  // (clang's CFG has the loop of a '#pragma omp simd' in its blocks.)
   CFG::BuildOptions BO;
   BO.setAllAlwaysAdd();
   std::unique_ptr<CFG> G = CFG::buildCFG(FD, Body, &Ctx, BO);

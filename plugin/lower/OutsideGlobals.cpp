@@ -68,7 +68,7 @@ struct Scan {
             std::find(Read.begin(), Read.end(), VD) == Read.end())
           Read.push_back(VD);
       }
-    for (const Stmt *C : S->children())
+    for (const Stmt *C : astChildren(S))
       walk(C);
   }
 };

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lower/PassedTables.h"
+#include "lower/OmpSimd.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
@@ -43,7 +44,7 @@ bool usedOtherwise(const Stmt *S, const VarDecl *G) {
         return true;
     return false;
   }
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (usedOtherwise(C, G))
       return true;
   return false;

@@ -34,7 +34,7 @@ bool mentions(const Stmt *S, const VarDecl *G) {
     return DRE->getDecl()->getCanonicalDecl() == G;
   if (const auto *BE = dyn_cast<BlockExpr>(S)) // (its body: no child)
     return mentions(BE->getBody(), G);
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (mentions(C, G))
       return true;
   return false;
@@ -98,7 +98,7 @@ bool visitExpr(const Expr *E, const VarDecl *G, bool Covered,
   // Operands of anything else are unsequenced among themselves: each is
   // covered only by what came before the whole expression.
   bool Any = false;
-  for (const Stmt *C : E->children())
+  for (const Stmt *C : astChildren(E))
     if (const auto *CE = dyn_cast_or_null<Expr>(C))
       Any |= visitExpr(CE, G, Covered, Bad);
     else if (C && mentions(C, G)) // a statement inside an expression
@@ -119,7 +119,7 @@ void visitStmt(const Stmt *S, const VarDecl *G, const Expr *&Bad) {
         visitExpr(VD->getInit(), G, false, Bad);
     return;
   }
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     visitStmt(C, G, Bad);
 }
 

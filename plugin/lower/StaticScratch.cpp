@@ -32,10 +32,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lower/StaticScratch.h"
+#include "lower/OmpSimd.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "clang/AST/StmtOpenMP.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -108,7 +110,7 @@ bool escapes(const Stmt *S, bool InLoop = false, bool InSwitch = false) {
     return !InLoop;
   bool Loop = isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S);
   bool Switch = isa<SwitchStmt>(S);
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (escapes(C, InLoop || Loop, InSwitch || Switch))
       return true;
   return false;
@@ -125,7 +127,7 @@ bool modifies(const Stmt *S, const VarDecl *I) {
     if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
         varRef(UO->getSubExpr()) == I)
       return true;
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     if (modifies(C, I))
       return true;
   return false;
@@ -195,7 +197,7 @@ void Scan::collect(const Stmt *S) {
       if (Ok && N >= 1 && N <= 65536)
         Len[VD] = (unsigned)N;
     }
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     collect(C);
 }
 
@@ -324,7 +326,7 @@ void Scan::uses(const Stmt *S, const State &St) {
       return uses(BO->getRHS(), St);
     }
   }
-  for (const Stmt *C : S->children())
+  for (const Stmt *C : astChildren(S))
     uses(C, St);
 }
 
@@ -574,6 +576,10 @@ void Scan::stmt(const Stmt *S, State &St) {
     St.Dead = true;
   } else if (const auto *AS = dyn_cast<AttributedStmt>(S)) {
     stmt(AS->getSubStmt(), St);
+  } else if (isa<OMPExecutableDirective>(S) || isa<CapturedStmt>(S)) {
+    // '#pragma omp simd': its loop (the other directives are errors).
+    for (const Stmt *C : astChildren(S))
+      stmt(C, St);
   } else {
     uses(S, St);
   }
