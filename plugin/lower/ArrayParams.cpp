@@ -627,6 +627,8 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
       U.Whole = R->At;
   if (U.Whole) {
     *Whole = U.Whole;
+    // (No extent: the lowering's error says why a helper gave none.)
+    Out.DimHow = U.WholeWhy;
     return true;
   }
   if (!U.Unknown && U.FlatRows) {
@@ -634,8 +636,11 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
     std::string R = U.FlatRows->getNameAsString(),
                 C = U.FlatCols->getNameAsString();
     Out.DimHow = "dynamic, parameters '" + R + "' x '" + C +
-                 "' (row-major indices i * " + C + " + j of loops to '" + R +
-                 "' and '" + C + "')";
+                 (isa<CallExpr>(U.FlatAt) // rows passed to helpers
+                      ? "' (rows at i * " + C + " of a loop to '" + R + "', '" +
+                            C + "' elements each)"
+                      : "' (row-major indices i * " + C + " + j of loops to '" +
+                            R + "' and '" + C + "')");
     return viaViews();
   }
   if (!U.Unknown && U.Bound) {

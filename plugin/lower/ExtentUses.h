@@ -61,6 +61,15 @@ struct StepRule : WalkRule {
   std::string Text;           // the step as written, for the remark
 };
 
+/// The extent a helper's uses give its pointer parameter, in the caller's
+/// terms (ExtentCalls.cpp): Scale x N + Plus (N an integer parameter), Rows
+/// x Cols (parameters), or else the constant Const (0: nothing read).
+struct CalleeExtent {
+  const ParmVarDecl *N = nullptr, *Rows = nullptr, *Cols = nullptr;
+  int64_t Scale = 1, Plus = 0, Need = -1, Const = 0;
+  bool FromRange = false;
+};
+
 /// What the uses of one pointer parameter say about its extent.
 struct Uses : LoopShapes {
   const ParmVarDecl *P;
@@ -124,6 +133,24 @@ struct Uses : LoopShapes {
   int Depth = 0;
   // The helpers whose indices explained some of p's (followCall).
   std::vector<const FunctionDecl *> Helpers;
+
+  // Calls passing p on at a row offset, `dot(x + i * d, w, d)`, or to a
+  // helper counted by a constant, `sum(x + 3, 4)` (ExtentCalls.cpp).
+  bool followPassed(const CallExpr *CE, const FunctionDecl *Def, unsigned Arg,
+                    std::string &Why);
+  // Why a call passing p on gave no extent, where that made p "used as a
+  // pointer" (Whole): "passed to 'dot' as 'x + k * d', ..." (for the error).
+  std::string WholeWhy;
+  std::string text(const Expr *E) const;
+  bool calleeExtent(const Uses &H, const CallExpr *CE, const FunctionDecl *Def,
+                    CalleeExtent &E);
+  bool given(const ParmVarDecl *HP, const CallExpr *CE, const FunctionDecl *Def,
+             const ParmVarDecl *&N, std::optional<int64_t> &K);
+  bool passedRow(const Expr *Arg, const LoopVar *&I, const ParmVarDecl *&C,
+                 int64_t &K) const;
+  bool rowOffsetOf(const Expr *Off, const LoopVar *&I, const ParmVarDecl *&C,
+                   int64_t &K) const;
+  const Expr *widened(const Expr *E) const;
 
   Uses(const ParmVarDecl *P, const FunctionDecl *FD, ASTContext &Ctx)
       : LoopShapes(FD, Ctx), P(P), Stepped(steps(FD->getBody(), P)) {}
@@ -660,40 +687,10 @@ struct Uses : LoopShapes {
   /// code): the helper's indices of its parameter, shifted, are p's, when
   /// they are explained by constants and loops bounded by the helper's
   /// integer parameters, each passed an integer parameter of this function
-  /// that neither function assigns. The other arguments are walked; false
-  /// (nothing recorded) when the call passes p on in no such way.
-  bool followCall(const CallExpr *CE) {
-    const FunctionDecl *Callee = CE->getDirectCallee();
-    const FunctionDecl *Def = nullptr;
-    if (!Callee || !Callee->hasBody(Def) || Def == FD || Depth >= 4 ||
-        Def->isVariadic() || Def->getNumParams() != CE->getNumArgs())
-      return false;
-    std::vector<bool> Done(CE->getNumArgs(), false);
-    bool Any = false;
-    for (unsigned K = 0; K < CE->getNumArgs(); ++K) {
-      const ParmVarDecl *HP = Def->getParamDecl(K);
-      auto Sh = passedShift(CE->getArg(K));
-      if (!Sh || !HP->getType()->isPointerType() ||
-          !Ctx.hasSameUnqualifiedType(HP->getType()->getPointeeType(),
-                                      P->getType()->getPointeeType()))
-        continue;
-      Uses H(HP, Def, Ctx);
-      H.BaseShift = *Sh;
-      H.Depth = Depth + 1;
-      H.walk(Def->getBody());
-      if (!merge(H, CE, Def))
-        continue;
-      Done[K] = Any = true;
-    }
-    if (!Any)
-      return false;
-    for (unsigned K = 0; K < CE->getNumArgs(); ++K)
-      if (!Done[K])
-        walk(CE->getArg(K));
-    if (std::find(Helpers.begin(), Helpers.end(), Def) == Helpers.end())
-      Helpers.push_back(Def);
-    return true;
-  }
+  /// that neither function assigns (more in ExtentCalls.cpp, which defines
+  /// it). The other arguments are walked; false (nothing recorded) when the
+  /// call passes p on in no such way.
+  bool followCall(const CallExpr *CE);
 
   /// This function's integer parameter that a call of \p Def passes to
   /// Def's parameter \p HP, when neither function assigns them.

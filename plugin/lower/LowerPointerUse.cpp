@@ -961,12 +961,15 @@ bool Lowerer::extentsFromAccesses() {
     }
     QualType ET = Top->getParamDecl(P)->getType()->getPointeeType();
     Failed = true;
+    // (DimHow: why a helper it is passed to gave no extent, if one did not:
+    // ArrayParams.cpp.)
     report(Diags, DiagnosticsEngine::Error, At->getBeginLoc(),
            "cannot infer the extent of '%0' in a batch/diff function: it is "
-           "used as a pointer here; declare it as '%1 %0[n]' with an integer "
-           "parameter n before it (or arithmetic of such parameters, "
-           "'%0[n + 1]'), or '%1 %0[static N]', or annotate it BD_EXTENT(n)")
-        << AP.Name << ET.getAsString();
+           "%2; declare it as '%1 %0[n]' with an integer parameter n before "
+           "it (or arithmetic of such parameters, '%0[n + 1]'), or '%1 "
+           "%0[static N]', or annotate it BD_EXTENT(n)")
+        << AP.Name << ET.getAsString()
+        << (AP.DimHow.empty() ? "used as a pointer here" : AP.DimHow);
   }
   return !Failed;
 }
