@@ -24,7 +24,7 @@
 namespace batchdiff {
 namespace lowering {
 
-const DeclRefExpr *Lowerer::arrayOutRoot(const Expr *A) {
+const Expr *Lowerer::arrayOutRoot(const Expr *A) {
   const Expr *E = A->IgnoreParenImpCasts();
   for (;;) {
     // `y + k`, `y - k`
@@ -51,12 +51,11 @@ const DeclRefExpr *Lowerer::arrayOutRoot(const Expr *A) {
       E = AS->getBase()->IgnoreParenImpCasts();
       continue;
     }
-    return dyn_cast<DeclRefExpr>(E);
+    return E;
   }
 }
 
-/// Whether \p T is numbers of type \p El, or constant arrays of them.
-static bool constantRowsOf(ASTContext &Ctx, QualType T, QualType El) {
+bool Lowerer::constantRowsOf(ASTContext &Ctx, QualType T, QualType El) {
   while (T->isArrayType()) {
     const auto *AT = Ctx.getAsConstantArrayType(T);
     if (!AT)
@@ -70,7 +69,7 @@ int Lowerer::arrayOutArg(const Expr *A) const {
   QualType T = A->getType();
   if (!T->isPointerType() || T->getPointeeType().isVolatileQualified())
     return -1;
-  const DeclRefExpr *DR = arrayOutRoot(A);
+  const auto *DR = dyn_cast<DeclRefExpr>(arrayOutRoot(A));
   const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
   if (!VD || !VD->hasLocalStorage() || VD->getType().isVolatileQualified())
     return -1;
@@ -118,7 +117,7 @@ int Lowerer::arrayOutArg(const Expr *A) const {
 bool Lowerer::arrayOutPass(const Expr *A, int V, const std::string &Callee,
                            ir::ExternCall &X, std::vector<int> &Args,
                            std::vector<ExternOutArg> &Outs) {
-  const auto *VD = cast<VarDecl>(arrayOutRoot(A)->getDecl());
+  const auto *VD = cast<VarDecl>(cast<DeclRefExpr>(arrayOutRoot(A))->getDecl());
   std::string Name = F.Vars[V].Name;
   // Where the argument points: the array and an offset in elements.
   PtrVal PV;
@@ -175,23 +174,30 @@ bool Lowerer::arrayOutPass(const Expr *A, int V, const std::string &Callee,
     }
     X.Structs.push_back(std::move(St));
   }
+  arrayOutRef(A, K, PV.Off, X, Args);
+  return true;
+}
+
+void Lowerer::arrayOutRef(const Expr *A, int K, int Off, ir::ExternCall &X,
+                          std::vector<int> &Args) {
   // ("\x08k\x02": the lane's copy, an array; at the argument's offset, as
   // the argument's type: `double (*)[3]` for a 2-D array passed whole.)
+  QualType PT = A->getType()->getPointeeType();
+  QualType El = Ctx.getBaseElementType(PT).getUnqualifiedType();
   std::string Ref = "\x08" + std::to_string(K) + "\x02";
-  if (PV.Off < 0 && Ctx.hasSameUnqualifiedType(PT, El)) {
+  if (Off < 0 && Ctx.hasSameUnqualifiedType(PT, El)) {
     X.Call += Ref;
-    return true;
+    return;
   }
   X.Call +=
       "((" +
       A->getType().getCanonicalType().getAsString(Ctx.getPrintingPolicy()) +
       ")(" + Ref;
-  if (PV.Off >= 0) {
+  if (Off >= 0) {
     X.Call += " + \x01" + std::to_string(Args.size()) + "\x02";
-    Args.push_back(PV.Off);
+    Args.push_back(Off);
   }
   X.Call += "))";
-  return true;
 }
 
 } // namespace lowering

@@ -293,7 +293,7 @@ bool Lowerer::externArg(const Expr *A) const {
   return stringArg(A) || stringLocalArg(A) || globalPointerArg(A) ||
          nullPointerArg(A) || outPointerArg(A) || scalarPointerArg(A) ||
          tableArg(A) || varyingArrayArg(offsetBase(A)) >= 0 ||
-         structOutArg(A) || arrayOutArg(A) >= 0 || irType(A->getType());
+         structOutArg(A) || copiedOutArg(A) || irType(A->getType());
 }
 
 /// Whether \p CE is made once per lane instead of being inlined
@@ -318,7 +318,7 @@ bool Lowerer::externCallee(const CallExpr *CE,
     // &dpsipr, &depspr), declared in erfa.h, defined after its callers).
     Values &= !nullPointerArg(A) && !outPointerArg(A) && !scalarPointerArg(A) &&
               !tableArg(A) && varyingArrayArg(offsetBase(A)) < 0 &&
-              !structOutArg(A) && arrayOutArg(A) < 0;
+              !structOutArg(A) && !copiedOutArg(A);
   }
   if (String)
     return true;
@@ -465,10 +465,11 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
       localArrayPass(A, V, X, Args);
       continue;
     }
-    // A local array of numbers passed whole (musl's `__rem_pio2(x, y)`): an
-    // array of the lane's per call, read back after it.
-    if (int V = arrayOutArg(A); V >= 0) {
-      if (!arrayOutPass(A, V, Name, X, Args, Outs))
+    // A local array of numbers or a struct's array member, whole, by a row
+    // or at an offset (musl's `__rem_pio2(x, y)`, ERFA's `eraIr(r)`,
+    // `astrom->eb`): an array of the lane's per call, read back after it.
+    if (int R = copiedOutPass(A, Name, X, Args, Outs); R >= 0) {
+      if (!R)
         return -1;
       continue;
     }

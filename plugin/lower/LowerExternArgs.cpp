@@ -470,10 +470,12 @@ bool Lowerer::structOutPass(const Expr *A, const VarDecl *VD,
     return false;
   // The members: the variables of a struct, or record 0 of a parameter's.
   std::vector<LValue> Ls;
+  std::vector<int64_t> Inner; // (an array member's elements apart)
   if (auto R = Frames.back().RecPtrs.find(VD);
       R != Frames.back().RecPtrs.end()) {
     for (unsigned K = 0; K < R->second.Count; ++K) {
       Ls.push_back(recordLeaf(R->second, K));
+      Inner.push_back(leafInner(R->second.Param, R->second.Start + K));
       if (!Const && Ls.back().Arg >= 0 && !F.Params[Ls.back().Arg].Writable)
         Ls.clear(); // (read only: refused below)
     }
@@ -481,6 +483,7 @@ bool Lowerer::structOutPass(const Expr *A, const VarDecl *VD,
     for (int V : Frames.back().Structs.find(VD)->second) {
       Ls.emplace_back();
       Ls.back().Var = V;
+      Inner.push_back(1);
     }
   }
   // The generated code names the struct's type: its tag, or its typedef.
@@ -493,21 +496,34 @@ bool Lowerer::structOutPass(const Expr *A, const VarDecl *VD,
   while (isa<RecordDecl>(DC))
     DC = DC->getParent();
   bool Plain = L.size() == Ls.size();
+  // (Array members of numbers too, ERFA's eraASTROM: element by element.)
   for (const Leaf &Lf : L)
-    Plain &= !Lf.Len && Lf.Union.empty() && !Lf.Ptr && Lf.Ty != Type::Bool;
+    Plain &= Lf.Tail.empty() && Lf.Len <= LocalArrayMax && Lf.Union.empty() &&
+             !Lf.Ptr && Lf.Ty != Type::Bool;
   if (CType.empty() || !DC->isFileContext() || !Plain) {
     error(A->getBeginLoc(),
           "passing '" + Name + "', a struct of type '" +
               RT.getUnqualifiedType().getAsString() + "', to '" + Callee +
               "', which is called once per example,",
-          "such a struct may have scalar members (numbers, nested structs of "
-          "them) and a type declared at file scope with a tag or a typedef "
-          "name");
+          "such a struct may have members of numbers (scalars, arrays of at "
+          "most " +
+              std::to_string(LocalArrayMax) +
+              " elements, nested structs of them) and a type declared at "
+              "file scope with a tag or a typedef name");
     return false;
   }
   ir::ExternCall::Struct St;
   St.CType = CType;
   for (size_t K = 0; K < L.size(); ++K) {
+    if (L[K].Len) {
+      std::vector<std::string> Paths;
+      for (int J = 0; J < L[K].Len; ++J)
+        Paths.push_back(L[K].Path + L[K].sub(J));
+      if (!structArrayOut(A, Ls[K], Inner[K], Paths, L[K].CType, Name, Const,
+                          Callee, St, X, Args, Outs))
+        return false;
+      continue;
+    }
     St.Members.push_back({L[K].Path, (int)X.Outs.size()});
     if (!externOutArg(A, Ls[K], Name, QualType(), Const, Callee, X, Args, Outs,
                       L[K].CType, true))

@@ -23,6 +23,20 @@ double a2_trace(const double r[3][3]);
 void a2_mid(float x, float *v);
 /* c[i][j] += i - j for i, j < 2; returns c[0][0] + c[1][1]. */
 int a2_icount(int c[2][2]);
+/* A struct with array members, as ERFA's eraASTROM. */
+typedef struct {
+  double pmt;
+  double eb[3];
+  double em;
+  double bpn[3][3];
+  int n;
+} a2_st;
+/* Writes every member of *s from x (ERFA's eraApcs filling astrom). */
+void a2_fill(double x, a2_st *s);
+/* Reads every member of *s. */
+double a2_sget(const a2_st *s);
+/* *v = 2 * *v + 1. */
+void a2_twice(double *v);
 /* The number of calls of a2_rz so far. */
 long a2_rz_calls(void);
 

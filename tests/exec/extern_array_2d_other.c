@@ -65,3 +65,23 @@ int a2_icount(int c[2][2]) {
 }
 
 long a2_rz_calls(void) { return rz_calls; }
+
+void a2_fill(double x, a2_st *s) {
+  s->pmt = x;
+  s->em = 0.5 * x - 1.0;
+  for (int i = 0; i < 3; i++) {
+    s->eb[i] += x * (i + 1);
+    for (int j = 0; j < 3; j++)
+      s->bpn[i][j] = i == j ? cos(x) : 0.25 * (i - j) * x;
+  }
+  s->n = (int)(x * 4.0) % 5;
+}
+
+double a2_sget(const a2_st *s) {
+  double t = s->pmt + 3.0 * s->em + s->n;
+  for (int i = 0; i < 3; i++)
+    t += (i + 2) * s->eb[i] + s->bpn[i][0] - s->bpn[0][i] * s->bpn[i][2];
+  return t;
+}
+
+void a2_twice(double *v) { *v = 2.0 * *v + 1.0; }

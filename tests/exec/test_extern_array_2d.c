@@ -7,7 +7,10 @@
  * all the example's elements (an array parameter: the example's own array),
  * the argument pointing into it where it points into the array; what the
  * callee leaves goes back to the example. Two arguments into one array
- * share it (ERFA's rxp(r, q, q)). Did not compile before (a call to X,
+ * share it (ERFA's rxp(r, q, q)). A struct's array members and scalar
+ * members' addresses, and the struct whole with its array members, as
+ * ERFA passes eraASTROM's (`astrom->eb`, `&astrom->em`, `astrom`), the
+ * same way. Did not compile before (a call to X,
  * which another file defines, with 'r' as an argument).
  * NAME_batched against the scalar function bit for bit (the callees are
  * the same scalar code), return values and arrays, on moderate values,
@@ -83,6 +86,34 @@ __attribute__((batch)) double pvs(double dt, int k, double pv[2][3],
   a2_rxp(r, w, w);
   a2_cp(r[k % 3], upv[0]);
   return a2_trace(r) + r[k % 3][1];
+}
+
+/* A struct parameter's array members passed (written, read, a row of a
+ * 2-D member into another member), a scalar member's address, and the
+ * struct passed whole, as ERFA's eraApcs and eraApci13 pass `astrom->eb`,
+ * `&astrom->em` and `astrom`. */
+__attribute__((batch)) double st(double x, a2_st *s) {
+  double q[3] = {x, 1.0, -x};
+  a2_cp(q, s->eb);
+  a2_rxp(s->bpn, s->eb, q);
+  a2_cp(s->bpn[1], q);
+  a2_twice(&s->em);
+  if (x > 0.0)
+    a2_fill(x, s);
+  return q[0] + 2.0 * q[1] + 3.0 * q[2] + s->em + a2_sget(s);
+}
+
+/* The same of a struct local: filled whole, a 2-D member rotated in place,
+ * a scalar member's address. */
+__attribute__((batch)) double stl(double x) {
+  a2_st a;
+  a.eb[0] = x;
+  a.eb[1] = 1.0;
+  a.eb[2] = -x;
+  a2_fill(x, &a);
+  a2_rz(x, a.bpn);
+  a2_twice(&a.em);
+  return a2_sget(&a) + a.eb[1] + a.bpn[0][1];
 }
 
 /* Under diff: what the call leaves in r used only in a comparison (it
@@ -246,11 +277,52 @@ static void test_grad(void **state) {
   }
 }
 
+/* Records at a stride of two: what st_batched leaves in each example's
+ * struct (every member) is the scalar function's, the record between
+ * untouched. */
+static void test_struct(void **state) {
+  (void)state;
+  rng_t r = {name_seed("st")};
+  for (size_t i = 0; i < NNS; i++) {
+    size_t n = ns[i];
+    double *x = gp_alloc((n + 1) * 8), *ret = gp_alloc((n + 1) * 8);
+    a2_st *s = gp_alloc((2 * n + 1) * sizeof *s),
+          *s2 = gp_alloc((2 * n + 1) * sizeof *s2);
+    for (size_t b = 0; b < n; b++) {
+      x[b] = gen(&r);
+      if (!(fabs(x[b]) < 1e6)) /* (a2_fill converts x to int) */
+        x[b] = -0.75;
+    }
+    for (size_t e = 0; e < 2 * n; e++) {
+      memset(&s[e], 0, sizeof s[e]);
+      s[e].pmt = gen(&r);
+      s[e].em = gen(&r);
+      for (int k = 0; k < 3; k++) {
+        s[e].eb[k] = gen(&r);
+        for (int j = 0; j < 3; j++)
+          s[e].bpn[k][j] = gen(&r);
+      }
+      s[e].n = (int)(rng_u64(&r) % 9);
+      s2[e] = s[e];
+    }
+    st_batched(n, x, s, 2, ret);
+    for (size_t b = 0; b < n; b++)
+      same("st", n, b, ret[b], st(x[b], &s2[2 * b]));
+    for (size_t e = 0; e < 2 * n; e++)
+      if (memcmp(&s[e], &s2[e], sizeof s[e]) != 0)
+        fail_msg("st n=%zu record %zu differs from the scalar function's", n,
+                 e);
+    stl_batched(n, x, ret);
+    for (size_t b = 0; b < n; b++)
+      same("stl", n, b, ret[b], stl(x[b]));
+    gp_reset();
+  }
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_rot),
-      cmocka_unit_test(test_rows),
-      cmocka_unit_test(test_params),
+      cmocka_unit_test(test_rot),    cmocka_unit_test(test_rows),
+      cmocka_unit_test(test_params), cmocka_unit_test(test_struct),
       cmocka_unit_test(test_grad),
   };
   bd_test_filter(argc, argv);
