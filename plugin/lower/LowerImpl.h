@@ -663,6 +663,7 @@ private:
 #include "lower/LowerOmp.inc"
 #include "lower/LowerPtrArrays.inc"
 #include "lower/LowerSort.inc"
+#include "lower/LowerUnroll.inc"
   std::optional<uint64_t> constBytes(const Expr *E);
   PtrVar *ptrVar(const Expr *E);
   bool rowParam(const Expr *E);

@@ -193,6 +193,8 @@ Ret Lowerer::anyLoop(const Stmt *St) {
         stmt(FS->getInit());
       return Ret::Never;
     }
+    if (std::optional<Ret> R = unrolledFor(FS))
+      return *R;
     return loopStmt(FS->getInit(), FS->getCond(), FS->getInc(), FS->getBody(),
                     true);
   }

@@ -24,7 +24,6 @@ static inline __attribute__((always_inline, unused)) void __bd_scale_jk(bd_md __
   bd_f64d __bd_v5_t___ret = bd_splat_f64d(0);
   bd_f64d __bd_v6_t_v_elem = bd_splat_f64d(0);
   bd_f64d __bd_v7_t_v_elem = bd_splat_f64d(0);
-  bd_f64d __bd_v8_t_v_elem = bd_splat_f64d(0);
   (void)__bd_m;
   (void)__bd_p0;
   (void)__bd_p3;
@@ -66,60 +65,22 @@ static inline __attribute__((always_inline, unused)) void __bd_scale_jk(bd_md __
     bd_scatter_f64d(__bd_m, __bd_q3, bd_add_i64d(__bd_qo3, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))), __bd_t43);
   }
   bd_md __bd_t16 = bd_cmpgt_f64d(__bd_t8, bd_splat_f64d(0x0p+0));
-  if (bd_all_md(__bd_t16)) {
-    bd_f64d __bd_t18 = bd_sin_f64d(__bd_t8);
-    bd_f64d __bd_t45 = bd_cos_f64d(__bd_t8);
-    bd_f64d __bd_t46 = __bd_t36 * __bd_t45;
-    bd_f64d __bd_t20 = (uint32_t)(((int32_t)0x0u)) < 2u ? __bd_d0[(((int32_t)0x0u)) * 1 + 0] : bd_gather_f64d(__bd_m, __bd_p0, bd_add_i64d(__bd_po0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
-    __bd_v8_t_v_elem = bd_splat_f64d(0x0p+0);
-    _Bool __bd_t48 = __bd_p4;
-    if (__bd_t48) {
-      bd_f64d __bd_t49 = bd_gather_f64d(__bd_m, __bd_q0, bd_add_i64d(__bd_qo0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
-      __bd_v8_t_v_elem = __bd_t49;
-    }
-    bd_f64d __bd_t50 = __bd_v8_t_v_elem;
-    bd_f64d __bd_t21 = __bd_t18 * __bd_t20;
-    bd_f64d __bd_t51 = __bd_t46 * __bd_t20;
-    bd_f64d __bd_t52 = __bd_t50 * __bd_t18;
-    bd_f64d __bd_t53 = __bd_t51 + __bd_t52;
-    __bd_v2_ret = __bd_t21;
-    __bd_v5_t___ret = __bd_t53;
-  } else if (bd_none_md(__bd_t16)) {
-    __bd_v2_ret = __bd_t8;
-    __bd_v5_t___ret = __bd_t36;
-  } else {
-    bd_md __bd_t75 = bd_and_md(__bd_m, __bd_t16);
-    if (bd_any_md(__bd_t75)) {
-      bd_f64d __bd_t79 = bd_select_f64d(__bd_t75, __bd_t8, bd_splat_f64d(0x0p+0));
-      bd_f64d __bd_t18 = bd_sin_f64d(__bd_t79);
-      bd_f64d __bd_t82 = bd_select_f64d(__bd_t75, __bd_t8, bd_splat_f64d(0x0p+0));
-      bd_f64d __bd_t45 = bd_cos_f64d(__bd_t82);
-      bd_f64d __bd_t46 = __bd_t36 * __bd_t45;
-      bd_f64d __bd_t20 = (uint32_t)(((int32_t)0x0u)) < 2u ? __bd_d0[(((int32_t)0x0u)) * 1 + 0] : bd_gather_f64d(__bd_t75, __bd_p0, bd_add_i64d(__bd_po0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
-      __bd_v8_t_v_elem = bd_splat_f64d(0x0p+0);
-      _Bool __bd_t48 = __bd_p4;
-      if (__bd_t48) {
-        bd_f64d __bd_t49 = bd_gather_f64d(__bd_t75, __bd_q0, bd_add_i64d(__bd_qo0, bd_cvt_i32d_i64d(bd_splat_i32d(((int32_t)0x0u)))));
-        __bd_v8_t_v_elem = __bd_t49;
-      }
-      bd_f64d __bd_t50 = __bd_v8_t_v_elem;
-      bd_f64d __bd_t21 = __bd_t18 * __bd_t20;
-      bd_f64d __bd_t51 = __bd_t46 * __bd_t20;
-      bd_f64d __bd_t52 = __bd_t50 * __bd_t18;
-      bd_f64d __bd_t53 = __bd_t51 + __bd_t52;
-      __bd_v2_ret = bd_select_f64d(__bd_t75, __bd_t21, __bd_v2_ret);
-      __bd_v5_t___ret = bd_select_f64d(__bd_t75, __bd_t53, __bd_v5_t___ret);
-    }
-    bd_md __bd_t86 = bd_andnot_md(__bd_m, __bd_t16);
-    if (bd_any_md(__bd_t86)) {
-      __bd_v2_ret = bd_select_f64d(__bd_t86, __bd_t8, __bd_v2_ret);
-      __bd_v5_t___ret = bd_select_f64d(__bd_t86, __bd_t36, __bd_v5_t___ret);
-    }
-  }
-  bd_f64d __bd_t88 = __bd_v2_ret;
-  bd_f64d __bd_t89 = __bd_v5_t___ret;
-  *__bd_o0 = __bd_t88;
-  *__bd_o1 = __bd_t89;
+  bd_f64d __bd_t18 = bd_sin_f64d(__bd_t8);
+  bd_f64d __bd_t45 = bd_cos_f64d(__bd_t8);
+  bd_f64d __bd_t46 = __bd_t36 * __bd_t45;
+  bd_f64d __bd_t21 = __bd_t18 * __bd_t12;
+  bd_f64d __bd_t47 = __bd_t46 * __bd_t12;
+  bd_f64d __bd_t48 = __bd_t40 * __bd_t18;
+  bd_f64d __bd_t49 = __bd_t47 + __bd_t48;
+  __bd_v2_ret = bd_select_f64d(__bd_t16, __bd_t21, __bd_v2_ret);
+  __bd_v5_t___ret = bd_select_f64d(__bd_t16, __bd_t49, __bd_v5_t___ret);
+  bd_md __bd_t66 = bd_not_md(__bd_t16);
+  __bd_v2_ret = bd_select_f64d(__bd_t66, __bd_t8, __bd_v2_ret);
+  __bd_v5_t___ret = bd_select_f64d(__bd_t66, __bd_t36, __bd_v5_t___ret);
+  bd_f64d __bd_t67 = __bd_v2_ret;
+  bd_f64d __bd_t68 = __bd_v5_t___ret;
+  *__bd_o0 = __bd_t67;
+  *__bd_o1 = __bd_t68;
 }
 struct __bd_scale_jx { const double *__bd_a0; ptrdiff_t __bd_as0; double __bd_a1; const double *__bd_a2; double *__bd_a3; ptrdiff_t __bd_as3; const double *__bd_d0; ptrdiff_t __bd_ds0; const double *__bd_d1; const double *__bd_d2; double *__bd_d3; ptrdiff_t __bd_ds3; double *__bd_ret; double *__bd_dret; };
 static void __bd_scale_jc(void *__bd_cx, size_t __bd_lo, size_t __bd_hi, void *__bd_slot) {

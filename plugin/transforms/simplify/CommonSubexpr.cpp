@@ -1,6 +1,8 @@
 //===- CommonSubexpr.cpp - reuse identical pure computations --------------===//
 #include "transforms/simplify/CommonSubexpr.h"
 
+#include "analysis/ReadOnlyArgs.h"
+
 #include <cstring>
 #include <map>
 #include <tuple>
@@ -17,6 +19,10 @@ using Key = std::tuple<int, int, std::vector<int>, uint64_t, int64_t, int>;
 struct Cse {
   ir::Function &F;
   bool (*Only)(ir::Op);
+  // Reads of an element of such an array parameter give one value: merged
+  // too (a block's read reused in the blocks inside it, whose lanes are
+  // among its own).
+  std::vector<bool> ReadOnly;
   std::vector<int> Repl;
   // The computations of the enclosing blocks and this one so far: a block
   // removes its own on leaving (a copy per nested block was quadratic in
@@ -33,7 +39,10 @@ struct Cse {
       for (int &A : S.Args)
         A = rep(A);
       if (S.K == ir::Stmt::Inst) {
-        if (S.Dst >= 0 && ir::opPure(S.Opc) && (!Only || Only(S.Opc))) {
+        bool Same = ir::opPure(S.Opc) && (!Only || Only(S.Opc));
+        Same |= !Only && S.Opc == Op::LoadArg && S.IVal >= 0 &&
+                (size_t)S.IVal < ReadOnly.size() && ReadOnly[S.IVal];
+        if (S.Dst >= 0 && Same) {
           uint64_t Bits;
           std::memcpy(&Bits, &S.FVal, sizeof Bits);
           Key K{(int)S.Opc, (int)F.Temps[S.Dst], S.Args, Bits, S.IVal,
@@ -65,7 +74,7 @@ struct Cse {
 } // namespace
 
 void commonSubexpr(ir::Function &F, bool (*Only)(ir::Op)) {
-  Cse C{F, Only, {}, {}};
+  Cse C{F, Only, readOnlyArgs(F), {}, {}};
   C.Repl.resize(F.Temps.size());
   for (size_t T = 0; T < F.Temps.size(); ++T)
     C.Repl[T] = (int)T;

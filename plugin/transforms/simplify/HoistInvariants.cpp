@@ -1,6 +1,10 @@
 //===- HoistInvariants.cpp - loop-invariant code motion -------------------===//
 #include "transforms/simplify/HoistInvariants.h"
 
+#include "analysis/ReadOnlyArgs.h"
+
+#include <map>
+#include <optional>
 #include <set>
 
 namespace batchdiff {
@@ -8,18 +12,44 @@ namespace {
 
 using ir::Op;
 
+struct Hoister {
+  const ir::Function &F;
+  std::vector<bool> ReadOnly;
+  std::map<int, int64_t> IntConsts; // temp -> value of its ConstI
+
+  /// A read of an element of a read-only array parameter that every
+  /// example has (an index below the extent its declaration gives, which
+  /// the caller must provide: abi.md), so reading it for a lane that does
+  /// not reach the read is harmless, and its value is the same anywhere.
+  /// Coefficients `c[k]` read in a loop are then read once (a gather per
+  /// trip before), and the gradient adds their adjoints once.
+  bool elementEveryExampleHas(const ir::Stmt &S) const {
+    if (S.Opc != Op::LoadArg || S.IVal < 0 ||
+        (size_t)S.IVal >= ReadOnly.size() || !ReadOnly[S.IVal] ||
+        S.Args.size() != 1)
+      return false;
+    const ir::Param &P = F.Params[S.IVal];
+    auto It = IntConsts.find(S.Args[0]);
+    return P.Declared && P.StaticLen > 0 && P.Record < 0 && P.Per == 0 &&
+           It != IntConsts.end() && It->second >= 0 && It->second < P.StaticLen;
+  }
+
+  void extract(ir::Block &B, std::set<int> &Defined, ir::Block &Out);
+  void hoist(ir::Block &B);
+};
+
 /// Moves invariant statements of \p B, and of the ifs inside it (they are
 /// pure: vector code never traps and the emitter makes integer division
 /// safe, so running them where the if would not is harmless), to \p Out.
-void extract(ir::Block &B, std::set<int> &Defined, ir::Block &Out) {
+void Hoister::extract(ir::Block &B, std::set<int> &Defined, ir::Block &Out) {
   ir::Block Kept;
   for (auto &XP : B) {
     if (XP->K == ir::Stmt::If) {
       extract(XP->Then, Defined, Out);
       extract(XP->Else, Defined, Out);
     }
-    bool Invariant =
-        XP->K == ir::Stmt::Inst && XP->Dst >= 0 && ir::opPure(XP->Opc);
+    bool Invariant = XP->K == ir::Stmt::Inst && XP->Dst >= 0 &&
+                     (ir::opPure(XP->Opc) || elementEveryExampleHas(*XP));
     for (int A : XP->Args)
       Invariant = Invariant && !Defined.count(A);
     if (Invariant) {
@@ -32,7 +62,7 @@ void extract(ir::Block &B, std::set<int> &Defined, ir::Block &Out) {
   B = std::move(Kept);
 }
 
-void hoist(ir::Block &B) {
+void Hoister::hoist(ir::Block &B) {
   ir::Block Out;
   for (auto &SP : B) {
     ir::Stmt &S = *SP;
@@ -54,6 +84,41 @@ void hoist(ir::Block &B) {
 
 } // namespace
 
-void hoistInvariants(ir::Function &F) { hoist(F.Body); }
+void hoistInvariants(ir::Function &F) {
+  Hoister H{F, readOnlyArgs(F), {}};
+  // Integer temps of known value (indices such as `i * 3 + j` of a loop
+  // lowered as copies of its body), small enough that C's arithmetic of
+  // any integer type gives the same.
+  ir::walk(F.Body, [&](const ir::Stmt &S, int) {
+    if (S.K != ir::Stmt::Inst || S.Dst < 0)
+      return;
+    ir::Type T = F.Temps[S.Dst];
+    if (T != ir::Type::I32 && T != ir::Type::I64 && T != ir::Type::U32 &&
+        T != ir::Type::U64)
+      return;
+    auto Arg = [&](size_t K) -> std::optional<int64_t> {
+      auto It =
+          K < S.Args.size() ? H.IntConsts.find(S.Args[K]) : H.IntConsts.end();
+      if (It == H.IntConsts.end())
+        return std::nullopt;
+      return It->second;
+    };
+    std::optional<int64_t> V, A = Arg(0), B = Arg(1);
+    if (S.Opc == Op::ConstI)
+      V = S.IVal;
+    else if (S.Opc == Op::Cast && A)
+      V = A;
+    else if (A && B && S.Opc == Op::Add)
+      V = *A + *B;
+    else if (A && B && S.Opc == Op::Sub)
+      V = *A - *B;
+    else if (A && B && S.Opc == Op::Mul)
+      V = *A * *B;
+    bool Unsigned = T == ir::Type::U32 || T == ir::Type::U64;
+    if (V && *V < (int64_t(1) << 31) && *V > (Unsigned ? -1 : -(1 << 30)))
+      H.IntConsts[S.Dst] = *V;
+  });
+  H.hoist(F.Body);
+}
 
 } // namespace batchdiff
