@@ -50,17 +50,6 @@ bool isLongDouble(QualType T) {
   return B->isSpecificBuiltinType(BuiltinType::LongDouble);
 }
 
-/// Whether \p FD takes and returns numbers only.
-bool numbersOnly(const FunctionDecl *FD) {
-  QualType RT = FD->getReturnType();
-  if (!RT->isVoidType() && !irType(RT))
-    return false;
-  for (const ParmVarDecl *P : FD->parameters())
-    if (!irType(P->getType()))
-      return false;
-  return !FD->isVariadic();
-}
-
 /// The functions of the file \p FD's scalar run may enter (FD, and the
 /// functions with a body it calls by name, transitively), and the
 /// variables of static storage they name.
@@ -288,6 +277,14 @@ bool Lowerer::longDoubleCallee(const CallExpr *CE,
     // every example's call (externCall).
     if (P->isPointerType() && nullPointerArg(A))
       continue;
+    // The annotated function's own array (the example's, or a BD_UNIFORM
+    // one), at its start or an offset, to a pointer to its element type:
+    // passed as to calls of outside functions (externCall).
+    if (P->isPointerType() && A->getType()->isPointerType() &&
+        (uniformArrayArg(A) >= 0 || passedArrayArg(A) >= 0) &&
+        Ctx.hasSameUnqualifiedType(P->getPointeeType(),
+                                   A->getType()->getPointeeType()))
+      continue;
     // A local array (or a pointer bound to one whole) to a pointer to const
     // of its element type (no cast).
     const auto *DR = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
@@ -312,6 +309,18 @@ std::string Lowerer::longDoubleArgWhy(const Expr *A,
   QualType PT = P->getType();
   if (knownNull(A).value_or(false)) // (passed as it is)
     return "";
+  if (int I = varyingArrayArg(offsetBase(A)); I >= 0) {
+    const ir::Param &AP = F.Params[I];
+    if (!AP.Uniform && WantGrad && ir::isFloat(AP.Ty) && !AP.NoDiff)
+      return "an array parameter with a derivative: the call runs as the "
+             "scalar function, which has none; mark '" +
+             AP.Name + "' BD_NODIFF if it needs none";
+    if (!Ctx.hasSameUnqualifiedType(PT->getPointeeType(),
+                                    A->getType()->getPointeeType()))
+      return "an array of '" +
+             A->getType()->getPointeeType().getUnqualifiedType().getAsString() +
+             "' for a pointer to '" + PT->getPointeeType().getAsString() + "'";
+  }
   if (!PT->getPointeeType().isConstQualified())
     return "for '" + P->getNameAsString() +
            "', a pointer to non-const: each example's call would get a copy "
@@ -405,8 +414,8 @@ bool Lowerer::longDoublePointerError(const CallExpr *CE,
               std::to_string(I + 1) + " (" + Why + "), to '" + Name +
               "', which " + longDoubleWhy(Def) +
               " and so runs only as the scalar function, once per example,",
-          "pass it numbers, and to a pointer to const a local array of at "
-          "most " +
+          "pass it numbers, the function's own arrays, and to a pointer to "
+          "const a local array of at most " +
               std::to_string(LocalArrayMax) +
               " numbers of its element type, whole (by its name, or a "
               "pointer to its start; each example's call gets a copy); or "
@@ -438,14 +447,23 @@ int Lowerer::longDoubleCall(const CallExpr *CE, const FunctionDecl *Callee) {
 }
 
 /// The annotated function computes in long double itself: its body is one
-/// call per example of the scalar function. False when that does not
-/// apply (the body is lowered, and its long double refused).
+/// call per example of the scalar function, passed the example's numbers
+/// and, for an array parameter, the example's own array (a BD_UNIFORM one:
+/// the batch's), as calls of outside functions pass them. False when that
+/// does not apply (the body is lowered, and its long double refused).
 bool Lowerer::longDoubleBody(Frame &Fr) {
-  if (!numbersOnly(Top) || Top->getReturnType()->isVoidType() ||
-      !declaresLongDouble(Top->getBody(), true))
+  if (Top->isVariadic() || !declaresLongDouble(Top->getBody(), true))
     return false;
-  std::string Name = Top->getNameAsString();
   QualType RT = Top->getReturnType();
+  if (!RT->isVoidType() && !irType(RT))
+    return false;
+  for (unsigned I = 0; I < Top->getNumParams(); ++I) {
+    const ir::Param &P = F.Params[I];
+    if (!irType(Top->getParamDecl(I)->getType()) &&
+        (P.Kind != ir::ParamKind::User || !P.IsArray || P.Record >= 0))
+      return false;
+  }
+  std::string Name = Top->getNameAsString();
   ir::ExternCall X;
   X.Ty = RT.getAsString(Ctx.getPrintingPolicy());
   X.Name = Name;
@@ -455,11 +473,23 @@ bool Lowerer::longDoubleBody(Frame &Fr) {
   X.Call = Name + "(";
   std::vector<int> Args;
   for (unsigned I = 0; I < Top->getNumParams(); ++I) {
-    X.Call += (I ? ", \x01" : "\x01") + std::to_string(I) + "\x02";
-    Args.push_back(B.get(Fr.Vars[Top->getParamDecl(I)]));
+    const ParmVarDecl *PD = Top->getParamDecl(I);
+    X.Call += I ? ", " : "";
+    if (!F.Params[I].IsArray) {
+      X.Call += "\x01" + std::to_string(Args.size()) + "\x02";
+      Args.push_back(B.get(Fr.Vars[PD]));
+      continue;
+    }
+    // ("\x05k\x02": the batch's array; "\x07k\x02": the lane's example's,
+    // ExternCall.cpp.)
+    X.Call += "((" + PD->getType().getAsString(Ctx.getPrintingPolicy()) + ")(" +
+              (F.Params[I].Uniform ? "\x05" : "\x07") + std::to_string(I) +
+              "\x02))";
+    ExternWhole.insert({(int)I, Name});
   }
   X.Call += ")";
-  Type Ty = *irType(RT);
+  bool Void = RT->isVoidType();
+  Type Ty = Void ? Type::I32 : *irType(RT);
   bool Bool = Ty == Type::Bool;
   int D = F.newTemp(Bool ? Type::I32 : Ty);
   ir::Stmt &St = B.push(ir::Op::Extern, D, Args);
@@ -467,6 +497,10 @@ bool Lowerer::longDoubleBody(Frame &Fr) {
   St.Site = (int)Sites.size(); // for the derivative's error
   Sites.push_back(Top->getLocation());
   F.Externs.push_back(std::move(X));
+  if (Void) {
+    Fr.RetVar = -1;
+    return true;
+  }
   Fr.RetVar = F.newVar("__ret", Ty);
   B.set(Fr.RetVar, Bool ? B.cmp(ir::Op::CmpNE, D, B.constI(Type::I32, 0)) : D);
   return true;
