@@ -94,6 +94,23 @@ struct LoopShapes {
 
   LoopShapes(const FunctionDecl *FD, ASTContext &Ctx) : FD(FD), Ctx(Ctx) {}
 
+  /// paramOf for a loop's bound, also through an explicit cast to an
+  /// integer type of at least 32 bits (`i < (size_t)n`, `i = (size_t)n`,
+  /// `i < (int)n` of a size_t n): the same bound for every length an int
+  /// can hold.
+  const ParmVarDecl *boundParamOf(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    while (const auto *CE = dyn_cast<ExplicitCastExpr>(E)) {
+      const Expr *Sub = CE->getSubExpr()->IgnoreParenImpCasts();
+      QualType T = CE->getType();
+      if (!T->isIntegerType() || T->isBooleanType() ||
+          !Sub->getType()->isIntegerType() || Ctx.getIntWidth(T) < 32)
+        break;
+      E = Sub;
+    }
+    return paramOf(E);
+  }
+
   std::optional<int64_t> constInt(const Expr *E) {
     Expr::EvalResult R;
     if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
@@ -165,7 +182,7 @@ struct LoopShapes {
       C = *K;
       E = BO->getLHS()->IgnoreParenImpCasts();
     }
-    const ParmVarDecl *N = paramOf(E);
+    const ParmVarDecl *N = boundParamOf(E);
     if (!N || declFunctionContext(N) != FD || !N->getType()->isIntegerType())
       return std::nullopt;
     return std::make_pair(N, C);
@@ -394,7 +411,7 @@ struct LoopShapes {
       return L;
     BinaryOperatorKind K = C->getOpcode();
     if (K == BO_LT) {
-      const ParmVarDecl *N = paramOf(C->getRHS());
+      const ParmVarDecl *N = boundParamOf(C->getRHS());
       if (N && declFunctionContext(N) == FD && N->getType()->isIntegerType()) {
         L.V = varOf(C->getLHS());
         L.Bound = N;
@@ -681,7 +698,7 @@ struct LoopShapes {
   /// 0 for `while (n--)` (n times for n >= 0 only), else -1.
   const ParmVarDecl *counted(const Stmt *S, int64_t *Need = nullptr) {
     auto Param = [&](const Expr *E) -> const ParmVarDecl * {
-      const ParmVarDecl *N = paramOf(E);
+      const ParmVarDecl *N = boundParamOf(E);
       return N && declFunctionContext(N) == FD && N->getType()->isIntegerType()
                  ? N
                  : nullptr;

@@ -3,7 +3,8 @@
  * counting down from m - 1), Horner and its derivative from the top
  * (`c[nc]`, then c[nc - 1] .. c[0]), first differences (`x[i] - x[i - 1]`
  * from i = 1, `x[i + 1]` under `i < n - 1`), `for (i = n; i-- > 0;)` and
- * `while (k < n - 1) { ...; k++; }`. NAME_batched bit for bit against the
+ * `while (k < n - 1) { ...; k++; }`, bounds through casts (`i < (size_t)n`).
+ * NAME_batched bit for bit against the
  * scalar functions, gradients against closed forms; chebev's nrerror
  * calls exactly the scalar loop's. */
 #include "grad_util.h"
@@ -66,6 +67,26 @@ BATCHDIFF double decay(const double *x, int n, double r) {
     s += r * x[k + 1];
     k++;
   }
+  return s;
+}
+
+/* Bounds through casts to integer types of at least 32 bits: `i <
+ * (size_t)n`, `i = (size_t)n` counted down by `i-- > 0`, `i < (unsigned)n`
+ * from 1, and `i < (int)n` of a size_t n. */
+BATCHDIFF double casts(const double *x, int n, double r) {
+  double s = 0.0;
+  for (size_t i = 0; i < (size_t)n; i++)
+    s += x[i] * x[i];
+  for (size_t i = (size_t)n; i-- > 0;)
+    s = s * r + x[i];
+  for (unsigned i = 1; i < (unsigned)n; i++)
+    s += r * x[i - 1];
+  return s;
+}
+BATCHDIFF double casts_z(const double *x, size_t n) {
+  double s = 0.0;
+  for (int i = 0; i < (int)n; i++)
+    s += (double)(i + 1) * x[i];
   return s;
 }
 
@@ -163,9 +184,68 @@ static void t_ranges(void **state) {
   }
 }
 
+/* casts and casts_z bit for bit over ragged lengths 0 .. ST, guard pages
+ * after the last example; their gradients against central differences
+ * (casts: quadratic in x and r, so the differences are exact to rounding). */
+static void t_casts(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("found_casts")};
+  for (size_t ni = 0; ni < N_TEST_NS; ni++) {
+    size_t n = test_ns[ni];
+    double *v = gp_alloc(n * ST * 8), *rr = gp_alloc(n * 8);
+    double *r1 = gp_alloc(n * 8), *r2 = gp_alloc(n * 8);
+    double *dv1 = gp_alloc(n * ST * 8), *dv2 = gp_alloc(n * ST * 8);
+    double *dr = gp_alloc(n * 8);
+    int *len = gp_alloc(n * sizeof(int));
+    size_t *zlen = gp_alloc(n * sizeof(size_t));
+    for (size_t e = 0; e < n; e++) {
+      len[e] = (int)rng_below(&rng, ST + 1);
+      zlen[e] = (size_t)len[e];
+      rr[e] = rng_range(&rng, -1.5, 1.5);
+      for (int i = 0; i < ST; i++)
+        v[e * ST + i] = rng_range(&rng, -2, 2);
+    }
+    gp_seal(v), gp_seal(rr), gp_seal(len), gp_seal(zlen);
+    casts_batched(n, v, ST, len, rr, r1);
+    casts_z_batched(n, v, ST, zlen, r2);
+    casts_grad(n, v, ST, len, rr, NULL, NULL, dv1, ST, dr);
+    casts_z_grad(n, v, ST, zlen, NULL, NULL, dv2, ST);
+    for (size_t e = 0; e < n; e++) {
+      double ve[ST];
+      memcpy(ve, v + e * ST, sizeof ve);
+      double w1 = casts(ve, len[e], rr[e]), w2 = casts_z(ve, zlen[e]);
+      const double h = 1e-5;
+      int bad = !same_bits_or_nan(&r1[e], &w1, 8, 1) ||
+                !same_bits_or_nan(&r2[e], &w2, 8, 1) ||
+                !close_to(dr[e],
+                          (casts(ve, len[e], rr[e] + h) -
+                           casts(ve, len[e], rr[e] - h)) /
+                              (2 * h),
+                          1e-6);
+      for (int i = 0; i < ST; i++) {
+        double x0 = ve[i];
+        ve[i] = x0 + h;
+        double p1 = casts(ve, len[e], rr[e]), p2 = casts_z(ve, zlen[e]);
+        ve[i] = x0 - h;
+        double m1 = casts(ve, len[e], rr[e]), m2 = casts_z(ve, zlen[e]);
+        ve[i] = x0;
+        bad |= !close_to(dv1[e * ST + i], (p1 - m1) / (2 * h), 1e-6) ||
+               !close_to(dv2[e * ST + i], (p2 - m2) / (2 * h), 1e-6);
+      }
+      if (bad) {
+        print_error("n=%zu e=%zu len %d: casts %a/%a casts_z %a/%a d_r %a\n", n,
+                    e, len[e], r1[e], w1, r2[e], w2, dr[e]);
+        fail();
+      }
+    }
+    gp_reset();
+  }
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_ranges),
+      cmocka_unit_test(t_casts),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_found_ranges", tests, NULL, NULL);
