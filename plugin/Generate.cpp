@@ -123,6 +123,7 @@ static bool generateHere(clang::FunctionDecl *FD, clang::Sema &S,
   In.FileDecls = Info.FileDecls;
   In.AbiBatched = Info.AbiBatched;
   In.AbiGrad = Info.AbiGrad;
+  In.AbiGradDeclared = Info.AbiGradDeclared;
   In.SetsNoGlobal = Info.SetsNoGlobal;
   In.UsesNoGlobal = Info.UsesNoGlobal;
   In.SetsGlobals = Info.SetsGlobals;

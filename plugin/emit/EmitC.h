@@ -28,6 +28,8 @@ struct EmitInput {
   std::string FileDecls;      // declarations the definitions need first
   /// lower/Lower.h's abiDeclaration of NAME_batched and NAME_grad.
   std::string AbiBatched, AbiGrad;
+  /// lower/Lower.h's LowerInfo::AbiGradDeclared: defined too, if not empty.
+  std::string AbiGradDeclared;
   /// lower/Lower.h's LowerInfo::SetsNoGlobal, UsesNoGlobal: symbols said
   /// so for the callers of other files (emit/BatchedCall.h).
   bool SetsNoGlobal = false, UsesNoGlobal = false;

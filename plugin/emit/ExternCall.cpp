@@ -37,7 +37,8 @@ std::string gradDecl(const ir::ExternCall &X, const std::string &In) {
     P += Pa.Struct >= 0 ? std::string(", ") + (Pa.Const ? "const " : "") +
                               Pa.CType + " *, ptrdiff_t"
                         : ", const " + Pa.CType + " *";
-  P += ", " + X.Ty + " *";
+  if (X.Ty != "void")
+    P += ", " + X.Ty + " *";
   if (G.FloatRet)
     P += ", const " + X.Ty + " *";
   for (const ir::ExternCall::LaneGrad::Param &Pa : G.Params)
@@ -82,25 +83,34 @@ std::string gradCall(const ir::Function &F, const ir::Stmt &S,
       continue;
     }
     const ir::ExternCall::Struct &St = X.Structs[Pa.Struct];
-    OS << I2 << Pa.CType << " __bd_gs" << N << ";\n"
+    // A struct, or an array (a local array's copy: at the argument's
+    // offset, the examples Len apart).
+    std::string Len = Pa.Len ? "[" + std::to_string(Pa.Len) + "]" : "";
+    std::string At = Pa.Off >= 0 ? " + " + Lane[Pa.Off] : "";
+    std::string Stride = Pa.Len ? std::to_string(Pa.Len) : "1";
+    OS << I2 << Pa.CType << " __bd_gs" << N << Len << ";\n"
        << I2 << "__builtin_memset(&__bd_gs" << N << ", 0, sizeof __bd_gs" << N
        << ");\n";
     for (const auto &[Path, O] : St.Members)
       OS << I2 << "__bd_gs" << N << Path << " = (" << X.Outs[O].CType << ")"
          << Lane[X.Outs[O].Arg] << ";\n";
-    Call += ", &__bd_gs" + N + ", 1";
+    Call += std::string(", ") + (Pa.Len ? "" : "&") + "__bd_gs" + N + At +
+            ", " + Stride;
     if (!Pa.Shadow)
       continue;
-    OS << I2 << Pa.CType << " __bd_gd" << N << ";\n"
+    OS << I2 << Pa.CType << " __bd_gd" << N << Len << ";\n"
        << I2 << "__builtin_memset(&__bd_gd" << N << ", 0, sizeof __bd_gd" << N
        << ");\n";
     for (const auto &[Path, O] : St.Members)
       if (O == Seed)
         OS << I2 << "__bd_gd" << N << Path << " = 1;\n";
-    Shadows += ", &__bd_gd" + N + ", 1";
+    Shadows += std::string(", ") + (Pa.Len ? "" : "&") + "__bd_gd" + N + At +
+               ", " + Stride;
   }
-  OS << I2 << X.Ty << " __bd_gr;\n";
-  Call += ", &__bd_gr";
+  if (X.Ty != "void") {
+    OS << I2 << X.Ty << " __bd_gr;\n";
+    Call += ", &__bd_gr";
+  }
   if (G.FloatRet) {
     OS << I2 << "const " << X.Ty << " __bd_gt = " << (Seed < 0 ? "1" : "0")
        << ";\n";

@@ -402,6 +402,9 @@ struct ExternCall {
       int Struct = -1; // a struct: its index in Structs
       std::string CType;
       bool Shadow = false, Const = false;
+      /// A local array's copy (Structs[Struct].Len): passed at the offset
+      /// argument Off (-1: none), its elements Len apart.
+      int Len = 0, Off = -1;
     };
     std::vector<Param> Params;
   };

@@ -29,7 +29,8 @@ namespace lowering {
 
 using ir::Type;
 
-bool Lowerer::laneGradCallee(const FunctionDecl *Callee) const {
+bool Lowerer::laneGradCallee(const CallExpr *CE,
+                             const FunctionDecl *Callee) const {
   if (!WantGrad || !hasDiff(Callee) || hasHvpDiff(Top))
     return false;
   const FunctionDecl *Def = Callee->getDefinition();
@@ -38,8 +39,9 @@ bool Lowerer::laneGradCallee(const FunctionDecl *Callee) const {
       !Callee->hasPrototype() || Callee->isVariadic() ||
       Callee->getBuiltinID() || SM.isInSystemHeader(Callee->getLocation()))
     return false;
+  // (Void: its outputs are its array and pointer parameters'.)
   QualType RT = Callee->getReturnType();
-  if (RT->isVoidType() || !irType(RT) || *irType(RT) == Type::Bool)
+  if (!RT->isVoidType() && (!irType(RT) || *irType(RT) == Type::Bool))
     return false;
   // (One value per example and a shadow per floating parameter: the ABI
   // the generated NAME_grad has for varying, differentiated parameters.)
@@ -47,6 +49,32 @@ bool Lowerer::laneGradCallee(const FunctionDecl *Callee) const {
     if (isUniform(P) || isNoDiff(P) || isPackedOffsets(P) ||
         isPackedPointers(P))
       return false;
+  // Each argument one it takes (laneKind).
+  ir::ExternCall X;
+  std::vector<int> Args;
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    LaneKind K;
+    if (I >= Callee->getNumParams() ||
+        !laneKind(CE->getArg(I), Callee->getParamDecl(I), X, Args, K))
+      return false;
+  }
+  return true;
+}
+
+bool Lowerer::laneKind(const Expr *A, const ParmVarDecl *P,
+                       const ir::ExternCall &X, const std::vector<int> &Args,
+                       LaneKind &K) const {
+  if (structOutArg(A) || laneScalarOut(A, P))
+    K.Struct = (int)X.Structs.size();
+  // A local array or a struct's array member, whole, a row or at an
+  // offset: its copy, once arrayOutRef has passed it.
+  // The function's own array parameter with a derivative: likewise.
+  else if (arrayOutArg(A) >= 0 || memberOutArg(A) || paramCopyArg(A, P) >= 0)
+    K.Struct = -2;
+  else if (!irType(A->getType()))
+    return false;
+  else
+    K.Arg = (int)Args.size();
   return true;
 }
 
@@ -87,18 +115,46 @@ bool Lowerer::laneScalarOutPass(const Expr *A, const std::string &Callee,
   return true;
 }
 
-void Lowerer::laneGrad(const FunctionDecl *Callee, ir::ExternCall &X,
-                       const std::vector<int> &Args,
-                       const std::vector<std::pair<int, int>> &Kinds,
+bool Lowerer::laneGrad(const CallExpr *CE, const FunctionDecl *Callee,
+                       ir::ExternCall &X, const std::vector<int> &Args,
+                       const std::vector<LaneKind> &Kinds,
                        std::map<size_t, std::vector<LaneTie>> &Ties,
                        std::vector<LaneTie> &RetTies) {
   ir::ExternCall::LaneGrad G;
   G.Abi = abiDeclaration(Callee, true);
-  G.FloatRet = ir::isFloat(*irType(Callee->getReturnType()));
+  QualType RT = Callee->getReturnType();
+  G.FloatRet = !RT->isVoidType() && ir::isFloat(*irType(RT));
   auto Spell = [&](QualType T) {
     return T.getCanonicalType().getUnqualifiedType().getAsString(
         Ctx.getPrintingPolicy());
   };
+  // One array passed twice (`rxp(r, q, q)`): NAME_grad's outputs may not
+  // overlap its inputs (docs/abi.md), so only where both are read.
+  std::map<int, unsigned> Copies;
+  for (unsigned I = 0; I < Kinds.size(); ++I) {
+    int K = Kinds[I].Struct;
+    if (K < 0 || !X.Structs[K].Len)
+      continue;
+    auto [It, New] = Copies.insert({K, I});
+    auto Written = [&](unsigned J) {
+      QualType PT = Callee->getParamDecl(J)->getType()->getPointeeType();
+      return !Ctx.getBaseElementType(PT).isConstQualified();
+    };
+    if (!New && (Written(I) || Written(It->second))) {
+      std::string Name = X.Outs[X.Structs[K].Members[0].second].Array;
+      std::string G = "'" + Callee->getNameAsString() + "_grad'";
+      error(CE->getArg(I)->getBeginLoc(),
+            "passing the array '" + Name + "' to '" +
+                Callee->getNameAsString() +
+                "' twice, once as a pointer to non-const, where its "
+                "derivative comes from " +
+                G + ",",
+            "the outputs of " + G +
+                " may not overlap its inputs: copy the array into another "
+                "local array for one of the arguments");
+      return false;
+    }
+  }
   struct Input {
     int Arg;
     std::string From, CType;
@@ -111,18 +167,24 @@ void Lowerer::laneGrad(const FunctionDecl *Callee, ir::ExternCall &X,
     const ParmVarDecl *P = Callee->getParamDecl(I);
     ir::ExternCall::LaneGrad::Param GP;
     std::string N = std::to_string(I);
-    if (Kinds[I].first >= 0) {
-      GP.Arg = Kinds[I].first;
+    if (Kinds[I].Arg >= 0) {
+      GP.Arg = Kinds[I].Arg;
       GP.CType = Spell(P->getType());
       std::optional<Type> PT = irType(P->getType());
       GP.Shadow = PT && ir::isFloat(*PT);
       if (GP.Shadow && ir::isFloat(F.Temps[Args[GP.Arg]]))
         Ins.push_back({GP.Arg, "__bd_gx" + N, GP.CType});
     } else {
-      GP.Struct = Kinds[I].second;
+      GP.Struct = Kinds[I].Struct;
       const ir::ExternCall::Struct &St = X.Structs[GP.Struct];
       GP.CType = St.CType;
       GP.Const = P->getType()->getPointeeType().isConstQualified();
+      if (St.Len) { // (an array: `const double r[3][3]`'s elements)
+        GP.Len = St.Len;
+        GP.Off = Kinds[I].Off;
+        GP.Const = Ctx.getBaseElementType(P->getType()->getPointeeType())
+                       .isConstQualified();
+      }
       for (const auto &[Path, O] : St.Members) {
         const ir::ExternCall::Out &Mem = X.Outs[O];
         if (!ir::isFloat(F.Temps[Args[Mem.Arg]]))
@@ -151,6 +213,7 @@ void Lowerer::laneGrad(const FunctionDecl *Callee, ir::ExternCall &X,
   }
   X.Tied = !RetTies.empty();
   X.Grad = std::move(G);
+  return true;
 }
 
 int Lowerer::laneTie(int Call, int V, const std::vector<LaneTie> &Ties) {

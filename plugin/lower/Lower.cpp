@@ -430,6 +430,8 @@ bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
     std::vector<std::string> Spelled = lowering::abiSpelled(FD, Out, L);
     Info.AbiBatched = abiDeclaration(FD, false, Spelled);
     Info.AbiGrad = abiDeclaration(FD, true, Spelled);
+    if (std::string D = abiDeclaration(FD, true); D != Info.AbiGrad)
+      Info.AbiGradDeclared = D;
   }
   if (!Info.Static) {
     bool Sets, Uses;

@@ -48,6 +48,12 @@ struct LowerInfo {
   /// abiDeclaration of the function for NAME_batched and NAME_grad (empty
   /// with internal linkage): the callers of another file check them.
   std::string AbiBatched, AbiGrad;
+  /// NAME_grad's abiDeclaration as declared, where AbiGrad spells a
+  /// pointer it does not write as a pointer to const (ERFA's `double
+  /// p[3]`): a caller through LaneGrad.cpp references this one, which
+  /// serves as well (an unwritten array's shadow is the same as an input's
+  /// or an output's); else empty.
+  std::string AbiGradDeclared;
   /// Its generated functions write no global another file can name
   /// (SetsNoGlobal), and neither read nor write one (UsesNoGlobal): its
   /// file says so to the callers of other files (lower/GlobalCalls.cpp).

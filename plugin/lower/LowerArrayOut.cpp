@@ -185,6 +185,7 @@ void Lowerer::arrayOutRef(const Expr *A, int K, int Off, ir::ExternCall &X,
   QualType PT = A->getType()->getPointeeType();
   QualType El = Ctx.getBaseElementType(PT).getUnqualifiedType();
   std::string Ref = "\x08" + std::to_string(K) + "\x02";
+  LastCopy = {-1, K, Off >= 0 ? (int)Args.size() : -1};
   if (Off < 0 && Ctx.hasSameUnqualifiedType(PT, El)) {
     X.Call += Ref;
     return;
@@ -198,6 +199,98 @@ void Lowerer::arrayOutRef(const Expr *A, int K, int Off, ir::ExternCall &X,
     Args.push_back(Off);
   }
   X.Call += "))";
+}
+
+int Lowerer::paramCopyArg(const Expr *A, const ParmVarDecl *To,
+                          int *Len) const {
+  QualType T = A->getType();
+  if (!T->isPointerType() || T->getPointeeType().isVolatileQualified())
+    return -1;
+  int P = varyingArrayArg(offsetBase(A));
+  if (P < 0 || passedArrayArg(A) >= 0 || uniformArrayArg(A) >= 0)
+    return -1;
+  const ir::Param &Pa = F.Params[P];
+  QualType El = Ctx.getBaseElementType(T->getPointeeType());
+  std::optional<Type> ETy = irType(El);
+  if (Pa.Uniform || Pa.StaticLen > LocalArrayMax || !ETy ||
+      *ETy == Type::Bool || *ETy != Pa.Ty ||
+      !constantRowsOf(Ctx, T->getPointeeType(), El))
+    return -1;
+  int N = Pa.StaticLen;
+  // Without an extent (only passed on): the parameter itself, to a pointer
+  // to one scalar (`double *phi`, not `double phi[3]`), one element.
+  const auto *DR = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
+  if (!N && Pa.DimParam < 0 && DR && isa<ParmVarDecl>(DR->getDecl()) &&
+      DR->getDecl()->getDeclContext() == Top && To &&
+      !To->getOriginalType()->isArrayType() &&
+      !T->getPointeeType()->isArrayType())
+    N = 1;
+  if (N < 1)
+    return -1;
+  if (Len)
+    *Len = N;
+  return P;
+}
+
+bool Lowerer::paramOutPass(const Expr *A, int P, int Len,
+                           const std::string &Callee, ir::ExternCall &X,
+                           std::vector<int> &Args,
+                           std::vector<ExternOutArg> &Outs) {
+  const ir::Param &Pa = F.Params[P];
+  PtrVal PV;
+  if (!ptrValue(A, PV))
+    return false;
+  if (PV.Base.Arg != P || PV.Base.Var >= 0 || PV.Base.Multi >= 0 ||
+      PV.Base.One || PV.Id >= 0) {
+    error(A->getBeginLoc(),
+          "passing a pointer into '" + Pa.Name + "' to '" + Callee +
+              "', which is called once per example,",
+          "pass the local array itself, a row of it or an element's address "
+          "('" +
+              Pa.Name + "', '" + Pa.Name + " + k', '&" + Pa.Name + "[k]')");
+    return false;
+  }
+  QualType PT = A->getType()->getPointeeType();
+  bool Const = Ctx.getBaseElementType(PT).isConstQualified();
+  // The same parameter already passed to this call: one copy, as for a
+  // local array (arrayOutPass).
+  int K = -1;
+  for (size_t S = 0; S < X.Structs.size() && K < 0; ++S) {
+    const ir::ExternCall::Struct &St = X.Structs[S];
+    if (St.Len > 0 && !St.Members.empty() &&
+        (size_t)St.Members[0].second < Outs.size() &&
+        Outs[St.Members[0].second].L.Arg == P &&
+        Outs[St.Members[0].second].L.Var < 0)
+      K = (int)S;
+  }
+  if (K >= 0 && !Const)
+    for (const auto &M : X.Structs[K].Members)
+      Outs[M.second].Const = false;
+  if (K < 0) {
+    K = (int)X.Structs.size();
+    ir::ExternCall::Struct St;
+    St.CType = Ctx.getBaseElementType(PT)
+                   .getUnqualifiedType()
+                   .getCanonicalType()
+                   .getAsString(Ctx.getPrintingPolicy());
+    St.Len = Len;
+    for (int E = 0; E < St.Len; ++E) {
+      LValue L;
+      L.Arg = P;
+      L.Idx = B.constI(Type::I32, E);
+      St.Members.push_back({"[" + std::to_string(E) + "]", (int)X.Outs.size()});
+      ir::ExternCall::Out O;
+      O.Arg = (int)Args.size();
+      O.CType = St.CType;
+      O.Name = O.Array = Pa.Name;
+      X.Outs.push_back(std::move(O));
+      Outs.push_back({L, A->getBeginLoc(), Const});
+      Args.push_back(load(L));
+    }
+    X.Structs.push_back(std::move(St));
+  }
+  arrayOutRef(A, K, PV.Off, X, Args);
+  return true;
 }
 
 } // namespace lowering

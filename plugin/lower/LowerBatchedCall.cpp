@@ -74,7 +74,16 @@ bool Lowerer::batchedCallee(const CallExpr *CE,
   bool Own = false;
   for (const FunctionDecl *D : Callee->redecls())
     Own |= !Ctx.getSourceManager().isInSystemHeader(D->getLocation());
-  return Own && batchedSignature(CE, Callee, true);
+  if (!Own || !batchedSignature(CE, Callee, true))
+    return false;
+  // An array parameter of this function with a derivative, which the
+  // batched call cannot pass with its shadow (batchedArrayPass), goes to
+  // a call per example with the callee's NAME_grad where one can take it
+  // (a copy of the example's elements: paramCopyArg, LaneGrad.cpp).
+  for (unsigned I = 0; I < CE->getNumArgs() && I < Callee->getNumParams(); ++I)
+    if (paramCopyArg(CE->getArg(I), Callee->getParamDecl(I)) >= 0)
+      return !laneGradCallee(CE, Callee);
+  return true;
 }
 
 bool Lowerer::batchedSignature(const CallExpr *CE, const FunctionDecl *Callee,

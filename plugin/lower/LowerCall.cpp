@@ -396,21 +396,15 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
   X.Call = Name + "(";
   std::vector<int> Args;
   std::vector<ExternOutArg> Outs;
-  // Through the callee's NAME_grad where its partials are needed (numbers,
-  // structs and pointers to scalars only: LaneGrad.cpp): each argument's
-  // number or struct (a pointer to a scalar: a struct of one member).
-  bool Grad = !Via && !LocalArrays && laneGradCallee(Callee);
-  std::vector<std::pair<int, int>> Kinds;
+  // Through the callee's NAME_grad where its partials are needed: each
+  // argument's number, struct or array's copy (LaneGrad.cpp).
+  bool Grad = !Via && !LocalArrays && laneGradCallee(CE, Callee);
+  std::vector<LaneKind> Kinds;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const Expr *A = CE->getArg(I);
     X.Call += I ? ", " : "";
-    Kinds.push_back({-1, -1});
-    if (Grad && (structOutArg(A) || laneScalarOut(A, Callee->getParamDecl(I))))
-      Kinds.back().second = (int)X.Structs.size();
-    else if (Grad && !irType(A->getType()))
-      Grad = false;
-    else if (Grad)
-      Kinds.back().first = (int)Args.size();
+    Kinds.push_back({});
+    Grad = Grad && laneKind(A, Callee->getParamDecl(I), X, Args, Kinds.back());
     if (const StringLiteral *SL = stringArg(A)) {
       std::string Text;
       llvm::raw_string_ostream OS(Text);
@@ -440,7 +434,7 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
       continue;
     }
     if (outPointerArg(A) || scalarPointerArg(A) || tableArg(A)) {
-      if (Kinds.back().second >= 0 ? !laneScalarOutPass(A, Name, X, Args, Outs)
+      if (Kinds.back().Struct >= 0 ? !laneScalarOutPass(A, Name, X, Args, Outs)
                                    : !externPointerArg(A, Name, X, Args, Outs))
         return -1;
       continue;
@@ -455,7 +449,8 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
         return -1;
       continue;
     }
-    if (int P = varyingArrayArg(offsetBase(A)); P >= 0) {
+    if (int P = varyingArrayArg(offsetBase(A));
+        P >= 0 && Kinds.back().Struct != -2) { // (-2: copied, paramOutPass)
       externArrayError(A, P, Name);
       return -1;
     }
@@ -468,9 +463,13 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
     // A local array of numbers or a struct's array member, whole, by a row
     // or at an offset (musl's `__rem_pio2(x, y)`, ERFA's `eraIr(r)`,
     // `astrom->eb`): an array of the lane's per call, read back after it.
-    if (int R = copiedOutPass(A, Name, X, Args, Outs); R >= 0) {
+    const ParmVarDecl *To =
+        I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
+    if (int R = copiedOutPass(A, To, Name, X, Args, Outs); R >= 0) {
       if (!R)
         return -1;
+      if (Kinds.back().Struct == -2) // (through NAME_grad: its copy)
+        Kinds.back() = LastCopy;
       continue;
     }
     if (!irType(A->getType())) {
@@ -531,8 +530,9 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
     RecursionCalls[(int)F.Externs.size()] = Callee;
   std::map<size_t, std::vector<LaneTie>> Ties;
   std::vector<LaneTie> RetTies;
-  if (Grad && !X.Structs.empty())
-    laneGrad(Callee, X, Args, Kinds, Ties, RetTies);
+  if (Grad && !X.Structs.empty() &&
+      !laneGrad(CE, Callee, X, Args, Kinds, Ties, RetTies))
+    return -1;
   F.Externs.push_back(std::move(X));
   externOutStores(D, Outs, &Ties);
   if (!RetTies.empty())
