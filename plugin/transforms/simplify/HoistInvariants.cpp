@@ -34,14 +34,35 @@ struct Hoister {
            It != IntConsts.end() && It->second >= 0 && It->second < P.StaticLen;
   }
 
-  void extract(ir::Block &B, std::set<int> &Defined, ir::Block &Out);
+  /// A read at the top of a loop's body (not under an if) that every lane
+  /// entering the loop makes on its first trip, at the same index on every
+  /// trip: a read of a scalar variable the loop does not write, or of a
+  /// read-only array parameter at such an index. Made once before the loop
+  /// it has the same lanes and values (`a[i]` in `for (j ...)` nested in
+  /// `for (i ...)`: a gather per outer trip instead of per inner trip).
+  bool topInvariantRead(const ir::Stmt &S, const std::set<int> &Written,
+                        bool Calls) const {
+    if (S.Opc == Op::GetVar)
+      return !Calls && S.Var >= 0 && (size_t)S.Var < F.Vars.size() &&
+             F.Vars[S.Var].Len == 0 && !Written.count(S.Var);
+    return S.Opc == Op::LoadArg && S.IVal >= 0 &&
+           (size_t)S.IVal < ReadOnly.size() && ReadOnly[S.IVal] &&
+           F.Params[S.IVal].Record < 0;
+  }
+
+  void extract(ir::Block &B, std::set<int> &Defined, ir::Block &Out,
+               const std::set<int> *Written = nullptr, bool Calls = false);
   void hoist(ir::Block &B);
 };
 
 /// Moves invariant statements of \p B, and of the ifs inside it (they are
 /// pure: vector code never traps and the emitter makes integer division
 /// safe, so running them where the if would not is harmless), to \p Out.
-void Hoister::extract(ir::Block &B, std::set<int> &Defined, ir::Block &Out) {
+/// \p Written: at the top of a loop's body, the variables the loop writes
+/// (\p Calls: it calls functions of other files), for topInvariantRead;
+/// null inside its ifs.
+void Hoister::extract(ir::Block &B, std::set<int> &Defined, ir::Block &Out,
+                      const std::set<int> *Written, bool Calls) {
   ir::Block Kept;
   for (auto &XP : B) {
     if (XP->K == ir::Stmt::If) {
@@ -49,7 +70,8 @@ void Hoister::extract(ir::Block &B, std::set<int> &Defined, ir::Block &Out) {
       extract(XP->Else, Defined, Out);
     }
     bool Invariant = XP->K == ir::Stmt::Inst && XP->Dst >= 0 &&
-                     (ir::opPure(XP->Opc) || elementEveryExampleHas(*XP));
+                     (ir::opPure(XP->Opc) || elementEveryExampleHas(*XP) ||
+                      (Written && topInvariantRead(*XP, *Written, Calls)));
     for (int A : XP->Args)
       Invariant = Invariant && !Defined.count(A);
     if (Invariant) {
@@ -70,12 +92,16 @@ void Hoister::hoist(ir::Block &B) {
     hoist(S.Else);
     hoist(S.Body); // inner loops first: their invariants land in this body
     if (S.K == ir::Stmt::Loop) {
-      std::set<int> Defined;
+      std::set<int> Defined, Written;
+      bool Calls = false;
       ir::walk(S.Body, [&](const ir::Stmt &X, int) {
         if (X.K == ir::Stmt::Inst && X.Dst >= 0)
           Defined.insert(X.Dst);
+        if (X.K == ir::Stmt::Inst && X.Var >= 0 && X.Opc != Op::GetVar)
+          Written.insert(X.Var);
+        Calls |= X.K == ir::Stmt::Inst && X.Opc == Op::Extern;
       });
-      extract(S.Body, Defined, Out);
+      extract(S.Body, Defined, Out, &Written, Calls);
     }
     Out.push_back(std::move(SP));
   }
