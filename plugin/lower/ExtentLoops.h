@@ -111,6 +111,18 @@ struct LoopShapes {
     return paramOf(E);
   }
 
+  /// A loop condition's leftmost conjunct (`i < n` of `i < n && x[i] < t`:
+  /// the rest is evaluated only while it holds, so it bounds i as well).
+  static const BinaryOperator *boundCond(const Expr *C) {
+    for (;;) {
+      C = C ? C->IgnoreParenImpCasts() : nullptr;
+      const auto *BO = dyn_cast_or_null<BinaryOperator>(C);
+      if (!BO || BO->getOpcode() != BO_LAnd)
+        return BO;
+      C = BO->getLHS();
+    }
+  }
+
   std::optional<int64_t> constInt(const Expr *E) {
     Expr::EvalResult R;
     if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
@@ -209,8 +221,7 @@ struct LoopShapes {
   /// (j = n; j >= 1; j--)` (1-based, Slack -1).
   LoopVar boundBelow(const ForStmt *FS) {
     LoopVar L;
-    const auto *C = dyn_cast_or_null<BinaryOperator>(
-        FS->getCond() ? FS->getCond()->IgnoreParenImpCasts() : nullptr);
+    const auto *C = boundCond(FS->getCond());
     auto isPostDec = [](const Expr *E) {
       const auto *UO = dyn_cast<UnaryOperator>(E->IgnoreParenImpCasts());
       return UO && UO->getOpcode() == UO_PostDec;
@@ -273,8 +284,7 @@ struct LoopShapes {
     if (LoopVar D = countDown(WS); D.Bound)
       return D;
     LoopVar L;
-    const auto *C =
-        dyn_cast<BinaryOperator>(WS->getCond()->IgnoreParenImpCasts());
+    const auto *C = boundCond(WS->getCond());
     const auto *Body = dyn_cast<CompoundStmt>(WS->getBody());
     const VarDecl *V =
         C && C->getOpcode() == BO_LT ? varOf(C->getLHS()) : nullptr;
@@ -405,8 +415,7 @@ struct LoopShapes {
   /// counting down with `>`/`>=`) whose body does not assign i.
   LoopVar loopVar(const ForStmt *FS) {
     LoopVar L;
-    const auto *C = dyn_cast_or_null<BinaryOperator>(
-        FS->getCond() ? FS->getCond()->IgnoreParenImpCasts() : nullptr);
+    const auto *C = boundCond(FS->getCond());
     if (!C)
       return L;
     BinaryOperatorKind K = C->getOpcode();
@@ -704,8 +713,7 @@ struct LoopShapes {
                  : nullptr;
     };
     if (const auto *FS = dyn_cast<ForStmt>(S)) {
-      const auto *C = dyn_cast_or_null<BinaryOperator>(
-          FS->getCond() ? FS->getCond()->IgnoreParenImpCasts() : nullptr);
+      const auto *C = boundCond(FS->getCond());
       auto I = init(FS->getInit());
       if (!C || C->getOpcode() != BO_LT || !I || I->second < 0 ||
           varOf(C->getLHS()) != I->first ||

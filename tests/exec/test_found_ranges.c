@@ -3,7 +3,8 @@
  * counting down from m - 1), Horner and its derivative from the top
  * (`c[nc]`, then c[nc - 1] .. c[0]), first differences (`x[i] - x[i - 1]`
  * from i = 1, `x[i + 1]` under `i < n - 1`), `for (i = n; i-- > 0;)` and
- * `while (k < n - 1) { ...; k++; }`, bounds through casts (`i < (size_t)n`).
+ * `while (k < n - 1) { ...; k++; }`, bounds through casts (`i < (size_t)n`)
+ * and as a condition's first conjunct (`i < n && x[i] < t`).
  * NAME_batched bit for bit against the
  * scalar functions, gradients against closed forms; chebev's nrerror
  * calls exactly the scalar loop's. */
@@ -88,6 +89,21 @@ BATCHDIFF double casts_z(const double *x, size_t n) {
   for (int i = 0; i < (int)n; i++)
     s += (double)(i + 1) * x[i];
   return s;
+}
+
+/* A loop's bound as the first conjunct of its condition: the rest reads
+ * x[i] only while i < n (a search loop; its counter read after it). */
+BATCHDIFF double conds(const double *x, int n, double t) {
+  double s = 0.0;
+  int i;
+  for (i = 0; i < n && x[i] < t; i++)
+    s += x[i] * t;
+  int j = 0;
+  while (j < n && x[j] > -t) {
+    s += x[j] * x[j];
+    j++;
+  }
+  return s + 0.5 * i - j;
 }
 
 #include "found_util.h"
@@ -242,10 +258,62 @@ static void t_casts(void **state) {
   }
 }
 
+/* conds bit for bit over ragged lengths 0 .. ST at the end of each
+ * example's row, guard pages after the last; its gradient against central
+ * differences. */
+static void t_conds(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("found_conds")};
+  for (size_t ni = 0; ni < N_TEST_NS; ni++) {
+    size_t n = test_ns[ni];
+    double *v = gp_alloc(n * ST * 8), *tt = gp_alloc(n * 8);
+    double *r = gp_alloc(n * 8), *dv = gp_alloc(n * ST * 8);
+    double *dt = gp_alloc(n * 8);
+    int *len = gp_alloc(n * sizeof(int));
+    for (size_t e = 0; e < n; e++) {
+      len[e] = (int)rng_below(&rng, ST + 1);
+      tt[e] = rng_range(&rng, 0.5, 1.5);
+      for (int i = 0; i < ST; i++)
+        v[e * ST + i] = rng_range(&rng, -2, 2);
+    }
+    gp_seal(v), gp_seal(tt), gp_seal(len);
+    conds_batched(n, v, ST, len, tt, r);
+    conds_grad(n, v, ST, len, tt, NULL, NULL, dv, ST, dt);
+    for (size_t e = 0; e < n; e++) {
+      double ve[ST];
+      memcpy(ve, v + e * ST, sizeof ve);
+      double w = conds(ve, len[e], tt[e]);
+      const double h = 1e-6;
+      int bad = !same_bits_or_nan(&r[e], &w, 8, 1) ||
+                !close_to(dt[e],
+                          (conds(ve, len[e], tt[e] + h) -
+                           conds(ve, len[e], tt[e] - h)) /
+                              (2 * h),
+                          1e-6);
+      for (int i = 0; i < ST; i++) {
+        double x0 = ve[i];
+        ve[i] = x0 + h;
+        double p = conds(ve, len[e], tt[e]);
+        ve[i] = x0 - h;
+        double m = conds(ve, len[e], tt[e]);
+        ve[i] = x0;
+        bad |= !close_to(dv[e * ST + i], (p - m) / (2 * h), 1e-6);
+      }
+      if (bad) {
+        print_error("n=%zu e=%zu len %d: conds %a/%a d_t %a\n", n, e, len[e],
+                    r[e], w, dt[e]);
+        fail();
+      }
+    }
+    gp_reset();
+  }
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_ranges),
       cmocka_unit_test(t_casts),
+      cmocka_unit_test(t_conds),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_found_ranges", tests, NULL, NULL);
