@@ -128,12 +128,25 @@ std::string denseIn(const Shape &Sh, int &Buf, const DenseRecords &D,
       OS << "      " << V << " = " << Default << ";\n";
     OS << "    } else ";
   }
-  OS << "if (" << D.Full << ")\n      bd_aos_load" << M << "_" << Sfx
-     << "((const " << scalarType(T) << " *)(" << D.Base << " + " << D.First
-     << ")";
-  for (const std::string &V : Dst)
-    OS << ", &" << V;
-  OS << ");\n    else {\n";
+  std::string P = std::string("(const ") + scalarType(T) + " *)(" + D.Base +
+                  " + " + D.First + ")";
+  if (Members.size() > AosMaxMembers) {
+    // More members than aos.h's record transposes take: the W records as
+    // W rows of M elements (bd_rows_load: blocks of W, each transposed).
+    std::string R = "__bd_rows" + std::to_string(++Buf);
+    OS << "if (" << D.Full << ") {\n      " << Sh.vtype(T) << " " << R << "["
+       << M << "];\n      bd_rows_load_" << Sfx << "(" << P << ", " << M << ", "
+       << M << ", " << R << ", 1);\n";
+    for (size_t K = 0; K < Dst.size(); ++K)
+      OS << "      " << Dst[K] << " = " << R << "[" << K << "];\n";
+    OS << "    } else {\n";
+  } else {
+    OS << "if (" << D.Full << ")\n      bd_aos_load" << M << "_" << Sfx << "("
+       << P;
+    for (const std::string &V : Dst)
+      OS << ", &" << V;
+    OS << ");\n    else {\n";
+  }
   for (size_t K = 0; K < Dst.size(); ++K)
     OS << gatherMember(Sh, Buf, D.Base, Idx, Members[K], T, Dst[K], "", false);
   OS << "    }\n";
@@ -151,26 +164,44 @@ std::string denseOut(const Shape &Sh, int &Buf, const DenseRecords &D,
               P = "(" + E + " *)(" + D.Base + " + " + D.First + ")";
   OS << "{\n      if (" << D.Full << ") {\n";
   std::vector<std::string> Old;
-  if (Add) {
-    // Members without a value keep theirs, bit for bit.
-    OS << "        " << Sh.vtype(T);
-    for (size_t K = 0; K < Members.size(); ++K) {
-      Old.push_back("__bd_old" + std::to_string(++Buf));
-      OS << (K ? ", " : " ") << Old.back();
+  if (Members.size() > AosMaxMembers) {
+    // As in denseIn: rows of M elements (bd_rows_load, bd_rows_store).
+    std::string R = "__bd_rows" + std::to_string(++Buf);
+    OS << "        " << Sh.vtype(T) << " " << R << "[" << M << "];\n";
+    if (Add)
+      OS << "        bd_rows_load_" << Sfx << "(" << P << ", " << M << ", " << M
+         << ", " << R << ", 1);\n";
+    for (size_t K = 0; K < Members.size(); ++K)
+      if (!Add || !Val[K].empty())
+        OS << "        " << R << "[" << K << "] = "
+           << (Add ? "bd_add_" + Sfx + "(" + R + "[" + std::to_string(K) +
+                         "], " + Val[K] + ")"
+                   : Val[K])
+           << ";\n";
+    OS << "        bd_rows_store_" << Sfx << "(" << P << ", " << M << ", " << M
+       << ", " << R << ", 1);\n      } else {\n";
+  } else {
+    if (Add) {
+      // Members without a value keep theirs, bit for bit.
+      OS << "        " << Sh.vtype(T);
+      for (size_t K = 0; K < Members.size(); ++K) {
+        Old.push_back("__bd_old" + std::to_string(++Buf));
+        OS << (K ? ", " : " ") << Old.back();
+      }
+      OS << ";\n        bd_aos_load" << M << "_" << Sfx << "(" << P;
+      for (const std::string &V : Old)
+        OS << ", &" << V;
+      OS << ");\n";
     }
-    OS << ";\n        bd_aos_load" << M << "_" << Sfx << "(" << P;
-    for (const std::string &V : Old)
-      OS << ", &" << V;
-    OS << ");\n";
+    OS << "        bd_aos_store" << M << "_" << Sfx << "(" << P;
+    for (size_t K = 0; K < Members.size(); ++K)
+      OS << ", "
+         << (!Add ? Val[K]
+             : Val[K].empty()
+                 ? Old[K]
+                 : "bd_add_" + Sfx + "(" + Old[K] + ", " + Val[K] + ")");
+    OS << ");\n      } else {\n";
   }
-  OS << "        bd_aos_store" << M << "_" << Sfx << "(" << P;
-  for (size_t K = 0; K < Members.size(); ++K)
-    OS << ", "
-       << (!Add ? Val[K]
-           : Val[K].empty()
-               ? Old[K]
-               : "bd_add_" + Sfx + "(" + Old[K] + ", " + Val[K] + ")");
-  OS << ");\n      } else {\n";
   for (size_t K = 0; K < Members.size(); ++K)
     if (!Val[K].empty())
       OS << "        "

@@ -46,10 +46,12 @@ std::string scatterMember(const ctext::Shape &Sh, int &Buf,
                           ir::Type T, const std::string &CType,
                           const std::string &Val);
 
-/// Records whose members are 2..8 scalars of one type with no padding
+/// Records whose members are 2..16 scalars of one type with no padding
 /// (ir::Param::Dense): a full group of W records is transposed in
-/// registers (batchdiff/aos.h); the batch's last, partial group goes
+/// registers (batchdiff/aos.h: bd_aos_load/store up to AosMaxMembers
+/// members, bd_rows_load/store above); the batch's last, partial group goes
 /// record by record as above, so nothing past the last record is touched.
+constexpr size_t AosMaxMembers = 8;
 struct DenseRecords {
   std::string Base;  ///< the records (a C pointer to the record type)
   std::string First; ///< the group's first record index

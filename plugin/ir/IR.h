@@ -211,7 +211,7 @@ struct Param {
   /// A member of an array of records: elements of Ty per record (the
   /// stride of its indices; its StaticLen counts these).
   int Per = 0;
-  /// A ParamKind::Record: its number of members when they are 2..8 scalars
+  /// A ParamKind::Record: its number of members when they are 2..16 scalars
   /// of one type with no padding (Lowerer::denseMembers), else 0.
   int Dense = 0;
 };

@@ -801,7 +801,7 @@ private:
   /// pass it as, or one that would need a derivative (\p Diff).
   bool noUnions(const std::vector<Leaf> &L, SourceLocation At, bool Diff,
                 bool Ret = false, bool Global = false);
-  /// 2..8 when struct type \p T with leaves \p L is that many members of
+  /// 2..16 when struct type \p T with leaves \p L is that many members of
   /// one scalar type, back to back with no padding (vec3 of doubles): the
   /// wrapper then transposes whole groups of records in registers; else 0.
   int denseMembers(QualType T, const std::vector<Leaf> &L) const;

@@ -634,7 +634,7 @@ int Lowerer::denseMembers(QualType T, const std::vector<Leaf> &L) const {
                                                                            : 4;
   // (Padding, e.g. from an aligned attribute, makes the size larger.)
   uint64_t Bytes = (uint64_t)Ctx.getTypeSizeInChars(T).getQuantity();
-  return Known && M >= 2 && M <= 8 && Bytes == (uint64_t)M * Elem ? M : 0;
+  return Known && M >= 2 && M <= 16 && Bytes == (uint64_t)M * Elem ? M : 0;
 }
 
 bool Lowerer::structParam(unsigned I, const ParmVarDecl *P) {
