@@ -120,6 +120,7 @@ static bool generateHere(clang::FunctionDecl *FD, clang::Sema &S,
   In.Static = Info.Static;
   In.MathOutline = Opts.MathOutline;
   In.DeferMath = Opts.DeferMath;
+  In.RaggedBlocks = Opts.RaggedBlocks;
   In.FileDecls = Info.FileDecls;
   In.AbiBatched = Info.AbiBatched;
   In.AbiGrad = Info.AbiGrad;

@@ -27,6 +27,7 @@ struct Options {
   bool SortByLength = true; // -fplugin-arg-batchdiff-sort-by-length=0|1
   bool DenseRecords = true; // -fplugin-arg-batchdiff-dense-records=0|1
   bool DenseArrays = true;  // -fplugin-arg-batchdiff-dense-arrays=0|1
+  bool RaggedBlocks = true; // -fplugin-arg-batchdiff-ragged-blocks=0|1
   bool MathOutline = false; // -fplugin-arg-batchdiff-math=outline|inline
   bool DeferMath = true;    // -fplugin-arg-batchdiff-defer-math=0|1
 };

@@ -492,6 +492,8 @@ protected:
         Opts.DenseRecords = A.back() == '1';
       else if (A == "dense-arrays=0" || A == "dense-arrays=1")
         Opts.DenseArrays = A.back() == '1';
+      else if (A == "ragged-blocks=0" || A == "ragged-blocks=1")
+        Opts.RaggedBlocks = A.back() == '1';
       else if (A == "math=outline" || A == "math=inline")
         Opts.MathOutline = A == "math=outline";
       else if (A == "defer-math=0" || A == "defer-math=1")
@@ -500,7 +502,8 @@ protected:
         report(CI.getDiagnostics(), DiagnosticsEngine::Error, SourceLocation(),
                "unknown batchdiff option '%0' (expected emit=DIR, "
                "header=FILE, remarks, chains=1/2/4, sort-by-length=0/1, "
-               "dense-records=0/1, dense-arrays=0/1, math=outline/inline or "
+               "dense-records=0/1, dense-arrays=0/1, ragged-blocks=0/1, "
+               "math=outline/inline or "
                "defer-math=0/1)")
             << A;
         OK = false;

@@ -32,7 +32,8 @@ EmitOutput emitC(const EmitInput &In) {
        << " */\n";
     bool Deferred = false;
     std::vector<KeepArray> Keeps;
-    OS << emitKernel(F, K, Fl, In.MathOutline, In.DeferMath, &Deferred, &Keeps);
+    OS << emitKernel(F, K, Fl, In.MathOutline, In.DeferMath, &Deferred, &Keeps,
+                     In.RaggedBlocks);
     WrapperText W = emitWrapper(F, Fl, In.Static, K, Deferred, Keeps);
     OS << W.Code;
     Out.Prototypes += W.Prototype + ";\n";

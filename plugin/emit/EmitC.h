@@ -25,6 +25,7 @@ struct EmitInput {
   bool IncludeRuntime = true; // emit #include of the runtime headers
   bool MathOutline = false;   // costly math through bd_ool_* (math=outline)
   bool DeferMath = true;      // rare-lane tests once per step (emitKernel)
+  bool RaggedBlocks = true;   // ragged rows read in blocks (KernelRagged.cpp)
   std::string FileDecls;      // declarations the definitions need first
   /// lower/Lower.h's abiDeclaration of NAME_batched and NAME_grad.
   std::string AbiBatched, AbiGrad;

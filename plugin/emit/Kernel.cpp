@@ -338,6 +338,7 @@ void KernelEmitter::prologue(bool Long, const std::vector<int> &Arena) {
     OS << "  int32_t " << counter(L) << " = 0;\n";
   laneOffsets();
   denseFill();
+  raggedDecls();
   denseShadowFill();
   // Each chunk starts its tapes afresh; the memory is reused.
   for (size_t T = 0; T < F.TapeSlots.size(); ++T)
@@ -533,6 +534,7 @@ std::string KernelEmitter::run() {
     keepTemps();
   Deferred = defers(Long);
   denseArrays();
+  raggedBlocks();
   std::vector<int> Arena = arenaArrays(F);
   size_t SigAt = OS.str().size();
   signature(Long, Arena);
@@ -562,8 +564,9 @@ std::string KernelEmitter::run() {
 
 std::string emitKernel(const ir::Function &F, const std::string &Name,
                        Flavor Fl, bool MathOutline, bool DeferMath,
-                       bool *Deferred, std::vector<KeepArray> *Keeps) {
-  kernel::KernelEmitter KE(F, Name, Fl, MathOutline, DeferMath);
+                       bool *Deferred, std::vector<KeepArray> *Keeps,
+                       bool RaggedBlocks) {
+  kernel::KernelEmitter KE(F, Name, Fl, MathOutline, DeferMath, RaggedBlocks);
   std::string Code = KE.run();
   if (Deferred)
     *Deferred = KE.deferred();

@@ -25,10 +25,13 @@ namespace batchdiff {
 /// and erfc without their rare-lane tests (bd_dfr_*), run again as a whole
 /// by NAMEc (printed after it) when a lane needs them; *\p Deferred says
 /// whether it does (the wrapper then calls it so: emitWrapper).
+/// \p RaggedBlocks: reads of ragged rows at a loop's counter come from
+/// blocks of W trips' elements (KernelRagged.cpp), not a gather per trip.
 std::string emitKernel(const ir::Function &F, const std::string &Name,
                        Flavor Fl, bool MathOutline = false,
                        bool DeferMath = false, bool *Deferred = nullptr,
-                       std::vector<KeepArray> *Keeps = nullptr);
+                       std::vector<KeepArray> *Keeps = nullptr,
+                       bool RaggedBlocks = true);
 
 } // namespace batchdiff
 

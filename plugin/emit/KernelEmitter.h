@@ -26,9 +26,10 @@ using namespace ctext;
 class KernelEmitter {
 public:
   KernelEmitter(const ir::Function &F, std::string Name, Flavor Fl,
-                bool Outline, bool DeferMath = false)
+                bool Outline, bool DeferMath = false, bool RaggedOn = true)
       : F(F), Sh{F.Lanes.LaneBits == 64}, Name(std::move(Name)), Fl(Fl),
-        IL(F.Lanes.Interleave), Outline(Outline), DeferMath(DeferMath) {}
+        IL(F.Lanes.Interleave), Outline(Outline), DeferMath(DeferMath),
+        RaggedOn(RaggedOn) {}
 
   std::string run();
   /// run() made the kernel defer its math calls' rare-lane tests.
@@ -126,6 +127,11 @@ private:
                  const std::string &Vec, bool Store);
   bool denseShadowAdd(const ir::Stmt &S);
   int uniformIndex(const ir::Stmt &S) const;
+  bool raggedEligible(const ir::Param &Pa) const;
+  int loopCounter(const ir::Stmt &L, int &Bound) const;
+  void raggedBlocks();
+  void raggedDecls();
+  bool raggedRead(const ir::Stmt &S);
   static int denseLen(const ir::Param &Pa);
   std::string addr(const ir::Stmt &S, bool Shadow) const;
   /// Element offsets (in elements) of lane l: l * stride; index vectors.
@@ -212,6 +218,12 @@ private:
   /// NAME_grad: input arrays whose shadow is only added to at indices the
   /// same for every lane, accumulated in vectors (denseShadowFill).
   std::vector<bool> DenseSh;
+  /// Reads of ragged rows at their loop's counter, from blocks of W trips'
+  /// elements (KernelRagged.cpp): each one's per-lane loop bound; the
+  /// arrays read so.
+  std::unordered_map<const ir::Stmt *, int> BlockRead;
+  std::vector<bool> BlockArr;
+  bool RaggedOn;
   /// Labels that turn off clang's lifetime markers (noLifetimeMarkers).
   unsigned NoLifetime = 0;
   /// Ifs and loops printed without a block of their own, with gotos

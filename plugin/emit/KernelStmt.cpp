@@ -145,7 +145,7 @@ bool KernelEmitter::memOp(const ir::Stmt &S) {
   Type Ty = F.Params[I].Ty;
   std::string Base = (Shadow ? shadowBase(S.Shadow) : std::string("__bd_p")) +
                      std::to_string(I);
-  if (!Shadow && denseRead(S))
+  if (!Shadow && (denseRead(S) || raggedRead(S)))
     return true;
   if (S.Opc == Op::ShadowAdd && denseShadowAdd(S))
     return true;

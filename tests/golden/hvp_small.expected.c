@@ -6,6 +6,9 @@ static inline __attribute__((always_inline, unused)) void __bd_sumsq_hk(bd_md __
   __extension__ _Static_assert(sizeof(bd_md) <= bd_tape_slot_bytes, "a tape slot holds one vector");
   int32_t __bd_k0 = 0;
   int32_t __bd_k1 = 0;
+  bd_f64d __bd_rb1[(sizeof(bd_md) / 8)];
+  int32_t __bd_ri1 = -2147483647 - 1, __bd_rf1 = 2147483647;
+  bd_i32d __bd_re1 = bd_splat_i32d(-2147483647 - 1);
   __bd_tp[0].top = 0;
   bd_f64d __bd_v2_ret = bd_splat_f64d(0);
   bd_f64d __bd_v4_s = bd_splat_f64d(0);
@@ -51,7 +54,17 @@ static inline __attribute__((always_inline, unused)) void __bd_sumsq_hk(bd_md __
       bd_f64d __bd_t117 = __bd_v18_t_s;
       int32_t __bd_t11 = __bd_v5_i;
       (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t29) * __bd_tp[0].row + 2) * bd_tape_slot_bytes)) = __bd_t11;
-      bd_f64d __bd_t12 = bd_gather_f64d(__bd_t220, __bd_p1, bd_add_i64d(__bd_po1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
+      bd_f64d __bd_t12;
+      if ((int32_t)(__bd_t11) <= __bd_rf1 && (uint32_t)(__bd_t11) - (uint32_t)__bd_ri1 < (sizeof(bd_md) / 8) && bd_none_md(bd_andnot_md(__bd_t220, bd_cmplt_i32d(bd_splat_i32d(__bd_t11), __bd_re1))))
+        __bd_t12 = __bd_rb1[(uint32_t)(__bd_t11) - (uint32_t)__bd_ri1];
+      else if ((int32_t)(__bd_t11) <= __bd_rf1 && bd_rblock_load_f64d(__bd_t220, (const double *)__bd_p1, __bd_po1, __bd_t0, __bd_t11, __bd_rb1, &__bd_re1)) {
+        __bd_ri1 = __bd_t11;
+        __bd_rf1 = 2147483647;
+        __bd_t12 = __bd_rb1[0];
+      } else {
+        __bd_rf1 = __bd_t11;
+        __bd_t12 = bd_gather_f64d(__bd_t220, __bd_p1, bd_add_i64d(__bd_po1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t11))));
+      }
       __bd_v28_t_v_elem = bd_splat_f64d(0x0p+0);
       _Bool __bd_t119 = __bd_p6;
       if (__bd_t119) {

@@ -3,6 +3,12 @@
 
 /* local_vla_batched: shape d, lanes of 64 bits */
 static inline __attribute__((always_inline, unused)) void __bd_local_vla_bk(bd_md __bd_m_0, bd_md __bd_m_1, bd_i32d __bd_p0_0, bd_i32d __bd_p0_1, const double *__bd_p1, bd_i64d __bd_po1_0, bd_i64d __bd_po1_1, bd_f64d *__bd_o0_0, bd_f64d *__bd_o0_1, bd_arena *__bd_ar, bd_vla *__bd_vb3) {
+  bd_f64d __bd_rb1_0[(sizeof(bd_md) / 8)];
+  int32_t __bd_ri1_0 = -2147483647 - 1, __bd_rf1_0 = 2147483647;
+  bd_i32d __bd_re1_0 = bd_splat_i32d(-2147483647 - 1);
+  bd_f64d __bd_rb1_1[(sizeof(bd_md) / 8)];
+  int32_t __bd_ri1_1 = -2147483647 - 1, __bd_rf1_1 = 2147483647;
+  bd_i32d __bd_re1_1 = bd_splat_i32d(-2147483647 - 1);
   bd_f64d __bd_v1_ret_0 = bd_splat_f64d(0);
   bd_f64d __bd_v1_ret_1 = bd_splat_f64d(0);
   int32_t __attribute__((unused)) __bd_cap3 = 0;
@@ -80,8 +86,28 @@ static inline __attribute__((always_inline, unused)) void __bd_local_vla_bk(bd_m
       bd_md __bd_t57_0 = __bd_v8_lanes_0;
       bd_md __bd_t57_1 = __bd_v8_lanes_1;
       int32_t __bd_t18 = __bd_v6_i;
-      bd_f64d __bd_t20_0 = bd_gather_f64d(__bd_t57_0, __bd_p1, bd_add_i64d(__bd_po1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t18))));
-      bd_f64d __bd_t20_1 = bd_gather_f64d(__bd_t57_1, __bd_p1, bd_add_i64d(__bd_po1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t18))));
+      bd_f64d __bd_t20_0;
+      if ((int32_t)(__bd_t18) <= __bd_rf1_0 && (uint32_t)(__bd_t18) - (uint32_t)__bd_ri1_0 < (sizeof(bd_md) / 8) && bd_none_md(bd_andnot_md(__bd_t57_0, bd_cmplt_i32d(bd_splat_i32d(__bd_t18), __bd_re1_0))))
+        __bd_t20_0 = __bd_rb1_0[(uint32_t)(__bd_t18) - (uint32_t)__bd_ri1_0];
+      else if ((int32_t)(__bd_t18) <= __bd_rf1_0 && bd_rblock_load_f64d(__bd_t57_0, (const double *)__bd_p1, __bd_po1_0, __bd_t0_0, __bd_t18, __bd_rb1_0, &__bd_re1_0)) {
+        __bd_ri1_0 = __bd_t18;
+        __bd_rf1_0 = 2147483647;
+        __bd_t20_0 = __bd_rb1_0[0];
+      } else {
+        __bd_rf1_0 = __bd_t18;
+        __bd_t20_0 = bd_gather_f64d(__bd_t57_0, __bd_p1, bd_add_i64d(__bd_po1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t18))));
+      }
+      bd_f64d __bd_t20_1;
+      if ((int32_t)(__bd_t18) <= __bd_rf1_1 && (uint32_t)(__bd_t18) - (uint32_t)__bd_ri1_1 < (sizeof(bd_md) / 8) && bd_none_md(bd_andnot_md(__bd_t57_1, bd_cmplt_i32d(bd_splat_i32d(__bd_t18), __bd_re1_1))))
+        __bd_t20_1 = __bd_rb1_1[(uint32_t)(__bd_t18) - (uint32_t)__bd_ri1_1];
+      else if ((int32_t)(__bd_t18) <= __bd_rf1_1 && bd_rblock_load_f64d(__bd_t57_1, (const double *)__bd_p1, __bd_po1_1, __bd_t0_1, __bd_t18, __bd_rb1_1, &__bd_re1_1)) {
+        __bd_ri1_1 = __bd_t18;
+        __bd_rf1_1 = 2147483647;
+        __bd_t20_1 = __bd_rb1_1[0];
+      } else {
+        __bd_rf1_1 = __bd_t18;
+        __bd_t20_1 = bd_gather_f64d(__bd_t57_1, __bd_p1, bd_add_i64d(__bd_po1_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t18))));
+      }
       bd_f64d __bd_t22_0 = __bd_t20_0 * bd_splat_f64d(0x1p+1);
       bd_f64d __bd_t22_1 = __bd_t20_1 * bd_splat_f64d(0x1p+1);
       __bd_v3_t_0[bd_sclamp_idx(__bd_t18, __bd_cap3)] = bd_select_f64d(__bd_t57_0, __bd_t22_0, __bd_v3_t_0[bd_sclamp_idx(__bd_t18, __bd_cap3)]);
@@ -243,6 +269,9 @@ static inline __attribute__((always_inline, unused)) void __bd_local_vla_gk(bd_m
   int32_t __bd_k1 = 0;
   int32_t __bd_k2 = 0;
   int32_t __bd_k3 = 0;
+  bd_f64d __bd_rb1[(sizeof(bd_md) / 8)];
+  int32_t __bd_ri1 = -2147483647 - 1, __bd_rf1 = 2147483647;
+  bd_i32d __bd_re1 = bd_splat_i32d(-2147483647 - 1);
   __bd_tp[0].top = 0;
   __bd_tp[1].top = 0;
   bd_f64d __bd_v1_ret = bd_splat_f64d(0);
@@ -316,7 +345,17 @@ static inline __attribute__((always_inline, unused)) void __bd_local_vla_gk(bd_m
       bd_tape_reserve(__bd_ar, &__bd_tp[1], __bd_t48);
       int32_t __bd_t18 = __bd_v6_i;
       (*(int32_t *)(__bd_tp[1].data + ((__bd_tp[1].top + (size_t)__bd_t48) * __bd_tp[1].row + 0) * bd_tape_slot_bytes)) = __bd_t18;
-      bd_f64d __bd_t20 = bd_gather_f64d(__bd_t128, __bd_p1, bd_add_i64d(__bd_po1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t18))));
+      bd_f64d __bd_t20;
+      if ((int32_t)(__bd_t18) <= __bd_rf1 && (uint32_t)(__bd_t18) - (uint32_t)__bd_ri1 < (sizeof(bd_md) / 8) && bd_none_md(bd_andnot_md(__bd_t128, bd_cmplt_i32d(bd_splat_i32d(__bd_t18), __bd_re1))))
+        __bd_t20 = __bd_rb1[(uint32_t)(__bd_t18) - (uint32_t)__bd_ri1];
+      else if ((int32_t)(__bd_t18) <= __bd_rf1 && bd_rblock_load_f64d(__bd_t128, (const double *)__bd_p1, __bd_po1, __bd_t0, __bd_t18, __bd_rb1, &__bd_re1)) {
+        __bd_ri1 = __bd_t18;
+        __bd_rf1 = 2147483647;
+        __bd_t20 = __bd_rb1[0];
+      } else {
+        __bd_rf1 = __bd_t18;
+        __bd_t20 = bd_gather_f64d(__bd_t128, __bd_p1, bd_add_i64d(__bd_po1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t18))));
+      }
       bd_f64d __bd_t22 = __bd_t20 * bd_splat_f64d(0x1p+1);
       __bd_v3_t[bd_sclamp_idx(__bd_t18, __bd_cap3)] = bd_select_f64d(__bd_t128, __bd_t22, __bd_v3_t[bd_sclamp_idx(__bd_t18, __bd_cap3)]);
       int32_t __bd_t25 = (int32_t)((uint32_t)__bd_t18 + (uint32_t)((int32_t)0x1u));

@@ -3,6 +3,12 @@
 
 /* rsq_batched: shape d, lanes of 64 bits */
 static inline __attribute__((always_inline, unused)) void __bd_rsq_bk(bd_md __bd_m_0, bd_md __bd_m_1, const double *__bd_p0, bd_i64d __bd_po0_0, bd_i64d __bd_po0_1, double *__bd_p1, bd_i64d __bd_po1_0, bd_i64d __bd_po1_1, bd_i32d __bd_p2_0, bd_i32d __bd_p2_1) {
+  bd_f64d __bd_rb0_0[(sizeof(bd_md) / 8)];
+  int32_t __bd_ri0_0 = -2147483647 - 1, __bd_rf0_0 = 2147483647;
+  bd_i32d __bd_re0_0 = bd_splat_i32d(-2147483647 - 1);
+  bd_f64d __bd_rb0_1[(sizeof(bd_md) / 8)];
+  int32_t __bd_ri0_1 = -2147483647 - 1, __bd_rf0_1 = 2147483647;
+  bd_i32d __bd_re0_1 = bd_splat_i32d(-2147483647 - 1);
   int32_t __bd_v2_i = 0;
   bd_md __bd_v3_lanes_0 = bd_mfalse_d();
   bd_md __bd_v3_lanes_1 = bd_mfalse_d();
@@ -26,8 +32,28 @@ static inline __attribute__((always_inline, unused)) void __bd_rsq_bk(bd_md __bd
       bd_md __bd_t22_0 = __bd_v3_lanes_0;
       bd_md __bd_t22_1 = __bd_v3_lanes_1;
       int32_t __bd_t6 = __bd_v2_i;
-      bd_f64d __bd_t8_0 = bd_gather_f64d(__bd_t22_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
-      bd_f64d __bd_t8_1 = bd_gather_f64d(__bd_t22_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+      bd_f64d __bd_t8_0;
+      if ((int32_t)(__bd_t6) <= __bd_rf0_0 && (uint32_t)(__bd_t6) - (uint32_t)__bd_ri0_0 < (sizeof(bd_md) / 8) && bd_none_md(bd_andnot_md(__bd_t22_0, bd_cmplt_i32d(bd_splat_i32d(__bd_t6), __bd_re0_0))))
+        __bd_t8_0 = __bd_rb0_0[(uint32_t)(__bd_t6) - (uint32_t)__bd_ri0_0];
+      else if ((int32_t)(__bd_t6) <= __bd_rf0_0 && bd_rblock_load_f64d(__bd_t22_0, (const double *)__bd_p0, __bd_po0_0, __bd_t0_0, __bd_t6, __bd_rb0_0, &__bd_re0_0)) {
+        __bd_ri0_0 = __bd_t6;
+        __bd_rf0_0 = 2147483647;
+        __bd_t8_0 = __bd_rb0_0[0];
+      } else {
+        __bd_rf0_0 = __bd_t6;
+        __bd_t8_0 = bd_gather_f64d(__bd_t22_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+      }
+      bd_f64d __bd_t8_1;
+      if ((int32_t)(__bd_t6) <= __bd_rf0_1 && (uint32_t)(__bd_t6) - (uint32_t)__bd_ri0_1 < (sizeof(bd_md) / 8) && bd_none_md(bd_andnot_md(__bd_t22_1, bd_cmplt_i32d(bd_splat_i32d(__bd_t6), __bd_re0_1))))
+        __bd_t8_1 = __bd_rb0_1[(uint32_t)(__bd_t6) - (uint32_t)__bd_ri0_1];
+      else if ((int32_t)(__bd_t6) <= __bd_rf0_1 && bd_rblock_load_f64d(__bd_t22_1, (const double *)__bd_p0, __bd_po0_1, __bd_t0_1, __bd_t6, __bd_rb0_1, &__bd_re0_1)) {
+        __bd_ri0_1 = __bd_t6;
+        __bd_rf0_1 = 2147483647;
+        __bd_t8_1 = __bd_rb0_1[0];
+      } else {
+        __bd_rf0_1 = __bd_t6;
+        __bd_t8_1 = bd_gather_f64d(__bd_t22_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+      }
       bd_f64d __bd_t11_0 = __bd_t8_0 * __bd_t8_0;
       bd_f64d __bd_t11_1 = __bd_t8_1 * __bd_t8_1;
       bd_scatter_f64d(__bd_t22_0, __bd_p1, bd_add_i64d(__bd_po1_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))), __bd_t11_0);
@@ -169,6 +195,12 @@ static inline __attribute__((always_inline, unused)) void __bd_rsq_gk(bd_md __bd
   __extension__ _Static_assert(sizeof(bd_md) <= bd_tape_slot_bytes, "a tape slot holds one vector");
   int32_t __bd_k0 = 0;
   int32_t __bd_k1 = 0;
+  bd_f64d __bd_rb0_0[(sizeof(bd_md) / 8)];
+  int32_t __bd_ri0_0 = -2147483647 - 1, __bd_rf0_0 = 2147483647;
+  bd_i32d __bd_re0_0 = bd_splat_i32d(-2147483647 - 1);
+  bd_f64d __bd_rb0_1[(sizeof(bd_md) / 8)];
+  int32_t __bd_ri0_1 = -2147483647 - 1, __bd_rf0_1 = 2147483647;
+  bd_i32d __bd_re0_1 = bd_splat_i32d(-2147483647 - 1);
   __bd_tp[0].top = 0;
   int32_t __bd_v2_i = 0;
   bd_i32d __bd_v3_trip_0 = bd_splat_i32d(0);
@@ -208,8 +240,28 @@ static inline __attribute__((always_inline, unused)) void __bd_rsq_gk(bd_md __bd
       bd_tape_reserve(__bd_ar, &__bd_tp[0], __bd_t19);
       int32_t __bd_t6 = __bd_v2_i;
       (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 0) * bd_tape_slot_bytes)) = __bd_t6;
-      bd_f64d __bd_t8_0 = bd_gather_f64d(__bd_t48_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
-      bd_f64d __bd_t8_1 = bd_gather_f64d(__bd_t48_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+      bd_f64d __bd_t8_0;
+      if ((int32_t)(__bd_t6) <= __bd_rf0_0 && (uint32_t)(__bd_t6) - (uint32_t)__bd_ri0_0 < (sizeof(bd_md) / 8) && bd_none_md(bd_andnot_md(__bd_t48_0, bd_cmplt_i32d(bd_splat_i32d(__bd_t6), __bd_re0_0))))
+        __bd_t8_0 = __bd_rb0_0[(uint32_t)(__bd_t6) - (uint32_t)__bd_ri0_0];
+      else if ((int32_t)(__bd_t6) <= __bd_rf0_0 && bd_rblock_load_f64d(__bd_t48_0, (const double *)__bd_p0, __bd_po0_0, __bd_t0_0, __bd_t6, __bd_rb0_0, &__bd_re0_0)) {
+        __bd_ri0_0 = __bd_t6;
+        __bd_rf0_0 = 2147483647;
+        __bd_t8_0 = __bd_rb0_0[0];
+      } else {
+        __bd_rf0_0 = __bd_t6;
+        __bd_t8_0 = bd_gather_f64d(__bd_t48_0, __bd_p0, bd_add_i64d(__bd_po0_0, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+      }
+      bd_f64d __bd_t8_1;
+      if ((int32_t)(__bd_t6) <= __bd_rf0_1 && (uint32_t)(__bd_t6) - (uint32_t)__bd_ri0_1 < (sizeof(bd_md) / 8) && bd_none_md(bd_andnot_md(__bd_t48_1, bd_cmplt_i32d(bd_splat_i32d(__bd_t6), __bd_re0_1))))
+        __bd_t8_1 = __bd_rb0_1[(uint32_t)(__bd_t6) - (uint32_t)__bd_ri0_1];
+      else if ((int32_t)(__bd_t6) <= __bd_rf0_1 && bd_rblock_load_f64d(__bd_t48_1, (const double *)__bd_p0, __bd_po0_1, __bd_t0_1, __bd_t6, __bd_rb0_1, &__bd_re0_1)) {
+        __bd_ri0_1 = __bd_t6;
+        __bd_rf0_1 = 2147483647;
+        __bd_t8_1 = __bd_rb0_1[0];
+      } else {
+        __bd_rf0_1 = __bd_t6;
+        __bd_t8_1 = bd_gather_f64d(__bd_t48_1, __bd_p0, bd_add_i64d(__bd_po0_1, bd_cvt_i32d_i64d(bd_splat_i32d(__bd_t6))));
+      }
       (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 2) * bd_tape_slot_bytes)) = __bd_t8_0;
       (*(bd_f64d *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t19) * __bd_tp[0].row + 3) * bd_tape_slot_bytes)) = __bd_t8_1;
       bd_f64d __bd_t11_0 = __bd_t8_0 * __bd_t8_0;

@@ -3,6 +3,12 @@
 
 /* rsum_batched: shape n, lanes of 32 bits */
 static inline __attribute__((always_inline, unused)) void __bd_rsum_bk(bd_mn __bd_m_0, bd_mn __bd_m_1, const float *__bd_p0, bd_i32n __bd_po0_0, bd_i32n __bd_po0_1, bd_i32n __bd_p1_0, bd_i32n __bd_p1_1, float __bd_p2, bd_f32n *__bd_o0_0, bd_f32n *__bd_o0_1) {
+  bd_f32n __bd_rb0_0[(sizeof(bd_mn) / 4)];
+  int32_t __bd_ri0_0 = -2147483647 - 1, __bd_rf0_0 = 2147483647;
+  bd_i32n __bd_re0_0 = bd_splat_i32n(-2147483647 - 1);
+  bd_f32n __bd_rb0_1[(sizeof(bd_mn) / 4)];
+  int32_t __bd_ri0_1 = -2147483647 - 1, __bd_rf0_1 = 2147483647;
+  bd_i32n __bd_re0_1 = bd_splat_i32n(-2147483647 - 1);
   bd_f32n __bd_v2_ret_0 = bd_splat_f32n(0);
   bd_f32n __bd_v2_ret_1 = bd_splat_f32n(0);
   bd_f32n __bd_v4_h_0 = bd_splat_f32n(0);
@@ -36,8 +42,28 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_bk(bd_mn __b
       bd_f32n __bd_t10_0 = __bd_v4_h_0;
       bd_f32n __bd_t10_1 = __bd_v4_h_1;
       int32_t __bd_t11 = __bd_v5_i;
-      bd_f32n __bd_t12_0 = bd_gather_f32n(__bd_t28_0, __bd_p0, bd_add_i32n(__bd_po0_0, bd_splat_i32n(__bd_t11)));
-      bd_f32n __bd_t12_1 = bd_gather_f32n(__bd_t28_1, __bd_p0, bd_add_i32n(__bd_po0_1, bd_splat_i32n(__bd_t11)));
+      bd_f32n __bd_t12_0;
+      if ((int32_t)(__bd_t11) <= __bd_rf0_0 && (uint32_t)(__bd_t11) - (uint32_t)__bd_ri0_0 < (sizeof(bd_mn) / 4) && bd_none_mn(bd_andnot_mn(__bd_t28_0, bd_cmplt_i32n(bd_splat_i32n(__bd_t11), __bd_re0_0))))
+        __bd_t12_0 = __bd_rb0_0[(uint32_t)(__bd_t11) - (uint32_t)__bd_ri0_0];
+      else if ((int32_t)(__bd_t11) <= __bd_rf0_0 && bd_rblock_load_f32n(__bd_t28_0, (const float *)__bd_p0, __bd_po0_0, __bd_t0_0, __bd_t11, __bd_rb0_0, &__bd_re0_0)) {
+        __bd_ri0_0 = __bd_t11;
+        __bd_rf0_0 = 2147483647;
+        __bd_t12_0 = __bd_rb0_0[0];
+      } else {
+        __bd_rf0_0 = __bd_t11;
+        __bd_t12_0 = bd_gather_f32n(__bd_t28_0, __bd_p0, bd_add_i32n(__bd_po0_0, bd_splat_i32n(__bd_t11)));
+      }
+      bd_f32n __bd_t12_1;
+      if ((int32_t)(__bd_t11) <= __bd_rf0_1 && (uint32_t)(__bd_t11) - (uint32_t)__bd_ri0_1 < (sizeof(bd_mn) / 4) && bd_none_mn(bd_andnot_mn(__bd_t28_1, bd_cmplt_i32n(bd_splat_i32n(__bd_t11), __bd_re0_1))))
+        __bd_t12_1 = __bd_rb0_1[(uint32_t)(__bd_t11) - (uint32_t)__bd_ri0_1];
+      else if ((int32_t)(__bd_t11) <= __bd_rf0_1 && bd_rblock_load_f32n(__bd_t28_1, (const float *)__bd_p0, __bd_po0_1, __bd_t0_1, __bd_t11, __bd_rb0_1, &__bd_re0_1)) {
+        __bd_ri0_1 = __bd_t11;
+        __bd_rf0_1 = 2147483647;
+        __bd_t12_1 = __bd_rb0_1[0];
+      } else {
+        __bd_rf0_1 = __bd_t11;
+        __bd_t12_1 = bd_gather_f32n(__bd_t28_1, __bd_p0, bd_add_i32n(__bd_po0_1, bd_splat_i32n(__bd_t11)));
+      }
       bd_f32n __bd_t13_0 = bd_splat_f32n(__bd_t1) * __bd_t10_0 + __bd_t12_0;
       bd_f32n __bd_t13_1 = bd_splat_f32n(__bd_t1) * __bd_t10_1 + __bd_t12_1;
       __bd_v4_h_0 = bd_select_f32n(__bd_t28_0, __bd_t13_0, __bd_v4_h_0);
@@ -168,6 +194,12 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_mn __b
   __extension__ _Static_assert(sizeof(bd_mn) <= bd_tape_slot_bytes, "a tape slot holds one vector");
   int32_t __bd_k0 = 0;
   int32_t __bd_k1 = 0;
+  bd_f32n __bd_rb0_0[(sizeof(bd_mn) / 4)];
+  int32_t __bd_ri0_0 = -2147483647 - 1, __bd_rf0_0 = 2147483647;
+  bd_i32n __bd_re0_0 = bd_splat_i32n(-2147483647 - 1);
+  bd_f32n __bd_rb0_1[(sizeof(bd_mn) / 4)];
+  int32_t __bd_ri0_1 = -2147483647 - 1, __bd_rf0_1 = 2147483647;
+  bd_i32n __bd_re0_1 = bd_splat_i32n(-2147483647 - 1);
   __bd_tp[0].top = 0;
   bd_f32n __bd_v2_ret_0 = bd_splat_f32n(0);
   bd_f32n __bd_v2_ret_1 = bd_splat_f32n(0);
@@ -232,8 +264,28 @@ static inline __attribute__((always_inline, unused)) void __bd_rsum_gk(bd_mn __b
       (*(bd_f32n *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t23) * __bd_tp[0].row + 1) * bd_tape_slot_bytes)) = __bd_t10_1;
       int32_t __bd_t11 = __bd_v5_i;
       (*(int32_t *)(__bd_tp[0].data + ((__bd_tp[0].top + (size_t)__bd_t23) * __bd_tp[0].row + 2) * bd_tape_slot_bytes)) = __bd_t11;
-      bd_f32n __bd_t12_0 = bd_gather_f32n(__bd_t82_0, __bd_p0, bd_add_i32n(__bd_po0_0, bd_splat_i32n(__bd_t11)));
-      bd_f32n __bd_t12_1 = bd_gather_f32n(__bd_t82_1, __bd_p0, bd_add_i32n(__bd_po0_1, bd_splat_i32n(__bd_t11)));
+      bd_f32n __bd_t12_0;
+      if ((int32_t)(__bd_t11) <= __bd_rf0_0 && (uint32_t)(__bd_t11) - (uint32_t)__bd_ri0_0 < (sizeof(bd_mn) / 4) && bd_none_mn(bd_andnot_mn(__bd_t82_0, bd_cmplt_i32n(bd_splat_i32n(__bd_t11), __bd_re0_0))))
+        __bd_t12_0 = __bd_rb0_0[(uint32_t)(__bd_t11) - (uint32_t)__bd_ri0_0];
+      else if ((int32_t)(__bd_t11) <= __bd_rf0_0 && bd_rblock_load_f32n(__bd_t82_0, (const float *)__bd_p0, __bd_po0_0, __bd_t0_0, __bd_t11, __bd_rb0_0, &__bd_re0_0)) {
+        __bd_ri0_0 = __bd_t11;
+        __bd_rf0_0 = 2147483647;
+        __bd_t12_0 = __bd_rb0_0[0];
+      } else {
+        __bd_rf0_0 = __bd_t11;
+        __bd_t12_0 = bd_gather_f32n(__bd_t82_0, __bd_p0, bd_add_i32n(__bd_po0_0, bd_splat_i32n(__bd_t11)));
+      }
+      bd_f32n __bd_t12_1;
+      if ((int32_t)(__bd_t11) <= __bd_rf0_1 && (uint32_t)(__bd_t11) - (uint32_t)__bd_ri0_1 < (sizeof(bd_mn) / 4) && bd_none_mn(bd_andnot_mn(__bd_t82_1, bd_cmplt_i32n(bd_splat_i32n(__bd_t11), __bd_re0_1))))
+        __bd_t12_1 = __bd_rb0_1[(uint32_t)(__bd_t11) - (uint32_t)__bd_ri0_1];
+      else if ((int32_t)(__bd_t11) <= __bd_rf0_1 && bd_rblock_load_f32n(__bd_t82_1, (const float *)__bd_p0, __bd_po0_1, __bd_t0_1, __bd_t11, __bd_rb0_1, &__bd_re0_1)) {
+        __bd_ri0_1 = __bd_t11;
+        __bd_rf0_1 = 2147483647;
+        __bd_t12_1 = __bd_rb0_1[0];
+      } else {
+        __bd_rf0_1 = __bd_t11;
+        __bd_t12_1 = bd_gather_f32n(__bd_t82_1, __bd_p0, bd_add_i32n(__bd_po0_1, bd_splat_i32n(__bd_t11)));
+      }
       bd_f32n __bd_t13_0 = bd_splat_f32n(__bd_t1) * __bd_t10_0 + __bd_t12_0;
       bd_f32n __bd_t13_1 = bd_splat_f32n(__bd_t1) * __bd_t10_1 + __bd_t12_1;
       __bd_v4_h_0 = bd_select_f32n(__bd_t82_0, __bd_t13_0, __bd_v4_h_0);

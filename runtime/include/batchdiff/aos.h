@@ -308,5 +308,59 @@ BD__ROWS(f64d, double, d)
 BD__ROWS(i64d, int64_t, d)
 BD__ROWS(u64d, uint64_t, d)
 
+/* ---- Blocks of ragged rows: W elements of each lane's row from i0 ----
+ *   int bd_rblock_load_<T>(bd_m<S> m, const E *p, bd_<S>idx offs,
+ *                          bd_i32<S> n, int32_t i0, bd_<T> *out,
+ *                          bd_i32<S> *end)
+ *     when every lane j in m has W elements below its bound n_j from i0
+ *     (n_j - i0 >= W): lane j of out[t] = p[offs_j + i0 + t] for t < W (0
+ *     in lanes off m, which read nothing), end_j = i0 + W in m (i0 off
+ *     it), and returns 1: per lane one whole-vector load (masked when m is
+ *     not full), then the W x W transpose of bd_rows_load. Otherwise reads
+ *     nothing, leaves out and end as they are and returns 0 (near the
+ *     bounds a gather per element costs less than a block). Generated code
+ *     serves W trips of a loop `for (i = ...; i < n; i++) ... x[i]` from
+ *     one block instead of a gather per trip (docs/performance.md, "Ragged
+ *     rows read in blocks"). */
+#define BD__RBLOCK(T, E, S, IE)                                                \
+  BD_INL int bd_rblock_load_##T(bd_m##S m, const E *p, bd_##S##idx offs,       \
+                                bd_i32##S n, int32_t i0, bd_##T *out,          \
+                                bd_i32##S *end) {                              \
+    if (i0 > INT32_MAX - BD__AW_##S ||                                         \
+        !bd_none_m##S(bd_andnot_m##S(                                          \
+            m, bd_cmpge_i32##S(n, bd_splat_i32##S(i0 + BD__AW_##S)))))         \
+      return 0;                                                                \
+    IE ob[BD__AW_##S];                                                         \
+    memcpy(ob, &offs, sizeof ob);                                              \
+    bd_##T r[BD__AW_##S];                                                      \
+    if (bd_all_m##S(m)) {                                                      \
+      for (int j = 0; j < BD__AW_##S; j++)                                     \
+        r[j] = bd_load_##T(p + (ptrdiff_t)ob[j] + i0);                         \
+    } else {                                                                   \
+      int bits = bd_mbits_##S(m);                                              \
+      for (int j = 0; j < BD__AW_##S; j++)                                     \
+        r[j] = bd_maskload_##T(                                                \
+            bd_mfirst_##S(bits >> j & 1 ? (size_t)BD__AW_##S : 0),             \
+            p + (ptrdiff_t)ob[j] + i0);                                        \
+    }                                                                          \
+    for (int s = 1; s < BD__AW_##S; s *= 2)                                    \
+      bd__rows_zip_##T(r);                                                     \
+    for (int t = 0; t < BD__AW_##S; t++)                                       \
+      out[t] = r[t];                                                           \
+    *end = bd_select_i32##S(m, bd_splat_i32##S(i0 + BD__AW_##S),               \
+                            bd_splat_i32##S(i0));                              \
+    return 1;                                                                  \
+  }
+
+BD__RBLOCK(f32n, float, n, int32_t)
+BD__RBLOCK(i32n, int32_t, n, int32_t)
+BD__RBLOCK(u32n, uint32_t, n, int32_t)
+BD__RBLOCK(f32d, float, d, int64_t)
+BD__RBLOCK(i32d, int32_t, d, int64_t)
+BD__RBLOCK(u32d, uint32_t, d, int64_t)
+BD__RBLOCK(f64d, double, d, int64_t)
+BD__RBLOCK(i64d, int64_t, d, int64_t)
+BD__RBLOCK(u64d, uint64_t, d, int64_t)
+
 #include <batchdiff/macro_shield.h>
 #endif /* BATCHDIFF_AOS_H */

@@ -30,6 +30,8 @@
 #undef HI
 #pragma push_macro("IDX")
 #undef IDX
+#pragma push_macro("IE")
+#undef IE
 #pragma push_macro("IOTA")
 #undef IOTA
 #pragma push_macro("IT")
@@ -264,6 +266,8 @@
 #undef hz
 #pragma push_macro("i")
 #undef i
+#pragma push_macro("i0")
+#undef i0
 #pragma push_macro("i16")
 #undef i16
 #pragma push_macro("i32")
@@ -370,8 +374,12 @@
 #undef nt
 #pragma push_macro("o")
 #undef o
+#pragma push_macro("ob")
+#undef ob
 #pragma push_macro("off")
 #undef off
+#pragma push_macro("offs")
+#undef offs
 #pragma push_macro("ok")
 #undef ok
 #pragma push_macro("ok_")
