@@ -44,12 +44,20 @@ std::string gradDecl(const ir::ExternCall &X, const std::string &In) {
   for (const ir::ExternCall::LaneGrad::Param &Pa : G.Params)
     if (Pa.Shadow)
       P += ", " + Pa.CType + (Pa.Struct >= 0 ? " *, ptrdiff_t" : " *");
-  std::string Abi = "__bd_lgabi_" + X.Name, No = "__bd_lgsng_" + X.Name;
+  std::string Abi = "__bd_lgabi_" + X.Name;
   return In + P + ");\n" + In + "extern const char " + Abi +
          "[] __asm__(\"batchdiff.abi:" + G.Abi + "\");\n" + In +
          "static const void *const " + Abi +
-         "_ref __attribute__((used)) = " + Abi + ";\n" + In +
-         "extern const char " + No +
+         "_ref __attribute__((used)) = " + Abi + ";\n";
+}
+
+/// The reference to the symbol of the callee's file saying that its
+/// generated functions write no global another file can name: nor does its
+/// scalar function, the same code, which every lane calls (so the caller's
+/// own file can say it too, lower/GlobalCalls.cpp).
+std::string setsNoGlobalRef(const ir::ExternCall &X, const std::string &In) {
+  std::string No = "__bd_lgsng_" + X.Name;
+  return In + "extern const char " + No +
          "[] __asm__(\"batchdiff.sets-no-global:" + X.Name + "\");\n" + In +
          "static const void *const " + No +
          "_ref __attribute__((used)) = " + No + ";\n";
@@ -164,6 +172,8 @@ std::string externCall(const ir::Function &F, const ir::Stmt &S, bool Wide,
   std::set<int> Seeds = gradSeeds(S, X, Reads);
   if (!Seeds.empty())
     OS << gradDecl(X, In);
+  if (X.Grad)
+    OS << setsNoGlobalRef(X, In);
   // A static local table the call reads: a copy here (the generated code
   // cannot name the function's static).
   for (size_t K = 0; K < X.Tables.size(); ++K) {

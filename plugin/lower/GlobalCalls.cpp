@@ -412,6 +412,14 @@ void Lowerer::globalEffects(bool &Sets, bool &Uses) const {
     }
     // A block run once (LowerInitOnce.cpp) writes static globals only; it
     // may read others.
+    // A call with the callee's NAME_grad (LaneGrad.cpp) references the
+    // symbol of its file saying that its generated functions write no
+    // global another file can name, which holds for its scalar function,
+    // the same code (emit/ExternCall.cpp); it may read some.
+    if (X.Grad) {
+      Uses = true;
+      continue;
+    }
     if (X.Why == ir::ExternCall::InitOnce) {
       for (const auto &[K, Blk] : InitCalls)
         for (const VarDecl *G : Blk.Reads)

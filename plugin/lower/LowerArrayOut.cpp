@@ -114,8 +114,9 @@ int Lowerer::arrayOutArg(const Expr *A) const {
   return V;
 }
 
-bool Lowerer::arrayOutPass(const Expr *A, int V, const std::string &Callee,
-                           ir::ExternCall &X, std::vector<int> &Args,
+bool Lowerer::arrayOutPass(const Expr *A, int V, const ParmVarDecl *To,
+                           const std::string &Callee, ir::ExternCall &X,
+                           std::vector<int> &Args,
                            std::vector<ExternOutArg> &Outs) {
   const auto *VD = cast<VarDecl>(cast<DeclRefExpr>(arrayOutRoot(A))->getDecl());
   std::string Name = F.Vars[V].Name;
@@ -138,15 +139,10 @@ bool Lowerer::arrayOutPass(const Expr *A, int V, const std::string &Callee,
   QualType El = Ctx.getBaseElementType(PT).getUnqualifiedType();
   // The same array already passed to this call: the lane's copy is shared
   // (the callee sees one array, as in C).
-  int K = -1;
-  for (size_t S = 0; S < X.Structs.size() && K < 0; ++S) {
-    const ir::ExternCall::Struct &St = X.Structs[S];
-    if (St.Len > 0 && !St.Members.empty() &&
-        (size_t)St.Members[0].second < Outs.size() &&
-        Outs[St.Members[0].second].L.Var == V &&
-        Outs[St.Members[0].second].L.Arg < 0)
-      K = (int)S;
-  }
+  int From, ToEl;
+  int K = sharedCopy(A, To, V, -1, F.Vars[V].Len, X, Outs, From, ToEl);
+  if (K == -2)
+    return false;
   if (K >= 0 && !Const)
     for (const auto &M : X.Structs[K].Members)
       Outs[M.second].Const = false;
@@ -155,7 +151,7 @@ bool Lowerer::arrayOutPass(const Expr *A, int V, const std::string &Callee,
     ir::ExternCall::Struct St;
     St.CType = El.getCanonicalType().getAsString(Ctx.getPrintingPolicy());
     St.Len = F.Vars[V].Len;
-    for (int E = 0; E < St.Len; ++E) {
+    for (int E = From; E < ToEl; ++E) {
       LValue L;
       L.Var = V;
       L.Idx = B.constI(Type::I32, E);
@@ -232,7 +228,7 @@ int Lowerer::paramCopyArg(const Expr *A, const ParmVarDecl *To,
   return P;
 }
 
-bool Lowerer::paramOutPass(const Expr *A, int P, int Len,
+bool Lowerer::paramOutPass(const Expr *A, int P, int Len, const ParmVarDecl *To,
                            const std::string &Callee, ir::ExternCall &X,
                            std::vector<int> &Args,
                            std::vector<ExternOutArg> &Outs) {
@@ -254,15 +250,10 @@ bool Lowerer::paramOutPass(const Expr *A, int P, int Len,
   bool Const = Ctx.getBaseElementType(PT).isConstQualified();
   // The same parameter already passed to this call: one copy, as for a
   // local array (arrayOutPass).
-  int K = -1;
-  for (size_t S = 0; S < X.Structs.size() && K < 0; ++S) {
-    const ir::ExternCall::Struct &St = X.Structs[S];
-    if (St.Len > 0 && !St.Members.empty() &&
-        (size_t)St.Members[0].second < Outs.size() &&
-        Outs[St.Members[0].second].L.Arg == P &&
-        Outs[St.Members[0].second].L.Var < 0)
-      K = (int)S;
-  }
+  int From, ToEl;
+  int K = sharedCopy(A, To, -1, P, Len, X, Outs, From, ToEl);
+  if (K == -2)
+    return false;
   if (K >= 0 && !Const)
     for (const auto &M : X.Structs[K].Members)
       Outs[M.second].Const = false;
@@ -274,7 +265,7 @@ bool Lowerer::paramOutPass(const Expr *A, int P, int Len,
                    .getCanonicalType()
                    .getAsString(Ctx.getPrintingPolicy());
     St.Len = Len;
-    for (int E = 0; E < St.Len; ++E) {
+    for (int E = From; E < ToEl; ++E) {
       LValue L;
       L.Arg = P;
       L.Idx = B.constI(Type::I32, E);
@@ -291,6 +282,130 @@ bool Lowerer::paramOutPass(const Expr *A, int P, int Len,
   }
   arrayOutRef(A, K, PV.Off, X, Args);
   return true;
+}
+
+/// The offset in elements (of the innermost arrays' type) of pointer \p A
+/// from the array it is computed from (arrayOutRoot's), where constant.
+static std::optional<int64_t> constOffset(ASTContext &Ctx, const Expr *A) {
+  auto Count = [&](QualType T) -> int64_t {
+    const auto *AT = Ctx.getAsConstantArrayType(T);
+    return AT ? (int64_t)Ctx.getConstantArrayElementCount(AT) : 1;
+  };
+  auto Int = [&](const Expr *E) -> std::optional<int64_t> {
+    Expr::EvalResult R;
+    if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
+      return std::nullopt;
+    return R.Val.getInt().getExtValue();
+  };
+  int64_t Off = 0;
+  const Expr *E = A->IgnoreParenImpCasts();
+  for (;;) {
+    const Expr *Base = nullptr, *Idx = nullptr;
+    int Sign = 1;
+    QualType Step;
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) &&
+        BO->getLHS()->getType()->isPointerType()) {
+      Base = BO->getLHS();
+      Idx = BO->getRHS();
+      Sign = BO->getOpcode() == BO_Sub ? -1 : 1;
+      Step = Base->getType()->getPointeeType();
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(E);
+               UO && UO->getOpcode() == UO_AddrOf) {
+      const auto *AS =
+          dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens());
+      if (!AS)
+        return std::nullopt;
+      Base = AS->getBase();
+      Idx = AS->getIdx();
+      Step = AS->getType();
+    } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
+               AS && AS->getType()->isArrayType()) {
+      Base = AS->getBase();
+      Idx = AS->getIdx();
+      Step = AS->getType();
+    } else {
+      // The array itself, or the function's own parameter (not a pointer
+      // bound somewhere).
+      const auto *DR = dyn_cast<DeclRefExpr>(E);
+      const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+      if (!VD || (VD->getType()->isPointerType() && !isa<ParmVarDecl>(VD)))
+        return std::nullopt;
+      return Off;
+    }
+    std::optional<int64_t> K = Int(Idx);
+    if (!K)
+      return std::nullopt;
+    Off += Sign * *K * Count(Step);
+    E = Base->IgnoreParenImpCasts();
+  }
+}
+
+int Lowerer::sharedCopy(const Expr *A, const ParmVarDecl *To, int Var, int Arg,
+                        int Len, const ir::ExternCall &X,
+                        const std::vector<ExternOutArg> &Outs, int &From,
+                        int &ToEl) {
+  // What the callee's parameter reaches: its declared extent (`double
+  // a[3]`, `double r[3][3]`) at the argument's constant offset.
+  int RF = 0, RT = Len;
+  bool Known = false;
+  if (To) {
+    const auto *AT = Ctx.getAsConstantArrayType(To->getOriginalType());
+    std::optional<int64_t> C = constOffset(Ctx, A);
+    int64_t N = AT ? (int64_t)Ctx.getConstantArrayElementCount(AT) : -1;
+    if (C && N > 0 && *C >= 0 && *C + N <= Len) {
+      RF = (int)*C;
+      RT = (int)(*C + N);
+      Known = true;
+    }
+  }
+  int Share = -1, Same = 0;
+  bool Clash = false;
+  for (size_t S = 0; S < X.Structs.size(); ++S) {
+    const ir::ExternCall::Struct &St = X.Structs[S];
+    if (!St.Len || St.Members.empty() ||
+        (size_t)St.Members[0].second >= Outs.size() ||
+        Outs[St.Members[0].second].L.Var != Var ||
+        Outs[St.Members[0].second].L.Arg != Arg || !CopyUses.count((int)S))
+      continue;
+    ++Same;
+    CopyUse &U = CopyUses[(int)S];
+    if (Known && (RT <= U.ReachFrom || U.ReachTo <= RF))
+      continue; // (apart)
+    if (Share < 0 && U.From <= RF && RT <= U.To)
+      Share = (int)S;
+    else
+      Clash = true;
+  }
+  if (Clash) { // (To is not null: the full copy alone reaches everything)
+    std::string Name = Var >= 0 ? F.Vars[Var].Name : F.Params[Arg].Name;
+    std::string G =
+        "'" + cast<FunctionDecl>(To->getDeclContext())->getNameAsString() +
+        "_grad'";
+    error(A->getBeginLoc(),
+          "passing '" + Name +
+              "' again, into elements another argument of the call reaches "
+              "and past them, where its derivative comes from " +
+              G + ",",
+          "pass arguments into one array that reach the same elements or "
+          "none in common (each gets a copy of its own for " +
+              G +
+              "), or copy the array into another local array for one of "
+              "them");
+    return -2;
+  }
+  if (Share >= 0) {
+    CopyUse &U = CopyUses[Share];
+    U.ReachFrom = std::min(U.ReachFrom, RF);
+    U.ReachTo = std::max(U.ReachTo, RT);
+    return Share;
+  }
+  // The first copy of the array holds all of it; another one, apart from
+  // the others, only what its parameter reaches.
+  From = Same ? RF : 0;
+  ToEl = Same ? RT : Len;
+  CopyUses[(int)X.Structs.size()] = {From, ToEl, RF, RT};
+  return -1;
 }
 
 } // namespace lowering

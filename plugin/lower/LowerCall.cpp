@@ -463,8 +463,8 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
     // A local array of numbers or a struct's array member, whole, by a row
     // or at an offset (musl's `__rem_pio2(x, y)`, ERFA's `eraIr(r)`,
     // `astrom->eb`): an array of the lane's per call, read back after it.
-    const ParmVarDecl *To =
-        I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
+    const ParmVarDecl *To = // (through NAME_grad: its parameter)
+        Kinds.back().Struct == -2 ? Callee->getParamDecl(I) : nullptr;
     if (int R = copiedOutPass(A, To, Name, X, Args, Outs); R >= 0) {
       if (!R)
         return -1;

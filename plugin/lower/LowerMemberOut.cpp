@@ -62,10 +62,10 @@ int Lowerer::copiedOutPass(const Expr *A, const ParmVarDecl *To,
                            std::vector<int> &Args,
                            std::vector<ExternOutArg> &Outs) {
   if (int V = arrayOutArg(A); V >= 0)
-    return arrayOutPass(A, V, Callee, X, Args, Outs);
+    return arrayOutPass(A, V, To, Callee, X, Args, Outs);
   int Len;
   if (int P = paramCopyArg(A, To, &Len); P >= 0)
-    return paramOutPass(A, P, Len, Callee, X, Args, Outs);
+    return paramOutPass(A, P, Len, To, Callee, X, Args, Outs);
   if (const MemberExpr *ME = memberOutArg(A))
     return memberOutPass(A, ME, Callee, X, Args, Outs);
   const MemberExpr *ME = memberScalarArg(A);

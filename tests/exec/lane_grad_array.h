@@ -23,6 +23,8 @@ BATCHDIFF int lga_scale(double s, double v[3]);
 /* *theta = p[0] p[1], *phi = p[2] / (1 + p[0]^2): pointers to one
  * scalar (eraC2s). */
 BATCHDIFF void lga_c2s(const double p[3], double *theta, double *phi);
+/* apsb = a + s b (eraPpsp as ERFA declares it: no const). */
+BATCHDIFF void lga_ppsp(double a[3], double s, double b[3], double apsb[3]);
 /* eraRxp as ERFA declares it: no const, r and p only read. */
 BATCHDIFF void lga_rxp_nc(double r[3][3], double p[3], double rp[3]);
 

@@ -49,3 +49,8 @@ BATCHDIFF void lga_c2s(const double p[3], double *theta, double *phi) {
   *theta = p[0] * p[1];
   *phi = p[2] / (1.0 + p[0] * p[0]);
 }
+
+BATCHDIFF void lga_ppsp(double a[3], double s, double b[3], double apsb[3]) {
+  for (int i = 0; i < 3; i++)
+    apsb[i] = a[i] + s * b[i];
+}

@@ -102,6 +102,19 @@ BATCHDIFF double nc(double x, double y, double z) {
   return p[0] * q[1] + p[2];
 }
 
+/* Two rows of one local array, apart, to parameters the callee may write
+ * (ERFA's eraPvu: `eraPpsp(pv[0], dt, pv[1], upv[0])`): a copy each. */
+BATCHDIFF double apart(double x, double y, double z) {
+  double m[2][3], q[3];
+  for (int j = 0; j < 3; j++) {
+    m[0][j] = x + j * z;
+    m[1][j] = y * (j + 1);
+  }
+  lga_ppsp(m[0], z, m[1], q);
+  lga_ppsp(m[1], x, q, m[0]);
+  return m[0][0] * q[1] + m[0][2] + m[1][1] * z;
+}
+
 typedef double (*fn3)(double, double, double);
 typedef void (*fn3_batched)(size_t, const double *, const double *,
                             const double *, double *);
@@ -190,6 +203,11 @@ static void test_rows(void **state) {
   check3("rows", rows, rows_batched, rows_grad);
 }
 
+static void test_apart(void **state) {
+  (void)state;
+  check3("apart", apart, apart_batched, apart_grad);
+}
+
 static void test_nc(void **state) {
   (void)state;
   check3("nc", nc, nc_batched, nc_grad);
@@ -242,6 +260,12 @@ BATCHDIFF void c2s_out(double x, const double p[3], double *a, double *b) {
   double w;
   lga_c2s(p, &w, b);
   *a = w * x;
+}
+
+/* Rows of the function's own 2-D parameter apart in one call (eraPvu). */
+BATCHDIFF void pvu(double x, double pv[2][3], double upv[2][3]) {
+  lga_ppsp(pv[0], x, pv[1], upv[0]);
+  lga_ppsp(pv[1], x * x, pv[0], upv[1]);
 }
 
 /* Array slots of the functions of the function's own arrays: each has len
@@ -315,12 +339,23 @@ static void c2s_out_g(size_t n, const double *x, double *const *a, double *dx,
   c2s_out_grad(n, x, a[0], st, a[1], st, a[2], st, dx, d[0], st, d[1], st, d[2],
                st);
 }
+static void pvu_s(double x, double *const *a) {
+  pvu(x, (double(*)[3])a[0], (double(*)[3])a[1]);
+}
+static void pvu_b(size_t n, const double *x, double *const *a, ptrdiff_t st) {
+  pvu_batched(n, x, a[0], st, a[1], st);
+}
+static void pvu_g(size_t n, const double *x, double *const *a, double *dx,
+                  double *const *d, ptrdiff_t st) {
+  pvu_grad(n, x, a[0], st, a[1], st, dx, d[0], st, d[1], st);
+}
 
 static const afn afns[] = {
     {"rxpv", 3, {{9, 1, 0}, {6, 1, 0}, {6, 0, 1}}, rxpv_s, rxpv_b, rxpv_g},
     {"spin", 1, {{9, 1, 1}}, spin_s, spin_b, spin_g},
     {"trxp", 3, {{9, 1, 0}, {3, 1, 0}, {3, 0, 1}}, trxp_s, trxp_b, trxp_g},
     {"offs", 3, {{4, 1, 0}, {4, 1, 0}, {2, 0, 1}}, offs_s, offs_b, offs_g},
+    {"pvu", 2, {{6, 1, 0}, {6, 0, 1}}, pvu_s, pvu_b, pvu_g},
     {"c2s_out",
      3,
      {{3, 1, 0}, {1, 0, 1}, {1, 0, 1}},
@@ -442,9 +477,10 @@ static void test_params(void **state) {
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_rot),  cmocka_unit_test(test_chain),
-      cmocka_unit_test(test_rows), cmocka_unit_test(test_twice),
-      cmocka_unit_test(test_nc),   cmocka_unit_test(test_params),
+      cmocka_unit_test(test_rot),   cmocka_unit_test(test_chain),
+      cmocka_unit_test(test_rows),  cmocka_unit_test(test_twice),
+      cmocka_unit_test(test_nc),    cmocka_unit_test(test_params),
+      cmocka_unit_test(test_apart),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_lane_grad_array", tests, NULL, NULL);
