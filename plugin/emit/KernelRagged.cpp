@@ -2,7 +2,7 @@
 // A varying input array read at its loop's counter, `x[i]` in `for (i = 0;
 // i < n; i++)` with n per example (a ragged batch), was one masked gather
 // per trip: W lanes' elements from W rows (Zen 4's zmm gathers are slow, a
-// cheap loop body cost what the scalar loop does; docs/performance.md,
+// cheap loop body cost what the scalar loop does; docs/performance-arrays.md,
 // "Ragged rows read in blocks"). The counter is the same on every lane
 // still in the loop (analysis/LoopCounters.h), so the next W trips read
 // elements i .. i + W - 1 of each lane's row: one read fills a block of W

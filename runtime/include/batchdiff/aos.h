@@ -25,7 +25,7 @@
  * LLVM lowers each such shuffle to a tree of two-source permutes of the
  * vectors its lanes come from (min(M, W) - 1 of them per member), and the
  * loads stay M whole vectors, so nothing past the M * W elements is read
- * (docs/performance.md, "Records", has the measurement). */
+ * (docs/performance-arrays.md, "Records", has the measurement). */
 #ifndef BATCHDIFF_AOS_H
 #define BATCHDIFF_AOS_H
 #include <batchdiff/macro_shield.h> /* hides the user's macros until its end */
@@ -226,7 +226,7 @@ BD__AOS(u64d, uint64_t, d)
  *     elements), then a W x W transpose in registers (log2(W) stages of W
  *     two-source shuffles). len is a constant where generated code calls it
  *     (per-example arrays of a static extent, docs/abi.md): the loops
- *     unroll. See docs/performance.md, "Per-example arrays".
+ *     unroll. See docs/performance-arrays.md, "Per-example arrays".
  *   bd_rows_store_<T>(E *p, ptrdiff_t stride, int len, const bd_<T> *in,
  *                     int istep)
  *     the inverse: p[j * stride + t] = lane j of in[t * istep] for t < len,
@@ -320,7 +320,7 @@ BD__ROWS(u64d, uint64_t, d)
  *     nothing, leaves out and end as they are and returns 0 (near the
  *     bounds a gather per element costs less than a block). Generated code
  *     serves W trips of a loop `for (i = ...; i < n; i++) ... x[i]` from
- *     one block instead of a gather per trip (docs/performance.md, "Ragged
+ *     one block instead of a gather per trip (docs/performance-arrays.md, "Ragged
  *     rows read in blocks"). */
 #define BD__RBLOCK(T, E, S, IE)                                                \
   BD_INL int bd_rblock_load_##T(bd_m##S m, const E *p, bd_##S##idx offs,       \
