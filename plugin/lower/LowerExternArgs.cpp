@@ -279,6 +279,13 @@ const VarDecl *Lowerer::scalarPointerArg(const Expr *A) const {
   return VD;
 }
 
+std::string Lowerer::paramArrayText(int I, const std::string &Ty) const {
+  // ("\x05k\x02": parameter k's array, one for the batch; "\x07k\x02": the
+  // lane's example's array of parameter k, ExternCall.cpp.)
+  return "((" + Ty + ")(" + (F.Params[I].Uniform ? "\x05" : "\x07") +
+         std::to_string(I) + "\x02";
+}
+
 bool Lowerer::uniformArrayPass(const Expr *A, int I, const std::string &Callee,
                                ir::ExternCall &X, std::vector<int> &Args) {
   // The generated code names the array's pointer (one for the batch; with
@@ -287,11 +294,8 @@ bool Lowerer::uniformArrayPass(const Expr *A, int I, const std::string &Callee,
   int Off;
   if (!arrayOffset(A, I, Off))
     return false;
-  // ("\x05k\x02": parameter k's array; "\x07k\x02": the lane's array of
-  // parameter k, ExternCall.cpp.)
-  std::string Ty = A->getType().getAsString(Ctx.getPrintingPolicy());
-  X.Call += "((" + Ty + ")(" + (F.Params[I].Uniform ? "\x05" : "\x07") +
-            std::to_string(I) + "\x02";
+  X.Call +=
+      paramArrayText(I, A->getType().getAsString(Ctx.getPrintingPolicy()));
   if (Off >= 0) {
     X.Call += " + \x01" + std::to_string(Args.size()) + "\x02";
     Args.push_back(Off);

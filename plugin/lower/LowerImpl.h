@@ -605,6 +605,10 @@ private:
   /// after an error.
   bool uniformArrayPass(const Expr *A, int I, const std::string &Callee,
                         ir::ExternCall &X, std::vector<int> &Args);
+  /// Call text opening array parameter \p I's pointer cast to \p Ty,
+  /// `((Ty)(` and the parameter's reference; the caller closes it with
+  /// "))" (after an offset, if any).
+  std::string paramArrayText(int I, const std::string &Ty) const;
   /// The offset (a temp, or -1 for none) of \p A, a pointer into array
   /// parameter \p I; false after an error.
   bool arrayOffset(const Expr *A, int I, int &Off);

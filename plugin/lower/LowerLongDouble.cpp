@@ -480,11 +480,9 @@ bool Lowerer::longDoubleBody(Frame &Fr) {
       Args.push_back(B.get(Fr.Vars[PD]));
       continue;
     }
-    // ("\x05k\x02": the batch's array; "\x07k\x02": the lane's example's,
-    // ExternCall.cpp.)
-    X.Call += "((" + PD->getType().getAsString(Ctx.getPrintingPolicy()) + ")(" +
-              (F.Params[I].Uniform ? "\x05" : "\x07") + std::to_string(I) +
-              "\x02))";
+    X.Call +=
+        paramArrayText(I, PD->getType().getAsString(Ctx.getPrintingPolicy())) +
+        "))";
     ExternWhole.insert({(int)I, Name});
   }
   X.Call += ")";
