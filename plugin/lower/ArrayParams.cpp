@@ -474,7 +474,7 @@ bool inferredRows(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   Uses U(P, FD, Ctx);
   U.walk(FD->getBody());
   if (U.Unknown || U.Whole || U.Stepped || U.Inc.Uses || U.Step.Uses ||
-      U.End.N || U.FlatRows || U.PlusParam || U.Scale != 1 ||
+      U.End.N || U.FlatRows || U.PlusParam || U.Scale != 1 || U.Div != 1 ||
       !U.Aliases.empty() || !U.Rows.empty() || !U.Views.empty() ||
       !U.Helpers.empty())
     return false;
@@ -577,7 +577,13 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   };
   // `c[n]` alone (a lookup at a parameter's index) explains nothing; with
   // a loop counted by n (Horner from the top) it adds to n.
-  if (U.PlusParam && (U.PlusParam != U.Bound || U.Scale > 1) && !U.Unknown)
+  // Pairs and the odd one, `for (i = 0; i < n / 2; i++) ... x[2 * i + 1];
+  // if (n % 2) ... x[n - 1];`: n elements.
+  if (U.PlusParam && U.PlusParam == U.Bound && U.Div > 1 && U.Plus == 0 &&
+      !U.PlusLoop && U.Scale <= U.Div)
+    U.Scale = U.Div = 1;
+  if (U.PlusParam && (U.PlusParam != U.Bound || U.Scale > 1 || U.Div > 1) &&
+      !U.Unknown)
     U.Unknown = U.PlusAt;
   // A flat matrix's indices explain the extent alone (other indices or
   // walks of the same array: no rule combines them yet).
@@ -655,6 +661,14 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
                    std::to_string(U.Plus) + " (loop bound and index '" + N +
                    (U.Plus > 1 ? " + " + std::to_string(U.Plus - 1) : "") +
                    "')";
+    else if (U.Div > 1) // `for (i = 0; i < n / 2; i++) x[2 * i + 1]`
+      Out.DimHow =
+          "dynamic, " +
+          (U.Scale > 1 ? std::to_string(U.Scale) + " x (" : std::string()) +
+          "parameter '" + N + "' / " + std::to_string(U.Div) +
+          (U.Scale > 1 ? ") (loop bound, indices " + std::to_string(U.Scale) +
+                             " * i + c)"
+                       : " (loop bound)");
     else
       Out.DimHow = "dynamic, " +
                    (U.Scale > 1 ? std::to_string(U.Scale) + " x parameter '"

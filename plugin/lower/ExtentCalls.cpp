@@ -116,7 +116,7 @@ bool Uses::calleeExtent(const Uses &H, const CallExpr *CE,
                         const FunctionDecl *Def, CalleeExtent &E) {
   if (H.Unknown || H.Whole || H.Stepped || H.Inc.Uses || H.Step.Uses ||
       !H.Step.Reads.empty() || H.End.N || H.AtLeast || H.BeforeAt ||
-      !H.Aliases.empty() || !H.Rows.empty())
+      !H.Aliases.empty() || !H.Rows.empty() || H.Div > 1)
     return false;
   E = CalleeExtent();
   E.FromRange = H.FromRange;
@@ -259,19 +259,20 @@ bool Uses::followPassed(const CallExpr *CE, const FunctionDecl *Def,
   } else if (Row) {
     // Rows of k constant elements: the helper reads at most k of them, as
     // `x[k * i + c]` (0 <= c < k) does.
-    if (E.N || E.Rows || E.Const > K || (Bound && Bound != I->Bound)) {
+    if (E.N || E.Rows || E.Const > K || (Bound && Bound != I->Bound) ||
+        (E.Const > 0 && Bound && Div > 1 && K * Div < Scale)) {
       Why = To + ", where it reads more than the rows' " + std::to_string(K) +
             " elements or a number no constant bounds";
       return false;
     }
     if (E.Const > 0) {
-      Bound = I->Bound;
+      scaleBy(I->Bound, K, 1); // (holds: checked above)
       BoundNeed = std::max(BoundNeed, I->Need);
-      Scale = std::max(Scale, K);
     }
   } else if (E.Rows || E.N) {
     // The helper's count (or rows) of parameters, from p's start.
     bool Ok = *Sh == 0 && !(E.N && Bound && Bound != E.N) &&
+              !(E.N && Bound && Div > 1 && E.Scale * Div < Scale) &&
               !(E.Plus > 0 && PlusParam && PlusParam != E.N);
     if (!Ok || (E.Rows && !flat({E.Rows, E.Cols}, CE))) {
       Why = To +
@@ -281,9 +282,8 @@ bool Uses::followPassed(const CallExpr *CE, const FunctionDecl *Def,
       return false;
     }
     if (E.N) {
-      Bound = E.N;
+      scaleBy(E.N, E.Scale, 1); // (holds: checked above)
       BoundNeed = std::max(BoundNeed, E.Need);
-      Scale = std::max(Scale, E.Scale);
       if (E.Plus > 0) {
         PlusParam = E.N;
         Plus = std::max(Plus, E.Plus);

@@ -53,6 +53,9 @@ struct LoopVar {
   // Bound, `while (n--)`: i stays below n for n >= Need only (below it the
   // scalar loop ends only when n wraps around); -1: for every n.
   int64_t Need = -1;
+  // Bound: i stays below n / Div (`for (i = 0; i < n / 2; i++)`, `i < (n >>
+  // 1)`: pairs), counting up from From >= 0 and unassigned in the body.
+  int64_t Div = 1;
 };
 
 /// How many times a loop runs at most: an integer parameter N (`for (i =
@@ -109,6 +112,30 @@ struct LoopShapes {
       E = Sub;
     }
     return paramOf(E);
+  }
+
+  /// A loop's bound `n / d` or `n >> s` (d = 2^s), n an integer parameter
+  /// (boundParamOf; the quotient also through such a cast, `i < (int)(n /
+  /// 2)`), d a constant from 2 to 2^30: n, and d in \p Div.
+  const ParmVarDecl *boundDivOf(const Expr *E, int64_t &Div) {
+    E = E->IgnoreParenImpCasts();
+    while (const auto *CE = dyn_cast<ExplicitCastExpr>(E)) {
+      QualType T = CE->getType();
+      const Expr *Sub = CE->getSubExpr()->IgnoreParenImpCasts();
+      if (!T->isIntegerType() || T->isBooleanType() ||
+          !Sub->getType()->isIntegerType() || Ctx.getIntWidth(T) < 32)
+        break;
+      E = Sub;
+    }
+    const auto *BO = dyn_cast<BinaryOperator>(E);
+    if (!BO || (BO->getOpcode() != BO_Div && BO->getOpcode() != BO_Shr))
+      return nullptr;
+    auto K = constInt(BO->getRHS());
+    if (!K || (BO->getOpcode() == BO_Div ? *K < 2 || *K > (int64_t(1) << 30)
+                                         : *K < 1 || *K > 30))
+      return nullptr;
+    Div = BO->getOpcode() == BO_Div ? *K : int64_t(1) << *K;
+    return boundParamOf(BO->getLHS());
   }
 
   /// A loop condition's leftmost conjunct (`i < n` of `i < n && x[i] < t`:
@@ -283,6 +310,8 @@ struct LoopShapes {
   LoopVar whileVar(const WhileStmt *WS) {
     if (LoopVar D = countDown(WS); D.Bound)
       return D;
+    if (LoopVar D = downWhile(WS); D.Bound)
+      return D;
     LoopVar L;
     const auto *C = boundCond(WS->getCond());
     const auto *Body = dyn_cast<CompoundStmt>(WS->getBody());
@@ -302,6 +331,71 @@ struct LoopShapes {
     L.V = V;
     L.Bound = Top->first;
     L.Slack = Top->second;
+    return L;
+  }
+
+  /// A while loop, a statement of the function's body, counting a local
+  /// integer i down from `n - c` (n an integer parameter the function
+  /// never assigns, c >= 0; `int i = n;` or `i = n;` before the loop, or
+  /// assigned nowhere else, keeping every value), i changed nowhere else
+  /// and the function without goto: `while (i-- > k)` (the body sees i
+  /// from n - c - 1 down to k >= 0), and `while (i > k) { i -= s; ... }`
+  /// (also `i >= k`, `i--`, `--i`; only this condition, the step the
+  /// body's first statement: the rest of the body sees i from n - c - s
+  /// down to k + 1 - s >= 0).
+  LoopVar downWhile(const WhileStmt *WS) {
+    LoopVar L;
+    const auto *Body = dyn_cast<CompoundStmt>(FD->getBody());
+    const auto *C =
+        dyn_cast<BinaryOperator>(WS->getCond()->IgnoreParenImpCasts());
+    auto K = C ? constInt(C->getRHS()) : std::nullopt;
+    if (!Body || !K || jumps(Body) ||
+        (C->getOpcode() != BO_GT && C->getOpcode() != BO_GE))
+      return L;
+    const Expr *Lhs = C->getLHS()->IgnoreParenImpCasts();
+    const auto *Dec = dyn_cast<UnaryOperator>(Lhs);
+    const Stmt *DecAt = nullptr;
+    const VarDecl *I = nullptr;
+    int64_t Lo = 0, Slack = 0; // the body's i: Lo .. n - 1 - Slack (+ c)
+    if (Dec && Dec->getOpcode() == UO_PostDec) {
+      // `while (i-- > k)`: the test saw i >= k + 1, the body sees i - 1.
+      I = varOf(Dec->getSubExpr());
+      DecAt = Dec;
+      Lo = C->getOpcode() == BO_GT ? *K : *K - 1;
+    } else if (!Dec) {
+      const auto *B = dyn_cast<CompoundStmt>(WS->getBody());
+      I = varOf(Lhs);
+      // (A step alone: in `x[i], i--` the read comes first.)
+      const Stmt *First = B && !B->body_empty() ? B->body_front() : nullptr;
+      auto St = I && First &&
+                        (isa<UnaryOperator>(First) ||
+                         isa<CompoundAssignOperator>(First))
+                    ? step(cast<Expr>(First), I)
+                    : std::nullopt;
+      if (!St || *St > -1)
+        return L;
+      DecAt = First;
+      Lo = (C->getOpcode() == BO_GT ? *K + 1 : *K) + *St;
+      Slack = -*St - 1;
+    }
+    if (!I || isa<ParmVarDecl>(I) || !I->hasLocalStorage() ||
+        !I->getType()->isIntegerType() || Lo < 0)
+      return L;
+    const Stmt *At = nullptr;
+    const Expr *Init = startOf(WS, Body, I, At);
+    auto Top = Init ? paramMinus(Init) : std::nullopt;
+    if (!Top || !keepsValue(I, Init) ||
+        lowering::modifies(FD->getBody(), Top->first) ||
+        modifiesBesides(FD->getBody(), I, At, DecAt))
+      return L;
+    // An unsigned `n - c` (c > 0) wraps for n < c: no bound.
+    if (Top->second > 0 &&
+        Init->IgnoreParenImpCasts()->getType()->isUnsignedIntegerType())
+      return L;
+    L.V = I;
+    L.Bound = Top->first;
+    L.Slack = Top->second + Slack;
+    L.From = Lo;
     return L;
   }
 
@@ -420,7 +514,10 @@ struct LoopShapes {
       return L;
     BinaryOperatorKind K = C->getOpcode();
     if (K == BO_LT) {
+      int64_t Div = 1;
       const ParmVarDecl *N = boundParamOf(C->getRHS());
+      if (!N)
+        N = boundDivOf(C->getRHS(), Div);
       if (N && declFunctionContext(N) == FD && N->getType()->isIntegerType()) {
         L.V = varOf(C->getLHS());
         L.Bound = N;
@@ -429,6 +526,10 @@ struct LoopShapes {
         if (I && I->first == L.V && I->second >= 0 && St && *St >= 1 &&
             !lowering::modifies(FS->getBody(), L.V))
           L.From = I->second;
+        // `i < n / 2`: only counting up from a constant >= 0, unassigned.
+        if (Div > 1 && L.From < 0)
+          return LoopVar();
+        L.Div = Div;
         return L;
       }
     }

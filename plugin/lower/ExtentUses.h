@@ -77,7 +77,10 @@ struct Uses : LoopShapes {
   bool FromRange = false;             // MaxConst came from a loop's range
   const ParmVarDecl *Bound = nullptr; // i < Bound in an enclosing for
   int64_t BoundNeed = -1; // a `while (n--)` gave Bound (LoopVar::Need)
-  int64_t Scale = 1; // indices k * i + c (0 <= c < k): k * Bound elements
+  int64_t Scale = 1;      // indices k * i + c (0 <= c < k): k * Bound elements
+  // Indices of loops to `i < n / d` (LoopVar::Div): Scale * (Bound / Div)
+  // elements (`x[2 * i + 1]` under `i < n / 2`: 2 * (n / 2)).
+  int64_t Div = 1;
   // An index n + c (c >= -1, n an integer parameter): n + c + 1 elements,
   // when a loop counted by n indexes the array too (Bound == PlusParam).
   const ParmVarDecl *PlusParam = nullptr;
@@ -349,6 +352,40 @@ struct Uses : LoopShapes {
     return true;
   }
 
+  /// Adds K * (\p N / \p D) elements (indices k * i + c, 0 <= c < k, of a
+  /// loop to `i < n / d`) to the extent Scale * (Bound / Div): false when
+  /// the one does not hold the other for every n >= 0 (`x[i]` under `i < n`
+  /// and `x[4 * i + 3]` under `i < n / 2`: max(n, 4 (n / 2)) is neither)
+  /// or, with a quotient, they have different bounds.
+  bool scaleBy(const ParmVarDecl *N, int64_t K, int64_t D) {
+    if (!Bound) {
+      Bound = N;
+      Scale = K;
+      Div = D;
+      return true;
+    }
+    if (Bound != N) {
+      if (D > 1 || Div > 1)
+        return false;
+      Bound = N; // (as before: the last loop's bound)
+      Scale = std::max(Scale, K);
+      return true;
+    }
+    if (D == Div) {
+      Scale = std::max(Scale, K);
+      return true;
+    }
+    // S n >= K (n / D) for every n >= 0 when S D >= K.
+    if (Div == 1 && Scale * D >= K)
+      return true;
+    if (D == 1 && K * Div >= Scale) {
+      Scale = K;
+      Div = 1;
+      return true;
+    }
+    return false;
+  }
+
   /// An index \p Idx of p, or of a view of p that reads p[Idx + Shift].
   void index(const Expr *Idx, int64_t Shift = 0,
              const VarDecl *View = nullptr) {
@@ -361,7 +398,11 @@ struct Uses : LoopShapes {
     if (const VarDecl *V = Shift ? nullptr : varOf(Idx))
       for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
         if (It->V == V && It->Bound && It->Slack >= 0) {
-          Bound = It->Bound;
+          if (!scaleBy(It->Bound, 1, It->Div)) {
+            if (!Unknown)
+              Unknown = Idx;
+            return;
+          }
           BoundNeed = std::max(BoundNeed, It->Need);
           if (It->Once) // `do { x[i]; i++; } while (i < n)` reads x[From]
             AtLeast = std::max(AtLeast, It->From + 1);
@@ -393,9 +434,12 @@ struct Uses : LoopShapes {
         if (It->V == V && It->Bound && K >= 1 && A->C < K * (1 + It->Slack) &&
             (A->C >= 0 || (It->From >= 0 && K * It->From + A->C >= 0)) &&
             (!Bound || Bound == It->Bound)) {
-          Bound = It->Bound;
+          if (!scaleBy(It->Bound, K, It->Div)) {
+            if (!Unknown)
+              Unknown = Idx;
+            return;
+          }
           BoundNeed = std::max(BoundNeed, It->Need);
-          Scale = std::max(Scale, K);
           if (It->Once)
             AtLeast = std::max(AtLeast, K * It->From + A->C + 1);
           return;
@@ -413,7 +457,11 @@ struct Uses : LoopShapes {
             A->C + 1 + It->Slack >= 0 && (!Bound || Bound == It->Bound) &&
             (!PlusParam || PlusParam == It->Bound) &&
             !lowering::modifies(FD->getBody(), It->Bound)) {
-          Bound = It->Bound;
+          if (!scaleBy(It->Bound, 1, 1)) { // (n, with a quotient before)
+            if (!Unknown)
+              Unknown = Idx;
+            return;
+          }
           if (A->C - It->From + 1 > 0) {
             PlusParam = It->Bound;
             Plus = std::max(Plus, A->C - It->From + 1);
@@ -452,7 +500,8 @@ struct Uses : LoopShapes {
   const LoopVar *countedBelow(const VarDecl *V) const {
     for (auto It = Loops.rbegin(); V && It != Loops.rend(); ++It)
       if (It->V == V)
-        return It->Bound && It->Slack >= 0 && It->From >= 0 && !It->Once
+        return It->Bound && It->Slack >= 0 && It->From >= 0 && !It->Once &&
+                       It->Div == 1
                    ? &*It
                    : nullptr;
     return nullptr;
@@ -720,7 +769,7 @@ struct Uses : LoopShapes {
     }
     if (H.Unknown || H.Whole || H.Stepped || H.Inc.Uses || H.Step.Uses ||
         !H.Step.Reads.empty() || H.End.N || H.FlatRows || H.AtLeast ||
-        H.BeforeAt || !H.Aliases.empty() || !H.Rows.empty())
+        H.BeforeAt || !H.Aliases.empty() || !H.Rows.empty() || H.Div > 1)
       return false;
     const ParmVarDecl *B = H.Bound ? passedParam(H.Bound, CE, Def) : nullptr;
     const ParmVarDecl *PP =
@@ -728,11 +777,10 @@ struct Uses : LoopShapes {
     if ((H.Bound && (!B || (Bound && Bound != B))) ||
         (H.PlusParam && (!PP || (PlusParam && PlusParam != PP))))
       return false;
-    if (B) {
-      Bound = B;
+    if (B && !scaleBy(B, H.Scale, 1))
+      return false;
+    if (B)
       BoundNeed = std::max(BoundNeed, H.BoundNeed);
-      Scale = std::max(Scale, H.Scale);
-    }
     if (PP) {
       PlusParam = PP;
       Plus = std::max(Plus, H.Plus);
