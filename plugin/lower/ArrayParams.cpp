@@ -475,7 +475,7 @@ bool inferredRows(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   U.walk(FD->getBody());
   if (U.Unknown || U.Whole || U.Stepped || U.Inc.Uses || U.Step.Uses ||
       U.End.N || U.FlatRows || U.PlusParam || U.Scale != 1 || U.Div != 1 ||
-      !U.Aliases.empty() || !U.Rows.empty() || !U.Views.empty() ||
+      U.SearchN || !U.Aliases.empty() || !U.Rows.empty() || !U.Views.empty() ||
       !U.Helpers.empty())
     return false;
   if (U.Bound && U.MaxConst < 0) {
@@ -585,6 +585,12 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   if (U.PlusParam && (U.PlusParam != U.Bound || U.Scale > 1 || U.Div > 1) &&
       !U.Unknown)
     U.Unknown = U.PlusAt;
+  // A search's indices with other rules: with loops and indices to the same
+  // bound only (not walks, end pointers, flat matrices).
+  if (U.SearchN && !U.Unknown &&
+      (U.Bound != U.SearchN || U.Whole || U.Stepped || U.Inc.Uses ||
+       U.Step.Uses || !U.Step.Reads.empty() || U.End.N || U.FlatRows))
+    U.Unknown = U.SearchAt;
   // A flat matrix's indices explain the extent alone (other indices or
   // walks of the same array: no rule combines them yet).
   if (U.FlatRows && !U.Unknown &&
@@ -679,6 +685,20 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
                                 : "' (loop bound)");
     // (Each text above ends with its parenthesis.)
     Out.DimHow.insert(Out.DimHow.size() - 1, needText(N, N, U.BoundNeed));
+    if (U.SearchN) { // `x[mid]`, `mid = (lo + hi) / 2`, `hi = n - 1`
+      std::string Vs;
+      for (const VarDecl *V : U.SearchVars)
+        Vs += (Vs.empty() ? "'" : ", '") + V->getNameAsString() + "'";
+      std::string Search =
+          "indices " + Vs + " of a search, within 0 .. '" + N + "' - 1" +
+          (U.SearchNeed > 0
+               ? " for '" + N + "' >= " + std::to_string(U.SearchNeed)
+               : "");
+      if (U.Terms == U.SearchUses && !U.PlusParam)
+        Out.DimHow = "dynamic, from parameter '" + N + "' (" + Search + ")";
+      else
+        Out.DimHow.insert(Out.DimHow.size() - 1, "; " + Search);
+    }
     if (U.AtLeast > 0) // `do { s += x[i]; i++; } while (i < n);`
       Out.DimHow += ", at least " + std::to_string(U.AtLeast) +
                     " (the body of a do/while loop runs once)";

@@ -116,7 +116,7 @@ bool Uses::calleeExtent(const Uses &H, const CallExpr *CE,
                         const FunctionDecl *Def, CalleeExtent &E) {
   if (H.Unknown || H.Whole || H.Stepped || H.Inc.Uses || H.Step.Uses ||
       !H.Step.Reads.empty() || H.End.N || H.AtLeast || H.BeforeAt ||
-      !H.Aliases.empty() || !H.Rows.empty() || H.Div > 1)
+      !H.Aliases.empty() || !H.Rows.empty() || H.Div > 1 || H.SearchN)
     return false;
   E = CalleeExtent();
   E.FromRange = H.FromRange;

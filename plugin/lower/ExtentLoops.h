@@ -12,6 +12,7 @@
 #include "clang/AST/Stmt.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -397,6 +398,114 @@ struct LoopShapes {
     L.Slack = Top->second + Slack;
     L.From = Lo;
     return L;
+  }
+
+  /// The integer parameter n bounding the indices of a bracketing search,
+  /// `lo = 0; hi = n - 1; while (hi - lo > 1) { mid = (lo + hi) / 2; if
+  /// (x[mid] > t) hi = mid; else lo = mid; }`: \p V and the local integers
+  /// it is set from (\p Vars, V first) are set only (initialised or by `=`)
+  /// to constants K >= 0, to `n - c` (c >= 1, n assigned nowhere) and to
+  /// midpoints of two of them, `(a + b) / 2` or `(a + b) >> 1` (also `a +
+  /// (b - a) / 2` of a signed type), each keeping its value: so every value
+  /// they take lies in [0, n - 1] when n >= \p Need (the largest K + 1 and
+  /// c). Any other write (`lo = mid + 1`, `i++`, `&i`) or none: nullptr.
+  const ParmVarDecl *searchBound(const VarDecl *V, int64_t &Need,
+                                 std::vector<const VarDecl *> &Vars) {
+    auto local = [](const VarDecl *W) {
+      return W && !isa<ParmVarDecl>(W) && W->hasLocalStorage() &&
+             W->getType()->isIntegerType() && !W->getType()->isBooleanType();
+    };
+    if (!local(V))
+      return nullptr;
+    Vars.assign(1, V);
+    const ParmVarDecl *N = nullptr;
+    bool Ok = true;
+    auto in = [&](const VarDecl *W) {
+      return std::find(Vars.begin(), Vars.end(), W) != Vars.end();
+    };
+    auto add = [&](const Expr *E) {
+      const VarDecl *W = varOf(E);
+      if (!local(W))
+        return false;
+      if (!in(W))
+        Vars.push_back(W);
+      return true;
+    };
+    // A value stored in W: a constant, `n - c`, a variable, a midpoint.
+    auto value = [&](const VarDecl *W, const Expr *E) {
+      if (auto K = constInt(E)) { // (one W holds: below 2^15)
+        Need = std::max(Need, *K + 1);
+        return *K >= 0 && *K < (1 << 15) && Ctx.getIntWidth(W->getType()) >= 16;
+      }
+      if (!keepsValue(W, E))
+        return false;
+      E = E->IgnoreParenImpCasts();
+      if (auto Top = paramMinus(E)) {
+        if (Top->second < 1 || (N && N != Top->first) ||
+            lowering::modifies(FD->getBody(), Top->first))
+          return false;
+        N = Top->first;
+        Need = std::max(Need, Top->second);
+        return true;
+      }
+      if (varOf(E))
+        return add(E);
+      const auto *Half = dyn_cast<BinaryOperator>(E);
+      auto K = Half ? constInt(Half->getRHS()) : std::nullopt;
+      if (!K || !((Half->getOpcode() == BO_Div && *K == 2) ||
+                  (Half->getOpcode() == BO_Shr && *K == 1)))
+        return false;
+      const auto *Sum =
+          dyn_cast<BinaryOperator>(Half->getLHS()->IgnoreParenImpCasts());
+      if (Sum && Sum->getOpcode() == BO_Add)
+        return add(Sum->getLHS()) && add(Sum->getRHS());
+      return false;
+    };
+    // `a + (b - a) / 2`, signed: between a and b.
+    auto offMid = [&](const VarDecl *W, const Expr *E) {
+      const auto *Add = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+      if (!Add || Add->getOpcode() != BO_Add ||
+          !Add->getType()->isSignedIntegerType() || !keepsValue(W, E))
+        return false;
+      const auto *Half =
+          dyn_cast<BinaryOperator>(Add->getRHS()->IgnoreParenImpCasts());
+      auto K = Half ? constInt(Half->getRHS()) : std::nullopt;
+      const auto *Diff =
+          Half ? dyn_cast<BinaryOperator>(Half->getLHS()->IgnoreParenImpCasts())
+               : nullptr;
+      return K && *K == 2 && Half->getOpcode() == BO_Div && Diff &&
+             Diff->getOpcode() == BO_Sub &&
+             varOf(Diff->getRHS()) == varOf(Add->getLHS()) &&
+             add(Add->getLHS()) && add(Diff->getLHS());
+    };
+    std::function<void(const Stmt *)> walk = [&](const Stmt *S) {
+      if (!S || !Ok)
+        return;
+      if (const auto *BO = dyn_cast<BinaryOperator>(S);
+          BO && BO->isAssignmentOp() && in(varOf(BO->getLHS())))
+        Ok = BO->getOpcode() == BO_Assign &&
+             (value(varOf(BO->getLHS()), BO->getRHS()) ||
+              offMid(varOf(BO->getLHS()), BO->getRHS()));
+      if (const auto *UO = dyn_cast<UnaryOperator>(S);
+          UO &&
+          (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+          in(varOf(UO->getSubExpr())))
+        Ok = false;
+      if (const auto *DS = dyn_cast<DeclStmt>(S))
+        for (const Decl *D : DS->decls())
+          if (const auto *W = dyn_cast<VarDecl>(D); W && in(W) && W->getInit())
+            Ok &= value(W, W->getInit()) || offMid(W, W->getInit());
+      for (const Stmt *C : astChildren(S))
+        walk(C);
+    };
+    // Until no variable joins (each pass checks every write again).
+    for (size_t Seen = 0; Ok && Seen != Vars.size();) {
+      Seen = Vars.size();
+      N = nullptr;
+      Need = 0;
+      walk(FD->getBody());
+    }
+    return Ok ? N : nullptr;
   }
 
   /// `while (n--)` / `while (n-- > 0)`, n an integer parameter that

@@ -81,6 +81,14 @@ struct Uses : LoopShapes {
   // Indices of loops to `i < n / d` (LoopVar::Div): Scale * (Bound / Div)
   // elements (`x[2 * i + 1]` under `i < n / 2`: 2 * (n / 2)).
   int64_t Div = 1;
+  int Terms = 0; // how many indices (and helpers) gave Bound (scaleBy)
+  // Indices of a bracketing search over [0, SearchN - 1] (searchBound): a
+  // term of Bound (SearchN), for SearchN >= SearchNeed; SearchUses of them.
+  const ParmVarDecl *SearchN = nullptr;
+  int64_t SearchNeed = 0;
+  int SearchUses = 0;
+  std::vector<const VarDecl *> SearchVars;
+  const Expr *SearchAt = nullptr;
   // An index n + c (c >= -1, n an integer parameter): n + c + 1 elements,
   // when a loop counted by n indexes the array too (Bound == PlusParam).
   const ParmVarDecl *PlusParam = nullptr;
@@ -358,6 +366,7 @@ struct Uses : LoopShapes {
   /// and `x[4 * i + 3]` under `i < n / 2`: max(n, 4 (n / 2)) is neither)
   /// or, with a quotient, they have different bounds.
   bool scaleBy(const ParmVarDecl *N, int64_t K, int64_t D) {
+    ++Terms;
     if (!Bound) {
       Bound = N;
       Scale = K;
@@ -491,6 +500,23 @@ struct Uses : LoopShapes {
     }
     if (auto RC = Shift ? std::nullopt : flatIndex(Idx); RC && flat(*RC, Idx))
       return;
+    // `x[mid]`, `x[lo]` of a search (`mid = (lo + hi) / 2`, hi from `n -
+    // 1`): within n, for n >= Need.
+    int64_t Need = 0;
+    std::vector<const VarDecl *> Vars;
+    if (const VarDecl *V = Shift ? nullptr : varOf(Idx))
+      if (const ParmVarDecl *N = searchBound(V, Need, Vars);
+          N && (!Bound || Bound == N) && (!SearchN || SearchN == N) &&
+          scaleBy(N, 1, 1)) {
+        SearchN = N;
+        SearchNeed = std::max(SearchNeed, Need);
+        ++SearchUses;
+        if (!SearchAt) {
+          SearchAt = Idx;
+          SearchVars = Vars;
+        }
+        return;
+      }
     if (!Unknown)
       Unknown = Idx;
   }
@@ -769,7 +795,8 @@ struct Uses : LoopShapes {
     }
     if (H.Unknown || H.Whole || H.Stepped || H.Inc.Uses || H.Step.Uses ||
         !H.Step.Reads.empty() || H.End.N || H.FlatRows || H.AtLeast ||
-        H.BeforeAt || !H.Aliases.empty() || !H.Rows.empty() || H.Div > 1)
+        H.BeforeAt || !H.Aliases.empty() || !H.Rows.empty() || H.Div > 1 ||
+        H.SearchN)
       return false;
     const ParmVarDecl *B = H.Bound ? passedParam(H.Bound, CE, Def) : nullptr;
     const ParmVarDecl *PP =

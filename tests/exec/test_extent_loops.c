@@ -5,7 +5,9 @@
  * (`if (n % 2) ... x[n - 1]`: n), and counters set to n and counted down
  * by the body's first statement (`while (i > 0) { i--; ... x[i]; }`, `i
  * -= 2` under `i >= 2`), by the test (`while (i-- > 0)`), or by a for
- * loop reading x[i - 1]. For the strided (default), BD_PACKED and
+ * loop reading x[i - 1]; and the indices of a bracketing search, `lo =
+ * 0; hi = n - 1; while (hi - lo > 1) { mid = (lo + hi) / 2; ... }` (n, for
+ * n >= 1). For the strided (default), BD_PACKED and
  * BD_POINTERS layouts, doubles and floats, n = 1 .. 3W + 2 examples and
  * lengths 0 .. 3W + 1 (every one, odd and even, in random order):
  *   - NAME_batched bit for bit the scalar function; NAME_grad's ret bit
@@ -99,6 +101,23 @@
   }                                                                            \
   return s;
 
+/* ---- a bracketing search ---------------------------------------------- */
+
+/* lo, hi and mid stay within 0 .. n - 1 (for n >= 1: n = 0 returns first);
+ * x need not be sorted for that. */
+#define SEARCH_BODY(T)                                                         \
+  if (n < 1)                                                                   \
+    return a;                                                                  \
+  int lo = 0, hi = n - 1, mid;                                                 \
+  while (hi - lo > 1) {                                                        \
+    mid = (lo + hi) / 2;                                                       \
+    if (x[mid] > a)                                                            \
+      hi = mid;                                                                \
+    else                                                                       \
+      lo = mid;                                                                \
+  }                                                                            \
+  return x[lo] + b * (x[hi] - x[lo]) * a;
+
 #define FAMILY(NAME, T, BODY)                                                  \
   BATCHDIFF T NAME##_s(const T *x, int n, T a, T b){                           \
       BODY(T)} BATCHDIFF T NAME##_o(BD_PACKED const T *x, int n, T a, T b){    \
@@ -117,6 +136,8 @@ FAMILY(down_firstf, float, DOWN_FIRST_BODY)
 FAMILY(down_test, double, DOWN_TEST_BODY)
 FAMILY(down_for, double, DOWN_FOR_BODY)
 FAMILY(down_pairs, double, DOWN_PAIRS_BODY)
+FAMILY(search, double, SEARCH_BODY)
+FAMILY(searchf, float, SEARCH_BODY)
 
 /* ---- layouts ----------------------------------------------------------- */
 
@@ -371,6 +392,8 @@ RUN_FAMILY(down_firstf, float, EXT_N, 2e-2)
 RUN_FAMILY(down_test, double, EXT_N, 1e-6)
 RUN_FAMILY(down_for, double, EXT_N, 1e-6)
 RUN_FAMILY(down_pairs, double, EXT_DOWN2, 1e-6)
+RUN_FAMILY(search, double, EXT_N, 1e-6)
+RUN_FAMILY(searchf, float, EXT_N, 2e-2)
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
@@ -379,7 +402,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test(t_half),        cmocka_unit_test(t_pairs_odd),
       cmocka_unit_test(t_down_first),  cmocka_unit_test(t_down_firstf),
       cmocka_unit_test(t_down_test),   cmocka_unit_test(t_down_for),
-      cmocka_unit_test(t_down_pairs),
+      cmocka_unit_test(t_down_pairs),  cmocka_unit_test(t_search),
+      cmocka_unit_test(t_searchf),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);
