@@ -31,6 +31,23 @@ static void batch_sp(void *v) {
   BD_CTX(v);
   softplus_d_batched(c->n, A, OUT);
 }
+static void loop_pw(void *v) {
+  BD_CTX(v);
+  bd_loop_pow_d(c->n, A, B, OUT);
+}
+static void batch_pw(void *v) {
+  BD_CTX(v);
+  pow_d_batched(c->n, A, B, OUT);
+}
+#define AMER_STEPS 32
+static void loop_am(void *v) {
+  BD_CTX(v);
+  bd_loop_amer_put(c->n, A, c->K, c->r, B, C, AMER_STEPS, OUT);
+}
+static void batch_am(void *v) {
+  BD_CTX(v);
+  amer_put_batched(c->n, A, c->K, c->r, B, C, AMER_STEPS, OUT);
+}
 
 /* Checks the references against the scalar loop (ref, pool examples), then
  * prints the rows: scalar loop with -fveclib=libmvec, hand-written vectors
@@ -129,5 +146,44 @@ int main(int argc, char **argv) {
   bd_bench_pair(loop_sp, &c, batch_sp, &c, reps, bd_bench_next_slice, &sl, &tl,
                 &tb);
   bd_bench_row("b double", "softplus_d (exp, log1p, ?:)", tl, tb, n, "-");
+
+  /* pow alone: x in [0.5, 2], y in [-30, 30] */
+  for (size_t i = 0; i < pool; i++) {
+    c.a[i] = bd_bench_uniform(&g, 0.5, 2.0);
+    c.b[i] = bd_bench_uniform(&g, -30.0, 30.0);
+  }
+  c.n = pool;
+  c.off = 0;
+  c.out = ref;
+  loop_pw(&c);
+  c.out = res;
+  batch_pw(&c);
+  bad |= bd_bench_check("pow_d", bd_bench_maxrel_d(res, ref, pool, 1.0), 1e-15);
+  c.n = n;
+  bd_bench_pair(loop_pw, &c, batch_pw, &c, reps, bd_bench_next_slice, &sl, &tl,
+                &tb);
+  bd_bench_row("b double", "pow_d (pow)", tl, tb, n, "-");
+
+  /* American put, binomial tree of 32 steps: S, sigma, T (n / 64 examples:
+   * each is 1,088 pows) */
+  for (size_t i = 0; i < pool; i++) {
+    c.a[i] = bd_bench_uniform(&g, 60.0, 140.0);
+    c.b[i] = bd_bench_uniform(&g, 0.1, 0.6);
+    c.c[i] = bd_bench_uniform(&g, 0.1, 2.0);
+  }
+  c.n = pool / 64;
+  c.off = 0;
+  c.out = ref;
+  loop_am(&c);
+  c.out = res;
+  batch_am(&c);
+  bad |= bd_bench_check("amer_put", bd_bench_maxrel_d(res, ref, pool / 64, 1.0),
+                        1e-13);
+  c.n = n / 64;
+  sl.n = n / 64;
+  bd_bench_pair(loop_am, &c, batch_am, &c, reps, bd_bench_next_slice, &sl, &tl,
+                &tb);
+  bd_bench_row("b double", "amer_put (binomial tree, 2 pows a node)", tl, tb,
+               n / 64, "-");
   return bad;
 }

@@ -211,6 +211,42 @@ void bd_loop_softplus_d(size_t n, const double *x, double *ret) {
     ret[i] = softplus_d(x[i]);
 }
 
+/* pow alone, and an American put on a binomial tree over a local array
+ * with S u^i d^(n-i) by two pows at every node (docs/performance-kernels.md,
+ * "The double pow"): steps and the rates shared by the batch. */
+BATCHDIFF double pow_d(double x, double y) { return pow(x, y); }
+#define AMER_MAX 64
+BATCHDIFF double amer_put(double S, BD_UNIFORM double K, BD_UNIFORM double r,
+                          double sigma, double T, BD_UNIFORM int steps) {
+  double v[AMER_MAX + 1];
+  if (steps < 1)
+    steps = 1;
+  if (steps > AMER_MAX)
+    steps = AMER_MAX;
+  double dt = T / steps;
+  double u = exp(sigma * sqrt(dt)), d = 1.0 / u;
+  double disc = exp(-r * dt);
+  double p = (exp(r * dt) - d) / (u - d);
+  for (int i = 0; i <= steps; i++)
+    v[i] = fmax(K - S * pow(u, i) * pow(d, steps - i), 0.0);
+  for (int n = steps - 1; n >= 0; n--)
+    for (int i = 0; i <= n; i++) {
+      double hold = disc * (p * v[i + 1] + (1 - p) * v[i]);
+      v[i] = fmax(hold, K - S * pow(u, i) * pow(d, n - i));
+    }
+  return v[0];
+}
+void bd_loop_pow_d(size_t n, const double *x, const double *y, double *ret) {
+  for (size_t i = 0; i < n; i++)
+    ret[i] = pow_d(x[i], y[i]);
+}
+void bd_loop_amer_put(size_t n, const double *S, double K, double r,
+                      const double *sigma, const double *T, int steps,
+                      double *ret) {
+  for (size_t i = 0; i < n; i++)
+    ret[i] = amer_put(S[i], K, r, sigma[i], T[i], steps);
+}
+
 /* ---- baselines: scalar forward mode with dual numbers -------------------- */
 
 enum { BD_ND = 5 }; /* up to 5 partials */

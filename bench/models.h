@@ -141,6 +141,18 @@ void bd_loop_bs_call(size_t n, const double *S, double K, double r,
 void bd_loop_lognormal_nll(size_t n, const double *x, const double *mu,
                            const double *sigma, double *ret);
 void bd_loop_softplus_d(size_t n, const double *x, double *ret);
+double pow_d(double x, double y); /* pow */
+void pow_d_batched(size_t n, const double *x, const double *y, double *ret);
+/* binomial tree, two pows per node */
+double amer_put(double S, double K, double r, double sigma, double T,
+                int steps);
+void amer_put_batched(size_t n, const double *S, double K, double r,
+                      const double *sigma, const double *T, int steps,
+                      double *ret);
+void bd_loop_pow_d(size_t n, const double *x, const double *y, double *ret);
+void bd_loop_amer_put(size_t n, const double *S, double K, double r,
+                      const double *sigma, const double *T, int steps,
+                      double *ret);
 
 /* ---- references for the double kernels (models_ref.c, models_libmvec.c) --
  * bd_hand_*: hand-written with the runtime's vectors and inline math, every

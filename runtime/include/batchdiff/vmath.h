@@ -62,13 +62,13 @@ extern "C" {
   BD_INL bd_f64d bd__lib_##fn##_f64d(bd_f64d x) { return bd_rt_##cd##_8(x); }
 #define BD__MATH2(fn, cf, cd)                                                  \
   BD__RTDECL(cf, cd, BD__ARGS2)                                                \
-  BD_INL bd_f32n bd_##fn##_f32n(bd_f32n x, bd_f32n y) {                        \
+  BD_INL bd_f32n bd__lib_##fn##_f32n(bd_f32n x, bd_f32n y) {                   \
     return bd_rt_##cf##_16(x, y);                                              \
   }                                                                            \
-  BD_INL bd_f32d bd_##fn##_f32d(bd_f32d x, bd_f32d y) {                        \
+  BD_INL bd_f32d bd__lib_##fn##_f32d(bd_f32d x, bd_f32d y) {                   \
     return bd_rt_##cf##_8(x, y);                                               \
   }                                                                            \
-  BD_INL bd_f64d bd_##fn##_f64d(bd_f64d x, bd_f64d y) {                        \
+  BD_INL bd_f64d bd__lib_##fn##_f64d(bd_f64d x, bd_f64d y) {                   \
     return bd_rt_##cd##_8(x, y);                                               \
   }
 #elif BD_VBYTES == 32
@@ -79,13 +79,13 @@ extern "C" {
   BD_INL bd_f64d bd__lib_##fn##_f64d(bd_f64d x) { return bd_rt_##cd##_4(x); }
 #define BD__MATH2(fn, cf, cd)                                                  \
   BD__RTDECL(cf, cd, BD__ARGS2)                                                \
-  BD_INL bd_f32n bd_##fn##_f32n(bd_f32n x, bd_f32n y) {                        \
+  BD_INL bd_f32n bd__lib_##fn##_f32n(bd_f32n x, bd_f32n y) {                   \
     return bd_rt_##cf##_8(x, y);                                               \
   }                                                                            \
-  BD_INL bd_f32d bd_##fn##_f32d(bd_f32d x, bd_f32d y) {                        \
+  BD_INL bd_f32d bd__lib_##fn##_f32d(bd_f32d x, bd_f32d y) {                   \
     return bd_rt_##cf##_4(x, y);                                               \
   }                                                                            \
-  BD_INL bd_f64d bd_##fn##_f64d(bd_f64d x, bd_f64d y) {                        \
+  BD_INL bd_f64d bd__lib_##fn##_f64d(bd_f64d x, bd_f64d y) {                   \
     return bd_rt_##cd##_4(x, y);                                               \
   }
 #else
@@ -101,14 +101,14 @@ extern "C" {
   BD_INL bd_f64d bd__lib_##fn##_f64d(bd_f64d x) { return bd_rt_##cd##_2(x); }
 #define BD__MATH2(fn, cf, cd)                                                  \
   BD__RTDECL(cf, cd, BD__ARGS2)                                                \
-  BD_INL bd_f32n bd_##fn##_f32n(bd_f32n x, bd_f32n y) {                        \
+  BD_INL bd_f32n bd__lib_##fn##_f32n(bd_f32n x, bd_f32n y) {                   \
     return bd_rt_##cf##_4(x, y);                                               \
   }                                                                            \
-  BD_INL bd_f32d bd_##fn##_f32d(bd_f32d x, bd_f32d y) {                        \
+  BD_INL bd_f32d bd__lib_##fn##_f32d(bd_f32d x, bd_f32d y) {                   \
     bd__v4f r = bd_rt_##cf##_4(BD__PAD(x), BD__PAD(y));                        \
     return BD__UNPAD(r);                                                       \
   }                                                                            \
-  BD_INL bd_f64d bd_##fn##_f64d(bd_f64d x, bd_f64d y) {                        \
+  BD_INL bd_f64d bd__lib_##fn##_f64d(bd_f64d x, bd_f64d y) {                   \
     return bd_rt_##cd##_2(x, y);                                               \
   }
 #endif
@@ -196,6 +196,24 @@ BD_MATH2_LIST(BD__MATH2)
   }                                                                            \
   BD_INL bd_f64d bd_##fn##_f64d(bd_f64d x) { return bd__##di##_##fn##_f64d(x); }
 BD_MATH1_IMPL_LIST(BD__PUB1)
+/* The same for the two-argument functions: double pow is inline in FMA
+ * builds (vmath_pow.h; bd__fast_pow_f64d is the library's without FMA). */
+#define BD_MATH2_IMPL_LIST(X)                                                  \
+  X(pow, lib, fast)                                                            \
+  X(atan2, lib, lib)                                                           \
+  X(hypot, lib, lib)                                                           \
+  X(fmod, lib, lib)
+#define BD__PUB2(fn, fi, di)                                                   \
+  BD_INL bd_f32n bd_##fn##_f32n(bd_f32n x, bd_f32n y) {                        \
+    return bd__##fi##_##fn##_f32n(x, y);                                       \
+  }                                                                            \
+  BD_INL bd_f32d bd_##fn##_f32d(bd_f32d x, bd_f32d y) {                        \
+    return bd__##fi##_##fn##_f32d(x, y);                                       \
+  }                                                                            \
+  BD_INL bd_f64d bd_##fn##_f64d(bd_f64d x, bd_f64d y) {                        \
+    return bd__##di##_##fn##_f64d(x, y);                                       \
+  }
+BD_MATH2_IMPL_LIST(BD__PUB2)
 
 /* bd_ool_<fn>_T: the same function for generated code compiled with
  * -fplugin-arg-batchdiff-math=outline: an inline body (fast) becomes one
@@ -215,17 +233,17 @@ BD_MATH1_IMPL_LIST(BD__PUB1)
     return bd_##fn##_f64d(x);                                                  \
   }
 BD_MATH1_IMPL_LIST(BD__OOL1)
-#define BD__OOL2(fn, cf, cd)                                                   \
-  BD__OOL_lib bd_f32n bd_ool_##fn##_f32n(bd_f32n x, bd_f32n y) {               \
+#define BD__OOL2(fn, fi, di)                                                   \
+  BD__OOL_##fi bd_f32n bd_ool_##fn##_f32n(bd_f32n x, bd_f32n y) {              \
     return bd_##fn##_f32n(x, y);                                               \
   }                                                                            \
-  BD__OOL_lib bd_f32d bd_ool_##fn##_f32d(bd_f32d x, bd_f32d y) {               \
+  BD__OOL_##fi bd_f32d bd_ool_##fn##_f32d(bd_f32d x, bd_f32d y) {              \
     return bd_##fn##_f32d(x, y);                                               \
   }                                                                            \
-  BD__OOL_lib bd_f64d bd_ool_##fn##_f64d(bd_f64d x, bd_f64d y) {               \
+  BD__OOL_##di bd_f64d bd_ool_##fn##_f64d(bd_f64d x, bd_f64d y) {              \
     return bd_##fn##_f64d(x, y);                                               \
   }
-BD_MATH2_LIST(BD__OOL2)
+BD_MATH2_IMPL_LIST(BD__OOL2)
 
 /* jn, yn (POSIX: Bessel functions of integer order n): libm's per lane, the
  * scalar function's bits (SLEEF has none). The lanes pass through arrays:

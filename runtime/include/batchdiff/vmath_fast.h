@@ -289,8 +289,9 @@ BD__FASTF_DBL(f32d)
 BD_INL bd_f64d bd__fast_exp_f64d(bd_f64d x) { return bd__exp_dd(x); }
 BD_INL bd_f64d bd__fast_expm1_f64d(bd_f64d x) { return bd__expm1_dd(x); }
 
-/* Double erf, erfc, log: inline with FMA (vmath_erf.h, vmath_log.h); SLEEF
- * (erf, erfc) and fdlibm without FMA (log, vmath_fast_body.h). The erfc
+/* Double erf, erfc, log, pow: inline with FMA (vmath_erf.h, vmath_log.h,
+ * vmath_pow.h); SLEEF (erf, erfc, pow) and fdlibm without FMA (log,
+ * vmath_fast_body.h). The erfc
  * tables (3 and 4 doubles a row) are in libbatchdiff_rt
  * (gen_vmath_tables.c). */
 #define BD_ERFC_ROWS 3489
@@ -307,6 +308,7 @@ extern const double bd_rt_erfc128_tab[BD_ERFC8_ROWS * 4]
 #endif
 BD_INL bd_f64d bd__lib_erf_f64d(bd_f64d x);
 BD_INL bd_f64d bd__lib_erfc_f64d(bd_f64d x);
+BD_INL bd_f64d bd__lib_pow_f64d(bd_f64d x, bd_f64d y);
 #if defined(__FMA__)
 #include <batchdiff/vmath_erf.h>
 #include <batchdiff/vmath_log.h>
@@ -318,11 +320,18 @@ BD_INL bd_f64d bd__fast_log1p_f64d(bd_f64d x) { return bd__log1p_dd(x); }
 #endif
 BD_INL bd_f64d bd__fast_erf_f64d(bd_f64d x) { return bd__erf_dd(x); }
 BD_INL bd_f64d bd__fast_erfc_f64d(bd_f64d x) { return bd__erfc_dd(x); }
+#include <batchdiff/vmath_pow.h>
+BD_INL bd_f64d bd__fast_pow_f64d(bd_f64d x, bd_f64d y) {
+  return bd__pow_dd(x, y);
+}
 #else
 BD_INL bd_f64d bd__fast_log_f64d(bd_f64d x) { return bd__log_dd(x); }
 BD_INL bd_f64d bd__fast_log1p_f64d(bd_f64d x) { return bd__log1p_dd(x); }
 BD_INL bd_f64d bd__fast_erf_f64d(bd_f64d x) { return bd__lib_erf_f64d(x); }
 BD_INL bd_f64d bd__fast_erfc_f64d(bd_f64d x) { return bd__lib_erfc_f64d(x); }
+BD_INL bd_f64d bd__fast_pow_f64d(bd_f64d x, bd_f64d y) {
+  return bd__lib_pow_f64d(x, y);
+}
 #endif
 
 /* ---- sin, cos: fdlibm in double (float: rounded once); lanes beyond
