@@ -255,21 +255,38 @@ struct LoopShapes {
       return UO && UO->getOpcode() == UO_PostDec;
     };
     const VarDecl *V = nullptr;
+    // `i + k < n` (k >= 0 a constant): i < n - k (pairs, `for (i = 0; i + 1
+    // < n; i += 2) x[i] * x[i + 1]`).
+    int64_t Off = 0;
+    const Expr *Lhs = C ? C->getLHS() : nullptr;
+    if (const auto *Add =
+            Lhs ? dyn_cast<BinaryOperator>(Lhs->IgnoreParenImpCasts())
+                : nullptr;
+        Add && Add->getOpcode() == BO_Add)
+      if (auto Kk = constInt(Add->getRHS()); Kk && *Kk >= 0) {
+        Off = *Kk;
+        Lhs = Add->getLHS();
+      }
     if (C)
-      V = varOf(isPostDec(C->getLHS())
-                    ? cast<UnaryOperator>(C->getLHS()->IgnoreParenImpCasts())
-                          ->getSubExpr()
-                    : C->getLHS());
+      V = varOf(
+          isPostDec(Lhs)
+              ? cast<UnaryOperator>(Lhs->IgnoreParenImpCasts())->getSubExpr()
+              : Lhs);
     if (!V || lowering::modifies(FS->getBody(), V))
       return L;
     auto St = step(FS->getInc(), V);
     BinaryOperatorKind K = C->getOpcode();
     std::optional<std::pair<const ParmVarDecl *, int64_t>> Top;
     int64_t From = -1;
+    if (Off && !(St && *St >= 1 && (K == BO_LT || K == BO_LE)))
+      return L;
     if (St && *St >= 1 && (K == BO_LT || K == BO_LE)) {
       // i < n - c: Slack c; i <= n - c: Slack c - 1 (-1 for `i <= n`, the
-      // 1-based loops of Numerical Recipes: i reaches n).
+      // 1-based loops of Numerical Recipes: i reaches n); i + k < n - c:
+      // Slack c + k.
       Top = paramMinus(C->getRHS());
+      if (Top)
+        Top->second += Off;
       if (Top && K == BO_LE)
         Top->second--;
       if (auto I = init(FS->getInit()); I && I->first == V && I->second >= 0)
@@ -367,17 +384,28 @@ struct LoopShapes {
       const auto *B = dyn_cast<CompoundStmt>(WS->getBody());
       I = varOf(Lhs);
       // (A step alone: in `x[i], i--` the read comes first.)
-      const Stmt *First = B && !B->body_empty() ? B->body_front() : nullptr;
-      auto St = I && First &&
-                        (isa<UnaryOperator>(First) ||
-                         isa<CompoundAssignOperator>(First))
-                    ? step(cast<Expr>(First), I)
-                    : std::nullopt;
-      if (!St || *St > -1)
+      auto down = [&](const Stmt *S) {
+        auto St =
+            I && S && (isa<UnaryOperator>(S) || isa<CompoundAssignOperator>(S))
+                ? step(cast<Expr>(S), I)
+                : std::nullopt;
+        return St && *St <= -1 ? St : std::nullopt;
+      };
+      bool Empty = !B || B->body_empty();
+      int64_t Min = C->getOpcode() == BO_GT ? *K + 1 : *K; // the test's
+      if (auto St = down(Empty ? nullptr : B->body_front())) {
+        DecAt = B->body_front();
+        Lo = Min + *St;
+        Slack = -*St - 1;
+      } else if (down(Empty ? nullptr : B->body_back())) {
+        // `while (i >= 0) { ... x[i]; i--; }` from `i = n - c` (c >= 1):
+        // the body sees i from n - c down to the test's least.
+        DecAt = B->body_back();
+        Lo = Min;
+        Slack = -1;
+      } else {
         return L;
-      DecAt = First;
-      Lo = (C->getOpcode() == BO_GT ? *K + 1 : *K) + *St;
-      Slack = -*St - 1;
+      }
     }
     if (!I || isa<ParmVarDecl>(I) || !I->hasLocalStorage() ||
         !I->getType()->isIntegerType() || Lo < 0)
@@ -389,9 +417,11 @@ struct LoopShapes {
         lowering::modifies(FD->getBody(), Top->first) ||
         modifiesBesides(FD->getBody(), I, At, DecAt))
       return L;
-    // An unsigned `n - c` (c > 0) wraps for n < c: no bound.
-    if (Top->second > 0 &&
-        Init->IgnoreParenImpCasts()->getType()->isUnsignedIntegerType())
+    // An unsigned `n - c` (c > 0) wraps for n < c: no bound. (Slack -1,
+    // from `n - c` itself: c >= 1.)
+    if ((Top->second > 0 &&
+         Init->IgnoreParenImpCasts()->getType()->isUnsignedIntegerType()) ||
+        Top->second + Slack < 0)
       return L;
     L.V = I;
     L.Bound = Top->first;
@@ -627,7 +657,8 @@ struct LoopShapes {
       const ParmVarDecl *N = boundParamOf(C->getRHS());
       if (!N)
         N = boundDivOf(C->getRHS(), Div);
-      if (N && declFunctionContext(N) == FD && N->getType()->isIntegerType()) {
+      if (N && declFunctionContext(N) == FD && N->getType()->isIntegerType() &&
+          varOf(C->getLHS())) {
         L.V = varOf(C->getLHS());
         L.Bound = N;
         auto I = init(FS->getInit());

@@ -5,7 +5,9 @@
  * (`if (n % 2) ... x[n - 1]`: n), and counters set to n and counted down
  * by the body's first statement (`while (i > 0) { i--; ... x[i]; }`, `i
  * -= 2` under `i >= 2`), by the test (`while (i-- > 0)`), or by a for
- * loop reading x[i - 1]; and the indices of a bracketing search, `lo =
+ * loop reading x[i - 1], or set to n - 1 and counted down by the body's
+ * last statement (`while (i >= 0) { ... x[i]; i--; }`); pairs by `i + 1 <
+ * n` stepped by 2 (2 * (n / 2)); and the indices of a bracketing search, `lo =
  * 0; hi = n - 1; while (hi - lo > 1) { mid = (lo + hi) / 2; ... }` (n, for
  * n >= 1). For the strided (default), BD_PACKED and
  * BD_POINTERS layouts, doubles and floats, n = 1 .. 3W + 2 examples and
@@ -61,6 +63,13 @@
     s += b * x[n - 1];                                                         \
   return s;
 
+/* Pairs by `i + 1 < n` stepped by 2: 2 * (n / 2) too. */
+#define PAIRS_PLUS_BODY(T)                                                     \
+  T s = b;                                                                     \
+  for (int i = 0; i + 1 < n; i += 2)                                           \
+    s = s * a + x[i] * x[i + 1];                                               \
+  return s;
+
 /* ---- counting down from n ---------------------------------------------- */
 
 /* The body's first statement decrements, then reads x[i]. */
@@ -101,6 +110,16 @@
   }                                                                            \
   return s;
 
+/* From n - 1, the decrement the body's last statement. */
+#define DOWN_LAST_BODY(T)                                                      \
+  T s = a;                                                                     \
+  int i = n - 1;                                                               \
+  while (i >= 0) {                                                             \
+    s = s * b + x[i] * a;                                                      \
+    i--;                                                                       \
+  }                                                                            \
+  return s;
+
 /* ---- a bracketing search ---------------------------------------------- */
 
 /* lo, hi and mid stay within 0 .. n - 1 (for n >= 1: n = 0 returns first);
@@ -137,6 +156,8 @@ FAMILY(down_test, double, DOWN_TEST_BODY)
 FAMILY(down_for, double, DOWN_FOR_BODY)
 FAMILY(down_pairs, double, DOWN_PAIRS_BODY)
 FAMILY(search, double, SEARCH_BODY)
+FAMILY(pairs_plus, double, PAIRS_PLUS_BODY)
+FAMILY(down_last, double, DOWN_LAST_BODY)
 FAMILY(searchf, float, SEARCH_BODY)
 
 /* ---- layouts ----------------------------------------------------------- */
@@ -393,6 +414,8 @@ RUN_FAMILY(down_test, double, EXT_N, 1e-6)
 RUN_FAMILY(down_for, double, EXT_N, 1e-6)
 RUN_FAMILY(down_pairs, double, EXT_DOWN2, 1e-6)
 RUN_FAMILY(search, double, EXT_N, 1e-6)
+RUN_FAMILY(pairs_plus, double, EXT_PAIRS, 1e-6)
+RUN_FAMILY(down_last, double, EXT_N, 1e-6)
 RUN_FAMILY(searchf, float, EXT_N, 2e-2)
 
 int main(int argc, char **argv) {
@@ -403,7 +426,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test(t_down_first),  cmocka_unit_test(t_down_firstf),
       cmocka_unit_test(t_down_test),   cmocka_unit_test(t_down_for),
       cmocka_unit_test(t_down_pairs),  cmocka_unit_test(t_search),
-      cmocka_unit_test(t_searchf),
+      cmocka_unit_test(t_searchf),     cmocka_unit_test(t_pairs_plus),
+      cmocka_unit_test(t_down_last),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);

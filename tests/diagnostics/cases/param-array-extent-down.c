@@ -1,7 +1,8 @@
 /* A counter set to n and counted down where the body reads before it
  * decrements: the first read is x[n], past the extent ('while (i > 0) {
- * i--; s += x[i]; }', the decrement the body's first statement, and 'while
- * (i-- > 0) s += x[i];' work: n elements). */
+ * i--; s += x[i]; }', the decrement the body's first statement, 'while (i--
+ * > 0) s += x[i];', and from 'i = n - 1', 'while (i >= 0) { s += x[i];
+ * i--; }', work: n elements). */
 __attribute__((batch)) double f(const double *x, int n) {
   double s = 0.0;
   int i = n;
