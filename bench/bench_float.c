@@ -19,6 +19,14 @@ static void loop_gelu(void *v) { BD_CTX(v); bd_loop_gelu(c->n, X, OUT); }
 static void batch_gelu(void *v) { BD_CTX(v); gelu_batched(c->n, X, OUT); }
 static void loop_softplus(void *v) { BD_CTX(v); bd_loop_softplus(c->n, X, OUT); }
 static void batch_softplus(void *v) { BD_CTX(v); softplus_batched(c->n, X, OUT); }
+static void loop_powf(void *v) {
+  BD_CTX(v);
+  bd_loop_pow_f(c->n, X, Y, OUT);
+}
+static void batch_powf(void *v) {
+  BD_CTX(v);
+  pow_f_batched(c->n, X, Y, OUT);
+}
 
 typedef struct {
   const char *name;
@@ -59,5 +67,22 @@ int main(int argc, char **argv) {
     bd_bench_pair(b[k].loop, &c, b[k].batch, &c, reps, bd_bench_next_slice, &sl, &tl, &tb);
     bd_bench_row("a float", b[k].name, tl, tb, n, ">= 12x / 18x");
   }
+  /* powf alone: x in [0.5, 2], y in [-30, 30] */
+  for (size_t i = 0; i < pool; i++) {
+    c.x[i] = (float)bd_bench_uniform(&g, 0.5, 2.0);
+    c.y[i] = (float)bd_bench_uniform(&g, -30.0, 30.0);
+  }
+  c.n = pool;
+  c.off = 0;
+  c.out = ref;
+  loop_powf(&c);
+  c.out = res;
+  batch_powf(&c);
+  bad |= bd_bench_check("pow_f", bd_bench_maxrel_f(res, ref, pool, 1.0), 1e-6);
+  c.n = n;
+  double tl, tb;
+  bd_bench_pair(loop_powf, &c, batch_powf, &c, reps, bd_bench_next_slice, &sl,
+                &tl, &tb);
+  bd_bench_row("a float", "pow_f (powf)", tl, tb, n, "-");
   return bad;
 }

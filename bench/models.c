@@ -215,6 +215,11 @@ void bd_loop_softplus_d(size_t n, const double *x, double *ret) {
  * with S u^i d^(n-i) by two pows at every node (docs/performance-kernels.md,
  * "The double pow"): steps and the rates shared by the batch. */
 BATCHDIFF double pow_d(double x, double y) { return pow(x, y); }
+BATCHDIFF float pow_f(float x, float y) { return powf(x, y); }
+void bd_loop_pow_f(size_t n, const float *x, const float *y, float *ret) {
+  for (size_t i = 0; i < n; i++)
+    ret[i] = pow_f(x[i], y[i]);
+}
 #define AMER_MAX 64
 BATCHDIFF double amer_put(double S, BD_UNIFORM double K, BD_UNIFORM double r,
                           double sigma, double T, BD_UNIFORM int steps) {

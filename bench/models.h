@@ -142,6 +142,9 @@ void bd_loop_lognormal_nll(size_t n, const double *x, const double *mu,
                            const double *sigma, double *ret);
 void bd_loop_softplus_d(size_t n, const double *x, double *ret);
 double pow_d(double x, double y); /* pow */
+float pow_f(float x, float y);    /* powf */
+void pow_f_batched(size_t n, const float *x, const float *y, float *ret);
+void bd_loop_pow_f(size_t n, const float *x, const float *y, float *ret);
 void pow_d_batched(size_t n, const double *x, const double *y, double *ret);
 /* binomial tree, two pows per node */
 double amer_put(double S, double K, double r, double sigma, double T,

@@ -5,7 +5,8 @@
  *     with integer y, special values (NaN-ness, infinities and the sign of
  *     zero as glibc's); its gradient (d/dx = y pow(x, y - 1), d/dy =
  *     pow(x, y) log(x): Math.def's rule, whose rare lanes call pow again)
- *     against central differences;
+ *     against central differences; pwf: powf likewise (0.501 ULP with FMA:
+ *     in double, rounded once);
  *   - put: an American put on a binomial tree over a local array, S u^j
  *     d^(n-j) by pow at every node (the finance kernel of
  *     docs/performance-kernels.md, "The double pow"): NAME_batched within
@@ -22,12 +23,15 @@
 
 #if defined(__FMA__)
 #define POW_BOUND 0.7
+#define POWF_BOUND 0.501
 #else
 #define POW_BOUND 1.04
+#define POWF_BOUND 1.0
 #endif
 #define ST 48
 
 BATCHDIFF double pw(double x, double y) { return pow(x, y); }
+BATCHDIFF float pwf(float x, float y) { return powf(x, y); }
 
 BATCHDIFF double put(double s, double k, double r, double sigma, double t,
                      int steps) {
@@ -144,6 +148,47 @@ static void t_pw(void **state) {
       gp_reset();
     }
   fd_expect(&fc, "pw", 1000);
+}
+
+/* powf: batched within its bound of powl (0.501 ULP with FMA: computed in
+ * double, rounded once), the same inputs as pw's rounded to float. */
+static void t_pwf(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("pow_pwf")};
+  for (size_t ni = 0; ni < N_TEST_NS; ni++)
+    for (int rep = 0; rep < 200; rep++) {
+      size_t n = test_ns[ni];
+      float *x = gp_alloc(n * 4), *y = gp_alloc(n * 4), *r = gp_alloc(n * 4);
+      for (size_t e = 0; e < n; e++) {
+        double a, b;
+        gen_xy(&rng, e + (size_t)rep, &a, &b);
+        x[e] = (float)a;
+        y[e] = (float)(e % 6 == 1 ? b * 0x1p-24 : b);
+      }
+      gp_seal(x), gp_seal(y);
+      pwf_batched(n, x, y, r);
+      for (size_t e = 0; e < n; e++) {
+        float libm = powf(x[e], y[e]);
+        long double ref = powl(x[e], y[e]);
+        int ok;
+        if (isnan(libm) || isnan(r[e]))
+          ok = isnan(libm) && isnan(r[e]);
+        else if (r[e] == 0 && libm == 0)
+          ok = signbit(r[e]) == signbit(libm);
+        else if (isinf(libm) || isinf(r[e]))
+          ok = r[e] == libm;
+        else
+          ok = ulp_err_f(r[e], ref) <= POWF_BOUND;
+        if (!ok) {
+          print_error("pwf_batched n=%zu example %zu: powf(%a, %a) = %a, "
+                      "glibc %a, powl %La\n",
+                      n, e, (double)x[e], (double)y[e], (double)r[e],
+                      (double)libm, ref);
+          fail();
+        }
+      }
+      gp_reset();
+    }
 }
 
 typedef struct {
@@ -265,6 +310,7 @@ static void t_ces(void **state) {
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_pw),
+      cmocka_unit_test(t_pwf),
       cmocka_unit_test(t_put),
       cmocka_unit_test(t_ces),
   };

@@ -1,4 +1,5 @@
-/* Double pow (bd_pow_f64d) in ULP against powl (x87, 64-bit mantissa), on
+/* Vector pow (bd_pow_f64d, bd_pow_f32n, bd_pow_f32d) in ULP against powl
+ * (x87, 64-bit mantissa), on
  * 2^20 random (x, y) pairs over wide ranges and on every pair of special
  * values, each in every lane of a vector of ordinary lanes. FMA builds
  * (rt_test_vpow_avx512, _avx512f, _avx2) run the inline kernel
@@ -20,8 +21,10 @@
 
 #if defined(__FMA__)
 #define POW_BOUND 0.7
+#define POWF_BOUND 0.501
 #else
 #define POW_BOUND 1.0
+#define POWF_BOUND 1.0
 #endif
 
 typedef struct {
@@ -224,17 +227,186 @@ static void test_annex_f(void **state) {
     }
 }
 
+/* ---- float: bd_pow_f32n and bd_pow_f32d (FMA builds: in double, rounded
+ * once; without FMA: SLEEF's powf) ---- */
+
+static double lane_error_f(float x, float y, float got) {
+  float libm = powf(x, y);
+  if (isnan(libm) || isnan(got))
+    return isnan(libm) && isnan(got) ? 0.0 : INFINITY;
+  if (got == 0 && libm == 0)
+    return signbit(got) == signbit(libm) ? 0.0 : INFINITY;
+  if (isinf(libm) || isinf(got))
+    return got == libm ? 0.0 : INFINITY;
+  return ulp_error_f(got, powl(x, y));
+}
+
+static void record_f(result *r, float x, float y, float got) {
+  double e = lane_error_f(x, y, got);
+  r->n++;
+  if (!(e <= r->max_ulp)) {
+    r->max_ulp = e;
+    r->at_x = x;
+    r->at_y = y;
+  }
+}
+
+static void sample_f(uint64_t *rng, size_t i, float *x, float *y) {
+  double u = tu_unit(rng), v = tu_unit(rng);
+  int e = (int)(tu_next(rng) % 254) - 126;
+  switch (i % 10) {
+  case 0: /* any normal x, moderate y */
+    *x = (float)ldexp(1.0 + u, e);
+    *y = (float)((v - 0.5) * 8.0);
+    break;
+  case 1: /* x near 1, huge y */
+    *x = (float)(1.0 + (u - 0.5) * ldexp(1.0, -(int)(tu_next(rng) % 24)));
+    *y = (float)((v - 0.5) * ldexp(1.0, (int)(tu_next(rng) % 44)));
+    break;
+  case 2:
+    *x = (float)(10.0 * u);
+    *y = (float)((v - 0.5) * 200.0);
+    break;
+  case 3: /* y log x across float's range: overflow, subnormal results */
+    *x = (float)ldexp(1.0 + u, e);
+    *y = *x == 1.0f ? 1.0f : (float)((-110.0 + 205.0 * v) / log(*x));
+    break;
+  case 4: /* x < 0, integer y */
+    *x = -(float)ldexp(1.0 + u, (int)(tu_next(rng) % 20) - 10);
+    *y = (float)((int64_t)(tu_next(rng) % 301) - 150);
+    break;
+  case 5: /* x < 0, y huge (even) or not an integer */
+    *x = -(float)ldexp(1.0 + u, e / 8);
+    *y = tu_next(rng) & 1 ? (float)ldexp(1.0 + v, 24 + (int)(tu_next(rng) % 20))
+                          : (float)((v - 0.5) * 10.0);
+    break;
+  case 6: /* subnormal x */
+    *x = (float)(u * 0x1p-126);
+    *y = (float)((v - 0.5) * 3.0);
+    break;
+  case 7:
+    *x = (float)((int)(tu_next(rng) % 41) - 20);
+    *y = (float)((int)(tu_next(rng) % 61) - 30);
+    break;
+  default:
+    *x = tu_f32_bits((uint32_t)tu_next(rng));
+    *y = tu_f32_bits((uint32_t)tu_next(rng));
+    if (*x != *x)
+      *x = NAN;
+    if (*y != *y)
+      *y = -NAN;
+    break;
+  }
+}
+
+static void measure_f(size_t n, uint64_t seed, result *rn, result *rh) {
+  uint64_t rng = seed;
+  for (size_t i = 0; i < n; i += BD_WN) {
+    bd_f32n x, y, v;
+    bd_f32d xh, yh, vh;
+    for (int l = 0; l < BD_WN; l++) {
+      float a, b;
+      sample_f(&rng, i + (size_t)l, &a, &b);
+      x[l] = a;
+      y[l] = b;
+    }
+    v = bd_pow_f32n(x, y);
+    for (int l = 0; l < BD_WN; l++)
+      record_f(rn, x[l], y[l], v[l]);
+    for (int h = 0; h < BD_WN; h += BD_WD) {
+      for (int l = 0; l < BD_WD; l++) {
+        xh[l] = x[h + l];
+        yh[l] = y[h + l];
+      }
+      vh = bd_pow_f32d(xh, yh);
+      for (int l = 0; l < BD_WD; l++)
+        record_f(rh, xh[l], yh[l], vh[l]);
+    }
+  }
+}
+
+static void test_float_random(void **state) {
+  (void)state;
+  result rn = {0, 0, 0, 0}, rh = {0, 0, 0, 0};
+  measure_f((size_t)1 << 20, 4321, &rn, &rh);
+  check("f32n random", rn, POWF_BOUND);
+  check("f32d random", rh, POWF_BOUND);
+}
+
+/* Every pair of special values (as floats), in each lane of f32n. */
+static void test_float_special_pairs(void **state) {
+  (void)state;
+  result r = {0, 0, 0, 0};
+  for (size_t a = 0; a < NSP; a++)
+    for (size_t b = 0; b < NSP; b++)
+      for (int at = 0; at < BD_WN; at++) {
+        bd_f32n x, y, v;
+        for (int l = 0; l < BD_WN; l++) {
+          x[l] = l == at ? (float)sp[a] : 0.3f + 1.7f * (float)l;
+          y[l] = l == at ? (float)sp[b] : 2.5f - 0.3f * (float)l;
+        }
+        v = bd_pow_f32n(x, y);
+        for (int l = 0; l < BD_WN; l++)
+          record_f(&r, x[l], y[l], v[l]);
+        float want = powf((float)sp[a], (float)sp[b]);
+        if (isnan(want) || isinf(want) || want == 0 || fabsf(want) == 1.0f) {
+          if (!(isnan(want) && isnan(v[at])) &&
+              tu_bits_f32(want) != tu_bits_f32(v[at]))
+            fail_msg("powf(%a, %a) = %a in lane %d, glibc %a", (float)sp[a],
+                     (float)sp[b], (double)v[at], at, (double)want);
+        }
+      }
+  check("f32n special pairs", r, POWF_BOUND);
+}
+
+/* Annex F for float: powf(x, +-0) = 1, powf(1, y) = 1, signaling NaNs too. */
+static void test_float_annex_f(void **state) {
+  (void)state;
+  const float xs[] = {tu_f32_bits(0x7fa00000u),
+                      tu_f32_bits(0xff800001u),
+                      NAN,
+                      INFINITY,
+                      -INFINITY,
+                      -3.0f,
+                      0.0f};
+  for (size_t k = 0; k < sizeof xs / sizeof xs[0]; k++)
+    for (int at = 0; at < BD_WN; at++) {
+      bd_f32n x, y, v;
+      for (int l = 0; l < BD_WN; l++) {
+        x[l] = l == at ? xs[k] : 2.0f;
+        y[l] = l == at ? (k & 1 ? -0.0f : 0.0f) : 0.5f;
+      }
+      v = bd_pow_f32n(x, y);
+      tu_check(1.0f, v[at], "powf(x, +-0)", k);
+      for (int l = 0; l < BD_WN; l++) {
+        x[l] = l == at ? 1.0f : 2.0f;
+        y[l] = l == at ? xs[k] : 0.5f;
+      }
+      v = bd_pow_f32n(x, y);
+      tu_check(1.0f, v[at], "powf(1, y)", k);
+    }
+}
+
 int main(int argc, char **argv) {
   if (argc > 2 && strcmp(argv[1], "--max") == 0) {
     result r = measure((size_t)strtoull(argv[2], NULL, 0), 987);
     printf("BD_VBYTES=%d: pow max %.4f ULP at pow(%a, %a) over %ld lanes\n",
            BD_VBYTES, r.max_ulp, r.at_x, r.at_y, r.n);
+    result rn = {0, 0, 0, 0}, rh = {0, 0, 0, 0};
+    measure_f((size_t)strtoull(argv[2], NULL, 0), 987, &rn, &rh);
+    printf("BD_VBYTES=%d: powf max %.4f ULP (f32n) at powf(%a, %a), %.4f "
+           "(f32d) at powf(%a, %a) over %ld lanes each\n",
+           BD_VBYTES, rn.max_ulp, rn.at_x, rn.at_y, rh.max_ulp, rh.at_x,
+           rh.at_y, rn.n);
     return 0;
   }
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_random),
       cmocka_unit_test(test_special_pairs),
       cmocka_unit_test(test_annex_f),
+      cmocka_unit_test(test_float_random),
+      cmocka_unit_test(test_float_special_pairs),
+      cmocka_unit_test(test_float_annex_f),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -320,6 +320,7 @@
 #pragma pop_macro("x8")
 #pragma pop_macro("x_")
 #pragma pop_macro("xc")
+#pragma pop_macro("xh")
 #pragma pop_macro("xl")
 #pragma pop_macro("xp")
 #pragma pop_macro("xs")

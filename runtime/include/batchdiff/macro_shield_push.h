@@ -640,6 +640,8 @@
 #undef x_
 #pragma push_macro("xc")
 #undef xc
+#pragma push_macro("xh")
+#undef xh
 #pragma push_macro("xl")
 #undef xl
 #pragma push_macro("xp")

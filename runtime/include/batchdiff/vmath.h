@@ -196,10 +196,10 @@ BD_MATH2_LIST(BD__MATH2)
   }                                                                            \
   BD_INL bd_f64d bd_##fn##_f64d(bd_f64d x) { return bd__##di##_##fn##_f64d(x); }
 BD_MATH1_IMPL_LIST(BD__PUB1)
-/* The same for the two-argument functions: double pow is inline in FMA
- * builds (vmath_pow.h; bd__fast_pow_f64d is the library's without FMA). */
+/* The same for the two-argument functions: pow (float and double) is inline
+ * in FMA builds (vmath_pow.h; bd__fast_pow_T is the library's without FMA). */
 #define BD_MATH2_IMPL_LIST(X)                                                  \
-  X(pow, lib, fast)                                                            \
+  X(pow, fast, fast)                                                           \
   X(atan2, lib, lib)                                                           \
   X(hypot, lib, lib)                                                           \
   X(fmod, lib, lib)

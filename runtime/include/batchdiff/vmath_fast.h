@@ -289,9 +289,9 @@ BD__FASTF_DBL(f32d)
 BD_INL bd_f64d bd__fast_exp_f64d(bd_f64d x) { return bd__exp_dd(x); }
 BD_INL bd_f64d bd__fast_expm1_f64d(bd_f64d x) { return bd__expm1_dd(x); }
 
-/* Double erf, erfc, log, pow: inline with FMA (vmath_erf.h, vmath_log.h,
- * vmath_pow.h); SLEEF (erf, erfc, pow) and fdlibm without FMA (log,
- * vmath_fast_body.h). The erfc
+/* Double erf, erfc, log, pow and float pow: inline with FMA (vmath_erf.h,
+ * vmath_log.h, vmath_pow.h); SLEEF (erf, erfc, pow, powf) and fdlibm without
+ * FMA (log, vmath_fast_body.h). The erfc
  * tables (3 and 4 doubles a row) are in libbatchdiff_rt
  * (gen_vmath_tables.c). */
 #define BD_ERFC_ROWS 3489
@@ -309,6 +309,8 @@ extern const double bd_rt_erfc128_tab[BD_ERFC8_ROWS * 4]
 BD_INL bd_f64d bd__lib_erf_f64d(bd_f64d x);
 BD_INL bd_f64d bd__lib_erfc_f64d(bd_f64d x);
 BD_INL bd_f64d bd__lib_pow_f64d(bd_f64d x, bd_f64d y);
+BD_INL bd_f32n bd__lib_pow_f32n(bd_f32n x, bd_f32n y);
+BD_INL bd_f32d bd__lib_pow_f32d(bd_f32d x, bd_f32d y);
 #if defined(__FMA__)
 #include <batchdiff/vmath_erf.h>
 #include <batchdiff/vmath_log.h>
@@ -324,6 +326,25 @@ BD_INL bd_f64d bd__fast_erfc_f64d(bd_f64d x) { return bd__erfc_dd(x); }
 BD_INL bd_f64d bd__fast_pow_f64d(bd_f64d x, bd_f64d y) {
   return bd__pow_dd(x, y);
 }
+/* powf in double (bd__powfk_dd): bd_f32d is one double vector, bd_f32n two */
+BD_INL bd_f32d bd__fast_pow_f32d(bd_f32d x, bd_f32d y) {
+  return __builtin_convertvector(
+      bd__powfk_dd(__builtin_convertvector(x, bd_f64d),
+                   __builtin_convertvector(y, bd_f64d)),
+      bd_f32d);
+}
+BD_INL bd_f32n bd__fast_pow_f32n(bd_f32n x, bd_f32n y) {
+  bd_f32d xl, xh, yl, yh;
+  __builtin_memcpy(&xl, &x, sizeof xl);
+  __builtin_memcpy(&xh, (const char *)&x + sizeof xl, sizeof xh);
+  __builtin_memcpy(&yl, &y, sizeof yl);
+  __builtin_memcpy(&yh, (const char *)&y + sizeof yl, sizeof yh);
+  bd_f32d rl = bd__fast_pow_f32d(xl, yl), rh = bd__fast_pow_f32d(xh, yh);
+  bd_f32n r;
+  __builtin_memcpy(&r, &rl, sizeof rl);
+  __builtin_memcpy((char *)&r + sizeof rl, &rh, sizeof rh);
+  return r;
+}
 #else
 BD_INL bd_f64d bd__fast_log_f64d(bd_f64d x) { return bd__log_dd(x); }
 BD_INL bd_f64d bd__fast_log1p_f64d(bd_f64d x) { return bd__log1p_dd(x); }
@@ -331,6 +352,12 @@ BD_INL bd_f64d bd__fast_erf_f64d(bd_f64d x) { return bd__lib_erf_f64d(x); }
 BD_INL bd_f64d bd__fast_erfc_f64d(bd_f64d x) { return bd__lib_erfc_f64d(x); }
 BD_INL bd_f64d bd__fast_pow_f64d(bd_f64d x, bd_f64d y) {
   return bd__lib_pow_f64d(x, y);
+}
+BD_INL bd_f32d bd__fast_pow_f32d(bd_f32d x, bd_f32d y) {
+  return bd__lib_pow_f32d(x, y);
+}
+BD_INL bd_f32n bd__fast_pow_f32n(bd_f32n x, bd_f32n y) {
+  return bd__lib_pow_f32n(x, y);
 }
 #endif
 

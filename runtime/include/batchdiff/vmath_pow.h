@@ -135,3 +135,39 @@ BD_INL bd_f64d bd__pow_dd(bd_f64d x, bd_f64d y) {
     r = bd__pow_fix_dd(x, y, r, fast);
   return r;
 }
+
+/* ---- powf: in double, rounded once ----
+ * x, y floats (exact in double): exp(y log|x|) with the double log and exp
+ * (vmath_log.h, vmath_fast_body.h: each within 0.83 ULP of double), so the
+ * double result is within about 2^-44 relative (|y log x| <= 708) and the
+ * rounding to float within 0.5 + 2^-20 ULP. Float overflow and subnormal
+ * results come from the conversion (double rounding: at most 2^-29 ULP
+ * more). The same fast lanes as double pow (every float is a normal
+ * double); the others take glibc's scalar powf per lane. */
+BD__COLD bd_f64d bd__powf_fix_dd(bd_f64d x, bd_f64d y, bd_f64d r,
+                                 bd_i64d fast) {
+  for (int i = 0; i < BD_WD; i++)
+    if (!fast[i])
+      r[i] = (y[i] == 0.0 || x[i] == 1.0)
+                 ? 1.0
+                 : (double)__builtin_powf((float)x[i], (float)y[i]);
+  return r;
+}
+
+BD_INL bd_f64d bd__powfk_dd(bd_f64d x, bd_f64d y) {
+  bd_f64d ax = __builtin_elementwise_abs(x);
+  bd_f64d eh = y * bd__logfmak_dd(ax, 0.0);
+  bd_f64d r = bd__expfma_dd(eh);
+  bd_f64d hy = y * 0.5;
+  bd_i64d yint = (bd_i64d)(__builtin_elementwise_trunc(y) == y);
+  bd_i64d odd = yint & (bd_i64d)(__builtin_elementwise_trunc(hy) != hy);
+  r = (bd_f64d)((bd_i64d)r ^
+                ((bd_i64d)x & odd & (int64_t)0x8000000000000000ULL));
+  bd_i64d norm = (bd_i64d)((bd_u64d)((bd_i64d)ax - 0x0010000000000000LL) <
+                           (uint64_t)0x7fe0000000000000ULL);
+  bd_i64d fast = norm & ((bd_i64d)(x > 0.0) | yint) &
+                 (bd_i64d)(__builtin_elementwise_abs(eh) <= 708.0);
+  if (__builtin_reduce_or(~fast))
+    r = bd__powf_fix_dd(x, y, r, fast);
+  return r;
+}
