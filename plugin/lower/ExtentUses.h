@@ -105,6 +105,8 @@ struct Uses : LoopShapes {
   const Expr *FlatAt = nullptr;
   const Expr *Whole = nullptr; // a use as a pointer (p + 1, f(p))
   std::vector<LoopVar> Loops;  // loops enclosing the current statement
+  // Locals set to `e % n`, bounded by n (remLocals).
+  llvm::DenseMap<const VarDecl *, const ParmVarDecl *> RemLocals;
   // The rules that give an extent to a pointer used as a pointer:
   // an end pointer `p + n` (End; Bad: several different ones), `*p++` once
   // per iteration of a counted loop (Inc), a step `p += k` (Step).
@@ -193,40 +195,6 @@ struct Uses : LoopShapes {
   bool isP(const Expr *E) {
     const VarDecl *V = varOf(E);
     return V && (V == P || Aliases.count(V));
-  }
-
-  std::optional<Affine> affine(const Expr *E) {
-    E = E->IgnoreParenImpCasts();
-    if (auto K = constInt(E))
-      return Affine{*K, {}};
-    if (const VarDecl *V = varOf(E))
-      return Affine{0, {{V, 1}}};
-    const auto *BO = dyn_cast<BinaryOperator>(E);
-    if (!BO)
-      return std::nullopt;
-    BinaryOperatorKind K = BO->getOpcode();
-    if (K == BO_Add || K == BO_Sub) {
-      auto L = affine(BO->getLHS()), R = affine(BO->getRHS());
-      if (!L || !R)
-        return std::nullopt;
-      int64_t S = K == BO_Sub ? -1 : 1;
-      L->C += S * R->C;
-      for (auto &T : R->Terms)
-        L->Terms.push_back({T.first, S * T.second});
-      return L;
-    }
-    if (K == BO_Mul) {
-      auto KL = constInt(BO->getLHS()), KR = constInt(BO->getRHS());
-      auto A = affine(KL ? BO->getRHS() : BO->getLHS());
-      if ((!KL && !KR) || !A)
-        return std::nullopt;
-      int64_t M = KL ? *KL : *KR;
-      A->C *= M;
-      for (auto &T : A->Terms)
-        T.second *= M;
-      return A;
-    }
-    return std::nullopt;
   }
 
   /// The smallest and largest values of an index affine in loop variables
@@ -395,6 +363,17 @@ struct Uses : LoopShapes {
     return false;
   }
 
+  /// Integer locals declared with a value remBound bounds and never
+  /// assigned (`int j = (i + 1) % n;`): that value's bound.
+  void remLocals(const DeclStmt *DS) {
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D);
+          V && V->hasLocalStorage() && V->getType()->isIntegerType() &&
+          V->getInit() && !lowering::modifies(FD->getBody(), V))
+        if (const ParmVarDecl *N = remBound(V->getInit(), Loops))
+          RemLocals[V] = N;
+  }
+
   /// An index \p Idx of p, or of a view of p that reads p[Idx + Shift].
   void index(const Expr *Idx, int64_t Shift = 0,
              const VarDecl *View = nullptr) {
@@ -402,6 +381,17 @@ struct Uses : LoopShapes {
       return;
     if (auto K = constInt(Idx)) {
       MaxConst = std::max<int64_t>(MaxConst, *K + Shift);
+      return;
+    }
+    // `p[(i + 1) % n]`, `p[j]` with `int j = (i + 1) % n;`: below n.
+    if (const ParmVarDecl *N = Shift
+                                   ? nullptr
+                                   : (varOf(Idx) ? RemLocals.lookup(varOf(Idx))
+                                                 : remBound(Idx, Loops));
+        N) {
+      if ((Bound && Bound != N) || !scaleBy(N, 1, 1))
+        if (!Unknown)
+          Unknown = Idx;
       return;
     }
     if (const VarDecl *V = Shift ? nullptr : varOf(Idx))
@@ -865,12 +855,15 @@ struct Uses : LoopShapes {
       };
       Trip T;
       T.N = Kept(counted(S, &T.Need));
+      std::optional<LoopVar> Lag;
       if (FS) {
         Loops.push_back(loopVar(FS));
         Loops.back().Bound = Kept(Loops.back().Bound);
         Loops.back().Counts = T.N && T.N == Loops.back().Bound;
         if (!T.N && Loops.back().Ranged)
           T.K = Loops.back().Trips;
+        if ((Lag = laggingVar(FS, Loops.back())))
+          Loops.push_back(*Lag);
       }
       const auto *WS = dyn_cast<WhileStmt>(S);
       if (WS) {
@@ -890,6 +883,8 @@ struct Uses : LoopShapes {
       LoopStmts.pop_back();
       Around.pop_back();
       if (FS || WS || DS)
+        Loops.pop_back();
+      if (Lag)
         Loops.pop_back();
       return;
     }
@@ -953,6 +948,8 @@ struct Uses : LoopShapes {
       if (BO->getOpcode() == BO_Add)
         endPointer(BO);
     Gotos |= isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S);
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      remLocals(DS);
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       if (const auto *V = DS->isSingleDecl()
                               ? dyn_cast<VarDecl>(DS->getSingleDecl())
