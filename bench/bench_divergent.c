@@ -1,7 +1,9 @@
 /* (c) divergent branches: piecewise() takes one of three paths (expf /
  * polynomial / logf*sqrtf) per example. With shuffled inputs nearly every
  * vector holds all three paths, so the batched code runs all of them under
- * masks; with sorted inputs a vector takes one path.
+ * masks; with sorted inputs a vector takes one path. interp_knots(): a
+ * bisection over a file-scope table of 11 knots (3 or 4 steps per example)
+ * and a lerp between two of its entries, read at per-lane indices.
  * Usage: bench_divergent [n] [reps] [pool]
  * Each timed run covers the next n examples of a pool (see bench_util.h). */
 #include "bench_util.h"
@@ -15,6 +17,15 @@ typedef struct {
 #define BD_CTX(v) ctx_t *c = (ctx_t *)(v)
 static void loop_pw(void *v) { BD_CTX(v); bd_loop_piecewise(c->n, c->x + c->off, c->out + c->off); }
 static void batch_pw(void *v) { BD_CTX(v); piecewise_batched(c->n, c->x + c->off, c->out + c->off); }
+
+typedef struct {
+  size_t n, off;
+  double *t, *out;
+} ictx_t;
+
+#define BD_ICTX(v) ictx_t *c = (ictx_t *)(v)
+static void loop_ik(void *v) { BD_ICTX(v); bd_loop_interp_knots(c->n, c->t + c->off, c->out + c->off); }
+static void batch_ik(void *v) { BD_ICTX(v); interp_knots_batched(c->n, c->t + c->off, c->out + c->off); }
 
 static int cmp_float(const void *a, const void *b) {
   float x = *(const float *)a, y = *(const float *)b;
@@ -57,5 +68,23 @@ int main(int argc, char **argv) {
                t[1][0], t[1][1], n, "-");
   bd_bench_cost_row("c divergent", "cost: batched shuffled / batched sorted",
                     t[1][1], t[0][1], n, "-");
+
+  ictx_t ic = {pool, 0, bd_bench_alloc(pool, 8), bd_bench_alloc(pool, 8)};
+  double *iref = bd_bench_alloc(pool, 8), *ires = ic.out;
+  bd_bench_slices isl = {&ic.off, n, pool};
+  for (size_t i = 0; i < pool; i++)
+    ic.t[i] = bd_bench_uniform(&g, 0.0, 1.0);
+  ic.out = iref;
+  loop_ik(&ic);
+  ic.out = ires;
+  batch_ik(&ic);
+  bad |= bd_bench_check("interp_knots", bd_bench_maxrel_d(ires, iref, pool, 1.0),
+                        0.0);
+  ic.n = n;
+  double ti[2];
+  bd_bench_pair(loop_ik, &ic, batch_ik, &ic, reps, bd_bench_next_slice, &isl,
+                &ti[0], &ti[1]);
+  bd_bench_row("c divergent", "interp_knots: bisection over a table of 11",
+               ti[0], ti[1], n, "-");
   return bad;
 }

@@ -31,6 +31,26 @@ BATCHDIFF float piecewise(float x) {
 
 /* ---- double --------------------------------------------------------------- */
 
+/* Piecewise-linear interpolation by bisection over a file-scope table of
+ * 11 knots (a spline's interval search): a short divergent loop reading a
+ * small const table at a per-lane index. */
+static const double KNOTS[11] = {0.0, 0.05, 0.15, 0.3, 0.4,  0.5,
+                                 0.55, 0.7, 0.8,  0.95, 1.0};
+static const double KVALS[11] = {1.0, 1.5, 0.5, -0.25, 2.0, 3.0,
+                                 2.5, 1.0, 0.0, -1.0,  0.5};
+BATCHDIFF double interp_knots(double t) {
+  int lo = 0, hi = 10;
+  while (hi - lo > 1) {
+    int mid = (lo + hi) / 2;
+    if (KNOTS[mid] > t)
+      hi = mid;
+    else
+      lo = mid;
+  }
+  double u = (t - KNOTS[lo]) / (KNOTS[hi] - KNOTS[lo]);
+  return KVALS[lo] * (1.0 - u) + KVALS[hi] * u;
+}
+
 BATCHDIFF BD_HVP double bs_call(double S, BD_UNIFORM double K, BD_UNIFORM double r,
                          double sigma, double T) {
   if (T <= 0.0)
@@ -172,6 +192,10 @@ void bd_loop_softplus(size_t n, const float *x, float *ret) {
 void bd_loop_piecewise(size_t n, const float *x, float *ret) {
   for (size_t i = 0; i < n; i++)
     ret[i] = piecewise(x[i]);
+}
+void bd_loop_interp_knots(size_t n, const double *t, double *ret) {
+  for (size_t i = 0; i < n; i++)
+    ret[i] = interp_knots(t[i]);
 }
 void bd_loop_ray_sphere(size_t n, const float *ox, const float *oy,
                         const float *oz, const float *dx, const float *dy,

@@ -33,6 +33,11 @@ void piecewise_grad(size_t n, const float *x, float *ret, const float *d_ret,
                     float *d_x);
 
 /* ---- double ---- */
+/* bisection over a small file-scope table of knots, then a lerp */
+double interp_knots(double t);
+void interp_knots_batched(size_t n, const double *t, double *ret);
+void interp_knots_grad(size_t n, const double *t, double *ret,
+                       const double *d_ret, double *d_t);
 double bs_call(double S, double K, double r, double sigma, double T);
 void bs_call_batched(size_t n, const double *S, double K, double r,
                      const double *sigma, const double *T, double *ret);
@@ -136,6 +141,7 @@ void bd_loop_logistic_loss(size_t n, const float *z, const float *y,
 void bd_loop_gelu(size_t n, const float *x, float *ret);
 void bd_loop_softplus(size_t n, const float *x, float *ret);
 void bd_loop_piecewise(size_t n, const float *x, float *ret);
+void bd_loop_interp_knots(size_t n, const double *t, double *ret);
 void bd_loop_bs_call(size_t n, const double *S, double K, double r,
                      const double *sigma, const double *T, double *ret);
 void bd_loop_lognormal_nll(size_t n, const double *x, const double *mu,

@@ -113,6 +113,7 @@ private:
   std::string flatLabel() { return "__bd_flat" + std::to_string(FlatLabels++); }
   bool tapeOp(const ir::Stmt &S);
   bool memOp(const ir::Stmt &S);
+  bool smallTable(const ir::Param &P) const;
   void scopes(const ir::Block &B, std::vector<const ir::Block *> &Open);
   void laneOffsets();
   void denseArrays();

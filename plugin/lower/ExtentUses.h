@@ -383,6 +383,16 @@ struct Uses : LoopShapes {
       MaxConst = std::max<int64_t>(MaxConst, *K + Shift);
       return;
     }
+    // `p[k & 15]` (a ring buffer, a hash): 0 .. 15 whatever k is.
+    if (const auto *BO = dyn_cast<BinaryOperator>(Idx->IgnoreParenImpCasts());
+        BO && BO->getOpcode() == BO_And)
+      if (auto C = constInt(BO->getRHS()) ? constInt(BO->getRHS())
+                                          : constInt(BO->getLHS());
+          C && *C >= 0 && Shift >= 0) {
+        MaxConst = std::max<int64_t>(MaxConst, *C + Shift);
+        FromRange = true;
+        return;
+      }
     // `p[(i + 1) % n]`, `p[j]` with `int j = (i + 1) % n;`: below n.
     if (const ParmVarDecl *N = Shift
                                    ? nullptr

@@ -3,10 +3,11 @@
  * the subscript or kept in a local), or a second counter that lags one
  * behind, `for (i = 0, j = n - 1; i < n; j = i++)` (W. R. Franklin's
  * PNPOLY point-in-polygon test, the shoelace formula). Each is below n, so
- * the extent is n. BD_POINTERS rows end at a guard page each (any read past
- * an example's n faults); strided records end at one after the last
- * example. NAME_batched bit for bit against the scalar functions (perim:
- * within hypot's ULP), gradients against central differences. */
+ * the extent is n. A ring buffer's `k & 7` is below 8. BD_POINTERS rows end at
+ * a guard page each (any read past an example's n faults); strided records end
+ * at one after the last example. NAME_batched bit for bit against the scalar
+ * functions (perim: within hypot's ULP), gradients against central differences.
+ */
 #include "grad_util.h"
 
 #include <stdint.h>
@@ -71,6 +72,12 @@ __attribute__((batch)) int pnpoly(int nvert, BD_POINTERS const double *vertx,
       c = !c;
   }
   return c;
+}
+
+/* A ring buffer's index: k & 7 is 0 .. 7 whatever k is (extent 8). */
+BATCHDIFF double ring8(BD_POINTERS const double *h, double x) {
+  int k = (int)(x * 100.0);
+  return h[k & 7] * x + h[(k + 3) & 7];
 }
 
 enum { ST = 9 };
@@ -226,10 +233,51 @@ static void t_pointers(void **state) {
   }
 }
 
+/* ring8 bit for bit, each example's 8 elements ending at a guard page; its
+ * gradient exactly (linear in h and x). */
+static void t_ring(void **state) {
+  (void)state;
+  rng_t rng = {name_seed("found_polygons_ring")};
+  for (size_t ni = 0; ni < N_TEST_NS; ni++) {
+    size_t n = test_ns[ni];
+    const double **hs = gp_alloc(n * sizeof *hs);
+    double **dhs = gp_alloc(n * sizeof *dhs);
+    double *x = gp_alloc(n * 8), *r = gp_alloc(n * 8), *dx = gp_alloc(n * 8);
+    for (size_t e = 0; e < n; e++) {
+      double *h = gp_alloc(8 * 8);
+      for (int i = 0; i < 8; i++)
+        h[i] = rng_range(&rng, -2, 2);
+      gp_seal(h);
+      hs[e] = h;
+      dhs[e] = gp_alloc(8 * 8);
+      memset(dhs[e], 0, 8 * 8);
+      x[e] = rng_range(&rng, -3, 3);
+      dx[e] = 0.0;
+    }
+    gp_seal(hs), gp_seal(x);
+    ring8_batched(n, hs, x, r);
+    ring8_grad(n, hs, x, NULL, NULL, dhs, dx);
+    for (size_t e = 0; e < n; e++) {
+      double v = ring8(hs[e], x[e]);
+      int k = (int)(x[e] * 100.0);
+      int bad = !same_bits_or_nan(&r[e], &v, 8, 1) || dx[e] != hs[e][k & 7];
+      for (int i = 0; i < 8; i++)
+        bad |= dhs[e][i] !=
+               (i == (k & 7) ? x[e] : 0.0) + (i == ((k + 3) & 7) ? 1.0 : 0.0);
+      if (bad) {
+        print_error("n=%zu e=%zu: ring8 %a/%a d_x %a\n", n, e, r[e], v, dx[e]);
+        fail();
+      }
+    }
+    gp_reset();
+  }
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_records),
       cmocka_unit_test(t_pointers),
+      cmocka_unit_test(t_ring),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_found_polygons", tests, NULL, NULL);

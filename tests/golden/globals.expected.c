@@ -12,7 +12,7 @@ static inline __attribute__((always_inline, unused)) void __bd_lookup_bk(bd_mn _
   __bd_v2_ret = bd_splat_f32n(0x0p+0f);
   bd_i32n __bd_t6 = bd_and_i32n(__bd_t1, bd_splat_i32n(((int32_t)0x3u)));
   __bd_v4_LASTK = __bd_t6;
-  bd_f32n __bd_t8 = bd_gather_f32n(__bd_m, __bd_p2, __bd_t6);
+  bd_f32n __bd_t8 = bd_tgather_f32n(__bd_m, __bd_p2, 4, __bd_t6);
   float __bd_t10 = __bd_p3;
   bd_f32n __bd_t11 = __bd_t8 * __bd_t0 + bd_splat_f32n(__bd_t10);
   __bd_v2_ret = __bd_t11;

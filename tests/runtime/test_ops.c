@@ -503,6 +503,42 @@ MEM_TEST(u32d, uint32_t, d, bd_md, bd_i64d, BD_WD)
 MEM_TEST(i64d, int64_t, d, bd_md, bd_i64d, BD_WD)
 MEM_TEST(u64d, uint64_t, d, bd_md, bd_i64d, BD_WD)
 
+/* Small shared tables (bd_tgather): every length up to past the permute's
+ * capacity (the gather's fallback), each table ending right before a
+ * PROT_NONE page; active lanes' indices in the table, off lanes' anywhere
+ * (huge, negative): the gather's values, and 0 in off lanes. */
+#define TGATHER_TEST(T, E, S, M, IDX, W, CAP)                                  \
+  static void test_tgather_##T(void **state) {                                 \
+    const samples *s = *state;                                                 \
+    const E *A = SRC_##E(s, 0);                                                \
+    size_t page = gp_page();                                                   \
+    unsigned char *guard = (unsigned char *)gp_map(page) + page;               \
+    uint64_t rng = 11;                                                         \
+    for (int len = 1; len <= (CAP) + 3; len++) {                               \
+      E *base = (E *)(guard - (size_t)len * sizeof(E));                        \
+      memcpy(base, A + len, (size_t)len * sizeof(E));                          \
+      for (int rep = 0; rep < 64; rep++) {                                     \
+        int bits = (int)(tu_next(&rng) & ((1u << (W)) - 1));                   \
+        if (rep == 0)                                                          \
+          bits = (int)((1u << (W)) - 1);                                       \
+        M m = bd_mfromint_##S(bits);                                           \
+        IDX idx;                                                               \
+        for (int i = 0; i < (W); i++)                                          \
+          idx[i] = (bits >> i & 1) ? (int)(tu_next(&rng) % (unsigned)len)      \
+                   : rep & 1       ? -(int)(tu_next(&rng) % 100000) - 1        \
+                                   : len + (int)(tu_next(&rng) % 100000);      \
+        bd_##T g = bd_tgather_##T(m, base, len, idx);                          \
+        for (int i = 0; i < (W); i++) {                                        \
+          E want = (bits >> i & 1) ? base[idx[i]] : (E)0;                      \
+          CHKV(&want, g[i], "tgather_" #T, (size_t)(len * 100 + rep));         \
+        }                                                                      \
+      }                                                                        \
+    }                                                                          \
+    gp_unmap(guard - page, page);                                              \
+  }
+TGATHER_TEST(f32n, float, n, bd_mn, bd_i32n, BD_WN, 32)
+TGATHER_TEST(f64d, double, d, bd_md, bd_i64d, BD_WD, 16)
+
 /* fmin/fmax: on a tie of zeros (-0, +0 or +0, -0) the first operand, bit
  * for bit, at every width and whatever the compiler can prove about the
  * operands (here: constants it sees through); a NaN operand gives the other
@@ -624,6 +660,7 @@ int main(int argc, char **argv) {
       T(test_cvt_d),       T(test_mask_n),      T(test_mask_d),
       T(test_cvt_mask),    T(test_mem_f32n),    T(test_mem_i32n),
       T(test_mem_u32n),    T(test_mem_f64d),    T(test_mem_f32d),
+      T(test_tgather_f32n), T(test_tgather_f64d),
       T(test_mem_i32d),    T(test_mem_u32d),    T(test_mem_i64d),
       T(test_mem_u64d),    T(test_minmax_f32n), T(test_minmax_f32d),
       T(test_minmax_f64d), T(test_divx_f32n),   T(test_divx_f32d),

@@ -587,6 +587,68 @@ BD__LGATHER(u32d, uint32_t, bd_md, d, BD_WD)
 BD__LGATHER(i64d, int64_t, bd_md, d, BD_WD)
 BD__LGATHER(u64d, uint64_t, bd_md, d, BD_WD)
 
+/* Reads of a small shared table (a const file-scope table, a BD_UNIFORM
+ * array of declared extent) at a per-lane index: the table's len elements
+ * (len a constant of the generated code) in registers and one two-source
+ * permute where they fit (AVX-512: 16 doubles, 32 floats; AVX2: 16
+ * floats), else the gather. Masked-off lanes are 0 as the gather's; the
+ * table is read up to its len elements only, and LLVM folds a constant
+ * table's registers into constants. Indices at or past len read what the
+ * gather would not: the scalar function reads past its table there too. */
+#if BD_VBYTES == 64
+BD_INL bd_f64d bd_tgather_f64d(bd_md m, const double *base, int len,
+                               bd_didx idx) {
+  if (len < 1 || len > 16)
+    return bd_gather_f64d(m, base, idx);
+  bd__x8df lo = {0}, hi = {0};
+  memcpy(&lo, base, (size_t)(len < 8 ? len : 8) * sizeof(double));
+  if (len > 8)
+    memcpy(&hi, base + 8, (size_t)(len - 8) * sizeof(double));
+  bd_f64d r = (bd_f64d)BD__PERMX2_PD512(lo, idx, hi);
+  return bd_select_f64d(m, r, bd_splat_f64d(0));
+}
+BD_INL bd_f32n bd_tgather_f32n(bd_mn m, const float *base, int len,
+                               bd_nidx idx) {
+  if (len < 1 || len > 32)
+    return bd_gather_f32n(m, base, idx);
+  bd__x16sf lo = {0}, hi = {0};
+  memcpy(&lo, base, (size_t)(len < 16 ? len : 16) * sizeof(float));
+  if (len > 16)
+    memcpy(&hi, base + 16, (size_t)(len - 16) * sizeof(float));
+  bd_f32n r = (bd_f32n)BD__PERMX2_PS512(lo, idx, hi);
+  return bd_select_f32n(m, r, bd_splat_f32n(0));
+}
+#elif BD_VBYTES == 32
+BD_INL bd_f64d bd_tgather_f64d(bd_md m, const double *base, int len,
+                               bd_didx idx) {
+  (void)len;
+  return bd_gather_f64d(m, base, idx);
+}
+BD_INL bd_f32n bd_tgather_f32n(bd_mn m, const float *base, int len,
+                               bd_nidx idx) {
+  if (len < 1 || len > 16)
+    return bd_gather_f32n(m, base, idx);
+  bd__x8sf lo = {0}, hi = {0};
+  memcpy(&lo, base, (size_t)(len < 8 ? len : 8) * sizeof(float));
+  if (len > 8)
+    memcpy(&hi, base + 8, (size_t)(len - 8) * sizeof(float));
+  bd_f32n r = (bd_f32n)BD__BLENDV_PS256(BD__PERMVAR_PS256(lo, idx),
+                                        BD__PERMVAR_PS256(hi, idx), idx << 28);
+  return bd_select_f32n(m, r, bd_splat_f32n(0));
+}
+#else
+BD_INL bd_f64d bd_tgather_f64d(bd_md m, const double *base, int len,
+                               bd_didx idx) {
+  (void)len;
+  return bd_gather_f64d(m, base, idx);
+}
+BD_INL bd_f32n bd_tgather_f32n(bd_mn m, const float *base, int len,
+                               bd_nidx idx) {
+  (void)len;
+  return bd_gather_f32n(m, base, idx);
+}
+#endif
+
 /* Scatters: lower lanes first, so colliding indices keep the highest lane
  * (AVX-512 scatters order overlapping writes the same way). */
 #if BD_VBYTES == 64

@@ -98,6 +98,11 @@ typedef BD__XV(double, 32) bd__x4df;
   __builtin_ia32_gatherq_d256((bd__x4si){0}, (const int *)(b), (bd__x4di)(x),  \
                               (bd__x4si)(m), 4)
 #define BD__CVTTPS_I32N_256(v) __builtin_ia32_cvttps2dq256((bd__x8sf)(v))
+/* _mm256_permutevar8x32_ps(a, i), _mm256_blendv_ps(a, b, m). */
+#define BD__PERMVAR_PS256(a, i)                                                \
+  __builtin_ia32_permvarsf256((bd__x8sf)(a), (bd__x8si)(i))
+#define BD__BLENDV_PS256(a, b, m)                                              \
+  __builtin_ia32_blendvps256((bd__x8sf)(a), (bd__x8sf)(b), (bd__x8sf)(m))
 
 #if BD_VBYTES == 64
 typedef BD__XV(int, 64) bd__x16si;
@@ -155,6 +160,11 @@ typedef BD__XV(double, 64) bd__x8df;
 #define BD__GATHER_Q_EPI32_512(k, x, b)                                        \
   __builtin_ia32_gatherdiv16si((bd__x8si){0}, (const void *)(b),               \
                                (bd__x8di)(x), (k), 4)
+/* _mm512_permutex2var_pd(a, i, b), _mm512_permutex2var_ps(a, i, b). */
+#define BD__PERMX2_PD512(a, i, b)                                              \
+  __builtin_ia32_vpermi2varpd512((bd__x8df)(a), (bd__x8di)(i), (bd__x8df)(b))
+#define BD__PERMX2_PS512(a, i, b)                                              \
+  __builtin_ia32_vpermi2varps512((bd__x16sf)(a), (bd__x16si)(i), (bd__x16sf)(b))
 /* _mm512_mask_i32scatter_ps(b, k, x, v, 4) and the like. */
 #define BD__SCATTER_D_PS512(b, k, x, v)                                        \
   __builtin_ia32_scattersiv16sf((void *)(b), (k), (bd__x16si)(x),              \
