@@ -283,7 +283,9 @@ __asm__(".pushsection bd_es_tables, \"aw\"\n"
         "bd_es_guard:\n"
         ".skip 4096\n"
         ".popsection\n");
-extern const double ES_SHORT[3] __asm__("bd_es_short");
+/* (8-byte aligned, not the 16 the x86-64 ABI gives an array of 16 bytes or
+ * more: ending at the guard page puts it at 8 mod 16.) */
+extern const double ES_SHORT[3] __asm__("bd_es_short") __attribute__((aligned(8)));
 extern char ES_GUARD[4096] __asm__("bd_es_guard");
 static const double ES_LONG[8] = {1.0, 0.25, -0.5, 2.0, 0.125, -1.0, 0.75, 3.0};
 static const double *const ES_PICK[5] = {ES_LONG, ES_SHORT, ES_LONG + 4,
