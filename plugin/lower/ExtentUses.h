@@ -3,6 +3,7 @@
 // indices, loops, walks and steps bounding an array parameter (Uses); the
 // loop shapes it recognises are in ExtentLoops.h.
 #pragma once
+#include "lower/ExtentIndex.h"
 #include "lower/ExtentLoops.h"
 
 #include "llvm/ADT/MapVector.h"
