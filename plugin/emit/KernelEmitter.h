@@ -175,6 +175,8 @@ private:
   mutable unsigned Ch = 0;
   std::ostringstream OS;
   int Ind = 1;
+  /// Names the values a StoreArg IfChanged reads before it stores.
+  unsigned IfChangedN = 0;
   /// The statement defining each temp (one of them, for a temp defined in
   /// exclusive copies of a block).
   std::vector<const ir::Stmt *> Def;

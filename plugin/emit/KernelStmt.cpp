@@ -191,10 +191,26 @@ bool KernelEmitter::memOp(const ir::Stmt &S) {
   }
   // A char/short/_Bool output: bd_scatter_i32n_u8 and the like.
   std::string Nw = Shadow ? std::string() : F.Params[I].Narrow;
+  std::string Mask = temp(S.Mask);
+  if (S.Opc == Op::StoreArg && S.IfChanged) {
+    // Only the lanes whose element's bits would change (ir::Stmt).
+    std::string Was = "__bd_was" + std::to_string(IfChangedN++);
+    OS << line() << Sh.vtype(Ty) << " " << Was << " = bd_gather_" << Sh.sfx(Ty)
+       << (Nw.empty() ? "" : "_" + Nw) << "(" << Mask << ", " << Base << ", "
+       << addr(S, Shadow) << ");\n";
+    std::string A = Was, V = temp(S.Args[1]), Cmp = Sh.sfx(Ty);
+    if (ir::isFloat(Ty)) {
+      Type IT = Ty == Type::F64 ? Type::I64 : Type::I32;
+      A = "__builtin_bit_cast(" + Sh.vtype(IT) + ", " + A + ")";
+      V = "__builtin_bit_cast(" + Sh.vtype(IT) + ", " + V + ")";
+      Cmp = Sh.sfx(IT);
+    }
+    Mask = "bd_andnot_m" + Sh.S() + "(" + Mask + ", bd_cmpeq_" + Cmp + "(" + A +
+           ", " + V + "))";
+  }
   OS << line() << (S.Opc == Op::ShadowAdd ? "bd_scatteradd_" : "bd_scatter_")
-     << Sh.sfx(Ty) << (Nw.empty() ? "" : "_" + Nw) << "(" << temp(S.Mask)
-     << ", " << Base << ", " << addr(S, Shadow) << ", " << temp(S.Args[1])
-     << ");\n";
+     << Sh.sfx(Ty) << (Nw.empty() ? "" : "_" + Nw) << "(" << Mask << ", "
+     << Base << ", " << addr(S, Shadow) << ", " << temp(S.Args[1]) << ");\n";
   return true;
 }
 

@@ -446,6 +446,7 @@ std::unique_ptr<Stmt> cloneStmt(const Stmt &S) {
   C->Cond = S.Cond;
   C->Id = S.Id;
   C->Rare = S.Rare;
+  C->IfChanged = S.IfChanged;
   C->Aux = S.Aux;
   C->Mask = S.Mask;
   C->Site = S.Site;
@@ -519,6 +520,8 @@ static void printInst(std::ostringstream &OS, const Function &F,
     OS << " " << F.Params[S.IVal].Name;
     if (S.Shadow)
       OS << (S.Shadow == 1 ? ".t" : ".h");
+    if (S.IfChanged)
+      OS << " ifchanged";
     break;
   case Op::GetVar:
   case Op::SetVar:

@@ -133,6 +133,12 @@ struct Stmt {
   /// never branch-free (a lane test skips it) and not in the remarks'
   /// counts of branches.
   bool Rare = false;
+  /// StoreArg: writes memory only in the lanes whose value's bits differ
+  /// from what the element holds (an array parameter's element written
+  /// back after a call made once per example, which a callee that leaves
+  /// it alone must not store to: read-only memory, an input shared by
+  /// examples); otherwise, and in the derivatives, a store.
+  bool IfChanged = false;
   Block Then, Else, Body;
 };
 

@@ -248,6 +248,21 @@ bool Lowerer::paramOutPass(const Expr *A, int P, int Len, const ParmVarDecl *To,
   }
   QualType PT = A->getType()->getPointeeType();
   bool Const = Ctx.getBaseElementType(PT).isConstQualified();
+  // Declared const, passed where the callee takes a pointer to non-const
+  // (C converts it with a warning): what the callee may leave in the copy
+  // has nowhere to go.
+  if (!Const && !Pa.Writable) {
+    error(A->getBeginLoc(),
+          "passing '" + Pa.Name + "', a parameter of const elements, to '" +
+              Callee +
+              "' as a pointer to non-const, where its derivative comes "
+              "from '" +
+              Callee + "_grad',",
+          "declare the parameter const where this file declares '" + Callee +
+              "' (its copy is then only read), or copy '" + Pa.Name +
+              "' into a local array and pass that");
+    return false;
+  }
   // The same parameter already passed to this call: one copy, as for a
   // local array (arrayOutPass).
   int From, ToEl;

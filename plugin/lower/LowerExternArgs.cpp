@@ -621,6 +621,15 @@ void Lowerer::externOutStores(
       if (auto It = Ties->find(K); It != Ties->end())
         O = laneTie(Call, O, It->second);
     store(Outs[K].L, O);
+    // An element of the function's own array (or struct) parameter: the
+    // example's memory, which a callee that leaves the element alone did
+    // not write (an input the callee's header does not declare const, as
+    // ERFA declares none): stored only where its bits changed, so such an
+    // input may be read-only memory or shared by examples.
+    if (Outs[K].L.Arg >= 0 && !B.block()->empty() &&
+        B.block()->back()->K == ir::Stmt::Inst &&
+        B.block()->back()->Opc == Op::StoreArg)
+      B.block()->back()->IfChanged = true;
   }
 }
 
