@@ -249,26 +249,40 @@ void Lowerer::param(unsigned I) {
   F.Params.push_back(IP);
 }
 
-/// 'diff' needs a floating return value or a differentiable output.
+/// 'diff' needs a floating return value or a differentiable output; a
+/// function whose outputs are all integers (ERFA's eraA2tf, eraJdcalf,
+/// marked diff with the rest of erfa.h) has a NAME_grad that computes them
+/// and no derivative, with a warning; one without any output, an error.
 bool Lowerer::checkDiff() {
-  bool Outputs = false;
-  for (const ir::Param &P : F.Params)
+  bool Outputs = false, Any = F.RetTy != Type::Void;
+  for (const ir::Param &P : F.Params) {
     Outputs |= P.IsArray && P.Writable && ir::isFloat(P.Ty) && !P.NoDiff;
+    Any |= P.IsArray && P.Writable;
+  }
   for (const auto &[I, RA] : RecArrays)
-    for (const Leaf &L : RA.Leaves)
+    for (const Leaf &L : RA.Leaves) {
       Outputs |=
           F.Params[I].Writable && !F.Params[I].NoDiff && ir::isFloat(L.Ty);
-  if (WantGrad && F.RetTy == Type::Void && !Outputs)
+      Any |= F.Params[I].Writable;
+    }
+  if (!WantGrad || Outputs || ir::isFloat(F.RetTy))
+    return !Failed;
+  if (!Any) {
     error(Top->getLocation(), "'diff' on a function returning void",
           "return the value to differentiate");
+    return false;
+  }
   // An integer result (a status, a count) is written as NAME_batched writes
-  // it, with the outputs' gradients (no seed of its own).
-  if (WantGrad && !ir::isFloat(F.RetTy) && F.RetTy != Type::Void && !Outputs)
-    error(returnTypeRange(Top),
-          "'diff' on a function returning a non-floating type without a "
-          "floating output",
-          "return float or double, write the results through float or double "
-          "pointer parameters, or use only 'batch'");
+  // it, with the outputs' gradients (no seed of its own); without a
+  // floating output there are none.
+  // (Once: a function waiting for a callee's body is lowered again.)
+  if (!Seen.insert({Top->getLocation().getRawEncoding(), "int outputs"}).second)
+    return !Failed;
+  report(Diags, DiagnosticsEngine::Warning, Top->getLocation(),
+         "'diff' on '%0', whose outputs are all integers: '%0_grad' computes "
+         "them as '%0_batched' does and no derivative (every shadow is left "
+         "as it is); use only 'batch' if none is wanted")
+      << F.Name;
   return !Failed;
 }
 

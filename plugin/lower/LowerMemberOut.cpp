@@ -24,6 +24,19 @@ namespace lowering {
 /// The struct local or parameter, or pointer to one, whose member \p ME
 /// is (`s.m`, `p->m`; not nested), where the function has it: else null.
 static const VarDecl *memberBase(const MemberExpr *ME) {
+  // `b[i].pv` of an array of structs the function has a pointer to (ERFA's
+  // eraLdn passing `b[i].pv[0]` of its `eraLDBODY b[]`).
+  if (const auto *AS =
+          dyn_cast<ArraySubscriptExpr>(ME->getBase()->IgnoreParenImpCasts());
+      AS && !ME->isArrow()) {
+    const auto *DR =
+        dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts());
+    const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    return VD && VD->hasLocalStorage() && VD->getType()->isPointerType() &&
+                   !VD->getType().isVolatileQualified()
+               ? VD
+               : nullptr;
+  }
   const auto *DR = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
   const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
   if (!VD || !VD->hasLocalStorage() || VD->getType().isVolatileQualified() ||
@@ -133,6 +146,21 @@ bool Lowerer::memberOutPass(const Expr *A, const MemberExpr *ME,
     }
   QualType PT = A->getType()->getPointeeType();
   bool Const = Ctx.getBaseElementType(PT).isConstQualified();
+  // Where the callee may write the copy, the member must be one the
+  // function may write: not of a const parameter or a table of the file.
+  if (!Const && PM.Base.Arg >= 0 &&
+      (F.Params[PM.Base.Arg].Kind != ir::ParamKind::User ||
+       !F.Params[PM.Base.Arg].Writable)) {
+    error(A->getBeginLoc(),
+          "passing '" + Name +
+              "', a member of structs the function does not write (const, "
+              "or the file's), to '" +
+              Callee + "' as a pointer to non-const,",
+          "declare the parameter const where this file declares '" + Callee +
+              "' (its copy is then only read), or copy the member into a "
+              "local array and pass that");
+    return false;
+  }
   QualType El = Ctx.getBaseElementType(PT).getUnqualifiedType();
   ir::ExternCall::Struct St;
   St.CType = El.getCanonicalType().getAsString(Ctx.getPrintingPolicy());
