@@ -80,7 +80,11 @@ bool Lowerer::laneKind(const Expr *A, const ParmVarDecl *P,
 
 bool Lowerer::laneScalarOut(const Expr *A, const ParmVarDecl *P) const {
   const VarDecl *VD = outPointerArg(A);
-  if (!VD && !scalarPointerArg(A))
+  // (`&astrom->em`: a scalar member, as eraApcs passes it to eraPn.)
+  const MemberExpr *ME = VD ? nullptr : memberScalarArg(A);
+  if (!VD && !ME && !scalarPointerArg(A))
+    return false;
+  if (ME && ME->getType().isConstQualified())
     return false;
   // (The parameter points to the scalar's type, which NAME_grad takes by
   // a pointer and a stride; `&v` of a const v only to a pointer to const.)
@@ -98,7 +102,13 @@ bool Lowerer::laneScalarOutPass(const Expr *A, const std::string &Callee,
                                 std::vector<ExternOutArg> &Outs) {
   size_t At = X.Call.size();
   int O = (int)X.Outs.size();
-  if (!externPointerArg(A, Callee, X, Args, Outs))
+  if (const MemberExpr *ME = memberScalarArg(A)) {
+    bool Const = A->getType()->getPointeeType().isConstQualified();
+    LValue L = lvalue(ME, Const ? "reading" : "writing");
+    if (!L.ok() || !externOutArg(A, L, memberText(ME), ME->getType(), Const,
+                                 Callee, X, Args, Outs))
+      return false;
+  } else if (!externPointerArg(A, Callee, X, Args, Outs))
     return false;
   // A pointer to const (the argument's type is the parameter's): only read,
   // nothing stored back (`&v` of a v that is not const would be).

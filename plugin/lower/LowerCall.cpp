@@ -433,7 +433,8 @@ int Lowerer::externCall(const CallExpr *CE, const FunctionDecl *Callee,
       Args.push_back(Index);
       continue;
     }
-    if (outPointerArg(A) || scalarPointerArg(A) || tableArg(A)) {
+    if (outPointerArg(A) || scalarPointerArg(A) || tableArg(A) ||
+        (Kinds.back().Struct >= 0 && memberScalarArg(A))) {
       if (Kinds.back().Struct >= 0 ? !laneScalarOutPass(A, Name, X, Args, Outs)
                                    : !externPointerArg(A, Name, X, Args, Outs))
         return -1;

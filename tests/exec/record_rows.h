@@ -16,4 +16,13 @@ BATCHDIFF void rr_pmp(double a[3], double b[3], double amb[3]);
 /* a = a * a / 2, in place. */
 BATCHDIFF void rr_half(double a[3]);
 
+/* The record eraApcs fills (eraASTROM's em and eh). */
+typedef struct {
+  double em;
+  double eh[3];
+} rr_astrom;
+
+/* *r = |p|, u = p / *r (eraPn). */
+BATCHDIFF void rr_pn(double p[3], double *r, double u[3]);
+
 #endif

@@ -27,6 +27,22 @@ BATCHDIFF double walk(int n, rr_body b[], double ob[3]) {
   return s;
 }
 
+/* The address of a scalar member passed with an array member of the same
+ * struct, as eraApcs calls `eraPn(ph, &astrom->em, astrom->eh)`: of the
+ * function's struct out-parameter, and of a struct local. */
+BATCHDIFF double apcs(double x, double y, rr_astrom *a) {
+  double ph[3] = {x, y, x * y + 1.0};
+  rr_pn(ph, &a->em, a->eh);
+  return a->em * x + a->eh[1] * y;
+}
+
+BATCHDIFF double apcs_local(double x, double y) {
+  rr_astrom s;
+  double ph[3] = {x, y, 1.5};
+  rr_pn(ph, &s.em, s.eh);
+  return s.em * s.eh[0] + s.eh[2];
+}
+
 enum { MB = 4, NIN = 3 + MB * 8 };
 
 /* Input k of an example: ob[k] (k < 3), else record (k - 3) / 8's member
@@ -108,9 +124,82 @@ static void test_walk(void **state) {
     fail_msg("walk: %ld of %ld partials checked", checked, points);
 }
 
+/* Richardson central difference of f in x (w 0) or y (w 1); *ok false at
+ * a kink. */
+static double rich2(double (*f)(double, double), double x, double y, int w,
+                    int *ok) {
+  double d[3];
+  for (int j = 0; j < 3; j++) {
+    double h = 1e-3 / (1 << j);
+    d[j] = w ? (f(x, y + h) - f(x, y - h)) / (2 * h)
+             : (f(x + h, y) - f(x - h, y)) / (2 * h);
+  }
+  double r1 = (4 * d[1] - d[0]) / 3, r2 = (4 * d[2] - d[1]) / 3;
+  *ok = isfinite(r2) && fabs(r1 - r2) <= 1e-8 * (1 + fabs(r2));
+  return r2;
+}
+
+static double apcs_ret(double x, double y) {
+  rr_astrom a;
+  return apcs(x, y, &a);
+}
+
+static void test_apcs(void **state) {
+  (void)state;
+  rng_t r = {name_seed("apcs")};
+  long checked = 0, points = 0;
+  for (size_t n = 0; n <= 37; n++) {
+    double *x = gp_alloc((n + 1) * 8), *y = gp_alloc((n + 1) * 8);
+    double *ret = gp_alloc((n + 1) * 8), *ret2 = gp_alloc((n + 1) * 8);
+    double *ret3 = gp_alloc((n + 1) * 8), *ret4 = gp_alloc((n + 1) * 8);
+    double *dx = gp_alloc((n + 1) * 8), *dy = gp_alloc((n + 1) * 8);
+    double *dx2 = gp_alloc((n + 1) * 8), *dy2 = gp_alloc((n + 1) * 8);
+    rr_astrom *a = gp_alloc((n + 1) * sizeof(rr_astrom));
+    rr_astrom *a2 = gp_alloc((n + 1) * sizeof(rr_astrom));
+    rr_astrom *da = gp_alloc((n + 1) * sizeof(rr_astrom));
+    for (size_t e = 0; e < n; e++) {
+      x[e] = -2.0 + 4.0 * rng_unit(&r);
+      y[e] = -2.0 + 4.0 * rng_unit(&r);
+      dx[e] = dy[e] = dx2[e] = dy2[e] = 0.0;
+    }
+    memset(da, 0, (n + 1) * sizeof(rr_astrom));
+    apcs_batched(n, x, y, a, 1, ret);
+    apcs_grad(n, x, y, a2, 1, ret2, NULL, dx, dy, da, 1);
+    apcs_local_batched(n, x, y, ret3);
+    apcs_local_grad(n, x, y, ret4, NULL, dx2, dy2);
+    for (size_t e = 0; e < n; e++) {
+      rr_astrom w;
+      double want = apcs(x[e], y[e], &w), want2 = apcs_local(x[e], y[e]);
+      if (memcmp(&want, &ret[e], 8) || memcmp(&want, &ret2[e], 8) ||
+          memcmp(&w, &a[e], sizeof w) || memcmp(&w, &a2[e], sizeof w) ||
+          memcmp(&want2, &ret3[e], 8) || memcmp(&want2, &ret4[e], 8))
+        fail_msg("apcs n=%zu example %zu: %a %a, scalar %a %a", n, e, ret[e],
+                 ret3[e], want, want2);
+      for (int k = 0; k < 4; k++) {
+        int ok;
+        double fd =
+            rich2(k < 2 ? apcs_ret : apcs_local, x[e], y[e], k % 2, &ok);
+        double g = k == 0 ? dx[e] : k == 1 ? dy[e] : k == 2 ? dx2[e] : dy2[e];
+        points++;
+        if (!ok)
+          continue;
+        checked++;
+        if (!(fabs(g - fd) <= 1e-6 * (1 + fabs(fd))))
+          fail_msg("apcs n=%zu example %zu: partial %d %.17g, differences "
+                   "%.17g",
+                   n, e, k, g, fd);
+      }
+    }
+    gp_reset();
+  }
+  if (checked * 2 < points)
+    fail_msg("apcs: %ld of %ld partials checked", checked, points);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_walk),
+      cmocka_unit_test(test_apcs),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_record_rows", tests, NULL, NULL);
