@@ -130,7 +130,7 @@ inline std::optional<LoopVar> LoopShapes::laggingVar(const ForStmt *FS,
       lowering::modifies(FS->getBody(), I.V) ||
       lowering::modifies(FS->getBody(), J) ||
       lowering::modifies(FS->getCond(), I.V) ||
-      lowering::modifies(FS->getCond(), J))
+      lowering::modifies(FS->getCond(), J) || addressOf(FD->getBody(), J))
     return std::nullopt;
   LoopVar L;
   L.V = J;

@@ -242,6 +242,70 @@ struct LoopShapes {
     return nullptr;
   }
 
+  /// Whether \p S takes the address of \p V anywhere (`int *q = &i;`, `f(&i)`).
+  static bool addressOf(const Stmt *S, const VarDecl *V) {
+    if (!S)
+      return false;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S);
+        UO && UO->getOpcode() == UO_AddrOf && varOf(UO->getSubExpr()) == V)
+      return true;
+    for (const Stmt *C : astChildren(S))
+      if (addressOf(C, V))
+        return true;
+    return false;
+  }
+
+  /// Whether a loop's counter \p V keeps, in the loop's body \p Body and
+  /// condition \p Cond, the value the test bounded: a local (or a
+  /// parameter) that neither assigns or steps (`i += 1;` before `x[i]`
+  /// reads x[n]; in a nested loop too), whose address the function never
+  /// takes (a pointer to it, `int *q = &i;`, may change it anywhere).
+  bool kept(const VarDecl *V, const Stmt *Body, const Stmt *Cond) const {
+    return V && V->hasLocalStorage() && !lowering::modifies(Body, V) &&
+           !lowering::modifies(Cond, V) && !addressOf(FD->getBody(), V);
+  }
+
+  /// Whether the signed counter \p V of loop \p S (a for loop: its init
+  /// when it sets V) may start below 0 as far as the text tells: the init
+  /// is a negative constant (`for (i = -3; i < n; i++)` reads x[-3]);
+  /// without one, the function gives V a negative constant or subtracts
+  /// from it anywhere outside \p S. (Any other start is the caller's: a
+  /// negative one reads before the array in the scalar function too.)
+  bool startsNegative(const VarDecl *V, const Stmt *S) {
+    if (!V->getType()->isSignedIntegerType())
+      return false;
+    if (const auto *FS = dyn_cast<ForStmt>(S))
+      if (const Expr *E = initOf(FS, V)) {
+        auto K = constInt(E);
+        return K && *K < 0;
+      }
+    std::function<bool(const Stmt *)> Neg = [&](const Stmt *T) {
+      if (!T || T == S)
+        return false;
+      auto Below = [&](const Expr *E) {
+        auto K = constInt(E);
+        return K && *K < 0;
+      };
+      if (const auto *BO = dyn_cast<BinaryOperator>(T);
+          BO && varOf(BO->getLHS()) == V &&
+          ((BO->getOpcode() == BO_Assign && Below(BO->getRHS())) ||
+           BO->getOpcode() == BO_SubAssign))
+        return true;
+      if (const auto *UO = dyn_cast<UnaryOperator>(T);
+          UO && UO->isDecrementOp() && varOf(UO->getSubExpr()) == V)
+        return true;
+      if (const auto *DS = dyn_cast<DeclStmt>(T))
+        for (const Decl *D : DS->decls())
+          if (D == V && V->getInit() && Below(V->getInit()))
+            return true;
+      for (const Stmt *C : astChildren(T))
+        if (Neg(C))
+          return true;
+      return false;
+    };
+    return Neg(FD->getBody());
+  }
+
   /// Loops that keep i inside [From, n - 1 - Slack], n an integer
   /// parameter neither they nor i's loop assign: `for (i = 0; i < n - 1;
   /// i++)` (`x[i + 1]`), `for (i = 1; i <= n - 1; i++)`, and counting down,
@@ -272,7 +336,10 @@ struct LoopShapes {
           isPostDec(Lhs)
               ? cast<UnaryOperator>(Lhs->IgnoreParenImpCasts())->getSubExpr()
               : Lhs);
-    if (!V || lowering::modifies(FS->getBody(), V))
+    // (`for (i = n; i-- > k;)`: that test alone steps i.)
+    bool DecTest = Lhs && isPostDec(Lhs);
+    if (!V || (DecTest && C != FS->getCond()->IgnoreParenImpCasts()) ||
+        !kept(V, FS->getBody(), DecTest ? nullptr : FS->getCond()))
       return L;
     auto St = step(FS->getInc(), V);
     BinaryOperatorKind K = C->getOpcode();
@@ -291,6 +358,8 @@ struct LoopShapes {
         Top->second--;
       if (auto I = init(FS->getInit()); I && I->first == V && I->second >= 0)
         From = I->second;
+      if (startsNegative(V, FS)) // `for (i = -1; i <= n - 1; i++)`
+        return L;
     } else if (!St && !FS->getInc() && K == BO_GT && isPostDec(C->getLHS())) {
       // `for (i = n; i-- > k;)` (k >= 0): the body sees n - 1 .. k.
       auto Lo = constInt(C->getRHS());
@@ -313,7 +382,7 @@ struct LoopShapes {
       if (From < 0)
         Top.reset();
     }
-    if (!Top || lowering::modifies(FS->getBody(), Top->first))
+    if (!Top || !kept(Top->first, FS->getBody(), FS->getCond()))
       return L;
     L.V = V;
     L.Bound = Top->first;
@@ -337,7 +406,7 @@ struct LoopShapes {
         C && C->getOpcode() == BO_LT ? varOf(C->getLHS()) : nullptr;
     auto Top = C ? paramMinus(C->getRHS()) : std::nullopt;
     if (!V || !Top || !Body || Body->body_empty() ||
-        lowering::modifies(Body, Top->first))
+        !kept(Top->first, Body, WS->getCond()))
       return L;
     const auto *Last = dyn_cast<Expr>(Body->body_back());
     auto St = Last ? step(Last, V) : std::nullopt;
@@ -346,197 +415,19 @@ struct LoopShapes {
     for (const Stmt *B : Body->body())
       if (B != Body->body_back() && lowering::modifies(B, V))
         return L;
+    // (`int i = -2; while (i < n)` reads x[-2].)
+    if (!kept(V, nullptr, WS->getCond()) || startsNegative(V, WS))
+      return L;
     L.V = V;
     L.Bound = Top->first;
     L.Slack = Top->second;
     return L;
   }
 
-  /// A while loop, a statement of the function's body, counting a local
-  /// integer i down from `n - c` (n an integer parameter the function
-  /// never assigns, c >= 0; `int i = n;` or `i = n;` before the loop, or
-  /// assigned nowhere else, keeping every value), i changed nowhere else
-  /// and the function without goto: `while (i-- > k)` (the body sees i
-  /// from n - c - 1 down to k >= 0), and `while (i > k) { i -= s; ... }`
-  /// (also `i >= k`, `i--`, `--i`; only this condition, the step the
-  /// body's first statement: the rest of the body sees i from n - c - s
-  /// down to k + 1 - s >= 0).
-  LoopVar downWhile(const WhileStmt *WS) {
-    LoopVar L;
-    const auto *Body = dyn_cast<CompoundStmt>(FD->getBody());
-    const auto *C =
-        dyn_cast<BinaryOperator>(WS->getCond()->IgnoreParenImpCasts());
-    auto K = C ? constInt(C->getRHS()) : std::nullopt;
-    if (!Body || !K || jumps(Body) ||
-        (C->getOpcode() != BO_GT && C->getOpcode() != BO_GE))
-      return L;
-    const Expr *Lhs = C->getLHS()->IgnoreParenImpCasts();
-    const auto *Dec = dyn_cast<UnaryOperator>(Lhs);
-    const Stmt *DecAt = nullptr;
-    const VarDecl *I = nullptr;
-    int64_t Lo = 0, Slack = 0; // the body's i: Lo .. n - 1 - Slack (+ c)
-    if (Dec && Dec->getOpcode() == UO_PostDec) {
-      // `while (i-- > k)`: the test saw i >= k + 1, the body sees i - 1.
-      I = varOf(Dec->getSubExpr());
-      DecAt = Dec;
-      Lo = C->getOpcode() == BO_GT ? *K : *K - 1;
-    } else if (!Dec) {
-      const auto *B = dyn_cast<CompoundStmt>(WS->getBody());
-      I = varOf(Lhs);
-      // (A step alone: in `x[i], i--` the read comes first.)
-      auto down = [&](const Stmt *S) {
-        auto St =
-            I && S && (isa<UnaryOperator>(S) || isa<CompoundAssignOperator>(S))
-                ? step(cast<Expr>(S), I)
-                : std::nullopt;
-        return St && *St <= -1 ? St : std::nullopt;
-      };
-      bool Empty = !B || B->body_empty();
-      int64_t Min = C->getOpcode() == BO_GT ? *K + 1 : *K; // the test's
-      if (auto St = down(Empty ? nullptr : B->body_front())) {
-        DecAt = B->body_front();
-        Lo = Min + *St;
-        Slack = -*St - 1;
-      } else if (down(Empty ? nullptr : B->body_back())) {
-        // `while (i >= 0) { ... x[i]; i--; }` from `i = n - c` (c >= 1):
-        // the body sees i from n - c down to the test's least.
-        DecAt = B->body_back();
-        Lo = Min;
-        Slack = -1;
-      } else {
-        return L;
-      }
-    }
-    if (!I || isa<ParmVarDecl>(I) || !I->hasLocalStorage() ||
-        !I->getType()->isIntegerType() || Lo < 0)
-      return L;
-    const Stmt *At = nullptr;
-    const Expr *Init = startOf(WS, Body, I, At);
-    auto Top = Init ? paramMinus(Init) : std::nullopt;
-    if (!Top || !keepsValue(I, Init) ||
-        lowering::modifies(FD->getBody(), Top->first) ||
-        modifiesBesides(FD->getBody(), I, At, DecAt))
-      return L;
-    // An unsigned `n - c` (c > 0) wraps for n < c: no bound. (Slack -1,
-    // from `n - c` itself: c >= 1.)
-    if ((Top->second > 0 &&
-         Init->IgnoreParenImpCasts()->getType()->isUnsignedIntegerType()) ||
-        Top->second + Slack < 0)
-      return L;
-    L.V = I;
-    L.Bound = Top->first;
-    L.Slack = Top->second + Slack;
-    L.From = Lo;
-    return L;
-  }
-
-  /// The integer parameter n bounding the indices of a bracketing search,
-  /// `lo = 0; hi = n - 1; while (hi - lo > 1) { mid = (lo + hi) / 2; if
-  /// (x[mid] > t) hi = mid; else lo = mid; }`: \p V and the local integers
-  /// it is set from (\p Vars, V first) are set only (initialised or by `=`)
-  /// to constants K >= 0, to `n - c` (c >= 1, n assigned nowhere) and to
-  /// midpoints of two of them, `(a + b) / 2` or `(a + b) >> 1` (also `a +
-  /// (b - a) / 2` of a signed type), each keeping its value: so every value
-  /// they take lies in [0, n - 1] when n >= \p Need (the largest K + 1 and
-  /// c). Any other write (`lo = mid + 1`, `i++`, `&i`) or none: nullptr.
+  // While-loop shapes (ExtentWhile.h, which defines them).
+  LoopVar downWhile(const WhileStmt *WS);
   const ParmVarDecl *searchBound(const VarDecl *V, int64_t &Need,
-                                 std::vector<const VarDecl *> &Vars) {
-    auto local = [](const VarDecl *W) {
-      return W && !isa<ParmVarDecl>(W) && W->hasLocalStorage() &&
-             W->getType()->isIntegerType() && !W->getType()->isBooleanType();
-    };
-    if (!local(V))
-      return nullptr;
-    Vars.assign(1, V);
-    const ParmVarDecl *N = nullptr;
-    bool Ok = true;
-    auto in = [&](const VarDecl *W) {
-      return std::find(Vars.begin(), Vars.end(), W) != Vars.end();
-    };
-    auto add = [&](const Expr *E) {
-      const VarDecl *W = varOf(E);
-      if (!local(W))
-        return false;
-      if (!in(W))
-        Vars.push_back(W);
-      return true;
-    };
-    // A value stored in W: a constant, `n - c`, a variable, a midpoint.
-    auto value = [&](const VarDecl *W, const Expr *E) {
-      if (auto K = constInt(E)) { // (one W holds: below 2^15)
-        Need = std::max(Need, *K + 1);
-        return *K >= 0 && *K < (1 << 15) && Ctx.getIntWidth(W->getType()) >= 16;
-      }
-      if (!keepsValue(W, E))
-        return false;
-      E = E->IgnoreParenImpCasts();
-      if (auto Top = paramMinus(E)) {
-        if (Top->second < 1 || (N && N != Top->first) ||
-            lowering::modifies(FD->getBody(), Top->first))
-          return false;
-        N = Top->first;
-        Need = std::max(Need, Top->second);
-        return true;
-      }
-      if (varOf(E))
-        return add(E);
-      const auto *Half = dyn_cast<BinaryOperator>(E);
-      auto K = Half ? constInt(Half->getRHS()) : std::nullopt;
-      if (!K || !((Half->getOpcode() == BO_Div && *K == 2) ||
-                  (Half->getOpcode() == BO_Shr && *K == 1)))
-        return false;
-      const auto *Sum =
-          dyn_cast<BinaryOperator>(Half->getLHS()->IgnoreParenImpCasts());
-      if (Sum && Sum->getOpcode() == BO_Add)
-        return add(Sum->getLHS()) && add(Sum->getRHS());
-      return false;
-    };
-    // `a + (b - a) / 2`, signed: between a and b.
-    auto offMid = [&](const VarDecl *W, const Expr *E) {
-      const auto *Add = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
-      if (!Add || Add->getOpcode() != BO_Add ||
-          !Add->getType()->isSignedIntegerType() || !keepsValue(W, E))
-        return false;
-      const auto *Half =
-          dyn_cast<BinaryOperator>(Add->getRHS()->IgnoreParenImpCasts());
-      auto K = Half ? constInt(Half->getRHS()) : std::nullopt;
-      const auto *Diff =
-          Half ? dyn_cast<BinaryOperator>(Half->getLHS()->IgnoreParenImpCasts())
-               : nullptr;
-      return K && *K == 2 && Half->getOpcode() == BO_Div && Diff &&
-             Diff->getOpcode() == BO_Sub &&
-             varOf(Diff->getRHS()) == varOf(Add->getLHS()) &&
-             add(Add->getLHS()) && add(Diff->getLHS());
-    };
-    std::function<void(const Stmt *)> walk = [&](const Stmt *S) {
-      if (!S || !Ok)
-        return;
-      if (const auto *BO = dyn_cast<BinaryOperator>(S);
-          BO && BO->isAssignmentOp() && in(varOf(BO->getLHS())))
-        Ok = BO->getOpcode() == BO_Assign &&
-             (value(varOf(BO->getLHS()), BO->getRHS()) ||
-              offMid(varOf(BO->getLHS()), BO->getRHS()));
-      if (const auto *UO = dyn_cast<UnaryOperator>(S);
-          UO &&
-          (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
-          in(varOf(UO->getSubExpr())))
-        Ok = false;
-      if (const auto *DS = dyn_cast<DeclStmt>(S))
-        for (const Decl *D : DS->decls())
-          if (const auto *W = dyn_cast<VarDecl>(D); W && in(W) && W->getInit())
-            Ok &= value(W, W->getInit()) || offMid(W, W->getInit());
-      for (const Stmt *C : astChildren(S))
-        walk(C);
-    };
-    // Until no variable joins (each pass checks every write again).
-    for (size_t Seen = 0; Ok && Seen != Vars.size();) {
-      Seen = Vars.size();
-      N = nullptr;
-      Need = 0;
-      walk(FD->getBody());
-    }
-    return Ok ? N : nullptr;
-  }
+                                 std::vector<const VarDecl *> &Vars);
 
   /// `while (n--)` / `while (n-- > 0)`, n an integer parameter that
   /// nothing else in the function assigns: the body sees n - 1 .. 0, so
@@ -660,11 +551,17 @@ struct LoopShapes {
       if (N && declFunctionContext(N) == FD && N->getType()->isIntegerType() &&
           varOf(C->getLHS())) {
         L.V = varOf(C->getLHS());
-        L.Bound = N;
         auto I = init(FS->getInit());
-        auto St = L.V ? step(FS->getInc(), L.V) : std::nullopt;
-        if (I && I->first == L.V && I->second >= 0 && St && *St >= 1 &&
-            !lowering::modifies(FS->getBody(), L.V))
+        auto St = step(FS->getInc(), L.V);
+        // The body sees i below n only if nothing else changes it; from a
+        // negative start, or stepped down (signed: no wrap ends it), it
+        // reads before the array.
+        if (!kept(L.V, FS->getBody(), FS->getCond()) ||
+            !kept(N, FS->getBody(), FS->getCond()) || startsNegative(L.V, FS) ||
+            (St && *St < 0 && L.V->getType()->isSignedIntegerType()))
+          return LoopVar();
+        L.Bound = N;
+        if (I && I->first == L.V && I->second >= 0 && St && *St >= 1)
           L.From = I->second;
         // `i < n / 2`: only counting up from a constant >= 0, unassigned.
         if (Div > 1 && L.From < 0)
@@ -678,7 +575,7 @@ struct LoopShapes {
     auto I = init(FS->getInit());
     auto End = constInt(C->getRHS());
     if (!I || !End || varOf(C->getLHS()) != I->first ||
-        lowering::modifies(FS->getBody(), I->first))
+        !kept(I->first, FS->getBody(), FS->getCond()))
       return L;
     auto St = step(FS->getInc(), I->first);
     if (!St || *St == 0)
@@ -965,7 +862,7 @@ struct LoopShapes {
       auto I = init(FS->getInit());
       if (!C || C->getOpcode() != BO_LT || !I || I->second < 0 ||
           varOf(C->getLHS()) != I->first ||
-          lowering::modifies(FS->getBody(), I->first))
+          !kept(I->first, FS->getBody(), FS->getCond()))
         return nullptr;
       auto St = step(FS->getInc(), I->first);
       const ParmVarDecl *N = St && *St >= 1 ? Param(C->getRHS()) : nullptr;

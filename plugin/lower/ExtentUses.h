@@ -1,10 +1,12 @@
 //===- ExtentUses.h - what a pointer parameter's uses say about its extent ===//
 // Private to ArrayParams.cpp: the walk over a function body that finds the
 // indices, loops, walks and steps bounding an array parameter (Uses); the
-// loop shapes it recognises are in ExtentLoops.h.
+// loop shapes it recognises are in ExtentLoops.h and ExtentWhile.h, the
+// rules for one index in ExtentIndexRules.cpp.
 #pragma once
 #include "lower/ExtentIndex.h"
 #include "lower/ExtentLoops.h"
+#include "lower/ExtentWhile.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -215,10 +217,6 @@ struct Uses : LoopShapes {
     }
     return std::make_pair(Min, Max);
   }
-  std::optional<int64_t> rangeMax(const Expr *Idx) {
-    auto R = range(Idx);
-    return R ? std::optional<int64_t>(R->second) : std::nullopt;
-  }
 
   /// The shift of an offset view of p: `p - c`, `p + c`, `c + p`, `&p[c]`
   /// (c an integer constant, maybe negative), or p itself (a copy: 0).
@@ -342,13 +340,10 @@ struct Uses : LoopShapes {
       Div = D;
       return true;
     }
-    if (Bound != N) {
-      if (D > 1 || Div > 1)
-        return false;
-      Bound = N; // (as before: the last loop's bound)
-      Scale = std::max(Scale, K);
-      return true;
-    }
+    // Loops to different parameters (`x[i]` under `i < n`, `x[j]` under `j
+    // < m`): max(n, m) elements, which no one parameter names.
+    if (Bound != N)
+      return false;
     if (D == Div) {
       Scale = std::max(Scale, K);
       return true;
@@ -375,152 +370,9 @@ struct Uses : LoopShapes {
           RemLocals[V] = N;
   }
 
-  /// An index \p Idx of p, or of a view of p that reads p[Idx + Shift].
-  void index(const Expr *Idx, int64_t Shift = 0,
-             const VarDecl *View = nullptr) {
-    if (View && before(Idx, Shift, View))
-      return;
-    if (auto K = constInt(Idx)) {
-      MaxConst = std::max<int64_t>(MaxConst, *K + Shift);
-      return;
-    }
-    // `p[k & 15]` (a ring buffer, a hash): 0 .. 15 whatever k is.
-    if (const auto *BO = dyn_cast<BinaryOperator>(Idx->IgnoreParenImpCasts());
-        BO && BO->getOpcode() == BO_And)
-      if (auto C = constInt(BO->getRHS()) ? constInt(BO->getRHS())
-                                          : constInt(BO->getLHS());
-          C && *C >= 0 && Shift >= 0) {
-        MaxConst = std::max<int64_t>(MaxConst, *C + Shift);
-        FromRange = true;
-        return;
-      }
-    // `p[(i + 1) % n]`, `p[j]` with `int j = (i + 1) % n;`: below n.
-    if (const ParmVarDecl *N = Shift
-                                   ? nullptr
-                                   : (varOf(Idx) ? RemLocals.lookup(varOf(Idx))
-                                                 : remBound(Idx, Loops));
-        N) {
-      if ((Bound && Bound != N) || !scaleBy(N, 1, 1))
-        if (!Unknown)
-          Unknown = Idx;
-      return;
-    }
-    if (const VarDecl *V = Shift ? nullptr : varOf(Idx))
-      for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
-        if (It->V == V && It->Bound && It->Slack >= 0) {
-          if (!scaleBy(It->Bound, 1, It->Div)) {
-            if (!Unknown)
-              Unknown = Idx;
-            return;
-          }
-          BoundNeed = std::max(BoundNeed, It->Need);
-          if (It->Once) // `do { x[i]; i++; } while (i < n)` reads x[From]
-            AtLeast = std::max(AtLeast, It->From + 1);
-          return;
-        }
-    auto A = affine(Idx);
-    if (A)
-      A->C += Shift;
-    // `for (i = 1; i <= n; i++) x[i]` (1-based): i reaches n, so x[i + c]
-    // (c >= 0) needs n + c + 1 elements, as `c[n + c]` does.
-    if (A && A->Terms.size() == 1 && A->Terms[0].second == 1 && A->C >= 0)
-      for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
-        if (It->V == A->Terms[0].first && It->Bound && It->Slack == -1 &&
-            (!Bound || Bound == It->Bound) &&
-            (!PlusParam || PlusParam == It->Bound)) {
-          Bound = PlusParam = It->Bound;
-          Plus = std::max(Plus, A->C + 1);
-          PlusLoop = true;
-          if (!PlusAt)
-            PlusAt = Idx;
-          return;
-        }
-    // `x[2 * i]`, `x[3 * i + 2]` with i < n: interleaved records of k
-    // elements, k * n in all; `x[i - 1]` with i from 1 up to n, a
-    // recurrence's previous element, n.
-    if (A && A->Terms.size() == 1) {
-      auto [V, K] = A->Terms[0];
-      for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
-        if (It->V == V && It->Bound && K >= 1 && A->C < K * (1 + It->Slack) &&
-            (A->C >= 0 || (It->From >= 0 && K * It->From + A->C >= 0)) &&
-            (!Bound || Bound == It->Bound)) {
-          if (!scaleBy(It->Bound, K, It->Div)) {
-            if (!Unknown)
-              Unknown = Idx;
-            return;
-          }
-          BoundNeed = std::max(BoundNeed, It->Need);
-          if (It->Once)
-            AtLeast = std::max(AtLeast, K * It->From + A->C + 1);
-          return;
-        }
-    }
-    // `a[n - i]` with i from k >= 0 up to n (`i <= n`, or below it): the
-    // loop's bound minus its variable, counting down from a[n - k] to a[0]
-    // or above (R's chebyshev_eval: `for (i = 1; i <= n; i++) ... a[n -
-    // i]`): n elements, n + c - k + 1 for a[n - i + c] if that is more.
-    if (A && A->Terms.size() == 2 && A->Terms[0].second == 1 &&
-        A->Terms[1].second == -1)
-      for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
-        if (It->V == A->Terms[1].first && It->Bound &&
-            It->Bound == A->Terms[0].first && It->From >= 0 && !It->Once &&
-            A->C + 1 + It->Slack >= 0 && (!Bound || Bound == It->Bound) &&
-            (!PlusParam || PlusParam == It->Bound) &&
-            !lowering::modifies(FD->getBody(), It->Bound)) {
-          if (!scaleBy(It->Bound, 1, 1)) { // (n, with a quotient before)
-            if (!Unknown)
-              Unknown = Idx;
-            return;
-          }
-          if (A->C - It->From + 1 > 0) {
-            PlusParam = It->Bound;
-            Plus = std::max(Plus, A->C - It->From + 1);
-            if (!PlusAt)
-              PlusAt = Idx;
-          }
-          return;
-        }
-    // `c[n]`, `x[n - 1]`: an integer parameter (never assigned) plus a
-    // constant, as Horner from the top reads c[0] .. c[n].
-    if (A && A->Terms.size() == 1 && A->Terms[0].second == 1 && A->C >= -1) {
-      const auto *N = dyn_cast<ParmVarDecl>(A->Terms[0].first);
-      if (N && declFunctionContext(N) == FD && N->getType()->isIntegerType() &&
-          !lowering::modifies(FD->getBody(), N) &&
-          (!PlusParam || PlusParam == N)) {
-        PlusParam = N;
-        Plus = std::max(Plus, A->C + 1);
-        if (!PlusAt)
-          PlusAt = Idx;
-        return;
-      }
-    }
-    if (auto M = rangeMax(Idx); M && *M + Shift >= 0) {
-      MaxConst = std::max<int64_t>(MaxConst, *M + Shift);
-      FromRange = true;
-      return;
-    }
-    if (auto RC = Shift ? std::nullopt : flatIndex(Idx); RC && flat(*RC, Idx))
-      return;
-    // `x[mid]`, `x[lo]` of a search (`mid = (lo + hi) / 2`, hi from `n -
-    // 1`): within n, for n >= Need.
-    int64_t Need = 0;
-    std::vector<const VarDecl *> Vars;
-    if (const VarDecl *V = Shift ? nullptr : varOf(Idx))
-      if (const ParmVarDecl *N = searchBound(V, Need, Vars);
-          N && (!Bound || Bound == N) && (!SearchN || SearchN == N) &&
-          scaleBy(N, 1, 1)) {
-        SearchN = N;
-        SearchNeed = std::max(SearchNeed, Need);
-        ++SearchUses;
-        if (!SearchAt) {
-          SearchAt = Idx;
-          SearchVars = Vars;
-        }
-        return;
-      }
-    if (!Unknown)
-      Unknown = Idx;
-  }
+  /// An index \p Idx of p, or of a view of p that reads p[Idx + Shift]
+  /// (ExtentIndexRules.cpp, which defines it).
+  void index(const Expr *Idx, int64_t Shift = 0, const VarDecl *View = nullptr);
 
   /// The innermost loop over \p V counted by an integer parameter and
   /// staying below it (`for (i = 0; i < n; i++)`).
@@ -889,8 +741,22 @@ struct Uses : LoopShapes {
       }
       Around.push_back(T);
       LoopStmts.push_back(S);
-      for (const Stmt *C : astChildren(S))
+      // A for loop's init runs before its test, its increment after the
+      // body: there its variables are not what the test bounds (`for (i =
+      // 0; i < n; i++, s += x[i])` reads x[n]).
+      size_t Mine = Lag ? 2 : FS ? 1 : 0;
+      for (const Stmt *C : astChildren(S)) {
+        std::vector<LoopVar> Saved;
+        if (FS && C && (C == FS->getInit() || C == FS->getInc()))
+          for (size_t K = Loops.size() - Mine; K < Loops.size(); K++) {
+            Saved.push_back(Loops[K]);
+            Loops[K] = LoopVar();
+            Loops[K].V = Saved.back().V;
+          }
         walk(C);
+        for (size_t K = 0; K < Saved.size(); K++)
+          Loops[Loops.size() - Mine + K] = Saved[K];
+      }
       LoopStmts.pop_back();
       Around.pop_back();
       if (FS || WS || DS)
