@@ -224,7 +224,8 @@ BD__AOS(u64d, uint64_t, d)
  *     and block of W elements one whole-vector load (the last block ends at
  *     len, overlapping the one before; len < W: one masked load of len
  *     elements), then a W x W transpose in registers (log2(W) stages of W
- *     two-source shuffles). len is a constant where generated code calls it
+ *     two-source shuffles); rows back to back (stride == len) of 2 ... 4
+ *     elements: bd_aos_load<len> (len loads, fewer permutes). len is a constant where generated code calls it
  *     (per-example arrays of a static extent, docs/abi.md): the loops
  *     unroll. See docs/performance-arrays.md, "Per-example arrays".
  *   bd_rows_store_<T>(E *p, ptrdiff_t stride, int len, const bd_<T> *in,
@@ -257,8 +258,37 @@ BD__AOS(u64d, uint64_t, d)
     for (int i = 0; i < BD__AW_##S; i++)                                       \
       r[i] = t[i];                                                             \
   }                                                                            \
+  /* Rows back to back (stride == len, 2 ... 4): the records' transposes,      \
+   * len loads and a few permutes instead of W masked loads and a W x W        \
+   * network (at 5 ... 8 the network is the cheaper: bench_arrays). */         \
+  BD_INL void bd__rows_aos_load_##T(const E *p, int len, bd_##T *out,          \
+                                    int ostep) {                               \
+    bd_##T v[4];                                                               \
+    if (len == 2)                                                              \
+      bd_aos_load2_##T(p, &v[0], &v[1]);                                       \
+    else if (len == 3)                                                         \
+      bd_aos_load3_##T(p, &v[0], &v[1], &v[2]);                                \
+    else                                                                       \
+      bd_aos_load4_##T(p, &v[0], &v[1], &v[2], &v[3]);                         \
+    for (int t = 0; t < len; t++)                                              \
+      out[t * ostep] = v[t];                                                   \
+  }                                                                            \
+  BD_INL void bd__rows_aos_store_##T(E *p, int len, const bd_##T *in,          \
+                                     int istep) {                              \
+    if (len == 2)                                                              \
+      bd_aos_store2_##T(p, in[0], in[istep]);                                  \
+    else if (len == 3)                                                         \
+      bd_aos_store3_##T(p, in[0], in[istep], in[2 * istep]);                   \
+    else                                                                       \
+      bd_aos_store4_##T(p, in[0], in[istep], in[2 * istep], in[3 * istep]);    \
+  }                                                                            \
   BD_INL void bd_rows_load_##T(const E *p, ptrdiff_t stride, int len,          \
                                bd_##T *out, int ostep) {                       \
+    /* expect 0: the strided path keeps its layout (within 5% measured) */     \
+    if (__builtin_expect(stride == len, 0) && len >= 2 && len <= 4) {          \
+      bd__rows_aos_load_##T(p, len, out, ostep);                               \
+      return;                                                                  \
+    }                                                                          \
     for (int b = 0; b < len; b += BD__AW_##S) {                                \
       int o = len < BD__AW_##S        ? 0                                      \
               : b + BD__AW_##S <= len ? b                                      \
@@ -279,6 +309,10 @@ BD__AOS(u64d, uint64_t, d)
   }                                                                            \
   BD_INL void bd_rows_store_##T(E *p, ptrdiff_t stride, int len,               \
                                 const bd_##T *in, int istep) {                 \
+    if (__builtin_expect(stride == len, 0) && len >= 2 && len <= 4) {          \
+      bd__rows_aos_store_##T(p, len, in, istep);                               \
+      return;                                                                  \
+    }                                                                          \
     for (int b = 0; b < len; b += BD__AW_##S) {                                \
       int o = len < BD__AW_##S        ? 0                                      \
               : b + BD__AW_##S <= len ? b                                      \
