@@ -2,6 +2,8 @@
  * arrays"): least squares over 8 points per example, the points as records
  * (`const struct pt pts[8]`: 16 doubles per example) and as two arrays
  * (`const double xs[8], const double ys[8]`, stride 8; also in floats),
+ * and arrays back to back (quad3: `const double A[3][3], const double
+ * x[3]` at strides 9 and 3; dot4f: `const float u[4], v[4]` at stride 4),
  * batched and differentiated, against the scalar loop compiled in the
  * models' file (-O3; one call per example, see arrays_models.c). Results
  * are checked bit for bit against the scalar loop, gradients against the
@@ -47,8 +49,28 @@ struct ar_pt {
       ptrdiff_t ys_stride, const float *a, const float *b, float *ret,         \
       const float *d_ret, float *d_xs, ptrdiff_t d_xs_stride, float *d_ys,     \
       ptrdiff_t d_ys_stride, float *d_a, float *d_b);
+#define AR_DECL2(S)                                                            \
+  void ar_quad3##S##_batched(size_t n, const double *A, ptrdiff_t A_stride,    \
+                             const double *x, ptrdiff_t x_stride,              \
+                             double *ret);                                     \
+  void ar_quad3##S##_grad(size_t n, const double *A, ptrdiff_t A_stride,       \
+                          const double *x, ptrdiff_t x_stride, double *ret,    \
+                          const double *d_ret, double *d_A,                    \
+                          ptrdiff_t d_A_stride, double *d_x,                   \
+                          ptrdiff_t d_x_stride);                               \
+  void ar_dot4f##S##_batched(size_t n, const float *u, ptrdiff_t u_stride,     \
+                             const float *v, ptrdiff_t v_stride, float *ret);  \
+  void ar_dot4f##S##_grad(size_t n, const float *u, ptrdiff_t u_stride,        \
+                          const float *v, ptrdiff_t v_stride, float *ret,      \
+                          const float *d_ret, float *d_u,                      \
+                          ptrdiff_t d_u_stride, float *d_v,                    \
+                          ptrdiff_t d_v_stride);
 AR_DECL()
 AR_DECL(_gathers)
+AR_DECL2()
+AR_DECL2(_gathers)
+void ar_quad3_loop(size_t n, const double *A, const double *x, double *ret);
+void ar_dot4f_loop(size_t n, const float *u, const float *v, float *ret);
 void ar_fit_loop(size_t n, const struct ar_pt *p, const double *a,
                  const double *b, double *ret);
 void ar_fit2_loop(size_t n, const double *xs, const double *ys, const double *a,
@@ -61,6 +83,8 @@ typedef struct {
   struct ar_pt *p, *dp;
   double *xs, *ys, *a, *b, *out, *dxs, *dys, *da, *db;
   float *xf, *yf, *af, *bf, *outf, *dxf, *dyf, *daf, *dbf;
+  double *qa, *qx, *dqa, *dqx; /* quad3: A[9], x[3] */
+  float *fu, *fv, *dfu, *dfv;  /* dot4f: u[4], v[4] */
 } ctx;
 
 /* Example e of the current slice. */
@@ -103,6 +127,25 @@ AR_CASE(fit2f_gradg,
         ar_fit2f_gathers_grad(x->n, XF, 8, YF, 8, AF, BF, x->outf, NULL, x->dxf,
                               8, x->dyf, 8, x->daf, x->dbf))
 
+#define QA (x->qa + 9 * x->off)
+#define QX (x->qx + 3 * x->off)
+#define FU (x->fu + 4 * x->off)
+#define FV (x->fv + 4 * x->off)
+AR_CASE(q3_loop, ar_quad3_loop(x->n, QA, QX, x->out))
+AR_CASE(q3_bat, ar_quad3_batched(x->n, QA, 9, QX, 3, x->out))
+AR_CASE(q3_grad, ar_quad3_grad(x->n, QA, 9, QX, 3, x->out, NULL, x->dqa, 9,
+                               x->dqx, 3))
+AR_CASE(q3_batg, ar_quad3_gathers_batched(x->n, QA, 9, QX, 3, x->out))
+AR_CASE(q3_gradg, ar_quad3_gathers_grad(x->n, QA, 9, QX, 3, x->out, NULL,
+                                        x->dqa, 9, x->dqx, 3))
+AR_CASE(d4_loop, ar_dot4f_loop(x->n, FU, FV, x->outf))
+AR_CASE(d4_bat, ar_dot4f_batched(x->n, FU, 4, FV, 4, x->outf))
+AR_CASE(d4_grad, ar_dot4f_grad(x->n, FU, 4, FV, 4, x->outf, NULL, x->dfu, 4,
+                               x->dfv, 4))
+AR_CASE(d4_batg, ar_dot4f_gathers_batched(x->n, FU, 4, FV, 4, x->outf))
+AR_CASE(d4_gradg, ar_dot4f_gathers_grad(x->n, FU, 4, FV, 4, x->outf, NULL,
+                                        x->dfu, 4, x->dfv, 4))
+
 /* The gradient of fit2 in closed form, for the checks. */
 static void fit2_ref(const double *xs, const double *ys, double a, double b,
                      double *dx, double *dy, double *da, double *db) {
@@ -134,7 +177,19 @@ int main(int argc, char **argv) {
   x.dxf = bd_bench_alloc(8 * pool, 4), x.dyf = bd_bench_alloc(8 * pool, 4);
   x.da = bd_bench_alloc(pool, 8), x.db = bd_bench_alloc(pool, 8);
   x.daf = bd_bench_alloc(pool, 4), x.dbf = bd_bench_alloc(pool, 4);
+  x.qa = bd_bench_alloc(9 * pool, 8), x.qx = bd_bench_alloc(3 * pool, 8);
+  x.dqa = bd_bench_alloc(9 * pool, 8), x.dqx = bd_bench_alloc(3 * pool, 8);
+  x.fu = bd_bench_alloc(4 * pool, 4), x.fv = bd_bench_alloc(4 * pool, 4);
+  x.dfu = bd_bench_alloc(4 * pool, 4), x.dfv = bd_bench_alloc(4 * pool, 4);
   bd_bench_rng g = {42};
+  for (size_t k = 0; k < 9 * pool; k++)
+    x.qa[k] = bd_bench_uniform(&g, -1, 1);
+  for (size_t k = 0; k < 3 * pool; k++)
+    x.qx[k] = bd_bench_uniform(&g, -1, 1);
+  for (size_t k = 0; k < 4 * pool; k++) {
+    x.fu[k] = (float)bd_bench_uniform(&g, -1, 1);
+    x.fv[k] = (float)bd_bench_uniform(&g, -1, 1);
+  }
   for (size_t k = 0; k < 8 * pool; k++) {
     x.p[k].x = x.xs[k] = bd_bench_uniform(&g, -2, 2);
     x.p[k].y = x.ys[k] = bd_bench_uniform(&g, -2, 2);
@@ -202,6 +257,26 @@ int main(int argc, char **argv) {
         err = fmax(err, d[i]);
     }
     bad |= bd_bench_check("fit_grad, fit2_grad: closed form", err, 1e-12);
+    ar_quad3_loop(m, x.qa, x.qx, r0);
+    ar_quad3_batched(m, x.qa, 9, x.qx, 3, r1);
+    bad |= bd_bench_check("quad3: batched = scalar loop",
+                          memcmp(r0, r1, m * 8) != 0, 0);
+    ar_dot4f_loop(m, x.fu, x.fv, f0);
+    ar_dot4f_batched(m, x.fu, 4, x.fv, 4, f1);
+    bad |= bd_bench_check("dot4f: batched = scalar loop",
+                          memcmp(f0, f1, m * 4) != 0, 0);
+    {
+      double *g[4];
+      for (int i = 0; i < 4; i++)
+        g[i] = calloc(9 * pool, 8);
+      ar_quad3_grad(m, x.qa, 9, x.qx, 3, NULL, NULL, g[0], 9, g[1], 3);
+      ar_quad3_gathers_grad(m, x.qa, 9, x.qx, 3, NULL, NULL, g[2], 9, g[3], 3);
+      bad |= bd_bench_check(
+          "quad3_grad: whole = gathers",
+          memcmp(g[0], g[2], 9 * m * 8) || memcmp(g[1], g[3], 3 * m * 8), 0);
+      for (int i = 0; i < 4; i++)
+        free(g[i]);
+    }
     memset(x.dp, 0, 8 * pool * sizeof *x.dp);
     memset(x.dxs, 0, 8 * pool * 8), memset(x.dys, 0, 8 * pool * 8);
     memset(x.da, 0, pool * 8), memset(x.db, 0, pool * 8);
@@ -217,7 +292,11 @@ int main(int argc, char **argv) {
             {"fit2 8+8 doubles", fit2_loop, fit2_bat, fit2_grad, fit2_batg,
              fit2_gradg},
             {"fit2f 8+8 floats", fit2f_loop, fit2f_bat, fit2f_grad, fit2f_batg,
-             fit2f_gradg}};
+             fit2f_gradg},
+            {"quad3 A[3][3] x[3]", q3_loop, q3_bat, q3_grad, q3_batg,
+             q3_gradg},
+            {"dot4f u[4] v[4] floats", d4_loop, d4_bat, d4_grad, d4_batg,
+             d4_gradg}};
   for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++) {
     char nm[96];
     double ta, tb;
