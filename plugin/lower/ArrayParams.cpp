@@ -684,7 +684,9 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
                                       std::to_string(U.Scale) + " * i + c)"
                                 : "' (loop bound)");
     // (Each text above ends with its parenthesis.)
-    Out.DimHow.insert(Out.DimHow.size() - 1, needText(N, N, U.BoundNeed));
+    Out.DimHow.insert(
+        Out.DimHow.size() - 1,
+        needText(N, U.NeedOf.empty() ? N : U.NeedOf, U.BoundNeed));
     if (U.SearchN) { // `x[mid]`, `mid = (lo + hi) / 2`, `hi = n - 1`
       std::string Vs;
       for (const VarDecl *V : U.SearchVars)

@@ -267,7 +267,7 @@ bool Uses::followPassed(const CallExpr *CE, const FunctionDecl *Def,
     }
     if (E.Const > 0) {
       scaleBy(I->Bound, K, 1); // (holds: checked above)
-      BoundNeed = std::max(BoundNeed, I->Need);
+      need(*I);
     }
   } else if (E.Rows || E.N) {
     // The helper's count (or rows) of parameters, from p's start.
@@ -283,7 +283,10 @@ bool Uses::followPassed(const CallExpr *CE, const FunctionDecl *Def,
     }
     if (E.N) {
       scaleBy(E.N, E.Scale, 1); // (holds: checked above)
-      BoundNeed = std::max(BoundNeed, E.Need);
+      if (E.Need > BoundNeed) {
+        BoundNeed = E.Need;
+        NeedOf.clear(); // (the helper's count)
+      }
       if (E.Plus > 0) {
         PlusParam = E.N;
         Plus = std::max(Plus, E.Plus);

@@ -118,7 +118,7 @@ inline std::optional<LoopVar> LoopShapes::laggingVar(const ForStmt *FS,
       Inc && Inc->getOpcode() == BO_Assign
           ? dyn_cast<UnaryOperator>(Inc->getRHS()->IgnoreParenImpCasts())
           : nullptr;
-  if (!I.V || !I.Bound || I.Slack < 0 || I.Div != 1 || !Post ||
+  if (!I.V || !I.Bound || I.Slack < 0 || I.Div != 1 || I.Mul != 1 || !Post ||
       Post->getOpcode() != UO_PostInc || varOf(Post->getSubExpr()) != I.V)
     return std::nullopt;
   const VarDecl *J = varOf(Inc->getLHS());

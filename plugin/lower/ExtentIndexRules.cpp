@@ -48,7 +48,7 @@ void Uses::index(const Expr *Idx, int64_t Shift, const VarDecl *View) {
             Unknown = Idx;
           return;
         }
-        BoundNeed = std::max(BoundNeed, It->Need);
+        need(*It);
         if (It->Once) // `do { x[i]; i++; } while (i < n)` reads x[From]
           AtLeast = std::max(AtLeast, It->From + 1);
         return;
@@ -72,19 +72,22 @@ void Uses::index(const Expr *Idx, int64_t Shift, const VarDecl *View) {
       }
   // `x[2 * i]`, `x[3 * i + 2]` with i < n: interleaved records of k
   // elements, k * n in all; `x[i - 1]` with i from 1 up to n, a
-  // recurrence's previous element, n.
+  // recurrence's previous element, n; `x[2 * i + 1]` under `2 * i + 1 <
+  // n` (LoopVar::Mul, k <= Mul, c <= Slack): below n.
   if (A && A->Terms.size() == 1) {
     auto [V, K] = A->Terms[0];
     for (auto It = Loops.rbegin(); It != Loops.rend(); ++It)
-      if (It->V == V && It->Bound && K >= 1 && A->C < K * (1 + It->Slack) &&
+      if (It->V == V && It->Bound && K >= 1 &&
+          (It->Mul > 1 ? K <= It->Mul && A->C <= It->Slack
+                       : A->C < K * (1 + It->Slack)) &&
           (A->C >= 0 || (It->From >= 0 && K * It->From + A->C >= 0)) &&
           (!Bound || Bound == It->Bound)) {
-        if (!scaleBy(It->Bound, K, It->Div)) {
+        if (!scaleBy(It->Bound, It->Mul > 1 ? 1 : K, It->Div)) {
           if (!Unknown)
             Unknown = Idx;
           return;
         }
-        BoundNeed = std::max(BoundNeed, It->Need);
+        need(*It);
         if (It->Once)
           AtLeast = std::max(AtLeast, K * It->From + A->C + 1);
         return;

@@ -57,6 +57,9 @@ struct LoopVar {
   // Bound: i stays below n / Div (`for (i = 0; i < n / 2; i++)`, `i < (n >>
   // 1)`: pairs), counting up from From >= 0 and unassigned in the body.
   int64_t Div = 1;
+  // Bound: the test bounds Mul * i, Mul * i <= n - 1 - Slack (`2 * i + 1 <
+  // n`: pairs), i counting up from From >= 0 and unassigned in the body.
+  int64_t Mul = 1;
 };
 
 /// How many times a loop runs at most: an integer parameter N (`for (i =
@@ -137,6 +140,25 @@ struct LoopShapes {
       return nullptr;
     Div = BO->getOpcode() == BO_Div ? *K : int64_t(1) << *K;
     return boundParamOf(BO->getLHS());
+  }
+
+  /// A loop's bound n, `n / d` or `n >> s` (boundParamOf, boundDivOf; d in
+  /// \p Div), also through a local integer declared with one, keeping its
+  /// value, and assigned nowhere (`int h = n / 2;`, then `i < h`).
+  const ParmVarDecl *boundOf(const Expr *E, int64_t &Div) {
+    Div = 1;
+    if (const ParmVarDecl *N = boundParamOf(E))
+      return N;
+    if (const ParmVarDecl *N = boundDivOf(E, Div))
+      return N;
+    const VarDecl *M = varOf(E);
+    if (!M || isa<ParmVarDecl>(M) || !M->hasLocalStorage() || !M->getInit() ||
+        !keepsValue(M, M->getInit()) || lowering::modifies(FD->getBody(), M))
+      return nullptr;
+    Div = 1;
+    if (const ParmVarDecl *N = boundParamOf(M->getInit()))
+      return N;
+    return boundDivOf(M->getInit(), Div);
   }
 
   /// A loop condition's leftmost conjunct (`i < n` of `i < n && x[i] < t`:
@@ -331,6 +353,17 @@ struct LoopShapes {
         Off = *Kk;
         Lhs = Add->getLHS();
       }
+    // `k * i + c < n` (k >= 2 a constant): k * i < n - c (pairs, `for (i =
+    // 0; 2 * i + 1 < n; i++) x[2 * i] * x[2 * i + 1]`).
+    int64_t Mul = 1;
+    if (const auto *Times =
+            Lhs ? dyn_cast<BinaryOperator>(Lhs->IgnoreParenImpCasts())
+                : nullptr;
+        Times && Times->getOpcode() == BO_Mul)
+      if (auto Kk = constInt(Times->getLHS()); Kk && *Kk >= 2 && *Kk <= 64) {
+        Mul = *Kk;
+        Lhs = Times->getRHS();
+      }
     if (C)
       V = varOf(
           isPostDec(Lhs)
@@ -345,7 +378,7 @@ struct LoopShapes {
     BinaryOperatorKind K = C->getOpcode();
     std::optional<std::pair<const ParmVarDecl *, int64_t>> Top;
     int64_t From = -1;
-    if (Off && !(St && *St >= 1 && (K == BO_LT || K == BO_LE)))
+    if ((Off || Mul > 1) && !(St && *St >= 1 && (K == BO_LT || K == BO_LE)))
       return L;
     if (St && *St >= 1 && (K == BO_LT || K == BO_LE)) {
       // i < n - c: Slack c; i <= n - c: Slack c - 1 (-1 for `i <= n`, the
@@ -384,10 +417,13 @@ struct LoopShapes {
     }
     if (!Top || !kept(Top->first, FS->getBody(), FS->getCond()))
       return L;
+    if (Mul > 1 && (From < 0 || Top->second < 0)) // (`2 * i <= n`: 2i = n)
+      return L;
     L.V = V;
     L.Bound = Top->first;
     L.From = From;
-    L.Slack = Top->second; // i <= n - 1 - Slack
+    L.Slack = Top->second; // Mul * i <= n - 1 - Slack
+    L.Mul = Mul;
     return L;
   }
 
@@ -543,11 +579,20 @@ struct LoopShapes {
     if (!C)
       return L;
     BinaryOperatorKind K = C->getOpcode();
+    // `i <= q - 1` of a quotient q (`i <= n / 2 - 1`): `i < q`.
+    const Expr *Rhs = C->getRHS();
+    if (const auto *Sub = dyn_cast<BinaryOperator>(Rhs->IgnoreParenImpCasts());
+        K == BO_LE && Sub && Sub->getOpcode() == BO_Sub &&
+        constInt(Sub->getRHS()) == 1) {
+      int64_t D = 1;
+      if (boundOf(Sub->getLHS(), D) && D > 1) {
+        K = BO_LT;
+        Rhs = Sub->getLHS();
+      }
+    }
     if (K == BO_LT) {
       int64_t Div = 1;
-      const ParmVarDecl *N = boundParamOf(C->getRHS());
-      if (!N)
-        N = boundDivOf(C->getRHS(), Div);
+      const ParmVarDecl *N = boundOf(Rhs, Div);
       if (N && declFunctionContext(N) == FD && N->getType()->isIntegerType() &&
           varOf(C->getLHS())) {
         L.V = varOf(C->getLHS());
@@ -679,6 +724,24 @@ struct LoopShapes {
         modifiesReaching(FD->getBody(), N, DS, UO) || jumps(FD->getBody()))
       return nullptr;
     return N;
+  }
+
+  /// `do { ... } while (--n);` (doCounted; not `--n > 0`, whose body runs
+  /// once for n < 1): the body sees n itself from its value down to 1, for
+  /// n >= 1 (below it the scalar loop runs n down until it wraps): a loop
+  /// variable n bounded by n, reaching it (Slack -1: `x[n - 1]` is within
+  /// n, `x[n]` n + 1), From 1.
+  LoopVar doCountedVar(const DoStmt *DS, bool Nested) {
+    LoopVar L;
+    bool Once = false;
+    const ParmVarDecl *N = doCounted(DS, Nested, Once);
+    if (!N || Once)
+      return L;
+    L.V = L.Bound = N;
+    L.Slack = -1;
+    L.From = 1;
+    L.Need = 1;
+    return L;
   }
 
   /// The text of \p E as written, for remarks.

@@ -80,6 +80,7 @@ struct Uses : LoopShapes {
   bool FromRange = false;             // MaxConst came from a loop's range
   const ParmVarDecl *Bound = nullptr; // i < Bound in an enclosing for
   int64_t BoundNeed = -1; // a `while (n--)` gave Bound (LoopVar::Need)
+  std::string NeedOf;     // the variable that wraps below BoundNeed
   int64_t Scale = 1;      // indices k * i + c (0 <= c < k): k * Bound elements
   // Indices of loops to `i < n / d` (LoopVar::Div): Scale * (Bound / Div)
   // elements (`x[2 * i + 1]` under `i < n / 2`: 2 * (n / 2)).
@@ -359,6 +360,14 @@ struct Uses : LoopShapes {
     return false;
   }
 
+  /// Records loop \p L's LoopVar::Need for the bound of an index.
+  void need(const LoopVar &L) {
+    if (L.Need > BoundNeed) {
+      BoundNeed = L.Need;
+      NeedOf = L.V->getNameAsString();
+    }
+  }
+
   /// Integer locals declared with a value remBound bounds and never
   /// assigned (`int j = (i + 1) % n;`): that value's bound.
   void remLocals(const DeclStmt *DS) {
@@ -380,7 +389,7 @@ struct Uses : LoopShapes {
     for (auto It = Loops.rbegin(); V && It != Loops.rend(); ++It)
       if (It->V == V)
         return It->Bound && It->Slack >= 0 && It->From >= 0 && !It->Once &&
-                       It->Div == 1
+                       It->Div == 1 && It->Mul == 1
                    ? &*It
                    : nullptr;
     return nullptr;
@@ -659,8 +668,10 @@ struct Uses : LoopShapes {
       return false;
     if (B && !scaleBy(B, H.Scale, 1))
       return false;
-    if (B)
-      BoundNeed = std::max(BoundNeed, H.BoundNeed);
+    if (B && H.BoundNeed > BoundNeed) {
+      BoundNeed = H.BoundNeed;
+      NeedOf = H.NeedOf;
+    }
     if (PP) {
       PlusParam = PP;
       Plus = std::max(Plus, H.Plus);
@@ -736,6 +747,8 @@ struct Uses : LoopShapes {
       const auto *DS = dyn_cast<DoStmt>(S);
       if (DS) {
         Loops.push_back(doVar(DS, !LoopStmts.empty()));
+        if (!Loops.back().Bound) // `do { ... x[n - 1] ... } while (--n);`
+          Loops.back() = doCountedVar(DS, !LoopStmts.empty());
         T.N = doCounted(DS, !LoopStmts.empty(), T.Once);
         T.Need = T.N && !T.Once ? 1 : -1;
       }

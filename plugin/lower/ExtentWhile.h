@@ -14,20 +14,27 @@ namespace extents {
 /// never assigns, c >= 0; `int i = n;` or `i = n;` before the loop, or
 /// assigned nowhere else, keeping every value), i changed nowhere else
 /// and the function without goto: `while (i-- > k)` (the body sees i
-/// from n - c - 1 down to k >= 0), and `while (i > k) { i -= s; ... }`
+/// from n - c - 1 down to k >= 0; `while (i--)` as k = 0, for n - c >= 0
+/// when i is signed), and `while (i > k) { i -= s; ... }`
 /// (also `i >= k`, `i--`, `--i`; only this condition, the step the
 /// body's first statement: the rest of the body sees i from n - c - s
 /// down to k + 1 - s >= 0).
 inline LoopVar LoopShapes::downWhile(const WhileStmt *WS) {
   LoopVar L;
   const auto *Body = dyn_cast<CompoundStmt>(FD->getBody());
-  const auto *C =
-      dyn_cast<BinaryOperator>(WS->getCond()->IgnoreParenImpCasts());
-  auto K = C ? constInt(C->getRHS()) : std::nullopt;
+  const Expr *Cond = WS->getCond()->IgnoreParenImpCasts();
+  const auto *C = dyn_cast<BinaryOperator>(Cond);
+  // `while (i--)`: `while (i-- > 0)` while i >= 0 (a signed i below it runs
+  // down until it wraps, in the scalar function too: Need).
+  const auto *Bare = dyn_cast<UnaryOperator>(Cond);
+  bool Wraps = Bare && Bare->getOpcode() == UO_PostDec;
+  auto K = C       ? constInt(C->getRHS())
+           : Wraps ? std::optional<int64_t>(0)
+                   : std::nullopt;
   if (!Body || !K || jumps(Body) ||
-      (C->getOpcode() != BO_GT && C->getOpcode() != BO_GE))
+      (C && C->getOpcode() != BO_GT && C->getOpcode() != BO_GE))
     return L;
-  const Expr *Lhs = C->getLHS()->IgnoreParenImpCasts();
+  const Expr *Lhs = C ? C->getLHS()->IgnoreParenImpCasts() : Cond;
   const auto *Dec = dyn_cast<UnaryOperator>(Lhs);
   const Stmt *DecAt = nullptr;
   const VarDecl *I = nullptr;
@@ -36,7 +43,7 @@ inline LoopVar LoopShapes::downWhile(const WhileStmt *WS) {
     // `while (i-- > k)`: the test saw i >= k + 1, the body sees i - 1.
     I = varOf(Dec->getSubExpr());
     DecAt = Dec;
-    Lo = C->getOpcode() == BO_GT ? *K : *K - 1;
+    Lo = !C || C->getOpcode() == BO_GT ? *K : *K - 1;
   } else if (!Dec) {
     const auto *B = dyn_cast<CompoundStmt>(WS->getBody());
     I = varOf(Lhs);
@@ -84,6 +91,8 @@ inline LoopVar LoopShapes::downWhile(const WhileStmt *WS) {
   L.Bound = Top->first;
   L.Slack = Top->second + Slack;
   L.From = Lo;
+  if (Wraps && I->getType()->isSignedIntegerType())
+    L.Need = Top->second; // n - c >= 0
   return L;
 }
 

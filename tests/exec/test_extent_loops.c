@@ -9,7 +9,10 @@
  * last statement (`while (i >= 0) { ... x[i]; i--; }`); pairs by `i + 1 <
  * n` stepped by 2 (2 * (n / 2)); and the indices of a bracketing search, `lo =
  * 0; hi = n - 1; while (hi - lo > 1) { mid = (lo + hi) / 2; ... }` (n, for
- * n >= 1). For the strided (default), BD_PACKED and
+ * n >= 1); since session 55, a copy of n counted down by `while (i--)`,
+ * pairs under a local `int h = n / 2;`, under `i <= n / 2 - 1` and under
+ * `2 * i + 1 < n`, and n itself counted down by `do ... while (--n)`
+ * reading x[n - 1]. For the strided (default), BD_PACKED and
  * BD_POINTERS layouts, doubles and floats, n = 1 .. 3W + 2 examples and
  * lengths 0 .. 3W + 1 (every one, odd and even, in random order):
  *   - NAME_batched bit for bit the scalar function; NAME_grad's ret bit
@@ -138,6 +141,46 @@
   }                                                                            \
   return x[lo] + b * (x[hi] - x[lo]) * a;
 
+/* ---- shapes accepted since session 55 ---------------------------------- */
+
+/* A local copy of n counted down by the test alone: `while (i--)` (n, for
+ * n >= 0). */
+#define DOWN_BARE_BODY(T)                                                      \
+  T s = b;                                                                     \
+  int i = n;                                                                   \
+  while (i--)                                                                  \
+    s = s * a + x[i];                                                          \
+  return s;
+
+/* Pairs under a local `int h = n / 2;` and under `i <= n / 2 - 1`: 2 * (n /
+ * 2) elements. */
+#define HALVES_BODY(T)                                                         \
+  T s = a;                                                                     \
+  int h = n / 2;                                                               \
+  for (int i = 0; i < h; i++)                                                  \
+    s = s * b + x[2 * i + 1] * x[2 * i];                                       \
+  for (int i = 0; i <= n / 2 - 1; i++)                                         \
+    s -= b * x[2 * i + 1];                                                     \
+  return s;
+
+/* Pairs under `2 * i + 1 < n`: n (x[n - 1] of an odd n is not read). */
+#define PAIRS_MUL_BODY(T)                                                      \
+  T s = b;                                                                     \
+  for (int i = 0; 2 * i + 1 < n; i++)                                          \
+    s = s * a + x[2 * i] * x[2 * i + 1];                                       \
+  return s;
+
+/* The parameter itself counted down by a do/while loop: x[n - 1] .. x[0]
+ * (n, for n >= 1: below it the scalar loop runs n down until it wraps). */
+#define DO_PARAM_BODY(T)                                                       \
+  T s = a;                                                                     \
+  if (n < 1)                                                                   \
+    return b;                                                                  \
+  do {                                                                         \
+    s = s * b + a * x[n - 1];                                                  \
+  } while (--n);                                                               \
+  return s;
+
 #define FAMILY(NAME, T, BODY)                                                  \
   BATCHDIFF T NAME##_s(const T *x, int n, T a, T b){                           \
       BODY(T)} BATCHDIFF T NAME##_o(BD_PACKED const T *x, int n, T a, T b){    \
@@ -160,6 +203,11 @@ FAMILY(search, double, SEARCH_BODY)
 FAMILY(pairs_plus, double, PAIRS_PLUS_BODY)
 FAMILY(down_last, double, DOWN_LAST_BODY)
 FAMILY(searchf, float, SEARCH_BODY)
+FAMILY(down_bare, double, DOWN_BARE_BODY)
+FAMILY(halves, double, HALVES_BODY)
+FAMILY(pairs_mul, double, PAIRS_MUL_BODY)
+FAMILY(pairs_mulf, float, PAIRS_MUL_BODY)
+FAMILY(do_param, double, DO_PARAM_BODY)
 
 /* ---- layouts: tests/common/ragged_layouts.h ----------------------------- */
 
@@ -355,6 +403,11 @@ RUN_FAMILY(search, double, EXT_N, 1e-6)
 RUN_FAMILY(pairs_plus, double, EXT_PAIRS, 1e-6)
 RUN_FAMILY(down_last, double, EXT_N, 1e-6)
 RUN_FAMILY(searchf, float, EXT_N, 2e-2)
+RUN_FAMILY(down_bare, double, EXT_N, 1e-6)
+RUN_FAMILY(halves, double, EXT_PAIRS, 1e-6)
+RUN_FAMILY(pairs_mul, double, EXT_PAIRS, 1e-6)
+RUN_FAMILY(pairs_mulf, float, EXT_PAIRS, 2e-2)
+RUN_FAMILY(do_param, double, EXT_N, 1e-6)
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
@@ -365,7 +418,9 @@ int main(int argc, char **argv) {
       cmocka_unit_test(t_down_test),   cmocka_unit_test(t_down_for),
       cmocka_unit_test(t_down_pairs),  cmocka_unit_test(t_search),
       cmocka_unit_test(t_searchf),     cmocka_unit_test(t_pairs_plus),
-      cmocka_unit_test(t_down_last),
+      cmocka_unit_test(t_down_last),   cmocka_unit_test(t_down_bare),
+      cmocka_unit_test(t_halves),      cmocka_unit_test(t_pairs_mul),
+      cmocka_unit_test(t_pairs_mulf),  cmocka_unit_test(t_do_param),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);
