@@ -404,6 +404,19 @@ bool leadWalk(const FunctionDecl *FD, Uses &U, ir::Param &Out) {
   return true;
 }
 
+/// The extent of a column-major matrix's indices `i + j * ld` (i < r, j <
+/// c: Uses::columnIndex): (c - 1) * ld + r elements, for ld >= 0.
+static bool columnExtent(const extents::Uses &U, ir::Param &Out) {
+  Out.DimParam = dimParamOf({U.ColRows, U.ColCols, U.ColLd});
+  std::string R = U.ColRows->getNameAsString(),
+              C = U.ColCols->getNameAsString(), Ld = U.ColLd->getNameAsString();
+  Out.DimHow = "dynamic, parameters '" + R + (R == C ? "" : "', '" + C) +
+               "', '" + Ld + "': ('" + C + "' - 1) * '" + Ld + "' + '" + R +
+               "' (column-major indices i + j * " + Ld + " of loops to '" + R +
+               "' and '" + C + "'; for '" + Ld + "' >= 0)";
+  return true;
+}
+
 /// The extent \p P's type declares: `T v[N]`, `T v[static N]`, `T x[n]`,
 /// `T x[k * n]`, `T x[n + 1]` (of \p Cols elements each). False when it
 /// declares none the batch can follow.
@@ -591,6 +604,16 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
       (U.Bound != U.SearchN || U.Whole || U.Stepped || U.Inc.Uses ||
        U.Step.Uses || !U.Step.Reads.empty() || U.End.N || U.FlatRows))
     U.Unknown = U.SearchAt;
+  // A column-major matrix's indices explain the extent alone too.
+  if (U.ColRows && !U.Unknown) {
+    if (U.Bound || U.MaxConst >= 0 || U.FlatRows || U.Stepped || U.Inc.Uses ||
+        U.Step.Uses || !U.Step.Reads.empty() || U.End.N || U.PlusParam ||
+        U.SearchN || U.Whole || !U.Incs.empty() || !U.Rows.empty() ||
+        U.AtLeast || !U.Helpers.empty())
+      U.Unknown = U.ColAt;
+    else
+      return columnExtent(U, Out) && viaViews();
+  }
   // A flat matrix's indices explain the extent alone (other indices or
   // walks of the same array: no rule combines them yet).
   if (U.FlatRows && !U.Unknown &&

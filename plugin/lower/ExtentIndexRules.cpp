@@ -3,7 +3,8 @@
 // explain one index of a pointer parameter, or of an offset view of it, by
 // constants, constant-bound loops, loops bounded by an integer parameter
 // (ExtentLoops.h, ExtentWhile.h), remainders, the top `n + c`, a search's
-// midpoints and flat matrices; an index none explains is Unknown.
+// midpoints and flat matrices (row-major, and column-major with a leading
+// dimension: ExtentMatrix.h); an index none explains is Unknown.
 //===----------------------------------------------------------------------===//
 #include "lower/ExtentUses.h"
 
@@ -139,6 +140,8 @@ void Uses::index(const Expr *Idx, int64_t Shift, const VarDecl *View) {
     return;
   }
   if (auto RC = Shift ? std::nullopt : flatIndex(Idx); RC && flat(*RC, Idx))
+    return;
+  if (!Shift && !Depth && columnIndex(Idx)) // `a[i + j * lda]`
     return;
   // `x[mid]`, `x[lo]` of a search (`mid = (lo + hi) / 2`, hi from `n -
   // 1`): within n, for n >= Need.

@@ -107,6 +107,10 @@ struct Uses : LoopShapes {
   // FlatRows x FlatCols matrix in a flat array.
   const ParmVarDecl *FlatRows = nullptr, *FlatCols = nullptr;
   const Expr *FlatAt = nullptr;
+  // Indices `i + j * ColLd` (i < ColRows, j < ColCols): a column-major
+  // matrix with a leading dimension (not in helpers: Depth 0 only).
+  const ParmVarDecl *ColRows = nullptr, *ColCols = nullptr, *ColLd = nullptr;
+  const Expr *ColAt = nullptr;
   const Expr *Whole = nullptr; // a use as a pointer (p + 1, f(p))
   std::vector<LoopVar> Loops;  // loops enclosing the current statement
   // Locals set to `e % n`, bounded by n (remLocals).
@@ -427,22 +431,12 @@ struct Uses : LoopShapes {
     return std::nullopt;
   }
 
-  /// `i * c + j` (the factors and terms in either order) with i < r and
-  /// j < c: (r, c), the row-major element (i, j) of an r x c matrix.
-  std::optional<RowsCols> flatIndex(const Expr *Idx) const {
-    const auto *Add = dyn_cast<BinaryOperator>(Idx->IgnoreParenImpCasts());
-    if (!Add || Add->getOpcode() != BO_Add)
-      return std::nullopt;
-    for (bool Swap : {false, true}) {
-      const LoopVar *J =
-          countedBelow(varOf(Swap ? Add->getLHS() : Add->getRHS()));
-      auto RC =
-          J ? rowOffset(Swap ? Add->getRHS() : Add->getLHS(), J) : std::nullopt;
-      if (RC && RC->second == J->Bound)
-        return RC;
-    }
-    return std::nullopt;
-  }
+  // Matrix indices (ExtentMatrix.h): `i * c + j` (row-major, (r, c)),
+  // `i + j * ld` (column-major, ColRows and ColCols), a loop to `i <= j`.
+  std::optional<RowsCols> flatIndex(const Expr *Idx) const;
+  bool columnIndex(const Expr *Idx);
+  const LoopVar *fromZero(const VarDecl *V, int Depth = 0);
+  LoopVar forVar(const ForStmt *FS);
 
   /// A row pointer `p + i * c` or `&p[i * c]`: (r, c).
   std::optional<RowsCols> rowStart(const Expr *E) const {
@@ -731,7 +725,7 @@ struct Uses : LoopShapes {
       T.N = Kept(counted(S, &T.Need));
       std::optional<LoopVar> Lag;
       if (FS) {
-        Loops.push_back(loopVar(FS));
+        Loops.push_back(forVar(FS));
         Loops.back().Bound = Kept(Loops.back().Bound);
         Loops.back().Counts = T.N && T.N == Loops.back().Bound;
         if (!T.N && Loops.back().Ranged)
@@ -875,3 +869,5 @@ struct Uses : LoopShapes {
 
 } // namespace extents
 } // namespace batchdiff
+
+#include "lower/ExtentMatrix.h"

@@ -409,6 +409,13 @@ RUN_FAMILY(pairs_mul, double, EXT_PAIRS, 1e-6)
 RUN_FAMILY(pairs_mulf, float, EXT_PAIRS, 2e-2)
 RUN_FAMILY(do_param, double, EXT_N, 1e-6)
 
+/* Column-major matrices with a leading dimension: extent_matrix.c. */
+void t_mx_colsum(void **state);
+void t_mx_diag(void **state);
+void t_mx_upper(void **state);
+void t_mx_strict(void **state);
+void t_mx_inplace(void **state);
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_pairs),       cmocka_unit_test(t_pairsf),
@@ -421,6 +428,9 @@ int main(int argc, char **argv) {
       cmocka_unit_test(t_down_last),   cmocka_unit_test(t_down_bare),
       cmocka_unit_test(t_halves),      cmocka_unit_test(t_pairs_mul),
       cmocka_unit_test(t_pairs_mulf),  cmocka_unit_test(t_do_param),
+      cmocka_unit_test(t_mx_colsum),   cmocka_unit_test(t_mx_diag),
+      cmocka_unit_test(t_mx_upper),    cmocka_unit_test(t_mx_strict),
+      cmocka_unit_test(t_mx_inplace),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests(tests, NULL, NULL);
