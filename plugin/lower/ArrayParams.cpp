@@ -1,5 +1,6 @@
 //===- ArrayParams.cpp - pointer and array parameters ---------------------===//
 #include "lower/ArrayParams.h"
+#include "lower/ExtentAdjust.h"
 #include "lower/ExtentUses.h"
 
 #include "attributes/Attributes.h"
@@ -577,11 +578,20 @@ bool extent(const FunctionDecl *FD, const ParmVarDecl *P, ASTContext &Ctx,
   }
   // A plain pointer: look at how the body indexes it.
   Uses U(P, FD, Ctx);
+  // f2c's `--x;` on entry (ExtentAdjust.h): x[i] is the caller's x[i - c].
+  int64_t Adj = 0;
+  if (const Stmt *S = adjustment(FD, P, Adj)) {
+    U.BaseShift = -Adj;
+    U.ViewAssigns.insert(S);
+  }
   U.walk(FD->getBody());
   if (U.BeforeAt) // through an offset view: `a = x - 1`, then a[0]
     return beforeStart(U, E, Out, D);
   // The remark names the views and helpers the indices went through.
   auto viaViews = [&] {
+    if (Adj)
+      Out.DimHow += ", 1-based after '" + Out.Name +
+                    " -= " + std::to_string(Adj) + "' on entry";
     for (auto &[V, Shift] : U.Views)
       Out.DimHow += ", through '" + viewText(V, Shift, P) + "'";
     for (const FunctionDecl *H : U.Helpers)

@@ -14,9 +14,10 @@
  *   - poly1's _jvp vs its _grad, _hvp vs differences of _grad; ramp1's
  *     (an output written through `o = out - 1`) _jvp vs the twin's;
  *   - a view assigned once after its declaration, a plain copy `q = x`
- *     indexed, a view of a BD_UNIFORM table; 1-based helpers called with
- *     `x - 1` and `out - 1` (x's extent inferred through the helper);
- *     Horner counting down from c[n] itself (extent n + 1). */
+ *     indexed, f2c's `--x;` / `x -= 1;` on entry (dec1, sub1), a view
+ *     of a BD_UNIFORM table; 1-based helpers called with `x - 1` and
+ *     `out - 1` (x's extent inferred through the helper); Horner counting
+ *     down from c[n] itself (extent n + 1). */
 #include "exec_util.h"
 
 #include "../arrays/ragged_util.h"
@@ -172,6 +173,25 @@ BATCHDIFF double asg1(const double *x, int n, double t) {
   a = x - 1;
   for (int i = 1; i <= n; i++)
     s = s * t + a[i];
+  return s;
+}
+
+/* f2c's parameter adjustment: the parameter itself stepped back on entry,
+ * `--x;` or `x -= 1;` (ExtentAdjust.h), then x[1] .. x[n]. */
+BATCHDIFF double dec1(const double *x, int n, double t) {
+  double s = 0.0;
+  --x;
+  for (int i = 1; i <= n; i++)
+    s = s * t + x[i];
+  return s;
+}
+BATCHDIFF double sub1(const double *x, int n, double t) {
+  double s;
+  int i;
+  x -= 1;
+  s = 0.0;
+  for (i = 1; i <= n; ++i)
+    s = s * t + x[i];
   return s;
 }
 
@@ -823,6 +843,29 @@ static void t_forms(void **state) {
               memcmp(dt[0], dt[2], n * 8) == 0 &&
               memcmp(dt[1], dt[2], n * 8) == 0,
           "asg1/copy0 grad n=%zu", n);
+    /* f2c's `--x;` and `x -= 1;` on entry: nrp0's bits */
+    {
+      double *rf[2], *dxf[2], *dtf[2];
+      for (int k = 0; k < 2; k++) {
+        rf[k] = gp_alloc((n + 1) * 8);
+        dxf[k] = gp_alloc(nx * 8);
+        dtf[k] = gp_alloc((n + 1) * 8);
+      }
+      dec1_batched(n, x, ST, len, t, rf[0]);
+      sub1_batched(n, x, ST, len, t, rf[1]);
+      for (size_t b = 0; b < n; b++)
+        CHECK(same_d(rf[0][b], r[0][b]) && same_d(rf[1][b], r[0][b]) &&
+                  same_d(rf[0][b], dec1(x + b * ST, len[b], t[b])) &&
+                  same_d(rf[1][b], sub1(x + b * ST, len[b], t[b])),
+              "dec1/sub1 n=%zu b=%zu", n, b);
+      dec1_grad(n, x, ST, len, t, NULL, NULL, dxf[0], ST, dtf[0]);
+      sub1_grad(n, x, ST, len, t, NULL, NULL, dxf[1], ST, dtf[1]);
+      CHECK(memcmp(dxf[0], dx[2], nx * 8) == 0 &&
+                memcmp(dxf[1], dx[2], nx * 8) == 0 &&
+                memcmp(dtf[0], dt[2], n * 8) == 0 &&
+                memcmp(dtf[1], dt[2], n * 8) == 0,
+            "dec1/sub1 grad n=%zu", n);
+    }
     /* top0 reads c[0] .. c[n]: the examples whose len is below ST */
     {
       int *lm = gp_alloc((n + 1) * sizeof(int));
