@@ -287,38 +287,57 @@ struct LoopShapes {
            !lowering::modifies(Cond, V) && !addressOf(FD->getBody(), V);
   }
 
-  /// Whether the signed counter \p V of loop \p S (a for loop: its init
-  /// when it sets V) may start below 0 as far as the text tells: the init
-  /// is a negative constant (`for (i = -3; i < n; i++)` reads x[-3]);
-  /// without one, the function gives V a negative constant or subtracts
-  /// from it anywhere outside \p S. (Any other start is the caller's: a
-  /// negative one reads before the array in the scalar function too.)
+  /// Whether \p E may be below 0 as far as its text tells: a negative
+  /// constant, or a value with a subtraction or a negation in it (`i - 5`,
+  /// `n - k`, `-k`). (Any other value is the caller's: a negative one
+  /// reads before the array in the scalar function too.)
+  bool mayBeNegative(const Expr *E) {
+    if (auto K = constInt(E))
+      return *K < 0;
+    std::function<bool(const Stmt *)> Sub = [&](const Stmt *T) {
+      if (!T)
+        return false;
+      if (const auto *BO = dyn_cast<BinaryOperator>(T);
+          BO && (BO->getOpcode() == BO_Sub || BO->getOpcode() == BO_SubAssign))
+        return true;
+      if (const auto *UO = dyn_cast<UnaryOperator>(T);
+          UO && (UO->getOpcode() == UO_Minus || UO->isDecrementOp()))
+        return true;
+      for (const Stmt *C : astChildren(T))
+        if (Sub(C))
+          return true;
+      return false;
+    };
+    return Sub(E);
+  }
+
+  /// Whether the signed counter \p V of loop \p S may start below 0 as
+  /// far as the text tells: its init, a negative constant, when S is a for
+  /// loop that sets V (`for (i = -3; i < n; i++)` reads x[-3]); else any
+  /// value the function gives V outside S (mayBeNegative: `int i = -2;`,
+  /// `i = i - 5;`, `i -= 2;`, `i--`; `++` and values without a subtraction
+  /// stay the caller's).
   bool startsNegative(const VarDecl *V, const Stmt *S) {
     if (!V->getType()->isSignedIntegerType())
       return false;
     if (const auto *FS = dyn_cast<ForStmt>(S))
       if (const Expr *E = initOf(FS, V)) {
-        auto K = constInt(E);
+        auto K = constInt(E); // (`for (j = i - 1; ...)` under i >= 1: fine)
         return K && *K < 0;
       }
     std::function<bool(const Stmt *)> Neg = [&](const Stmt *T) {
       if (!T || T == S)
         return false;
-      auto Below = [&](const Expr *E) {
-        auto K = constInt(E);
-        return K && *K < 0;
-      };
       if (const auto *BO = dyn_cast<BinaryOperator>(T);
-          BO && varOf(BO->getLHS()) == V &&
-          ((BO->getOpcode() == BO_Assign && Below(BO->getRHS())) ||
-           BO->getOpcode() == BO_SubAssign))
+          BO && BO->isAssignmentOp() && varOf(BO->getLHS()) == V &&
+          (BO->getOpcode() == BO_SubAssign || mayBeNegative(BO->getRHS())))
         return true;
       if (const auto *UO = dyn_cast<UnaryOperator>(T);
           UO && UO->isDecrementOp() && varOf(UO->getSubExpr()) == V)
         return true;
       if (const auto *DS = dyn_cast<DeclStmt>(T))
         for (const Decl *D : DS->decls())
-          if (D == V && V->getInit() && Below(V->getInit()))
+          if (D == V && V->getInit() && mayBeNegative(V->getInit()))
             return true;
       for (const Stmt *C : astChildren(T))
         if (Neg(C))
