@@ -128,6 +128,7 @@ static bool generateHere(clang::FunctionDecl *FD, clang::Sema &S,
   In.SetsNoGlobal = Info.SetsNoGlobal;
   In.UsesNoGlobal = Info.UsesNoGlobal;
   In.SetsGlobals = Info.SetsGlobals;
+  In.InPlace = Info.InPlace;
   ir::Function Grad, BatchedPrimal, BatchedGrad, Jvp, BatchedJvp, Hvp,
       BatchedHvp;
   if (WantBatch) {

@@ -247,6 +247,21 @@ std::string noGlobalSymbol(const std::string &Name, bool Uses) {
   return (Uses ? "__bd_ung_" : "__bd_sng_") + Name;
 }
 
+std::string inPlaceIdent(const std::string &Key) {
+  std::string S = "__bd_ip_";
+  for (char C : Key)
+    S += C == ':' ? '_' : C;
+  return S;
+}
+
+std::string inPlaceDecl(const std::string &Key, size_t Len) {
+  bool Weak = !Len;
+  return std::string(Weak ? "extern " : "") + "const void *const " +
+         inPlaceIdent(Key) + "[" + (Weak ? "" : std::to_string(Len)) + "]" +
+         " __asm__(\"batchdiff.inplace:" + Key + "\")" +
+         (Weak ? " __attribute__((weak))" : "");
+}
+
 std::string setsSymbol(const std::string &Name, const std::string &Global) {
   // (The length keeps f_a's b apart from f's a_b.)
   return "__bd_sg" + std::to_string(Name.size()) + "_" + Name + "_" + Global;

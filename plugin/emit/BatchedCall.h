@@ -56,6 +56,12 @@ std::string promiseName(const ir::ExternCall &X);
 /// no global another file can name (batchdiff.sets-no-global:NAME), or with
 /// \p Uses neither read nor write one (batchdiff.uses-no-global:NAME).
 std::string noGlobalSymbol(const std::string &Name, bool Uses);
+/// The C name of batchdiff.inplace:\p Key (Key "NAME:I:J": NAME reads each
+/// element of parameter I only before it writes that element through J,
+/// and never writes through I; lower/InPlace.h), and its declaration as an
+/// array of \p Len pointers, or with 0 extern and weak.
+std::string inPlaceIdent(const std::string &Key);
+std::string inPlaceDecl(const std::string &Key, size_t Len);
 /// The C name of the symbol saying that NAME's generated functions set
 /// global \p Global on every path (batchdiff.sets:NAME:GLOBAL).
 std::string setsSymbol(const std::string &Name, const std::string &Global);

@@ -100,6 +100,17 @@ EmitOutput emitC(const EmitInput &In) {
       OS << "const char " << setsSymbol(Named->Name, G)
          << "[1] __asm__(\"batchdiff.sets:" << Named->Name << ":" << G
          << "\") = {0};\n";
+    // Its in-place calls (lower/InPlace.h): the promises it relies on,
+    // weakly (0 where missing), then its own address (the end).
+    if (In.Grad)
+      for (const auto &[Key, Deps] : In.InPlace) {
+        for (const std::string &D : Deps)
+          OS << inPlaceDecl(D, 0) << ";\n";
+        OS << inPlaceDecl(Key, Deps.size() + 1) << " = {";
+        for (const std::string &D : Deps)
+          OS << inPlaceIdent(D) << ", ";
+        OS << inPlaceIdent(Key) << "};\n";
+      }
   }
   Out.Code = OS.str();
   return Out;

@@ -36,6 +36,8 @@ struct EmitInput {
   bool SetsNoGlobal = false, UsesNoGlobal = false;
   /// lower/Lower.h's LowerInfo::SetsGlobals.
   std::vector<std::string> SetsGlobals;
+  /// lower/Lower.h's LowerInfo::InPlace (with NAME_grad only).
+  std::vector<std::pair<std::string, std::vector<std::string>>> InPlace;
 };
 
 struct EmitOutput {

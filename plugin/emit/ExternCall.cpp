@@ -1,5 +1,6 @@
 //===- ExternCall.cpp - per-lane calls of outside functions ---------------===//
 #include "emit/ExternCall.h"
+#include "emit/BatchedCall.h"
 #include "emit/CText.h"
 
 #include <set>
@@ -25,6 +26,29 @@ std::set<int> gradSeeds(const ir::Stmt &S, const ir::ExternCall &X,
   return Seeds;
 }
 
+/// For an in-place call (lower/LaneGradInPlace.cpp), references to the
+/// promises of the callee's file (a link error where one is missing) and
+/// the check, at run time, of the promises of other files they rely on.
+std::string inPlaceRefs(const ir::ExternCall &X, const std::string &In) {
+  std::string S;
+  for (const auto &[I, J] : X.Grad->InPlace) {
+    std::string Key =
+        X.Name + ":" + std::to_string(I) + ":" + std::to_string(J);
+    std::string Id = inPlaceIdent(Key);
+    S += In + "extern const void *const " + Id +
+         "[] __asm__(\"batchdiff.inplace:" + Key + "\");\n" + In +
+         "static const void *const " + Id +
+         "_ref __attribute__((used)) = " + Id + ";\n" + In +
+         "bd_inplace_check(" + Id + ", \"the in-place call of '" + X.Name +
+         "' (parameters " + std::to_string(I) + " and " + std::to_string(J) +
+         ", one array) needs its file and those of the functions it calls to "
+         "promise batchdiff.inplace:" +
+         Key +
+         " and what it relies on (docs/calls-in-place.md): one does not\");\n";
+  }
+  return S;
+}
+
 /// The prototype of the callee's NAME_grad, and references to the symbols
 /// of its file that name its ABI (a header that differs from the definition
 /// is a link error, as for batched calls) and say that its generated
@@ -48,7 +72,7 @@ std::string gradDecl(const ir::ExternCall &X, const std::string &In) {
   return In + P + ");\n" + In + "extern const char " + Abi +
          "[] __asm__(\"batchdiff.abi:" + G.Abi + "\");\n" + In +
          "static const void *const " + Abi +
-         "_ref __attribute__((used)) = " + Abi + ";\n";
+         "_ref __attribute__((used)) = " + Abi + ";\n" + inPlaceRefs(X, In);
 }
 
 /// The reference to the symbol of the callee's file saying that its
@@ -110,7 +134,7 @@ std::string gradCall(const ir::Function &F, const ir::Stmt &S,
        << I2 << "__builtin_memset(&__bd_gd" << N << ", 0, sizeof __bd_gd" << N
        << ");\n";
     for (const auto &[Path, O] : St.Members)
-      if (O == Seed)
+      if (O == Seed && !Pa.Aliased) // (in place: the written one's)
         OS << I2 << "__bd_gd" << N << Path << " = 1;\n";
     Shadows += std::string(", ") + (Pa.Len ? "" : "&") + "__bd_gd" + N + At +
                ", " + Stride;

@@ -411,8 +411,15 @@ struct ExternCall {
       /// A local array's copy (Structs[Struct].Len): passed at the offset
       /// argument Off (-1: none), its elements Len apart.
       int Len = 0, Off = -1;
+      /// The array another parameter also gets, which the callee writes
+      /// (in place, lower/LaneGrad.cpp): this one is read only, its shadow
+      /// not seeded.
+      bool Aliased = false;
     };
     std::vector<Param> Params;
+    /// In-place pairs (I, J) of parameters: the callee's file must promise
+    /// batchdiff.inplace:NAME:I:J (lower/InPlace.h).
+    std::vector<std::pair<unsigned, unsigned>> InPlace;
   };
   struct Table {
     std::string CType, Name, Init;

@@ -138,33 +138,14 @@ bool Lowerer::laneGrad(const CallExpr *CE, const FunctionDecl *Callee,
     return T.getCanonicalType().getUnqualifiedType().getAsString(
         Ctx.getPrintingPolicy());
   };
-  // One array passed twice (`rxp(r, q, q)`): NAME_grad's outputs may not
-  // overlap its inputs (docs/abi.md), so only where both are read.
-  std::map<int, unsigned> Copies;
-  for (unsigned I = 0; I < Kinds.size(); ++I) {
-    int K = Kinds[I].Struct;
-    if (K < 0 || !X.Structs[K].Len)
-      continue;
-    auto [It, New] = Copies.insert({K, I});
-    auto Written = [&](unsigned J) {
-      QualType PT = Callee->getParamDecl(J)->getType()->getPointeeType();
-      return !Ctx.getBaseElementType(PT).isConstQualified();
-    };
-    if (!New && (Written(I) || Written(It->second))) {
-      std::string Name = X.Outs[X.Structs[K].Members[0].second].Array;
-      std::string G = "'" + Callee->getNameAsString() + "_grad'";
-      error(CE->getArg(I)->getBeginLoc(),
-            "passing the array '" + Name + "' to '" +
-                Callee->getNameAsString() +
-                "' twice, once as a pointer to non-const, where its "
-                "derivative comes from " +
-                G + ",",
-            "the outputs of " + G +
-                " may not overlap its inputs: copy the array into another "
-                "local array for one of the arguments");
-      return false;
-    }
-  }
+  // One array passed twice (`rxp(r, q, q)`) where the callee may write it:
+  // NAME_grad takes its parameters apart, which is the call's function
+  // where the callee's file promises it (lower/InPlace.h) for the same
+  // elements through parameters of one type: the last one that may write
+  // them is written, the others only read (Aliased).
+  std::vector<bool> Aliased(Kinds.size());
+  if (!inPlaceGroups(CE, Callee, X, Kinds, Aliased, G.InPlace))
+    return false;
   struct Input {
     int Arg;
     std::string From, CType;
@@ -189,6 +170,7 @@ bool Lowerer::laneGrad(const CallExpr *CE, const FunctionDecl *Callee,
       const ir::ExternCall::Struct &St = X.Structs[GP.Struct];
       GP.CType = St.CType;
       GP.Const = P->getType()->getPointeeType().isConstQualified();
+      GP.Aliased = Aliased[I];
       if (St.Len) { // (an array: `const double r[3][3]`'s elements)
         GP.Len = St.Len;
         GP.Off = Kinds[I].Off;
@@ -201,7 +183,7 @@ bool Lowerer::laneGrad(const CallExpr *CE, const FunctionDecl *Callee,
           continue;
         GP.Shadow = true;
         Ins.push_back({Mem.Arg, "__bd_gd" + N + Path, Mem.CType});
-        if (!GP.Const)
+        if (!GP.Const && !Aliased[I])
           OutsOf.push_back(O);
       }
     }

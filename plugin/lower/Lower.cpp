@@ -2,6 +2,7 @@
 //---------------===//
 #include "lower/Lower.h"
 #include "lower/ArrayParams.h"
+#include "lower/InPlace.h"
 #include "lower/LowerImpl.h"
 #include "lower/Types.h"
 
@@ -453,6 +454,11 @@ bool lowerFunction(const clang::FunctionDecl *FD, clang::Sema &S, bool WantGrad,
     Info.SetsNoGlobal = !Sets;
     Info.UsesNoGlobal = !Uses;
     Info.SetsGlobals = L.setsGlobals();
+    for (const InPlacePromise &P : inPlacePromises(FD, S.getASTContext()))
+      Info.InPlace.push_back({FD->getNameAsString() + ":" +
+                                  std::to_string(P.I) + ":" +
+                                  std::to_string(P.J),
+                              P.Deps});
   }
   Info.LibraryCalls = L.libraryCalls().vec();
   Info.ScratchGlobals = L.scratchGlobals();

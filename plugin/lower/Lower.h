@@ -61,6 +61,9 @@ struct LowerInfo {
   /// Globals another file can name that its generated functions set on
   /// every path: batchdiff.sets:NAME:GLOBAL (lower/GlobalCalls.cpp).
   std::vector<std::string> SetsGlobals;
+  /// The in-place calls its body allows (lower/InPlace.h): "NAME:I:J" and
+  /// the promises of other files' functions it relies on.
+  std::vector<std::pair<std::string, std::vector<std::string>>> InPlace;
 };
 
 /// What the ABI of \p FD's NAME_batched (\p Grad false) or NAME_grad

@@ -18,7 +18,12 @@
 #include "../common/test_filter.h"
 #include "lane_grad_inputs.h"
 
+#include <batchdiff/tape.h>
+
 #include <math.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Inputs only read by the callees: a 1-D and a 2-D array parameter passed
@@ -41,6 +46,50 @@ BATCHDIFF void sq(double x, double v[2], double out[2]) {
 BATCHDIFF double clip(double x, double v[3]) {
   int k = lgi_clip(v);
   return v[0] + x * v[1] + v[2] * k;
+}
+
+/* In place (docs/calls-in-place.md): the function's own
+ * 2-D array parameter passed twice, read and written (ERFA's eraMoon98:
+ * eraRxpv(rm, pv, pv), whose promise rests on eraRxp's). */
+BATCHDIFF double moon(double x, double pv[2][3]) {
+  double r[3][3];
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      r[i][j] = x * (i + 1) - (j + 0.5) * x * x;
+  lgi_rxpv(r, pv, pv);
+  return pv[0][0] + pv[1][2] * x;
+}
+
+/* The function's own array parameter for two parameters the callee only
+ * reads, both not const (eraLdsun: eraLd(1.0, p, p, e, em, dlim, p1)). */
+BATCHDIFF double ldsun(double x, double p[3]) {
+  double e[3] = {x, 1.0 - x, 0.5}, p1[3];
+  lgi_ld(0.7, p, p, e, p1);
+  return p1[0] + 2.0 * p1[1] - p1[2] * x;
+}
+
+/* A local array for three parameters, read through two and written
+ * through the third (eraLdn: eraLd(bm, sn, sn, e, em, dl, sn)). */
+BATCHDIFF double ldn(double x, double e[3]) {
+  double sn[3] = {x, x * x, 1.0 - x};
+  lgi_ld(0.5, sn, sn, e, sn);
+  return sn[0] * 3.0 + sn[1] - sn[2] * x;
+}
+
+/* A row twice to a function that reads both (eraStarpm: eraPdp(pv[0],
+ * pv[0])), besides the other row. */
+BATCHDIFF double starpm(double x, double v[3]) {
+  double pv[2][3] = {{v[0] * x, v[1], v[2]}, {x, 1.0, 2.0}};
+  return lgi_dot(pv[0], pv[0]) + lgi_dot(pv[0], pv[1]);
+}
+
+/* Through a function whose promise rests on one no file makes: its
+ * NAME_grad fails (the arena's fail hook), its NAME_batched is the scalar
+ * function's. */
+BATCHDIFF double viabad(double x, double v[2]) {
+  double q[2] = {x, v[0]};
+  lgi_viabad(q, q);
+  return q[0] * q[1] + v[1];
 }
 
 enum { MAXIN = 16 };
@@ -177,10 +226,63 @@ static double clip_gen(rng_t *r, int k, int ro) {
   return ro ? -2.0 + 3.0 * rng_unit(r) : -1.0 + 3.5 * rng_unit(r);
 }
 
+/* f(double x, double v[K]) returning a number, v read and written: flat
+ * inputs x, v; outputs the result, v's final values (as clip). */
+#define INPLACE(f, K)                                                          \
+  static void f##_f(const double *in, double *out) {                           \
+    double v[K];                                                               \
+    memcpy(v, in + 1, sizeof v);                                               \
+    out[0] = f(in[0], (void *)v);                                              \
+    memcpy(out + 1, v, sizeof v);                                              \
+  }                                                                            \
+  static void f##_b(size_t n, double *in, ptrdiff_t st, double *out) {         \
+    double *ret = gp_alloc((n + 1) * 8);                                       \
+    f##_batched(n, xs(n, in, st), (void *)(in + 1), st, ret);                  \
+    for (size_t b = 0; b < n; b++) {                                           \
+      out[b * (K + 1)] = ret[b];                                               \
+      memcpy(out + b * (K + 1) + 1, in + b * st + 1, K * 8);                   \
+    }                                                                          \
+  }                                                                            \
+  static void f##_g(size_t n, double *in, ptrdiff_t st, double *out,           \
+                    const double *seed, double *g) {                           \
+    double *ret = gp_alloc((n + 1) * 8), *dret = gp_alloc((n + 1) * 8);        \
+    double *dx = gp_alloc((n + 1) * 8), *dv = gp_alloc((n + 1) * K * 8);       \
+    for (size_t b = 0; b < n; b++) {                                           \
+      dx[b] = 0.0;                                                             \
+      dret[b] = seed[b * (K + 1)];                                             \
+      memcpy(dv + b * K, seed + b * (K + 1) + 1, K * 8);                       \
+    }                                                                          \
+    f##_grad(n, xs(n, in, st), (void *)(in + 1), st, ret, dret, dx,            \
+             (void *)dv, K);                                                   \
+    for (size_t b = 0; b < n; b++) {                                           \
+      out[b * (K + 1)] = ret[b];                                               \
+      memcpy(out + b * (K + 1) + 1, in + b * st + 1, K * 8);                   \
+      g[b * (K + 1)] = dx[b];                                                  \
+      memcpy(g + b * (K + 1) + 1, dv + b * K, K * 8);                          \
+    }                                                                          \
+  }
+INPLACE(moon, 6)
+INPLACE(ldsun, 3)
+INPLACE(ldn, 3)
+INPLACE(starpm, 3)
+static double inplace_gen(rng_t *r, int k, int ro) {
+  (void)k;
+  (void)ro;
+  return -1.5 + 3.0 * rng_unit(r);
+}
+
 static const gcase cases[] = {
     {"reads", 13, 1, reads_f, reads_b, reads_g, reads_gen},
     {"sq", 3, 4, sq_f, sq_b, sq_g, sq_gen},
     {"clip", 4, 4, clip_f, clip_b, clip_g, clip_gen},
+};
+
+/* In place: writable inputs only (the callees write them). */
+static const gcase inplace[] = {
+    {"moon", 7, 7, moon_f, moon_b, moon_g, inplace_gen},
+    {"ldsun", 4, 4, ldsun_f, ldsun_b, ldsun_g, inplace_gen},
+    {"ldn", 4, 4, ldn_f, ldn_b, ldn_g, inplace_gen},
+    {"starpm", 4, 4, starpm_f, starpm_b, starpm_g, inplace_gen},
 };
 
 static void same_bits(const gcase *c, const char *what, size_t n, size_t b,
@@ -290,11 +392,62 @@ static void test_shared(void **state) {
   check(&cases[0], 2);
 }
 
+static void test_in_place(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof inplace / sizeof inplace[0]; i++)
+    check(&inplace[i], 0);
+}
+
+/* viabad: its file's promise lists lgi_viabad's, which lists lgi_bad's,
+ * which its file does not define (lgi_bad reads p[0] after writing rp[0]):
+ * NAME_grad reports it through the fail hook, before any shadow changes. */
+static jmp_buf fail_jb;
+static char fail_msg_buf[512];
+static void *hook_alloc(size_t bytes, void *ctx) {
+  (void)ctx;
+  return malloc(bytes);
+}
+static void hook_free(void *p, void *ctx) {
+  (void)ctx;
+  free(p);
+}
+static void hook_fail(const char *msg, void *ctx) {
+  (void)ctx;
+  snprintf(fail_msg_buf, sizeof fail_msg_buf, "%s", msg);
+  longjmp(fail_jb, 1);
+}
+
+static void test_in_place_unpromised(void **state) {
+  (void)state;
+  double x[3] = {0.5, -1.25, 2.0}, v[3][2] = {{1, 2}, {3, -1}, {0.5, 0.25}};
+  double ret[3], want[3], dx[3] = {0, 0, 0}, dv[3][2] = {{0}};
+  for (int b = 0; b < 3; b++) {
+    double e[2] = {v[b][0], v[b][1]};
+    want[b] = viabad(x[b], e);
+  }
+  viabad_batched(3, x, &v[0][0], 2, ret);
+  for (int b = 0; b < 3; b++)
+    assert_memory_equal(&ret[b], &want[b], sizeof ret[b]);
+  bd_alloc_hooks h = {hook_alloc, hook_free, hook_fail, NULL};
+  bd_set_alloc_hooks(&h);
+  int failed = setjmp(fail_jb);
+  if (!failed)
+    viabad_grad(3, x, &v[0][0], 2, ret, NULL, dx, &dv[0][0], 2);
+  bd_set_alloc_hooks(NULL);
+  assert_true(failed);
+  if (!strstr(fail_msg_buf, "batchdiff.inplace:lgi_viabad:0:1"))
+    fail_msg("the failure: %s", fail_msg_buf);
+  for (int b = 0; b < 3; b++)
+    assert_true(dx[b] == 0.0 && dv[b][0] == 0.0 && dv[b][1] == 0.0);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_writable),
       cmocka_unit_test(test_read_only),
       cmocka_unit_test(test_shared),
+      cmocka_unit_test(test_in_place),
+      cmocka_unit_test(test_in_place_unpromised),
   };
   bd_test_filter(argc, argv);
   return cmocka_run_group_tests_name("exec_lane_grad_inputs", tests, NULL,

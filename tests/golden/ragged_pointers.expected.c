@@ -533,4 +533,5 @@ void rsq_grad(size_t __bd_n, const double *const *__bd_a0, double *const *__bd_a
 const char __bd_abi_rsq_grad[1] __asm__("batchdiff.abi:void rsq(pointers const double *, pointers double *, int):grad") = {0};
 const char __bd_sng_rsq[1] __asm__("batchdiff.sets-no-global:rsq") = {0};
 const char __bd_ung_rsq[1] __asm__("batchdiff.uses-no-global:rsq") = {0};
+const void *const __bd_ip_rsq_0_1[1] __asm__("batchdiff.inplace:rsq:0:1") = {__bd_ip_rsq_0_1};
 

@@ -212,6 +212,26 @@ BD_GS_SCATTERADD(f64d, double, BD_WD, i64d, md)
 BD_GS_SCATTERADD(f32d, float, BD_WD, i64d, md)
 #undef BD_GS_SCATTERADD
 
+/* An in-place call of another file's function through its NAME_grad
+ * (docs/calls-in-place.md): p is the callee's promise,
+ * batchdiff.inplace:NAME:I:J, an array of the promises of other files'
+ * functions it relies on (weak: 0 where no file defines one) ending with its
+ * own address. It holds where it and every one it lists hold; otherwise the
+ * call fails (the arena's fail hook: default, print msg and abort). */
+static __attribute__((__unused__)) int bd_inplace_holds(const void *const *p,
+                                                         int d) {
+  if (!p || d > 64)
+    return 0;
+  for (int k = 0; p[k] != (const void *)p; k++)
+    if (!bd_inplace_holds((const void *const *)p[k], d + 1))
+      return 0;
+  return 1;
+}
+BD_GS_INL void bd_inplace_check(const void *const *p, const char *msg) {
+  if (!bd_inplace_holds(p, 0))
+    bd_arena_fail(bd_arena_get(), msg);
+}
+
 /* Makes room for row k of the current execution of a loop. */
 BD_GS_INL void bd_tape_reserve(bd_arena *ar, bd_tape *tp, int32_t k) {
   if (tp->top + (size_t)k >= tp->cap)
